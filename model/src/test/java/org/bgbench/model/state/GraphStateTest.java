@@ -1,0 +1,136 @@
+package org.bgbench.model.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.Relation;
+import org.bgbench.model.generator.SocialGraph;
+import org.junit.jupiter.api.Test;
+
+/** GraphState against a naive full copy of the graph (sets of pairs) under long random valid sequences. */
+class GraphStateTest {
+    private final SocialGraph g = new SocialGraph(new GraphSpec(60, 0, 6, 3, 2, 0.6, false, 0, 0, 2, 4, 8, 2, 5));
+
+    @Test
+    void matchesANaiveModelAfterRandomValidWrites() {
+        GraphState state = new GraphState(g);
+        Set<Long> friends = new HashSet<>();
+        Set<Long> pending = new HashSet<>();
+        Map<Long, Set<Long>> comments = new HashMap<>();
+        for (int i = 0; i < g.members(); i++) {
+            int a = i;
+            g.forEachInitialFriend(i, j -> friends.add(pair(a, j)));
+            g.forEachInitialInvitee(i, j -> pending.add(pair(a, j)));
+            for (int r = 0; r < g.resourcesPerMember(); r++) {
+                long rid = g.resourceId(i, r);
+                Set<Long> c = new HashSet<>();
+                for (int k = 0; k < g.spec().commentsPerResource(); k++) {
+                    c.add(g.commentId(rid, k));
+                }
+                comments.put(rid, c);
+            }
+        }
+        SplittableRandom rnd = new SplittableRandom(1);
+        for (int step = 0; step < 20_000; step++) {
+            int a = rnd.nextInt(g.members());
+            int b = rnd.nextInt(g.members());
+            switch (rnd.nextInt(6)) {
+                case 0 -> {
+                    if (a != b && state.relation(a, b) == Relation.NONE) {
+                        state.invite(a, b);
+                        pending.add(pair(a, b));
+                    }
+                }
+                case 1, 2 -> {
+                    int inviter = state.pickInviter(a, rnd.nextInt());
+                    if (inviter >= 0) {
+                        assertThat(pending.remove(pair(inviter, a))).isTrue();
+                        if (rnd.nextBoolean()) {
+                            state.accept(a, inviter);
+                            friends.add(pair(a, inviter));
+                            friends.add(pair(inviter, a));
+                        } else {
+                            state.reject(a, inviter);
+                        }
+                    }
+                }
+                case 3 -> {
+                    int f = state.pickFriend(a, rnd.nextInt());
+                    if (f >= 0) {
+                        assertThat(friends.remove(pair(a, f))).isTrue();
+                        assertThat(friends.remove(pair(f, a))).isTrue();
+                        state.thaw(a, f);
+                    }
+                }
+                case 4 -> {
+                    long rid = g.resourceId(b, rnd.nextInt(g.resourcesPerMember()));
+                    long mid = state.newCommentId();
+                    state.postComment(rid, mid);
+                    comments.get(rid).add(mid);
+                }
+                default -> {
+                    long rid = state.pickResourceWithComments(a, rnd.nextInt());
+                    if (rid >= 0) {
+                        long mid = state.pickComment(rid, rnd.nextInt());
+                        assertThat(comments.get(rid).remove(mid)).isTrue();
+                        state.deleteComment(rid, mid);
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < g.members(); i++) {
+            int a = i;
+            List<Integer> expectFriends = new ArrayList<>();
+            List<Integer> expectInviters = new ArrayList<>();
+            for (int j = 0; j < g.members(); j++) {
+                if (friends.contains(pair(a, j))) {
+                    expectFriends.add(j);
+                }
+                if (pending.contains(pair(j, a))) {
+                    expectInviters.add(j);
+                }
+                Relation r = state.relation(a, j);
+                Relation want = friends.contains(pair(a, j)) ? Relation.FRIENDS
+                        : pending.contains(pair(a, j)) ? Relation.INVITED
+                        : pending.contains(pair(j, a)) ? Relation.INVITED_BY : Relation.NONE;
+                assertThat(r).as("relation %d→%d", a, j).isEqualTo(want);
+            }
+            assertThat(state.friends(a)).containsExactly(expectFriends.stream().mapToInt(x -> x).toArray());
+            assertThat(state.inviters(a)).containsExactly(expectInviters.stream().mapToInt(x -> x).toArray());
+            assertThat(state.friendCount(a)).isEqualTo(expectFriends.size());
+            assertThat(state.pendingCount(a)).isEqualTo(expectInviters.size());
+            for (int r = 0; r < g.resourcesPerMember(); r++) {
+                long rid = g.resourceId(a, r);
+                assertThat(state.comments(rid)).containsExactlyInAnyOrder(comments.get(rid).stream().mapToLong(x -> x).toArray());
+                assertThat(state.commentCount(rid)).isEqualTo(comments.get(rid).size());
+            }
+        }
+        assertThat(state.touchedMembers()).isPositive();
+    }
+
+    @Test
+    void untouchedStateCostsNoPerMemberObjects() {
+        SocialGraph big = new SocialGraph(new GraphSpec(1_000_000, 0, 100, 100, 0, 1.0, false, 0, 0, 11, 20, 100, 0, 1));
+        GraphState state = new GraphState(big);
+        assertThat(state.friendCount(123_456)).isEqualTo(100);
+        assertThat(state.pickFriend(5, 3)).isNotNegative();
+        assertThat(state.touchedMembers()).isZero();
+        IntOpenHashSet seen = new IntOpenHashSet();
+        for (int d = 0; d < 100; d++) {
+            seen.add(state.pickFriend(5, d));
+        }
+        assertThat(seen).hasSize(100);
+    }
+
+    private static long pair(int a, int b) {
+        return ((long) a << 32) | b;
+    }
+}

@@ -1,0 +1,49 @@
+package org.bgbench.store;
+
+import java.util.Optional;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.SocialGraph;
+
+/**
+ * A connected data store: schema, bulk load, sanity counts, and per-thread sessions that perform the actions. Shared
+ * by all threads; everything per-thread (a connection, prepared statements) lives in a {@link StoreSession} or
+ * {@link GraphLoader}.
+ */
+public interface DataStore extends AutoCloseable {
+    /**
+     * The {@link GraphSpec#fingerprint()} recorded by the last completed load, or empty when the store holds no BG
+     * schema or a load did not finish.
+     */
+    Optional<String> loadedGraph();
+
+    /** Drops any BG schema and creates an empty one for {@code spec}. */
+    void createSchema(GraphSpec spec);
+
+    /** Drops every table (or key space) BG created. */
+    void dropSchema();
+
+    /** A loader for one loading thread. Call after {@link #createSchema}. */
+    GraphLoader newLoader(SocialGraph graph);
+
+    /** Ends a load: builds indexes, gathers statistics, and records the graph's fingerprint. */
+    void finishLoad(SocialGraph graph);
+
+    /** Totals for the sanity check. */
+    StoreCounts counts();
+
+    /** A session for one emulator thread. */
+    StoreSession openSession();
+
+    /** Database-image hooks, if the store has a fast way to snapshot and restore itself. */
+    default Optional<StoreImage> image() {
+        return Optional.empty();
+    }
+
+    /** Process ids of the local store server, so BG can report its CPU; empty when remote or in-process. */
+    default java.util.List<Long> localServerPids() {
+        return java.util.List.of();
+    }
+
+    @Override
+    void close();
+}

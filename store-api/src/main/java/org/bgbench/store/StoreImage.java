@@ -1,0 +1,16 @@
+package org.bgbench.store;
+
+/**
+ * Optional fast restore by the store's own means (database image, DBIL [SPEC §13]): snapshot a freshly loaded store
+ * once, restore it before each experiment instead of reloading.
+ */
+public interface StoreImage {
+    /** Saves the current contents as the image; replaces an earlier image. */
+    void save();
+
+    /** Whether an image of the currently declared graph exists. */
+    boolean exists();
+
+    /** Replaces the store's contents with the image. */
+    void restore();
+}

@@ -1,0 +1,24 @@
+package org.bgbench.store;
+
+import java.util.List;
+
+/**
+ * A data-store binding, found with {@link java.util.ServiceLoader}: a module that lists its provider in
+ * {@code META-INF/services/org.bgbench.store.StoreProvider} becomes a store {@code bg} can load and run against.
+ */
+public interface StoreProvider {
+    /** Short name users type, e.g. {@code postgres}. */
+    String name();
+
+    /** One line: what the store is and which physical design it uses. */
+    String description();
+
+    /** Every setting the store reads, with defaults; {@code bg stores} lists them and unknown keys are refused. */
+    List<StoreSetting> settings();
+
+    /**
+     * Connects to (or starts) the store. Throws {@link StoreException} with a message a user can act on when the
+     * store cannot be reached or refuses the credentials.
+     */
+    DataStore open(StoreSettings settings);
+}

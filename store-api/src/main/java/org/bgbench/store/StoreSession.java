@@ -1,0 +1,49 @@
+package org.bgbench.store;
+
+/**
+ * The actions of SPEC §4 as one emulator thread issues them. Member ids are the ids stored in the store
+ * ({@code useroffset} + index). Inputs are always valid (BG checks them against its graph state). Read actions fill a
+ * caller-owned, reused view object so the hot path allocates little. Any failure is a {@link StoreException} (or
+ * another runtime exception), which BG counts as an error of that action.
+ */
+public interface StoreSession extends AutoCloseable {
+    /**
+     * VP: {@code profile}'s attributes, profile image, friend count and resource count; the pending-invitation count
+     * too when {@code requester == profile} (else leave it -1).
+     */
+    void viewProfile(int requester, int profile, ProfileView out);
+
+    /** LF: each friend of {@code profile} with attributes and thumbnail. */
+    void listFriends(int requester, int profile, MemberList out);
+
+    /** VFR: each member with a pending invitation to {@code member}, with attributes and thumbnail. */
+    void viewFriendRequests(int member, MemberList out);
+
+    /** IF: {@code inviter} invites {@code invitee}. */
+    void inviteFriend(int inviter, int invitee);
+
+    /** AFR: {@code invitee} accepts the pending invitation of {@code inviter}; they become friends. */
+    void acceptFriendRequest(int invitee, int inviter);
+
+    /** RFR: {@code invitee} rejects the pending invitation of {@code inviter}. */
+    void rejectFriendRequest(int invitee, int inviter);
+
+    /** TF: {@code member} and {@code friend} stop being friends. */
+    void thawFriendship(int member, int friend);
+
+    /** VTR: the {@code k} resources on {@code profile}'s wall with the highest resource id, highest first. */
+    void viewTopKResources(int requester, int profile, int k, ResourceList out);
+
+    /** VCR: every comment on resource {@code resource}, posted on {@code owner}'s wall. */
+    void viewCommentsOnResource(int requester, int owner, long resource, CommentList out);
+
+    /** PCR: {@code commenter} posts comment {@code commentId} on {@code owner}'s resource. */
+    void postCommentOnResource(int commenter, int owner, long resource, long commentId, long timestampMs,
+                               String content);
+
+    /** DCR: {@code owner} deletes comment {@code commentId} from her resource. */
+    void deleteCommentFromResource(int owner, long resource, long commentId);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,406 @@
+package org.bgbench.store.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import org.bgbench.model.Action;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.state.GraphState;
+import org.bgbench.store.CommentList;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.GraphLoader;
+import org.bgbench.store.MemberList;
+import org.bgbench.store.ProfileView;
+import org.bgbench.store.ResourceList;
+import org.bgbench.store.StoreCounts;
+import org.bgbench.store.StoreSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The conformance suite every store must pass: a store module adds one subclass that opens its store, and gets every
+ * check here. Each test starts from a freshly loaded small graph with images, pending invitations and comments, so
+ * every action has something to act on; outputs and effects are checked against the generator and BG's expected
+ * state, including after long random sequences and under many threads at once.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class StoreConformanceSuite {
+    /** A fresh, empty store; the suite creates the schema and closes it at the end. */
+    protected abstract DataStore openStore();
+
+    /** The graph each test starts from; small but with every feature on. */
+    protected GraphSpec spec() {
+        return new GraphSpec(120, 1000, 10, 4, 2, 0.7, true, 64, 256, 11, 12, 40, 3, 42);
+    }
+
+    protected DataStore store;
+    protected SocialGraph graph;
+
+    @BeforeAll
+    void open() {
+        store = openStore();
+        graph = new SocialGraph(spec());
+    }
+
+    @AfterAll
+    void close() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    @BeforeEach
+    void loadFreshGraph() {
+        load(store, graph, 3);
+    }
+
+    /** Loads {@code graph} with {@code threads} loaders over disjoint member ranges, as {@code bg load} does. */
+    public static void load(DataStore store, SocialGraph graph, int threads) {
+        store.createSchema(graph.spec());
+        assertThat(store.loadedGraph()).as("no graph is recorded before finishLoad").isEmpty();
+        int m = graph.members();
+        List<Thread> loaders = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicLong rows = new AtomicLong();
+        for (int t = 0; t < threads; t++) {
+            int from = (int) ((long) m * t / threads);
+            int to = (int) ((long) m * (t + 1) / threads);
+            loaders.add(Thread.ofPlatform().start(() -> {
+                try (GraphLoader loader = store.newLoader(graph)) {
+                    loader.load(from, to, rows::addAndGet);
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        for (Thread t : loaders) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        assertThat(failures).as("loader failures").isEmpty();
+        store.finishLoad(graph);
+        assertThat(rows.get()).as("loaders report progress").isPositive();
+    }
+
+    @Test
+    void recordsTheLoadedGraph() {
+        assertThat(store.loadedGraph()).contains(graph.spec().fingerprint());
+    }
+
+    @Test
+    void countsMatchTheGenerator() {
+        assertThat(store.counts()).isEqualTo(new StoreCounts(graph.members(), graph.totalFriendships(),
+                graph.totalPendingInvitations(), graph.totalResources(), graph.totalInitialComments()));
+        assertThat(graph.totalPendingInvitations()).as("the suite's graph has pending invitations").isPositive();
+    }
+
+    @Test
+    void viewProfileShowsAttributesImageAndCounts() {
+        GraphState state = new GraphState(graph);
+        try (StoreSession s = store.openSession()) {
+            ProfileView p = new ProfileView(graph.attributeCount());
+            for (int i = 0; i < graph.members(); i++) {
+                int id = graph.memberId(i);
+                int other = graph.memberId((i + 7) % graph.members());
+                p.clear();
+                s.viewProfile(other, id, p);
+                assertThat(p.memberId).isEqualTo(id);
+                for (int a = 0; a < graph.attributeCount(); a++) {
+                    assertThat(p.attributes[a]).as("attribute %d of %d", a, id).isEqualTo(graph.attribute(i, a));
+                }
+                assertThat(p.profileImage).as("profile image of %d", id).isEqualTo(graph.profileImage(i));
+                assertThat(p.friendCount).as("friends of %d", id).isEqualTo(state.friendCount(i));
+                assertThat(p.resourceCount).isEqualTo(graph.resourcesPerMember());
+                assertThat(p.pendingCount).as("pending is shown only to the member herself").isEqualTo(-1);
+                p.clear();
+                s.viewProfile(id, id, p);
+                assertThat(p.pendingCount).as("pending of %d", id).isEqualTo(state.pendingCount(i));
+            }
+        }
+    }
+
+    @Test
+    void listFriendsAndFriendRequestsShowMembersWithThumbnails() {
+        GraphState state = new GraphState(graph);
+        try (StoreSession s = store.openSession()) {
+            MemberList list = new MemberList(graph.attributeCount());
+            for (int i = 0; i < graph.members(); i++) {
+                int id = graph.memberId(i);
+                list.clear();
+                s.listFriends(graph.memberId(0), id, list);
+                assertThat(list.sortedIds()).as("friends of %d", id).isEqualTo(ids(state.friends(i)));
+                checkRows(list);
+                list.clear();
+                s.viewFriendRequests(id, list);
+                assertThat(list.sortedIds()).as("inviters of %d", id).isEqualTo(ids(state.inviters(i)));
+                checkRows(list);
+            }
+        }
+    }
+
+    private void checkRows(MemberList list) {
+        for (int r = 0; r < list.size(); r++) {
+            MemberList.Row row = list.get(r);
+            int index = graph.memberIndex(row.memberId);
+            for (int a = 0; a < graph.attributeCount(); a++) {
+                assertThat(row.attributes[a]).isEqualTo(graph.attribute(index, a));
+            }
+            assertThat(row.thumbnail).as("thumbnail of %d", row.memberId).isEqualTo(graph.thumbnail(index));
+        }
+    }
+
+    @Test
+    void viewTopKResourcesShowsTheNewestResourcesOfTheWall() {
+        try (StoreSession s = store.openSession()) {
+            ResourceList list = new ResourceList();
+            for (int i = 0; i < graph.members(); i += 5) {
+                int id = graph.memberId(i);
+                for (int k : new int[] {1, 3, graph.resourcesPerMember() + 2}) {
+                    list.clear();
+                    s.viewTopKResources(graph.memberId(1), id, k, list);
+                    int expected = Math.min(k, graph.resourcesPerMember());
+                    assertThat(list.size()).isEqualTo(expected);
+                    for (int r = 0; r < expected; r++) {
+                        long rid = graph.resourceId(i, graph.resourcesPerMember() - 1 - r);
+                        ResourceList.Row row = list.get(r);
+                        assertThat(row.resourceId).isEqualTo(rid);
+                        assertThat(row.wallUserId).isEqualTo(id);
+                        assertThat(row.creatorId).isEqualTo(id);
+                        assertThat(row.type).isEqualTo(graph.resourceType(rid));
+                        assertThat(row.body).isEqualTo(graph.resourceBody(rid));
+                        assertThat(row.doc).isEqualTo(graph.resourceDoc(rid));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void commentsCanBeViewedPostedAndDeleted() {
+        try (StoreSession s = store.openSession()) {
+            CommentList list = new CommentList();
+            int owner = 3;
+            long rid = graph.resourceId(owner, 1);
+            int ownerId = graph.memberId(owner);
+            s.viewCommentsOnResource(graph.memberId(9), ownerId, rid, list);
+            assertThat(list.sortedIds()).containsExactly(graph.commentId(rid, 0), graph.commentId(rid, 1));
+            for (int r = 0; r < list.size(); r++) {
+                CommentList.Row row = list.get(r);
+                assertThat(row.resourceId).isEqualTo(rid);
+                assertThat(row.creatorId).isEqualTo(ownerId);
+                assertThat(row.modifierId).isEqualTo(graph.memberId(graph.commentModifier(row.commentId)));
+                assertThat(row.timestampMs).isEqualTo(graph.commentTimestamp(row.commentId));
+                assertThat(row.content).isEqualTo(graph.commentContent(row.commentId));
+            }
+            long mid = graph.firstFreeCommentId() + 5;
+            s.postCommentOnResource(graph.memberId(9), ownerId, rid, mid, 1_700_000_000_123L, "hello there");
+            list.clear();
+            s.viewCommentsOnResource(ownerId, ownerId, rid, list);
+            assertThat(list.size()).isEqualTo(3);
+            CommentList.Row posted = null;
+            for (int r = 0; r < list.size(); r++) {
+                if (list.get(r).commentId == mid) {
+                    posted = list.get(r);
+                }
+            }
+            assertThat(posted).isNotNull();
+            assertThat(posted.modifierId).isEqualTo(graph.memberId(9));
+            assertThat(posted.creatorId).isEqualTo(ownerId);
+            assertThat(posted.timestampMs).isEqualTo(1_700_000_000_123L);
+            assertThat(posted.content).isEqualTo("hello there");
+            s.deleteCommentFromResource(ownerId, rid, graph.commentId(rid, 0));
+            s.deleteCommentFromResource(ownerId, rid, mid);
+            list.clear();
+            s.viewCommentsOnResource(ownerId, ownerId, rid, list);
+            assertThat(list.sortedIds()).containsExactly(graph.commentId(rid, 1));
+            list.clear();
+            s.viewCommentsOnResource(ownerId, ownerId, graph.resourceId(owner, 2), list);
+            assertThat(list.size()).as("other resources untouched").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void friendshipWritesChangeWhatReadsShow() {
+        GraphState state = new GraphState(graph);
+        try (StoreSession s = store.openSession()) {
+            int a = 10;
+            int inviter = state.pickInviter(a, 0);
+            assertThat(inviter).as("member %d has a pending invitation in the suite graph", a).isNotNegative();
+            int aId = graph.memberId(a);
+            ProfileView p = new ProfileView(graph.attributeCount());
+            s.viewProfile(aId, aId, p);
+            int friends = p.friendCount;
+            int pending = p.pendingCount;
+            s.acceptFriendRequest(aId, graph.memberId(inviter));
+            p.clear();
+            s.viewProfile(aId, aId, p);
+            assertThat(p.friendCount).isEqualTo(friends + 1);
+            assertThat(p.pendingCount).isEqualTo(pending - 1);
+            p.clear();
+            s.viewProfile(aId, graph.memberId(inviter), p);
+            assertThat(p.friendCount).isEqualTo(state.friendCount(inviter) + 1);
+            s.thawFriendship(graph.memberId(inviter), aId);
+            p.clear();
+            s.viewProfile(aId, aId, p);
+            assertThat(p.friendCount).isEqualTo(friends);
+            s.inviteFriend(aId, graph.memberId(inviter));
+            p.clear();
+            s.viewProfile(graph.memberId(inviter), graph.memberId(inviter), p);
+            assertThat(p.pendingCount).isEqualTo(state.pendingCount(inviter) + 1);
+            s.rejectFriendRequest(graph.memberId(inviter), aId);
+            p.clear();
+            s.viewProfile(graph.memberId(inviter), graph.memberId(inviter), p);
+            assertThat(p.pendingCount).isEqualTo(state.pendingCount(inviter));
+            assertThat(p.friendCount).isEqualTo(state.friendCount(inviter));
+        }
+    }
+
+    @Test
+    void longRandomSequenceOfValidActionsLeavesTheExpectedState() {
+        GraphState state = new GraphState(graph);
+        ValidActions actions = new ValidActions(state);
+        SplittableRandom rnd = new SplittableRandom(7);
+        Action[] writes = {Action.IF, Action.AFR, Action.RFR, Action.TF, Action.PCR, Action.DCR};
+        int performed = 0;
+        try (StoreSession s = store.openSession()) {
+            MemberList list = new MemberList(graph.attributeCount());
+            for (int step = 0; step < 3000; step++) {
+                Action action = writes[rnd.nextInt(writes.length)];
+                int a = rnd.nextInt(graph.members());
+                if (actions.perform(s, action, a, actions.partner(action, a, rnd), rnd)) {
+                    performed++;
+                }
+                if (step % 100 == 0) {
+                    list.clear();
+                    s.listFriends(graph.memberId(a), graph.memberId(a), list);
+                    assertThat(list.sortedIds()).as("friends of %d after step %d", a, step).isEqualTo(ids(state.friends(a)));
+                }
+            }
+        }
+        assertThat(performed).as("most random actions find a valid target").isGreaterThan(1500);
+        assertThat(StateComparison.differences(store, state, 20)).isEmpty();
+    }
+
+    @Test
+    void manyThreadsAtOnceLeaveTheExpectedState() throws Exception {
+        GraphState state = new GraphState(graph);
+        ValidActions actions = new ValidActions(state);
+        AtomicIntegerArray busy = new AtomicIntegerArray(graph.members());
+        int threads = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(threads + 2);
+        List<Future<Integer>> writers = new ArrayList<>();
+        Action[] writes = {Action.IF, Action.AFR, Action.RFR, Action.TF, Action.PCR, Action.DCR};
+        for (int t = 0; t < threads; t++) {
+            long seed = 100 + t;
+            writers.add(pool.submit(() -> {
+                SplittableRandom rnd = new SplittableRandom(seed);
+                int done = 0;
+                try (StoreSession s = store.openSession()) {
+                    for (int step = 0; step < 600; step++) {
+                        Action action = writes[rnd.nextInt(writes.length)];
+                        int a = rnd.nextInt(graph.members());
+                        if (!busy.compareAndSet(a, 0, 1)) {
+                            continue;
+                        }
+                        try {
+                            int b = actions.partner(action, a, rnd);
+                            if (b >= 0 && !busy.compareAndSet(b, 0, 1)) {
+                                continue;
+                            }
+                            try {
+                                if (actions.perform(s, action, a, b, rnd)) {
+                                    done++;
+                                }
+                            } finally {
+                                if (b >= 0) {
+                                    busy.set(b, 0);
+                                }
+                            }
+                        } finally {
+                            busy.set(a, 0);
+                        }
+                    }
+                }
+                return done;
+            }));
+        }
+        // Readers run alongside: every VP must show a count consistent with some state, never negative.
+        List<Future<Integer>> readers = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            readers.add(pool.submit(() -> {
+                int reads = 0;
+                SplittableRandom rnd = new SplittableRandom(5);
+                try (StoreSession s = store.openSession()) {
+                    ProfileView p = new ProfileView(graph.attributeCount());
+                    MemberList list = new MemberList(graph.attributeCount());
+                    while (!writers.stream().allMatch(Future::isDone)) {
+                        int id = graph.memberId(rnd.nextInt(graph.members()));
+                        p.clear();
+                        s.viewProfile(id, id, p);
+                        assertThat(p.friendCount).isNotNegative();
+                        assertThat(p.pendingCount).isNotNegative();
+                        list.clear();
+                        s.listFriends(id, id, list);
+                        reads++;
+                    }
+                }
+                return reads;
+            }));
+        }
+        int total = 0;
+        for (Future<Integer> f : writers) {
+            total += f.get();
+        }
+        for (Future<Integer> f : readers) {
+            f.get();
+        }
+        pool.shutdown();
+        assertThat(total).as("writes performed").isGreaterThan(threads * 200);
+        assertThat(StateComparison.differences(store, state, 20)).isEmpty();
+    }
+
+    @Test
+    void reusedViewsShowOnlyTheLatestCall() {
+        try (StoreSession s = store.openSession()) {
+            MemberList list = new MemberList(graph.attributeCount());
+            int withMost = 0;
+            int withFewest = 0;
+            GraphState state = new GraphState(graph);
+            for (int i = 0; i < graph.members(); i++) {
+                if (state.friendCount(i) > state.friendCount(withMost)) {
+                    withMost = i;
+                }
+                if (state.friendCount(i) < state.friendCount(withFewest)) {
+                    withFewest = i;
+                }
+            }
+            list.clear();
+            s.listFriends(1000, graph.memberId(withMost), list);
+            list.clear();
+            s.listFriends(1000, graph.memberId(withFewest), list);
+            assertThat(list.sortedIds()).isEqualTo(ids(state.friends(withFewest)));
+        }
+    }
+
+    private int[] ids(int[] indexes) {
+        int[] out = Arrays.stream(indexes).map(graph::memberId).toArray();
+        Arrays.sort(out);
+        return out;
+    }
+}
