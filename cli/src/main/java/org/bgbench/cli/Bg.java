@@ -1,0 +1,44 @@
+package org.bgbench.cli;
+
+import org.bgbench.loader.LoadException;
+import org.bgbench.model.InvalidParameterException;
+import org.bgbench.store.StoreException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code bg} command. */
+@Command(name = "bg", mixinStandardHelpOptions = true, version = "BG 0.1.0",
+        description = "Rates data stores for interactive social-networking actions.",
+        subcommands = {StoresCommand.class, LoadCommand.class, KeysCommand.class, CommandLine.HelpCommand.class})
+public final class Bg {
+    /** Exit code for bad input (unknown key, bad value, wrong usage). */
+    public static final int BAD_INPUT = 2;
+    /** Exit code for a store or load that failed. */
+    public static final int FAILED = 1;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    public static int run(String... args) {
+        CommandLine cl = new CommandLine(new Bg());
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            if (Boolean.getBoolean("bg.debug") || System.getenv("BG_DEBUG") != null) {
+                e.printStackTrace(cmd.getErr());
+            }
+            cmd.getErr().println("bg: error: " + describe(e));
+            return e instanceof InvalidParameterException ? BAD_INPUT : FAILED;
+        });
+        cl.setExitCodeExceptionMapper(e -> BAD_INPUT);
+        return cl.execute(args);
+    }
+
+    static String describe(Throwable e) {
+        if (e instanceof InvalidParameterException || e instanceof StoreException || e instanceof LoadException) {
+            return e.getMessage();
+        }
+        String m = e.getMessage();
+        return e.getClass().getSimpleName() + (m == null ? "" : ": " + m)
+                + " (set BG_DEBUG=1 for the stack trace)";
+    }
+}

@@ -1,0 +1,38 @@
+package org.bgbench.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.bgbench.model.GraphParameters;
+import org.bgbench.store.StoreProvider;
+import org.bgbench.store.StoreSetting;
+
+/** Every parameter key BG knows, by group, for checking user input and for {@code bg keys}. */
+final class Keys {
+    /** Keys of BG's loader. */
+    static final Map<String, String> LOAD = new LinkedHashMap<>();
+
+    /** Keys of the original BG that name its own classes or features BG does differently; accepted, ignored. */
+    static final Set<String> IGNORED_USC = Set.of("db", "workload", "userworkload", "friendshipworkload",
+            "resourceworkload", "exportfile", "exporter", "measurementtype", "timeseries.granularity",
+            "probs", "enablelogging", "validationapproach", "initapproach", "machineid", "numclients",
+            "port", "monitor", "ratingmode", "expectedlatency", "expectedavgstaleness", "expectedstalenessperc",
+            "insertorder", "fieldcount", "fieldlength", "readallfields", "writeallfields", "dbclients",
+            "logdir", "validation", "lockreads", "maxtime", "requestmean", "benchmarkstats");
+
+    static {
+        LOAD.put("numloadthreads", "loader threads (default: 2 × cores)");
+    }
+
+    private Keys() {
+    }
+
+    static Map<String, String> forLoad(StoreProvider provider) {
+        Map<String, String> all = new LinkedHashMap<>(GraphParameters.KEYS);
+        all.putAll(LOAD);
+        for (StoreSetting s : provider.settings()) {
+            all.put(s.key(), s.description());
+        }
+        return all;
+    }
+}

@@ -1,0 +1,30 @@
+package org.bgbench.cli;
+
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.bgbench.model.GraphParameters;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "keys", mixinStandardHelpOptions = true,
+        description = "List every -p key BG understands (USC BG's keys included); store settings: 'bg stores'.")
+final class KeysCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        var out = spec.commandLine().getOut();
+        print(out, "Graph (bg load)", GraphParameters.KEYS);
+        print(out, "Loader", Keys.LOAD);
+        out.println("Accepted from USC BG property files but not used: " + String.join(", ", new java.util.TreeSet<>(Keys.IGNORED_USC)));
+        return 0;
+    }
+
+    static void print(java.io.PrintWriter out, String title, Map<String, String> keys) {
+        out.println(title + ":");
+        keys.forEach((k, d) -> out.printf("  %-26s %s%n", k, d));
+        out.println();
+    }
+}

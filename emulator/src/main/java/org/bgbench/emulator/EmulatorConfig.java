@@ -1,0 +1,44 @@
+package org.bgbench.emulator;
+
+import java.time.Duration;
+import org.bgbench.model.InvalidParameterException;
+
+/**
+ * How a run emulates members [SPEC §7].
+ *
+ * @param threads          T, emulated members acting at once (closed model)
+ * @param duration         measured run length after warm-up; ignored when {@code operations} > 0
+ * @param operations       total actions and sessions to issue after warm-up; 0 runs for {@code duration}
+ * @param warmup           time at the start whose actions are not measured
+ * @param thinkTimeMs      ε, pause between the actions of a session
+ * @param interArrivalMs   ψ, pause of a thread between two actions or sessions
+ * @param topK             k of View Top-K Resources
+ * @param commentLength    characters of a posted comment
+ * @param locks            lock members as [D table 5.1]: IF and TF both members, AFR/RFR/DCR the socialite
+ * @param uniqueSocialites a member is emulated by at most one thread at a time
+ * @param seed             seed of the threads' random generators
+ */
+public record EmulatorConfig(int threads, Duration duration, long operations, Duration warmup, int thinkTimeMs,
+                             int interArrivalMs, int topK, int commentLength, boolean locks,
+                             boolean uniqueSocialites, long seed) {
+    public EmulatorConfig {
+        if (threads < 1) {
+            throw new InvalidParameterException("--threads", "T must be at least 1, got " + threads);
+        }
+        if (operations < 0) {
+            throw new InvalidParameterException("operationcount", "must be 0 or more, got " + operations);
+        }
+        if (operations == 0 && (duration == null || duration.isZero() || duration.isNegative())) {
+            throw new InvalidParameterException("--duration", "must be positive, got " + duration);
+        }
+        if (thinkTimeMs < 0 || interArrivalMs < 0) {
+            throw new InvalidParameterException(thinkTimeMs < 0 ? "thinktime" : "interarrivaltime", "must be 0 or more ms");
+        }
+        if (topK < 1) {
+            throw new InvalidParameterException("topk", "must be at least 1, got " + topK);
+        }
+        if (commentLength < 1) {
+            throw new InvalidParameterException("commentlength", "must be at least 1, got " + commentLength);
+        }
+    }
+}

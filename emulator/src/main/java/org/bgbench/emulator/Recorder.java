@@ -1,0 +1,14 @@
+package org.bgbench.emulator;
+
+/** Where one emulator thread reports what happened; must be allocation-free and lock-free. */
+public interface Recorder {
+    void ok(int kind, long latencyNanos);
+
+    /** The kind had no valid target (e.g. AFR with no pending invitation) and was not issued. */
+    void noop(int kind);
+
+    void error(int kind, long latencyNanos);
+
+    /** Time the thread spent waiting inside BG: for a free socialite or a member lock. */
+    void bgWait(long nanos);
+}

@@ -1,0 +1,91 @@
+package org.bgbench.emulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.state.GraphState;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.StateComparison;
+import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.bgbench.store.memory.MemoryStoreProvider;
+import org.junit.jupiter.api.Test;
+
+/** Runs the emulator with many threads against the in-memory store, which refuses any invalid action. */
+class EmulatorMemoryTest {
+    private final SocialGraph graph = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6, 20, 4, 3));
+
+    private DataStore loadedStore(String name) {
+        DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", name)));
+        StoreConformanceSuite.load(store, graph, 2);
+        return store;
+    }
+
+    @Test
+    void manyThreadsLeaveTheStoreInTheExpectedStateWithNoInvalidAction() {
+        try (DataStore store = loadedStore("emulator-high")) {
+            GraphState state = new GraphState(graph);
+            CountingRecorder rec = new CountingRecorder();
+            EmulatorConfig cfg = new EmulatorConfig(64, null, 200_000, Duration.ZERO, 0, 0, 5, 20, true, true, 1);
+            RunOutcome out = new Emulator(store, state, new WeightedWorkload(graph.members(), WeightedWorkload.high()),
+                    cfg, t -> rec).run(() -> { });
+            assertThat(out.completed()).isTrue();
+            assertThat(out.errorSamples()).as("the memory store rejects invalid actions").isEmpty();
+            assertThat(rec.total(rec.errors, 0, Kinds.COUNT + 1)).isZero();
+            long issued = rec.total(rec.ok, 0, Kinds.COUNT) + rec.total(rec.noop, 0, Kinds.COUNT);
+            assertThat(issued).isEqualTo(200_000);
+            // Measured mix within sampling error of the configured one (≈4 standard deviations).
+            double[] w = WeightedWorkload.high();
+            for (int k = 0; k < w.length; k++) {
+                double p = w[k] / 100;
+                double got = (rec.ok.get(k) + rec.noop.get(k)) / (double) issued;
+                assertThat(got).as("share of kind %d", k).isCloseTo(p, org.assertj.core.data.Offset.offset(
+                        4 * Math.sqrt(p * (1 - p) / issued) + 1e-9));
+            }
+            assertThat(rec.ok.get(3)).as("invitations happened").isPositive();
+            assertThat(rec.ok.get(4)).as("acceptances happened").isPositive();
+            assertThat(StateComparison.differences(store, state, 10)).isEmpty();
+        }
+    }
+
+    @Test
+    void sessionsRunAndKeepTheStateExact() {
+        try (DataStore store = loadedStore("emulator-sessions")) {
+            GraphState state = new GraphState(graph);
+            CountingRecorder rec = new CountingRecorder();
+            double[] w = new double[Kinds.COUNT];
+            for (int k = Kinds.FIRST_SESSION; k < Kinds.COUNT; k++) {
+                w[k] = 1;
+            }
+            EmulatorConfig cfg = new EmulatorConfig(32, null, 20_000, Duration.ZERO, 0, 0, 5, 20, true, true, 2);
+            RunOutcome out = new Emulator(store, state, new WeightedWorkload(graph.members(), w), cfg, t -> rec)
+                    .run(() -> { });
+            assertThat(out.errorSamples()).isEmpty();
+            for (int k = Kinds.FIRST_SESSION; k < Kinds.COUNT; k++) {
+                assertThat(rec.ok.get(k)).as("session %d completed sometimes", k).isPositive();
+            }
+            assertThat(rec.ok.get(0)).as("sessions issue actions").isPositive();
+            assertThat(StateComparison.differences(store, state, 10)).isEmpty();
+        }
+    }
+
+    @Test
+    void runsForADurationWithWarmup() {
+        try (DataStore store = loadedStore("emulator-duration")) {
+            GraphState state = new GraphState(graph);
+            CountingRecorder rec = new CountingRecorder();
+            boolean[] warm = {false};
+            EmulatorConfig cfg = new EmulatorConfig(8, Duration.ofMillis(300), 0, Duration.ofMillis(100), 0, 0, 5,
+                    20, true, true, 3);
+            RunOutcome out = new Emulator(store, state, new WeightedWorkload(graph.members(), WeightedWorkload.high()),
+                    cfg, t -> rec).run(() -> warm[0] = true);
+            assertThat(out.completed()).isTrue();
+            assertThat(warm[0]).isTrue();
+            assertThat(rec.total(rec.ok, 0, Kinds.COUNT)).isPositive();
+            assertThat(StateComparison.differences(store, state, 10)).isEmpty();
+        }
+    }
+}

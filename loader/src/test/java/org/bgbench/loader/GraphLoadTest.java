@@ -1,0 +1,160 @@
+package org.bgbench.loader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.state.GraphState;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.GraphLoader;
+import org.bgbench.store.StoreCounts;
+import org.bgbench.store.StoreException;
+import org.bgbench.store.StoreSession;
+import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.StateComparison;
+import org.bgbench.store.memory.MemoryStoreProvider;
+import org.junit.jupiter.api.Test;
+
+class GraphLoadTest {
+    private final SocialGraph graph = new SocialGraph(new GraphSpec(3000, 10, 20, 5, 1, 0.9, true, 16, 32, 3, 5, 10, 0, 8));
+
+    private DataStore memory(String name) {
+        return new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", name)));
+    }
+
+    @Test
+    void loadsWithManyThreadsAndPassesTheSanityCheck() {
+        try (DataStore store = memory("loader-ok")) {
+            LoadReport r = new GraphLoad(store, graph, 6).run(null);
+            assertThat(r.counts().members()).isEqualTo(3000);
+            assertThat(r.counts().friendships() + r.counts().pending()).isEqualTo(3000L * 20 / 2);
+            assertThat(r.rows()).isGreaterThanOrEqualTo(3000 + 30_000 + 15_000 + 15_000);
+            assertThat(r.rowsPerSecond()).isPositive();
+            assertThat(store.loadedGraph()).contains(graph.spec().fingerprint());
+            assertThat(StateComparison.differences(store, new GraphState(graph), 5)).isEmpty();
+        }
+    }
+
+    @Test
+    void aStoreThatRejectsTheLoadHalfwayIsReportedWithTheRange() {
+        try (DataStore store = new FailingLoads(memory("loader-reject"), 3)) {
+            assertThatThrownBy(() -> new GraphLoad(store, graph, 2).run(null))
+                    .isInstanceOf(LoadException.class)
+                    .hasMessageContaining("rejected the load while loading members")
+                    .hasMessageContaining("disk full");
+            assertThat(store.loadedGraph()).as("a failed load records no graph").isEmpty();
+        }
+    }
+
+    @Test
+    void wrongCountsFailTheSanityCheck() {
+        try (DataStore store = new LyingCounts(memory("loader-lie"))) {
+            assertThatThrownBy(() -> new GraphLoad(store, graph, 2).run(null))
+                    .isInstanceOf(LoadException.class)
+                    .hasMessageContaining("sanity check failed")
+                    .hasMessageContaining("resources");
+        }
+    }
+
+    @Test
+    void zeroThreadsIsBadInput() {
+        try (DataStore store = memory("loader-bad")) {
+            assertThatThrownBy(() -> new GraphLoad(store, graph, 0)).hasMessageContaining("numloadthreads");
+        }
+    }
+
+    /** Passes everything to a real store. */
+    private static class Delegating implements DataStore {
+        final DataStore d;
+
+        Delegating(DataStore d) {
+            this.d = d;
+        }
+
+        @Override
+        public Optional<String> loadedGraph() {
+            return d.loadedGraph();
+        }
+
+        @Override
+        public void createSchema(GraphSpec spec) {
+            d.createSchema(spec);
+        }
+
+        @Override
+        public void dropSchema() {
+            d.dropSchema();
+        }
+
+        @Override
+        public GraphLoader newLoader(SocialGraph graph) {
+            return d.newLoader(graph);
+        }
+
+        @Override
+        public void finishLoad(SocialGraph graph) {
+            d.finishLoad(graph);
+        }
+
+        @Override
+        public StoreCounts counts() {
+            return d.counts();
+        }
+
+        @Override
+        public StoreSession openSession() {
+            return d.openSession();
+        }
+
+        @Override
+        public void close() {
+            d.close();
+        }
+    }
+
+    /** Fails the load after some ranges, as a full disk would. */
+    private static final class FailingLoads extends Delegating {
+        private final AtomicInteger left;
+
+        FailingLoads(DataStore d, int okRanges) {
+            super(d);
+            left = new AtomicInteger(okRanges);
+        }
+
+        @Override
+        public GraphLoader newLoader(SocialGraph graph) {
+            GraphLoader real = d.newLoader(graph);
+            return new GraphLoader() {
+                @Override
+                public void load(int from, int to, org.bgbench.store.LoadProgress progress) {
+                    if (left.decrementAndGet() < 0) {
+                        throw new StoreException("could not write: disk full");
+                    }
+                    real.load(from, to, progress);
+                }
+
+                @Override
+                public void close() {
+                    real.close();
+                }
+            };
+        }
+    }
+
+    /** Reports one resource too few. */
+    private static final class LyingCounts extends Delegating {
+        LyingCounts(DataStore d) {
+            super(d);
+        }
+
+        @Override
+        public StoreCounts counts() {
+            StoreCounts c = d.counts();
+            return new StoreCounts(c.members(), c.friendships(), c.pending(), c.resources() - 1, c.comments());
+        }
+    }
+}
