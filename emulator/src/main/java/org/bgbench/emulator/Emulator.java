@@ -44,6 +44,8 @@ public final class Emulator {
     private volatile boolean stop;
     private volatile boolean measuring;
     private volatile String abortReason;
+    private final AtomicLong warmupLeft;
+    private Runnable warmupEnded;
 
     /**
      * @param recorders gives each thread (by index) where to record; called once per thread
@@ -58,6 +60,7 @@ public final class Emulator {
         this.recorders = recorders;
         this.locks = new MemberLocks(graph.members());
         this.errorLimit = Math.max(1000, 20L * config.threads());
+        this.warmupLeft = new AtomicLong(config.warmupOperations());
         if (config.uniqueSocialites() && config.threads() > graph.members()) {
             throw new org.bgbench.model.InvalidParameterException("--threads", "T=" + config.threads()
                     + " exceeds the " + graph.members() + " members; with unique socialites each thread needs its own member");
@@ -84,17 +87,20 @@ public final class Emulator {
             }));
         }
         long warmupNanos = config.warmup().toNanos();
-        if (warmupNanos <= 0) {
-            measuring = true;
-            warmupEnded.run();
+        this.warmupEnded = warmupEnded;
+        if (warmupNanos <= 0 && config.warmupOperations() <= 0) {
+            startMeasuring();
         }
         members.forEach(Thread::start);
         boolean completed = true;
         try {
             if (warmupNanos > 0) {
                 waitUntil(System.nanoTime() + warmupNanos, running);
-                measuring = true;
-                warmupEnded.run();
+                startMeasuring();
+            } else {
+                while (!measuring && abortReason == null && running.get() > 0) {
+                    Thread.sleep(5);
+                }
             }
             if (config.operations() > 0) {
                 waitUntil(Long.MAX_VALUE, running);
@@ -126,6 +132,14 @@ public final class Emulator {
         List<String> samples = new ArrayList<>();
         errorSamples.forEach((k, v) -> samples.add(k + ": " + v));
         return new RunOutcome(completed, abortReason, stuck, samples);
+    }
+
+    /** Ends the warm-up exactly once, whichever thread gets there first. */
+    private synchronized void startMeasuring() {
+        if (!measuring) {
+            warmupEnded.run();
+            measuring = true;
+        }
     }
 
     private void waitUntil(long deadline, AtomicInteger running) throws InterruptedException {
@@ -178,8 +192,12 @@ public final class Emulator {
             try (StoreSession session = store.openSession()) {
                 s = session;
                 while (!stop) {
-                    if (measuring && config.operations() > 0 && remaining.getAndDecrement() <= 0) {
-                        return;
+                    if (measuring) {
+                        if (config.operations() > 0 && remaining.getAndDecrement() <= 0) {
+                            return;
+                        }
+                    } else if (config.warmupOperations() > 0 && warmupLeft.decrementAndGet() == 0) {
+                        startMeasuring();
                     }
                     int kind = workload.pickKind(rnd.nextDouble());
                     int socialite = acquireSocialite();
@@ -216,14 +234,14 @@ public final class Emulator {
 
         /** Draws socialites until a free one is found (unique socialites), timing the search as BG wait. */
         private int acquireSocialite() {
-            int m = workload.pickMember(rnd);
+            int m = workload.pickSocialite(rnd);
             if (!config.uniqueSocialites() || locks.tryLock(m)) {
                 return m;
             }
             long t0 = System.nanoTime();
             int tries = 0;
             while (!stop) {
-                m = workload.pickMember(rnd);
+                m = workload.pickSocialite(rnd);
                 if (locks.tryLock(m)) {
                     rec.bgWait(System.nanoTime() - t0);
                     return m;
@@ -277,16 +295,16 @@ public final class Emulator {
         /** Issues one action; returns false if it was a no-op or failed (a session then ends). */
         boolean action(int kind, int a) {
             return switch (kind) {
-                case 0 -> viewProfile(a, workload.pickMember(rnd));
-                case 1 -> listFriends(a, workload.pickMember(rnd));
+                case 0 -> viewProfile(a, workload.pickTarget(rnd));
+                case 1 -> listFriends(a, workload.pickTarget(rnd));
                 case 2 -> viewFriendRequests(a);
                 case 3 -> inviteFriend(a, -1);
                 case 4 -> answerInvitation(a, true);
                 case 5 -> answerInvitation(a, false);
                 case 6 -> thawFriendship(a, -1);
-                case 7 -> viewTopK(a, workload.pickMember(rnd));
-                case 8 -> viewComments(a, randomResource(workload.pickMember(rnd)));
-                case 9 -> postComment(a, randomResource(workload.pickMember(rnd)));
+                case 7 -> viewTopK(a, workload.pickTarget(rnd));
+                case 8 -> viewComments(a, randomResource(workload.pickTarget(rnd)));
+                case 9 -> postComment(a, randomResource(workload.pickTarget(rnd)));
                 case 10 -> deleteComment(a, -1);
                 default -> throw new IllegalStateException("kind " + kind);
             };
@@ -365,7 +383,7 @@ public final class Emulator {
             }
             try {
                 for (int t = 0; t < TARGET_TRIES; t++) {
-                    int b = target >= 0 ? target : workload.pickMember(rnd);
+                    int b = target >= 0 ? target : workload.pickTarget(rnd);
                     if (b == a || state.relation(a, b) != Relation.NONE || !lockOther(b)) {
                         continue;
                     }
@@ -538,7 +556,7 @@ public final class Emulator {
                             && (thinking += think()) >= 0 && viewTopK(a, f);
                 }
                 case Kinds.POST_COMMENT -> {
-                    int b = workload.pickMember(rnd);
+                    int b = workload.pickTarget(rnd);
                     long rid = randomResource(b);
                     whole = rid >= 0 && viewProfile(a, b) && (thinking += think()) >= 0 && viewTopK(a, b)
                             && (thinking += think()) >= 0 && viewComments(a, rid)

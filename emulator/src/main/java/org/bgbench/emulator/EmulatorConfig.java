@@ -10,6 +10,7 @@ import org.bgbench.model.InvalidParameterException;
  * @param duration         measured run length after warm-up; ignored when {@code operations} > 0
  * @param operations       total actions and sessions to issue after warm-up; 0 runs for {@code duration}
  * @param warmup           time at the start whose actions are not measured
+ * @param warmupOperations actions and sessions at the start that are not measured (used when {@code warmup} is 0)
  * @param thinkTimeMs      ε, pause between the actions of a session
  * @param interArrivalMs   ψ, pause of a thread between two actions or sessions
  * @param topK             k of View Top-K Resources
@@ -18,7 +19,8 @@ import org.bgbench.model.InvalidParameterException;
  * @param uniqueSocialites a member is emulated by at most one thread at a time
  * @param seed             seed of the threads' random generators
  */
-public record EmulatorConfig(int threads, Duration duration, long operations, Duration warmup, int thinkTimeMs,
+public record EmulatorConfig(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
+                             int thinkTimeMs,
                              int interArrivalMs, int topK, int commentLength, boolean locks,
                              boolean uniqueSocialites, long seed) {
     public EmulatorConfig {
@@ -30,6 +32,9 @@ public record EmulatorConfig(int threads, Duration duration, long operations, Du
         }
         if (operations == 0 && (duration == null || duration.isZero() || duration.isNegative())) {
             throw new InvalidParameterException("--duration", "must be positive, got " + duration);
+        }
+        if (warmup == null || warmup.isNegative() || warmupOperations < 0) {
+            throw new InvalidParameterException("warmup", "must be 0 or more");
         }
         if (thinkTimeMs < 0 || interArrivalMs < 0) {
             throw new InvalidParameterException(thinkTimeMs < 0 ? "thinktime" : "interarrivaltime", "must be 0 or more ms");

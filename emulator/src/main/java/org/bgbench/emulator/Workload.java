@@ -10,8 +10,11 @@ public interface Workload {
     /** The next kind (see {@link Kinds}) for a uniform draw {@code u} in [0, 1). */
     int pickKind(double u);
 
-    /** A member index drawn from the workload's distribution over the members this emulator owns. */
-    int pickMember(RandomGenerator rnd);
+    /** The socialite: a member index drawn from the socialite distribution over the members this emulator owns. */
+    int pickSocialite(RandomGenerator rnd);
+
+    /** The other member of an action (whose profile, friends, resources; IF's invitee), among the same members. */
+    int pickTarget(RandomGenerator rnd);
 
     /** Whether the workload issues kind {@code kind} at all. */
     boolean issues(int kind);

@@ -29,7 +29,7 @@ class EmulatorMemoryTest {
         try (DataStore store = loadedStore("emulator-high")) {
             GraphState state = new GraphState(graph);
             CountingRecorder rec = new CountingRecorder();
-            EmulatorConfig cfg = new EmulatorConfig(64, null, 200_000, Duration.ZERO, 0, 0, 5, 20, true, true, 1);
+            EmulatorConfig cfg = new EmulatorConfig(64, null, 200_000, Duration.ZERO, 0, 0, 0, 5, 20, true, true, 1);
             RunOutcome out = new Emulator(store, state, new WeightedWorkload(graph.members(), WeightedWorkload.high()),
                     cfg, t -> rec).run(() -> { });
             assertThat(out.completed()).isTrue();
@@ -60,7 +60,7 @@ class EmulatorMemoryTest {
             for (int k = Kinds.FIRST_SESSION; k < Kinds.COUNT; k++) {
                 w[k] = 1;
             }
-            EmulatorConfig cfg = new EmulatorConfig(32, null, 20_000, Duration.ZERO, 0, 0, 5, 20, true, true, 2);
+            EmulatorConfig cfg = new EmulatorConfig(32, null, 20_000, Duration.ZERO, 0, 0, 0, 5, 20, true, true, 2);
             RunOutcome out = new Emulator(store, state, new WeightedWorkload(graph.members(), w), cfg, t -> rec)
                     .run(() -> { });
             assertThat(out.errorSamples()).isEmpty();
@@ -78,7 +78,7 @@ class EmulatorMemoryTest {
             GraphState state = new GraphState(graph);
             CountingRecorder rec = new CountingRecorder();
             boolean[] warm = {false};
-            EmulatorConfig cfg = new EmulatorConfig(8, Duration.ofMillis(300), 0, Duration.ofMillis(100), 0, 0, 5,
+            EmulatorConfig cfg = new EmulatorConfig(8, Duration.ofMillis(300), 0, Duration.ofMillis(100), 0, 0, 0, 5,
                     20, true, true, 3);
             RunOutcome out = new Emulator(store, state, new WeightedWorkload(graph.members(), WeightedWorkload.high()),
                     cfg, t -> rec).run(() -> warm[0] = true);
@@ -86,6 +86,21 @@ class EmulatorMemoryTest {
             assertThat(warm[0]).isTrue();
             assertThat(rec.total(rec.ok, 0, Kinds.COUNT)).isPositive();
             assertThat(StateComparison.differences(store, state, 10)).isEmpty();
+        }
+    }
+
+    @Test
+    void warmupByCountPrecedesTheMeasuredOperations() {
+        try (DataStore store = loadedStore("emulator-warmup-count")) {
+            GraphState state = new GraphState(graph);
+            CountingRecorder rec = new CountingRecorder();
+            long[] issuedAtWarmupEnd = {-1};
+            EmulatorConfig cfg = new EmulatorConfig(16, null, 5_000, Duration.ZERO, 1_000, 0, 0, 5, 20, true, true, 4);
+            new Emulator(store, state, new WeightedWorkload(graph.members(), WeightedWorkload.high()), cfg, t -> rec)
+                    .run(() -> issuedAtWarmupEnd[0] = rec.total(rec.ok, 0, Kinds.COUNT) + rec.total(rec.noop, 0, Kinds.COUNT));
+            long issued = rec.total(rec.ok, 0, Kinds.COUNT) + rec.total(rec.noop, 0, Kinds.COUNT);
+            assertThat(issuedAtWarmupEnd[0]).isBetween(999L, 1_000L + 16);
+            assertThat(issued).isBetween(6_000L, 6_000L + 16);
         }
     }
 }

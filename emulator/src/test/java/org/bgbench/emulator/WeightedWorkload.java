@@ -37,7 +37,12 @@ final class WeightedWorkload implements Workload {
     }
 
     @Override
-    public int pickMember(RandomGenerator rnd) {
+    public int pickSocialite(RandomGenerator rnd) {
+        return rnd.nextInt(members);
+    }
+
+    @Override
+    public int pickTarget(RandomGenerator rnd) {
         return rnd.nextInt(members);
     }
 
