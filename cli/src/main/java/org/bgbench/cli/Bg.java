@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 /** The {@code bg} command. */
 @Command(name = "bg", mixinStandardHelpOptions = true, version = "BG 0.1.0",
         description = "Rates data stores for interactive social-networking actions.",
-        subcommands = {StoresCommand.class, LoadCommand.class, KeysCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {StoresCommand.class, LoadCommand.class, RunCommand.class, KeysCommand.class, CommandLine.HelpCommand.class})
 public final class Bg {
     /** Exit code for bad input (unknown key, bad value, wrong usage). */
     public static final int BAD_INPUT = 2;
@@ -21,7 +21,18 @@ public final class Bg {
     }
 
     public static int run(String... args) {
+        return run(null, null, args);
+    }
+
+    /** Runs {@code bg} with its output and errors going to the given writers (null: the console). */
+    public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
         CommandLine cl = new CommandLine(new Bg());
+        if (out != null) {
+            cl.setOut(out);
+        }
+        if (err != null) {
+            cl.setErr(err);
+        }
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (Boolean.getBoolean("bg.debug") || System.getenv("BG_DEBUG") != null) {
                 e.printStackTrace(cmd.getErr());

@@ -13,18 +13,29 @@ final class Keys {
     static final Map<String, String> LOAD = new LinkedHashMap<>();
 
     /** Keys of the original BG that name its own classes or features BG does differently; accepted, ignored. */
-    static final Set<String> IGNORED_USC = Set.of("db", "workload", "userworkload", "friendshipworkload",
+    static final Set<String> IGNORED_USC = Set.of("db", "userworkload", "friendshipworkload",
             "resourceworkload", "exportfile", "exporter", "measurementtype", "timeseries.granularity",
-            "probs", "enablelogging", "validationapproach", "initapproach", "machineid", "numclients",
+            "enablelogging", "validationapproach", "initapproach",
             "port", "monitor", "ratingmode", "expectedlatency", "expectedavgstaleness", "expectedstalenessperc",
             "insertorder", "fieldcount", "fieldlength", "readallfields", "writeallfields", "dbclients",
-            "logdir", "validation", "lockreads", "maxtime", "requestmean", "benchmarkstats");
+            "logdir", "validation", "lockreads", "maxtime", "benchmarkstats");
 
     static {
         LOAD.put("numloadthreads", "loader threads (default: 2 × cores)");
     }
 
     private Keys() {
+    }
+
+    /** Keys of {@code bg run}: graph, loader, workload and the store's settings. */
+    static Map<String, String> forRun(StoreProvider provider) {
+        Map<String, String> all = forLoad(provider);
+        all.putAll(org.bgbench.workload.WorkloadParameters.KEYS);
+        return all;
+    }
+
+    static boolean isRunKey(StoreProvider provider, String key) {
+        return forRun(provider).containsKey(key) || org.bgbench.workload.WorkloadParameters.isKey(key);
     }
 
     static Map<String, String> forLoad(StoreProvider provider) {

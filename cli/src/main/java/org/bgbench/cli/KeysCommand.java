@@ -18,6 +18,7 @@ final class KeysCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         print(out, "Graph (bg load)", GraphParameters.KEYS);
         print(out, "Loader", Keys.LOAD);
+        print(out, "Workload (bg run)", org.bgbench.workload.WorkloadParameters.KEYS);
         out.println("Accepted from USC BG property files but not used: " + String.join(", ", new java.util.TreeSet<>(Keys.IGNORED_USC)));
         return 0;
     }

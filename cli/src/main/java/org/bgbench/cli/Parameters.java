@@ -84,9 +84,15 @@ public final class Parameters {
      * using (warned about if set).
      */
     public void check(Collection<String> known, Set<String> ignoredUsc) {
+        check(known::contains, known, ignoredUsc);
+    }
+
+    /** As {@link #check(Collection, Set)} with a test for known keys; {@code names} are offered as suggestions. */
+    public void check(java.util.function.Predicate<String> isKnown, Collection<String> names, Set<String> ignoredUsc) {
+        Collection<String> known = names;
         for (Map.Entry<String, String> e : values.entrySet()) {
             String key = e.getKey();
-            if (known.contains(key)) {
+            if (isKnown.test(key)) {
                 continue;
             }
             boolean fromFile = !"-p".equals(origin.get(key));

@@ -192,12 +192,20 @@ public final class Emulator {
             try (StoreSession session = store.openSession()) {
                 s = session;
                 while (!stop) {
-                    if (measuring) {
-                        if (config.operations() > 0 && remaining.getAndDecrement() <= 0) {
-                            return;
+                    if (!measuring && config.warmupOperations() > 0) {
+                        // The first request after the warm-up count starts the measured period; later ones wait
+                        // for it so none is recorded into the discarded warm-up.
+                        long left = warmupLeft.decrementAndGet();
+                        if (left == -1) {
+                            startMeasuring();
+                        } else if (left < -1) {
+                            while (!measuring && !stop) {
+                                Thread.yield();
+                            }
                         }
-                    } else if (config.warmupOperations() > 0 && warmupLeft.decrementAndGet() == 0) {
-                        startMeasuring();
+                    }
+                    if (measuring && config.operations() > 0 && remaining.getAndDecrement() <= 0) {
+                        return;
                     }
                     int kind = workload.pickKind(rnd.nextDouble());
                     int socialite = acquireSocialite();
@@ -541,49 +549,58 @@ public final class Emulator {
 
         // ---- sessions [SPEC §5, D 3.3]: think time ε between steps; a session ends when a step is impossible ----
 
+        /** Nanoseconds slept in think time by the current session. */
+        private long thinking;
+
+        /** Think time between two steps of a session; always true so it chains with {@code &&}. */
+        private boolean then() {
+            thinking += think();
+            return true;
+        }
+
+        /** A random resource among the top k on {@code owner}'s wall, as a member picks one from VTR; -1 if none. */
+        private long topKResource(int owner) {
+            int rho = graph.resourcesPerMember();
+            int shown = Math.min(config.topK(), rho);
+            return shown == 0 ? -1 : graph.resourceId(owner, rho - 1 - rnd.nextInt(shown));
+        }
+
+        /**
+         * The sessions of the dissertation's §3.3: each starts by viewing one's own profile and top-k resources, then
+         * goes on as its name says; a session ends early when its next step is impossible.
+         */
         private void session(int kind, int a) {
             long start = System.nanoTime();
-            long thinking = 0;
-            boolean whole;
+            thinking = 0;
+            boolean whole = viewProfile(a, a) && then() && viewTopK(a, a);
             switch (kind) {
                 case Kinds.VIEW_SELF_PROFILE -> {
-                    whole = viewProfile(a, a) && (thinking += think()) >= 0 && viewTopK(a, a);
                 }
                 case Kinds.VIEW_FRIEND_PROFILE -> {
-                    whole = listFriends(a, a);
+                    whole = whole && then() && listFriends(a, a);
                     int f = whole ? state.pickFriend(a, rnd.nextInt()) : -1;
-                    whole = f >= 0 && (thinking += think()) >= 0 && viewProfile(a, f)
-                            && (thinking += think()) >= 0 && viewTopK(a, f);
+                    whole = whole && f >= 0 && then() && viewProfile(a, f) && then() && viewTopK(a, f);
                 }
                 case Kinds.POST_COMMENT -> {
                     int b = workload.pickTarget(rnd);
-                    long rid = randomResource(b);
-                    whole = rid >= 0 && viewProfile(a, b) && (thinking += think()) >= 0 && viewTopK(a, b)
-                            && (thinking += think()) >= 0 && viewComments(a, rid)
-                            && (thinking += think()) >= 0 && postComment(a, rid)
-                            && (thinking += think()) >= 0 && viewComments(a, rid);
+                    whole = whole && then() && viewProfile(a, b) && then() && viewTopK(a, b);
+                    long rid = whole ? topKResource(b) : -1;
+                    whole = whole && rid >= 0 && then() && viewComments(a, rid) && then() && postComment(a, rid)
+                            && then() && viewComments(a, rid);
                 }
                 case Kinds.DELETE_COMMENT -> {
-                    long rid = state.pickResourceWithComments(a, rnd.nextInt());
-                    whole = rid >= 0 && viewComments(a, rid) && (thinking += think()) >= 0 && deleteComment(a, rid)
-                            && (thinking += think()) >= 0 && viewComments(a, rid);
+                    long rid = whole ? topKResource(a) : -1;
+                    whole = whole && rid >= 0 && then() && viewComments(a, rid) && state.commentCount(rid) > 0
+                            && then() && deleteComment(a, rid) && then() && viewComments(a, rid);
                 }
-                case Kinds.INVITE_FRIEND -> {
-                    whole = listFriends(a, a) && (thinking += think()) >= 0 && inviteFriend(a, -1)
-                            && (thinking += think()) >= 0 && viewFriendRequests(a);
-                }
-                case Kinds.ACCEPT_FRIEND_REQUEST, Kinds.REJECT_FRIEND_REQUEST -> {
-                    boolean accept = kind == Kinds.ACCEPT_FRIEND_REQUEST;
-                    whole = listFriends(a, a) && (thinking += think()) >= 0 && viewFriendRequests(a)
-                            && state.pendingCount(a) > 0
-                            && (thinking += think()) >= 0 && answerInvitation(a, accept)
-                            && (thinking += think()) >= 0 && viewFriendRequests(a)
-                            && (thinking += think()) >= 0 && listFriends(a, a);
-                }
-                case Kinds.THAW_FRIENDSHIP -> {
-                    whole = listFriends(a, a) && state.friendCount(a) > 0 && (thinking += think()) >= 0
-                            && thawFriendship(a, -1) && (thinking += think()) >= 0 && listFriends(a, a);
-                }
+                case Kinds.INVITE_FRIEND -> whole = whole && then() && listFriends(a, a) && then()
+                        && inviteFriend(a, -1) && then() && viewFriendRequests(a);
+                case Kinds.ACCEPT_FRIEND_REQUEST, Kinds.REJECT_FRIEND_REQUEST -> whole = whole && then()
+                        && listFriends(a, a) && then() && viewFriendRequests(a) && state.pendingCount(a) > 0
+                        && then() && answerInvitation(a, kind == Kinds.ACCEPT_FRIEND_REQUEST)
+                        && then() && viewFriendRequests(a) && then() && listFriends(a, a);
+                case Kinds.THAW_FRIENDSHIP -> whole = whole && then() && listFriends(a, a)
+                        && state.friendCount(a) > 0 && then() && thawFriendship(a, -1) && then() && listFriends(a, a);
                 default -> throw new IllegalStateException("kind " + kind);
             }
             long elapsed = System.nanoTime() - start - thinking;

@@ -1,0 +1,143 @@
+package org.bgbench.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.bgbench.emulator.Emulator;
+import org.bgbench.emulator.EmulatorConfig;
+import org.bgbench.emulator.RunOutcome;
+import org.bgbench.measurement.Measurements;
+import org.bgbench.measurement.RunContext;
+import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.SecondSample;
+import org.bgbench.measurement.report.ResultWriter;
+import org.bgbench.measurement.report.SummaryPrinter;
+import org.bgbench.model.Action;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.state.GraphState;
+import org.bgbench.store.DataStore;
+import org.bgbench.workload.SessionType;
+import org.bgbench.workload.WorkloadSpec;
+
+/**
+ * One experiment: T emulated members against a loaded store for a duration, measured, with the result written to
+ * JSON as it goes (every few seconds, so a crash keeps what was measured) and at the end.
+ */
+final class Experiment {
+    record Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
+                 WorkloadSpec workload, EmulatorConfig emulator, Duration beta, Path out, PrintWriter progress) {
+    }
+
+    record Outcome(RunResult result, RunOutcome run) {
+    }
+
+    static Outcome run(Setup s) {
+        int members = s.state().graph().members();
+        WorkloadAdapter workload = new WorkloadAdapter(s.workload().mix(),
+                s.workload().socialites().sampler(members, s.workload().seed()),
+                s.workload().targets().sampler(members, s.workload().seed() + 1));
+        List<String> sessionCodes = new ArrayList<>();
+        for (SessionType t : SessionType.values()) {
+            sessionCodes.add(t.code());
+        }
+        RunContext context = context(s);
+        ResultWriter writer = s.out() == null ? null : new ResultWriter(s.out());
+        try (Measurements m = Measurements.builder().sessions(sessionCodes).threads(s.emulator().threads())
+                .beta(s.beta()).storePids(s.store().localServerPids()).build()) {
+            int[] seconds = {0};
+            m.addListener(sample -> onSample(s, m, writer, context, sample, seconds));
+            m.startSampler();
+            Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
+                    t -> new RecorderAdapter(m.recorder(t)));
+            RunOutcome outcome = emulator.run(m::startMeasuring);
+            if (!m.isMeasuring()) {
+                m.startMeasuring();
+            }
+            m.stopMeasuring();
+            RunResult result = finish(m.result(context), outcome, s);
+            if (writer != null) {
+                try {
+                    writer.write(result);
+                } catch (IOException e) {
+                    throw new org.bgbench.store.StoreException("cannot write the result to " + s.out() + ": " + e.getMessage(), e);
+                }
+            }
+            return new Outcome(result, outcome);
+        }
+    }
+
+    private static void onSample(Setup s, Measurements m, ResultWriter writer, RunContext context,
+                                 SecondSample sample, int[] seconds) {
+        if (s.progress() != null) {
+            s.progress().println(SummaryPrinter.progress(sample));
+            s.progress().flush();
+        }
+        if (writer != null && !sample.warmup() && ++seconds[0] % 5 == 0) {
+            try {
+                writer.write(m.result(context));
+            } catch (IOException e) {
+                if (s.progress() != null) {
+                    s.progress().println("bg: warning: cannot write partial result to " + s.out() + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Adds how the run ended (the measurements flag no-ops that distort the mix themselves). */
+    private static RunResult finish(RunResult r, RunOutcome outcome, Setup s) {
+        Map<String, Object> config = new LinkedHashMap<>(r.config());
+        config.put("completed", outcome.completed());
+        config.put("abort_reason", outcome.abortReason());
+        config.put("stuck_threads", outcome.stuckThreads());
+        config.put("error_samples", outcome.errorSamples());
+        RunResult out = r.withContext(new RunContext(r.workload(), r.store(), r.graph(), config));
+        if (outcome.abortReason() != null) {
+            out = out.withWarning("the run stopped early: " + outcome.abortReason());
+        }
+        if (outcome.stuckThreads() > 0) {
+            out = out.withWarning(outcome.stuckThreads() + " threads were still inside a store call when the run ended");
+        }
+        return out;
+    }
+
+    private static RunContext context(Setup s) {
+        WorkloadSpec w = s.workload();
+        Map<String, Object> workload = new LinkedHashMap<>();
+        workload.put("mix_name", w.mixName());
+        workload.put("mix", w.mix().toProperties());
+        workload.put("write_fraction", w.mix().writeFraction());
+        workload.put("symmetric", w.mix().isSymmetric());
+        workload.put("socialites", w.socialites().describe());
+        workload.put("targets", w.targets().describe());
+        workload.put("topk", w.topK());
+        workload.put("think_time_ms", s.emulator().thinkTimeMs());
+        workload.put("inter_arrival_ms", s.emulator().interArrivalMs());
+        Map<String, Object> store = new LinkedHashMap<>();
+        store.put("name", s.storeName());
+        Map<String, String> settings = new LinkedHashMap<>(s.storeSettings());
+        settings.replaceAll((k, v) -> k.contains("password") || k.contains("passwd") ? "***" : v);
+        store.put("settings", settings);
+        GraphSpec g = s.state().graph().spec();
+        Map<String, Object> graph = new LinkedHashMap<>();
+        graph.put("members", g.members());
+        graph.put("friends_per_member", g.friendsPerMember());
+        graph.put("resources_per_member", g.resourcesPerMember());
+        graph.put("comments_per_resource", g.commentsPerResource());
+        graph.put("confirmed_fraction", g.confirmedFraction());
+        graph.put("images", g.images());
+        graph.put("fingerprint", g.fingerprint());
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("threads", s.emulator().threads());
+        config.put("operations", s.emulator().operations());
+        config.put("locks", s.emulator().locks());
+        config.put("unique_socialites", s.emulator().uniqueSocialites());
+        config.put("seed", s.emulator().seed());
+        config.put("actions", List.of(Action.values()).stream().map(Action::name).toList());
+        return new RunContext(workload, store, graph, config);
+    }
+}

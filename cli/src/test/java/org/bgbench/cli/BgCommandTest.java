@@ -1,0 +1,143 @@
+package org.bgbench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.report.ResultJson;
+import org.bgbench.model.GraphParameters;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.state.GraphState;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.StateComparison;
+import org.bgbench.store.sqlite.SqliteStoreProvider;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The bg command end to end, in process, against a real SQLite file. */
+class BgCommandTest {
+    @TempDir
+    Path dir;
+
+    private String db;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @BeforeEach
+    void stateDir() {
+        System.setProperty("bg.state.dir", dir.resolve("state").toString());
+        db = "sqlite.file=" + dir.resolve("bg.sqlite");
+    }
+
+    private int bg(String... args) {
+        return Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    private static final String[] GRAPH = {"-p", "usercount=300", "-p", "friendcountperuser=10",
+        "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
+
+    private String[] with(String[] base, String... more) {
+        List<String> all = new ArrayList<>(List.of(more));
+        all.addAll(List.of(base));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
+    void storesListsEveryBindingWithItsSettings() {
+        assertThat(bg("stores")).isZero();
+        assertThat(out.toString()).contains("memory", "sqlite", "postgres", "sqlite.file", "postgres.url");
+    }
+
+    @Test
+    void loadThenTwoRunsLeaveTheStoreInTheStateBgExpects() throws Exception {
+        assertThat(bg(with(GRAPH, "load", "--store", "sqlite", "-p", db))).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("sanity check passed: 300 members");
+        assertThat(bg(with(GRAPH, "load", "--store", "sqlite", "-p", db))).isZero();
+        assertThat(out.toString()).contains("already holds this graph");
+
+        Path result = dir.resolve("r1.json");
+        String[] run = with(GRAPH, "run", "--store", "sqlite", "-p", db, "--threads", "16",
+                "--operations", "3000", "--quiet", "-p", "ViewProfileAction=35%", "-p", "ListFriendsAction=5%",
+                "-p", "ViewFriendReqAction=5%", "-p", "InviteFriendAction=4%", "-p", "AcceptFriendReqAction=2%",
+                "-p", "RejectFriendReqAction=2%", "-p", "ThawFriendshipAction=2%", "-p", "ViewTopKResourcesAction=41%",
+                "-p", "PostCommentOnResourceAction=2%", "-p", "DeleteCommentOnResourceAction=2%", "--out", result.toString());
+        assertThat(bg(run)).as(err.toString()).isZero();
+        RunResult r = ResultJson.read(result);
+        long counted = r.actions().values().stream().mapToLong(k -> k.count() + k.noops() + k.errors()).sum();
+        assertThat(counted).isEqualTo(3000);
+        assertThat(r.total().errors()).isZero();
+        assertThat(r.actions().keySet()).containsExactly("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR");
+        // A second run starts from the state the first left.
+        run[List.of(run).indexOf("--out") + 1] = dir.resolve("r2.json").toString();
+        assertThat(bg(run)).as(err.toString()).isZero();
+        assertThat(ResultJson.read(dir.resolve("r2.json")).total().errors()).isZero();
+
+        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(Map.of("usercount", "300",
+                "friendcountperuser", "10", "resourcecountperuser", "4", "confperc", "0.7", "commentcountperresource", "1")));
+        Path stateFile;
+        try (var files = Files.list(dir.resolve("state"))) {
+            stateFile = files.filter(p -> p.toString().endsWith(".state")).findFirst().orElseThrow();
+        }
+        GraphState state;
+        try (DataInputStream in = new DataInputStream(Files.newInputStream(stateFile))) {
+            state = GraphState.readFrom(graph, in);
+        }
+        assertThat(state.touchedMembers()).as("the runs changed the graph").isPositive();
+        try (DataStore store = new SqliteStoreProvider().open(StoreSettings.of(Map.of("sqlite.file", dir.resolve("bg.sqlite").toString())))) {
+            assertThat(StateComparison.differences(store, state, 10)).isEmpty();
+        }
+    }
+
+    @Test
+    void runOnAStoreWithoutTheGraphSaysHowToLoadIt() {
+        assertThat(bg(with(GRAPH, "run", "--store", "sqlite", "-p", db, "--duration", "1s"))).isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("holds no BG graph").contains("bg load");
+    }
+
+    @Test
+    void loadRefusesToOverwriteADifferentGraph() {
+        assertThat(bg(with(GRAPH, "load", "--store", "sqlite", "-p", db))).isZero();
+        assertThat(bg("load", "--store", "sqlite", "-p", db, "-p", "usercount=400", "-p", "friendcountperuser=10",
+                "-p", "resourcecountperuser=4")).isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("different graph").contains("--replace");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "unknown store          | load --store nosuch                                   | unknown store 'nosuch'",
+        "unknown key            | load --store memory -p usercont=10                    | usercont: unknown parameter (did you mean usercount?)",
+        "phi >= M               | load --store memory -p usercount=50 -p friendcountperuser=50 | less than the number of members",
+        "negative size          | load --store memory -p resourcecountperuser=-3        | resourcecountperuser: must be 0 or more",
+        "negative image size    | load --store memory -p thumbnailbytes=-3             | thumbnailbytes",
+        "missing property file  | load --store memory -P /nonexistent/bg.properties    | no such property file",
+        "unknown workload       | run --store memory --workload nosuch                  | --workload: 'nosuch' is neither a file nor a named mix",
+        "T < 1                  | run --store memory --threads 0 -p usercount=200 -p friendcountperuser=4 | T must be at least 1",
+        "bad duration           | run --store memory --duration soon -p usercount=200 -p friendcountperuser=4 | --duration",
+        "sum not 100            | run --store memory -p ViewProfileAction=0.5 -p ListFriendsAction=0.2 -p usercount=200 -p friendcountperuser=4 | sum",
+        "unknown action key     | run --store memory -p ViewProfilAction=1 -p usercount=200 -p friendcountperuser=4 | ViewProfilAction",
+        "needs pending          | run --store memory -p AcceptFriendReqAction=0.5 -p ViewProfileAction=0.5 -p usercount=200 -p friendcountperuser=4 | no pending invitation",
+    })
+    void badInputGetsOneClearLineAndExitCode2(String what, String args, String message) {
+        int code = bg(args.trim().split("\\s+"));
+        assertThat(code).as(what + ": " + err).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains(message.trim()).doesNotContain("\tat ");
+    }
+
+    @Test
+    void unreachablePostgresIsAClearFailure() {
+        assertThat(bg("load", "--store", "postgres", "-p", "postgres.url=jdbc:postgresql://127.0.0.1:1/bg",
+                "-p", "usercount=200", "-p", "friendcountperuser=4")).isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("127.0.0.1:1").doesNotContain("\tat ");
+    }
+}

@@ -1,0 +1,247 @@
+package org.bgbench.store.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import org.bgbench.store.StoreException;
+import org.bgbench.store.StoreImage;
+import org.bgbench.store.relational.RelationalStore;
+import org.postgresql.Driver;
+
+/**
+ * BG's Basic relational design on PostgreSQL: sessions borrow a connection from a HikariCP pool for their whole life,
+ * loaders stream COPY on connections of their own, and an embedded mode starts a throwaway server.
+ */
+public final class PostgresStore extends RelationalStore {
+    /** Connections kept idle in the pool; more are opened as sessions ask for them. */
+    private static final int MIN_IDLE = 4;
+    /** Upper bound of the automatic pool size. */
+    private static final int AUTO_POOL_CAP = 128;
+
+    private final Target target;
+    private final Properties loadProperties;
+    private final HikariDataSource pool;
+    private final EmbeddedServer embedded;
+    private final int poolSize;
+    private final PostgresImage image;
+
+    /**
+     * Connection settings of a store.
+     *
+     * @param url            JDBC URL (ignored when embedded)
+     * @param user           role to log in as (ignored when embedded)
+     * @param password       its password, may be null
+     * @param pool           session connections in the pool; 0 picks one from the server's max_connections
+     * @param embedded       start a throwaway server instead of connecting to {@code url}
+     * @param friendshipRows rows per confirmed friendship, 1 or 2
+     */
+    public record Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows) {
+    }
+
+    private PostgresStore(PostgresDialect dialect, int friendshipRows, Target target, Properties loadProperties,
+                          HikariDataSource pool, EmbeddedServer embedded, int poolSize) {
+        super(dialect, friendshipRows);
+        this.target = target;
+        this.loadProperties = loadProperties;
+        this.pool = pool;
+        this.embedded = embedded;
+        this.poolSize = poolSize;
+        this.image = new PostgresImage(this, pool, target, loadProperties);
+    }
+
+    /** Connects (starting the embedded server first if asked); fails with a message naming what went wrong. */
+    public static PostgresStore open(Config config) {
+        EmbeddedServer server = config.embedded() ? EmbeddedServer.start() : null;
+        try {
+            String url = server != null ? server.url() : config.url();
+            String user = server != null || config.user() == null ? "postgres" : config.user();
+            String password = server != null ? null : config.password();
+            Target target = Target.of(url, user);
+            Properties props = new Properties();
+            props.setProperty("user", user);
+            if (password != null) {
+                props.setProperty("password", password);
+            }
+            props.setProperty("ApplicationName", "bg");
+            props.setProperty("connectTimeout", "10");
+            props.setProperty("loginTimeout", "20");
+            // BG sessions run the same few statements millions of times: plan them server-side from the first use.
+            props.setProperty("prepareThreshold", "1");
+
+            int version;
+            int slots;
+            try (Connection c = connectDirect(target, props); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT current_setting('server_version_num')::int, "
+                         + "current_setting('max_connections')::int - "
+                         + "current_setting('superuser_reserved_connections')::int")) {
+                rs.next();
+                version = rs.getInt(1);
+                slots = rs.getInt(2);
+            } catch (SQLException e) {
+                throw new StoreException(target.describe(e), e);
+            }
+            // Leave room for the loaders' and index builders' own connections.
+            int size = config.pool() > 0 ? config.pool() : Math.max(2, Math.min(AUTO_POOL_CAP, slots - 8));
+
+            HikariConfig hc = new HikariConfig();
+            hc.setPoolName("bg-postgres");
+            hc.setJdbcUrl(url);
+            hc.setDataSourceProperties(props);
+            hc.setMaximumPoolSize(size);
+            hc.setMinimumIdle(Math.min(MIN_IDLE, size));
+            hc.setConnectionTimeout(30_000);
+            // Images copy the database at file level, which needs every pooled connection closed meanwhile.
+            hc.setAllowPoolSuspension(true);
+            HikariDataSource pool;
+            try {
+                pool = new HikariDataSource(hc);
+            } catch (HikariPool.PoolInitializationException e) {
+                throw e.getCause() instanceof SQLException se ? new StoreException(target.describe(se), se)
+                        : new StoreException("cannot open a connection pool to PostgreSQL at " + target.address()
+                                + ": " + e.getMessage(), e);
+            }
+            Properties load = new Properties();
+            load.putAll(props);
+            // A load is redone from scratch if it fails, so its commits need not wait for the disk.
+            load.setProperty("options", "-c synchronous_commit=off");
+            return new PostgresStore(new PostgresDialect(version), config.friendshipRows(), target, load, pool, server,
+                    size);
+        } catch (RuntimeException e) {
+            if (server != null) {
+                server.close();
+            }
+            throw e;
+        }
+    }
+
+    private static Connection connectDirect(Target target, Properties props) throws SQLException {
+        Connection c = new Driver().connect(target.url(), props);
+        if (c == null) {
+            throw new StoreException("postgres.url '" + target.url() + "' is not a PostgreSQL JDBC URL");
+        }
+        return c;
+    }
+
+    @Override
+    protected Connection connect() {
+        try {
+            return pool.getConnection();
+        } catch (SQLTransientConnectionException e) {
+            if (e.getCause() instanceof SQLException cause) {
+                throw new StoreException(target.describe(cause), e);
+            }
+            throw new StoreException("no free PostgreSQL connection within 30 s: all " + poolSize
+                    + " pooled connections are held by open sessions; raise postgres.pool", e);
+        } catch (SQLException e) {
+            throw new StoreException(target.describe(e), e);
+        }
+    }
+
+    @Override
+    protected Connection connectForLoad() {
+        try {
+            return connectDirect(target, loadProperties);
+        } catch (SQLException e) {
+            throw new StoreException(target.describe(e), e);
+        }
+    }
+
+    @Override
+    protected StoreException failure(String what, SQLException e) {
+        return new StoreException(what + " failed: " + target.describe(e), e);
+    }
+
+    /** The JDBC URL in use (the embedded server's when embedded). */
+    public String url() {
+        return target.url();
+    }
+
+    /** Size of the session connection pool. */
+    public int poolSize() {
+        return poolSize;
+    }
+
+    @Override
+    public Optional<StoreImage> image() {
+        return Optional.of(image);
+    }
+
+    /** Called after a restore replaced the database, whose attribute columns may differ. */
+    void schemaReplaced() {
+        forgetSchema();
+    }
+
+    EmbeddedServer embeddedServer() {
+        return embedded;
+    }
+
+    /**
+     * The postmaster's pid when the server runs on this host: known for the embedded server; for a server on a
+     * loopback address, the parent of this store's backend process if /proc shows one named postgres.
+     */
+    @Override
+    public List<Long> localServerPids() {
+        if (embedded != null) {
+            return embedded.pid().map(List::of).orElse(List.of());
+        }
+        if (!isLoopback(target.host())) {
+            return List.of();
+        }
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            long backend = rs.getLong(1);
+            if (!isPostgresProcess(backend)) {
+                return List.of();
+            }
+            long parent = parentPid(backend);
+            return parent > 1 && isPostgresProcess(parent) ? List.of(parent) : List.of();
+        } catch (SQLException | IOException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return host.indexOf(',') < 0 && InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    private static boolean isPostgresProcess(long pid) throws IOException {
+        Path comm = Path.of("/proc", Long.toString(pid), "comm");
+        return Files.exists(comm) && Files.readString(comm).trim().startsWith("postgres");
+    }
+
+    private static long parentPid(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        // Fields after the parenthesised command name: state, ppid, ...
+        String[] rest = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(rest[1]);
+    }
+
+    @Override
+    public void close() {
+        try {
+            pool.close();
+        } finally {
+            if (embedded != null) {
+                embedded.close();
+            }
+        }
+    }
+}

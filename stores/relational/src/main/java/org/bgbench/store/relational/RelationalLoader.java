@@ -1,0 +1,133 @@
+package org.bgbench.store.relational;
+
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.concurrent.locks.Lock;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.EdgeVisitor;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.GraphLoader;
+import org.bgbench.store.LoadProgress;
+import org.bgbench.store.StoreException;
+
+/**
+ * Generates the rows of a member range and writes them through the dialect's {@link RowSink} in chunks of a few
+ * tens of thousands of rows, each flushed (and committed) as a unit. Generation runs outside the write lock, so
+ * loaders of a single-writer engine still build their rows in parallel.
+ */
+final class RelationalLoader implements GraphLoader, EdgeVisitor {
+    /** Rows per flush: large enough to amortise a commit or a COPY, small enough to keep buffers in cache. */
+    private static final int ROWS_PER_FLUSH = 20_000;
+    /** Image bytes per flush, so graphs with large profile images keep bounded buffers. */
+    private static final long IMAGE_BYTES_PER_FLUSH = 16L << 20;
+
+    private final SocialGraph graph;
+    private final RowSink sink;
+    private final Lock writeLock;
+    private final boolean twoRows;
+    private final int chunk;
+    private final String[] attributes;
+    private int[] edges = new int[64];
+    private int edgeCount;
+
+    RelationalLoader(SocialGraph graph, RowSink sink, Lock writeLock, RelationalSchema schema) {
+        this.graph = graph;
+        this.sink = sink;
+        this.writeLock = writeLock;
+        this.twoRows = schema.friendshipRows() == 2;
+        GraphSpec spec = graph.spec();
+        long rowsPerMember = 1 + spec.friendsPerMember() + (long) spec.resourcesPerMember()
+                * (1 + spec.commentsPerResource());
+        long byRows = Math.max(1, ROWS_PER_FLUSH / rowsPerMember);
+        long imageBytes = spec.images() ? (long) spec.thumbnailBytes() + spec.profileImageBytes() : 0;
+        long byImages = imageBytes == 0 ? Long.MAX_VALUE : Math.max(1, IMAGE_BYTES_PER_FLUSH / imageBytes);
+        this.chunk = (int) Math.min(Math.min(byRows, byImages), 1000);
+        this.attributes = new String[spec.attributeCount()];
+    }
+
+    @Override
+    public void load(int from, int to, LoadProgress progress) {
+        int start = from;
+        try {
+            while (start < to) {
+                int end = Math.min(to, start + chunk);
+                long rows = 0;
+                for (int i = start; i < end; i++) {
+                    rows += member(i);
+                }
+                flush();
+                progress.rows(rows);
+                start = end;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("loading members " + graph.memberId(start) + ".." + graph.memberId(to - 1)
+                    + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private long member(int index) throws SQLException {
+        int id = graph.memberId(index);
+        graph.attributes(index, attributes);
+        sink.member(id, attributes, graph.profileImage(index), graph.thumbnail(index));
+        long rows = 1;
+        edgeCount = 0;
+        graph.forEachStartedRelationship(index, this);
+        for (int e = 0; e < edgeCount; e += 3) {
+            int inviter = graph.memberId(edges[e]);
+            int invitee = graph.memberId(edges[e + 1]);
+            int status = edges[e + 2];
+            sink.friendship(inviter, invitee, status);
+            rows++;
+            if (twoRows && status == RelationalSchema.CONFIRMED) {
+                sink.friendship(invitee, inviter, status);
+                rows++;
+            }
+        }
+        int comments = graph.spec().commentsPerResource();
+        for (int j = 0; j < graph.resourcesPerMember(); j++) {
+            long rid = graph.resourceId(index, j);
+            sink.resource(rid, id, id, graph.resourceType(rid), graph.resourceBody(rid), graph.resourceDoc(rid));
+            rows++;
+            for (int k = 0; k < comments; k++) {
+                long mid = graph.commentId(rid, k);
+                sink.comment(mid, id, rid, graph.memberId(graph.commentModifier(mid)), graph.commentTimestamp(mid),
+                        graph.commentContent(mid));
+                rows++;
+            }
+        }
+        return rows;
+    }
+
+    /** Buffers a started relationship; rows are written after the visit so the sink may throw checked exceptions. */
+    @Override
+    public void edge(int inviter, int invitee, boolean confirmed) {
+        if (edgeCount + 3 > edges.length) {
+            edges = Arrays.copyOf(edges, edges.length * 2);
+        }
+        edges[edgeCount++] = inviter;
+        edges[edgeCount++] = invitee;
+        edges[edgeCount++] = confirmed ? RelationalSchema.CONFIRMED : RelationalSchema.PENDING;
+    }
+
+    private void flush() throws SQLException {
+        if (writeLock == null) {
+            sink.flush();
+            return;
+        }
+        writeLock.lock();
+        try {
+            sink.flush();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            sink.close();
+        } catch (SQLException e) {
+            throw new StoreException("closing a loader connection failed: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package org.bgbench.store.relational;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.locks.ReentrantLock;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.GraphLoader;
+import org.bgbench.store.StoreCounts;
+import org.bgbench.store.StoreException;
+import org.bgbench.store.StoreSession;
+
+/**
+ * A SQL store with BG's Basic relational design (see {@link RelationalSchema}); subclasses supply connections and a
+ * {@link SqlDialect}. The graph's fingerprint is written to {@code bg_meta} only by {@link #finishLoad}, so an
+ * interrupted load is never mistaken for a complete one.
+ */
+public abstract class RelationalStore implements DataStore {
+    private static final String FINGERPRINT = "fingerprint";
+    private static final String DESIGN = "design";
+
+    protected final SqlDialect dialect;
+    private final int friendshipRows;
+    /** Serialises writers in process for single-writer engines; null otherwise. */
+    private final ReentrantLock writeLock;
+    private volatile RelationalSchema schema;
+
+    /**
+     * @param friendshipRows rows per confirmed friendship, 1 (USC BG's Basic) or 2
+     */
+    protected RelationalStore(SqlDialect dialect, int friendshipRows) {
+        this.dialect = dialect;
+        this.friendshipRows = friendshipRows;
+        this.writeLock = dialect.singleWriter() ? new ReentrantLock() : null;
+    }
+
+    /**
+     * A connection in autocommit mode, new or from a pool; the caller closes it. Fails with a {@link StoreException}
+     * whose message says what went wrong.
+     */
+    protected abstract Connection connect();
+
+    /** A connection for one loading thread; by default the same as {@link #connect()}. */
+    protected Connection connectForLoad() {
+        return connect();
+    }
+
+    /** Turns a failed statement into the exception users see; dialects may add advice. */
+    protected StoreException failure(String what, SQLException e) {
+        return new StoreException(what + " failed on " + dialect.name() + ": " + e.getMessage(), e);
+    }
+
+    @Override
+    public Optional<String> loadedGraph() {
+        try (Connection c = connect()) {
+            if (!tableExists(c, RelationalSchema.META)) {
+                return Optional.empty();
+            }
+            String fingerprint = null;
+            String design = null;
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT key, value FROM bg_meta")) {
+                while (rs.next()) {
+                    switch (rs.getString(1)) {
+                        case FINGERPRINT -> fingerprint = rs.getString(2);
+                        case DESIGN -> design = rs.getString(2);
+                        default -> { }
+                    }
+                }
+            }
+            // A graph loaded with another friendship layout would answer wrongly under this one: treat as absent.
+            if (fingerprint == null || !new RelationalSchema(1, friendshipRows).design().equals(design)) {
+                return Optional.empty();
+            }
+            return Optional.of(fingerprint);
+        } catch (SQLException e) {
+            throw failure("reading the loaded graph's fingerprint", e);
+        }
+    }
+
+    private boolean tableExists(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(dialect.tableExistsQuery())) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    @Override
+    public void createSchema(GraphSpec spec) {
+        RelationalSchema s = new RelationalSchema(spec.attributeCount(), friendshipRows);
+        List<String> ddl = new ArrayList<>(drops());
+        ddl.addAll(s.createStatements(dialect));
+        execute("creating the BG schema", ddl);
+        schema = s;
+    }
+
+    @Override
+    public void dropSchema() {
+        execute("dropping the BG schema", drops());
+        schema = null;
+    }
+
+    private static List<String> drops() {
+        return RelationalSchema.TABLES.stream().map(t -> "DROP TABLE IF EXISTS " + t).toList();
+    }
+
+    /** Runs {@code statements} in order on one connection, under the write lock when there is one. */
+    private void execute(String what, List<String> statements) {
+        lock();
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            for (String sql : statements) {
+                try {
+                    st.execute(sql);
+                } catch (SQLException e) {
+                    throw failure(what + " (" + sql + ")", e);
+                }
+            }
+        } catch (SQLException e) {
+            throw failure(what, e);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public GraphLoader newLoader(SocialGraph graph) {
+        RelationalSchema s = schema();
+        Connection c = connectForLoad();
+        try {
+            return new RelationalLoader(graph, dialect.openSink(c, s), writeLock, s);
+        } catch (SQLException e) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // Reporting the first failure matters more.
+            }
+            throw failure("opening a loader", e);
+        }
+    }
+
+    @Override
+    public void finishLoad(SocialGraph graph) {
+        RelationalSchema s = schema();
+        List<List<String>> groups = dialect.afterLoad(s);
+        int threads = Math.max(1, Math.min(dialect.afterLoadParallelism(), groups.size()));
+        if (threads == 1) {
+            List<String> all = new ArrayList<>();
+            groups.forEach(all::addAll);
+            execute("building indexes", all);
+        } else {
+            ExecutorService pool = Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("bg-index-", 0).factory());
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (List<String> group : groups) {
+                    done.add(pool.submit(() -> execute("building indexes", group)));
+                }
+                for (Future<?> f : done) {
+                    f.get();
+                }
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof StoreException se ? se
+                        : new StoreException("building indexes failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreException("interrupted while building indexes");
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        recordGraph(graph.spec().fingerprint(), s.design());
+    }
+
+    private void recordGraph(String fingerprint, String design) {
+        lock();
+        try (Connection c = connect()) {
+            c.setAutoCommit(false);
+            try (Statement st = c.createStatement();
+                 PreparedStatement ins = c.prepareStatement("INSERT INTO bg_meta (key, value) VALUES (?, ?)")) {
+                st.executeUpdate("DELETE FROM bg_meta");
+                ins.setString(1, FINGERPRINT);
+                ins.setString(2, fingerprint);
+                ins.addBatch();
+                ins.setString(1, DESIGN);
+                ins.setString(2, design);
+                ins.addBatch();
+                ins.executeBatch();
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw failure("recording the loaded graph", e);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public StoreCounts counts() {
+        RelationalSchema s = schema();
+        try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(s.counts)) {
+            rs.next();
+            return new StoreCounts(rs.getLong(1), rs.getLong(2) / s.friendshipRows(), rs.getLong(3), rs.getLong(4),
+                    rs.getLong(5));
+        } catch (SQLException e) {
+            throw failure("counting rows", e);
+        }
+    }
+
+    @Override
+    public StoreSession openSession() {
+        RelationalSchema s = schema();
+        return new RelationalSession(connect(), s, writeLock);
+    }
+
+    /** The schema created by this store, or the one found in the database (its attribute columns counted). */
+    protected RelationalSchema schema() {
+        RelationalSchema s = schema;
+        if (s != null) {
+            return s;
+        }
+        synchronized (this) {
+            if (schema == null) {
+                try (Connection c = connect(); Statement st = c.createStatement();
+                     ResultSet rs = st.executeQuery("SELECT * FROM members WHERE 1 = 0")) {
+                    // userid, the attributes, pic, tpic
+                    schema = new RelationalSchema(rs.getMetaData().getColumnCount() - 3, friendshipRows);
+                } catch (SQLException e) {
+                    throw new StoreException(dialect.name() + " holds no BG schema (" + e.getMessage()
+                            + "); load a graph first", e);
+                }
+            }
+            return schema;
+        }
+    }
+
+    /** Drops the cached schema so the next use reads it from the database, e.g. after its contents were replaced. */
+    protected void forgetSchema() {
+        schema = null;
+    }
+
+    private void lock() {
+        if (writeLock != null) {
+            writeLock.lock();
+        }
+    }
+
+    private void unlock() {
+        if (writeLock != null) {
+            writeLock.unlock();
+        }
+    }
+}

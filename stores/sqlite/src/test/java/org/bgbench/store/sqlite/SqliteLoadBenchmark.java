@@ -1,0 +1,59 @@
+package org.bgbench.store.sqlite;
+
+import java.nio.file.Path;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.StoreCounts;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Times the load of the dissertation's standard graph (M=10,000, φ=ρ=100, no images) into a SQLite file with 4
+ * loader threads. Prints figures only; run with {@code -Dbg.loadbench=true -Dtest=SqliteLoadBenchmark}.
+ */
+@EnabledIfSystemProperty(named = "bg.loadbench", matches = "true")
+class SqliteLoadBenchmark {
+    @TempDir
+    Path dir;
+
+    @Test
+    void loadStandardGraph() {
+        SocialGraph graph = new SocialGraph(GraphSpec.defaults());
+        SqliteStore store = new SqliteStore(dir.resolve("bg.sqlite"), 30_000, 64, 1);
+        for (int round = 0; round < 2; round++) {
+            long t0 = System.nanoTime();
+            store.createSchema(graph.spec());
+            long t1 = System.nanoTime();
+            int threads = 4;
+            Thread[] ts = new Thread[threads];
+            int m = graph.members();
+            for (int t = 0; t < threads; t++) {
+                int from = m * t / threads;
+                int to = m * (t + 1) / threads;
+                ts[t] = Thread.ofPlatform().start(() -> {
+                    try (var loader = store.newLoader(graph)) {
+                        loader.load(from, to, n -> { });
+                    }
+                });
+            }
+            for (Thread t : ts) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+            long t2 = System.nanoTime();
+            store.finishLoad(graph);
+            long t3 = System.nanoTime();
+            StoreCounts c = store.counts();
+            long rows = c.members() + c.friendships() + c.pending() + c.resources() + c.comments();
+            double total = (t3 - t0) / 1e9;
+            System.out.printf("sqlite round %d: schema %.2f s, load %.2f s, finish %.2f s, total %.2f s, %d rows,"
+                            + " %.0f rows/s (%s)%n", round, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t3 - t2) / 1e9, total,
+                    rows, rows / total, c);
+        }
+        store.close();
+    }
+}
