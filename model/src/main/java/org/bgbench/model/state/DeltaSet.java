@@ -58,6 +58,38 @@ final class DeltaSet {
         return it.nextInt();
     }
 
+    void write(java.io.DataOutput out) throws java.io.IOException {
+        writeSet(out, removed);
+        writeSet(out, added);
+    }
+
+    void read(java.io.DataInput in) throws java.io.IOException {
+        removed = readSet(in);
+        added = readSet(in);
+    }
+
+    private static void writeSet(java.io.DataOutput out, IntOpenHashSet set) throws java.io.IOException {
+        out.writeInt(set == null ? 0 : set.size());
+        if (set != null) {
+            var it = set.iterator();
+            while (it.hasNext()) {
+                out.writeInt(it.nextInt());
+            }
+        }
+    }
+
+    private static IntOpenHashSet readSet(java.io.DataInput in) throws java.io.IOException {
+        int n = in.readInt();
+        if (n == 0) {
+            return null;
+        }
+        IntOpenHashSet set = new IntOpenHashSet(n);
+        for (int i = 0; i < n; i++) {
+            set.add(in.readInt());
+        }
+        return set;
+    }
+
     void forEachAdded(java.util.function.IntConsumer out) {
         if (added != null) {
             added.forEach(out);

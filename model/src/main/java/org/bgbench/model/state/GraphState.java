@@ -397,6 +397,99 @@ public final class GraphState {
         return n;
     }
 
+    private static final int FORMAT = 0x42475331; // "BGS1"
+
+    /**
+     * Writes the state (only what differs from the generated graph) so a later run can start where this one ended
+     * [SPEC §7, §13]. Call when no thread is changing the state.
+     */
+    public void writeTo(java.io.DataOutput out) throws java.io.IOException {
+        out.writeInt(FORMAT);
+        out.writeUTF(graph.spec().fingerprint());
+        out.writeLong(nextCommentId.get());
+        out.writeInt(touchedMembers());
+        for (int i = 0; i < states.length; i++) {
+            MemberState s = peek(i);
+            if (s == null) {
+                continue;
+            }
+            synchronized (s) {
+                out.writeInt(i);
+                s.friends.write(out);
+                s.inviters.write(out);
+                s.invitees.write(out);
+                out.writeInt(s.friendCount);
+                out.writeInt(s.pendingCount);
+                out.writeInt(s.comments == null ? 0 : s.comments.size());
+                if (s.comments != null) {
+                    for (var e : s.comments.int2ObjectEntrySet()) {
+                        CommentDelta d = e.getValue();
+                        out.writeInt(e.getIntKey());
+                        out.writeInt(d.deletedInitial == null ? 0 : d.deletedInitial.size());
+                        if (d.deletedInitial != null) {
+                            for (int k : d.deletedInitial) {
+                                out.writeInt(k);
+                            }
+                        }
+                        out.writeInt(d.added == null ? 0 : d.added.size());
+                        if (d.added != null) {
+                            for (long mid : d.added) {
+                                out.writeLong(mid);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Reads a state written by {@link #writeTo}; refuses one written for another graph. */
+    public static GraphState readFrom(SocialGraph graph, java.io.DataInput in) throws java.io.IOException {
+        if (in.readInt() != FORMAT) {
+            throw new java.io.IOException("not a BG state file");
+        }
+        String fingerprint = in.readUTF();
+        if (!fingerprint.equals(graph.spec().fingerprint())) {
+            throw new java.io.IOException("the state belongs to another graph: " + fingerprint);
+        }
+        GraphState state = new GraphState(graph, in.readLong());
+        int touched = in.readInt();
+        for (int t = 0; t < touched; t++) {
+            int i = in.readInt();
+            MemberState s = new MemberState(0, 0);
+            s.friends.read(in);
+            s.inviters.read(in);
+            s.invitees.read(in);
+            s.friendCount = in.readInt();
+            s.pendingCount = in.readInt();
+            int slots = in.readInt();
+            if (slots > 0) {
+                s.comments = new Int2ObjectOpenHashMap<>(slots);
+                for (int c = 0; c < slots; c++) {
+                    int slot = in.readInt();
+                    CommentDelta d = new CommentDelta();
+                    int deleted = in.readInt();
+                    if (deleted > 0) {
+                        d.deletedInitial = new IntOpenHashSet(deleted);
+                        for (int k = 0; k < deleted; k++) {
+                            d.deletedInitial.add(in.readInt());
+                        }
+                    }
+                    int added = in.readInt();
+                    if (added > 0) {
+                        d.added = new LongArrayList(added);
+                        for (int k = 0; k < added; k++) {
+                            d.added.add(in.readLong());
+                        }
+                    }
+                    s.comments.put(slot, d);
+                }
+            }
+            state.states[i] = s;
+        }
+        return state;
+    }
+
     /** Whether {@code index} was ever touched by a write (its state may differ from the generated one). */
     public boolean isTouched(int index) {
         return peek(index) != null;

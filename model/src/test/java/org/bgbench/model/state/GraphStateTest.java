@@ -114,6 +114,28 @@ class GraphStateTest {
             }
         }
         assertThat(state.touchedMembers()).isPositive();
+        GraphState copy = roundTrip(state);
+        for (int i = 0; i < g.members(); i++) {
+            assertThat(copy.friends(i)).isEqualTo(state.friends(i));
+            assertThat(copy.inviters(i)).isEqualTo(state.inviters(i));
+            assertThat(copy.invitees(i)).isEqualTo(state.invitees(i));
+            assertThat(copy.friendCount(i)).isEqualTo(state.friendCount(i));
+            assertThat(copy.pendingCount(i)).isEqualTo(state.pendingCount(i));
+            for (int r = 0; r < g.resourcesPerMember(); r++) {
+                assertThat(copy.comments(g.resourceId(i, r))).isEqualTo(state.comments(g.resourceId(i, r)));
+            }
+        }
+        assertThat(copy.newCommentId()).isEqualTo(state.newCommentId());
+    }
+
+    private GraphState roundTrip(GraphState state) {
+        try {
+            var bytes = new java.io.ByteArrayOutputStream();
+            state.writeTo(new java.io.DataOutputStream(bytes));
+            return GraphState.readFrom(g, new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test
