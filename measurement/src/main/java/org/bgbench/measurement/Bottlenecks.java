@@ -1,0 +1,107 @@
+package org.bgbench.measurement;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Finds what, besides the store, may have limited a run [D app. B: a "bottleneck node" has a fully utilized CPU,
+ * network or disk]. A rating is only meaningful when BG itself was not the bottleneck.
+ */
+final class Bottlenecks {
+    /** A CPU counts as saturated at 90 % of its cores: sampling and scheduling noise keep real saturation below 100 %. */
+    static final double SATURATED = 0.9;
+    /** BG-internal waiting worth reporting, relative to the time spent in the store. */
+    static final double BG_WAIT_FRACTION = 0.10;
+    /** Share of attempted actions that were no-ops from which the issued mix visibly differs from the configured one. */
+    static final double NOOP_FRACTION = 0.01;
+    /** Share of the machine's CPUs idle in I/O wait that hints at a disk bottleneck. */
+    static final double IOWAIT_FRACTION = 0.2;
+    /** Share of seconds with a saturated BG CPU reported even when the average is below saturation. */
+    static final double SATURATED_SECONDS = 0.2;
+
+    private Bottlenecks() {
+    }
+
+    static List<String> warnings(RunResult r, double periodS) {
+        List<String> w = new ArrayList<>();
+        KindResult total = r.total();
+        CpuResult cpu = r.cpu();
+        long attempted = total.count() + total.errors() + total.noops();
+        if (r.durationS() > 0 && total.count() == 0) {
+            w.add("no actions completed in the measured period");
+        }
+
+        boolean bgSaturated = cpu.bgCores() != null && cpu.bgCores() >= SATURATED * cpu.bgAvailableCores();
+        if (bgSaturated) {
+            w.add(fmt("BG's own CPU was saturated (%.1f of %d cores): BG, not only the store, limited the throughput;"
+                    + " use fewer threads per worker or more workers", cpu.bgCores(), cpu.bgAvailableCores()));
+        } else {
+            long saturatedSeconds = r.series().stream()
+                    .filter(p -> p.bgCores() != null && p.bgCores() >= SATURATED * cpu.bgAvailableCores()).count();
+            if (saturatedSeconds >= 2 && saturatedSeconds >= SATURATED_SECONDS * r.series().size()) {
+                w.add(fmt("BG's own CPU was saturated in %d of %d seconds (%d cores)", saturatedSeconds,
+                        r.series().size(), cpu.bgAvailableCores()));
+            }
+        }
+        if (!bgSaturated && cpu.machineCores() != null && cpu.machineCores() >= SATURATED * cpu.machineCpus()) {
+            w.add(fmt("the machine's CPU was saturated (%.1f of %d cores): BG competes with %s for it",
+                    cpu.machineCores(), cpu.machineCpus(),
+                    cpu.storePids().isEmpty() ? "other processes" : "the store"));
+        }
+        if (cpu.storeCores() != null && cpu.storeCores() >= SATURATED * cpu.machineCpus()) {
+            w.add(fmt("the store's processes used %.1f of %d cores: the store is CPU-bound", cpu.storeCores(),
+                    cpu.machineCpus()));
+        }
+        if (cpu.machineIowaitCores() != null && cpu.machineIowaitCores() >= IOWAIT_FRACTION * cpu.machineCpus()) {
+            w.add(fmt("CPUs sat idle waiting for I/O (%.1f of %d cores): a local disk may be the bottleneck",
+                    cpu.machineIowaitCores(), cpu.machineCpus()));
+        }
+
+        Double waited = r.bgWait().fraction();
+        if (waited != null && waited >= BG_WAIT_FRACTION) {
+            w.add(fmt("threads waited inside BG for %.0f %% as long as the store took (member locks, finding a free"
+                    + " socialite): use more members or fewer threads", 100 * waited));
+        }
+        if (total.errors() > 0) {
+            w.add(fmt("%,d actions failed (%.2f %% of attempted actions); errors count against the SLA",
+                    total.errors(), 100.0 * total.errors() / attempted));
+        }
+        if (attempted > 0 && total.noops() > NOOP_FRACTION * attempted) {
+            w.add(fmt("no-ops were %.1f %% of attempted actions (%s): the issued mix differs from the configured mix",
+                    100.0 * total.noops() / attempted, noopKinds(r.actions())));
+        }
+
+        List<SeriesPoint> series = r.series();
+        // The last interval ends at stopMeasuring(), not at a tick, so only the others are checked.
+        double longest = series.stream().limit(Math.max(0, series.size() - 1))
+                .mapToDouble(SeriesPoint::intervalS).max().orElse(0);
+        if (longest > 2 * periodS) {
+            w.add(fmt("a sampling interval took %.1f s instead of %.1f s: BG's JVM stalled (GC pause or CPU"
+                    + " starvation)", longest, periodS));
+        }
+        if (total.maxMs() != null && total.maxMs() >= Latencies.millis(Latencies.HIGHEST_NS)) {
+            w.add("some latencies reached the histogram's 1 h limit and were recorded as 1 h");
+        }
+        return w;
+    }
+
+    /** The actions with the most no-ops, with each one's no-op share of its own attempts. */
+    private static String noopKinds(Map<String, KindResult> actions) {
+        return actions.entrySet().stream()
+                .filter(e -> e.getValue().noops() > 0)
+                .sorted(Comparator.comparingLong((Map.Entry<String, KindResult> e) -> e.getValue().noops()).reversed())
+                .limit(4)
+                .map(e -> {
+                    KindResult k = e.getValue();
+                    return fmt("%s %.0f %%", e.getKey(), 100.0 * k.noops() / (k.count() + k.errors() + k.noops()));
+                })
+                .reduce((a, b) -> a + ", " + b).orElse("");
+    }
+
+    private static String fmt(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+}

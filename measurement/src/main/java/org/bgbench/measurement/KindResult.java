@@ -1,0 +1,59 @@
+package org.bgbench.measurement;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The reported figures of one action, one session type, or all actions together. Latency fields are null when nothing
+ * completed. Percentiles and max are HdrHistogram values: the highest value equivalent to the recorded ones, at most
+ * 0.1 % above the true value; the mean uses each slot's midpoint. {@code within_beta_*} are exact.
+ *
+ * @param count           completed executions (errors and no-ops excluded)
+ * @param noops           executions skipped because no valid target existed
+ * @param errors          failed executions
+ * @param throughput      completed executions per second of the measured period
+ * @param withinBetaPct   100 × withinBetaCount / count
+ * @param withinBetaCount completed executions whose latency was ≤ β
+ * @param errorMeanMs     mean time until an error, null without errors
+ * @param hdr             the latency histogram (ns), HdrHistogram compressed encoding in Base64, for lossless merging
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record KindResult(long count, long noops, long errors, double throughput,
+                         Double p50Ms, Double p95Ms, Double p99Ms, Double p999Ms, Double maxMs, Double minMs,
+                         Double meanMs, Double withinBetaPct, long withinBetaCount, Double errorMeanMs, String hdr) {
+
+    /** The figures of {@code counts} over a measured period of {@code seconds}. */
+    public static KindResult of(KindCounts counts, double seconds) {
+        Histogram h = counts.latencies();
+        long n = h.getTotalCount();
+        boolean any = n > 0;
+        return new KindResult(n, counts.noops(), counts.errors(), seconds > 0 ? n / seconds : 0,
+                any ? ms(h.getValueAtPercentile(50)) : null,
+                any ? ms(h.getValueAtPercentile(95)) : null,
+                any ? ms(h.getValueAtPercentile(99)) : null,
+                any ? ms(h.getValueAtPercentile(99.9)) : null,
+                any ? ms(h.getMaxValue()) : null,
+                any ? ms(h.getMinValue()) : null,
+                any ? h.getMean() / 1e6 : null,
+                any ? 100.0 * counts.withinBeta() / n : null,
+                counts.withinBeta(),
+                counts.errors() > 0 ? counts.errorNanos() / 1e6 / counts.errors() : null,
+                Latencies.encode(h));
+    }
+
+    private static double ms(long nanos) {
+        return Latencies.millis(nanos);
+    }
+
+    /** The latency histogram, decoded from {@link #hdr}. */
+    public Histogram histogram() {
+        return hdr == null ? Latencies.newHistogram() : Latencies.decode(hdr);
+    }
+
+    /** Percentage within β when errors count as late (the SLA's default view), null when nothing was attempted. */
+    public Double withinBetaPctCountingErrors() {
+        long attempts = count + errors;
+        return attempts == 0 ? null : 100.0 * withinBetaCount / attempts;
+    }
+}

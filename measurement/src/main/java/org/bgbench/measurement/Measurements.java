@@ -1,0 +1,553 @@
+package org.bgbench.measurement;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+import org.bgbench.measurement.resource.ResourceMonitor;
+import org.bgbench.measurement.resource.ResourceSnapshot;
+import org.bgbench.measurement.resource.ResourceUse;
+import org.bgbench.model.Action;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The measurements of one run. Emulator threads record through {@link #recorder(int)} (lock-free, allocation-free);
+ * everything else — sampling, phase changes, results — runs on the sampling side under this object's lock and never
+ * blocks a recorder.
+ *
+ * <p>Life cycle: build, optionally {@link #startSampler()} (one sample per period on a platform thread; warm-up
+ * samples are flagged), warm up, {@link #startMeasuring()} (everything recorded before is discarded),
+ * run, {@link #stopMeasuring()} (takes the last, partial interval), {@link #result(RunContext)}, {@link #close()}.
+ * Instead of the sampler thread the emulator may call {@link #sample()} itself.
+ *
+ * <p>Kinds: {@code 0..10} are the actions in {@link Action} order ({@code action.ordinal()}), then one kind per
+ * session code given to the builder ({@link #sessionKind(int)}).
+ *
+ * <p>Memory: stripes × kinds × ~24.6 K longs (the 3-digit, 1 µs–1 h histogram layout) plus three snapshots of
+ * kinds × 24.6 K longs, independent of the number of threads; about 26 MB for 4 stripes and 19 kinds.
+ */
+public final class Measurements implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Measurements.class);
+    private static final int ACTIONS = Action.count();
+
+    private enum Phase { WARMUP, MEASURING, STOPPED }
+
+    private final List<String> codes;
+    private final Map<String, Integer> kindByCode;
+    private final int threads;
+    private final long betaNanos;
+    private final long periodNanos;
+    private final Stripes stripes;
+    private final Recorder[] recorders;
+    private final ResourceMonitor monitor;
+    private final List<Consumer<SecondSample>> listeners = new CopyOnWriteArrayList<>();
+
+    // Sampling side, guarded by this.
+    private Phase phase = Phase.WARMUP;
+    private long[] previous;
+    private long[] current;
+    private long[] baseline;
+    private final long createdNanos;
+    private long phaseStartNanos;
+    private long lastSampleNanos;
+    private int secondInPhase;
+    private double warmupSeconds;
+    private Instant measureStart;
+    private ResourceSnapshot baselineResources;
+    private ResourceSnapshot lastResources;
+    private final List<SeriesPoint> series = new ArrayList<>();
+    private ScheduledExecutorService sampler;
+    private ScheduledFuture<?> samplerTask;
+    private long samplerGeneration;
+
+    private Measurements(Builder b) {
+        List<String> all = new ArrayList<>();
+        for (Action a : Action.values()) {
+            all.add(a.name());
+        }
+        all.addAll(b.sessions);
+        this.codes = List.copyOf(all);
+        Map<String, Integer> byCode = new HashMap<>();
+        for (int k = 0; k < codes.size(); k++) {
+            if (byCode.put(codes.get(k), k) != null) {
+                throw new IllegalArgumentException("duplicate action/session code " + codes.get(k));
+            }
+        }
+        this.kindByCode = Map.copyOf(byCode);
+        this.threads = b.threads;
+        this.betaNanos = b.betaNanos;
+        this.periodNanos = b.periodNanos;
+        this.stripes = new Stripes(Latencies.LAYOUT, codes.size(), b.stripes, betaNanos);
+        this.recorders = new Recorder[b.stripes];
+        for (int s = 0; s < recorders.length; s++) {
+            recorders[s] = new Recorder(stripes, s);
+        }
+        this.monitor = b.monitor != null ? b.monitor : ResourceMonitor.create(b.storePids);
+        this.listeners.addAll(b.listeners);
+        this.previous = new long[stripes.snapshotLength];
+        this.current = new long[stripes.snapshotLength];
+        this.createdNanos = System.nanoTime();
+        this.phaseStartNanos = createdNanos;
+        this.lastSampleNanos = createdNanos;
+        this.lastResources = monitor.snapshot();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---------------------------------------------------------------- recording side
+
+    /**
+     * The recorder for an emulator thread. Threads whose indexes are equal modulo the stripe count share one
+     * instance; any number of threads may use the same recorder concurrently.
+     */
+    public Recorder recorder(int threadIndex) {
+        if (threadIndex < 0) {
+            throw new IllegalArgumentException("negative thread index " + threadIndex);
+        }
+        return recorders[threadIndex & (recorders.length - 1)];
+    }
+
+    /** The kind of an action: its ordinal. */
+    public static int actionKind(Action action) {
+        return action.ordinal();
+    }
+
+    /** The kind of the {@code sessionIndex}-th session code given to the builder. */
+    public int sessionKind(int sessionIndex) {
+        return ACTIONS + java.util.Objects.checkIndex(sessionIndex, codes.size() - ACTIONS);
+    }
+
+    /** The kind of an action or session code. */
+    public int kind(String code) {
+        Integer kind = kindByCode.get(code);
+        if (kind == null) {
+            throw new IllegalArgumentException("unknown action/session code " + code);
+        }
+        return kind;
+    }
+
+    /** Action codes followed by session codes; the index is the kind. */
+    public List<String> kindCodes() {
+        return codes;
+    }
+
+    public int kindCount() {
+        return codes.size();
+    }
+
+    public int stripeCount() {
+        return recorders.length;
+    }
+
+    public long betaNanos() {
+        return betaNanos;
+    }
+
+    /** Bytes of recording state (the stripes); the sampling side holds three more snapshots of one stripe's size. */
+    public long recordingBytes() {
+        return stripes.bytes();
+    }
+
+    public ResourceMonitor resourceMonitor() {
+        return monitor;
+    }
+
+    // ---------------------------------------------------------------- sampling side
+
+    public void addListener(Consumer<SecondSample> listener) {
+        listeners.add(listener);
+    }
+
+    public void removeListener(Consumer<SecondSample> listener) {
+        listeners.remove(listener);
+    }
+
+    /** Starts the platform sampling thread: one {@link #sample()} per period, aligned to the measured start. */
+    public synchronized void startSampler() {
+        if (phase == Phase.STOPPED) {
+            throw new IllegalStateException("measurements already stopped");
+        }
+        if (sampler == null) {
+            sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "bg-measurement-sampler");
+                t.setDaemon(true);
+                return t;
+            });
+            scheduleSampler();
+        }
+    }
+
+    private void scheduleSampler() {
+        if (samplerTask != null) {
+            samplerTask.cancel(false);
+        }
+        // A tick already queued under an older generation finds the number changed and does nothing.
+        long generation = ++samplerGeneration;
+        samplerTask = sampler.scheduleAtFixedRate(() -> tick(generation), periodNanos, periodNanos,
+                TimeUnit.NANOSECONDS);
+    }
+
+    private void tick(long generation) {
+        try {
+            synchronized (this) {
+                if (generation == samplerGeneration && phase != Phase.STOPPED) {
+                    takeSample();
+                }
+            }
+        } catch (Throwable t) {
+            // A throwing task would silently end the fixed-rate schedule; log and keep sampling.
+            LOG.error("measurement sample failed", t);
+        }
+    }
+
+    /**
+     * Ends the warm-up: the measured period starts now and nothing recorded before counts. The interval since the
+     * last warm-up sample is dropped and the sampler realigns its seconds to this instant.
+     */
+    public synchronized void startMeasuring() {
+        if (phase != Phase.WARMUP) {
+            throw new IllegalStateException("measuring already started");
+        }
+        long now = System.nanoTime();
+        stripes.sumInto(previous);
+        baseline = previous.clone();
+        baselineResources = monitor.snapshot();
+        lastResources = baselineResources;
+        measureStart = Instant.now();
+        warmupSeconds = (now - createdNanos) / 1e9;
+        phaseStartNanos = now;
+        lastSampleNanos = now;
+        secondInPhase = 0;
+        phase = Phase.MEASURING;
+        if (sampler != null) {
+            scheduleSampler();
+        }
+    }
+
+    /** Takes one interval sample now (from the previous sample to now) and hands it to the listeners. */
+    public synchronized SecondSample sample() {
+        if (phase == Phase.STOPPED) {
+            throw new IllegalStateException("measurements already stopped");
+        }
+        return takeSample();
+    }
+
+    /**
+     * Ends the measured period: takes the last (usually partial) interval, so the series adds up to the totals, and
+     * stops the sampler thread. Recording afterwards is harmless and ignored.
+     */
+    public synchronized void stopMeasuring() {
+        if (phase != Phase.MEASURING) {
+            throw new IllegalStateException(phase == Phase.WARMUP ? "measuring not started" : "already stopped");
+        }
+        takeSample();
+        phase = Phase.STOPPED;
+        stopSampler();
+    }
+
+    public synchronized boolean isMeasuring() {
+        return phase == Phase.MEASURING;
+    }
+
+    /** The per-second series of the measured period so far. */
+    public synchronized List<SeriesPoint> series() {
+        return List.copyOf(series);
+    }
+
+    private SecondSample takeSample() {
+        stripes.sumInto(current);
+        // The interval ends when the scan of the stripes has finished: it includes everything the scan saw.
+        long now = System.nanoTime();
+        ResourceSnapshot resources = monitor.snapshot();
+        Interval interval = interval(current, previous);
+        ResourceUse use = ResourceMonitor.between(lastResources, resources);
+        double seconds = (now - lastSampleNanos) / 1e9;
+        Histogram h = interval.actionLatencies;
+        boolean any = h.getTotalCount() > 0;
+        secondInPhase++;
+        SeriesPoint point = new SeriesPoint(secondInPhase, (now - phaseStartNanos) / 1e9, seconds,
+                h.getTotalCount(), seconds > 0 ? h.getTotalCount() / seconds : 0, interval.sessions,
+                interval.errors, interval.noops,
+                any ? Latencies.millis(h.getValueAtPercentile(50)) : null,
+                any ? Latencies.millis(h.getValueAtPercentile(95)) : null,
+                any ? Latencies.millis(h.getValueAtPercentile(99)) : null,
+                any ? Latencies.millis(h.getMaxValue()) : null,
+                any ? 100.0 * interval.actionsWithinBeta / h.getTotalCount() : null,
+                interval.bgWaitNanos / 1e6, known(use.bgCores()), known(use.storeCores()),
+                known(use.machineCores()));
+        long[] swap = previous;
+        previous = current;
+        current = swap;
+        lastSampleNanos = now;
+        lastResources = resources;
+        boolean warmup = phase == Phase.WARMUP;
+        if (!warmup) {
+            series.add(point);
+        }
+        SecondSample sample = new SecondSample(warmup, point, interval.kinds, h, interval.bgWaitNanos, use);
+        for (Consumer<SecondSample> listener : listeners) {
+            try {
+                listener.accept(sample);
+            } catch (RuntimeException e) {
+                LOG.warn("measurement listener failed", e);
+            }
+        }
+        return sample;
+    }
+
+    /** Differences of two cumulative snapshots, per kind and for all actions together. */
+    private record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsWithinBeta, long sessions,
+                            long errors, long noops, long errorNanos, long bgWaitNanos, long bgWaitCount) {
+    }
+
+    private Interval interval(long[] to, long[] from) {
+        LatencyLayout layout = stripes.layout;
+        int counters = stripes.counters();
+        Histogram actions = Latencies.newHistogram();
+        List<KindCounts> kinds = new ArrayList<>(codes.size());
+        long actionsWithinBeta = 0;
+        long sessions = 0;
+        long errors = 0;
+        long noops = 0;
+        long errorNanos = 0;
+        for (int k = 0; k < codes.size(); k++) {
+            int block = k * stripes.stride;
+            boolean action = k < ACTIONS;
+            // Dense: filling a packed histogram slot by slot costs ~100x more, and these live for one interval.
+            Histogram h = Latencies.newHistogram();
+            long withinBeta = 0;
+            long aboveBetaInItsSlot = to[block + counters + Stripes.ABOVE_BETA]
+                    - from[block + counters + Stripes.ABOVE_BETA];
+            for (int i = 0; i < layout.length; i++) {
+                long c = to[block + i] - from[block + i];
+                if (i <= stripes.betaIndex) {
+                    withinBeta += c;
+                }
+                if (i == stripes.betaIndex) {
+                    c += aboveBetaInItsSlot;
+                }
+                if (c != 0) {
+                    long value = layout.lowestValue(i);
+                    h.recordValueWithCount(value, c);
+                    if (action) {
+                        actions.recordValueWithCount(value, c);
+                    }
+                }
+            }
+            long kindNoops = to[block + counters + Stripes.NOOPS] - from[block + counters + Stripes.NOOPS];
+            long kindErrors = to[block + counters + Stripes.ERRORS] - from[block + counters + Stripes.ERRORS];
+            long kindErrorNanos = to[block + counters + Stripes.ERROR_NANOS]
+                    - from[block + counters + Stripes.ERROR_NANOS];
+            kinds.add(new KindCounts(codes.get(k), h, withinBeta, kindNoops, kindErrors, kindErrorNanos));
+            if (action) {
+                actionsWithinBeta += withinBeta;
+            } else {
+                sessions += h.getTotalCount();
+            }
+            errors += kindErrors;
+            noops += kindNoops;
+            errorNanos += action ? kindErrorNanos : 0;
+        }
+        int s = stripes.stripeCounters();
+        return new Interval(List.copyOf(kinds), actions, actionsWithinBeta, sessions, errors, noops, errorNanos,
+                to[s + Stripes.BG_WAIT_NANOS] - from[s + Stripes.BG_WAIT_NANOS],
+                to[s + Stripes.BG_WAIT_COUNT] - from[s + Stripes.BG_WAIT_COUNT]);
+    }
+
+    /**
+     * The result so far. While measuring it covers the measured period up to the last sample (so a result rewritten
+     * every few seconds stays consistent with its own series) and is marked partial; after {@link #stopMeasuring()}
+     * it is final. Before {@link #startMeasuring()} it is empty.
+     */
+    public synchronized RunResult result(RunContext context) {
+        boolean started = phase != Phase.WARMUP;
+        long[] to = previous;
+        long[] from = started ? baseline : previous;
+        Interval totals = interval(to, from);
+        double seconds = started ? (lastSampleNanos - phaseStartNanos) / 1e9 : 0;
+        Instant start = started ? measureStart : Instant.now();
+        Instant end = start.plusNanos(started ? lastSampleNanos - phaseStartNanos : 0);
+
+        Map<String, KindResult> actions = new LinkedHashMap<>();
+        Map<String, KindResult> sessions = new LinkedHashMap<>();
+        long actionNoops = 0;
+        long actionErrors = 0;
+        for (int k = 0; k < codes.size(); k++) {
+            KindCounts counts = totals.kinds.get(k);
+            if (k < ACTIONS) {
+                actions.put(codes.get(k), KindResult.of(counts, seconds));
+                actionNoops += counts.noops();
+                actionErrors += counts.errors();
+            } else {
+                sessions.put(codes.get(k), KindResult.of(counts, seconds));
+            }
+        }
+        KindResult total = KindResult.of(new KindCounts("total", totals.actionLatencies, totals.actionsWithinBeta,
+                actionNoops, actionErrors, totals.errorNanos), seconds);
+
+        ResourceUse use = started ? ResourceMonitor.between(baselineResources, lastResources)
+                : ResourceMonitor.between(lastResources, lastResources);
+        CpuResult cpu = new CpuResult(known(use.bgCores()),
+                total.count() > 0 ? known(use.bgCpuSeconds() * 1e6 / total.count()) : null,
+                known(use.storeCores()), known(use.machineCores()), known(use.machineIowaitCores()),
+                known(use.bgCpuSeconds()), known(use.storeCpuSeconds()),
+                Runtime.getRuntime().availableProcessors(), use.machineCpus(), monitor.storePids(),
+                lastResources.storeProcesses(),
+                peak(series, SeriesPoint::bgCores), peak(series, SeriesPoint::storeCores),
+                peak(series, SeriesPoint::machineCores));
+
+        double actionTimeMs = (total.meanMs() == null ? 0 : total.meanMs() * total.count())
+                + totals.errorNanos / 1e6;
+        double waitMs = totals.bgWaitNanos / 1e6;
+        BgWaitResult bgWait = new BgWaitResult(waitMs, totals.bgWaitCount, actionTimeMs,
+                actionTimeMs > 0 ? waitMs / actionTimeMs : null);
+
+        RunResult result = new RunResult(RunResult.FORMAT, phase != Phase.STOPPED, start.toString(), end.toString(),
+                total.throughput(), threads, seconds,
+                started ? warmupSeconds : (System.nanoTime() - createdNanos) / 1e9, betaNanos / 1e6,
+                actions, sessions, total, List.copyOf(series), cpu, bgWait, List.of(), HistogramConfig.current(),
+                Map.of(), Map.of(), Map.of(), Map.of(), null).withContext(context);
+        for (String warning : Bottlenecks.warnings(result, periodNanos / 1e9)) {
+            result = result.withWarning(warning);
+        }
+        return result;
+    }
+
+    /** {@link #result(RunContext)} without descriptive sections. */
+    public RunResult result() {
+        return result(RunContext.empty());
+    }
+
+    private static Double peak(List<SeriesPoint> points, java.util.function.Function<SeriesPoint, Double> field) {
+        Double max = null;
+        for (SeriesPoint p : points) {
+            Double v = field.apply(p);
+            if (v != null && (max == null || v > max)) {
+                max = v;
+            }
+        }
+        return max;
+    }
+
+    private static Double known(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+
+    private void stopSampler() {
+        if (sampler != null) {
+            sampler.shutdownNow();
+            sampler = null;
+            samplerTask = null;
+        }
+    }
+
+    /** Stops the sampler thread; the measurements stay readable. */
+    @Override
+    public synchronized void close() {
+        stopSampler();
+    }
+
+    public static final class Builder {
+        private List<String> sessions = List.of();
+        private int threads = 1;
+        private long betaNanos = 100_000_000L;
+        private long periodNanos = 1_000_000_000L;
+        private int stripes = defaultStripes(Runtime.getRuntime().availableProcessors());
+        private Collection<Long> storePids = List.of();
+        private ResourceMonitor monitor;
+        private final List<Consumer<SecondSample>> listeners = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /** Session codes, recorded as kinds after the actions; must differ from action codes and each other. */
+        public Builder sessions(List<String> codes) {
+            this.sessions = List.copyOf(codes);
+            return this;
+        }
+
+        /** Emulator threads of the run (reported, not enforced). */
+        public Builder threads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be >= 1");
+            }
+            this.threads = threads;
+            return this;
+        }
+
+        /** The SLA's β; default 100 ms. */
+        public Builder beta(Duration beta) {
+            if (beta.isNegative()) {
+                throw new IllegalArgumentException("negative beta");
+            }
+            this.betaNanos = beta.toNanos();
+            return this;
+        }
+
+        /** Length of a sampling interval; default 1 s. */
+        public Builder samplePeriod(Duration period) {
+            if (period.isNegative() || period.isZero()) {
+                throw new IllegalArgumentException("sample period must be positive");
+            }
+            this.periodNanos = period.toNanos();
+            return this;
+        }
+
+        /** Stripe count, rounded up to a power of two; default {@link #defaultStripes(int)} of the processors. */
+        public Builder stripes(int stripes) {
+            if (stripes < 1 || stripes > 1024) {
+                throw new IllegalArgumentException("stripes must be 1..1024");
+            }
+            this.stripes = ceilPowerOfTwo(stripes);
+            return this;
+        }
+
+        /** Local pids of the store; each counts with all its descendants. */
+        public Builder storePids(Collection<Long> pids) {
+            this.storePids = List.copyOf(pids);
+            return this;
+        }
+
+        /** A resource monitor to use instead of one for {@link #storePids}. */
+        public Builder resourceMonitor(ResourceMonitor monitor) {
+            this.monitor = monitor;
+            return this;
+        }
+
+        /** Receives every sample, warm-up ones flagged, on the sampling thread; keep it short. */
+        public Builder listener(Consumer<SecondSample> listener) {
+            listeners.add(listener);
+            return this;
+        }
+
+        public Measurements build() {
+            return new Measurements(this);
+        }
+
+        /**
+         * Twice the processors, as a power of two, at most 32: virtual threads run on about one carrier per
+         * processor, so two carriers rarely land on the same stripe, while memory stays bounded on large machines.
+         */
+        public static int defaultStripes(int processors) {
+            return Math.min(32, ceilPowerOfTwo(2 * Math.max(1, processors)));
+        }
+
+        private static int ceilPowerOfTwo(int n) {
+            return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+        }
+    }
+}

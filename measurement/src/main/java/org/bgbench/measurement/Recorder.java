@@ -1,0 +1,96 @@
+package org.bgbench.measurement;
+
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import org.bgbench.model.Action;
+
+/**
+ * Where emulator threads record what they did. Obtained from {@link Measurements#recorder(int)}; threads whose index
+ * maps to the same stripe share one instance, so any number of threads cost no extra memory. Every method is
+ * allocation-free, lock-free and safe to call from any thread: a call is one bounds check, an index computation and one
+ * atomic add (two for {@link #error} and {@link #bgWait}). Kinds are action ordinals ({@code 0..10}) followed by
+ * session indexes ({@link Measurements#sessionKind(int)}).
+ */
+public final class Recorder {
+    private static final VarHandle SLOT = Stripes.SLOT;
+
+    private final long[] slots;
+    private final int kinds;
+    private final int stride;
+    // Copies of the layout's fields: final fields of this object keep the hot path to plain loads.
+    private final int leadingZeroCountBase;
+    private final long subBucketMask;
+    private final int unitMagnitude;
+    private final int subBucketHalfCountMagnitude;
+    private final int subBucketHalfCount;
+    private final long highest;
+    private final int betaIndex;
+    private final long betaNanos;
+    private final int counters;
+    private final int stripeCounters;
+
+    Recorder(Stripes stripes, int stripe) {
+        LatencyLayout layout = stripes.layout;
+        this.slots = stripes.stripes[stripe];
+        this.kinds = stripes.kinds;
+        this.stride = stripes.stride;
+        this.leadingZeroCountBase = layout.leadingZeroCountBase;
+        this.subBucketMask = layout.subBucketMask;
+        this.unitMagnitude = layout.unitMagnitude;
+        this.subBucketHalfCountMagnitude = layout.subBucketHalfCountMagnitude;
+        this.subBucketHalfCount = layout.subBucketHalfCount;
+        this.highest = layout.highest;
+        this.betaIndex = stripes.betaIndex;
+        this.betaNanos = stripes.betaNanos;
+        this.counters = Stripes.PAD + stripes.counters();
+        this.stripeCounters = Stripes.PAD + stripes.stripeCounters();
+    }
+
+    /** A completed action or session of {@code kind} that took {@code latencyNanos}. */
+    public void ok(int kind, long latencyNanos) {
+        int block = Objects.checkIndex(kind, kinds) * stride;
+        long value = latencyNanos < 0 ? 0 : Math.min(latencyNanos, highest);
+        int bucket = leadingZeroCountBase - Long.numberOfLeadingZeros(value | subBucketMask);
+        int subBucket = (int) (value >>> (bucket + unitMagnitude));
+        int index = ((bucket + 1) << subBucketHalfCountMagnitude) + subBucket - subBucketHalfCount;
+        // Values above β that share β's slot go to a side slot, which makes the within-β count exact to the ns;
+        // comparing the unclamped latency keeps it exact for latencies beyond the histogram's range too.
+        int slot = index == betaIndex && latencyNanos > betaNanos
+                ? counters + Stripes.ABOVE_BETA
+                : Stripes.PAD + index;
+        SLOT.getAndAdd(slots, block + slot, 1L);
+    }
+
+    /** A completed action; same as {@code ok(action.ordinal(), latencyNanos)}. */
+    public void ok(Action action, long latencyNanos) {
+        ok(action.ordinal(), latencyNanos);
+    }
+
+    /** An action of {@code kind} the thread could not issue because no valid target existed (it did not reach the store). */
+    public void noop(int kind) {
+        SLOT.getAndAdd(slots, Objects.checkIndex(kind, kinds) * stride + counters + Stripes.NOOPS, 1L);
+    }
+
+    public void noop(Action action) {
+        noop(action.ordinal());
+    }
+
+    /** An action or session of {@code kind} that failed after {@code latencyNanos}; it is not part of the latency histogram. */
+    public void error(int kind, long latencyNanos) {
+        int block = Objects.checkIndex(kind, kinds) * stride + counters;
+        SLOT.getAndAdd(slots, block + Stripes.ERRORS, 1L);
+        SLOT.getAndAdd(slots, block + Stripes.ERROR_NANOS, Math.max(latencyNanos, 0L));
+    }
+
+    public void error(Action action, long latencyNanos) {
+        error(action.ordinal(), latencyNanos);
+    }
+
+    /** Time a thread waited inside BG (member locks, searching for a free socialite); waits of 0 are not counted. */
+    public void bgWait(long nanos) {
+        if (nanos > 0) {
+            SLOT.getAndAdd(slots, stripeCounters + Stripes.BG_WAIT_NANOS, nanos);
+            SLOT.getAndAdd(slots, stripeCounters + Stripes.BG_WAIT_COUNT, 1L);
+        }
+    }
+}

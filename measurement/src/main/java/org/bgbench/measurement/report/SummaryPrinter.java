@@ -1,0 +1,116 @@
+package org.bgbench.measurement.report;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Map;
+import org.bgbench.measurement.BgWaitResult;
+import org.bgbench.measurement.CpuResult;
+import org.bgbench.measurement.KindResult;
+import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.SecondSample;
+import org.bgbench.measurement.SeriesPoint;
+
+/** The human-readable forms of results: a fixed-width summary table and one-line progress reports. */
+public final class SummaryPrinter {
+    private static final String ROW = "%-16s %12s %11s %9s %9s %9s %10s %8s %9s %8s%n";
+
+    private SummaryPrinter() {
+    }
+
+    public static void print(RunResult r, PrintStream out) {
+        out.print(summary(r));
+        out.flush();
+    }
+
+    /** The summary table: per action, per session, totals, CPU, BG wait and warnings. */
+    public static String summary(RunResult r) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(fmt("BG run%s: %s s measured (warm-up %s s), %,d threads, %s actions/s, β %s ms%n",
+                r.partial() ? " (partial)" : "", num(r.durationS(), 1), num(r.warmupS(), 1), r.threads(),
+                num(r.throughput(), 1), num(r.betaMs(), 0)));
+        sb.append(fmt(ROW, "action", "count", "act/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "noops",
+                "errors"));
+        rows(sb, r.actions());
+        sb.append(fmt(ROW, "total", count(r.total().count()), num(r.total().throughput(), 1), ms(r.total().p50Ms()),
+                ms(r.total().p95Ms()), ms(r.total().p99Ms()), ms(r.total().maxMs()), pct(r.total().withinBetaPct()),
+                count(r.total().noops()), count(r.total().errors())));
+        if (!r.sessions().isEmpty()) {
+            sb.append(fmt(ROW, "session", "count", "/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "noops",
+                    "errors"));
+            rows(sb, r.sessions());
+        }
+        CpuResult c = r.cpu();
+        sb.append(fmt("CPU      BG %s of %d cores (%s µs/action)", num(c.bgCores(), 2), c.bgAvailableCores(),
+                num(c.bgUsPerAction(), 1)));
+        if (c.storeCores() != null) {
+            sb.append(fmt(", store %s cores (%d processes)", num(c.storeCores(), 2), c.storeProcesses()));
+        }
+        if (c.machineCores() != null) {
+            sb.append(fmt(", machine %s of %d cores", num(c.machineCores(), 2), c.machineCpus()));
+        }
+        sb.append(System.lineSeparator());
+        BgWaitResult w = r.bgWait();
+        sb.append(fmt("BG wait  %s ms in %,d waits (%s %% of action time)%n", num(w.totalMs(), 0), w.count(),
+                w.fraction() == null ? "-" : num(100 * w.fraction(), 1)));
+        if (r.bottleneckWarnings().isEmpty()) {
+            sb.append(fmt("Warnings none%n"));
+        } else {
+            sb.append(fmt("Warnings%n"));
+            for (String warning : r.bottleneckWarnings()) {
+                sb.append(fmt("  ! %s%n", warning));
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void rows(StringBuilder sb, Map<String, KindResult> kinds) {
+        kinds.forEach((code, k) -> sb.append(fmt(ROW, code, count(k.count()), num(k.throughput(), 1), ms(k.p50Ms()),
+                ms(k.p95Ms()), ms(k.p99Ms()), ms(k.maxMs()), pct(k.withinBetaPct()), count(k.noops()),
+                count(k.errors()))));
+    }
+
+    /** One progress line, e.g. {@code   12s   45,120 act/s  p95 1.2 ms  errors 0  bg 0.9 cores  store 1.1 cores}. */
+    public static String progress(SecondSample sample) {
+        return progress(sample.point(), sample.warmup());
+    }
+
+    public static String progress(SeriesPoint p, boolean warmup) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(warmup ? "warm-up " : "").append(fmt("%4.0fs  %,8.0f act/s  p95 %s ms  errors %,d", p.elapsedS(),
+                p.throughput(), shortMs(p.p95Ms()), p.errors()));
+        if (p.bgCores() != null) {
+            sb.append(fmt("  bg %.1f cores", p.bgCores()));
+        }
+        if (p.storeCores() != null) {
+            sb.append(fmt("  store %.1f cores", p.storeCores()));
+        }
+        return sb.toString();
+    }
+
+    private static String shortMs(Double ms) {
+        if (ms == null) {
+            return "-";
+        }
+        return ms < 1 ? fmt("%.2f", ms) : ms < 100 ? fmt("%.1f", ms) : fmt("%,.0f", ms);
+    }
+
+    private static String ms(Double v) {
+        return v == null ? "-" : v < 1000 ? fmt("%.3f", v) : fmt("%,.1f", v);
+    }
+
+    private static String pct(Double v) {
+        return v == null ? "-" : fmt("%.2f", v);
+    }
+
+    private static String count(long v) {
+        return fmt("%,d", v);
+    }
+
+    private static String num(Double v, int decimals) {
+        return v == null ? "-" : fmt("%,." + decimals + "f", v);
+    }
+
+    private static String fmt(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+}

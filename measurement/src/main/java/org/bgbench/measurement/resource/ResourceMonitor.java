@@ -1,0 +1,114 @@
+package org.bgbench.measurement.resource;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Samples CPU use of BG's own JVM, of the store's local processes (each given pid with all its descendants: a
+ * PostgreSQL postmaster's backends are separate child processes) and of the whole machine. Linux gives all three
+ * through /proc; elsewhere only the JVM's own CPU is known and the rest reads as unknown. Snapshots are cheap for the
+ * JVM and the machine; with store pids every snapshot scans /proc/[pid]/stat of all processes (a few ms per second).
+ * Thread-safe.
+ */
+public final class ResourceMonitor {
+    private static final long NANOS_PER_TICK = 1_000_000_000L / ProcFs.TICKS_PER_SECOND;
+
+    private final ProcFs proc;
+    private final boolean linux;
+    private final List<Long> storePids;
+    private final com.sun.management.OperatingSystemMXBean os;
+
+    ResourceMonitor(Path procRoot, Collection<Long> storePids) {
+        this.proc = new ProcFs(procRoot);
+        this.linux = proc.available();
+        this.storePids = List.copyOf(storePids);
+        OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
+        this.os = bean instanceof com.sun.management.OperatingSystemMXBean sun ? sun : null;
+    }
+
+    /** A monitor for this JVM, the machine, and the process trees rooted at {@code storePids} (may be empty). */
+    public static ResourceMonitor create(Collection<Long> storePids) {
+        return new ResourceMonitor(Path.of("/proc"), storePids);
+    }
+
+    /** The pids whose process trees count as the store. */
+    public List<Long> storePids() {
+        return storePids;
+    }
+
+    /** Whether /proc is readable, so store and machine CPU are known. */
+    public boolean procAvailable() {
+        return linux;
+    }
+
+    /** The given pid and all its live descendants; empty when the pid does not exist or /proc is unavailable. */
+    public Set<Long> processTree(long pid) {
+        return linux ? ProcFs.tree(List.of(pid), proc.processes()) : Set.of();
+    }
+
+    public ResourceSnapshot snapshot() {
+        long now = System.nanoTime();
+        long bg = bgCpuNanos();
+        long store = -1;
+        int storeProcesses = 0;
+        if (linux && !storePids.isEmpty()) {
+            List<ProcFs.ProcessStat> all = proc.processes();
+            Set<Long> tree = ProcFs.tree(storePids, all);
+            store = ProcFs.treeTicks(tree, all) * NANOS_PER_TICK;
+            storeProcesses = tree.size();
+        }
+        ProcFs.MachineStat machine = linux ? proc.machine() : null;
+        return machine == null
+                ? new ResourceSnapshot(now, bg, store, storeProcesses, -1, -1, -1,
+                        Runtime.getRuntime().availableProcessors())
+                : new ResourceSnapshot(now, bg, store, storeProcesses, machine.busyTicks(), machine.iowaitTicks(),
+                        machine.totalTicks(), machine.cpus());
+    }
+
+    private long bgCpuNanos() {
+        if (os != null) {
+            long cpu = os.getProcessCpuTime();
+            if (cpu >= 0) {
+                return cpu;
+            }
+        }
+        if (linux) {
+            ProcFs.ProcessStat self = proc.process(ProcessHandle.current().pid());
+            if (self != null) {
+                return self.cpuTicks() * NANOS_PER_TICK;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The CPU used between two snapshots. A counter that went backwards (a store process left the tree without being
+     * reaped inside it) counts as 0 for that interval.
+     */
+    public static ResourceUse between(ResourceSnapshot from, ResourceSnapshot to) {
+        double seconds = (to.nanoTime() - from.nanoTime()) / 1e9;
+        double bgCpu = from.bgCpuNanos() >= 0 && to.bgCpuNanos() >= 0
+                ? Math.max(0, to.bgCpuNanos() - from.bgCpuNanos()) / 1e9 : Double.NaN;
+        double storeCpu = from.storeCpuNanos() >= 0 && to.storeCpuNanos() >= 0
+                ? Math.max(0, to.storeCpuNanos() - from.storeCpuNanos()) / 1e9 : Double.NaN;
+        double machine = Double.NaN;
+        double iowait = Double.NaN;
+        long total = to.machineTotalTicks() - from.machineTotalTicks();
+        if (from.machineTotalTicks() >= 0 && to.machineTotalTicks() >= 0 && total > 0) {
+            // Ratios of ticks, so the result does not depend on the tick rate.
+            machine = (double) Math.max(0, to.machineBusyTicks() - from.machineBusyTicks()) / total * to.machineCpus();
+            iowait = (double) Math.max(0, to.machineIowaitTicks() - from.machineIowaitTicks()) / total
+                    * to.machineCpus();
+        }
+        return new ResourceUse(seconds, perSecond(bgCpu, seconds), perSecond(storeCpu, seconds), machine, iowait,
+                to.machineCpus(), bgCpu, storeCpu);
+    }
+
+    private static double perSecond(double cpuSeconds, double seconds) {
+        return seconds > 0 ? cpuSeconds / seconds : Double.NaN;
+    }
+}

@@ -1,0 +1,17 @@
+package org.bgbench.measurement.resource;
+
+/**
+ * CPU used between two snapshots, in cores (CPU seconds per wall-clock second). {@code NaN} means unknown.
+ *
+ * @param seconds            wall-clock length of the interval
+ * @param bgCores            this JVM (BG, and the store too when it is embedded)
+ * @param storeCores         the store's process trees
+ * @param machineCores       all CPUs of the machine, busy
+ * @param machineIowaitCores CPUs idle while waiting for I/O (a hint that a local disk is the bottleneck)
+ * @param machineCpus        CPUs of the machine
+ * @param bgCpuSeconds       CPU seconds of this JVM
+ * @param storeCpuSeconds    CPU seconds of the store's process trees
+ */
+public record ResourceUse(double seconds, double bgCores, double storeCores, double machineCores,
+                          double machineIowaitCores, int machineCpus, double bgCpuSeconds, double storeCpuSeconds) {
+}

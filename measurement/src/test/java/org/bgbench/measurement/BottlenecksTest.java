@@ -1,0 +1,77 @@
+package org.bgbench.measurement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.bgbench.measurement.resource.ResourceMonitor;
+import org.bgbench.model.Action;
+import org.junit.jupiter.api.Test;
+
+class BottlenecksTest {
+
+    private static RunResult measured(boolean noopsAndErrors) {
+        try (Measurements m = Measurements.builder().resourceMonitor(ResourceMonitor.create(List.of())).build()) {
+            m.startMeasuring();
+            Recorder r = m.recorder(0);
+            for (int i = 0; i < 1_000; i++) {
+                r.ok(Action.VP, 1_000_000);
+                if (noopsAndErrors && i % 10 == 0) {
+                    r.noop(Action.AFR);
+                    r.noop(Action.AFR);
+                    r.noop(Action.DCR);
+                    r.error(Action.LF, 1_000_000);
+                }
+            }
+            m.stopMeasuring();
+            return m.result();
+        }
+    }
+
+    private static CpuResult cpu(Double bg, Double store, Double machine, Double iowait) {
+        return new CpuResult(bg, 10.0, store, machine, iowait, 1.0, 1.0, 2, 4, List.of(42L), 3, bg, store, machine);
+    }
+
+    private static RunResult with(RunResult r, CpuResult cpu, List<SeriesPoint> series) {
+        return new RunResult(r.format(), r.partial(), r.startTime(), r.endTime(), r.throughput(), r.threads(),
+                r.durationS(), r.warmupS(), r.betaMs(), r.actions(), r.sessions(), r.total(), series, cpu, r.bgWait(),
+                List.of(), r.histogramConfig(), r.workload(), r.store(), r.graph(), r.config(), r.unpredictable());
+    }
+
+    private static SeriesPoint second(int n, double intervalS, Double bgCores) {
+        return new SeriesPoint(n, n, intervalS, 10, 10, 0, 0, 0, 1.0, 1.0, 1.0, 1.0, 100.0, 0, bgCores, null, null);
+    }
+
+    @Test
+    void cleanRunHasNoWarnings() {
+        RunResult r = measured(false);
+        assertThat(Bottlenecks.warnings(with(r, cpu(0.5, 0.5, 1.0, 0.0), r.series()), 1.0)).isEmpty();
+    }
+
+    @Test
+    void flagsSaturatedCpus() {
+        RunResult r = measured(false);
+        assertThat(Bottlenecks.warnings(with(r, cpu(1.9, null, 2.0, 0.0), r.series()), 1.0))
+                .containsExactly("BG's own CPU was saturated (1.9 of 2 cores): BG, not only the store, limited the"
+                        + " throughput; use fewer threads per worker or more workers");
+        assertThat(Bottlenecks.warnings(with(r, cpu(0.4, 3.7, 3.9, 1.0), r.series()), 1.0)).containsExactly(
+                "the machine's CPU was saturated (3.9 of 4 cores): BG competes with the store for it",
+                "the store's processes used 3.7 of 4 cores: the store is CPU-bound",
+                "CPUs sat idle waiting for I/O (1.0 of 4 cores): a local disk may be the bottleneck");
+        List<SeriesPoint> bursty = List.of(second(1, 1, 2.0), second(2, 1, 1.95), second(3, 1, 0.2),
+                second(4, 1, 0.2), second(5, 0.3, 0.1));
+        assertThat(Bottlenecks.warnings(with(r, cpu(0.9, null, null, null), bursty), 1.0))
+                .containsExactly("BG's own CPU was saturated in 2 of 5 seconds (2 cores)");
+    }
+
+    @Test
+    void flagsStallsErrorsAndNoops() {
+        RunResult r = measured(true);
+        List<SeriesPoint> stalled = List.of(second(1, 1.0, 0.1), second(2, 2.6, 0.1), second(3, 9.0, 0.1));
+        assertThat(Bottlenecks.warnings(with(r, cpu(0.1, null, null, null), stalled), 1.0)).containsExactly(
+                "100 actions failed (7.14 % of attempted actions); errors count against the SLA",
+                "no-ops were 21.4 % of attempted actions (AFR 100 %, DCR 100 %): the issued mix differs from the"
+                        + " configured mix",
+                // The last interval is cut short or long by stopMeasuring(), so only the 2.6 s one counts.
+                "a sampling interval took 2.6 s instead of 1.0 s: BG's JVM stalled (GC pause or CPU starvation)");
+    }
+}

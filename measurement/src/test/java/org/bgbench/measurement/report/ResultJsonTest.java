@@ -1,0 +1,129 @@
+package org.bgbench.measurement.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.bgbench.measurement.Measurements;
+import org.bgbench.measurement.Recorder;
+import org.bgbench.measurement.RunContext;
+import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.resource.ResourceMonitor;
+import org.bgbench.model.Action;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultJsonTest {
+    private static final List<String> KIND_KEYS = List.of("count", "noops", "errors", "p50_ms", "p95_ms", "p99_ms",
+            "p999_ms", "max_ms", "mean_ms", "within_beta_pct", "throughput");
+
+    static RunResult sampleResult() {
+        try (Measurements m = Measurements.builder().sessions(List.of("ViewSelfProfile", "AcceptFrdReq")).threads(50)
+                .resourceMonitor(ResourceMonitor.create(List.of(ProcessHandle.current().pid()))).build()) {
+            m.startMeasuring();
+            Recorder r = m.recorder(0);
+            for (int i = 0; i < 500; i++) {
+                r.ok(Action.VP, 200_000 + i * 1_000L);
+                r.ok(Action.LF, 2_000_000 + i * 10_000L);
+                r.ok(m.sessionKind(0), 5_000_000);
+                if (i % 10 == 0) {
+                    r.noop(Action.AFR);
+                    r.error(Action.PCR, 1_000_000);
+                    r.bgWait(50_000);
+                }
+                if (i % 100 == 0) {
+                    m.sample();
+                }
+            }
+            m.stopMeasuring();
+            return m.result(RunContext.empty()
+                    .withWorkload(Map.of("mix", "read-only", "threads", 50))
+                    .withStore(Map.of("name", "memory"))
+                    .withGraph(Map.of("members", 10_000, "friends_per_member", 100))
+                    .withConfig(Map.of("beta_ms", 100)));
+        }
+    }
+
+    @Test
+    void requiredKeysArePresent() throws Exception {
+        RunResult result = sampleResult();
+        JsonNode root = new ObjectMapper().readTree(ResultJson.toJson(result));
+        assertThat(root.has("throughput") && root.get("throughput").isNumber()).isTrue();
+        for (String key : List.of("threads", "duration_s", "beta_ms", "actions", "sessions", "total", "series", "cpu",
+                "bg_wait", "bottleneck_warnings", "workload", "store", "graph", "config", "unpredictable",
+                "start_time", "end_time", "partial", "warmup_s", "histogram_config")) {
+            assertThat(root.has(key)).as(key).isTrue();
+        }
+        List<String> actionCodes = new ArrayList<>();
+        root.get("actions").fieldNames().forEachRemaining(actionCodes::add);
+        assertThat(actionCodes).containsExactly("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR",
+                "DCR");
+        List<JsonNode> kinds = new ArrayList<>();
+        root.get("actions").forEach(kinds::add);
+        root.get("sessions").forEach(kinds::add);
+        kinds.add(root.get("total"));
+        assertThat(kinds).hasSize(11 + 2 + 1);
+        for (JsonNode kind : kinds) {
+            for (String key : KIND_KEYS) {
+                assertThat(kind.has(key)).as(key).isTrue();
+            }
+        }
+        assertThat(root.get("actions").get("VFR").get("count").asLong()).isZero();
+        assertThat(root.get("actions").get("VFR").get("p50_ms").isNull()).isTrue();
+        assertThat(root.get("sessions").has("ViewSelfProfile")).isTrue();
+        for (String key : List.of("bg_cores", "bg_us_per_action", "store_cores", "machine_cores")) {
+            assertThat(root.get("cpu").has(key)).as(key).isTrue();
+        }
+        assertThat(root.get("bg_wait").has("total_ms")).isTrue();
+        assertThat(root.get("bg_wait").has("fraction")).isTrue();
+        JsonNode point = root.get("series").get(0);
+        for (String key : List.of("second", "elapsed_s", "actions", "throughput", "p50_ms", "p95_ms", "p99_ms",
+                "errors", "noops", "bg_cores", "store_cores", "machine_cores")) {
+            assertThat(point.has(key)).as(key).isTrue();
+        }
+        assertThat(root.get("graph").get("members").asInt()).isEqualTo(10_000);
+    }
+
+    @Test
+    void roundTripsThroughAFile(@TempDir Path dir) throws Exception {
+        RunResult result = sampleResult().withUnpredictable(Map.of("reads_checked", 12, "unpredictable_pct", 0.0));
+        ResultWriter writer = new ResultWriter(dir.resolve("runs/run-1.json"));
+        writer.write(result);
+        RunResult back = writer.read();
+        assertThat(back).isEqualTo(result);
+        assertThat(back.actions().get("LF").histogram()).isEqualTo(result.actions().get("LF").histogram());
+        assertThat(ResultJson.fromJson(ResultJson.toJson(result))).isEqualTo(result);
+    }
+
+    @Test
+    void rewritingLeavesOneCompleteFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("result.json");
+        ResultWriter writer = new ResultWriter(file);
+        RunResult result = sampleResult();
+        for (int i = 0; i < 5; i++) {
+            writer.write(result.withWarning("rewrite " + i));
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files).containsExactly(file);
+        }
+        assertThat(ResultJson.read(file).bottleneckWarnings()).endsWith("rewrite 4");
+    }
+
+    @Test
+    void readsFilesWithUnknownKeysAndRejectsGarbage() {
+        String json = ResultJson.toJson(sampleResult()).replaceFirst("\\{", "{\"future_key\": [1, 2],");
+        assertThat(ResultJson.fromJson(json).total().count()).isEqualTo(1_000);
+        assertThatThrownBy(() -> ResultJson.fromJson("[1,2]")).isInstanceOf(IllegalArgumentException.class);
+        RunResult minimal = ResultJson.fromJson("{\"format\": \"bg-run-result/1\", \"throughput\": 5.5}");
+        assertThat(minimal.throughput()).isEqualTo(5.5);
+        assertThat(minimal.actions()).isEmpty();
+        assertThat(minimal.withWarning("w").bottleneckWarnings()).containsExactly("w");
+    }
+}

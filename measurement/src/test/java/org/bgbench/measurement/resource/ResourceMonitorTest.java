@@ -1,0 +1,160 @@
+package org.bgbench.measurement.resource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResourceMonitorTest {
+    private static final long SELF = ProcessHandle.current().pid();
+
+    private static boolean linux() {
+        return ResourceMonitor.create(List.of()).procAvailable();
+    }
+
+    /** Spins this thread until it has used {@code cpuNanos} of CPU time; returns a value so the loop is not removed. */
+    private static long spin(long cpuNanos) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long start = threads.getCurrentThreadCpuTime();
+        long x = 0;
+        while (threads.getCurrentThreadCpuTime() - start < cpuNanos) {
+            for (int i = 0; i < 10_000; i++) {
+                x += i * x + 1;
+            }
+        }
+        return x;
+    }
+
+    @Test
+    void busyThreadShowsAsBgAndStoreCpu() {
+        // The JVM's own pid as the "store": an embedded store is measured the same way.
+        ResourceMonitor monitor = ResourceMonitor.create(List.of(SELF));
+        ResourceSnapshot before = monitor.snapshot();
+        spin(300_000_000L);
+        ResourceSnapshot after = monitor.snapshot();
+        ResourceUse use = ResourceMonitor.between(before, after);
+        assertThat(use.bgCpuSeconds()).isGreaterThanOrEqualTo(0.3);
+        assertThat(use.bgCores()).isPositive();
+        if (monitor.procAvailable()) {
+            // /proc counts in 10 ms ticks.
+            assertThat(use.storeCpuSeconds()).isGreaterThanOrEqualTo(0.25);
+            assertThat(use.storeCores()).isPositive();
+            assertThat(use.machineCores()).isPositive().isLessThanOrEqualTo(use.machineCpus() + 0.01);
+            assertThat(after.storeProcesses()).isGreaterThanOrEqualTo(1);
+        } else {
+            assertThat(use.storeCores()).isNaN();
+            assertThat(use.machineCores()).isNaN();
+        }
+    }
+
+    @Test
+    void readsItsOwnProcessTree() throws Exception {
+        assumeThat(linux()).as("needs /proc").isTrue();
+        Process child = new ProcessBuilder("sleep", "60").start();
+        try {
+            ResourceMonitor monitor = ResourceMonitor.create(List.of());
+            assertThat(monitor.processTree(SELF)).contains(SELF, child.pid());
+            assertThat(monitor.processTree(child.pid())).containsExactly(child.pid());
+        } finally {
+            child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        assertThat(ResourceMonitor.create(List.of()).processTree(Long.MAX_VALUE)).isEmpty();
+    }
+
+    @Test
+    void cpuOfAnExitedChildStaysCountedThroughItsParent() throws Exception {
+        assumeThat(linux()).as("needs /proc").isTrue();
+        // The outer shell runs a CPU-bound inner shell, waits for it (reaping it into its cutime), reports, then idles.
+        Process outer = new ProcessBuilder("sh", "-c",
+                "sh -c 'i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done'; echo done; sleep 60").start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(outer.getInputStream(),
+                StandardCharsets.US_ASCII))) {
+            ResourceMonitor monitor = ResourceMonitor.create(List.of(outer.pid()));
+            assertThat(out.readLine()).isEqualTo("done");
+            ResourceSnapshot s = monitor.snapshot();
+            // Only the outer shell and its sleep are alive, yet the inner shell's CPU is still in the tree's total.
+            assertThat(s.storeProcesses()).isEqualTo(2);
+            assertThat(s.storeCpuNanos()).isGreaterThanOrEqualTo(50_000_000L);
+        } finally {
+            outer.descendants().forEach(ProcessHandle::destroyForcibly);
+            outer.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void stat(Path proc, long pid, long ppid, long utime, long stime, long cutime, long cstime)
+            throws IOException {
+        Files.createDirectories(proc.resolve(Long.toString(pid)));
+        // The command name may hold spaces and parentheses; fields are counted from the last ')'.
+        Files.writeString(proc.resolve(pid + "/stat"), pid + " (post gres: (x) y) S " + ppid + " 1 1 0 -1 0 0 0 0 0 "
+                + utime + " " + stime + " " + cutime + " " + cstime + " 20 0 1 0 12345 0 0\n");
+    }
+
+    @Test
+    void sumsTheStoreTreeFromProcFilesAndSurvivesChildExit(@TempDir Path proc) throws IOException {
+        Files.createDirectories(proc.resolve("self"));
+        Files.writeString(proc.resolve("stat"), "cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 50 0 25 400 25 0 0 0 0 0\n"
+                + "cpu1 50 0 25 400 25 0 0 0 0 0\nintr 0\n");
+        stat(proc, 100, 1, 10, 5, 0, 0);   // postmaster
+        stat(proc, 101, 100, 30, 10, 0, 0); // backend
+        stat(proc, 102, 101, 7, 3, 0, 0);   // grandchild
+        stat(proc, 200, 1, 999, 999, 0, 0); // unrelated
+        ResourceMonitor monitor = new ResourceMonitor(proc, List.of(100L));
+        ResourceSnapshot first = monitor.snapshot();
+        assertThat(first.storeCpuNanos()).isEqualTo((15 + 40 + 10) * 10_000_000L);
+        assertThat(first.storeProcesses()).isEqualTo(3);
+        assertThat(first.machineCpus()).isEqualTo(2);
+        assertThat(monitor.processTree(100)).containsExactlyInAnyOrder(100L, 101L, 102L);
+
+        // The backend (with its reaped grandchild) exits after 20 more ticks; the postmaster reaps it into cutime.
+        Files.delete(proc.resolve("102/stat"));
+        Files.delete(proc.resolve("102"));
+        Files.delete(proc.resolve("101/stat"));
+        Files.delete(proc.resolve("101"));
+        stat(proc, 100, 1, 10, 5, 40 + 10 + 20, 0);
+        Files.writeString(proc.resolve("stat"), "cpu  250 0 100 900 150 0 0 0 0 0\n"
+                + "cpu0 1 0 0 0 0 0 0 0 0 0\ncpu1 1 0 0 0 0 0 0 0 0 0\n");
+        ResourceSnapshot second = monitor.snapshot();
+        ResourceUse use = ResourceMonitor.between(first, second);
+        assertThat(use.storeCpuSeconds()).isCloseTo(0.20, within(1e-9));
+        assertThat(second.storeProcesses()).isEqualTo(1);
+        // Machine: 200 busy of 400 ticks on 2 CPUs = 1 core busy; 100 iowait ticks = 0.5 core.
+        assertThat(use.machineCores()).isCloseTo(1.0, within(1e-9));
+        assertThat(use.machineIowaitCores()).isCloseTo(0.5, within(1e-9));
+    }
+
+    @Test
+    void parsesStatLines() {
+        ProcFs.ProcessStat p = ProcFs.parseProcess(42, "42 (a) b) c) R 7 42 42 0 -1 4194304 96 0 0 0 11 22 33 44 20 0");
+        assertThat(p.ppid()).isEqualTo(7);
+        assertThat(p.cpuTicks()).isEqualTo(11 + 22 + 33 + 44);
+        ProcFs.MachineStat m = ProcFs.parseMachine("cpu  26320 5 3773 210704 418 1 67 38 7 0", 2);
+        assertThat(m.busyTicks()).isEqualTo(26320 + 5 + 3773 + 1 + 67 + 38);
+        assertThat(m.iowaitTicks()).isEqualTo(418);
+        assertThat(m.totalTicks()).isEqualTo(m.busyTicks() + 210704 + 418);
+    }
+
+    @Test
+    void degradesWithoutProc(@TempDir Path empty) {
+        ResourceMonitor monitor = new ResourceMonitor(empty.resolve("missing"), List.of(SELF));
+        assertThat(monitor.procAvailable()).isFalse();
+        ResourceSnapshot a = monitor.snapshot();
+        spin(20_000_000L);
+        ResourceUse use = ResourceMonitor.between(a, monitor.snapshot());
+        assertThat(use.bgCpuSeconds()).isPositive();
+        assertThat(use.storeCores()).isNaN();
+        assertThat(use.machineCores()).isNaN();
+        assertThat(monitor.processTree(SELF)).isEmpty();
+    }
+}
