@@ -44,6 +44,14 @@ public interface DataStore extends AutoCloseable {
         return java.util.List.of();
     }
 
+    /**
+     * Whether the store runs inside BG's own process (SQLite, the memory store): its CPU is then part of BG's, and
+     * BG's CPU use says nothing about BG being the bottleneck.
+     */
+    default boolean inProcess() {
+        return false;
+    }
+
     @Override
     void close();
 }

@@ -67,6 +67,12 @@ public final class SqliteStore extends RelationalStore {
         return file;
     }
 
+    /** SQLite is a library: it runs on BG's threads, in BG's process. */
+    @Override
+    public boolean inProcess() {
+        return true;
+    }
+
     @Override
     protected Connection connect() {
         return open(sessionConfig);
