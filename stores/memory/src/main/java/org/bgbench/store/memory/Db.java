@@ -1,0 +1,110 @@
+package org.bgbench.store.memory;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.stream.IntStream;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.store.StoreCounts;
+import org.bgbench.store.StoreException;
+
+/** The contents of one schema: the members of one {@link GraphSpec}, indexed by member index. */
+final class Db {
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Member[].class);
+    private static final int COPY_CHUNK = 4096;
+
+    final GraphSpec spec;
+    final int offset;
+    /** Slot per member index; filled by the loaders (or by a copy). */
+    final Member[] members;
+    /**
+     * Attributes per member index, immutable once set; null until the loader has written the member, which does not
+     * exist before that. Dense arrays beside {@link #members}: a listed friend costs one array element, not an object.
+     */
+    final String[][] attributes;
+    final byte[][] thumbnails;
+    /** Fingerprint of the finished load, or null while empty or loading. */
+    volatile String loadedFingerprint;
+
+    Db(GraphSpec spec) {
+        this.spec = spec;
+        this.offset = spec.memberIdOffset();
+        this.members = new Member[spec.members()];
+        this.attributes = new String[spec.members()][];
+        this.thumbnails = new byte[spec.members()][];
+    }
+
+    /** Index of the loaded member with id {@code id}; an unknown id is a BG bug and fails loudly. */
+    int index(int id) {
+        int i = id - offset;
+        if (i < 0 || i >= members.length) {
+            throw new StoreException("member " + id + " does not exist: ids run from " + offset + " to "
+                    + (offset + members.length - 1));
+        }
+        if (attributes[i] == null) {
+            throw new StoreException("member " + id + " has not been loaded");
+        }
+        return i;
+    }
+
+    /** The loaded member with id {@code id}. */
+    Member member(int id) {
+        return members[index(id)];
+    }
+
+    /** The member in slot {@code index}, created when absent; loaders of neighbouring ranges may race for it. */
+    Member slot(int index) {
+        Member m = (Member) SLOTS.getAcquire(members, index);
+        if (m != null) {
+            return m;
+        }
+        Member created = new Member();
+        Member witness = (Member) SLOTS.compareAndExchange(members, index, (Member) null, created);
+        return witness == null ? created : witness;
+    }
+
+    /** A deep copy (for images), each member copied atomically; copied in parallel because graphs are large. */
+    Db copy() {
+        Db c = new Db(spec);
+        int n = members.length;
+        IntStream.range(0, (n + COPY_CHUNK - 1) / COPY_CHUNK).parallel().forEach(chunk -> {
+            for (int i = chunk * COPY_CHUNK, end = Math.min(n, i + COPY_CHUNK); i < end; i++) {
+                Member m = members[i];
+                if (m != null) {
+                    c.members[i] = m.copy();
+                }
+            }
+        });
+        // Immutable profile data is shared.
+        System.arraycopy(attributes, 0, c.attributes, 0, n);
+        System.arraycopy(thumbnails, 0, c.thumbnails, 0, n);
+        c.loadedFingerprint = loadedFingerprint;
+        return c;
+    }
+
+    /** Totals over loaded members; each member is read atomically, the whole is exact when no writes run. */
+    StoreCounts counts() {
+        long memberCount = 0;
+        long friendEnds = 0;
+        long pending = 0;
+        long resources = 0;
+        long comments = 0;
+        for (int i = 0; i < members.length; i++) {
+            Member m = members[i];
+            if (attributes[i] == null) {
+                continue;
+            }
+            memberCount++;
+            synchronized (m) {
+                friendEnds += m.friendCount;
+                pending += m.inviterCount;
+            }
+            for (Resource r : m.wall) {
+                resources++;
+                synchronized (r) {
+                    comments += r.commentCount;
+                }
+            }
+        }
+        return new StoreCounts(memberCount, friendEnds / 2, pending, resources, comments);
+    }
+}

@@ -1,0 +1,122 @@
+package org.bgbench.store.memory;
+
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.EdgeVisitor;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.GraphLoader;
+import org.bgbench.store.LoadProgress;
+import org.bgbench.store.StoreException;
+
+/**
+ * Writes members straight into the {@link Db}. Loaders of disjoint ranges run concurrently and meet only in the
+ * relationship sets of members near range boundaries, which each write under that member's monitor.
+ */
+final class MemoryLoader implements GraphLoader {
+    private static final int PROGRESS_EVERY = 256;
+
+    private final Db db;
+    private final SocialGraph graph;
+    private final int attributeCount;
+    private final int resourcesPerMember;
+    private final int commentsPerResource;
+    /** First allocation of a set, sized for the generated graph so loading does not regrow every array. */
+    private final int friendCapacity;
+    private final int inviterCapacity;
+    private final EdgeVisitor edges = this::edge;
+    private long rows;
+
+    MemoryLoader(Db db, SocialGraph graph) {
+        this.db = db;
+        this.graph = graph;
+        GraphSpec spec = graph.spec();
+        this.attributeCount = spec.attributeCount();
+        this.resourcesPerMember = spec.resourcesPerMember();
+        this.commentsPerResource = spec.commentsPerResource();
+        double confirmed = spec.confirmedFraction();
+        this.friendCapacity = (int) Math.ceil(spec.friendsPerMember() * confirmed) + 2;
+        this.inviterCapacity = (int) Math.ceil(spec.friendsPerMember() * (1 - confirmed) / 2) + 2;
+    }
+
+    @Override
+    public void load(int from, int to, LoadProgress progress) {
+        if (from < 0 || to > db.members.length || from > to) {
+            throw new StoreException("load range [" + from + ", " + to + ") is outside the " + db.members.length
+                    + " members of the schema");
+        }
+        long reported = 0;
+        for (int i = from; i < to; i++) {
+            loadMember(i);
+            graph.forEachStartedRelationship(i, edges);
+            if ((i - from + 1) % PROGRESS_EVERY == 0) {
+                progress.rows(rows - reported);
+                reported = rows;
+            }
+        }
+        progress.rows(rows - reported);
+    }
+
+    private void loadMember(int index) {
+        int id = graph.memberId(index);
+        String[] attributes = new String[attributeCount];
+        graph.attributes(index, attributes);
+        Resource[] wall = resourcesPerMember == 0 ? Resource.NONE : new Resource[resourcesPerMember];
+        for (int j = 0; j < resourcesPerMember; j++) {
+            long rid = graph.resourceId(index, j);
+            Resource r = new Resource(rid, id, id, graph.resourceType(rid), graph.resourceBody(rid),
+                    graph.resourceDoc(rid), commentsPerResource);
+            for (int k = 0; k < commentsPerResource; k++) {
+                long mid = graph.commentId(rid, k);
+                r.append(new Comment(mid, graph.memberId(graph.commentModifier(mid)), graph.commentTimestamp(mid),
+                        graph.commentContent(mid)));
+            }
+            wall[j] = r;
+        }
+        byte[] thumbnail = graph.thumbnail(index);
+        byte[] profileImage = graph.profileImage(index);
+        Member m = db.slot(index);
+        synchronized (m) {
+            m.beginWrite();
+            m.profileImage = profileImage;
+            m.wall = wall;
+            m.resourceCount = wall.length;
+            m.endWrite();
+        }
+        db.thumbnails[index] = thumbnail;
+        // Last: a member exists once its attributes are set. Sessions start after the load has finished, which orders
+        // all these writes before their reads.
+        db.attributes[index] = attributes;
+        rows += 1 + (long) resourcesPerMember * (1 + commentsPerResource);
+    }
+
+    private void edge(int inviter, int invitee, boolean confirmed) {
+        int inviterId = graph.memberId(inviter);
+        int inviteeId = graph.memberId(invitee);
+        Member a = db.slot(inviter);
+        Member b = db.slot(invitee);
+        if (confirmed) {
+            // The two ends are written one at a time: no session runs during a load, so atomicity is not needed.
+            synchronized (a) {
+                a.beginWrite();
+                a.addFriend(inviteeId, friendCapacity);
+                a.endWrite();
+            }
+            synchronized (b) {
+                b.beginWrite();
+                b.addFriend(inviterId, friendCapacity);
+                b.endWrite();
+            }
+        } else {
+            synchronized (b) {
+                b.beginWrite();
+                b.addInviter(inviterId, inviterCapacity);
+                b.endWrite();
+            }
+        }
+        rows++;
+    }
+
+    @Override
+    public void close() {
+        // Nothing to release: the loader writes straight into the shared contents.
+    }
+}

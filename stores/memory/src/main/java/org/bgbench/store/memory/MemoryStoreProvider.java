@@ -1,0 +1,41 @@
+package org.bgbench.store.memory;
+
+import java.util.List;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreProvider;
+import org.bgbench.store.StoreSetting;
+import org.bgbench.store.StoreSettings;
+
+/** The {@code memory} store: in-process, linearizable, the reference other stores are compared with. */
+public final class MemoryStoreProvider implements StoreProvider {
+    public static final String NAME_KEY = "memory.name";
+    public static final String DEFAULT_NAME = "default";
+
+    @Override
+    public String name() {
+        return "memory";
+    }
+
+    @Override
+    public String description() {
+        return "In-process linearizable reference store (per-member sorted id arrays, sequence-locked reads); "
+                + "lives only in this JVM";
+    }
+
+    @Override
+    public List<StoreSetting> settings() {
+        return List.of(new StoreSetting(NAME_KEY, DEFAULT_NAME,
+                "instance name; opens with the same name in one JVM share the data, which lasts until the JVM exits"));
+    }
+
+    @Override
+    public DataStore open(StoreSettings settings) {
+        String name = settings.get(NAME_KEY, DEFAULT_NAME).trim();
+        return new MemoryStore(Instance.named(name.isEmpty() ? DEFAULT_NAME : name));
+    }
+
+    /** Forgets the named instance and its data (and image), e.g. between tests; open handles keep the old data. */
+    public static void discard(String name) {
+        Instance.discard(name);
+    }
+}
