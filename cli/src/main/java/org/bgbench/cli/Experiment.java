@@ -59,7 +59,7 @@ final class Experiment {
                 m.startMeasuring();
             }
             m.stopMeasuring();
-            RunResult result = finish(m.result(context), outcome, s);
+            RunResult result = finish(m.result(context), outcome, s, emulator.virtualThreads());
             if (writer != null) {
                 try {
                     writer.write(result);
@@ -90,8 +90,9 @@ final class Experiment {
     }
 
     /** Adds how the run ended (the measurements flag no-ops that distort the mix themselves). */
-    private static RunResult finish(RunResult r, RunOutcome outcome, Setup s) {
+    private static RunResult finish(RunResult r, RunOutcome outcome, Setup s, boolean virtualThreads) {
         Map<String, Object> config = new LinkedHashMap<>(r.config());
+        config.put("thread_kind", virtualThreads ? "virtual" : "platform");
         config.put("completed", outcome.completed());
         config.put("abort_reason", outcome.abortReason());
         config.put("stuck_threads", outcome.stuckThreads());

@@ -20,8 +20,26 @@ final class Keys {
             "insertorder", "fieldcount", "fieldlength", "readallfields", "writeallfields", "dbclients",
             "logdir", "validation", "lockreads", "maxtime", "benchmarkstats");
 
+    /** Keys of BG's emulator that USC BG does not have. */
+    static final Map<String, String> RUN = new LinkedHashMap<>();
+
     static {
         LOAD.put("numloadthreads", "loader threads (default: 2 × cores)");
+        RUN.put("threadkind", "auto, virtual or platform: threads emulating members (auto: platform threads for a "
+                + "store inside BG's process with T ≤ 64, else virtual; see docs/architecture.md)");
+    }
+
+    static org.bgbench.emulator.EmulatorConfig.ThreadKind threadKind(Parameters p) {
+        String v = p.get("threadkind");
+        if (v == null) {
+            return org.bgbench.emulator.EmulatorConfig.ThreadKind.AUTO;
+        }
+        try {
+            return org.bgbench.emulator.EmulatorConfig.ThreadKind.valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new org.bgbench.model.InvalidParameterException("threadkind",
+                    "expected auto, virtual or platform, got '" + v + "'");
+        }
     }
 
     private Keys() {
@@ -31,6 +49,7 @@ final class Keys {
     static Map<String, String> forRun(StoreProvider provider) {
         Map<String, String> all = forLoad(provider);
         all.putAll(org.bgbench.workload.WorkloadParameters.KEYS);
+        all.putAll(RUN);
         return all;
     }
 

@@ -84,7 +84,7 @@ final class RunCommand implements Callable<Integer> {
         SocialGraph graph = new SocialGraph(graphSpec);
         checkFeasible(ws, graph);
         ws.mix().symmetryWarnings().forEach(w -> err.println("bg: warning: " + w));
-        EmulatorConfig ec = emulatorConfig(ws);
+        EmulatorConfig ec = emulatorConfig(ws, Keys.threadKind(params));
         Duration betaDuration = Durations.parse("--beta", beta);
         StoreSettings settings = storeOptions.settings(provider, params);
         Path resultFile = out != null ? out : defaultOut(provider.name(), ws.mixName(), ec.threads());
@@ -139,7 +139,7 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private EmulatorConfig emulatorConfig(WorkloadSpec ws) {
+    private EmulatorConfig emulatorConfig(WorkloadSpec ws, EmulatorConfig.ThreadKind kind) {
         Duration measured;
         Duration warm = Duration.ZERO;
         long warmOps = 0;
@@ -170,7 +170,7 @@ final class RunCommand implements Callable<Integer> {
         }
         return new EmulatorConfig(ws.threads(), measured, ops, warm, warmOps, (int) ws.thinkTime().toMillis(),
                 (int) ws.interArrivalTime().toMillis(), ws.topK(), ws.commentLength(), ws.locks(),
-                ws.uniqueSocialites(), ws.seed());
+                ws.uniqueSocialites(), ws.seed(), kind);
     }
 
     /** Makes sure the store holds this graph (loading it if asked) and returns the state it is in. */

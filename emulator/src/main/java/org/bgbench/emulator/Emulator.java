@@ -30,6 +30,8 @@ import org.bgbench.store.StoreSession;
 public final class Emulator {
     /** How many targets a thread tries before it records a no-op. */
     private static final int TARGET_TRIES = 8;
+    /** Virtual threads against an in-process store yield every 8 requests (see {@link #yieldBetweenRequests}). */
+    private static final int YIELD_EVERY_MASK = 7;
 
     private final DataStore store;
     private final GraphState state;
@@ -46,6 +48,8 @@ public final class Emulator {
     private volatile String abortReason;
     private final AtomicLong warmupLeft;
     private Runnable warmupEnded;
+    private final boolean virtual;
+    private final boolean yieldBetweenRequests;
 
     /**
      * @param recorders gives each thread (by index) where to record; called once per thread
@@ -61,6 +65,13 @@ public final class Emulator {
         this.locks = new MemberLocks(graph.members());
         this.errorLimit = Math.max(1000, 20L * config.threads());
         this.warmupLeft = new AtomicLong(config.warmupOperations());
+        this.virtual = switch (config.threadKind()) {
+            case VIRTUAL -> true;
+            case PLATFORM -> false;
+            case AUTO -> !store.inProcess() || config.threads() > EmulatorConfig.ThreadKind.PLATFORM_LIMIT;
+        };
+        this.yieldBetweenRequests = virtual && store.inProcess()
+                && config.threads() > Runtime.getRuntime().availableProcessors();
         if (config.uniqueSocialites() && config.threads() > graph.members()) {
             throw new org.bgbench.model.InvalidParameterException("--threads", "T=" + config.threads()
                     + " exceeds the " + graph.members() + " members; with unique socialites each thread needs its own member");
@@ -71,6 +82,11 @@ public final class Emulator {
      * Runs until the duration or operation count is reached, or the store fails persistently. {@code warmupEnded} runs
      * once, when the measured period starts (the caller resets its measurements there).
      */
+    /** Whether the members run on virtual threads (else platform threads). */
+    public boolean virtualThreads() {
+        return virtual;
+    }
+
     public RunOutcome run(Runnable warmupEnded) {
         int threads = config.threads();
         AtomicLong remaining = new AtomicLong(config.operations() > 0 ? config.operations() : Long.MAX_VALUE);
@@ -78,7 +94,7 @@ public final class Emulator {
         List<Thread> members = new ArrayList<>(threads);
         for (int t = 0; t < threads; t++) {
             Member m = new Member(t, recorders.apply(t), remaining);
-            members.add(Thread.ofVirtual().name("bg-member-" + t).unstarted(() -> {
+            members.add((virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon()).name("bg-member-" + t).unstarted(() -> {
                 try {
                     m.loop();
                 } finally {
@@ -178,6 +194,7 @@ public final class Emulator {
         private final CommentList comments = new CommentList();
         private final String commentText;
         private StoreSession s;
+        private int requests;
 
         Member(int index, Recorder rec, AtomicLong remaining) {
             this.rec = rec;
@@ -224,6 +241,12 @@ public final class Emulator {
                         }
                     }
                     pause(config.interArrivalMs());
+                    if (yieldBetweenRequests && (++requests & YIELD_EVERY_MASK) == 0) {
+                        // Virtual threads are not time-sliced: against an in-process store that never blocks, a
+                        // thread woken from a contended monitor would wait until another thread blocks. Yielding
+                        // between requests bounds that wait, at a cost in throughput (see ThreadKind.AUTO).
+                        Thread.yield();
+                    }
                 }
             } catch (RuntimeException e) {
                 failed(Kinds.COUNT, e);

@@ -18,12 +18,39 @@ import org.bgbench.model.InvalidParameterException;
  * @param locks            lock members as [D table 5.1]: IF and TF both members, AFR/RFR/DCR the socialite
  * @param uniqueSocialites a member is emulated by at most one thread at a time
  * @param seed             seed of the threads' random generators
+ * @param threadKind       virtual or platform threads for the members, or {@link ThreadKind#AUTO}
  */
 public record EmulatorConfig(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
                              int thinkTimeMs,
                              int interArrivalMs, int topK, int commentLength, boolean locks,
-                             boolean uniqueSocialites, long seed) {
+                             boolean uniqueSocialites, long seed, ThreadKind threadKind) {
+    /** Which threads emulate the members. */
+    public enum ThreadKind {
+        /**
+         * Platform threads for a store that runs inside BG's process with T ≤ {@link #PLATFORM_LIMIT}, virtual threads
+         * otherwise. A store in BG's process never blocks, and virtual threads are not time-sliced: a member woken
+         * from a contended lock could wait for a carrier until another member blocks, which would show up as store
+         * latency. The OS time-slices platform threads fairly.
+         */
+        AUTO,
+        VIRTUAL,
+        PLATFORM;
+
+        public static final int PLATFORM_LIMIT = 64;
+    }
+
+    /** The same configuration with automatic thread kind. */
+    public EmulatorConfig(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
+                          int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
+                          boolean uniqueSocialites, long seed) {
+        this(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
+                commentLength, locks, uniqueSocialites, seed, ThreadKind.AUTO);
+    }
+
     public EmulatorConfig {
+        if (threadKind == null) {
+            threadKind = ThreadKind.AUTO;
+        }
         if (threads < 1) {
             throw new InvalidParameterException("--threads", "T must be at least 1, got " + threads);
         }

@@ -25,6 +25,11 @@ final class MemoryStore implements DataStore {
     }
 
     @Override
+    public boolean inProcess() {
+        return true;
+    }
+
+    @Override
     public Optional<String> loadedGraph() {
         Db d = instance.db;
         return d == null ? Optional.empty() : Optional.ofNullable(d.loadedFingerprint);
