@@ -25,8 +25,9 @@ final class Keys {
 
     static {
         LOAD.put("numloadthreads", "loader threads (default: 2 × cores)");
-        RUN.put("threadkind", "auto, virtual or platform: threads emulating members (auto: platform threads for a "
-                + "store inside BG's process with T ≤ 64, else virtual; see docs/architecture.md)");
+        RUN.put("threadkind", "auto, virtual or platform: threads emulating members (auto: platform threads up to "
+                + "T = 2 × cores for a networked store and T = 64 for one inside BG's process, virtual beyond; "
+                + "see docs/architecture.md)");
     }
 
     static org.bgbench.emulator.EmulatorConfig.ThreadKind threadKind(Parameters p) {

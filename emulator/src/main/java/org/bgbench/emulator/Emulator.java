@@ -68,7 +68,8 @@ public final class Emulator {
         this.virtual = switch (config.threadKind()) {
             case VIRTUAL -> true;
             case PLATFORM -> false;
-            case AUTO -> !store.inProcess() || config.threads() > EmulatorConfig.ThreadKind.PLATFORM_LIMIT;
+            case AUTO -> config.threads() > (store.inProcess() ? EmulatorConfig.ThreadKind.PLATFORM_LIMIT
+                    : 2 * Runtime.getRuntime().availableProcessors());
         };
         this.yieldBetweenRequests = virtual && store.inProcess()
                 && config.threads() > Runtime.getRuntime().availableProcessors();

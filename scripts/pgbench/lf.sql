@@ -1,0 +1,3 @@
+-- The statement BG's postgres store issues for List Friends (one row per friendship: both sides, UNION ALL).
+\set id random(0, 9999)
+SELECT m.userid, m.username, m.pw, m.firstname, m.lastname, m.gender, m.dob, m.jdate, m.ldate, m.address, m.email, m.tel, m.tpic FROM friendship f JOIN members m ON m.userid = f.inviteeid WHERE f.inviterid = :id AND f.status = 2 UNION ALL SELECT m.userid, m.username, m.pw, m.firstname, m.lastname, m.gender, m.dob, m.jdate, m.ldate, m.address, m.email, m.tel, m.tpic FROM friendship f JOIN members m ON m.userid = f.inviterid WHERE f.inviteeid = :id AND f.status = 2;
