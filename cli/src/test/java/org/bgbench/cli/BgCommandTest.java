@@ -100,6 +100,46 @@ class BgCommandTest {
     }
 
     @Test
+    void anOriginalUscWorkloadFileRunsAsItIs() throws Exception {
+        // Keys and layout of USC BG's workloads/ files: fractions, not percentages, plus keys BG ignores or maps.
+        Path file = dir.resolve("HighUpdateActions");
+        Files.writeString(file, String.join("\n",
+                "# high update actions", "ViewProfileAction=0.35", "ListFriendsAction=0.05",
+                "ViewFriendReqAction=0.05", "InviteFriendAction=0.04", "AcceptFriendReqAction=0.02",
+                "RejectFriendReqAction=0.02", "ThawFriendshipAction=0.02", "ViewTopKResourcesAction=0.41",
+                "ViewCommentsOnResourceAction=0.0", "PostCommentOnResourceAction=0.02",
+                "DeleteCommentOnResourceAction=0.02", "requestdistribution=zipfian", "zipfianmean=0.27",
+                "usercount=300", "friendcountperuser=10", "resourcecountperuser=4", "confperc=0.7",
+                "commentcountperresource=1", "operationcount=2000", "threadcount=4", ""));
+        Path result = dir.resolve("usc.json");
+        assertThat(bg("run", "--store", "memory", "-p", "memory.name=usc-file", "-P", file.toString(), "--quiet",
+                "--out", result.toString())).as(err.toString()).isZero();
+        RunResult r = ResultJson.read(result);
+        assertThat(r.threads()).isEqualTo(4);
+        assertThat(r.total().count() + r.total().noops()).isEqualTo(2000);
+        assertThat(r.actions().get("VP").count()).isBetween(550L, 850L);
+        assertThat(r.actions().get("VCR").count()).isZero();
+        assertThat(r.total().errors()).isZero();
+    }
+
+    @Test
+    void dzipfPrintsChiSquareFromProbabilitiesAndASample() {
+        assertThat(bg("dzipf", "-M", "2000", "--workers", "1-4", "--requests", "200000")).as(err.toString()).isZero();
+        List<String> rows = out.toString().lines().filter(l -> l.matches("\\s+\\d+ .*")).toList();
+        assertThat(rows).hasSize(4);
+        for (String row : rows) {
+            String[] f = row.trim().split("\\s+");
+            double analytic = Double.parseDouble(f[1]);
+            double sampled = Double.parseDouble(f[2]);
+            double floor = Double.parseDouble(f[3]);
+            assertThat(analytic).as(row).isLessThan(1e-6);
+            assertThat(sampled).as(row).isBetween(floor * 0.7, floor * 1.3);
+        }
+        assertThat(bg("dzipf", "-M", "2000", "--workers", "3", "--requests", "0")).isZero();
+        assertThat(out.toString()).contains("N=3").contains("χ² vs centralised Zipfian");
+    }
+
+    @Test
     void runOnAStoreWithoutTheGraphSaysHowToLoadIt() {
         assertThat(bg(with(GRAPH, "run", "--store", "sqlite", "-p", db, "--duration", "1s"))).isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("holds no BG graph").contains("bg load");
@@ -126,6 +166,8 @@ class BgCommandTest {
         "bad duration           | run --store memory --duration soon -p usercount=200 -p friendcountperuser=4 | --duration",
         "sum not 100            | run --store memory -p ViewProfileAction=0.5 -p ListFriendsAction=0.2 -p usercount=200 -p friendcountperuser=4 | sum",
         "unknown action key     | run --store memory -p ViewProfilAction=1 -p usercount=200 -p friendcountperuser=4 | ViewProfilAction",
+        "dzipf workers          | dzipf --workers 0                                     | --workers: must be a count",
+        "dzipf too many workers | dzipf -M 10 --workers 11                              | --workers: needs at least one member per worker",
         "needs pending          | run --store memory -p AcceptFriendReqAction=0.5 -p ViewProfileAction=0.5 -p usercount=200 -p friendcountperuser=4 | no pending invitation",
     })
     void badInputGetsOneClearLineAndExitCode2(String what, String args, String message) {
