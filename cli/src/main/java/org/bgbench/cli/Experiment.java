@@ -21,6 +21,7 @@ import org.bgbench.model.Action;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
+import org.bgbench.validation.log.LogDirectory;
 import org.bgbench.workload.SessionType;
 import org.bgbench.workload.WorkloadSpec;
 
@@ -30,7 +31,8 @@ import org.bgbench.workload.WorkloadSpec;
  */
 final class Experiment {
     record Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
-                 WorkloadSpec workload, EmulatorConfig emulator, Duration beta, Path out, PrintWriter progress) {
+                 WorkloadSpec workload, EmulatorConfig emulator, Duration beta, Path out, PrintWriter progress,
+                 ValidationOptions validation) {
     }
 
     record Outcome(RunResult result, RunOutcome run) {
@@ -54,20 +56,45 @@ final class Experiment {
             m.startSampler();
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
                     t -> new RecorderAdapter(m.recorder(t)));
-            RunOutcome outcome = emulator.run(m::startMeasuring);
+            RunArtifacts artifacts = null;
+            LogDirectory logs = null;
+            if (s.validation() != null && s.out() != null) {
+                artifacts = RunArtifacts.forResult(s.out());
+                LogDirectory dir = artifacts.createLogs(s.emulator().threads());
+                logs = dir;
+                emulator.withLogs(t -> dir.newWriter());
+            }
+            RunOutcome outcome;
+            try {
+                outcome = emulator.run(m::startMeasuring);
+            } finally {
+                if (logs != null) {
+                    logs.close();
+                }
+            }
             if (!m.isMeasuring()) {
                 m.startMeasuring();
             }
             m.stopMeasuring();
             RunResult result = finish(m.result(context), outcome, s, emulator.virtualThreads());
-            if (writer != null) {
-                try {
-                    writer.write(result);
-                } catch (IOException e) {
-                    throw new org.bgbench.store.StoreException("cannot write the result to " + s.out() + ": " + e.getMessage(), e);
-                }
+            write(writer, result, s);
+            if (artifacts != null) {
+                // The measured result is on disk before validation starts, so nothing measured is lost if it fails.
+                artifacts.saveExpectedState(s.state());
+                result = RunValidation.validateInto(result, artifacts, s.state(), s.validation(), s.progress());
+                write(writer, result, s);
             }
             return new Outcome(result, outcome);
+        }
+    }
+
+    private static void write(ResultWriter writer, RunResult result, Setup s) {
+        if (writer != null) {
+            try {
+                writer.write(result);
+            } catch (IOException e) {
+                throw new org.bgbench.store.StoreException("cannot write the result to " + s.out() + ": " + e.getMessage(), e);
+            }
         }
     }
 

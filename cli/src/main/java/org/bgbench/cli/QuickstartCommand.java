@@ -68,6 +68,7 @@ final class QuickstartCommand implements Callable<Integer> {
             }
         }
         Duration measured = Durations.parse("--duration", duration);
+        ValidationOptions validation = Keys.validation(params);
         SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
         StoreSettings settings = StoreSettings.forProvider(provider, params.asMap());
         StateFiles states = StateFiles.defaultLocation();
@@ -95,7 +96,7 @@ final class QuickstartCommand implements Callable<Integer> {
                         ws.commentLength(), ws.locks(), ws.uniqueSocialites(), ws.seed());
                 err.printf("bg: T=%d, %s of %s (after 1 s warm-up)%n", t, Durations.format(measured), mix);
                 Experiment.Outcome o = Experiment.run(new Experiment.Setup(db, provider.name(), settings.asMap(), state,
-                        ws, ec, Duration.ofMillis(100), runDir.resolve("T" + t + ".json"), null));
+                        ws, ec, Duration.ofMillis(100), runDir.resolve("T" + t + ".json"), null, validation));
                 results.add(o.result());
                 if (ws.mix().writeFraction() > 0) {
                     states.save(stateFile, state);
@@ -103,10 +104,13 @@ final class QuickstartCommand implements Callable<Integer> {
             }
         }
         out.printf("%nBG quickstart: %s mix on %s, M=%,d, β=100 ms%n", mix, provider.name(), graph.members());
-        out.printf("%6s %12s %9s %9s %8s %8s%n", "T", "actions/s", "p95 ms", "p99 ms", "≤β %", "errors");
+        out.printf("%6s %12s %9s %9s %8s %8s %14s%n", "T", "actions/s", "p95 ms", "p99 ms", "≤β %", "errors",
+                "unpredictable");
         for (RunResult r : results) {
-            out.printf(Locale.ROOT, "%6d %,12.0f %9.3f %9.3f %8.2f %8d%n", r.threads(), r.throughput(),
-                    nz(r.total().p95Ms()), nz(r.total().p99Ms()), nz(r.total().withinBetaPct()), r.total().errors());
+            Object u = r.unpredictable() == null ? null : r.unpredictable().get("pct");
+            out.printf(Locale.ROOT, "%6d %,12.0f %9.3f %9.3f %8.2f %8d %14s%n", r.threads(), r.throughput(),
+                    nz(r.total().p95Ms()), nz(r.total().p99Ms()), nz(r.total().withinBetaPct()), r.total().errors(),
+                    u == null ? "-" : String.format(Locale.ROOT, "%.4f %%", ((Number) u).doubleValue()));
         }
         for (RunResult r : results) {
             r.bottleneckWarnings().forEach(w -> out.println("  ! T=" + r.threads() + ": " + w));

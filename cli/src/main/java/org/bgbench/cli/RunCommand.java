@@ -85,6 +85,7 @@ final class RunCommand implements Callable<Integer> {
         checkFeasible(ws, graph);
         ws.mix().symmetryWarnings().forEach(w -> err.println("bg: warning: " + w));
         EmulatorConfig ec = emulatorConfig(ws, Keys.threadKind(params));
+        ValidationOptions validation = Keys.validation(params);
         Duration betaDuration = Durations.parse("--beta", beta);
         StoreSettings settings = storeOptions.settings(provider, params);
         Path resultFile = out != null ? out : defaultOut(provider.name(), ws.mixName(), ec.threads());
@@ -95,11 +96,12 @@ final class RunCommand implements Callable<Integer> {
             err.printf("bg: running %s on %s: T=%d, %s%n", ws.mixName(), provider.name(), ec.threads(),
                     ec.operations() > 0 ? ec.operations() + " requests" : Durations.format(ec.duration()));
             Experiment.Outcome outcome = Experiment.run(new Experiment.Setup(store, provider.name(), settings.asMap(),
-                    state, ws, ec, betaDuration, resultFile, quiet ? null : err));
+                    state, ws, ec, betaDuration, resultFile, quiet ? null : err, validation));
             if (ws.mix().writeFraction() > 0) {
                 states.save(stateFile, state);
             }
             stdout.print(SummaryPrinter.summary(outcome.result()));
+            stdout.print(RunValidation.summary(outcome.result().unpredictable()));
             stdout.println("Result: " + resultFile.toAbsolutePath());
             return outcome.run().completed() ? 0 : Bg.FAILED;
         }

@@ -123,6 +123,35 @@ class BgCommandTest {
     }
 
     @Test
+    void aRunValidatesItsReadsAndBgValidateChecksThemAgain() throws Exception {
+        Path result = dir.resolve("v.json");
+        assertThat(bg(with(GRAPH, "run", "--store", "memory", "-p", "memory.name=cli-validate", "--workload", "high",
+                "--threads", "8", "--operations", "20000", "--quiet", "--out", result.toString())))
+                .as(err.toString()).isZero();
+        assertThat(out.toString()).contains("Unpredictable reads: 0 of").contains("τ = 0.01 %: met");
+        RunResult r = ResultJson.read(result);
+        assertThat(((Number) r.unpredictable().get("reads_checked")).longValue()).isGreaterThan(5_000);
+        assertThat(((Number) r.unpredictable().get("unpredictable_reads")).longValue()).isZero();
+        assertThat(r.unpredictable()).containsKeys("pct", "actions", "freshness");
+        assertThat(dir.resolve("v/logs")).isDirectory();
+        assertThat(dir.resolve("v/expected.state")).isRegularFile();
+
+        assertThat(bg("validate", dir.resolve("v").toString(), "-p", "validation.memory=1m")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("Validated").contains("Updated " + result);
+        assertThat(((Number) ResultJson.read(result).unpredictable().get("reads_checked")).longValue())
+                .isEqualTo(((Number) r.unpredictable().get("reads_checked")).longValue());
+    }
+
+    @Test
+    void validationCanBeSwitchedOff() throws Exception {
+        Path result = dir.resolve("off.json");
+        assertThat(bg(with(GRAPH, "run", "--store", "memory", "-p", "memory.name=cli-novalidate", "-p",
+                "enablelogging=false", "--operations", "2000", "--quiet", "--out", result.toString()))).as(err.toString()).isZero();
+        assertThat(ResultJson.read(result).unpredictable()).isNull();
+        assertThat(dir.resolve("off")).doesNotExist();
+    }
+
+    @Test
     void dzipfPrintsChiSquareFromProbabilitiesAndASample() {
         assertThat(bg("dzipf", "-M", "2000", "--workers", "1-4", "--requests", "200000")).as(err.toString()).isZero();
         List<String> rows = out.toString().lines().filter(l -> l.matches("\\s+\\d+ .*")).toList();
@@ -168,6 +197,10 @@ class BgCommandTest {
         "unknown action key     | run --store memory -p ViewProfilAction=1 -p usercount=200 -p friendcountperuser=4 | ViewProfilAction",
         "dzipf workers          | dzipf --workers 0                                     | --workers: must be a count",
         "dzipf too many workers | dzipf -M 10 --workers 11                              | --workers: needs at least one member per worker",
+        "bad validation flag    | run --store memory -p validation=maybe -p usercount=200 -p friendcountperuser=4 | validation: expected true or false",
+        "bad validation memory  | run --store memory -p validation.memory=lots -p usercount=200 -p friendcountperuser=4 | validation.memory: expected a size",
+        "bad tau                | run --store memory -p tau=200 -p usercount=200 -p friendcountperuser=4 | tau: expected a percentage",
+        "validate no run        | validate /nonexistent/run.json                       | no such result file or run directory",
         "needs pending          | run --store memory -p AcceptFriendReqAction=0.5 -p ViewProfileAction=0.5 -p usercount=200 -p friendcountperuser=4 | no pending invitation",
     })
     void badInputGetsOneClearLineAndExitCode2(String what, String args, String message) {

@@ -20,6 +20,7 @@ import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
 import org.bgbench.store.StoreSession;
+import org.bgbench.validation.log.LogWriter;
 
 /**
  * The closed-model emulator [SPEC §7]: T virtual threads, each repeatedly picking a socialite, issuing an action or a
@@ -50,6 +51,7 @@ public final class Emulator {
     private Runnable warmupEnded;
     private final boolean virtual;
     private final boolean yieldBetweenRequests;
+    private IntFunction<LogWriter> logs;
 
     /**
      * @param recorders gives each thread (by index) where to record; called once per thread
@@ -83,6 +85,16 @@ public final class Emulator {
      * Runs until the duration or operation count is reached, or the store fails persistently. {@code warmupEnded} runs
      * once, when the measured period starts (the caller resets its measurements there).
      */
+    /**
+     * Switches on the read and write logs of validation [SPEC §10]: thread t writes to {@code logs.apply(t)}. Writes
+     * are logged from the start (warm-up included, so the logs hold every change since the expected state was
+     * taken), reads only in the measured period. Call before {@link #run}.
+     */
+    public Emulator withLogs(IntFunction<LogWriter> logs) {
+        this.logs = logs;
+        return this;
+    }
+
     /** Whether the members run on virtual threads (else platform threads). */
     public boolean virtualThreads() {
         return virtual;
@@ -94,7 +106,7 @@ public final class Emulator {
         AtomicInteger running = new AtomicInteger(threads);
         List<Thread> members = new ArrayList<>(threads);
         for (int t = 0; t < threads; t++) {
-            Member m = new Member(t, recorders.apply(t), remaining);
+            Member m = new Member(t, recorders.apply(t), remaining, logs == null ? null : logs.apply(t));
             members.add((virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon()).name("bg-member-" + t).unstarted(() -> {
                 try {
                     m.loop();
@@ -187,6 +199,9 @@ public final class Emulator {
     /** One emulated-member thread: its store session, random generator and reusable result views. */
     private final class Member {
         private final Recorder rec;
+        private final LogWriter log;
+        /** End time of the last action {@link #ok} recorded, for its log records. */
+        private long end;
         private final AtomicLong remaining;
         private final SplittableRandom rnd;
         private final ProfileView profile;
@@ -197,8 +212,9 @@ public final class Emulator {
         private StoreSession s;
         private int requests;
 
-        Member(int index, Recorder rec, AtomicLong remaining) {
+        Member(int index, Recorder rec, AtomicLong remaining, LogWriter log) {
             this.rec = rec;
+            this.log = log;
             this.remaining = remaining;
             this.rnd = new SplittableRandom(config.seed() * 0x9e3779b97f4a7c15L + index);
             this.profile = new ProfileView(graph.attributeCount());
@@ -352,7 +368,14 @@ public final class Emulator {
             try {
                 profile.clear();
                 s.viewProfile(graph.memberId(a), graph.memberId(b), profile);
-                return ok(0, t0);
+                ok(0, t0);
+                if (log != null && measuring) {
+                    log.read((byte) 0, LogWriter.FRIENDS, b, t0, end, profile.friendCount);
+                    if (profile.pendingCount >= 0) {
+                        log.read((byte) 0, LogWriter.PENDING, b, t0, end, profile.pendingCount);
+                    }
+                }
+                return true;
             } catch (RuntimeException e) {
                 return error(0, t0, e);
             }
@@ -363,7 +386,11 @@ public final class Emulator {
             try {
                 members.clear();
                 s.listFriends(graph.memberId(a), graph.memberId(b), members);
-                return ok(1, t0);
+                ok(1, t0);
+                if (log != null && measuring) {
+                    log.read((byte) 1, LogWriter.FRIENDS, b, t0, end, members.size());
+                }
+                return true;
             } catch (RuntimeException e) {
                 return error(1, t0, e);
             }
@@ -374,7 +401,11 @@ public final class Emulator {
             try {
                 members.clear();
                 s.viewFriendRequests(graph.memberId(a), members);
-                return ok(2, t0);
+                ok(2, t0);
+                if (log != null && measuring) {
+                    log.read((byte) 2, LogWriter.PENDING, a, t0, end, members.size());
+                }
+                return true;
             } catch (RuntimeException e) {
                 return error(2, t0, e);
             }
@@ -400,7 +431,11 @@ public final class Emulator {
             try {
                 comments.clear();
                 s.viewCommentsOnResource(graph.memberId(a), graph.memberId(graph.resourceOwner(rid)), rid, comments);
-                return ok(8, t0);
+                ok(8, t0);
+                if (log != null && measuring) {
+                    log.read((byte) 8, LogWriter.COMMENTS, rid, t0, end, comments.size());
+                }
+                return true;
             } catch (RuntimeException e) {
                 return error(8, t0, e);
             }
@@ -430,7 +465,11 @@ public final class Emulator {
                             return error(kind, t0, e);
                         }
                         state.invite(a, b);
-                        return ok(kind, t0);
+                        ok(kind, t0);
+                        if (log != null) {
+                            log.delta((byte) kind, LogWriter.PENDING, b, t0, end, 1);
+                        }
+                        return true;
                     } finally {
                         unlockOther(b);
                     }
@@ -469,7 +508,15 @@ public final class Emulator {
                 } else {
                     state.reject(a, inviter);
                 }
-                return ok(kind, t0);
+                ok(kind, t0);
+                if (log != null) {
+                    log.delta((byte) kind, LogWriter.PENDING, a, t0, end, -1);
+                    if (accept) {
+                        log.delta((byte) kind, LogWriter.FRIENDS, a, t0, end, 1);
+                        log.delta((byte) kind, LogWriter.FRIENDS, inviter, t0, end, 1);
+                    }
+                }
+                return true;
             } finally {
                 unlockSelf(a);
             }
@@ -502,7 +549,12 @@ public final class Emulator {
                             return error(kind, t0, e);
                         }
                         state.thaw(a, b);
-                        return ok(kind, t0);
+                        ok(kind, t0);
+                        if (log != null) {
+                            log.delta((byte) kind, LogWriter.FRIENDS, a, t0, end, -1);
+                            log.delta((byte) kind, LogWriter.FRIENDS, b, t0, end, -1);
+                        }
+                        return true;
                     } finally {
                         unlockOther(b);
                     }
@@ -529,7 +581,11 @@ public final class Emulator {
                 return error(kind, t0, e);
             }
             state.postComment(rid, mid);
-            return ok(kind, t0);
+            ok(kind, t0);
+            if (log != null) {
+                log.delta((byte) kind, LogWriter.COMMENTS, rid, t0, end, 1);
+            }
+            return true;
         }
 
         /** DCR by {@code a} on her resource {@code rid} (or one with comments when -1). */
@@ -553,14 +609,19 @@ public final class Emulator {
                     return error(kind, t0, e);
                 }
                 state.deleteComment(r, mid);
-                return ok(kind, t0);
+                ok(kind, t0);
+                if (log != null) {
+                    log.delta((byte) kind, LogWriter.COMMENTS, r, t0, end, -1);
+                }
+                return true;
             } finally {
                 unlockSelf(a);
             }
         }
 
         private boolean ok(int kind, long t0) {
-            rec.ok(kind, System.nanoTime() - t0);
+            end = System.nanoTime();
+            rec.ok(kind, end - t0);
             succeeded();
             return true;
         }

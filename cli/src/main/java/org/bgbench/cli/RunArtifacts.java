@@ -1,0 +1,94 @@
+package org.bgbench.cli;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.state.GraphState;
+import org.bgbench.validation.log.LogDirectory;
+import org.bgbench.validation.log.LogWriter;
+
+/**
+ * What a run leaves beside its result {@code X.json}, in the directory {@code X/}: the validation logs
+ * ({@code logs/}), the graph ({@code graph.json}) and BG's expected state at the end of the run
+ * ({@code expected.state}), which is everything {@code bg validate} needs to check the run again later.
+ */
+record RunArtifacts(Path result, Path dir) {
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    static RunArtifacts forResult(Path result) {
+        String name = result.getFileName().toString();
+        String stem = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name + ".run";
+        Path parent = result.toAbsolutePath().getParent();
+        return new RunArtifacts(result, parent.resolve(stem));
+    }
+
+    /** A result file or its artifact directory, as a user names it to {@code bg validate}. */
+    static RunArtifacts find(Path path) {
+        Path p = path.toAbsolutePath();
+        RunArtifacts a;
+        if (Files.isDirectory(p)) {
+            a = new RunArtifacts(p.resolveSibling(p.getFileName() + ".json"), p);
+        } else if (Files.isRegularFile(p)) {
+            a = forResult(p);
+        } else {
+            throw new InvalidParameterException("RUN", "no such result file or run directory: " + path);
+        }
+        if (!Files.isDirectory(a.logs()) || !Files.isRegularFile(a.dir.resolve("expected.state"))) {
+            throw new InvalidParameterException("RUN", a.dir + " holds no validation logs and expected state; "
+                    + "was the run made with validation=false?");
+        }
+        return a;
+    }
+
+    Path logs() {
+        return dir.resolve("logs");
+    }
+
+    /** Logs for {@code threads} writers, whose buffers share about 64 MiB (thousands of virtual threads). */
+    LogDirectory createLogs(int threads) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
+        int buffer = (int) Math.max(8 << 10, Math.min(LogWriter.DEFAULT_BUFFER_BYTES, (64L << 20) / Math.max(1, threads)));
+        return LogDirectory.create(logs(), buffer);
+    }
+
+    void saveExpectedState(GraphState state) {
+        try {
+            Files.createDirectories(dir);
+            JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("graph.json").toFile(), state.graph().spec());
+            Path tmp = dir.resolve("expected.state.tmp");
+            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
+                state.writeTo(out);
+            }
+            Files.move(tmp, dir.resolve("expected.state"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot save the expected state in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    GraphState loadExpectedState() {
+        try {
+            GraphSpec spec = JSON.readValue(dir.resolve("graph.json").toFile(), GraphSpec.class);
+            try (DataInputStream in = new DataInputStream(new BufferedInputStream(
+                    Files.newInputStream(dir.resolve("expected.state"))))) {
+                return GraphState.readFrom(new SocialGraph(spec), in);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the expected state in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+}
