@@ -1,0 +1,172 @@
+package org.bgbench.store.casql;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.GraphLoader;
+import org.bgbench.store.StoreCounts;
+import org.bgbench.store.StoreImage;
+import org.bgbench.store.StoreSession;
+
+/**
+ * Cache-augmented SQL [C F, D 6.1.4]: the {@code postgres} store does all SQL; this store puts a cache in front of its
+ * read actions (see {@link CasqlSession}). Everything that replaces the database's contents wholesale (schema
+ * creation and drop, load, image restore) empties the cache, and so does opening the store: a cache that outlived
+ * an earlier BG process may hold entries whose invalidation that process never got to send.
+ */
+public final class CasqlStore implements DataStore {
+    private final DataStore database;
+    private final CacheBackend cache;
+    private final CasqlConfig config;
+    /** Points of a miss where tests interleave other sessions' actions. */
+    enum Stage {
+        /** The lookup missed; no lease taken and no SQL run yet. */
+        MISSED,
+        /** The SQL query ran; its result is not cached yet. */
+        QUERIED
+    }
+
+    /** Test hook: runs at each {@link Stage} of a miss with the key; null in normal use. */
+    private volatile BiConsumer<Stage, String> hook;
+
+    CasqlStore(DataStore database, CacheBackend cache, CasqlConfig config) {
+        this.database = database;
+        this.cache = cache;
+        this.config = config;
+        cache.flush();
+    }
+
+    /** The cache settings in effect. */
+    public CasqlConfig config() {
+        return config;
+    }
+
+    /** The PostgreSQL store underneath, which sees every write and every miss. */
+    DataStore database() {
+        return database;
+    }
+
+    CacheBackend cache() {
+        return cache;
+    }
+
+    /** Installs (or with null removes) the test hook. */
+    void hook(BiConsumer<Stage, String> hook) {
+        this.hook = hook;
+    }
+
+    void atStage(Stage stage, String key) {
+        BiConsumer<Stage, String> h = hook;
+        if (h != null) {
+            h.accept(stage, key);
+        }
+    }
+
+    @Override
+    public Optional<String> loadedGraph() {
+        return database.loadedGraph();
+    }
+
+    @Override
+    public void createSchema(GraphSpec spec) {
+        try {
+            database.createSchema(spec);
+        } finally {
+            cache.flush();
+        }
+    }
+
+    @Override
+    public void dropSchema() {
+        try {
+            database.dropSchema();
+        } finally {
+            cache.flush();
+        }
+    }
+
+    @Override
+    public GraphLoader newLoader(SocialGraph graph) {
+        return database.newLoader(graph);
+    }
+
+    @Override
+    public void finishLoad(SocialGraph graph) {
+        try {
+            database.finishLoad(graph);
+        } finally {
+            // Reads issued while loading may have cached a partly loaded graph.
+            cache.flush();
+        }
+    }
+
+    @Override
+    public StoreCounts counts() {
+        return database.counts();
+    }
+
+    @Override
+    public StoreSession openSession() {
+        StoreSession db = database.openSession();
+        try {
+            EntryFormat format = config.cache().remote() ? new BinaryFormat() : SnapshotFormat.INSTANCE;
+            return new CasqlSession(this, db, cache.ops(), format,
+                    config.consistency() == CasqlConfig.Consistency.INVALIDATE);
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+    }
+
+    /** PostgreSQL's image; a restore also empties the cache, whose entries describe the replaced contents. */
+    @Override
+    public Optional<StoreImage> image() {
+        return database.image().map(image -> new StoreImage() {
+            @Override
+            public void save() {
+                image.save();
+            }
+
+            @Override
+            public boolean exists() {
+                return image.exists();
+            }
+
+            @Override
+            public void restore() {
+                try {
+                    image.restore();
+                } finally {
+                    cache.flush();
+                }
+            }
+        });
+    }
+
+    /** PostgreSQL's postmaster and, when it runs on this host, the cache server. */
+    @Override
+    public List<Long> localServerPids() {
+        List<Long> pids = new ArrayList<>(database.localServerPids());
+        pids.addAll(cache.localServerPids());
+        return pids;
+    }
+
+    /** False: even with the in-process cache every miss and write goes to the PostgreSQL server. */
+    @Override
+    public boolean inProcess() {
+        return false;
+    }
+
+    @Override
+    public void close() {
+        try {
+            cache.close();
+        } finally {
+            database.close();
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package org.bgbench.store.casql;
+
+import org.bgbench.store.CommentList;
+import org.bgbench.store.MemberList;
+import org.bgbench.store.ProfileView;
+import org.bgbench.store.ResourceList;
+
+/**
+ * How a session turns a read's result into a cache entry and back: a byte array for the client-server caches
+ * ({@link BinaryFormat}), an immutable copy of the view for the in-process cache ({@link SnapshotFormat}). The
+ * {@code read} methods clear the view and fill it; they throw {@link IllegalArgumentException} for an entry that is
+ * not of the expected kind. One instance per session.
+ */
+interface EntryFormat {
+    Object entry(ProfileView v);
+
+    Object entry(MemberList list);
+
+    Object entry(ResourceList list);
+
+    Object entry(CommentList list);
+
+    void read(Object entry, ProfileView out);
+
+    void read(Object entry, MemberList out);
+
+    void read(Object entry, ResourceList out);
+
+    void read(Object entry, CommentList out);
+}

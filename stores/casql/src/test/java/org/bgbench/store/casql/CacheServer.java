@@ -1,0 +1,187 @@
+package org.bgbench.store.casql;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A real redis-server or memcached, started as a child process on a free loopback port for a test and stopped (and
+ * its temporary directory deleted) on close. When the binary is not installed the calling test is skipped with an
+ * assumption saying what to install.
+ */
+final class CacheServer implements AutoCloseable {
+    enum Kind {
+        REDIS("redis-server", "redis"), MEMCACHED("memcached", "memcached");
+
+        final String binary;
+        final String setting;
+
+        Kind(String binary, String setting) {
+            this.binary = binary;
+            this.setting = setting;
+        }
+    }
+
+    private final Process process;
+    private final int port;
+    private final Path dir;
+    private final Kind kind;
+
+    private CacheServer(Kind kind, Process process, int port, Path dir) {
+        this.kind = kind;
+        this.process = process;
+        this.port = port;
+        this.dir = dir;
+    }
+
+    /** Where the binary is, searching PATH and the usual bin and sbin directories. */
+    static Optional<Path> binary(Kind kind) {
+        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
+        dirs.addAll(List.of("/usr/local/bin", "/usr/bin", "/usr/sbin", "/usr/local/sbin"));
+        for (String d : dirs) {
+            if (d.isEmpty()) {
+                continue;
+            }
+            Path p = Path.of(d, kind.binary);
+            if (Files.isExecutable(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** For {@code @EnabledIf}: whether redis-server is installed. */
+    static boolean redisInstalled() {
+        return binary(Kind.REDIS).isPresent();
+    }
+
+    /** For {@code @EnabledIf}: whether memcached is installed. */
+    static boolean memcachedInstalled() {
+        return binary(Kind.MEMCACHED).isPresent();
+    }
+
+    /** Starts a server, or skips the calling test (an assumption) when its binary is missing. */
+    static CacheServer start(Kind kind) {
+        Optional<Path> bin = binary(kind);
+        Assumptions.assumeTrue(bin.isPresent(), kind.binary + " is not installed (apt-get install redis-server "
+                + "memcached, as .ci/run does): skipping the tests that need it");
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory("bg-casql-" + kind.setting + "-");
+            for (int attempt = 1; ; attempt++) {
+                int port = freePort();
+                List<String> cmd = new ArrayList<>();
+                cmd.add(bin.get().toString());
+                if (kind == Kind.REDIS) {
+                    cmd.addAll(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "",
+                            "--appendonly", "no", "--daemonize", "no", "--dir", dir.toString(),
+                            "--loglevel", "warning"));
+                } else {
+                    cmd.addAll(List.of("-p", Integer.toString(port), "-U", "0", "-l", "127.0.0.1", "-m", "64"));
+                    if ("root".equals(System.getProperty("user.name"))) {
+                        // memcached refuses to run as root unless told which user to be.
+                        cmd.addAll(List.of("-u", "root"));
+                    }
+                }
+                Path log = dir.resolve("server-" + attempt + ".log");
+                Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                if (awaitPort(p, port)) {
+                    return new CacheServer(kind, p, port, dir);
+                }
+                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                if (attempt == 3) {
+                    throw new IllegalStateException(kind.binary + " did not start on port " + port + ": "
+                            + Files.readString(log));
+                }
+            }
+        } catch (IOException e) {
+            deleteQuietly(dir);
+            throw new IllegalStateException("cannot start " + kind.binary + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            deleteQuietly(dir);
+            throw new IllegalStateException("interrupted while starting " + kind.binary, e);
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static boolean awaitPort(Process p, int port) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            if (!p.isAlive()) {
+                return false;
+            }
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                return true;
+            } catch (IOException notYet) {
+                Thread.sleep(20);
+            }
+        }
+        return false;
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    int port() {
+        return port;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** The casql settings that point at this server. */
+    Map<String, String> settings() {
+        Map<String, String> s = new HashMap<>();
+        s.put("cache", kind.setting);
+        s.put("cache.host", "127.0.0.1");
+        s.put("cache.port", Integer.toString(port));
+        return s;
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        } finally {
+            deleteQuietly(dir);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // A leftover temporary directory is harmless.
+        }
+    }
+}

@@ -1,0 +1,9 @@
+package org.bgbench.store.casql;
+
+/** Keys per write, leases, ttl staleness and flushes with cache=caffeine. */
+class CaffeineBehaviourTest extends CasqlBehaviour {
+    @Override
+    CacheServer.Kind server() {
+        return null;
+    }
+}

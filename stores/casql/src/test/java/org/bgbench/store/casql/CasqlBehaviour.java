@@ -1,0 +1,683 @@
+package org.bgbench.store.casql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.Relation;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.state.GraphState;
+import org.bgbench.store.CommentList;
+import org.bgbench.store.GraphLoader;
+import org.bgbench.store.LoadProgress;
+import org.bgbench.store.MemberList;
+import org.bgbench.store.ProfileView;
+import org.bgbench.store.ResourceList;
+import org.bgbench.store.StoreImage;
+import org.bgbench.store.StoreSession;
+import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.bgbench.store.postgres.PostgresStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * What the cache adds, against one real cache and one embedded PostgreSQL per class: which keys each write deletes,
+ * the lease protocol under deterministic interleavings and under heavy real concurrency, stale reads within the TTL
+ * in ttl mode, flushes on load and image restore, and the cache server's pid. Subclasses name the cache.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class CasqlBehaviour {
+    static final GraphSpec SPEC = new GraphSpec(120, 1000, 10, 4, 2, 0.7, true, 64, 256, 11, 12, 40, 3, 42);
+    static final int K = 3;
+    /** Write cycles (7 writes each) every writer of the concurrency test goes through at least. */
+    static final int MIN_CYCLES = 5;
+
+    private final CasqlStoreProvider provider = new CasqlStoreProvider();
+    final SocialGraph graph = new SocialGraph(SPEC);
+    private CacheServer server;
+    private PostgresStore postgres;
+
+    /** The cache server to start, or null for the in-process cache. */
+    abstract CacheServer.Kind server();
+
+    @BeforeAll
+    void start() {
+        if (server() != null) {
+            server = CacheServer.start(server());
+        }
+        postgres = PostgresStore.open(new PostgresStore.Config(null, null, null, 2, true, 1));
+    }
+
+    @AfterAll
+    void stop() {
+        try {
+            if (postgres != null) {
+                postgres.close();
+            }
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    /** A casql store on this class's cache and PostgreSQL ({@code database}, default {@code postgres}). */
+    CasqlStore open(String consistency, String... more) {
+        Map<String, String> s = new HashMap<>();
+        if (server != null) {
+            s.putAll(server.settings());
+        } else {
+            s.put("cache", "caffeine");
+        }
+        s.put("consistency", consistency);
+        s.put("postgres.url", postgres.url());
+        s.put("postgres.pool", "48");
+        for (int i = 0; i < more.length; i += 2) {
+            s.put(more[i], more[i + 1]);
+        }
+        return (CasqlStore) provider.open(StoreSettings.forProvider(provider, s));
+    }
+
+    int id(int index) {
+        return graph.memberId(index);
+    }
+
+    // ---- which keys each write deletes [C F]
+
+    @Test
+    void eachWriteDeletesExactlyTheKeysItAffects() {
+        try (CasqlStore store = open("invalidate")) {
+            StoreConformanceSuite.load(store, graph, 3);
+            GraphState state = new GraphState(graph);
+            CacheBackend.Ops ops = store.cache().ops();
+            int[] pair = unrelatedPair(state, 0);
+            int x = pair[0];
+            int y = pair[1];
+            int bystander = (y + 40) % graph.members();
+            long r = graph.resourceId(x, 1);
+            try (StoreSession s = store.openSession()) {
+                int[] members = {x, y, bystander};
+                long[] resources = {r, graph.resourceId(y, 0)};
+                assertDeletes(s, ops, members, resources, () -> s.inviteFriend(id(x), id(y)),
+                        "vp:" + id(y), "vfr:" + id(y));
+                assertDeletes(s, ops, members, resources, () -> s.acceptFriendRequest(id(y), id(x)),
+                        "vp:" + id(x), "vp:" + id(y), "lf:" + id(x), "lf:" + id(y), "vfr:" + id(y));
+                assertDeletes(s, ops, members, resources, () -> s.thawFriendship(id(x), id(y)),
+                        "vp:" + id(x), "vp:" + id(y), "lf:" + id(x), "lf:" + id(y));
+                s.inviteFriend(id(y), id(x));
+                assertDeletes(s, ops, members, resources, () -> s.rejectFriendRequest(id(x), id(y)),
+                        "vp:" + id(x), "vfr:" + id(x));
+                long mid = graph.firstFreeCommentId() + 1;
+                assertDeletes(s, ops, members, resources,
+                        () -> s.postCommentOnResource(id(y), id(x), r, mid, 1_700_000_000_000L, "hi"), "vcr:" + r);
+                assertDeletes(s, ops, members, resources, () -> s.deleteCommentFromResource(id(x), r, mid),
+                        "vcr:" + r);
+            }
+            // After all that, what the cache serves is what PostgreSQL holds.
+            assertCacheMatchesDatabase(store, new int[] {x, y, bystander}, new long[] {r});
+        }
+    }
+
+    private void assertDeletes(StoreSession s, CacheBackend.Ops ops, int[] members, long[] resources, Runnable write,
+                               String... expected) {
+        List<String> keys = new ArrayList<>();
+        for (int m : members) {
+            readAll(s, m);
+            keys.addAll(List.of("vp:" + id(m), "lf:" + id(m), "vfr:" + id(m), "vtr:" + id(m) + ":" + K));
+        }
+        CommentList comments = new CommentList();
+        for (long rid : resources) {
+            s.viewCommentsOnResource(id(members[0]), id(graph.resourceOwner(rid)), rid, comments);
+            keys.add("vcr:" + rid);
+        }
+        for (String k : keys) {
+            assertThat(isEntry(ops.get(k))).as("%s is cached before the write", k).isTrue();
+        }
+        write.run();
+        Set<String> gone = new LinkedHashSet<>();
+        for (String k : keys) {
+            if (ops.get(k) == null) {
+                gone.add(k);
+            }
+        }
+        assertThat(gone).as("keys the write deleted").containsExactlyInAnyOrder(expected);
+    }
+
+    private void readAll(StoreSession s, int m) {
+        s.viewProfile(id(m), id(m), new ProfileView(graph.attributeCount()));
+        s.listFriends(id(m), id(m), new MemberList(graph.attributeCount()));
+        s.viewFriendRequests(id(m), new MemberList(graph.attributeCount()));
+        s.viewTopKResources(id(m), id(m), K, new ResourceList());
+    }
+
+    static boolean isEntry(Object o) {
+        return o != null && o != CacheBackend.LEASED;
+    }
+
+    // ---- the lease protocol, interleaved deterministically
+
+    @Test
+    void aWriteBetweenAMissAndItsQueryIsSeenByTheReader() {
+        raceEveryRead(CasqlStore.Stage.MISSED);
+    }
+
+    @Test
+    void aWriteBetweenAReadersQueryAndItsFillLeavesNoStaleEntry() {
+        raceEveryRead(CasqlStore.Stage.QUERIED);
+    }
+
+    /**
+     * For each read that a write affects, runs the write on another session at {@code stage} of the read's miss.
+     * The reader may return the value before the write (its query ran first) but the cache must not keep it.
+     */
+    private void raceEveryRead(CasqlStore.Stage stage) {
+        try (CasqlStore store = open("invalidate")) {
+            StoreConformanceSuite.load(store, graph, 3);
+            GraphState state = new GraphState(graph);
+            int[] pair = unrelatedPair(state, 0);
+            int x = pair[0];
+            int y = pair[1];
+            long r = graph.resourceId(x, 2);
+            long mid = graph.firstFreeCommentId() + 7;
+            try (StoreSession reader = store.openSession(); StoreSession writer = store.openSession();
+                 StoreSession direct = store.database().openSession()) {
+                // VP of the invitee against IF; VFR against IF; LF against AFR; VP of both against TF; VCR against PCR.
+                race(store, stage, "vp:" + id(y), profile(reader, y), profile(direct, y),
+                        () -> writer.inviteFriend(id(x), id(y)));
+                race(store, stage, "lf:" + id(x), friends(reader, x), friends(direct, x),
+                        () -> writer.acceptFriendRequest(id(y), id(x)));
+                race(store, stage, "vp:" + id(x), profile(reader, x), profile(direct, x),
+                        () -> writer.thawFriendship(id(y), id(x)));
+                race(store, stage, "vfr:" + id(y), requests(reader, y), requests(direct, y),
+                        () -> writer.inviteFriend(id(x), id(y)));
+                race(store, stage, "vfr:" + id(y), requests(reader, y), requests(direct, y),
+                        () -> writer.rejectFriendRequest(id(y), id(x)));
+                race(store, stage, "vcr:" + r, comments(reader, r), comments(direct, r),
+                        () -> writer.postCommentOnResource(id(y), id(x), r, mid, 1_700_000_000_000L, "racing"));
+                race(store, stage, "vcr:" + r, comments(reader, r), comments(direct, r),
+                        () -> writer.deleteCommentFromResource(id(x), r, mid));
+            }
+        }
+    }
+
+    private void race(CasqlStore store, CasqlStore.Stage stage, String key, java.util.function.Supplier<String> read,
+                      java.util.function.Supplier<String> database, Runnable write) {
+        CacheBackend.Ops ops = store.cache().ops();
+        ops.delete(key);
+        String before = database.get();
+        AtomicBoolean fired = new AtomicBoolean();
+        store.hook((st, k) -> {
+            if (st == stage && k.equals(key) && fired.compareAndSet(false, true)) {
+                write.run();
+            }
+        });
+        String seen;
+        try {
+            seen = read.get();
+        } finally {
+            store.hook(null);
+        }
+        assertThat(fired).as("the write ran inside the read of %s", key).isTrue();
+        String after = database.get();
+        assertThat(after).as("the write changed what %s shows", key).isNotEqualTo(before);
+        if (stage == CasqlStore.Stage.MISSED) {
+            assertThat(seen).as("a read whose query follows the write sees it").isEqualTo(after);
+            assertThat(isEntry(ops.get(key))).as("and caches it").isTrue();
+        } else {
+            assertThat(seen).as("a read whose query preceded the write returns the old value").isEqualTo(before);
+            assertThat(ops.get(key)).as("but its fill is refused: the write deleted its lease").isNull();
+        }
+        assertThat(read.get()).as("%s after the race (miss or hit)", key).isEqualTo(after);
+        assertThat(isEntry(ops.get(key))).isTrue();
+        assertThat(read.get()).as("%s from the cache", key).isEqualTo(after);
+    }
+
+    @Test
+    void aReaderThatFindsAnotherReadersLeaseQueriesWithoutCaching() {
+        try (CasqlStore store = open("invalidate")) {
+            StoreConformanceSuite.load(store, graph, 3);
+            int m = 5;
+            String key = "vp:" + id(m);
+            CacheBackend.Ops ops = store.cache().ops();
+            try (StoreSession first = store.openSession(); StoreSession second = store.openSession();
+                 StoreSession direct = store.database().openSession()) {
+                String expected = profile(direct, m).get();
+                List<String> seenInside = new ArrayList<>();
+                AtomicBoolean fired = new AtomicBoolean();
+                store.hook((st, k) -> {
+                    if (st == CasqlStore.Stage.QUERIED && k.equals(key) && fired.compareAndSet(false, true)) {
+                        assertThat(ops.get(key)).as("the first reader's lease").isSameAs(CacheBackend.LEASED);
+                        seenInside.add(profile(second, m).get());
+                        assertThat(ops.get(key)).as("the second reader left the lease alone")
+                                .isSameAs(CacheBackend.LEASED);
+                    }
+                });
+                String seen;
+                try {
+                    seen = profile(first, m).get();
+                } finally {
+                    store.hook(null);
+                }
+                assertThat(seenInside).containsExactly(expected);
+                assertThat(seen).isEqualTo(expected);
+                assertThat(isEntry(ops.get(key))).as("the lease holder filled the key").isTrue();
+            }
+        }
+    }
+
+    // ---- heavy real concurrency
+
+    @Test
+    void manyReadersRacingWritersLeaveTheCacheEqualToTheDatabase() throws Exception {
+        try (CasqlStore store = open("invalidate")) {
+            StoreConformanceSuite.load(store, graph, 3);
+            GraphState state = new GraphState(graph);
+            int pairs = 6;
+            int[][] pair = new int[pairs][];
+            Set<Integer> used = new java.util.HashSet<>();
+            for (int p = 0, from = 0; p < pairs; p++) {
+                int[] candidate;
+                do {
+                    candidate = unrelatedPair(state, from++);
+                } while (used.contains(candidate[0]) || used.contains(candidate[1]));
+                used.add(candidate[0]);
+                used.add(candidate[1]);
+                pair[p] = candidate;
+            }
+            // Widen the window between a reader's query and its fill so writes land inside it often.
+            store.hook((st, k) -> {
+                if (st == CasqlStore.Stage.QUERIED && ThreadLocalRandom.current().nextBoolean()) {
+                    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1_000_000));
+                }
+            });
+            AtomicBoolean stop = new AtomicBoolean();
+            ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            AtomicInteger writes = new AtomicInteger();
+            AtomicIntegerArray cycles = new AtomicIntegerArray(pairs);
+            AtomicInteger reads = new AtomicInteger();
+            List<Thread> threads = new ArrayList<>();
+            for (int p = 0; p < pairs; p++) {
+                int writer = p;
+                int a = pair[p][0];
+                int b = pair[p][1];
+                long r = graph.resourceId(a, 0);
+                long firstMid = graph.firstFreeCommentId() + 1_000_000L * (p + 1);
+                threads.add(Thread.ofVirtual().unstarted(() -> {
+                    long mid = firstMid;
+                    try (StoreSession s = store.openSession(); StoreSession cached = store.openSession();
+                         StoreSession direct = store.database().openSession()) {
+                        // A cycle that returns the pair to no relation and the resource to its comments. Only this
+                        // thread changes what the pair's keys show, so once a write returned, the cache must agree
+                        // with PostgreSQL until its next write, whatever readers were doing meanwhile.
+                        while (!stop.get()) {
+                            long m = mid++;
+                            List<Runnable> cycle = List.of(
+                                    () -> s.inviteFriend(id(a), id(b)),
+                                    () -> s.acceptFriendRequest(id(b), id(a)),
+                                    () -> s.thawFriendship(id(a), id(b)),
+                                    () -> s.inviteFriend(id(b), id(a)),
+                                    () -> s.rejectFriendRequest(id(a), id(b)),
+                                    () -> s.postCommentOnResource(id(b), id(a), r, m, 1_700_000_000_000L, "c" + m),
+                                    () -> s.deleteCommentFromResource(id(a), r, m));
+                            for (Runnable write : cycle) {
+                                write.run();
+                                writes.incrementAndGet();
+                                // Let readers that raced the write finish, then look at what the cache serves.
+                                LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(3_000_000));
+                                String stale = mismatch(cached, direct, a, b, r);
+                                if (stale != null) {
+                                    failures.add(new AssertionError("after a write, " + stale));
+                                    stop.set(true);
+                                }
+                            }
+                            cycles.incrementAndGet(writer);
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                        stop.set(true);
+                    }
+                }));
+            }
+            int[] members = used.stream().mapToInt(Integer::intValue).toArray();
+            for (int t = 0; t < 12; t++) {
+                threads.add(Thread.ofVirtual().unstarted(() -> {
+                    ThreadLocalRandom rnd = ThreadLocalRandom.current();
+                    ProfileView p = new ProfileView(graph.attributeCount());
+                    MemberList list = new MemberList(graph.attributeCount());
+                    CommentList comments = new CommentList();
+                    try (StoreSession s = store.openSession()) {
+                        while (!stop.get()) {
+                            int m = members[rnd.nextInt(members.length)];
+                            switch (rnd.nextInt(4)) {
+                                case 0 -> {
+                                    s.viewProfile(id(m), id(m), p);
+                                    assertThat(p.friendCount).isNotNegative();
+                                    assertThat(p.pendingCount).isNotNegative();
+                                }
+                                case 1 -> s.listFriends(id(m), id(m), list);
+                                case 2 -> s.viewFriendRequests(id(m), list);
+                                default -> s.viewCommentsOnResource(id(m), id(m), graph.resourceId(m, 0), comments);
+                            }
+                            reads.incrementAndGet();
+                            // Hits on the in-process cache never block, and a yielding loop would keep the unparked
+                            // writers off the carrier threads: pause as a member between clicks would.
+                            LockSupport.parkNanos(rnd.nextLong(200_000));
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                        stop.set(true);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            // At least 2 s, and until every writer went through its cycle a few times (the machine may be busy).
+            long started = System.nanoTime();
+            while (!stop.get()) {
+                Thread.sleep(100);
+                boolean enough = true;
+                for (int p = 0; p < pairs; p++) {
+                    enough &= cycles.get(p) >= MIN_CYCLES;
+                }
+                long elapsed = System.nanoTime() - started;
+                if (elapsed > TimeUnit.SECONDS.toNanos(60) || enough && elapsed > TimeUnit.SECONDS.toNanos(2)) {
+                    stop.set(true);
+                }
+            }
+            for (Thread t : threads) {
+                assertThat(t.join(java.time.Duration.ofSeconds(30))).as("thread finished").isTrue();
+            }
+            store.hook(null);
+            assertThat(failures).isEmpty();
+            for (int p = 0; p < pairs; p++) {
+                assertThat(cycles.get(p)).as("write cycles of pair %d", p).isGreaterThanOrEqualTo(MIN_CYCLES);
+            }
+            assertThat(writes.get()).as("writes performed").isGreaterThanOrEqualTo(pairs * 7 * MIN_CYCLES);
+            assertThat(reads.get()).as("reads performed").isGreaterThan(100);
+            long[] resources = Arrays.stream(members).mapToLong(m -> graph.resourceId(m, 0)).toArray();
+            assertCacheMatchesDatabase(store, members, resources);
+        }
+    }
+
+    /** The first read of the pair's keys where the cache and PostgreSQL differ, or null. */
+    private String mismatch(StoreSession cached, StoreSession direct, int a, int b, long r) {
+        for (int m : new int[] {a, b}) {
+            String c = profile(cached, m).get();
+            String d = profile(direct, m).get();
+            if (!c.equals(d)) {
+                return "VP of " + id(m) + " from the cache: " + c + ", PostgreSQL: " + d;
+            }
+            c = friends(cached, m).get();
+            d = friends(direct, m).get();
+            if (!c.equals(d)) {
+                return "LF of " + id(m) + " from the cache: " + c + ", PostgreSQL: " + d;
+            }
+            c = requests(cached, m).get();
+            d = requests(direct, m).get();
+            if (!c.equals(d)) {
+                return "VFR of " + id(m) + " from the cache: " + c + ", PostgreSQL: " + d;
+            }
+        }
+        String c = comments(cached, r).get();
+        String d = comments(direct, r).get();
+        return c.equals(d) ? null : "VCR of " + r + " from the cache: " + c + ", PostgreSQL: " + d;
+    }
+
+    /** Every read of these members and resources, through the cache (twice: fill, then hit), equals PostgreSQL's. */
+    void assertCacheMatchesDatabase(CasqlStore store, int[] members, long[] resources) {
+        try (StoreSession cached = store.openSession(); StoreSession direct = store.database().openSession()) {
+            for (int round = 0; round < 2; round++) {
+                for (int m : members) {
+                    assertThat(profile(cached, m).get()).as("VP of %d", id(m)).isEqualTo(profile(direct, m).get());
+                    assertThat(friends(cached, m).get()).as("LF of %d", id(m)).isEqualTo(friends(direct, m).get());
+                    assertThat(requests(cached, m).get()).as("VFR of %d", id(m))
+                            .isEqualTo(requests(direct, m).get());
+                    assertThat(top(cached, m).get()).as("VTR of %d", id(m)).isEqualTo(top(direct, m).get());
+                }
+                for (long r : resources) {
+                    assertThat(comments(cached, r).get()).as("VCR of %d", r).isEqualTo(comments(direct, r).get());
+                }
+            }
+        }
+    }
+
+    // ---- ttl mode: stale by design
+
+    @Test
+    void ttlModeServesStaleResultsUntilTheTtlPasses() throws Exception {
+        long ttlMs = 2_000;
+        try (CasqlStore store = open("ttl", "ttl", "2s")) {
+            StoreConformanceSuite.load(store, graph, 3);
+            GraphState state = new GraphState(graph);
+            int[] pair = unrelatedPair(state, 0);
+            int x = pair[0];
+            int y = pair[1];
+            long r = graph.resourceId(y, 0);
+            CacheBackend.Ops ops = store.cache().ops();
+            try (StoreSession s = store.openSession(); StoreSession direct = store.database().openSession()) {
+                String profileBefore = profile(s, y).get();
+                String requestsBefore = requests(s, y).get();
+                String commentsBefore = comments(s, r).get();
+                long cachedAt = System.nanoTime();
+                s.inviteFriend(id(x), id(y));
+                s.postCommentOnResource(id(x), id(y), r, graph.firstFreeCommentId() + 3, 1_700_000_000_000L, "new");
+                assertThat(profile(direct, y).get()).isNotEqualTo(profileBefore);
+                assertThat(isEntry(ops.get("vp:" + id(y)))).as("writes delete nothing in ttl mode").isTrue();
+                // Within the TTL the cache answers with what it held before the writes.
+                assertThat(profile(s, y).get()).as("VP within the ttl").isEqualTo(profileBefore);
+                assertThat(requests(s, y).get()).as("VFR within the ttl").isEqualTo(requestsBefore);
+                assertThat(comments(s, r).get()).as("VCR within the ttl").isEqualTo(commentsBefore);
+                assertThat(System.nanoTime() - cachedAt).as("the stale reads happened well within the ttl")
+                        .isLessThan(TimeUnit.MILLISECONDS.toNanos(ttlMs / 2));
+                // memcached counts expiry in whole seconds of its own clock: allow it one more second.
+                long deadline = cachedAt + TimeUnit.MILLISECONDS.toNanos(ttlMs + 1_500);
+                LockSupport.parkNanos(Math.max(0, cachedAt + TimeUnit.MILLISECONDS.toNanos(ttlMs) - System.nanoTime()));
+                while (!(profile(s, y).get().equals(profile(direct, y).get())
+                        && requests(s, y).get().equals(requests(direct, y).get())
+                        && comments(s, r).get().equals(comments(direct, r).get()))
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertThat(profile(s, y).get()).as("VP after the ttl").isEqualTo(profile(direct, y).get());
+                assertThat(requests(s, y).get()).as("VFR after the ttl").isEqualTo(requests(direct, y).get());
+                assertThat(comments(s, r).get()).as("VCR after the ttl").isEqualTo(comments(direct, r).get());
+            }
+        }
+    }
+
+    // ---- flushes
+
+    @Test
+    void loadingAndRestoringAnImageEmptyTheCache() throws Exception {
+        String database = "casql_image";
+        try (Connection c = DriverManager.getConnection(postgres.url(), "postgres", "");
+             Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS " + database + "_bgimage");
+            st.execute("DROP DATABASE IF EXISTS " + database);
+            st.execute("CREATE DATABASE " + database);
+        }
+        String url = postgres.url().replaceAll("/postgres$", "/" + database);
+        try (CasqlStore store = open("invalidate", "postgres.url", url)) {
+            CacheBackend.Ops ops = store.cache().ops();
+            Function<String, Boolean> planted = key -> {
+                ops.put(key, store.config().cache().remote() ? new byte[] {'P'} : new Object());
+                return isEntry(ops.get(key));
+            };
+            assertThat(planted.apply("vp:1")).isTrue();
+            store.createSchema(SPEC);
+            assertThat(ops.get("vp:1")).as("createSchema flushes").isNull();
+            try (GraphLoader loader = store.newLoader(graph)) {
+                loader.load(0, graph.members(), LoadProgress.NONE);
+            }
+            assertThat(planted.apply("vp:1")).isTrue();
+            store.finishLoad(graph);
+            assertThat(ops.get("vp:1")).as("finishLoad flushes").isNull();
+
+            StoreImage image = store.image().orElseThrow();
+            image.save();
+            int[] pair = unrelatedPair(new GraphState(graph), 20);
+            int x = pair[0];
+            int y = pair[1];
+            String original;
+            String invited;
+            try (StoreSession s = store.openSession()) {
+                original = profile(s, y).get();
+                s.inviteFriend(id(x), id(y));
+                invited = profile(s, y).get();
+                assertThat(invited).isNotEqualTo(original);
+                assertThat(isEntry(ops.get("vp:" + id(y)))).isTrue();
+            }
+            image.restore();
+            assertThat(ops.get("vp:" + id(y))).as("restore flushes").isNull();
+            try (StoreSession s = store.openSession()) {
+                assertThat(profile(s, y).get()).as("VP after the restore").isEqualTo(original);
+            }
+            assertThat(planted.apply("vp:1")).isTrue();
+            store.dropSchema();
+            assertThat(ops.get("vp:1")).as("dropSchema flushes").isNull();
+        }
+        try (CasqlStore first = open("invalidate")) {
+            first.cache().ops().put("vp:2", first.config().cache().remote() ? new byte[] {'P'} : new Object());
+            if (first.config().cache().remote()) {
+                // A new store on the same cache server starts empty: the old one's entries cannot be trusted.
+                try (CasqlStore second = open("invalidate")) {
+                    assertThat(second.cache().ops().get("vp:2")).as("opening flushes").isNull();
+                }
+            }
+        }
+    }
+
+    // ---- entries too large for the cache
+
+    @Test
+    void anEntryTooLargeForTheCacheIsLeftUncached() {
+        try (CasqlStore store = open("invalidate")) {
+            CacheBackend.Ops ops = store.cache().ops();
+            boolean remote = store.config().cache().remote();
+            // memcached's default item size limit is 1 MB; Redis and Caffeine take this.
+            byte[] big = new byte[3 << 20];
+            big[0] = 'P';
+            Object entry = remote ? big : new Object();
+            Object lease = ops.lease("vp:big");
+            assertThat(lease).isNotNull();
+            boolean stored = ops.fill("vp:big", lease, entry);
+            assertThat(stored).isEqualTo(server() != CacheServer.Kind.MEMCACHED);
+            ops.delete("vp:big");
+            ops.put("vp:big", entry);
+            assertThat(isEntry(ops.get("vp:big"))).isEqualTo(server() != CacheServer.Kind.MEMCACHED);
+        }
+    }
+
+    // ---- pids
+
+    @Test
+    void localServerPidsIncludeTheCacheServer() {
+        try (CasqlStore store = open("invalidate")) {
+            List<Long> pids = store.localServerPids();
+            assertThat(pids).as("PostgreSQL's postmaster").isNotEmpty();
+            if (server != null) {
+                assertThat(pids).contains(server.pid());
+            } else {
+                assertThat(pids).containsExactlyElementsOf(store.database().localServerPids());
+            }
+        }
+    }
+
+    // ---- helpers
+
+    /** Two members with no relation, searching from {@code from} within one fragment. */
+    int[] unrelatedPair(GraphState state, int from) {
+        for (int a = from; a < graph.members(); a++) {
+            for (int d = 1; d < graph.members(); d++) {
+                int b = (a + d) % graph.members();
+                if (graph.fragmentOf(a) == graph.fragmentOf(b) && state.relation(a, b) == Relation.NONE) {
+                    return new int[] {a, b};
+                }
+            }
+        }
+        throw new AssertionError("no unrelated pair");
+    }
+
+    java.util.function.Supplier<String> profile(StoreSession s, int m) {
+        return () -> {
+            ProfileView p = new ProfileView(graph.attributeCount());
+            s.viewProfile(id(m), id(m), p);
+            return p.memberId + " " + Arrays.toString(p.attributes) + " img=" + Arrays.hashCode(p.profileImage)
+                    + " friends=" + p.friendCount + " resources=" + p.resourceCount + " pending=" + p.pendingCount;
+        };
+    }
+
+    java.util.function.Supplier<String> friends(StoreSession s, int m) {
+        return () -> {
+            MemberList l = new MemberList(graph.attributeCount());
+            s.listFriends(id(m), id(m), l);
+            return members(l);
+        };
+    }
+
+    java.util.function.Supplier<String> requests(StoreSession s, int m) {
+        return () -> {
+            MemberList l = new MemberList(graph.attributeCount());
+            s.viewFriendRequests(id(m), l);
+            return members(l);
+        };
+    }
+
+    java.util.function.Supplier<String> top(StoreSession s, int m) {
+        return () -> {
+            ResourceList l = new ResourceList();
+            s.viewTopKResources(id(m), id(m), K, l);
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < l.size(); i++) {
+                ResourceList.Row r = l.get(i);
+                b.append(r.resourceId).append('/').append(r.creatorId).append('/').append(r.wallUserId).append('/')
+                        .append(r.type).append('/').append(r.body).append('/').append(r.doc).append(';');
+            }
+            return b.toString();
+        };
+    }
+
+    java.util.function.Supplier<String> comments(StoreSession s, long r) {
+        return () -> {
+            CommentList l = new CommentList();
+            s.viewCommentsOnResource(id(0), id(graph.resourceOwner(r)), r, l);
+            List<String> rows = new ArrayList<>();
+            for (int i = 0; i < l.size(); i++) {
+                CommentList.Row c = l.get(i);
+                rows.add(c.commentId + "/" + c.resourceId + "/" + c.creatorId + "/" + c.modifierId + "/"
+                        + c.timestampMs + "/" + c.type + "/" + c.content);
+            }
+            rows.sort(null);
+            return rows.toString();
+        };
+    }
+
+    private static String members(MemberList l) {
+        List<String> rows = new ArrayList<>();
+        for (int i = 0; i < l.size(); i++) {
+            MemberList.Row r = l.get(i);
+            rows.add(r.memberId + Arrays.toString(r.attributes) + Arrays.hashCode(r.thumbnail));
+        }
+        rows.sort(null);
+        return rows.toString();
+    }
+}
