@@ -15,8 +15,8 @@ import org.bgbench.store.StoreImage;
 /**
  * Database images by PostgreSQL's own means: the image is a second database, {@code <db>_bgimage}, created with
  * {@code CREATE DATABASE ... TEMPLATE}, a file-level copy that takes seconds where a reload takes minutes. Both
- * operations need the database to themselves: the pool is suspended and emptied first, so every BG session must be
- * closed, and other clients must be disconnected.
+ * operations need the database to themselves: the pool is suspended and emptied first (and the materialized view's
+ * background refresher paused), so every BG session must be closed, and other clients must be disconnected.
  */
 final class PostgresImage implements StoreImage {
     private static final long QUIESCE_MS = 10_000;
@@ -70,14 +70,24 @@ final class PostgresImage implements StoreImage {
         }
     }
 
+    /** Restores the image; with the matview design the view is then refreshed, as the image's may be stale. */
     @Override
     public void restore() {
         replace(target.database(), image, "restoring the image");
         store.schemaReplaced();
     }
 
-    /** Drops {@code database} and recreates it as a copy of {@code template}, with BG's pool emptied meanwhile. */
+    /**
+     * Drops {@code database} and recreates it as a copy of {@code template}, with BG's pool emptied and the
+     * materialized view's background refresher paused meanwhile.
+     */
     private void replace(String database, String template, String what) {
+        try (CountsView.Paused paused = store.pauseRefresher()) {
+            dropAndCopy(database, template, what);
+        }
+    }
+
+    private void dropAndCopy(String database, String template, String what) {
         HikariPoolMXBean mx = pool.getHikariPoolMXBean();
         mx.suspendPool();
         try {

@@ -13,17 +13,22 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
+import org.bgbench.store.StoreSession;
 import org.bgbench.store.relational.RelationalStore;
 import org.postgresql.Driver;
 
 /**
  * BG's Basic relational design on PostgreSQL: sessions borrow a connection from a HikariCP pool for their whole life,
- * loaders stream COPY on connections of their own, and an embedded mode starts a throwaway server.
+ * loaders stream COPY on connections of their own, and an embedded mode starts a throwaway server. With
+ * {@link Design#MATVIEW} View Profile reads its counts from a materialized view instead ({@link CountsView}).
  */
 public final class PostgresStore extends RelationalStore {
     /** Connections kept idle in the pool; more are opened as sessions ask for them. */
@@ -37,6 +42,16 @@ public final class PostgresStore extends RelationalStore {
     private final EmbeddedServer embedded;
     private final int poolSize;
     private final PostgresImage image;
+    /** The materialized view of the counts; null with the basic design. */
+    private final CountsView view;
+
+    /** How View Profile gets a member's counts. */
+    public enum Design {
+        /** Aggregate queries over the tables at every VP (USC BG's Basic design). */
+        BASIC,
+        /** A materialized view of the counts, refreshed by the writes or by a background thread [C E.1]. */
+        MATVIEW
+    }
 
     /**
      * Connection settings of a store.
@@ -47,19 +62,50 @@ public final class PostgresStore extends RelationalStore {
      * @param pool           session connections in the pool; 0 picks one from the server's max_connections
      * @param embedded       start a throwaway server instead of connecting to {@code url}
      * @param friendshipRows rows per confirmed friendship, 1 or 2
+     * @param design         how View Profile gets the counts
+     * @param refresh        with {@link Design#MATVIEW}: null to refresh the view in every count-changing write, or
+     *                       the interval of a background refresh (VP counts may then be stale); null with BASIC
      */
-    public record Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows) {
+    public record Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
+                         Design design, Duration refresh) {
+        public Config {
+            if (design == null) {
+                design = Design.BASIC;
+            }
+            if (refresh != null && (design != Design.MATVIEW || refresh.isNegative() || refresh.isZero())) {
+                throw new IllegalArgumentException("a refresh interval needs the matview design and must be positive");
+            }
+        }
+
+        /** The basic design. */
+        public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows) {
+            this(url, user, password, pool, embedded, friendshipRows, Design.BASIC, null);
+        }
     }
 
-    private PostgresStore(PostgresDialect dialect, int friendshipRows, Target target, Properties loadProperties,
-                          HikariDataSource pool, EmbeddedServer embedded, int poolSize) {
-        super(dialect, friendshipRows);
+    private PostgresStore(PostgresDialect dialect, Config config, Target target, Properties sessionProperties,
+                          Properties loadProperties, HikariDataSource pool, EmbeddedServer embedded, int poolSize) {
+        super(dialect, config.friendshipRows());
         this.target = target;
         this.loadProperties = loadProperties;
         this.pool = pool;
         this.embedded = embedded;
         this.poolSize = poolSize;
         this.image = new PostgresImage(this, pool, target, loadProperties);
+        if (config.design() == Design.MATVIEW) {
+            Properties refresher = new Properties();
+            refresher.putAll(sessionProperties);
+            refresher.setProperty("ApplicationName", "bg-matview-refresh");
+            this.view = new CountsView(config.friendshipRows(), config.refresh(), this::connect, () -> {
+                try {
+                    return connectDirect(target, refresher);
+                } catch (SQLException e) {
+                    throw new StoreException(target.describe(e), e);
+                }
+            });
+        } else {
+            this.view = null;
+        }
     }
 
     /** Connects (starting the embedded server first if asked); fails with a message naming what went wrong. */
@@ -117,8 +163,7 @@ public final class PostgresStore extends RelationalStore {
             load.putAll(props);
             // A load is redone from scratch if it fails, so its commits need not wait for the disk.
             load.setProperty("options", "-c synchronous_commit=off");
-            return new PostgresStore(new PostgresDialect(version), config.friendshipRows(), target, load, pool, server,
-                    size);
+            return new PostgresStore(new PostgresDialect(version), config, target, props, load, pool, server, size);
         } catch (RuntimeException e) {
             if (server != null) {
                 server.close();
@@ -174,14 +219,81 @@ public final class PostgresStore extends RelationalStore {
         return poolSize;
     }
 
+    /** How View Profile gets the counts. */
+    public Design design() {
+        return view == null ? Design.BASIC : Design.MATVIEW;
+    }
+
+    /** The materialized view of the matview design; null with the basic design. */
+    CountsView countsView() {
+        return view;
+    }
+
+    @Override
+    public void createSchema(GraphSpec spec) {
+        if (view != null) {
+            view.invalidate();
+        }
+        // The view depends on the tables: drop it first under either design, so a basic load can replace a matview one.
+        execute("dropping the materialized view", CountsView.DROP);
+        super.createSchema(spec);
+        if (view != null) {
+            execute("creating the materialized view", view.createStatement());
+        }
+    }
+
+    @Override
+    public void dropSchema() {
+        if (view != null) {
+            view.invalidate();
+        }
+        execute("dropping the materialized view", CountsView.DROP);
+        super.dropSchema();
+    }
+
+    /** Builds keys and indexes and records the graph (as the Basic design), then populates and indexes the view. */
+    @Override
+    public void finishLoad(SocialGraph graph) {
+        super.finishLoad(graph);
+        if (view != null) {
+            view.prepare();
+        }
+    }
+
+    /** With the matview design, the first session of the store makes sure the view exists and is fresh. */
+    @Override
+    public StoreSession openSession() {
+        if (view == null) {
+            return super.openSession();
+        }
+        view.ensureReady();
+        return new MatviewSession(connect(), schema(), view.synchronous());
+    }
+
+    private void execute(String what, String sql) {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute(sql);
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
     @Override
     public Optional<StoreImage> image() {
         return Optional.of(image);
     }
 
-    /** Called after a restore replaced the database, whose attribute columns may differ. */
+    /** Called after a restore replaced the database, whose attribute columns may differ and whose view is derived. */
     void schemaReplaced() {
         forgetSchema();
+        if (view != null) {
+            view.prepare();
+        }
+    }
+
+    /** Keeps the background refresher off the database (and its connection closed) while an image is copied. */
+    CountsView.Paused pauseRefresher() {
+        return view == null ? () -> { } : view.pause();
     }
 
     EmbeddedServer embeddedServer() {
@@ -237,7 +349,13 @@ public final class PostgresStore extends RelationalStore {
     @Override
     public void close() {
         try {
-            pool.close();
+            try {
+                if (view != null) {
+                    view.close();
+                }
+            } finally {
+                pool.close();
+            }
         } finally {
             if (embedded != null) {
                 embedded.close();

@@ -1,12 +1,19 @@
 package org.bgbench.store.postgres;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.workload.Durations;
 
-/** The {@code postgres} store: PostgreSQL over pgJDBC with BG's Basic relational design. */
+/**
+ * The {@code postgres} store: PostgreSQL over pgJDBC with BG's Basic relational design, or with the profile counts in a
+ * materialized view ({@code postgres.design=matview}).
+ */
 public final class PostgresStoreProvider implements StoreProvider {
     static final String URL = "postgres.url";
     static final String USER = "postgres.user";
@@ -14,6 +21,8 @@ public final class PostgresStoreProvider implements StoreProvider {
     static final String POOL = "postgres.pool";
     static final String EMBEDDED = "postgres.embedded";
     static final String FRIENDSHIP_ROWS = "friendship.rows";
+    static final String DESIGN = "postgres.design";
+    static final String REFRESH = "postgres.refresh";
     static final String DEFAULT_URL = "jdbc:postgresql://localhost:5432/bg";
     static final String DEFAULT_USER = "postgres";
     // USC BG's JDBC client keys, read when the postgres.* key is not given.
@@ -28,7 +37,8 @@ public final class PostgresStoreProvider implements StoreProvider {
 
     @Override
     public String description() {
-        return "PostgreSQL (pgJDBC, HikariCP, COPY load): relational Basic design, one friendship table with status";
+        return "PostgreSQL (pgJDBC, HikariCP, COPY load): relational Basic design, one friendship table with status;"
+                + " or VP counts from a materialized view (postgres.design=matview)";
     }
 
     @Override
@@ -45,6 +55,14 @@ public final class PostgresStoreProvider implements StoreProvider {
                                 + "stop it on exit; URL, user and password are then ignored"),
                 new StoreSetting(FRIENDSHIP_ROWS, "1",
                         "rows per confirmed friendship: 1 (USC BG's Basic) or 2 (one per direction)"),
+                new StoreSetting(DESIGN, "basic",
+                        "basic: VP counts friends, pending invitations and resources by aggregate queries; matview: "
+                                + "VP reads them from a materialized view of the counts (CIKM 2013 E.1)"),
+                // No default value, so a refresh given with the basic design can be told from one not given.
+                new StoreSetting(REFRESH, null,
+                        "matview only (default sync): sync = IF/AFR/RFR/TF refresh the view in their transaction, "
+                                + "reads never stale, writes slow; a duration such as 500ms or 5s = a background "
+                                + "thread refreshes it at that interval, writes do not, VP counts may be stale"),
                 new StoreSetting(USC_URL, null, "USC BG alias of postgres.url"),
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
                 new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password"));
@@ -58,15 +76,49 @@ public final class PostgresStoreProvider implements StoreProvider {
     static PostgresStore.Config config(StoreSettings s) {
         int pool = s.getInt(POOL, 0);
         if (pool < 0) {
-            throw new org.bgbench.model.InvalidParameterException(POOL, "must be 0 (automatic) or more, got " + pool);
+            throw new InvalidParameterException(POOL, "must be 0 (automatic) or more, got " + pool);
         }
+        PostgresStore.Design design = switch (s.getChoice(DESIGN, "basic", "basic", "matview")) {
+            case "matview" -> PostgresStore.Design.MATVIEW;
+            default -> PostgresStore.Design.BASIC;
+        };
         return new PostgresStore.Config(
                 either(s, URL, USC_URL, DEFAULT_URL),
                 either(s, USER, USC_USER, DEFAULT_USER),
                 either(s, PASSWORD, USC_PASSWORD, null),
                 pool,
                 s.getBoolean(EMBEDDED, false),
-                Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")));
+                Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")),
+                design,
+                refreshInterval(s.get(REFRESH), design));
+    }
+
+    /** Null for {@code sync} (or absent), else the background refresh interval; only the matview design has one. */
+    static Duration refreshInterval(String value, PostgresStore.Design design) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        if (design != PostgresStore.Design.MATVIEW) {
+            throw new InvalidParameterException(REFRESH, "applies only to " + DESIGN + "=matview (the basic design "
+                    + "counts at every VP and has no view to refresh), got '" + value + "' with " + DESIGN
+                    + "=basic; drop it or add -p " + DESIGN + "=matview");
+        }
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("sync")) {
+            return null;
+        }
+        Duration d;
+        try {
+            d = Durations.parse(REFRESH, v);
+        } catch (InvalidParameterException e) {
+            throw new InvalidParameterException(REFRESH, "expected sync or a refresh interval such as 500ms, 5s or "
+                    + "1m, got '" + value + "'");
+        }
+        if (d.isZero()) {
+            throw new InvalidParameterException(REFRESH, "a refresh interval must be longer than 0, got '" + value
+                    + "'; use sync to refresh in every write");
+        }
+        return d;
     }
 
     /** The postgres.* value unless it is absent or only the default and the USC alias is given. */

@@ -1,0 +1,172 @@
+package org.bgbench.store.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.bgbench.store.ProfileView;
+import org.bgbench.store.StoreException;
+import org.bgbench.store.relational.RelationalSchema;
+import org.bgbench.store.relational.RelationalSession;
+
+/**
+ * A session of the materialized-view design ({@link CountsView}): View Profile takes the counts from the view; every
+ * other action is the Basic design's. With synchronous refresh, the writes that change a count (IF, AFR, RFR, TF)
+ * refresh the view <em>inside their own transaction</em>: the write, the refresh lock and the refresh commit together,
+ * so a read that starts after the write returned sees the new counts, a read during it sees the old tables and old
+ * counts, and a failed refresh rolls the write back (BG counts an error and its state stays right).
+ */
+final class MatviewSession extends RelationalSession {
+    private final Connection c;
+    private final boolean sync;
+    private final boolean twoRows;
+    private final int attributes;
+    private final PreparedStatement viewProfile;
+    private final PreparedStatement viewOwnProfile;
+    private final Statement refresh;
+    private final PreparedStatement accept;
+    private final PreparedStatement acceptMirror;
+
+    /** A write run inside the refreshing transaction. */
+    @FunctionalInterface
+    private interface Write {
+        void run() throws SQLException;
+    }
+
+    /**
+     * @param c    a connection in autocommit mode, owned by the session from now on
+     * @param sync whether writes refresh the view before they return
+     */
+    MatviewSession(Connection c, RelationalSchema schema, boolean sync) {
+        super(c, schema, null);
+        this.c = c;
+        this.sync = sync;
+        this.twoRows = schema.friendshipRows() == 2;
+        this.attributes = schema.attributeCount();
+        try {
+            viewProfile = c.prepareStatement(CountsView.viewProfile(schema, false));
+            viewOwnProfile = c.prepareStatement(CountsView.viewProfile(schema, true));
+            refresh = sync ? c.createStatement() : null;
+            // The Basic design's two-row accept commits on its own, so it cannot share the refreshing transaction.
+            accept = sync && twoRows ? c.prepareStatement("UPDATE friendship SET status = " + RelationalSchema.CONFIRMED
+                    + " WHERE inviterid = ? AND inviteeid = ? AND status = " + RelationalSchema.PENDING) : null;
+            acceptMirror = sync && twoRows ? c.prepareStatement("INSERT INTO friendship ("
+                    + RelationalSchema.FRIENDSHIP_COLUMNS + ") VALUES (?, ?, " + RelationalSchema.CONFIRMED + ")") : null;
+        } catch (SQLException e) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // Reporting the first failure matters more.
+            }
+            throw new StoreException("cannot prepare the BG statements of the materialized-view design (is the BG "
+                    + "schema loaded?): " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void viewProfile(int requester, int profile, ProfileView out) {
+        out.clear();
+        boolean own = requester == profile;
+        PreparedStatement ps = own ? viewOwnProfile : viewProfile;
+        try {
+            ps.setInt(1, profile);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new StoreException("VP: member " + profile + " not found");
+                }
+                int n = Math.min(attributes, out.attributes.length);
+                for (int a = 0; a < n; a++) {
+                    out.attributes[a] = rs.getString(a + 1);
+                }
+                int col = attributes + 1;
+                out.profileImage = rs.getBytes(col);
+                out.friendCount = rs.getInt(col + 1);
+                out.resourceCount = rs.getInt(col + 2);
+                if (own) {
+                    out.pendingCount = rs.getInt(col + 3);
+                }
+                out.memberId = profile;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("VP failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void inviteFriend(int inviter, int invitee) {
+        if (sync) {
+            refreshing("IF", () -> super.inviteFriend(inviter, invitee));
+        } else {
+            super.inviteFriend(inviter, invitee);
+        }
+    }
+
+    @Override
+    public void acceptFriendRequest(int invitee, int inviter) {
+        if (!sync) {
+            super.acceptFriendRequest(invitee, inviter);
+        } else if (!twoRows) {
+            refreshing("AFR", () -> super.acceptFriendRequest(invitee, inviter));
+        } else {
+            refreshing("AFR", () -> {
+                accept.setInt(1, inviter);
+                accept.setInt(2, invitee);
+                expect(accept.executeUpdate(), "AFR");
+                acceptMirror.setInt(1, invitee);
+                acceptMirror.setInt(2, inviter);
+                expect(acceptMirror.executeUpdate(), "AFR");
+            });
+        }
+    }
+
+    @Override
+    public void rejectFriendRequest(int invitee, int inviter) {
+        if (sync) {
+            refreshing("RFR", () -> super.rejectFriendRequest(invitee, inviter));
+        } else {
+            super.rejectFriendRequest(invitee, inviter);
+        }
+    }
+
+    @Override
+    public void thawFriendship(int member, int friend) {
+        if (sync) {
+            refreshing("TF", () -> super.thawFriendship(member, friend));
+        } else {
+            super.thawFriendship(member, friend);
+        }
+    }
+
+    /** Runs {@code write}, then the refresh, in one transaction (see the class comment). */
+    private void refreshing(String action, Write write) {
+        try {
+            c.setAutoCommit(false);
+            try {
+                write.run();
+                refresh.execute(CountsView.LOCK);
+                refresh.execute(CountsView.REFRESH);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    c.rollback();
+                } catch (SQLException ignored) {
+                    // The original failure is what the caller needs to see.
+                }
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new StoreException(action + " failed (refreshing " + CountsView.NAME + " in its transaction): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static void expect(int changed, String action) {
+        if (changed != 1) {
+            throw new StoreException(action + " changed " + changed + " rows, expected 1"
+                    + " (the store does not hold the state the action was chosen for)");
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package org.bgbench.store.postgres;
+
+import org.bgbench.store.DataStore;
+import org.bgbench.store.conformance.StoreConformanceSuite;
+
+/** The conformance suite on the materialized-view design with synchronous refresh: VP counts are never stale. */
+class PostgresMatviewConformanceTest extends StoreConformanceSuite {
+    @Override
+    protected DataStore openStore() {
+        return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 1,
+                PostgresStore.Design.MATVIEW, null));
+    }
+}

@@ -1,0 +1,87 @@
+package org.bgbench.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.bgbench.model.InvalidParameterException;
+import org.bgbench.store.StoreSettings;
+import org.junit.jupiter.api.Test;
+
+/** Settings of the provider that need no server: the design and refresh keys and how bad values are refused. */
+class PostgresStoreProviderTest {
+    private final PostgresStoreProvider provider = new PostgresStoreProvider();
+
+    private PostgresStore.Config config(String... keyValues) {
+        Map<String, String> given = new HashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            given.put(keyValues[i], keyValues[i + 1]);
+        }
+        return PostgresStoreProvider.config(StoreSettings.forProvider(provider, given));
+    }
+
+    @Test
+    void theBasicDesignIsTheDefault() {
+        PostgresStore.Config c = config();
+        assertThat(c.design()).isEqualTo(PostgresStore.Design.BASIC);
+        assertThat(c.refresh()).isNull();
+        assertThat(provider.settings()).extracting(s -> s.key()).contains("postgres.design", "postgres.refresh");
+    }
+
+    @Test
+    void theMatviewDesignRefreshesSynchronouslyOrAtAnInterval() {
+        assertThat(config("postgres.design", "matview").design()).isEqualTo(PostgresStore.Design.MATVIEW);
+        assertThat(config("postgres.design", "matview").refresh()).as("sync by default").isNull();
+        assertThat(config("postgres.design", "MatView", "postgres.refresh", "SYNC").refresh()).isNull();
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "5s").refresh())
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "500ms").refresh())
+                .isEqualTo(Duration.ofMillis(500));
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "PT1M").refresh())
+                .isEqualTo(Duration.ofMinutes(1));
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "2").refresh())
+                .as("a plain number is seconds, as BG's other durations").isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void anUnknownDesignIsRefused() {
+        assertThatThrownBy(() -> config("postgres.design", "manual"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessage("postgres.design: expected one of basic, matview, got 'manual'")
+                .extracting(e -> ((InvalidParameterException) e).parameter()).isEqualTo("postgres.design");
+    }
+
+    @Test
+    void aRefreshWithTheBasicDesignIsRefused() {
+        for (String refresh : new String[] {"5s", "sync"}) {
+            assertThatThrownBy(() -> config("postgres.refresh", refresh))
+                    .isInstanceOf(InvalidParameterException.class)
+                    .hasMessageStartingWith("postgres.refresh: applies only to postgres.design=matview")
+                    .hasMessageContaining("got '" + refresh + "' with postgres.design=basic");
+            assertThatThrownBy(() -> config("postgres.design", "basic", "postgres.refresh", refresh))
+                    .isInstanceOf(InvalidParameterException.class);
+        }
+    }
+
+    @Test
+    void aBadRefreshIsRefused() {
+        for (String bad : new String[] {"soon", "5 parsecs", "-1s", "1,5s"}) {
+            assertThatThrownBy(() -> config("postgres.design", "matview", "postgres.refresh", bad))
+                    .as(bad)
+                    .isInstanceOf(InvalidParameterException.class)
+                    .hasMessage("postgres.refresh: expected sync or a refresh interval such as 500ms, 5s or 1m, got '"
+                            + bad + "'");
+        }
+        assertThatThrownBy(() -> config("postgres.design", "matview", "postgres.refresh", "0s"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("must be longer than 0");
+    }
+
+    @Test
+    void theConfigRecordRefusesAnIntervalWithoutTheView() {
+        assertThatThrownBy(() -> new PostgresStore.Config(null, null, null, 0, true, 1, PostgresStore.Design.BASIC,
+                Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class);
+    }
+}
