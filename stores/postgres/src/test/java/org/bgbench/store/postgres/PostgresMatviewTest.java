@@ -1,6 +1,7 @@
 package org.bgbench.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -57,8 +58,12 @@ class PostgresMatviewTest {
     }
 
     private static PostgresStore reopen(String database, PostgresStore.Design design, Duration refresh) {
+        return reopen(database, 1, design, refresh);
+    }
+
+    private static PostgresStore reopen(String database, int rows, PostgresStore.Design design, Duration refresh) {
         String url = "jdbc:postgresql://localhost:" + server.embeddedServer().port() + "/" + database;
-        return PostgresStore.open(new PostgresStore.Config(url, "postgres", null, 8, false, 1, design, refresh));
+        return PostgresStore.open(new PostgresStore.Config(url, "postgres", null, 8, false, rows, design, refresh));
     }
 
     private static void sql(PostgresStore store, String statement) throws Exception {
@@ -206,6 +211,58 @@ class PostgresMatviewTest {
     }
 
     @Test
+    void twoRowsPerFriendshipAcceptAndRefreshInOneTransaction() throws Exception {
+        // Odd φ and member ids from 0, like PostgresTwoRowsConformanceTest.
+        SocialGraph graph = new SocialGraph(new GraphSpec(200, 0, 9, 5, 1, 0.7, false, 0, 0, 11, 8, 20, 2, 7));
+        open("mv_tworows", PostgresStore.Design.BASIC, null).close();
+        try (PostgresStore store = reopen("mv_tworows", 2, PostgresStore.Design.MATVIEW, null)) {
+            StoreConformanceSuite.load(store, graph, 2);
+            GraphState state = new GraphState(graph);
+            ProfileView p = new ProfileView(graph.attributeCount());
+            int accepted = 0;
+            try (StoreSession s = store.openSession()) {
+                for (int a = 0; a < graph.members() && accepted < 12; a++) {
+                    int inviter = state.pickInviter(a, 0);
+                    if (inviter < 0) {
+                        continue;
+                    }
+                    int aId = graph.memberId(a);
+                    int bId = graph.memberId(inviter);
+                    s.acceptFriendRequest(aId, bId);
+                    state.accept(a, inviter);
+                    accepted++;
+                    p.clear();
+                    s.viewProfile(aId, aId, p);
+                    assertThat(p.friendCount).isEqualTo(state.friendCount(a));
+                    assertThat(p.pendingCount).isEqualTo(state.pendingCount(a));
+                    p.clear();
+                    s.viewProfile(aId, bId, p);
+                    assertThat(p.friendCount).as("the inviter's count, from the mirror row").isEqualTo(
+                            state.friendCount(inviter));
+                    if (accepted % 2 == 0) {
+                        s.thawFriendship(bId, aId);
+                        state.thaw(inviter, a);
+                        p.clear();
+                        s.viewProfile(bId, bId, p);
+                        assertThat(p.friendCount).isEqualTo(state.friendCount(inviter));
+                    }
+                }
+                int a = 0;
+                int inviter = state.pickInviter(a, 0);
+                if (inviter >= 0) {
+                    // A repeated accept changes no row: the transaction, refresh included, is rolled back.
+                    s.acceptFriendRequest(graph.memberId(a), graph.memberId(inviter));
+                    state.accept(a, inviter);
+                    assertThatThrownBy(() -> s.acceptFriendRequest(graph.memberId(a), graph.memberId(inviter)))
+                            .hasMessageContaining("AFR changed 0 rows");
+                }
+            }
+            assertThat(accepted).isEqualTo(12);
+            assertThat(StateComparison.differences(store, state, 10)).isEmpty();
+        }
+    }
+
+    @Test
     void anImageRestoreRefreshesTheView() throws Exception {
         try (PostgresStore store = open("mv_image", PostgresStore.Design.MATVIEW, Duration.ofSeconds(1))) {
             StoreConformanceSuite.load(store, GRAPH, 2);
@@ -219,13 +276,16 @@ class PostgresMatviewTest {
             GraphState state = new GraphState(GRAPH);
             int[] pair = memberWithInviter(state);
             int a = pair[0];
-            try (CountsView.Paused paused = store.pauseRefresher()) {
+            CountsView.Paused paused = store.pauseRefresher();
+            try {
                 try (StoreSession s = store.openSession()) {
                     s.acceptFriendRequest(GRAPH.memberId(a), GRAPH.memberId(pair[1]));
                     assertThat(ownProfile(s, a).friendCount).isEqualTo(state.friendCount(a));
                 }
                 // The image now holds the new friendship and a view without it.
                 image.save();
+            } finally {
+                paused.close();
             }
             state.accept(a, pair[1]);
             try (StoreSession s = store.openSession()) {
