@@ -50,6 +50,17 @@ final class QuickstartCommand implements Callable<Integer> {
     @Option(names = "-p", paramLabel = "KEY=VALUE", description = "Graph or store parameter; repeatable.")
     List<String> overrides = new ArrayList<>();
 
+    @Option(names = "--sla", paramLabel = "α:β:τ:Δ", defaultValue = "95%:100ms:0.01%:5s",
+            description = "SLA of the closing rating (default ${DEFAULT-VALUE}).")
+    String sla;
+
+    @Option(names = "--rate-delta", paramLabel = "DURATION", defaultValue = "2s",
+            description = "δ, length of each rating experiment (default ${DEFAULT-VALUE}).")
+    String rateDelta;
+
+    @Option(names = "--no-rate", description = "Skip the closing SoAR and Socialites rating.")
+    boolean noRate;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
@@ -75,6 +86,7 @@ final class QuickstartCommand implements Callable<Integer> {
         Path stateFile = states.fileFor(provider.name(), settings);
         Path runDir = Path.of("runs", "quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         List<RunResult> results = new ArrayList<>();
+        org.bgbench.rating.RatingResult rating = null;
         try (DataStore db = provider.open(settings)) {
             GraphState state;
             if (db.loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent()) {
@@ -102,6 +114,9 @@ final class QuickstartCommand implements Callable<Integer> {
                     states.save(stateFile, state);
                 }
             }
+            if (!noRate) {
+                rating = rate(db, provider, settings, state, params, validation, runDir, err, states, stateFile);
+            }
         }
         out.printf("%nBG quickstart: %s mix on %s, M=%,d, β=100 ms%n", mix, provider.name(), graph.members());
         out.printf("%6s %12s %9s %9s %8s %8s %14s%n", "T", "actions/s", "p95 ms", "p99 ms", "≤β %", "errors",
@@ -115,9 +130,55 @@ final class QuickstartCommand implements Callable<Integer> {
         for (RunResult r : results) {
             r.bottleneckWarnings().forEach(w -> out.println("  ! T=" + r.threads() + ": " + w));
         }
+        if (rating != null) {
+            out.println();
+            rating.soar().ifPresent(r -> out.printf(Locale.ROOT, "SoAR       %,.0f actions/s at T=%d%n",
+                    r.actionsPerSecond(), r.threads()));
+            rating.socialites().ifPresent(r -> out.printf(Locale.ROOT, "Socialites %d simultaneous members%n",
+                    r.threads()));
+            out.printf(Locale.ROOT, "(SLA %s; %d experiments of %s; report %s)%n", sla, rating.experimentsRun(),
+                    rateDelta, runDir.resolve("rating/rating.html").toAbsolutePath());
+            rating.warnings().forEach(w -> out.println("  ! " + w));
+        }
         out.println("Results (JSON per thread count): " + runDir.toAbsolutePath());
         out.println("Store: " + settings.asMap());
         return 0;
+    }
+
+    /** The closing rating: SoAR and Socialites of the store under {@link #sla}, with short experiments. */
+    private org.bgbench.rating.RatingResult rate(DataStore db, StoreProvider provider, StoreSettings settings,
+            GraphState state, Parameters params, ValidationOptions validation, Path runDir, PrintWriter err,
+            StateFiles states, Path stateFile) throws IOException {
+        org.bgbench.rating.Sla theSla = org.bgbench.rating.Sla.parse("--sla", sla);
+        Duration delta = Durations.parse("--rate-delta", rateDelta);
+        theSla.checkExperimentDuration("--rate-delta", delta);
+        WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
+        EmulatorConfig template = new EmulatorConfig(1, delta, 0, Duration.ofSeconds(1), 0,
+                (int) ws.thinkTime().toMillis(), (int) ws.interArrivalTime().toMillis(), ws.topK(), ws.commentLength(),
+                ws.locks(), ws.uniqueSocialites(), ws.seed());
+        ValidationOptions v = validation == null ? null : new ValidationOptions(validation.memoryBytes(),
+                validation.threads(), validation.buckets(), theSla.tauPct(), false);
+        Path dir = runDir.resolve("rating");
+        java.nio.file.Files.createDirectories(dir);
+        RatingRunner runner = new RatingRunner(db, provider.name(), settings.asMap(), state, ws, template,
+                theSla.beta(), v, dir, err, RatingRunner.Reset.AUTO, 2 * Runtime.getRuntime().availableProcessors());
+        err.printf("bg: rating %s: SoAR and Socialites under the SLA %s, experiments of %s%n", provider.name(), sla,
+                rateDelta);
+        org.bgbench.rating.RatingResult r = new org.bgbench.rating.Rating(org.bgbench.rating.RatingSettings
+                .builder(theSla).experimentDuration(delta).maxThreads(1024).build(), runner)
+                .listener(e -> err.printf(Locale.ROOT, "bg:   T=%d %,.0f actions/s, %.2f %% within β: %s%n",
+                        e.threads(), e.throughput(), e.measurement().withinBetaPct(), e.success() ? "met" : "missed"))
+                .rate();
+        if (ws.mix().writeFraction() > 0) {
+            states.save(stateFile, runner.state());
+        }
+        java.nio.file.Files.writeString(dir.resolve("rating.json"),
+                new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
+                        .writeValueAsString(r.toMap()));
+        java.nio.file.Files.writeString(dir.resolve("rating.svg"), org.bgbench.rating.RatingReport.svg(r));
+        java.nio.file.Files.writeString(dir.resolve("rating.html"), org.bgbench.rating.RatingReport.html(r,
+                "BG quickstart rating of " + provider.name()));
+        return r;
     }
 
     private static double nz(Double d) {

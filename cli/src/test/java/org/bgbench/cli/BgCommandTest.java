@@ -152,6 +152,27 @@ class BgCommandTest {
     }
 
     @Test
+    void rateSearchesAndWritesItsReport() throws Exception {
+        Path rating = dir.resolve("rating");
+        int code = bg(with(GRAPH, "rate", "--store", "memory", "-p", "memory.name=cli-rate", "--delta", "1s",
+                "--warmup", "0s", "--sla", "95%:100ms:0.01%:1s", "--max-threads", "4", "--no-confirm",
+                "--out", rating.toString()));
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("SoAR").contains("Socialites").contains("experiments");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json = new com.fasterxml.jackson.databind.ObjectMapper().readValue(rating.resolve("rating.json").toFile(), Map.class);
+        assertThat(json).containsKeys("soar", "socialites", "experiments", "rating_time");
+        assertThat((List<?>) json.get("experiments")).isNotEmpty();
+        assertThat(rating.resolve("rating.svg")).content().startsWith("<svg").contains("</svg>");
+        assertThat(rating.resolve("rating.html")).content().contains("<svg");
+        // Every experiment left its own result JSON.
+        try (var files = Files.list(rating)) {
+            assertThat(files.filter(f -> f.getFileName().toString().matches("\\d+-T\\d+\\.json")).count())
+                    .isEqualTo(((List<?>) json.get("experiments")).size());
+        }
+    }
+
+    @Test
     void dzipfPrintsChiSquareFromProbabilitiesAndASample() {
         assertThat(bg("dzipf", "-M", "2000", "--workers", "1-4", "--requests", "200000")).as(err.toString()).isZero();
         List<String> rows = out.toString().lines().filter(l -> l.matches("\\s+\\d+ .*")).toList();
@@ -172,6 +193,8 @@ class BgCommandTest {
     void runOnAStoreWithoutTheGraphSaysHowToLoadIt() {
         assertThat(bg(with(GRAPH, "run", "--store", "sqlite", "-p", db, "--duration", "1s"))).isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("holds no BG graph").contains("bg load");
+        assertThat(bg(with(GRAPH, "rate", "--store", "sqlite", "-p", db))).isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("does not hold this graph").contains("bg load");
     }
 
     @Test
@@ -201,6 +224,9 @@ class BgCommandTest {
         "bad validation memory  | run --store memory -p validation.memory=lots -p usercount=200 -p friendcountperuser=4 | validation.memory: expected a size",
         "bad tau                | run --store memory -p tau=200 -p usercount=200 -p friendcountperuser=4 | tau: expected a percentage",
         "validate no run        | validate /nonexistent/run.json                       | no such result file or run directory",
+        "bad sla                | rate --store memory --sla 120%:100ms:0.01%:10s         | --sla",
+        "bad rate target        | rate --store memory --target fastest                  | --target: expected soar, socialites or both",
+        "delta longer than sla  | rate --store memory --sla 95%:100ms:0.01%:5s --delta 10s | --delta",
         "needs pending          | run --store memory -p AcceptFriendReqAction=0.5 -p ViewProfileAction=0.5 -p usercount=200 -p friendcountperuser=4 | no pending invitation",
     })
     void badInputGetsOneClearLineAndExitCode2(String what, String args, String message) {

@@ -1,0 +1,22 @@
+package org.bgbench.rating;
+
+import java.util.Locale;
+
+/** How final a rating is. */
+public enum RatingStatus {
+    /** A run of length Δ at this T met the SLA (or the search's runs were already of length Δ). */
+    CONFIRMED,
+    /** Found with runs of length δ &lt; Δ; confirmation was turned off. */
+    UNCONFIRMED,
+    /** The run of length Δ at this T missed the SLA: the value is the δ search's; δ is probably too short. */
+    CONFIRMATION_FAILED,
+    /** T = 1 missed the SLA: the rating is 0 [dissertation 7.1]. */
+    ZERO,
+    /** The rating stopped before this value was final: it is the best seen so far, a lower bound. */
+    INCOMPLETE;
+
+    /** Lower-case name with dashes, as in the JSON. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

@@ -1,0 +1,30 @@
+package org.bgbench.rating;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The SoAR: the highest throughput at which the SLA holds, and the T that produced it.
+ *
+ * @param actionsPerSecond the SoAR: the throughput of the confirmation run when {@link RatingStatus#CONFIRMED},
+ *                         otherwise the search's (δ) throughput at {@code threads}; 0 when T = 1 missed the SLA
+ * @param threads          the T of the SoAR, 0 when none met the SLA
+ * @param status           how final it is
+ * @param search           the δ experiment at {@code threads} (null when none succeeded)
+ * @param confirmation     the Δ experiment at {@code threads} (null when not run)
+ */
+public record SoarRating(double actionsPerSecond, int threads, RatingStatus status, Experiment search,
+                         Experiment confirmation) {
+    /** JSON-friendly form: {@code actions_per_second}, {@code threads}, {@code status}, … */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("actions_per_second", actionsPerSecond);
+        m.put("threads", threads);
+        m.put("status", status.label());
+        m.put("search_experiment", search == null ? null : search.index());
+        m.put("search_throughput", search == null ? null : search.throughput());
+        m.put("confirmation_experiment", confirmation == null ? null : confirmation.index());
+        m.put("confirmation_throughput", confirmation == null ? null : confirmation.throughput());
+        return m;
+    }
+}
