@@ -61,6 +61,13 @@ final class QuickstartCommand implements Callable<Integer> {
     @Option(names = "--no-rate", description = "Skip the closing SoAR and Socialites rating.")
     boolean noRate;
 
+    @Option(names = "--rate-max-threads", defaultValue = "1024",
+            description = "Largest T the closing rating tries (default ${DEFAULT-VALUE}).")
+    int rateMaxThreads;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Directory for the results (default runs/quickstart-<time>).")
+    Path outDir;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
@@ -84,7 +91,11 @@ final class QuickstartCommand implements Callable<Integer> {
         StoreSettings settings = StoreSettings.forProvider(provider, params.asMap());
         StateFiles states = StateFiles.defaultLocation();
         Path stateFile = states.fileFor(provider.name(), settings);
-        Path runDir = Path.of("runs", "quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path runDir = outDir != null ? outDir
+                : Path.of("runs", "quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (rateMaxThreads < 1) {
+            throw new InvalidParameterException("--rate-max-threads", "must be at least 1, got " + rateMaxThreads);
+        }
         List<RunResult> results = new ArrayList<>();
         org.bgbench.rating.RatingResult rating = null;
         try (DataStore db = provider.open(settings)) {
@@ -165,7 +176,7 @@ final class QuickstartCommand implements Callable<Integer> {
         err.printf("bg: rating %s: SoAR and Socialites under the SLA %s, experiments of %s%n", provider.name(), sla,
                 rateDelta);
         org.bgbench.rating.RatingResult r = new org.bgbench.rating.Rating(org.bgbench.rating.RatingSettings
-                .builder(theSla).experimentDuration(delta).maxThreads(1024).build(), runner)
+                .builder(theSla).experimentDuration(delta).maxThreads(rateMaxThreads).build(), runner)
                 .listener(e -> err.printf(Locale.ROOT, "bg:   T=%d %,.0f actions/s, %.2f %% within β: %s%n",
                         e.threads(), e.throughput(), e.measurement().withinBetaPct(), e.success() ? "met" : "missed"))
                 .rate();

@@ -173,6 +173,24 @@ class BgCommandTest {
     }
 
     @Test
+    void quickstartLoadsRunsAndRates() throws Exception {
+        Path qs = dir.resolve("qs");
+        int code = bg("quickstart", "-p", "sqlite.file=" + dir.resolve("qs.sqlite"), "-p", "usercount=300",
+                "-p", "friendcountperuser=10", "-p", "resourcecountperuser=4", "--threads", "1,2", "--duration", "1s",
+                "--rate-delta", "1s", "--sla", "95%:100ms:0.01%:1s", "--rate-max-threads", "4", "--out", qs.toString());
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("sanity check passed: 300 members").contains("SoAR").contains("Socialites");
+        assertThat(qs.resolve("T1.json")).isRegularFile();
+        assertThat(qs.resolve("T2.json")).isRegularFile();
+        assertThat(qs.resolve("rating/rating.json")).content().contains("\"soar\"").contains("\"socialites\"");
+        // A second quickstart finds the graph loaded and runs on it.
+        assertThat(bg("quickstart", "-p", "sqlite.file=" + dir.resolve("qs.sqlite"), "-p", "usercount=300",
+                "-p", "friendcountperuser=10", "-p", "resourcecountperuser=4", "--threads", "1", "--duration", "1s",
+                "--no-rate", "--out", dir.resolve("qs2").toString())).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("already holds the quickstart graph");
+    }
+
+    @Test
     void dzipfPrintsChiSquareFromProbabilitiesAndASample() {
         assertThat(bg("dzipf", "-M", "2000", "--workers", "1-4", "--requests", "200000")).as(err.toString()).isZero();
         List<String> rows = out.toString().lines().filter(l -> l.matches("\\s+\\d+ .*")).toList();
