@@ -2,7 +2,6 @@ package org.bgbench.store.postgres;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.bgbench.store.ProfileView;
@@ -21,7 +20,6 @@ final class MatviewSession extends RelationalSession {
     private final Connection c;
     private final boolean sync;
     private final boolean twoRows;
-    private final int attributes;
     private final PreparedStatement viewProfile;
     private final PreparedStatement viewOwnProfile;
     private final Statement refresh;
@@ -43,7 +41,6 @@ final class MatviewSession extends RelationalSession {
         this.c = c;
         this.sync = sync;
         this.twoRows = schema.friendshipRows() == 2;
-        this.attributes = schema.attributeCount();
         try {
             viewProfile = c.prepareStatement(CountsView.viewProfile(schema, false));
             viewOwnProfile = c.prepareStatement(CountsView.viewProfile(schema, true));
@@ -66,31 +63,8 @@ final class MatviewSession extends RelationalSession {
 
     @Override
     public void viewProfile(int requester, int profile, ProfileView out) {
-        out.clear();
         boolean own = requester == profile;
-        PreparedStatement ps = own ? viewOwnProfile : viewProfile;
-        try {
-            ps.setInt(1, profile);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new StoreException("VP: member " + profile + " not found");
-                }
-                int n = Math.min(attributes, out.attributes.length);
-                for (int a = 0; a < n; a++) {
-                    out.attributes[a] = rs.getString(a + 1);
-                }
-                int col = attributes + 1;
-                out.profileImage = rs.getBytes(col);
-                out.friendCount = rs.getInt(col + 1);
-                out.resourceCount = rs.getInt(col + 2);
-                if (own) {
-                    out.pendingCount = rs.getInt(col + 3);
-                }
-                out.memberId = profile;
-            }
-        } catch (SQLException e) {
-            throw new StoreException("VP failed: " + e.getMessage(), e);
-        }
+        readProfile(own ? viewOwnProfile : viewProfile, profile, own, out);
     }
 
     @Override

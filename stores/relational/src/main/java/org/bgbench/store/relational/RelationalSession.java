@@ -66,9 +66,16 @@ public class RelationalSession implements StoreSession {
 
     @Override
     public void viewProfile(int requester, int profile, ProfileView out) {
-        out.clear();
         boolean own = requester == profile;
-        PreparedStatement ps = own ? viewOwnProfile : viewProfile;
+        readProfile(own ? viewOwnProfile : viewProfile, profile, own, out);
+    }
+
+    /**
+     * VP through {@code ps}, a statement of the schema's shape: the attributes, the image, the friend and resource
+     * counts and, for one's own profile, the pending count. Designs that take the counts elsewhere pass their own.
+     */
+    protected final void readProfile(PreparedStatement ps, int profile, boolean own, ProfileView out) {
+        out.clear();
         try {
             ps.setInt(1, profile);
             try (ResultSet rs = ps.executeQuery()) {
