@@ -464,8 +464,8 @@ abstract class CasqlBehaviour {
 
     @Test
     void ttlModeServesStaleResultsUntilTheTtlPasses() throws Exception {
-        long ttlMs = 2_000;
-        try (CasqlStore store = open("ttl", "ttl", "2s")) {
+        long ttlMs = 5_000;
+        try (CasqlStore store = open("ttl", "ttl", "5s")) {
             StoreConformanceSuite.load(store, graph, 3);
             GraphState state = new GraphState(graph);
             int[] pair = unrelatedPair(state, 0);
