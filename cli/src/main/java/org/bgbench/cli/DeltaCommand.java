@@ -1,0 +1,316 @@
+package org.bgbench.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.bgbench.emulator.EmulatorConfig;
+import org.bgbench.loader.LoadException;
+import org.bgbench.measurement.CpuResult;
+import org.bgbench.measurement.KindResult;
+import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.SeriesPoint;
+import org.bgbench.model.Action;
+import org.bgbench.model.GraphParameters;
+import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.state.GraphState;
+import org.bgbench.rating.DeltaAnalyzer;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreProvider;
+import org.bgbench.store.StoreRegistry;
+import org.bgbench.store.StoreSettings;
+import org.bgbench.workload.Durations;
+import org.bgbench.workload.WorkloadParameters;
+import org.bgbench.workload.WorkloadSpec;
+import org.bgbench.workload.mix.Mixes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "delta", mixinStandardHelpOptions = true,
+        description = {"Delta Analyzer [SPEC §12, D 7.3]: the shortest experiment duration δ that gives the same",
+            "throughput as a long run. Finds a saturating T (unless --threads is given) by doubling T in short probe",
+            "runs until the store's CPU or the throughput stops rising, runs once for --duration at that T and",
+            "finds the smallest δ whose m consecutive windows agree within π %; falls back to Δ (--duration)."})
+final class DeltaCommand implements Callable<Integer> {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** A doubling of T that raises CPU and throughput by less than this fraction means T saturates. */
+    private static final double RISE = 0.10;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    StoreOptions storeOptions;
+
+    @Option(names = "--workload", paramLabel = "NAME", defaultValue = "high",
+            description = "A named mix (default ${DEFAULT-VALUE}).")
+    String workload;
+
+    @Option(names = "--threads", paramLabel = "T", description = "T of the long run (default: found by probing).")
+    Integer threads;
+
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "60s",
+            description = "Length of the long run, Δ (default ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(names = "--pi", paramLabel = "PCT", defaultValue = "10",
+            description = "π: tolerated deviation of a window's throughput from the windows' mean, % (default ${DEFAULT-VALUE}).")
+    double pi;
+
+    @Option(names = "--m", paramLabel = "M", defaultValue = "3",
+            description = "Consecutive windows that must agree (default ${DEFAULT-VALUE}).")
+    int m;
+
+    @Option(names = "--deltas", paramLabel = "S,S,…", split = ",",
+            description = "Candidate δs in seconds (default 1,2,3,5,10,15,20,30,60,120,…).")
+    List<Integer> deltas;
+
+    @Option(names = "--skip", paramLabel = "S", defaultValue = "0",
+            description = "Seconds at the start of the measured series left out (default ${DEFAULT-VALUE}).")
+    int skip;
+
+    @Option(names = "--mix-tolerance", paramLabel = "SHARE", defaultValue = "0.05",
+            description = "Tolerated absolute difference between an action's issued and configured share "
+                    + "(default ${DEFAULT-VALUE}).")
+    double mixTolerance;
+
+    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "1s",
+            description = "Warm-up of every run, not measured (default ${DEFAULT-VALUE}).")
+    String warmup;
+
+    @Option(names = "--probe", paramLabel = "DURATION", defaultValue = "5s",
+            description = "Length of each probe run while looking for a saturating T (default ${DEFAULT-VALUE}).")
+    String probe;
+
+    @Option(names = "--max-threads", paramLabel = "T", defaultValue = "1024",
+            description = "Largest T to probe (default ${DEFAULT-VALUE}).")
+    int maxThreads;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Result JSON (default runs/delta-<time>.json).")
+    Path out;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        DeltaAnalyzer.Settings settings = new DeltaAnalyzer.Settings(pi, m, deltas, skip, mixTolerance);
+        Duration big = Durations.parse("--duration", duration);
+        settings.checkLength("--duration", big.toMillis() / 1000.0);
+        Duration warm = Durations.parse("--warmup", warmup);
+        Duration probeDuration = Durations.parse("--probe", probe);
+        if (threads != null && threads < 1) {
+            throw new InvalidParameterException("--threads", "T must be at least 1, got " + threads);
+        }
+        if (maxThreads < 1) {
+            throw new InvalidParameterException("--max-threads", "must be at least 1, got " + maxThreads);
+        }
+        if (probeDuration.isZero() || probeDuration.isNegative()) {
+            throw new InvalidParameterException("--probe", "must be longer than 0");
+        }
+        StoreProvider provider = storeOptions.provider(StoreRegistry.discover());
+        Parameters params = storeOptions.parameters();
+        if (Mixes.find(workload).isEmpty()) {
+            throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named mixes: "
+                    + String.join(", ", Mixes.names()));
+        }
+        params.put("mix", workload, "--workload");
+        params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
+        params.warnings().forEach(w -> err.println("bg: warning: " + w));
+        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
+        WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
+        RunCommand.checkFeasible(ws, graph);
+        EmulatorConfig.ThreadKind kind = Keys.threadKind(params);
+        StoreSettings storeSettings = storeOptions.settings(provider, params);
+        Path file = out != null ? out : Path.of("runs", "delta-"
+                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".json");
+        StateFiles states = StateFiles.defaultLocation();
+        Path stateFile = states.fileFor(provider.name(), storeSettings);
+        int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
+        try (DataStore store = provider.open(storeSettings)) {
+            String want = graph.spec().fingerprint();
+            GraphState state;
+            if (store.loadedGraph().filter(want::equals).isPresent()) {
+                state = states.load(stateFile, graph);
+            } else if ("memory".equals(provider.name())) {
+                LoadCommand.load(store, graph, loaders, true, err);
+                state = new GraphState(graph);
+            } else {
+                throw new LoadException("the store does not hold this graph; load it first (bg load --store "
+                        + provider.name() + " with the same -p graph keys)");
+            }
+            Runner runner = new Runner(store, provider.name(), storeSettings.asMap(), state, ws, warm, kind);
+            List<Map<String, Object>> probes = new ArrayList<>();
+            int t = threads != null ? threads : saturatingThreads(runner, probeDuration, probes, err);
+            err.printf(Locale.ROOT, "bg: delta run: %s on %s, T=%d for %s%n", workload, provider.name(), t,
+                    Durations.format(big));
+            Path runFile = file.resolveSibling(file.getFileName().toString().replaceFirst("\\.json$", "") + "-run.json");
+            if (file.getParent() != null) {
+                Files.createDirectories(file.getParent());
+            }
+            RunResult r = runner.run(t, big, runFile);
+            if (ws.mix().writeFraction() > 0) {
+                states.save(stateFile, runner.state);
+            }
+            List<SeriesPoint> series = r.series();
+            double[] perSecond = series.stream().mapToDouble(SeriesPoint::throughput).toArray();
+            if (perSecond.length < settings.minimumSeconds()) {
+                throw new org.bgbench.store.StoreException("the run measured only " + perSecond.length
+                        + " s of series; the analysis needs " + settings.minimumSeconds() + " s");
+            }
+            DeltaAnalyzer.Result result = DeltaAnalyzer.analyze(perSecond, settings, r.durationS());
+            double mixDeviation = wholeRunMixDeviation(r, ws);
+
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("store", provider.name());
+            json.put("workload", workload);
+            json.put("threads", t);
+            json.put("threads_source", threads != null ? "--threads" : "probed");
+            json.put("duration_s", r.durationS());
+            json.put("throughput", r.throughput());
+            json.putAll(result.toMap());
+            json.put("mix_check", "whole run only (the series has no per-second counts per action)");
+            json.put("mix_deviation_whole_run", mixDeviation);
+            json.put("mix_ok_whole_run", mixDeviation <= mixTolerance);
+            json.put("probes", probes);
+            json.put("series_throughput", perSecond);
+            json.put("run_result", runFile.toString());
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, JSON.writeValueAsString(json));
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+
+            stdout.printf(Locale.ROOT, "T=%d, %s measured, %,.0f actions/s overall%n", t,
+                    Durations.format(big), r.throughput());
+            stdout.printf(Locale.ROOT, "δ = %s s%s%n", fmt(result.deltaS()), result.converged() ? "" : " (Δ, not converged)");
+            stdout.println("window throughputs (actions/s): " + result.windowThroughputs().stream()
+                    .map(v -> String.format(Locale.ROOT, "%,.1f", v)).toList());
+            stdout.println("reason: " + result.reason());
+            if (mixDeviation > mixTolerance) {
+                stdout.printf(Locale.ROOT, "  ! the issued mix differs from the configured one by %.3f over the run "
+                        + "(tolerance %s)%n", mixDeviation, fmt(mixTolerance));
+            }
+            stdout.println("Result: " + file.toAbsolutePath());
+            return 0;
+        }
+    }
+
+    /** Doubles T from 1 in probe runs until CPU or throughput stops rising by more than {@link #RISE}. */
+    private int saturatingThreads(Runner runner, Duration probeDuration, List<Map<String, Object>> probes,
+                                  PrintWriter err) {
+        int t = 1;
+        double lastTp = -1;
+        Double lastCpu = null;
+        while (true) {
+            RunResult r = runner.run(t, probeDuration, null);
+            Double cpu = storeCpu(r.cpu());
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("threads", t);
+            p.put("throughput", r.throughput());
+            p.put("cpu_cores", cpu);
+            p.put("cpu_source", r.cpu() != null && r.cpu().storeCores() != null ? "store_cores" : "bg_cores");
+            probes.add(p);
+            err.printf(Locale.ROOT, "bg: probe T=%d: %,.0f actions/s, CPU %s cores%n", t, r.throughput(),
+                    cpu == null ? "?" : String.format(Locale.ROOT, "%.2f", cpu));
+            if (lastTp >= 0) {
+                boolean tpFlat = r.throughput() <= lastTp * (1 + RISE);
+                boolean cpuFlat = cpu != null && lastCpu != null && cpu <= lastCpu * (1 + RISE);
+                if (tpFlat || cpuFlat) {
+                    int chosen = t / 2;
+                    err.printf(Locale.ROOT, "bg: T=%d saturates the store (%s stopped rising at T=%d)%n", chosen,
+                            tpFlat ? "throughput" : "CPU", t);
+                    return chosen;
+                }
+            }
+            if (t * 2 > maxThreads) {
+                err.printf(Locale.ROOT, "bg: warning: still rising at --max-threads; using T=%d%n", t);
+                return t;
+            }
+            lastTp = r.throughput();
+            lastCpu = cpu;
+            t *= 2;
+        }
+    }
+
+    /** The store's CPU, or BG's when the store has no process of its own (in-process stores). */
+    private static Double storeCpu(CpuResult cpu) {
+        if (cpu == null) {
+            return null;
+        }
+        return cpu.storeCores() != null ? cpu.storeCores() : cpu.bgCores();
+    }
+
+    /** Largest absolute difference between an action's issued and configured share over the whole run. */
+    static double wholeRunMixDeviation(RunResult r, WorkloadSpec ws) {
+        long total = 0;
+        for (Action a : Action.values()) {
+            KindResult k = r.actions().get(a.name());
+            total += k == null ? 0 : k.count();
+        }
+        if (total == 0) {
+            return 1;
+        }
+        double worst = 0;
+        for (Action a : Action.values()) {
+            KindResult k = r.actions().get(a.name());
+            double got = (k == null ? 0 : k.count()) / (double) total;
+            worst = Math.max(worst, Math.abs(got - ws.mix().actionShare(a)));
+        }
+        return worst;
+    }
+
+    private static String fmt(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : String.format(Locale.ROOT, "%.1f", d);
+    }
+
+    /** Runs experiments against one store, keeping BG's state between them (validation off). */
+    private static final class Runner {
+        private final DataStore store;
+        private final String storeName;
+        private final Map<String, String> storeSettings;
+        private final WorkloadSpec ws;
+        private final Duration warm;
+        private final EmulatorConfig.ThreadKind kind;
+        private GraphState state;
+        private int count;
+
+        Runner(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
+               WorkloadSpec ws, Duration warm, EmulatorConfig.ThreadKind kind) {
+            this.store = store;
+            this.storeName = storeName;
+            this.storeSettings = storeSettings;
+            this.state = state;
+            this.ws = ws;
+            this.warm = warm;
+            this.kind = kind;
+        }
+
+        RunResult run(int threads, Duration duration, Path out) {
+            count++;
+            EmulatorConfig ec = new EmulatorConfig(threads, duration, 0, warm, 0, (int) ws.thinkTime().toMillis(),
+                    (int) ws.interArrivalTime().toMillis(), ws.topK(), ws.commentLength(), ws.locks(),
+                    ws.uniqueSocialites(), ws.seed() + count, kind);
+            Experiment.Outcome o = Experiment.run(new Experiment.Setup(store, storeName, storeSettings, state, ws, ec,
+                    Duration.ofMillis(100), out, null, null));
+            if (!o.run().completed()) {
+                throw new org.bgbench.store.StoreException("the run at T=" + threads + " stopped: "
+                        + o.run().abortReason());
+            }
+            return o.result();
+        }
+    }
+}
