@@ -54,6 +54,13 @@ final class LoadCommand implements Callable<Integer> {
                 return 0;
             }
             print(out, provider.name(), graph, report);
+            // A fresh load is the generated state: forget what earlier runs left.
+            StateFiles states = StateFiles.defaultLocation();
+            try {
+                states.delete(states.fileFor(provider.name(), storeOptions.settings(provider, params)));
+            } catch (java.io.IOException e) {
+                err.println("bg: warning: cannot delete the saved state of earlier runs: " + e.getMessage());
+            }
         }
         return 0;
     }

@@ -62,7 +62,7 @@ final class RateCommand implements Callable<Integer> {
     String workload;
 
     @Option(names = "--sla", paramLabel = "α:β:τ:Δ", defaultValue = "95%:100ms:0.01%:60s",
-            description = "SLA: α % of actions within β, at most τ % unpredictable reads, confirmation run Δ "
+            description = "SLA: α %% of actions within β, at most τ %% unpredictable reads, confirmation run Δ "
                     + "(default ${DEFAULT-VALUE}).")
     String sla;
 

@@ -5,20 +5,38 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.bgbench.store.StoreException;
+import org.bgbench.store.StoreImage;
+import org.bgbench.store.relational.RelationalSchema;
 import org.bgbench.store.relational.RelationalStore;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.jdbc4.JDBC4Connection;
 
 /**
  * BG's Basic relational design in a SQLite file. Every session and loader owns a connection. The database runs in
  * WAL mode, so readers never wait for the writer; SQLite admits one writer at a time, so BG's writes queue on an
  * in-process lock rather than spin in SQLite's busy handler (the busy timeout still covers other processes).
+ *
+ * <p>The store counts the connections it has open, so {@link SqliteImage#restore()} can refuse while a session or
+ * loader is open and hold new connections back while it runs.
  */
 public final class SqliteStore extends RelationalStore {
     private final Path file;
     private final String url;
     private final SQLiteConfig sessionConfig;
     private final SQLiteConfig loadConfig;
+    private final String design;
+    private final SqliteImage image;
+
+    /** Guards {@link #openConnections} and {@link #exclusive}. */
+    private final Object gate = new Object();
+    /** Connections handed out by {@link #open} and not yet closed. */
+    private int openConnections;
+    /** Set while an image is restored: new connections wait. */
+    private boolean exclusive;
 
     /**
      * @param file          the database file; missing parent directories are created
@@ -30,6 +48,7 @@ public final class SqliteStore extends RelationalStore {
         super(new SqliteDialect(), friendshipRows);
         this.file = file.toAbsolutePath();
         this.url = "jdbc:sqlite:" + this.file;
+        this.design = new RelationalSchema(1, friendshipRows).design();
         this.sessionConfig = config(busyTimeoutMs, cacheMb);
         // A session's multi-statement write takes the write lock at BEGIN, so it cannot fail half way on a conflict.
         sessionConfig.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
@@ -51,6 +70,7 @@ public final class SqliteStore extends RelationalStore {
         } catch (SQLException e) {
             throw new StoreException("cannot open SQLite database " + this.file + ": " + e.getMessage(), e);
         }
+        this.image = new SqliteImage(this);
     }
 
     private static SQLiteConfig config(int busyTimeoutMs, int cacheMb) {
@@ -65,6 +85,17 @@ public final class SqliteStore extends RelationalStore {
 
     public Path file() {
         return file;
+    }
+
+    /** Where {@link #image()} keeps its copy: {@code <file>.image}, next to the database. */
+    public Path imageFile() {
+        return file.resolveSibling(file.getFileName() + ".image");
+    }
+
+    /** A copy of the loaded file, taken with {@code VACUUM INTO} and restored with SQLite's backup API. */
+    @Override
+    public Optional<StoreImage> image() {
+        return Optional.of(image);
     }
 
     /** SQLite is a library: it runs on BG's threads, in BG's process. */
@@ -84,15 +115,96 @@ public final class SqliteStore extends RelationalStore {
     }
 
     private Connection open(SQLiteConfig config) {
+        synchronized (gate) {
+            while (exclusive) {
+                try {
+                    gate.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new StoreException("interrupted while SQLite database " + file + " was being restored");
+                }
+            }
+            openConnections++;
+        }
         try {
-            return config.createConnection(url);
+            return new TrackedConnection(url, file.toString(), config.toProperties(), this::released);
         } catch (SQLException e) {
+            released();
             throw new StoreException("cannot open SQLite database " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    private void released() {
+        synchronized (gate) {
+            openConnections--;
+        }
+    }
+
+    /**
+     * A connection for the image's own statements, outside the count that {@link #exclusively} checks; the caller
+     * closes it.
+     */
+    Connection untrackedConnection() throws SQLException {
+        return sessionConfig.createConnection(url);
+    }
+
+    /**
+     * Runs {@code work} while no connection of this store is open: refuses when one is (a session, a loader or a
+     * query on another thread), and holds back new ones until {@code work} returns.
+     */
+    void exclusively(String what, Runnable work) {
+        synchronized (gate) {
+            if (openConnections > 0) {
+                throw new StoreException(what + " needs the SQLite database to itself: " + openConnections
+                        + " connection(s) of this store are open (BG sessions, loaders or queries); close every"
+                        + " session first");
+            }
+            exclusive = true;
+        }
+        try {
+            work.run();
+        } finally {
+            synchronized (gate) {
+                exclusive = false;
+                gate.notifyAll();
+            }
+        }
+    }
+
+    /** Called after the database's contents were replaced: the schema is read again at next use. */
+    void contentsReplaced() {
+        forgetSchema();
+    }
+
+    /** The friendship layout this store reads, as {@code bg_meta} records it. */
+    String design() {
+        return design;
     }
 
     @Override
     public void close() {
         // Connections belong to sessions and loaders, which close them.
+    }
+
+    /** xerial's connection, reporting its first close so the store knows how many are open. */
+    private static final class TrackedConnection extends JDBC4Connection {
+        private final AtomicBoolean closed = new AtomicBoolean();
+        private final Runnable onClose;
+
+        TrackedConnection(String url, String fileName, Properties props, Runnable onClose) throws SQLException {
+            super(url, fileName, props);
+            this.onClose = onClose;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            try {
+                super.close();
+            } finally {
+                if (closed.compareAndSet(false, true)) {
+                    onClose.run();
+                }
+            }
+        }
     }
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Times the load of the dissertation's standard graph (M=10,000, φ=ρ=100, no images) into a SQLite file with 4
- * loader threads. Prints figures only; run with {@code -Dbg.loadbench=true -Dtest=SqliteLoadBenchmark}.
+ * loader threads, then the save and restore of its database image. Prints figures only; run with
+ * {@code -Dbg.loadbench=true -Dtest=SqliteLoadBenchmark}.
  */
 @EnabledIfSystemProperty(named = "bg.loadbench", matches = "true")
 class SqliteLoadBenchmark {
@@ -54,6 +55,27 @@ class SqliteLoadBenchmark {
                             + " %.0f rows/s (%s)%n", round, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t3 - t2) / 1e9, total,
                     rows, rows / total, c);
         }
+        var image = store.image().orElseThrow();
+        long t0 = System.nanoTime();
+        image.save();
+        long t1 = System.nanoTime();
+        boolean exists = image.exists();
+        long t2 = System.nanoTime();
+        image.restore();
+        long t3 = System.nanoTime();
+        image.restore();
+        long t4 = System.nanoTime();
+        System.out.printf("sqlite image: save %.2f s, exists %b in %.3f s, restore %.2f s, again %.2f s"
+                        + " (database %d MB, image %d MB)%n", (t1 - t0) / 1e9, exists, (t2 - t1) / 1e9,
+                (t3 - t2) / 1e9, (t4 - t3) / 1e9, size(store.file()), size(store.imageFile()));
         store.close();
+    }
+
+    private static long size(Path file) {
+        try {
+            return java.nio.file.Files.size(file) >> 20;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
