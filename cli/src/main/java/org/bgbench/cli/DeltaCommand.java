@@ -17,7 +17,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.bgbench.emulator.EmulatorConfig;
-import org.bgbench.loader.LoadException;
 import org.bgbench.measurement.CpuResult;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
@@ -143,17 +142,7 @@ final class DeltaCommand implements Callable<Integer> {
         Path stateFile = states.fileFor(provider.name(), storeSettings);
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
         try (DataStore store = provider.open(storeSettings)) {
-            String want = graph.spec().fingerprint();
-            GraphState state;
-            if (store.loadedGraph().filter(want::equals).isPresent()) {
-                state = states.load(stateFile, graph);
-            } else if ("memory".equals(provider.name())) {
-                LoadCommand.load(store, graph, loaders, true, err);
-                state = new GraphState(graph);
-            } else {
-                throw new LoadException("the store does not hold this graph; load it first (bg load --store "
-                        + provider.name() + " with the same -p graph keys)");
-            }
+            GraphState state = states.stateOfLoaded(store, provider.name(), graph, stateFile, loaders, err);
             Runner runner = new Runner(store, provider.name(), storeSettings.asMap(), state, ws, warm, kind);
             List<Map<String, Object>> probes = new ArrayList<>();
             int t = threads != null ? threads : saturatingThreads(runner, probeDuration, probes, err);

@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.bgbench.emulator.EmulatorConfig;
-import org.bgbench.loader.LoadException;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
@@ -145,17 +144,7 @@ final class RateCommand implements Callable<Integer> {
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
         long t0 = System.nanoTime();
         try (DataStore store = provider.open(storeSettings)) {
-            String want = graph.spec().fingerprint();
-            GraphState state;
-            if (store.loadedGraph().filter(want::equals).isPresent()) {
-                state = states.load(stateFile, graph);
-            } else if ("memory".equals(provider.name())) {
-                LoadCommand.load(store, graph, loaders, true, err);
-                state = new GraphState(graph);
-            } else {
-                throw new LoadException("the store does not hold this graph; load it first (bg load --store "
-                        + provider.name() + " with the same -p graph keys)");
-            }
+            GraphState state = states.stateOfLoaded(store, provider.name(), graph, stateFile, loaders, err);
             RatingRunner runner = new RatingRunner(store, provider.name(), storeSettings.asMap(), state, ws, template,
                     theSla.beta(), quiet, dir, err, resetMode, loaders);
             runner.prepareImage();

@@ -68,6 +68,23 @@ final class StateFiles {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /**
+     * BG's state of a store that must already hold {@code graph} (the memory store, which forgets everything when BG
+     * exits, is loaded here instead); refuses a store without it.
+     */
+    GraphState stateOfLoaded(org.bgbench.store.DataStore store, String storeName, SocialGraph graph, Path file,
+                             int loaders, java.io.PrintWriter err) {
+        if (store.loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent()) {
+            return load(file, graph);
+        }
+        if ("memory".equals(storeName)) {
+            LoadCommand.load(store, graph, loaders, true, err);
+            return new GraphState(graph);
+        }
+        throw new org.bgbench.loader.LoadException("the store does not hold this graph; load it first (bg load "
+                + "--store " + storeName + " with the same -p graph keys)");
+    }
+
     void delete(Path file) throws IOException {
         Files.deleteIfExists(file);
     }
