@@ -318,6 +318,7 @@ class MeasurementsTest {
             assertThat(warm.await(30, TimeUnit.SECONDS)).isTrue();
             m.startMeasuring();
             m.recorder(0).ok(Action.LF, 3_000_000);
+            burnCpuUntilTheProcessClockMoves();
             assertThat(measured.await(30, TimeUnit.SECONDS)).isTrue();
             m.stopMeasuring();
             int size = seen.size();
@@ -330,6 +331,23 @@ class MeasurementsTest {
             // Stopped: the sampler delivers nothing more, and sampling by hand is refused.
             assertThat(seen).hasSize(size);
             assertThatThrownBy(m::sample).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    // The JVM's CPU clock may tick in 10 ms steps; an idle 60 ms window can honestly read 0 cores.
+    private static void burnCpuUntilTheProcessClockMoves() {
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean();
+        long start = os.getProcessCpuTime();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long x = 1;
+        while (os.getProcessCpuTime() < start + 30_000_000L && System.nanoTime() < deadline) {
+            for (int i = 0; i < 100_000; i++) {
+                x = x * 6364136223846793005L + 1442695040888963407L;
+            }
+        }
+        if (x == 42) {
+            System.out.println(x);
         }
     }
 

@@ -78,11 +78,16 @@ class ResourceMonitorTest {
         assumeThat(linux()).as("needs /proc").isTrue();
         // The outer shell runs a CPU-bound inner shell, waits for it (reaping it into its cutime), reports, then idles.
         Process outer = new ProcessBuilder("sh", "-c",
-                "sh -c 'i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done'; echo done; sleep 60").start();
+                "sh -c 'i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done'; echo done; sleep 60; true").start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(outer.getInputStream(),
                 StandardCharsets.US_ASCII))) {
             ResourceMonitor monitor = ResourceMonitor.create(List.of(outer.pid()));
             assertThat(out.readLine()).isEqualTo("done");
+            // "done" is printed before the shell forks its sleep; wait for the sleep to exist.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (outer.descendants().count() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
             ResourceSnapshot s = monitor.snapshot();
             // Only the outer shell and its sleep are alive, yet the inner shell's CPU is still in the tree's total.
             assertThat(s.storeProcesses()).isEqualTo(2);
