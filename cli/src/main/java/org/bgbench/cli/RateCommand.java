@@ -86,7 +86,7 @@ final class RateCommand implements Callable<Integer> {
     String warmup;
 
     @Option(names = "--reset", defaultValue = "auto", description = "How the store is reset between experiments: "
-            + "auto, loadfree, image or reload (default ${DEFAULT-VALUE}).")
+            + "auto, loadfree, repair, image or reload (default ${DEFAULT-VALUE}).")
     String reset;
 
     @Option(names = "--no-confirm", description = "Skip the confirmation run of length Δ.")
@@ -148,6 +148,7 @@ final class RateCommand implements Callable<Integer> {
             RatingRunner runner = new RatingRunner(store, provider.name(), storeSettings.asMap(), state, ws, template,
                     theSla.beta(), quiet, dir, err, resetMode, loaders);
             runner.prepareImage();
+            double zeta = (System.nanoTime() - t0) / 1e9;
             err.printf("bg: rating %s with the %s mix, SLA %s, δ=%s%n", provider.name(), workload, theSla,
                     Durations.format(deltaDuration));
             stdout.printf("%4s %7s %12s %9s %14s %7s  %s%n", "#", "T", "actions/s", "≤β %", "unpredictable", "ok", "phase");
@@ -172,13 +173,11 @@ final class RateCommand implements Callable<Integer> {
             }
             double total = (System.nanoTime() - t0) / 1e9;
             Map<String, Object> json = new LinkedHashMap<>(result.toMap());
-            Map<String, Object> model = new LinkedHashMap<>();
-            model.put("total_s", total);
-            model.put("experiments_s", result.experimentSeconds());
-            model.put("reset_s", runner.resetSeconds());
-            model.put("resets", runner.resets());
-            model.put("other_s", Math.max(0, total - result.experimentSeconds() - runner.resetSeconds()));
-            json.put("rating_time", model);
+            RatingTime time = RatingTime.of(result, runner, zeta, deltaDuration, total);
+            json.put("rating_time", time.toMap());
+            if (!runner.notes().isEmpty()) {
+                json.put("reset_notes", runner.notes());
+            }
             json.put("store", provider.name());
             json.put("workload", workload);
             write(dir.resolve("rating.json"), JSON.writeValueAsString(json));
@@ -190,8 +189,9 @@ final class RateCommand implements Callable<Integer> {
                     s.actionsPerSecond(), s.threads(), s.status()));
             result.socialites().ifPresent(s -> stdout.printf(Locale.ROOT, "Socialites %d (%,.0f actions/s, %s)%n",
                     s.threads(), s.throughput(), s.status()));
-            stdout.printf(Locale.ROOT, "%d experiments, %.0f s in all: experiments %.0f s, resets %.0f s %s%n",
-                    result.experimentsRun(), total, result.experimentSeconds(), runner.resetSeconds(), runner.resets());
+            stdout.printf(Locale.ROOT, "%d experiments in %.0f s%n", result.experimentsRun(), total);
+            stdout.print(time.describe());
+            runner.notes().forEach(n -> stdout.println("  ! " + n));
             result.warnings().forEach(w -> stdout.println("  ! " + w));
             result.stopReason().ifPresent(r -> stdout.println("Stopped early: " + r));
             stdout.println("Report: " + dir.resolve("rating.html").toAbsolutePath());

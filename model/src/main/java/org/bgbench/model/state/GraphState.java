@@ -397,6 +397,15 @@ public final class GraphState {
         return n;
     }
 
+    /** Calls {@code action} with each member touched by a write, in index order; for repair. */
+    public void forEachTouched(IntConsumer action) {
+        for (int i = 0; i < states.length; i++) {
+            if (peek(i) != null) {
+                action.accept(i);
+            }
+        }
+    }
+
     private static final int FORMAT = 0x42475331; // "BGS1"
 
     /**
