@@ -1,0 +1,143 @@
+package org.bgbench.measurement.merge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.HdrHistogram.Histogram;
+import org.bgbench.measurement.KindResult;
+import org.bgbench.measurement.Latencies;
+import org.bgbench.measurement.Measurements;
+import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.SeriesPoint;
+import org.bgbench.measurement.resource.ResourceMonitor;
+import org.bgbench.model.Action;
+import org.junit.jupiter.api.Test;
+
+class ResultMergerTest {
+    private static Measurements measurements() {
+        return Measurements.builder().sessions(List.of()).threads(2).resourceMonitor(ResourceMonitor.create(List.of()))
+                .build();
+    }
+
+    /** Records the same random stream into a worker's measurements and into the single reference. */
+    private static void record(Measurements worker, Measurements all, long seed, int n) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (int i = 0; i < n; i++) {
+            Action a = Action.values()[rnd.nextInt(Action.count())];
+            // Log-uniform latencies from 50 µs to 2 s, so many land on either side of β = 100 ms.
+            long nanos = (long) Math.exp(Math.log(50_000) + rnd.nextDouble() * (Math.log(2e9) - Math.log(50_000)));
+            switch (rnd.nextInt(20)) {
+                case 0 -> {
+                    worker.recorder(0).error(a, nanos);
+                    all.recorder(0).error(a, nanos);
+                }
+                case 1 -> {
+                    worker.recorder(0).noop(a);
+                    all.recorder(0).noop(a);
+                }
+                default -> {
+                    worker.recorder(0).ok(a, nanos);
+                    all.recorder(0).ok(a, nanos);
+                }
+            }
+        }
+    }
+
+    @Test
+    void mergingWorkersEqualsMeasuringEverythingInOnePlace() {
+        RunResult r1;
+        RunResult r2;
+        RunResult r3;
+        RunResult ref;
+        try (Measurements w1 = measurements(); Measurements w2 = measurements(); Measurements w3 = measurements();
+             Measurements all = measurements()) {
+            for (Measurements m : List.of(w1, w2, w3, all)) {
+                m.startMeasuring();
+            }
+            record(w1, all, 1, 20_000);
+            record(w2, all, 2, 5_000);
+            record(w3, all, 3, 40_000);
+            for (Measurements m : List.of(w1, w2, w3, all)) {
+                m.stopMeasuring();
+            }
+            r1 = w1.result();
+            r2 = w2.result();
+            r3 = w3.result();
+            ref = all.result();
+        }
+        RunResult merged = ResultMerger.merge(List.of(r1, r2, r3), List.of("a:1", "b:2", "c:3"), List.of(), Map.of());
+        for (String code : ref.actions().keySet()) {
+            KindResult m = merged.actions().get(code);
+            KindResult want = ref.actions().get(code);
+            assertThat(m.histogram()).as(code).isEqualTo(want.histogram());
+            assertThat(m.count()).isEqualTo(want.count());
+            assertThat(m.withinBetaCount()).isEqualTo(want.withinBetaCount());
+            assertThat(m.noops()).isEqualTo(want.noops());
+            assertThat(m.errors()).isEqualTo(want.errors());
+            assertThat(m.p95Ms()).isEqualTo(want.p95Ms());
+            assertThat(m.p99Ms()).isEqualTo(want.p99Ms());
+            assertThat(m.maxMs()).isEqualTo(want.maxMs());
+        }
+        assertThat(merged.total().histogram()).isEqualTo(ref.total().histogram());
+        assertThat(merged.total().withinBetaPct()).isEqualTo(ref.total().withinBetaPct());
+        assertThat(merged.throughput()).isCloseTo(r1.throughput() + r2.throughput() + r3.throughput(), within(1e-9));
+        assertThat(merged.threads()).isEqualTo(6);
+        // Averaging the workers' p95 would be wrong: the skewed worker sizes make it differ from the true one.
+        double averaged = (r1.total().p95Ms() + r2.total().p95Ms() + r3.total().p95Ms()) / 3;
+        assertThat(merged.total().p95Ms()).isEqualTo(ref.total().p95Ms());
+        assertThat(averaged).isNotEqualTo(ref.total().p95Ms());
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> workers = (List<Map<String, Object>>) merged.config().get("workers");
+        assertThat(workers).extracting(w -> w.get("worker")).containsExactly("a:1", "b:2", "c:3");
+        assertThat(workers.stream().mapToLong(w -> (Long) w.get("count")).sum()).isEqualTo(ref.total().count());
+    }
+
+    @Test
+    void unpredictableReadsAddUpAndThePercentageIsRecomputed() {
+        RunResult a = withUnpredictable(1000, 0);
+        RunResult b = withUnpredictable(3000, 30);
+        Map<String, Object> u = ResultMerger.unpredictable(List.of(a, b));
+        assertThat(u).containsEntry("reads_checked", 4000L).containsEntry("unpredictable_reads", 30L);
+        assertThat((Double) u.get("pct")).isCloseTo(0.75, within(1e-12));
+        assertThat(u).containsEntry("meets_tau", false);
+        assertThat(ResultMerger.unpredictable(List.of(a, withoutValidation()))).as("one worker did not validate").isNull();
+    }
+
+    @Test
+    void aMergedSecondTakesPercentilesFromTheSummedHistograms() {
+        Histogram h1 = Latencies.newHistogram();
+        Histogram h2 = Latencies.newHistogram();
+        for (int i = 1; i <= 900; i++) {
+            h1.recordValue(1_000_000L); // 1 ms
+        }
+        for (int i = 1; i <= 100; i++) {
+            h2.recordValue(500_000_000L); // 500 ms
+        }
+        SeriesPoint p1 = new SeriesPoint(3, 3.0, 1.0, 900, 900, 0, 0, 0, 1.0, 1.0, 1.0, 1.0, 100.0, 0, 0.5, null, null);
+        SeriesPoint p2 = new SeriesPoint(3, 3.01, 1.01, 100, 99, 0, 2, 0, 500.0, 500.0, 500.0, 500.0, 0.0, 0, 0.5, null, null);
+        SeriesPoint m = ResultMerger.mergeSecond(List.of(p1, p2), List.of(h1, h2), 100_000_000L);
+        assertThat(m.actions()).isEqualTo(1000);
+        assertThat(m.errors()).isEqualTo(2);
+        assertThat(m.p50Ms()).isCloseTo(1.0, within(0.01));
+        assertThat(m.p95Ms()).isCloseTo(500.0, within(1.0));
+        assertThat(m.withinBetaPct()).isCloseTo(90.0, within(1e-9));
+        assertThat(m.bgCores()).isCloseTo(1.0, within(1e-12));
+    }
+
+    private static RunResult withoutValidation() {
+        try (Measurements m = measurements()) {
+            m.startMeasuring();
+            m.stopMeasuring();
+            return m.result();
+        }
+    }
+
+    private static RunResult withUnpredictable(long checked, long bad) {
+        return withoutValidation().withUnpredictable(Map.of("reads_checked", checked, "unpredictable_reads", bad,
+                "pct", 100.0 * bad / checked, "tau_pct", 0.01, "reads_skipped", 0L,
+                "actions", Map.of("VP", Map.of("reads_checked", checked, "unpredictable_reads", bad))));
+    }
+}
