@@ -30,9 +30,24 @@ import org.bgbench.workload.WorkloadSpec;
  * JSON as it goes (every few seconds, so a crash keeps what was measured) and at the end.
  */
 final class Experiment {
+    /**
+     * @param members  the members this process emulates (a worker's share of the graph), or null for all; its samplers
+     *                 draw socialites and targets from them only
+     * @param samples  also receives every sampled second (a worker streams them to its coordinator), or null
+     */
     record Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
                  WorkloadSpec workload, EmulatorConfig emulator, Duration beta, Path out, PrintWriter progress,
-                 ValidationOptions validation) {
+                 ValidationOptions validation, Members members, java.util.function.Consumer<SecondSample> samples) {
+        Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
+              WorkloadSpec workload, EmulatorConfig emulator, Duration beta, Path out, PrintWriter progress,
+              ValidationOptions validation) {
+            this(store, storeName, storeSettings, state, workload, emulator, beta, out, progress, validation, null, null);
+        }
+    }
+
+    /** A worker's members and the samplers that draw from them. */
+    record Members(org.bgbench.workload.distribution.MemberSampler socialites,
+                   org.bgbench.workload.distribution.MemberSampler targets) {
     }
 
     record Outcome(RunResult result, RunOutcome run) {
@@ -40,9 +55,11 @@ final class Experiment {
 
     static Outcome run(Setup s) {
         int members = s.state().graph().members();
-        WorkloadAdapter workload = new WorkloadAdapter(s.workload().mix(),
-                s.workload().socialites().sampler(members, s.workload().seed()),
-                s.workload().targets().sampler(members, s.workload().seed() + 1));
+        WorkloadAdapter workload = s.members() != null
+                ? new WorkloadAdapter(s.workload().mix(), s.members().socialites(), s.members().targets())
+                : new WorkloadAdapter(s.workload().mix(),
+                        s.workload().socialites().sampler(members, s.workload().seed()),
+                        s.workload().targets().sampler(members, s.workload().seed() + 1));
         List<String> sessionCodes = new ArrayList<>();
         for (SessionType t : SessionType.values()) {
             sessionCodes.add(t.code());
@@ -53,6 +70,9 @@ final class Experiment {
                 .beta(s.beta()).storePids(s.store().localServerPids()).build()) {
             int[] seconds = {0};
             m.addListener(sample -> onSample(s, m, writer, context, sample, seconds));
+            if (s.samples() != null) {
+                m.addListener(s.samples()::accept);
+            }
             m.startSampler();
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
                     t -> new RecorderAdapter(m.recorder(t)));

@@ -95,6 +95,9 @@ final class RateCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Directory for the rating (default runs/rate-<time>-<store>).")
     Path out;
 
+    @Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -143,60 +146,106 @@ final class RateCommand implements Callable<Integer> {
         Path stateFile = states.fileFor(provider.name(), storeSettings);
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
         long t0 = System.nanoTime();
+        if (cluster.active()) {
+            Map<String, String> all = new java.util.TreeMap<>(storeSettings.asMap());
+            all.putAll(params.asMap());
+            try (ClusterCoordinator c = cluster.connect(err)) {
+                if (!c.open(provider.name(), all, graph, ws, cluster.rates(), ClusterOptions.storePerWorker(provider))) {
+                    if (!provider.name().equals("memory")) {
+                        throw new org.bgbench.loader.LoadException("the store does not hold this graph; load it first "
+                                + "(bg load --store " + provider.name() + " --workers ... with the same -p graph keys)");
+                    }
+                    c.load(loaders);
+                }
+                ClusterRatingRunner runner = new ClusterRatingRunner(c, ws, template, theSla, validation != null, dir,
+                        err, resetMode, loaders);
+                runner.prepareImage();
+                return rate(stdout, err, settings, runner, runner, provider.name(), theSla, deltaDuration, dir, t0,
+                        () -> { });
+            }
+        }
         try (DataStore store = provider.open(storeSettings)) {
             GraphState state = states.stateOfLoaded(store, provider.name(), graph, stateFile, loaders, err);
             RatingRunner runner = new RatingRunner(store, provider.name(), storeSettings.asMap(), state, ws, template,
                     theSla.beta(), quiet, dir, err, resetMode, loaders);
             runner.prepareImage();
-            double zeta = (System.nanoTime() - t0) / 1e9;
-            err.printf("bg: rating %s with the %s mix, SLA %s, δ=%s%n", provider.name(), workload, theSla,
-                    Durations.format(deltaDuration));
-            stdout.printf("%4s %7s %12s %9s %14s %7s  %s%n", "#", "T", "actions/s", "≤β %", "unpredictable", "ok", "phase");
-            stdout.flush();
-            Rating rating = new Rating(settings, runner).listener(new RatingListener() {
-                @Override
-                public void experimentFinished(org.bgbench.rating.Experiment e) {
-                    stdout.printf(Locale.ROOT, "%4d %7d %,12.0f %9.2f %13.4f%% %7s  %s%n", e.index(), e.threads(),
-                            e.throughput(), e.measurement().withinBetaPct(), e.measurement().unpredictablePct(),
-                            e.success() ? "yes" : "no", e.phase());
-                    stdout.flush();
-                }
-
-                @Override
-                public void warning(String w) {
-                    err.println("bg: warning: " + w);
+            return rate(stdout, err, settings, runner, runner, provider.name(), theSla, deltaDuration, dir, t0, () -> {
+                if (runner.state() != null && ws.mix().writeFraction() > 0) {
+                    states.save(stateFile, runner.state());
                 }
             });
-            RatingResult result = rating.rate();
-            if (runner.state() != null && ws.mix().writeFraction() > 0) {
-                states.save(stateFile, runner.state());
-            }
-            double total = (System.nanoTime() - t0) / 1e9;
-            Map<String, Object> json = new LinkedHashMap<>(result.toMap());
-            RatingTime time = RatingTime.of(result, runner, zeta, deltaDuration, total);
-            json.put("rating_time", time.toMap());
-            if (!runner.notes().isEmpty()) {
-                json.put("reset_notes", runner.notes());
-            }
-            json.put("store", provider.name());
-            json.put("workload", workload);
-            write(dir.resolve("rating.json"), JSON.writeValueAsString(json));
-            write(dir.resolve("rating.svg"), RatingReport.svg(result));
-            write(dir.resolve("rating.html"), RatingReport.html(result, "BG rating of " + provider.name() + " ("
-                    + workload + " mix)"));
-            stdout.println();
-            result.soar().ifPresent(s -> stdout.printf(Locale.ROOT, "SoAR       %,.0f actions/s at T=%d (%s)%n",
-                    s.actionsPerSecond(), s.threads(), s.status()));
-            result.socialites().ifPresent(s -> stdout.printf(Locale.ROOT, "Socialites %d (%,.0f actions/s, %s)%n",
-                    s.threads(), s.throughput(), s.status()));
-            stdout.printf(Locale.ROOT, "%d experiments in %.0f s%n", result.experimentsRun(), total);
-            stdout.print(time.describe());
-            runner.notes().forEach(n -> stdout.println("  ! " + n));
-            result.warnings().forEach(w -> stdout.println("  ! " + w));
-            result.stopReason().ifPresent(r -> stdout.println("Stopped early: " + r));
-            stdout.println("Report: " + dir.resolve("rating.html").toAbsolutePath());
-            return result.complete() ? 0 : Bg.FAILED;
         }
+    }
+
+    /** What a rating runner did between experiments, for the rating-time model. */
+    interface Resets {
+        Map<String, Integer> resets();
+
+        Map<String, Double> resetSecondsBy();
+
+        long[] repaired();
+
+        java.util.List<String> notes();
+    }
+
+    /** Runs the rating, prints each experiment, writes the JSON, SVG and HTML reports, prints the result. */
+    private int rate(PrintWriter stdout, PrintWriter err, RatingSettings settings,
+                     org.bgbench.rating.ExperimentRunner runner, Resets resets, String storeName, Sla theSla,
+                     Duration deltaDuration, Path dir, long t0, IoAction afterwards) throws IOException {
+        double zeta = (System.nanoTime() - t0) / 1e9;
+        err.printf("bg: rating %s with the %s mix, SLA %s, δ=%s%n", storeName, workload, theSla,
+                Durations.format(deltaDuration));
+        stdout.printf("%4s %7s %12s %9s %14s %7s  %s%n", "#", "T", "actions/s", "≤β %", "unpredictable", "ok", "phase");
+        stdout.flush();
+        Rating rating = new Rating(settings, runner).listener(new RatingListener() {
+            @Override
+            public void experimentFinished(org.bgbench.rating.Experiment e) {
+                stdout.printf(Locale.ROOT, "%4d %7d %,12.0f %9.2f %13.4f%% %7s  %s%n", e.index(), e.threads(),
+                        e.throughput(), e.measurement().withinBetaPct(), e.measurement().unpredictablePct(),
+                        e.success() ? "yes" : "no", e.phase());
+                stdout.flush();
+            }
+
+            @Override
+            public void warning(String w) {
+                err.println("bg: warning: " + w);
+            }
+        });
+        RatingResult result = rating.rate();
+        afterwards.run();
+        double total = (System.nanoTime() - t0) / 1e9;
+        Map<String, Object> json = new LinkedHashMap<>(result.toMap());
+        RatingTime time = RatingTime.of(result, resets, zeta, deltaDuration, total);
+        json.put("rating_time", time.toMap());
+        if (!resets.notes().isEmpty()) {
+            json.put("reset_notes", resets.notes());
+        }
+        json.put("store", storeName);
+        json.put("workload", workload);
+        if (cluster.active()) {
+            json.put("workers", cluster.workers);
+        }
+        write(dir.resolve("rating.json"), JSON.writeValueAsString(json));
+        write(dir.resolve("rating.svg"), RatingReport.svg(result));
+        write(dir.resolve("rating.html"), RatingReport.html(result, "BG rating of " + storeName + " ("
+                + workload + " mix)"));
+        stdout.println();
+        result.soar().ifPresent(s -> stdout.printf(Locale.ROOT, "SoAR       %,.0f actions/s at T=%d (%s)%n",
+                s.actionsPerSecond(), s.threads(), s.status()));
+        result.socialites().ifPresent(s -> stdout.printf(Locale.ROOT, "Socialites %d (%,.0f actions/s, %s)%n",
+                s.threads(), s.throughput(), s.status()));
+        stdout.printf(Locale.ROOT, "%d experiments in %.0f s%n", result.experimentsRun(), total);
+        stdout.print(time.describe());
+        resets.notes().forEach(n -> stdout.println("  ! " + n));
+        result.warnings().forEach(w -> stdout.println("  ! " + w));
+        result.stopReason().ifPresent(r -> stdout.println("Stopped early: " + r));
+        stdout.println("Report: " + dir.resolve("rating.html").toAbsolutePath());
+        return result.complete() ? 0 : Bg.FAILED;
+    }
+
+    @FunctionalInterface
+    interface IoAction {
+        void run() throws IOException;
     }
 
     private Set<Target> targets() {

@@ -32,7 +32,7 @@ import org.bgbench.workload.WorkloadSpec;
  * which a repair is predicted from its measured seconds per member touched and an image restore from its last time.
  * Each experiment's result JSON is written beside the rating's as it finishes.
  */
-final class RatingRunner implements ExperimentRunner {
+final class RatingRunner implements ExperimentRunner, RateCommand.Resets {
     /** How the store is reset between experiments. */
     enum Reset {
         AUTO, LOADFREE, REPAIR, IMAGE, RELOAD;
@@ -213,17 +213,20 @@ final class RatingRunner implements ExperimentRunner {
     }
 
     /** Seconds spent per kind of reset. */
-    Map<String, Double> resetSecondsBy() {
+    @Override
+    public Map<String, Double> resetSecondsBy() {
         return resetSecondsBy;
     }
 
     /** Relationships and comments RepairDB restored over the rating. */
-    long[] repaired() {
+    @Override
+    public long[] repaired() {
         return new long[] {repairedRelationships, repairedComments};
     }
 
     /** Fallbacks and other things the rating's reader should know about the resets. */
-    List<String> notes() {
+    @Override
+    public List<String> notes() {
         return notes;
     }
 
@@ -235,7 +238,8 @@ final class RatingRunner implements ExperimentRunner {
         return resetSeconds;
     }
 
-    Map<String, Integer> resets() {
+    @Override
+    public Map<String, Integer> resets() {
         return resets;
     }
 

@@ -28,7 +28,7 @@ import org.bgbench.rating.RatingResult;
 record RatingTime(double zeta, int omega, double nu, int eta, double delta, double confirm, double searchSeconds,
                   double total, Map<String, Integer> resets, Map<String, Double> resetSeconds, long[] repaired) {
 
-    static RatingTime of(RatingResult result, RatingRunner runner, double zeta, Duration delta, double total) {
+    static RatingTime of(RatingResult result, RateCommand.Resets runner, double zeta, Duration delta, double total) {
         int eta = 0;
         double search = 0;
         double confirm = 0;

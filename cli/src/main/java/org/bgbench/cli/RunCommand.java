@@ -71,6 +71,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No per-second progress lines.")
     boolean quiet;
 
+    @Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -89,6 +92,10 @@ final class RunCommand implements Callable<Integer> {
         Duration betaDuration = Durations.parse("--beta", beta);
         StoreSettings settings = storeOptions.settings(provider, params);
         Path resultFile = out != null ? out : defaultOut(provider.name(), ws.mixName(), ec.threads());
+        if (cluster.active()) {
+            return runWithWorkers(stdout, err, provider, params, settings, graph, ws, ec, validation, betaDuration,
+                    resultFile);
+        }
         StateFiles states = StateFiles.defaultLocation();
         Path stateFile = states.fileFor(provider.name(), settings);
         try (DataStore store = provider.open(settings)) {
@@ -104,6 +111,50 @@ final class RunCommand implements Callable<Integer> {
             stdout.print(RunValidation.summary(outcome.result().unpredictable()));
             stdout.println("Result: " + resultFile.toAbsolutePath());
             return outcome.run().completed() ? 0 : Bg.FAILED;
+        }
+    }
+
+    /**
+     * The run on the workers given by --workers [SPEC §14]: each emulates its own members with its share of T and
+     * validates its own reads; the coordinator merges their seconds live and their results at the end. The workers
+     * keep their expected state between runs while they live; a fresh worker assumes the graph as loaded.
+     */
+    private int runWithWorkers(PrintWriter stdout, PrintWriter err, StoreProvider provider, Parameters params,
+                               StoreSettings settings, SocialGraph graph, WorkloadSpec ws, EmulatorConfig ec,
+                               ValidationOptions validation, Duration betaDuration, Path resultFile) throws IOException {
+        if (ec.operations() > 0) {
+            throw new InvalidParameterException("--operations", "runs with --workers are timed; use --duration");
+        }
+        java.util.Map<String, String> all = new java.util.TreeMap<>(settings.asMap());
+        all.putAll(params.asMap());
+        try (ClusterCoordinator c = cluster.connect(err)) {
+            boolean loaded = c.open(provider.name(), all, graph, ws, cluster.rates(),
+                    ClusterOptions.storePerWorker(provider));
+            if (!loaded) {
+                if (!load && !provider.name().equals("memory")) {
+                    throw new org.bgbench.loader.LoadException("the store does not hold this graph; load it first "
+                            + "(bg load --store " + provider.name() + " --workers ... with the same -p graph keys) or "
+                            + "pass --load");
+                }
+                c.load(GraphParameters.intOf(params.asMap(), "numloadthreads",
+                        2 * Runtime.getRuntime().availableProcessors()));
+            }
+            err.printf("bg: running %s on %s with %d workers: T=%d (%s per worker), %s%n", ws.mixName(),
+                    provider.name(), c.names().size(), ec.threads(),
+                    java.util.Arrays.toString(c.plan().threads(ec.threads())), Durations.format(ec.duration()));
+            ClusterCoordinator.Outcome o = c.run(ec.threads(), ec.duration(), ec.warmup(), betaDuration, ec.seed(),
+                    validation != null, validation == null ? 0.01 : validation.tauPct(), resultFile,
+                    quiet ? null : err);
+            stdout.print(SummaryPrinter.summary(o.result()));
+            stdout.print(RunValidation.summary(o.result().unpredictable()));
+            Object chi = o.result().config().get("chi_square_measured");
+            stdout.printf(java.util.Locale.ROOT, "Workers  %d, χ² of the global distribution vs the centralised one: "
+                    + "%s (planned %s)%n", c.names().size(), chi, o.result().config().get("chi_square_planned"));
+            if (!o.completed()) {
+                stdout.println("Failed: " + o.reason());
+            }
+            stdout.println("Result: " + resultFile.toAbsolutePath());
+            return o.completed() ? 0 : Bg.FAILED;
         }
     }
 

@@ -142,7 +142,7 @@ final class RunValidation {
         ((Map<String, Map<String, Object>>) u.get("actions")).forEach((a, x) -> sb.append(String.format(Locale.ROOT,
                 "  %-4s %,12d reads %,10d unpredictable (%.4f %%)%n", a, ((Number) x.get("reads_checked")).longValue(),
                 ((Number) x.get("unpredictable_reads")).longValue(), ((Number) x.get("pct")).doubleValue())));
-        Map<String, Object> f = (Map<String, Object>) u.get("freshness");
+        Map<String, Object> f = (Map<String, Object>) u.getOrDefault("freshness", Map.of("reads", 0, "buckets", List.of()));
         List<Map<String, Object>> buckets = (List<Map<String, Object>>) f.get("buckets");
         if (!buckets.isEmpty() && ((Number) u.get("unpredictable_reads")).longValue() > 0) {
             sb.append(String.format(Locale.ROOT, "Freshness confidence (%,d reads after a write):%n", ((Number) f.get("reads")).longValue()));

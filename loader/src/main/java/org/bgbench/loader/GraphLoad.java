@@ -37,23 +37,43 @@ public final class GraphLoad {
      */
     public LoadReport run(LongConsumer progress) {
         store.createSchema(graph.spec());
-        int members = graph.members();
-        int chunk = Math.max(1, Math.min(500, members / (threads * 8)));
+        long start = System.nanoTime();
+        long rows = loadRanges(new int[][] {{0, graph.members()}}, progress);
+        return finish(rows, (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * Loads the members in {@code ranges} ({from, to} member indexes, each range whole fragments or any part) into an
+     * existing schema, without finishing: how a worker loads its share of the graph [SPEC §14]. Returns the rows.
+     */
+    public long loadRanges(int[][] ranges, LongConsumer progress) {
+        long total = 0;
+        for (int[] r : ranges) {
+            total += r[1] - r[0];
+        }
+        int chunk = (int) Math.max(1, Math.min(500, total / (threads * 8L)));
+        // Chunks of every range, handed out in order by one cursor.
+        List<int[]> chunks = new ArrayList<>();
+        for (int[] r : ranges) {
+            for (int from = r[0]; from < r[1]; from += chunk) {
+                chunks.add(new int[] {from, Math.min(r[1], from + chunk)});
+            }
+        }
         AtomicInteger cursor = new AtomicInteger();
         LongAdder rows = new LongAdder();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicReference<String> failedRange = new AtomicReference<>();
-        long start = System.nanoTime();
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             workers.add(Thread.ofPlatform().name("bg-load-" + t).start(() -> {
                 try (GraphLoader loader = store.newLoader(graph)) {
                     while (failure.get() == null) {
-                        int from = cursor.getAndAdd(chunk);
-                        if (from >= members) {
+                        int c = cursor.getAndIncrement();
+                        if (c >= chunks.size()) {
                             break;
                         }
-                        int to = Math.min(members, from + chunk);
+                        int from = chunks.get(c)[0];
+                        int to = chunks.get(c)[1];
                         try {
                             loader.load(from, to, rows::add);
                         } catch (RuntimeException e) {
@@ -93,7 +113,11 @@ public final class GraphLoad {
             String where = failedRange.get() == null ? "" : " while loading " + failedRange.get();
             throw new LoadException("the store rejected the load" + where + ": " + message(f), f);
         }
-        double loadSeconds = (System.nanoTime() - start) / 1e9;
+        return rows.sum();
+    }
+
+    /** Ends a load: indexes and statistics, then the sanity check (drops the schema when it fails). */
+    public LoadReport finish(long rows, double loadSeconds) {
         long finishStart = System.nanoTime();
         store.finishLoad(graph);
         double finishSeconds = (System.nanoTime() - finishStart) / 1e9;
@@ -104,7 +128,7 @@ public final class GraphLoad {
             throw new LoadException("sanity check failed, the store does not hold the generated graph: "
                     + String.join("; ", problems));
         }
-        return new LoadReport(rows.sum(), loadSeconds, finishSeconds, threads, counts);
+        return new LoadReport(rows, loadSeconds, finishSeconds, threads, counts);
     }
 
     static String message(Throwable t) {

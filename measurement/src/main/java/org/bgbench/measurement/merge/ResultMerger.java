@@ -199,8 +199,71 @@ public final class ResultMerger {
             per.put(k, x);
         });
         m.put("actions", per);
+        m.put("freshness", freshness(parts));
+        List<Object> samples = new ArrayList<>();
+        for (RunResult p : parts) {
+            if (p.unpredictable().get("samples") instanceof List<?> l) {
+                samples.addAll(l.subList(0, Math.min(l.size(), 10)));
+            }
+        }
+        m.put("samples", samples);
         m.put("merged_from_workers", parts.size());
         return m;
+    }
+
+    /**
+     * The workers' freshness curves merged bucket by bucket (each worker splits its own horizon into the same number
+     * of buckets; the merged bucket spans the widest): reads and fresh reads add up, p and p(≤ t) are recomputed.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> freshness(List<RunResult> parts) {
+        List<Map<String, Object>> merged = new ArrayList<>();
+        long reads = 0;
+        double horizon = 0;
+        for (RunResult p : parts) {
+            Object f = p.unpredictable().get("freshness");
+            if (!(f instanceof Map<?, ?> fm)) {
+                continue;
+            }
+            reads += num(fm.get("reads"));
+            if (fm.get("horizon_ms") instanceof Number h) {
+                horizon = Math.max(horizon, h.doubleValue());
+            }
+            List<Map<String, Object>> buckets = (List<Map<String, Object>>) fm.get("buckets");
+            for (int i = 0; i < buckets.size(); i++) {
+                Map<String, Object> b = buckets.get(i);
+                if (merged.size() <= i) {
+                    Map<String, Object> x = new LinkedHashMap<>();
+                    x.put("from_ms", b.get("from_ms"));
+                    x.put("to_ms", b.get("to_ms"));
+                    x.put("reads", 0L);
+                    x.put("valid", 0L);
+                    merged.add(x);
+                }
+                Map<String, Object> x = merged.get(i);
+                x.put("reads", (Long) x.get("reads") + num(b.get("reads")));
+                x.put("valid", (Long) x.get("valid") + num(b.get("valid")));
+                if (b.get("to_ms") instanceof Number t && x.get("to_ms") instanceof Number u
+                        && t.doubleValue() > u.doubleValue()) {
+                    x.put("to_ms", t);
+                }
+            }
+        }
+        long cumReads = 0;
+        long cumValid = 0;
+        for (Map<String, Object> x : merged) {
+            long r = (Long) x.get("reads");
+            long v = (Long) x.get("valid");
+            cumReads += r;
+            cumValid += v;
+            x.put("p", r == 0 ? null : (double) v / r);
+            x.put("p_at_most", cumReads == 0 ? null : (double) cumValid / cumReads);
+        }
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("horizon_ms", horizon);
+        f.put("reads", reads);
+        f.put("buckets", merged);
+        return f;
     }
 
     private static long num(Object o) {

@@ -22,6 +22,14 @@ public final class StateComparison {
 
     /** Differences found (at most {@code limit}); empty when the store holds exactly the expected state. */
     public static List<String> differences(DataStore store, GraphState state, int limit) {
+        return differences(store, state, limit, null);
+    }
+
+    /**
+     * Differences for {@code members} only (member indexes; a worker's share of the graph), or for all members when
+     * null; the store-wide counts are compared only for all members.
+     */
+    public static List<String> differences(DataStore store, GraphState state, int limit, int[] members) {
         SocialGraph g = state.graph();
         List<String> diffs = new ArrayList<>();
         long friendships = 0;
@@ -31,7 +39,9 @@ public final class StateComparison {
             ProfileView profile = new ProfileView(g.attributeCount());
             MemberList list = new MemberList(g.attributeCount());
             CommentList commentList = new CommentList();
-            for (int i = 0; i < g.members() && diffs.size() < limit; i++) {
+            int n = members == null ? g.members() : members.length;
+            for (int x = 0; x < n && diffs.size() < limit; x++) {
+                int i = members == null ? x : members[x];
                 int id = g.memberId(i);
                 int[] friends = ids(g, state.friends(i));
                 int[] inviters = ids(g, state.inviters(i));
@@ -67,7 +77,7 @@ public final class StateComparison {
                 }
             }
         }
-        if (diffs.isEmpty()) {
+        if (diffs.isEmpty() && members == null) {
             StoreCounts c = store.counts();
             StoreCounts want = new StoreCounts(g.members(), friendships / 2, pending, g.totalResources(), comments);
             if (!c.equals(want)) {

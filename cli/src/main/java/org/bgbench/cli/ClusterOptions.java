@@ -1,0 +1,56 @@
+package org.bgbench.cli;
+
+import java.util.Arrays;
+import java.util.List;
+import org.bgbench.model.InvalidParameterException;
+import picocli.CommandLine.Option;
+
+/** Options of the commands that can drive workers on other hosts instead of running everything here [SPEC §14]. */
+final class ClusterOptions {
+    @Option(names = "--workers", paramLabel = "HOST:PORT,…", split = ",",
+            description = "Act as the coordinator of these workers ('bg worker --listen'); each owns a share of the graph.")
+    List<String> workers;
+
+    @Option(names = "--secret", paramLabel = "S", defaultValue = "${env:BG_SECRET}",
+            description = "The workers' shared secret (default: $BG_SECRET).")
+    String secret;
+
+    @Option(names = "--worker-rates", paramLabel = "R,…", split = ",",
+            description = "Relative request rates of heterogeneous workers (USC: probs); shares of members and threads "
+                    + "follow them (default: equal).")
+    List<Double> rates;
+
+    boolean active() {
+        return workers != null && !workers.isEmpty();
+    }
+
+    double[] rates() {
+        int n = workers.size();
+        if (rates == null || rates.isEmpty()) {
+            double[] r = new double[n];
+            Arrays.fill(r, 1);
+            return r;
+        }
+        if (rates.size() != n) {
+            throw new InvalidParameterException("--worker-rates", rates.size() + " rates for " + n + " workers");
+        }
+        for (double r : rates) {
+            if (!(r > 0) || Double.isInfinite(r)) {
+                throw new InvalidParameterException("--worker-rates", "rates must be positive numbers, got " + r);
+            }
+        }
+        return rates.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /**
+     * Whether each worker has a store of its own (the in-process stores: memory, and SQLite's file on each worker's
+     * host), so every worker creates, loads and restores its own, rather than one shared server.
+     */
+    static boolean storePerWorker(org.bgbench.store.StoreProvider provider) {
+        return provider.name().equals("memory") || provider.name().equals("sqlite");
+    }
+
+    ClusterCoordinator connect(java.io.PrintWriter err) {
+        return new ClusterCoordinator(workers, secret, err);
+    }
+}
