@@ -18,8 +18,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.HdrHistogram.Histogram;
 import org.bgbench.cluster.rpc.WorkerClient;
 import org.bgbench.cluster.rpc.WorkerException;
@@ -212,36 +210,58 @@ final class ClusterCoordinator implements AutoCloseable {
         List<String> partNames = new ArrayList<>();
         String reason = null;
         boolean completed = true;
-        for (int i = 0; i < futures.size(); i++) {
-            int k = active.get(i);
-            try {
-                JsonNode r = futures.get(i).get(total.toMillis() + IDLE.toMillis(), TimeUnit.MILLISECONDS);
-                RunResult part = JSON.treeToValue(r.get("result"), RunResult.class);
-                parts.add(part);
-                partNames.add(names.get(k));
-                if (!r.path("completed").asBoolean(true)) {
+        // Wait for whichever worker ends first: one failure must end the experiment now, not after the others' δ.
+        long deadline = System.nanoTime() + total.toNanos() + IDLE.toNanos();
+        boolean[] done = new boolean[futures.size()];
+        int left = futures.size();
+        while (left > 0) {
+            for (int i = 0; i < futures.size(); i++) {
+                Future<JsonNode> f = futures.get(i);
+                if (done[i] || !f.isDone()) {
+                    continue;
+                }
+                done[i] = true;
+                left--;
+                int k = active.get(i);
+                try {
+                    JsonNode r = f.get();
+                    RunResult part = JSON.treeToValue(r.get("result"), RunResult.class);
+                    parts.add(part);
+                    partNames.add(names.get(k));
+                    if (!r.path("completed").asBoolean(true)) {
+                        completed = false;
+                        reason = reason != null ? reason : "worker " + k + " " + names.get(k) + ": "
+                                + r.path("abort_reason").asText();
+                    }
+                } catch (ExecutionException e) {
+                    Throwable c = e.getCause();
+                    if (reason == null) {
+                        reason = c instanceof WorkerException we ? we.getMessage()
+                                : "worker " + k + " " + names.get(k) + ": " + c;
+                        // The others cannot make a whole experiment any more: stop them now rather than wait δ,
+                        // and keep what they measured.
+                        stopOthers(active, done);
+                    }
                     completed = false;
-                    reason = reason != null ? reason : "worker " + k + " " + names.get(k) + ": "
-                            + r.path("abort_reason").asText();
+                } catch (java.util.concurrent.CancellationException e) {
+                    completed = false;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ClusterException("interrupted while waiting for the workers", e);
                 }
-            } catch (ExecutionException e) {
-                completed = false;
-                Throwable c = e.getCause();
-                reason = reason != null ? reason : c instanceof WorkerException we ? we.getMessage()
-                        : "worker " + k + " " + names.get(k) + ": " + c;
-                // The others cannot make a whole experiment any more: stop them now rather than wait δ.
-                for (Future<JsonNode> f : futures) {
-                    f.cancel(true);
+            }
+            if (left > 0) {
+                if (System.nanoTime() > deadline) {
+                    completed = false;
+                    reason = reason != null ? reason : "the workers did not finish in time";
+                    futures.forEach(x -> x.cancel(true));
                 }
-            } catch (TimeoutException e) {
-                completed = false;
-                reason = reason != null ? reason : "worker " + k + " " + names.get(k) + " did not finish in time";
-                futures.forEach(f -> f.cancel(true));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ClusterException("interrupted while waiting for the workers", e);
-            } catch (java.util.concurrent.CancellationException e) {
-                completed = false;
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ClusterException("interrupted while waiting for the workers", e);
+                }
             }
         }
         if (parts.isEmpty()) {
@@ -278,6 +298,22 @@ final class ClusterCoordinator implements AutoCloseable {
         return new Outcome(merged, parts, completed, reason);
     }
 
+    private void stopOthers(List<Integer> active, boolean[] done) {
+        for (int i = 0; i < active.size(); i++) {
+            if (!done[i]) {
+                WorkerClient w = workers.get(active.get(i));
+                pool.submit(() -> {
+                    try {
+                        w.call(ClusterProtocol.STOP, JSON.createObjectNode().put("reason", "another worker failed"),
+                                Duration.ofSeconds(10));
+                    } catch (RuntimeException e) {
+                        // Its own stream reports what is wrong with it.
+                    }
+                });
+            }
+        }
+    }
+
     private static Double finite(double x) {
         return Double.isFinite(x) ? x : null;
     }
@@ -293,6 +329,7 @@ final class ClusterCoordinator implements AutoCloseable {
             if (separateStores) {
                 return all(w -> w.call(ClusterProtocol.RESET, JSON.createObjectNode().put("how", "image"), Duration.ofHours(1)));
             }
+            releaseOthers();
             r.add(workers.get(0).call(ClusterProtocol.RESET, JSON.createObjectNode().put("how", "image"), Duration.ofHours(1)));
             for (int k = 1; k < workers.size(); k++) {
                 r.add(workers.get(k).call(ClusterProtocol.RESET, JSON.createObjectNode().put("how", "state"), CALL));
@@ -303,7 +340,17 @@ final class ClusterCoordinator implements AutoCloseable {
     }
 
     /** Saves a database image (on the first worker, or every worker with stores of their own); false if unsupported. */
+    /** A database image is taken and restored with no other client connected: the other workers let go first. */
+    private void releaseOthers() {
+        for (int k = 1; k < workers.size(); k++) {
+            workers.get(k).call(ClusterProtocol.RELEASE, JSON.createObjectNode(), CALL);
+        }
+    }
+
     boolean saveImage() {
+        if (!separateStores) {
+            releaseOthers();
+        }
         List<JsonNode> r = separateStores ? all(w -> w.call(ClusterProtocol.SAVE_IMAGE, JSON.createObjectNode(), Duration.ofHours(1)))
                 : List.of(workers.get(0).call(ClusterProtocol.SAVE_IMAGE, JSON.createObjectNode(), Duration.ofHours(1)));
         return r.stream().allMatch(n -> n.path("supported").asBoolean());

@@ -34,14 +34,17 @@ final class Experiment {
      * @param members  the members this process emulates (a worker's share of the graph), or null for all; its samplers
      *                 draw socialites and targets from them only
      * @param samples  also receives every sampled second (a worker streams them to its coordinator), or null
+     * @param aborter  receives a way to end the run early (with a reason), or null
      */
     record Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
                  WorkloadSpec workload, EmulatorConfig emulator, Duration beta, Path out, PrintWriter progress,
-                 ValidationOptions validation, Members members, java.util.function.Consumer<SecondSample> samples) {
+                 ValidationOptions validation, Members members, java.util.function.Consumer<SecondSample> samples,
+                 java.util.function.Consumer<java.util.function.Consumer<String>> aborter) {
         Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
               WorkloadSpec workload, EmulatorConfig emulator, Duration beta, Path out, PrintWriter progress,
               ValidationOptions validation) {
-            this(store, storeName, storeSettings, state, workload, emulator, beta, out, progress, validation, null, null);
+            this(store, storeName, storeSettings, state, workload, emulator, beta, out, progress, validation, null, null,
+                    null);
         }
     }
 
@@ -76,6 +79,9 @@ final class Experiment {
             m.startSampler();
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
                     t -> new RecorderAdapter(m.recorder(t)));
+            if (s.aborter() != null) {
+                s.aborter().accept(emulator::abort);
+            }
             RunArtifacts artifacts = null;
             LogDirectory logs = null;
             if (s.validation() != null && s.out() != null) {

@@ -198,8 +198,17 @@ final class RunCommand implements Callable<Integer> {
         long warmOps = 0;
         Warmup w = ws.warmup();
         if (warmup != null) {
-            w = warmup.trim().matches("\\d+") ? new Warmup.Requests(Long.parseLong(warmup.trim()))
-                    : new Warmup.Time(Durations.parse("--warmup", warmup));
+            String text = warmup.trim();
+            if (text.matches("\\d+")) {
+                long n = Long.parseLong(text);
+                w = n == 0 ? Warmup.NONE : new Warmup.Requests(n);
+            } else {
+                Duration d = Durations.parse("--warmup", text);
+                if (d.isNegative()) {
+                    throw new InvalidParameterException("--warmup", "must not be negative, got " + warmup);
+                }
+                w = d.isZero() ? Warmup.NONE : new Warmup.Time(d);
+            }
         }
         if (w instanceof Warmup.Time t) {
             warm = t.duration();

@@ -46,6 +46,9 @@ final class WorkerService implements WorkerBackend {
     private final Path dir;
     private final PrintWriter log;
     private DataStore store;
+    private String identity;
+    private StoreProvider provider;
+    private StoreSettings settings;
     private String storeName;
     private Map<String, String> storeSettings;
     private Parameters params;
@@ -61,8 +64,25 @@ final class WorkerService implements WorkerBackend {
         this.log = log;
     }
 
+    /** Ends the running experiment early; set while one runs. */
+    private volatile Consumer<String> abortRun;
+
     @Override
-    public synchronized JsonNode call(String op, JsonNode args) throws Exception {
+    public JsonNode call(String op, JsonNode args) throws Exception {
+        if (op.equals(ClusterProtocol.STOP)) {
+            // Not under the lock: the run holds it.
+            Consumer<String> a = abortRun;
+            if (a != null) {
+                a.accept(args.path("reason").asText("stopped by the coordinator"));
+            }
+            return ok().put("was_running", a != null);
+        }
+        synchronized (this) {
+            return serve(op, args);
+        }
+    }
+
+    private JsonNode serve(String op, JsonNode args) throws Exception {
         return switch (op) {
             case ClusterProtocol.HELLO -> hello();
             case ClusterProtocol.OPEN -> open(args);
@@ -74,7 +94,7 @@ final class WorkerService implements WorkerBackend {
             case ClusterProtocol.RESET -> reset(args);
             case ClusterProtocol.SAVE_IMAGE -> saveImage();
             case ClusterProtocol.VERIFY -> verify(args);
-            case ClusterProtocol.CLOSE -> {
+            case ClusterProtocol.CLOSE, ClusterProtocol.RELEASE -> {
                 closeStore();
                 yield ok();
             }
@@ -106,35 +126,54 @@ final class WorkerService implements WorkerBackend {
         return n;
     }
 
+    /** The store, opened again if the coordinator released it (to restore an image on another worker). */
     private DataStore open() {
         if (store == null) {
-            throw new IllegalStateException("no store is open; the coordinator must send 'open' first");
+            if (provider == null) {
+                throw new IllegalStateException("no store is open; the coordinator must send 'open' first");
+            }
+            store = provider.open(settings);
         }
         return store;
     }
 
-    /** Opens the store and takes the worker's share of the graph; replaces an earlier one. */
+    /**
+     * Opens the store and takes the worker's share of the graph. The same store, graph, plan and place as before (a
+     * later bg run, rate or verify of the same coordinator setup) keep the expected state this worker's runs left, as
+     * the saved state file does in one process; anything else starts from the generated graph.
+     */
     private ObjectNode open(JsonNode args) {
-        closeStore();
         Map<String, String> p = new LinkedHashMap<>();
         args.get("params").fields().forEachRemaining(e -> p.put(e.getKey(), e.getValue().asText()));
-        params = Parameters.of(List.of(), p.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
-        StoreProvider provider = StoreRegistry.discover().get(args.get("store").asText());
-        storeName = provider.name();
-        StoreSettings settings = StoreSettings.forProvider(provider, params.asMap());
-        storeSettings = settings.asMap();
-        graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
+        Parameters newParams = Parameters.of(List.of(), p.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+        StoreProvider newProvider = StoreRegistry.discover().get(args.get("store").asText());
+        StoreSettings newSettings = StoreSettings.forProvider(newProvider, newParams.asMap());
+        SocialGraph newGraph = new SocialGraph(GraphParameters.toSpec(newParams.asMap()));
+        String identity = newProvider.name() + new java.util.TreeMap<>(newSettings.asMap()) + newGraph.spec().fingerprint()
+                + args.get("plan") + "#" + args.get("worker").asInt();
+        params = newParams;
         workload = WorkloadParameters.toSpec(params.asMap());
-        plan = ClusterPlan.fromJson(args.get("plan"), graph);
-        index = args.get("worker").asInt();
-        state = plan.newState(graph, index);
-        store = provider.open(settings);
-        log.printf(Locale.ROOT, "bg worker: opened %s as worker %d of %d: %,d members in %d fragments%n", storeName,
-                index, plan.workers(), plan.members(index).length, plan.fragments(index).length);
-        log.flush();
+        boolean keep = identity.equals(this.identity) && state != null;
+        if (!keep) {
+            closeStore();
+            this.identity = identity;
+            provider = newProvider;
+            storeName = provider.name();
+            settings = newSettings;
+            storeSettings = settings.asMap();
+            graph = newGraph;
+            plan = ClusterPlan.fromJson(args.get("plan"), graph);
+            index = args.get("worker").asInt();
+            state = plan.newState(graph, index);
+            log.printf(Locale.ROOT, "bg worker: opened %s as worker %d of %d: %,d members in %d fragments%n",
+                    storeName, index, plan.workers(), plan.members(index).length, plan.fragments(index).length);
+            log.flush();
+        }
         ObjectNode n = ok();
         n.put("members", plan.members(index).length);
-        n.put("loaded", store.loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent());
+        n.put("loaded", open().loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent());
+        n.put("kept_state", keep);
+        n.put("touched", state.touchedMembers());
         return n;
     }
 
@@ -208,8 +247,17 @@ final class WorkerService implements WorkerBackend {
                     s.put("warmup", sample.warmup());
                     s.set("point", JSON.valueToTree(sample.point()));
                     s.put("hdr", Latencies.encode(sample.actionLatencies()));
-                    out.accept(s);
-                }));
+                    try {
+                        out.accept(s);
+                    } catch (java.util.concurrent.CancellationException e) {
+                        // The coordinator is gone: finish (the result stays in this worker's folder).
+                        Consumer<String> a = abortRun;
+                        if (a != null) {
+                            a.accept("the coordinator cancelled the run");
+                        }
+                    }
+                }, a -> abortRun = a));
+        abortRun = null;
         RunResult r = o.result();
         ObjectNode n = ok();
         n.put("completed", o.run().completed());

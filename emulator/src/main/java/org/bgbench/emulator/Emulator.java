@@ -163,6 +163,18 @@ public final class Emulator {
         return new RunOutcome(completed, abortReason, stuck, samples);
     }
 
+    /**
+     * Ends the run early, from any thread (a coordinator stopping the others when one worker failed): the members
+     * stop after their current action and {@link #run} returns what was measured, with {@code reason} as the abort
+     * reason.
+     */
+    public void abort(String reason) {
+        if (abortReason == null) {
+            abortReason = reason;
+        }
+        stop = true;
+    }
+
     /** Ends the warm-up exactly once, whichever thread gets there first. */
     private synchronized void startMeasuring() {
         if (!measuring) {

@@ -1,0 +1,162 @@
+package org.bgbench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.bgbench.cluster.rpc.WorkerServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The coordinator and two workers (real gRPC on loopback, each worker with its own service) against one real
+ * PostgreSQL server: load, run and rating through the workers, merged totals equal to the workers' own, the store's
+ * final state equal to what the workers expect, a wrong secret refused, a worker that dies failing the run cleanly.
+ * The same on separate network namespaces is scripts/test-cluster-netns.sh.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterPostgresTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SECRET = "test-secret-42";
+    private static final String[] GRAPH = {"-p", "usercount=600", "-p", "friendcountperuser=10", "-p", "fragments=4",
+        "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
+
+    @TempDir
+    static Path dir;
+
+    private EmbeddedPostgres pg;
+    private String url;
+    private final List<WorkerServer> servers = new ArrayList<>();
+    private String workers;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @BeforeAll
+    void start() throws Exception {
+        pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(60))
+                .setServerConfig("fsync", "off").setServerConfig("synchronous_commit", "off").start();
+        url = "postgres.url=jdbc:postgresql://localhost:" + pg.getPort() + "/postgres";
+        List<String> addresses = new ArrayList<>();
+        for (int k = 0; k < 2; k++) {
+            WorkerServer s = WorkerServer.start(new InetSocketAddress("127.0.0.1", 0), SECRET,
+                    new WorkerService(dir.resolve("w" + k), new PrintWriter(new StringWriter(), true)));
+            servers.add(s);
+            addresses.add("127.0.0.1:" + s.port());
+        }
+        workers = String.join(",", addresses);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        servers.forEach(WorkerServer::close);
+        pg.close();
+    }
+
+    private int bg(String... args) {
+        System.setProperty("bg.state.dir", dir.resolve("state").toString());
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        return Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    private String[] with(String... more) {
+        List<String> all = new ArrayList<>(List.of(more));
+        all.addAll(List.of(GRAPH));
+        all.addAll(List.of("--store", "postgres", "-p", url, "--secret", SECRET));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
+    @Order(1)
+    void loadAndRunThroughTwoWorkersMergeToTheWorkersOwnTotals() throws Exception {
+        assertThat(bg(with("load", "--replace", "--workers", workers))).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("Loaded postgres with 2 workers").contains("sanity check passed: 600 members");
+        Path result = dir.resolve("run/r.json");
+        assertThat(bg(with("run", "--workload", "high", "--threads", "6", "--duration", "3s", "--warmup", "0s",
+                "--quiet", "--workers", workers, "--out", result.toString()))).as(err + "\n" + out).isZero();
+        JsonNode merged = JSON.readTree(result.toFile());
+        JsonNode w0 = JSON.readTree(dir.resolve("run/r-workers/w0.json").toFile());
+        JsonNode w1 = JSON.readTree(dir.resolve("run/r-workers/w1.json").toFile());
+        assertThat(merged.get("threads").asInt()).isEqualTo(6);
+        assertThat(w0.get("threads").asInt() + w1.get("threads").asInt()).isEqualTo(6);
+        assertThat(w0.at("/total/count").asLong()).isPositive();
+        assertThat(w1.at("/total/count").asLong()).isPositive();
+        assertThat(merged.at("/total/count").asLong()).isEqualTo(w0.at("/total/count").asLong() + w1.at("/total/count").asLong());
+        for (String code : List.of("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR")) {
+            assertThat(merged.at("/actions/" + code + "/count").asLong()).as(code)
+                    .isEqualTo(w0.at("/actions/" + code + "/count").asLong() + w1.at("/actions/" + code + "/count").asLong());
+        }
+        assertThat(merged.at("/throughput").asDouble())
+                .isCloseTo(w0.at("/throughput").asDouble() + w1.at("/throughput").asDouble(), org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(merged.at("/unpredictable/reads_checked").asLong()).isPositive()
+                .isEqualTo(w0.at("/unpredictable/reads_checked").asLong() + w1.at("/unpredictable/reads_checked").asLong());
+        assertThat(merged.at("/unpredictable/unpredictable_reads").asLong()).isZero();
+        assertThat(merged.at("/config/chi_square_measured").isNumber()).isTrue();
+        assertThat(merged.at("/config/workers").size()).isEqualTo(2);
+        // The store holds exactly what the two workers expect of their members.
+        assertThat(bg(with("verify", "--workers", workers))).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("The store holds exactly the state BG expects");
+    }
+
+    @Test
+    @Order(2)
+    void aRatingThroughTwoWorkersRepairsBetweenExperiments() throws Exception {
+        Path rating = dir.resolve("rate");
+        assertThat(bg(with("rate", "--workload", "high", "--delta", "1s", "--warmup", "0s", "--sla",
+                "95%:100ms:0.01%:1s", "--max-threads", "4", "--target", "soar", "--reset", "repair",
+                "--workers", workers, "--out", rating.toString()))).as(err + "\n" + out).isZero();
+        JsonNode r = JSON.readTree(rating.resolve("rating.json").toFile());
+        assertThat(r.get("complete").asBoolean()).isTrue();
+        assertThat(r.at("/soar/actions_per_second").asDouble()).isPositive();
+        assertThat(r.at("/rating_time/resets/repair").asInt()).isPositive();
+        assertThat(r.at("/rating_time/repaired_relationships").asLong()).isPositive();
+        assertThat(bg(with("verify", "--workers", workers))).as(out.toString()).isZero();
+    }
+
+    @Test
+    @Order(3)
+    void aCoordinatorWithoutTheSecretIsRefused() {
+        List<String> args = new ArrayList<>(List.of(with("run", "--workload", "high", "--threads", "2", "--duration",
+                "1s", "--workers", workers, "--out", dir.resolve("refused.json").toString())));
+        args.set(args.indexOf(SECRET), "not-the-secret");
+        assertThat(bg(args.toArray(String[]::new))).isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("refused the secret");
+        assertThat(dir.resolve("refused.json")).doesNotExist();
+    }
+
+    @Test
+    @Order(4)
+    void aWorkerThatDiesFailsTheRunCleanlyAndKeepsWhatWasMeasured() throws Exception {
+        Path result = dir.resolve("dies/r.json");
+        AtomicInteger code = new AtomicInteger(-1);
+        Thread run = Thread.ofPlatform().start(() -> code.set(bg(with("run", "--workload", "high", "--threads", "4",
+                "--duration", "30s", "--warmup", "0s", "--quiet", "--workers", workers, "--out", result.toString()))));
+        Thread.sleep(3000);
+        long killed = System.nanoTime();
+        servers.get(1).close();
+        run.join(Duration.ofSeconds(40));
+        assertThat(run.isAlive()).as("the coordinator returned within a bounded time").isFalse();
+        assertThat((System.nanoTime() - killed) / 1e9).isLessThan(25);
+        assertThat(code.get()).as(err + "\n" + out).isEqualTo(Bg.FAILED);
+        assertThat(err + out.toString()).contains(workers.split(",")[1]);
+        JsonNode merged = JSON.readTree(result.toFile());
+        assertThat(merged.at("/config/completed").asBoolean()).isFalse();
+        assertThat(merged.at("/total/count").asLong()).as("the surviving worker's measurements are kept").isPositive();
+    }
+}
