@@ -42,6 +42,11 @@ final class DzipfCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the rank scramble and the sample.")
     long seed;
 
+    @Option(names = "--fragments", paramLabel = "F", defaultValue = "0",
+            description = "Workers own whole graph fragments, as 'bg run --workers' assigns them (F fragments of M "
+                    + "members; F ≥ N); 0: members assigned rank by rank as in the dissertation (default).")
+    int fragments;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -65,8 +70,11 @@ final class DzipfCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "%4s %14s %14s %14s %12s%n", "N", "χ² (probs)", "χ² (sample)", "noise floor",
                 "Pearson p");
         List<String> lines = new ArrayList<>();
+        if (fragments > 0) {
+            out.printf(Locale.ROOT, "Workers own whole fragments: F=%d, as bg run --workers assigns them%n", fragments);
+        }
         for (int n = range[0]; n <= range[1]; n++) {
-            DZipfian d = DZipfian.homogeneous(members, theta, n, seed);
+            DZipfian d = fragments > 0 ? byFragments(n) : DZipfian.homogeneous(members, theta, n, seed);
             if (requests > 0) {
                 DZipfian.Sample s = d.sample(requests, seed);
                 lines.add(String.format(Locale.ROOT, "%4d %14.4e %14.4e %14.4e %12.4f", n, d.chiSquare(),
@@ -82,6 +90,19 @@ final class DzipfCommand implements Callable<Integer> {
                     + "centralised distribution.");
         }
         return 0;
+    }
+
+    /** The D-Zipfian of a cluster run: fragments assigned to N equal workers by {@link ClusterPlan}. */
+    private DZipfian byFragments(int n) {
+        if (fragments < n) {
+            throw new InvalidParameterException("--fragments", "N=" + n + " workers need at least " + n
+                    + " fragments, got " + fragments);
+        }
+        org.bgbench.model.generator.SocialGraph g = new org.bgbench.model.generator.SocialGraph(
+                new org.bgbench.model.GraphSpec(members, 0, 2, 0, 0, 1.0, false, 0, 0, 1, 1, 1, fragments, seed));
+        double[] rates = new double[n];
+        java.util.Arrays.fill(rates, 1);
+        return ClusterPlan.assign(g, rates, seed).dzipfian(theta);
     }
 
     private int[] parseRange(String text) {
