@@ -114,6 +114,41 @@ final class ClusterCoordinator implements AutoCloseable {
         return answers.stream().allMatch(a -> a.path("loaded").asBoolean());
     }
 
+    /**
+     * Measures each worker's rate for heterogeneous shares [D 4.3.1]: every worker alone runs the mix for
+     * {@code duration} with {@code threads} threads (one after the other, so they do not compete), then undoes its
+     * writes (RepairDB) so the store is the loaded graph again. Returns actions/s per worker.
+     */
+    double[] calibrate(Duration duration, int threads) {
+        double[] rates = new double[workers.size()];
+        for (int k = 0; k < workers.size(); k++) {
+            ObjectNode a = JSON.createObjectNode();
+            a.put("threads", threads);
+            a.put("duration_ms", duration.toMillis());
+            a.put("warmup_ms", 0);
+            a.put("seed", 17L + k);
+            a.put("validate", false);
+            JsonNode r = workers.get(k).stream(ClusterProtocol.RUN, a, IDLE, duration.plusMinutes(10), m -> { });
+            rates[k] = r.at("/result/throughput").asDouble();
+            err.printf(Locale.ROOT, "bg: calibration: worker %d %s alone with T=%d: %,.0f actions/s%n", k, names.get(k),
+                    threads, rates[k]);
+            err.flush();
+            JsonNode rep = workers.get(k).call(ClusterProtocol.RESET, JSON.createObjectNode().put("how", "repair"),
+                    Duration.ofHours(1));
+            if (!rep.path("verified").asBoolean()) {
+                throw new ClusterException("worker " + k + " " + names.get(k) + " could not undo its calibration "
+                        + "writes (" + rep.path("mismatch").asText() + "); reload the store", null);
+            }
+        }
+        for (double r : rates) {
+            if (!(r > 0)) {
+                throw new ClusterException("a worker completed no action during calibration: rates "
+                        + java.util.Arrays.toString(rates), null);
+            }
+        }
+        return rates;
+    }
+
     /** Creates the schema (once, or on every worker for stores inside each worker), loads every share in parallel. */
     JsonNode load(int loaders) {
         long t0 = System.nanoTime();

@@ -20,6 +20,35 @@ final class ClusterOptions {
                     + "follow them (default: equal).")
     List<Double> rates;
 
+    @Option(names = "--calibrate", paramLabel = "DURATION",
+            description = "Measure each worker's rate alone for this long first (then undo its writes) and size the "
+                    + "shares of members and threads by those rates (heterogeneous workers); replaces --worker-rates.")
+    String calibrate;
+
+    /**
+     * Opens the workers with their shares: equal or --worker-rates, or, with --calibrate, by rates measured in a short
+     * run of each worker alone (the shares are then planned again). Returns whether the store holds the graph.
+     */
+    boolean open(ClusterCoordinator c, String store, java.util.Map<String, String> params,
+                 org.bgbench.model.generator.SocialGraph graph, org.bgbench.workload.WorkloadSpec ws,
+                 boolean storePerWorker, int calibrationThreads, java.io.PrintWriter err) {
+        boolean loaded = c.open(store, params, graph, ws, rates(), storePerWorker);
+        if (calibrate == null || !loaded) {
+            return loaded;
+        }
+        java.time.Duration d = org.bgbench.workload.Durations.parse("--calibrate", calibrate);
+        double[] measured = c.calibrate(d, Math.max(1, calibrationThreads));
+        double[] norm = measured.clone();
+        double min = Arrays.stream(norm).min().orElse(1);
+        for (int k = 0; k < norm.length; k++) {
+            norm[k] = norm[k] / min;
+        }
+        err.printf(java.util.Locale.ROOT, "bg: calibrated worker rates %s%n", Arrays.toString(norm));
+        // New shares: the workers take the new plan with fresh expected states (the store is the loaded graph again).
+        c.open(store, params, graph, ws, norm, storePerWorker);
+        return true;
+    }
+
     boolean active() {
         return workers != null && !workers.isEmpty();
     }

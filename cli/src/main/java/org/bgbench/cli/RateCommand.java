@@ -150,7 +150,7 @@ final class RateCommand implements Callable<Integer> {
             Map<String, String> all = new java.util.TreeMap<>(storeSettings.asMap());
             all.putAll(params.asMap());
             try (ClusterCoordinator c = cluster.connect(err)) {
-                if (!c.open(provider.name(), all, graph, ws, cluster.rates(), ClusterOptions.storePerWorker(provider))) {
+                if (!cluster.open(c, provider.name(), all, graph, ws, ClusterOptions.storePerWorker(provider), 4, err)) {
                     if (!provider.name().equals("memory")) {
                         throw new org.bgbench.loader.LoadException("the store does not hold this graph; load it first "
                                 + "(bg load --store " + provider.name() + " --workers ... with the same -p graph keys)");

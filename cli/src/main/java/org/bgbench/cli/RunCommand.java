@@ -128,8 +128,8 @@ final class RunCommand implements Callable<Integer> {
         java.util.Map<String, String> all = new java.util.TreeMap<>(settings.asMap());
         all.putAll(params.asMap());
         try (ClusterCoordinator c = cluster.connect(err)) {
-            boolean loaded = c.open(provider.name(), all, graph, ws, cluster.rates(),
-                    ClusterOptions.storePerWorker(provider));
+            boolean loaded = cluster.open(c, provider.name(), all, graph, ws, ClusterOptions.storePerWorker(provider),
+                    Math.max(1, ec.threads() / cluster.workers.size()), err);
             if (!loaded) {
                 if (!load && !provider.name().equals("memory")) {
                     throw new org.bgbench.loader.LoadException("the store does not hold this graph; load it first "

@@ -131,6 +131,29 @@ class ClusterPostgresTest {
 
     @Test
     @Order(3)
+    void calibratedSharesFollowTheWorkersMeasuredRates() throws Exception {
+        Path result = dir.resolve("calibrated/r.json");
+        assertThat(bg(with("run", "--workload", "high", "--threads", "4", "--duration", "2s", "--warmup", "0s",
+                "--quiet", "--calibrate", "1s", "--workers", workers, "--out", result.toString())))
+                .as(err + "\n" + out).isZero();
+        assertThat(err.toString()).contains("calibration: worker 0").contains("calibration: worker 1")
+                .contains("calibrated worker rates");
+        JsonNode merged = JSON.readTree(result.toFile());
+        JsonNode rates = merged.at("/config/worker_rates");
+        assertThat(rates.size()).isEqualTo(2);
+        // Rates are normalised to the slower worker; measured ones are never exactly equal.
+        assertThat(Math.min(rates.get(0).asDouble(), rates.get(1).asDouble())).isEqualTo(1.0);
+        assertThat(Math.max(rates.get(0).asDouble(), rates.get(1).asDouble())).isGreaterThan(1.0);
+        assertThat(merged.at("/unpredictable/unpredictable_reads").asLong()).isZero();
+        // The calibration's writes were undone before the run: the store is what the workers expect (asked with the
+        // same shares, so the workers keep the plan and the state of the run).
+        assertThat(bg(with("verify", "--workers", workers, "--worker-rates",
+                rates.get(0).asText() + "," + rates.get(1).asText()))).as(out.toString()).isZero();
+        assertThat(out.toString()).doesNotContain("(0 touched by writes)");
+    }
+
+    @Test
+    @Order(5)
     void aCoordinatorWithoutTheSecretIsRefused() {
         List<String> args = new ArrayList<>(List.of(with("run", "--workload", "high", "--threads", "2", "--duration",
                 "1s", "--workers", workers, "--out", dir.resolve("refused.json").toString())));
@@ -141,7 +164,7 @@ class ClusterPostgresTest {
     }
 
     @Test
-    @Order(4)
+    @Order(6)
     void aWorkerThatDiesFailsTheRunCleanlyAndKeepsWhatWasMeasured() throws Exception {
         Path result = dir.resolve("dies/r.json");
         AtomicInteger code = new AtomicInteger(-1);
