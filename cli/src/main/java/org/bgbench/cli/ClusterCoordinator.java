@@ -44,8 +44,20 @@ final class ClusterCoordinator implements AutoCloseable {
 
     /** A worker failed the operation; the message names it. */
     static final class ClusterException extends RuntimeException {
+        private final int worker;
+
         ClusterException(String message, Throwable cause) {
+            this(message, cause, -1);
+        }
+
+        ClusterException(String message, Throwable cause, int worker) {
             super(message, cause);
+            this.worker = worker;
+        }
+
+        /** The worker that failed, or -1. */
+        int worker() {
+            return worker;
         }
     }
 
@@ -57,6 +69,8 @@ final class ClusterCoordinator implements AutoCloseable {
     private SocialGraph graph;
     private WorkloadSpec workload;
     private boolean separateStores;
+    private String storeName;
+    private Map<String, String> params;
 
     ClusterCoordinator(List<String> addresses, String secret, PrintWriter err) {
         this.err = err;
@@ -95,6 +109,8 @@ final class ClusterCoordinator implements AutoCloseable {
         this.graph = graph;
         this.workload = workload;
         this.separateStores = inProcessStore;
+        this.storeName = store;
+        this.params = params;
         plan = ClusterPlan.assign(graph, rates, workload.seed());
         List<JsonNode> r = new ArrayList<>();
         for (int k = 0; k < workers.size(); k++) {
@@ -149,6 +165,26 @@ final class ClusterCoordinator implements AutoCloseable {
         return rates;
     }
 
+    /**
+     * Drops failed workers and plans again with the others (equal rates); their expected states start from the
+     * generated graph, so the caller must bring the store back to it (image or reload) before the next experiment.
+     */
+    void dropWorkers(List<Integer> failed) {
+        List<Integer> sorted = new ArrayList<>(failed);
+        sorted.sort(java.util.Comparator.reverseOrder());
+        for (int k : sorted) {
+            err.printf(Locale.ROOT, "bg: dropping worker %d %s%n", k, names.get(k));
+            workers.remove(k).close();
+            names.remove(k);
+        }
+        if (workers.isEmpty()) {
+            throw new ClusterException("no worker left", null);
+        }
+        double[] rates = new double[workers.size()];
+        java.util.Arrays.fill(rates, 1);
+        open(storeName, params, graph, workload, rates, separateStores);
+    }
+
     /** Creates the schema (once, or on every worker for stores inside each worker), loads every share in parallel. */
     JsonNode load(int loaders) {
         long t0 = System.nanoTime();
@@ -185,7 +221,7 @@ final class ClusterCoordinator implements AutoCloseable {
     }
 
     /** Result of one experiment on all workers. */
-    record Outcome(RunResult result, List<RunResult> parts, boolean completed, String reason) {
+    record Outcome(RunResult result, List<RunResult> parts, boolean completed, String reason, List<Integer> failed) {
     }
 
     /**
@@ -248,6 +284,7 @@ final class ClusterCoordinator implements AutoCloseable {
         // Wait for whichever worker ends first: one failure must end the experiment now, not after the others' δ.
         long deadline = System.nanoTime() + total.toNanos() + IDLE.toNanos();
         boolean[] done = new boolean[futures.size()];
+        List<Integer> failed = new ArrayList<>();
         int left = futures.size();
         while (left > 0) {
             for (int i = 0; i < futures.size(); i++) {
@@ -270,6 +307,7 @@ final class ClusterCoordinator implements AutoCloseable {
                     }
                 } catch (ExecutionException e) {
                     Throwable c = e.getCause();
+                    failed.add(k);
                     if (reason == null) {
                         reason = c instanceof WorkerException we ? we.getMessage()
                                 : "worker " + k + " " + names.get(k) + ": " + c;
@@ -330,7 +368,7 @@ final class ClusterCoordinator implements AutoCloseable {
             }
             new ResultWriter(out).write(merged);
         }
-        return new Outcome(merged, parts, completed, reason);
+        return new Outcome(merged, parts, completed, reason, List.copyOf(failed));
     }
 
     private void stopOthers(List<Integer> active, boolean[] done) {
@@ -419,7 +457,7 @@ final class ClusterCoordinator implements AutoCloseable {
             } catch (ExecutionException e) {
                 Throwable c = e.getCause();
                 throw new ClusterException(c instanceof WorkerException ? c.getMessage()
-                        : "worker " + k + " " + names.get(k) + ": " + c.getMessage(), c);
+                        : "worker " + k + " " + names.get(k) + ": " + c.getMessage(), c, k);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new ClusterException("interrupted while waiting for the workers", e);

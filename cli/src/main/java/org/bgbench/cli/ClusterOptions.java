@@ -49,6 +49,10 @@ final class ClusterOptions {
         return true;
     }
 
+    @Option(names = "--keep-going", description = "bg rate: when a worker fails, drop it, plan the graph over the "
+            + "others, restore the store (image or reload) and go on; without it the rating stops with what it measured.")
+    boolean keepGoing;
+
     boolean active() {
         return workers != null && !workers.isEmpty();
     }

@@ -37,6 +37,7 @@ final class ClusterRatingRunner implements ExperimentRunner, RateCommand.Resets 
     private final RatingRunner.Reset reset;
     private final int loaders;
     private boolean imageSaved;
+    private final boolean keepGoing;
     private boolean lastClean = true;
     private boolean lastErrors;
     private int count;
@@ -47,7 +48,9 @@ final class ClusterRatingRunner implements ExperimentRunner, RateCommand.Resets 
     private long comments;
 
     ClusterRatingRunner(ClusterCoordinator cluster, WorkloadSpec workload, EmulatorConfig template, Sla sla,
-                        boolean validate, Path dir, PrintWriter err, RatingRunner.Reset reset, int loaders) {
+                        boolean validate, Path dir, PrintWriter err, RatingRunner.Reset reset, int loaders,
+                        boolean keepGoing) {
+        this.keepGoing = keepGoing;
         this.cluster = cluster;
         this.workload = workload;
         this.template = template;
@@ -84,7 +87,23 @@ final class ClusterRatingRunner implements ExperimentRunner, RateCommand.Resets 
             throw new StoreException("cannot write " + out + ": " + e.getMessage(), e);
         }
         if (!o.completed()) {
-            throw new StoreException("experiment " + count + " at T=" + threads + " failed: " + o.reason());
+            if (!keepGoing || o.failed().isEmpty() || o.failed().size() >= cluster.names().size()) {
+                throw new StoreException("experiment " + count + " at T=" + threads + " failed: " + o.reason());
+            }
+            // Asked to go on: the failed workers' members and states are gone, so plan the graph over the others,
+            // bring the store back to the loaded graph and run this T again.
+            notes.add("experiment " + count + " at T=" + threads + " failed (" + o.reason() + "); continued with "
+                    + (cluster.names().size() - o.failed().size()) + " workers as --keep-going asked");
+            try {
+                java.nio.file.Files.move(out, out.resolveSibling(out.getFileName().toString()
+                        .replaceFirst("\\.json$", "-failed.json")), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                notes.add("could not keep the failed experiment's result: " + e.getMessage());
+            }
+            cluster.dropWorkers(o.failed());
+            restoreAfterDrop();
+            count--;
+            return run(threads, duration);
         }
         RunResult r = o.result();
         KindResult total = r.total();
@@ -98,6 +117,36 @@ final class ClusterRatingRunner implements ExperimentRunner, RateCommand.Resets 
     }
 
     private void resetStore() {
+        try {
+            resetStoreOnce();
+        } catch (ClusterCoordinator.ClusterException e) {
+            if (!keepGoing || e.worker() < 0 || cluster.names().size() < 2) {
+                throw e;
+            }
+            notes.add("a reset before experiment " + (count + 1) + " failed (" + e.getMessage() + "); continued with "
+                    + (cluster.names().size() - 1) + " workers as --keep-going asked");
+            cluster.dropWorkers(List.of(e.worker()));
+            restoreAfterDrop();
+        }
+    }
+
+    /** After workers were dropped the others have fresh states: the store must be the loaded graph again. */
+    private void restoreAfterDrop() {
+        long t0 = System.nanoTime();
+        String how;
+        if (imageSaved && reset != RatingRunner.Reset.RELOAD) {
+            cluster.reset("image");
+            how = "image";
+        } else {
+            cluster.load(loaders);
+            cluster.reset("state");
+            how = "reload";
+        }
+        resets.merge(how, 1, Integer::sum);
+        seconds.merge(how, (System.nanoTime() - t0) / 1e9, Double::sum);
+    }
+
+    private void resetStoreOnce() {
         long t0 = System.nanoTime();
         boolean loadFree = workload.mix().writeFraction() == 0 || (workload.mix().isSymmetric() && lastClean);
         String how;

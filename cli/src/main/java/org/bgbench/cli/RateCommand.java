@@ -158,7 +158,7 @@ final class RateCommand implements Callable<Integer> {
                     c.load(loaders);
                 }
                 ClusterRatingRunner runner = new ClusterRatingRunner(c, ws, template, theSla, validation != null, dir,
-                        err, resetMode, loaders);
+                        err, resetMode, loaders, cluster.keepGoing);
                 runner.prepareImage();
                 return rate(stdout, err, settings, runner, runner, provider.name(), theSla, deltaDuration, dir, t0,
                         () -> { });

@@ -153,6 +153,46 @@ class ClusterPostgresTest {
     }
 
     @Test
+    @Order(4)
+    void aRatingAskedToKeepGoingDropsAFailedWorkerAndFinishes() throws Exception {
+        WorkerService thirdService = new WorkerService(dir.resolve("w2"), new PrintWriter(new StringWriter(), true));
+        WorkerServer third = WorkerServer.start(new InetSocketAddress("127.0.0.1", 0), SECRET, thirdService);
+        int thirdPort = third.port();
+        String three = workers + ",127.0.0.1:" + thirdPort;
+        // Three workers share the graph differently from two: start them from a freshly loaded graph.
+        assertThat(bg(with("load", "--replace", "--workers", three, "--worker-rates", "1,1,4"))).as(err.toString())
+                .isZero();
+        Path rating = dir.resolve("keep-going");
+        Thread killer = Thread.ofPlatform().start(() -> {
+            try {
+                long deadline = System.nanoTime() + 120_000_000_000L;
+                while (System.nanoTime() < deadline && !java.nio.file.Files.exists(rating.resolve("01-T1.json"))) {
+                    Thread.sleep(20);
+                }
+                // As a killed process would: its server and its database connections go away.
+                third.close();
+                thirdService.closeStore();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        int code = bg(with("rate", "--workload", "high", "--delta", "2s", "--warmup", "0s", "--sla",
+                "95%:100ms:0.01%:2s", "--max-threads", "8", "--target", "soar", "--keep-going", "--no-confirm",
+                // The third worker gets most threads, so every experiment needs it.
+                "--worker-rates", "1,1,4", "--workers", three, "--out", rating.toString()));
+        killer.join();
+        assertThat(code).as(err + "\n" + out).isZero();
+        JsonNode r = JSON.readTree(rating.resolve("rating.json").toFile());
+        assertThat(r.get("complete").asBoolean()).isTrue();
+        assertThat(r.at("/reset_notes").toString()).as(err + "\n" + out).contains("continued with 2 workers");
+        assertThat(err.toString()).contains("dropping worker 2 127.0.0.1:" + thirdPort);
+        assertThat(r.get("experiments").size()).isGreaterThanOrEqualTo(2);
+        // The failed attempt's merged result is kept beside the retried experiment's.
+        assertThat(rating.resolve("02-T2-failed.json")).exists();
+        assertThat(rating.resolve("02-T2.json")).exists();
+    }
+
+    @Test
     @Order(5)
     void aCoordinatorWithoutTheSecretIsRefused() {
         List<String> args = new ArrayList<>(List.of(with("run", "--workload", "high", "--threads", "2", "--duration",
