@@ -356,6 +356,16 @@ final class ClusterCoordinator implements AutoCloseable {
         extra.put("chi_square_measured", finite(plan.chiSquare(workload.socialites(), measured)));
         extra.put("completed", completed);
         extra.put("abort_reason", reason);
+        // Worker order, whatever order they finished in.
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+            order.add(i);
+        }
+        List<String> finished = List.copyOf(partNames);
+        List<RunResult> results = List.copyOf(parts);
+        order.sort(java.util.Comparator.comparingInt(i -> names.indexOf(finished.get(i))));
+        parts = new ArrayList<>(order.stream().map(results::get).toList());
+        partNames = new ArrayList<>(order.stream().map(finished::get).toList());
         RunResult merged = ResultMerger.merge(parts, partNames, series, extra);
         if (!completed) {
             merged = merged.withWarning("the experiment failed: " + reason);

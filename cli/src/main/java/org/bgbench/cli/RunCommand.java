@@ -152,6 +152,7 @@ final class RunCommand implements Callable<Integer> {
                     + "%s (planned %s)%n", c.names().size(), chi, o.result().config().get("chi_square_planned"));
             if (!o.completed()) {
                 stdout.println("Failed: " + o.reason());
+                err.println("bg: error: the run failed: " + o.reason());
             }
             stdout.println("Result: " + resultFile.toAbsolutePath());
             return o.completed() ? 0 : Bg.FAILED;
