@@ -79,7 +79,12 @@ final class ClusterCoordinator implements AutoCloseable {
                     "the workers' shared secret is required with --workers");
         }
         for (String a : addresses) {
-            workers.add(new WorkerClient(a.trim(), secret));
+            try {
+                workers.add(new WorkerClient(a.trim(), secret));
+            } catch (IllegalArgumentException e) {
+                workers.forEach(WorkerClient::close);
+                throw new org.bgbench.model.InvalidParameterException("--workers", e.getMessage());
+            }
             names.add(a.trim());
         }
         List<JsonNode> hello = all(w -> w.call(ClusterProtocol.HELLO, JSON.createObjectNode(), CALL));

@@ -84,6 +84,10 @@ final class ClusterOptions {
     }
 
     ClusterCoordinator connect(java.io.PrintWriter err) {
+        rates(); // bad --worker-rates is bad input, before any connection
+        if (calibrate != null) {
+            org.bgbench.workload.Durations.parse("--calibrate", calibrate);
+        }
         return new ClusterCoordinator(workers, secret, err);
     }
 }

@@ -246,11 +246,24 @@ class BgCommandTest {
         "bad rate target        | rate --store memory --target fastest                  | --target: expected soar, socialites or both",
         "delta longer than sla  | rate --store memory --sla 95%:100ms:0.01%:5s --delta 10s | --delta",
         "needs pending          | run --store memory -p AcceptFriendReqAction=0.5 -p ViewProfileAction=0.5 -p usercount=200 -p friendcountperuser=4 | no pending invitation",
+        "worker without secret  | worker --listen 127.0.0.1:0 --secret=                  | --secret: a worker needs a shared secret",
+        "worker bad listen      | worker --listen foo --secret s                         | --listen: expected HOST:PORT",
+        "worker bad port        | worker --listen 127.0.0.1:99999 --secret s             | --listen: the port must be 0..65535",
+        "workers without secret | run --store memory --workers 127.0.0.1:1 --secret= -p usercount=200 -p friendcountperuser=4 | --secret",
+        "bad workers address    | run --store memory --workers nonsense --secret s -p usercount=200 -p friendcountperuser=4 | --workers",
+        "bad worker rates       | run --store memory --workers 127.0.0.1:1,127.0.0.1:2 --worker-rates 1 --secret s -p usercount=200 -p friendcountperuser=4 | --worker-rates",
     })
     void badInputGetsOneClearLineAndExitCode2(String what, String args, String message) {
         int code = bg(args.trim().split("\\s+"));
         assertThat(code).as(what + ": " + err).isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains(message.trim()).doesNotContain("\tat ");
+    }
+
+    @Test
+    void anUnreachableWorkerIsAClearFailure() {
+        assertThat(bg("run", "--store", "memory", "--workers", "127.0.0.1:1", "--secret", "s", "-p", "usercount=200",
+                "-p", "friendcountperuser=4", "--duration", "1s")).isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("worker 127.0.0.1:1 is unreachable").doesNotContain("\tat ");
     }
 
     @Test
