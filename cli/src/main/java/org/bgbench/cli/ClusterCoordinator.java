@@ -248,6 +248,8 @@ final class ClusterCoordinator implements AutoCloseable {
         long betaNs = beta.toNanos();
         Duration total = duration.plus(warmup).plusMinutes(30);
         List<Future<JsonNode>> futures = new ArrayList<>();
+        java.util.concurrent.ExecutorCompletionService<JsonNode> completions =
+                new java.util.concurrent.ExecutorCompletionService<>(pool);
         for (int k : active) {
             ObjectNode a = JSON.createObjectNode();
             a.put("threads", split[k]);
@@ -258,7 +260,7 @@ final class ClusterCoordinator implements AutoCloseable {
             a.put("validate", validate);
             a.put("tau_pct", tauPct);
             WorkerClient w = workers.get(k);
-            futures.add(pool.submit(() -> w.stream(ClusterProtocol.RUN, a, IDLE, total, m -> {
+            futures.add(completions.submit(() -> w.stream(ClusterProtocol.RUN, a, IDLE, total, m -> {
                 if (m.path("warmup").asBoolean()) {
                     return;
                 }
@@ -286,60 +288,53 @@ final class ClusterCoordinator implements AutoCloseable {
         List<String> partNames = new ArrayList<>();
         String reason = null;
         boolean completed = true;
-        // Wait for whichever worker ends first: one failure must end the experiment now, not after the others' δ.
+        // Take workers in the order they end: one failure must end the experiment now, not after the others' δ.
         long deadline = System.nanoTime() + total.toNanos() + IDLE.toNanos();
         boolean[] done = new boolean[futures.size()];
         List<Integer> failed = new ArrayList<>();
-        int left = futures.size();
-        while (left > 0) {
-            for (int i = 0; i < futures.size(); i++) {
-                Future<JsonNode> f = futures.get(i);
-                if (done[i] || !f.isDone()) {
-                    continue;
-                }
-                done[i] = true;
-                left--;
-                int k = active.get(i);
-                try {
-                    JsonNode r = f.get();
-                    RunResult part = JSON.treeToValue(r.get("result"), RunResult.class);
-                    parts.add(part);
-                    partNames.add(names.get(k));
-                    if (!r.path("completed").asBoolean(true)) {
-                        completed = false;
-                        reason = reason != null ? reason : "worker " + k + " " + names.get(k) + ": "
-                                + r.path("abort_reason").asText();
-                    }
-                } catch (ExecutionException e) {
-                    Throwable c = e.getCause();
-                    failed.add(k);
-                    if (reason == null) {
-                        reason = c instanceof WorkerException we ? we.getMessage()
-                                : "worker " + k + " " + names.get(k) + ": " + c;
-                        // The others cannot make a whole experiment any more: stop them now rather than wait δ,
-                        // and keep what they measured.
-                        stopOthers(active, done);
-                    }
-                    completed = false;
-                } catch (java.util.concurrent.CancellationException e) {
-                    completed = false;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new ClusterException("interrupted while waiting for the workers", e);
-                }
-            }
-            if (left > 0) {
-                if (System.nanoTime() > deadline) {
+        for (int left = futures.size(); left > 0; left--) {
+            Future<JsonNode> f;
+            try {
+                f = completions.poll(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+                if (f == null) {
                     completed = false;
                     reason = reason != null ? reason : "the workers did not finish in time";
                     futures.forEach(x -> x.cancel(true));
+                    f = completions.take(); // cancelled tasks complete at once
                 }
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new ClusterException("interrupted while waiting for the workers", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                futures.forEach(x -> x.cancel(true));
+                throw new ClusterException("interrupted while waiting for the workers", e);
+            }
+            int i = futures.indexOf(f);
+            done[i] = true;
+            int k = active.get(i);
+            try {
+                JsonNode r = f.get();
+                parts.add(JSON.treeToValue(r.get("result"), RunResult.class));
+                partNames.add(names.get(k));
+                if (!r.path("completed").asBoolean(true)) {
+                    completed = false;
+                    reason = reason != null ? reason : "worker " + k + " " + names.get(k) + ": "
+                            + r.path("abort_reason").asText();
                 }
+            } catch (ExecutionException e) {
+                Throwable c = e.getCause();
+                failed.add(k);
+                completed = false;
+                if (reason == null) {
+                    reason = c instanceof WorkerException we ? we.getMessage()
+                            : "worker " + k + " " + names.get(k) + ": " + c;
+                    // The others cannot make a whole experiment any more: stop them now rather than wait δ, and
+                    // keep what they measured.
+                    stopOthers(active, done);
+                }
+            } catch (java.util.concurrent.CancellationException e) {
+                completed = false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ClusterException("interrupted while waiting for the workers", e);
             }
         }
         if (parts.isEmpty()) {
