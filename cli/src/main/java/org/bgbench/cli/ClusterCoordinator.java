@@ -444,6 +444,11 @@ final class ClusterCoordinator implements AutoCloseable {
         return all(w -> w.call(ClusterProtocol.VERIFY, JSON.createObjectNode().put("limit", limit), Duration.ofHours(1)));
     }
 
+    /** Ends every worker process. */
+    void shutdownWorkers() {
+        all(w -> w.call(ClusterProtocol.SHUTDOWN, JSON.createObjectNode(), CALL));
+    }
+
     @FunctionalInterface
     private interface Op {
         JsonNode apply(int worker, WorkerClient client);

@@ -20,6 +20,8 @@ final class ClusterProtocol {
     static final String SAVE_IMAGE = "save-image";
     static final String VERIFY = "verify";
     static final String CLOSE = "close";
+    /** Close the store and end the worker process. */
+    static final String SHUTDOWN = "shutdown";
     /** End the running experiment early; its stream then ends with what was measured. */
     static final String STOP = "stop";
     /** Close the store but keep the plan and state; the next operation opens it again. */

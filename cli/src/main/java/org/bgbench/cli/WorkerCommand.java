@@ -56,7 +56,17 @@ final class WorkerCommand implements Callable<Integer> {
             err.printf("bg worker: listening on %s:%d (results in %s)%n", host, server.port(), dir.toAbsolutePath());
             err.flush();
             Runtime.getRuntime().addShutdownHook(new Thread(service::closeStore));
+            service.onShutdown(() -> {
+                try {
+                    Thread.sleep(200); // let the answer to the shutdown call leave first
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                server.close();
+            });
             server.awaitTermination();
+            err.println("bg worker: shut down by the coordinator");
+            err.flush();
         }
         return 0;
     }

@@ -67,8 +67,32 @@ final class WorkerService implements WorkerBackend {
     /** Ends the running experiment early; set while one runs. */
     private volatile Consumer<String> abortRun;
 
+    /** What ends the worker process (its server); set by {@code bg worker}. */
+    private volatile Runnable shutdown;
+
+    void onShutdown(Runnable r) {
+        shutdown = r;
+    }
+
     @Override
     public JsonNode call(String op, JsonNode args) throws Exception {
+        if (op.equals(ClusterProtocol.SHUTDOWN)) {
+            Consumer<String> a = abortRun;
+            if (a != null) {
+                a.accept("the worker was shut down");
+            }
+            Runnable r = shutdown;
+            // After the answer is on its way: the server's own close would cancel this call.
+            Thread.ofPlatform().daemon().start(() -> {
+                synchronized (this) {
+                    closeStore();
+                }
+                if (r != null) {
+                    r.run();
+                }
+            });
+            return ok().put("shutting_down", r != null);
+        }
         if (op.equals(ClusterProtocol.STOP)) {
             // Not under the lock: the run holds it.
             Consumer<String> a = abortRun;

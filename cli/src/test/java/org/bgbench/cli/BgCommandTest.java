@@ -260,6 +260,32 @@ class BgCommandTest {
     }
 
     @Test
+    void aWorkerServesUntilItsCoordinatorShutsItDown() throws Exception {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        java.util.concurrent.atomic.AtomicInteger code = new java.util.concurrent.atomic.AtomicInteger(-1);
+        StringWriter workerErr = new StringWriter();
+        Thread worker = Thread.ofPlatform().start(() -> code.set(Bg.run(new PrintWriter(new StringWriter(), true),
+                new PrintWriter(workerErr, true), "worker", "--listen", "127.0.0.1:" + port, "--secret", "s3",
+                "--dir", dir.resolve("worker").toString())));
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!workerErr.toString().contains("(results in") && System.nanoTime() < deadline && worker.isAlive()) {
+            Thread.onSpinWait();
+        }
+        assertThat(workerErr.toString()).contains("listening on 127.0.0.1:" + port);
+        assertThat(bg("shutdown", "--workers", "127.0.0.1:" + port, "--secret", "wrong")).isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("refused the secret");
+        assertThat(worker.isAlive()).as("a wrong secret shuts nothing down").isTrue();
+        assertThat(bg("shutdown", "--workers", "127.0.0.1:" + port, "--secret", "s3")).as(err.toString()).isZero();
+        worker.join(java.time.Duration.ofSeconds(15));
+        assertThat(worker.isAlive()).isFalse();
+        assertThat(code.get()).isZero();
+        assertThat(workerErr.toString()).contains("shut down by the coordinator");
+    }
+
+    @Test
     void anUnreachableWorkerIsAClearFailure() {
         assertThat(bg("run", "--store", "memory", "--workers", "127.0.0.1:1", "--secret", "s", "-p", "usercount=200",
                 "-p", "friendcountperuser=4", "--duration", "1s")).isEqualTo(Bg.FAILED);

@@ -1,0 +1,31 @@
+package org.bgbench.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "shutdown", mixinStandardHelpOptions = true,
+        description = "Shut down the workers given by --workers (each closes its store and exits).")
+final class ShutdownCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        if (!cluster.active()) {
+            throw new org.bgbench.model.InvalidParameterException("--workers", "name the workers to shut down");
+        }
+        try (ClusterCoordinator c = cluster.connect(spec.commandLine().getErr())) {
+            c.shutdownWorkers();
+            out.println("Shut down " + c.names().size() + " workers: " + String.join(", ", c.names()));
+        }
+        return 0;
+    }
+}
