@@ -11,7 +11,8 @@
 # run; a worker frozen (SIGSTOP) during a run. Needs root, iproute2, python3 and the PostgreSQL server binaries
 # (/usr/lib/postgresql/*/bin, Debian package postgresql). Not root: prints SKIPPED and exits 0. As root every problem,
 # including missing tools, fails. Cleans up everything it made (processes, namespaces, bridge, temp dir) on any exit.
-# Usage: scripts/test-cluster-netns.sh        (BG_NETNS_KEEP=1 keeps the temp dir with all logs and results)
+# Usage: scripts/test-cluster-netns.sh        (BG_NETNS_KEEP=1 keeps the temp dir with all logs and results;
+#        BG_NETNS_BENCH=3 measures one process against 1 and 2 workers on these hosts instead of checking)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -210,6 +211,37 @@ section "workers"
 start_worker 1
 start_worker 2
 WORKERS="$W1,$W2"
+
+# --- benchmark mode (BG_NETNS_BENCH=ROUNDS): the same hosts, measuring instead of checking --------------------------
+# One process in bgc against 1 worker and 2 workers at the same total T, interleaved, the graph reloaded and the
+# workers restarted (so they start from the loaded graph) before every run. Prints one line per run; docs/benchmarks.md.
+if [ -n "${BG_NETNS_BENCH:-}" ]; then
+  section "benchmark: one process vs 1 worker vs 2 workers (M=10,000, high, T=8, 20 s), $BG_NETNS_BENCH rounds"
+  BPG=(--store postgres -p postgres.url=jdbc:postgresql://10.77.0.1:5432/bg -p postgres.user=postgres
+    -p postgres.password=bg -p usercount=10000)
+  for r in $(seq 1 "$BG_NETNS_BENCH"); do
+    for mode in single w1 w2; do
+      kill_ns bgw1; kill_ns bgw2; sleep 0.5
+      ip netns exec bgc "$BG" load "${BPG[@]}" --replace >"$TMP/bench-load.out" 2>&1 \
+        || { show "$TMP/bench-load.out"; die "benchmark: load failed"; }
+      case $mode in
+        single) args=() ;;
+        w1) start_worker 1 >/dev/null; args=(--workers "$W1" --secret "$S") ;;
+        w2) start_worker 1 >/dev/null; start_worker 2 >/dev/null; args=(--workers "$W1,$W2" --secret "$S") ;;
+      esac
+      f="$TMP/bench-$mode-$r"
+      ip netns exec bgc "$BG" run "${BPG[@]}" --workload high --threads 8 --duration 20s --warmup 3s --quiet \
+        "${args[@]}" --out "$f.json" >"$f.out" 2>&1 || { show "$f.out"; die "benchmark: run $mode failed"; }
+      python3 - "$f.json" "$mode" "$r" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1])); u = r.get("unpredictable") or {}
+print(f"round {sys.argv[3]} {sys.argv[2]:7s} {r['throughput']:9,.0f} actions/s  p95 {r['total']['p95_ms']:.2f} ms"
+      f"  p99 {r['total']['p99_ms']:.2f} ms  unpredictable {u.get('pct', '-')}")
+EOF
+    done
+  done
+  exit 0
+fi
 
 # --- 1. load -----------------------------------------------------------------------------------------------------
 section "1. load through the workers"
