@@ -1,5 +1,6 @@
 package org.bgbench.cli;
 
+import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.loader.LoadException;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.StoreException;

@@ -1,11 +1,19 @@
 package org.bgbench.cli;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.runner.ExperimentSpec;
+import org.bgbench.store.StoreProvider;
+import org.bgbench.workload.Durations;
+import org.bgbench.workload.WorkloadSpec;
 import picocli.CommandLine.Option;
 
-/** Options of the commands that can drive workers on other hosts instead of running everything here [SPEC §14]. */
+/** Options of the commands that can drive workers on other hosts instead of running everything here (dissertation 4.3). */
 final class ClusterOptions {
     @Option(names = "--workers", paramLabel = "HOST:PORT,…", split = ",",
             description = "Act as the coordinator of these workers ('bg worker --listen'); each owns a share of the graph.")
@@ -27,26 +35,13 @@ final class ClusterOptions {
 
     /**
      * Opens the workers with their shares: equal or --worker-rates, or, with --calibrate, by rates measured in a short
-     * run of each worker alone (the shares are then planned again). Returns whether the store holds the graph.
+     * run of each worker alone. Returns whether the store holds the graph.
      */
-    boolean open(ClusterCoordinator c, String store, java.util.Map<String, String> params,
-                 org.bgbench.model.generator.SocialGraph graph, org.bgbench.workload.WorkloadSpec ws,
-                 boolean storePerWorker, int calibrationThreads, java.io.PrintWriter err) {
-        boolean loaded = c.open(store, params, graph, ws, rates(), storePerWorker);
-        if (calibrate == null || !loaded) {
-            return loaded;
-        }
-        java.time.Duration d = org.bgbench.workload.Durations.parse("--calibrate", calibrate);
-        double[] measured = c.calibrate(d, Math.max(1, calibrationThreads));
-        double[] norm = measured.clone();
-        double min = Arrays.stream(norm).min().orElse(1);
-        for (int k = 0; k < norm.length; k++) {
-            norm[k] = norm[k] / min;
-        }
-        err.printf(java.util.Locale.ROOT, "bg: calibrated worker rates %s%n", Arrays.toString(norm));
-        // New shares: the workers take the new plan with fresh expected states (the store is the loaded graph again).
-        c.open(store, params, graph, ws, norm, storePerWorker);
-        return true;
+    boolean open(ClusterCoordinator c, StoreProvider provider, Map<String, String> params, SocialGraph graph,
+                 WorkloadSpec ws, ExperimentSpec template, int calibrationThreads) {
+        Duration d = calibrate == null ? null : Durations.parse("--calibrate", calibrate);
+        return c.open(provider.name(), params, graph, ws, rates(), provider.traits().onePerWorker(), d, template,
+                calibrationThreads);
     }
 
     @Option(names = "--keep-going", description = "bg rate: when a worker fails, drop it, plan the graph over the "
@@ -75,18 +70,10 @@ final class ClusterOptions {
         return rates.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    /**
-     * Whether each worker has a store of its own (the in-process stores: memory, and SQLite's file on each worker's
-     * host), so every worker creates, loads and restores its own, rather than one shared server.
-     */
-    static boolean storePerWorker(org.bgbench.store.StoreProvider provider) {
-        return provider.name().equals("memory") || provider.name().equals("sqlite");
-    }
-
     ClusterCoordinator connect(java.io.PrintWriter err) {
         rates(); // bad --worker-rates is bad input, before any connection
         if (calibrate != null) {
-            org.bgbench.workload.Durations.parse("--calibrate", calibrate);
+            Durations.parse("--calibrate", calibrate);
         }
         return new ClusterCoordinator(workers, secret, err);
     }

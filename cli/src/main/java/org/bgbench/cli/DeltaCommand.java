@@ -25,9 +25,13 @@ import org.bgbench.model.Action;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
-import org.bgbench.model.state.GraphState;
 import org.bgbench.rating.DeltaAnalyzer;
-import org.bgbench.store.DataStore;
+import org.bgbench.runner.Experiment;
+import org.bgbench.runner.ExperimentSpec;
+import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.Parameters;
+import org.bgbench.runner.RunKeys;
+import org.bgbench.runner.WorkloadChecks;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
@@ -42,7 +46,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "delta", mixinStandardHelpOptions = true,
-        description = {"Delta Analyzer [SPEC §12, D 7.3]: the shortest experiment duration δ that gives the same",
+        description = {"Delta Analyzer (dissertation 7.3): the shortest experiment duration δ that gives the same",
             "throughput as a long run. Finds a saturating T (unless --threads is given) by doubling T in short probe",
             "runs until the store's CPU or the throughput stops rising, runs once for --duration at that T and",
             "finds the smallest δ whose m consecutive windows agree within π %; falls back to Δ (--duration)."})
@@ -133,17 +137,16 @@ final class DeltaCommand implements Callable<Integer> {
         params.warnings().forEach(w -> err.println("bg: warning: " + w));
         SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
         WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-        RunCommand.checkFeasible(ws, graph);
-        EmulatorConfig.ThreadKind kind = Keys.threadKind(params);
+        WorkloadChecks.feasible(ws, graph);
+        EmulatorConfig.ThreadKind kind = RunKeys.threadKind(params);
         StoreSettings storeSettings = storeOptions.settings(provider, params);
         Path file = out != null ? out : Path.of("runs", "delta-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".json");
-        StateFiles states = StateFiles.defaultLocation();
-        Path stateFile = states.fileFor(provider.name(), storeSettings);
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
-        try (DataStore store = provider.open(storeSettings)) {
-            GraphState state = states.stateOfLoaded(store, provider.name(), graph, stateFile, loaders, err);
-            Runner runner = new Runner(store, provider.name(), storeSettings.asMap(), state, ws, warm, kind);
+        try (LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
+                loaders, err)) {
+            Runner runner = new Runner(store, ws, ExperimentSpec.timed(ws, 1, big, warm, kind,
+                    ExperimentSpec.DEFAULT_BETA, null));
             List<Map<String, Object>> probes = new ArrayList<>();
             int t = threads != null ? threads : saturatingThreads(runner, probeDuration, probes, err);
             err.printf(Locale.ROOT, "bg: delta run: %s on %s, T=%d for %s%n", workload, provider.name(), t,
@@ -153,9 +156,6 @@ final class DeltaCommand implements Callable<Integer> {
                 Files.createDirectories(file.getParent());
             }
             RunResult r = runner.run(t, big, runFile);
-            if (ws.mix().writeFraction() > 0) {
-                states.save(stateFile, runner.state);
-            }
             List<SeriesPoint> series = r.series();
             double[] perSecond = series.stream().mapToDouble(SeriesPoint::throughput).toArray();
             if (perSecond.length < settings.minimumSeconds()) {
@@ -267,34 +267,15 @@ final class DeltaCommand implements Callable<Integer> {
     }
 
     /** Runs experiments against one store, keeping BG's state between them (validation off). */
-    private static final class Runner {
-        private final DataStore store;
-        private final String storeName;
-        private final Map<String, String> storeSettings;
-        private final WorkloadSpec ws;
-        private final Duration warm;
-        private final EmulatorConfig.ThreadKind kind;
-        private GraphState state;
-        private int count;
-
-        Runner(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
-               WorkloadSpec ws, Duration warm, EmulatorConfig.ThreadKind kind) {
-            this.store = store;
-            this.storeName = storeName;
-            this.storeSettings = storeSettings;
-            this.state = state;
-            this.ws = ws;
-            this.warm = warm;
-            this.kind = kind;
+    private record Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template, int[] count) {
+        Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template) {
+            this(store, ws, template, new int[1]);
         }
 
         RunResult run(int threads, Duration duration, Path out) {
-            count++;
-            EmulatorConfig ec = new EmulatorConfig(threads, duration, 0, warm, 0, (int) ws.thinkTime().toMillis(),
-                    (int) ws.interArrivalTime().toMillis(), ws.topK(), ws.commentLength(), ws.locks(),
-                    ws.uniqueSocialites(), ws.seed() + count, kind);
-            Experiment.Outcome o = Experiment.run(new Experiment.Setup(store, storeName, storeSettings, state, ws, ec,
-                    Duration.ofMillis(100), out, null, null));
+            count[0]++;
+            Experiment.Outcome o = store.run(ws, template.withThreads(threads).withDuration(duration)
+                    .withSeed(template.seed() + count[0]), out, null);
             if (!o.run().completed()) {
                 throw new org.bgbench.store.StoreException("the run at T=" + threads + " stopped: "
                         + o.run().abortReason());

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.bgbench.cluster.plan.ClusterPlan;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.workload.distribution.DZipfian;
 import picocli.CommandLine.Command;

@@ -1,5 +1,6 @@
 package org.bgbench.cli;
 
+import org.bgbench.runner.Parameters;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;

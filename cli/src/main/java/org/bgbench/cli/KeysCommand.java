@@ -19,7 +19,7 @@ final class KeysCommand implements Callable<Integer> {
         print(out, "Graph (bg load)", GraphParameters.KEYS);
         print(out, "Loader", Keys.LOAD);
         print(out, "Workload (bg run)", org.bgbench.workload.WorkloadParameters.KEYS);
-        print(out, "Emulator (bg run)", Keys.RUN);
+        print(out, "Emulator (bg run)", org.bgbench.runner.RunKeys.RUN);
         out.println("Accepted from USC BG property files but not used: " + String.join(", ", new java.util.TreeSet<>(Keys.IGNORED_USC)));
         return 0;
     }

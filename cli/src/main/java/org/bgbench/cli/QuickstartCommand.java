@@ -9,14 +9,27 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
-import org.bgbench.model.state.GraphState;
-import org.bgbench.store.DataStore;
+import org.bgbench.rating.RatingListener;
+import org.bgbench.rating.RatingResult;
+import org.bgbench.rating.RatingSettings;
+import org.bgbench.rating.Sla;
+import org.bgbench.runner.ExperimentSpec;
+import org.bgbench.runner.Loading;
+import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.Parameters;
+import org.bgbench.runner.RunKeys;
+import org.bgbench.runner.ValidationOptions;
+import org.bgbench.runner.rating.LocalExecutor;
+import org.bgbench.runner.rating.RatingRunner;
+import org.bgbench.runner.rating.RatingSession;
+import org.bgbench.runner.rating.ResetPolicy;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
@@ -86,70 +99,56 @@ final class QuickstartCommand implements Callable<Integer> {
             }
         }
         Duration measured = Durations.parse("--duration", duration);
-        ValidationOptions validation = Keys.validation(params);
+        ValidationOptions validation = RunKeys.validation(params);
         SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
         StoreSettings settings = StoreSettings.forProvider(provider, params.asMap());
-        StateFiles states = StateFiles.defaultLocation();
-        Path stateFile = states.fileFor(provider.name(), settings);
         Path runDir = outDir != null ? outDir
                 : Path.of("runs", "quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         if (rateMaxThreads < 1) {
             throw new InvalidParameterException("--rate-max-threads", "must be at least 1, got " + rateMaxThreads);
         }
+        int loaders = 2 * Runtime.getRuntime().availableProcessors();
         List<RunResult> results = new ArrayList<>();
-        org.bgbench.rating.RatingResult rating = null;
-        try (DataStore db = provider.open(settings)) {
-            GraphState state;
-            if (db.loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent()) {
-                err.println("bg: the store already holds the quickstart graph; running on it");
-                state = states.load(stateFile, graph);
+        RatingSession.Report rating = null;
+        try (LocalStore db = LocalStore.open(provider, settings, graph, LocalStore.IfMissing.LOAD, loaders, err)) {
+            if (db.loadReport() != null) {
+                out.print(Loading.describe(provider.name(), graph, db.loadReport()));
             } else {
-                err.println("bg: loading M=" + graph.members() + " φ=" + graph.spec().friendsPerMember() + " ρ="
-                        + graph.resourcesPerMember() + " into " + provider.name());
-                LoadCommand.print(out, provider.name(), graph,
-                        LoadCommand.load(db, graph, 2 * Runtime.getRuntime().availableProcessors(), true, err));
-                states.delete(stateFile);
-                state = new GraphState(graph);
+                err.println("bg: the store already holds the quickstart graph; running on it");
             }
             for (int t : threads) {
                 params.put("threadcount", Integer.toString(t), "--threads");
                 WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-                EmulatorConfig ec = new EmulatorConfig(t, measured, 0, Duration.ofSeconds(1), 0,
-                        (int) ws.thinkTime().toMillis(), (int) ws.interArrivalTime().toMillis(), ws.topK(),
-                        ws.commentLength(), ws.locks(), ws.uniqueSocialites(), ws.seed());
+                ExperimentSpec es = ExperimentSpec.timed(ws, t, measured, Duration.ofSeconds(1),
+                        EmulatorConfig.ThreadKind.AUTO, ExperimentSpec.DEFAULT_BETA, validation);
                 err.printf("bg: T=%d, %s of %s (after 1 s warm-up)%n", t, Durations.format(measured), mix);
-                Experiment.Outcome o = Experiment.run(new Experiment.Setup(db, provider.name(), settings.asMap(), state,
-                        ws, ec, Duration.ofMillis(100), runDir.resolve("T" + t + ".json"), null, validation));
-                results.add(o.result());
-                if (ws.mix().writeFraction() > 0) {
-                    states.save(stateFile, state);
-                }
+                results.add(db.run(ws, es, runDir.resolve("T" + t + ".json"), null).result());
             }
             if (!noRate) {
-                rating = rate(db, provider, settings, state, params, validation, runDir, err, states, stateFile);
+                rating = rate(db, params, validation, runDir, loaders, err);
             }
         }
         out.printf("%nBG quickstart: %s mix on %s, M=%,d, β=100 ms%n", mix, provider.name(), graph.members());
         out.printf("%6s %12s %9s %9s %8s %8s %14s%n", "T", "actions/s", "p95 ms", "p99 ms", "≤β %", "errors",
                 "unpredictable");
         for (RunResult r : results) {
-            Object u = r.unpredictable() == null ? null : r.unpredictable().get("pct");
             out.printf(Locale.ROOT, "%6d %,12.0f %9.3f %9.3f %8.2f %8d %14s%n", r.threads(), r.throughput(),
                     nz(r.total().p95Ms()), nz(r.total().p99Ms()), nz(r.total().withinBetaPct()), r.total().errors(),
-                    u == null ? "-" : String.format(Locale.ROOT, "%.4f %%", ((Number) u).doubleValue()));
+                    r.unpredictable() == null ? "-" : String.format(Locale.ROOT, "%.4f %%", r.unpredictablePct()));
         }
         for (RunResult r : results) {
             r.bottleneckWarnings().forEach(w -> out.println("  ! T=" + r.threads() + ": " + w));
         }
         if (rating != null) {
+            RatingResult rr = rating.result();
             out.println();
-            rating.soar().ifPresent(r -> out.printf(Locale.ROOT, "SoAR       %,.0f actions/s at T=%d%n",
+            rr.soar().ifPresent(r -> out.printf(Locale.ROOT, "SoAR       %,.0f actions/s at T=%d%n",
                     r.actionsPerSecond(), r.threads()));
-            rating.socialites().ifPresent(r -> out.printf(Locale.ROOT, "Socialites %d simultaneous members%n",
+            rr.socialites().ifPresent(r -> out.printf(Locale.ROOT, "Socialites %d simultaneous members%n",
                     r.threads()));
-            out.printf(Locale.ROOT, "(SLA %s; %d experiments of %s; report %s)%n", sla, rating.experimentsRun(),
+            out.printf(Locale.ROOT, "(SLA %s; %d experiments of %s; report %s)%n", sla, rr.experimentsRun(),
                     rateDelta, runDir.resolve("rating/rating.html").toAbsolutePath());
-            rating.warnings().forEach(w -> out.println("  ! " + w));
+            rr.warnings().forEach(w -> out.println("  ! " + w));
         }
         out.println("Results (JSON per thread count): " + runDir.toAbsolutePath());
         out.println("Store: " + settings.asMap());
@@ -157,39 +156,29 @@ final class QuickstartCommand implements Callable<Integer> {
     }
 
     /** The closing rating: SoAR and Socialites of the store under {@link #sla}, with short experiments. */
-    private org.bgbench.rating.RatingResult rate(DataStore db, StoreProvider provider, StoreSettings settings,
-            GraphState state, Parameters params, ValidationOptions validation, Path runDir, PrintWriter err,
-            StateFiles states, Path stateFile) throws IOException {
-        org.bgbench.rating.Sla theSla = org.bgbench.rating.Sla.parse("--sla", sla);
+    private RatingSession.Report rate(LocalStore db, Parameters params, ValidationOptions validation, Path runDir,
+                                      int loaders, PrintWriter err) throws IOException {
+        long t0 = System.nanoTime();
+        Sla theSla = Sla.parse("--sla", sla);
         Duration delta = Durations.parse("--rate-delta", rateDelta);
         theSla.checkExperimentDuration("--rate-delta", delta);
         WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-        EmulatorConfig template = new EmulatorConfig(1, delta, 0, Duration.ofSeconds(1), 0,
-                (int) ws.thinkTime().toMillis(), (int) ws.interArrivalTime().toMillis(), ws.topK(), ws.commentLength(),
-                ws.locks(), ws.uniqueSocialites(), ws.seed());
         ValidationOptions v = validation == null ? null : new ValidationOptions(validation.memoryBytes(),
                 validation.threads(), validation.buckets(), theSla.tauPct(), false);
+        ExperimentSpec template = ExperimentSpec.timed(ws, 1, delta, Duration.ofSeconds(1),
+                EmulatorConfig.ThreadKind.AUTO, theSla.beta(), v);
         Path dir = runDir.resolve("rating");
         java.nio.file.Files.createDirectories(dir);
-        RatingRunner runner = new RatingRunner(db, provider.name(), settings.asMap(), state, ws, template,
-                theSla.beta(), v, dir, err, RatingRunner.Reset.AUTO, 2 * Runtime.getRuntime().availableProcessors());
-        err.printf("bg: rating %s: SoAR and Socialites under the SLA %s, experiments of %s%n", provider.name(), sla,
+        LocalExecutor executor = new LocalExecutor(db, ws, loaders, err);
+        RatingRunner runner = new RatingRunner(executor, ws, template, new ResetPolicy(ResetPolicy.Mode.AUTO), dir,
+                err, false);
+        err.printf("bg: rating %s: SoAR and Socialites under the SLA %s, experiments of %s%n", db.name(), sla,
                 rateDelta);
-        org.bgbench.rating.RatingResult r = new org.bgbench.rating.Rating(org.bgbench.rating.RatingSettings
-                .builder(theSla).experimentDuration(delta).maxThreads(rateMaxThreads).build(), runner)
-                .listener(e -> err.printf(Locale.ROOT, "bg:   T=%d %,.0f actions/s, %.2f %% within β: %s%n",
-                        e.threads(), e.throughput(), e.measurement().withinBetaPct(), e.success() ? "met" : "missed"))
-                .rate();
-        if (ws.mix().writeFraction() > 0) {
-            states.save(stateFile, runner.state());
-        }
-        java.nio.file.Files.writeString(dir.resolve("rating.json"),
-                new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
-                        .writeValueAsString(r.toMap()));
-        java.nio.file.Files.writeString(dir.resolve("rating.svg"), org.bgbench.rating.RatingReport.svg(r));
-        java.nio.file.Files.writeString(dir.resolve("rating.html"), org.bgbench.rating.RatingReport.html(r,
-                "BG quickstart rating of " + provider.name()));
-        return r;
+        RatingListener listener = e -> err.printf(Locale.ROOT, "bg:   T=%d %,.0f actions/s, %.2f %% within β: %s%n",
+                e.threads(), e.throughput(), e.measurement().withinBetaPct(), e.success() ? "met" : "missed");
+        return RatingSession.rate(RatingSettings.builder(theSla).experimentDuration(delta).maxThreads(rateMaxThreads)
+                        .build(), runner, executor, listener, delta, dir, t0, "BG quickstart rating of " + db.name(),
+                Map.of("store", db.name(), "workload", mix));
     }
 
     private static double nz(Double d) {

@@ -1,12 +1,9 @@
 package org.bgbench.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -16,20 +13,27 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import org.bgbench.emulator.EmulatorConfig;
+import org.bgbench.cluster.coordinator.ClusterCoordinator;
+import org.bgbench.cluster.coordinator.ClusterExecutor;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
-import org.bgbench.model.state.GraphState;
 import org.bgbench.rating.LocalSearch;
-import org.bgbench.rating.Rating;
 import org.bgbench.rating.RatingListener;
-import org.bgbench.rating.RatingReport;
-import org.bgbench.rating.RatingResult;
 import org.bgbench.rating.RatingSettings;
 import org.bgbench.rating.Sla;
 import org.bgbench.rating.Target;
-import org.bgbench.store.DataStore;
+import org.bgbench.runner.ExperimentSpec;
+import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.Parameters;
+import org.bgbench.runner.RunKeys;
+import org.bgbench.runner.ValidationOptions;
+import org.bgbench.runner.WorkloadChecks;
+import org.bgbench.runner.rating.ExperimentExecutor;
+import org.bgbench.runner.rating.LocalExecutor;
+import org.bgbench.runner.rating.RatingRunner;
+import org.bgbench.runner.rating.RatingSession;
+import org.bgbench.runner.rating.ResetPolicy;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
@@ -44,12 +48,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "rate", mixinStandardHelpOptions = true,
-        description = {"Rate a loaded store [SPEC §11]: SoAR (the highest throughput that meets the SLA) and Socialites",
+        description = {"Rate a loaded store (dissertation chapter 7): SoAR (the highest throughput that meets the SLA) and Socialites",
             "(the most simultaneous members that meet it), by a search over T. Every experiment is printed and saved",
             "as it finishes; the rating ends with a JSON, an SVG chart and an HTML report."})
 final class RateCommand implements Callable<Integer> {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
     @Spec
     CommandSpec spec;
 
@@ -126,78 +128,62 @@ final class RateCommand implements Callable<Integer> {
                 .confirm(!noConfirm)
                 .maxThreads(maxThreads)
                 .build();
-        RatingRunner.Reset resetMode = RatingRunner.Reset.parse(reset);
+        ResetPolicy policy = new ResetPolicy(ResetPolicy.Mode.parse(reset));
         Duration warm = Durations.parse("--warmup", warmup);
         SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
         WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-        RunCommand.checkFeasible(ws, graph);
-        ValidationOptions validation = Keys.validation(params);
+        WorkloadChecks.feasible(ws, graph);
+        ValidationOptions validation = RunKeys.validation(params);
         ValidationOptions quiet = validation == null ? null
                 : new ValidationOptions(validation.memoryBytes(), validation.threads(), validation.buckets(),
                         theSla.tauPct(), false);
-        EmulatorConfig template = new EmulatorConfig(1, deltaDuration, 0, warm, 0, (int) ws.thinkTime().toMillis(),
-                (int) ws.interArrivalTime().toMillis(), ws.topK(), ws.commentLength(), ws.locks(),
-                ws.uniqueSocialites(), ws.seed(), Keys.threadKind(params));
+        ExperimentSpec template = ExperimentSpec.timed(ws, 1, deltaDuration, warm, RunKeys.threadKind(params),
+                theSla.beta(), quiet);
         StoreSettings storeSettings = storeOptions.settings(provider, params);
         Path dir = out != null ? out : Path.of("runs", "rate-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + provider.name());
         Files.createDirectories(dir);
-        StateFiles states = StateFiles.defaultLocation();
-        Path stateFile = states.fileFor(provider.name(), storeSettings);
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
         long t0 = System.nanoTime();
+        Map<String, Object> extra = new LinkedHashMap<>();
+        extra.put("store", provider.name());
+        extra.put("workload", workload);
         if (cluster.active()) {
+            extra.put("workers", cluster.workers);
             Map<String, String> all = new java.util.TreeMap<>(storeSettings.asMap());
             all.putAll(params.asMap());
             try (ClusterCoordinator c = cluster.connect(err)) {
-                if (!cluster.open(c, provider.name(), all, graph, ws, ClusterOptions.storePerWorker(provider), 4, err)) {
-                    if (!provider.name().equals("memory")) {
+                if (!cluster.open(c, provider, all, graph, ws, template, 4)) {
+                    if (!provider.traits().forgetsOnClose()) {
                         throw new org.bgbench.loader.LoadException("the store does not hold this graph; load it first "
                                 + "(bg load --store " + provider.name() + " --workers ... with the same -p graph keys)");
                     }
                     c.load(loaders);
                 }
-                ClusterRatingRunner runner = new ClusterRatingRunner(c, ws, template, theSla, validation != null, dir,
-                        err, resetMode, loaders, cluster.keepGoing);
-                runner.prepareImage();
-                return rate(stdout, err, settings, runner, runner, provider.name(), theSla, deltaDuration, dir, t0,
-                        () -> { });
+                ClusterExecutor executor = new ClusterExecutor(c, loaders, cluster.keepGoing);
+                return rate(stdout, err, settings, executor, ws, template, policy, provider.name(), theSla,
+                        deltaDuration, dir, t0, extra);
             }
         }
-        try (DataStore store = provider.open(storeSettings)) {
-            GraphState state = states.stateOfLoaded(store, provider.name(), graph, stateFile, loaders, err);
-            RatingRunner runner = new RatingRunner(store, provider.name(), storeSettings.asMap(), state, ws, template,
-                    theSla.beta(), quiet, dir, err, resetMode, loaders);
-            runner.prepareImage();
-            return rate(stdout, err, settings, runner, runner, provider.name(), theSla, deltaDuration, dir, t0, () -> {
-                if (runner.state() != null && ws.mix().writeFraction() > 0) {
-                    states.save(stateFile, runner.state());
-                }
-            });
+        try (LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
+                loaders, err)) {
+            LocalExecutor executor = new LocalExecutor(store, ws, loaders, err);
+            return rate(stdout, err, settings, executor, ws, template, policy, provider.name(), theSla, deltaDuration,
+                    dir, t0, extra);
         }
     }
 
-    /** What a rating runner did between experiments, for the rating-time model. */
-    interface Resets {
-        Map<String, Integer> resets();
-
-        Map<String, Double> resetSecondsBy();
-
-        long[] repaired();
-
-        java.util.List<String> notes();
-    }
-
-    /** Runs the rating, prints each experiment, writes the JSON, SVG and HTML reports, prints the result. */
-    private int rate(PrintWriter stdout, PrintWriter err, RatingSettings settings,
-                     org.bgbench.rating.ExperimentRunner runner, Resets resets, String storeName, Sla theSla,
-                     Duration deltaDuration, Path dir, long t0, IoAction afterwards) throws IOException {
-        double zeta = (System.nanoTime() - t0) / 1e9;
+    /** Runs the rating, prints each experiment as it finishes, then the result; the reports go to {@code dir}. */
+    private int rate(PrintWriter stdout, PrintWriter err, RatingSettings settings, ExperimentExecutor executor,
+                     WorkloadSpec ws, ExperimentSpec template, ResetPolicy policy, String storeName, Sla theSla,
+                     Duration deltaDuration, Path dir, long t0, Map<String, Object> extra) throws IOException {
+        RatingRunner runner = new RatingRunner(executor, ws, template, policy, dir, err, cluster.keepGoing);
+        runner.prepareImage();
         err.printf("bg: rating %s with the %s mix, SLA %s, δ=%s%n", storeName, workload, theSla,
                 Durations.format(deltaDuration));
         stdout.printf("%4s %7s %12s %9s %14s %7s  %s%n", "#", "T", "actions/s", "≤β %", "unpredictable", "ok", "phase");
         stdout.flush();
-        Rating rating = new Rating(settings, runner).listener(new RatingListener() {
+        RatingListener listener = new RatingListener() {
             @Override
             public void experimentFinished(org.bgbench.rating.Experiment e) {
                 stdout.printf(Locale.ROOT, "%4d %7d %,12.0f %9.2f %13.4f%% %7s  %s%n", e.index(), e.threads(),
@@ -210,42 +196,11 @@ final class RateCommand implements Callable<Integer> {
             public void warning(String w) {
                 err.println("bg: warning: " + w);
             }
-        });
-        RatingResult result = rating.rate();
-        afterwards.run();
-        double total = (System.nanoTime() - t0) / 1e9;
-        Map<String, Object> json = new LinkedHashMap<>(result.toMap());
-        RatingTime time = RatingTime.of(result, resets, zeta, deltaDuration, total);
-        json.put("rating_time", time.toMap());
-        if (!resets.notes().isEmpty()) {
-            json.put("reset_notes", resets.notes());
-        }
-        json.put("store", storeName);
-        json.put("workload", workload);
-        if (cluster.active()) {
-            json.put("workers", cluster.workers);
-        }
-        write(dir.resolve("rating.json"), JSON.writeValueAsString(json));
-        write(dir.resolve("rating.svg"), RatingReport.svg(result));
-        write(dir.resolve("rating.html"), RatingReport.html(result, "BG rating of " + storeName + " ("
-                + workload + " mix)"));
-        stdout.println();
-        result.soar().ifPresent(s -> stdout.printf(Locale.ROOT, "SoAR       %,.0f actions/s at T=%d (%s)%n",
-                s.actionsPerSecond(), s.threads(), s.status()));
-        result.socialites().ifPresent(s -> stdout.printf(Locale.ROOT, "Socialites %d (%,.0f actions/s, %s)%n",
-                s.threads(), s.throughput(), s.status()));
-        stdout.printf(Locale.ROOT, "%d experiments in %.0f s%n", result.experimentsRun(), total);
-        stdout.print(time.describe());
-        resets.notes().forEach(n -> stdout.println("  ! " + n));
-        result.warnings().forEach(w -> stdout.println("  ! " + w));
-        result.stopReason().ifPresent(r -> stdout.println("Stopped early: " + r));
-        stdout.println("Report: " + dir.resolve("rating.html").toAbsolutePath());
-        return result.complete() ? 0 : Bg.FAILED;
-    }
-
-    @FunctionalInterface
-    interface IoAction {
-        void run() throws IOException;
+        };
+        RatingSession.Report report = RatingSession.rate(settings, runner, executor, listener, deltaDuration, dir, t0,
+                "BG rating of " + storeName + " (" + workload + " mix)", extra);
+        stdout.print(report.describe());
+        return report.result().complete() ? 0 : Bg.FAILED;
     }
 
     private Set<Target> targets() {
@@ -256,11 +211,5 @@ final class RateCommand implements Callable<Integer> {
             default -> throw new InvalidParameterException("--target", "expected soar, socialites or both, got '"
                     + target + "'");
         };
-    }
-
-    private static void write(Path file, String text) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

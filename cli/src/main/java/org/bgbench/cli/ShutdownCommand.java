@@ -1,5 +1,6 @@
 package org.bgbench.cli;
 
+import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

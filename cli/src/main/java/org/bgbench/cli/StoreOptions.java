@@ -6,10 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.bgbench.model.InvalidParameterException;
-import org.bgbench.store.DataStore;
+import org.bgbench.runner.Parameters;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
-import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import picocli.CommandLine.Option;
 
@@ -40,15 +39,11 @@ public final class StoreOptions {
     StoreSettings settings(StoreProvider provider, Parameters params) {
         Map<String, String> given = new TreeMap<>(params.asMap());
         if (embedded) {
-            String key = provider.settings().stream().map(StoreSetting::key).filter(k -> k.endsWith(".embedded"))
-                    .findFirst().orElseThrow(() -> new InvalidParameterException("--embedded",
-                            "store '" + provider.name() + "' has no embedded mode"));
+            String key = provider.traits().embedded().orElseThrow(() -> new InvalidParameterException("--embedded",
+                    "store '" + provider.name() + "' has no embedded mode"));
             given.put(key, "true");
         }
         return StoreSettings.forProvider(provider, given);
     }
 
-    DataStore open(StoreProvider provider, Parameters params) {
-        return provider.open(settings(provider, params));
-    }
 }

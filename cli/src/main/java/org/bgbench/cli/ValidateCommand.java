@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "validate", mixinStandardHelpOptions = true,
-        description = {"Check every logged read of a finished run for unpredictable data [SPEC §10], again or with",
+        description = {"Check every logged read of a finished run for unpredictable data (dissertation chapter 6), again or with",
             "other settings, and update the run's result JSON. RUN is the result file or the directory beside it."})
 final class ValidateCommand implements Callable<Integer> {
     @Spec
@@ -33,14 +33,14 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        org.bgbench.cli.Parameters params = org.bgbench.cli.Parameters.of(List.of(), overrides);
+        org.bgbench.runner.Parameters params = org.bgbench.runner.Parameters.of(List.of(), overrides);
         params.check(java.util.Set.of("validation.memory", "validation.threads", "freshness.buckets", "tau"),
                 java.util.Set.of());
-        ValidationOptions o = Keys.validation(params);
-        RunArtifacts a = RunArtifacts.find(run);
-        ValidationResult v = RunValidation.validate(a, a.loadExpectedState(), o);
-        java.util.Map<String, Object> section = RunValidation.section(v, o.tauPct());
-        out.print(RunValidation.summary(section));
+        org.bgbench.runner.ValidationOptions o = org.bgbench.runner.RunKeys.validation(params);
+        org.bgbench.runner.RunArtifacts a = org.bgbench.runner.RunArtifacts.find(run);
+        ValidationResult v = org.bgbench.runner.RunValidation.validate(a, a.loadExpectedState(), o);
+        java.util.Map<String, Object> section = org.bgbench.runner.RunValidation.section(v, o.tauPct());
+        out.print(org.bgbench.runner.RunValidation.summary(section));
         out.printf(java.util.Locale.ROOT, "Validated %,d records in %.2f s (%,.0f records/s, %d threads%s)%n",
                 v.recordsRead(), v.seconds(), v.recordsPerSecond(), v.threads(),
                 v.spilled() ? ", spilled " + (v.spillBytes() >> 20) + " MiB" : "");

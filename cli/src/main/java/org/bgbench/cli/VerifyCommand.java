@@ -1,19 +1,19 @@
 package org.bgbench.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import org.bgbench.cluster.coordinator.ClusterCoordinator;
+import org.bgbench.cluster.protocol.Messages;
 import org.bgbench.model.GraphParameters;
+import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.Parameters;
 import org.bgbench.model.generator.SocialGraph;
-import org.bgbench.model.state.GraphState;
-import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.store.conformance.StateComparison;
 import org.bgbench.workload.WorkloadParameters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,37 +51,28 @@ final class VerifyCommand implements Callable<Integer> {
             all.putAll(params.asMap());
             try (ClusterCoordinator c = cluster.connect(err)) {
                 if (!c.open(provider.name(), all, graph, WorkloadParameters.toSpec(params.asMap()), cluster.rates(),
-                        ClusterOptions.storePerWorker(provider))) {
+                        provider.traits().onePerWorker())) {
                     throw new org.bgbench.loader.LoadException("the store does not hold this graph");
                 }
-                List<JsonNode> found = c.verify(limit);
+                List<Messages.Verified> found = c.verify(limit);
                 int bad = 0;
                 for (int k = 0; k < found.size(); k++) {
-                    JsonNode f = found.get(k);
+                    Messages.Verified f = found.get(k);
                     out.printf("worker %d %s: %,d members (%,d touched by writes), %d differences%n", k,
-                            c.names().get(k), f.path("members").asInt(), f.path("touched").asInt(),
-                            f.path("differences").size());
-                    for (JsonNode d : f.path("differences")) {
-                        out.println("  " + d.asText());
-                    }
-                    bad += f.path("differences").size();
+                            c.names().get(k), f.members(), f.touched(), f.differences().size());
+                    f.differences().forEach(d -> out.println("  " + d));
+                    bad += f.differences().size();
                 }
                 out.println(bad == 0 ? "The store holds exactly the state BG expects." : "The store differs from the state BG expects.");
                 return bad == 0 ? 0 : Bg.FAILED;
             }
         }
-        StateFiles states = StateFiles.defaultLocation();
-        try (DataStore store = provider.open(settings)) {
-            if (store.loadedGraph().filter(graph.spec().fingerprint()::equals).isEmpty()) {
-                throw new org.bgbench.loader.LoadException("the store does not hold this graph");
-            }
-            GraphState state = states.load(states.fileFor(provider.name(), settings), graph);
-            List<String> diffs = StateComparison.differences(store, state, limit);
-            out.printf("%,d members (%,d touched by writes), %d differences%n", graph.members(), state.touchedMembers(),
-                    diffs.size());
-            diffs.forEach(d -> out.println("  " + d));
-            out.println(diffs.isEmpty() ? "The store holds exactly the state BG expects." : "The store differs from the state BG expects.");
-            return diffs.isEmpty() ? 0 : Bg.FAILED;
-        }
+        LocalStore.Verification v = LocalStore.verify(provider, settings, graph, limit);
+        out.printf("%,d members (%,d touched by writes), %d differences%n", v.members(), v.touched(),
+                v.differences().size());
+        v.differences().forEach(d -> out.println("  " + d));
+        out.println(v.differences().isEmpty() ? "The store holds exactly the state BG expects."
+                : "The store differs from the state BG expects.");
+        return v.differences().isEmpty() ? 0 : Bg.FAILED;
     }
 }

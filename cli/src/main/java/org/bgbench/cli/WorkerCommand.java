@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.bgbench.cluster.rpc.WorkerServer;
+import org.bgbench.cluster.worker.WorkerService;
 import org.bgbench.model.InvalidParameterException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "worker", mixinStandardHelpOptions = true,
-        description = {"Serve a coordinator (BGClient) [SPEC §14]: 'bg load|run|rate --workers HOST:PORT,… --secret S'",
+        description = {"Serve a coordinator (BGClient) (dissertation 4.3): 'bg load|run|rate --workers HOST:PORT,… --secret S'",
             "on another host drives this process. It listens only on the address given and obeys only a",
             "coordinator that presents the same secret."})
 final class WorkerCommand implements Callable<Integer> {

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.bgbench.runner.Parameters;
+import org.bgbench.runner.StateFiles;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;

@@ -75,6 +75,13 @@ public record RunResult(String format, boolean partial, String startTime, String
                 workload, store, graph, config, section);
     }
 
+    /** The % of reads that observed unpredictable data, 0 when the run was not validated. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public double unpredictablePct() {
+        Object u = unpredictable == null ? null : unpredictable.get("pct");
+        return u instanceof Number n ? n.doubleValue() : 0;
+    }
+
     /** The same result with one more warning (for findings of other modules, e.g. a mix distorted by no-ops). */
     public RunResult withWarning(String warning) {
         List<String> warnings = new ArrayList<>(bottleneckWarnings);

@@ -21,4 +21,9 @@ public interface StoreProvider {
      * store cannot be reached or refuses the credentials.
      */
     DataStore open(StoreSettings settings);
+
+    /** What kind of store this is (in BG's process, forgetful, one per worker, embedded mode). */
+    default StoreTraits traits() {
+        return StoreTraits.SERVER;
+    }
 }

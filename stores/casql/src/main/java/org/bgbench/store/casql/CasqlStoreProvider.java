@@ -6,6 +6,7 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.StoreTraits;
 import org.bgbench.store.postgres.PostgresStoreProvider;
 
 /**
@@ -48,6 +49,12 @@ public final class CasqlStoreProvider implements StoreProvider {
                                 + "invalidation; 0: entries live until invalidated, flushed or evicted")));
         s.addAll(postgres.settings());
         return s;
+    }
+
+    /** A server (PostgreSQL and, but for caffeine, the cache); {@code --embedded} starts a throwaway PostgreSQL. */
+    @Override
+    public StoreTraits traits() {
+        return postgres.traits();
     }
 
     @Override

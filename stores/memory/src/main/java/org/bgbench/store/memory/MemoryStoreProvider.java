@@ -5,6 +5,7 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.StoreTraits;
 
 /** The {@code memory} store: in-process, linearizable, the reference other stores are compared with. */
 public final class MemoryStoreProvider implements StoreProvider {
@@ -26,6 +27,12 @@ public final class MemoryStoreProvider implements StoreProvider {
     public List<StoreSetting> settings() {
         return List.of(new StoreSetting(NAME_KEY, DEFAULT_NAME,
                 "instance name; opens with the same name in one JVM share the data, which lasts until the JVM exits"));
+    }
+
+    /** In BG's process, gone when BG exits, one per worker. */
+    @Override
+    public StoreTraits traits() {
+        return new StoreTraits(true, true, true, null);
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.StoreTraits;
 import org.bgbench.workload.Durations;
 
 /**
@@ -66,6 +67,12 @@ public final class PostgresStoreProvider implements StoreProvider {
                 new StoreSetting(USC_URL, null, "USC BG alias of postgres.url"),
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
                 new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password"));
+    }
+
+    /** A server; {@code --embedded} starts a throwaway one. */
+    @Override
+    public StoreTraits traits() {
+        return StoreTraits.SERVER.withEmbedded(EMBEDDED);
     }
 
     @Override

@@ -7,6 +7,7 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.StoreTraits;
 
 /** The {@code sqlite} store: an embedded SQLite file with BG's Basic relational design. */
 public final class SqliteStoreProvider implements StoreProvider {
@@ -35,6 +36,12 @@ public final class SqliteStoreProvider implements StoreProvider {
                 new StoreSetting(CACHE, "64", "page cache per connection, in MiB"),
                 new StoreSetting(FRIENDSHIP_ROWS, "1",
                         "rows per confirmed friendship: 1 (USC BG's Basic) or 2 (one per direction)"));
+    }
+
+    /** In BG's process; with workers, each has its own database file on its host. */
+    @Override
+    public StoreTraits traits() {
+        return new StoreTraits(true, false, true, null);
     }
 
     @Override

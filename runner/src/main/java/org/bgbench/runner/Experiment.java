@@ -1,4 +1,4 @@
-package org.bgbench.cli;
+package org.bgbench.runner;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -27,36 +27,53 @@ import org.bgbench.workload.WorkloadSpec;
 
 /**
  * One experiment: T emulated members against a loaded store for a duration, measured, with the result written to
- * JSON as it goes (every few seconds, so a crash keeps what was measured) and at the end.
+ * JSON as it goes (every few seconds, so a crash keeps what was measured) and at the end, then validated. The one way
+ * every command and every worker runs an experiment.
  */
-final class Experiment {
+public final class Experiment {
+    private Experiment() {
+    }
+
     /**
+     * What an experiment runs against and where its output goes.
+     *
      * @param members  the members this process emulates (a worker's share of the graph), or null for all; its samplers
      *                 draw socialites and targets from them only
      * @param samples  also receives every sampled second (a worker streams them to its coordinator), or null
      * @param aborter  receives a way to end the run early (with a reason), or null
      */
-    record Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
-                 WorkloadSpec workload, EmulatorConfig emulator, Duration beta, Path out, PrintWriter progress,
-                 ValidationOptions validation, Members members, java.util.function.Consumer<SecondSample> samples,
-                 java.util.function.Consumer<java.util.function.Consumer<String>> aborter) {
-        Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
-              WorkloadSpec workload, EmulatorConfig emulator, Duration beta, Path out, PrintWriter progress,
-              ValidationOptions validation) {
-            this(store, storeName, storeSettings, state, workload, emulator, beta, out, progress, validation, null, null,
-                    null);
+    public record Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
+                        WorkloadSpec workload, ExperimentSpec spec, Path out, PrintWriter progress, Members members,
+                        java.util.function.Consumer<SecondSample> samples,
+                        java.util.function.Consumer<java.util.function.Consumer<String>> aborter) {
+        public Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
+                     WorkloadSpec workload, ExperimentSpec spec, Path out, PrintWriter progress) {
+            this(store, storeName, storeSettings, state, workload, spec, out, progress, null, null, null);
+        }
+
+        EmulatorConfig emulator() {
+            return spec.toEmulatorConfig();
+        }
+
+        ValidationOptions validation() {
+            return spec.validation();
+        }
+
+        Duration beta() {
+            return spec.beta();
         }
     }
 
     /** A worker's members and the samplers that draw from them. */
-    record Members(org.bgbench.workload.distribution.MemberSampler socialites,
-                   org.bgbench.workload.distribution.MemberSampler targets) {
+    public record Members(org.bgbench.workload.distribution.MemberSampler socialites,
+                          org.bgbench.workload.distribution.MemberSampler targets) {
     }
 
-    record Outcome(RunResult result, RunOutcome run) {
+    /** The measured (and validated) result, and how the run ended. */
+    public record Outcome(RunResult result, RunOutcome run) {
     }
 
-    static Outcome run(Setup s) {
+    public static Outcome run(Setup s) {
         int members = s.state().graph().members();
         WorkloadAdapter workload = s.members() != null
                 ? new WorkloadAdapter(s.workload().mix(), s.members().socialites(), s.members().targets())

@@ -1,8 +1,6 @@
-package org.bgbench.cli;
+package org.bgbench.cluster.coordinator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -25,39 +23,34 @@ import org.bgbench.measurement.Latencies;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
 import org.bgbench.measurement.merge.ResultMerger;
-import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.measurement.report.ResultWriter;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.workload.WorkloadSpec;
+import org.bgbench.cluster.plan.ClusterPlan;
+import org.bgbench.cluster.protocol.Messages;
+import org.bgbench.cluster.protocol.Operations;
+import org.bgbench.runner.ExperimentSpec;
+import org.bgbench.runner.rating.RatingRunner;
 
 /**
- * BGCoord [SPEC §14]: drives the workers given by {@code --workers} through their operations, merges what they
+ * BGCoord (dissertation 4.3, BGCoord): drives the workers given by {@code --workers} through their operations, merges what they
  * stream into a live line and their final results into one (losslessly, see {@link ResultMerger}), and fails an
  * experiment with the worker's address and what happened when a worker dies, hangs (nothing, not even a heartbeat,
  * for {@link #IDLE}) or refuses the secret. It never waits forever: every call has a deadline.
  */
-final class ClusterCoordinator implements AutoCloseable {
-    private static final ObjectMapper JSON = ResultJson.mapper();
+public final class ClusterCoordinator implements AutoCloseable {
     /** A worker silent this long (its transport sends a heartbeat every second) is taken for hung or cut off. */
-    static final Duration IDLE = Duration.ofSeconds(Long.getLong("bg.cluster.idle.seconds", 10));
+    public static final Duration IDLE = Duration.ofSeconds(Long.getLong("bg.cluster.idle.seconds", 10));
     private static final Duration CALL = Duration.ofSeconds(60);
 
     /** A worker failed the operation; the message names it. */
-    static final class ClusterException extends RuntimeException {
-        private final int worker;
-
+    public static final class ClusterException extends RatingRunner.WorkerFailure {
         ClusterException(String message, Throwable cause) {
             this(message, cause, -1);
         }
 
         ClusterException(String message, Throwable cause, int worker) {
-            super(message, cause);
-            this.worker = worker;
-        }
-
-        /** The worker that failed, or -1. */
-        int worker() {
-            return worker;
+            super(message, cause, worker);
         }
     }
 
@@ -72,7 +65,7 @@ final class ClusterCoordinator implements AutoCloseable {
     private String storeName;
     private Map<String, String> params;
 
-    ClusterCoordinator(List<String> addresses, String secret, PrintWriter err) {
+    public ClusterCoordinator(List<String> addresses, String secret, PrintWriter err) {
         this.err = err;
         if (secret == null || secret.isEmpty()) {
             throw new org.bgbench.model.InvalidParameterException("--secret",
@@ -87,78 +80,92 @@ final class ClusterCoordinator implements AutoCloseable {
             }
             names.add(a.trim());
         }
-        List<JsonNode> hello = all(w -> w.call(ClusterProtocol.HELLO, JSON.createObjectNode(), CALL));
+        List<JsonNode> hello = all(w -> w.call(Operations.HELLO, Messages.tree(Messages.Ack.OK), CALL));
         for (int k = 0; k < hello.size(); k++) {
-            JsonNode h = hello.get(k);
-            if (h.path("protocol").asInt() != ClusterProtocol.VERSION) {
-                throw new ClusterException("worker " + names.get(k) + " speaks protocol " + h.path("protocol").asInt()
-                        + ", this coordinator " + ClusterProtocol.VERSION + "; run the same BG version everywhere", null);
+            Messages.Hello h = Messages.read(hello.get(k), Messages.Hello.class);
+            if (h.protocol() != Operations.VERSION) {
+                throw new ClusterException("worker " + names.get(k) + " speaks protocol " + h.protocol()
+                        + ", this coordinator " + Operations.VERSION + "; run the same BG version everywhere", null);
             }
-            err.printf(Locale.ROOT, "bg: worker %d %s: host %s, %d cores, pid %d%n", k, names.get(k),
-                    h.path("host").asText(), h.path("cores").asInt(), h.path("pid").asLong());
+            err.printf(Locale.ROOT, "bg: worker %d %s: host %s, %d cores, pid %d%n", k, names.get(k), h.host(),
+                    h.cores(), h.pid());
         }
         err.flush();
     }
 
-    List<String> names() {
+    public List<String> names() {
         return names;
     }
 
-    ClusterPlan plan() {
+    public ClusterPlan plan() {
         return plan;
     }
 
     /** Sends every worker the store, all -p parameters and its share of the graph. Returns whether it is loaded. */
-    boolean open(String store, Map<String, String> params, SocialGraph graph, WorkloadSpec workload, double[] rates,
-                 boolean inProcessStore) {
+    public boolean open(String store, Map<String, String> params, SocialGraph graph, WorkloadSpec workload,
+                        double[] rates, boolean storePerWorker) {
         this.graph = graph;
         this.workload = workload;
-        this.separateStores = inProcessStore;
+        this.separateStores = storePerWorker;
         this.storeName = store;
         this.params = params;
         plan = ClusterPlan.assign(graph, rates, workload.seed());
-        List<JsonNode> r = new ArrayList<>();
+        Map<String, String> sorted = new TreeMap<>(params);
+        List<Messages.Opened> answers = each((k, w) -> w.call(Operations.OPEN,
+                Messages.tree(new Messages.Open(store, sorted, plan.layout(), k)), CALL)).stream()
+                .map(n -> Messages.read(n, Messages.Opened.class)).toList();
         for (int k = 0; k < workers.size(); k++) {
-            ObjectNode a = JSON.createObjectNode();
-            a.put("store", store);
-            a.set("params", JSON.valueToTree(new TreeMap<>(params)));
-            a.set("plan", plan.toJson());
-            a.put("worker", k);
-            r.add(a);
-        }
-        List<JsonNode> answers = each((k, w) -> w.call(ClusterProtocol.OPEN, r.get(k), CALL));
-        for (int k = 0; k < workers.size(); k++) {
-            err.printf(Locale.ROOT, "bg: worker %d owns %,d members in fragments %s%n", k,
-                    answers.get(k).path("members").asInt(), java.util.Arrays.toString(plan.fragments(k)));
+            err.printf(Locale.ROOT, "bg: worker %d owns %,d members in fragments %s%n", k, answers.get(k).members(),
+                    java.util.Arrays.toString(plan.fragments(k)));
         }
         err.flush();
-        return answers.stream().allMatch(a -> a.path("loaded").asBoolean());
+        return answers.stream().allMatch(Messages.Opened::loaded);
     }
 
     /**
-     * Measures each worker's rate for heterogeneous shares [D 4.3.1]: every worker alone runs the mix for
+     * Opens the workers with their shares as {@link #open} does, then, when {@code calibrate} is given and the store
+     * holds the graph, measures each worker's rate alone ({@link #calibrate}) and plans the shares again by those
+     * rates (heterogeneous workers). Returns whether the store holds the graph.
+     */
+    public boolean open(String store, Map<String, String> params, SocialGraph graph, WorkloadSpec workload,
+                        double[] rates, boolean storePerWorker, Duration calibrate, ExperimentSpec template,
+                        int calibrationThreads) {
+        boolean loaded = open(store, params, graph, workload, rates, storePerWorker);
+        if (calibrate == null || !loaded) {
+            return loaded;
+        }
+        double[] measured = calibrate(template, calibrate, Math.max(1, calibrationThreads));
+        double min = java.util.Arrays.stream(measured).min().orElse(1);
+        double[] norm = java.util.Arrays.stream(measured).map(r -> r / min).toArray();
+        err.printf(Locale.ROOT, "bg: calibrated worker rates %s%n", java.util.Arrays.toString(norm));
+        // New shares: the workers take the new plan with fresh expected states (the store is the loaded graph again).
+        open(store, params, graph, workload, norm, storePerWorker);
+        return true;
+    }
+
+    /**
+     * Measures each worker's rate for heterogeneous shares (dissertation 4.3.1): every worker alone runs the mix for
      * {@code duration} with {@code threads} threads (one after the other, so they do not compete), then undoes its
      * writes (RepairDB) so the store is the loaded graph again. Returns actions/s per worker.
      */
-    double[] calibrate(Duration duration, int threads) {
+    public double[] calibrate(ExperimentSpec template, Duration duration, int threads) {
         double[] rates = new double[workers.size()];
         for (int k = 0; k < workers.size(); k++) {
-            ObjectNode a = JSON.createObjectNode();
-            a.put("threads", threads);
-            a.put("duration_ms", duration.toMillis());
-            a.put("warmup_ms", 0);
-            a.put("seed", 17L + k);
-            a.put("validate", false);
-            JsonNode r = workers.get(k).stream(ClusterProtocol.RUN, a, IDLE, duration.plusMinutes(10), m -> { });
-            rates[k] = r.at("/result/throughput").asDouble();
+            ExperimentSpec spec = template.withThreads(threads).withDuration(duration).withSeed(17L + k)
+                    .withValidation(null);
+            spec = new ExperimentSpec(spec.threads(), spec.duration(), 0, Duration.ZERO, 0, spec.thinkTimeMs(),
+                    spec.interArrivalMs(), spec.topK(), spec.commentLength(), spec.locks(), spec.uniqueSocialites(),
+                    spec.seed(), spec.threadKind(), spec.beta(), null);
+            JsonNode r = workers.get(k).stream(Operations.RUN, Messages.tree(spec), IDLE, duration.plusMinutes(10),
+                    m -> { });
+            rates[k] = Messages.read(r, Messages.RunDone.class).result().throughput();
             err.printf(Locale.ROOT, "bg: calibration: worker %d %s alone with T=%d: %,.0f actions/s%n", k, names.get(k),
                     threads, rates[k]);
             err.flush();
-            JsonNode rep = workers.get(k).call(ClusterProtocol.RESET, JSON.createObjectNode().put("how", "repair"),
-                    Duration.ofHours(1));
-            if (!rep.path("verified").asBoolean()) {
+            Messages.ResetDone rep = reset(workers.get(k), Messages.ResetHow.REPAIR);
+            if (!rep.verified()) {
                 throw new ClusterException("worker " + k + " " + names.get(k) + " could not undo its calibration "
-                        + "writes (" + rep.path("mismatch").asText() + "); reload the store", null);
+                        + "writes (" + rep.mismatch() + "); reload the store", null);
             }
         }
         for (double r : rates) {
@@ -174,7 +181,7 @@ final class ClusterCoordinator implements AutoCloseable {
      * Drops failed workers and plans again with the others (equal rates); their expected states start from the
      * generated graph, so the caller must bring the store back to it (image or reload) before the next experiment.
      */
-    void dropWorkers(List<Integer> failed) {
+    public void dropWorkers(List<Integer> failed) {
         List<Integer> sorted = new ArrayList<>(failed);
         sorted.sort(java.util.Comparator.reverseOrder());
         for (int k : sorted) {
@@ -191,42 +198,44 @@ final class ClusterCoordinator implements AutoCloseable {
     }
 
     /** Creates the schema (once, or on every worker for stores inside each worker), loads every share in parallel. */
-    JsonNode load(int loaders) {
+    /** What a load on the workers did: rows, times and the sanity check's totals. */
+    public record LoadSummary(long rows, double loadS, double finishS, double totalS, Messages.Finished counts) {
+    }
+
+    public LoadSummary load(int loaders) {
         long t0 = System.nanoTime();
+        JsonNode none = Messages.tree(Messages.Ack.OK);
         if (separateStores) {
-            all(w -> w.call(ClusterProtocol.CREATE_SCHEMA, JSON.createObjectNode(), CALL));
+            all(w -> w.call(Operations.CREATE_SCHEMA, none, CALL));
         } else {
-            workers.get(0).call(ClusterProtocol.CREATE_SCHEMA, JSON.createObjectNode(), CALL);
+            workers.get(0).call(Operations.CREATE_SCHEMA, none, CALL);
         }
-        long[] rows = new long[workers.size()];
-        List<JsonNode> done = each((k, w) -> w.stream(ClusterProtocol.LOAD,
-                JSON.createObjectNode().put("threads", loaders), IDLE, Duration.ofHours(24), m -> {
-                    rows[k] = m.path("rows").asLong();
-                }));
-        long total = done.stream().mapToLong(d -> d.path("rows").asLong()).sum();
+        List<JsonNode> done = each((k, w) -> w.stream(Operations.LOAD, Messages.tree(new Messages.Load(loaders)), IDLE,
+                Duration.ofHours(24), m -> { }));
+        long total = done.stream().mapToLong(d -> Messages.read(d, Messages.Loaded.class).rows()).sum();
         double loadS = (System.nanoTime() - t0) / 1e9;
-        ObjectNode args = JSON.createObjectNode().put("rows", total).put("load_s", loadS);
-        JsonNode fin;
+        Messages.Finished fin;
         if (separateStores) {
-            args.put("partial", true);
-            List<JsonNode> each = all(w -> w.call(ClusterProtocol.FINISH_LOAD, args, Duration.ofHours(1)));
-            ObjectNode sum = each.get(0).deepCopy();
-            for (String key : List.of("members", "friendships", "pending", "resources", "comments")) {
-                sum.put(key, each.stream().mapToLong(e -> e.path(key).asLong()).sum());
-            }
-            fin = sum;
+            JsonNode args = Messages.tree(new Messages.FinishLoad(total, loadS, true));
+            List<Messages.Finished> each = all(w -> w.call(Operations.FINISH_LOAD, args, Duration.ofHours(1))).stream()
+                    .map(n -> Messages.read(n, Messages.Finished.class)).toList();
+            fin = new Messages.Finished(each.stream().mapToDouble(Messages.Finished::finishS).max().orElse(0),
+                    each.stream().mapToLong(Messages.Finished::members).sum(),
+                    each.stream().mapToLong(Messages.Finished::friendships).sum(),
+                    each.stream().mapToLong(Messages.Finished::pending).sum(),
+                    each.stream().mapToLong(Messages.Finished::resources).sum(),
+                    each.stream().mapToLong(Messages.Finished::comments).sum());
         } else {
-            fin = workers.get(0).call(ClusterProtocol.FINISH_LOAD, args, Duration.ofHours(1));
+            fin = Messages.read(workers.get(0).call(Operations.FINISH_LOAD,
+                    Messages.tree(new Messages.FinishLoad(total, loadS, false)), Duration.ofHours(1)),
+                    Messages.Finished.class);
         }
-        ObjectNode n = fin.deepCopy();
-        n.put("rows", total);
-        n.put("load_s", loadS);
-        n.put("total_s", (System.nanoTime() - t0) / 1e9);
-        return n;
+        return new LoadSummary(total, loadS, fin.finishS(), (System.nanoTime() - t0) / 1e9, fin);
     }
 
     /** Result of one experiment on all workers. */
-    record Outcome(RunResult result, List<RunResult> parts, boolean completed, String reason, List<Integer> failed) {
+    public record Outcome(RunResult result, List<RunResult> parts, boolean completed, String reason, List<Integer> failed,
+                          int touched) {
     }
 
     /**
@@ -234,9 +243,8 @@ final class ClusterCoordinator implements AutoCloseable {
      * (may be null) and writes the merged result to {@code out} (and each worker's to {@code out}'s folder
      * {@code workers/}). A worker failure ends the experiment with the reason; nothing measured is lost.
      */
-    Outcome run(int threads, Duration duration, Duration warmup, Duration beta, long seed, boolean validate,
-                double tauPct, Path out, PrintWriter progress) throws IOException {
-        int[] split = plan.threads(threads);
+    public Outcome run(ExperimentSpec spec, Path out, PrintWriter progress) throws IOException {
+        int[] split = plan.threads(spec.threads());
         List<Integer> active = new ArrayList<>();
         for (int k = 0; k < split.length; k++) {
             if (split[k] > 0) {
@@ -245,27 +253,21 @@ final class ClusterCoordinator implements AutoCloseable {
         }
         Map<Integer, List<Object[]>> seconds = new TreeMap<>();
         List<SeriesPoint> series = new ArrayList<>();
-        long betaNs = beta.toNanos();
-        Duration total = duration.plus(warmup).plusMinutes(30);
+        long betaNs = spec.beta().toNanos();
+        Duration total = spec.duration().plus(spec.warmup()).plusMinutes(30);
         List<Future<JsonNode>> futures = new ArrayList<>();
         java.util.concurrent.ExecutorCompletionService<JsonNode> completions =
                 new java.util.concurrent.ExecutorCompletionService<>(pool);
         for (int k : active) {
-            ObjectNode a = JSON.createObjectNode();
-            a.put("threads", split[k]);
-            a.put("duration_ms", duration.toMillis());
-            a.put("warmup_ms", warmup.toMillis());
-            a.put("beta_ns", betaNs);
-            a.put("seed", seed);
-            a.put("validate", validate);
-            a.put("tau_pct", tauPct);
+            JsonNode a = Messages.tree(spec.withThreads(split[k]));
             WorkerClient w = workers.get(k);
-            futures.add(completions.submit(() -> w.stream(ClusterProtocol.RUN, a, IDLE, total, m -> {
-                if (m.path("warmup").asBoolean()) {
+            futures.add(completions.submit(() -> w.stream(Operations.RUN, a, IDLE, total, m -> {
+                Messages.Second sec = Messages.read(m, Messages.Second.class);
+                if (sec.warmup()) {
                     return;
                 }
-                SeriesPoint p = JSON.convertValue(m.get("point"), SeriesPoint.class);
-                Histogram h = Latencies.decode(m.get("hdr").asText());
+                SeriesPoint p = sec.point();
+                Histogram h = Latencies.decode(sec.hdr());
                 synchronized (seconds) {
                     List<Object[]> got = seconds.computeIfAbsent(p.second(), s -> new ArrayList<>());
                     got.add(new Object[] {p, h});
@@ -288,6 +290,7 @@ final class ClusterCoordinator implements AutoCloseable {
         List<String> partNames = new ArrayList<>();
         String reason = null;
         boolean completed = true;
+        int touched = 0;
         // Take workers in the order they end: one failure must end the experiment now, not after the others' δ.
         long deadline = System.nanoTime() + total.toNanos() + IDLE.toNanos();
         boolean[] done = new boolean[futures.size()];
@@ -311,13 +314,13 @@ final class ClusterCoordinator implements AutoCloseable {
             done[i] = true;
             int k = active.get(i);
             try {
-                JsonNode r = f.get();
-                parts.add(JSON.treeToValue(r.get("result"), RunResult.class));
+                Messages.RunDone r = Messages.read(f.get(), Messages.RunDone.class);
+                parts.add(r.result());
                 partNames.add(names.get(k));
-                if (!r.path("completed").asBoolean(true)) {
+                touched += r.touched();
+                if (!r.completed()) {
                     completed = false;
-                    reason = reason != null ? reason : "worker " + k + " " + names.get(k) + ": "
-                            + r.path("abort_reason").asText();
+                    reason = reason != null ? reason : "worker " + k + " " + names.get(k) + ": " + r.abortReason();
                 }
             } catch (ExecutionException e) {
                 Throwable c = e.getCause();
@@ -378,7 +381,7 @@ final class ClusterCoordinator implements AutoCloseable {
             }
             new ResultWriter(out).write(merged);
         }
-        return new Outcome(merged, parts, completed, reason, List.copyOf(failed));
+        return new Outcome(merged, parts, completed, reason, List.copyOf(failed), touched);
     }
 
     private void stopOthers(List<Integer> active, boolean[] done) {
@@ -387,7 +390,7 @@ final class ClusterCoordinator implements AutoCloseable {
                 WorkerClient w = workers.get(active.get(i));
                 pool.submit(() -> {
                     try {
-                        w.call(ClusterProtocol.STOP, JSON.createObjectNode().put("reason", "another worker failed"),
+                        w.call(Operations.STOP, Messages.tree(new Messages.Stop("another worker failed")),
                                 Duration.ofSeconds(10));
                     } catch (RuntimeException e) {
                         // Its own stream reports what is wrong with it.
@@ -405,48 +408,57 @@ final class ClusterCoordinator implements AutoCloseable {
         return d == null ? "-" : String.format(Locale.ROOT, "%.3f", d);
     }
 
-    /** Resets every worker ({@code state}, {@code repair}) or restores the image on the first and resets the rest. */
-    List<JsonNode> reset(String how) {
-        if (how.equals("image")) {
-            List<JsonNode> r = new ArrayList<>();
-            if (separateStores) {
-                return all(w -> w.call(ClusterProtocol.RESET, JSON.createObjectNode().put("how", "image"), Duration.ofHours(1)));
-            }
+    private static Messages.ResetDone reset(WorkerClient w, Messages.ResetHow how) {
+        return Messages.read(w.call(Operations.RESET, Messages.tree(new Messages.Reset(how, 4)), Duration.ofHours(1)),
+                Messages.ResetDone.class);
+    }
+
+    /**
+     * Resets every worker ({@code STATE}: forget its writes, {@code REPAIR}: undo them); {@code IMAGE} restores the
+     * image on the first worker (on every worker for stores of their own) and resets the others' states.
+     */
+    public List<Messages.ResetDone> reset(Messages.ResetHow how) {
+        if (how == Messages.ResetHow.IMAGE && !separateStores) {
             releaseOthers();
-            r.add(workers.get(0).call(ClusterProtocol.RESET, JSON.createObjectNode().put("how", "image"), Duration.ofHours(1)));
+            List<Messages.ResetDone> r = new ArrayList<>();
+            r.add(reset(workers.get(0), Messages.ResetHow.IMAGE));
             for (int k = 1; k < workers.size(); k++) {
-                r.add(workers.get(k).call(ClusterProtocol.RESET, JSON.createObjectNode().put("how", "state"), CALL));
+                r.add(reset(workers.get(k), Messages.ResetHow.STATE));
             }
             return r;
         }
-        return all(w -> w.call(ClusterProtocol.RESET, JSON.createObjectNode().put("how", how), Duration.ofHours(1)));
+        return all(w -> Messages.tree(reset(w, how))).stream().map(n -> Messages.read(n, Messages.ResetDone.class))
+                .toList();
     }
 
-    /** Saves a database image (on the first worker, or every worker with stores of their own); false if unsupported. */
     /** A database image is taken and restored with no other client connected: the other workers let go first. */
     private void releaseOthers() {
         for (int k = 1; k < workers.size(); k++) {
-            workers.get(k).call(ClusterProtocol.RELEASE, JSON.createObjectNode(), CALL);
+            workers.get(k).call(Operations.RELEASE, Messages.tree(Messages.Ack.OK), CALL);
         }
     }
 
-    boolean saveImage() {
+    /** Saves a database image (on the first worker, or every worker with stores of their own); false if unsupported. */
+    public boolean saveImage() {
         if (!separateStores) {
             releaseOthers();
         }
-        List<JsonNode> r = separateStores ? all(w -> w.call(ClusterProtocol.SAVE_IMAGE, JSON.createObjectNode(), Duration.ofHours(1)))
-                : List.of(workers.get(0).call(ClusterProtocol.SAVE_IMAGE, JSON.createObjectNode(), Duration.ofHours(1)));
-        return r.stream().allMatch(n -> n.path("supported").asBoolean());
+        JsonNode none = Messages.tree(Messages.Ack.OK);
+        List<JsonNode> r = separateStores ? all(w -> w.call(Operations.SAVE_IMAGE, none, Duration.ofHours(1)))
+                : List.of(workers.get(0).call(Operations.SAVE_IMAGE, none, Duration.ofHours(1)));
+        return r.stream().allMatch(n -> Messages.read(n, Messages.ImageSaved.class).supported());
     }
 
     /** Each worker's differences between its part of the store and its expected state (empty lists: all match). */
-    List<JsonNode> verify(int limit) {
-        return all(w -> w.call(ClusterProtocol.VERIFY, JSON.createObjectNode().put("limit", limit), Duration.ofHours(1)));
+    public List<Messages.Verified> verify(int limit) {
+        JsonNode args = Messages.tree(new Messages.Verify(limit));
+        return all(w -> w.call(Operations.VERIFY, args, Duration.ofHours(1))).stream()
+                .map(n -> Messages.read(n, Messages.Verified.class)).toList();
     }
 
     /** Ends every worker process. */
-    void shutdownWorkers() {
-        all(w -> w.call(ClusterProtocol.SHUTDOWN, JSON.createObjectNode(), CALL));
+    public void shutdownWorkers() {
+        all(w -> w.call(Operations.SHUTDOWN, Messages.tree(Messages.Ack.OK), CALL));
     }
 
     @FunctionalInterface
@@ -485,7 +497,7 @@ final class ClusterCoordinator implements AutoCloseable {
     public void close() {
         for (WorkerClient w : workers) {
             try {
-                w.call(ClusterProtocol.CLOSE, JSON.createObjectNode(), Duration.ofSeconds(10));
+                w.call(Operations.CLOSE, Messages.tree(Messages.Ack.OK), Duration.ofSeconds(10));
             } catch (RuntimeException e) {
                 // A dead worker has nothing to close.
             }

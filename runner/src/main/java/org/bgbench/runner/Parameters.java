@@ -1,4 +1,4 @@
-package org.bgbench.cli;
+package org.bgbench.runner;
 
 import java.io.IOException;
 import java.io.Reader;

@@ -1,17 +1,17 @@
-package org.bgbench.cli;
+package org.bgbench.runner;
 
 import java.util.Locale;
 import org.bgbench.model.InvalidParameterException;
 
-/** How a run's reads are validated [SPEC §10]; see {@link Keys#validation}. */
-record ValidationOptions(long memoryBytes, int threads, int buckets, double tauPct, boolean keepLogs) {
+/** How a run's reads are validated [SPEC §10]; see {@link RunKeys#validation}. */
+public record ValidationOptions(long memoryBytes, int threads, int buckets, double tauPct, boolean keepLogs) {
 
-    static ValidationOptions defaults() {
+    public static ValidationOptions defaults() {
         return new ValidationOptions(1L << 30, Runtime.getRuntime().availableProcessors(), 10, 0.01, true);
     }
 
     /** Parses 512m, 2g, 100k or plain bytes. */
-    static long parseBytes(String key, String text) {
+    public static long parseBytes(String key, String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         long unit = 1;
         if (t.endsWith("b")) {

@@ -1,4 +1,4 @@
-package org.bgbench.cli;
+package org.bgbench.runner.rating;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -9,7 +9,7 @@ import org.bgbench.rating.Phase;
 import org.bgbench.rating.RatingResult;
 
 /**
- * The rating-time model of the dissertation, eq. 7.1 [SPEC §13]: Λ = ζ + ω·ν + η·δ + Δ, with every term measured in
+ * The rating-time model of the dissertation, eq. 7.1 (dissertation 7.4): Λ = ζ + ω·ν + η·δ + Δ, with every term measured in
  * this rating. ζ is what this rating spent before its first experiment (loading the graph or taking the image, if it
  * had to; near 0 for a store loaded earlier), ω the resets that were not LoadFree, ν their mean time, η the search
  * experiments this rating ran (cache hits and resumed ones cost nothing), δ their requested length and Δ the measured
@@ -25,10 +25,10 @@ import org.bgbench.rating.RatingResult;
  * @param searchSeconds measured seconds of the search experiments (η·δ in the model)
  * @param total       measured Λ, seconds
  */
-record RatingTime(double zeta, int omega, double nu, int eta, double delta, double confirm, double searchSeconds,
+public record RatingTime(double zeta, int omega, double nu, int eta, double delta, double confirm, double searchSeconds,
                   double total, Map<String, Integer> resets, Map<String, Double> resetSeconds, long[] repaired) {
 
-    static RatingTime of(RatingResult result, RateCommand.Resets runner, double zeta, Duration delta, double total) {
+    public static RatingTime of(RatingResult result, RatingRunner runner, double zeta, Duration delta, double total) {
         int eta = 0;
         double search = 0;
         double confirm = 0;
@@ -56,11 +56,11 @@ record RatingTime(double zeta, int omega, double nu, int eta, double delta, doub
     }
 
     /** Λ as the model computes it from the terms. */
-    double model() {
+    public double model() {
         return zeta + omega * nu + eta * delta + confirm;
     }
 
-    Map<String, Object> toMap() {
+    public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("total_s", total);
         m.put("model_s", model());
@@ -81,7 +81,7 @@ record RatingTime(double zeta, int omega, double nu, int eta, double delta, doub
     }
 
     /** The model term by term, as the rating's summary prints it. */
-    String describe() {
+    public String describe() {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "Rating time Λ = ζ + ω·ν + η·δ + Δ = %.1f + %d×%.2f + %d×%.0f + %.1f = %.0f s"
                 + " (measured %.0f s)%n", zeta, omega, nu, eta, delta, confirm, model(), total));

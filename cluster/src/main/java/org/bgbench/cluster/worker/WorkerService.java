@@ -1,31 +1,33 @@
-package org.bgbench.cli;
+package org.bgbench.cluster.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.bgbench.cluster.plan.ClusterPlan;
+import org.bgbench.cluster.protocol.Messages;
+import org.bgbench.cluster.protocol.Operations;
 import org.bgbench.cluster.rpc.WorkerBackend;
-import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.loader.GraphLoad;
 import org.bgbench.loader.LoadReport;
 import org.bgbench.loader.repair.RepairDb;
 import org.bgbench.measurement.Latencies;
-import org.bgbench.measurement.RunResult;
-import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
+import org.bgbench.runner.Experiment;
+import org.bgbench.runner.ExperimentSpec;
+import org.bgbench.runner.Parameters;
+import org.bgbench.runner.RunKeys;
+import org.bgbench.runner.ValidationOptions;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
@@ -35,14 +37,12 @@ import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 
 /**
- * What a worker (BGClient) does for its coordinator [SPEC §14]: it opens the store, owns a share of the graph's
+ * What a worker (BGClient) does for its coordinator (dissertation 4.3, BGClient): it opens the store, owns a share of the graph's
  * fragments with its own expected state, loads them, runs experiments on its members only (streaming each second's
  * figures with its latency histogram), validates its own reads, repairs its own writes, and compares its part of the
- * store with its state. Operations arrive one at a time from {@link ClusterCoordinator}; see {@link ClusterProtocol}.
+ * store with its state. Operations arrive one at a time from {@link ClusterCoordinator}; see {@link Operations}.
  */
-final class WorkerService implements WorkerBackend {
-    private static final ObjectMapper JSON = ResultJson.mapper();
-
+public final class WorkerService implements WorkerBackend {
     private final Path dir;
     private final PrintWriter log;
     private DataStore store;
@@ -59,7 +59,7 @@ final class WorkerService implements WorkerBackend {
     private int index;
     private int runs;
 
-    WorkerService(Path dir, PrintWriter log) {
+    public WorkerService(Path dir, PrintWriter log) {
         this.dir = dir;
         this.log = log;
     }
@@ -70,13 +70,13 @@ final class WorkerService implements WorkerBackend {
     /** What ends the worker process (its server); set by {@code bg worker}. */
     private volatile Runnable shutdown;
 
-    void onShutdown(Runnable r) {
+    public void onShutdown(Runnable r) {
         shutdown = r;
     }
 
     @Override
     public JsonNode call(String op, JsonNode args) throws Exception {
-        if (op.equals(ClusterProtocol.SHUTDOWN)) {
+        if (op.equals(Operations.SHUTDOWN)) {
             Consumer<String> a = abortRun;
             if (a != null) {
                 a.accept("the worker was shut down");
@@ -91,15 +91,16 @@ final class WorkerService implements WorkerBackend {
                     r.run();
                 }
             });
-            return ok().put("shutting_down", r != null);
+            return Messages.tree(new Messages.ShuttingDown(r != null));
         }
-        if (op.equals(ClusterProtocol.STOP)) {
+        if (op.equals(Operations.STOP)) {
             // Not under the lock: the run holds it.
             Consumer<String> a = abortRun;
             if (a != null) {
-                a.accept(args.path("reason").asText("stopped by the coordinator"));
+                String why = Messages.read(args, Messages.Stop.class).reason();
+                a.accept(why == null ? "stopped by the coordinator" : why);
             }
-            return ok().put("was_running", a != null);
+            return Messages.tree(new Messages.Stopped(a != null));
         }
         synchronized (this) {
             return serve(op, args);
@@ -108,17 +109,17 @@ final class WorkerService implements WorkerBackend {
 
     private JsonNode serve(String op, JsonNode args) throws Exception {
         return switch (op) {
-            case ClusterProtocol.HELLO -> hello();
-            case ClusterProtocol.OPEN -> open(args);
-            case ClusterProtocol.CREATE_SCHEMA -> {
+            case Operations.HELLO -> Messages.tree(hello());
+            case Operations.OPEN -> Messages.tree(open(Messages.read(args, Messages.Open.class)));
+            case Operations.CREATE_SCHEMA -> {
                 open().createSchema(graph.spec());
                 yield ok();
             }
-            case ClusterProtocol.FINISH_LOAD -> finishLoad(args);
-            case ClusterProtocol.RESET -> reset(args);
-            case ClusterProtocol.SAVE_IMAGE -> saveImage();
-            case ClusterProtocol.VERIFY -> verify(args);
-            case ClusterProtocol.CLOSE, ClusterProtocol.RELEASE -> {
+            case Operations.FINISH_LOAD -> Messages.tree(finishLoad(Messages.read(args, Messages.FinishLoad.class)));
+            case Operations.RESET -> Messages.tree(reset(Messages.read(args, Messages.Reset.class)));
+            case Operations.SAVE_IMAGE -> Messages.tree(saveImage());
+            case Operations.VERIFY -> Messages.tree(verify(Messages.read(args, Messages.Verify.class)));
+            case Operations.CLOSE, Operations.RELEASE -> {
                 closeStore();
                 yield ok();
             }
@@ -129,25 +130,20 @@ final class WorkerService implements WorkerBackend {
     @Override
     public synchronized JsonNode stream(String op, JsonNode args, Consumer<JsonNode> out) throws Exception {
         return switch (op) {
-            case ClusterProtocol.LOAD -> load(args, out);
-            case ClusterProtocol.RUN -> run(args, out);
+            case Operations.LOAD -> Messages.tree(load(Messages.read(args, Messages.Load.class), out));
+            case Operations.RUN -> Messages.tree(run(Messages.read(args, ExperimentSpec.class), out));
             default -> throw new IllegalArgumentException("unknown operation '" + op + "'");
         };
     }
 
-    private static ObjectNode ok() {
-        return JSON.createObjectNode().put("ok", true);
+    private static JsonNode ok() {
+        return Messages.tree(Messages.Ack.OK);
     }
 
-    private ObjectNode hello() throws Exception {
-        ObjectNode n = JSON.createObjectNode();
-        n.put("host", InetAddress.getLocalHost().getHostName());
-        n.put("pid", ProcessHandle.current().pid());
-        n.put("cores", Runtime.getRuntime().availableProcessors());
-        n.put("max_heap", Runtime.getRuntime().maxMemory());
-        n.put("java", Runtime.version().toString());
-        n.put("protocol", ClusterProtocol.VERSION);
-        return n;
+    private static Messages.Hello hello() throws Exception {
+        return new Messages.Hello(InetAddress.getLocalHost().getHostName(), ProcessHandle.current().pid(),
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
+                Runtime.version().toString(), Operations.VERSION);
     }
 
     /** The store, opened again if the coordinator released it (to restore an image on another worker). */
@@ -166,15 +162,14 @@ final class WorkerService implements WorkerBackend {
      * later bg run, rate or verify of the same coordinator setup) keep the expected state this worker's runs left, as
      * the saved state file does in one process; anything else starts from the generated graph.
      */
-    private ObjectNode open(JsonNode args) {
-        Map<String, String> p = new LinkedHashMap<>();
-        args.get("params").fields().forEachRemaining(e -> p.put(e.getKey(), e.getValue().asText()));
+    private Messages.Opened open(Messages.Open args) {
+        Map<String, String> p = new LinkedHashMap<>(args.params());
         Parameters newParams = Parameters.of(List.of(), p.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
-        StoreProvider newProvider = StoreRegistry.discover().get(args.get("store").asText());
+        StoreProvider newProvider = StoreRegistry.discover().get(args.store());
         StoreSettings newSettings = StoreSettings.forProvider(newProvider, newParams.asMap());
         SocialGraph newGraph = new SocialGraph(GraphParameters.toSpec(newParams.asMap()));
         String identity = newProvider.name() + new java.util.TreeMap<>(newSettings.asMap()) + newGraph.spec().fingerprint()
-                + args.get("plan") + "#" + args.get("worker").asInt();
+                + Messages.tree(args.plan()) + "#" + args.worker();
         params = newParams;
         workload = WorkloadParameters.toSpec(params.asMap());
         boolean keep = identity.equals(this.identity) && state != null;
@@ -186,93 +181,65 @@ final class WorkerService implements WorkerBackend {
             settings = newSettings;
             storeSettings = settings.asMap();
             graph = newGraph;
-            plan = ClusterPlan.fromJson(args.get("plan"), graph);
-            index = args.get("worker").asInt();
+            plan = ClusterPlan.of(args.plan(), graph);
+            index = args.worker();
             state = plan.newState(graph, index);
             log.printf(Locale.ROOT, "bg worker: opened %s as worker %d of %d: %,d members in %d fragments%n",
                     storeName, index, plan.workers(), plan.members(index).length, plan.fragments(index).length);
             log.flush();
         }
-        ObjectNode n = ok();
-        n.put("members", plan.members(index).length);
-        n.put("loaded", open().loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent());
-        n.put("kept_state", keep);
-        n.put("touched", state.touchedMembers());
-        return n;
+        return new Messages.Opened(plan.members(index).length,
+                open().loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent(), keep,
+                state.touchedMembers());
     }
 
-    private ObjectNode load(JsonNode args, Consumer<JsonNode> out) {
-        int threads = args.path("threads").asInt(2 * Runtime.getRuntime().availableProcessors());
+    private Messages.Loaded load(Messages.Load args, Consumer<JsonNode> out) {
+        int threads = args.threads() > 0 ? args.threads() : 2 * Runtime.getRuntime().availableProcessors();
         long t0 = System.nanoTime();
         long rows = new GraphLoad(open(), graph, threads).loadRanges(plan.ranges(index),
-                r -> out.accept(JSON.createObjectNode().put("rows", r)));
+                r -> out.accept(Messages.tree(new Messages.Loaded(r, (System.nanoTime() - t0) / 1e9))));
         state = plan.newState(graph, index);
-        ObjectNode n = ok();
-        n.put("rows", rows);
-        n.put("seconds", (System.nanoTime() - t0) / 1e9);
-        return n;
+        return new Messages.Loaded(rows, (System.nanoTime() - t0) / 1e9);
     }
 
-    private ObjectNode finishLoad(JsonNode args) {
-        if (args.path("partial").asBoolean()) {
+    private Messages.Finished finishLoad(Messages.FinishLoad args) {
+        if (args.partial()) {
             // A store of this worker's own holds only its share: finish it and check the share's size.
             long t0 = System.nanoTime();
             open().finishLoad(graph);
-            org.bgbench.store.StoreCounts c = open().counts();
+            StoreCounts c = open().counts();
             if (c.members() != plan.members(index).length) {
                 throw new IllegalStateException("sanity check failed: the store holds " + c.members()
                         + " members, this worker's share is " + plan.members(index).length);
             }
-            ObjectNode n = ok();
-            n.put("finish_s", (System.nanoTime() - t0) / 1e9);
-            n.put("members", c.members());
-            n.put("friendships", c.friendships());
-            n.put("pending", c.pending());
-            n.put("resources", c.resources());
-            n.put("comments", c.comments());
-            return n;
+            return new Messages.Finished((System.nanoTime() - t0) / 1e9, c.members(), c.friendships(), c.pending(),
+                    c.resources(), c.comments());
         }
-        LoadReport r = new GraphLoad(open(), graph, 1).finish(args.path("rows").asLong(), args.path("load_s").asDouble());
-        ObjectNode n = ok();
-        n.put("finish_s", r.finishSeconds());
-        n.put("members", r.counts().members());
-        n.put("friendships", r.counts().friendships());
-        n.put("pending", r.counts().pending());
-        n.put("resources", r.counts().resources());
-        n.put("comments", r.counts().comments());
-        return n;
+        LoadReport r = new GraphLoad(open(), graph, 1).finish(args.rows(), args.loadS());
+        StoreCounts c = r.counts();
+        return new Messages.Finished(r.finishSeconds(), c.members(), c.friendships(), c.pending(), c.resources(),
+                c.comments());
     }
 
     /** One experiment on this worker's members; streams every second, returns the validated result. */
-    private ObjectNode run(JsonNode args, Consumer<JsonNode> out) throws Exception {
-        int threads = args.get("threads").asInt();
-        Duration duration = Duration.ofMillis(args.get("duration_ms").asLong());
-        Duration warmup = Duration.ofMillis(args.path("warmup_ms").asLong(0));
-        Duration beta = Duration.ofNanos(args.path("beta_ns").asLong(100_000_000L));
-        boolean validate = args.path("validate").asBoolean(true);
-        ValidationOptions v = validate ? Keys.validation(params) : null;
-        if (v != null && args.has("tau_pct")) {
-            v = new ValidationOptions(v.memoryBytes(), v.threads(), v.buckets(), args.get("tau_pct").asDouble(),
-                    v.keepLogs());
-        }
-        EmulatorConfig ec = new EmulatorConfig(threads, duration, 0, warmup, 0, (int) workload.thinkTime().toMillis(),
-                (int) workload.interArrivalTime().toMillis(), workload.topK(), workload.commentLength(),
-                workload.locks(), workload.uniqueSocialites(), args.path("seed").asLong(workload.seed()) + 7919L * index,
-                Keys.threadKind(params));
+    private Messages.RunDone run(ExperimentSpec asked, Consumer<JsonNode> out) throws Exception {
+        // The coordinator decides whether to validate and τ; how (memory, threads, buckets) is this worker's -p.
+        ValidationOptions mine = asked.validation() == null ? null : RunKeys.validation(params);
+        ValidationOptions v = mine == null ? null : new ValidationOptions(mine.memoryBytes(), mine.threads(),
+                mine.buckets(), asked.validation().tauPct(), mine.keepLogs());
+        ExperimentSpec spec = asked.withSeed(asked.seed() + 7919L * index).withValidation(v);
         Files.createDirectories(dir);
         // Named by time too: a restarted worker must not reuse an earlier run's log directory.
         Path result = dir.resolve(String.format(Locale.ROOT, "run-%s-%03d-w%d-T%d.json",
                 java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")),
-                ++runs, index, threads));
+                ++runs, index, spec.threads()));
         Experiment.Members members = plan.samplers(workload, index);
         Experiment.Outcome o = Experiment.run(new Experiment.Setup(open(), storeName, storeSettings, state, workload,
-                ec, beta, result, null, v, members, sample -> {
-                    ObjectNode s = JSON.createObjectNode();
-                    s.put("warmup", sample.warmup());
-                    s.set("point", JSON.valueToTree(sample.point()));
-                    s.put("hdr", Latencies.encode(sample.actionLatencies()));
+                spec, result, null, members, sample -> {
+                    Messages.Second s = new Messages.Second(sample.warmup(), sample.point(),
+                            Latencies.encode(sample.actionLatencies()));
                     try {
-                        out.accept(s);
+                        out.accept(Messages.tree(s));
                     } catch (java.util.concurrent.CancellationException e) {
                         // The coordinator is gone: finish (the result stays in this worker's folder).
                         Consumer<String> a = abortRun;
@@ -282,72 +249,56 @@ final class WorkerService implements WorkerBackend {
                     }
                 }, a -> abortRun = a));
         abortRun = null;
-        RunResult r = o.result();
-        ObjectNode n = ok();
-        n.put("completed", o.run().completed());
-        n.put("abort_reason", o.run().abortReason());
-        n.put("file", result.toAbsolutePath().toString());
-        n.set("result", JSON.readTree(ResultJson.toJson(r)));
-        return n;
+        return new Messages.RunDone(o.run().completed(), o.run().abortReason(), result.toAbsolutePath().toString(),
+                o.result(), state.touchedMembers());
     }
 
-    private ObjectNode reset(JsonNode args) {
-        String how = args.get("how").asText();
-        ObjectNode n = ok();
+    private Messages.ResetDone reset(Messages.Reset args) {
         long t0 = System.nanoTime();
-        switch (how) {
-            case "state" -> state = plan.newState(graph, index);
-            case "repair" -> {
-                RepairDb.Report r = RepairDb.undo(open(), state, Math.max(2, args.path("threads").asInt(4)));
-                n.put("verified", r.verified());
-                n.put("relationships", r.relationships());
-                n.put("comments", r.comments());
-                n.put("touched", state.touchedMembers());
+        switch (args.how()) {
+            case STATE -> state = plan.newState(graph, index);
+            case REPAIR -> {
+                int touched = state.touchedMembers();
+                RepairDb.Report r = RepairDb.undo(open(), state, Math.max(2, args.threads()));
                 if (r.verified()) {
                     state = plan.newState(graph, index);
-                } else {
-                    n.put("mismatch", r.mismatches().get(0));
                 }
+                return new Messages.ResetDone(r.verified(), r.relationships(), r.comments(), touched,
+                        r.verified() ? null : r.mismatches().get(0), (System.nanoTime() - t0) / 1e9);
             }
-            case "image" -> {
+            case IMAGE -> {
                 StoreImage image = open().image().filter(StoreImage::exists).orElseThrow(() ->
                         new IllegalStateException("the store has no image of this graph"));
                 image.restore();
                 state = plan.newState(graph, index);
             }
-            default -> throw new IllegalArgumentException("reset: expected state, repair or image, got '" + how + "'");
+            default -> throw new IllegalArgumentException("reset: expected STATE, REPAIR or IMAGE, got " + args.how());
         }
-        n.put("seconds", (System.nanoTime() - t0) / 1e9);
-        return n;
+        return new Messages.ResetDone(true, 0, 0, 0, null, (System.nanoTime() - t0) / 1e9);
     }
 
-    private ObjectNode saveImage() {
-        ObjectNode n = ok();
+    private Messages.ImageSaved saveImage() {
         java.util.Optional<StoreImage> image = open().image();
-        n.put("supported", image.isPresent());
-        if (image.isPresent()) {
-            if (!image.get().exists()) {
-                long t0 = System.nanoTime();
-                image.get().save();
-                n.put("seconds", (System.nanoTime() - t0) / 1e9);
-            }
-            n.put("exists", true);
+        if (image.isEmpty()) {
+            return new Messages.ImageSaved(false, null);
         }
-        return n;
+        Double seconds = null;
+        if (!image.get().exists()) {
+            long t0 = System.nanoTime();
+            image.get().save();
+            seconds = (System.nanoTime() - t0) / 1e9;
+        }
+        return new Messages.ImageSaved(true, seconds);
     }
 
     /** Compares this worker's part of the store with its expected state, member by member. */
-    private ObjectNode verify(JsonNode args) {
-        List<String> diffs = StateComparison.differences(open(), state, args.path("limit").asInt(10),
+    private Messages.Verified verify(Messages.Verify args) {
+        List<String> diffs = StateComparison.differences(open(), state, args.limit() > 0 ? args.limit() : 10,
                 plan.members(index));
-        ObjectNode n = ok();
-        n.put("members", plan.members(index).length);
-        n.put("touched", state.touchedMembers());
-        n.set("differences", JSON.valueToTree(diffs));
-        return n;
+        return new Messages.Verified(plan.members(index).length, state.touchedMembers(), diffs);
     }
 
-    void closeStore() {
+    public void closeStore() {
         if (store != null) {
             try {
                 store.close();
@@ -355,10 +306,5 @@ final class WorkerService implements WorkerBackend {
                 store = null;
             }
         }
-    }
-
-    /** For tests and the worker's own report. */
-    static String describe() {
-        return ManagementFactory.getRuntimeMXBean().getName();
     }
 }

@@ -1,4 +1,4 @@
-package org.bgbench.cli;
+package org.bgbench.runner;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,13 +23,13 @@ import org.bgbench.validation.ValueMode;
 import org.bgbench.validation.log.LogWriter;
 
 /** Validates a run's logs against BG's expected state and puts the findings into its result [SPEC §10]. */
-final class RunValidation {
+public final class RunValidation {
     private static final String[] ACTIONS = Stream.of(Action.values()).map(Action::name).toArray(String[]::new);
 
     private RunValidation() {
     }
 
-    static RunResult validateInto(RunResult result, RunArtifacts artifacts, GraphState state, ValidationOptions o,
+    public static RunResult validateInto(RunResult result, RunArtifacts artifacts, GraphState state, ValidationOptions o,
                                   PrintWriter progress) {
         if (progress != null) {
             progress.println("bg: validating the reads of the run (logs in " + artifacts.logs() + ")");
@@ -47,7 +47,7 @@ final class RunValidation {
         return out;
     }
 
-    static ValidationResult validate(RunArtifacts artifacts, GraphState state, ValidationOptions o) {
+    public static ValidationResult validate(RunArtifacts artifacts, GraphState state, ValidationOptions o) {
         return Validator.builder((kind, item) -> switch (kind) {
                     case LogWriter.FRIENDS -> state.friendCount((int) item);
                     case LogWriter.PENDING -> state.pendingCount((int) item);
@@ -63,7 +63,7 @@ final class RunValidation {
     }
 
     /** The result's {@code unpredictable} section. */
-    static Map<String, Object> section(ValidationResult v, double tauPct) {
+    public static Map<String, Object> section(ValidationResult v, double tauPct) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("reads_checked", v.readsChecked());
         m.put("unpredictable_reads", v.unpredictableReads());
@@ -130,7 +130,7 @@ final class RunValidation {
 
     /** Lines for the run summary. */
     @SuppressWarnings("unchecked")
-    static String summary(Map<String, Object> u) {
+    public static String summary(Map<String, Object> u) {
         if (u == null) {
             return "";
         }

@@ -1,4 +1,4 @@
-package org.bgbench.cli;
+package org.bgbench.runner;
 
 import java.util.random.RandomGenerator;
 import org.bgbench.emulator.Workload;

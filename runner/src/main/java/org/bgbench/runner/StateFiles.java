@@ -1,4 +1,4 @@
-package org.bgbench.cli;
+package org.bgbench.runner;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -23,18 +23,18 @@ import org.bgbench.store.StoreSettings;
  * the generated graph, so the next run must start from the state the last one ended with. The file is named after the
  * store and its settings (passwords excluded); {@code bg load} deletes it, since a fresh load is the generated state.
  */
-final class StateFiles {
+public final class StateFiles {
     private final Path dir;
 
-    StateFiles(Path dir) {
+    public StateFiles(Path dir) {
         this.dir = dir;
     }
 
-    static StateFiles defaultLocation() {
+    public static StateFiles defaultLocation() {
         return new StateFiles(Path.of(System.getProperty("bg.state.dir", "bg-data/state")));
     }
 
-    Path fileFor(String store, StoreSettings settings) {
+    public Path fileFor(String store, StoreSettings settings) {
         Map<String, String> identity = new TreeMap<>(settings.asMap());
         identity.keySet().removeIf(k -> k.contains("password") || k.contains("passwd") || k.endsWith(".pool"));
         String text = store + identity;
@@ -47,7 +47,7 @@ final class StateFiles {
     }
 
     /** The saved state for this graph, or the generated one when there is none. */
-    GraphState load(Path file, SocialGraph graph) {
+    public GraphState load(Path file, SocialGraph graph) {
         if (!Files.exists(file)) {
             return new GraphState(graph);
         }
@@ -59,7 +59,7 @@ final class StateFiles {
         }
     }
 
-    void save(Path file, GraphState state) throws IOException {
+    public void save(Path file, GraphState state) throws IOException {
         Files.createDirectories(file.getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
@@ -68,24 +68,7 @@ final class StateFiles {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /**
-     * BG's state of a store that must already hold {@code graph} (the memory store, which forgets everything when BG
-     * exits, is loaded here instead); refuses a store without it.
-     */
-    GraphState stateOfLoaded(org.bgbench.store.DataStore store, String storeName, SocialGraph graph, Path file,
-                             int loaders, java.io.PrintWriter err) {
-        if (store.loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent()) {
-            return load(file, graph);
-        }
-        if ("memory".equals(storeName)) {
-            LoadCommand.load(store, graph, loaders, true, err);
-            return new GraphState(graph);
-        }
-        throw new org.bgbench.loader.LoadException("the store does not hold this graph; load it first (bg load "
-                + "--store " + storeName + " with the same -p graph keys)");
-    }
-
-    void delete(Path file) throws IOException {
+    public void delete(Path file) throws IOException {
         Files.deleteIfExists(file);
     }
 }

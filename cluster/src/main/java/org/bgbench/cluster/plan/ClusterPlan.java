@@ -1,9 +1,5 @@
-package org.bgbench.cli;
+package org.bgbench.cluster.plan;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,7 +13,7 @@ import org.bgbench.workload.distribution.DistributionSpec;
 import org.bgbench.workload.distribution.MemberSampler;
 
 /**
- * Which worker owns which part of the graph and how much of the load it issues [SPEC §8, §14, D 4.3.1]. Workers own
+ * Which worker owns which part of the graph and how much of the load it issues (dissertation 4.3.1, D-Zipfian with heterogeneous nodes). Workers own
  * whole fragments (friendships never cross fragments, so a worker's members form a self-contained graph and workers
  * never talk to each other); fragments go to workers in proportion to their rates R_k, and a skewed distribution is
  * the D-Zipfian over those member sets ({@link DZipfian#ofOwners}), so each worker's members carry about R_k/ΣR of the
@@ -25,8 +21,10 @@ import org.bgbench.workload.distribution.MemberSampler;
  * same quotas, and the χ² of the resulting global distribution against the centralised one is reported. The plan is a
  * pure function of its JSON, so every worker recomputes the same D-Zipfian.
  */
-final class ClusterPlan {
-    private static final ObjectMapper JSON = new ObjectMapper();
+public final class ClusterPlan {
+    /** The plan as it travels to the workers: each worker's fragments, the rates and the distribution's seed. */
+    public record Layout(int[][] fragments, double[] rates, long seed) {
+    }
 
     private final int[][] fragments;
     private final double[] rates;
@@ -43,7 +41,7 @@ final class ClusterPlan {
     }
 
     /** Fragments to workers: largest fragment first, each to the worker furthest below its quota of members. */
-    static ClusterPlan assign(SocialGraph graph, double[] rates, long seed) {
+    public static ClusterPlan assign(SocialGraph graph, double[] rates, long seed) {
         int n = rates.length;
         int f = graph.fragments();
         if (f < n) {
@@ -83,46 +81,29 @@ final class ClusterPlan {
         return new ClusterPlan(fr, rates.clone(), graph, seed);
     }
 
-    static ClusterPlan fromJson(JsonNode n, SocialGraph graph) {
-        ArrayNode fa = (ArrayNode) n.get("fragments");
-        int[][] fr = new int[fa.size()][];
-        for (int k = 0; k < fr.length; k++) {
-            JsonNode a = fa.get(k);
-            fr[k] = new int[a.size()];
-            for (int i = 0; i < a.size(); i++) {
-                fr[k][i] = a.get(i).asInt();
-            }
-        }
-        JsonNode ra = n.get("rates");
-        double[] rates = new double[ra.size()];
-        for (int k = 0; k < rates.length; k++) {
-            rates[k] = ra.get(k).asDouble();
-        }
-        return new ClusterPlan(fr, rates, graph, n.get("seed").asLong());
+    /** The plan a worker receives: it recomputes the same D-Zipfian from it. */
+    public static ClusterPlan of(Layout layout, SocialGraph graph) {
+        return new ClusterPlan(layout.fragments(), layout.rates(), graph, layout.seed());
     }
 
-    ObjectNode toJson() {
-        ObjectNode n = JSON.createObjectNode();
-        n.set("fragments", JSON.valueToTree(fragments));
-        n.set("rates", JSON.valueToTree(rates));
-        n.put("seed", seed);
-        return n;
+    public Layout layout() {
+        return new Layout(fragments, rates.clone(), seed);
     }
 
-    int workers() {
+    public int workers() {
         return fragments.length;
     }
 
-    int[] fragments(int worker) {
+    public int[] fragments(int worker) {
         return fragments[worker];
     }
 
-    double[] rates() {
+    public double[] rates() {
         return rates.clone();
     }
 
     /** {from, to} member-index ranges of the worker's fragments. */
-    int[][] ranges(int worker) {
+    public int[][] ranges(int worker) {
         int[][] r = new int[fragments[worker].length][];
         for (int i = 0; i < r.length; i++) {
             int f = fragments[worker][i];
@@ -131,12 +112,12 @@ final class ClusterPlan {
         return r;
     }
 
-    int[] members(int worker) {
+    public int[] members(int worker) {
         return Arrays.stream(ranges(worker)).flatMapToInt(r -> java.util.stream.IntStream.range(r[0], r[1])).toArray();
     }
 
     /** Workers number new comments from disjoint bases, so their ids never collide. */
-    GraphState newState(SocialGraph g, int worker) {
+    public GraphState newState(SocialGraph g, int worker) {
         return new GraphState(g, g.firstFreeCommentId() + ((long) worker << 40));
     }
 
@@ -148,7 +129,7 @@ final class ClusterPlan {
         return o;
     }
 
-    synchronized DZipfian dzipfian(double theta) {
+    public synchronized DZipfian dzipfian(double theta) {
         if (dzipfian == null || dzipfianTheta != theta) {
             dzipfian = DZipfian.ofOwners(theta, owned(), rates, seed);
             dzipfianTheta = theta;
@@ -163,12 +144,12 @@ final class ClusterPlan {
         return d.sampler(members(worker), seed);
     }
 
-    Experiment.Members samplers(WorkloadSpec ws, int worker) {
-        return new Experiment.Members(sampler(ws.socialites(), worker), sampler(ws.targets(), worker));
+    public org.bgbench.runner.Experiment.Members samplers(WorkloadSpec ws, int worker) {
+        return new org.bgbench.runner.Experiment.Members(sampler(ws.socialites(), worker), sampler(ws.targets(), worker));
     }
 
     /** T split over the workers by their quotas (largest remainder); a worker may get 0 when T is below N. */
-    int[] threads(int total) {
+    public int[] threads(int total) {
         int n = workers();
         double sum = Arrays.stream(rates).sum();
         int[] t = new int[n];
@@ -196,9 +177,9 @@ final class ClusterPlan {
 
     /**
      * χ² of the global socialite distribution against the centralised one when worker k issues {@code shares[k]} of
-     * the requests [D eq. 4.2]: 0 for one worker.
+     * the requests (dissertation eq. 4.2): 0 for one worker.
      */
-    double chiSquare(DistributionSpec d, double[] shares) {
+    public double chiSquare(DistributionSpec d, double[] shares) {
         double sum = Arrays.stream(shares).sum();
         if (sum <= 0) {
             return Double.NaN;

@@ -1,4 +1,4 @@
-package org.bgbench.cli;
+package org.bgbench.cluster.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -73,11 +73,15 @@ class ClusterPlanTest {
     }
 
     @Test
-    void theJsonFormIsTheSamePlanAndStatesNumberCommentsApart() {
+    void theLayoutSentToWorkersIsTheSamePlanAndStatesNumberCommentsApart() {
         SocialGraph g = graph(3_000, 6);
         ClusterPlan plan = ClusterPlan.assign(g, new double[] {2, 1}, 5);
-        ClusterPlan back = ClusterPlan.fromJson(plan.toJson(), g);
-        assertThat(back.toJson()).isEqualTo(plan.toJson());
+        // As a worker receives it: through the protocol's JSON.
+        ClusterPlan back = ClusterPlan.of(org.bgbench.cluster.protocol.Messages.read(
+                org.bgbench.cluster.protocol.Messages.tree(plan.layout()), ClusterPlan.Layout.class), g);
+        assertThat(back.layout().fragments()).isDeepEqualTo(plan.layout().fragments());
+        assertThat(back.layout().rates()).isEqualTo(plan.layout().rates());
+        assertThat(back.layout().seed()).isEqualTo(plan.layout().seed());
         for (int k = 0; k < 2; k++) {
             assertThat(back.members(k)).isEqualTo(plan.members(k));
         }

@@ -1,4 +1,4 @@
-package org.bgbench.cli;
+package org.bgbench.runner;
 
 import org.bgbench.emulator.Recorder;
 

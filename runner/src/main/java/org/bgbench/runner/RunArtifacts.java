@@ -1,4 +1,4 @@
-package org.bgbench.cli;
+package org.bgbench.runner;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,11 +22,11 @@ import org.bgbench.validation.log.LogWriter;
  * ({@code logs/}), the graph ({@code graph.json}) and BG's expected state at the end of the run
  * ({@code expected.state}), which is everything {@code bg validate} needs to check the run again later.
  */
-record RunArtifacts(Path result, Path dir) {
+public record RunArtifacts(Path result, Path dir) {
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-    static RunArtifacts forResult(Path result) {
+    public static RunArtifacts forResult(Path result) {
         String name = result.getFileName().toString();
         String stem = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name + ".run";
         Path parent = result.toAbsolutePath().getParent();
@@ -34,7 +34,7 @@ record RunArtifacts(Path result, Path dir) {
     }
 
     /** A result file or its artifact directory, as a user names it to {@code bg validate}. */
-    static RunArtifacts find(Path path) {
+    public static RunArtifacts find(Path path) {
         Path p = path.toAbsolutePath();
         RunArtifacts a;
         if (Files.isDirectory(p)) {
@@ -51,12 +51,12 @@ record RunArtifacts(Path result, Path dir) {
         return a;
     }
 
-    Path logs() {
+    public Path logs() {
         return dir.resolve("logs");
     }
 
     /** Logs for {@code threads} writers, whose buffers share about 64 MiB (thousands of virtual threads). */
-    LogDirectory createLogs(int threads) {
+    public LogDirectory createLogs(int threads) {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -66,7 +66,7 @@ record RunArtifacts(Path result, Path dir) {
         return LogDirectory.create(logs(), buffer);
     }
 
-    void saveExpectedState(GraphState state) {
+    public void saveExpectedState(GraphState state) {
         try {
             Files.createDirectories(dir);
             JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("graph.json").toFile(), state.graph().spec());
@@ -80,7 +80,7 @@ record RunArtifacts(Path result, Path dir) {
         }
     }
 
-    GraphState loadExpectedState() {
+    public GraphState loadExpectedState() {
         try {
             GraphSpec spec = JSON.readValue(dir.resolve("graph.json").toFile(), GraphSpec.class);
             try (DataInputStream in = new DataInputStream(new BufferedInputStream(

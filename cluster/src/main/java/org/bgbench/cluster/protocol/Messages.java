@@ -1,0 +1,121 @@
+package org.bgbench.cluster.protocol;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.util.List;
+import java.util.Map;
+import org.bgbench.cluster.plan.ClusterPlan;
+import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.SeriesPoint;
+
+/**
+ * The arguments and answers of the {@link Operations}, as records. They cross the transport as JSON trees
+ * ({@link #tree}, {@link #read}); a field a newer peer adds is ignored by an older one.
+ */
+public final class Messages {
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private Messages() {
+    }
+
+    /** A message as the transport carries it. */
+    public static JsonNode tree(Object message) {
+        return JSON.valueToTree(message);
+    }
+
+    /** A message read from the transport. */
+    public static <T> T read(JsonNode node, Class<T> type) {
+        try {
+            return JSON.treeToValue(node, type);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("malformed " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** An answer that carries nothing but success. */
+    public record Ack(boolean ok) {
+        public static final Ack OK = new Ack(true);
+    }
+
+    /** The worker's answer to {@code hello}. */
+    public record Hello(String host, long pid, int cores, long maxHeap, String java, int protocol) {
+    }
+
+    /** {@code open}: the store, every -p parameter and the worker's place in the plan. */
+    public record Open(String store, Map<String, String> params, ClusterPlan.Layout plan, int worker) {
+    }
+
+    /** Whether the store holds the graph, and whether the worker kept its expected state from an earlier command. */
+    public record Opened(int members, boolean loaded, boolean keptState, int touched) {
+    }
+
+    /** {@code load}: loader threads on the worker. */
+    public record Load(int threads) {
+    }
+
+    /** Rows loaded so far (streamed), or in all (the answer). */
+    public record Loaded(long rows, double seconds) {
+    }
+
+    /** {@code finish-load}: what the load took, for the report; {@code partial} for a store of the worker's own. */
+    public record FinishLoad(long rows, double loadS, boolean partial) {
+    }
+
+    /** The sanity check's totals after {@code finish-load}. */
+    public record Finished(double finishS, long members, long friendships, long pending, long resources,
+                           long comments) {
+    }
+
+    /** One second of a run as a worker streams it: its figures and its latency histogram (base64 HdrHistogram). */
+    public record Second(boolean warmup, SeriesPoint point, String hdr) {
+    }
+
+    /**
+     * The end of a run on a worker: its own validated result, where the worker keeps it, and how many of its members
+     * writes have changed since its part of the store last held the generated graph (a repair's size).
+     */
+    public record RunDone(boolean completed, String abortReason, String file, RunResult result, int touched) {
+    }
+
+    /** How a worker resets its part: forget its state, undo its writes, or restore the image. */
+    public enum ResetHow { STATE, REPAIR, IMAGE }
+
+    /** {@code reset}. */
+    public record Reset(ResetHow how, int threads) {
+    }
+
+    /** What a reset did; a repair says whether the store's read-back agreed. */
+    public record ResetDone(boolean verified, long relationships, long comments, int touched, String mismatch,
+                            double seconds) {
+    }
+
+    /** {@code save-image}: whether the store has images, and how long taking it took (null when it existed). */
+    public record ImageSaved(boolean supported, Double seconds) {
+    }
+
+    /** {@code verify}: how many differences to report at most. */
+    public record Verify(int limit) {
+    }
+
+    /** The differences between the worker's part of the store and its expected state. */
+    public record Verified(int members, int touched, List<String> differences) {
+    }
+
+    /** {@code stop}: why the coordinator ends the run. */
+    public record Stop(String reason) {
+    }
+
+    /** Whether a run was going on when {@code stop} arrived. */
+    public record Stopped(boolean wasRunning) {
+    }
+
+    /** Whether the worker will end its process after {@code shutdown}. */
+    public record ShuttingDown(boolean shuttingDown) {
+    }
+}

@@ -1,0 +1,32 @@
+package org.bgbench.cluster.protocol;
+
+/**
+ * The operations a coordinator sends its workers, carried as JSON over the transport ({@link Messages} are their
+ * arguments and answers). In a rating: {@code hello} each, {@code open} each with the plan, then per experiment
+ * {@code run} on all at once, and {@code reset} between experiments; {@code bg load} sends {@code create-schema} to
+ * worker 0 (to every worker for stores of their own), {@code load} to all, {@code finish-load} to worker 0.
+ */
+public final class Operations {
+    /** Bumped when an operation's arguments or answer change incompatibly. */
+    public static final int VERSION = 2;
+
+    public static final String HELLO = "hello";
+    public static final String OPEN = "open";
+    public static final String CREATE_SCHEMA = "create-schema";
+    public static final String LOAD = "load";
+    public static final String FINISH_LOAD = "finish-load";
+    public static final String RUN = "run";
+    public static final String RESET = "reset";
+    public static final String SAVE_IMAGE = "save-image";
+    public static final String VERIFY = "verify";
+    public static final String CLOSE = "close";
+    /** Close the store and end the worker process. */
+    public static final String SHUTDOWN = "shutdown";
+    /** End the running experiment early; its stream then ends with what was measured. */
+    public static final String STOP = "stop";
+    /** Close the store but keep the plan and state; the next operation opens it again. */
+    public static final String RELEASE = "release";
+
+    private Operations() {
+    }
+}

@@ -1,0 +1,151 @@
+package org.bgbench.cluster.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.bgbench.cluster.plan.ClusterPlan;
+import org.bgbench.cluster.protocol.Messages;
+import org.bgbench.cluster.protocol.Operations;
+import org.bgbench.emulator.EmulatorConfig;
+import org.bgbench.model.GraphParameters;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.runner.ExperimentSpec;
+import org.bgbench.runner.ValidationOptions;
+import org.bgbench.store.memory.MemoryStoreProvider;
+import org.bgbench.workload.WorkloadParameters;
+import org.bgbench.workload.WorkloadSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The worker's operations, called as the transport calls them, against a real memory store. */
+class WorkerServiceTest {
+    private static final String STORE = "worker-service-test";
+    private static final Map<String, String> PARAMS = Map.of("usercount", "400", "friendcountperuser", "10",
+            "resourcecountperuser", "2", "confperc", "0.7", "commentcountperresource", "1", "mix", "high",
+            MemoryStoreProvider.NAME_KEY, STORE);
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter log = new StringWriter();
+
+    @AfterEach
+    void discard() {
+        MemoryStoreProvider.discard(STORE);
+    }
+
+    private WorkerService service() {
+        return new WorkerService(dir, new PrintWriter(log, true));
+    }
+
+    private static ClusterPlan plan() {
+        SocialGraph g = new SocialGraph(GraphParameters.toSpec(Map.of("usercount", "400", "friendcountperuser", "10",
+                "resourcecountperuser", "2", "fragments", "4")));
+        return ClusterPlan.assign(g, new double[] {1, 1}, 7);
+    }
+
+    private static <T> T call(WorkerService w, String op, Object args, Class<T> answer) throws Exception {
+        return Messages.read(w.call(op, Messages.tree(args)), answer);
+    }
+
+    private Messages.Opened open(WorkerService w, ClusterPlan plan) throws Exception {
+        Map<String, String> p = new java.util.TreeMap<>(PARAMS);
+        p.put("fragments", "4");
+        return call(w, Operations.OPEN, new Messages.Open("memory", p, plan.layout(), 0), Messages.Opened.class);
+    }
+
+    private static ExperimentSpec experiment(int threads) {
+        WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
+        return ExperimentSpec.timed(ws, threads, Duration.ofSeconds(1), Duration.ZERO,
+                EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), ValidationOptions.defaults());
+    }
+
+    private void loadShare(WorkerService w, ClusterPlan plan) throws Exception {
+        call(w, Operations.CREATE_SCHEMA, Messages.Ack.OK, Messages.Ack.class);
+        List<JsonNode> progress = new ArrayList<>();
+        Messages.Loaded loaded = Messages.read(w.stream(Operations.LOAD, Messages.tree(new Messages.Load(2)),
+                progress::add), Messages.Loaded.class);
+        assertThat(loaded.rows()).isPositive();
+        Messages.Finished f = call(w, Operations.FINISH_LOAD, new Messages.FinishLoad(loaded.rows(), 0.1, true),
+                Messages.Finished.class);
+        assertThat(f.members()).isEqualTo(plan.members(0).length);
+    }
+
+    @Test
+    void helloNamesTheProtocolVersion() throws Exception {
+        Messages.Hello h = call(service(), Operations.HELLO, Messages.Ack.OK, Messages.Hello.class);
+        assertThat(h.protocol()).isEqualTo(Operations.VERSION);
+        assertThat(h.pid()).isEqualTo(ProcessHandle.current().pid());
+    }
+
+    @Test
+    void aWorkerLoadsItsShareRunsOnItsMembersAndKeepsItsStateForTheSameSetup() throws Exception {
+        WorkerService w = service();
+        ClusterPlan plan = plan();
+        Messages.Opened first = open(w, plan);
+        assertThat(first.loaded()).isFalse();
+        assertThat(first.members()).isEqualTo(plan.members(0).length);
+        loadShare(w, plan);
+
+        List<Messages.Second> seconds = new ArrayList<>();
+        Messages.RunDone done = Messages.read(w.stream(Operations.RUN, Messages.tree(experiment(2)),
+                m -> seconds.add(Messages.read(m, Messages.Second.class))), Messages.RunDone.class);
+        assertThat(done.completed()).as(done.abortReason()).isTrue();
+        assertThat(done.result().total().count()).isPositive();
+        assertThat(done.result().unpredictablePct()).isZero();
+        assertThat(done.touched()).as("the high mix writes").isPositive();
+        assertThat(seconds).isNotEmpty();
+        assertThat(Path.of(done.file())).exists().startsWith(dir);
+
+        // A later command of the same coordinator setup finds the state this worker's run left.
+        Messages.Opened again = open(w, plan);
+        assertThat(again.keptState()).isTrue();
+        assertThat(again.loaded()).isTrue();
+        assertThat(again.touched()).isEqualTo(done.touched());
+        Messages.Verified v = call(w, Operations.VERIFY, new Messages.Verify(5), Messages.Verified.class);
+        assertThat(v.differences()).isEmpty();
+        assertThat(v.touched()).isEqualTo(done.touched());
+
+        // RepairDB undoes the worker's own writes; the store then holds the generated graph again.
+        Messages.ResetDone r = call(w, Operations.RESET, new Messages.Reset(Messages.ResetHow.REPAIR, 2),
+                Messages.ResetDone.class);
+        assertThat(r.verified()).as(r.mismatch()).isTrue();
+        assertThat(r.touched()).isEqualTo(done.touched());
+        assertThat(call(w, Operations.VERIFY, new Messages.Verify(5), Messages.Verified.class).touched()).isZero();
+    }
+
+    @Test
+    void anotherPlanStartsFromTheGeneratedGraph() throws Exception {
+        WorkerService w = service();
+        ClusterPlan plan = plan();
+        open(w, plan);
+        loadShare(w, plan);
+        Messages.read(w.stream(Operations.RUN, Messages.tree(experiment(2)), m -> { }), Messages.RunDone.class);
+        SocialGraph g = new SocialGraph(GraphParameters.toSpec(Map.of("usercount", "400", "friendcountperuser", "10",
+                "resourcecountperuser", "2", "fragments", "4")));
+        ClusterPlan other = ClusterPlan.assign(g, new double[] {3, 1}, 7);
+        Messages.Opened o = open(w, other);
+        assertThat(o.keptState()).isFalse();
+        assertThat(o.touched()).isZero();
+    }
+
+    @Test
+    void stopWithoutARunAndUnknownOperationsAreAnswered() throws Exception {
+        WorkerService w = service();
+        assertThat(call(w, Operations.STOP, new Messages.Stop("test"), Messages.Stopped.class).wasRunning()).isFalse();
+        assertThatThrownBy(() -> w.call("frobnicate", Messages.tree(Messages.Ack.OK)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("frobnicate");
+        // Nothing can be loaded before the coordinator said which store.
+        assertThatThrownBy(() -> w.call(Operations.CREATE_SCHEMA, Messages.tree(Messages.Ack.OK)))
+                .hasMessageContaining("open");
+    }
+}

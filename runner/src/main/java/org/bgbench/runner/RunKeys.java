@@ -1,0 +1,101 @@
+package org.bgbench.runner;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The keys of a run that belong to the engine (threads, validation), with their meaning and their parsing. */
+public final class RunKeys {
+    /** Keys of BG's emulator and validation that USC BG does not have, with what they mean. */
+    public static final Map<String, String> RUN = new LinkedHashMap<>();
+
+    static {
+        RUN.put("threadkind", "auto, virtual or platform: threads emulating members (auto: platform threads up to "
+                + "T = 2 × cores for a networked store and T = 64 for one inside BG's process, virtual beyond; "
+                + "see docs/architecture.md)");
+        RUN.put("validation", "true or false: log every read and write and check each read for unpredictable data "
+                + "after the run (default true; USC BG's enablelogging is read when this is not given)");
+        RUN.put("enablelogging", "USC BG's name for validation (true or false)");
+        RUN.put("validation.memory", "heap the validator may use before it spills the logs to disk, e.g. 512m, 2g "
+                + "(default 1g)");
+        RUN.put("validation.threads", "validator threads (default: cores)");
+        RUN.put("freshness.buckets", "b, buckets of the freshness-confidence curve (default 10)");
+        RUN.put("tau", "τ of the SLA: the largest % of reads that may observe unpredictable data (default 0.01)");
+        RUN.put("keeplogs", "true or false: keep the validation logs next to the result after validating "
+                + "(default true)");
+    }
+
+    private RunKeys() {
+    }
+
+    /** Validation settings of a run, or null when validation is off. */
+    public static ValidationOptions validation(Parameters p) {
+        String v = p.get("validation");
+        if (v == null) {
+            v = p.get("enablelogging");
+        }
+        boolean on = v == null || parseBool(v.trim(), v == p.get("validation") ? "validation" : "enablelogging");
+        if (!on) {
+            return null;
+        }
+        long memory = 1L << 30;
+        String m = p.get("validation.memory");
+        if (m != null) {
+            memory = ValidationOptions.parseBytes("validation.memory", m);
+        }
+        int threads = Runtime.getRuntime().availableProcessors();
+        if (p.get("validation.threads") != null) {
+            threads = positive("validation.threads", p.get("validation.threads"));
+        }
+        int buckets = p.get("freshness.buckets") == null ? 10 : positive("freshness.buckets", p.get("freshness.buckets"));
+        double tau = 0.01;
+        if (p.get("tau") != null) {
+            try {
+                tau = Double.parseDouble(p.get("tau").trim());
+            } catch (NumberFormatException e) {
+                tau = -1;
+            }
+            if (!(tau >= 0 && tau <= 100)) {
+                throw new org.bgbench.model.InvalidParameterException("tau", "expected a percentage from 0 to 100, got '"
+                        + p.get("tau") + "'");
+            }
+        }
+        boolean keep = p.get("keeplogs") == null || parseBool(p.get("keeplogs").trim(), "keeplogs");
+        return new ValidationOptions(memory, threads, buckets, tau, keep);
+    }
+
+    private static boolean parseBool(String v, String key) {
+        if (v.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (v.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new org.bgbench.model.InvalidParameterException(key, "expected true or false, got '" + v + "'");
+    }
+
+    private static int positive(String key, String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw new org.bgbench.model.InvalidParameterException(key, "expected a whole number of at least 1, got '"
+                + v + "'");
+    }
+
+    public static org.bgbench.emulator.EmulatorConfig.ThreadKind threadKind(Parameters p) {
+        String v = p.get("threadkind");
+        if (v == null) {
+            return org.bgbench.emulator.EmulatorConfig.ThreadKind.AUTO;
+        }
+        try {
+            return org.bgbench.emulator.EmulatorConfig.ThreadKind.valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new org.bgbench.model.InvalidParameterException("threadkind",
+                    "expected auto, virtual or platform, got '" + v + "'");
+        }
+    }
+}

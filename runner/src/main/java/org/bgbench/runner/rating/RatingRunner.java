@@ -1,0 +1,230 @@
+package org.bgbench.runner.rating;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.bgbench.measurement.KindResult;
+import org.bgbench.measurement.RunResult;
+import org.bgbench.rating.ExperimentRunner;
+import org.bgbench.rating.Measurement;
+import org.bgbench.store.StoreException;
+import org.bgbench.runner.ExperimentSpec;
+import org.bgbench.workload.Durations;
+import org.bgbench.workload.WorkloadSpec;
+
+/**
+ * Runs a rating's experiments (dissertation chapter 7) on an {@link ExperimentExecutor}, in one process or on
+ * workers: before each experiment but the first the store is reset as the {@link ResetPolicy} decides, and each
+ * experiment's result is written beside the rating as it finishes ({@code NN-T<T>.json}). Keeps what the resets cost
+ * for the rating-time model.
+ */
+public final class RatingRunner implements ExperimentRunner {
+    private final ExperimentExecutor executor;
+    private final WorkloadSpec workload;
+    private final ExperimentSpec template;
+    private final ResetPolicy policy;
+    private final Path dir;
+    private final PrintWriter err;
+    private final boolean keepGoing;
+    private boolean imageExists;
+    private boolean lastClean = true;
+    private boolean lastErrors;
+    private int count;
+    private final Map<String, Integer> resets = new LinkedHashMap<>();
+    private final Map<String, Double> resetSecondsBy = new LinkedHashMap<>();
+    private long repairedRelationships;
+    private long repairedComments;
+    private final List<String> notes = new ArrayList<>();
+    private final List<RunResult> results = new ArrayList<>();
+
+    /**
+     * @param template  the experiments' settings; T, duration and seed are set per experiment
+     * @param keepGoing on workers: a failed worker is dropped and the experiment repeated on the others
+     */
+    public RatingRunner(ExperimentExecutor executor, WorkloadSpec workload, ExperimentSpec template, ResetPolicy policy,
+                        Path dir, PrintWriter err, boolean keepGoing) {
+        this.executor = executor;
+        this.workload = workload;
+        this.template = template;
+        this.policy = policy;
+        this.dir = dir;
+        this.err = err;
+        this.keepGoing = keepGoing;
+    }
+
+    /** Takes the image the rating restores from, when the store has one and resets may use it. */
+    public void prepareImage() {
+        if (policy.usesImage()) {
+            imageExists = executor.prepareImage(err);
+        }
+    }
+
+    @Override
+    public Measurement run(int threads, Duration duration) {
+        if (count > 0) {
+            reset();
+        }
+        count++;
+        ExperimentSpec spec = template.withThreads(threads).withDuration(duration).withSeed(template.seed() + count);
+        Path out = dir.resolve(String.format(Locale.ROOT, "%02d-T%d.json", count, threads));
+        err.printf(Locale.ROOT, "bg: experiment %d: T=%d for %s%s%n", count, threads, Durations.format(duration),
+                executor.workers() > 1 ? " on " + executor.workers() + " workers" : "");
+        ExperimentExecutor.Outcome o = executor.run(spec, out);
+        if (!o.completed()) {
+            if (keepGoing && !o.failedWorkers().isEmpty() && o.failedWorkers().size() < executor.workers()) {
+                // The failed workers' members and states are gone: plan over the others, restore, run this T again.
+                notes.add("experiment " + count + " at T=" + threads + " failed (" + o.reason() + "); continued with "
+                        + (executor.workers() - o.failedWorkers().size()) + " workers as --keep-going asked");
+                keepFailed(out);
+                recover(o.failedWorkers());
+                count--;
+                return run(threads, duration);
+            }
+            throw new StoreException("experiment " + count + " at T=" + threads + " "
+                    + (executor.workers() > 1 ? "failed: " : "stopped: ") + o.reason());
+        }
+        RunResult r = o.result();
+        results.add(r);
+        KindResult total = r.total();
+        double unpredictable = r.unpredictablePct();
+        lastErrors = total.errors() > 0 || r.sessions().values().stream().anyMatch(k -> k.errors() > 0);
+        lastClean = unpredictable == 0 && !lastErrors;
+        Double within = total.withinBetaPctCountingErrors();
+        return new Measurement(r.throughput(), within == null ? 0 : Math.max(0, Math.min(100, within)),
+                Math.max(0, Math.min(100, unpredictable)), total.errors(), total.count(), r.durationS());
+    }
+
+    private void keepFailed(Path out) {
+        try {
+            if (Files.exists(out)) {
+                Files.move(out, out.resolveSibling(out.getFileName().toString().replaceFirst("\\.json$", "-failed.json")),
+                        StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            notes.add("could not keep the failed experiment's result: " + e.getMessage());
+        }
+    }
+
+    private void recover(List<Integer> failed) {
+        long t0 = System.nanoTime();
+        String how = executor.recover(failed);
+        if (how == null) {
+            throw new StoreException("cannot go on without workers " + failed);
+        }
+        count(how, t0);
+    }
+
+    private void reset() {
+        try {
+            resetOnce();
+        } catch (WorkerFailure e) {
+            if (!keepGoing || executor.workers() < 2) {
+                throw e;
+            }
+            notes.add("a reset before experiment " + (count + 1) + " failed (" + e.getMessage() + "); continued with "
+                    + (executor.workers() - 1) + " workers as --keep-going asked");
+            recover(List.of(e.worker()));
+        }
+    }
+
+    private void resetOnce() {
+        long t0 = System.nanoTime();
+        ResetPolicy.Situation s = new ResetPolicy.Situation(workload.mix().writeFraction() > 0,
+                workload.mix().isSymmetric(), lastClean, lastErrors, imageExists, executor.touchedMembers());
+        ResetPolicy.Method m = policy.choose(s);
+        String note = policy.note(s, m, count);
+        if (note != null) {
+            notes.add(note);
+        }
+        count(restore(m), t0);
+    }
+
+    /** Does {@code m}; returns how the store was reset, e.g. {@code repair} or {@code repair+image}. */
+    private String restore(ResetPolicy.Method m) {
+        switch (m) {
+            case LOADFREE -> {
+                return m.label();
+            }
+            case REPAIR -> {
+                int touched = executor.touchedMembers();
+                long t0 = System.nanoTime();
+                ExperimentExecutor.Repair r = executor.repair();
+                policy.repaired((System.nanoTime() - t0) / 1e9, touched);
+                repairedRelationships += r.relationships();
+                repairedComments += r.comments();
+                if (r.verified()) {
+                    return m.label();
+                }
+                notes.add("RepairDB after experiment " + count + " left the store different from the generated graph ("
+                        + r.mismatch() + "); restored it another way");
+                return m.label() + "+" + restore(policy.fallback(imageExists));
+            }
+            case IMAGE -> {
+                if (imageExists) {
+                    long t0 = System.nanoTime();
+                    executor.restoreImage();
+                    policy.restored((System.nanoTime() - t0) / 1e9);
+                    return m.label();
+                }
+                executor.reload();
+                return ResetPolicy.Method.RELOAD.label();
+            }
+            default -> {
+                executor.reload();
+                return ResetPolicy.Method.RELOAD.label();
+            }
+        }
+    }
+
+    private void count(String how, long t0) {
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        resets.merge(how, 1, Integer::sum);
+        resetSecondsBy.merge(how, seconds, Double::sum);
+    }
+
+    /** A worker failed a reset; the cluster executor throws it so {@code --keep-going} can drop that worker. */
+    public static class WorkerFailure extends RuntimeException {
+        private final int worker;
+
+        public WorkerFailure(String message, Throwable cause, int worker) {
+            super(message, cause);
+            this.worker = worker;
+        }
+
+        public int worker() {
+            return worker;
+        }
+    }
+
+    /** Resets by kind ({@code loadfree}, {@code repair}, …) and how many of each. */
+    public Map<String, Integer> resets() {
+        return resets;
+    }
+
+    /** Seconds spent per kind of reset. */
+    public Map<String, Double> resetSecondsBy() {
+        return resetSecondsBy;
+    }
+
+    /** Relationships and comments RepairDB restored over the rating. */
+    public long[] repaired() {
+        return new long[] {repairedRelationships, repairedComments};
+    }
+
+    /** Fallbacks and other things the rating's reader should know about the resets. */
+    public List<String> notes() {
+        return notes;
+    }
+
+    public List<RunResult> results() {
+        return results;
+    }
+}

@@ -1,0 +1,83 @@
+package org.bgbench.runner.rating;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.bgbench.rating.Rating;
+import org.bgbench.rating.RatingListener;
+import org.bgbench.rating.RatingReport;
+import org.bgbench.rating.RatingResult;
+import org.bgbench.rating.RatingSettings;
+
+/**
+ * A whole rating: the search over T on a {@link RatingRunner}, then {@code rating.json} (the result, the rating-time
+ * model, the resets' notes), {@code rating.svg} and {@code rating.html} in the rating's directory.
+ */
+public final class RatingSession {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** What a rating found, how long it took and where its report is. */
+    public record Report(RatingResult result, RatingTime time, List<String> notes, Path dir) {
+        /** The lines a user reads at the end of {@code bg rate}. */
+        public String describe() {
+            StringBuilder sb = new StringBuilder();
+            sb.append(System.lineSeparator());
+            result.soar().ifPresent(s -> sb.append(String.format(Locale.ROOT, "SoAR       %,.0f actions/s at T=%d (%s)%n",
+                    s.actionsPerSecond(), s.threads(), s.status())));
+            result.socialites().ifPresent(s -> sb.append(String.format(Locale.ROOT, "Socialites %d (%,.0f actions/s, %s)%n",
+                    s.threads(), s.throughput(), s.status())));
+            sb.append(String.format(Locale.ROOT, "%d experiments in %.0f s%n", result.experimentsRun(), time.total()));
+            sb.append(time.describe());
+            notes.forEach(n -> sb.append("  ! ").append(n).append(System.lineSeparator()));
+            result.warnings().forEach(w -> sb.append("  ! ").append(w).append(System.lineSeparator()));
+            result.stopReason().ifPresent(r -> sb.append("Stopped early: ").append(r).append(System.lineSeparator()));
+            sb.append("Report: ").append(dir.resolve("rating.html").toAbsolutePath()).append(System.lineSeparator());
+            return sb.toString();
+        }
+    }
+
+    private RatingSession() {
+    }
+
+    /**
+     * Rates with {@code runner} on {@code executor}, tells {@code listener} each experiment as it finishes, and writes
+     * the reports into {@code dir}.
+     *
+     * @param startNanos when the command started, for ζ (what it spent before the first experiment)
+     * @param extra      keys added to {@code rating.json} (store, workload, workers)
+     */
+    public static Report rate(RatingSettings settings, RatingRunner runner, ExperimentExecutor executor,
+                              RatingListener listener, Duration delta, Path dir, long startNanos, String title,
+                              Map<String, Object> extra) throws IOException {
+        double zeta = (System.nanoTime() - startNanos) / 1e9;
+        RatingResult result = new Rating(settings, runner).listener(listener).rate();
+        executor.finish();
+        double total = (System.nanoTime() - startNanos) / 1e9;
+        RatingTime time = RatingTime.of(result, runner, zeta, delta, total);
+        Map<String, Object> json = new LinkedHashMap<>(result.toMap());
+        json.put("rating_time", time.toMap());
+        if (!runner.notes().isEmpty()) {
+            json.put("reset_notes", runner.notes());
+        }
+        json.putAll(extra);
+        Files.createDirectories(dir);
+        write(dir.resolve("rating.json"), JSON.writeValueAsString(json));
+        write(dir.resolve("rating.svg"), RatingReport.svg(result));
+        write(dir.resolve("rating.html"), RatingReport.html(result, title));
+        return new Report(result, time, List.copyOf(runner.notes()), dir);
+    }
+
+    private static void write(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, text);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}
