@@ -39,7 +39,7 @@ final class ValidateCommand implements Callable<Integer> {
         org.bgbench.runner.ValidationOptions o = org.bgbench.runner.RunKeys.validation(params);
         org.bgbench.runner.RunArtifacts a = org.bgbench.runner.RunArtifacts.find(run);
         ValidationResult v = org.bgbench.runner.RunValidation.validate(a, a.loadExpectedState(), o);
-        java.util.Map<String, Object> section = org.bgbench.runner.RunValidation.section(v, o.tauPct());
+        org.bgbench.measurement.Unpredictable section = org.bgbench.runner.RunValidation.section(v, o.tauPct());
         out.print(org.bgbench.runner.RunValidation.summary(section));
         out.printf(java.util.Locale.ROOT, "Validated %,d records in %.2f s (%,.0f records/s, %d threads%s)%n",
                 v.recordsRead(), v.seconds(), v.recordsPerSecond(), v.threads(),

@@ -130,16 +130,16 @@ class BgCommandTest {
                 .as(err.toString()).isZero();
         assertThat(out.toString()).contains("Unpredictable reads: 0 of").contains("τ = 0.01 %: met");
         RunResult r = ResultJson.read(result);
-        assertThat(((Number) r.unpredictable().get("reads_checked")).longValue()).isGreaterThan(5_000);
-        assertThat(((Number) r.unpredictable().get("unpredictable_reads")).longValue()).isZero();
-        assertThat(r.unpredictable()).containsKeys("pct", "actions", "freshness");
+        assertThat(r.unpredictable().readsChecked()).isGreaterThan(5_000);
+        assertThat(r.unpredictable().unpredictableReads()).isZero();
+        assertThat(r.unpredictable().actions()).containsKeys("VP", "LF");
+        assertThat(r.unpredictable().freshness()).isNotNull();
         assertThat(dir.resolve("v/logs")).isDirectory();
         assertThat(dir.resolve("v/expected.state")).isRegularFile();
 
         assertThat(bg("validate", dir.resolve("v").toString(), "-p", "validation.memory=1m")).as(err.toString()).isZero();
         assertThat(out.toString()).contains("Validated").contains("Updated " + result);
-        assertThat(((Number) ResultJson.read(result).unpredictable().get("reads_checked")).longValue())
-                .isEqualTo(((Number) r.unpredictable().get("reads_checked")).longValue());
+        assertThat(ResultJson.read(result).unpredictable().readsChecked()).isEqualTo(r.unpredictable().readsChecked());
     }
 
     @Test

@@ -45,7 +45,7 @@ public record RunResult(String format, boolean partial, String startTime, String
                         List<SeriesPoint> series, CpuResult cpu, BgWaitResult bgWait,
                         List<String> bottleneckWarnings, HistogramConfig histogramConfig,
                         Map<String, Object> workload, Map<String, Object> store, Map<String, Object> graph,
-                        Map<String, Object> config, Map<String, Object> unpredictable) {
+                        Map<String, Object> config, Unpredictable unpredictable) {
 
     public static final String FORMAT = "bg-run-result/1";
 
@@ -69,7 +69,7 @@ public record RunResult(String format, boolean partial, String startTime, String
     }
 
     /** The same result with the unpredictable-data section set (after validation). */
-    public RunResult withUnpredictable(Map<String, Object> section) {
+    public RunResult withUnpredictable(Unpredictable section) {
         return new RunResult(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs,
                 actions, sessions, total, series, cpu, bgWait, bottleneckWarnings, histogramConfig,
                 workload, store, graph, config, section);
@@ -78,8 +78,7 @@ public record RunResult(String format, boolean partial, String startTime, String
     /** The % of reads that observed unpredictable data, 0 when the run was not validated. */
     @com.fasterxml.jackson.annotation.JsonIgnore
     public double unpredictablePct() {
-        Object u = unpredictable == null ? null : unpredictable.get("pct");
-        return u instanceof Number n ? n.doubleValue() : 0;
+        return unpredictable == null ? 0 : unpredictable.pct();
     }
 
     /** The same result with one more warning (for findings of other modules, e.g. a mix distorted by no-ops). */

@@ -12,6 +12,7 @@ import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.Latencies;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
+import org.bgbench.measurement.Unpredictable;
 
 /**
  * Merges the results of the workers of one experiment into the experiment's result [SPEC §14]. Latencies are merged
@@ -86,7 +87,7 @@ public final class ResultMerger {
             w.put("within_beta_pct", p.total().withinBetaPct());
             w.put("bg_cores", p.cpu() == null ? null : p.cpu().bgCores());
             w.put("start_time", p.startTime());
-            w.put("unpredictable_pct", p.unpredictable() == null ? null : p.unpredictable().get("pct"));
+            w.put("unpredictable_pct", p.unpredictable() == null ? null : p.unpredictable().pct());
             workers.add(w);
         }
         Map<String, Object> config = new LinkedHashMap<>(first.config());
@@ -155,115 +156,75 @@ public final class ResultMerger {
     }
 
     /** Reads checked and unpredictable reads add up; the percentage is recomputed from the sums. */
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> unpredictable(List<RunResult> parts) {
+    static Unpredictable unpredictable(List<RunResult> parts) {
         long checked = 0;
         long bad = 0;
         long skipped = 0;
         Double tau = null;
         Map<String, long[]> perAction = new LinkedHashMap<>();
+        List<Unpredictable.Sample> samples = new ArrayList<>();
         for (RunResult p : parts) {
-            Map<String, Object> u = p.unpredictable();
+            Unpredictable u = p.unpredictable();
             if (u == null) {
                 return null;
             }
-            checked += num(u.get("reads_checked"));
-            bad += num(u.get("unpredictable_reads"));
-            skipped += num(u.get("reads_skipped"));
-            if (u.get("tau_pct") instanceof Number t) {
-                tau = t.doubleValue();
+            checked += u.readsChecked();
+            bad += u.unpredictableReads();
+            skipped += u.readsSkipped();
+            if (u.tauPct() != null) {
+                tau = u.tauPct();
             }
-            if (u.get("actions") instanceof Map<?, ?> actions) {
-                for (Map.Entry<String, Object> a : ((Map<String, Object>) actions).entrySet()) {
-                    Map<String, Object> x = (Map<String, Object>) a.getValue();
-                    long[] sum = perAction.computeIfAbsent(a.getKey(), k -> new long[2]);
-                    sum[0] += num(x.get("reads_checked"));
-                    sum[1] += num(x.get("unpredictable_reads"));
-                }
-            }
+            u.actions().forEach((name, x) -> {
+                long[] sum = perAction.computeIfAbsent(name, k -> new long[2]);
+                sum[0] += x.readsChecked();
+                sum[1] += x.unpredictableReads();
+            });
+            samples.addAll(u.samples().subList(0, Math.min(u.samples().size(), 10)));
         }
-        Map<String, Object> m = new LinkedHashMap<>();
         double pct = checked == 0 ? 0 : 100.0 * bad / checked;
-        m.put("reads_checked", checked);
-        m.put("unpredictable_reads", bad);
-        m.put("pct", pct);
-        m.put("tau_pct", tau);
-        m.put("meets_tau", tau == null || pct <= tau);
-        m.put("reads_skipped", skipped);
-        Map<String, Object> per = new LinkedHashMap<>();
-        perAction.forEach((k, v) -> {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("reads_checked", v[0]);
-            x.put("unpredictable_reads", v[1]);
-            x.put("pct", v[0] == 0 ? 0.0 : 100.0 * v[1] / v[0]);
-            per.put(k, x);
-        });
-        m.put("actions", per);
-        m.put("freshness", freshness(parts));
-        List<Object> samples = new ArrayList<>();
-        for (RunResult p : parts) {
-            if (p.unpredictable().get("samples") instanceof List<?> l) {
-                samples.addAll(l.subList(0, Math.min(l.size(), 10)));
-            }
-        }
-        m.put("samples", samples);
-        m.put("merged_from_workers", parts.size());
-        return m;
+        Map<String, Unpredictable.ActionReads> per = new LinkedHashMap<>();
+        perAction.forEach((k, v) -> per.put(k, new Unpredictable.ActionReads(v[0], v[1],
+                v[0] == 0 ? 0.0 : 100.0 * v[1] / v[0])));
+        return new Unpredictable(checked, bad, pct, tau, tau == null || pct <= tau, skipped, per, freshness(parts),
+                samples, null, parts.size());
     }
 
     /**
      * The workers' freshness curves merged bucket by bucket (each worker splits its own horizon into the same number
      * of buckets; the merged bucket spans the widest): reads and fresh reads add up, p and p(≤ t) are recomputed.
      */
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> freshness(List<RunResult> parts) {
-        List<Map<String, Object>> merged = new ArrayList<>();
+    static Unpredictable.Freshness freshness(List<RunResult> parts) {
+        List<double[]> spans = new ArrayList<>();
+        List<long[]> counts = new ArrayList<>();
         long reads = 0;
         double horizon = 0;
         for (RunResult p : parts) {
-            Object f = p.unpredictable().get("freshness");
-            if (!(f instanceof Map<?, ?> fm)) {
-                continue;
-            }
-            reads += num(fm.get("reads"));
-            if (fm.get("horizon_ms") instanceof Number h) {
-                horizon = Math.max(horizon, h.doubleValue());
-            }
-            List<Map<String, Object>> buckets = (List<Map<String, Object>>) fm.get("buckets");
-            for (int i = 0; i < buckets.size(); i++) {
-                Map<String, Object> b = buckets.get(i);
-                if (merged.size() <= i) {
-                    Map<String, Object> x = new LinkedHashMap<>();
-                    x.put("from_ms", b.get("from_ms"));
-                    x.put("to_ms", b.get("to_ms"));
-                    x.put("reads", 0L);
-                    x.put("valid", 0L);
-                    merged.add(x);
+            Unpredictable.Freshness f = p.unpredictable().freshness();
+            reads += f.reads();
+            horizon = Math.max(horizon, f.horizonMs());
+            for (int i = 0; i < f.buckets().size(); i++) {
+                Unpredictable.Bucket b = f.buckets().get(i);
+                if (spans.size() <= i) {
+                    spans.add(new double[] {b.fromMs(), b.toMs()});
+                    counts.add(new long[2]);
                 }
-                Map<String, Object> x = merged.get(i);
-                x.put("reads", (Long) x.get("reads") + num(b.get("reads")));
-                x.put("valid", (Long) x.get("valid") + num(b.get("valid")));
-                if (b.get("to_ms") instanceof Number t && x.get("to_ms") instanceof Number u
-                        && t.doubleValue() > u.doubleValue()) {
-                    x.put("to_ms", t);
-                }
+                counts.get(i)[0] += b.reads();
+                counts.get(i)[1] += b.valid();
+                spans.get(i)[1] = Math.max(spans.get(i)[1], b.toMs());
             }
         }
+        List<Unpredictable.Bucket> merged = new ArrayList<>();
         long cumReads = 0;
         long cumValid = 0;
-        for (Map<String, Object> x : merged) {
-            long r = (Long) x.get("reads");
-            long v = (Long) x.get("valid");
+        for (int i = 0; i < spans.size(); i++) {
+            long r = counts.get(i)[0];
+            long v = counts.get(i)[1];
             cumReads += r;
             cumValid += v;
-            x.put("p", r == 0 ? null : (double) v / r);
-            x.put("p_at_most", cumReads == 0 ? null : (double) cumValid / cumReads);
+            merged.add(new Unpredictable.Bucket(spans.get(i)[0], spans.get(i)[1], r, v, r == 0 ? null : (double) v / r,
+                    cumReads == 0 ? null : (double) cumValid / cumReads));
         }
-        Map<String, Object> f = new LinkedHashMap<>();
-        f.put("horizon_ms", horizon);
-        f.put("reads", reads);
-        f.put("buckets", merged);
-        return f;
+        return new Unpredictable.Freshness(horizon, reads, merged);
     }
 
     private static long num(Object o) {

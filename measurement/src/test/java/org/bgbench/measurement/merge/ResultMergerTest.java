@@ -99,10 +99,13 @@ class ResultMergerTest {
     void unpredictableReadsAddUpAndThePercentageIsRecomputed() {
         RunResult a = withUnpredictable(1000, 0);
         RunResult b = withUnpredictable(3000, 30);
-        Map<String, Object> u = ResultMerger.unpredictable(List.of(a, b));
-        assertThat(u).containsEntry("reads_checked", 4000L).containsEntry("unpredictable_reads", 30L);
-        assertThat((Double) u.get("pct")).isCloseTo(0.75, within(1e-12));
-        assertThat(u).containsEntry("meets_tau", false);
+        org.bgbench.measurement.Unpredictable u = ResultMerger.unpredictable(List.of(a, b));
+        assertThat(u.readsChecked()).isEqualTo(4000L);
+        assertThat(u.unpredictableReads()).isEqualTo(30L);
+        assertThat(u.pct()).isCloseTo(0.75, within(1e-12));
+        assertThat(u.meetsTau()).isFalse();
+        assertThat(u.actions().get("VP").readsChecked()).isEqualTo(4000L);
+        assertThat(u.mergedFromWorkers()).isEqualTo(2);
         assertThat(ResultMerger.unpredictable(List.of(a, withoutValidation()))).as("one worker did not validate").isNull();
     }
 
@@ -136,8 +139,8 @@ class ResultMergerTest {
     }
 
     private static RunResult withUnpredictable(long checked, long bad) {
-        return withoutValidation().withUnpredictable(Map.of("reads_checked", checked, "unpredictable_reads", bad,
-                "pct", 100.0 * bad / checked, "tau_pct", 0.01, "reads_skipped", 0L,
-                "actions", Map.of("VP", Map.of("reads_checked", checked, "unpredictable_reads", bad))));
+        return withoutValidation().withUnpredictable(new org.bgbench.measurement.Unpredictable(checked, bad,
+                100.0 * bad / checked, 0.01, bad == 0, 0L, Map.of("VP", new org.bgbench.measurement.Unpredictable
+                        .ActionReads(checked, bad, 100.0 * bad / checked)), null, List.of(), null, null));
     }
 }

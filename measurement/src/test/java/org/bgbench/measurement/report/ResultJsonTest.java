@@ -93,7 +93,8 @@ class ResultJsonTest {
 
     @Test
     void roundTripsThroughAFile(@TempDir Path dir) throws Exception {
-        RunResult result = sampleResult().withUnpredictable(Map.of("reads_checked", 12, "unpredictable_pct", 0.0));
+        RunResult result = sampleResult().withUnpredictable(new org.bgbench.measurement.Unpredictable(12, 0, 0.0, 0.01,
+                true, 0, Map.of(), null, List.of(), null, null));
         ResultWriter writer = new ResultWriter(dir.resolve("runs/run-1.json"));
         writer.write(result);
         RunResult back = writer.read();
