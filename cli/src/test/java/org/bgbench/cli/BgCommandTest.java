@@ -252,6 +252,22 @@ class BgCommandTest {
     }
 
     @Test
+    void everyCommandsHelpFormatsWithoutPicocliWarnings() {
+        // An unescaped % in a description makes picocli print "[picocli WARN] Could not format ..." to System.err.
+        java.io.PrintStream saved = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            for (String command : new picocli.CommandLine(new Bg()).getSubcommands().keySet()) {
+                assertThat(bg(command, "--help")).as(command).isZero();
+            }
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
+    }
+
+    @Test
     void runOnAStoreWithoutTheGraphSaysHowToLoadIt() {
         assertThat(bg(with(GRAPH, "run", "--store", "sqlite", "-p", db, "--duration", "1s"))).isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("holds no BG graph").contains("bg load");
