@@ -268,6 +268,21 @@ class BgCommandTest {
     }
 
     @Test
+    void compareSkipsJsonFilesThatAreNotRunResults() throws Exception {
+        Path runs = dir.resolve("runs");
+        Files.createDirectories(runs.resolve("rating"));
+        assertThat(bg("run", "--store", "memory", "-p", "memory.name=cli-compare", "-p", "usercount=200",
+                "-p", "friendcountperuser=4", "--operations", "500", "--quiet", "--out",
+                runs.resolve("r.json").toString())).as(err.toString()).isZero();
+        // A rating writes rating.json beside its experiments' results (bg compare runs/ met it after the quickstart).
+        Files.writeString(runs.resolve("rating/rating.json"), "{\"soar\": 1000.0, \"socialites\": 16}");
+        err.getBuffer().setLength(0);
+        assertThat(bg("compare", runs.toString())).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("r.json").contains("(not a BG result: " + runs.resolve("rating/rating.json"));
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
     void runOnAStoreWithoutTheGraphSaysHowToLoadIt() {
         assertThat(bg(with(GRAPH, "run", "--store", "sqlite", "-p", db, "--duration", "1s"))).isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("holds no BG graph").contains("bg load");
