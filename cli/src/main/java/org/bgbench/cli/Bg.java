@@ -42,7 +42,24 @@ public final class Bg {
             return e instanceof InvalidParameterException ? BAD_INPUT : FAILED;
         });
         cl.setExitCodeExceptionMapper(e -> BAD_INPUT);
-        return cl.execute(args);
+        // With --help picocli skips its check for unmatched arguments, so 'bg nosuch --help' printed bg's usage and
+        // exited 0: a script probing for a command got a wrong answer. Refuse them as 'bg nosuch' does (exit 2).
+        cl.setExecutionStrategy(parsed -> {
+            for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+                if (!p.unmatched().isEmpty()) {
+                    throw new CommandLine.UnmatchedArgumentException(p.commandSpec().commandLine(), p.unmatched());
+                }
+            }
+            return new CommandLine.RunLast().execute(parsed);
+        });
+        try {
+            return cl.execute(args);
+        } finally {
+            // The console writers picocli makes are buffered: flush them, or what a command printed without a
+            // newline (or before System.exit) is lost.
+            cl.getOut().flush();
+            cl.getErr().flush();
+        }
     }
 
     static String describe(Throwable e) {

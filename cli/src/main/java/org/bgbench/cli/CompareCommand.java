@@ -49,6 +49,9 @@ final class CompareCommand implements Callable<Integer> {
             try {
                 r = ResultJson.read(f);
             } catch (IOException | RuntimeException e) {
+                r = null;
+            }
+            if (r == null || r.total() == null) { // e.g. a rating's rating.json beside its experiments
                 out.println("(not a BG result: " + f + ")");
                 continue;
             }

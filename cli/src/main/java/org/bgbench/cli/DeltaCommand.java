@@ -49,7 +49,7 @@ import picocli.CommandLine.Spec;
         description = {"Delta Analyzer (dissertation 7.3): the shortest experiment duration δ that gives the same",
             "throughput as a long run. Finds a saturating T (unless --threads is given) by doubling T in short probe",
             "runs until the store's CPU or the throughput stops rising, runs once for --duration at that T and",
-            "finds the smallest δ whose m consecutive windows agree within π %; falls back to Δ (--duration)."})
+            "finds the smallest δ whose m consecutive windows agree within π %%; falls back to Δ (--duration)."})
 final class DeltaCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** A doubling of T that raises CPU and throughput by less than this fraction means T saturates. */
@@ -73,7 +73,7 @@ final class DeltaCommand implements Callable<Integer> {
     String duration;
 
     @Option(names = "--pi", paramLabel = "PCT", defaultValue = "10",
-            description = "π: tolerated deviation of a window's throughput from the windows' mean, % (default ${DEFAULT-VALUE}).")
+            description = "π: tolerated deviation of a window's throughput from the windows' mean, %% (default ${DEFAULT-VALUE}).")
     double pi;
 
     @Option(names = "--m", paramLabel = "M", defaultValue = "3",

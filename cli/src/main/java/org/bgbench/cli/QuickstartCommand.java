@@ -43,7 +43,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "quickstart", mixinStandardHelpOptions = true,
         description = {"BG's main job on the embedded default: load a small graph into SQLite if it is not there, run",
-            "the low mix (1 % writes) at a few thread counts, print throughput and p95 per thread count."})
+            "the low mix (1 %% writes) at a few thread counts, print throughput and p95 per thread count."})
 final class QuickstartCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

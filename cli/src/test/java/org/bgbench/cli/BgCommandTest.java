@@ -208,6 +208,81 @@ class BgCommandTest {
     }
 
     @Test
+    void dzipfWithOneNOrWithRatesPrintsItsReportOnABufferedConsole() {
+        // picocli's console writers are buffered: the single-N and --rates reports, printed without a newline-flush,
+        // were lost when bg exited (issue 21: 'bg dzipf -N 13' printed nothing, exit 0).
+        StringWriter console = new StringWriter();
+        PrintWriter buffered = new PrintWriter(new java.io.BufferedWriter(console), true);
+        assertThat(Bg.run(buffered, new PrintWriter(err, true), "dzipf", "-M", "2000", "-N", "13", "--requests", "0"))
+                .as(err.toString()).isZero();
+        assertThat(console.toString()).contains("N=13").contains("χ² vs centralised Zipfian");
+        console.getBuffer().setLength(0);
+        assertThat(Bg.run(buffered, new PrintWriter(err, true), "dzipf", "-M", "2000", "--rates", "1,2,5",
+                "--requests", "0")).as(err.toString()).isZero();
+        assertThat(console.toString()).contains("N=3").contains("χ² vs centralised Zipfian");
+    }
+
+    @Test
+    void dzipfHelpSaysThetaOneIsUniform() {
+        assertThat(bg("dzipf", "--help")).isZero();
+        assertThat(out.toString().replaceAll("\\s+", " ")).contains("from 0 (most skewed) to 1 (uniform)")
+                .doesNotContain("0 is uniform");
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"nosuch", "lod"})
+    void anUnknownCommandWithHelpIsRefusedAsWithout(String name) {
+        assertThat(bg(name)).isEqualTo(Bg.BAD_INPUT);
+        String plainOut = out.toString();
+        String plainErr = err.toString();
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        assertThat(bg(name, "--help")).isEqualTo(Bg.BAD_INPUT);
+        assertThat(out.toString()).isEqualTo(plainOut).isEmpty();
+        assertThat(err.toString()).isEqualTo(plainErr).contains("Unmatched argument at index 0: '" + name + "'");
+        if (name.equals("lod")) {
+            assertThat(err.toString()).contains("Did you mean: bg load?").doesNotContain("Usage:");
+        }
+        // Help for commands that exist is unchanged.
+        out.getBuffer().setLength(0);
+        assertThat(bg("load", "--help")).isZero();
+        assertThat(out.toString()).startsWith("Usage: bg load");
+        assertThat(bg("help", "run")).isZero();
+        assertThat(bg("--help")).isZero();
+    }
+
+    @Test
+    void everyCommandsHelpFormatsWithoutPicocliWarnings() {
+        // An unescaped % in a description makes picocli print "[picocli WARN] Could not format ..." to System.err.
+        java.io.PrintStream saved = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            for (String command : new picocli.CommandLine(new Bg()).getSubcommands().keySet()) {
+                assertThat(bg(command, "--help")).as(command).isZero();
+            }
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
+    }
+
+    @Test
+    void compareSkipsJsonFilesThatAreNotRunResults() throws Exception {
+        Path runs = dir.resolve("runs");
+        Files.createDirectories(runs.resolve("rating"));
+        assertThat(bg("run", "--store", "memory", "-p", "memory.name=cli-compare", "-p", "usercount=200",
+                "-p", "friendcountperuser=4", "--operations", "500", "--quiet", "--out",
+                runs.resolve("r.json").toString())).as(err.toString()).isZero();
+        // A rating writes rating.json beside its experiments' results (bg compare runs/ met it after the quickstart).
+        Files.writeString(runs.resolve("rating/rating.json"), "{\"soar\": 1000.0, \"socialites\": 16}");
+        err.getBuffer().setLength(0);
+        assertThat(bg("compare", runs.toString())).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("r.json").contains("(not a BG result: " + runs.resolve("rating/rating.json"));
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
     void runOnAStoreWithoutTheGraphSaysHowToLoadIt() {
         assertThat(bg(with(GRAPH, "run", "--store", "sqlite", "-p", db, "--duration", "1s"))).isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("holds no BG graph").contains("bg load");
@@ -238,6 +313,7 @@ class BgCommandTest {
         "unknown action key     | run --store memory -p ViewProfilAction=1 -p usercount=200 -p friendcountperuser=4 | ViewProfilAction",
         "dzipf workers          | dzipf --workers 0                                     | --workers: must be a count",
         "dzipf too many workers | dzipf -M 10 --workers 11                              | --workers: needs at least one member per worker",
+        "dzipf theta > 1        | dzipf --theta 1.5                                     | --theta: θ must be from 0 (most skewed) to 1 (uniform)",
         "bad validation flag    | run --store memory -p validation=maybe -p usercount=200 -p friendcountperuser=4 | validation: expected true or false",
         "bad validation memory  | run --store memory -p validation.memory=lots -p usercount=200 -p friendcountperuser=4 | validation.memory: expected a size",
         "bad tau                | run --store memory -p tau=200 -p usercount=200 -p friendcountperuser=4 | tau: expected a percentage",

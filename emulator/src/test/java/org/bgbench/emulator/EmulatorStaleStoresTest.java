@@ -36,8 +36,18 @@ class EmulatorStaleStoresTest {
 
     @BeforeAll
     static void startRedis() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/redis-server")),
-                "redis-server is not installed (.ci/run installs it)");
+        if (!Files.isExecutable(Path.of("/usr/bin/redis-server"))) {
+            String missing = "redis-server is not installed (./test installs it when run as root; otherwise "
+                    + "sudo apt-get install redis-server)";
+            // Under CI (the variable CI set, as .ci/run and CI services set it) fail rather than skip, so CI cannot
+            // pass without this test; elsewhere a developer's direct mvn run skips it (./test installs the server
+            // first or stops, see scripts/test-deps.sh).
+            String ci = System.getenv("CI");
+            if (ci != null && !ci.isBlank() && !ci.trim().equalsIgnoreCase("false") && !ci.trim().equals("0")) {
+                throw new AssertionError(missing + "; CI is set, so this test fails instead of being skipped");
+            }
+            Assumptions.abort(missing + ": skipping the test");
+        }
         try (ServerSocket s = new ServerSocket(0)) {
             redisPort = s.getLocalPort();
         }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The servers BG's tests start themselves, installed when missing (Debian packages, as root or with passwordless
+# sudo), or a message saying exactly what is missing and how to install it (exit 1). Used by ./test and .ci/run.
+#
+#   scripts/test-deps.sh        what ./test needs: redis-server and memcached (the casql store's tests, and
+#                               the emulator's stale-store test, start them as child processes on free ports)
+#   scripts/test-deps.sh --ci   also PostgreSQL (/usr/lib/postgresql/*/bin) and iproute2, for
+#                               scripts/test-cluster-netns.sh
+#
+# Packages are installed without starting or enabling their system services. BG_TEST_INSTALL=0 never installs (only
+# reports); BG_DEPS_PATH replaces the directories searched for the binaries (for this script's own test).
+set -euo pipefail
+me="${BG_DEPS_CALLER:-scripts/test-deps.sh}"
+
+ci=""
+case "${1:-}" in
+  "") ;;
+  --ci) ci=1 ;;
+  *) echo "$me: unknown argument '$1' (expected nothing or --ci)" >&2; exit 2 ;;
+esac
+
+search="${BG_DEPS_PATH:-$PATH:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}"
+have() { # have BINARY: found in the search path
+  local d
+  local IFS=:
+  for d in $search; do
+    [ -n "$d" ] && [ -x "$d/$1" ] && return 0
+  done
+  return 1
+}
+
+missing=()
+have redis-server || missing+=(redis-server)
+have memcached || missing+=(memcached)
+if [ -n "$ci" ]; then
+  if ! compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null; then missing+=(postgresql); fi
+  have ip || missing+=(iproute2)
+fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+how="install them with: sudo apt-get install ${missing[*]} (Debian/Ubuntu; elsewhere your system's packages \
+of those names), or run $me as root to have it install them"
+refuse() {
+  echo "$me: the tests need ${missing[*]}, not installed ($1); $how" >&2
+  exit 1
+}
+
+[ "${BG_TEST_INSTALL:-1}" != 0 ] || refuse "BG_TEST_INSTALL=0"
+command -v apt-get >/dev/null 2>&1 || refuse "no apt-get on this machine"
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1 || ! sudo -n true 2>/dev/null; then
+    refuse "not root, and no passwordless sudo to install them"
+  fi
+  sudo=(sudo -n)
+fi
+
+echo "$me: installing ${missing[*]} (apt-get, services not started)" >&2
+# policy-rc.d exiting 101 keeps dpkg from starting the services while they install (Docker images ship one).
+policy=/usr/sbin/policy-rc.d
+created=""
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee "$policy" >/dev/null
+  "${sudo[@]}" chmod 755 "$policy"
+  created=1
+fi
+rc=0
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q || rc=$?
+if [ "$rc" -eq 0 ]; then
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" \
+    || rc=$?
+fi
+if [ -n "$created" ]; then
+  "${sudo[@]}" rm -f "$policy"
+fi
+if [ "$rc" -ne 0 ]; then
+  echo "$me: installing ${missing[*]} failed (apt-get exit $rc); $how" >&2
+  exit 1
+fi
+# Under systemd the packages enable their services for the next boot: disable them, and stop any that started.
+if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+  "${sudo[@]}" systemctl disable --now redis-server.service memcached.service >/dev/null 2>&1 || true
+  # Only when this installed it: a PostgreSQL the machine already ran is not this script's to stop.
+  if [[ " ${missing[*]} " == *" postgresql "* ]]; then
+    "${sudo[@]}" systemctl disable --now postgresql.service >/dev/null 2>&1 || true
+  fi
+fi

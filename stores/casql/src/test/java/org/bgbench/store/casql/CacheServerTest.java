@@ -1,0 +1,46 @@
+package org.bgbench.store.casql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.opentest4j.TestAbortedException;
+
+/** A missing cache server fails its tests under CI and skips them elsewhere, saying what to install (issue 21). */
+class CacheServerTest {
+    @Test
+    void aMissingServerFailsUnderCi() {
+        assertThatThrownBy(() -> CacheServer.require(CacheServer.Kind.REDIS, Optional.empty(), true))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("redis-server is not installed")
+                .hasMessageContaining("apt-get install redis-server memcached")
+                .hasMessageContaining("CI is set");
+        assertThatThrownBy(() -> CacheServer.require(CacheServer.Kind.MEMCACHED, Optional.empty(), true))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("memcached is not installed");
+    }
+
+    @Test
+    void aMissingServerIsSkippedOutsideCi() {
+        assertThatThrownBy(() -> CacheServer.require(CacheServer.Kind.MEMCACHED, Optional.empty(), false))
+                .isInstanceOf(TestAbortedException.class).hasMessageContaining("memcached is not installed");
+    }
+
+    @Test
+    void anInstalledServerIsUsed() {
+        Path bin = Path.of("/opt/redis/bin/redis-server");
+        assertThat(CacheServer.require(CacheServer.Kind.REDIS, Optional.of(bin), true)).isEqualTo(bin);
+    }
+
+    @Test
+    void ciCountsWhenSetToAnythingButFalseOrZero() {
+        assertThat(CacheServer.ciSet("true")).isTrue();
+        assertThat(CacheServer.ciSet("1")).isTrue();
+        assertThat(CacheServer.ciSet("yes")).isTrue();
+        assertThat(CacheServer.ciSet(null)).isFalse();
+        assertThat(CacheServer.ciSet("")).isFalse();
+        assertThat(CacheServer.ciSet("false")).isFalse();
+        assertThat(CacheServer.ciSet("0")).isFalse();
+    }
+}
