@@ -136,11 +136,10 @@ step 0 -- ./bg load --store sqlite -p usercount=10000 || true
 run=(./bg run --store sqlite --workload high --threads 16 --duration 3s --warmup 1s --out runs/high-T16.json)
 step 0 -- "${run[@]}" || true
 [ -f runs/high-T16.json ] || fail "${run[*]}: no runs/high-T16.json"
-# TODO(issue 21 item 1, lead): re-running the same command must work (exit 0) or be refused with one plain line
-# (exit 1 or 2, no exception name). Today it fails with an IllegalStateException about the log directory, which the
-# README does not yet address: tighten this line to `step 0 -- "${run[@]}"` (or `step 2 -- …` plus the message)
-# once the README says which.
-step "0|1|2" --lenient -- "${run[@]}" || true
+# Running the same command again works: the earlier result and its logs are kept aside as runs/high-T16.1.json.
+step 0 -- "${run[@]}" || true
+expect "$last_err" "kept it as" "the second ${run[*]}"
+[ -f runs/high-T16.1.json ] || fail "${run[*]} twice: the earlier result was not kept as runs/high-T16.1.json"
 step 0 -- ./bg compare runs/ || true
 
 # A short rating of SQLite (the README's second rate command, with short experiments and a small T ceiling).

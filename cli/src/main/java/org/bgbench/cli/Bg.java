@@ -68,8 +68,12 @@ public final class Bg {
                 || e instanceof org.bgbench.cluster.rpc.WorkerException) {
             return e.getMessage();
         }
+        // Never a class name: the user gets what went wrong, and the stack trace on request.
         String m = e.getMessage();
-        return e.getClass().getSimpleName() + (m == null ? "" : ": " + m)
+        if (e instanceof java.io.UncheckedIOException && m != null) {
+            return m;
+        }
+        return (m == null || m.isBlank() ? "an unexpected failure inside BG (a bug; please report it)" : m)
                 + " (set BG_DEBUG=1 for the stack trace)";
     }
 }

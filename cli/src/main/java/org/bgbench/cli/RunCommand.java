@@ -17,6 +17,7 @@ import org.bgbench.runner.Experiment;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.LocalStore;
 import org.bgbench.runner.Parameters;
+import org.bgbench.runner.RunArtifacts;
 import org.bgbench.runner.RunKeys;
 import org.bgbench.runner.RunValidation;
 import org.bgbench.runner.WorkloadChecks;
@@ -94,6 +95,11 @@ final class RunCommand implements Callable<Integer> {
         StoreSettings settings = storeOptions.settings(provider, params);
         Path resultFile = out != null ? out : defaultOut(provider.name(), ws.mixName(), es.threads());
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
+        checkOut(resultFile);
+        Path earlier = RunArtifacts.keepEarlier(resultFile);
+        if (earlier != null) {
+            err.println("bg: " + resultFile + " held an earlier run; kept it as " + earlier);
+        }
         if (cluster.active()) {
             return runWithWorkers(stdout, err, provider, params, settings, graph, ws, es, resultFile, loaders);
         }
@@ -175,6 +181,22 @@ final class RunCommand implements Callable<Integer> {
             params.put("threadcount", Integer.toString(threads), "-p");
         }
         return params;
+    }
+
+    /** A result file BG can write, checked before anything runs. */
+    private static void checkOut(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new InvalidParameterException("--out", file + " is a directory; give a file such as " + file.resolve(
+                    "run.json"));
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        while (parent != null && !Files.exists(parent)) {
+            parent = parent.getParent();
+        }
+        if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+            throw new InvalidParameterException("--out", "cannot write " + file + ": " + (parent == null
+                    ? "no such place" : parent + " is not a writable directory"));
+        }
     }
 
     private static Path defaultOut(String store, String mix, int threads) {

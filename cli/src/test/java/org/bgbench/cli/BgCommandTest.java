@@ -123,6 +123,27 @@ class BgCommandTest {
     }
 
     @Test
+    void runningTheSameCommandTwiceKeepsTheEarlierRunAside() throws Exception {
+        Path result = dir.resolve("again.json");
+        String[] run = with(GRAPH, "run", "--store", "memory", "-p", "memory.name=cli-again", "--operations", "2000",
+                "--quiet", "--out", result.toString());
+        assertThat(bg(run)).as(err.toString()).isZero();
+        assertThat(bg(run)).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("held an earlier run; kept it as " + dir.resolve("again.1.json"))
+                .doesNotContain("Exception");
+        assertThat(dir.resolve("again.1.json")).isRegularFile();
+        assertThat(dir.resolve("again.1/logs")).isDirectory();
+        assertThat(ResultJson.read(result).unpredictable().readsChecked()).isPositive();
+    }
+
+    @Test
+    void anOutThatIsADirectoryIsRefusedBeforeTheRun() {
+        assertThat(bg(with(GRAPH, "run", "--store", "memory", "--operations", "100", "--out", dir.toString())))
+                .isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("--out").contains("is a directory").doesNotContain("Exception");
+    }
+
+    @Test
     void aRunValidatesItsReadsAndBgValidateChecksThemAgain() throws Exception {
         Path result = dir.resolve("v.json");
         assertThat(bg(with(GRAPH, "run", "--store", "memory", "-p", "memory.name=cli-validate", "--workload", "high",
@@ -183,6 +204,11 @@ class BgCommandTest {
         assertThat(qs.resolve("T1.json")).isRegularFile();
         assertThat(qs.resolve("T2.json")).isRegularFile();
         assertThat(qs.resolve("rating/rating.json")).content().contains("\"soar\"").contains("\"socialites\"");
+        // At the cap (T=4 here) the line says plainly that Socialites is a lower bound; below it, a plain number.
+        String socialites = out.toString().lines().filter(l -> l.startsWith("Socialites")).findFirst().orElseThrow();
+        assertThat(socialites).matches("Socialites (≥ 4 simultaneous members \\(a lower bound.*|[0-3] simultaneous "
+                + "members)");
+        assertThat(out.toString()).doesNotContain("may be higher");
         // A second quickstart finds the graph loaded and runs on it.
         assertThat(bg("quickstart", "-p", "sqlite.file=" + dir.resolve("qs.sqlite"), "-p", "usercount=300",
                 "-p", "friendcountperuser=10", "-p", "resourcecountperuser=4", "--threads", "1", "--duration", "1s",

@@ -85,6 +85,13 @@ public final class Experiment {
             sessionCodes.add(t.code());
         }
         RunContext context = context(s);
+        if (s.out() != null) {
+            // The same command run again: its earlier result and logs move aside instead of mixing with this run's.
+            Path earlier = RunArtifacts.keepEarlier(s.out());
+            if (earlier != null && s.progress() != null) {
+                s.progress().println("bg: " + s.out() + " held an earlier run; kept it as " + earlier);
+            }
+        }
         ResultWriter writer = s.out() == null ? null : new ResultWriter(s.out());
         try (Measurements m = Measurements.builder().sessions(sessionCodes).threads(s.emulator().threads())
                 .beta(s.beta()).storePids(s.store().localServerPids()).build()) {

@@ -33,6 +33,41 @@ public record RunArtifacts(Path result, Path dir) {
         return new RunArtifacts(result, parent.resolve(stem));
     }
 
+    /**
+     * Moves an earlier run's result {@code X.json} and its directory {@code X/} aside to {@code X.N.json} and
+     * {@code X.N/} (the first N free), so running the same command again neither fails nor loses what was measured.
+     * Returns the earlier result's new name, or null when there was none.
+     */
+    public static Path keepEarlier(Path result) {
+        RunArtifacts a = forResult(result);
+        if (!Files.exists(result) && !Files.exists(a.dir())) {
+            return null;
+        }
+        String name = result.getFileName().toString();
+        String stem = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+        String ext = name.endsWith(".json") ? ".json" : "";
+        Path parent = a.dir().getParent();
+        for (int n = 1; ; n++) {
+            Path file = parent.resolve(stem + "." + n + ext);
+            Path dir = parent.resolve(stem + "." + n + (ext.isEmpty() ? ".run" : ""));
+            if (Files.exists(file) || Files.exists(dir)) {
+                continue;
+            }
+            try {
+                if (Files.exists(a.dir())) {
+                    Files.move(a.dir(), dir);
+                }
+                if (Files.exists(result)) {
+                    Files.move(result, file);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot move the earlier run at " + result + " aside: "
+                        + e.getMessage(), e);
+            }
+            return file;
+        }
+    }
+
     /** A result file or its artifact directory, as a user names it to {@code bg validate}. */
     public static RunArtifacts find(Path path) {
         Path p = path.toAbsolutePath();
