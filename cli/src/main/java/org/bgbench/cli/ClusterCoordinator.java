@@ -72,7 +72,8 @@ final class ClusterCoordinator implements AutoCloseable {
     private String storeName;
     private Map<String, String> params;
 
-    ClusterCoordinator(List<String> addresses, String secret, PrintWriter err) {
+    ClusterCoordinator(List<String> addresses, String secret, org.bgbench.cluster.security.TlsClient tls,
+                       PrintWriter err) {
         this.err = err;
         if (secret == null || secret.isEmpty()) {
             throw new org.bgbench.model.InvalidParameterException("--secret",
@@ -80,22 +81,29 @@ final class ClusterCoordinator implements AutoCloseable {
         }
         for (String a : addresses) {
             try {
-                workers.add(new WorkerClient(a.trim(), secret));
+                workers.add(new WorkerClient(a.trim(), secret, tls)); // tls null: plaintext
             } catch (IllegalArgumentException e) {
                 workers.forEach(WorkerClient::close);
                 throw new org.bgbench.model.InvalidParameterException("--workers", e.getMessage());
             }
             names.add(a.trim());
         }
-        List<JsonNode> hello = all(w -> w.call(ClusterProtocol.HELLO, JSON.createObjectNode(), CALL));
-        for (int k = 0; k < hello.size(); k++) {
-            JsonNode h = hello.get(k);
-            if (h.path("protocol").asInt() != ClusterProtocol.VERSION) {
-                throw new ClusterException("worker " + names.get(k) + " speaks protocol " + h.path("protocol").asInt()
-                        + ", this coordinator " + ClusterProtocol.VERSION + "; run the same BG version everywhere", null);
+        try {
+            List<JsonNode> hello = all(w -> w.call(ClusterProtocol.HELLO, JSON.createObjectNode(), CALL));
+            for (int k = 0; k < hello.size(); k++) {
+                JsonNode h = hello.get(k);
+                if (h.path("protocol").asInt() != ClusterProtocol.VERSION) {
+                    throw new ClusterException("worker " + names.get(k) + " speaks protocol " + h.path("protocol").asInt()
+                            + ", this coordinator " + ClusterProtocol.VERSION + "; run the same BG version everywhere", null);
+                }
+                err.printf(Locale.ROOT, "bg: worker %d %s: host %s, %d cores, pid %d%n", k, names.get(k),
+                        h.path("host").asText(), h.path("cores").asInt(), h.path("pid").asLong());
             }
-            err.printf(Locale.ROOT, "bg: worker %d %s: host %s, %d cores, pid %d%n", k, names.get(k),
-                    h.path("host").asText(), h.path("cores").asInt(), h.path("pid").asLong());
+        } catch (RuntimeException e) {
+            // The workers that answered serve this coordinator now: end their sessions so the next one need not wait.
+            workers.forEach(WorkerClient::close);
+            pool.shutdownNow();
+            throw e;
         }
         err.flush();
     }
