@@ -481,10 +481,9 @@ public final class WorkerClient implements AutoCloseable {
         }
         String detail = status.getDescription() == null ? "" : status.getDescription();
         if (tls == null) {
-            // A TLS server drops a plaintext client at its first bytes: the connection closes after it was opened
-            // and before the HTTP/2 handshake, which nothing else that answers gRPC does.
-            if (ssl != null || (!isConnectFailure(status) && (detail.contains("protocol negotiation")
-                    || detail.contains("Network closed for unknown")))) {
+            // A TLS server drops a plaintext client at its first bytes: the connection closes (or is reset) after it
+            // was opened and before the HTTP/2 handshake, which a BG worker without TLS never does.
+            if (ssl != null || !isConnectFailure(status)) {
                 return new WorkerException(Kind.TLS, address, "worker " + address + " closed the connection before"
                         + " the HTTP/2 handshake: it probably expects TLS (give the coordinator --tls with --tls-pin or"
                         + " --tls-ca), or what listens there is not a BG worker; gRPC says: " + detail, t);
