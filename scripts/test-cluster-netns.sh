@@ -35,7 +35,7 @@ NSS=(bgpg bgc bgw1 bgw2)
 declare -A ADDR=([bgpg]=10.77.0.1 [bgc]=10.77.0.2 [bgw1]=10.77.0.11 [bgw2]=10.77.0.12)
 W1=10.77.0.11:7420
 W2=10.77.0.12:7420
-S="netns-$RANDOM$RANDOM$RANDOM"
+S="netns-secret-$RANDOM$RANDOM$RANDOM" # at least 16 characters
 PG=(--store postgres -p postgres.url=jdbc:postgresql://10.77.0.1:5432/bg -p postgres.user=postgres
   -p postgres.password=bg -p usercount=2000 -p fragments=4)
 BG="$root/bg"
@@ -358,7 +358,7 @@ section "4. a coordinator with the wrong secret"
 rc=0
 t0=$SECONDS
 timeout -k 5 30 ip netns exec bgc "$BG" run "${PG[@]}" --workload high --threads 8 --duration 8s --warmup 1s --quiet \
-  --workers "$WORKERS" --secret wrong --out "$TMP/wrong.json" >"$TMP/wrong.out" 2>"$TMP/wrong.err" || rc=$?
+  --workers "$WORKERS" --secret wrong-secret-0123456789 --out "$TMP/wrong.json" >"$TMP/wrong.out" 2>"$TMP/wrong.err" || rc=$?
 took=$((SECONDS - t0))
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
   fail wrong-secret "wrong secret: still running after 30 s (killed by timeout)"

@@ -19,9 +19,42 @@ final class ClusterOptions {
             description = "Act as the coordinator of these workers ('bg worker --listen'); each owns a share of the graph.")
     List<String> workers;
 
-    @Option(names = "--secret", paramLabel = "S", defaultValue = "${env:BG_SECRET}",
-            description = "The workers' shared secret (default: $BG_SECRET).")
+    // --- security options (issue 11): resolved by org.bgbench.cluster.security -----------------------------------
+    @Option(names = "--secret", paramLabel = "S",
+            description = "The workers' shared secret on the command line: works, but other users see it in ps.")
     String secret;
+
+    @Option(names = "--secret-file", paramLabel = "FILE",
+            description = "File holding the workers' shared secret (default: $BG_SECRET).")
+    java.nio.file.Path secretFile;
+
+    @Option(names = "--tls", description = "Talk TLS to the workers (trusting the system's CAs unless --tls-ca or --tls-pin).")
+    boolean tls;
+
+    @Option(names = "--tls-ca", paramLabel = "PEM",
+            description = "Trust workers whose certificates these CAs signed and that name the host in --workers; implies --tls.")
+    java.nio.file.Path tlsCa;
+
+    @Option(names = "--tls-pin", paramLabel = "SHA256,…", split = ",",
+            description = "Trust exactly the worker certificates with these SHA-256 fingerprints (each worker prints its "
+                    + "own); implies --tls.")
+    List<String> tlsPins;
+
+    /** The secret and TLS trust from the options above; bad values are bad input naming the option. */
+    private ClusterCoordinator connectSecurely(java.io.PrintWriter err) {
+        String s;
+        org.bgbench.cluster.security.TlsClient t;
+        try {
+            s = org.bgbench.cluster.security.Secrets.resolve(org.bgbench.cluster.security.Secrets.Side.COORDINATOR,
+                    secret, secretFile, System::getenv, line -> err.println("bg: " + line)).secret();
+            t = org.bgbench.cluster.security.TlsClient.resolve(tls, tlsCa, tlsPins);
+        } catch (org.bgbench.cluster.security.SecurityOptionException e) {
+            throw new InvalidParameterException(e.option(), e.getMessage());
+        }
+        err.flush();
+        return new ClusterCoordinator(workers, s, t, err);
+    }
+    // --- end of security options -----------------------------------------------------------------------------------
 
     @Option(names = "--worker-rates", paramLabel = "R,…", split = ",",
             description = "Relative request rates of heterogeneous workers (USC: probs); shares of members and threads "
@@ -75,6 +108,6 @@ final class ClusterOptions {
         if (calibrate != null) {
             Durations.parse("--calibrate", calibrate);
         }
-        return new ClusterCoordinator(workers, secret, err);
+        return connectSecurely(err);
     }
 }

@@ -4,6 +4,10 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import org.bgbench.cluster.security.Secrets;
+import org.bgbench.cluster.security.SecurityOptionException;
+import org.bgbench.cluster.security.TlsServer;
 import org.bgbench.cluster.rpc.WorkerServer;
 import org.bgbench.cluster.worker.WorkerService;
 import org.bgbench.model.InvalidParameterException;
@@ -13,9 +17,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "worker", mixinStandardHelpOptions = true,
-        description = {"Serve a coordinator (BGClient) (dissertation 4.3): 'bg load|run|rate --workers HOST:PORT,… --secret S'",
-            "on another host drives this process. It listens only on the address given and obeys only a",
-            "coordinator that presents the same secret."})
+        description = {"Serve a coordinator (BGClient, dissertation 4.3): 'bg load|run|rate --workers HOST:PORT,… --secret-file F'",
+            "on another host drives this process. It listens only on the address given, obeys only a",
+            "coordinator that presents the same secret, and serves one coordinator at a time."})
 final class WorkerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -24,9 +28,28 @@ final class WorkerCommand implements Callable<Integer> {
             description = "Address to listen on, e.g. 10.0.0.5:7420 (port 0 picks a free one).")
     String listen;
 
-    @Option(names = "--secret", paramLabel = "S", defaultValue = "${env:BG_SECRET}",
-            description = "Shared secret the coordinator must present (default: $BG_SECRET).")
+    // --- security options (issue 11): resolved by org.bgbench.cluster.security -----------------------------------
+    @Option(names = "--secret", paramLabel = "S",
+            description = "Shared secret on the command line: works, but other users see it in ps; prefer --secret-file.")
     String secret;
+
+    @Option(names = "--secret-file", paramLabel = "FILE",
+            description = "File holding the shared secret (at least 16 characters; keep it chmod 600). If the file does "
+                    + "not exist, a generated secret is written to it. Default: $BG_SECRET; with neither, a secret is "
+                    + "generated and printed.")
+    Path secretFile;
+
+    @Option(names = "--tls", description = "Serve TLS: with --tls-cert/--tls-key, else a self-signed certificate made "
+            + "at start. Prints the certificate's SHA-256 fingerprint for the coordinator's --tls-pin.")
+    boolean tls;
+
+    @Option(names = "--tls-cert", paramLabel = "PEM", description = "This worker's certificate (then intermediates); "
+            + "implies --tls. With --tls-key naming two files that do not exist, a self-signed pair is written there.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "The certificate's private key, unencrypted PEM.")
+    Path tlsKey;
+    // --- end of security options -----------------------------------------------------------------------------------
 
     @Option(names = "--dir", paramLabel = "DIR", defaultValue = "bg-data/worker",
             description = "Where this worker keeps its own results and logs (default ${DEFAULT-VALUE}).")
@@ -35,9 +58,6 @@ final class WorkerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        if (secret == null || secret.isBlank()) {
-            throw new InvalidParameterException("--secret", "a worker needs a shared secret (or $BG_SECRET)");
-        }
         int colon = listen.lastIndexOf(':');
         if (colon <= 0) {
             throw new InvalidParameterException("--listen", "expected HOST:PORT, got '" + listen + "'");
@@ -52,9 +72,29 @@ final class WorkerCommand implements Callable<Integer> {
             throw new InvalidParameterException("--listen", "the port must be 0..65535, got " + port);
         }
         String host = listen.substring(0, colon).replaceAll("^\\[|]$", "");
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        Consumer<String> say = line -> {
+            err.println("bg worker: " + line);
+            err.flush();
+        };
+        String sharedSecret;
+        TlsServer identity = null;
+        try {
+            sharedSecret = Secrets.resolve(Secrets.Side.WORKER, secret, secretFile, System::getenv, say).secret();
+            if (tls || tlsCert != null || tlsKey != null) {
+                identity = TlsServer.resolve(tlsCert, tlsKey, TlsServer.defaultNames(address.getAddress()), say);
+                say.accept("TLS certificate SHA-256 fingerprint " + identity.fingerprint() + (identity.generated()
+                        && tlsCert == null ? " (self-signed for this run)" : "") + ": coordinators pin it with"
+                        + " --tls-pin " + identity.fingerprint());
+            }
+        } catch (SecurityOptionException e) {
+            throw new InvalidParameterException(e.option(), e.getMessage());
+        }
         WorkerService service = new WorkerService(dir, err);
-        try (WorkerServer server = WorkerServer.start(new InetSocketAddress(host, port), secret, service)) {
-            err.printf("bg worker: listening on %s:%d (results in %s)%n", host, server.port(), dir.toAbsolutePath());
+        try (WorkerServer server = WorkerServer.builder(address, service).secret(sharedSecret).tls(identity)
+                .messages(say).start()) {
+            err.printf("bg worker: listening on %s:%d%s (results in %s)%n", host, server.port(),
+                    identity == null ? "" : " with TLS", dir.toAbsolutePath());
             err.flush();
             Runtime.getRuntime().addShutdownHook(new Thread(service::closeStore));
             service.onShutdown(() -> {

@@ -348,11 +348,18 @@ class BgCommandTest {
         "bad rate target        | rate --store memory --target fastest                  | --target: expected soar, socialites or both",
         "delta longer than sla  | rate --store memory --sla 95%:100ms:0.01%:5s --delta 10s | --delta",
         "needs pending          | run --store memory -p AcceptFriendReqAction=0.5 -p ViewProfileAction=0.5 -p usercount=200 -p friendcountperuser=4 | no pending invitation",
-        "worker without secret  | worker --listen 127.0.0.1:0 --secret=                  | --secret: a worker needs a shared secret",
+        "worker empty secret    | worker --listen 127.0.0.1:0 --secret=                  | --secret: the secret has 0 characters; at least 16 are needed",
+        "worker short secret    | worker --listen 127.0.0.1:0 --secret fifteen-chars-x   | --secret: the secret has 15 characters; at least 16 are needed",
+        "worker secret and file | worker --listen 127.0.0.1:0 --secret sixteen-characters --secret-file f | --secret: give either --secret or --secret-file",
+        "worker cert, no key    | worker --listen 127.0.0.1:0 --secret sixteen-characters --tls-cert c.pem | --tls-key: --tls-cert and --tls-key go together",
         "worker bad listen      | worker --listen foo --secret s                         | --listen: expected HOST:PORT",
         "worker bad port        | worker --listen 127.0.0.1:99999 --secret s             | --listen: the port must be 0..65535",
         "workers without secret | run --store memory --workers 127.0.0.1:1 --secret= -p usercount=200 -p friendcountperuser=4 | --secret",
-        "bad workers address    | run --store memory --workers nonsense --secret s -p usercount=200 -p friendcountperuser=4 | --workers",
+        "workers no secret file | run --store memory --workers 127.0.0.1:1 --secret-file /nonexistent/bg.secret -p usercount=200 -p friendcountperuser=4 | --secret-file: no such file: /nonexistent/bg.secret",
+        "workers short secret   | shutdown --workers 127.0.0.1:1 --secret short        | --secret: the secret has 5 characters",
+        "workers bad pin        | shutdown --workers 127.0.0.1:1 --secret sixteen-characters --tls-pin AB:CD | --tls-pin: expected a certificate",
+        "workers pin and ca     | shutdown --workers 127.0.0.1:1 --secret sixteen-characters --tls-pin AB --tls-ca ca.pem | --tls-pin: give either --tls-pin or --tls-ca",
+        "bad workers address    | run --store memory --workers nonsense --secret sixteen-characters -p usercount=200 -p friendcountperuser=4 | --workers",
         "bad worker rates       | run --store memory --workers 127.0.0.1:1,127.0.0.1:2 --worker-rates 1 --secret s -p usercount=200 -p friendcountperuser=4 | --worker-rates",
     })
     void badInputGetsOneClearLineAndExitCode2(String what, String args, String message) {
@@ -361,35 +368,85 @@ class BgCommandTest {
         assertThat(err.toString()).contains(message.trim()).doesNotContain("\tat ");
     }
 
-    @Test
-    void aWorkerServesUntilItsCoordinatorShutsItDown() throws Exception {
+    /** Starts 'bg worker' on a free loopback port in a thread; returns its port once it listens. */
+    private int startWorker(StringWriter workerErr, java.util.concurrent.atomic.AtomicInteger code, Thread[] thread,
+                            String... options) throws Exception {
         int port;
         try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        java.util.concurrent.atomic.AtomicInteger code = new java.util.concurrent.atomic.AtomicInteger(-1);
-        StringWriter workerErr = new StringWriter();
-        Thread worker = Thread.ofPlatform().start(() -> code.set(Bg.run(new PrintWriter(new StringWriter(), true),
-                new PrintWriter(workerErr, true), "worker", "--listen", "127.0.0.1:" + port, "--secret", "s3",
-                "--dir", dir.resolve("worker").toString())));
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("worker", "--listen",
+                "127.0.0.1:" + port, "--dir", dir.resolve("worker-" + port).toString()));
+        args.addAll(java.util.List.of(options));
+        thread[0] = Thread.ofPlatform().start(() -> code.set(Bg.run(new PrintWriter(new StringWriter(), true),
+                new PrintWriter(workerErr, true), args.toArray(String[]::new))));
         long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!workerErr.toString().contains("(results in") && System.nanoTime() < deadline && worker.isAlive()) {
-            Thread.onSpinWait();
+        while (!workerErr.toString().contains("(results in") && System.nanoTime() < deadline && thread[0].isAlive()) {
+            Thread.sleep(10);
         }
         assertThat(workerErr.toString()).contains("listening on 127.0.0.1:" + port);
-        assertThat(bg("shutdown", "--workers", "127.0.0.1:" + port, "--secret", "wrong")).isEqualTo(Bg.FAILED);
-        assertThat(err.toString()).contains("refused the secret");
-        assertThat(worker.isAlive()).as("a wrong secret shuts nothing down").isTrue();
-        assertThat(bg("shutdown", "--workers", "127.0.0.1:" + port, "--secret", "s3")).as(err.toString()).isZero();
-        worker.join(java.time.Duration.ofSeconds(15));
-        assertThat(worker.isAlive()).isFalse();
+        return port;
+    }
+
+    @Test
+    void aWorkerServesUntilItsCoordinatorShutsItDown() throws Exception {
+        // No secret: the worker generates one and writes it to the --secret-file that does not exist yet.
+        java.nio.file.Path secretFile = dir.resolve("worker.secret");
+        java.util.concurrent.atomic.AtomicInteger code = new java.util.concurrent.atomic.AtomicInteger(-1);
+        StringWriter workerErr = new StringWriter();
+        Thread[] worker = new Thread[1];
+        int port = startWorker(workerErr, code, worker, "--secret-file", secretFile.toString());
+        assertThat(workerErr.toString()).contains("generated one and wrote it to " + secretFile);
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                java.nio.file.Files.getPosixFilePermissions(secretFile))).isEqualTo("rw-------");
+
+        assertThat(bg("shutdown", "--workers", "127.0.0.1:" + port, "--secret", "wrong-but-long-enough"))
+                .isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("refused the secret").contains("warning: --secret puts the secret on the"
+                + " command line");
+        assertThat(worker[0].isAlive()).as("a wrong secret shuts nothing down").isTrue();
+        int before = err.getBuffer().length();
+        assertThat(bg("shutdown", "--workers", "127.0.0.1:" + port, "--secret-file", secretFile.toString()))
+                .as(err.toString()).isZero();
+        assertThat(err.toString().substring(before)).doesNotContain("warning");
+        worker[0].join(java.time.Duration.ofSeconds(15));
+        assertThat(worker[0].isAlive()).isFalse();
         assertThat(code.get()).isZero();
         assertThat(workerErr.toString()).contains("shut down by the coordinator");
     }
 
     @Test
+    void aTlsWorkerIsReachedWithItsPinnedFingerprint() throws Exception {
+        java.nio.file.Path secretFile = dir.resolve("tls.secret");
+        java.nio.file.Files.writeString(secretFile, "a-secret-for-the-tls-test\n");
+        java.nio.file.Files.setPosixFilePermissions(secretFile,
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        java.util.concurrent.atomic.AtomicInteger code = new java.util.concurrent.atomic.AtomicInteger(-1);
+        StringWriter workerErr = new StringWriter();
+        Thread[] worker = new Thread[1];
+        int port = startWorker(workerErr, code, worker, "--secret-file", secretFile.toString(), "--tls");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("--tls-pin (([0-9A-F]{2}:){31}[0-9A-F]{2})")
+                .matcher(workerErr.toString());
+        assertThat(m.find()).as(workerErr.toString()).isTrue();
+        String pin = m.group(1);
+        String workers = "127.0.0.1:" + port;
+
+        assertThat(bg("shutdown", "--workers", workers, "--secret-file", secretFile.toString())).isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("it probably expects TLS");
+        assertThat(bg("shutdown", "--workers", workers, "--secret-file", secretFile.toString(), "--tls-pin",
+                "00".repeat(32))).isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("failed the TLS handshake").contains("not the one pinned with --tls-pin");
+        assertThat(worker[0].isAlive()).isTrue();
+        assertThat(bg("shutdown", "--workers", workers, "--secret-file", secretFile.toString(), "--tls-pin", pin))
+                .as(err.toString()).isZero();
+        worker[0].join(java.time.Duration.ofSeconds(15));
+        assertThat(worker[0].isAlive()).isFalse();
+        assertThat(code.get()).isZero();
+    }
+
+    @Test
     void anUnreachableWorkerIsAClearFailure() {
-        assertThat(bg("run", "--store", "memory", "--workers", "127.0.0.1:1", "--secret", "s", "-p", "usercount=200",
+        assertThat(bg("run", "--store", "memory", "--workers", "127.0.0.1:1", "--secret", "sixteen-characters", "-p", "usercount=200",
                 "-p", "friendcountperuser=4", "--duration", "1s")).isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("worker 127.0.0.1:1 is unreachable").doesNotContain("\tat ");
     }

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterPostgresTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String SECRET = "test-secret-42";
+    private static final String SECRET = "test-secret-42-long-enough";
     private static final String[] GRAPH = {"-p", "usercount=600", "-p", "friendcountperuser=10", "-p", "fragments=4",
         "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
 
@@ -198,7 +198,7 @@ class ClusterPostgresTest {
     void aCoordinatorWithoutTheSecretIsRefused() {
         List<String> args = new ArrayList<>(List.of(with("run", "--workload", "high", "--threads", "2", "--duration",
                 "1s", "--workers", workers, "--out", dir.resolve("refused.json").toString())));
-        args.set(args.indexOf(SECRET), "not-the-secret");
+        args.set(args.indexOf(SECRET), "not-the-secret-but-long");
         assertThat(bg(args.toArray(String[]::new))).isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("refused the secret");
         assertThat(dir.resolve("refused.json")).doesNotExist();

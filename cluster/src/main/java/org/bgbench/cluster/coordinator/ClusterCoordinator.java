@@ -65,7 +65,9 @@ public final class ClusterCoordinator implements AutoCloseable {
     private String storeName;
     private Map<String, String> params;
 
-    public ClusterCoordinator(List<String> addresses, String secret, PrintWriter err) {
+    /** @param tls the channel's TLS, or null for plaintext */
+    public ClusterCoordinator(List<String> addresses, String secret, org.bgbench.cluster.security.TlsClient tls,
+                              PrintWriter err) {
         this.err = err;
         if (secret == null || secret.isEmpty()) {
             throw new org.bgbench.model.InvalidParameterException("--secret",
@@ -73,22 +75,30 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
         for (String a : addresses) {
             try {
-                workers.add(new WorkerClient(a.trim(), secret));
+                workers.add(new WorkerClient(a.trim(), secret, tls)); // tls null: plaintext
             } catch (IllegalArgumentException e) {
                 workers.forEach(WorkerClient::close);
                 throw new org.bgbench.model.InvalidParameterException("--workers", e.getMessage());
             }
             names.add(a.trim());
         }
-        List<JsonNode> hello = all(w -> w.call(Operations.HELLO, Messages.tree(Messages.Ack.OK), CALL));
-        for (int k = 0; k < hello.size(); k++) {
-            Messages.Hello h = Messages.read(hello.get(k), Messages.Hello.class);
-            if (h.protocol() != Operations.VERSION) {
-                throw new ClusterException("worker " + names.get(k) + " speaks protocol " + h.protocol()
-                        + ", this coordinator " + Operations.VERSION + "; run the same BG version everywhere", null);
+        try {
+            List<JsonNode> hello = all(w -> w.call(Operations.HELLO, Messages.tree(Messages.Ack.OK), CALL));
+            for (int k = 0; k < hello.size(); k++) {
+                Messages.Hello h = Messages.read(hello.get(k), Messages.Hello.class);
+                if (h.protocol() != Operations.VERSION) {
+                    throw new ClusterException("worker " + names.get(k) + " speaks protocol " + h.protocol()
+                            + ", this coordinator " + Operations.VERSION + "; run the same BG version everywhere",
+                            null);
+                }
+                err.printf(Locale.ROOT, "bg: worker %d %s: host %s, %d cores, pid %d%n", k, names.get(k), h.host(),
+                        h.cores(), h.pid());
             }
-            err.printf(Locale.ROOT, "bg: worker %d %s: host %s, %d cores, pid %d%n", k, names.get(k), h.host(),
-                    h.cores(), h.pid());
+        } catch (RuntimeException e) {
+            // The workers that answered serve this coordinator now: end their sessions so the next one need not wait.
+            workers.forEach(WorkerClient::close);
+            pool.shutdownNow();
+            throw e;
         }
         err.flush();
     }

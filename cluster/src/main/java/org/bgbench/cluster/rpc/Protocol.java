@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.bgbench.cluster.security.Secrets;
 
 /**
  * The wire protocol, shared by {@link WorkerServer} and {@link WorkerClient}: a hand-written gRPC service
@@ -24,7 +25,9 @@ import java.time.Duration;
  *   <li>{@code Stream} (server streaming): same request; responses are envelopes {@code {"t":"hb"}} (heartbeat),
  *       {@code {"t":"msg","m":…}} (a message from the backend) and a last {@code {"t":"end","m":…}} (the final one).</li>
  * </ul>
- * The shared secret travels in the binary metadata header {@code bg-secret-bin}.
+ * The shared secret travels in the binary metadata header {@code bg-secret-bin}, the client's session id in
+ * {@code bg-session}. A third unary method, {@code End}, ends the client's session (the transport answers it; the
+ * backend never sees it).
  */
 final class Protocol {
 
@@ -44,6 +47,24 @@ final class Protocol {
     static final Metadata.Key<byte[]> SECRET_HEADER =
             Metadata.Key.of("bg-secret" + Metadata.BINARY_HEADER_SUFFIX, Metadata.BINARY_BYTE_MARSHALLER);
 
+    /** A random id per {@link WorkerClient}: the worker serves one session at a time. */
+    static final Metadata.Key<String> SESSION_HEADER = Metadata.Key.of("bg-session", Metadata.ASCII_STRING_MARSHALLER);
+
+    /** Longest session id the worker keeps (a longer one is cut: ids are random, 22 characters). */
+    static final int MAX_SESSION_CHARS = 64;
+
+    /** Trailers of a refusal because the worker serves another coordinator (status FAILED_PRECONDITION). */
+    static final Metadata.Key<String> REFUSAL = Metadata.Key.of("bg-refusal", Metadata.ASCII_STRING_MARSHALLER);
+    static final String REFUSAL_BUSY = "busy";
+    /** The other coordinator's IP address. */
+    static final Metadata.Key<String> HOLDER = Metadata.Key.of("bg-holder", Metadata.ASCII_STRING_MARSHALLER);
+    /** When its session started, epoch milliseconds. */
+    static final Metadata.Key<String> HOLDER_SINCE = Metadata.Key.of("bg-holder-since", Metadata.ASCII_STRING_MARSHALLER);
+    /** How long ago its last connection closed, in milliseconds (absent while it is connected). */
+    static final Metadata.Key<String> HOLDER_GONE = Metadata.Key.of("bg-holder-gone-ms", Metadata.ASCII_STRING_MARSHALLER);
+    /** How long the worker keeps a disconnected coordinator's session, in milliseconds. */
+    static final Metadata.Key<String> HOLDER_GRACE = Metadata.Key.of("bg-holder-grace-ms", Metadata.ASCII_STRING_MARSHALLER);
+
     static final ObjectMapper JSON = new ObjectMapper();
 
     static final MethodDescriptor.Marshaller<JsonNode> MARSHALLER = new JsonMarshaller();
@@ -58,6 +79,13 @@ final class Protocol {
     static final MethodDescriptor<JsonNode, JsonNode> STREAM = MethodDescriptor.<JsonNode, JsonNode>newBuilder()
             .setType(MethodDescriptor.MethodType.SERVER_STREAMING)
             .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, "Stream"))
+            .setRequestMarshaller(MARSHALLER)
+            .setResponseMarshaller(MARSHALLER)
+            .build();
+
+    static final MethodDescriptor<JsonNode, JsonNode> END = MethodDescriptor.<JsonNode, JsonNode>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, "End"))
             .setRequestMarshaller(MARSHALLER)
             .setResponseMarshaller(MARSHALLER)
             .build();
@@ -88,8 +116,13 @@ final class Protocol {
 
     static byte[] secretBytes(String secret) {
         if (secret == null || secret.isEmpty()) {
-            throw new IllegalArgumentException("a shared secret is required (the same non-empty secret on the"
-                    + " coordinator and on every worker)");
+            throw new IllegalArgumentException("a shared secret is required (the same secret, at least "
+                    + Secrets.MIN_LENGTH + " characters, on the coordinator and on every worker)");
+        }
+        int length = secret.codePointCount(0, secret.length());
+        if (length < Secrets.MIN_LENGTH) {
+            throw new IllegalArgumentException("the shared secret must have at least " + Secrets.MIN_LENGTH
+                    + " characters, this one has " + length);
         }
         return secret.getBytes(StandardCharsets.UTF_8);
     }

@@ -16,6 +16,13 @@ public final class WorkerException extends RuntimeException {
         UNREACHABLE,
         /** The worker is running but refused the coordinator's secret. */
         REFUSED_SECRET,
+        /** The worker is serving another coordinator (one session at a time); the message names it and since when. */
+        BUSY,
+        /**
+         * The TLS handshake failed: the worker's certificate is not pinned or not trusted, or one side speaks TLS and
+         * the other does not. Nothing was sent, the secret included.
+         */
+        TLS,
         /** A unary call missed its deadline, or a stream its total timeout. */
         TIMEOUT,
         /** Nothing at all, not even a heartbeat, arrived for the idle timeout: the worker is frozen or the network cut. */

@@ -2,24 +2,22 @@ package org.bgbench.cluster.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import io.grpc.Grpc;
-import io.grpc.Metadata;
 import io.grpc.Server;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslProvider;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -31,6 +29,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import javax.net.ssl.SSLException;
+import org.bgbench.cluster.security.TlsServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,10 +42,28 @@ import org.slf4j.LoggerFactory;
  * <p>Every operation runs on its own daemon thread, which is interrupted when the coordinator cancels or disconnects,
  * when the call's deadline passes, or when this server closes. While a stream runs a heartbeat goes to the
  * coordinator every second, so a long quiet operation is not taken for a hang.
+ *
+ * <p>Before a call reaches the backend ({@link Gate}): a source address that presented a wrong secret waits before
+ * its next call is looked at (from {@value #BACKOFF_BASE_MILLIS} ms, doubling up to {@value #BACKOFF_MAX_MILLIS} ms);
+ * the secret is compared in constant time; and the worker serves one coordinator session at a time (another one is
+ * refused, {@link WorkerException.Kind#BUSY}, until the first ends or has been disconnected for
+ * {@link #SESSION_GRACE}). With {@link Builder#tls} the connection is TLS.
  */
 public final class WorkerServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerServer.class);
+
+    /** First wait of a source address after a wrong secret; doubles with each further one. */
+    public static final long BACKOFF_BASE_MILLIS = 100;
+    /** Longest wait of a source address after wrong secrets. */
+    public static final long BACKOFF_MAX_MILLIS = 5000;
+    /** Source addresses whose failed attempts are remembered at most (least recently seen forgotten first). */
+    static final int MAX_SOURCES = 4096;
+    /**
+     * How long a coordinator whose connections all closed keeps its session (so it may reconnect), as long as the
+     * coordinator's own heartbeat timeout.
+     */
+    public static final Duration SESSION_GRACE = Duration.ofSeconds(10);
 
     private final Server server;
     private final WorkerBackend backend;
@@ -52,17 +71,30 @@ public final class WorkerServer implements AutoCloseable {
     private final ScheduledExecutorService heartbeats;
     private final Set<Thread> running = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Sessions sessions;
+    private final TlsServer tls;
 
-    private WorkerServer(InetSocketAddress listen, byte[] secret, WorkerBackend backend) throws IOException {
-        this.backend = backend;
+    private WorkerServer(Builder b, byte[] secret) throws IOException {
+        this.backend = b.backend;
+        this.tls = b.tls;
         this.grpcExecutor = Executors.newCachedThreadPool(daemon("bg-worker-grpc"));
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("bg-worker-heartbeat"));
+        Consumer<String> warn = b.messages != null ? b.messages : log::warn;
+        Consumer<String> info = b.messages != null ? b.messages : log::info;
+        Throttle throttle = new Throttle(b.backoffBase, b.backoffMax, MAX_SOURCES, warn);
+        this.sessions = new Sessions(b.sessionGrace, info);
+        Gate gate = new Gate(secret, throttle, sessions, heartbeats);
         ServerServiceDefinition service = ServerServiceDefinition.builder(Protocol.SERVICE)
                 .addMethod(Protocol.CALL, ServerCalls.asyncUnaryCall(this::call))
                 .addMethod(Protocol.STREAM, ServerCalls.asyncServerStreamingCall(this::stream))
+                .addMethod(Protocol.END, ServerCalls.asyncUnaryCall((request, responses) -> {
+                    responses.onNext(NullNode.instance); // the Gate ended the session
+                    responses.onCompleted();
+                }))
                 .build();
-        Server built = NettyServerBuilder.forAddress(listen)
-                .addService(ServerInterceptors.intercept(service, new SecretCheck(secret)))
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(b.listen)
+                .addService(ServerInterceptors.intercept(service, gate))
+                .addTransportFilter(gate.connections())
                 .executor(grpcExecutor)
                 .maxInboundMessageSize(Protocol.MAX_MESSAGE_BYTES)
                 .handshakeTimeout(10, TimeUnit.SECONDS)
@@ -71,34 +103,131 @@ public final class WorkerServer implements AutoCloseable {
                 .keepAliveTimeout(10, TimeUnit.SECONDS)
                 // Lets the coordinator ping every 10 s (WorkerClient) without being sent away.
                 .permitKeepAliveTime(5, TimeUnit.SECONDS)
-                .permitKeepAliveWithoutCalls(true)
-                .build();
+                .permitKeepAliveWithoutCalls(true);
+        if (tls != null) {
+            try {
+                builder.sslContext(GrpcSslContexts.configure(
+                        SslContextBuilder.forServer(tls.privateKey(), tls.chain().toArray(X509Certificate[]::new)),
+                        SslProvider.JDK).build());
+            } catch (SSLException | RuntimeException e) {
+                heartbeats.shutdownNow();
+                grpcExecutor.shutdownNow();
+                throw new IOException("cannot set up TLS with " + tls + ": " + rootMessage(e), e);
+            }
+        }
         try {
-            this.server = built.start();
+            this.server = builder.build().start();
         } catch (IOException | RuntimeException e) {
             heartbeats.shutdownNow();
             grpcExecutor.shutdownNow();
-            throw new IOException("cannot listen on " + hostPort(listen) + ": " + rootMessage(e), e);
+            throw new IOException("cannot listen on " + hostPort(b.listen) + ": " + rootMessage(e), e);
+        }
+        long sweep = Throttle.REPORT_EVERY.toMillis() / 4;
+        heartbeats.scheduleWithFixedDelay(() -> throttle.sweep(System.nanoTime()), sweep, sweep,
+                TimeUnit.MILLISECONDS);
+        if (b.listen.getAddress().isAnyLocalAddress()) {
+            warn.accept("listening on every interface of this host ("
+                    + hostPort(new InetSocketAddress(b.listen.getAddress(), server.getPort())) + "): any host that"
+                    + " reaches it may try the secret; give the address that faces the coordinator instead");
         }
     }
 
     /**
-     * Starts a worker server listening on exactly {@code listen} (port 0 picks a free port, see {@link #port()}).
+     * Starts a worker server listening on exactly {@code listen} (port 0 picks a free port, see {@link #port()}),
+     * plaintext, with the default backoff and session grace.
      *
-     * @param secret the shared secret every call must carry; required, non-empty
+     * @param secret the shared secret every call must carry; required, at least 16 characters
      * @throws IOException when the address cannot be bound (in use, not an address of this host)
      */
     public static WorkerServer start(InetSocketAddress listen, String secret, WorkerBackend backend)
             throws IOException {
-        Objects.requireNonNull(listen, "listen");
-        Objects.requireNonNull(backend, "backend");
-        if (listen.isUnresolved()) {
-            throw new IOException("cannot listen on " + listen.getHostString() + ":" + listen.getPort()
-                    + ": unknown host");
+        return builder(listen, backend).secret(secret).start();
+    }
+
+    /** A server to configure before {@link Builder#start()}: secret (required), TLS, where its messages go. */
+    public static Builder builder(InetSocketAddress listen, WorkerBackend backend) {
+        return new Builder(listen, backend);
+    }
+
+    /** Options of a {@link WorkerServer}. */
+    public static final class Builder {
+        private final InetSocketAddress listen;
+        private final WorkerBackend backend;
+        private String secret;
+        private TlsServer tls;
+        private Consumer<String> messages;
+        private Duration sessionGrace = SESSION_GRACE;
+        private Duration backoffBase = Duration.ofMillis(BACKOFF_BASE_MILLIS);
+        private Duration backoffMax = Duration.ofMillis(BACKOFF_MAX_MILLIS);
+
+        private Builder(InetSocketAddress listen, WorkerBackend backend) {
+            this.listen = Objects.requireNonNull(listen, "listen");
+            this.backend = Objects.requireNonNull(backend, "backend");
         }
-        WorkerServer server = new WorkerServer(listen, Protocol.secretBytes(secret), backend);
-        log.info("worker listening on {}", server.address());
-        return server;
+
+        /** The shared secret every call must carry; required, at least 16 characters. */
+        public Builder secret(String secret) {
+            this.secret = secret;
+            return this;
+        }
+
+        /** Serve TLS with this identity (null: plaintext). */
+        public Builder tls(TlsServer tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /**
+         * Where the server's security messages go, one line each: listening on every interface, refused secrets
+         * (once per source address, then counts), which coordinator it serves and refuses. Default: this class's
+         * logger.
+         */
+        public Builder messages(Consumer<String> messages) {
+            this.messages = messages;
+            return this;
+        }
+
+        /** How long a disconnected coordinator keeps its session (default {@link #SESSION_GRACE}). */
+        public Builder sessionGrace(Duration grace) {
+            if (grace == null || grace.isNegative()) {
+                throw new IllegalArgumentException("the session grace must be zero or more, got " + grace);
+            }
+            this.sessionGrace = grace;
+            return this;
+        }
+
+        /** The backoff after wrong secrets, for tests that must not wait seconds. */
+        Builder backoff(Duration base, Duration max) {
+            this.backoffBase = base;
+            this.backoffMax = max;
+            return this;
+        }
+
+        /**
+         * Starts listening.
+         *
+         * @throws IllegalArgumentException for a missing or short secret
+         * @throws IOException when the address cannot be bound (in use, not an address of this host, unknown host)
+         */
+        public WorkerServer start() throws IOException {
+            if (listen.isUnresolved()) {
+                throw new IOException("cannot listen on " + listen.getHostString() + ":" + listen.getPort()
+                        + ": unknown host");
+            }
+            WorkerServer server = new WorkerServer(this, Protocol.secretBytes(secret));
+            log.info("worker listening on {}{}", server.address(), tls == null ? "" : " (TLS, " + tls + ")");
+            return server;
+        }
+    }
+
+    /** The TLS identity it serves, or null (plaintext). */
+    public TlsServer tls() {
+        return tls;
+    }
+
+    /** The IP address of the coordinator it serves, or null when it serves none. */
+    public String coordinator() {
+        return sessions.holder();
     }
 
     /** The bound port (the chosen one when {@code listen} asked for port 0). */
@@ -287,39 +416,6 @@ public final class WorkerServer implements AutoCloseable {
             ScheduledFuture<?> h = heartbeat;
             if (h != null) {
                 h.cancel(false);
-            }
-        }
-    }
-
-    // --- the secret ---------------------------------------------------------------------------------------------
-
-    /** Closes every call that does not carry the shared secret with UNAUTHENTICATED before it reaches a method. */
-    private static final class SecretCheck implements ServerInterceptor {
-        private final byte[] expected;
-
-        SecretCheck(byte[] secret) {
-            this.expected = sha256(secret);
-        }
-
-        @Override
-        public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-                ServerCallHandler<Q, R> next) {
-            byte[] given = headers.get(Protocol.SECRET_HEADER);
-            // Comparing fixed-length digests in constant time reveals neither the secret's bytes nor its length.
-            if (given != null && MessageDigest.isEqual(sha256(given), expected)) {
-                return next.startCall(call, headers);
-            }
-            String why = given == null ? "no secret" : "wrong secret";
-            log.warn("refused a call from {}: {}", call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR), why);
-            call.close(Status.UNAUTHENTICATED.withDescription(why), new Metadata());
-            return new ServerCall.Listener<>() {};
-        }
-
-        private static byte[] sha256(byte[] bytes) {
-            try {
-                return MessageDigest.getInstance("SHA-256").digest(bytes);
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("SHA-256 is missing from this JDK", e);
             }
         }
     }

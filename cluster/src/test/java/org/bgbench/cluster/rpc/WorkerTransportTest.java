@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class WorkerTransportTest {
 
-    private static final String SECRET = "lab-secret-42";
+    private static final String SECRET = "lab-secret-42-long-enough";
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final Duration LONG = Duration.ofSeconds(20);
 
@@ -138,10 +138,14 @@ class WorkerTransportTest {
     @Test
     void wrongSecretIsRefusedBeforeTheBackendSeesTheCall() throws Exception {
         TestBackend backend = new TestBackend();
-        WorkerServer server = server("127.0.0.1", backend);
+        // Short backoffs: this test is about the answer, WorkerSecurityTest about the slowing down.
+        WorkerServer server = WorkerServer.builder(new InetSocketAddress("127.0.0.1", 0), backend).secret(SECRET)
+                .backoff(Duration.ofMillis(1), Duration.ofMillis(20)).start();
+        toClose.add(server);
         String address = "127.0.0.1:" + server.port();
 
-        for (String wrong : List.of("lab-secret-43", "x", SECRET + "-and-more", SECRET.toUpperCase())) {
+        for (String wrong : List.of("lab-secret-43-long-enough", "x".repeat(16), SECRET + "-and-more",
+                SECRET.toUpperCase())) {
             WorkerClient client = client("127.0.0.1", server.port(), wrong);
             WorkerException unary = catchThrowableOfType(WorkerException.class,
                     () -> client.call("echo", obj("x", 1), Duration.ofSeconds(5)));
@@ -183,6 +187,13 @@ class WorkerTransportTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("secret");
         assertThatThrownBy(() -> WorkerServer.start(new InetSocketAddress("127.0.0.1", 0), "", new TestBackend()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("secret");
+        // at least 16 characters (code points, not bytes), on both ends
+        assertThatThrownBy(() -> new WorkerClient("127.0.0.1:7000", "x".repeat(15)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 16 characters");
+        assertThatThrownBy(() -> WorkerServer.start(new InetSocketAddress("127.0.0.1", 0), "é".repeat(15),
+                new TestBackend()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 16 characters");
+        new WorkerClient("127.0.0.1:7000", "x".repeat(16)).close();
         for (String bad : List.of("", "host", "host:", ":7000", "host:0", "host:65536", "host:7x", "a b:7000",
                 "::1:7000", "[::1]7000")) {
             assertThatThrownBy(() -> new WorkerClient(bad, SECRET))
@@ -494,6 +505,21 @@ class WorkerTransportTest {
         WorkerException after = catchThrowableOfType(WorkerException.class,
                 () -> client.call("ping", null, Duration.ofSeconds(5)));
         assertThat(after.kind()).isEqualTo(Kind.UNREACHABLE);
+    }
+
+    @Test
+    void aWorkerKilledDuringAUnaryCallIsReportedAsDiedNotAsATlsProblem() throws Exception {
+        ChildWorker child = new ChildWorker();
+        toClose.add(child);
+        WorkerClient client = client("127.0.0.1", child.port, SECRET);
+        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> catchThrowableOfType(
+                WorkerException.class, () -> client.call("sleep", NODES.numberNode(20_000), LONG)));
+        Thread.sleep(1000); // the call is on the worker, which has not answered
+        child.process.destroyForcibly();
+
+        Throwable t = outcome.get(15, TimeUnit.SECONDS);
+        assertThat(t).isInstanceOfSatisfying(WorkerException.class,
+                e -> assertThat(e.kind()).as(e.getMessage()).isEqualTo(Kind.DIED));
     }
 
     // --- addresses --------------------------------------------------------------------------------------------------
