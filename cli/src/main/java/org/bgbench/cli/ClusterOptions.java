@@ -36,7 +36,7 @@ final class ClusterOptions {
         if (calibrate == null || !loaded) {
             return loaded;
         }
-        java.time.Duration d = org.bgbench.workload.Durations.parse("--calibrate", calibrate);
+        java.time.Duration d = org.bgbench.model.Durations.parse("--calibrate", calibrate);
         double[] measured = c.calibrate(d, Math.max(1, calibrationThreads));
         double[] norm = measured.clone();
         double min = Arrays.stream(norm).min().orElse(1);
@@ -86,7 +86,7 @@ final class ClusterOptions {
     ClusterCoordinator connect(java.io.PrintWriter err) {
         rates(); // bad --worker-rates is bad input, before any connection
         if (calibrate != null) {
-            org.bgbench.workload.Durations.parse("--calibrate", calibrate);
+            org.bgbench.model.Durations.parse("--calibrate", calibrate);
         }
         return new ClusterCoordinator(workers, secret, err);
     }

@@ -78,7 +78,7 @@ final class ClusterRatingRunner implements ExperimentRunner, RateCommand.Resets 
         count++;
         Path out = dir.resolve(String.format(Locale.ROOT, "%02d-T%d.json", count, threads));
         err.printf(Locale.ROOT, "bg: experiment %d: T=%d for %s on %d workers%n", count, threads,
-                org.bgbench.workload.Durations.format(duration), cluster.names().size());
+                org.bgbench.model.Durations.format(duration), cluster.names().size());
         ClusterCoordinator.Outcome o;
         try {
             o = cluster.run(threads, duration, template.warmup(), sla.beta(), template.seed() + count, validate,

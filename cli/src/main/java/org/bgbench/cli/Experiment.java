@@ -19,10 +19,10 @@ import org.bgbench.measurement.report.ResultWriter;
 import org.bgbench.measurement.report.SummaryPrinter;
 import org.bgbench.model.Action;
 import org.bgbench.model.GraphSpec;
+import org.bgbench.model.SessionType;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
 import org.bgbench.validation.log.LogDirectory;
-import org.bgbench.workload.SessionType;
 import org.bgbench.workload.WorkloadSpec;
 
 /**

@@ -123,7 +123,7 @@ final class RatingRunner implements ExperimentRunner, RateCommand.Resets {
                 template.locks(), template.uniqueSocialites(), template.seed() + count, template.threadKind());
         Path out = dir.resolve(String.format(Locale.ROOT, "%02d-T%d.json", count, threads));
         err.printf(Locale.ROOT, "bg: experiment %d: T=%d for %s%n", count, threads,
-                org.bgbench.workload.Durations.format(duration));
+                org.bgbench.model.Durations.format(duration));
         Experiment.Outcome o = Experiment.run(new Experiment.Setup(store, storeName, storeSettings, state, workload, ec,
                 beta, out, null, validation));
         RunResult r = o.result();

@@ -3,12 +3,12 @@ package org.bgbench.store.postgres;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.workload.Durations;
 
 /**
  * The {@code postgres} store: PostgreSQL over pgJDBC with BG's Basic relational design, or with the profile counts in a
