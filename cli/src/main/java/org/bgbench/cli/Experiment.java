@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +18,6 @@ import org.bgbench.measurement.report.ResultWriter;
 import org.bgbench.measurement.report.SummaryPrinter;
 import org.bgbench.model.Action;
 import org.bgbench.model.GraphSpec;
-import org.bgbench.model.SessionType;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
 import org.bgbench.validation.log.LogDirectory;
@@ -63,13 +61,9 @@ final class Experiment {
                 : new WorkloadAdapter(s.workload().mix(),
                         s.workload().socialites().sampler(members, s.workload().seed()),
                         s.workload().targets().sampler(members, s.workload().seed() + 1));
-        List<String> sessionCodes = new ArrayList<>();
-        for (SessionType t : SessionType.values()) {
-            sessionCodes.add(t.code());
-        }
         RunContext context = context(s);
         ResultWriter writer = s.out() == null ? null : new ResultWriter(s.out());
-        try (Measurements m = Measurements.builder().sessions(sessionCodes).threads(s.emulator().threads())
+        try (Measurements m = Measurements.builder().threads(s.emulator().threads())
                 .beta(s.beta()).storePids(s.store().localServerPids()).build()) {
             int[] seconds = {0};
             m.addListener(sample -> onSample(s, m, writer, context, sample, seconds));
