@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +21,6 @@ import org.bgbench.model.GraphSpec;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
 import org.bgbench.validation.log.LogDirectory;
-import org.bgbench.workload.SessionType;
 import org.bgbench.workload.WorkloadSpec;
 
 /**
@@ -80,10 +78,6 @@ public final class Experiment {
                 : new WorkloadAdapter(s.workload().mix(),
                         s.workload().socialites().sampler(members, s.workload().seed()),
                         s.workload().targets().sampler(members, s.workload().seed() + 1));
-        List<String> sessionCodes = new ArrayList<>();
-        for (SessionType t : SessionType.values()) {
-            sessionCodes.add(t.code());
-        }
         RunContext context = context(s);
         if (s.out() != null) {
             // The same command run again: its earlier result and logs move aside instead of mixing with this run's.
@@ -93,7 +87,7 @@ public final class Experiment {
             }
         }
         ResultWriter writer = s.out() == null ? null : new ResultWriter(s.out());
-        try (Measurements m = Measurements.builder().sessions(sessionCodes).threads(s.emulator().threads())
+        try (Measurements m = Measurements.builder().threads(s.emulator().threads())
                 .beta(s.beta()).storePids(s.store().localServerPids()).build()) {
             int[] seconds = {0};
             m.addListener(sample -> onSample(s, m, writer, context, sample, seconds));

@@ -3,6 +3,7 @@ package org.bgbench.workload;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.workload.distribution.DistributionKind;
 import org.bgbench.workload.distribution.DistributionSpec;
@@ -10,7 +11,7 @@ import org.bgbench.workload.mix.Mix;
 import org.bgbench.workload.mix.Mixes;
 
 /**
- * The workload parameters of a BG run [SPEC §1]: what to issue, how to pick members, how long, with how many threads.
+ * The workload parameters of a BG run: what to issue, how to pick members, how long, with how many threads.
  * Built from USC-style properties by {@link WorkloadParameters#toSpec(java.util.Map)}.
  *
  * @param mix              the fractions of actions and sessions

@@ -17,7 +17,7 @@ import org.bgbench.rating.ExperimentRunner;
 import org.bgbench.rating.Measurement;
 import org.bgbench.store.StoreException;
 import org.bgbench.runner.ExperimentSpec;
-import org.bgbench.workload.Durations;
+import org.bgbench.model.Durations;
 import org.bgbench.workload.WorkloadSpec;
 
 /**

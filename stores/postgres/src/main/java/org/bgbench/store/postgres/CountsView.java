@@ -11,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.bgbench.model.Durations;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.relational.RelationalSchema;
-import org.bgbench.workload.Durations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
