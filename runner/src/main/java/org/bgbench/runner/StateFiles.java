@@ -19,7 +19,7 @@ import org.bgbench.model.state.GraphState;
 import org.bgbench.store.StoreSettings;
 
 /**
- * Where BG keeps the expected state a store was left in [SPEC §7]: after a run with writes the store no longer holds
+ * Where BG keeps the expected state a store was left in (dissertation 5.2): after a run with writes the store no longer holds
  * the generated graph, so the next run must start from the state the last one ended with. The file is named after the
  * store and its settings (passwords excluded); {@code bg load} deletes it, since a fresh load is the generated state.
  */

@@ -80,8 +80,8 @@ public final class WorkloadParameters {
         k.put("warmup", "warm-up: a plain whole number is a count of requests, as USC BG; a number with a unit "
                 + "(30s, 2m) is a time (default 0 = none)");
         k.put("warmupthreads", "threads issuing the warm-up (default threadcount)");
-        k.put("locks", "true: IF and TF lock both members, AFR and RFR the socialite [D table 5.1] (default true)");
-        k.put("uniquesocialites", "true: a member is emulated by at most one thread at a time [D 5.3] "
+        k.put("locks", "true: IF and TF lock both members, AFR and RFR the socialite [dissertation table 5.1] (default true)");
+        k.put("uniquesocialites", "true: a member is emulated by at most one thread at a time [dissertation 5.3] "
                 + "(default true)");
         k.put("numclients", "N, workers sharing the graph by D-Zipfian (default 1, or the number of probs)");
         k.put("machineid", "this worker's index, 0..numclients-1 (default 0)");

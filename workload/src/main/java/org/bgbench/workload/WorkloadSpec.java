@@ -28,8 +28,8 @@ import org.bgbench.workload.mix.Mixes;
  * @param operations       requests to issue, warm-up excluded; 0 = no count limit. The run ends at the first limit
  * @param warmup           warm-up before measuring
  * @param warmupThreads    threads issuing the warm-up
- * @param locks            lock the members of IF/TF (both) and AFR/RFR (the socialite) [D table 5.1]
- * @param uniqueSocialites a member is emulated by at most one thread at a time [D 5.3]
+ * @param locks            lock the members of IF/TF (both) and AFR/RFR (the socialite) [dissertation table 5.1]
+ * @param uniqueSocialites a member is emulated by at most one thread at a time [dissertation 5.3]
  * @param workers          N, workers (BGClients) sharing the graph by D-Zipfian
  * @param workerIndex      this worker's index, 0..N−1
  * @param workerRates      R_k, request rate of each worker (size N); only ratios matter
