@@ -18,7 +18,11 @@ public final class Bg {
     public static final int FAILED = 1;
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        Signals.install();
+        int code = run(args);
+        // Stopped by a signal: the command finished cleanly (result, state and logs written), so exit as the signal
+        // would have, and a script sees that the run did not end by itself.
+        System.exit(Signals.exitCode(code));
     }
 
     public static int run(String... args) {

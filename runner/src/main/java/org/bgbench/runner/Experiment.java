@@ -109,7 +109,8 @@ public final class Experiment {
                 emulator.withLogs(t -> dir.newWriter());
             }
             RunOutcome outcome;
-            try {
+            // Ctrl-C or SIGTERM: the members finish the action they are in, and what follows still runs.
+            try (Interrupts.Registration r = Interrupts.onInterrupt(emulator::abort)) {
                 outcome = emulator.run(m::startMeasuring);
             } finally {
                 if (logs != null) {
@@ -125,7 +126,13 @@ public final class Experiment {
             if (artifacts != null) {
                 // The measured result is on disk before validation starts, so nothing measured is lost if it fails.
                 artifacts.saveExpectedState(s.state());
-                result = RunValidation.validateInto(result, artifacts, s.state(), s.validation(), s.progress());
+                if (Interrupts.interrupted()) {
+                    // The user wants BG to stop: validation (which can take minutes) is left to bg validate.
+                    result = result.withWarning("validation was skipped because the run was " + Interrupts.reason()
+                            + "; 'bg validate " + s.out() + "' checks the reads from the logs kept beside it");
+                } else {
+                    result = RunValidation.validateInto(result, artifacts, s.state(), s.validation(), s.progress());
+                }
                 write(writer, result, s);
             }
             return new Outcome(result, outcome);
