@@ -57,6 +57,9 @@ public final class LocalStore implements AutoCloseable {
     public static LocalStore open(StoreProvider provider, StoreSettings settings, SocialGraph graph,
                                   IfMissing ifMissing, int loaders, PrintWriter err) {
         StateFiles states = StateFiles.defaultLocation();
+        if (ifMissing == IfMissing.LOAD || provider.traits().forgetsOnClose()) {
+            Loading.checkFits(provider, graph, err);
+        }
         DataStore store = provider.open(settings);
         LocalStore s = new LocalStore(provider, settings, store, graph, states);
         try {
@@ -94,6 +97,7 @@ public final class LocalStore implements AutoCloseable {
      */
     public static LoadReport load(StoreProvider provider, StoreSettings settings, SocialGraph graph, int loaders,
                                   boolean replace, PrintWriter err) {
+        Loading.checkFits(provider, graph, err);
         try (DataStore store = provider.open(settings)) {
             LoadReport report = Loading.load(store, graph, loaders, replace, err);
             if (report != null) {
