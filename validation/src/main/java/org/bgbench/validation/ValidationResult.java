@@ -29,7 +29,14 @@ import java.util.Locale;
  * @param spillBytes             bytes written to temporary files
  * @param threads                validation threads
  * @param seconds                wall-clock time validation took
- * @param warnings               damaged files and other things the user should know
+ * @param warnings               things the user should know (damage in files given without a manifest, memory)
+ * @param complete               whether the logs were all there and intact, as their manifest says they should be;
+ *                               when false, {@code pct} is not the run's share of unpredictable reads: see
+ *                               {@code incompleteReason}
+ * @param incompleteReason       why not, and what that means for the reads (none checked when writes are missing;
+ *                               the rest checked soundly when only reads were lost), or null
+ * @param problems               what is wrong with which file, where
+ * @param readsUnchecked         reads the run logged that could not be checked (a lower bound without a manifest)
  */
 public record ValidationResult(
         long recordsRead,
@@ -55,9 +62,14 @@ public record ValidationResult(
         long spillBytes,
         int threads,
         double seconds,
-        List<String> warnings) {
+        List<String> warnings,
+        boolean complete,
+        String incompleteReason,
+        List<LogProblem> problems,
+        long readsUnchecked) {
 
     public ValidationResult {
+        problems = List.copyOf(problems);
         perAction = List.copyOf(perAction);
         samples = List.copyOf(samples);
         freshness = List.copyOf(freshness);
@@ -72,6 +84,12 @@ public record ValidationResult(
     /** A human-readable report. */
     public String summary() {
         StringBuilder sb = new StringBuilder();
+        if (!complete) {
+            sb.append("validation INCOMPLETE: ").append(incompleteReason).append(System.lineSeparator());
+            for (LogProblem p : problems) {
+                sb.append("  ").append(p).append(System.lineSeparator());
+            }
+        }
         sb.append(String.format(Locale.ROOT,
                 "validation: %,d reads checked (%,d overlapped a write), %,d unpredictable (%.4f %%), %,d skipped;"
                         + " %,d records from %d files in %.2f s (%,.0f records/s, %d threads, %d partitions%s)%n",

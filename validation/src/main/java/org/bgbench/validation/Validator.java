@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -164,22 +165,28 @@ public final class Validator {
         }
     }
 
-    /** Validates every log file of {@code logs}. */
+    /** Validates the logs of {@code logs}, checked against their manifest (see {@link #validate(Path)}). */
     public ValidationResult validate(LogDirectory logs) {
-        return validate(logs.files(), logs.path());
+        return validate(logs.path());
     }
 
-    /** Validates every log file in {@code logDirectory}. */
+    /**
+     * Validates the logs in {@code logDirectory}. The files are first checked against the manifest the run wrote
+     * when it closed them (lengths, checksums, records, a clean end): what is missing, cut short, emptied or damaged
+     * is reported ({@link ValidationResult#problems()}) and the result is then not {@link ValidationResult#complete()}.
+     * Reads are checked only if the logs still hold every write; otherwise none is, and the result says why.
+     */
     public ValidationResult validate(Path logDirectory) {
-        try (LogDirectory logs = LogDirectory.open(logDirectory)) {
-            return validate(logs);
-        }
+        return validate(Evidence.of(logDirectory), logDirectory);
     }
 
-    /** Validates the given log files together (they must come from one run: their times share one clock). */
+    /**
+     * Validates the given log files together (they must come from one run: their times share one clock), as they are:
+     * without a manifest nothing is verified, damage is only warned about, and the caller vouches for the files.
+     */
     public ValidationResult validate(List<Path> files) {
         Path home = files.isEmpty() ? Path.of(".") : files.get(0).toAbsolutePath().getParent();
-        return validate(files, home);
+        return validate(Evidence.trusting(files), home);
     }
 
     // ------------------------------------------------------------------------------------------------------ planning
@@ -211,58 +218,58 @@ public final class Validator {
 
     // ------------------------------------------------------------------------------------------------------ running
 
-    private ValidationResult validate(List<Path> files, Path home) {
+    private ValidationResult validate(Evidence ev, Path home) {
         long t0 = System.nanoTime();
         List<String> warnings = Collections.synchronizedList(new ArrayList<>());
-        long estimate = 0;
-        for (Path f : files) {
-            try {
-                estimate += LogFormat.recordsInFile(Files.size(f));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + f + ": " + e.getMessage(), e);
-            }
-        }
-        long limit = memoryLimitBytes;
-        long maxHeap = Runtime.getRuntime().maxMemory();
-        if (maxHeap != Long.MAX_VALUE && limit > maxHeap * 0.8) {
-            limit = (long) (maxHeap * 0.8);
-            warnings.add(String.format("memory limit lowered to %,d MiB (80 %% of the JVM's maximum heap)",
-                    limit >> 20));
-        }
-        Plan plan = plan(estimate, threads, limit);
-        Path spillDir = spillDirectory != null ? spillDirectory
-                : home.resolve("validation-spill-" + ProcessHandle.current().pid() + "-"
-                        + Long.toHexString(System.nanoTime()));
         ExecutorService pool = Executors.newFixedThreadPool(threads, daemonThreads());
-        try (Partitions parts = plan.spill()
-                ? new Partitions.Spill(plan.partitions(), spillDir, plan.bufferBytes())
-                : new Partitions.Memory(plan.partitions())) {
+        try {
+            if (!ev.writesComplete()) {
+                // Nothing can be checked: read the files only to say what they hold and where they are damaged.
+                Pass1 total = pass1(ev, null, pool, warnings);
+                return incomplete(ev, total, warnings, (System.nanoTime() - t0) / 1e9);
+            }
+            long estimate = ev.estimatedRecords();
+            long limit = memoryLimitBytes;
+            long maxHeap = Runtime.getRuntime().maxMemory();
+            if (maxHeap != Long.MAX_VALUE && limit > maxHeap * 0.8) {
+                limit = (long) (maxHeap * 0.8);
+                warnings.add(String.format("memory limit lowered to %,d MiB (80 %% of the JVM's maximum heap)",
+                        limit >> 20));
+            }
+            Plan plan = plan(estimate, threads, limit);
+            Path spillDir = spillDirectory != null ? spillDirectory
+                    : home.resolve("validation-spill-" + ProcessHandle.current().pid() + "-"
+                            + Long.toHexString(System.nanoTime()));
+            try (Partitions parts = plan.spill()
+                    ? new Partitions.Spill(plan.partitions(), spillDir, plan.bufferBytes())
+                    : new Partitions.Memory(plan.partitions())) {
+                return run(ev, parts, pool, plan, warnings, t0);
+            }
+        } finally {
+            // let failed or cancelled tasks stop before their partitions are deleted
+            pool.shutdownNow();
             try {
-                return run(files, parts, pool, plan, warnings, t0);
-            } finally {
-                // let failed or cancelled tasks stop before their partitions are deleted
-                pool.shutdownNow();
-                try {
-                    pool.awaitTermination(1, TimeUnit.MINUTES);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                pool.awaitTermination(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
 
-    private ValidationResult run(List<Path> files, Partitions parts, ExecutorService pool, Plan plan,
-            List<String> warnings, long t0) {
-        // ---- pass 1: partition
+    /** Pass 1 over every source, on the pool: into {@code parts}, or only counting when it is null. */
+    private Pass1 pass1(Evidence ev, Partitions parts, ExecutorService pool, List<String> warnings) {
         AtomicInteger nextFile = new AtomicInteger();
+        List<Evidence.Source> files = ev.sources;
         List<Callable<Pass1>> readers = new ArrayList<>();
         for (int t = 0; t < Math.min(threads, Math.max(1, files.size())); t++) {
             readers.add(() -> {
                 Pass1 sink = new Pass1(parts);
                 for (int i; (i = nextFile.getAndIncrement()) < files.size(); ) {
-                    sink.read(files.get(i), warnings);
+                    sink.read(files.get(i), ev, warnings);
                 }
-                sink.appender.finish();
+                if (sink.appender != null) {
+                    sink.appender.finish();
+                }
                 return sink;
             });
         }
@@ -270,7 +277,29 @@ public final class Validator {
         for (Pass1 s : runAll(pool, readers)) {
             total.add(s);
         }
+        return total;
+    }
+
+    /** The result when not every write is in the logs: no read checked, what was found, why. */
+    private ValidationResult incomplete(Evidence ev, Pass1 in, List<String> warnings, double seconds) {
+        long unchecked = ev.manifest != null ? ev.readsExpected : in.reads;
+        String reason = ev.writesMissing() + String.format(Locale.ROOT, "; no read can be checked, since each is "
+                + "judged against every write of its item (%,d reads%s not checked)", unchecked,
+                ev.manifest == null ? " or more" : "");
+        return new ValidationResult(in.records, in.reads, in.records - in.reads, 0, 0, 0, 0, 0, 0, List.of(),
+                List.of(), List.of(), 0, 0, 0, ev.sources.size(), in.partial, in.invalid, 0, false, 0, threads,
+                seconds, warnings, false, reason, ev.sortedProblems(), unchecked);
+    }
+
+    private ValidationResult run(Evidence ev, Partitions parts, ExecutorService pool, Plan plan,
+            List<String> warnings, long t0) {
+        // ---- pass 1: partition
+        Pass1 total = pass1(ev, parts, pool, warnings);
         parts.endOfInput();
+        if (!ev.writesComplete()) {
+            // reading found writes missing (a file cut or damaged before its last write): check nothing
+            return incomplete(ev, total, warnings, (System.nanoTime() - t0) / 1e9);
+        }
         long horizon = freshnessHorizonNanos > 0 ? freshnessHorizonNanos
                 : Math.max(1, total.maxEnd > total.minStart ? total.maxEnd - total.minStart : 1);
 
@@ -305,12 +334,11 @@ public final class Validator {
             });
         }
         List<PartitionProcessor> done = runAll(pool, workers);
-        return result(total, done, horizon, plan, parts.spillBytes(), files.size(), warnings,
-                (System.nanoTime() - t0) / 1e9);
+        return result(ev, total, done, horizon, plan, parts.spillBytes(), warnings, (System.nanoTime() - t0) / 1e9);
     }
 
-    private ValidationResult result(Pass1 in, List<PartitionProcessor> procs, long horizon, Plan plan,
-            long spillBytes, int fileCount, List<String> warnings, double seconds) {
+    private ValidationResult result(Evidence ev, Pass1 in, List<PartitionProcessor> procs, long horizon, Plan plan,
+            long spillBytes, List<String> warnings, double seconds) {
         long checked = 0;
         long unpredictable = 0;
         long skipped = 0;
@@ -367,10 +395,18 @@ public final class Validator {
                         cr, cv, cr == 0 ? Double.NaN : (double) cv / cr));
             }
         }
+        List<LogProblem> problems = ev.sortedProblems();
+        long unchecked = ev.manifest != null ? Math.max(0, ev.readsExpected - in.reads) : 0;
+        String reason = null;
+        if (!problems.isEmpty()) {
+            reason = problems.get(0) + String.format(Locale.ROOT, "; every write is in the logs, so the %,d reads "
+                    + "that remain were checked%s, but %,d could not be", checked, unpredictable > 0
+                    ? String.format(Locale.ROOT, " (%,d of them are unpredictable)", unpredictable) : "", unchecked);
+        }
         return new ValidationResult(in.records, in.reads, in.records - in.reads, checked, unpredictable,
                 pct(unpredictable, checked), skipped, unwritten, noOverlap, perAction, samples, curve, horizon / 1e6,
-                freshTotal, freshBeyond, fileCount, in.partial, in.invalid, plan.partitions(), plan.spill(),
-                spillBytes, threads, seconds, warnings);
+                freshTotal, freshBeyond, ev.sources.size(), in.partial, in.invalid, plan.partitions(), plan.spill(),
+                spillBytes, threads, seconds, warnings, problems.isEmpty(), reason, problems, unchecked);
     }
 
     private static double pct(long part, long whole) {
@@ -393,19 +429,48 @@ public final class Validator {
             this.count = parts == null ? 0 : parts.count;
         }
 
-        void read(Path file, List<String> warnings) {
-            try (LogReader r = LogReader.open(file)) {
+        void read(Evidence.Source s, Evidence ev, List<String> warnings) {
+            Path file = s.file();
+            String name = s.name();
+            long readsBefore = reads;
+            LogReader r;
+            try {
+                r = s.entry() == null ? LogReader.open(file) : LogReader.open(file, s.entry(), ev.blockBytes);
+            } catch (java.io.UncheckedIOException e) {
+                if (s.entry() == null && ev.manifest == null && ev.writesComplete()) {
+                    throw e; // files given as they are: a foreign file is the caller's error
+                }
+                ev.problem(name, -1, "cannot be read: " + e.getCause().getMessage());
+                ev.afterReading(s, LogFormat.HEADER_SIZE);
+                return;
+            }
+            try (r) {
                 records += r.forEachRaw(this);
-                if (r.partialRecordBytes() > 0 || r.truncatedHeader()) {
+                if (r.damage() != null) {
+                    ev.problem(name, r.damageOffset(), r.damage());
+                }
+                if (r.damage() == null && (r.partialRecordBytes() > 0 || r.truncatedHeader())) {
                     partial++;
-                    warnings.add(file.getFileName() + ": incomplete last record ignored (" + r.partialRecordBytes()
-                            + " bytes; its writer did not finish cleanly)");
+                    String w = "incomplete last record ignored (" + r.partialRecordBytes()
+                            + " bytes; its writer did not finish cleanly)";
+                    if (s.entry() != null) {
+                        ev.problem(name, r.deliveredEnd(), w);
+                    } else {
+                        warnings.add(name + ": " + w);
+                    }
                 }
                 if (r.invalidRecords() > 0) {
                     invalid += r.invalidRecords();
-                    warnings.add(file.getFileName() + ": invalid record at byte "
-                            + (LogFormat.HEADER_SIZE + r.records() * LogFormat.RECORD_SIZE) + "; the "
-                            + r.invalidRecords() + " record(s) after it were skipped");
+                    if (s.entry() == null) {
+                        warnings.add(name + ": invalid record at byte " + r.deliveredEnd() + "; the "
+                                + r.invalidRecords() + " record(s) after it were skipped");
+                    }
+                }
+                ev.afterReading(s, r.deliveredEnd());
+                if (s.entry() != null && reads - readsBefore < s.entry().reads() && r.damage() == null
+                        && r.partialRecordBytes() == 0 && s.entry().ok()) {
+                    ev.problem(name, r.deliveredEnd(), String.format(Locale.ROOT, "holds %,d reads; the run logged "
+                            + "%,d", reads - readsBefore, s.entry().reads()));
                 }
             }
         }
@@ -414,7 +479,9 @@ public final class Validator {
         public void record(byte[] b, int off) {
             byte kind = LogFormat.kind(b, off);
             long item = LogFormat.item(b, off);
-            appender.append(Partitions.partition(Partitions.hash(kind, item), count), b, off);
+            if (appender != null) {
+                appender.append(Partitions.partition(Partitions.hash(kind, item), count), b, off);
+            }
             if (LogFormat.type(b, off) == LogFormat.TYPE_READ) {
                 reads++;
             }

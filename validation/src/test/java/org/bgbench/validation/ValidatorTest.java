@@ -20,6 +20,7 @@ import org.bgbench.validation.Histories.Rec;
 import org.bgbench.validation.bench.SyntheticRun;
 import org.bgbench.validation.log.LogDirectory;
 import org.bgbench.validation.log.LogFormat;
+import org.bgbench.validation.log.LogManifest;
 import org.bgbench.validation.log.LogWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -206,7 +207,8 @@ class ValidatorTest {
             assertThat(comparable(other)).isEqualTo(comparable(mem));
         }
         try (Stream<Path> left = Files.list(dir)) {
-            assertThat(left).allMatch(p -> p.getFileName().toString().endsWith(".bglog"));
+            assertThat(left).allMatch(p -> p.getFileName().toString().endsWith(".bglog")
+                    || p.getFileName().toString().equals(LogManifest.FILE));
         }
     }
 
@@ -218,7 +220,7 @@ class ValidatorTest {
     }
 
     @Test
-    void truncatedLogFileIsReadUpToItsLastWholeRecord() throws Exception {
+    void aLogCutShortIsReportedAndItsUnverifiableTailIsNotChecked() throws Exception {
         Path dir = tmp.resolve("truncated");
         try (LogDirectory d = LogDirectory.create(dir)) {
             LogWriter w = d.newWriter();
@@ -233,11 +235,19 @@ class ValidatorTest {
             ch.truncate(ch.size() - 20);
         }
         ValidationResult r = Validator.builder(ZERO, ValueMode.INITIAL).build().validate(dir);
-        assertThat(r.recordsRead()).isEqualTo(199);
-        assertThat(r.readsChecked()).isEqualTo(199);
+        // thread 1 is one block, now cut short: none of it can be verified, so none of it is read; it held no write,
+        // so thread 0's reads are still checked
+        assertThat(r.complete()).isFalse();
+        assertThat(r.recordsRead()).isEqualTo(100);
+        assertThat(r.readsChecked()).isEqualTo(100);
+        assertThat(r.readsUnchecked()).isEqualTo(100);
         assertThat(r.unpredictableReads()).isZero();
-        assertThat(r.partialRecords()).isEqualTo(1);
-        assertThat(r.warnings()).anyMatch(w -> w.contains("incomplete last record"));
+        assertThat(r.problems()).singleElement().satisfies(p -> {
+            assertThat(p.file()).isEqualTo("thread-00001.bglog");
+            assertThat(p.offset()).isEqualTo(Files.size(f));
+            assertThat(p.problem()).contains("the file ends at byte");
+        });
+        assertThat(r.incompleteReason()).contains("thread-00001.bglog").contains("could not be");
     }
 
     @Test

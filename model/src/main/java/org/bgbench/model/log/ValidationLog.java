@@ -9,7 +9,10 @@ package org.bgbench.model.log;
  * (whose {@code LogWriter} implements it) depends on nothing but {@code model}.
  *
  * <p>Implementations are used by one thread each and sit on the emulator's hot path: they must not lock or allocate.
- * {@code action} is the action's {@link org.bgbench.model.Kind#index()}; times are {@link System#nanoTime()}.
+ * They must not throw for a failure of their own storage (a full disk): the emulator would count it against the store.
+ * They stop logging instead and report the failure where the end of the run finds it, so that validation is marked
+ * incomplete. {@code action} is the action's {@link org.bgbench.model.Kind#index()}; times are
+ * {@link System#nanoTime()}.
  */
 public interface ValidationLog {
     /** Item: a member's confirmed-friend count (item id = member index). */

@@ -6,15 +6,24 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+import java.util.zip.CRC32C;
 
 /**
  * Streams the records of one log file without allocating per record. Use it as a cursor ({@link #next()} then the
  * accessors), with a {@link LogVisitor}, or with a {@link RawVisitor} that sees the encoded bytes.
  *
- * <p>Damage a crash can leave is tolerated and counted, never thrown: a header cut short (the file reads as empty), a
- * partial last record ({@link #partialRecordBytes()}), and an invalid tag (such as a zero-filled tail), after which the
- * rest of the file is skipped ({@link #invalidRecords()}). A file that is not a validation log (wrong magic, unknown
- * version) is refused with an {@link UncheckedIOException}.
+ * <p>Opened with the file's {@link LogManifest.Entry} ({@link #open(Path, LogManifest.Entry, int)}), the reader
+ * <em>verifies</em>: it reads no further than the length the run recorded and hands out a record only once every block
+ * it touches matched the run's checksum. It stops at the first block that does not ({@link #damage()}: where and why),
+ * and at the end of a file that is shorter than recorded (the last, incomplete block cannot be verified, so its records
+ * are not handed out). What was handed out ends at {@link #deliveredEnd()}.
+ *
+ * <p>Opened without one ({@link #open(Path)}), damage a crash can leave is tolerated and counted, never thrown: a header
+ * cut short (the file reads as empty), a partial last record ({@link #partialRecordBytes()}), and an invalid tag (such
+ * as a zero-filled tail), after which the rest of the file is skipped ({@link #invalidRecords()}). A file that is not
+ * a validation log (wrong magic, unknown version) is refused with an {@link UncheckedIOException}; when verifying, that
+ * is reported as damage at byte 0 instead.
  */
 public final class LogReader implements AutoCloseable {
     /** Sees one encoded record; decode it with {@link LogFormat}'s accessors. Valid only during the call. */
@@ -28,17 +37,31 @@ public final class LogReader implements AutoCloseable {
     private final Path file;
     private final FileChannel channel;
     private final long fileSize;
-    private final byte[] buf = new byte[BUFFER_RECORDS * LogFormat.RECORD_SIZE];
-    private final ByteBuffer bb = ByteBuffer.wrap(buf);
+    private final byte[] buf;
+    private final ByteBuffer bb;
+    /** File offset of buf[0]. */
     private long bufFileOffset;
     private int pos;
+    /** Bytes read into buf. */
     private int lim;
+    /** Bytes of buf that may be handed out (verified, when verifying). */
+    private int dlim;
     private boolean done;
+    private boolean finished;
 
     private final boolean truncatedHeader;
     private final long writerId;
     private final long createdMillis;
     private final long createdNanos;
+
+    // verification (null crcs: none)
+    private final int[] crcs;
+    private final int blockBytes;
+    private final long expectedBytes;
+    private final CRC32C crc = new CRC32C();
+    private long verifiedEnd;
+    private String damage;
+    private long damageOffset = -1;
 
     private long records;
     private int partialRecordBytes;
@@ -52,18 +75,34 @@ public final class LogReader implements AutoCloseable {
     private long end;
     private long value;
 
-    private LogReader(Path file) throws IOException {
+    private LogReader(Path file, LogManifest.Entry expected, int blockBytes) throws IOException {
         this.file = file;
+        this.crcs = expected == null ? null : expected.checksums();
+        this.blockBytes = blockBytes;
         this.channel = FileChannel.open(file, StandardOpenOption.READ);
         try {
             this.fileSize = channel.size();
-            if (fileSize < LogFormat.HEADER_SIZE) {
+            this.expectedBytes = expected == null ? fileSize : expected.bytes();
+            int capacity = BUFFER_RECORDS * LogFormat.RECORD_SIZE;
+            if (crcs != null) {
+                // whole blocks must fit beside a carried-over partial record
+                capacity = Math.max(capacity, 2 * blockBytes + LogFormat.RECORD_SIZE);
+            }
+            this.buf = new byte[capacity];
+            this.bb = ByteBuffer.wrap(buf);
+            long readable = Math.min(fileSize, expectedBytes);
+            if (readable < LogFormat.HEADER_SIZE) {
                 truncatedHeader = true;
                 writerId = -1;
                 createdMillis = 0;
                 createdNanos = 0;
-                partialRecordBytes = (int) fileSize;
+                partialRecordBytes = (int) readable;
                 done = true;
+                if (crcs != null) {
+                    damageAt(fileSize, fileSize == 0 ? "the file is empty; the run wrote " + bytes(expectedBytes)
+                            : "the file ends inside its header, at byte " + fileSize + "; the run wrote "
+                            + bytes(expectedBytes));
+                }
                 return;
             }
             truncatedHeader = false;
@@ -73,18 +112,38 @@ public final class LogReader implements AutoCloseable {
                     throw new IOException("file shrank while being read");
                 }
             }
+            String bad = null;
             if (LogFormat.headerMagic(buf) != LogFormat.MAGIC) {
-                throw new IOException("not a BG validation log (bad magic)");
-            }
-            int version = LogFormat.headerVersion(buf);
-            if (version != LogFormat.VERSION || LogFormat.headerRecordSize(buf) != LogFormat.RECORD_SIZE) {
-                throw new IOException("unsupported validation log version " + version + " (this reader knows "
-                        + LogFormat.VERSION + ")");
+                bad = "not a BG validation log (bad magic)";
+            } else {
+                int version = LogFormat.headerVersion(buf);
+                if (version != LogFormat.VERSION || LogFormat.headerRecordSize(buf) != LogFormat.RECORD_SIZE) {
+                    bad = "unsupported validation log version " + version + " (this reader knows "
+                            + LogFormat.VERSION + ")";
+                }
             }
             writerId = LogFormat.headerLong(buf, 8);
             createdMillis = LogFormat.headerLong(buf, 16);
             createdNanos = LogFormat.headerLong(buf, 24);
-            bufFileOffset = LogFormat.HEADER_SIZE;
+            if (crcs != null) {
+                // the header is the start of block 0: check it with the block, but refuse nonsense at once
+                lim = LogFormat.HEADER_SIZE;
+                verify(0, LogFormat.HEADER_SIZE);
+                if (bad != null && damage == null) {
+                    damageAt(0, "the header is damaged: " + bad);
+                }
+                if (damage != null) {
+                    done = true;
+                }
+                // records start after the header, which stays in buf until its block is verified
+                pos = LogFormat.HEADER_SIZE;
+                dlim = (int) Math.min(lim, verifiedEnd);
+            } else {
+                if (bad != null) {
+                    throw new IOException(bad);
+                }
+                bufFileOffset = LogFormat.HEADER_SIZE;
+            }
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -94,7 +153,19 @@ public final class LogReader implements AutoCloseable {
     /** Opens {@code file} and reads its header. */
     public static LogReader open(Path file) {
         try {
-            return new LogReader(file);
+            return new LogReader(file, null, LogWriter.BLOCK_BYTES);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read validation log " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Opens {@code file} to read what its manifest entry vouches for: no further than {@code expected.bytes()}, each
+     * block checked against its checksum ({@code blockBytes} per block) before its records are handed out.
+     */
+    public static LogReader open(Path file, LogManifest.Entry expected, int blockBytes) {
+        try {
+            return new LogReader(file, expected, blockBytes);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read validation log " + file + ": " + e.getMessage(), e);
         }
@@ -112,7 +183,7 @@ public final class LogReader implements AutoCloseable {
 
     /** Advances to the next record; false at the end of the readable log. */
     public boolean next() {
-        if (lim - pos < LogFormat.RECORD_SIZE && !fill()) {
+        if (dlim - pos < LogFormat.RECORD_SIZE && !fill()) {
             return false;
         }
         byte[] b = buf;
@@ -136,10 +207,10 @@ public final class LogReader implements AutoCloseable {
     /** Passes every remaining record, still encoded, to {@code visitor}; returns the number passed. */
     public long forEachRaw(RawVisitor visitor) {
         long before = records;
-        while (lim - pos >= LogFormat.RECORD_SIZE || fill()) {
+        while (dlim - pos >= LogFormat.RECORD_SIZE || fill()) {
             byte[] b = buf;
             int p = pos;
-            int l = lim - LogFormat.RECORD_SIZE;
+            int l = dlim - LogFormat.RECORD_SIZE;
             long n = 0;
             while (p <= l) {
                 if (!LogFormat.validTag(b, p)) {
@@ -158,43 +229,142 @@ public final class LogReader implements AutoCloseable {
     }
 
     private void invalidAt(int p) {
-        long remaining = fileSize - (bufFileOffset + p);
+        long remaining = Math.min(fileSize, expectedBytes) - (bufFileOffset + p);
         invalidRecords = remaining / LogFormat.RECORD_SIZE;
         partialRecordBytes = (int) (remaining % LogFormat.RECORD_SIZE);
+        if (crcs != null && damage == null) {
+            // verified bytes that do not parse: the writer itself wrote them so (no BG writer does)
+            damageAt(bufFileOffset + p, "an invalid record in a block that matches its checksum");
+        }
         done = true;
-        pos = lim;
+        finished = true;
+        pos = dlim = lim;
     }
 
     /** Makes at least one whole record available; false (and the warnings set) at the end. */
     private boolean fill() {
-        if (done) {
-            return false;
+        while (dlim - pos < LogFormat.RECORD_SIZE) {
+            if (done || !readMore()) {
+                finish();
+                return false;
+            }
         }
+        return true;
+    }
+
+    /** Reads more of the file into the buffer; false when nothing more can be read. */
+    private boolean readMore() {
         int rest = lim - pos;
         if (rest > 0) {
             System.arraycopy(buf, pos, buf, 0, rest);
         }
         bufFileOffset += pos;
+        dlim -= pos;
         pos = 0;
         lim = rest;
+        long readable = Math.min(fileSize, expectedBytes);
+        int want = (int) Math.min(buf.length - lim, readable - (bufFileOffset + lim));
+        if (want <= 0) {
+            return false;
+        }
         try {
-            bb.clear().position(rest);
+            bb.clear().position(lim).limit(lim + want);
             while (bb.hasRemaining()) {
-                int n = channel.read(bb);
-                if (n < 0) {
+                if (channel.read(bb) < 0) {
                     break;
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read validation log " + file + ": " + e.getMessage(), e);
         }
-        lim = bb.position();
-        if (lim < LogFormat.RECORD_SIZE) {
-            partialRecordBytes = lim;
-            done = true;
+        int got = bb.position() - lim;
+        if (got <= 0) {
             return false;
         }
+        int from = lim;
+        lim += got;
+        if (crcs != null) {
+            verify(from, lim);
+            dlim = (int) Math.min(lim, verifiedEnd - bufFileOffset);
+            if (damage != null) {
+                done = true;
+            }
+        } else {
+            dlim = lim;
+        }
         return true;
+    }
+
+    /** Checks the buffer's new bytes [from, to) block by block; advances {@link #verifiedEnd} over good blocks. */
+    private void verify(int from, int to) {
+        long off = bufFileOffset + from;
+        while (from < to && damage == null) {
+            int block = (int) (off / blockBytes);
+            long blockStart = (long) block * blockBytes;
+            long blockEnd = Math.min(blockStart + blockBytes, expectedBytes);
+            int n = (int) Math.min(to - from, blockEnd - off);
+            crc.update(buf, from, n);
+            from += n;
+            off += n;
+            if (off == blockEnd) {
+                if (block >= crcs.length || (int) crc.getValue() != crcs[block]) {
+                    corruptBlock(blockStart, blockEnd);
+                    return;
+                }
+                verifiedEnd = blockEnd;
+                crc.reset();
+            }
+        }
+    }
+
+    /** Block [blockStart, blockEnd) does not match: says so, with the first record in it that cannot be right. */
+    private void corruptBlock(long blockStart, long blockEnd) {
+        String where = String.format(Locale.ROOT, "bytes %,d to %,d do not match the checksum the run recorded",
+                blockStart, blockEnd - 1);
+        long first = -1;
+        // the first record starting at or after the block's start (a record straddling into the block counts too)
+        long r0 = blockStart <= LogFormat.HEADER_SIZE ? LogFormat.HEADER_SIZE
+                : LogFormat.HEADER_SIZE + (blockStart - LogFormat.HEADER_SIZE) / LogFormat.RECORD_SIZE
+                * LogFormat.RECORD_SIZE;
+        for (long r = r0; r + LogFormat.RECORD_SIZE <= bufFileOffset + lim && r < blockEnd; r += LogFormat.RECORD_SIZE) {
+            int p = (int) (r - bufFileOffset);
+            if (p < 0) {
+                continue;
+            }
+            if (!LogFormat.validTag(buf, p) || LogFormat.start(buf, p) > LogFormat.end(buf, p)) {
+                first = r;
+                break;
+            }
+        }
+        damageAt(first >= 0 ? first : blockStart, where + (first >= 0 ? String.format(Locale.ROOT,
+                "; the first record that cannot be right starts at byte %,d", first) : ""));
+    }
+
+    private void damageAt(long offset, String what) {
+        damage = what;
+        damageOffset = offset;
+    }
+
+    /** At the end of what can be read: notes a partial record, and a file shorter than the run wrote. */
+    private void finish() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        done = true;
+        long readable = Math.min(fileSize, expectedBytes);
+        if (crcs != null && fileSize < expectedBytes && damage == null) {
+            damageAt(fileSize, String.format(Locale.ROOT, "the file ends at byte %,d; the run wrote %s", fileSize,
+                    bytes(expectedBytes)));
+        }
+        long tail = readable - (bufFileOffset + pos);
+        if (damage == null) {
+            partialRecordBytes = (int) Math.max(0, Math.min(tail, LogFormat.RECORD_SIZE - 1));
+        }
+    }
+
+    private static String bytes(long n) {
+        return String.format(Locale.ROOT, "%,d bytes", n);
     }
 
     public Path file() {
@@ -238,6 +408,24 @@ public final class LogReader implements AutoCloseable {
     /** Records returned so far. */
     public long records() {
         return records;
+    }
+
+    /** The file offset just after the last record returned. */
+    public long deliveredEnd() {
+        return LogFormat.HEADER_SIZE + records * LogFormat.RECORD_SIZE;
+    }
+
+    /**
+     * When verifying: why the reader stopped short of the length the run recorded (a checksum that does not match, a
+     * file cut short or emptied, a damaged header), or null. Valid once the reader has returned false.
+     */
+    public String damage() {
+        return damage;
+    }
+
+    /** The byte offset {@link #damage()} refers to, -1 when none. */
+    public long damageOffset() {
+        return damageOffset;
     }
 
     /** Bytes of an incomplete last record that were ignored (0 if the file ends cleanly). */

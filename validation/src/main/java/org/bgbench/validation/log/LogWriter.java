@@ -2,38 +2,103 @@ package org.bgbench.validation.log;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.zip.CRC32C;
 import org.bgbench.model.log.ValidationLog;
 
 /**
  * Appends read and write log records of one emulator thread to one binary file (see {@link LogFormat}).
  *
- * <p>Not thread-safe: one writer per thread. The hot path ({@link #read}, {@link #delta}, {@link #absolute}) takes no
- * lock and allocates nothing: it encodes the record into a direct buffer (256 KiB by default) that is written to the
- * file when it is full, on {@link #flush()} and on {@link #close()}. If the process dies, every record flushed so far
- * is readable; the readers ignore a partial last record and report it.
+ * <p>One writer per thread. The hot path ({@link #read}, {@link #delta}, {@link #absolute}) takes no lock and allocates
+ * nothing: it encodes the record into a direct buffer (256 KiB by default) and publishes the buffer's new end with a
+ * release store (a plain store on x86). The owner writes the buffer out when it is full; in between, a
+ * {@link LogDirectory}'s flusher thread writes what has been published ({@link #flushPublished()}, at least once a
+ * second), so a process killed with SIGKILL leaves logs that reach to within about a second of its death. The owner
+ * and the flusher meet only on a per-writer lock that the owner takes when its buffer is full (once per ~7,700
+ * records) and the flusher takes with {@code tryLock}, never waiting for an owner.
+ *
+ * <p>An I/O failure (a full disk) never reaches the caller: the writer records it, stops writing (so do the other
+ * writers of its directory) and counts the records it could not keep; {@link #status()} and the directory's manifest
+ * say so, and validation then reports the run as incomplete instead of convicting a store on a partial history.
+ * Records given after {@link #close()} (a member thread still inside a store call when the run ended) are dropped the
+ * same way, never thrown.
+ *
+ * <p>Every byte written is also folded into a CRC32C per {@link #BLOCK_BYTES} of the file, which the manifest keeps so
+ * that validation can tell a damaged file from a good one and say where.
  *
  * <p>The item kinds it logs ({@link #FRIENDS}, {@link #PENDING}, {@link #COMMENTS}) are {@link ValidationLog}'s, the
  * interface through which the emulator, which does not depend on this module, writes to it.
  */
 public final class LogWriter implements ValidationLog, AutoCloseable {
     public static final int DEFAULT_BUFFER_BYTES = 256 * 1024;
+    /** Bytes of the file covered by one checksum (the last block of a file may be shorter). */
+    public static final int BLOCK_BYTES = 64 * 1024;
+
+    private static final VarHandle PUBLISHED;
+
+    static {
+        try {
+            PUBLISHED = MethodHandles.lookup().findVarHandle(LogWriter.class, "published", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Path file;
+    private final long writerId;
     private final FileChannel channel;
+    /** The owner encodes records into it with absolute puts. */
     private final ByteBuffer buffer;
-    private long records;
-    private long flushedRecords;
-    private boolean closed;
+    /** Bytes of {@link #buffer} usable for records (a multiple of the record size). */
+    private final int capacity;
+    private final LogHealth health;
 
-    private LogWriter(Path file, FileChannel channel, ByteBuffer buffer) {
+    // ---- the owner thread's, plain fields
+    private int pos;
+    private long records;
+    private long reads;
+    private long writes;
+    /** Index (among the records given) of the last write, -1 if none. */
+    private long lastWrite = -1;
+
+    /** End of the encoded records in {@link #buffer}: set by the owner with release, read by flushers with acquire. */
+    @SuppressWarnings("unused")
+    private int published;
+
+    // ---- guarded by lock
+    private final ReentrantLock lock = new ReentrantLock();
+    /** A view of {@link #buffer} for writing it out and checksumming, used under the lock only. */
+    private final ByteBuffer io;
+    /** Bytes of the buffer already handed to the file (or dropped). */
+    private int flushedPos;
+    /** Bytes in the file, header included: exactly what the operating system accepted. */
+    private long fileBytes;
+    private final CRC32C crc = new CRC32C();
+    private int[] blockCrcs = new int[8];
+    private int blocks;
+    /** This writer's own I/O failure, or null. */
+    private String error;
+    private volatile boolean closed;
+
+    private LogWriter(Path file, long writerId, FileChannel channel, ByteBuffer buffer, LogHealth health,
+                      byte[] header) {
         this.file = file;
+        this.writerId = writerId;
         this.channel = channel;
         this.buffer = buffer;
+        this.capacity = buffer.capacity() - buffer.capacity() % LogFormat.RECORD_SIZE;
+        this.io = buffer.duplicate();
+        this.health = health;
+        this.fileBytes = header.length;
+        crc.update(header, 0, header.length);
     }
 
     /**
@@ -43,6 +108,10 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
      * @param bufferBytes buffer size; at least one record ({@value LogFormat#RECORD_SIZE} bytes)
      */
     public static LogWriter create(Path file, long writerId, int bufferBytes) {
+        return create(file, writerId, bufferBytes, LogHealth.standalone());
+    }
+
+    static LogWriter create(Path file, long writerId, int bufferBytes, LogHealth health) {
         if (bufferBytes < LogFormat.RECORD_SIZE) {
             throw new IllegalArgumentException("buffer of " + bufferBytes + " bytes cannot hold one record of "
                     + LogFormat.RECORD_SIZE + " bytes");
@@ -58,7 +127,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
             }
             ByteBuffer buf = ByteBuffer.allocateDirect(bufferBytes - bufferBytes % LogFormat.RECORD_SIZE)
                     .order(ByteOrder.LITTLE_ENDIAN);
-            return new LogWriter(file, ch, buf);
+            return new LogWriter(file, writerId, ch, buf, health, header);
         } catch (IOException e) {
             if (ch != null) {
                 try {
@@ -79,99 +148,260 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
     @Override
     public void read(byte action, byte kind, long item, long startNanos, long endNanos, long observed) {
         put(LogFormat.TYPE_READ, kind, action, item, startNanos, endNanos, observed);
+        reads++;
     }
 
     /** A write that changed {@code item} by {@code delta} (e.g. +1 friend). */
     @Override
     public void delta(byte action, byte kind, long item, long startNanos, long endNanos, long delta) {
         put(LogFormat.TYPE_DELTA, kind, action, item, startNanos, endNanos, delta);
+        lastWrite = records - 1;
+        writes++;
     }
 
     /** A write that set {@code item} to {@code value}. */
     public void absolute(byte action, byte kind, long item, long startNanos, long endNanos, long value) {
         put(LogFormat.TYPE_ABSOLUTE, kind, action, item, startNanos, endNanos, value);
+        lastWrite = records - 1;
+        writes++;
     }
 
     private void put(int type, byte kind, byte action, long item, long start, long end, long value) {
         if ((kind & ~LogFormat.MAX_KIND) != 0) {
             throw new IllegalArgumentException("kind " + kind + " is not in 0.." + LogFormat.MAX_KIND);
         }
-        ByteBuffer b = buffer;
-        if (b.remaining() < LogFormat.RECORD_SIZE) {
-            flushFull();
+        int p = pos;
+        if (p > capacity - LogFormat.RECORD_SIZE) {
+            p = drain(p);
         }
-        int p = b.position();
+        ByteBuffer b = buffer;
         b.put(p, (byte) (type << 4 | kind));
         b.put(p + LogFormat.OFF_ACTION, action);
         b.putLong(p + LogFormat.OFF_ITEM, item);
         b.putLong(p + LogFormat.OFF_START, start);
         b.putLong(p + LogFormat.OFF_END, end);
         b.putLong(p + LogFormat.OFF_VALUE, value);
-        b.position(p + LogFormat.RECORD_SIZE);
+        p += LogFormat.RECORD_SIZE;
+        pos = p;
+        PUBLISHED.setRelease(this, p);
         records++;
     }
 
-    private void flushFull() {
-        if (closed) {
-            throw new IllegalStateException("validation log " + file + " is closed");
+    /** The owner's buffer is full: writes it out and starts it over; returns the new position (0). */
+    private int drain(int end) {
+        lock.lock();
+        try {
+            writeOut(end);
+            flushedPos = 0;
+            PUBLISHED.setRelease(this, 0);
+            pos = 0;
+            return 0;
+        } finally {
+            lock.unlock();
         }
-        flush();
     }
 
-    /** Records written so far (buffered ones included). */
+    /**
+     * Writes the buffer's bytes from {@link #flushedPos} to {@code end} to the file (under the lock), or drops them
+     * when this writer is closed or logging has failed. Never throws.
+     */
+    private void writeOut(int end) {
+        int from = flushedPos;
+        if (end <= from) {
+            return;
+        }
+        flushedPos = end;
+        if (closed || error != null || health.failed()) {
+            return;
+        }
+        ByteBuffer v = io;
+        v.limit(end).position(from);
+        long before = fileBytes;
+        try {
+            while (v.hasRemaining()) {
+                fileBytes += channel.write(v);
+            }
+        } catch (IOException | RuntimeException e) {
+            error = "cannot write " + file.getFileName() + " at byte " + fileBytes + ": "
+                    + (e.getMessage() == null ? "input/output error" : e.getMessage());
+            health.fail(error);
+        }
+        checksum(from, from + (int) (fileBytes - before), before);
+    }
+
+    /** Folds the buffer's bytes [from, to), which went to the file at {@code fileOffset}, into the block checksums. */
+    private void checksum(int from, int to, long fileOffset) {
+        long off = fileOffset;
+        while (from < to) {
+            long blockEnd = (off / BLOCK_BYTES + 1) * BLOCK_BYTES;
+            int n = (int) Math.min(to - from, blockEnd - off);
+            io.limit(from + n).position(from);
+            crc.update(io);
+            from += n;
+            off += n;
+            if (off == blockEnd) {
+                if (blocks == blockCrcs.length) {
+                    blockCrcs = Arrays.copyOf(blockCrcs, blocks * 2);
+                }
+                blockCrcs[blocks++] = (int) crc.getValue();
+                crc.reset();
+            }
+        }
+    }
+
+    /**
+     * Writes what the owner has published to the file, unless the owner is writing its buffer out right now (then
+     * there is nothing to do). Safe from any thread; this is what a directory's flusher calls every second.
+     */
+    void flushPublished() {
+        if (!lock.tryLock()) {
+            return;
+        }
+        try {
+            writeOut((int) PUBLISHED.getAcquire(this));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Writes the buffered records to the file (the operating system's cache; no fsync). Safe from any thread. */
+    public void flush() {
+        lock.lock();
+        try {
+            writeOut((int) PUBLISHED.getAcquire(this));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Records given so far (read from another thread, exact once the owner has stopped). */
     public long records() {
         return records;
     }
 
-    /** Records that reached the file. */
+    /** Reads among {@link #records()}. */
+    public long reads() {
+        return reads;
+    }
+
+    /** Writes (delta or absolute) among {@link #records()}. */
+    public long writes() {
+        return writes;
+    }
+
+    /** The byte offset at which the last write given ends in the file, or the header's end when none was given. */
+    public long lastWriteEnd() {
+        return LogFormat.HEADER_SIZE + (lastWrite + 1) * LogFormat.RECORD_SIZE;
+    }
+
+    /** Whole records in the file. */
     public long flushedRecords() {
-        return flushedRecords;
+        return LogFormat.recordsInFile(fileBytes());
+    }
+
+    /** Records given but not in the file: buffered, or lost to a failure or to {@link #close()}. */
+    public long lostRecords() {
+        return Math.max(0, records - flushedRecords());
+    }
+
+    /** Bytes in the file, header included. */
+    public long fileBytes() {
+        lock.lock();
+        try {
+            return fileBytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** This writer's own I/O failure, or null. */
+    public String error() {
+        lock.lock();
+        try {
+            return error;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * {@code ok} when every record given is in the file, else why not: {@code failed: …} (this writer's I/O
+     * failure), {@code stopped: …} (another writer of the directory failed), {@code lost: …} (given after close).
+     */
+    public String status() {
+        lock.lock();
+        try {
+            long lost = lostRecords();
+            if (error != null) {
+                return "failed: " + error + "; " + lost + " records not written";
+            }
+            if (lost == 0) {
+                return "ok";
+            }
+            if (health.failed()) {
+                return "stopped: logging stopped after " + health.failure() + "; " + lost + " records not written";
+            }
+            return closed ? "lost: " + lost + " records given after the log was closed" : "open: " + lost
+                    + " records still buffered";
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The CRC32C of each {@link #BLOCK_BYTES} of the file, the last (possibly shorter) block included. */
+    public int[] blockChecksums() {
+        lock.lock();
+        try {
+            int[] out = Arrays.copyOf(blockCrcs, blocks + (fileBytes % BLOCK_BYTES != 0 ? 1 : 0));
+            if (out.length > blocks) {
+                out[blocks] = (int) crc.getValue();
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
     }
 
     public Path file() {
         return file;
     }
 
-    /** Writes the buffered records to the file (the operating system's cache; no fsync). */
-    public void flush() {
-        if (closed) {
-            return;
-        }
-        ByteBuffer b = buffer;
-        b.flip();
-        try {
-            while (b.hasRemaining()) {
-                channel.write(b);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write validation log " + file + ": " + e.getMessage(), e);
-        } finally {
-            b.clear();
-        }
-        flushedRecords = records;
+    public long writerId() {
+        return writerId;
     }
 
-    /** Flushes and closes the file. Idempotent. Writing after close throws {@link IllegalStateException}. */
+    /**
+     * Writes what was published and closes the file. Idempotent, safe from any thread; never throws for I/O (a
+     * failure is recorded as {@link #error()}). Records given later are dropped and counted in {@link #lostRecords()}.
+     */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
+        lock.lock();
         try {
-            flush();
-        } finally {
+            if (closed) {
+                return;
+            }
+            writeOut((int) PUBLISHED.getAcquire(this));
             closed = true;
-            // Any later record finds no room and calls flushFull(), which throws.
-            buffer.position(buffer.limit());
             try {
                 channel.close();
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot close validation log " + file + ": " + e.getMessage(), e);
+                if (error == null) {
+                    error = "cannot close " + file.getFileName() + ": " + e.getMessage();
+                    health.fail(error);
+                }
             }
+        } finally {
+            lock.unlock();
         }
     }
 
     public boolean isClosed() {
         return closed;
+    }
+
+    /** Makes the next write fail as a full disk would (tests of the failure path). */
+    void breakForTest() throws IOException {
+        channel.close();
     }
 }
