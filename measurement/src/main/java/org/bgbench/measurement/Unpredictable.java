@@ -13,29 +13,75 @@ import java.util.Map;
  *
  * @param readsChecked       reads checked against the writes
  * @param unpredictableReads reads that no serial order of the writes explains
- * @param pct                their % of the reads checked
+ * @param pct                their % of the reads checked (of the reads that could be checked, when incomplete)
  * @param tauPct             τ of the SLA, %
- * @param meetsTau           pct ≤ τ
- * @param readsSkipped       reads that could not be checked
+ * @param meetsTau           complete and pct ≤ τ: an incomplete validation never meets τ
+ * @param readsSkipped       reads that could not be decided (absolute writes without an initial value)
  * @param actions            the same per action (by its short name)
  * @param freshness          the freshness-confidence curve
  * @param samples            a few unpredictable reads, to show what was seen
  * @param validation         how the validator ran (absent in a result merged from workers)
  * @param mergedFromWorkers  how many workers' sections were merged (absent in one process)
+ * @param complete           whether every log the run wrote was there and intact (its manifest says what should be
+ *                           there); absent in results written before BG checked, read as true
+ * @param incompleteReason   why not, and what it means for the figures: with writes missing no read is checked (the
+ *                           counts are 0); with only reads missing the others were checked soundly; null when complete
+ * @param readsUnchecked     reads the run logged that could not be checked (a lower bound when the run left no
+ *                           manifest)
+ * @param files              what is wrong with which log file, where
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-@JsonPropertyOrder({"reads_checked", "unpredictable_reads", "pct", "tau_pct", "meets_tau", "reads_skipped", "actions",
-        "freshness", "samples", "validation", "merged_from_workers"})
+@JsonPropertyOrder({"reads_checked", "unpredictable_reads", "pct", "tau_pct", "meets_tau", "complete",
+        "incomplete_reason", "reads_unchecked", "files", "reads_skipped", "actions", "freshness", "samples",
+        "validation", "merged_from_workers"})
 public record Unpredictable(long readsChecked, long unpredictableReads, double pct, Double tauPct, boolean meetsTau,
                             long readsSkipped, Map<String, ActionReads> actions, Freshness freshness,
                             List<Sample> samples,
                             @JsonInclude(JsonInclude.Include.NON_NULL) Stats validation,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) Integer mergedFromWorkers) {
+                            @JsonInclude(JsonInclude.Include.NON_NULL) Integer mergedFromWorkers,
+                            Boolean complete, String incompleteReason, Long readsUnchecked,
+                            List<FileProblem> files) {
 
     public Unpredictable {
         actions = actions == null ? Map.of() : actions;
         freshness = freshness == null ? new Freshness(0, 0, List.of()) : freshness;
         samples = samples == null ? List.of() : samples;
+        complete = complete == null || complete;
+        readsUnchecked = readsUnchecked == null ? 0L : readsUnchecked;
+        files = files == null ? List.of() : List.copyOf(files);
+        if (!complete) {
+            meetsTau = false;
+        }
+    }
+
+    /** A complete verdict (every log there and intact). */
+    public Unpredictable(long readsChecked, long unpredictableReads, double pct, Double tauPct, boolean meetsTau,
+                         long readsSkipped, Map<String, ActionReads> actions, Freshness freshness, List<Sample> samples,
+                         Stats validation, Integer mergedFromWorkers) {
+        this(readsChecked, unpredictableReads, pct, tauPct, meetsTau, readsSkipped, actions, freshness, samples,
+                validation, mergedFromWorkers, true, null, 0L, List.of());
+    }
+
+    /** A verdict that could not be reached at all (no logs to check, no expected state): {@code reason} says why. */
+    public static Unpredictable notChecked(String reason, Double tauPct, List<FileProblem> files) {
+        return new Unpredictable(0, 0, 0, tauPct, false, 0, Map.of(), null, List.of(), null, null, false, reason, 0L,
+                files);
+    }
+
+    /** Whether the verdict covers every read the run logged ({@code complete} is never null once constructed). */
+    public boolean verdictComplete() {
+        return complete == null || complete;
+    }
+
+    /** Something wrong with one log file (or the manifest, or the run as a whole when {@code file} is null). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonPropertyOrder({"file", "offset", "problem"})
+    public record FileProblem(String file, Long offset, String problem) {
+        @Override
+        public String toString() {
+            return (file == null ? "" : file + (offset == null ? "" : String.format(java.util.Locale.ROOT,
+                    " at byte %,d", offset)) + ": ") + problem;
+        }
     }
 
     /** Reads of one action. */

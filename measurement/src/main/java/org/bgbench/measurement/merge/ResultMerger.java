@@ -97,7 +97,7 @@ public final class ResultMerger {
                 latest(parts), throughput, threads, seconds, first.warmupS(), first.betaMs(), actions, sessions, total,
                 series, cpu(parts, total.count(), seconds), bgWait(parts), List.copyOf(warnings),
                 first.histogramConfig(), first.workload(), first.store(), first.graph(), config,
-                unpredictable(parts));
+                unpredictable(parts, workerNames));
     }
 
     private static String earliest(List<RunResult> parts) {
@@ -157,25 +157,48 @@ public final class ResultMerger {
 
     /** Reads checked and unpredictable reads add up; the percentage is recomputed from the sums. */
     static Unpredictable unpredictable(List<RunResult> parts) {
+        return unpredictable(parts, List.of());
+    }
+
+    /**
+     * As {@link #unpredictable(List)}; the merged verdict is complete only if every worker's is, and each worker's
+     * file problems are named after it.
+     */
+    static Unpredictable unpredictable(List<RunResult> parts, List<String> workerNames) {
         long checked = 0;
         long bad = 0;
         long skipped = 0;
+        long unchecked = 0;
+        boolean complete = true;
+        List<String> reasons = new ArrayList<>();
+        List<Unpredictable.FileProblem> files = new ArrayList<>();
         Double tau = null;
         Map<String, long[]> perAction = new LinkedHashMap<>();
         List<Unpredictable.Sample> samples = new ArrayList<>();
-        for (RunResult p : parts) {
+        for (int i = 0; i < parts.size(); i++) {
+            RunResult p = parts.get(i);
             Unpredictable u = p.unpredictable();
             if (u == null) {
                 return null;
             }
+            String name = i < workerNames.size() ? workerNames.get(i) : "worker " + i;
             checked += u.readsChecked();
             bad += u.unpredictableReads();
             skipped += u.readsSkipped();
+            unchecked += u.readsUnchecked();
+            if (!u.verdictComplete()) {
+                complete = false;
+                reasons.add(name + ": " + u.incompleteReason());
+            }
+            for (Unpredictable.FileProblem f : u.files()) {
+                files.add(new Unpredictable.FileProblem(f.file() == null ? name : name + ": " + f.file(), f.offset(),
+                        f.problem()));
+            }
             if (u.tauPct() != null) {
                 tau = u.tauPct();
             }
-            u.actions().forEach((name, x) -> {
-                long[] sum = perAction.computeIfAbsent(name, k -> new long[2]);
+            u.actions().forEach((action, x) -> {
+                long[] sum = perAction.computeIfAbsent(action, k -> new long[2]);
                 sum[0] += x.readsChecked();
                 sum[1] += x.unpredictableReads();
             });
@@ -185,8 +208,9 @@ public final class ResultMerger {
         Map<String, Unpredictable.ActionReads> per = new LinkedHashMap<>();
         perAction.forEach((k, v) -> per.put(k, new Unpredictable.ActionReads(v[0], v[1],
                 v[0] == 0 ? 0.0 : 100.0 * v[1] / v[0])));
-        return new Unpredictable(checked, bad, pct, tau, tau == null || pct <= tau, skipped, per, freshness(parts),
-                samples, null, parts.size());
+        return new Unpredictable(checked, bad, pct, tau, complete && (tau == null || pct <= tau), skipped, per,
+                freshness(parts), samples, null, parts.size(), complete,
+                complete ? null : String.join("; ", reasons), unchecked, files);
     }
 
     /**

@@ -47,7 +47,49 @@ public final class ResultJson {
         }
     }
 
+    /**
+     * Reads a result file.
+     *
+     * @throws BadResultException when the file is not JSON, or not a BG result: the message names the file and the
+     *                            line and column where reading stopped
+     */
     public static RunResult read(Path file) throws IOException {
-        return MAPPER.readValue(file.toFile(), RunResult.class);
+        try {
+            return MAPPER.readValue(file.toFile(), RunResult.class);
+        } catch (JsonProcessingException e) {
+            throw new BadResultException(file, e);
+        }
+    }
+
+    /** A result file that cannot be read as one: which file, where, and what was wrong. */
+    public static final class BadResultException extends IOException {
+        private final boolean notJson;
+
+        BadResultException(Path file, JsonProcessingException e) {
+            super(describe(file, e), e);
+            this.notJson = e instanceof com.fasterxml.jackson.core.JsonParseException
+                    || e instanceof com.fasterxml.jackson.core.io.JsonEOFException
+                    || String.valueOf(e.getOriginalMessage()).startsWith("No content to map");
+        }
+
+        /** The file is not (complete) JSON, as opposed to JSON that is not a BG result. */
+        public boolean notJson() {
+            return notJson;
+        }
+
+        private static String describe(Path file, JsonProcessingException e) {
+            String what = String.valueOf(e.getOriginalMessage());
+            if (what.startsWith("No content to map")) {
+                return file + " is empty: not a BG result";
+            }
+            com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            // Jackson's own wording, without its pointer to the source (which it redacts anyway)
+            int cut = what.indexOf("\n at [Source");
+            what = (cut >= 0 ? what.substring(0, cut) : what).replace('\n', ' ');
+            boolean syntax = e instanceof com.fasterxml.jackson.core.JsonParseException
+                    || e instanceof com.fasterxml.jackson.core.io.JsonEOFException;
+            return file + (syntax ? " is not valid JSON" : " is not a BG result") + where + ": " + what;
+        }
     }
 }
