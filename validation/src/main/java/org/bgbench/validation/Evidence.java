@@ -80,7 +80,9 @@ final class Evidence {
                     : "missing: the run did not close its logs (it was killed or crashed, or BG older than the "
                     + "manifest made them), so each file ends where its last flush left it";
             ev.problem(LogManifest.FILE, -1, why);
-            ev.writesMissing("no manifest vouches for the logs, so writes may be missing from them");
+            ev.writesMissing(bad != null ? LogManifest.FILE + " cannot be read, so nothing vouches for the logs and "
+                    + "writes may be missing from them" : "there is no " + LogManifest.FILE + ": the run did not close "
+                    + "its logs, so writes may be missing from them");
             onDisk.forEach(f -> ev.sources.add(new Source(f, null)));
             return ev;
         }

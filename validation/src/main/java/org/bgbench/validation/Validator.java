@@ -181,6 +181,25 @@ public final class Validator {
     }
 
     /**
+     * What the logs in {@code logDirectory} hold, checked against their manifest, when no read can be checked for a
+     * reason of the caller's ({@code whyNotChecked}, e.g. the items' values are unknown): an incomplete result that
+     * names every problem and counts the reads. The item values given to the builder are never asked.
+     */
+    public ValidationResult inspect(Path logDirectory, String whyNotChecked) {
+        Evidence ev = Evidence.of(logDirectory);
+        ev.problem(null, -1, whyNotChecked);
+        ev.writesMissing(whyNotChecked);
+        long t0 = System.nanoTime();
+        List<String> warnings = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService pool = Executors.newFixedThreadPool(threads, daemonThreads());
+        try {
+            return incomplete(ev, pass1(ev, null, pool, warnings), warnings, (System.nanoTime() - t0) / 1e9);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
      * Validates the given log files together (they must come from one run: their times share one clock), as they are:
      * without a manifest nothing is verified, damage is only warned about, and the caller vouches for the files.
      */
