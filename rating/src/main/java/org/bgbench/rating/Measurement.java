@@ -14,7 +14,8 @@ import org.bgbench.model.Durations;
  * {@code errors / (actions + errors)}. {@code withinBetaPct} should count a failed action as not within β (the
  * measurement module's {@code withinBetaPctCountingErrors}), so that errors weigh against α as well as against the
  * allowed error rate. {@code unpredictablePct} is the percentage of validated reads that observed unpredictable data
- * (0 when validation is off or no read was checked).
+ * (0 when validation is off or no read was checked). {@code validationIncomplete} says why validation could not check
+ * every read (logs missing, cut or damaged); such an experiment fails the SLA, whatever {@code unpredictablePct} says.
  *
  * @param throughput       completed actions per second over the measured interval
  * @param withinBetaPct    percentage of actions that finished within β, 0–100
@@ -22,9 +23,10 @@ import org.bgbench.model.Durations;
  * @param errors           actions that failed with an error
  * @param actions          actions that completed
  * @param seconds          length of the measured interval (warm-up excluded)
+ * @param validationIncomplete why validation is incomplete, or null when it is complete (or off)
  */
 public record Measurement(double throughput, double withinBetaPct, double unpredictablePct, long errors, long actions,
-                          double seconds) {
+                          double seconds, String validationIncomplete) {
     /** Tolerance of the SLA comparisons, so that 95 % computed as 94.99999999999999 still meets α = 95 %. */
     private static final double EPSILON = 1e-9;
 
@@ -37,6 +39,12 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
             throw new IllegalArgumentException("errors and actions cannot be negative, got errors=" + errors
                     + ", actions=" + actions);
         }
+    }
+
+    /** A measurement whose validation (if any) was complete. */
+    public Measurement(double throughput, double withinBetaPct, double unpredictablePct, long errors, long actions,
+                       double seconds) {
+        this(throughput, withinBetaPct, unpredictablePct, errors, actions, seconds, null);
     }
 
     /** Percentage of the issued actions that failed, 0 when none was issued. */
@@ -63,7 +71,9 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
             f.add(String.format(Locale.ROOT, "%s%% of actions within β=%s, α requires %s%%",
                     distinct(withinBetaPct, sla.alphaPct()), Durations.format(sla.beta()), num(sla.alphaPct())));
         }
-        if (unpredictablePct > sla.tauPct() + EPSILON) {
+        if (validationIncomplete != null) {
+            f.add("validation incomplete, so the unpredictable reads are not known: " + validationIncomplete);
+        } else if (unpredictablePct > sla.tauPct() + EPSILON) {
             f.add(String.format(Locale.ROOT, "%s%% of reads unpredictable, τ allows %s%%",
                     distinct(unpredictablePct, sla.tauPct()),
                     num(sla.tauPct())));
@@ -87,6 +97,7 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
         m.put("error_pct", errorPct());
         m.put("actions", actions);
         m.put("seconds", seconds);
+        m.put("validation_incomplete", validationIncomplete);
         return m;
     }
 
@@ -95,7 +106,8 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
         return new Measurement(MapValues.number(m, "throughput").doubleValue(),
                 MapValues.number(m, "within_beta_pct").doubleValue(),
                 MapValues.number(m, "unpredictable_pct").doubleValue(), MapValues.number(m, "errors").longValue(),
-                MapValues.number(m, "actions").longValue(), MapValues.number(m, "seconds").doubleValue());
+                MapValues.number(m, "actions").longValue(), MapValues.number(m, "seconds").doubleValue(),
+                m.get("validation_incomplete") == null ? null : m.get("validation_incomplete").toString());
     }
 
     private static void check(String name, double v, double max) {

@@ -264,7 +264,8 @@ public final class RatingReport {
                     .append(esc(Durations.format(e.duration()))).append("</td><td>")
                     .append(esc(thousands(m.throughput()))).append("</td><td>")
                     .append(esc(pct(m.withinBetaPct()))).append("</td><td>")
-                    .append(esc(pct(m.unpredictablePct()))).append("</td><td>").append(m.errors())
+                    .append(esc(m.validationIncomplete() != null ? "incomplete" : pct(m.unpredictablePct())))
+                    .append("</td><td>").append(m.errors())
                     .append("</td><td>").append(m.actions()).append("</td><td>")
                     .append(esc(Measurement.num(m.seconds()))).append("</td><td>")
                     .append(esc(String.format(Locale.ROOT, "%.1f", e.wallSeconds()))).append("</td><td class=\"l\">")
@@ -390,7 +391,8 @@ public final class RatingReport {
         Measurement m = e.measurement();
         return "#" + e.index() + " " + e.phase().label() + ": T=" + e.threads() + ", " + Durations.format(e.duration())
                 + ", " + thousands(m.throughput()) + " actions/s, " + pct(m.withinBetaPct()) + " within β, "
-                + pct(m.unpredictablePct()) + " unpredictable, " + m.errors() + " errors — "
+                + (m.validationIncomplete() != null ? "validation incomplete" : pct(m.unpredictablePct())
+                + " unpredictable") + ", " + m.errors() + " errors — "
                 + (e.success() ? "met the SLA" : "missed: " + String.join("; ", e.failures()));
     }
 

@@ -108,13 +108,16 @@ public final class Experiment {
                 logs = dir;
                 emulator.withLogs(t -> dir.newWriter());
             }
-            RunOutcome outcome;
+            RunOutcome outcome = null;
             // Ctrl-C or SIGTERM: the members finish the action they are in, and what follows still runs.
             try (Interrupts.Registration r = Interrupts.onInterrupt(emulator::abort)) {
                 outcome = emulator.run(m::startMeasuring);
             } finally {
                 if (logs != null) {
-                    logs.close();
+                    // The manifest records whether a thread could still log: then writes may be missing.
+                    logs.close(outcome == null ? "the run failed before its threads had stopped"
+                            : outcome.stuckThreads() > 0 ? outcome.stuckThreads() + " threads were still inside a "
+                            + "store call when the logs were closed; what they did after that is not logged" : null);
                 }
             }
             if (!m.isMeasuring()) {
@@ -125,13 +128,20 @@ public final class Experiment {
             write(writer, result, s);
             if (artifacts != null) {
                 // The measured result is on disk before validation starts, so nothing measured is lost if it fails.
-                artifacts.saveExpectedState(s.state());
+                try {
+                    artifacts.saveExpectedState(s.state());
+                } catch (java.io.UncheckedIOException e) {
+                    // validation below uses the state in memory; only a later 'bg validate' needs the file
+                    result = result.withWarning("BG's expected state could not be saved, so 'bg validate' cannot "
+                            + "check this run again: " + e.getMessage());
+                }
                 if (Interrupts.interrupted()) {
                     // The user wants BG to stop: validation (which can take minutes) is left to bg validate.
                     result = result.withWarning("validation was skipped because the run was " + Interrupts.reason()
                             + "; 'bg validate " + s.out() + "' checks the reads from the logs kept beside it");
                 } else {
-                    result = RunValidation.validateInto(result, artifacts, s.state(), s.validation(), s.progress());
+                    result = RunValidation.validateInto(result, artifacts, s.state(), s.validation(), s.progress(),
+                            logs);
                 }
                 write(writer, result, s);
             }

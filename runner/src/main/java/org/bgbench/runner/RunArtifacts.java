@@ -68,29 +68,61 @@ public record RunArtifacts(Path result, Path dir) {
         }
     }
 
-    /** A result file or its artifact directory, as a user names it to {@code bg validate}. */
+    /**
+     * A result file or its artifact directory, as a user names it to {@code bg validate}; also the result of a run
+     * that was killed before it wrote one, when its directory is there.
+     *
+     * @throws InvalidParameterException when there are no logs to validate, saying why (validation was off, the logs
+     *                                   were deleted, the directory is gone)
+     */
     public static RunArtifacts find(Path path) {
         Path p = path.toAbsolutePath();
         RunArtifacts a;
         if (Files.isDirectory(p)) {
             a = new RunArtifacts(p.resolveSibling(p.getFileName() + ".json"), p);
-        } else if (Files.isRegularFile(p)) {
+        } else if (Files.isRegularFile(p) || Files.isDirectory(forResult(p).dir())) {
             a = forResult(p);
         } else {
             throw new InvalidParameterException("RUN", "no such result file or run directory: " + path);
         }
-        if (!Files.isDirectory(a.logs()) || !Files.isRegularFile(a.dir.resolve("expected.state"))) {
-            throw new InvalidParameterException("RUN", a.dir + " holds no validation logs and expected state; "
-                    + "was the run made with validation=false?");
+        if (!Files.isDirectory(a.logs())) {
+            throw new InvalidParameterException("RUN", "there are no validation logs to check: "
+                    + (Files.isDirectory(a.dir) ? a.logs() : a.dir) + " does not exist. " + whyNoLogs(a));
         }
         return a;
+    }
+
+    /** Why a run has no logs, as far as its result tells. */
+    private static String whyNoLogs(RunArtifacts a) {
+        if (!Files.isRegularFile(a.result)) {
+            return "Its result " + a.result + " is not there either: the run was moved or deleted.";
+        }
+        org.bgbench.measurement.RunResult r;
+        try {
+            r = org.bgbench.measurement.report.ResultJson.read(a.result);
+        } catch (IOException e) {
+            return "Its result cannot tell why: " + e.getMessage();
+        }
+        if (r.unpredictable() == null) {
+            return "The run was made with validation=false (or enablelogging=false), so it logged nothing to check.";
+        }
+        return "The run was validated when it ended (its result holds the verdict); its logs were deleted since "
+                + "(-p keeplogs=false deletes them after a complete validation) or moved.";
+    }
+
+    /** Whether BG's expected state at the end of the run was saved (a run killed before its end has none). */
+    public boolean hasExpectedState() {
+        return Files.isRegularFile(dir.resolve("expected.state")) && Files.isRegularFile(dir.resolve("graph.json"));
     }
 
     public Path logs() {
         return dir.resolve("logs");
     }
 
-    /** Logs for {@code threads} writers, whose buffers share about 64 MiB (thousands of virtual threads). */
+    /**
+     * Logs for {@code threads} writers, whose buffers share about 64 MiB (thousands of virtual threads), flushed every
+     * second, with a space reserve that a full disk releases so the result can still be written.
+     */
     public LogDirectory createLogs(int threads) {
         try {
             Files.createDirectories(dir);
@@ -98,7 +130,7 @@ public record RunArtifacts(Path result, Path dir) {
             throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
         }
         int buffer = (int) Math.max(8 << 10, Math.min(LogWriter.DEFAULT_BUFFER_BYTES, (64L << 20) / Math.max(1, threads)));
-        return LogDirectory.create(logs(), buffer);
+        return LogDirectory.create(logs(), buffer, LogDirectory.DEFAULT_FLUSH_INTERVAL, LogDirectory.AUTO_RESERVE);
     }
 
     public void saveExpectedState(GraphState state) {
@@ -106,10 +138,15 @@ public record RunArtifacts(Path result, Path dir) {
             Files.createDirectories(dir);
             JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("graph.json").toFile(), state.graph().spec());
             Path tmp = dir.resolve("expected.state.tmp");
-            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
-                state.writeTo(out);
+            try {
+                try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
+                    state.writeTo(out);
+                }
+                Files.move(tmp, dir.resolve("expected.state"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                // on a full disk the partial file would keep the space the result needs
+                Files.deleteIfExists(tmp);
             }
-            Files.move(tmp, dir.resolve("expected.state"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot save the expected state in " + dir + ": " + e.getMessage(), e);
         }

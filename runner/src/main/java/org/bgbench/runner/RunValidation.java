@@ -17,10 +17,13 @@ import org.bgbench.model.Action;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.validation.ActionStats;
 import org.bgbench.validation.FreshnessBucket;
+import org.bgbench.validation.LogProblem;
 import org.bgbench.validation.UnpredictableRead;
 import org.bgbench.validation.ValidationResult;
 import org.bgbench.validation.Validator;
 import org.bgbench.validation.ValueMode;
+import org.bgbench.validation.log.LogDirectory;
+import org.bgbench.validation.log.LogManifest;
 import org.bgbench.validation.log.LogWriter;
 
 /** Validates a run's logs against BG's expected state and puts the findings into its result (dissertation chapter 6). */
@@ -30,30 +33,65 @@ public final class RunValidation {
     private RunValidation() {
     }
 
+    /**
+     * Validates the run's logs and puts the verdict into its result. When the verdict is incomplete (logs missing,
+     * cut or damaged, logging that failed or stopped while threads could still write), the result says why and which
+     * file, and never meets τ.
+     *
+     * @param logs the run's log directory as it was written in this process, or null (then only the files speak)
+     */
     public static RunResult validateInto(RunResult result, RunArtifacts artifacts, GraphState state, ValidationOptions o,
-                                  PrintWriter progress) {
+                                         PrintWriter progress, LogDirectory logs) {
         if (progress != null) {
             progress.println("bg: validating the reads of the run (logs in " + artifacts.logs() + ")");
             progress.flush();
         }
         ValidationResult v = validate(artifacts, state, o);
-        RunResult out = result.withUnpredictable(section(v, o.tauPct()));
-        if (v.pct() > o.tauPct()) {
-            out = out.withWarning(String.format(Locale.ROOT, "%.4f %% of reads observed unpredictable data, more than "
-                    + "τ = %s %%", v.pct(), o.tauPct()));
+        Unpredictable section = section(v, o.tauPct());
+        if (logs != null && logs.manifestError() != null) {
+            List<Unpredictable.FileProblem> files = new ArrayList<>();
+            files.add(new Unpredictable.FileProblem(LogManifest.FILE, null, logs.manifestError()));
+            files.addAll(section.files());
+            section = withFiles(section, files);
         }
-        if (!o.keepLogs()) {
+        return into(result, section, o, artifacts);
+    }
+
+    /** Puts {@code section} into {@code result}, with a warning when it misses τ or is incomplete. */
+    public static RunResult into(RunResult result, Unpredictable section, ValidationOptions o, RunArtifacts artifacts) {
+        RunResult out = result.withUnpredictable(section);
+        if (!section.verdictComplete()) {
+            out = out.withWarning("validation incomplete: " + section.incompleteReason());
+        } else if (section.pct() > o.tauPct()) {
+            out = out.withWarning(String.format(Locale.ROOT, "%.4f %% of reads observed unpredictable data, more than "
+                    + "τ = %s %%", section.pct(), o.tauPct()));
+        }
+        if (!o.keepLogs() && artifacts != null && section.verdictComplete()) {
+            // logs that could not be checked completely are evidence of what went wrong: kept
             deleteLogs(artifacts.logs());
         }
         return out;
     }
 
+    private static Unpredictable withFiles(Unpredictable u, List<Unpredictable.FileProblem> files) {
+        return new Unpredictable(u.readsChecked(), u.unpredictableReads(), u.pct(), u.tauPct(), u.meetsTau(),
+                u.readsSkipped(), u.actions(), u.freshness(), u.samples(), u.validation(), u.mergedFromWorkers(),
+                u.complete(), u.incompleteReason(), u.readsUnchecked(), files);
+    }
+
     public static ValidationResult validate(RunArtifacts artifacts, GraphState state, ValidationOptions o) {
+        int members = state.graph().members();
+        long resources = state.graph().totalResources();
         return Validator.builder((kind, item) -> switch (kind) {
-                    case LogWriter.FRIENDS -> state.friendCount((int) item);
-                    case LogWriter.PENDING -> state.pendingCount((int) item);
-                    case LogWriter.COMMENTS -> state.commentCount(item);
-                    default -> throw new IllegalArgumentException("unknown item kind " + kind);
+                    case LogWriter.FRIENDS -> state.friendCount(member(item, members, kind));
+                    case LogWriter.PENDING -> state.pendingCount(member(item, members, kind));
+                    case LogWriter.COMMENTS -> {
+                        if (item < 0 || item >= resources) {
+                            throw notInGraph(kind, item);
+                        }
+                        yield state.commentCount(item);
+                    }
+                    default -> throw notInGraph(kind, item);
                 }, ValueMode.FINAL)
                 .threads(o.threads())
                 .memoryLimitBytes(o.memoryBytes())
@@ -61,6 +99,33 @@ public final class RunValidation {
                 .actionNames(ACTIONS)
                 .build()
                 .validate(artifacts.logs());
+    }
+
+    /**
+     * What the logs of a run hold when its reads cannot be checked because BG's expected state was not saved (the run
+     * was killed before its end): an incomplete result naming every problem.
+     */
+    public static ValidationResult inspectWithoutState(RunArtifacts artifacts, ValidationOptions o) {
+        return Validator.builder((kind, item) -> {
+                    throw new IllegalStateException("no item values without an expected state");
+                }, ValueMode.FINAL)
+                .threads(o.threads())
+                .build()
+                .inspect(artifacts.logs(), "there is no expected state beside the logs (" + artifacts.dir()
+                        .resolve("expected.state") + "): the run ended before BG saved it, so the items' values "
+                        + "are unknown");
+    }
+
+    private static int member(long item, int members, byte kind) {
+        if (item < 0 || item >= members) {
+            throw notInGraph(kind, item);
+        }
+        return (int) item;
+    }
+
+    private static IllegalArgumentException notInGraph(byte kind, long item) {
+        return new IllegalArgumentException("a log record names " + kindName(kind) + " " + item + ", which the run's "
+                + "graph does not have: the logs and the expected state beside them are not from the same run");
     }
 
     /** The result's {@code unpredictable} section. */
@@ -79,10 +144,16 @@ public final class RunValidation {
             samples.add(new Unpredictable.Sample(r.actionName(), kindName(r.kind()) + " " + r.item(), r.observed(),
                     r.acceptable(), (r.endNanos() - r.startNanos()) / 1000));
         }
-        return new Unpredictable(v.readsChecked(), v.unpredictableReads(), v.pct(), tauPct, v.pct() <= tauPct,
-                v.readsSkipped(), per, new Unpredictable.Freshness(v.freshnessHorizonMs(), v.freshnessReads(), fresh),
-                samples, new Unpredictable.Stats(v.recordsRead(), v.seconds(), v.recordsPerSecond(), v.threads(),
-                        v.partitions(), v.spillBytes(), v.warnings()), null);
+        List<Unpredictable.FileProblem> files = new ArrayList<>();
+        for (LogProblem p : v.problems()) {
+            files.add(new Unpredictable.FileProblem(p.file(), p.offset() < 0 ? null : p.offset(), p.problem()));
+        }
+        return new Unpredictable(v.readsChecked(), v.unpredictableReads(), v.pct(), tauPct,
+                v.complete() && v.pct() <= tauPct, v.readsSkipped(), per,
+                new Unpredictable.Freshness(v.freshnessHorizonMs(), v.freshnessReads(), fresh), samples,
+                new Unpredictable.Stats(v.recordsRead(), v.seconds(), v.recordsPerSecond(), v.threads(),
+                        v.partitions(), v.spillBytes(), v.warnings()), null, v.complete(), v.incompleteReason(),
+                v.readsUnchecked(), files);
     }
 
     static String kindName(byte kind) {
@@ -100,8 +171,29 @@ public final class RunValidation {
             return "";
         }
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "Unpredictable reads: %,d of %,d checked (%.4f %%), τ = %s %%: %s%n",
-                u.unpredictableReads(), u.readsChecked(), u.pct(), u.tauPct(), u.meetsTau() ? "met" : "NOT met"));
+        if (!u.verdictComplete()) {
+            sb.append("Validation INCOMPLETE: ").append(u.incompleteReason()).append(System.lineSeparator());
+            int shown = 0;
+            for (Unpredictable.FileProblem f : u.files()) {
+                if (shown++ == 10) {
+                    sb.append(String.format(Locale.ROOT, "  … and %d more problems (the result's unpredictable.files "
+                            + "lists them all)%n", u.files().size() - 10));
+                    break;
+                }
+                sb.append("  ").append(f).append(System.lineSeparator());
+            }
+            if (u.readsChecked() == 0) {
+                sb.append(String.format(Locale.ROOT, "Unpredictable reads: none checked (%,d reads could not be); "
+                        + "τ = %s %%: NOT met (validation incomplete)%n", u.readsUnchecked(), u.tauPct()));
+            } else {
+                sb.append(String.format(Locale.ROOT, "Unpredictable reads: %,d of the %,d reads that could be checked "
+                        + "(%.4f %%; %,d could not be), τ = %s %%: NOT met (validation incomplete)%n",
+                        u.unpredictableReads(), u.readsChecked(), u.pct(), u.readsUnchecked(), u.tauPct()));
+            }
+        } else {
+            sb.append(String.format(Locale.ROOT, "Unpredictable reads: %,d of %,d checked (%.4f %%), τ = %s %%: %s%n",
+                    u.unpredictableReads(), u.readsChecked(), u.pct(), u.tauPct(), u.meetsTau() ? "met" : "NOT met"));
+        }
         u.actions().forEach((a, x) -> sb.append(String.format(Locale.ROOT,
                 "  %-4s %,12d reads %,10d unpredictable (%.4f %%)%n", a, x.readsChecked(), x.unpredictableReads(),
                 x.pct())));

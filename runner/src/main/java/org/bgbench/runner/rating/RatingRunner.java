@@ -103,11 +103,14 @@ public final class RatingRunner implements ExperimentRunner {
         results.add(r);
         KindResult total = r.total();
         double unpredictable = r.unpredictablePct();
+        // Incomplete validation fails the SLA (the unpredictable reads are not known) and is not a clean experiment.
+        String incomplete = r.unpredictable() != null && !r.unpredictable().verdictComplete()
+                ? r.unpredictable().incompleteReason() : null;
         lastErrors = total.errors() > 0 || r.sessions().values().stream().anyMatch(k -> k.errors() > 0);
-        lastClean = unpredictable == 0 && !lastErrors;
+        lastClean = unpredictable == 0 && incomplete == null && !lastErrors;
         Double within = total.withinBetaPctCountingErrors();
         return new Measurement(r.throughput(), within == null ? 0 : Math.max(0, Math.min(100, within)),
-                Math.max(0, Math.min(100, unpredictable)), total.errors(), total.count(), r.durationS());
+                Math.max(0, Math.min(100, unpredictable)), total.errors(), total.count(), r.durationS(), incomplete);
     }
 
     private void keepFailed(Path out) {
