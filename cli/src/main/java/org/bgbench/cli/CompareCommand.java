@@ -48,6 +48,13 @@ final class CompareCommand implements Callable<Integer> {
             RunResult r;
             try {
                 r = ResultJson.read(f);
+            } catch (ResultJson.BadResultException e) {
+                if (e.notJson()) {
+                    // a damaged result: say where, so it can be repaired or removed
+                    out.println("(" + e.getMessage() + ")");
+                    continue;
+                }
+                r = null;
             } catch (IOException | RuntimeException e) {
                 r = null;
             }

@@ -134,7 +134,8 @@ final class QuickstartCommand implements Callable<Integer> {
         for (RunResult r : results) {
             out.printf(Locale.ROOT, "%6d %,12.0f %9.3f %9.3f %8.2f %8d %14s%n", r.threads(), r.throughput(),
                     nz(r.total().p95Ms()), nz(r.total().p99Ms()), nz(r.total().withinBetaPct()), r.total().errors(),
-                    r.unpredictable() == null ? "-" : String.format(Locale.ROOT, "%.4f %%", r.unpredictablePct()));
+                    r.unpredictable() == null ? "-" : !r.unpredictable().verdictComplete() ? "incomplete"
+                            : String.format(Locale.ROOT, "%.4f %%", r.unpredictablePct()));
         }
         for (RunResult r : results) {
             r.bottleneckWarnings().forEach(w -> out.println("  ! T=" + r.threads() + ": " + w));

@@ -186,8 +186,9 @@ final class RateCommand implements Callable<Integer> {
         RatingListener listener = new RatingListener() {
             @Override
             public void experimentFinished(org.bgbench.rating.Experiment e) {
-                stdout.printf(Locale.ROOT, "%4d %7d %,12.0f %9.2f %13.4f%% %7s  %s%n", e.index(), e.threads(),
-                        e.throughput(), e.measurement().withinBetaPct(), e.measurement().unpredictablePct(),
+                stdout.printf(Locale.ROOT, "%4d %7d %,12.0f %9.2f %14s %7s  %s%n", e.index(), e.threads(),
+                        e.throughput(), e.measurement().withinBetaPct(), e.measurement().validationIncomplete() != null
+                                ? "incomplete" : String.format(Locale.ROOT, "%.4f%%", e.measurement().unpredictablePct()),
                         e.success() ? "yes" : "no", e.phase());
                 stdout.flush();
             }

@@ -111,7 +111,7 @@ final class RunCommand implements Callable<Integer> {
             stdout.print(SummaryPrinter.summary(outcome.result()));
             stdout.print(RunValidation.summary(outcome.result().unpredictable()));
             stdout.println("Result: " + resultFile.toAbsolutePath());
-            return outcome.run().completed() ? 0 : Bg.FAILED;
+            return outcome.run().completed() & validationComplete(outcome.result(), err) ? 0 : Bg.FAILED;
         }
     }
 
@@ -153,8 +153,20 @@ final class RunCommand implements Callable<Integer> {
                 err.println("bg: error: the run failed: " + o.reason());
             }
             stdout.println("Result: " + resultFile.toAbsolutePath());
-            return o.completed() ? 0 : Bg.FAILED;
+            return o.completed() & validationComplete(o.result(), err) ? 0 : Bg.FAILED;
         }
+    }
+
+    /**
+     * Whether the run's validation (if any) could check every read; if not, says so on stderr: the run then fails,
+     * because its verdict on unpredictable data is missing.
+     */
+    static boolean validationComplete(org.bgbench.measurement.RunResult r, PrintWriter err) {
+        if (r.unpredictable() == null || r.unpredictable().verdictComplete()) {
+            return true;
+        }
+        err.println("bg: error: validation incomplete: " + r.unpredictable().incompleteReason());
+        return false;
     }
 
     private Parameters parameters() {

@@ -1,14 +1,20 @@
 package org.bgbench.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.Unpredictable;
 import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.measurement.report.ResultWriter;
+import org.bgbench.runner.RunArtifacts;
+import org.bgbench.runner.RunKeys;
+import org.bgbench.runner.RunValidation;
+import org.bgbench.runner.ValidationOptions;
 import org.bgbench.validation.ValidationResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,38 +24,96 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = {"Check every logged read of a finished run for unpredictable data (dissertation chapter 6), again or with",
-            "other settings, and update the run's result JSON. RUN is the result file or the directory beside it."})
+            "other settings, and update the run's result JSON. RUN is the result file or the directory beside it.",
+            "The logs are first checked against the manifest the run wrote: a log that is missing, cut short or",
+            "damaged makes the verdict incomplete (exit code 1), and an incomplete verdict does not replace a complete",
+            "one in the result unless --overwrite is given."})
 final class ValidateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Parameters(paramLabel = "RUN", description = "A run's result JSON (runs/….json) or its directory (runs/…/).")
-    Path run;
+    java.nio.file.Path run;
 
     @Option(names = "-p", paramLabel = "KEY=VALUE", description = "validation.memory, validation.threads, "
             + "freshness.buckets, tau; repeatable.")
     List<String> overrides = new ArrayList<>();
 
+    @Option(names = "--overwrite", description = "Record an incomplete verdict in the result even when it holds a "
+            + "complete one.")
+    boolean overwrite;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         org.bgbench.runner.Parameters params = org.bgbench.runner.Parameters.of(List.of(), overrides);
         params.check(java.util.Set.of("validation.memory", "validation.threads", "freshness.buckets", "tau"),
                 java.util.Set.of());
-        org.bgbench.runner.ValidationOptions o = org.bgbench.runner.RunKeys.validation(params);
-        org.bgbench.runner.RunArtifacts a = org.bgbench.runner.RunArtifacts.find(run);
-        ValidationResult v = org.bgbench.runner.RunValidation.validate(a, a.loadExpectedState(), o);
-        org.bgbench.measurement.Unpredictable section = org.bgbench.runner.RunValidation.section(v, o.tauPct());
-        out.print(org.bgbench.runner.RunValidation.summary(section));
-        out.printf(java.util.Locale.ROOT, "Validated %,d records in %.2f s (%,.0f records/s, %d threads%s)%n",
-                v.recordsRead(), v.seconds(), v.recordsPerSecond(), v.threads(),
-                v.spilled() ? ", spilled " + (v.spillBytes() >> 20) + " MiB" : "");
+        ValidationOptions o = RunKeys.validation(params);
+        RunArtifacts a = RunArtifacts.find(run);
+        ValidationResult v = a.hasExpectedState() ? RunValidation.validate(a, a.loadExpectedState(), o)
+                : RunValidation.inspectWithoutState(a, o);
+        Unpredictable section = RunValidation.section(v, o.tauPct());
+        out.print(RunValidation.summary(section));
+        out.printf(Locale.ROOT, "%s %,d records in %.2f s (%,.0f records/s, %d threads%s)%n",
+                section.verdictComplete() ? "Validated" : "Read", v.recordsRead(), v.seconds(), v.recordsPerSecond(),
+                v.threads(), v.spilled() ? ", spilled " + (v.spillBytes() >> 20) + " MiB" : "");
         v.warnings().forEach(w -> out.println("warning: " + w));
-        if (Files.isRegularFile(a.result())) {
-            RunResult r = ResultJson.read(a.result()).withUnpredictable(section);
-            new ResultWriter(a.result()).write(r);
-            out.println("Updated " + a.result());
+        boolean recorded = record(a, section, o, out, err);
+        if (!section.verdictComplete()) {
+            err.println("bg: error: validation incomplete: " + section.incompleteReason());
+            return Bg.FAILED;
         }
-        return 0;
+        return recorded ? 0 : Bg.FAILED;
+    }
+
+    /** Puts the verdict into the run's result, unless that would hide a complete verdict; false if it could not. */
+    private boolean record(RunArtifacts a, Unpredictable section, ValidationOptions o, PrintWriter out,
+                           PrintWriter err) {
+        if (!Files.isRegularFile(a.result())) {
+            out.println("No result to update: " + a.result() + " does not exist (the run did not finish)");
+            return true;
+        }
+        RunResult r;
+        try {
+            r = ResultJson.read(a.result());
+        } catch (IOException e) {
+            err.println("bg: error: the verdict above was not recorded: " + e.getMessage());
+            return false;
+        }
+        Unpredictable old = r.unpredictable();
+        if (!section.verdictComplete() && old != null && old.verdictComplete()) {
+            String was = String.format(Locale.ROOT, "%,d unpredictable of %,d reads checked, τ %s", old.unpredictableReads(),
+                    old.readsChecked(), old.meetsTau() ? "met" : "not met");
+            if (!overwrite) {
+                out.println("Not updated: " + a.result() + " keeps the complete verdict it holds (" + was + "); this "
+                        + "check was incomplete, so it does not replace it (--overwrite records it anyway)");
+                return true;
+            }
+            out.println("Replacing the complete verdict in " + a.result() + " (" + was + ") with this incomplete one, "
+                    + "as --overwrite asks");
+        }
+        try {
+            new ResultWriter(a.result()).write(RunValidation.into(withoutValidationWarnings(r), section, o, null));
+        } catch (IOException e) {
+            err.println("bg: error: cannot update " + a.result() + ": " + e.getMessage());
+            return false;
+        }
+        out.println("Updated " + a.result());
+        return true;
+    }
+
+    /** The result without the warnings an earlier validation added, so a new verdict does not pile onto them. */
+    private static RunResult withoutValidationWarnings(RunResult r) {
+        List<String> kept = r.bottleneckWarnings().stream().filter(w -> !w.startsWith("validation incomplete: ")
+                && !w.contains("of reads observed unpredictable data, more than")).toList();
+        if (kept.size() == r.bottleneckWarnings().size()) {
+            return r;
+        }
+        return new RunResult(r.format(), r.partial(), r.startTime(), r.endTime(), r.throughput(), r.threads(),
+                r.durationS(), r.warmupS(), r.betaMs(), r.actions(), r.sessions(), r.total(), r.series(), r.cpu(),
+                r.bgWait(), kept, r.histogramConfig(), r.workload(), r.store(), r.graph(), r.config(),
+                r.unpredictable());
     }
 }

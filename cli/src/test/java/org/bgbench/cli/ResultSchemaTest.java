@@ -69,8 +69,14 @@ class ResultSchemaTest {
         assertThat(keys(r.get("graph"))).containsExactly("members", "friends_per_member", "resources_per_member",
                 "comments_per_resource", "confirmed_fraction", "images", "fingerprint");
         JsonNode u = r.get("unpredictable");
+        // complete, incomplete_reason, reads_unchecked and files (issue 11): whether the logs were all there and
+        // intact, and if not why, how many reads could not be checked, and which file is damaged where
         assertThat(keys(u)).containsExactly("reads_checked", "unpredictable_reads", "pct", "tau_pct", "meets_tau",
-                "reads_skipped", "actions", "freshness", "samples", "validation");
+                "complete", "incomplete_reason", "reads_unchecked", "files", "reads_skipped", "actions", "freshness",
+                "samples", "validation");
+        assertThat(u.get("complete").asBoolean()).isTrue();
+        assertThat(u.get("incomplete_reason").isNull()).isTrue();
+        assertThat(u.get("files").isArray()).isTrue();
         assertThat(keys(u.get("actions").get("VP"))).containsExactly("reads_checked", "unpredictable_reads", "pct");
         assertThat(keys(u.get("freshness"))).containsExactly("horizon_ms", "reads", "buckets");
         assertThat(keys(u.get("validation"))).containsExactly("records", "seconds", "records_per_s", "threads",
@@ -95,7 +101,8 @@ class ResultSchemaTest {
                 "repaired_relationships", "repaired_comments", "other_s");
         assertThat(keys(r.get("experiments").get(0))).containsExactly("index", "phase", "threads", "duration",
                 "duration_seconds", "throughput", "within_beta_pct", "unpredictable_pct", "errors", "error_pct",
-                "actions", "seconds", "success", "failures", "started", "wall_seconds", "resumed");
+                "actions", "seconds", "validation_incomplete", "success", "failures", "started", "wall_seconds",
+                "resumed");
         assertThat(keys(r.get("soar"))).containsExactly("actions_per_second", "threads", "status", "search_experiment",
                 "search_throughput", "confirmation_experiment", "confirmation_throughput");
         assertThat(out.resolve("01-T1.json")).exists();
