@@ -101,13 +101,28 @@ public final class RatingRunner implements ExperimentRunner {
         }
         RunResult r = o.result();
         results.add(r);
+        // Writes still waiting when the store stopped answering may or may not have happened, as failed ones.
+        lastErrors = r.total().errors() > 0 || r.sessions().values().stream().anyMatch(k -> k.errors() > 0)
+                || r.incompleteReason() != null;
+        lastClean = r.unpredictablePct() == 0 && !lastErrors;
+        Measurement m = measurement(r);
+        if (m.incomplete() != null) {
+            err.println("bg: experiment " + count + " at T=" + threads + " is incomplete: " + m.incomplete());
+        }
+        return m;
+    }
+
+    /**
+     * What the rating sees of an experiment's result: errors and stuck actions count as beyond β, and a result whose
+     * store stopped answering ({@link RunResult#incompleteReason()}) is incomplete and fails the SLA.
+     */
+    static Measurement measurement(RunResult r) {
         KindResult total = r.total();
-        double unpredictable = r.unpredictablePct();
-        lastErrors = total.errors() > 0 || r.sessions().values().stream().anyMatch(k -> k.errors() > 0);
-        lastClean = unpredictable == 0 && !lastErrors;
         Double within = total.withinBetaPctCountingErrors();
         return new Measurement(r.throughput(), within == null ? 0 : Math.max(0, Math.min(100, within)),
-                Math.max(0, Math.min(100, unpredictable)), total.errors(), total.count(), r.durationS());
+                Math.max(0, Math.min(100, r.unpredictablePct())), total.errors(), total.count(), r.durationS(),
+                r.incompleteReason() == null ? null
+                        : r.incompleteReason().replace(" " + org.bgbench.measurement.Stalls.VERDICT, ""));
     }
 
     private void keepFailed(Path out) {
