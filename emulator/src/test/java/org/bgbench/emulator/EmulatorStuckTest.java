@@ -112,9 +112,9 @@ class EmulatorStuckTest {
                 probe.join();
                 freezer.join();
 
-                assertThat(periodEnded).as("the measured period ends on time").isBetween(2.9, 3.6);
+                assertThat(periodEnded).as("the measured period ends on time").isBetween(2.9, 4.5);
                 assertThat(seconds).as("the run returns after duration + grace, not later")
-                        .isBetween(3.0 + 5.0 - 0.2, 3.0 + 5.0 + 2.0);
+                        .isBetween(3.0 + 5.0 - 0.2, 3.0 + 5.0 + 4.0);
                 assertThat(out.completed()).as("nothing aborted the run").isTrue();
                 assertThat(out.stuckThreads()).as("abandoned after the grace").isEqualTo(threads);
                 List<InFlight.Call> waiting = out.inFlight();
@@ -122,7 +122,7 @@ class EmulatorStuckTest {
                 assertThat(waiting).allSatisfy(c -> {
                     assertThat(c.action()).isTrue();
                     assertThat(Kind.isAction(c.kind())).isTrue();
-                    assertThat(c.elapsedNanos() / 1e9).as("waited since the freeze at ~1 s").isBetween(1.5, 3.0);
+                    assertThat(c.elapsedNanos() / 1e9).as("waited since the freeze at ~1 s").isBetween(1.5, 4.0);
                 });
                 assertThat(waiting).extracting(InFlight.Call::thread).containsExactlyInAnyOrder(0, 1, 2, 3);
                 assertThat(waitingAtTwoSeconds[0]).as("the in-flight table shows the wait while it lasts").isTrue();
@@ -156,7 +156,7 @@ class EmulatorStuckTest {
                 double seconds = (System.nanoTime() - start) / 1e9;
                 assertThat(out.stuckThreads()).as("their calls failed within the grace").isZero();
                 assertThat(out.inFlight()).hasSize(2).allSatisfy(c -> assertThat(c.elapsedNanos()).isPositive());
-                assertThat(seconds).as("back when the calls timed out, ~1 s + 6 s").isBetween(6.5, 9.0);
+                assertThat(seconds).as("back when the calls timed out, ~1 s + 6 s").isBetween(6.5, 11.0);
             } finally {
                 store.thawed.countDown();
             }

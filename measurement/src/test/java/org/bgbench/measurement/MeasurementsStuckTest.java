@@ -70,30 +70,31 @@ class MeasurementsStuckTest {
     void aSecondInWhichNothingReturnedWhileACallWaitedThroughoutStalls() throws Exception {
         List<Long> asked = new ArrayList<>();
         boolean[] waiting = {true};
-        try (Measurements m = Measurements.builder().threads(1).samplePeriod(Duration.ofMillis(200))
+        try (Measurements m = Measurements.builder().threads(1).samplePeriod(Duration.ofMillis(500))
                 .beta(Duration.ofMillis(50)).build()) {
             m.watchWaiting(since -> {
                 asked.add(since);
                 return waiting[0];
             });
+            long before = System.nanoTime();
             m.startMeasuring();
-            long start = System.nanoTime();
-            Thread.sleep(250);
+            long after = System.nanoTime();
+            Thread.sleep(600);
             m.sample();                       // 1: nothing returned, a call waiting since before it: stalled
             assertThat(asked).hasSize(1);
-            assertThat(asked.get(0)).as("since the interval's start").isBetween(start - 5 * MS, start + 5 * MS);
+            assertThat(asked.get(0)).as("since the interval's start").isBetween(before, after);
             m.recorder(0).error(Action.VP.index(), 300 * MS);
-            Thread.sleep(250);
+            Thread.sleep(600);
             m.sample();                       // 2: an action failed, so the store answered
-            Thread.sleep(250);
+            Thread.sleep(600);
             waiting[0] = false;
             m.sample();                       // 3: nothing returned, but nobody was waiting on the store
             waiting[0] = true;
-            Thread.sleep(50);
+            Thread.sleep(10);
             m.sample();                       // 4: too short to be a second of the series
-            Thread.sleep(250);
+            Thread.sleep(600);
             m.sample();                       // 5: stalled
-            Thread.sleep(250);
+            Thread.sleep(600);
             m.recorder(0).ok(Action.LF, MS);
             m.stopMeasuring();                // 6: an action completed
             assertThat(m.stalledSeconds()).containsExactly(1, 5);
