@@ -73,7 +73,10 @@ final class ClusterOptions {
     boolean open(ClusterCoordinator c, StoreProvider provider, Map<String, String> params, SocialGraph graph,
                  WorkloadSpec ws, ExperimentSpec template, int calibrationThreads) {
         Duration d = calibrate == null ? null : Durations.parse("--calibrate", calibrate);
-        return c.open(provider.name(), params, graph, ws, rates(), provider.traits().onePerWorker(), d, template,
+        // The workers' stores derive their default timeouts from β, as this process's would.
+        Map<String, String> withBeta = new java.util.TreeMap<>(params);
+        withBeta.put(org.bgbench.store.StoreSettings.BETA_PARAMETER, Durations.format(template.beta()));
+        return c.open(provider.name(), withBeta, graph, ws, rates(), provider.traits().onePerWorker(), d, template,
                 calibrationThreads);
     }
 

@@ -139,7 +139,8 @@ final class RateCommand implements Callable<Integer> {
                         theSla.tauPct(), false);
         ExperimentSpec template = ExperimentSpec.timed(ws, 1, deltaDuration, warm, RunKeys.threadKind(params),
                 theSla.beta(), quiet);
-        StoreSettings storeSettings = storeOptions.settings(provider, params);
+        // The store's default timeouts follow the SLA's β.
+        StoreSettings storeSettings = storeOptions.settings(provider, params).withBeta(theSla.beta());
         Path dir = out != null ? out : Path.of("runs", "rate-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + provider.name());
         Files.createDirectories(dir);

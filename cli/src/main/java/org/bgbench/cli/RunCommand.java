@@ -92,7 +92,8 @@ final class RunCommand implements Callable<Integer> {
         ws.mix().symmetryWarnings().forEach(w -> err.println("bg: warning: " + w));
         ExperimentSpec es = ExperimentSpec.of(ws, duration, operations, warmup, RunKeys.threadKind(params),
                 Durations.parse("--beta", beta), RunKeys.validation(params));
-        StoreSettings settings = storeOptions.settings(provider, params);
+        // The store's default timeouts follow β.
+        StoreSettings settings = storeOptions.settings(provider, params).withBeta(es.beta());
         Path resultFile = out != null ? out : defaultOut(provider.name(), ws.mixName(), es.threads());
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
         checkOut(resultFile);
@@ -111,7 +112,12 @@ final class RunCommand implements Callable<Integer> {
             stdout.print(SummaryPrinter.summary(outcome.result()));
             stdout.print(RunValidation.summary(outcome.result().unpredictable()));
             stdout.println("Result: " + resultFile.toAbsolutePath());
-            return outcome.run().completed() & validationComplete(outcome.result(), err) ? 0 : Bg.FAILED;
+            String incomplete = outcome.result().incompleteReason();
+            if (incomplete != null) {
+                err.println("bg: error: the run is incomplete: " + incomplete);
+            }
+            return outcome.run().completed() & validationComplete(outcome.result(), err) && incomplete == null
+                    ? 0 : Bg.FAILED;
         }
     }
 
@@ -153,7 +159,11 @@ final class RunCommand implements Callable<Integer> {
                 err.println("bg: error: the run failed: " + o.reason());
             }
             stdout.println("Result: " + resultFile.toAbsolutePath());
-            return o.completed() & validationComplete(o.result(), err) ? 0 : Bg.FAILED;
+            String incomplete = o.result().incompleteReason();
+            if (incomplete != null) {
+                err.println("bg: error: the run is incomplete: " + incomplete);
+            }
+            return o.completed() & validationComplete(o.result(), err) && incomplete == null ? 0 : Bg.FAILED;
         }
     }
 

@@ -58,11 +58,14 @@ class ResultSchemaTest {
                 "duration_s", "warmup_s", "beta_ms", "total", "actions", "sessions", "cpu", "bg_wait",
                 "bottleneck_warnings", "series", "histogram_config", "workload", "store", "graph", "config",
                 "unpredictable");
-        assertThat(keys(r.get("total"))).containsExactly("count", "noops", "errors", "throughput", "p50_ms", "p95_ms",
-                "p99_ms", "p999_ms", "max_ms", "min_ms", "mean_ms", "within_beta_pct", "within_beta_count",
+        // 'stuck' (issue 11 item 4): actions still waiting on the store when the run ended.
+        assertThat(keys(r.get("total"))).containsExactly("count", "noops", "errors", "stuck", "throughput", "p50_ms",
+                "p95_ms", "p99_ms", "p999_ms", "max_ms", "min_ms", "mean_ms", "within_beta_pct", "within_beta_count",
                 "error_mean_ms", "hdr");
+        assertThat(keys(r.get("actions").get("VP"))).isEqualTo(keys(r.get("total")));
         assertThat(keys(r.get("config"))).containsExactly("threads", "operations", "locks", "unique_socialites", "seed",
-                "actions", "thread_kind", "completed", "abort_reason", "stuck_threads", "error_samples");
+                "actions", "thread_kind", "completed", "abort_reason", "stuck_threads", "error_samples",
+                "stalled_seconds", "incomplete_reason");
         assertThat(keys(r.get("workload"))).containsExactly("mix_name", "mix", "write_fraction", "symmetric",
                 "socialites", "targets", "topk", "think_time_ms", "inter_arrival_ms");
         assertThat(keys(r.get("store"))).containsExactly("name", "settings");
@@ -101,8 +104,8 @@ class ResultSchemaTest {
                 "repaired_relationships", "repaired_comments", "other_s");
         assertThat(keys(r.get("experiments").get(0))).containsExactly("index", "phase", "threads", "duration",
                 "duration_seconds", "throughput", "within_beta_pct", "unpredictable_pct", "errors", "error_pct",
-                "actions", "seconds", "validation_incomplete", "success", "failures", "started", "wall_seconds",
-                "resumed");
+                "actions", "seconds", "incomplete", "validation_incomplete", "success", "failures", "started",
+                "wall_seconds", "resumed");
         assertThat(keys(r.get("soar"))).containsExactly("actions_per_second", "threads", "status", "search_experiment",
                 "search_throughput", "confirmation_experiment", "confirmation_throughput");
         assertThat(out.resolve("01-T1.json")).exists();

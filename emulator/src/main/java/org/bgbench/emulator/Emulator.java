@@ -33,6 +33,8 @@ public final class Emulator {
     private static final int TARGET_TRIES = 8;
     /** Virtual threads against an in-process store yield every 8 requests (see {@link #yieldBetweenRequests}). */
     private static final int YIELD_EVERY_MASK = 7;
+    /** The least time threads get to leave the store after the measured period, whatever the store's timeout. */
+    static final java.time.Duration MIN_GRACE = java.time.Duration.ofSeconds(5);
 
     private final DataStore store;
     private final GraphState state;
@@ -42,6 +44,7 @@ public final class Emulator {
     private final IntFunction<Recorder> recorders;
     private final MemberLocks locks;
     private final StoreErrors errors;
+    private final InFlight inFlight;
     private volatile boolean stop;
     private volatile boolean measuring;
     private volatile String abortReason;
@@ -64,6 +67,7 @@ public final class Emulator {
         this.recorders = recorders;
         this.locks = new MemberLocks(graph.members());
         this.errors = new StoreErrors(Math.max(1000, 20L * config.threads()), this::abort);
+        this.inFlight = new InFlight(config.threads());
         this.warmupLeft = new AtomicLong(config.warmupOperations());
         this.virtual = switch (config.threadKind()) {
             case VIRTUAL -> true;
@@ -89,6 +93,21 @@ public final class Emulator {
         return this;
     }
 
+    /** Which store call each member is in, and since when (stall detection reads it while the run goes on). */
+    public InFlight inFlight() {
+        return inFlight;
+    }
+
+    /**
+     * How long after the measured period the threads get to leave the store before they are abandoned:
+     * max(5 s, the store's {@link DataStore#callTimeout()}), the time by which every call that
+     * was waiting has returned or failed if the store's timeouts work.
+     */
+    public java.time.Duration grace() {
+        java.time.Duration t = store.callTimeout();
+        return t.compareTo(MIN_GRACE) > 0 ? t : MIN_GRACE;
+    }
+
     /** Whether the members run on virtual threads (else platform threads). */
     public boolean virtualThreads() {
         return virtual;
@@ -99,6 +118,17 @@ public final class Emulator {
      * once, when the measured period starts (the caller resets its measurements there).
      */
     public RunOutcome run(Runnable warmupEnded) {
+        return run(warmupEnded, () -> { });
+    }
+
+    /**
+     * Runs until the duration or operation count is reached, or the store fails persistently, or the run is aborted.
+     * {@code warmupEnded} runs once, when the measured period starts (the caller resets its measurements there);
+     * {@code periodEnded} runs once, when it ends (the caller stops measuring there, so nothing that returns later
+     * counts). Then the calls still waiting on the store are taken ({@link RunOutcome#inFlight()}), and the threads
+     * get {@link #grace()} to leave the store; those still inside are abandoned ({@link RunOutcome#stuckThreads()}).
+     */
+    public RunOutcome run(Runnable warmupEnded, Runnable periodEnded) {
         int threads = config.threads();
         AtomicLong remaining = new AtomicLong(config.operations() > 0 ? config.operations() : Long.MAX_VALUE);
         AtomicInteger running = new AtomicInteger(threads);
@@ -142,8 +172,14 @@ public final class Emulator {
         } finally {
             stop = true;
         }
+        List<InFlight.Call> waiting;
+        try {
+            periodEnded.run();
+        } finally {
+            waiting = inFlight.at(System.nanoTime());
+        }
         int stuck = 0;
-        long graceEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long graceEnd = System.nanoTime() + grace().toNanos();
         for (Thread m : members) {
             try {
                 long left = graceEnd - System.nanoTime();
@@ -158,7 +194,7 @@ public final class Emulator {
         if (abortReason != null) {
             completed = false;
         }
-        return new RunOutcome(completed, abortReason, stuck, errors.samples());
+        return new RunOutcome(completed, abortReason, stuck, errors.samples(), waiting);
     }
 
     /**
@@ -193,13 +229,23 @@ public final class Emulator {
 
     /** Thread {@code index}'s life: opens its store session and emulates a member until the run ends. */
     private void emulate(int index, Recorder rec, ValidationLog log, AtomicLong remaining) {
-        try (StoreSession session = store.openSession()) {
-            MeasuredSession measured = new MeasuredSession(session, graph, rec, log, errors, config.topK());
+        int slot = inFlight.slot(index);
+        // Opening a session may wait on the store too (a connection): it shows as a call, though not an action.
+        inFlight.begin(slot, InFlight.OPENING, System.nanoTime());
+        try (StoreSession session = opened(store.openSession(), slot)) {
+            MeasuredSession measured = new MeasuredSession(session, graph, rec, log, errors, inFlight, index,
+                    config.topK());
             new Member(index, rec, measured, remaining).loop();
         } catch (RuntimeException e) {
+            inFlight.end(slot);
             errors.failed("store session", e);
             abort("a thread could not use the store: " + e.getMessage());
         }
+    }
+
+    private StoreSession opened(StoreSession session, int slot) {
+        inFlight.end(slot);
+        return session;
     }
 
     /** One emulated-member thread: its measured store session, random generator and counters. */

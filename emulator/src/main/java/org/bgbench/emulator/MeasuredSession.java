@@ -39,6 +39,9 @@ final class MeasuredSession {
     /** Null when the run is not validated. */
     private final ValidationLog log;
     private final StoreErrors errors;
+    /** Where this member shows which call it is in, and since when. */
+    private final InFlight inFlight;
+    private final int slot;
     private final int topK;
     private final ProfileView profile;
     private final MemberList members;
@@ -54,7 +57,15 @@ final class MeasuredSession {
      */
     MeasuredSession(StoreSession store, SocialGraph graph, Recorder rec, ValidationLog log, StoreErrors errors,
                     int topK) {
+        this(store, graph, rec, log, errors, new InFlight(1), 0, topK);
+    }
+
+    /** @param thread this member's thread, whose slot of {@code inFlight} shows the call it is in */
+    MeasuredSession(StoreSession store, SocialGraph graph, Recorder rec, ValidationLog log, StoreErrors errors,
+                    InFlight inFlight, int thread, int topK) {
         this.store = store;
+        this.inFlight = inFlight;
+        this.slot = inFlight.slot(thread);
         this.graph = graph;
         this.rec = rec;
         this.log = log;
@@ -77,7 +88,7 @@ final class MeasuredSession {
     /** VP of {@code member} by {@code requester}; logs the friend count and (her own profile) the pending count. */
     boolean viewProfile(int requester, int member) {
         profile.clear();
-        long t0 = System.nanoTime();
+        long t0 = start(VP);
         try {
             store.viewProfile(graph.memberId(requester), graph.memberId(member), profile);
         } catch (RuntimeException e) {
@@ -96,7 +107,7 @@ final class MeasuredSession {
     /** LF of {@code member}; logs her friend count as the list's size. */
     boolean listFriends(int requester, int member) {
         members.clear();
-        long t0 = System.nanoTime();
+        long t0 = start(LF);
         try {
             store.listFriends(graph.memberId(requester), graph.memberId(member), members);
         } catch (RuntimeException e) {
@@ -112,7 +123,7 @@ final class MeasuredSession {
     /** VFR of {@code member}; logs her pending count as the list's size. */
     boolean viewFriendRequests(int member) {
         members.clear();
-        long t0 = System.nanoTime();
+        long t0 = start(VFR);
         try {
             store.viewFriendRequests(graph.memberId(member), members);
         } catch (RuntimeException e) {
@@ -128,7 +139,7 @@ final class MeasuredSession {
     /** VTR of {@code member}'s wall; nothing to validate. */
     boolean viewTopKResources(int requester, int member) {
         resources.clear();
-        long t0 = System.nanoTime();
+        long t0 = start(VTR);
         try {
             store.viewTopKResources(graph.memberId(requester), graph.memberId(member), topK, resources);
         } catch (RuntimeException e) {
@@ -141,7 +152,7 @@ final class MeasuredSession {
     /** VCR of {@code resource}; logs its comment count as the list's size. */
     boolean viewComments(int requester, long resource) {
         comments.clear();
-        long t0 = System.nanoTime();
+        long t0 = start(VCR);
         try {
             store.viewCommentsOnResource(graph.memberId(requester), graph.memberId(graph.resourceOwner(resource)),
                     resource, comments);
@@ -159,7 +170,7 @@ final class MeasuredSession {
 
     /** IF: one more pending invitation for {@code invitee}. */
     boolean inviteFriend(int inviter, int invitee) {
-        long t0 = System.nanoTime();
+        long t0 = start(IF);
         try {
             store.inviteFriend(graph.memberId(inviter), graph.memberId(invitee));
         } catch (RuntimeException e) {
@@ -174,7 +185,7 @@ final class MeasuredSession {
 
     /** AFR: one pending invitation fewer for {@code invitee}, one friend more for both. */
     boolean acceptFriendRequest(int invitee, int inviter) {
-        long t0 = System.nanoTime();
+        long t0 = start(AFR);
         try {
             store.acceptFriendRequest(graph.memberId(invitee), graph.memberId(inviter));
         } catch (RuntimeException e) {
@@ -191,7 +202,7 @@ final class MeasuredSession {
 
     /** RFR: one pending invitation fewer for {@code invitee}. */
     boolean rejectFriendRequest(int invitee, int inviter) {
-        long t0 = System.nanoTime();
+        long t0 = start(RFR);
         try {
             store.rejectFriendRequest(graph.memberId(invitee), graph.memberId(inviter));
         } catch (RuntimeException e) {
@@ -206,7 +217,7 @@ final class MeasuredSession {
 
     /** TF: one friend fewer for both. */
     boolean thawFriendship(int member, int friend) {
-        long t0 = System.nanoTime();
+        long t0 = start(TF);
         try {
             store.thawFriendship(graph.memberId(member), graph.memberId(friend));
         } catch (RuntimeException e) {
@@ -222,7 +233,7 @@ final class MeasuredSession {
 
     /** PCR: comment {@code commentId} with {@code text} on {@code resource}, posted now; one comment more. */
     boolean postComment(int commenter, long resource, long commentId, String text) {
-        long t0 = System.nanoTime();
+        long t0 = start(PCR);
         try {
             store.postCommentOnResource(graph.memberId(commenter), graph.memberId(graph.resourceOwner(resource)),
                     resource, commentId, System.currentTimeMillis(), text);
@@ -238,7 +249,7 @@ final class MeasuredSession {
 
     /** DCR by the resource's {@code owner}: one comment fewer. */
     boolean deleteComment(int owner, long resource, long commentId) {
-        long t0 = System.nanoTime();
+        long t0 = start(DCR);
         try {
             store.deleteCommentFromResource(graph.memberId(owner), resource, commentId);
         } catch (RuntimeException e) {
@@ -253,16 +264,26 @@ final class MeasuredSession {
 
     // ---- outcomes ----
 
+    /** The start of a call of {@code kind}, shown in {@link InFlight} until it is acknowledged or fails. */
+    private long start(int kind) {
+        long t0 = System.nanoTime();
+        inFlight.begin(slot, kind, t0);
+        return t0;
+    }
+
     /** Records an acknowledged action that started at {@code t0}; returns its end time, which its log records carry. */
     private long acknowledged(int kind, long t0) {
         long t1 = System.nanoTime();
+        inFlight.end(slot);
         rec.ok(kind, t1 - t0);
         errors.succeeded();
         return t1;
     }
 
     private boolean failed(int kind, long t0, RuntimeException e) {
-        rec.error(kind, System.nanoTime() - t0);
+        long t1 = System.nanoTime();
+        inFlight.end(slot);
+        rec.error(kind, t1 - t0);
         errors.failed(kind, e);
         return false;
     }

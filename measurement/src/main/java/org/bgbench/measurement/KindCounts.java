@@ -7,21 +7,30 @@ import org.HdrHistogram.Histogram;
  * seconds, threads and workers. Treat the histogram as read-only.
  *
  * @param code       action or session code
- * @param latencies  latencies of completed (non-error) executions, ns, BG's histogram configuration ({@link Latencies})
+ * @param latencies  latencies of completed (non-error) executions and, as lower bounds, the time stuck executions had
+ *                   waited, ns, BG's histogram configuration ({@link Latencies})
  * @param withinBeta completed executions with latency ≤ β, counted exactly at recording time
  * @param noops      executions skipped because no valid target existed
  * @param errors     executions that failed
  * @param errorNanos total time of the failed executions, ns
+ * @param stuck      executions still waiting on the store when the measured period ended, beyond β (in
+ *                   {@code latencies} with the time they had waited; never within β)
  */
-public record KindCounts(String code, Histogram latencies, long withinBeta, long noops, long errors, long errorNanos) {
+public record KindCounts(String code, Histogram latencies, long withinBeta, long noops, long errors, long errorNanos,
+                         long stuck) {
 
-    public static KindCounts empty(String code) {
-        return new KindCounts(code, Latencies.newHistogram(), 0, 0, 0, 0);
+    /** Counts without stuck executions. */
+    public KindCounts(String code, Histogram latencies, long withinBeta, long noops, long errors, long errorNanos) {
+        this(code, latencies, withinBeta, noops, errors, errorNanos, 0);
     }
 
-    /** Completed executions (the histogram's count). */
+    public static KindCounts empty(String code) {
+        return new KindCounts(code, Latencies.newHistogram(), 0, 0, 0, 0, 0);
+    }
+
+    /** Completed executions (the histogram's count less the stuck ones). */
     public long count() {
-        return latencies.getTotalCount();
+        return latencies.getTotalCount() - stuck;
     }
 
     /** The sum of both, in a new dense histogram; the code is this one's. */
@@ -30,6 +39,6 @@ public record KindCounts(String code, Histogram latencies, long withinBeta, long
         sum.add(latencies);
         sum.add(other.latencies);
         return new KindCounts(code, sum, withinBeta + other.withinBeta, noops + other.noops, errors + other.errors,
-                errorNanos + other.errorNanos);
+                errorNanos + other.errorNanos, stuck + other.stuck);
     }
 }

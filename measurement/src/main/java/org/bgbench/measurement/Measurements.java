@@ -68,6 +68,14 @@ public final class Measurements implements AutoCloseable {
     private ScheduledExecutorService sampler;
     private ScheduledFuture<?> samplerTask;
     private long samplerGeneration;
+    /** Executions still waiting when the period ended, per kind: their waits, and how many (null until one). */
+    private Histogram[] stuckLatencies;
+    private long[] stuckCounts;
+    private long longestStuckNanos;
+    /** Seconds of the series in which nothing returned while a call was waiting on the store throughout. */
+    private final List<Integer> stalledSeconds = new ArrayList<>();
+    /** Whether a call has been waiting on the store since a given {@link System#nanoTime()}; null: not watched. */
+    private volatile java.util.function.LongPredicate waitingSince;
 
     private Measurements(Builder b) {
         this.codes = Kind.all().stream().map(Kind::code).toList();
@@ -133,6 +141,58 @@ public final class Measurements implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------- sampling side
+
+    /**
+     * Watches for stalled seconds: {@code waitingSince} tells whether some call has been waiting on the store since a
+     * given {@link System#nanoTime()} or longer (the emulator's in-flight table). A measured interval in which no
+     * action returned (completed or failed) while a call was waiting throughout it, and for longer than β, is recorded
+     * in {@link #stalledSeconds()}.
+     */
+    public void watchWaiting(java.util.function.LongPredicate waitingSince) {
+        this.waitingSince = waitingSince;
+    }
+
+    /** How long an execution must have waited when the period ended to count as stuck: max(β, the sample period). */
+    public long stuckThresholdNanos() {
+        return Math.max(betaNanos, periodNanos);
+    }
+
+    /**
+     * An execution of {@code kind} that was still waiting on the store when the measured period ended, after
+     * {@code waitedNanos}. If it waited longer than {@link #stuckThresholdNanos()} it is stuck: its wait goes into the
+     * kind's latencies as a lower bound (beyond β), and the kind's {@code stuck} count. A shorter wait is the usual
+     * boundary of a measured period (the call would have returned in it or just after) and is left out, as a call
+     * that returns after the period ends is. Call after {@link #stopMeasuring()}; returns whether it was stuck.
+     */
+    public synchronized boolean stillWaiting(int kind, long waitedNanos) {
+        if (phase != Phase.STOPPED) {
+            throw new IllegalStateException("calls still waiting are taken when the measured period has ended");
+        }
+        if (waitedNanos <= stuckThresholdNanos()) {
+            return false;
+        }
+        if (stuckLatencies == null) {
+            stuckLatencies = new Histogram[codes.size()];
+            stuckCounts = new long[codes.size()];
+        }
+        if (stuckLatencies[kind] == null) {
+            stuckLatencies[kind] = Latencies.newHistogram();
+        }
+        stuckLatencies[kind].recordValue(Math.min(waitedNanos, stuckLatencies[kind].getHighestTrackableValue()));
+        stuckCounts[kind]++;
+        longestStuckNanos = Math.max(longestStuckNanos, waitedNanos);
+        return true;
+    }
+
+    /** The longest wait of a stuck execution, ns; 0 when none was stuck. */
+    public synchronized long longestStuckNanos() {
+        return longestStuckNanos;
+    }
+
+    /** The {@link SeriesPoint#second()}s of the measured period that stalled (see {@link #watchWaiting}). */
+    public synchronized List<Integer> stalledSeconds() {
+        return List.copyOf(stalledSeconds);
+    }
 
     public void addListener(Consumer<SecondSample> listener) {
         listeners.add(listener);
@@ -258,11 +318,15 @@ public final class Measurements implements AutoCloseable {
         long[] swap = previous;
         previous = current;
         current = swap;
+        long intervalStart = lastSampleNanos;
         lastSampleNanos = now;
         lastResources = resources;
         boolean warmup = phase == Phase.WARMUP;
         if (!warmup) {
             series.add(point);
+            if (stalled(interval, intervalStart, now)) {
+                stalledSeconds.add(point.second());
+            }
         }
         SecondSample sample = new SecondSample(warmup, point, interval.kinds, h, interval.bgWaitNanos, use);
         for (Consumer<SecondSample> listener : listeners) {
@@ -275,9 +339,24 @@ public final class Measurements implements AutoCloseable {
         return sample;
     }
 
+    /**
+     * Whether the interval that ends {@code now} stalled: it was (nearly) a whole period long, no action returned in
+     * it, and a call had been waiting on the store since its start and for longer than β.
+     */
+    private boolean stalled(Interval interval, long start, long now) {
+        java.util.function.LongPredicate w = waitingSince;
+        long length = now - start;
+        if (w == null || interval.actionLatencies.getTotalCount() > 0 || interval.actionErrors > 0
+                || length < periodNanos * 9 / 10) {
+            return false;
+        }
+        return w.test(Math.min(start, now - betaNanos));
+    }
+
     /** Differences of two cumulative snapshots, per kind and for all actions together. */
     private record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsWithinBeta, long sessions,
-                            long errors, long noops, long errorNanos, long bgWaitNanos, long bgWaitCount) {
+                            long errors, long noops, long errorNanos, long bgWaitNanos, long bgWaitCount,
+                            long actionErrors) {
     }
 
     private Interval interval(long[] to, long[] from) {
@@ -290,6 +369,7 @@ public final class Measurements implements AutoCloseable {
         long errors = 0;
         long noops = 0;
         long errorNanos = 0;
+        long actionErrors = 0;
         for (int k = 0; k < codes.size(); k++) {
             int block = k * stripes.stride;
             boolean action = Kind.isAction(k);
@@ -327,11 +407,12 @@ public final class Measurements implements AutoCloseable {
             errors += kindErrors;
             noops += kindNoops;
             errorNanos += action ? kindErrorNanos : 0;
+            actionErrors += action ? kindErrors : 0;
         }
         int s = stripes.stripeCounters();
         return new Interval(List.copyOf(kinds), actions, actionsWithinBeta, sessions, errors, noops, errorNanos,
                 to[s + Stripes.BG_WAIT_NANOS] - from[s + Stripes.BG_WAIT_NANOS],
-                to[s + Stripes.BG_WAIT_COUNT] - from[s + Stripes.BG_WAIT_COUNT]);
+                to[s + Stripes.BG_WAIT_COUNT] - from[s + Stripes.BG_WAIT_COUNT], actionErrors);
     }
 
     /**
@@ -352,18 +433,30 @@ public final class Measurements implements AutoCloseable {
         Map<String, KindResult> sessions = new LinkedHashMap<>();
         long actionNoops = 0;
         long actionErrors = 0;
+        long actionStuck = 0;
+        Histogram actionLatencies = totals.actionLatencies;
         for (int k = 0; k < codes.size(); k++) {
             KindCounts counts = totals.kinds.get(k);
+            if (stuckLatencies != null && stuckLatencies[k] != null) {
+                // The kind's histogram is its own dense copy: the stuck waits join it as lower bounds.
+                counts.latencies().add(stuckLatencies[k]);
+                counts = new KindCounts(counts.code(), counts.latencies(), counts.withinBeta(), counts.noops(),
+                        counts.errors(), counts.errorNanos(), stuckCounts[k]);
+                if (Kind.isAction(k)) {
+                    actionLatencies.add(stuckLatencies[k]);
+                }
+            }
             if (Kind.isAction(k)) {
                 actions.put(codes.get(k), KindResult.of(counts, seconds));
                 actionNoops += counts.noops();
                 actionErrors += counts.errors();
+                actionStuck += counts.stuck();
             } else {
                 sessions.put(codes.get(k), KindResult.of(counts, seconds));
             }
         }
-        KindResult total = KindResult.of(new KindCounts("total", totals.actionLatencies, totals.actionsWithinBeta,
-                actionNoops, actionErrors, totals.errorNanos), seconds);
+        KindResult total = KindResult.of(new KindCounts("total", actionLatencies, totals.actionsWithinBeta,
+                actionNoops, actionErrors, totals.errorNanos, actionStuck), seconds);
 
         ResourceUse use = started ? ResourceMonitor.between(baselineResources, lastResources)
                 : ResourceMonitor.between(lastResources, lastResources);
@@ -376,7 +469,7 @@ public final class Measurements implements AutoCloseable {
                 peak(series, SeriesPoint::bgCores), peak(series, SeriesPoint::storeCores),
                 peak(series, SeriesPoint::machineCores));
 
-        double actionTimeMs = (total.meanMs() == null ? 0 : total.meanMs() * total.count())
+        double actionTimeMs = (total.meanMs() == null ? 0 : total.meanMs() * (total.count() + total.stuck()))
                 + totals.errorNanos / 1e6;
         double waitMs = totals.bgWaitNanos / 1e6;
         BgWaitResult bgWait = new BgWaitResult(waitMs, totals.bgWaitCount, actionTimeMs,

@@ -81,6 +81,15 @@ public record RunResult(String format, boolean partial, String startTime, String
         return unpredictable == null ? 0 : unpredictable.pct();
     }
 
+    /**
+     * Why the run is incomplete when the store stopped answering (actions stuck, seconds stalled, threads abandoned;
+     * {@link Stalls}), in words; null when it is not. An incomplete run does not meet the SLA.
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public String incompleteReason() {
+        return config.get(Stalls.INCOMPLETE_REASON) instanceof String s ? s : null;
+    }
+
     /** The same result with one more warning (for findings of other modules, e.g. a mix distorted by no-ops). */
     public RunResult withWarning(String warning) {
         List<String> warnings = new ArrayList<>(bottleneckWarnings);

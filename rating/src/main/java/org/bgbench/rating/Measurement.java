@@ -14,8 +14,9 @@ import org.bgbench.model.Durations;
  * {@code errors / (actions + errors)}. {@code withinBetaPct} should count a failed action as not within β (the
  * measurement module's {@code withinBetaPctCountingErrors}), so that errors weigh against α as well as against the
  * allowed error rate. {@code unpredictablePct} is the percentage of validated reads that observed unpredictable data
- * (0 when validation is off or no read was checked). {@code validationIncomplete} says why validation could not check
- * every read (logs missing, cut or damaged); such an experiment fails the SLA, whatever {@code unpredictablePct} says.
+ * (0 when validation is off or no read was checked). An experiment whose store stopped answering is
+ * {@code incomplete} (actions stuck when it ended, seconds in which nothing returned): it fails the SLA whatever its
+ * figures, which describe only what returned.
  *
  * @param throughput       completed actions per second over the measured interval
  * @param withinBetaPct    percentage of actions that finished within β, 0–100
@@ -23,10 +24,11 @@ import org.bgbench.model.Durations;
  * @param errors           actions that failed with an error
  * @param actions          actions that completed
  * @param seconds          length of the measured interval (warm-up excluded)
+ * @param incomplete       why the experiment is incomplete, in words, or null when it is not
  * @param validationIncomplete why validation is incomplete, or null when it is complete (or off)
  */
 public record Measurement(double throughput, double withinBetaPct, double unpredictablePct, long errors, long actions,
-                          double seconds, String validationIncomplete) {
+                          double seconds, String incomplete, String validationIncomplete) {
     /** Tolerance of the SLA comparisons, so that 95 % computed as 94.99999999999999 still meets α = 95 %. */
     private static final double EPSILON = 1e-9;
 
@@ -39,12 +41,18 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
             throw new IllegalArgumentException("errors and actions cannot be negative, got errors=" + errors
                     + ", actions=" + actions);
         }
+        if (incomplete != null && incomplete.isBlank()) {
+            incomplete = null;
+        }
+        if (validationIncomplete != null && validationIncomplete.isBlank()) {
+            validationIncomplete = null;
+        }
     }
 
-    /** A measurement whose validation (if any) was complete. */
+    /** A complete experiment. */
     public Measurement(double throughput, double withinBetaPct, double unpredictablePct, long errors, long actions,
                        double seconds) {
-        this(throughput, withinBetaPct, unpredictablePct, errors, actions, seconds, null);
+        this(throughput, withinBetaPct, unpredictablePct, errors, actions, seconds, null, null);
     }
 
     /** Percentage of the issued actions that failed, 0 when none was issued. */
@@ -60,10 +68,13 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
 
     /**
      * Why this experiment does not meet the SLA, one sentence per violated criterion; empty when it does. An
-     * experiment in which no action completed fails: it shows nothing about the store.
+     * experiment in which no action completed fails: it shows nothing about the store; so does an incomplete one.
      */
     public List<String> failures(Sla sla) {
         List<String> f = new ArrayList<>();
+        if (incomplete != null) {
+            f.add("the experiment is incomplete: " + incomplete);
+        }
         if (actions == 0) {
             f.add("no action completed");
         }
@@ -97,6 +108,7 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
         m.put("error_pct", errorPct());
         m.put("actions", actions);
         m.put("seconds", seconds);
+        m.put("incomplete", incomplete);
         m.put("validation_incomplete", validationIncomplete);
         return m;
     }
@@ -107,7 +119,8 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
                 MapValues.number(m, "within_beta_pct").doubleValue(),
                 MapValues.number(m, "unpredictable_pct").doubleValue(), MapValues.number(m, "errors").longValue(),
                 MapValues.number(m, "actions").longValue(), MapValues.number(m, "seconds").doubleValue(),
-                m.get("validation_incomplete") == null ? null : m.get("validation_incomplete").toString());
+                m.get("incomplete") instanceof String s ? s : null,
+                m.get("validation_incomplete") instanceof String v ? v : null);
     }
 
     private static void check(String name, double v, double max) {

@@ -9,14 +9,17 @@ import java.util.List;
 import java.util.Map;
 import org.bgbench.emulator.Emulator;
 import org.bgbench.emulator.EmulatorConfig;
+import org.bgbench.emulator.InFlight;
 import org.bgbench.emulator.RunOutcome;
 import org.bgbench.measurement.Measurements;
 import org.bgbench.measurement.RunContext;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SecondSample;
+import org.bgbench.measurement.Stalls;
 import org.bgbench.measurement.report.ResultWriter;
 import org.bgbench.measurement.report.SummaryPrinter;
 import org.bgbench.model.Action;
+import org.bgbench.model.Durations;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
@@ -97,6 +100,8 @@ public final class Experiment {
             m.startSampler();
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
                     t -> new RecorderAdapter(m.recorder(t)));
+            // A second in which nothing returned while a member waited on the store throughout is a stalled second.
+            m.watchWaiting(emulator.inFlight()::waitingSince);
             if (s.aborter() != null) {
                 s.aborter().accept(emulator::abort);
             }
@@ -110,8 +115,14 @@ public final class Experiment {
             }
             RunOutcome outcome = null;
             // Ctrl-C or SIGTERM: the members finish the action they are in, and what follows still runs.
+            // The measured period ends on time: what returns after it does not count, what still waits is stuck.
             try (Interrupts.Registration r = Interrupts.onInterrupt(emulator::abort)) {
-                outcome = emulator.run(m::startMeasuring);
+                outcome = emulator.run(m::startMeasuring, () -> {
+                    if (!m.isMeasuring()) {
+                        m.startMeasuring();
+                    }
+                    m.stopMeasuring();
+                });
             } finally {
                 if (logs != null) {
                     // The manifest records whether a thread could still log: then writes may be missing.
@@ -120,11 +131,12 @@ public final class Experiment {
                             + "store call when the logs were closed; what they did after that is not logged" : null);
                 }
             }
-            if (!m.isMeasuring()) {
-                m.startMeasuring();
+            for (InFlight.Call call : outcome.inFlight()) {
+                if (call.action()) {
+                    m.stillWaiting(call.kind(), call.elapsedNanos());
+                }
             }
-            m.stopMeasuring();
-            RunResult result = finish(m.result(context), outcome, s, emulator.virtualThreads());
+            RunResult result = finish(m.result(context), outcome, s, emulator, m);
             write(writer, result, s);
             if (artifacts != null) {
                 // The measured result is on disk before validation starts, so nothing measured is lost if it fails.
@@ -177,14 +189,23 @@ public final class Experiment {
         }
     }
 
-    /** Adds how the run ended (the measurements flag no-ops that distort the mix themselves). */
-    private static RunResult finish(RunResult r, RunOutcome outcome, Setup s, boolean virtualThreads) {
+    /**
+     * Adds how the run ended (the measurements flag no-ops that distort the mix themselves): it is incomplete when it
+     * stopped early, or when the store stopped answering (actions stuck at the end, stalled seconds, threads that did
+     * not leave the store in time; {@link Stalls}).
+     */
+    private static RunResult finish(RunResult r, RunOutcome outcome, Setup s, Emulator emulator, Measurements m) {
+        List<Integer> stalled = m.stalledSeconds();
+        String incomplete = Stalls.reason(r.total().stuck(), m.longestStuckNanos(), stalled, outcome.stuckThreads(),
+                emulator.grace().toNanos() / 1e9);
         Map<String, Object> config = new LinkedHashMap<>(r.config());
-        config.put("thread_kind", virtualThreads ? "virtual" : "platform");
-        config.put("completed", outcome.completed());
+        config.put("thread_kind", emulator.virtualThreads() ? "virtual" : "platform");
+        config.put("completed", outcome.completed() && incomplete == null);
         config.put("abort_reason", outcome.abortReason());
         config.put("stuck_threads", outcome.stuckThreads());
         config.put("error_samples", outcome.errorSamples());
+        config.put(Stalls.STALLED_SECONDS, stalled);
+        config.put(Stalls.INCOMPLETE_REASON, incomplete);
         RunResult out = r.withContext(new RunContext(r.workload(), r.store(), r.graph(), config));
         if (s.store().inProcess()) {
             List<String> kept = out.bottleneckWarnings().stream().filter(w -> !w.startsWith("BG's own CPU")).toList();
@@ -198,7 +219,9 @@ public final class Experiment {
             out = out.withWarning("the run stopped early: " + outcome.abortReason());
         }
         if (outcome.stuckThreads() > 0) {
-            out = out.withWarning(outcome.stuckThreads() + " threads were still inside a store call when the run ended");
+            out = out.withWarning(outcome.stuckThreads() + " threads were still inside a store call "
+                    + Durations.format(emulator.grace()) + " after the run ended and were abandoned; writes among "
+                    + "their calls may or may not be in the store, so BG's expected state may be off by them");
         }
         return out;
     }

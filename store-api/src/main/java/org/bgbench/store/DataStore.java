@@ -52,6 +52,15 @@ public interface DataStore extends AutoCloseable {
         return false;
     }
 
+    /**
+     * The longest one call of a session can wait before the store's own timeouts (connect, read, statement) fail it,
+     * or zero when the store has none (it runs in BG's process and never waits on anyone). After a run's measured
+     * period its threads get at most max(5 s, this) to leave the store; those still inside are abandoned.
+     */
+    default java.time.Duration callTimeout() {
+        return java.time.Duration.ZERO;
+    }
+
     @Override
     void close();
 }

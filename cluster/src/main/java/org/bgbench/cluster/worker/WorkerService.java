@@ -167,6 +167,10 @@ public final class WorkerService implements WorkerBackend {
         Parameters newParams = Parameters.of(List.of(), p.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
         StoreProvider newProvider = StoreRegistry.discover().get(args.store());
         StoreSettings newSettings = StoreSettings.forProvider(newProvider, confine(newProvider, newParams.asMap()));
+        String beta = p.get(StoreSettings.BETA_PARAMETER);
+        if (beta != null) {
+            newSettings = newSettings.withBeta(org.bgbench.model.Durations.parse(StoreSettings.BETA_PARAMETER, beta));
+        }
         SocialGraph newGraph = new SocialGraph(GraphParameters.toSpec(newParams.asMap()));
         String identity = newProvider.name() + new java.util.TreeMap<>(newSettings.asMap()) + newGraph.spec().fingerprint()
                 + Messages.tree(args.plan()) + "#" + args.worker();

@@ -12,6 +12,7 @@ import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.Latencies;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
+import org.bgbench.measurement.Stalls;
 import org.bgbench.measurement.Unpredictable;
 
 /**
@@ -31,6 +32,7 @@ public final class ResultMerger {
         long within = 0;
         long noops = 0;
         long errors = 0;
+        long stuck = 0;
         double errorNanos = 0;
         for (KindResult k : parts) {
             if (k == null) {
@@ -40,9 +42,10 @@ public final class ResultMerger {
             within += k.withinBetaCount();
             noops += k.noops();
             errors += k.errors();
+            stuck += k.stuck();
             errorNanos += k.errorMeanMs() == null ? 0 : k.errorMeanMs() * 1e6 * k.errors();
         }
-        return KindResult.of(new KindCounts(code, h, within, noops, errors, Math.round(errorNanos)), seconds);
+        return KindResult.of(new KindCounts(code, h, within, noops, errors, Math.round(errorNanos), stuck), seconds);
     }
 
     /**
@@ -93,6 +96,26 @@ public final class ResultMerger {
         Map<String, Object> config = new LinkedHashMap<>(first.config());
         config.put("workers", workers);
         config.putAll(extraConfig);
+        // A worker whose store stopped answering makes the experiment incomplete: its words, and every stalled second.
+        List<String> incomplete = new ArrayList<>();
+        java.util.SortedSet<Integer> stalled = new java.util.TreeSet<>();
+        for (int i = 0; i < parts.size(); i++) {
+            RunResult p = parts.get(i);
+            if (p.incompleteReason() != null) {
+                incomplete.add((i < workerNames.size() ? workerNames.get(i) : "worker " + i) + ": "
+                        + p.incompleteReason());
+            }
+            if (p.config().get(Stalls.STALLED_SECONDS) instanceof List<?> list) {
+                list.forEach(x -> stalled.add(((Number) x).intValue()));
+            }
+        }
+        if (parts.stream().anyMatch(p -> p.config().containsKey(Stalls.STALLED_SECONDS))) {
+            config.put(Stalls.STALLED_SECONDS, List.copyOf(stalled));
+        }
+        if (!incomplete.isEmpty()) {
+            config.put("completed", false);
+            config.put(Stalls.INCOMPLETE_REASON, String.join(" ", incomplete));
+        }
         return new RunResult(first.format(), parts.stream().anyMatch(RunResult::partial), earliest(parts),
                 latest(parts), throughput, threads, seconds, first.warmupS(), first.betaMs(), actions, sessions, total,
                 series, cpu(parts, total.count(), seconds), bgWait(parts), List.copyOf(warnings),

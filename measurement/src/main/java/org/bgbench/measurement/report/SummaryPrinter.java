@@ -13,6 +13,8 @@ import org.bgbench.measurement.SeriesPoint;
 /** The human-readable forms of results: a fixed-width summary table and one-line progress reports. */
 public final class SummaryPrinter {
     private static final String ROW = "%-16s %12s %11s %9s %9s %9s %10s %8s %9s %8s%n";
+    /** The same with a last column of stuck executions, used when some were stuck. */
+    private static final String STUCK_ROW = "%-16s %12s %11s %9s %9s %9s %10s %8s %9s %8s %7s%n";
 
     private SummaryPrinter() {
     }
@@ -28,16 +30,22 @@ public final class SummaryPrinter {
         sb.append(fmt("BG run%s: %s s measured (warm-up %s s), %,d threads, %s actions/s, β %s ms%n",
                 r.partial() ? " (partial)" : "", num(r.durationS(), 1), num(r.warmupS(), 1), r.threads(),
                 num(r.throughput(), 1), num(r.betaMs(), 0)));
-        sb.append(fmt(ROW, "action", "count", "act/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "noops",
-                "errors"));
-        rows(sb, r.actions());
-        sb.append(fmt(ROW, "total", count(r.total().count()), num(r.total().throughput(), 1), ms(r.total().p50Ms()),
-                ms(r.total().p95Ms()), ms(r.total().p99Ms()), ms(r.total().maxMs()), pct(r.total().withinBetaPct()),
-                count(r.total().noops()), count(r.total().errors())));
+        // Stuck executions (still waiting when the run ended) get a column of their own, only when there are some.
+        boolean stuck = r.total().stuck() > 0 || r.sessions().values().stream().anyMatch(k -> k.stuck() > 0);
+        row(sb, stuck, "action", "count", "act/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "noops", "errors",
+                "stuck");
+        rows(sb, r.actions(), stuck);
+        KindResult t = r.total();
+        row(sb, stuck, "total", count(t.count()), num(t.throughput(), 1), ms(t.p50Ms()), ms(t.p95Ms()), ms(t.p99Ms()),
+                ms(t.maxMs()), pct(t.withinBetaPct()), count(t.noops()), count(t.errors()), count(t.stuck()));
         if (!r.sessions().isEmpty()) {
-            sb.append(fmt(ROW, "session", "count", "/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "noops",
-                    "errors"));
-            rows(sb, r.sessions());
+            row(sb, stuck, "session", "count", "/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "noops", "errors",
+                    "stuck");
+            rows(sb, r.sessions(), stuck);
+        }
+        if (stuck) {
+            sb.append(fmt("stuck: still waiting on the store when the run ended; in the latencies with the time they "
+                    + "had waited (at least that long), never within β%n"));
         }
         CpuResult c = r.cpu();
         sb.append(fmt("CPU      BG %s of %d cores (%s µs/action)", num(c.bgCores(), 2), c.bgAvailableCores(),
@@ -60,13 +68,21 @@ public final class SummaryPrinter {
                 sb.append(fmt("  ! %s%n", warning));
             }
         }
+        if (r.incompleteReason() != null) {
+            sb.append(fmt("Incomplete  %s%n", r.incompleteReason()));
+        }
         return sb.toString();
     }
 
-    private static void rows(StringBuilder sb, Map<String, KindResult> kinds) {
-        kinds.forEach((code, k) -> sb.append(fmt(ROW, code, count(k.count()), num(k.throughput(), 1), ms(k.p50Ms()),
+    private static void rows(StringBuilder sb, Map<String, KindResult> kinds, boolean stuck) {
+        kinds.forEach((code, k) -> row(sb, stuck, code, count(k.count()), num(k.throughput(), 1), ms(k.p50Ms()),
                 ms(k.p95Ms()), ms(k.p99Ms()), ms(k.maxMs()), pct(k.withinBetaPct()), count(k.noops()),
-                count(k.errors()))));
+                count(k.errors()), count(k.stuck())));
+    }
+
+    /** One table row; the last cell (stuck) only with {@code stuck}. */
+    private static void row(StringBuilder sb, boolean stuck, Object... cells) {
+        sb.append(stuck ? fmt(STUCK_ROW, cells) : fmt(ROW, java.util.Arrays.copyOf(cells, cells.length - 1)));
     }
 
     /** One progress line, e.g. {@code   12s   45,120 act/s  p95 1.2 ms  errors 0  bg 0.9 cores  store 1.1 cores}. */

@@ -101,16 +101,32 @@ public final class RatingRunner implements ExperimentRunner {
         }
         RunResult r = o.result();
         results.add(r);
+        // Writes still waiting when the store stopped answering may or may not have happened, as failed ones.
+        lastErrors = r.total().errors() > 0 || r.sessions().values().stream().anyMatch(k -> k.errors() > 0)
+                || r.incompleteReason() != null;
+        Measurement m = measurement(r);
+        lastClean = r.unpredictablePct() == 0 && m.validationIncomplete() == null && !lastErrors;
+        if (m.incomplete() != null) {
+            err.println("bg: experiment " + count + " at T=" + threads + " is incomplete: " + m.incomplete());
+        }
+        return m;
+    }
+
+    /**
+     * What the rating sees of an experiment's result: errors and stuck actions count as beyond β, and a result whose
+     * store stopped answering ({@link RunResult#incompleteReason()}) is incomplete and fails the SLA.
+     */
+    static Measurement measurement(RunResult r) {
         KindResult total = r.total();
-        double unpredictable = r.unpredictablePct();
-        // Incomplete validation fails the SLA (the unpredictable reads are not known) and is not a clean experiment.
-        String incomplete = r.unpredictable() != null && !r.unpredictable().verdictComplete()
+        // Incomplete validation fails the SLA too (the unpredictable reads are not known).
+        String validationIncomplete = r.unpredictable() != null && !r.unpredictable().verdictComplete()
                 ? r.unpredictable().incompleteReason() : null;
-        lastErrors = total.errors() > 0 || r.sessions().values().stream().anyMatch(k -> k.errors() > 0);
-        lastClean = unpredictable == 0 && incomplete == null && !lastErrors;
         Double within = total.withinBetaPctCountingErrors();
         return new Measurement(r.throughput(), within == null ? 0 : Math.max(0, Math.min(100, within)),
-                Math.max(0, Math.min(100, unpredictable)), total.errors(), total.count(), r.durationS(), incomplete);
+                Math.max(0, Math.min(100, r.unpredictablePct())), total.errors(), total.count(), r.durationS(),
+                r.incompleteReason() == null ? null
+                        : r.incompleteReason().replace(" " + org.bgbench.measurement.Stalls.VERDICT, ""),
+                validationIncomplete);
     }
 
     private void keepFailed(Path out) {

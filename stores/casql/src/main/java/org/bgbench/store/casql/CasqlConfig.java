@@ -1,6 +1,7 @@
 package org.bgbench.store.casql;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,9 +19,10 @@ import org.bgbench.store.StoreSettings;
  * @param ttlMillis     life of an entry in {@code ttl} mode
  * @param safetyMillis  life of an entry in {@code invalidate} mode; 0: until invalidated or evicted
  * @param capacityBytes upper bound of the in-process cache's estimated size
+ * @param timeout       how long connecting to the cache server and each command wait (client-server caches)
  */
 public record CasqlConfig(Cache cache, String host, int port, int pool, Consistency consistency, long ttlMillis,
-                          long safetyMillis, long capacityBytes) {
+                          long safetyMillis, long capacityBytes, Duration timeout) {
     static final String CACHE = "cache";
     static final String HOST = "cache.host";
     static final String PORT = "cache.port";
@@ -29,6 +31,7 @@ public record CasqlConfig(Cache cache, String host, int port, int pool, Consiste
     static final String CONSISTENCY = "consistency";
     static final String TTL = "ttl";
     static final String SAFETY_TTL = "invalidate.ttl";
+    static final String TIMEOUT = "cache.timeout";
 
     static final String DEFAULT_HOST = "127.0.0.1";
     static final String DEFAULT_POOL = "1";
@@ -101,7 +104,7 @@ public record CasqlConfig(Cache cache, String host, int port, int pool, Consiste
         if (capacity < 1 << 20) {
             throw new InvalidParameterException(SIZE, "expected at least 1MB, got '" + s.get(SIZE) + "'");
         }
-        return new CasqlConfig(cache, host, port, pool, consistency, ttl, safety, capacity);
+        return new CasqlConfig(cache, host, port, pool, consistency, ttl, safety, capacity, s.timeout(TIMEOUT));
     }
 
     /** Life of a cached value: the TTL in ttl mode, the safety TTL (0: none) in invalidate mode. */

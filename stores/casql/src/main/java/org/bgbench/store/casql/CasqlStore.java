@@ -155,6 +155,16 @@ public final class CasqlStore implements DataStore {
         return pids;
     }
 
+    /**
+     * PostgreSQL's, plus {@code cache.timeout} for a cache server: an action waits on one of them at a time, so one
+     * that stopped answering fails the action within its own timeout after the other answered.
+     */
+    @Override
+    public java.time.Duration callTimeout() {
+        java.time.Duration db = database.callTimeout();
+        return config.cache().remote() ? db.plus(config.timeout()) : db;
+    }
+
     /** False: even with the in-process cache every miss and write goes to the PostgreSQL server. */
     @Override
     public boolean inProcess() {

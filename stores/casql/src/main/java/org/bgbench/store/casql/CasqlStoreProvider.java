@@ -46,7 +46,11 @@ public final class CasqlStoreProvider implements StoreProvider {
                         "consistency=ttl: life of a cached entry (500ms, 30s, 5m; whole seconds for memcached)"),
                 new StoreSetting(CasqlConfig.SAFETY_TTL, CasqlConfig.DEFAULT_SAFETY_TTL,
                         "consistency=invalidate: optional upper bound on an entry's life, a safety net against a lost "
-                                + "invalidation; 0: entries live until invalidated, flushed or evicted")));
+                                + "invalidation; 0: entries live until invalidated, flushed or evicted"),
+                // No default value: it follows β (and a key BG fills in would change the store's identity).
+                new StoreSetting(CasqlConfig.TIMEOUT, null,
+                        "redis, memcached: how long connecting and each cache command wait before failing (the "
+                                + "database's own is postgres.timeout); at least 1s; default max(10s, 100·β)")));
         s.addAll(postgres.settings());
         return s;
     }
@@ -68,7 +72,7 @@ public final class CasqlStoreProvider implements StoreProvider {
         };
         DataStore database = null;
         try {
-            database = postgres.open(StoreSettings.forProvider(postgres, settings.asMap()));
+            database = postgres.open(StoreSettings.forProvider(postgres, settings.asMap()).withBeta(settings.beta()));
             return new CasqlStore(database, cache, config);
         } catch (RuntimeException e) {
             try {

@@ -27,7 +27,6 @@ import org.bgbench.store.StoreException;
  */
 final class MemcachedBackend extends CacheBackend implements CacheBackend.Ops {
     private static final int LEASE_SECONDS = (int) (LEASE_MILLIS / 1000);
-    private static final int CONNECT_TIMEOUT_MS = 5_000;
 
     private final MemcachedClient client;
     private final int valueSeconds;
@@ -48,8 +47,8 @@ final class MemcachedBackend extends CacheBackend implements CacheBackend.Ops {
         XMemcachedClientBuilder b = new XMemcachedClientBuilder(List.of(address));
         b.setName("bg-casql");
         b.setConnectionPoolSize(config.pool());
-        b.setConnectTimeout(CONNECT_TIMEOUT_MS);
-        b.setOpTimeout(10_000);
+        b.setConnectTimeout(config.timeout().toMillis());
+        b.setOpTimeout(config.timeout().toMillis());
         b.setFailureMode(false);
         b.setTranscoder(new RawBytes());
         MemcachedClient client;
@@ -82,13 +81,14 @@ final class MemcachedBackend extends CacheBackend implements CacheBackend.Ops {
      */
     private static void probe(CasqlConfig config, InetSocketAddress address) {
         try (Socket s = new Socket()) {
-            s.connect(address, CONNECT_TIMEOUT_MS);
+            s.connect(address, (int) Math.min(Integer.MAX_VALUE, config.timeout().toMillis()));
         } catch (ConnectException e) {
             throw new StoreException("cannot reach memcached at " + config.address() + ": connection refused (is "
                     + "memcached running there? set " + CasqlConfig.HOST + " and " + CasqlConfig.PORT + ")", e);
         } catch (SocketTimeoutException e) {
             throw new StoreException("cannot reach memcached at " + config.address() + ": timed out after "
-                    + CONNECT_TIMEOUT_MS / 1000 + " s (is a firewall dropping the connection?)", e);
+                    + org.bgbench.model.Durations.format(config.timeout()) + " (" + CasqlConfig.TIMEOUT
+                    + "; is a firewall dropping the connection?)", e);
         } catch (IOException e) {
             throw new StoreException("cannot reach memcached at " + config.address() + ": " + e.getMessage(), e);
         }

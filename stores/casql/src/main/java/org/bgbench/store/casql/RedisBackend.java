@@ -65,10 +65,10 @@ final class RedisBackend extends CacheBackend {
     /** Connects {@code cache.pool} connections and loads the fill script; fails naming host:port. */
     static RedisBackend connect(CasqlConfig config) {
         RedisURI uri = RedisURI.builder().withHost(config.host()).withPort(config.port())
-                .withTimeout(Duration.ofSeconds(10)).build();
+                .withTimeout(config.timeout()).build();
         RedisClient client = RedisClient.create(uri);
         client.setOptions(ClientOptions.builder()
-                .socketOptions(SocketOptions.builder().connectTimeout(Duration.ofSeconds(5)).build())
+                .socketOptions(SocketOptions.builder().connectTimeout(config.timeout()).build())
                 // A command issued while the connection is down fails at once instead of queueing for later.
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .build());

@@ -117,6 +117,17 @@ class CasqlSettingsTest {
     }
 
     @Test
+    void theCacheTimeoutFollowsBetaUnlessGiven() {
+        assertThat(config().timeout()).isEqualTo(java.time.Duration.ofSeconds(10));
+        assertThat(config("cache.timeout", "3s").timeout()).isEqualTo(java.time.Duration.ofSeconds(3));
+        assertThat(CasqlConfig.of(StoreSettings.forProvider(provider, Map.of())
+                .withBeta(java.time.Duration.ofMillis(200))).timeout()).isEqualTo(java.time.Duration.ofSeconds(20));
+        refused("cache.timeout", "such as 10s", "cache.timeout", "soon");
+        refused("cache.timeout", "from 1s to 1d", "cache.timeout", "100ms");
+        refused("cache.timeout", "from 1s to 1d", "cache.timeout", "0");
+    }
+
+    @Test
     void badSettingsFailBeforeAnythingStarts() {
         Map<String, String> m = Map.of("cache", "nope", "postgres.embedded", "true");
         assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider, m)))

@@ -17,11 +17,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import org.bgbench.model.Durations;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSession;
+import org.bgbench.store.StoreSettings;
+import org.bgbench.store.relational.RelationalSchema;
+import org.bgbench.store.relational.RelationalSession;
 import org.bgbench.store.relational.RelationalStore;
 import org.postgresql.Driver;
 
@@ -41,6 +45,7 @@ public final class PostgresStore extends RelationalStore {
     private final HikariDataSource pool;
     private final EmbeddedServer embedded;
     private final int poolSize;
+    private final Duration timeout;
     private final PostgresImage image;
     /** The materialized view of the counts; null with the basic design. */
     private final CountsView view;
@@ -65,9 +70,12 @@ public final class PostgresStore extends RelationalStore {
      * @param design         how View Profile gets the counts
      * @param refresh        with {@link Design#MATVIEW}: null to refresh the view in every count-changing write, or
      *                       the interval of a background refresh (VP counts may then be stale); null with BASIC
+     * @param timeout        how long a session's statement may run before the server cancels it; a server that does
+     *                       not answer at all is given up one second later (pgJDBC's read timeout), and connecting
+     *                       and borrowing a pooled connection wait as long (whole seconds, at least 1 s)
      */
     public record Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
-                         Design design, Duration refresh) {
+                         Design design, Duration refresh, Duration timeout) {
         public Config {
             if (design == null) {
                 design = Design.BASIC;
@@ -75,6 +83,18 @@ public final class PostgresStore extends RelationalStore {
             if (refresh != null && (design != Design.MATVIEW || refresh.isNegative() || refresh.isZero())) {
                 throw new IllegalArgumentException("a refresh interval needs the matview design and must be positive");
             }
+            if (timeout == null) {
+                timeout = StoreSettings.defaultTimeout(StoreSettings.DEFAULT_BETA);
+            }
+            if (timeout.compareTo(StoreSettings.MIN_TIMEOUT) < 0) {
+                throw new IllegalArgumentException("the timeout must be at least 1 s, got " + timeout);
+            }
+        }
+
+        /** The default timeout. */
+        public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
+                      Design design, Duration refresh) {
+            this(url, user, password, pool, embedded, friendshipRows, design, refresh, null);
         }
 
         /** The basic design. */
@@ -86,6 +106,7 @@ public final class PostgresStore extends RelationalStore {
     private PostgresStore(PostgresDialect dialect, Config config, Target target, Properties sessionProperties,
                           Properties loadProperties, HikariDataSource pool, EmbeddedServer embedded, int poolSize) {
         super(dialect, config.friendshipRows());
+        this.timeout = config.timeout();
         this.target = target;
         this.loadProperties = loadProperties;
         this.pool = pool;
@@ -122,8 +143,10 @@ public final class PostgresStore extends RelationalStore {
                 props.setProperty("password", password);
             }
             props.setProperty("ApplicationName", "bg");
-            props.setProperty("connectTimeout", "10");
-            props.setProperty("loginTimeout", "20");
+            // A stopped server still completes TCP handshakes (the kernel does), so the login must time out too.
+            String seconds = Long.toString(Math.max(1, (config.timeout().toMillis() + 999) / 1000));
+            props.setProperty("connectTimeout", seconds);
+            props.setProperty("loginTimeout", seconds);
             // BG sessions run the same few statements millions of times: plan them server-side from the first use.
             props.setProperty("prepareThreshold", "1");
 
@@ -148,7 +171,8 @@ public final class PostgresStore extends RelationalStore {
             hc.setDataSourceProperties(props);
             hc.setMaximumPoolSize(size);
             hc.setMinimumIdle(Math.min(MIN_IDLE, size));
-            hc.setConnectionTimeout(30_000);
+            hc.setConnectionTimeout(config.timeout().toMillis());
+            hc.setValidationTimeout(Math.min(5_000, config.timeout().toMillis() / 2));
             // Images copy the database at file level, which needs every pooled connection closed meanwhile.
             hc.setAllowPoolSuspension(true);
             HikariDataSource pool;
@@ -188,7 +212,8 @@ public final class PostgresStore extends RelationalStore {
             if (e.getCause() instanceof SQLException cause) {
                 throw new StoreException(target.describe(cause), e);
             }
-            throw new StoreException("no free PostgreSQL connection within 30 s: all " + poolSize
+            throw new StoreException("no free PostgreSQL connection within " + Durations.format(timeout) + " ("
+                    + PostgresStoreProvider.TIMEOUT + "): all " + poolSize
                     + " pooled connections are held by open sessions; raise postgres.pool", e);
         } catch (SQLException e) {
             throw new StoreException(target.describe(e), e);
@@ -260,14 +285,26 @@ public final class PostgresStore extends RelationalStore {
         }
     }
 
-    /** With the matview design, the first session of the store makes sure the view exists and is fresh. */
+    /**
+     * A session with the store's timeouts ({@link PostgresSession}) on a pooled connection. With the matview design,
+     * the first session of the store makes sure the view exists and is fresh.
+     */
     @Override
     public StoreSession openSession() {
-        if (view == null) {
-            return super.openSession();
+        RelationalSchema s = schema();
+        if (view != null) {
+            view.ensureReady();
         }
-        view.ensureReady();
-        return new MatviewSession(connect(), schema(), view.synchronous());
+        boolean sync = view != null && view.synchronous();
+        return new PostgresSession(this::connect, c -> view == null ? new RelationalSession(c, s, null)
+                : new MatviewSession(c, s, sync), timeout.toMillis(), (int) Math.min(Integer.MAX_VALUE,
+                timeout.plusSeconds(1).toMillis()));
+    }
+
+    /** A statement runs at most {@code postgres.timeout}; a server that does not answer is given up a second later. */
+    @Override
+    public Duration callTimeout() {
+        return timeout.plusSeconds(1);
     }
 
     private void execute(String what, String sql) {

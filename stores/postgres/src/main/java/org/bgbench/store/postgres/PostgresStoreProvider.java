@@ -24,6 +24,7 @@ public final class PostgresStoreProvider implements StoreProvider {
     static final String FRIENDSHIP_ROWS = "friendship.rows";
     static final String DESIGN = "postgres.design";
     static final String REFRESH = "postgres.refresh";
+    static final String TIMEOUT = "postgres.timeout";
     static final String DEFAULT_URL = "jdbc:postgresql://localhost:5432/bg";
     static final String DEFAULT_USER = "postgres";
     // USC BG's JDBC client keys, read when the postgres.* key is not given.
@@ -64,6 +65,12 @@ public final class PostgresStoreProvider implements StoreProvider {
                         "matview only (default sync): sync = IF/AFR/RFR/TF refresh the view in their transaction, "
                                 + "reads never stale, writes slow; a duration such as 500ms or 5s = a background "
                                 + "thread refreshes it at that interval, writes do not, VP counts may be stale"),
+                // No default value: it follows β (and a key BG fills in would change the store's identity).
+                new StoreSetting(TIMEOUT, null,
+                        "longest a session's statement runs before the server cancels it (statement_timeout); a "
+                                + "server that does not answer at all is given up 1 s later (read timeout), and "
+                                + "connecting or waiting for a pooled connection is bounded by it too; at least 1s; "
+                                + "default max(10s, 100·β)"),
                 new StoreSetting(USC_URL, null, "USC BG alias of postgres.url"),
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
                 new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password"));
@@ -97,7 +104,8 @@ public final class PostgresStoreProvider implements StoreProvider {
                 s.getBoolean(EMBEDDED, false),
                 Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")),
                 design,
-                refreshInterval(s.get(REFRESH), design));
+                refreshInterval(s.get(REFRESH), design),
+                s.timeout(TIMEOUT));
     }
 
     /** Null for {@code sync} (or absent), else the background refresh interval; only the matview design has one. */

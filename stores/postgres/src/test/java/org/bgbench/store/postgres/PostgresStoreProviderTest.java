@@ -84,4 +84,34 @@ class PostgresStoreProviderTest {
         assertThatThrownBy(() -> new PostgresStore.Config(null, null, null, 0, true, 1, PostgresStore.Design.BASIC,
                 Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void theTimeoutFollowsBetaUnlessGiven() {
+        assertThat(config().timeout()).as("max(10 s, 100·β) at β = 100 ms").isEqualTo(Duration.ofSeconds(10));
+        StoreSettings slowSla = StoreSettings.forProvider(provider, Map.of()).withBeta(Duration.ofMillis(500));
+        assertThat(PostgresStoreProvider.config(slowSla).timeout()).isEqualTo(Duration.ofSeconds(50));
+        StoreSettings fastSla = StoreSettings.forProvider(provider, Map.of()).withBeta(Duration.ofMillis(5));
+        assertThat(PostgresStoreProvider.config(fastSla).timeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config("postgres.timeout", "30s").timeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config("postgres.timeout", "2").timeout()).as("plain seconds").isEqualTo(Duration.ofSeconds(2));
+        assertThat(config("postgres.timeout", "1500ms").timeout()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(provider.settings()).extracting(s -> s.key()).contains("postgres.timeout");
+        // Not a key with a default: BG's saved state is named after the settings, and β must not change the name.
+        assertThat(StoreSettings.forProvider(provider, Map.of()).asMap()).doesNotContainKey("postgres.timeout");
+    }
+
+    @Test
+    void aBadTimeoutIsRefusedNamingTheKey() {
+        for (String bad : new String[] {"soon", "-1s", "10 parsecs"}) {
+            assertThatThrownBy(() -> config("postgres.timeout", bad)).as(bad)
+                    .isInstanceOf(InvalidParameterException.class)
+                    .hasMessage("postgres.timeout: expected a timeout such as 10s, 30s or 2m, got '" + bad + "'")
+                    .extracting(e -> ((InvalidParameterException) e).parameter()).isEqualTo("postgres.timeout");
+        }
+        for (String bad : new String[] {"0", "500ms", "2d"}) {
+            assertThatThrownBy(() -> config("postgres.timeout", bad)).as(bad)
+                    .isInstanceOf(InvalidParameterException.class)
+                    .hasMessage("postgres.timeout: expected a timeout from 1s to 1d, got '" + bad + "'");
+        }
+    }
 }

@@ -30,6 +30,7 @@ public final class SqliteStore extends RelationalStore {
     private final SQLiteConfig loadConfig;
     private final String design;
     private final SqliteImage image;
+    private final int busyTimeoutMs;
 
     /** Guards {@link #openConnections} and {@link #exclusive}. */
     private final Object gate = new Object();
@@ -49,6 +50,7 @@ public final class SqliteStore extends RelationalStore {
         this.file = file.toAbsolutePath();
         this.url = "jdbc:sqlite:" + this.file;
         this.design = new RelationalSchema(1, friendshipRows).design();
+        this.busyTimeoutMs = busyTimeoutMs;
         this.sessionConfig = config(busyTimeoutMs, cacheMb);
         // A session's multi-statement write takes the write lock at BEGIN, so it cannot fail half way on a conflict.
         sessionConfig.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
@@ -96,6 +98,15 @@ public final class SqliteStore extends RelationalStore {
     @Override
     public Optional<StoreImage> image() {
         return Optional.of(image);
+    }
+
+    /**
+     * The busy timeout: SQLite runs in BG's process and waits on nothing but another process's lock on the file, which
+     * a statement waits for at most {@code sqlite.busy_timeout_ms}.
+     */
+    @Override
+    public java.time.Duration callTimeout() {
+        return java.time.Duration.ofMillis(busyTimeoutMs);
     }
 
     /** SQLite is a library: it runs on BG's threads, in BG's process. */

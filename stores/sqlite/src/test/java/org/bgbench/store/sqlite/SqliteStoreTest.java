@@ -114,5 +114,16 @@ class SqliteStoreTest {
         assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
                 Map.of("sqlite.file", file.toString(), "sqlite.cache_mb", "-1"))))
                 .isInstanceOf(InvalidParameterException.class);
+        // The busy timeout is how long a call may wait: it bounds the end of a run.
+        try (DataStore store = provider.open(StoreSettings.forProvider(provider,
+                Map.of("sqlite.file", file.toString(), "sqlite.busy_timeout_ms", "2500")))) {
+            assertThat(store.callTimeout()).isEqualTo(java.time.Duration.ofMillis(2500));
+        }
+        for (String bad : new String[] {"-1", "soon"}) {
+            assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
+                    Map.of("sqlite.file", file.toString(), "sqlite.busy_timeout_ms", bad))))
+                    .isInstanceOf(InvalidParameterException.class)
+                    .hasMessageStartingWith("sqlite.busy_timeout_ms: ");
+        }
     }
 }
