@@ -3,7 +3,9 @@
 # sudo), or a message saying exactly what is missing and how to install it (exit 1). Used by ./test and .ci/run.
 #
 #   scripts/test-deps.sh        what ./test needs: redis-server and memcached (the casql store's tests, and
-#                               the emulator's stale-store test, start them as child processes on free ports)
+#                               the emulator's stale-store test, start them as child processes on free ports),
+#                               mariadb-server and mariadb-client (the mariadb store's tests start a private server
+#                               with scripts/mariadb.sh)
 #   scripts/test-deps.sh --ci   also PostgreSQL (/usr/lib/postgresql/*/bin) and iproute2, for
 #                               scripts/test-cluster-netns.sh
 #
@@ -32,6 +34,8 @@ have() { # have BINARY: found in the search path
 missing=()
 have redis-server || missing+=(redis-server)
 have memcached || missing+=(memcached)
+have mariadbd || missing+=(mariadb-server)
+have mariadb-admin || missing+=(mariadb-client)
 if [ -n "$ci" ]; then
   if ! compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null; then missing+=(postgresql); fi
   have ip || missing+=(iproute2)
@@ -80,6 +84,9 @@ fi
 # Under systemd the packages enable their services for the next boot: disable them, and stop any that started.
 if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
   "${sudo[@]}" systemctl disable --now redis-server.service memcached.service >/dev/null 2>&1 || true
+  if [[ " ${missing[*]} " == *" mariadb-server "* ]]; then
+    "${sudo[@]}" systemctl disable --now mariadb.service >/dev/null 2>&1 || true
+  fi
   # Only when this installed it: a PostgreSQL the machine already ran is not this script's to stop.
   if [[ " ${missing[*]} " == *" postgresql "* ]]; then
     "${sudo[@]}" systemctl disable --now postgresql.service >/dev/null 2>&1 || true

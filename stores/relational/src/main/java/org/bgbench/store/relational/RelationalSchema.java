@@ -149,7 +149,8 @@ public final class RelationalSchema {
         ddl.add("CREATE TABLE manipulation (mid " + big + " NOT NULL" + (keys ? " PRIMARY KEY" : "")
                 + ", creatorid INTEGER NOT NULL, rid " + big + " NOT NULL, modifierid INTEGER NOT NULL"
                 + ", timestamp BIGINT NOT NULL, type TEXT, content TEXT)");
-        ddl.add("CREATE TABLE bg_meta (key TEXT PRIMARY KEY, value TEXT)");
+        // "key" quoted: a reserved word in MySQL/MariaDB (which run with ANSI_QUOTES); standard SQL elsewhere.
+        ddl.add("CREATE TABLE bg_meta (\"key\" " + dialect.metaKeyType() + " PRIMARY KEY, value TEXT)");
         return ddl;
     }
 

@@ -69,7 +69,7 @@ public abstract class RelationalStore implements DataStore {
             }
             String fingerprint = null;
             String design = null;
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT key, value FROM bg_meta")) {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT \"key\", value FROM bg_meta")) {
                 while (rs.next()) {
                     switch (rs.getString(1)) {
                         case FINGERPRINT -> fingerprint = rs.getString(2);
@@ -187,7 +187,7 @@ public abstract class RelationalStore implements DataStore {
         try (Connection c = connect()) {
             c.setAutoCommit(false);
             try (Statement st = c.createStatement();
-                 PreparedStatement ins = c.prepareStatement("INSERT INTO bg_meta (key, value) VALUES (?, ?)")) {
+                 PreparedStatement ins = c.prepareStatement("INSERT INTO bg_meta (\"key\", value) VALUES (?, ?)")) {
                 st.executeUpdate("DELETE FROM bg_meta");
                 ins.setString(1, FINGERPRINT);
                 ins.setString(2, fingerprint);

@@ -24,6 +24,14 @@ public interface SqlDialect {
      */
     boolean keysAtCreate();
 
+    /**
+     * Column type of {@code bg_meta}'s key, a primary key: {@code TEXT} where text can be a key, a bounded
+     * {@code VARCHAR} where it cannot (MySQL/MariaDB).
+     */
+    default String metaKeyType() {
+        return "TEXT";
+    }
+
     /** Appended to the friendship CREATE TABLE, e.g. SQLite's {@code WITHOUT ROWID}. */
     default String friendshipTableOptions() {
         return "";

@@ -25,7 +25,7 @@ class RelationalSchemaTest {
         assertThat(withKeys.get(1)).endsWith("PRIMARY KEY (inviterid, inviteeid)) WITHOUT ROWID");
         List<String> bare = new RelationalSchema(11, 1).createStatements(dialect(false));
         assertThat(bare.subList(0, 4)).noneMatch(sql -> sql.contains("PRIMARY KEY"));
-        assertThat(bare.get(4)).isEqualTo("CREATE TABLE bg_meta (key TEXT PRIMARY KEY, value TEXT)");
+        assertThat(bare.get(4)).isEqualTo("CREATE TABLE bg_meta (\"key\" TEXT PRIMARY KEY, value TEXT)");
     }
 
     @Test

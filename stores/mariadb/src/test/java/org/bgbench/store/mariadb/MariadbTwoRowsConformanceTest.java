@@ -1,0 +1,35 @@
+package org.bgbench.store.mariadb;
+
+import org.bgbench.model.GraphSpec;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * The conformance suite with two rows per friendship and the JDBC-batch load path, on a graph with an odd φ, member
+ * ids from 0 and more attributes than USC BG's eleven columns.
+ */
+class MariadbTwoRowsConformanceTest extends StoreConformanceSuite {
+    private MariadbServer server;
+
+    @Override
+    protected GraphSpec spec() {
+        return new GraphSpec(200, 0, 9, 5, 2, 0.7, true, 32, 128, 14, 8, 30, 2, 7);
+    }
+
+    @Override
+    protected DataStore openStore() {
+        server = MariadbServer.start();
+        return server.open(2, MariadbStore.Bulk.BATCH);
+    }
+
+    @AfterAll
+    void stopServer() {
+        if (store != null) {
+            store.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+}
