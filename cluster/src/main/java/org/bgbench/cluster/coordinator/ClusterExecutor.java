@@ -43,7 +43,14 @@ public final class ClusterExecutor implements ExperimentExecutor {
 
     @Override
     public boolean prepareImage(PrintWriter err) {
-        imageSaved = cluster.saveImage();
+        ClusterCoordinator.ImageState s = cluster.saveImage();
+        if (s == ClusterCoordinator.ImageState.NOT_LOADED) {
+            // The image must be of the loaded graph: restoring it resets every worker to the generated graph.
+            err.println("bg: the store is not in its freshly loaded state; reloading it before taking its image");
+            reload();
+            s = cluster.saveImage();
+        }
+        imageSaved = s == ClusterCoordinator.ImageState.SAVED;
         return imageSaved;
     }
 
