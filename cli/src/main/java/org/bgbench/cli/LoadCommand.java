@@ -35,6 +35,10 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--replace", description = "Drop a graph the store already holds, even the same one, and load anew.")
     boolean replace;
 
+    @Option(names = "--restore-image", description = "Instead of loading, put back the database image a rating "
+            + "took of the freshly loaded graph (fast, where the store has images), with its state mark.")
+    boolean restoreImage;
+
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
@@ -52,6 +56,15 @@ final class LoadCommand implements Callable<Integer> {
         SocialGraph graph = new SocialGraph(graphSpec);
         if (cluster.active()) {
             return loadWithWorkers(out, err, provider, params, graph, loaders);
+        }
+        if (restoreImage) {
+            if (cluster.active()) {
+                throw new org.bgbench.model.InvalidParameterException("--restore-image", "restores one store in this "
+                        + "process; with --workers use bg rate --reset image, or reload");
+            }
+            String mark = LocalStore.restoreImage(provider, storeOptions.settings(provider, params), graph, err);
+            out.println("Restored the database image of " + provider.name() + "; its state mark: " + mark);
+            return 0;
         }
         LoadReport report = LocalStore.load(provider, storeOptions.settings(provider, params), graph, loaders,
                 replace, err);
