@@ -558,6 +558,12 @@ public final class ClusterCoordinator implements AutoCloseable {
                 reset(workers.get(k), Messages.ResetHow.STATE);
                 continue;
             }
+            String held = storeMark;
+            if (!separateStores && opened.stream().noneMatch(x -> held.equals(x.heldMark()))) {
+                throw new ClusterException("no worker holds BG's expected state of the store (" + storeMark + "): the "
+                        + "run that left it was not made through these workers (a bg run without --workers, other "
+                        + "--workers or --worker-rates), or they were all restarted since. " + advice, null, k);
+            }
             throw new ClusterException("worker " + k + " " + names.get(k) + " does not hold BG's expected state of "
                     + where + " (" + storeMark + ", left by an earlier run through these workers): "
                     + (o.keptState() ? "it holds the state of another run (" + o.heldMark() + ")"
