@@ -259,4 +259,51 @@ class StateMarkTest {
         assertThat(stateFiles()).as("the stale state was deleted").isEmpty();
         cleanRun("after-repair");
     }
+
+    @Test
+    void aTokenWithoutItsStateFileOrNoMarkIsRefusedAndTheImageBringsTheLoadedGraphBack() throws Exception {
+        assertThat(bg(sqlite("load")).code()).isZero();
+        // A short rating takes the database image of the loaded graph and ends with its last experiment's state.
+        Done rate = bg(sqlite("rate", "--target", "soar", "--reset", "image", "--delta", "1s", "--warmup", "0s",
+                "--sla", "95%:100ms:0.01%:1s", "--max-threads", "2", "--no-confirm", "--out",
+                dir.resolve("rating").toString()));
+        assertThat(rate.code()).as(rate.both()).isZero();
+        assertThat(dir.resolve("bg.sqlite.image")).isRegularFile();
+        String token = mark().substring("state:".length());
+        assertThat(stateFiles()).containsExactly(token + ".state");
+
+        // The same store seen from another bg-data/state (another machine, a deleted file): refused, naming it.
+        Path elsewhere = dir.resolve("state-elsewhere");
+        Files.move(states, elsewhere);
+        Done refused = bg(sqlite("run", "--workload", "high", "--threads", "2", "--duration", "1s", "--quiet",
+                "--out", dir.resolve("refused.json").toString()));
+        assertRunRefused(refused, "the store holds the state a run left under token " + token + ", but " + states
+                + " has no " + token + ".state");
+        assertThat(refused.err()).contains("restore its database image (bg load --store sqlite --restore-image)");
+        Files.move(elsewhere, states);
+        assertThat(bg(sqlite("run", "--workload", "vp", "--threads", "2", "--duration", "1s", "--quiet", "--out",
+                dir.resolve("back.json").toString())).code()).as("found again, read-only: the mark stays").isZero();
+        assertThat(mark()).isEqualTo("state:" + token);
+
+        // A store that records no mark (loaded by an older BG): refused too.
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+             PreparedStatement ps = c.prepareStatement("DELETE FROM bg_meta WHERE key = 'state'")) {
+            assertThat(ps.executeUpdate()).isEqualTo(1);
+        }
+        assertRunRefused(bg(sqlite("run", "--workload", "high", "--threads", "2", "--duration", "1s", "--quiet",
+                "--out", dir.resolve("nomark.json").toString())), "the store holds this graph but records no state mark");
+
+        // The image a rating took puts the loaded graph back, with its mark; the stale state goes.
+        Done restore = bg(sqlite("load", "--restore-image"));
+        assertThat(restore.code()).as(restore.both()).isZero();
+        assertThat(restore.out()).contains("Restored the database image of sqlite; its state mark: " + LOADED);
+        assertThat(mark()).isEqualTo(LOADED);
+        Done verify = bg(sqlite("verify"));
+        assertThat(verify.code()).as(verify.both()).isZero();
+        // With the mark gone, nothing named the old state file any more: BG leaves it (another store may share the
+        // directory), as a store from an older BG leaves its settings-named file.
+        assertThat(stateFiles()).containsExactly(token + ".state");
+        Files.delete(states.resolve(token + ".state"));
+        cleanRun("after-image");
+    }
 }
