@@ -364,11 +364,6 @@ public final class ClusterCoordinator implements AutoCloseable {
         if (parts.isEmpty()) {
             throw new ClusterException("the experiment failed on every worker: " + reason, null);
         }
-        if (writes && failed.isEmpty() && parts.size() == active.size()) {
-            // Every worker's state holds exactly the writes the store acknowledged: seal them with one token. A
-            // worker that failed leaves the store marked as written by a run that did not end.
-            sealWrites(touched == 0);
-        }
         double[] planned = new double[plan.workers()];
         double[] measured = new double[plan.workers()];
         for (int k = 0; k < split.length; k++) {
@@ -406,6 +401,12 @@ public final class ClusterCoordinator implements AutoCloseable {
                 new ResultWriter(dir.resolve("w" + names.indexOf(partNames.get(i)) + ".json")).write(parts.get(i));
             }
             new ResultWriter(out).write(merged);
+        }
+        if (writes && failed.isEmpty() && parts.size() == active.size()) {
+            // Every worker's state holds exactly the writes the store acknowledged: seal them with one token (after
+            // the results are on disk, so a worker lost now loses nothing measured). A worker that failed leaves the
+            // store marked as written by a run that did not end.
+            sealWrites(touched == 0);
         }
         return new Outcome(merged, parts, completed, reason, List.copyOf(failed), touched);
     }
@@ -484,7 +485,10 @@ public final class ClusterCoordinator implements AutoCloseable {
         each((k, w) -> w.call(Operations.MARK, Messages.tree(new Messages.Mark(mark, writers.contains(k))), CALL));
     }
 
-    /** Before the first write of a run or repair reaches the store. */
+    /**
+     * Before the first write of a run or repair reaches the store: the writers mark it {@code running:…}. The other
+     * workers hold {@code running:} from the moment their own run or repair begins.
+     */
     private void beginWrites(String what) {
         String host;
         try {
@@ -492,9 +496,13 @@ public final class ClusterCoordinator implements AutoCloseable {
         } catch (IOException e) {
             host = "the coordinator";
         }
-        mark(org.bgbench.store.StateMark.running(java.util.UUID.randomUUID().toString().substring(0, 8)
+        String running = org.bgbench.store.StateMark.running(java.util.UUID.randomUUID().toString().substring(0, 8)
                 + " started " + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " by the"
-                + " coordinator on " + host + " pid " + ProcessHandle.current().pid() + ": " + what).text());
+                + " coordinator on " + host + " pid " + ProcessHandle.current().pid() + ": " + what).text();
+        List<Integer> writers = markWriters();
+        each((k, w) -> writers.contains(k)
+                ? w.call(Operations.MARK, Messages.tree(new Messages.Mark(running, true)), CALL)
+                : Messages.tree(Messages.Ack.OK));
     }
 
     /** After the workers' writes ended and each holds its state: one fresh token for all (or the loaded mark). */
@@ -506,8 +514,16 @@ public final class ClusterCoordinator implements AutoCloseable {
         // First every worker adopts the token, then the writers put it into the store: a coordinator that dies in
         // between leaves the store marked running, which refuses, never a token a worker does not hold.
         String token = org.bgbench.store.StateMark.state(java.util.UUID.randomUUID().toString()).text();
-        each((k, w) -> w.call(Operations.MARK, Messages.tree(new Messages.Mark(token, false)), CALL));
-        mark(token);
+        try {
+            each((k, w) -> w.call(Operations.MARK, Messages.tree(new Messages.Mark(token, false)), CALL));
+            mark(token);
+        } catch (ClusterException e) {
+            // The experiment itself is measured and kept; the store stays marked as written by a run that did not
+            // end, so no later command trusts a state a worker may have lost.
+            err.println("bg: warning: the run's state token could not be recorded on every worker (" + e.getMessage()
+                    + "); the store stays marked as written by a run that did not end");
+            err.flush();
+        }
     }
 
     private void markLoaded() {
