@@ -89,6 +89,10 @@ final class LoadCommand implements Callable<Integer> {
             if (loaded && !replace) {
                 out.println("The store already holds this graph (" + graph.spec().fingerprint() + "); nothing to do."
                         + " Pass --replace to load it again.");
+                String fresh = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
+                c.storeMarks().stream().filter(m -> !fresh.equals(m)).findFirst().ifPresent(m -> err.println(
+                        "bg: note: the store holds this graph, but not as loaded (its state mark: " + m + "); pass "
+                                + "--replace to load it anew"));
                 return 0;
             }
             ClusterCoordinator.LoadSummary r = c.load(loaders);
