@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Agile loading on PostgreSQL [SPEC §13]: the same SoAR rating (high mix) with each way of resetting the store between
+# Agile loading on PostgreSQL (dissertation 7.2): the same SoAR rating (high mix) with each way of resetting the store between
 # experiments, then δ from the Delta Analyzer (1 s) against δ = Δ. Needs the PostgreSQL of scripts/bench-postgres.sh.
 # Usage: scripts/bench-agile.sh [OUTDIR]
 set -u

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # PostgreSQL (M=10,000, high mix, T=8) driven by one process, by 1 worker and by 2 workers at the same total T,
-# interleaved and repeated: throughput and p95 should agree within noise [SPEC §14]. Needs the PostgreSQL of
+# interleaved and repeated: throughput and p95 should agree within noise (dissertation 4.3). Needs the PostgreSQL of
 # scripts/bench-postgres.sh. Usage: scripts/bench-cluster-pg.sh [OUTDIR] [REPEATS]
 set -u
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

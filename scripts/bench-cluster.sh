@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # BG's own ceiling with 1, 2 and 4 worker processes on this machine: each worker holds its own in-memory store, so this
-# measures BG alone [SPEC §14]. Prints total and per-worker actions/s and the coordinator's CPU per second of run.
+# measures BG alone (dissertation 4.3). Prints total and per-worker actions/s and the coordinator's CPU per second of run.
 # Usage: scripts/bench-cluster.sh [OUTDIR] [REPEATS]
 set -u
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

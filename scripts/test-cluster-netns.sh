@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# BG's coordinator/worker mode [SPEC §14] across real separate "hosts": Linux network namespaces on one bridge.
+# BG's coordinator/worker mode (dissertation 4.3) across real separate "hosts": Linux network namespaces on one bridge.
 #
 #   bgpg  10.77.0.1   PostgreSQL (a throwaway cluster: initdb in a temp dir, fsync off)
 #   bgc   10.77.0.2   the coordinator (bg load|run|rate --workers ...)

@@ -18,7 +18,11 @@ public final class Bg {
     public static final int FAILED = 1;
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        Signals.install();
+        int code = run(args);
+        // Stopped by a signal: the command finished cleanly (result, state and logs written), so exit as the signal
+        // would have, and a script sees that the run did not end by itself.
+        System.exit(Signals.exitCode(code));
     }
 
     public static int run(String... args) {
@@ -42,6 +46,15 @@ public final class Bg {
             return e instanceof InvalidParameterException ? BAD_INPUT : FAILED;
         });
         cl.setExitCodeExceptionMapper(e -> BAD_INPUT);
+        // Bad options (an unknown option, a value picocli cannot convert) get one line like every other error, with
+        // picocli's suggestion for a mistyped command, instead of the whole usage.
+        cl.setParameterExceptionHandler((e, badArgs) -> {
+            java.io.PrintWriter w = e.getCommandLine().getErr();
+            w.println("bg: error: " + e.getMessage() + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
+                    + " --help')");
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, w);
+            return BAD_INPUT;
+        });
         // With --help picocli skips its check for unmatched arguments, so 'bg nosuch --help' printed bg's usage and
         // exited 0: a script probing for a command got a wrong answer. Refuse them as 'bg nosuch' does (exit 2).
         cl.setExecutionStrategy(parsed -> {

@@ -9,7 +9,7 @@ import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.store.StoreProvider;
-import org.bgbench.workload.Durations;
+import org.bgbench.model.Durations;
 import org.bgbench.workload.WorkloadSpec;
 import picocli.CommandLine.Option;
 

@@ -37,7 +37,7 @@ import org.bgbench.runner.rating.ResetPolicy;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.workload.Durations;
+import org.bgbench.model.Durations;
 import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.bgbench.workload.mix.Mixes;

@@ -105,8 +105,22 @@ final class WorkerCommand implements Callable<Integer> {
                 }
                 server.close();
             });
-            server.awaitTermination();
-            err.println("bg worker: shut down by the coordinator");
+            // Ctrl-C or SIGTERM: the running experiment (if any) ends and answers its coordinator, then the worker
+            // stops serving.
+            try (org.bgbench.runner.Interrupts.Registration r = org.bgbench.runner.Interrupts.onInterrupt(why -> {
+                Thread.ofPlatform().daemon().start(() -> {
+                    try {
+                        Thread.sleep(1000); // the stopped run's answer leaves first
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    server.close();
+                });
+            })) {
+                server.awaitTermination();
+            }
+            err.println(org.bgbench.runner.Interrupts.interrupted() ? "bg worker: " + org.bgbench.runner.Interrupts
+                    .reason() : "bg worker: shut down by the coordinator");
             err.flush();
         }
         return 0;

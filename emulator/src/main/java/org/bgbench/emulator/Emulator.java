@@ -2,31 +2,31 @@ package org.bgbench.emulator;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntFunction;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
 import org.bgbench.model.Action;
+import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.Kind;
+import org.bgbench.model.SessionType;
 import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.log.ValidationLog;
 import org.bgbench.model.state.GraphState;
-import org.bgbench.store.CommentList;
 import org.bgbench.store.DataStore;
-import org.bgbench.store.MemberList;
-import org.bgbench.store.ProfileView;
-import org.bgbench.store.ResourceList;
 import org.bgbench.store.StoreSession;
-import org.bgbench.validation.log.LogWriter;
 
 /**
- * The closed-model emulator [SPEC §7]: T virtual threads, each repeatedly picking a socialite, issuing an action or a
- * session against the store, and waiting ψ. Every write is valid by construction: its target comes from the
- * {@link GraphState}, is locked as the dissertation's table 5.1 says, re-checked under the lock, and the state is
- * updated once the store has acknowledged the write. After the run the state is what the store must hold.
+ * The closed-model emulator: T threads, each repeatedly picking a socialite, issuing an action or a session against
+ * the store, and waiting ψ. Every write is valid by construction: its target comes from the {@link GraphState}, is
+ * locked as the dissertation's table 5.1 says, re-checked under the lock, and the state is updated once the store has
+ * acknowledged the write. After the run the state is what the store must hold.
+ *
+ * <p>The store is called through a {@link MeasuredSession} per member, which times, records and logs each action;
+ * this class only decides what to issue, to whom, under which locks, and what the expected state becomes.
  */
 public final class Emulator {
     /** How many targets a thread tries before it records a no-op. */
@@ -41,9 +41,7 @@ public final class Emulator {
     private final EmulatorConfig config;
     private final IntFunction<Recorder> recorders;
     private final MemberLocks locks;
-    private final AtomicLong consecutiveErrors = new AtomicLong();
-    private final long errorLimit;
-    private final Map<String, String> errorSamples = new ConcurrentSkipListMap<>();
+    private final StoreErrors errors;
     private volatile boolean stop;
     private volatile boolean measuring;
     private volatile String abortReason;
@@ -51,7 +49,7 @@ public final class Emulator {
     private Runnable warmupEnded;
     private final boolean virtual;
     private final boolean yieldBetweenRequests;
-    private IntFunction<LogWriter> logs;
+    private IntFunction<? extends ValidationLog> logs;
 
     /**
      * @param recorders gives each thread (by index) where to record; called once per thread
@@ -65,7 +63,7 @@ public final class Emulator {
         this.config = config;
         this.recorders = recorders;
         this.locks = new MemberLocks(graph.members());
-        this.errorLimit = Math.max(1000, 20L * config.threads());
+        this.errors = new StoreErrors(Math.max(1000, 20L * config.threads()), this::abort);
         this.warmupLeft = new AtomicLong(config.warmupOperations());
         this.virtual = switch (config.threadKind()) {
             case VIRTUAL -> true;
@@ -76,21 +74,17 @@ public final class Emulator {
         this.yieldBetweenRequests = virtual && store.inProcess()
                 && config.threads() > Runtime.getRuntime().availableProcessors();
         if (config.uniqueSocialites() && config.threads() > graph.members()) {
-            throw new org.bgbench.model.InvalidParameterException("--threads", "T=" + config.threads()
+            throw new InvalidParameterException("--threads", "T=" + config.threads()
                     + " exceeds the " + graph.members() + " members; with unique socialites each thread needs its own member");
         }
     }
 
     /**
-     * Runs until the duration or operation count is reached, or the store fails persistently. {@code warmupEnded} runs
-     * once, when the measured period starts (the caller resets its measurements there).
+     * Switches on the read and write logs of validation (dissertation ch. 6): thread t writes to
+     * {@code logs.apply(t)}. Writes are logged from the start (warm-up included, so the logs hold every change since
+     * the expected state was taken), reads only in the measured period. Call before {@link #run}.
      */
-    /**
-     * Switches on the read and write logs of validation [SPEC §10]: thread t writes to {@code logs.apply(t)}. Writes
-     * are logged from the start (warm-up included, so the logs hold every change since the expected state was
-     * taken), reads only in the measured period. Call before {@link #run}.
-     */
-    public Emulator withLogs(IntFunction<LogWriter> logs) {
+    public Emulator withLogs(IntFunction<? extends ValidationLog> logs) {
         this.logs = logs;
         return this;
     }
@@ -100,16 +94,22 @@ public final class Emulator {
         return virtual;
     }
 
+    /**
+     * Runs until the duration or operation count is reached, or the store fails persistently. {@code warmupEnded} runs
+     * once, when the measured period starts (the caller resets its measurements there).
+     */
     public RunOutcome run(Runnable warmupEnded) {
         int threads = config.threads();
         AtomicLong remaining = new AtomicLong(config.operations() > 0 ? config.operations() : Long.MAX_VALUE);
         AtomicInteger running = new AtomicInteger(threads);
         List<Thread> members = new ArrayList<>(threads);
         for (int t = 0; t < threads; t++) {
-            Member m = new Member(t, recorders.apply(t), remaining, logs == null ? null : logs.apply(t));
+            int index = t;
+            Recorder rec = recorders.apply(t);
+            ValidationLog log = logs == null ? null : logs.apply(t);
             members.add((virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon()).name("bg-member-" + t).unstarted(() -> {
                 try {
-                    m.loop();
+                    emulate(index, rec, log, remaining);
                 } finally {
                     running.decrementAndGet();
                 }
@@ -158,9 +158,7 @@ public final class Emulator {
         if (abortReason != null) {
             completed = false;
         }
-        List<String> samples = new ArrayList<>();
-        errorSamples.forEach((k, v) -> samples.add(k + ": " + v));
-        return new RunOutcome(completed, abortReason, stuck, samples);
+        return new RunOutcome(completed, abortReason, stuck, errors.samples());
     }
 
     /**
@@ -193,95 +191,75 @@ public final class Emulator {
         }
     }
 
-    private void failed(int kind, RuntimeException e) {
-        String name = kind < Kinds.FIRST_SESSION ? Action.byOrdinal(kind).name() : "session " + kind;
-        errorSamples.putIfAbsent(name, String.valueOf(e.getMessage()));
-        if (consecutiveErrors.incrementAndGet() >= errorLimit && abortReason == null) {
-            abortReason = "the store failed " + errorLimit + " actions in a row; last error: " + e.getMessage();
-            stop = true;
+    /** Thread {@code index}'s life: opens its store session and emulates a member until the run ends. */
+    private void emulate(int index, Recorder rec, ValidationLog log, AtomicLong remaining) {
+        try (StoreSession session = store.openSession()) {
+            MeasuredSession measured = new MeasuredSession(session, graph, rec, log, errors, config.topK());
+            new Member(index, rec, measured, remaining).loop();
+        } catch (RuntimeException e) {
+            errors.failed("store session", e);
+            abort("a thread could not use the store: " + e.getMessage());
         }
     }
 
-    private void succeeded() {
-        if (consecutiveErrors.getPlain() != 0) {
-            consecutiveErrors.set(0);
-        }
-    }
-
-    /** One emulated-member thread: its store session, random generator and reusable result views. */
+    /** One emulated-member thread: its measured store session, random generator and counters. */
     private final class Member {
         private final Recorder rec;
-        private final LogWriter log;
-        /** End time of the last action {@link #ok} recorded, for its log records. */
-        private long end;
+        private final MeasuredSession s;
         private final AtomicLong remaining;
         private final SplittableRandom rnd;
-        private final ProfileView profile;
-        private final MemberList members;
-        private final ResourceList resources = new ResourceList();
-        private final CommentList comments = new CommentList();
         private final String commentText;
-        private StoreSession s;
         private int requests;
 
-        Member(int index, Recorder rec, AtomicLong remaining, LogWriter log) {
+        Member(int index, Recorder rec, MeasuredSession s, AtomicLong remaining) {
             this.rec = rec;
-            this.log = log;
+            this.s = s;
             this.remaining = remaining;
             this.rnd = new SplittableRandom(config.seed() * 0x9e3779b97f4a7c15L + index);
-            this.profile = new ProfileView(graph.attributeCount());
-            this.members = new MemberList(graph.attributeCount());
             this.commentText = SocialGraph.text(config.seed() + index, config.commentLength());
         }
 
         void loop() {
-            try (StoreSession session = store.openSession()) {
-                s = session;
-                while (!stop) {
-                    if (!measuring && config.warmupOperations() > 0) {
-                        // The first request after the warm-up count starts the measured period; later ones wait
-                        // for it so none is recorded into the discarded warm-up.
-                        long left = warmupLeft.decrementAndGet();
-                        if (left == -1) {
-                            startMeasuring();
-                        } else if (left < -1) {
-                            while (!measuring && !stop) {
-                                Thread.yield();
-                            }
+            while (!stop) {
+                if (!measuring && config.warmupOperations() > 0) {
+                    // The first request after the warm-up count starts the measured period; later ones wait
+                    // for it so none is recorded into the discarded warm-up.
+                    long left = warmupLeft.decrementAndGet();
+                    if (left == -1) {
+                        startMeasuring();
+                    } else if (left < -1) {
+                        while (!measuring && !stop) {
+                            Thread.yield();
                         }
-                    }
-                    if (measuring && config.operations() > 0 && remaining.getAndDecrement() <= 0) {
-                        return;
-                    }
-                    int kind = workload.pickKind(rnd.nextDouble());
-                    int socialite = acquireSocialite();
-                    if (socialite < 0) {
-                        return;
-                    }
-                    try {
-                        if (kind < Kinds.FIRST_SESSION) {
-                            action(kind, socialite);
-                        } else {
-                            session(kind, socialite);
-                        }
-                    } finally {
-                        if (config.uniqueSocialites()) {
-                            locks.unlock(socialite);
-                        }
-                    }
-                    pause(config.interArrivalMs());
-                    if (yieldBetweenRequests && (++requests & YIELD_EVERY_MASK) == 0) {
-                        // Virtual threads are not time-sliced: against an in-process store that never blocks, a
-                        // thread woken from a contended monitor would wait until another thread blocks. Yielding
-                        // between requests bounds that wait, at a cost in throughput (see ThreadKind.AUTO).
-                        Thread.yield();
                     }
                 }
-            } catch (RuntimeException e) {
-                failed(Kinds.COUNT, e);
-                if (abortReason == null) {
-                    abortReason = "a thread could not use the store: " + e.getMessage();
-                    stop = true;
+                boolean measured = measuring;
+                if (measured && config.operations() > 0 && remaining.getAndDecrement() <= 0) {
+                    return;
+                }
+                s.logReads(measured);
+                Kind kind = Kind.byIndex(workload.pickKind(rnd.nextDouble()));
+                int socialite = acquireSocialite();
+                if (socialite < 0) {
+                    return;
+                }
+                try {
+                    if (kind instanceof Action action) {
+                        action(action, socialite);
+                    } else {
+                        session((SessionType) kind, socialite);
+                    }
+                } finally {
+                    if (config.uniqueSocialites()) {
+                        locks.unlock(socialite);
+                    }
+                }
+                pause(config.interArrivalMs());
+                if (yieldBetweenRequests && (++requests & YIELD_EVERY_MASK) == 0) {
+                    // Virtual threads are not time-sliced: against an in-process store that never blocks, a
+                    // thread woken from a contended monitor would wait until another thread blocks. Yielding
+                    // between requests bounds that wait, at a cost in throughput (see ThreadKind.AUTO).
+                    Thread.yield();
                 }
             }
         }
@@ -353,20 +331,19 @@ public final class Emulator {
         }
 
         /** Issues one action; returns false if it was a no-op or failed (a session then ends). */
-        boolean action(int kind, int a) {
-            return switch (kind) {
-                case 0 -> viewProfile(a, workload.pickTarget(rnd));
-                case 1 -> listFriends(a, workload.pickTarget(rnd));
-                case 2 -> viewFriendRequests(a);
-                case 3 -> inviteFriend(a, -1);
-                case 4 -> answerInvitation(a, true);
-                case 5 -> answerInvitation(a, false);
-                case 6 -> thawFriendship(a, -1);
-                case 7 -> viewTopK(a, workload.pickTarget(rnd));
-                case 8 -> viewComments(a, randomResource(workload.pickTarget(rnd)));
-                case 9 -> postComment(a, randomResource(workload.pickTarget(rnd)));
-                case 10 -> deleteComment(a, -1);
-                default -> throw new IllegalStateException("kind " + kind);
+        boolean action(Action action, int a) {
+            return switch (action) {
+                case VP -> s.viewProfile(a, workload.pickTarget(rnd));
+                case LF -> s.listFriends(a, workload.pickTarget(rnd));
+                case VFR -> s.viewFriendRequests(a);
+                case IF -> inviteFriend(a, -1);
+                case AFR -> answerInvitation(a, true);
+                case RFR -> answerInvitation(a, false);
+                case TF -> thawFriendship(a, -1);
+                case VTR -> s.viewTopKResources(a, workload.pickTarget(rnd));
+                case VCR -> viewComments(a, randomResource(workload.pickTarget(rnd)));
+                case PCR -> postComment(a, randomResource(workload.pickTarget(rnd)));
+                case DCR -> deleteComment(a, -1);
             };
         }
 
@@ -375,89 +352,19 @@ public final class Emulator {
             return rho == 0 ? -1 : graph.resourceId(owner, rnd.nextInt(rho));
         }
 
-        private boolean viewProfile(int a, int b) {
-            long t0 = System.nanoTime();
-            try {
-                profile.clear();
-                s.viewProfile(graph.memberId(a), graph.memberId(b), profile);
-                ok(0, t0);
-                if (log != null && measuring) {
-                    log.read((byte) 0, LogWriter.FRIENDS, b, t0, end, profile.friendCount);
-                    if (profile.pendingCount >= 0) {
-                        log.read((byte) 0, LogWriter.PENDING, b, t0, end, profile.pendingCount);
-                    }
-                }
-                return true;
-            } catch (RuntimeException e) {
-                return error(0, t0, e);
-            }
-        }
-
-        private boolean listFriends(int a, int b) {
-            long t0 = System.nanoTime();
-            try {
-                members.clear();
-                s.listFriends(graph.memberId(a), graph.memberId(b), members);
-                ok(1, t0);
-                if (log != null && measuring) {
-                    log.read((byte) 1, LogWriter.FRIENDS, b, t0, end, members.size());
-                }
-                return true;
-            } catch (RuntimeException e) {
-                return error(1, t0, e);
-            }
-        }
-
-        private boolean viewFriendRequests(int a) {
-            long t0 = System.nanoTime();
-            try {
-                members.clear();
-                s.viewFriendRequests(graph.memberId(a), members);
-                ok(2, t0);
-                if (log != null && measuring) {
-                    log.read((byte) 2, LogWriter.PENDING, a, t0, end, members.size());
-                }
-                return true;
-            } catch (RuntimeException e) {
-                return error(2, t0, e);
-            }
-        }
-
-        private boolean viewTopK(int a, int b) {
-            long t0 = System.nanoTime();
-            try {
-                resources.clear();
-                s.viewTopKResources(graph.memberId(a), graph.memberId(b), config.topK(), resources);
-                return ok(7, t0);
-            } catch (RuntimeException e) {
-                return error(7, t0, e);
-            }
-        }
-
+        /** VCR of {@code rid}; a no-op when there is no resource. */
         private boolean viewComments(int a, long rid) {
             if (rid < 0) {
-                rec.noop(8);
+                rec.noop(Action.VCR.index());
                 return false;
             }
-            long t0 = System.nanoTime();
-            try {
-                comments.clear();
-                s.viewCommentsOnResource(graph.memberId(a), graph.memberId(graph.resourceOwner(rid)), rid, comments);
-                ok(8, t0);
-                if (log != null && measuring) {
-                    log.read((byte) 8, LogWriter.COMMENTS, rid, t0, end, comments.size());
-                }
-                return true;
-            } catch (RuntimeException e) {
-                return error(8, t0, e);
-            }
+            return s.viewComments(a, rid);
         }
 
         /** IF by {@code a} to {@code target} (or a random unrelated member when -1). */
         private boolean inviteFriend(int a, int target) {
-            final int kind = Action.IF.ordinal();
             if (!lockSelf(a)) {
-                rec.noop(kind);
+                rec.noop(Action.IF.index());
                 return false;
             }
             try {
@@ -470,63 +377,45 @@ public final class Emulator {
                         if (state.relation(a, b) != Relation.NONE) {
                             continue;
                         }
-                        long t0 = System.nanoTime();
-                        try {
-                            s.inviteFriend(graph.memberId(a), graph.memberId(b));
-                        } catch (RuntimeException e) {
-                            return error(kind, t0, e);
+                        if (!s.inviteFriend(a, b)) {
+                            return false;
                         }
                         state.invite(a, b);
-                        ok(kind, t0);
-                        if (log != null) {
-                            log.delta((byte) kind, LogWriter.PENDING, b, t0, end, 1);
-                        }
                         return true;
                     } finally {
                         unlockOther(b);
                     }
                 }
-                rec.noop(kind);
+                rec.noop(Action.IF.index());
                 return false;
             } finally {
                 unlockSelf(a);
             }
         }
 
+        /** AFR or RFR by {@code a} of a random pending invitation. */
         private boolean answerInvitation(int a, boolean accept) {
-            final int kind = accept ? Action.AFR.ordinal() : Action.RFR.ordinal();
+            Action action = accept ? Action.AFR : Action.RFR;
             if (!lockSelf(a)) {
-                rec.noop(kind);
+                rec.noop(action.index());
                 return false;
             }
             try {
                 int inviter = state.pickInviter(a, rnd.nextInt());
                 if (inviter < 0) {
-                    rec.noop(kind);
+                    rec.noop(action.index());
                     return false;
                 }
-                long t0 = System.nanoTime();
-                try {
-                    if (accept) {
-                        s.acceptFriendRequest(graph.memberId(a), graph.memberId(inviter));
-                    } else {
-                        s.rejectFriendRequest(graph.memberId(a), graph.memberId(inviter));
-                    }
-                } catch (RuntimeException e) {
-                    return error(kind, t0, e);
-                }
                 if (accept) {
+                    if (!s.acceptFriendRequest(a, inviter)) {
+                        return false;
+                    }
                     state.accept(a, inviter);
                 } else {
-                    state.reject(a, inviter);
-                }
-                ok(kind, t0);
-                if (log != null) {
-                    log.delta((byte) kind, LogWriter.PENDING, a, t0, end, -1);
-                    if (accept) {
-                        log.delta((byte) kind, LogWriter.FRIENDS, a, t0, end, 1);
-                        log.delta((byte) kind, LogWriter.FRIENDS, inviter, t0, end, 1);
+                    if (!s.rejectFriendRequest(a, inviter)) {
+                        return false;
                     }
+                    state.reject(a, inviter);
                 }
                 return true;
             } finally {
@@ -536,9 +425,8 @@ public final class Emulator {
 
         /** TF of {@code a} with {@code friend} (or a random friend when -1). */
         private boolean thawFriendship(int a, int friend) {
-            final int kind = Action.TF.ordinal();
             if (!lockSelf(a)) {
-                rec.noop(kind);
+                rec.noop(Action.TF.index());
                 return false;
             }
             try {
@@ -554,97 +442,60 @@ public final class Emulator {
                         if (state.relation(a, b) != Relation.FRIENDS) {
                             continue;
                         }
-                        long t0 = System.nanoTime();
-                        try {
-                            s.thawFriendship(graph.memberId(a), graph.memberId(b));
-                        } catch (RuntimeException e) {
-                            return error(kind, t0, e);
+                        if (!s.thawFriendship(a, b)) {
+                            return false;
                         }
                         state.thaw(a, b);
-                        ok(kind, t0);
-                        if (log != null) {
-                            log.delta((byte) kind, LogWriter.FRIENDS, a, t0, end, -1);
-                            log.delta((byte) kind, LogWriter.FRIENDS, b, t0, end, -1);
-                        }
                         return true;
                     } finally {
                         unlockOther(b);
                     }
                 }
-                rec.noop(kind);
+                rec.noop(Action.TF.index());
                 return false;
             } finally {
                 unlockSelf(a);
             }
         }
 
+        /** PCR by {@code a} on {@code rid}, with a new comment id; a no-op when there is no resource. */
         private boolean postComment(int a, long rid) {
-            final int kind = Action.PCR.ordinal();
             if (rid < 0) {
-                rec.noop(kind);
+                rec.noop(Action.PCR.index());
                 return false;
             }
             long mid = state.newCommentId();
-            long t0 = System.nanoTime();
-            try {
-                s.postCommentOnResource(graph.memberId(a), graph.memberId(graph.resourceOwner(rid)), rid, mid,
-                        System.currentTimeMillis(), commentText);
-            } catch (RuntimeException e) {
-                return error(kind, t0, e);
+            if (!s.postComment(a, rid, mid, commentText)) {
+                return false;
             }
             state.postComment(rid, mid);
-            ok(kind, t0);
-            if (log != null) {
-                log.delta((byte) kind, LogWriter.COMMENTS, rid, t0, end, 1);
-            }
             return true;
         }
 
         /** DCR by {@code a} on her resource {@code rid} (or one with comments when -1). */
         private boolean deleteComment(int a, long rid) {
-            final int kind = Action.DCR.ordinal();
             if (!lockSelf(a)) {
-                rec.noop(kind);
+                rec.noop(Action.DCR.index());
                 return false;
             }
             try {
                 long r = rid >= 0 ? rid : state.pickResourceWithComments(a, rnd.nextInt());
                 long mid = r < 0 ? -1 : state.pickComment(r, rnd.nextInt());
                 if (mid < 0) {
-                    rec.noop(kind);
+                    rec.noop(Action.DCR.index());
                     return false;
                 }
-                long t0 = System.nanoTime();
-                try {
-                    s.deleteCommentFromResource(graph.memberId(a), r, mid);
-                } catch (RuntimeException e) {
-                    return error(kind, t0, e);
+                if (!s.deleteComment(a, r, mid)) {
+                    return false;
                 }
                 state.deleteComment(r, mid);
-                ok(kind, t0);
-                if (log != null) {
-                    log.delta((byte) kind, LogWriter.COMMENTS, r, t0, end, -1);
-                }
                 return true;
             } finally {
                 unlockSelf(a);
             }
         }
 
-        private boolean ok(int kind, long t0) {
-            end = System.nanoTime();
-            rec.ok(kind, end - t0);
-            succeeded();
-            return true;
-        }
-
-        private boolean error(int kind, long t0, RuntimeException e) {
-            rec.error(kind, System.nanoTime() - t0);
-            failed(kind, e);
-            return false;
-        }
-
-        // ---- sessions [SPEC §5, D 3.3]: think time ε between steps; a session ends when a step is impossible ----
+        // ---- sessions (dissertation 3.3): think time ε between steps; a session ends when a step is impossible ----
 
         /** Nanoseconds slept in think time by the current session. */
         private long thinking;
@@ -663,48 +514,47 @@ public final class Emulator {
         }
 
         /**
-         * The sessions of the dissertation's §3.3: each starts by viewing one's own profile and top-k resources, then
+         * The sessions of the dissertation's 3.3: each starts by viewing one's own profile and top-k resources, then
          * goes on as its name says; a session ends early when its next step is impossible.
          */
-        private void session(int kind, int a) {
+        private void session(SessionType session, int a) {
             long start = System.nanoTime();
             thinking = 0;
-            boolean whole = viewProfile(a, a) && then() && viewTopK(a, a);
-            switch (kind) {
-                case Kinds.VIEW_SELF_PROFILE -> {
+            boolean whole = s.viewProfile(a, a) && then() && s.viewTopKResources(a, a);
+            switch (session) {
+                case VIEW_SELF_PROFILE -> {
                 }
-                case Kinds.VIEW_FRIEND_PROFILE -> {
-                    whole = whole && then() && listFriends(a, a);
+                case VIEW_FRIEND_PROFILE -> {
+                    whole = whole && then() && s.listFriends(a, a);
                     int f = whole ? state.pickFriend(a, rnd.nextInt()) : -1;
-                    whole = whole && f >= 0 && then() && viewProfile(a, f) && then() && viewTopK(a, f);
+                    whole = whole && f >= 0 && then() && s.viewProfile(a, f) && then() && s.viewTopKResources(a, f);
                 }
-                case Kinds.POST_COMMENT -> {
+                case POST_COMMENT -> {
                     int b = workload.pickTarget(rnd);
-                    whole = whole && then() && viewProfile(a, b) && then() && viewTopK(a, b);
+                    whole = whole && then() && s.viewProfile(a, b) && then() && s.viewTopKResources(a, b);
                     long rid = whole ? topKResource(b) : -1;
-                    whole = whole && rid >= 0 && then() && viewComments(a, rid) && then() && postComment(a, rid)
-                            && then() && viewComments(a, rid);
+                    whole = whole && rid >= 0 && then() && s.viewComments(a, rid) && then() && postComment(a, rid)
+                            && then() && s.viewComments(a, rid);
                 }
-                case Kinds.DELETE_COMMENT -> {
+                case DELETE_COMMENT -> {
                     long rid = whole ? topKResource(a) : -1;
-                    whole = whole && rid >= 0 && then() && viewComments(a, rid) && state.commentCount(rid) > 0
-                            && then() && deleteComment(a, rid) && then() && viewComments(a, rid);
+                    whole = whole && rid >= 0 && then() && s.viewComments(a, rid) && state.commentCount(rid) > 0
+                            && then() && deleteComment(a, rid) && then() && s.viewComments(a, rid);
                 }
-                case Kinds.INVITE_FRIEND -> whole = whole && then() && listFriends(a, a) && then()
-                        && inviteFriend(a, -1) && then() && viewFriendRequests(a);
-                case Kinds.ACCEPT_FRIEND_REQUEST, Kinds.REJECT_FRIEND_REQUEST -> whole = whole && then()
-                        && listFriends(a, a) && then() && viewFriendRequests(a) && state.pendingCount(a) > 0
-                        && then() && answerInvitation(a, kind == Kinds.ACCEPT_FRIEND_REQUEST)
-                        && then() && viewFriendRequests(a) && then() && listFriends(a, a);
-                case Kinds.THAW_FRIENDSHIP -> whole = whole && then() && listFriends(a, a)
-                        && state.friendCount(a) > 0 && then() && thawFriendship(a, -1) && then() && listFriends(a, a);
-                default -> throw new IllegalStateException("kind " + kind);
+                case INVITE_FRIEND -> whole = whole && then() && s.listFriends(a, a) && then()
+                        && inviteFriend(a, -1) && then() && s.viewFriendRequests(a);
+                case ACCEPT_FRIEND_REQUEST, REJECT_FRIEND_REQUEST -> whole = whole && then()
+                        && s.listFriends(a, a) && then() && s.viewFriendRequests(a) && state.pendingCount(a) > 0
+                        && then() && answerInvitation(a, session == SessionType.ACCEPT_FRIEND_REQUEST)
+                        && then() && s.viewFriendRequests(a) && then() && s.listFriends(a, a);
+                case THAW_FRIENDSHIP -> whole = whole && then() && s.listFriends(a, a)
+                        && state.friendCount(a) > 0 && then() && thawFriendship(a, -1) && then() && s.listFriends(a, a);
             }
             long elapsed = System.nanoTime() - start - thinking;
             if (whole) {
-                rec.ok(kind, elapsed);
+                rec.ok(session.index(), elapsed);
             } else {
-                rec.noop(kind);
+                rec.noop(session.index());
             }
         }
 

@@ -4,7 +4,7 @@ import java.time.Duration;
 import org.bgbench.model.InvalidParameterException;
 
 /**
- * How a run emulates members [SPEC §7].
+ * How a run emulates members (dissertation 5.2).
  *
  * @param threads          T, emulated members acting at once (closed model)
  * @param duration         measured run length after warm-up; ignored when {@code operations} > 0
@@ -15,7 +15,7 @@ import org.bgbench.model.InvalidParameterException;
  * @param interArrivalMs   ψ, pause of a thread between two actions or sessions
  * @param topK             k of View Top-K Resources
  * @param commentLength    characters of a posted comment
- * @param locks            lock members as [D table 5.1]: IF and TF both members, AFR/RFR/DCR the socialite
+ * @param locks            lock members as [dissertation table 5.1]: IF and TF both members, AFR/RFR/DCR the socialite
  * @param uniqueSocialites a member is emulated by at most one thread at a time
  * @param seed             seed of the threads' random generators
  * @param threadKind       virtual or platform threads for the members, or {@link ThreadKind#AUTO}

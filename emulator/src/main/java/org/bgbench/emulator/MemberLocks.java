@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * One busy flag per member: held while a thread emulates the member (unique socialites) or while a write locks it
- * [D table 5.1]. Non-blocking: a busy member makes the caller pick another target, so threads never deadlock and
+ * [dissertation table 5.1]. Non-blocking: a busy member makes the caller pick another target, so threads never deadlock and
  * never park on each other; the time spent retrying is reported as BG wait.
  */
 final class MemberLocks {

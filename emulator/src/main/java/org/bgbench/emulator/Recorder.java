@@ -1,6 +1,9 @@
 package org.bgbench.emulator;
 
-/** Where one emulator thread reports what happened; must be allocation-free and lock-free. */
+/**
+ * Where one emulator thread reports what happened; must be allocation-free and lock-free. {@code kind} is the
+ * {@link org.bgbench.model.Kind#index()} of an action or a session.
+ */
 public interface Recorder {
     void ok(int kind, long latencyNanos);
 

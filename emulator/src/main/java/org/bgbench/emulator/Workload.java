@@ -7,7 +7,7 @@ import java.util.random.RandomGenerator;
  * immutable, allocation-free and safe to call from thousands of threads, each with its own generator.
  */
 public interface Workload {
-    /** The next kind (see {@link Kinds}) for a uniform draw {@code u} in [0, 1). */
+    /** The {@link org.bgbench.model.Kind#index()} to issue next, for a uniform draw {@code u} in [0, 1). */
     int pickKind(double u);
 
     /** The socialite: a member index drawn from the socialite distribution over the members this emulator owns. */
@@ -16,6 +16,6 @@ public interface Workload {
     /** The other member of an action (whose profile, friends, resources; IF's invitee), among the same members. */
     int pickTarget(RandomGenerator rnd);
 
-    /** Whether the workload issues kind {@code kind} at all. */
+    /** Whether the workload issues the kind with index {@code kind} at all. */
     boolean issues(int kind);
 }

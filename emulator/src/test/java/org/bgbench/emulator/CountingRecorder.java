@@ -1,16 +1,19 @@
 package org.bgbench.emulator;
 
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.bgbench.model.Kind;
 
 /** Test recorder: exact per-kind counts shared by all threads. */
 final class CountingRecorder implements Recorder {
-    final AtomicLongArray ok = new AtomicLongArray(Kinds.COUNT + 1);
-    final AtomicLongArray noop = new AtomicLongArray(Kinds.COUNT + 1);
-    final AtomicLongArray errors = new AtomicLongArray(Kinds.COUNT + 1);
+    final AtomicLongArray ok = new AtomicLongArray(Kind.count());
+    final AtomicLongArray noop = new AtomicLongArray(Kind.count());
+    final AtomicLongArray errors = new AtomicLongArray(Kind.count());
+    final AtomicLongArray nanos = new AtomicLongArray(Kind.count());
 
     @Override
     public void ok(int kind, long latencyNanos) {
         ok.incrementAndGet(kind);
+        nanos.addAndGet(kind, latencyNanos);
     }
 
     @Override
@@ -21,10 +24,16 @@ final class CountingRecorder implements Recorder {
     @Override
     public void error(int kind, long latencyNanos) {
         errors.incrementAndGet(kind);
+        nanos.addAndGet(kind, latencyNanos);
     }
 
     @Override
     public void bgWait(long nanos) {
+    }
+
+    /** Sum over every kind. */
+    long total(AtomicLongArray a) {
+        return total(a, 0, a.length());
     }
 
     long total(AtomicLongArray a, int from, int to) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.bgbench.model.Action;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
@@ -30,9 +31,9 @@ class EmulatorSqlStoresTest {
     /** The high mix of the dissertation's table 4.1 with 2 % PCR and 2 % DCR taken from VTR. */
     private static double[] highWithComments() {
         double[] w = WeightedWorkload.high();
-        w[7] -= 4;
-        w[9] = 2;
-        w[10] = 2;
+        w[Action.VTR.index()] -= 4;
+        w[Action.PCR.index()] = 2;
+        w[Action.DCR.index()] = 2;
         return w;
     }
 

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Real stores that serve stale data by design, and their consistent variants, under the high mix with many threads:
- * validation must find unpredictable reads in the first and none in the second [SPEC §10, §16].
+ * validation must find unpredictable reads in the first and none in the second (dissertation chapter 6, dissertation 8.1).
  */
 class EmulatorStaleStoresTest {
     private static Process redis;

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.bgbench.model.Action;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The emulator's read and write logs validated after real concurrent runs [SPEC §10]: a correct store shows no
+ * The emulator's read and write logs validated after real concurrent runs (dissertation ch. 6): a correct store shows no
  * unpredictable read under the high mix with many threads, and a store that corrupts reads is caught every time.
  */
 class EmulatorValidationTest {
@@ -36,10 +37,10 @@ class EmulatorValidationTest {
     /** The high mix with 2 % comment posts and deletions and 5 % VCR taken from VTR, so every validated item moves. */
     static double[] highWithComments() {
         double[] w = WeightedWorkload.high();
-        w[7] -= 9;
-        w[8] = 5;
-        w[9] = 2;
-        w[10] = 2;
+        w[Action.VTR.index()] -= 9;
+        w[Action.VCR.index()] = 5;
+        w[Action.PCR.index()] = 2;
+        w[Action.DCR.index()] = 2;
         return w;
     }
 
@@ -101,10 +102,11 @@ class EmulatorValidationTest {
             CorruptingStore store = new CorruptingStore(memory, 37, 1);
             // VP LF VFR only: no write, so a count one off is never explained by a concurrent write.
             ValidationResult v = runAndValidate(store, new GraphState(GRAPH),
-                    new double[] {60, 20, 20, 0, 0, 0, 0, 0, 0, 0, 0}, 16, 50_000, dir);
+                    WeightedWorkload.weights(Map.of(Action.VP, 60.0, Action.LF, 20.0, Action.VFR, 20.0)), 16, 50_000,
+                    dir);
             assertThat(store.corrupted.get()).isGreaterThan(100);
             assertThat(v.unpredictableReads()).isEqualTo(store.corrupted.get());
-            assertThat(v.perAction().stream().filter(a -> a.action() == 0).findFirst().orElseThrow()
+            assertThat(v.perAction().stream().filter(a -> a.action() == Action.VP.index()).findFirst().orElseThrow()
                     .unpredictable()).isEqualTo(store.corrupted.get());
         }
     }

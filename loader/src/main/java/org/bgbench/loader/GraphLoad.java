@@ -12,7 +12,7 @@ import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StoreCounts;
 
 /**
- * Loads a graph with many threads through the store's bulk path, then checks it [SPEC §3]. Threads take small member
+ * Loads a graph with many threads through the store's bulk path, then checks it (dissertation 5.1). Threads take small member
  * ranges from a shared cursor, so a slow range does not leave the other threads idle. The first failure stops the
  * others and is reported with the range it hit; the store then holds no fingerprint, so it is never mistaken for a
  * loaded graph.
@@ -44,7 +44,7 @@ public final class GraphLoad {
 
     /**
      * Loads the members in {@code ranges} ({from, to} member indexes, each range whole fragments or any part) into an
-     * existing schema, without finishing: how a worker loads its share of the graph [SPEC §14]. Returns the rows.
+     * existing schema, without finishing: how a worker loads its share of the graph (dissertation 4.3). Returns the rows.
      */
     public long loadRanges(int[][] ranges, LongConsumer progress) {
         long total = 0;

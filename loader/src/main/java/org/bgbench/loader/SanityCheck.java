@@ -9,7 +9,7 @@ import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreSession;
 
 /**
- * The check that ends every load [SPEC §3]: the store's totals must equal the generator's, and a sample of members
+ * The check that ends every load (dissertation 5.1): the store's totals must equal the generator's, and a sample of members
  * must show the generated friend, pending and resource counts through View Profile. A store that fails it is not
  * benchmarked.
  */

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Finds what, besides the store, may have limited a run [D app. B: a "bottleneck node" has a fully utilized CPU,
+ * Finds what, besides the store, may have limited a run [dissertation app. B: a "bottleneck node" has a fully utilized CPU,
  * network or disk]. A rating is only meaningful when BG itself was not the bottleneck.
  */
 final class Bottlenecks {

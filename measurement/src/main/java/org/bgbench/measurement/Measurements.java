@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +17,7 @@ import org.HdrHistogram.Histogram;
 import org.bgbench.measurement.resource.ResourceMonitor;
 import org.bgbench.measurement.resource.ResourceSnapshot;
 import org.bgbench.measurement.resource.ResourceUse;
-import org.bgbench.model.Action;
+import org.bgbench.model.Kind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,20 +31,18 @@ import org.slf4j.LoggerFactory;
  * run, {@link #stopMeasuring()} (takes the last, partial interval), {@link #result(RunContext)}, {@link #close()}.
  * Instead of the sampler thread the emulator may call {@link #sample()} itself.
  *
- * <p>Kinds: {@code 0..10} are the actions in {@link Action} order ({@code action.ordinal()}), then one kind per
- * session code given to the builder ({@link #sessionKind(int)}).
+ * <p>Kinds are BG's {@link Kind}s by {@link Kind#index()}: every action, then every session; each is reported under its
+ * {@link Kind#code()}.
  *
  * <p>Memory: stripes × kinds × ~24.6 K longs (the 3-digit, 1 µs–1 h histogram layout) plus three snapshots of
  * kinds × 24.6 K longs, independent of the number of threads; about 26 MB for 4 stripes and 19 kinds.
  */
 public final class Measurements implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Measurements.class);
-    private static final int ACTIONS = Action.count();
 
     private enum Phase { WARMUP, MEASURING, STOPPED }
 
     private final List<String> codes;
-    private final Map<String, Integer> kindByCode;
     private final int threads;
     private final long betaNanos;
     private final long periodNanos;
@@ -73,19 +70,7 @@ public final class Measurements implements AutoCloseable {
     private long samplerGeneration;
 
     private Measurements(Builder b) {
-        List<String> all = new ArrayList<>();
-        for (Action a : Action.values()) {
-            all.add(a.name());
-        }
-        all.addAll(b.sessions);
-        this.codes = List.copyOf(all);
-        Map<String, Integer> byCode = new HashMap<>();
-        for (int k = 0; k < codes.size(); k++) {
-            if (byCode.put(codes.get(k), k) != null) {
-                throw new IllegalArgumentException("duplicate action/session code " + codes.get(k));
-            }
-        }
-        this.kindByCode = Map.copyOf(byCode);
+        this.codes = Kind.all().stream().map(Kind::code).toList();
         this.threads = b.threads;
         this.betaNanos = b.betaNanos;
         this.periodNanos = b.periodNanos;
@@ -121,26 +106,7 @@ public final class Measurements implements AutoCloseable {
         return recorders[threadIndex & (recorders.length - 1)];
     }
 
-    /** The kind of an action: its ordinal. */
-    public static int actionKind(Action action) {
-        return action.ordinal();
-    }
-
-    /** The kind of the {@code sessionIndex}-th session code given to the builder. */
-    public int sessionKind(int sessionIndex) {
-        return ACTIONS + java.util.Objects.checkIndex(sessionIndex, codes.size() - ACTIONS);
-    }
-
-    /** The kind of an action or session code. */
-    public int kind(String code) {
-        Integer kind = kindByCode.get(code);
-        if (kind == null) {
-            throw new IllegalArgumentException("unknown action/session code " + code);
-        }
-        return kind;
-    }
-
-    /** Action codes followed by session codes; the index is the kind. */
+    /** Action codes followed by session codes; the index is the {@link Kind#index()}. */
     public List<String> kindCodes() {
         return codes;
     }
@@ -326,7 +292,7 @@ public final class Measurements implements AutoCloseable {
         long errorNanos = 0;
         for (int k = 0; k < codes.size(); k++) {
             int block = k * stripes.stride;
-            boolean action = k < ACTIONS;
+            boolean action = Kind.isAction(k);
             // Dense: filling a packed histogram slot by slot costs ~100x more, and these live for one interval.
             Histogram h = Latencies.newHistogram();
             long withinBeta = 0;
@@ -388,7 +354,7 @@ public final class Measurements implements AutoCloseable {
         long actionErrors = 0;
         for (int k = 0; k < codes.size(); k++) {
             KindCounts counts = totals.kinds.get(k);
-            if (k < ACTIONS) {
+            if (Kind.isAction(k)) {
                 actions.put(codes.get(k), KindResult.of(counts, seconds));
                 actionNoops += counts.noops();
                 actionErrors += counts.errors();
@@ -462,7 +428,6 @@ public final class Measurements implements AutoCloseable {
     }
 
     public static final class Builder {
-        private List<String> sessions = List.of();
         private int threads = 1;
         private long betaNanos = 100_000_000L;
         private long periodNanos = 1_000_000_000L;
@@ -472,12 +437,6 @@ public final class Measurements implements AutoCloseable {
         private final List<Consumer<SecondSample>> listeners = new ArrayList<>();
 
         private Builder() {
-        }
-
-        /** Session codes, recorded as kinds after the actions; must differ from action codes and each other. */
-        public Builder sessions(List<String> codes) {
-            this.sessions = List.copyOf(codes);
-            return this;
         }
 
         /** Emulator threads of the run (reported, not enforced). */

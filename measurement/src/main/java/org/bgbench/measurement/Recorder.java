@@ -8,8 +8,8 @@ import org.bgbench.model.Action;
  * Where emulator threads record what they did. Obtained from {@link Measurements#recorder(int)}; threads whose index
  * maps to the same stripe share one instance, so any number of threads cost no extra memory. Every method is
  * allocation-free, lock-free and safe to call from any thread: a call is one bounds check, an index computation and one
- * atomic add (two for {@link #error} and {@link #bgWait}). Kinds are action ordinals ({@code 0..10}) followed by
- * session indexes ({@link Measurements#sessionKind(int)}).
+ * atomic add (two for {@link #error} and {@link #bgWait}). Kinds are {@link org.bgbench.model.Kind#index()}: the
+ * actions, then the sessions.
  */
 public final class Recorder {
     private static final VarHandle SLOT = Stripes.SLOT;
@@ -61,9 +61,9 @@ public final class Recorder {
         SLOT.getAndAdd(slots, block + slot, 1L);
     }
 
-    /** A completed action; same as {@code ok(action.ordinal(), latencyNanos)}. */
+    /** A completed action; same as {@code ok(action.index(), latencyNanos)}. */
     public void ok(Action action, long latencyNanos) {
-        ok(action.ordinal(), latencyNanos);
+        ok(action.index(), latencyNanos);
     }
 
     /** An action of {@code kind} the thread could not issue because no valid target existed (it did not reach the store). */
@@ -72,7 +72,7 @@ public final class Recorder {
     }
 
     public void noop(Action action) {
-        noop(action.ordinal());
+        noop(action.index());
     }
 
     /** An action or session of {@code kind} that failed after {@code latencyNanos}; it is not part of the latency histogram. */
@@ -83,7 +83,7 @@ public final class Recorder {
     }
 
     public void error(Action action, long latencyNanos) {
-        error(action.ordinal(), latencyNanos);
+        error(action.index(), latencyNanos);
     }
 
     /** Time a thread waited inside BG (member locks, searching for a free socialite); waits of 0 are not counted. */

@@ -14,17 +14,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.HdrHistogram.Histogram;
 import org.bgbench.measurement.resource.ResourceMonitor;
 import org.bgbench.model.Action;
+import org.bgbench.model.Kind;
+import org.bgbench.model.SessionType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class MeasurementsTest {
-    private static final List<String> SESSIONS = List.of("ViewSelfProfile", "ViewFrndProfile", "InviteFrnd");
-    private static final int KINDS = Action.count() + SESSIONS.size();
+    private static final int KINDS = Kind.count();
 
     private static Measurements.Builder builder() {
-        return Measurements.builder().sessions(SESSIONS).threads(8)
+        return Measurements.builder().threads(8)
                 .resourceMonitor(ResourceMonitor.create(List.of()));
     }
 
@@ -171,7 +172,7 @@ class MeasurementsTest {
                 r.noop(Action.AFR);
                 r.error(Action.LF, 1_000);
                 r.bgWait(1_000);
-                r.ok(m.sessionKind(0), 9_000_000);
+                r.ok(SessionType.VIEW_SELF_PROFILE.index(), 9_000_000);
             }
             m.sample(); // a warm-up sample must not leak into the measured series either
             m.startMeasuring();
@@ -184,7 +185,7 @@ class MeasurementsTest {
             assertThat(result.actions().get("VP").maxMs()).isCloseTo(3.0, within(0.003));
             assertThat(result.actions().get("AFR").noops()).isZero();
             assertThat(result.actions().get("LF").errors()).isZero();
-            assertThat(result.sessions().get("ViewSelfProfile").count()).isZero();
+            assertThat(result.sessions().get("VSP").count()).isZero();
             assertThat(result.bgWait().count()).isEqualTo(1);
             assertThat(result.bgWait().totalMs()).isEqualTo(0.007);
             assertThat(result.series()).hasSize(1);
@@ -204,13 +205,13 @@ class MeasurementsTest {
                 r.ok(Action.PCR, 20_000_000);
                 r.noop(Action.DCR);
                 r.error(Action.IF, 5);
-                r.ok(m.kind("InviteFrnd"), 50_000_000);
+                r.ok(SessionType.INVITE_FRIEND.index(), 50_000_000);
             }
             m.stopMeasuring();
             RunResult result = m.result();
             assertThat(result.actions().keySet())
                     .containsExactly("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR");
-            assertThat(result.sessions().keySet()).containsExactlyElementsOf(SESSIONS);
+            assertThat(result.sessions().keySet()).containsExactly("VSP", "VFP", "PCS", "DCS", "IFS", "AFS", "RFS", "TFS");
             long count = result.actions().values().stream().mapToLong(KindResult::count).sum();
             long noops = result.actions().values().stream().mapToLong(KindResult::noops).sum();
             long errors = result.actions().values().stream().mapToLong(KindResult::errors).sum();
@@ -227,7 +228,7 @@ class MeasurementsTest {
             assertThat(lf.withinBetaPct()).isNull();
             assertThat(lf.throughput()).isZero();
             assertThat(result.actions().get("IF").withinBetaPctCountingErrors()).isZero();
-            assertThat(result.sessions().get("InviteFrnd").count()).isEqualTo(100);
+            assertThat(result.sessions().get("IFS").count()).isEqualTo(100);
             assertThat(result.total().histogram().getTotalCount()).isEqualTo(200);
         }
     }
@@ -393,18 +394,14 @@ class MeasurementsTest {
     void kindsAndArgumentsAreChecked() {
         try (Measurements m = builder().build()) {
             assertThat(m.kindCount()).isEqualTo(KINDS);
-            assertThat(m.kind("DCR")).isEqualTo(Action.DCR.ordinal());
-            assertThat(m.sessionKind(2)).isEqualTo(Action.count() + 2).isEqualTo(m.kind("InviteFrnd"));
+            assertThat(m.kindCodes().get(Action.DCR.index())).isEqualTo("DCR");
+            assertThat(m.kindCodes().get(SessionType.INVITE_FRIEND.index())).isEqualTo("IFS");
             assertThat(m.recorder(5)).isSameAs(m.recorder(5 + m.stripeCount()));
             assertThatThrownBy(() -> m.recorder(0).ok(KINDS, 1)).isInstanceOf(IndexOutOfBoundsException.class);
             assertThatThrownBy(() -> m.recorder(0).noop(-1)).isInstanceOf(IndexOutOfBoundsException.class);
             assertThatThrownBy(() -> m.recorder(-1)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> m.sessionKind(3)).isInstanceOf(IndexOutOfBoundsException.class);
-            assertThatThrownBy(() -> m.kind("XX")).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(m::stopMeasuring).isInstanceOf(IllegalStateException.class);
         }
-        assertThatThrownBy(() -> Measurements.builder().sessions(List.of("VP")).build())
-                .isInstanceOf(IllegalArgumentException.class);
         assertThat(Measurements.Builder.defaultStripes(2)).isEqualTo(4);
         assertThat(Measurements.Builder.defaultStripes(3)).isEqualTo(8);
         assertThat(Measurements.Builder.defaultStripes(256)).isEqualTo(32);

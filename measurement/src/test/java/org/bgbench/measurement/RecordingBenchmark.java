@@ -15,7 +15,7 @@ import org.bgbench.measurement.resource.ResourceMonitor;
  * sustains) and CPU ns per record (wall time × busy cores / records).
  */
 public final class RecordingBenchmark {
-    private static final int KINDS = 19;
+    private static final int KINDS = org.bgbench.model.Kind.count();
     private static final long[] LATENCIES = new long[4096];
 
     static {
@@ -37,7 +37,7 @@ public final class RecordingBenchmark {
         for (int round = 0; round < 2; round++) {
             boolean report = round == 1;
             for (int stripes : new int[] {1, 4, 8}) {
-                Measurements m = Measurements.builder().stripes(stripes).sessions(sessions())
+                Measurements m = Measurements.builder().stripes(stripes)
                         .resourceMonitor(ResourceMonitor.create(List.of())).build();
                 Sink sink = (t, k, v) -> m.recorder(t).ok(k, v);
                 run("bg striped S=" + stripes, sink, total, report, cores);
@@ -60,7 +60,7 @@ public final class RecordingBenchmark {
 
     /** Cost of the sampling side: one interval sample (every second in a run) and one full result. */
     private static void samplingCost() {
-        try (Measurements m = Measurements.builder().sessions(sessions()).build()) {
+        try (Measurements m = Measurements.builder().build()) {
             m.startMeasuring();
             Recorder r = m.recorder(0);
             long sampleNanos = 0;
@@ -81,14 +81,6 @@ public final class RecordingBenchmark {
                             + " result(): %.1f ms%n", sampleNanos / 1e6 / samples, KINDS, m.stripeCount(),
                     m.recordingBytes() / 1e6, resultNanos / 1e6);
         }
-    }
-
-    private static List<String> sessions() {
-        List<String> s = new ArrayList<>();
-        for (int i = 0; i < KINDS - 11; i++) {
-            s.add("S" + i);
-        }
-        return s;
     }
 
     private static void run(String name, Sink sink, long total, boolean report, int cores) throws Exception {

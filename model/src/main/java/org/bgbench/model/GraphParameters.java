@@ -72,11 +72,7 @@ public final class GraphParameters {
         if (v == null || v.isBlank()) {
             return fallback;
         }
-        try {
-            return Integer.parseInt(v.trim().replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException(key, "expected a whole number, got '" + v + "'");
-        }
+        return Numbers.parseInt(key, v);
     }
 
     public static long longOf(Map<String, String> p, String key, long fallback) {
@@ -84,11 +80,7 @@ public final class GraphParameters {
         if (v == null || v.isBlank()) {
             return fallback;
         }
-        try {
-            return Long.parseLong(v.trim().replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException(key, "expected a whole number, got '" + v + "'");
-        }
+        return Numbers.parseLong(key, v);
     }
 
     public static double doubleOf(Map<String, String> p, String key, double fallback) {

@@ -3,7 +3,7 @@ package org.bgbench.model;
 import java.util.Locale;
 
 /**
- * The database parameters of a BG social graph [SPEC §1, D table 3.1]. Two equal specs generate the
+ * The database parameters of a BG social graph (dissertation table 3.1). Two equal specs generate the
  * same graph, so a spec (its {@link #fingerprint()}) identifies what a store holds.
  *
  * @param members             M, number of members

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Checks measurements against the assumptions of the heuristic search [dissertation 7.1, figure 7.9; SPEC §11]:
+ * Checks measurements against the assumptions of the heuristic search [dissertation 7.1, figure 7.9; dissertation chapter 7]:
  *
  * <ol>
  *   <li>throughput is unimodal in T (a square root or a concave inverse parabola): it never falls and then rises

@@ -9,7 +9,7 @@ import java.util.TreeSet;
 import org.bgbench.model.InvalidParameterException;
 
 /**
- * Delta Analyzer [SPEC §12, D 7.3.1]: the shortest experiment duration δ that gives the same throughput as a long run.
+ * Delta Analyzer (dissertation 7.3.1): the shortest experiment duration δ that gives the same throughput as a long run.
  *
  * <p>Works on the per-second series of one long run at a saturating T. For each candidate δ (shortest first) it cuts
  * the series, after skipping the first {@code skipSeconds}, into the first m consecutive non-overlapping windows of

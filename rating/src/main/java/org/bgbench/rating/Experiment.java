@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.bgbench.workload.Durations;
+import org.bgbench.model.Durations;
 
 /**
  * One experiment of a rating: its input (T, duration), what it measured and whether it met the SLA.

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.bgbench.workload.Durations;
+import org.bgbench.model.Durations;
 
 /**
  * What one experiment observed, as the {@link ExperimentRunner} reports it.
@@ -45,7 +45,7 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
         return issued == 0 ? 0 : errors * 100.0 / issued;
     }
 
-    /** Whether this experiment meets the SLA [SPEC §11, dissertation 7.1]; see {@link #failures(Sla)}. */
+    /** Whether this experiment meets the SLA (dissertation 7.1); see {@link #failures(Sla)}. */
     public boolean succeeds(Sla sla) {
         return failures(sla).isEmpty();
     }

@@ -11,10 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import org.bgbench.workload.Durations;
+import org.bgbench.model.Durations;
 
 /**
- * Rates a data store [SPEC §11, dissertation 7.1]: asks an {@link ExperimentRunner} for experiments with different T
+ * Rates a data store (dissertation 7.1): asks an {@link ExperimentRunner} for experiments with different T
  * and searches for the SoAR (highest throughput that meets the SLA) and the Socialites rating (highest T that meets
  * it), then confirms each with one run of length Δ.
  *

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import org.bgbench.workload.Durations;
+import org.bgbench.model.Durations;
 
 /**
  * The rating as a picture and a page: an SVG chart of throughput against T with the percentage of actions within β

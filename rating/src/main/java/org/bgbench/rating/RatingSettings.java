@@ -9,8 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
-import org.bgbench.workload.Durations;
 
 /**
  * How to rate: the SLA, δ, the climbing factor, the local search and the safety limits. Build with

@@ -7,16 +7,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.regex.Pattern;
+import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
-import org.bgbench.workload.Durations;
 
 /**
- * The service level agreement a rating holds a store to [SPEC §0, §11; dissertation ch. 1 and 7.3]: at least
+ * The service level agreement a rating holds a store to (dissertation ch. 1 and 7.3): at least
  * {@code alphaPct} % of actions finish within {@code beta}, at most {@code tauPct} % of the validated reads observe
  * unpredictable data, at most {@code maxErrorPct} % of actions fail, sustained for {@code duration} (Δ).
  *
  * <p>All percentages are percentages (95 means ninety-five percent), never fractions. The default allowed error rate
- * is 0: any failed action fails an experiment [SPEC §11].
+ * is 0: any failed action fails an experiment.
  *
  * <p>Text form {@code α:β:τ:Δ[:errors]}, e.g. {@code 95%:100ms:0.01%:10m} or {@code 99%:20ms:0%:1h:0.1%}; properties
  * form {@code sla.alpha}, {@code sla.beta}, {@code sla.tau}, {@code sla.duration}, {@code sla.errors} (or one key

@@ -1,6 +1,6 @@
 package org.bgbench.rating;
 
-/** The two ratings [SPEC §0, dissertation ch. 1 and 7]. */
+/** The two ratings (dissertation chapters 1 and 7). */
 public enum Target {
     /** Social Action Rating: the highest throughput (actions/s) at which the SLA holds. */
     SOAR,

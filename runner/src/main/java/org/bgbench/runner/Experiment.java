@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +21,6 @@ import org.bgbench.model.GraphSpec;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
 import org.bgbench.validation.log.LogDirectory;
-import org.bgbench.workload.SessionType;
 import org.bgbench.workload.WorkloadSpec;
 
 /**
@@ -80,10 +78,6 @@ public final class Experiment {
                 : new WorkloadAdapter(s.workload().mix(),
                         s.workload().socialites().sampler(members, s.workload().seed()),
                         s.workload().targets().sampler(members, s.workload().seed() + 1));
-        List<String> sessionCodes = new ArrayList<>();
-        for (SessionType t : SessionType.values()) {
-            sessionCodes.add(t.code());
-        }
         RunContext context = context(s);
         if (s.out() != null) {
             // The same command run again: its earlier result and logs move aside instead of mixing with this run's.
@@ -93,7 +87,7 @@ public final class Experiment {
             }
         }
         ResultWriter writer = s.out() == null ? null : new ResultWriter(s.out());
-        try (Measurements m = Measurements.builder().sessions(sessionCodes).threads(s.emulator().threads())
+        try (Measurements m = Measurements.builder().threads(s.emulator().threads())
                 .beta(s.beta()).storePids(s.store().localServerPids()).build()) {
             int[] seconds = {0};
             m.addListener(sample -> onSample(s, m, writer, context, sample, seconds));
@@ -115,7 +109,8 @@ public final class Experiment {
                 emulator.withLogs(t -> dir.newWriter());
             }
             RunOutcome outcome;
-            try {
+            // Ctrl-C or SIGTERM: the members finish the action they are in, and what follows still runs.
+            try (Interrupts.Registration r = Interrupts.onInterrupt(emulator::abort)) {
                 outcome = emulator.run(m::startMeasuring);
             } finally {
                 if (logs != null) {
@@ -131,7 +126,13 @@ public final class Experiment {
             if (artifacts != null) {
                 // The measured result is on disk before validation starts, so nothing measured is lost if it fails.
                 artifacts.saveExpectedState(s.state());
-                result = RunValidation.validateInto(result, artifacts, s.state(), s.validation(), s.progress());
+                if (Interrupts.interrupted()) {
+                    // The user wants BG to stop: validation (which can take minutes) is left to bg validate.
+                    result = result.withWarning("validation was skipped because the run was " + Interrupts.reason()
+                            + "; 'bg validate " + s.out() + "' checks the reads from the logs kept beside it");
+                } else {
+                    result = RunValidation.validateInto(result, artifacts, s.state(), s.validation(), s.progress());
+                }
                 write(writer, result, s);
             }
             return new Outcome(result, outcome);

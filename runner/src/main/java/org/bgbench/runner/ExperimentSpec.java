@@ -4,7 +4,7 @@ import java.time.Duration;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.emulator.EmulatorConfig.ThreadKind;
 import org.bgbench.model.InvalidParameterException;
-import org.bgbench.workload.Durations;
+import org.bgbench.model.Durations;
 import org.bgbench.workload.Warmup;
 import org.bgbench.workload.WorkloadSpec;
 

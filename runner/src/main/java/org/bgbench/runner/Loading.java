@@ -31,13 +31,58 @@ public final class Loading {
         }
         long expectedRows = graph.members() + graph.totalFriendships() + graph.totalPendingInvitations()
                 + graph.totalResources() + graph.totalInitialComments();
+        double guess = expectedRows / ASSUMED_ROWS_PER_S;
+        if (guess > 600) {
+            err.printf(Locale.ROOT, "bg: warning: this graph has %,d rows; at %,.0f rows/s a load takes about %s (the "
+                    + "progress line below shows the real rate and the time left)%n", expectedRows,
+                    ASSUMED_ROWS_PER_S, clock(guess));
+        }
         long start = System.nanoTime();
         return new GraphLoad(store, graph, threads).run(rows -> {
             double s = (System.nanoTime() - start) / 1e9;
-            err.printf("  %5.0fs  %,d rows (%.0f %%)  %,.0f rows/s%n", s, rows, 100.0 * rows / Math.max(1, expectedRows),
-                    rows / Math.max(1e-9, s));
+            double rate = rows / Math.max(1e-9, s);
+            err.printf(Locale.ROOT, "  %5.0fs  %,d rows (%.0f %%)  %,.0f rows/s  %s left%n", s, rows,
+                    100.0 * rows / Math.max(1, expectedRows), rate,
+                    rows == 0 ? "?" : clock(Math.max(0, expectedRows - rows) / rate));
             err.flush();
         });
+    }
+
+    /**
+     * A rate to warn with before a load starts: below what BG's SQL loads reach here (300,000–550,000 rows/s into
+     * PostgreSQL, docs/benchmarks.md), so the warning errs towards the long side.
+     */
+    private static final double ASSUMED_ROWS_PER_S = 100_000;
+
+    /**
+     * Refuses a graph that cannot fit the heap of a store that keeps it in BG's process (the memory store), with the
+     * estimate, before any load starts; warns when it would take most of the heap.
+     */
+    public static void checkFits(org.bgbench.store.StoreProvider provider, SocialGraph graph, PrintWriter err) {
+        java.util.OptionalLong need = provider.heapBytes(graph);
+        if (need.isEmpty()) {
+            return;
+        }
+        long max = Runtime.getRuntime().maxMemory();
+        double gib = 1L << 30;
+        if (need.getAsLong() > 0.9 * max) {
+            throw new org.bgbench.model.InvalidParameterException("usercount", String.format(Locale.ROOT,
+                    "the %s store would need about %.1f GiB of BG's heap for this graph (M=%,d), BG may use %.1f GiB; "
+                            + "give BG more (BG_JAVA_OPTS=-Xmx%dg) or load a smaller graph", provider.name(),
+                    need.getAsLong() / gib, graph.members(), max / gib,
+                    (long) Math.ceil(need.getAsLong() / 0.8 / gib)));
+        }
+        if (need.getAsLong() > 0.6 * max) {
+            err.printf(Locale.ROOT, "bg: warning: the %s store needs about %.1f GiB of BG's %.1f GiB heap for this "
+                    + "graph; the run may slow down in garbage collection%n", provider.name(), need.getAsLong() / gib,
+                    max / gib);
+        }
+    }
+
+    private static String clock(double seconds) {
+        long s = Math.round(seconds);
+        return s >= 3600 ? String.format(Locale.ROOT, "%dh%02dm", s / 3600, s / 60 % 60)
+                : s >= 60 ? String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60) : s + "s";
     }
 
     /** The lines {@code bg load} prints after a load. */

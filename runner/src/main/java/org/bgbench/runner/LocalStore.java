@@ -89,6 +89,9 @@ public final class LocalStore implements AutoCloseable {
     public static LocalStore open(StoreProvider provider, StoreSettings settings, SocialGraph graph,
                                   IfMissing ifMissing, int loaders, int verifySample, PrintWriter err) {
         StateFiles states = StateFiles.defaultLocation();
+        if (ifMissing == IfMissing.LOAD || provider.traits().forgetsOnClose()) {
+            Loading.checkFits(provider, graph, err);
+        }
         DataStore store = provider.open(settings);
         LocalStore s = new LocalStore(provider, settings, store, graph, states);
         try {
@@ -227,6 +230,7 @@ public final class LocalStore implements AutoCloseable {
      */
     public static LoadReport load(StoreProvider provider, StoreSettings settings, SocialGraph graph, int loaders,
                                   boolean replace, PrintWriter err) {
+        Loading.checkFits(provider, graph, err);
         StateFiles states = StateFiles.defaultLocation();
         try (DataStore store = provider.open(settings)) {
             Optional<StateMark> before = markOf(store);

@@ -95,13 +95,8 @@ public final class RunKeys {
     }
 
     private static int positive(String key, String v) {
-        try {
-            int n = Integer.parseInt(v.trim());
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // fall through
+        if (org.bgbench.model.Numbers.parseInt(key, v) >= 1) {
+            return org.bgbench.model.Numbers.parseInt(key, v);
         }
         throw new org.bgbench.model.InvalidParameterException(key, "expected a whole number of at least 1, got '"
                 + v + "'");

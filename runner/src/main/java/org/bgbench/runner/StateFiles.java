@@ -19,7 +19,7 @@ import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 
 /**
- * Where BG keeps the expected states runs left [SPEC §7]: after a run with writes the store no longer holds the
+ * Where BG keeps the expected states runs left (dissertation 5.2): after a run with writes the store no longer holds the
  * generated graph, so the next run must start from the state the last one ended with. Each state is saved under a
  * fresh token, {@code <dir>/<token>.state}, and the store records that token as its state mark
  * ({@code state:<token>}, see {@link org.bgbench.store.StateMark}): the store, not the spelling of a command's settings,

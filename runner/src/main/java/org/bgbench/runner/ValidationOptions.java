@@ -3,7 +3,7 @@ package org.bgbench.runner;
 import java.util.Locale;
 import org.bgbench.model.InvalidParameterException;
 
-/** How a run's reads are validated [SPEC §10]; see {@link RunKeys#validation}. */
+/** How a run's reads are validated (dissertation chapter 6); see {@link RunKeys#validation}. */
 public record ValidationOptions(long memoryBytes, int threads, int buckets, double tauPct, boolean keepLogs) {
 
     public static ValidationOptions defaults() {

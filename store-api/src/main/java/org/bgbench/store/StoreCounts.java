@@ -1,7 +1,7 @@
 package org.bgbench.store;
 
 /**
- * Whole-store totals queried for the load sanity check [SPEC §3].
+ * Whole-store totals queried for the load sanity check (dissertation 5.1).
  *
  * @param members     member rows
  * @param friendships confirmed friendships, each counted once

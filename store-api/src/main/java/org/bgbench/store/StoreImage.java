@@ -1,7 +1,7 @@
 package org.bgbench.store;
 
 /**
- * Optional fast restore by the store's own means (database image, DBIL [SPEC §13]): snapshot a freshly loaded store
+ * Optional fast restore by the store's own means (database image, DBIL (dissertation 7.2)): snapshot a freshly loaded store
  * once, restore it before each experiment instead of reloading. An image holds the store's whole contents, its state
  * mark ({@link DataStore#stateMark()}) included: {@link #restore()} brings back the mark it was saved with.
  */

@@ -22,6 +22,14 @@ public interface StoreProvider {
      */
     DataStore open(StoreSettings settings);
 
+    /**
+     * Heap this store needs inside BG's process to hold {@code graph} (a store that keeps the graph in BG's heap, such
+     * as the memory store), so a graph that cannot fit is refused before loading; empty for stores elsewhere.
+     */
+    default java.util.OptionalLong heapBytes(org.bgbench.model.generator.SocialGraph graph) {
+        return java.util.OptionalLong.empty();
+    }
+
     /** What kind of store this is (in BG's process, forgetful, one per worker, embedded mode). */
     default StoreTraits traits() {
         return StoreTraits.SERVER;

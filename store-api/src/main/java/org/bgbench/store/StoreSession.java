@@ -1,7 +1,7 @@
 package org.bgbench.store;
 
 /**
- * The actions of SPEC §4 as one emulator thread issues them. Member ids are the ids stored in the store
+ * The actions of dissertation 3.2 as one emulator thread issues them. Member ids are the ids stored in the store
  * ({@code useroffset} + index). Inputs are always valid (BG checks them against its graph state). Read actions fill a
  * caller-owned, reused view object so the hot path allocates little. Any failure is a {@link StoreException} (or
  * another runtime exception), which BG counts as an error of that action.

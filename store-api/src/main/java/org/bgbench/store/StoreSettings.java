@@ -46,11 +46,7 @@ public final class StoreSettings {
         if (v == null || v.isBlank()) {
             return fallback;
         }
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException(key, "expected a whole number, got '" + v + "'");
-        }
+        return org.bgbench.model.Numbers.parseInt(key, v);
     }
 
     public boolean getBoolean(String key, boolean fallback) {

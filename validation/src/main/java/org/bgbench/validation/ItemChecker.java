@@ -3,7 +3,7 @@ package org.bgbench.validation;
 import java.util.Arrays;
 
 /**
- * Validates every read of one item against the writes of that item (SPEC §10, dissertation 6.1). See the README for the
+ * Validates every read of one item against the writes of that item (dissertation chapter 6, dissertation 6.1). See the README for the
  * algorithm and its correctness argument; in short, a read [rs, re] may observe the writes in any order consistent with
  * real time, which is the same as giving every write w a point p(w) in [w.start, w.end] and the read a point t in
  * [rs, re] and applying the writes with points before t in point order (ties in any order). For delta writes the

@@ -22,7 +22,7 @@ import org.bgbench.validation.log.LogFormat;
 import org.bgbench.validation.log.LogReader;
 
 /**
- * Validates the reads of a run's logs (SPEC §10, dissertation ch. 6) and computes the freshness-confidence curve.
+ * Validates the reads of a run's logs (dissertation chapter 6) and computes the freshness-confidence curve.
  *
  * <pre>{@code
  * ValidationResult r = Validator.builder(expectedState::value, ValueMode.FINAL)

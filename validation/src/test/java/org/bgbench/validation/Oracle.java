@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The definition of SPEC §10, by brute force: every subset of the writes that contains the completed ones, contains
+ * The definition of dissertation chapter 6, by brute force: every subset of the writes that contains the completed ones, contains
  * only writes that started before the read ended, and is closed under real-time precedence; for each, every serial
  * order consistent with precedence (found as: the last write is a maximal one, recursively).
  */

@@ -1,9 +1,10 @@
 package org.bgbench.workload;
 
 import java.time.Duration;
+import org.bgbench.model.Durations;
 
 /**
- * The warm-up before measurement [SPEC §1, §9]: nothing, a number of requests (USC BG's {@code warmup}), or a time.
+ * The warm-up before measurement: nothing, a number of requests (USC BG's {@code warmup}), or a time.
  * Requests issued during warm-up are excluded from every figure.
  */
 public sealed interface Warmup {

@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import org.bgbench.model.Action;
+import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.Kind;
+import org.bgbench.model.SessionType;
 import org.bgbench.workload.distribution.DistributionKind;
 import org.bgbench.workload.distribution.DistributionSpec;
 import org.bgbench.workload.distribution.Zipfian;
@@ -28,7 +31,7 @@ import org.bgbench.workload.mix.Mixes;
  *
  * <p><b>Mix.</b> If any action or session frequency key is given, those keys define the mix: missing ones are 0 and
  * the given ones must sum to 100 % within {@link Mix#TOLERANCE}. Frequency keys are matched case-insensitively (USC
- * and dissertation spellings, see {@link MixKeys}). A value is a fraction ({@code 0.4}) or a percentage with a
+ * and dissertation spellings, see {@link Kind#byUscKey(String)}). A value is a fraction ({@code 0.4}) or a percentage with a
  * {@code %} sign ({@code 40%}); when no value has a {@code %} sign and the plain values sum to 100, they are all read as
  * percentages. Otherwise {@code mix} names a mix of {@link Mixes} (USC's {@code workload} key may name one too; its
  * usual value, a Java class such as {@code edu.usc.bg.workloads.CoreWorkload}, is ignored); without either, the mix is
@@ -45,7 +48,7 @@ public final class WorkloadParameters {
                 + "; not together with frequency keys)");
         k.put("workload", "USC BG's workload class (ignored), or a named mix like mix");
         for (Action a : Action.values()) {
-            k.put(MixKeys.key(a), "fraction of requests that are " + a.title() + " (" + a.name()
+            k.put(a.uscKey(), "fraction of requests that are " + a.title() + " (" + a.name()
                     + "), 0..1 or a percentage such as 40%");
         }
         for (SessionType s : SessionType.values()) {
@@ -77,8 +80,8 @@ public final class WorkloadParameters {
         k.put("warmup", "warm-up: a plain whole number is a count of requests, as USC BG; a number with a unit "
                 + "(30s, 2m) is a time (default 0 = none)");
         k.put("warmupthreads", "threads issuing the warm-up (default threadcount)");
-        k.put("locks", "true: IF and TF lock both members, AFR and RFR the socialite [D table 5.1] (default true)");
-        k.put("uniquesocialites", "true: a member is emulated by at most one thread at a time [D 5.3] "
+        k.put("locks", "true: IF and TF lock both members, AFR and RFR the socialite [dissertation table 5.1] (default true)");
+        k.put("uniquesocialites", "true: a member is emulated by at most one thread at a time [dissertation 5.3] "
                 + "(default true)");
         k.put("numclients", "N, workers sharing the graph by D-Zipfian (default 1, or the number of probs)");
         k.put("machineid", "this worker's index, 0..numclients-1 (default 0)");
@@ -93,10 +96,10 @@ public final class WorkloadParameters {
 
     /**
      * Whether {@code key} is a workload key: one of {@link #KEYS} exactly, or any spelling and case of a frequency key
-     * ({@link MixKeys}).
+     * ({@link Kind#byUscKey(String)}, {@link MixKeys}).
      */
     public static boolean isKey(String key) {
-        return KEYS.containsKey(key) || MixKeys.choiceOf(key) >= 0 || MixKeys.isUnsupported(key);
+        return KEYS.containsKey(key) || Kind.byUscKey(key).isPresent() || MixKeys.isUnsupported(key);
     }
 
     /**
@@ -156,21 +159,21 @@ public final class WorkloadParameters {
      *                                   100 %, or the unknown mix name
      */
     public static NamedOrCustom mixOf(Map<String, String> props) {
-        record Given(String key, int choice, double value, boolean percent) {
+        record Given(String key, Kind kind, double value, boolean percent) {
         }
         List<Given> given = new ArrayList<>();
-        Given[] byChoice = new Given[Mix.CHOICES];
+        Given[] byKind = new Given[Kind.count()];
         for (Map.Entry<String, String> e : props.entrySet()) {
             String key = e.getKey();
-            int c = MixKeys.choiceOf(key);
-            if (c >= 0) {
+            Kind kind = Kind.byUscKey(key).orElse(null);
+            if (kind != null) {
                 Frequency f = frequency(key, e.getValue());
-                if (byChoice[c] != null) {
-                    throw new InvalidParameterException(key, "sets the same frequency as " + byChoice[c].key()
-                            + " (" + Mix.nameOf(c) + "); give it once");
+                if (byKind[kind.index()] != null) {
+                    throw new InvalidParameterException(key, "sets the same frequency as " + byKind[kind.index()].key()
+                            + " (" + kind.code() + "); give it once");
                 }
-                Given g = new Given(key, c, f.value(), f.percent());
-                byChoice[c] = g;
+                Given g = new Given(key, kind, f.value(), f.percent());
+                byKind[kind.index()] = g;
                 given.add(g);
             } else if (MixKeys.isUnsupported(key)) {
                 if (frequency(key, e.getValue()).value() != 0) {
@@ -208,11 +211,11 @@ public final class WorkloadParameters {
         boolean anyPercent = given.stream().anyMatch(Given::percent);
         double plainSum = given.stream().filter(g -> !g.percent()).mapToDouble(Given::value).sum();
         boolean plainArePercent = !anyPercent && Math.abs(plainSum - 100) <= 100 * Mix.TOLERANCE;
-        double[] w = new double[Mix.CHOICES];
+        double[] w = new double[Kind.count()];
         double sum = 0;
         for (Given g : given) {
-            w[g.choice()] = g.percent() || plainArePercent ? g.value() / 100 : g.value();
-            sum += w[g.choice()];
+            w[g.kind().index()] = g.percent() || plainArePercent ? g.value() / 100 : g.value();
+            sum += w[g.kind().index()];
         }
         if (Math.abs(sum - 1) > Mix.TOLERANCE) {
             throw new InvalidParameterException("mix", "the action and session frequencies must sum to 1 (100 %), "

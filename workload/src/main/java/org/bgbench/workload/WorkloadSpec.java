@@ -3,6 +3,7 @@ package org.bgbench.workload;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.workload.distribution.DistributionKind;
 import org.bgbench.workload.distribution.DistributionSpec;
@@ -10,7 +11,7 @@ import org.bgbench.workload.mix.Mix;
 import org.bgbench.workload.mix.Mixes;
 
 /**
- * The workload parameters of a BG run [SPEC §1]: what to issue, how to pick members, how long, with how many threads.
+ * The workload parameters of a BG run: what to issue, how to pick members, how long, with how many threads.
  * Built from USC-style properties by {@link WorkloadParameters#toSpec(java.util.Map)}.
  *
  * @param mix              the fractions of actions and sessions
@@ -27,8 +28,8 @@ import org.bgbench.workload.mix.Mixes;
  * @param operations       requests to issue, warm-up excluded; 0 = no count limit. The run ends at the first limit
  * @param warmup           warm-up before measuring
  * @param warmupThreads    threads issuing the warm-up
- * @param locks            lock the members of IF/TF (both) and AFR/RFR (the socialite) [D table 5.1]
- * @param uniqueSocialites a member is emulated by at most one thread at a time [D 5.3]
+ * @param locks            lock the members of IF/TF (both) and AFR/RFR (the socialite) [dissertation table 5.1]
+ * @param uniqueSocialites a member is emulated by at most one thread at a time [dissertation 5.3]
  * @param workers          N, workers (BGClients) sharing the graph by D-Zipfian
  * @param workerIndex      this worker's index, 0..N−1
  * @param workerRates      R_k, request rate of each worker (size N); only ratios matter

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.bgbench.model.Action;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.SessionType;
 import org.bgbench.workload.distribution.DistributionKind;
 import org.bgbench.workload.mix.Mix;
 import org.bgbench.workload.mix.Mixes;

@@ -30,6 +30,7 @@ import org.bgbench.cluster.plan.ClusterPlan;
 import org.bgbench.cluster.protocol.Messages;
 import org.bgbench.cluster.protocol.Operations;
 import org.bgbench.runner.ExperimentSpec;
+import org.bgbench.runner.Interrupts;
 import org.bgbench.runner.rating.RatingRunner;
 
 /**
@@ -316,6 +317,9 @@ public final class ClusterCoordinator implements AutoCloseable {
         long deadline = System.nanoTime() + total.toNanos() + IDLE.toNanos();
         boolean[] done = new boolean[futures.size()];
         List<Integer> failed = new ArrayList<>();
+        // Ctrl-C on the coordinator: the workers stop now and what they measured is merged and written as usual.
+        Interrupts.Registration interrupt = Interrupts.onInterrupt(why -> stopOthers(active, done, "the coordinator was "
+                + why));
         for (int left = futures.size(); left > 0; left--) {
             Future<JsonNode> f;
             try {
@@ -361,6 +365,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                 throw new ClusterException("interrupted while waiting for the workers", e);
             }
         }
+        interrupt.close();
         if (parts.isEmpty()) {
             throw new ClusterException("the experiment failed on every worker: " + reason, null);
         }
@@ -412,13 +417,17 @@ public final class ClusterCoordinator implements AutoCloseable {
     }
 
     private void stopOthers(List<Integer> active, boolean[] done) {
+        stopOthers(active, done, "another worker failed");
+    }
+
+    /** Asks the workers still running to end the experiment now; each then answers with what it measured. */
+    private void stopOthers(List<Integer> active, boolean[] done, String why) {
         for (int i = 0; i < active.size(); i++) {
             if (!done[i]) {
                 WorkerClient w = workers.get(active.get(i));
                 pool.submit(() -> {
                     try {
-                        w.call(Operations.STOP, Messages.tree(new Messages.Stop("another worker failed")),
-                                Duration.ofSeconds(10));
+                        w.call(Operations.STOP, Messages.tree(new Messages.Stop(why)), Duration.ofSeconds(10));
                     } catch (RuntimeException e) {
                         // Its own stream reports what is wrong with it.
                     }

@@ -179,7 +179,7 @@ public final class WorkerService implements WorkerBackend {
         Map<String, String> p = new LinkedHashMap<>(args.params());
         Parameters newParams = Parameters.of(List.of(), p.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
         StoreProvider newProvider = StoreRegistry.discover().get(args.store());
-        StoreSettings newSettings = StoreSettings.forProvider(newProvider, newParams.asMap());
+        StoreSettings newSettings = StoreSettings.forProvider(newProvider, confine(newProvider, newParams.asMap()));
         SocialGraph newGraph = new SocialGraph(GraphParameters.toSpec(newParams.asMap()));
         String identity = newProvider.name() + new java.util.TreeMap<>(newSettings.asMap()) + newGraph.spec().fingerprint()
                 + Messages.tree(args.plan()) + "#" + args.worker();
@@ -210,6 +210,30 @@ public final class WorkerService implements WorkerBackend {
     private void fresh() {
         state = plan.newState(graph, index);
         heldMark = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
+    }
+
+    /**
+     * The settings with every file or directory a coordinator names kept under this worker's {@code --dir}: a
+     * coordinator must not make a worker write anywhere else, so absolute paths and {@code ..} are refused.
+     */
+    private Map<String, String> confine(StoreProvider provider, Map<String, String> given) {
+        Map<String, String> out = new LinkedHashMap<>(given);
+        for (org.bgbench.store.StoreSetting s : provider.settings()) {
+            if (!s.path()) {
+                continue;
+            }
+            String v = given.getOrDefault(s.key(), s.defaultValue());
+            if (v == null) {
+                continue;
+            }
+            Path p = Path.of(v);
+            if (p.isAbsolute() || p.normalize().startsWith("..") || v.contains("..")) {
+                throw new IllegalArgumentException(s.key() + "=" + v + ": a worker keeps its files under its own "
+                        + "directory (--dir " + dir + "); give a relative path without '..'");
+            }
+            out.put(s.key(), dir.resolve(p).normalize().toString());
+        }
+        return out;
     }
 
     private Messages.Loaded load(Messages.Load args, Consumer<JsonNode> out) {

@@ -176,6 +176,30 @@ class WorkerServiceTest {
     }
 
     @Test
+    void filesACoordinatorNamesStayUnderTheWorkersDirectory() throws Exception {
+        WorkerService w = service();
+        ClusterPlan plan = plan();
+        for (String bad : List.of("/tmp/elsewhere.sqlite", "../escape.sqlite", "a/../../escape.sqlite")) {
+            Map<String, String> p = new java.util.TreeMap<>(PARAMS);
+            p.put("fragments", "4");
+            p.put("sqlite.file", bad);
+            assertThatThrownBy(() -> w.call(Operations.OPEN, Messages.tree(new Messages.Open("sqlite", p,
+                    plan.layout(), 0)))).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("sqlite.file=" + bad).hasMessageContaining("under its own directory");
+        }
+        assertThat(dir.getParent().resolve("escape.sqlite")).doesNotExist();
+        // A relative file is the worker's own, under its directory.
+        Map<String, String> p = new java.util.TreeMap<>(PARAMS);
+        p.put("fragments", "4");
+        p.put("sqlite.file", "db/w.sqlite");
+        Messages.Opened o = call(w, Operations.OPEN, new Messages.Open("sqlite", p, plan.layout(), 0),
+                Messages.Opened.class);
+        assertThat(o.loaded()).isFalse();
+        assertThat(dir.resolve("db/w.sqlite")).exists();
+        w.closeStore();
+    }
+
+    @Test
     void stopWithoutARunAndUnknownOperationsAreAnswered() throws Exception {
         WorkerService w = service();
         assertThat(call(w, Operations.STOP, new Messages.Stop("test"), Messages.Stopped.class).wasRunning()).isFalse();

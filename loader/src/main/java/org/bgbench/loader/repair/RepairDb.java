@@ -22,7 +22,7 @@ import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
 
 /**
- * RepairDB [SPEC §13, D 7.2]: brings a store back to the generated graph by undoing what an experiment's writes
+ * RepairDB (dissertation 7.2): brings a store back to the generated graph by undoing what an experiment's writes
  * changed, through the store's own actions, so it works for every store without a restore feature of its own.
  *
  * <p>BG's expected state already holds the net effect of every write (it is the write log folded per member), so the

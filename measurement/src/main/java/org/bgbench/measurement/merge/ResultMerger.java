@@ -15,7 +15,7 @@ import org.bgbench.measurement.SeriesPoint;
 import org.bgbench.measurement.Unpredictable;
 
 /**
- * Merges the results of the workers of one experiment into the experiment's result [SPEC §14]. Latencies are merged
+ * Merges the results of the workers of one experiment into the experiment's result (dissertation 4.3). Latencies are merged
  * losslessly by adding the workers' HdrHistograms and reading percentiles off the sum (averaging percentiles would be
  * wrong); counts, no-ops, errors and within-β counts add up; throughput is the sum of the workers' throughputs, each
  * over its own measured period (the workers start together and run equally long, so the periods differ by the

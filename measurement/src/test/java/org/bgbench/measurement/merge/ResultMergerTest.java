@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class ResultMergerTest {
     private static Measurements measurements() {
-        return Measurements.builder().sessions(List.of()).threads(2).resourceMonitor(ResourceMonitor.create(List.of()))
+        return Measurements.builder().threads(2).resourceMonitor(ResourceMonitor.create(List.of()))
                 .build();
     }
 

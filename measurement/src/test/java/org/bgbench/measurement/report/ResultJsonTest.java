@@ -17,6 +17,7 @@ import org.bgbench.measurement.RunContext;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.resource.ResourceMonitor;
 import org.bgbench.model.Action;
+import org.bgbench.model.SessionType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,14 +26,14 @@ class ResultJsonTest {
             "p999_ms", "max_ms", "mean_ms", "within_beta_pct", "throughput");
 
     static RunResult sampleResult() {
-        try (Measurements m = Measurements.builder().sessions(List.of("ViewSelfProfile", "AcceptFrdReq")).threads(50)
+        try (Measurements m = Measurements.builder().threads(50)
                 .resourceMonitor(ResourceMonitor.create(List.of(ProcessHandle.current().pid()))).build()) {
             m.startMeasuring();
             Recorder r = m.recorder(0);
             for (int i = 0; i < 500; i++) {
                 r.ok(Action.VP, 200_000 + i * 1_000L);
                 r.ok(Action.LF, 2_000_000 + i * 10_000L);
-                r.ok(m.sessionKind(0), 5_000_000);
+                r.ok(SessionType.VIEW_SELF_PROFILE.index(), 5_000_000);
                 if (i % 10 == 0) {
                     r.noop(Action.AFR);
                     r.error(Action.PCR, 1_000_000);
@@ -69,7 +70,7 @@ class ResultJsonTest {
         root.get("actions").forEach(kinds::add);
         root.get("sessions").forEach(kinds::add);
         kinds.add(root.get("total"));
-        assertThat(kinds).hasSize(11 + 2 + 1);
+        assertThat(kinds).hasSize(11 + 8 + 1);
         for (JsonNode kind : kinds) {
             for (String key : KIND_KEYS) {
                 assertThat(kind.has(key)).as(key).isTrue();
@@ -77,7 +78,7 @@ class ResultJsonTest {
         }
         assertThat(root.get("actions").get("VFR").get("count").asLong()).isZero();
         assertThat(root.get("actions").get("VFR").get("p50_ms").isNull()).isTrue();
-        assertThat(root.get("sessions").has("ViewSelfProfile")).isTrue();
+        assertThat(root.get("sessions").has("VSP")).isTrue();
         for (String key : List.of("bg_cores", "bg_us_per_action", "store_cores", "machine_cores")) {
             assertThat(root.get("cpu").has(key)).as(key).isTrue();
         }

@@ -15,7 +15,7 @@ class SummaryPrinterTest {
         String summary = SummaryPrinter.summary(r);
         List<String> lines = summary.lines().toList();
         for (String code : List.of("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "total",
-                "ViewSelfProfile", "AcceptFrdReq")) {
+                "VSP", "AFS")) {
             assertThat(lines).as(code).anyMatch(l -> l.startsWith(code + " "));
         }
         String total = lines.stream().filter(l -> l.startsWith("total ")).findFirst().orElseThrow();

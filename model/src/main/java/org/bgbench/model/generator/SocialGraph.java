@@ -4,7 +4,7 @@ import java.util.function.IntConsumer;
 import org.bgbench.model.GraphSpec;
 
 /**
- * The deterministic social graph of a {@link GraphSpec} [SPEC §3, D 5.1]. Every relationship, resource, comment
+ * The deterministic social graph of a {@link GraphSpec} (dissertation 5.1). Every relationship, resource, comment
  * and attribute is a pure function of the spec, so any component can tell the initial state of any member without
  * reading the store, and loading can be split across threads and hosts freely.
  *

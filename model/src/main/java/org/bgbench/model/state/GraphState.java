@@ -13,7 +13,7 @@ import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
 
 /**
- * BG's in-memory copy of the social graph's current state [SPEC §7]: friendships, pending invitations and comments.
+ * BG's in-memory copy of the social graph's current state (dissertation 5.2): friendships, pending invitations and comments.
  * It decides which actions are valid (AFR only with a pending invitation, TF only between friends, ...) and, after a
  * run, is the state the store must hold.
  *
@@ -21,7 +21,7 @@ import org.bgbench.model.generator.SocialGraph;
  * M = 1,000,000 the structure starts at a few megabytes and grows with the writes. Each member's delta is guarded by
  * its own monitor; a write that touches two members updates them one after the other, never holding both, so there is
  * no lock ordering to get wrong. Keeping actions on the same members from interleaving is the emulator's job (its
- * member locks, SPEC §7); this class only keeps each member's sets consistent.
+ * member locks, dissertation 5.2); this class only keeps each member's sets consistent.
  */
 public final class GraphState {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(MemberState[].class);
@@ -410,7 +410,7 @@ public final class GraphState {
 
     /**
      * Writes the state (only what differs from the generated graph) so a later run can start where this one ended
-     * [SPEC §7, §13]. Call when no thread is changing the state.
+     * (dissertation 5.2, dissertation 7.2). Call when no thread is changing the state.
      */
     public void writeTo(java.io.DataOutput out) throws java.io.IOException {
         out.writeInt(FORMAT);

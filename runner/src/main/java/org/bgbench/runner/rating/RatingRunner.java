@@ -17,7 +17,7 @@ import org.bgbench.rating.ExperimentRunner;
 import org.bgbench.rating.Measurement;
 import org.bgbench.store.StoreException;
 import org.bgbench.runner.ExperimentSpec;
-import org.bgbench.workload.Durations;
+import org.bgbench.model.Durations;
 import org.bgbench.workload.WorkloadSpec;
 
 /**
@@ -69,6 +69,10 @@ public final class RatingRunner implements ExperimentRunner {
 
     @Override
     public Measurement run(int threads, Duration duration) {
+        if (org.bgbench.runner.Interrupts.interrupted()) {
+            // The rating stops with what it measured; its report is still written.
+            throw new StoreException("the rating was " + org.bgbench.runner.Interrupts.reason());
+        }
         if (count > 0) {
             reset();
         }
@@ -78,6 +82,10 @@ public final class RatingRunner implements ExperimentRunner {
         err.printf(Locale.ROOT, "bg: experiment %d: T=%d for %s%s%n", count, threads, Durations.format(duration),
                 executor.workers() > 1 ? " on " + executor.workers() + " workers" : "");
         ExperimentExecutor.Outcome o = executor.run(spec, out);
+        if (!o.completed() && org.bgbench.runner.Interrupts.interrupted()) {
+            throw new StoreException("the rating was " + org.bgbench.runner.Interrupts.reason() + " during experiment "
+                    + count + " at T=" + threads + "; its partial result is " + out);
+        }
         if (!o.completed()) {
             if (keepGoing && !o.failedWorkers().isEmpty() && o.failedWorkers().size() < executor.workers()) {
                 // The failed workers' members and states are gone: plan over the others, restore, run this T again.

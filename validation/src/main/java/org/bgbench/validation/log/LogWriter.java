@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.bgbench.model.log.ValidationLog;
 
 /**
  * Appends read and write log records of one emulator thread to one binary file (see {@link LogFormat}).
@@ -15,15 +16,11 @@ import java.nio.file.StandardOpenOption;
  * lock and allocates nothing: it encodes the record into a direct buffer (256 KiB by default) that is written to the
  * file when it is full, on {@link #flush()} and on {@link #close()}. If the process dies, every record flushed so far
  * is readable; the readers ignore a partial last record and report it.
+ *
+ * <p>The item kinds it logs ({@link #FRIENDS}, {@link #PENDING}, {@link #COMMENTS}) are {@link ValidationLog}'s, the
+ * interface through which the emulator, which does not depend on this module, writes to it.
  */
-public final class LogWriter implements AutoCloseable {
-    /** Kind: a member's confirmed-friend count (item id = member index). */
-    public static final byte FRIENDS = 0;
-    /** Kind: a member's pending-invitation count, the invitations she received (item id = member index). */
-    public static final byte PENDING = 1;
-    /** Kind: a resource's comment count (item id = resource id). */
-    public static final byte COMMENTS = 2;
-
+public final class LogWriter implements ValidationLog, AutoCloseable {
     public static final int DEFAULT_BUFFER_BYTES = 256 * 1024;
 
     private final Path file;
@@ -79,11 +76,13 @@ public final class LogWriter implements AutoCloseable {
     }
 
     /** A read of {@code item} that returned {@code observed}. */
+    @Override
     public void read(byte action, byte kind, long item, long startNanos, long endNanos, long observed) {
         put(LogFormat.TYPE_READ, kind, action, item, startNanos, endNanos, observed);
     }
 
     /** A write that changed {@code item} by {@code delta} (e.g. +1 friend). */
+    @Override
     public void delta(byte action, byte kind, long item, long startNanos, long endNanos, long delta) {
         put(LogFormat.TYPE_DELTA, kind, action, item, startNanos, endNanos, delta);
     }

@@ -1,7 +1,7 @@
 package org.bgbench.workload.distribution;
 
 /**
- * χ² statistics: the dissertation's distance between two distributions [D 4.3.1] and Pearson's goodness-of-fit test
+ * χ² statistics: the dissertation's distance between two distributions [dissertation 4.3.1] and Pearson's goodness-of-fit test
  * with its p-value (regularized upper incomplete gamma function, Numerical Recipes' series and continued fraction).
  */
 public final class ChiSquare {
@@ -19,7 +19,7 @@ public final class ChiSquare {
     }
 
     /**
-     * The dissertation's χ² [D 4.3.1]: Σ_i (q_i − p_i)² / p_i, the distance of distribution q from the reference p
+     * The dissertation's χ² [dissertation 4.3.1]: Σ_i (q_i − p_i)² / p_i, the distance of distribution q from the reference p
      * (both per item, same order). 0 means identical.
      */
     public static double distance(double[] q, double[] p) {

@@ -9,7 +9,7 @@ import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.Mix64;
 
 /**
- * D-Zipfian, the decentralised Zipfian of [D 4.3.1] [SPEC §8]: the members are split among N workers (BGClients) so
+ * D-Zipfian, the decentralised Zipfian of (dissertation 4.3.1): the members are split among N workers (BGClients) so
  * that each worker draws only its own members, yet the references of all workers together follow the centralised
  * {@link Zipfian} of every member, for any N.
  *
@@ -23,7 +23,7 @@ import org.bgbench.model.generator.Mix64;
  * next highest rank (with few workers and small θ the top rank alone can exceed 1/N, e.g. θ = 0.01, M = 10,000 and
  * N ≥ 11), and ranks map to members through {@link Zipfian}'s seeded permutation, so the centralised distribution of
  * the same seed is the reference. {@link #ofOwners} instead starts from member sets the workers already own (e.g.
- * whole graph fragments [SPEC §3]) and decides which ranks (popularities) those members get.
+ * whole graph fragments (dissertation 5.1)) and decides which ranks (popularities) those members get.
  *
  * <p><b>Step 2, drawing.</b> Worker k draws from its own members with the centralised probabilities renormalised
  * locally, p_i / Σ_{j ∈ k} p_j (eq. 4.3) — an exact alias table over its members ({@link #sampler(int)}).
@@ -51,7 +51,7 @@ import org.bgbench.model.generator.Mix64;
  * </ul>
  *
  * <p>Instances are immutable; assignment is O(M + N²) ({@link #ofOwners}: O(M log N)), a pure function of the
- * arguments, so every worker can recompute its own members [D 4.3.1 footnote 6]. Memory: about 20 bytes per member.
+ * arguments, so every worker can recompute its own members [dissertation 4.3.1 footnote 6]. Memory: about 20 bytes per member.
  */
 public final class DZipfian {
     private static final double FIT = 1 + 1e-12; // tolerance on "does not exceed the quota"
@@ -174,7 +174,7 @@ public final class DZipfian {
 
     /**
      * D-Zipfian over member sets the workers already own, e.g. whole graph fragments so each worker loads and serves
-     * a self-contained sub-graph [SPEC §3]. {@code owned[k]} are worker k's member indexes; together they must cover
+     * a self-contained sub-graph (dissertation 5.1). {@code owned[k]} are worker k's member indexes; together they must cover
      * 0..M−1 exactly once. The assignment decides which ranks each worker's members get: ranks in descending
      * probability go, one at a time, to the worker with the most quota left per free member,
      * (Q_k − S_k) / (free members of k), so every worker fills its members while approaching Q_k = R_k/ΣR. Within a
@@ -558,11 +558,11 @@ public final class DZipfian {
                 b.append(String.format(Locale.ROOT, "%6d %10d %8.4g %12.8f %12.8f %12.3e%n",
                         w.index(), w.members(), w.rate(), w.quota(), w.mass(), w.mass() - w.quota()));
             }
-            b.append(String.format(Locale.ROOT, "χ² vs centralised Zipfian, workers issue their quota [D figs 4.8-4.9]: "
+            b.append(String.format(Locale.ROOT, "χ² vs centralised Zipfian, workers issue their quota [dissertation figs 4.8-4.9]: "
                     + "%.6e%n", chiSquare));
             b.append(String.format(Locale.ROOT, "χ² with request shares of eq. 4.4: %.6e%n", chiSquareEq44));
             if (sample != null) {
-                b.append(String.format(Locale.ROOT, "χ² of %d generated requests [D fig. 4.10]: %.6e "
+                b.append(String.format(Locale.ROOT, "χ² of %d generated requests [dissertation fig. 4.10]: %.6e "
                                 + "(sampling noise alone ≈ %.3e; Pearson X²=%.1f, df=%d, p=%.4f)%n",
                         sample.requests(), sample.chiSquare(), sample.noiseFloor(), sample.fit().statistic(),
                         sample.fit().degreesOfFreedom(), sample.fit().pValue()));

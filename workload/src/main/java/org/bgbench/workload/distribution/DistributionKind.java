@@ -3,7 +3,7 @@ package org.bgbench.workload.distribution;
 import java.util.Locale;
 import org.bgbench.model.InvalidParameterException;
 
-/** How members are picked [SPEC §8]: USC BG's {@code requestdistribution} values. */
+/** How members are picked (dissertation 4.3.1): USC BG's {@code requestdistribution} values. */
 public enum DistributionKind {
     /** Every member equally likely. */
     UNIFORM("uniform"),

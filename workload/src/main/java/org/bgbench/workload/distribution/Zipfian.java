@@ -4,7 +4,7 @@ import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.Mix64;
 
 /**
- * BG's Zipfian distribution [SPEC §8, D eq. 4.1]: the member of rank i (1-based) has probability
+ * BG's Zipfian distribution (dissertation 4.3.1, dissertation eq. 4.1): the member of rank i (1-based) has probability
  * p_i(M, θ) = (1/i^(1−θ)) / Σ_{m=1..M} 1/m^(1−θ). θ is USC BG's {@code zipfianmean}; a smaller θ is more skewed:
  * θ = 0.27 sends about 62 % of references to the hottest 20 % of members (62.1 % for M = 10,000), θ = 0.01 is close
  * to the classic Zipf law (82.9 %), θ = 1 is uniform (20 %).
@@ -15,7 +15,7 @@ import org.bgbench.model.generator.Mix64;
  * method: O(1) and two arrays of M.
  */
 public final class Zipfian {
-    /** The dissertation's skewed setting [D 4.1, fig. 4.1]. */
+    /** The dissertation's skewed setting [dissertation 4.1, fig. 4.1]. */
     public static final double DEFAULT_THETA = 0.27;
 
     private Zipfian() {

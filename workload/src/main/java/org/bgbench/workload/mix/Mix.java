@@ -13,30 +13,26 @@ import java.util.StringJoiner;
 import java.util.random.RandomGenerator;
 import org.bgbench.model.Action;
 import org.bgbench.model.InvalidParameterException;
-import org.bgbench.workload.SessionType;
+import org.bgbench.model.Kind;
+import org.bgbench.model.SessionType;
 import org.bgbench.workload.distribution.AliasTables;
 
 /**
- * An immutable mix of actions and sessions [SPEC §6, D 4.1]: the fraction of requests that are each {@link Action}
+ * An immutable mix of actions and sessions (dissertation 4.1): the fraction of requests that are each {@link Action}
  * and each {@link SessionType}, summing to 1.
  *
- * <p>A request is one pick: an action or a whole session. Picks are encoded as a <em>choice</em>, an int from 0 to
- * {@link #CHOICES}−1: {@code 0..10} are the actions by {@link Action#ordinal()}, {@code 11..18} the sessions by
- * {@link SessionType#ordinal()} (see {@link #choice(Action)}, {@link #isAction(int)}, {@link #actionOf(int)},
- * {@link #sessionOf(int)}). {@link #pick(double)} draws a choice in O(1) with Vose's alias method over the choices
- * of non-zero weight, allocating nothing, so thousands of threads can share one mix.
+ * <p>A request is one pick: an action or a whole session, a {@link Kind}. Weights are indexed by {@link Kind#index()},
+ * and {@link #pick(double)} returns that index: it draws in O(1) with Vose's alias method over the kinds of non-zero
+ * weight, allocating nothing, so thousands of threads can share one mix.
  */
 public final class Mix {
-    /** Number of choices: every action, then every session. */
-    public static final int CHOICES = Action.count() + SessionType.count();
     /** Largest allowed |sum − 1| of the fractions. */
     public static final double TOLERANCE = 1e-6;
 
-    private static final int ACTIONS = Action.count();
     private static final double EPS = 1e-12;
 
     private final double[] weights;
-    // Alias table over the non-zero choices only, so a zero-weight choice can never be drawn, not even by rounding.
+    // Alias table over the non-zero kinds only, so a zero-weight kind can never be drawn, not even by rounding.
     private final int size;
     private final double[] cut;
     private final int[] code;
@@ -53,7 +49,7 @@ public final class Mix {
         this.size = n;
         this.code = new int[n];
         double[] w = new double[n];
-        for (int c = 0, i = 0; c < CHOICES; c++) {
+        for (int c = 0, i = 0; c < weights.length; c++) {
             if (weights[c] > 0) {
                 code[i] = c;
                 w[i++] = weights[c];
@@ -71,28 +67,28 @@ public final class Mix {
     // ---- construction ----
 
     /**
-     * A mix from fractions of requests; choices not in the maps get 0. The fractions must be finite, non-negative and
+     * A mix from fractions of requests; kinds not in the maps get 0. The fractions must be finite, non-negative and
      * sum to 1 within {@link #TOLERANCE}; they are then rescaled to sum to 1 and rounded to 12 decimals.
      *
      * @throws InvalidParameterException (parameter {@code mix}) naming the offending action or session
      */
     public static Mix of(Map<Action, Double> actions, Map<SessionType, Double> sessions) {
-        double[] w = new double[CHOICES];
-        actions.forEach((a, f) -> w[choice(a)] = f);
-        sessions.forEach((s, f) -> w[choice(s)] = f);
+        double[] w = new double[Kind.count()];
+        actions.forEach((a, f) -> w[a.index()] = f);
+        sessions.forEach((s, f) -> w[s.index()] = f);
         return ofWeights(w);
     }
 
-    /** A mix from fractions indexed by choice (length {@link #CHOICES}); validated as {@link #of(Map, Map)}. */
+    /** A mix from fractions indexed by {@link Kind#index()} (one per kind); validated as {@link #of(Map, Map)}. */
     public static Mix ofWeights(double[] fractions) {
-        if (fractions.length != CHOICES) {
-            throw new IllegalArgumentException("expected " + CHOICES + " fractions, got " + fractions.length);
+        if (fractions.length != Kind.count()) {
+            throw new IllegalArgumentException("expected " + Kind.count() + " fractions, got " + fractions.length);
         }
         double[] w = fractions.clone();
         double sum = 0;
-        for (int c = 0; c < CHOICES; c++) {
+        for (int c = 0; c < w.length; c++) {
             if (!Double.isFinite(w[c]) || w[c] < 0) {
-                throw new InvalidParameterException("mix", nameOf(c) + " has frequency " + w[c]
+                throw new InvalidParameterException("mix", Kind.byIndex(c).code() + " has frequency " + w[c]
                         + "; frequencies must be 0 or more");
             }
             sum += w[c];
@@ -101,21 +97,16 @@ public final class Mix {
             throw new InvalidParameterException("mix", "frequencies must sum to 100 %, got " + percent(sum)
                     + " (" + describe(w) + ")");
         }
-        for (int c = 0; c < CHOICES; c++) {
+        for (int c = 0; c < w.length; c++) {
             // Rounded to 12 decimals so that equal mixes written differently (0.4, 40 %, 0.4000000001) are equal.
             w[c] = Math.round(w[c] / sum * 1e12) / 1e12;
         }
         return new Mix(w);
     }
 
-    /** 100 % of one action. */
-    public static Mix only(Action action) {
-        return builder().fraction(action, 1).build();
-    }
-
-    /** 100 % of one session. */
-    public static Mix only(SessionType session) {
-        return builder().fraction(session, 1).build();
+    /** 100 % of one action or session. */
+    public static Mix only(Kind kind) {
+        return builder().fraction(kind, 1).build();
     }
 
     public static Builder builder() {
@@ -124,27 +115,18 @@ public final class Mix {
 
     /** Collects frequencies as fractions or percentages; {@link #build()} validates the sum. */
     public static final class Builder {
-        private final double[] w = new double[CHOICES];
+        private final double[] w = new double[Kind.count()];
 
         private Builder() {
         }
 
-        public Builder fraction(Action action, double fraction) {
-            w[choice(action)] = fraction;
+        public Builder fraction(Kind kind, double fraction) {
+            w[kind.index()] = fraction;
             return this;
         }
 
-        public Builder fraction(SessionType session, double fraction) {
-            w[choice(session)] = fraction;
-            return this;
-        }
-
-        public Builder percent(Action action, double percent) {
-            return fraction(action, percent / 100);
-        }
-
-        public Builder percent(SessionType session, double percent) {
-            return fraction(session, percent / 100);
+        public Builder percent(Kind kind, double percent) {
+            return fraction(kind, percent / 100);
         }
 
         public Mix build() {
@@ -152,38 +134,11 @@ public final class Mix {
         }
     }
 
-    // ---- choices ----
-
-    public static int choice(Action action) {
-        return action.ordinal();
-    }
-
-    public static int choice(SessionType session) {
-        return ACTIONS + session.ordinal();
-    }
-
-    public static boolean isAction(int choice) {
-        return choice < ACTIONS;
-    }
-
-    public static Action actionOf(int choice) {
-        return Action.byOrdinal(choice);
-    }
-
-    public static SessionType sessionOf(int choice) {
-        return SessionType.byOrdinal(choice - ACTIONS);
-    }
-
-    /** The short code of a choice: the action's ({@code VP}) or the session's ({@code VSP}). */
-    public static String nameOf(int choice) {
-        return isAction(choice) ? actionOf(choice).name() : sessionOf(choice).code();
-    }
-
     // ---- sampling ----
 
     /**
-     * The choice for a uniform {@code u} in [0, 1): O(1), allocation-free, thread-safe. Equal {@code u} give equal
-     * choices, so a recorded stream of uniforms replays the same requests.
+     * The {@link Kind#index()} for a uniform {@code u} in [0, 1): O(1), allocation-free, thread-safe. Equal {@code u}
+     * give equal kinds, so a recorded stream of uniforms replays the same requests.
      */
     public int pick(double u) {
         double x = u * size;
@@ -201,27 +156,23 @@ public final class Mix {
 
     // ---- frequencies ----
 
-    /** Fraction of requests that are choice {@code c}. */
-    public double weight(int choice) {
-        return weights[choice];
+    /** Fraction of requests that are the kind with index {@code kindIndex}. */
+    public double weight(int kindIndex) {
+        return weights[kindIndex];
     }
 
-    public double weight(Action action) {
-        return weights[choice(action)];
+    public double weight(Kind kind) {
+        return weights[kind.index()];
     }
 
-    public double weight(SessionType session) {
-        return weights[choice(session)];
-    }
-
-    /** Fractions by choice (a copy). */
+    /** Fractions by {@link Kind#index()} (a copy). */
     public double[] weights() {
         return weights.clone();
     }
 
     public boolean hasSessions() {
-        for (int c = ACTIONS; c < CHOICES; c++) {
-            if (weights[c] > 0) {
+        for (SessionType s : SessionType.values()) {
+            if (weights[s.index()] > 0) {
                 return true;
             }
         }
@@ -229,15 +180,15 @@ public final class Mix {
     }
 
     /**
-     * How often {@code action} is issued per request, counting each session's full sequence [D 3.3]: an action
+     * How often {@code action} is issued per request, counting each session's full sequence (dissertation 3.3): an action
      * contributes its weight, a session its weight times the number of times its sequence contains the action.
      * Sessions that end early (no friend, no invitation, no comment) issue fewer reads; each issues its one write
      * (if any) only when it gets that far.
      */
     public double perRequest(Action action) {
-        double f = weights[choice(action)];
+        double f = weights[action.index()];
         for (SessionType s : SessionType.values()) {
-            f += weights[choice(s)] * s.count(action);
+            f += weights[s.index()] * s.count(action);
         }
         return f;
     }
@@ -258,7 +209,7 @@ public final class Mix {
 
     /**
      * Fraction of issued actions that are writes (IF, AFR, RFR, TF, PCR, DCR), counting the actions of sessions as
-     * {@link #perRequest(Action)} does; e.g. 0.01 for the Low mix of [D table 4.1].
+     * {@link #perRequest(Action)} does; e.g. 0.01 for the Low mix of dissertation table 4.1.
      */
     public double writeFraction() {
         double writes = 0;
@@ -273,7 +224,7 @@ public final class Mix {
     // ---- checks ----
 
     /**
-     * Whether the mix keeps the graph's shape [D 4.1]: IF = AFR + RFR (pending invitations stay constant),
+     * Whether the mix keeps the graph's shape (dissertation 4.1): IF = AFR + RFR (pending invitations stay constant),
      * TF = AFR (friendships stay constant), PCR = DCR (comments stay constant). Counts include the writes that sessions
      * issue ({@link #perRequest(Action)}).
      */
@@ -282,7 +233,7 @@ public final class Mix {
     }
 
     /**
-     * One human-readable warning per broken symmetry condition of [D 4.1] (empty when symmetric). Counts include the
+     * One human-readable warning per broken symmetry condition of dissertation 4.1 (empty when symmetric). Counts include the
      * writes that sessions issue; the check is static, so a session or AFR/RFR/DCR that finds nothing to act on (and
      * becomes a no-op) can still skew a symmetric mix at run time.
      */
@@ -331,8 +282,8 @@ public final class Mix {
     /** The mix as USC BG frequency keys with fractions, every key including zeros, actions then sessions. */
     public Map<String, String> toProperties() {
         Map<String, String> p = new LinkedHashMap<>();
-        for (int c = 0; c < CHOICES; c++) {
-            p.put(MixKeys.key(c), plain(weights[c]));
+        for (Kind k : Kind.all()) {
+            p.put(k.uscKey(), plain(weights[k.index()]));
         }
         return p;
     }
@@ -341,7 +292,7 @@ public final class Mix {
     public Map<Action, Double> actions() {
         Map<Action, Double> m = new EnumMap<>(Action.class);
         for (Action a : Action.values()) {
-            m.put(a, weights[choice(a)]);
+            m.put(a, weights[a.index()]);
         }
         return m;
     }
@@ -350,21 +301,21 @@ public final class Mix {
     public Map<SessionType, Double> sessions() {
         Map<SessionType, Double> m = new EnumMap<>(SessionType.class);
         for (SessionType s : SessionType.values()) {
-            m.put(s, weights[choice(s)]);
+            m.put(s, weights[s.index()]);
         }
         return m;
     }
 
-    /** E.g. {@code VP 40 %, LF 5 %, VTR 55 %}: the non-zero choices in order. */
+    /** E.g. {@code VP 40 %, LF 5 %, VTR 55 %}: the non-zero kinds in order. */
     public String describe() {
         return describe(weights);
     }
 
     private static String describe(double[] w) {
         StringJoiner j = new StringJoiner(", ");
-        for (int c = 0; c < CHOICES; c++) {
+        for (int c = 0; c < w.length; c++) {
             if (w[c] != 0) {
-                j.add(nameOf(c) + " " + percent(w[c]));
+                j.add(Kind.byIndex(c).code() + " " + percent(w[c]));
             }
         }
         return j.length() == 0 ? "nothing" : j.toString();

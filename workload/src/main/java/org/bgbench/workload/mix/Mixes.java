@@ -17,8 +17,8 @@ import java.util.StringJoiner;
 import org.bgbench.model.InvalidParameterException;
 
 /**
- * The papers' mixes as named workloads [SPEC §6]. Percentages are copied from the tables cited in each
- * {@link NamedMix#source()}. Not shipped: the feed-following mixes of [D table 8.9] ("Mixed Very Low (0.2 %) Write"
+ * The papers' mixes as named workloads (dissertation table 4.1). Percentages are copied from the tables cited in each
+ * {@link NamedMix#source()}. Not shipped: the feed-following mixes of [dissertation table 8.9] ("Mixed Very Low (0.2 %) Write"
  * and "Mixed High (11 %) Write"), which are 99.8 % and 89 % View News Feed plus Share Resource, actions this BG does
  * not implement yet.
  */
@@ -34,40 +34,40 @@ public final class Mixes {
     }
 
     private static final List<NamedMix> ALL = List.of(
-            new NamedMix("vp", "read only: 100 % View Profile", "[D 3.2, fig. 4.5]", Mix.only(VP)),
-            new NamedMix("lf", "read only: 100 % List Friends", "[D 3.2]", Mix.only(LF)),
-            new NamedMix("verylow", "Very Low (0.1 %) Write, symmetric", "[D table 4.1]", Mix.builder()
+            new NamedMix("vp", "read only: 100 % View Profile", "[dissertation 3.2, fig. 4.5]", Mix.only(VP)),
+            new NamedMix("lf", "read only: 100 % List Friends", "[dissertation 3.2]", Mix.only(LF)),
+            new NamedMix("verylow", "Very Low (0.1 %) Write, symmetric", "[dissertation table 4.1]", Mix.builder()
                     .percent(VP, 40).percent(LF, 5).percent(VFR, 5).percent(IF, 0.04).percent(AFR, 0.02)
                     .percent(RFR, 0.02).percent(TF, 0.02).percent(VTR, 49.9).build()),
-            new NamedMix("low", "Low (1 %) Write, symmetric", "[D table 4.1]", Mix.builder()
+            new NamedMix("low", "Low (1 %) Write, symmetric", "[dissertation table 4.1]", Mix.builder()
                     .percent(VP, 40).percent(LF, 5).percent(VFR, 5).percent(IF, 0.4).percent(AFR, 0.2)
                     .percent(RFR, 0.2).percent(TF, 0.2).percent(VTR, 49).build()),
-            new NamedMix("high", "High (10 %) Write, symmetric", "[D table 4.1]", Mix.builder()
+            new NamedMix("high", "High (10 %) Write, symmetric", "[dissertation table 4.1]", Mix.builder()
                     .percent(VP, 35).percent(LF, 5).percent(VFR, 5).percent(IF, 4).percent(AFR, 2)
                     .percent(RFR, 2).percent(TF, 2).percent(VTR, 45).build()),
-            new NamedMix("cikm-verylow", "CIKM Very Low (0.1 %) Write, with VCR; not symmetric", "[C table 1]",
+            new NamedMix("cikm-verylow", "CIKM Very Low (0.1 %) Write, with VCR; not symmetric", "[CIKM table 1]",
                     Mix.builder().percent(VP, 40).percent(LF, 5).percent(VFR, 5).percent(IF, 0.02)
                             .percent(AFR, 0.02).percent(RFR, 0.03).percent(TF, 0.03).percent(VTR, 40)
                             .percent(VCR, 9.9).build()),
-            new NamedMix("cikm-low", "CIKM Low (1 %) Write, with VCR; not symmetric", "[C table 1]",
+            new NamedMix("cikm-low", "CIKM Low (1 %) Write, with VCR; not symmetric", "[CIKM table 1]",
                     Mix.builder().percent(VP, 40).percent(LF, 5).percent(VFR, 5).percent(IF, 0.2)
                             .percent(AFR, 0.2).percent(RFR, 0.3).percent(TF, 0.3).percent(VTR, 40)
                             .percent(VCR, 9).build()),
-            new NamedMix("cikm-high", "CIKM High (10 %) Write, with VCR; not symmetric", "[C table 1]",
+            new NamedMix("cikm-high", "CIKM High (10 %) Write, with VCR; not symmetric", "[CIKM table 1]",
                     Mix.builder().percent(VP, 35).percent(LF, 5).percent(VFR, 5).percent(IF, 2)
                             .percent(AFR, 2).percent(RFR, 3).percent(TF, 3).percent(VTR, 35)
                             .percent(VCR, 10).build()),
             new NamedMix("gurevich-verylow", "VeryLowUpdate: table 4.1 writes with CIKM reads, symmetric",
-                    "[G table 5]", Mix.builder().percent(VP, 40).percent(LF, 5).percent(VFR, 5)
+                    "[Cassandra report table 5]", Mix.builder().percent(VP, 40).percent(LF, 5).percent(VFR, 5)
                             .percent(IF, 0.04).percent(AFR, 0.02).percent(RFR, 0.02).percent(TF, 0.02)
                             .percent(VTR, 40).percent(VCR, 9.9).build()),
-            new NamedMix("gurevich-low", "LowUpdate: table 4.1 writes with CIKM reads, symmetric", "[G table 5]",
+            new NamedMix("gurevich-low", "LowUpdate: table 4.1 writes with CIKM reads, symmetric", "[Cassandra report table 5]",
                     Mix.builder().percent(VP, 40).percent(LF, 5).percent(VFR, 5).percent(IF, 0.4)
                             .percent(AFR, 0.2).percent(RFR, 0.2).percent(TF, 0.2).percent(VTR, 40)
                             .percent(VCR, 9).build()),
             // The report prints VCR 1 % for High, which sums to 91 %; CIKM's High has VCR 10 %, which sums to 100 %.
             new NamedMix("gurevich-high", "HighUpdate: table 4.1 writes with CIKM reads (VCR 10 %), symmetric",
-                    "[G table 5, its VCR 1 % read as 10 %]", Mix.builder().percent(VP, 35).percent(LF, 5)
+                    "[Cassandra report table 5, its VCR 1 % read as 10 %]", Mix.builder().percent(VP, 35).percent(LF, 5)
                             .percent(VFR, 5).percent(IF, 4).percent(AFR, 2).percent(RFR, 2).percent(TF, 2)
                             .percent(VTR, 35).percent(VCR, 10).build()));
 

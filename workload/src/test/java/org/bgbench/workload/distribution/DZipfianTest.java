@@ -75,7 +75,7 @@ class DZipfianTest {
 
     @Test
     void table43HeterogeneousRatesWithHomogeneousClusters() {
-        // [D table 4.3]: N = 4, M = 10,000, θ = 0.27; clusters for 1/N, workers issuing at rates R_k.
+        // [dissertation table 4.3]: N = 4, M = 10,000, θ = 0.27; clusters for 1/N, workers issuing at rates R_k.
         DZipfian d = DZipfian.homogeneous(M, 0.27, 4, SEED);
         assertThat(d.chiSquare(new double[] {1, 1, 2, 2})).isCloseTo(0.11, within(0.005));
         assertThat(d.chiSquare(new double[] {1, 1.25, 1.5, 2})).isCloseTo(0.07, within(0.005));
@@ -86,7 +86,7 @@ class DZipfianTest {
 
     @Test
     void table44ClustersSizedByRate() {
-        // [D table 4.4]: the refined D-Zipfian brings χ² to between 1.2e-10 and 1.9e-8.
+        // [dissertation table 4.4]: the refined D-Zipfian brings χ² to between 1.2e-10 and 1.9e-8.
         double[][] rates = {{1, 1, 2, 2}, {1, 1.25, 1.5, 2}, {1, 2, 2, 2}, {1, 1, 1, 2}, {1, 4, 4, 4}};
         for (double[] r : rates) {
             DZipfian d = DZipfian.heterogeneous(M, 0.27, r, SEED);
@@ -101,7 +101,7 @@ class DZipfianTest {
 
     @Test
     void figure48MoreWorkersHurtTheMostSkewedDistribution() {
-        // [D fig. 4.8]: extremely small for N ≤ 8; with tens of workers χ² grows, most for θ = 0.01.
+        // [dissertation fig. 4.8]: extremely small for N ≤ 8; with tens of workers χ² grows, most for θ = 0.01.
         for (int n = 2; n <= 8; n++) {
             assertThat(DZipfian.homogeneous(M, 0.01, n, SEED).chiSquare()).as("N=%d", n).isLessThan(1e-8);
         }
@@ -114,7 +114,7 @@ class DZipfianTest {
 
     @Test
     void figure49MoreMembersShrinkTheError() {
-        // [D fig. 4.9]: θ = 0.01, χ² falls towards 0 as M grows.
+        // [dissertation fig. 4.9]: θ = 0.01, χ² falls towards 0 as M grows.
         double small = DZipfian.homogeneous(1_000, 0.01, 32, SEED).chiSquare();
         double mid = DZipfian.homogeneous(10_000, 0.01, 32, SEED).chiSquare();
         double large = DZipfian.homogeneous(100_000, 0.01, 32, SEED).chiSquare();

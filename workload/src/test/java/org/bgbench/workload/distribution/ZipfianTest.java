@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class ZipfianTest {
     @Test
     void probabilitiesMatchEquation41AndTable42() {
-        // [D table 4.2]: p_i(12, 0.01), its cumulative array A, and p_i(4, 0.01) of Crude with N = 3.
+        // [dissertation table 4.2]: p_i(12, 0.01), its cumulative array A, and p_i(4, 0.01) of Crude with N = 3.
         double[] p12 = Zipfian.probabilities(12, 0.01);
         assertThat(p12[0]).isCloseTo(0.319014588, within(1e-9));
         assertThat(p12[1]).isCloseTo(0.160616755, within(1e-9));

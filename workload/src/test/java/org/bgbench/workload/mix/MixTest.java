@@ -8,32 +8,27 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.bgbench.model.Action;
 import org.bgbench.model.InvalidParameterException;
-import org.bgbench.workload.SessionType;
+import org.bgbench.model.Kind;
+import org.bgbench.model.SessionType;
 import org.bgbench.workload.distribution.ChiSquare;
 import org.junit.jupiter.api.Test;
 
 class MixTest {
     @Test
-    void choicesEncodeActionsThenSessions() {
-        assertThat(Mix.CHOICES).isEqualTo(19);
-        for (Action a : Action.values()) {
-            int c = Mix.choice(a);
-            assertThat(Mix.isAction(c)).isTrue();
-            assertThat(Mix.actionOf(c)).isEqualTo(a);
+    void weightsAndPicksAreIndexedByKind() {
+        for (Kind k : Kind.all()) {
+            Mix only = Mix.only(k);
+            assertThat(only.pick(0.5)).as(k.code()).isEqualTo(k.index());
+            assertThat(only.weight(k.index())).isEqualTo(1.0);
+            assertThat(only.weights()).hasSize(Kind.count());
         }
-        for (SessionType s : SessionType.values()) {
-            int c = Mix.choice(s);
-            assertThat(c).isGreaterThanOrEqualTo(11);
-            assertThat(Mix.isAction(c)).isFalse();
-            assertThat(Mix.sessionOf(c)).isEqualTo(s);
-        }
-        assertThat(Mix.nameOf(Mix.choice(SessionType.VIEW_SELF_PROFILE))).isEqualTo("VSP");
+        assertThat(Mix.only(SessionType.VIEW_SELF_PROFILE).describe()).isEqualTo("VSP 100 %");
     }
 
     @Test
     void pickFollowsTheWeights() {
         Mix mix = Mixes.byName("high");
-        long[] counts = new long[Mix.CHOICES];
+        long[] counts = new long[Kind.count()];
         SplittableRandom rnd = new SplittableRandom(11);
         int n = 2_000_000;
         for (int i = 0; i < n; i++) {
@@ -53,9 +48,9 @@ class MixTest {
             int c = mix.pick(rnd);
             assertThat(mix.weight(c)).isPositive();
         }
-        assertThat(mix.pick(0.0)).isBetween(0, Mix.CHOICES - 1);
+        assertThat(mix.pick(0.0)).isBetween(0, Kind.count() - 1);
         assertThat(mix.weight(mix.pick(Math.nextDown(1.0)))).isPositive();
-        assertThat(Mix.only(Action.LF).pick(0.999999)).isEqualTo(Mix.choice(Action.LF));
+        assertThat(Mix.only(Action.LF).pick(0.999999)).isEqualTo(Action.LF.index());
     }
 
     @Test
@@ -132,10 +127,10 @@ class MixTest {
     void propertiesRoundTripThroughUscKeys() {
         Mix low = Mixes.byName("low");
         Map<String, String> p = low.toProperties();
-        assertThat(p).hasSize(Mix.CHOICES).containsEntry("ViewProfileAction", "0.4")
+        assertThat(p).hasSize(Kind.count()).containsEntry("ViewProfileAction", "0.4")
                 .containsEntry("InviteFriendAction", "0.004").containsEntry("ThawFrdshipSession", "0");
-        double[] w = new double[Mix.CHOICES];
-        p.forEach((k, v) -> w[MixKeys.choiceOf(k)] = Double.parseDouble(v));
+        double[] w = new double[Kind.count()];
+        p.forEach((k, v) -> w[Kind.byUscKey(k).orElseThrow().index()] = Double.parseDouble(v));
         assertThat(Mix.ofWeights(w)).isEqualTo(low);
         assertThat(low.describe()).isEqualTo("VP 40 %, LF 5 %, VFR 5 %, IF 0.4 %, AFR 0.2 %, RFR 0.2 %, TF 0.2 %, "
                 + "VTR 49 %");

@@ -10,7 +10,7 @@ import org.bgbench.store.StoreSession;
 /**
  * The actions of one emulator thread: reads look the result up in the cache and on a miss run the PostgreSQL
  * session's query and cache its result; writes run on PostgreSQL and then, in invalidate mode, delete the keys they
- * affect [C F].
+ * affect [CIKM section F].
  *
  * <p>A miss in invalidate mode follows the lease protocol of {@link CacheBackend}: lease first, then SQL, then fill
  * only if the lease survived. A miss that finds another reader's lease queries PostgreSQL without caching. In ttl
@@ -148,7 +148,7 @@ final class CasqlSession implements StoreSession {
                 + e.getMessage() + "); is the cache shared with another application?", e);
     }
 
-    // ---- writes: PostgreSQL first, then the keys they affect [C F]
+    // ---- writes: PostgreSQL first, then the keys they affect [CIKM section F]
 
     /** IF: the invitee's pending count (VP) and friend requests (VFR). */
     @Override

@@ -13,7 +13,7 @@ import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSession;
 
 /**
- * Cache-augmented SQL [C F, D 6.1.4]: the {@code postgres} store does all SQL; this store puts a cache in front of its
+ * Cache-augmented SQL [CIKM section F, dissertation 6.1.4]: the {@code postgres} store does all SQL; this store puts a cache in front of its
  * read actions (see {@link CasqlSession}). Everything that replaces the database's contents wholesale (schema
  * creation and drop, load, image restore) empties the cache, and so does opening the store: a cache that outlived
  * an earlier BG process may hold entries whose invalidation that process never got to send.

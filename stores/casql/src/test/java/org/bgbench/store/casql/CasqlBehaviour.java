@@ -102,7 +102,7 @@ abstract class CasqlBehaviour {
         return graph.memberId(index);
     }
 
-    // ---- which keys each write deletes [C F]
+    // ---- which keys each write deletes [CIKM section F]
 
     @Test
     void eachWriteDeletesExactlyTheKeysItAffects() {

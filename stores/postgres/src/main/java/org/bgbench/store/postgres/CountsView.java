@@ -11,14 +11,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.bgbench.model.Durations;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.relational.RelationalSchema;
-import org.bgbench.workload.Durations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The materialized-view design of [C E.1] ({@code postgres.design=matview}): View Profile reads a member's friend,
+ * The materialized-view design of [CIKM section E.1] ({@code postgres.design=matview}): View Profile reads a member's friend,
  * pending and resource counts from {@code bg_profile_counts}, a PostgreSQL MATERIALIZED VIEW over {@code friendship}
  * and {@code resources} with one row per member, instead of counting them.
  *

@@ -49,7 +49,7 @@ public final class PostgresStore extends RelationalStore {
     public enum Design {
         /** Aggregate queries over the tables at every VP (USC BG's Basic design). */
         BASIC,
-        /** A materialized view of the counts, refreshed by the writes or by a background thread [C E.1]. */
+        /** A materialized view of the counts, refreshed by the writes or by a background thread [CIKM section E.1]. */
         MATVIEW
     }
 

@@ -9,7 +9,7 @@ import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.StoreTraits;
-import org.bgbench.workload.Durations;
+import org.bgbench.model.Durations;
 
 /**
  * The {@code postgres} store: PostgreSQL over pgJDBC with BG's Basic relational design, or with the profile counts in a

@@ -29,7 +29,7 @@ public final class SqliteStoreProvider implements StoreProvider {
     @Override
     public List<StoreSetting> settings() {
         return List.of(
-                new StoreSetting(FILE, "bg-data/bg.sqlite",
+                StoreSetting.path(FILE, "bg-data/bg.sqlite",
                         "database file, relative to the working directory; parent directories are created"),
                 new StoreSetting(BUSY_TIMEOUT, "30000",
                         "milliseconds a statement waits for a lock held by another process"),

@@ -1,9 +1,8 @@
-package org.bgbench.workload;
+package org.bgbench.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
-import org.bgbench.model.Action;
 import org.junit.jupiter.api.Test;
 
 class SessionTypeTest {

@@ -1,4 +1,4 @@
-package org.bgbench.workload;
+package org.bgbench.model;
 
 import static org.bgbench.model.Action.AFR;
 import static org.bgbench.model.Action.DCR;
@@ -14,15 +14,14 @@ import static org.bgbench.model.Action.VTR;
 
 import java.util.List;
 import java.util.Optional;
-import org.bgbench.model.Action;
 
 /**
- * The eight sessions of BG [SPEC §5, D 3.3]: sequences of actions by one socialite with think time ε between them.
+ * The eight sessions of BG (dissertation 3.3): sequences of actions by one socialite with think time ε between them.
  * Every session starts with the socialite viewing her own profile and top-k resources; a session ends early when its
  * next step is impossible (no friend, no pending invitation, no comment), so {@link #steps()} is the full sequence,
- * the most a session issues. The enum order is the reporting order.
+ * the most a session issues. The enum order is the reporting order; as {@link Kind}s they come after every action.
  */
-public enum SessionType {
+public enum SessionType implements Kind {
     /** {VP(i), VTR(i)}. */
     VIEW_SELF_PROFILE("VSP", "ViewSelfProfile", "ViewSelfProfileSession", List.of(), VP, VTR),
     /** {VP(i), VTR(i), LF(i), VP(j), VTR(j)} for a random friend j of i. */
@@ -50,6 +49,7 @@ public enum SessionType {
     private final List<Action> steps;
     private final int[] actionCounts;
     private final Action write;
+    private final int index;
 
     SessionType(String code, String title, String uscKey, List<String> keyAliases, Action... steps) {
         this.code = code;
@@ -57,6 +57,7 @@ public enum SessionType {
         this.uscKey = uscKey;
         this.keyAliases = keyAliases;
         this.steps = List.of(steps);
+        this.index = Action.count() + ordinal();
         this.actionCounts = new int[Action.count()];
         Action w = null;
         for (Action a : steps) {
@@ -68,17 +69,26 @@ public enum SessionType {
         this.write = w;
     }
 
+    /** {@link Action#count()} plus its ordinal: sessions come after every action among the kinds. */
+    @Override
+    public int index() {
+        return index;
+    }
+
     /** Short code for reports, e.g. {@code VSP}. */
+    @Override
     public String code() {
         return code;
     }
 
     /** The dissertation's name without the "Session" suffix, e.g. {@code ViewFrndProfile}. */
+    @Override
     public String title() {
         return title;
     }
 
     /** The frequency key of USC BG's workload files, e.g. {@code ViewFrdProfileSession}. */
+    @Override
     public String uscKey() {
         return uscKey;
     }
@@ -88,7 +98,7 @@ public enum SessionType {
         return keyAliases;
     }
 
-    /** The full action sequence [D 3.3]; a session that ends early issues a prefix of it. */
+    /** The full action sequence (dissertation 3.3); a session that ends early issues a prefix of it. */
     public List<Action> steps() {
         return steps;
     }
@@ -101,6 +111,12 @@ public enum SessionType {
     /** The one write action this session issues, if any. */
     public Optional<Action> writeAction() {
         return Optional.ofNullable(write);
+    }
+
+    /** Whether it issues a write action. */
+    @Override
+    public boolean isWrite() {
+        return write != null;
     }
 
     public static SessionType byOrdinal(int ordinal) {

@@ -1,11 +1,10 @@
-package org.bgbench.workload;
+package org.bgbench.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import org.bgbench.model.InvalidParameterException;
 import org.junit.jupiter.api.Test;
 
 class DurationsTest {

@@ -1,4 +1,4 @@
-package org.bgbench.workload;
+package org.bgbench.model;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -7,7 +7,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.bgbench.model.InvalidParameterException;
 
 /**
  * Parses durations of parameters: a number with a unit ({@code 500ms}, {@code 30s}, {@code 1.5s}, {@code 10m},

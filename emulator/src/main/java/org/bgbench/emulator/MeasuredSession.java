@@ -1,0 +1,269 @@
+package org.bgbench.emulator;
+
+import org.bgbench.model.Action;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.log.ValidationLog;
+import org.bgbench.store.CommentList;
+import org.bgbench.store.MemberList;
+import org.bgbench.store.ProfileView;
+import org.bgbench.store.ResourceList;
+import org.bgbench.store.StoreSession;
+
+/**
+ * One emulated member's {@link StoreSession}, measured, in the manner of YCSB's DBWrapper: each action times the
+ * store's call, records it ({@link Recorder#ok} with its latency, or {@link Recorder#error}), logs what validation needs
+ * (reads of validated items in the measured period, every write's deltas) and returns whether the store acknowledged.
+ * What BG decides itself — which targets are valid, the member locks, no-ops, BG's expected state — stays in the
+ * {@link Emulator}, which calls this only with valid targets and updates its state when this returns true.
+ *
+ * <p>Members are BG's member indexes; this class turns them into the store's ids. Read actions fill views owned by
+ * this class and reused, so an action allocates nothing here. One instance per member thread, not thread-safe.
+ */
+final class MeasuredSession {
+    // Kinds as constants: the hot path records and logs them without a call.
+    private static final int VP = Action.VP.index();
+    private static final int LF = Action.LF.index();
+    private static final int VFR = Action.VFR.index();
+    private static final int IF = Action.IF.index();
+    private static final int AFR = Action.AFR.index();
+    private static final int RFR = Action.RFR.index();
+    private static final int TF = Action.TF.index();
+    private static final int VTR = Action.VTR.index();
+    private static final int VCR = Action.VCR.index();
+    private static final int PCR = Action.PCR.index();
+    private static final int DCR = Action.DCR.index();
+
+    private final StoreSession store;
+    private final SocialGraph graph;
+    private final Recorder rec;
+    /** Null when the run is not validated. */
+    private final ValidationLog log;
+    private final StoreErrors errors;
+    private final int topK;
+    private final ProfileView profile;
+    private final MemberList members;
+    private final ResourceList resources = new ResourceList();
+    private final CommentList comments = new CommentList();
+    /** Whether reads are logged: only in the measured period, and only with a log. */
+    private boolean logReads;
+
+    /**
+     * @param log    where this member's reads and writes go for validation, or null
+     * @param errors counts the store's failures across all members
+     * @param topK   k of View Top-K Resources
+     */
+    MeasuredSession(StoreSession store, SocialGraph graph, Recorder rec, ValidationLog log, StoreErrors errors,
+                    int topK) {
+        this.store = store;
+        this.graph = graph;
+        this.rec = rec;
+        this.log = log;
+        this.errors = errors;
+        this.topK = topK;
+        this.profile = new ProfileView(graph.attributeCount());
+        this.members = new MemberList(graph.attributeCount());
+    }
+
+    /**
+     * Logs reads from now on ({@code true}) or not. Writes are always logged, from the first request on, so the logs
+     * hold every change since the expected state was taken; reads only count in the measured period.
+     */
+    void logReads(boolean on) {
+        logReads = on && log != null;
+    }
+
+    // ---- reads ----
+
+    /** VP of {@code member} by {@code requester}; logs the friend count and (her own profile) the pending count. */
+    boolean viewProfile(int requester, int member) {
+        profile.clear();
+        long t0 = System.nanoTime();
+        try {
+            store.viewProfile(graph.memberId(requester), graph.memberId(member), profile);
+        } catch (RuntimeException e) {
+            return failed(VP, t0, e);
+        }
+        long t1 = acknowledged(VP, t0);
+        if (logReads) {
+            log.read((byte) VP, ValidationLog.FRIENDS, member, t0, t1, profile.friendCount);
+            if (profile.pendingCount >= 0) {
+                log.read((byte) VP, ValidationLog.PENDING, member, t0, t1, profile.pendingCount);
+            }
+        }
+        return true;
+    }
+
+    /** LF of {@code member}; logs her friend count as the list's size. */
+    boolean listFriends(int requester, int member) {
+        members.clear();
+        long t0 = System.nanoTime();
+        try {
+            store.listFriends(graph.memberId(requester), graph.memberId(member), members);
+        } catch (RuntimeException e) {
+            return failed(LF, t0, e);
+        }
+        long t1 = acknowledged(LF, t0);
+        if (logReads) {
+            log.read((byte) LF, ValidationLog.FRIENDS, member, t0, t1, members.size());
+        }
+        return true;
+    }
+
+    /** VFR of {@code member}; logs her pending count as the list's size. */
+    boolean viewFriendRequests(int member) {
+        members.clear();
+        long t0 = System.nanoTime();
+        try {
+            store.viewFriendRequests(graph.memberId(member), members);
+        } catch (RuntimeException e) {
+            return failed(VFR, t0, e);
+        }
+        long t1 = acknowledged(VFR, t0);
+        if (logReads) {
+            log.read((byte) VFR, ValidationLog.PENDING, member, t0, t1, members.size());
+        }
+        return true;
+    }
+
+    /** VTR of {@code member}'s wall; nothing to validate. */
+    boolean viewTopKResources(int requester, int member) {
+        resources.clear();
+        long t0 = System.nanoTime();
+        try {
+            store.viewTopKResources(graph.memberId(requester), graph.memberId(member), topK, resources);
+        } catch (RuntimeException e) {
+            return failed(VTR, t0, e);
+        }
+        acknowledged(VTR, t0);
+        return true;
+    }
+
+    /** VCR of {@code resource}; logs its comment count as the list's size. */
+    boolean viewComments(int requester, long resource) {
+        comments.clear();
+        long t0 = System.nanoTime();
+        try {
+            store.viewCommentsOnResource(graph.memberId(requester), graph.memberId(graph.resourceOwner(resource)),
+                    resource, comments);
+        } catch (RuntimeException e) {
+            return failed(VCR, t0, e);
+        }
+        long t1 = acknowledged(VCR, t0);
+        if (logReads) {
+            log.read((byte) VCR, ValidationLog.COMMENTS, resource, t0, t1, comments.size());
+        }
+        return true;
+    }
+
+    // ---- writes: each logs the change it makes to every validated item ----
+
+    /** IF: one more pending invitation for {@code invitee}. */
+    boolean inviteFriend(int inviter, int invitee) {
+        long t0 = System.nanoTime();
+        try {
+            store.inviteFriend(graph.memberId(inviter), graph.memberId(invitee));
+        } catch (RuntimeException e) {
+            return failed(IF, t0, e);
+        }
+        long t1 = acknowledged(IF, t0);
+        if (log != null) {
+            log.delta((byte) IF, ValidationLog.PENDING, invitee, t0, t1, 1);
+        }
+        return true;
+    }
+
+    /** AFR: one pending invitation fewer for {@code invitee}, one friend more for both. */
+    boolean acceptFriendRequest(int invitee, int inviter) {
+        long t0 = System.nanoTime();
+        try {
+            store.acceptFriendRequest(graph.memberId(invitee), graph.memberId(inviter));
+        } catch (RuntimeException e) {
+            return failed(AFR, t0, e);
+        }
+        long t1 = acknowledged(AFR, t0);
+        if (log != null) {
+            log.delta((byte) AFR, ValidationLog.PENDING, invitee, t0, t1, -1);
+            log.delta((byte) AFR, ValidationLog.FRIENDS, invitee, t0, t1, 1);
+            log.delta((byte) AFR, ValidationLog.FRIENDS, inviter, t0, t1, 1);
+        }
+        return true;
+    }
+
+    /** RFR: one pending invitation fewer for {@code invitee}. */
+    boolean rejectFriendRequest(int invitee, int inviter) {
+        long t0 = System.nanoTime();
+        try {
+            store.rejectFriendRequest(graph.memberId(invitee), graph.memberId(inviter));
+        } catch (RuntimeException e) {
+            return failed(RFR, t0, e);
+        }
+        long t1 = acknowledged(RFR, t0);
+        if (log != null) {
+            log.delta((byte) RFR, ValidationLog.PENDING, invitee, t0, t1, -1);
+        }
+        return true;
+    }
+
+    /** TF: one friend fewer for both. */
+    boolean thawFriendship(int member, int friend) {
+        long t0 = System.nanoTime();
+        try {
+            store.thawFriendship(graph.memberId(member), graph.memberId(friend));
+        } catch (RuntimeException e) {
+            return failed(TF, t0, e);
+        }
+        long t1 = acknowledged(TF, t0);
+        if (log != null) {
+            log.delta((byte) TF, ValidationLog.FRIENDS, member, t0, t1, -1);
+            log.delta((byte) TF, ValidationLog.FRIENDS, friend, t0, t1, -1);
+        }
+        return true;
+    }
+
+    /** PCR: comment {@code commentId} with {@code text} on {@code resource}, posted now; one comment more. */
+    boolean postComment(int commenter, long resource, long commentId, String text) {
+        long t0 = System.nanoTime();
+        try {
+            store.postCommentOnResource(graph.memberId(commenter), graph.memberId(graph.resourceOwner(resource)),
+                    resource, commentId, System.currentTimeMillis(), text);
+        } catch (RuntimeException e) {
+            return failed(PCR, t0, e);
+        }
+        long t1 = acknowledged(PCR, t0);
+        if (log != null) {
+            log.delta((byte) PCR, ValidationLog.COMMENTS, resource, t0, t1, 1);
+        }
+        return true;
+    }
+
+    /** DCR by the resource's {@code owner}: one comment fewer. */
+    boolean deleteComment(int owner, long resource, long commentId) {
+        long t0 = System.nanoTime();
+        try {
+            store.deleteCommentFromResource(graph.memberId(owner), resource, commentId);
+        } catch (RuntimeException e) {
+            return failed(DCR, t0, e);
+        }
+        long t1 = acknowledged(DCR, t0);
+        if (log != null) {
+            log.delta((byte) DCR, ValidationLog.COMMENTS, resource, t0, t1, -1);
+        }
+        return true;
+    }
+
+    // ---- outcomes ----
+
+    /** Records an acknowledged action that started at {@code t0}; returns its end time, which its log records carry. */
+    private long acknowledged(int kind, long t0) {
+        long t1 = System.nanoTime();
+        rec.ok(kind, t1 - t0);
+        errors.succeeded();
+        return t1;
+    }
+
+    private boolean failed(int kind, long t0, RuntimeException e) {
+        rec.error(kind, System.nanoTime() - t0);
+        errors.failed(kind, e);
+        return false;
+    }
+}

@@ -1,0 +1,211 @@
+package org.bgbench.emulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.bgbench.model.Action;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.Relation;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.log.ValidationLog;
+import org.bgbench.model.state.GraphState;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreSession;
+import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.bgbench.store.memory.MemoryStoreProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decorator against the real in-memory store (which refuses any invalid action): what it records, what it logs
+ * for validation and what it tells the emulator.
+ */
+class MeasuredSessionTest {
+    private static final SocialGraph GRAPH =
+            new SocialGraph(new GraphSpec(200, 0, 10, 5, 2, 0.7, false, 0, 0, 4, 6, 20, 2, 3));
+
+    /** One logged record; the test's log may allocate. */
+    record Entry(boolean read, int action, byte item, long id, long start, long end, long value) {
+    }
+
+    static final class ListLog implements ValidationLog {
+        final List<Entry> entries = new ArrayList<>();
+
+        @Override
+        public void read(byte action, byte item, long id, long startNanos, long endNanos, long observed) {
+            entries.add(new Entry(true, action, item, id, startNanos, endNanos, observed));
+        }
+
+        @Override
+        public void delta(byte action, byte item, long id, long startNanos, long endNanos, long delta) {
+            entries.add(new Entry(false, action, item, id, startNanos, endNanos, delta));
+        }
+    }
+
+    private DataStore store;
+    private StoreSession session;
+    private final GraphState state = new GraphState(GRAPH);
+    private final CountingRecorder rec = new CountingRecorder();
+    private final ListLog log = new ListLog();
+    private final List<String> aborts = new ArrayList<>();
+    private final StoreErrors errors = new StoreErrors(3, aborts::add);
+    private MeasuredSession s;
+
+    @BeforeEach
+    void open() {
+        store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "measured-session")));
+        StoreConformanceSuite.load(store, GRAPH, 2);
+        session = store.openSession();
+        s = new MeasuredSession(session, GRAPH, rec, log, errors, 5);
+    }
+
+    @AfterEach
+    void close() {
+        session.close();
+        store.close();
+    }
+
+    /** A member with a pending invitation and a friend. */
+    private int busyMember() {
+        for (int m = 0; m < GRAPH.members(); m++) {
+            if (state.pendingCount(m) > 0 && state.friendCount(m) > 0) {
+                return m;
+            }
+        }
+        throw new AssertionError("the graph has no member with both an invitation and a friend");
+    }
+
+    private int unrelatedTo(int a) {
+        for (int b = 0; b < GRAPH.members(); b++) {
+            if (b != a && state.relation(a, b) == Relation.NONE && state.relation(b, a) == Relation.NONE) {
+                return b;
+            }
+        }
+        throw new AssertionError("no member unrelated to " + a);
+    }
+
+    @Test
+    void readsAreRecordedAndLoggedOnlyWhenAsked() {
+        int a = busyMember();
+        int b = state.pickFriend(a, 0);
+        long rid = GRAPH.resourceId(b, 0);
+
+        s.logReads(false);
+        assertThat(s.viewProfile(a, a)).isTrue();
+        assertThat(rec.ok.get(Action.VP.index())).isEqualTo(1);
+        assertThat(log.entries).as("warm-up reads are not logged").isEmpty();
+
+        s.logReads(true);
+        assertThat(s.viewProfile(a, a)).isTrue();
+        assertThat(s.viewProfile(a, b)).isTrue();
+        assertThat(s.listFriends(a, b)).isTrue();
+        assertThat(s.viewFriendRequests(a)).isTrue();
+        assertThat(s.viewTopKResources(a, b)).isTrue();
+        assertThat(s.viewComments(a, rid)).isTrue();
+
+        int vp = Action.VP.index();
+        assertThat(log.entries).containsExactly(
+                new Entry(true, vp, ValidationLog.FRIENDS, a, at(0), end(0), state.friendCount(a)),
+                new Entry(true, vp, ValidationLog.PENDING, a, at(0), end(0), state.pendingCount(a)),
+                // Another member's profile shows no pending count, so only her friends are logged.
+                new Entry(true, vp, ValidationLog.FRIENDS, b, at(2), end(2), state.friendCount(b)),
+                new Entry(true, Action.LF.index(), ValidationLog.FRIENDS, b, at(3), end(3), state.friendCount(b)),
+                new Entry(true, Action.VFR.index(), ValidationLog.PENDING, a, at(4), end(4), state.pendingCount(a)),
+                new Entry(true, Action.VCR.index(), ValidationLog.COMMENTS, rid, at(5), end(5),
+                        state.commentCount(rid)));
+        for (Entry e : log.entries) {
+            assertThat(e.end()).isGreaterThanOrEqualTo(e.start());
+        }
+        assertThat(rec.ok.get(vp)).isEqualTo(3);
+        for (Action read : List.of(Action.LF, Action.VFR, Action.VTR, Action.VCR)) {
+            assertThat(rec.ok.get(read.index())).as(read.code()).isEqualTo(1);
+        }
+        assertThat(rec.nanos.get(vp)).as("latencies are recorded").isPositive();
+        assertThat(rec.total(rec.errors)).isZero();
+    }
+
+    @Test
+    void writesLogTheirDeltasEvenBeforeTheMeasuredPeriod() {
+        s.logReads(false);
+        int a = busyMember();
+        int inviter = state.pickInviter(a, 0);
+        int friend = state.pickFriend(a, 0);
+        int stranger = unrelatedTo(a);
+        long rid = GRAPH.resourceId(a, 1);
+        long mid = state.newCommentId();
+
+        assertThat(s.inviteFriend(a, stranger)).isTrue();
+        assertThat(s.acceptFriendRequest(a, inviter)).isTrue();
+        assertThat(s.thawFriendship(a, friend)).isTrue();
+        assertThat(s.postComment(a, rid, mid, "hello")).isTrue();
+        assertThat(s.deleteComment(a, rid, mid)).isTrue();
+
+        assertThat(log.entries).extracting(e -> List.of(e.action(), (int) e.item(), e.id(), e.value())).containsExactly(
+                List.of(Action.IF.index(), (int) ValidationLog.PENDING, (long) stranger, 1L),
+                List.of(Action.AFR.index(), (int) ValidationLog.PENDING, (long) a, -1L),
+                List.of(Action.AFR.index(), (int) ValidationLog.FRIENDS, (long) a, 1L),
+                List.of(Action.AFR.index(), (int) ValidationLog.FRIENDS, (long) inviter, 1L),
+                List.of(Action.TF.index(), (int) ValidationLog.FRIENDS, (long) a, -1L),
+                List.of(Action.TF.index(), (int) ValidationLog.FRIENDS, (long) friend, -1L),
+                List.of(Action.PCR.index(), (int) ValidationLog.COMMENTS, rid, 1L),
+                List.of(Action.DCR.index(), (int) ValidationLog.COMMENTS, rid, -1L));
+        assertThat(log.entries).noneMatch(Entry::read);
+        for (Action w : List.of(Action.IF, Action.AFR, Action.TF, Action.PCR, Action.DCR)) {
+            assertThat(rec.ok.get(w.index())).as(w.code()).isEqualTo(1);
+        }
+
+        // RFR of the invitation just sent, seen from the other side.
+        assertThat(s.rejectFriendRequest(stranger, a)).isTrue();
+        assertThat(log.entries.getLast()).extracting(Entry::action, Entry::item, Entry::id, Entry::value)
+                .containsExactly(Action.RFR.index(), ValidationLog.PENDING, (long) stranger, -1L);
+    }
+
+    @Test
+    void aRefusedActionIsAnErrorNotLoggedAndEndsTheRunAfterTooManyInARow() {
+        s.logReads(true);
+        int a = busyMember();
+        int stranger = unrelatedTo(a);
+
+        // No invitation from a stranger: the memory store refuses it.
+        assertThat(s.acceptFriendRequest(a, stranger)).isFalse();
+        assertThat(rec.errors.get(Action.AFR.index())).isEqualTo(1);
+        assertThat(rec.ok.get(Action.AFR.index())).isZero();
+        assertThat(log.entries).isEmpty();
+        assertThat(errors.samples()).singleElement().asString().startsWith("AFR: ");
+
+        assertThat(s.thawFriendship(a, stranger)).isFalse();
+        assertThat(s.viewProfile(a, a)).as("a success starts the count over").isTrue();
+        assertThat(s.thawFriendship(a, stranger)).isFalse();
+        assertThat(s.rejectFriendRequest(a, stranger)).isFalse();
+        assertThat(aborts).isEmpty();
+        assertThat(s.acceptFriendRequest(a, stranger)).isFalse();
+        assertThat(aborts).singleElement().asString().startsWith("the store failed 3 actions in a row");
+        assertThat(errors.samples()).extracting(x -> x.substring(0, x.indexOf(':')))
+                .containsExactly("AFR", "RFR", "TF");
+        assertThat(rec.total(rec.errors)).isEqualTo(5);
+        assertThat(rec.nanos.get(Action.TF.index())).as("an error's time is recorded").isPositive();
+    }
+
+    @Test
+    void withoutALogNothingIsLogged() {
+        MeasuredSession quiet = new MeasuredSession(session, GRAPH, rec, null, errors, 5);
+        quiet.logReads(true);
+        int a = busyMember();
+        assertThat(quiet.viewProfile(a, a)).isTrue();
+        assertThat(quiet.inviteFriend(a, unrelatedTo(a))).isTrue();
+        assertThat(rec.ok.get(Action.VP.index())).isEqualTo(1);
+        assertThat(rec.ok.get(Action.IF.index())).isEqualTo(1);
+    }
+
+    private long at(int i) {
+        return log.entries.get(i).start();
+    }
+
+    private long end(int i) {
+        return log.entries.get(i).end();
+    }
+}

@@ -1,0 +1,27 @@
+package org.bgbench.model.log;
+
+/**
+ * Where one emulator thread logs the reads and writes of validated items for the check of unpredictable data
+ * (dissertation ch. 6): a member's friend count, her pending-invitation count, a resource's comment count.
+ *
+ * <p>It lives in {@code model}, not in {@code store-api}, because it speaks of BG's own items and actions, which a data
+ * store never sees; this way the emulator needs only {@code store-api} and {@code model}, and {@code validation}
+ * (whose {@code LogWriter} implements it) depends on nothing but {@code model}.
+ *
+ * <p>Implementations are used by one thread each and sit on the emulator's hot path: they must not lock or allocate.
+ * {@code action} is the action's {@link org.bgbench.model.Kind#index()}; times are {@link System#nanoTime()}.
+ */
+public interface ValidationLog {
+    /** Item: a member's confirmed-friend count (item id = member index). */
+    byte FRIENDS = 0;
+    /** Item: a member's pending-invitation count, the invitations she received (item id = member index). */
+    byte PENDING = 1;
+    /** Item: a resource's comment count (item id = resource id). */
+    byte COMMENTS = 2;
+
+    /** A read of item {@code id} of kind {@code item} that returned {@code observed}. */
+    void read(byte action, byte item, long id, long startNanos, long endNanos, long observed);
+
+    /** A write that changed item {@code id} of kind {@code item} by {@code delta} (e.g. +1 friend). */
+    void delta(byte action, byte item, long id, long startNanos, long endNanos, long delta);
+}
