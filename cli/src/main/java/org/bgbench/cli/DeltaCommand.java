@@ -144,7 +144,7 @@ final class DeltaCommand implements Callable<Integer> {
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".json");
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
         try (LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
-                loaders, err)) {
+                loaders, RunKeys.verifySample(params), err)) {
             Runner runner = new Runner(store, ws, ExperimentSpec.timed(ws, 1, big, warm, kind,
                     ExperimentSpec.DEFAULT_BETA, null));
             List<Map<String, Object>> probes = new ArrayList<>();

@@ -35,6 +35,10 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--replace", description = "Drop a graph the store already holds, even the same one, and load anew.")
     boolean replace;
 
+    @Option(names = "--restore-image", description = "Instead of loading, put back the database image a rating "
+            + "took of the freshly loaded graph (fast, where the store has images), with its state mark.")
+    boolean restoreImage;
+
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
@@ -52,6 +56,15 @@ final class LoadCommand implements Callable<Integer> {
         SocialGraph graph = new SocialGraph(graphSpec);
         if (cluster.active()) {
             return loadWithWorkers(out, err, provider, params, graph, loaders);
+        }
+        if (restoreImage) {
+            if (cluster.active()) {
+                throw new org.bgbench.model.InvalidParameterException("--restore-image", "restores one store in this "
+                        + "process; with --workers use bg rate --reset image, or reload");
+            }
+            String mark = LocalStore.restoreImage(provider, storeOptions.settings(provider, params), graph, err);
+            out.println("Restored the database image of " + provider.name() + "; its state mark: " + mark);
+            return 0;
         }
         LoadReport report = LocalStore.load(provider, storeOptions.settings(provider, params), graph, loaders,
                 replace, err);
@@ -76,6 +89,10 @@ final class LoadCommand implements Callable<Integer> {
             if (loaded && !replace) {
                 out.println("The store already holds this graph (" + graph.spec().fingerprint() + "); nothing to do."
                         + " Pass --replace to load it again.");
+                String fresh = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
+                c.storeMarks().stream().filter(m -> !fresh.equals(m)).findFirst().ifPresent(m -> err.println(
+                        "bg: note: the store holds this graph, but not as loaded (its state mark: " + m + "); pass "
+                                + "--replace to load it anew"));
                 return 0;
             }
             ClusterCoordinator.LoadSummary r = c.load(loaders);

@@ -110,7 +110,8 @@ final class QuickstartCommand implements Callable<Integer> {
         int loaders = 2 * Runtime.getRuntime().availableProcessors();
         List<RunResult> results = new ArrayList<>();
         RatingSession.Report rating = null;
-        try (LocalStore db = LocalStore.open(provider, settings, graph, LocalStore.IfMissing.LOAD, loaders, err)) {
+        try (LocalStore db = LocalStore.open(provider, settings, graph, LocalStore.IfMissing.LOAD, loaders,
+                RunKeys.verifySample(params), err)) {
             if (db.loadReport() != null) {
                 out.print(Loading.describe(provider.name(), graph, db.loadReport()));
             } else {

@@ -160,6 +160,8 @@ final class RateCommand implements Callable<Integer> {
                                 + "(bg load --store " + provider.name() + " --workers ... with the same -p graph keys)");
                     }
                     c.load(loaders);
+                } else {
+                    c.requireState();
                 }
                 ClusterExecutor executor = new ClusterExecutor(c, loaders, cluster.keepGoing);
                 return rate(stdout, err, settings, executor, ws, template, policy, provider.name(), theSla,
@@ -167,7 +169,7 @@ final class RateCommand implements Callable<Integer> {
             }
         }
         try (LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
-                loaders, err)) {
+                loaders, RunKeys.verifySample(params), err)) {
             LocalExecutor executor = new LocalExecutor(store, ws, loaders, err);
             return rate(stdout, err, settings, executor, ws, template, policy, provider.name(), theSla, deltaDuration,
                     dir, t0, extra);

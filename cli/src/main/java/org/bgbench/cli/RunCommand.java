@@ -105,7 +105,8 @@ final class RunCommand implements Callable<Integer> {
             return runWithWorkers(stdout, err, provider, params, settings, graph, ws, es, resultFile, loaders);
         }
         try (LocalStore store = LocalStore.open(provider, settings, graph,
-                load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD, loaders, err)) {
+                load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD, loaders,
+                RunKeys.verifySample(params), err)) {
             err.printf("bg: running %s on %s: T=%d, %s%n", ws.mixName(), provider.name(), es.threads(),
                     es.operations() > 0 ? es.operations() + " requests" : Durations.format(es.duration()));
             Experiment.Outcome outcome = store.run(ws, es, resultFile, quiet ? null : err);
@@ -124,7 +125,8 @@ final class RunCommand implements Callable<Integer> {
     /**
      * The run on the workers given by --workers (dissertation 4.3): each emulates its own members with its share of T
      * and validates its own reads; the coordinator merges their seconds live and their results at the end. The
-     * workers keep their expected state between runs while they live; a fresh worker assumes the graph as loaded.
+     * workers keep their expected state between runs while they live; the store's state mark says which state that
+     * must be, and a worker that does not hold it (restarted since a run with writes) refuses the run.
      */
     private int runWithWorkers(PrintWriter stdout, PrintWriter err, StoreProvider provider, Parameters params,
                                StoreSettings settings, SocialGraph graph, WorkloadSpec ws, ExperimentSpec es,
@@ -144,6 +146,8 @@ final class RunCommand implements Callable<Integer> {
                             + "pass --load");
                 }
                 c.load(loaders);
+            } else {
+                c.requireState();
             }
             err.printf("bg: running %s on %s with %d workers: T=%d (%s per worker), %s%n", ws.mixName(),
                     provider.name(), c.names().size(), es.threads(),

@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = {"Compare what the store holds, read through its own actions, with the state BG expects after the",
-            "runs so far: every member's friends, pending invitations and counts, every resource's comments.",
+            "runs so far: every member's friends, pending invitations and counts, every resource's comments; and",
+            "report the store's state mark (which of BG's states it holds). Read-only unless --repair.",
             "With --workers each worker checks its own members against the state it kept."})
 final class VerifyCommand implements Callable<Integer> {
     @Spec
@@ -38,6 +39,16 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--limit", defaultValue = "20", description = "Differences to print at most (default ${DEFAULT-VALUE}).")
     int limit;
 
+    @Option(names = "--repair", description = "Bring the store back to the generated graph: read every member and fix "
+            + "each difference through the store's own actions, read it all back, then mark it as freshly loaded "
+            + "(the runs' saved state is dropped). For a store a run left in an unknown state (interrupted, crashed, "
+            + "changed by hand).")
+    boolean repair;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Sessions reading and repairing in parallel with "
+            + "--repair (default: 2 × cores).")
+    Integer threads;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -47,32 +58,106 @@ final class VerifyCommand implements Callable<Integer> {
         SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
         StoreSettings settings = storeOptions.settings(provider, params);
         if (cluster.active()) {
-            Map<String, String> all = new TreeMap<>(settings.asMap());
-            all.putAll(params.asMap());
-            try (ClusterCoordinator c = cluster.connect(err)) {
-                if (!c.open(provider.name(), all, graph, WorkloadParameters.toSpec(params.asMap()), cluster.rates(),
-                        provider.traits().onePerWorker())) {
-                    throw new org.bgbench.loader.LoadException("the store does not hold this graph");
-                }
-                List<Messages.Verified> found = c.verify(limit);
-                int bad = 0;
-                for (int k = 0; k < found.size(); k++) {
-                    Messages.Verified f = found.get(k);
-                    out.printf("worker %d %s: %,d members (%,d touched by writes), %d differences%n", k,
-                            c.names().get(k), f.members(), f.touched(), f.differences().size());
-                    f.differences().forEach(d -> out.println("  " + d));
-                    bad += f.differences().size();
-                }
-                out.println(bad == 0 ? "The store holds exactly the state BG expects." : "The store differs from the state BG expects.");
-                return bad == 0 ? 0 : Bg.FAILED;
-            }
+            return withWorkers(out, err, provider, params, graph, settings);
+        }
+        if (repair) {
+            return repair(out, err, provider, settings, graph);
         }
         LocalStore.Verification v = LocalStore.verify(provider, settings, graph, limit);
+        out.println("State mark: " + v.mark() + "; compared with " + v.comparedWith());
+        if (v.problem() != null) {
+            out.println("Problem: " + v.problem());
+        }
         out.printf("%,d members (%,d touched by writes), %d differences%n", v.members(), v.touched(),
                 v.differences().size());
         v.differences().forEach(d -> out.println("  " + d));
-        out.println(v.differences().isEmpty() ? "The store holds exactly the state BG expects."
+        out.println(v.differences().isEmpty() ? "The store holds exactly the state BG expects"
+                + (v.problem() == null ? "." : ", but BG cannot run from it (see the problem above).")
                 : "The store differs from the state BG expects.");
-        return v.differences().isEmpty() ? 0 : Bg.FAILED;
+        return v.clean() ? 0 : Bg.FAILED;
+    }
+
+    private int repair(PrintWriter out, PrintWriter err, StoreProvider provider, StoreSettings settings,
+                       SocialGraph graph) {
+        int n = threads != null ? threads : 2 * Runtime.getRuntime().availableProcessors();
+        err.printf("bg: repairing %s: reading all %,d members and fixing what differs from the generated graph%n",
+                provider.name(), graph.members());
+        err.flush();
+        LocalStore.Repair r = LocalStore.repair(provider, settings, graph, n, limit, err);
+        out.println("State mark before: " + r.markBefore());
+        out.printf(java.util.Locale.ROOT, "Read %,d members in %.1f s; restored %,d relationships and %,d comments "
+                + "with %,d actions%n", r.report().members(), r.report().seconds(), r.report().relationships(),
+                r.report().comments(), r.report().storeCalls());
+        if (!r.report().refused().isEmpty()) {
+            out.println("Cannot fix through the store's actions:");
+            r.report().refused().stream().limit(limit).forEach(d -> out.println("  " + d));
+        }
+        if (!r.remaining().isEmpty()) {
+            out.println("Still different from the generated graph after the repair:");
+            r.remaining().forEach(d -> out.println("  " + d));
+        }
+        out.println("State mark after: " + r.markAfter());
+        if (r.done()) {
+            out.println("The store holds exactly the generated graph again.");
+            return 0;
+        }
+        out.println("The repair could not bring the store back; reload it (bg load --store " + provider.name()
+                + " --replace with the same -p graph keys).");
+        return Bg.FAILED;
+    }
+
+    private int withWorkers(PrintWriter out, PrintWriter err, StoreProvider provider, Parameters params,
+                            SocialGraph graph, StoreSettings settings) {
+        Map<String, String> all = new TreeMap<>(settings.asMap());
+        all.putAll(params.asMap());
+        try (ClusterCoordinator c = cluster.connect(err)) {
+            if (!c.open(provider.name(), all, graph, WorkloadParameters.toSpec(params.asMap()), cluster.rates(),
+                    provider.traits().onePerWorker())) {
+                throw new org.bgbench.loader.LoadException("the store does not hold this graph");
+            }
+            if (repair) {
+                err.printf("bg: repairing %s on %d workers: each reads its members and fixes what differs from the "
+                        + "generated graph%n", provider.name(), c.names().size());
+                err.flush();
+                List<Messages.ResetDone> done = c.reset(Messages.ResetHow.FULL);
+                boolean ok = true;
+                for (int k = 0; k < done.size(); k++) {
+                    Messages.ResetDone d = done.get(k);
+                    out.printf(java.util.Locale.ROOT, "worker %d %s: restored %,d relationships and %,d comments in "
+                            + "%.1f s%s%n", k, c.names().get(k), d.relationships(), d.comments(), d.seconds(),
+                            d.verified() ? "" : "; still different: " + d.mismatch());
+                    ok &= d.verified();
+                }
+                out.println("State mark after: " + (ok ? org.bgbench.store.StateMark.loaded(graph.spec().fingerprint())
+                        : "unchanged from running: (the repair did not finish)"));
+                out.println(ok ? "The store holds exactly the generated graph again."
+                        : "The repair could not bring the store back; reload it (bg load --store " + provider.name()
+                                + " --replace --workers …).");
+                return ok ? 0 : Bg.FAILED;
+            }
+            String problem = null;
+            try {
+                c.requireState();
+            } catch (ClusterCoordinator.ClusterException e) {
+                problem = e.getMessage();
+            }
+            out.println("State mark: " + String.join(", ", c.storeMarks()));
+            if (problem != null) {
+                out.println("Problem: " + problem);
+            }
+            List<Messages.Verified> found = c.verify(limit);
+            int bad = 0;
+            for (int k = 0; k < found.size(); k++) {
+                Messages.Verified f = found.get(k);
+                out.printf("worker %d %s: %,d members (%,d touched by writes), %d differences%n", k,
+                        c.names().get(k), f.members(), f.touched(), f.differences().size());
+                f.differences().forEach(d -> out.println("  " + d));
+                bad += f.differences().size();
+            }
+            out.println(bad == 0 ? "The store holds exactly the state BG expects"
+                    + (problem == null ? "." : ", but BG cannot run from it (see the problem above).")
+                    : "The store differs from the state BG expects.");
+            return bad == 0 && problem == null ? 0 : Bg.FAILED;
+        }
     }
 }

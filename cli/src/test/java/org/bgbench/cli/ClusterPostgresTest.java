@@ -44,6 +44,7 @@ class ClusterPostgresTest {
     private EmbeddedPostgres pg;
     private String url;
     private final List<WorkerServer> servers = new ArrayList<>();
+    private final List<WorkerService> services = new ArrayList<>();
     private String workers;
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
@@ -55,9 +56,10 @@ class ClusterPostgresTest {
         url = "postgres.url=jdbc:postgresql://localhost:" + pg.getPort() + "/postgres";
         List<String> addresses = new ArrayList<>();
         for (int k = 0; k < 2; k++) {
-            WorkerServer s = WorkerServer.start(new InetSocketAddress("127.0.0.1", 0), SECRET,
-                    new WorkerService(dir.resolve("w" + k), new PrintWriter(new StringWriter(), true)));
+            WorkerService service = new WorkerService(dir.resolve("w" + k), new PrintWriter(new StringWriter(), true));
+            WorkerServer s = WorkerServer.start(new InetSocketAddress("127.0.0.1", 0), SECRET, service);
             servers.add(s);
+            services.add(service);
             addresses.add("127.0.0.1:" + s.port());
         }
         workers = String.join(",", addresses);
@@ -153,8 +155,72 @@ class ClusterPostgresTest {
         assertThat(out.toString()).doesNotContain("(0 touched by writes)");
     }
 
+    /** The store's state mark, read as BG reads it. */
+    private String storeMark() {
+        var provider = new org.bgbench.store.postgres.PostgresStoreProvider();
+        try (var store = provider.open(org.bgbench.store.StoreSettings.forProvider(provider,
+                java.util.Map.of("postgres.url", url.substring("postgres.url=".length()), "postgres.pool", "2")))) {
+            return store.stateMark().orElse("(none)");
+        }
+    }
+
     @Test
     @Order(4)
+    void aRestartedWorkerMakesTheCoordinatorRefuseUntilTheStoreIsRepaired() throws Exception {
+        assertThat(bg(with("load", "--replace", "--workers", workers))).as(err.toString()).isZero();
+        String loaded = storeMark();
+        assertThat(loaded).startsWith("loaded:bg-graph/");
+        assertThat(bg(with("run", "--workload", "high", "--threads", "4", "--duration", "2s", "--warmup", "0s",
+                "--quiet", "--workers", workers, "--out", dir.resolve("restart/before.json").toString())))
+                .as(err + "\n" + out).isZero();
+        String sealed = storeMark();
+        assertThat(sealed).as("the run's writes are sealed with one token").startsWith("state:");
+
+        // Worker 1 restarts (as after a crash or a reboot): a new process, knowing nothing of the run's writes.
+        servers.get(1).close();
+        services.get(1).closeStore();
+        WorkerService fresh = new WorkerService(dir.resolve("w1-restarted"), new PrintWriter(new StringWriter(), true));
+        WorkerServer restarted = WorkerServer.start(new InetSocketAddress("127.0.0.1", 0), SECRET, fresh);
+        servers.set(1, restarted);
+        services.set(1, fresh);
+        String address = "127.0.0.1:" + restarted.port();
+        workers = workers.split(",")[0] + "," + address;
+
+        Path refused = dir.resolve("restart/refused.json");
+        assertThat(bg(with("run", "--workload", "high", "--threads", "4", "--duration", "2s", "--warmup", "0s",
+                "--quiet", "--workers", workers, "--out", refused.toString()))).as(err + "\n" + out)
+                .isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("bg: error: worker 1 " + address + " does not hold BG's expected state of "
+                        + "the store (" + sealed + ", left by an earlier run through these workers): it was restarted")
+                .contains("bg load --store postgres --replace --workers").contains("bg verify --store postgres --repair "
+                        + "--workers").doesNotContain("Exception");
+        assertThat(refused).doesNotExist();
+        assertThat(storeMark()).as("a refused run changes nothing").isEqualTo(sealed);
+        // bg rate is refused alike; bg verify reports it.
+        assertThat(bg(with("rate", "--workload", "high", "--delta", "1s", "--warmup", "0s", "--sla",
+                "95%:100ms:0.01%:1s", "--max-threads", "2", "--workers", workers, "--out",
+                dir.resolve("restart/rating").toString()))).isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("worker 1 " + address + " does not hold BG's expected state");
+        assertThat(bg(with("verify", "--workers", workers))).isEqualTo(Bg.FAILED);
+        assertThat(out.toString()).contains("State mark: " + sealed).contains("Problem: worker 1 " + address);
+
+        // Each worker repairs its members to the generated graph; the store is marked as loaded again.
+        assertThat(bg(with("verify", "--repair", "--workers", workers))).as(err + "\n" + out).isZero();
+        assertThat(out.toString()).contains("The store holds exactly the generated graph again.");
+        assertThat(storeMark()).isEqualTo(loaded);
+        Path after = dir.resolve("restart/after.json");
+        assertThat(bg(with("run", "--workload", "high", "--threads", "4", "--duration", "2s", "--warmup", "0s",
+                "--quiet", "--workers", workers, "--out", after.toString()))).as(err + "\n" + out).isZero();
+        JsonNode merged = JSON.readTree(after.toFile());
+        assertThat(merged.at("/unpredictable/reads_checked").asLong()).isPositive();
+        assertThat(merged.at("/unpredictable/unpredictable_reads").asLong()).isZero();
+        assertThat(storeMark()).startsWith("state:").isNotEqualTo(sealed);
+        assertThat(bg(with("verify", "--workers", workers))).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("The store holds exactly the state BG expects.");
+    }
+
+    @Test
+    @Order(5)
     void aRatingAskedToKeepGoingDropsAFailedWorkerAndFinishes() throws Exception {
         WorkerService thirdService = new WorkerService(dir.resolve("w2"), new PrintWriter(new StringWriter(), true));
         WorkerServer third = WorkerServer.start(new InetSocketAddress("127.0.0.1", 0), SECRET, thirdService);
@@ -194,7 +260,7 @@ class ClusterPostgresTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aCoordinatorWithoutTheSecretIsRefused() {
         List<String> args = new ArrayList<>(List.of(with("run", "--workload", "high", "--threads", "2", "--duration",
                 "1s", "--workers", workers, "--out", dir.resolve("refused.json").toString())));
@@ -205,7 +271,7 @@ class ClusterPostgresTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void aWorkerThatDiesFailsTheRunCleanlyAndKeepsWhatWasMeasured() throws Exception {
         Path result = dir.resolve("dies/r.json");
         AtomicInteger code = new AtomicInteger(-1);

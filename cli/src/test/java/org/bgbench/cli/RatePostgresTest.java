@@ -118,9 +118,18 @@ class RatePostgresTest {
         StoreSettings settings = StoreSettings.forProvider(new PostgresStoreProvider(),
                 Map.of("postgres.url", url.substring("postgres.url=".length())));
         StateFiles states = StateFiles.defaultLocation();
-        GraphState saved = states.load(states.fileFor("postgres", settings), graph);
         try (DataStore store = new PostgresStoreProvider().open(settings)) {
+            // The store names the saved state it holds: the rating ended with the last experiment's token.
+            String mark = store.stateMark().orElseThrow();
+            assertThat(mark).startsWith("state:");
+            GraphState saved = states.read(mark.substring("state:".length()), graph).orElseThrow();
+            assertThat(saved.touchedMembers()).isPositive();
             assertThat(StateComparison.differences(store, saved, 10)).isEmpty();
+            try (var files = Files.list(states.dir())) {
+                assertThat(files.map(f -> f.getFileName().toString()).toList()).as("the earlier experiments' states "
+                        + "were deleted as the store moved on").containsExactly(mark.substring("state:".length())
+                        + ".state");
+            }
         }
     }
 

@@ -4,29 +4,52 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.bgbench.loader.LoadException;
 import org.bgbench.loader.LoadReport;
+import org.bgbench.loader.repair.RepairDb;
+import org.bgbench.loader.repair.StoreRepair;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.StateMark;
+import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.StateComparison;
 import org.bgbench.workload.WorkloadSpec;
 
 /**
- * A store opened in this process together with the state BG expects it to hold: the generated graph, or what the
- * last run with writes left (kept in {@link StateFiles} between commands). Experiments run here update that state and
- * save it when they wrote, so the next command starts where this one ended.
+ * A store opened in this process together with the state BG expects it to hold. The store says which state that is,
+ * by the state mark it keeps ({@link StateMark}): {@code loaded:<fingerprint>} is the generated graph,
+ * {@code state:<token>} the state a run saved in {@link StateFiles} under that token, and {@code running:…} a run
+ * that has not ended, whose writes BG does not know — such a store is refused with what to do, as is one whose token
+ * has no state file here or whose contents a sampled check finds different.
+ *
+ * <p>Everything that writes goes through here and keeps the mark right: a run with writes (and a repair) writes
+ * {@code running:…} before its first write reaches the store; when it ends, BG's state is saved under a fresh token
+ * and the store's mark set to it (or to {@code loaded:…} when the state is the generated graph again); a load, a
+ * verified repair and an image restore leave the store with the generated graph and its loaded mark.
  */
 public final class LocalStore implements AutoCloseable {
+    /** Members of each kind the check before a run compares by default ({@code -p verify.sample}). */
+    public static final int DEFAULT_VERIFY_SAMPLE = 50;
+
     private final StoreProvider provider;
     private final StoreSettings settings;
     private final DataStore store;
     private final SocialGraph graph;
     private final StateFiles states;
-    private final Path stateFile;
     private GraphState state;
+    /** The token of the state file that describes the store, or null when it holds the generated graph. */
+    private String token;
+    /** Whether this process set the store's mark to {@code running:…} and has not ended its writes yet. */
+    private boolean writing;
     private LoadReport loadReport;
 
     private LocalStore(StoreProvider provider, StoreSettings settings, DataStore store, SocialGraph graph,
@@ -36,12 +59,11 @@ public final class LocalStore implements AutoCloseable {
         this.store = store;
         this.graph = graph;
         this.states = states;
-        this.stateFile = states.fileFor(provider.name(), settings);
     }
 
     /** What {@link #open} does with a store that does not hold the graph. */
     public enum IfMissing {
-        /** Load it. */
+        /** Load it; also reload a store that holds the graph in a state BG does not know. */
         LOAD,
         /** Refuse, and say the command's {@code --load} would load it. */
         REFUSE_OFFER_LOAD,
@@ -49,13 +71,23 @@ public final class LocalStore implements AutoCloseable {
         REFUSE
     }
 
-    /**
-     * Opens the store and makes sure it holds {@code graph}: a store that already does starts from the state saved by
-     * the last command; one that does not is loaded when asked ({@link IfMissing#LOAD}) or when it forgets its
-     * contents on close (the memory store), and refused otherwise with a message that says what to do.
-     */
+    /** {@link #open(StoreProvider, StoreSettings, SocialGraph, IfMissing, int, int, PrintWriter)} with the default check. */
     public static LocalStore open(StoreProvider provider, StoreSettings settings, SocialGraph graph,
                                   IfMissing ifMissing, int loaders, PrintWriter err) {
+        return open(provider, settings, graph, ifMissing, loaders, DEFAULT_VERIFY_SAMPLE, err);
+    }
+
+    /**
+     * Opens the store and makes sure it holds {@code graph} in a state BG knows: the store's mark names the state to
+     * start from (the generated graph, or a saved state), and then {@code verifySample} members drawn from those
+     * writes touched and as many from all members, and the store's totals, are compared with it (0: no check). A
+     * store that does not hold the graph is loaded when asked ({@link IfMissing#LOAD}) or when it forgets its
+     * contents on close (the memory store); otherwise, and for a store in a state BG does not know (a run that never
+     * ended, a token with no state file here, no mark, a sample that differs), this refuses with a message that says
+     * what to do — with {@link IfMissing#LOAD}, or for a store that forgets on close, such a store is loaded anew.
+     */
+    public static LocalStore open(StoreProvider provider, StoreSettings settings, SocialGraph graph,
+                                  IfMissing ifMissing, int loaders, int verifySample, PrintWriter err) {
         StateFiles states = StateFiles.defaultLocation();
         if (ifMissing == IfMissing.LOAD || provider.traits().forgetsOnClose()) {
             Loading.checkFits(provider, graph, err);
@@ -66,8 +98,21 @@ public final class LocalStore implements AutoCloseable {
             String want = graph.spec().fingerprint();
             var held = store.loadedGraph();
             if (held.isPresent() && held.get().equals(want)) {
-                s.state = states.load(s.stateFile, graph);
-                return s;
+                try {
+                    s.adoptMark();
+                    s.checkSample(verifySample);
+                    return s;
+                } catch (StateMismatch e) {
+                    // A store that forgets on close is loaded by every command anyway; one that outlived a command
+                    // in this JVM (tests) is loaded again like one that did not.
+                    if (ifMissing != IfMissing.LOAD && !provider.traits().forgetsOnClose()) {
+                        throw e;
+                    }
+                    err.println("bg: " + e.reason() + " Loading the graph anew"
+                            + (ifMissing == IfMissing.LOAD ? ", as --load asks." : "."));
+                    s.reload(loaders, err);
+                    return s;
+                }
             }
             if (ifMissing == IfMissing.REFUSE && !provider.traits().forgetsOnClose()) {
                 throw new LoadException("the store does not hold this graph; load it first (bg load --store "
@@ -91,48 +136,256 @@ public final class LocalStore implements AutoCloseable {
         }
     }
 
+    /** A store whose contents BG cannot vouch for; the message says why and what to do. */
+    public static final class StateMismatch extends LoadException {
+        private final String reason;
+
+        StateMismatch(String reason, String advice) {
+            super(reason + " " + advice);
+            this.reason = reason;
+        }
+
+        /** Why, without the advice. */
+        public String reason() {
+            return reason;
+        }
+    }
+
+    private StateMismatch mismatch(String reason) {
+        return new StateMismatch(reason, advice());
+    }
+
+    /** What a user can do about a store in a state BG does not know, as a sentence naming the commands. */
+    private static String advice(String store, Optional<StoreImage> image) {
+        boolean hasImage = false;
+        try {
+            hasImage = image.isPresent() && image.get().exists();
+        } catch (RuntimeException e) {
+            // No image to offer.
+        }
+        return "Reload it (bg load --store " + store + " --replace), repair it (bg verify --store " + store
+                + " --repair)" + (hasImage ? ", or restore its database image (bg load --store " + store
+                + " --restore-image)" : "") + ", each with the same --store settings and -p graph keys.";
+    }
+
+    private String advice() {
+        return advice(provider.name(), store.image());
+    }
+
     /**
-     * {@code bg load}: loads {@code graph} unless the store holds it already (then returns null; {@code replace}
-     * loads it anew), and forgets the state earlier runs left, since a fresh load is the generated graph.
+     * Sets BG's state from the store's mark: the generated graph for {@code loaded:} this graph, the saved state for
+     * {@code state:} a token with a file here; anything else is a {@link StateMismatch}.
+     */
+    private void adoptMark() {
+        Optional<String> raw = store.stateMark();
+        String want = graph.spec().fingerprint();
+        if (raw.isEmpty()) {
+            throw mismatch("the store holds this graph but records no state mark (it was loaded by an older BG, or "
+                    + "BG's bg_meta was changed), so BG cannot tell what state it is in.");
+        }
+        StateMark mark = StateMark.parse(raw.get()).orElseThrow(() -> mismatch("the store's state mark '"
+                + raw.get() + "' is not one BG writes."));
+        switch (mark.kind()) {
+            case LOADED -> {
+                if (!mark.value().equals(want)) {
+                    throw mismatch("the store's state mark says it was loaded with graph " + mark.value()
+                            + ", but it records graph " + want + ".");
+                }
+                state = new GraphState(graph);
+                token = null;
+            }
+            case STATE -> {
+                Optional<GraphState> saved = states.read(mark.value(), graph);
+                if (saved.isEmpty()) {
+                    throw mismatch("the store holds the state a run left under token " + mark.value() + ", but "
+                            + states.dir().toAbsolutePath() + " has no " + mark.value() + ".state (that run was made "
+                            + "on another machine or with another state directory, -Dbg.state.dir, or the file was "
+                            + "deleted). Run BG where that file is, or:");
+                }
+                state = saved.get();
+                token = mark.value();
+            }
+            case RUNNING -> throw mismatch("a run on this store has not ended (" + mark.value() + "). If it is not "
+                    + "still running, it was interrupted and BG does not know which of its writes reached the store.");
+        }
+    }
+
+    /** The sampled check before a run: {@code n} touched and {@code n} random members, and the totals. */
+    private void checkSample(int n) {
+        if (n <= 0) {
+            return;
+        }
+        List<String> diffs = StateComparison.sampled(store, state, n, System.nanoTime(), 5);
+        if (!diffs.isEmpty()) {
+            throw new StateMismatch("the store does not hold the state BG expects ("
+                    + (token == null ? "the generated graph" : "the state saved under token " + token) + "): "
+                    + String.join("; ", diffs) + ". It was changed behind BG's back, or lost writes in a crash.",
+                    advice() + " (-p verify.sample=0 skips this check.)");
+        }
+    }
+
+    /**
+     * {@code bg load}: loads {@code graph} unless the store holds it already (then returns null and says in which
+     * state; {@code replace} loads it anew), and deletes the state file the store's old mark named.
      */
     public static LoadReport load(StoreProvider provider, StoreSettings settings, SocialGraph graph, int loaders,
                                   boolean replace, PrintWriter err) {
         Loading.checkFits(provider, graph, err);
+        StateFiles states = StateFiles.defaultLocation();
         try (DataStore store = provider.open(settings)) {
+            Optional<StateMark> before = markOf(store);
             LoadReport report = Loading.load(store, graph, loaders, replace, err);
             if (report != null) {
-                StateFiles states = StateFiles.defaultLocation();
-                try {
-                    states.delete(states.fileFor(provider.name(), settings));
-                } catch (IOException e) {
-                    err.println("bg: warning: cannot delete the saved state of earlier runs: " + e.getMessage());
-                }
+                deleteStale(states, before, err);
+            } else if (before.isEmpty() || before.get().kind() != StateMark.Kind.LOADED) {
+                err.println("bg: note: the store holds this graph, but not as loaded: "
+                        + before.map(m -> switch (m.kind()) {
+                            case STATE -> "in the state the last run left (token " + m.value() + ")";
+                            case RUNNING -> "a run on it has not ended (" + m.value() + "); bg run will refuse it";
+                            case LOADED -> "";
+                        }).orElse("it records no state mark; bg run will refuse it")
+                        + ". Pass --replace to load it anew.");
             }
             return report;
         }
     }
 
-    /** What {@code bg verify} found: the store's differences from the state BG expects. */
-    public record Verification(int members, int touched, java.util.List<String> differences) {
+    /**
+     * {@code bg load --restore-image}: replaces the store's contents with its database image (taken by a rating)
+     * and adopts the mark the image was saved with. Returns that mark.
+     */
+    public static String restoreImage(StoreProvider provider, StoreSettings settings, SocialGraph graph,
+                                      PrintWriter err) {
+        StateFiles states = StateFiles.defaultLocation();
+        try (DataStore store = provider.open(settings)) {
+            if (store.loadedGraph().filter(graph.spec().fingerprint()::equals).isEmpty()) {
+                throw new LoadException("the store does not hold this graph, so it has no image of it; load it "
+                        + "(bg load --store " + provider.name() + " --replace)");
+            }
+            StoreImage image = store.image().filter(StoreImage::exists).orElseThrow(() -> new LoadException(
+                    "the store has no database image of this graph (a rating with --reset image or auto takes one); "
+                            + "reload it (bg load --store " + provider.name() + " --replace) or repair it (bg verify "
+                            + "--store " + provider.name() + " --repair)"));
+            Optional<StateMark> before = markOf(store);
+            image.restore();
+            if (store.stateMark().isEmpty()) {
+                // Images are taken of freshly loaded stores only; one from an older BG carries no mark.
+                store.writeStateMark(StateMark.loaded(graph.spec().fingerprint()).text());
+            }
+            Optional<StateMark> after = markOf(store);
+            if (!before.equals(after)) {
+                deleteStale(states, before, err);
+            }
+            return store.stateMark().orElse("");
+        }
     }
 
-    /** {@code bg verify}: compares the store, through its own reads, with the state BG saved for it. */
+    private static Optional<StateMark> markOf(DataStore store) {
+        return store.loadedGraph().isEmpty() ? Optional.empty() : store.stateMark().flatMap(StateMark::parse);
+    }
+
+    /** Deletes the state file an old mark named; it no longer describes the store. */
+    private static void deleteStale(StateFiles states, Optional<StateMark> old, PrintWriter err) {
+        if (old.isPresent() && old.get().kind() == StateMark.Kind.STATE) {
+            try {
+                states.delete(old.get().value());
+            } catch (IOException | LoadException e) {
+                err.println("bg: warning: cannot delete the stale saved state " + old.get().value() + ": "
+                        + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * What {@code bg verify} found: the store's differences from the state BG would use, the store's mark, what was
+     * compared, and why that is not a state BG could run from (null when it is).
+     */
+    public record Verification(int members, int touched, List<String> differences, String mark, String comparedWith,
+                               String problem) {
+        public boolean clean() {
+            return differences.isEmpty() && problem == null;
+        }
+    }
+
+    /**
+     * {@code bg verify}: reads the store's mark and compares the store, member by member through its own reads, with
+     * the state the mark names. When that is not a state BG could run from (a run that never ended, a token without
+     * a state file here, no mark) the store is compared with the generated graph and the problem reported. Read-only.
+     */
     public static Verification verify(StoreProvider provider, StoreSettings settings, SocialGraph graph, int limit) {
         StateFiles states = StateFiles.defaultLocation();
         try (DataStore store = provider.open(settings)) {
             if (store.loadedGraph().filter(graph.spec().fingerprint()::equals).isEmpty()) {
                 throw new LoadException("the store does not hold this graph");
             }
-            GraphState state = states.load(states.fileFor(provider.name(), settings), graph);
-            return new Verification(graph.members(), state.touchedMembers(),
-                    org.bgbench.store.conformance.StateComparison.differences(store, state, limit));
+            LocalStore s = new LocalStore(provider, settings, store, graph, states);
+            String mark = store.stateMark().orElse("(none)");
+            String problem = null;
+            try {
+                s.adoptMark();
+            } catch (StateMismatch e) {
+                problem = e.getMessage();
+                s.state = new GraphState(graph);
+                s.token = null;
+            }
+            String against = s.token == null ? "the generated graph"
+                    : "the state saved in " + states.fileFor(s.token).toAbsolutePath();
+            return new Verification(graph.members(), s.state.touchedMembers(),
+                    StateComparison.differences(store, s.state, limit), mark, against, problem);
         }
+    }
+
+    /** What {@code bg verify --repair} did, what it could not fix, and the store's mark before and after. */
+    public record Repair(String markBefore, String markAfter, StoreRepair.Report report, List<String> remaining) {
+        public boolean done() {
+            return remaining.isEmpty() && report.refused().isEmpty();
+        }
+    }
+
+    /**
+     * {@code bg verify --repair}: brings the store back to the generated graph, whatever its mark says, by reading
+     * every member and fixing each difference through the store's own actions ({@link StoreRepair}), then reads the
+     * whole store back. When it agrees the store gets the loaded mark and the stale state file is deleted; otherwise
+     * the mark stays {@code running:} (runs refuse the store) and {@link Repair#remaining()} says what is left.
+     */
+    public static Repair repair(StoreProvider provider, StoreSettings settings, SocialGraph graph, int threads,
+                                int limit, PrintWriter err) {
+        StateFiles states = StateFiles.defaultLocation();
+        try (DataStore store = provider.open(settings)) {
+            if (store.loadedGraph().filter(graph.spec().fingerprint()::equals).isEmpty()) {
+                throw new LoadException("the store does not hold this graph (a load did not finish, or it holds "
+                        + "another); load it (bg load --store " + provider.name() + " --replace)");
+            }
+            String before = store.stateMark().orElse("(none)");
+            Optional<StateMark> old = markOf(store);
+            store.writeStateMark(running("bg verify --repair"));
+            StoreRepair.Report r = StoreRepair.toGenerated(store, graph, Math.max(1, threads), null);
+            List<String> remaining = StateComparison.differences(store, new GraphState(graph), limit);
+            if (remaining.isEmpty() && r.refused().isEmpty()) {
+                store.writeStateMark(StateMark.loaded(graph.spec().fingerprint()).text());
+                deleteStale(states, old, err);
+            }
+            return new Repair(before, store.stateMark().orElse("(none)"), r, remaining);
+        }
+    }
+
+    /** The mark of a run starting now in this process; {@code what} says which. */
+    static String running(String what) {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "this host";
+        }
+        return StateMark.running(StateFiles.newToken().substring(0, 8) + " started "
+                + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " on " + host + " by pid "
+                + ProcessHandle.current().pid() + ": " + what).text();
     }
 
     /** Loads the graph anew (replacing what the store holds); BG's state is the generated graph again. */
     public LoadReport reload(int loaders, PrintWriter err) {
         loadReport = Loading.load(store, graph, loaders, true, err);
-        forgetState();
+        generatedAgain();
         return loadReport;
     }
 
@@ -141,32 +394,127 @@ public final class LocalStore implements AutoCloseable {
         return loadReport;
     }
 
-    /** BG's state is the generated graph (after a load, an image restore or a repair). */
-    public void forgetState() {
+    /** The store holds the generated graph (after a load, a verified repair): say so in its mark and in BG's state. */
+    private void generatedAgain() {
         state = new GraphState(graph);
-        try {
-            states.delete(stateFile);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete BG's saved state " + stateFile + ": " + e.getMessage(), e);
+        store.writeStateMark(StateMark.loaded(graph.spec().fingerprint()).text());
+        writing = false;
+        dropToken();
+    }
+
+    private void dropToken() {
+        if (token != null) {
+            try {
+                states.delete(token);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot delete BG's stale saved state " + states.fileFor(token) + ": "
+                        + e.getMessage(), e);
+            }
+            token = null;
         }
+    }
+
+    /**
+     * Marks the store as being written ({@code running:…}) before the first write of a run or repair reaches it; the
+     * state file of the old token no longer describes the store and is deleted.
+     */
+    public void beginWrites(String what) {
+        store.writeStateMark(running(what));
+        writing = true;
+        dropToken();
     }
 
     /** Runs one experiment on this store from the state BG expects, and saves the state it ends in. */
     public Experiment.Outcome run(WorkloadSpec workload, ExperimentSpec spec, Path out, PrintWriter progress) {
+        boolean writes = workload.mix().writeFraction() > 0;
+        if (writes) {
+            beginWrites("a run of the " + workload.mixName() + " mix with T=" + spec.threads());
+        }
         Experiment.Outcome o = Experiment.run(new Experiment.Setup(store, provider.name(), settings.asMap(), state,
                 workload, spec, out, progress));
-        if (workload.mix().writeFraction() > 0) {
+        if (writes) {
             saveState();
         }
         return o;
     }
 
-    /** Saves BG's expected state so the next command starts from it. */
+    /**
+     * Ends the writes begun by {@link #beginWrites}: saves BG's expected state under a fresh token and then sets the
+     * store's mark to it (the generated graph's loaded mark when no member is touched). Nothing to do otherwise.
+     */
     public void saveState() {
+        if (!writing) {
+            return;
+        }
+        if (state.touchedMembers() == 0) {
+            generatedAgain();
+            return;
+        }
+        String t = StateFiles.newToken();
         try {
-            states.save(stateFile, state);
+            states.save(t, state);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot save BG's expected state to " + stateFile + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot save BG's expected state to " + states.fileFor(t) + ": "
+                    + e.getMessage() + "; the store stays marked as written by a run that did not end", e);
+        }
+        store.writeStateMark(StateMark.state(t).text());
+        token = t;
+        writing = false;
+    }
+
+    /**
+     * RepairDB between a rating's experiments: undoes the writes BG's state records through the store's actions.
+     * When the read-back agrees the store holds the generated graph again (and is marked so); otherwise it stays
+     * marked as being written, and the caller restores it another way.
+     */
+    public RepairDb.Report repair(int threads) {
+        beginWrites("RepairDB");
+        RepairDb.Report r = RepairDb.undo(store, state, threads);
+        if (r.verified()) {
+            generatedAgain();
+        }
+        return r;
+    }
+
+    /** Takes the database image of the freshly loaded graph (reloading first if runs changed it); false if none. */
+    public boolean saveImage(int loaders, PrintWriter err) {
+        Optional<StoreImage> image = store.image();
+        if (image.isEmpty()) {
+            return false;
+        }
+        if (!image.get().exists()) {
+            if (state.touchedMembers() > 0 || writing) {
+                err.println("bg: the store is not in its freshly loaded state; reloading it before taking its image");
+                reload(loaders, err);
+            }
+            // The image carries the mark: it must say the generated graph.
+            generatedAgain();
+            long t0 = System.nanoTime();
+            image.get().save();
+            err.printf(Locale.ROOT, "bg: saved a database image of the loaded store in %.1f s%n",
+                    (System.nanoTime() - t0) / 1e9);
+        }
+        return true;
+    }
+
+    /** Restores the database image; BG's state is then what the image's mark says (the generated graph). */
+    public void restoreImage() {
+        store.image().filter(StoreImage::exists).orElseThrow(() ->
+                new IllegalStateException("the store has no image of this graph")).restore();
+        writing = false;
+        String old = token;
+        token = null;
+        if (store.stateMark().isEmpty()) {
+            // An image from an older BG carries no mark; BG only ever took images of freshly loaded stores.
+            store.writeStateMark(StateMark.loaded(graph.spec().fingerprint()).text());
+        }
+        adoptMark();
+        if (old != null && !old.equals(token)) {
+            try {
+                states.delete(old);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot delete BG's stale saved state: " + e.getMessage(), e);
+            }
         }
     }
 

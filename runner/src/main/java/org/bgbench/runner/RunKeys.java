@@ -20,6 +20,9 @@ public final class RunKeys {
         RUN.put("validation.threads", "validator threads (default: cores)");
         RUN.put("freshness.buckets", "b, buckets of the freshness-confidence curve (default 10)");
         RUN.put("tau", "τ of the SLA: the largest % of reads that may observe unpredictable data (default 0.01)");
+        RUN.put("verify.sample", "members of each kind (touched by earlier runs' writes, and any) that bg run and bg "
+                + "rate compare with BG's expected state before they start, with the store's totals; a difference "
+                + "refuses the run (default " + LocalStore.DEFAULT_VERIFY_SAMPLE + ", 0: no check)");
         RUN.put("keeplogs", "true or false: keep the validation logs next to the result after validating "
                 + "(default true)");
     }
@@ -61,6 +64,24 @@ public final class RunKeys {
         }
         boolean keep = p.get("keeplogs") == null || parseBool(p.get("keeplogs").trim(), "keeplogs");
         return new ValidationOptions(memory, threads, buckets, tau, keep);
+    }
+
+    /** {@code verify.sample}: members of each kind the check before a run compares (0: none). */
+    public static int verifySample(Parameters p) {
+        String v = p.get("verify.sample");
+        if (v == null) {
+            return LocalStore.DEFAULT_VERIFY_SAMPLE;
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw new org.bgbench.model.InvalidParameterException("verify.sample", "expected a whole number of members, "
+                + "0 or more, got '" + v + "'");
     }
 
     private static boolean parseBool(String v, String key) {

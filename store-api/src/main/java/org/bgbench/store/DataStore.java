@@ -25,8 +25,36 @@ public interface DataStore extends AutoCloseable {
     /** A loader for one loading thread. Call after {@link #createSchema}. */
     GraphLoader newLoader(SocialGraph graph);
 
-    /** Ends a load: builds indexes, gathers statistics, and records the graph's fingerprint. */
+    /**
+     * Ends a load: builds indexes, gathers statistics, and records the graph's fingerprint and the state mark
+     * {@link StateMark#loaded loaded:&lt;fingerprint&gt;}.
+     */
     void finishLoad(SocialGraph graph);
+
+    /**
+     * The state mark BG last wrote into this store ({@link StateMark}: {@code loaded:…}, {@code state:…} or
+     * {@code running:…}), or empty when the store holds no BG schema or no mark. The mark lives in the store itself
+     * (a row of {@code bg_meta} in the SQL stores, a field of the memory store's instance), so it says which of BG's
+     * expected states the contents match whatever BG process, host or state directory asks: it survives closing and
+     * reopening the store (except where the contents themselves do not, see {@link StoreTraits#forgetsOnClose()}),
+     * is replaced by a load ({@link #finishLoad}), goes with {@link #dropSchema} and {@link #createSchema}, and an
+     * {@link StoreImage} carries the mark it was saved with back on {@link StoreImage#restore()}.
+     *
+     * <p>Every store must implement this pair; the defaults only keep test doubles compiling and fail when used.
+     */
+    default Optional<String> stateMark() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not keep BG's state mark");
+    }
+
+    /**
+     * Replaces the state mark, durably (committed before this returns) and atomically (a reader sees the old mark or
+     * the new one). BG writes {@code running:…} before the first write of a run reaches the store and the run's
+     * {@code state:…} token after its expected state was saved. Fails with a {@link StoreException} when the store
+     * holds no BG schema.
+     */
+    default void writeStateMark(String mark) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not keep BG's state mark");
+    }
 
     /** Totals for the sanity check. */
     StoreCounts counts();

@@ -65,6 +65,8 @@ public final class ClusterCoordinator implements AutoCloseable {
     private boolean separateStores;
     private String storeName;
     private Map<String, String> params;
+    /** The workers' answers to the last {@code open}. */
+    private List<Messages.Opened> opened = List.of();
 
     /** @param tls the channel's TLS, or null for plaintext */
     public ClusterCoordinator(List<String> addresses, String secret, org.bgbench.cluster.security.TlsClient tls,
@@ -125,6 +127,7 @@ public final class ClusterCoordinator implements AutoCloseable {
         List<Messages.Opened> answers = each((k, w) -> w.call(Operations.OPEN,
                 Messages.tree(new Messages.Open(store, sorted, plan.layout(), k)), CALL)).stream()
                 .map(n -> Messages.read(n, Messages.Opened.class)).toList();
+        opened = answers;
         for (int k = 0; k < workers.size(); k++) {
             err.printf(Locale.ROOT, "bg: worker %d owns %,d members in fragments %s%n", k, answers.get(k).members(),
                     java.util.Arrays.toString(plan.fragments(k)));
@@ -145,6 +148,7 @@ public final class ClusterCoordinator implements AutoCloseable {
         if (calibrate == null || !loaded) {
             return loaded;
         }
+        requireState();
         double[] measured = calibrate(template, calibrate, Math.max(1, calibrationThreads));
         double min = java.util.Arrays.stream(measured).min().orElse(1);
         double[] norm = java.util.Arrays.stream(measured).map(r -> r / min).toArray();
@@ -161,6 +165,7 @@ public final class ClusterCoordinator implements AutoCloseable {
      */
     public double[] calibrate(ExperimentSpec template, Duration duration, int threads) {
         double[] rates = new double[workers.size()];
+        beginWrites("calibration");
         for (int k = 0; k < workers.size(); k++) {
             ExperimentSpec spec = template.withThreads(threads).withDuration(duration).withSeed(17L + k)
                     .withValidation(null);
@@ -179,6 +184,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                         + "writes (" + rep.mismatch() + "); reload the store", null);
             }
         }
+        markLoaded();
         for (double r : rates) {
             if (!(r > 0)) {
                 throw new ClusterException("a worker completed no action during calibration: rates "
@@ -255,6 +261,11 @@ public final class ClusterCoordinator implements AutoCloseable {
      * {@code workers/}). A worker failure ends the experiment with the reason; nothing measured is lost.
      */
     public Outcome run(ExperimentSpec spec, Path out, PrintWriter progress) throws IOException {
+        boolean writes = workload.mix().writeFraction() > 0;
+        if (writes) {
+            beginWrites("a run of the " + workload.mixName() + " mix with T=" + spec.threads() + " on "
+                    + workers.size() + " workers");
+        }
         int[] split = plan.threads(spec.threads());
         List<Integer> active = new ArrayList<>();
         for (int k = 0; k < split.length; k++) {
@@ -396,6 +407,12 @@ public final class ClusterCoordinator implements AutoCloseable {
             }
             new ResultWriter(out).write(merged);
         }
+        if (writes && failed.isEmpty() && parts.size() == active.size()) {
+            // Every worker's state holds exactly the writes the store acknowledged: seal them with one token (after
+            // the results are on disk, so a worker lost now loses nothing measured). A worker that failed leaves the
+            // store marked as written by a run that did not end.
+            sealWrites(touched == 0);
+        }
         return new Outcome(merged, parts, completed, reason, List.copyOf(failed), touched);
     }
 
@@ -433,8 +450,10 @@ public final class ClusterCoordinator implements AutoCloseable {
     }
 
     /**
-     * Resets every worker ({@code STATE}: forget its writes, {@code REPAIR}: undo them); {@code IMAGE} restores the
-     * image on the first worker (on every worker for stores of their own) and resets the others' states.
+     * Resets every worker ({@code STATE}: forget its writes, {@code REPAIR}: undo them, {@code FULL}: fix every
+     * difference of its members from the generated graph); {@code IMAGE} restores the image on the first worker (on
+     * every worker for stores of their own) and resets the others' states. The store's state mark follows: it says
+     * {@code running:} while a repair writes, and the loaded graph once every worker's reset succeeded.
      */
     public List<Messages.ResetDone> reset(Messages.ResetHow how) {
         if (how == Messages.ResetHow.IMAGE && !separateStores) {
@@ -446,8 +465,137 @@ public final class ClusterCoordinator implements AutoCloseable {
             }
             return r;
         }
-        return all(w -> Messages.tree(reset(w, how))).stream().map(n -> Messages.read(n, Messages.ResetDone.class))
-                .toList();
+        boolean writes = how == Messages.ResetHow.REPAIR || how == Messages.ResetHow.FULL;
+        if (writes) {
+            beginWrites(how == Messages.ResetHow.FULL ? "bg verify --repair" : "RepairDB");
+        }
+        List<Messages.ResetDone> r = all(w -> Messages.tree(reset(w, how))).stream()
+                .map(n -> Messages.read(n, Messages.ResetDone.class)).toList();
+        if (writes && r.stream().allMatch(Messages.ResetDone::verified)) {
+            markLoaded();
+        }
+        return r;
+    }
+
+    // ---- the store's state mark (see org.bgbench.store.StateMark and cluster/README.md) --------------------------
+
+    /** The workers that write the store's mark: the first for a shared store, each for stores of their own. */
+    private List<Integer> markWriters() {
+        List<Integer> k = new ArrayList<>();
+        for (int i = 0; i < (separateStores ? workers.size() : 1); i++) {
+            k.add(i);
+        }
+        return k;
+    }
+
+    /** Every worker adopts {@code mark}; the writers also write it into the store. */
+    private void mark(String mark) {
+        List<Integer> writers = markWriters();
+        each((k, w) -> w.call(Operations.MARK, Messages.tree(new Messages.Mark(mark, writers.contains(k))), CALL));
+    }
+
+    /**
+     * Before the first write of a run or repair reaches the store: the writers mark it {@code running:…}. The other
+     * workers hold {@code running:} from the moment their own run or repair begins.
+     */
+    private void beginWrites(String what) {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "the coordinator";
+        }
+        String running = org.bgbench.store.StateMark.running(java.util.UUID.randomUUID().toString().substring(0, 8)
+                + " started " + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " by the"
+                + " coordinator on " + host + " pid " + ProcessHandle.current().pid() + ": " + what).text();
+        List<Integer> writers = markWriters();
+        each((k, w) -> writers.contains(k)
+                ? w.call(Operations.MARK, Messages.tree(new Messages.Mark(running, true)), CALL)
+                : Messages.tree(Messages.Ack.OK));
+    }
+
+    /** After the workers' writes ended and each holds its state: one fresh token for all (or the loaded mark). */
+    private void sealWrites(boolean untouched) {
+        if (untouched) {
+            markLoaded();
+            return;
+        }
+        // First every worker adopts the token, then the writers put it into the store: a coordinator that dies in
+        // between leaves the store marked running, which refuses, never a token a worker does not hold.
+        String token = org.bgbench.store.StateMark.state(java.util.UUID.randomUUID().toString()).text();
+        try {
+            each((k, w) -> w.call(Operations.MARK, Messages.tree(new Messages.Mark(token, false)), CALL));
+            mark(token);
+        } catch (ClusterException e) {
+            // The experiment itself is measured and kept; the store stays marked as written by a run that did not
+            // end, so no later command trusts a state a worker may have lost.
+            err.println("bg: warning: the run's state token could not be recorded on every worker (" + e.getMessage()
+                    + "); the store stays marked as written by a run that did not end");
+            err.flush();
+        }
+    }
+
+    private void markLoaded() {
+        mark(org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text());
+    }
+
+    /** The store's mark as the workers that write it read it at {@code open} (one per worker for stores of their own). */
+    public List<String> storeMarks() {
+        return markWriters().stream().map(k -> opened.get(k).storeMark()).toList();
+    }
+
+    /** What each worker answered to the last {@code open}. */
+    public List<Messages.Opened> opened() {
+        return opened;
+    }
+
+    /**
+     * Refuses to go on (a {@link ClusterException} naming the worker and what to do) unless every worker holds the
+     * state the store's mark names: the store's mark must be the loaded graph's or a token, never {@code running:}
+     * (a run that did not end) or absent; with a token, every worker must hold the state it sealed (a restarted
+     * worker, or one that served another setup since, does not). Workers whose kept state predates a reload the
+     * store's loaded mark shows forget it. Call after {@link #open} when the store holds the graph.
+     */
+    public void requireState() {
+        String advice = "Reload the store (bg load --store " + storeName + " --replace --workers …), or repair it (bg "
+                + "verify --store " + storeName + " --repair --workers …), with the same settings and -p graph keys.";
+        String fresh = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
+        for (int k = 0; k < opened.size(); k++) {
+            Messages.Opened o = opened.get(k);
+            String storeMark = opened.get(separateStores ? k : 0).storeMark();
+            String where = separateStores ? "worker " + k + " " + names.get(k) + "'s store" : "the store";
+            if (storeMark == null) {
+                throw new ClusterException(where + " holds the graph but records no state mark (loaded by an older "
+                        + "BG?), so BG cannot tell what state it is in. " + advice, null, k);
+            }
+            java.util.Optional<org.bgbench.store.StateMark> mark = org.bgbench.store.StateMark.parse(storeMark);
+            if (mark.isEmpty() || mark.get().kind() == org.bgbench.store.StateMark.Kind.RUNNING) {
+                throw new ClusterException(mark.isEmpty() ? where + "'s state mark '" + storeMark + "' is not one BG "
+                        + "writes. " + advice : "a run on " + where + " has not ended (" + mark.get().value() + "). If "
+                        + "it is not still running, it was interrupted and BG does not know which of its writes "
+                        + "reached the store. " + advice, null, k);
+            }
+            if (storeMark.equals(o.heldMark())) {
+                continue;
+            }
+            if (storeMark.equals(fresh)) {
+                // The store was loaded (or restored) since this worker's runs: what it kept is stale.
+                reset(workers.get(k), Messages.ResetHow.STATE);
+                continue;
+            }
+            String held = storeMark;
+            if (!separateStores && opened.stream().noneMatch(x -> held.equals(x.heldMark()))) {
+                throw new ClusterException("no worker holds BG's expected state of the store (" + storeMark + "): the "
+                        + "run that left it was not made through these workers (a bg run without --workers, other "
+                        + "--workers or --worker-rates), or they were all restarted since. " + advice, null, k);
+            }
+            throw new ClusterException("worker " + k + " " + names.get(k) + " does not hold BG's expected state of "
+                    + where + " (" + storeMark + ", left by an earlier run through these workers): "
+                    + (o.keptState() ? "it holds the state of another run (" + o.heldMark() + ")"
+                            : "it was restarted, or given another share of the graph (other --workers or "
+                                    + "--worker-rates than that run's), since then")
+                    + ", so the writes of that run on its members are unknown to it. " + advice, null, k);
+        }
     }
 
     /** A database image is taken and restored with no other client connected: the other workers let go first. */
@@ -457,15 +605,25 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
     }
 
-    /** Saves a database image (on the first worker, or every worker with stores of their own); false if unsupported. */
-    public boolean saveImage() {
+    /** What {@link #saveImage} found. */
+    public enum ImageState { SAVED, UNSUPPORTED, NOT_LOADED }
+
+    /**
+     * Saves a database image (on the first worker, or every worker with stores of their own) unless one exists;
+     * {@link ImageState#NOT_LOADED} when none exists and the store is not marked as freshly loaded (reload first).
+     */
+    public ImageState saveImage() {
         if (!separateStores) {
             releaseOthers();
         }
         JsonNode none = Messages.tree(Messages.Ack.OK);
         List<JsonNode> r = separateStores ? all(w -> w.call(Operations.SAVE_IMAGE, none, Duration.ofHours(1)))
                 : List.of(workers.get(0).call(Operations.SAVE_IMAGE, none, Duration.ofHours(1)));
-        return r.stream().allMatch(n -> Messages.read(n, Messages.ImageSaved.class).supported());
+        List<Messages.ImageSaved> answers = r.stream().map(n -> Messages.read(n, Messages.ImageSaved.class)).toList();
+        if (!answers.stream().allMatch(Messages.ImageSaved::supported)) {
+            return ImageState.UNSUPPORTED;
+        }
+        return answers.stream().anyMatch(Messages.ImageSaved::notLoaded) ? ImageState.NOT_LOADED : ImageState.SAVED;
     }
 
     /** Each worker's differences between its part of the store and its expected state (empty lists: all match). */

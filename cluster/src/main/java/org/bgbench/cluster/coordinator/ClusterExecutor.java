@@ -36,6 +36,13 @@ public final class ClusterExecutor implements ExperimentExecutor {
             o = cluster.run(spec, out, null);
         } catch (IOException e) {
             throw new StoreException("cannot write " + out + ": " + e.getMessage(), e);
+        } catch (ClusterCoordinator.ClusterException e) {
+            if (e.worker() < 0) {
+                throw e;
+            }
+            // A worker lost while the store's mark was written, before or after the experiment: the experiment
+            // failed on that worker (with --keep-going the rating drops it and restores the store).
+            return new Outcome(null, false, e.getMessage(), List.of(e.worker()));
         }
         touched = o.touched();
         return new Outcome(o.result(), o.completed(), o.reason(), o.failed());
@@ -43,7 +50,14 @@ public final class ClusterExecutor implements ExperimentExecutor {
 
     @Override
     public boolean prepareImage(PrintWriter err) {
-        imageSaved = cluster.saveImage();
+        ClusterCoordinator.ImageState s = cluster.saveImage();
+        if (s == ClusterCoordinator.ImageState.NOT_LOADED) {
+            // The image must be of the loaded graph: restoring it resets every worker to the generated graph.
+            err.println("bg: the store is not in its freshly loaded state; reloading it before taking its image");
+            reload();
+            s = cluster.saveImage();
+        }
+        imageSaved = s == ClusterCoordinator.ImageState.SAVED;
         return imageSaved;
     }
 

@@ -51,8 +51,23 @@ public final class Messages {
     public record Open(String store, Map<String, String> params, ClusterPlan.Layout plan, int worker) {
     }
 
-    /** Whether the store holds the graph, and whether the worker kept its expected state from an earlier command. */
-    public record Opened(int members, boolean loaded, boolean keptState, int touched) {
+    /**
+     * Whether the store holds the graph, and whether the worker kept its expected state from an earlier command.
+     *
+     * @param storeMark the state mark the worker's store holds ({@link org.bgbench.store.StateMark}), or null for none
+     * @param heldMark  the mark of the state this worker holds: {@code loaded:<fingerprint>} for the generated graph,
+     *                  the {@code state:} token the coordinator sealed its last run's writes with, or {@code running:}
+     *                  while writes are not sealed; the coordinator runs only when every worker's matches the store's
+     */
+    public record Opened(int members, boolean loaded, boolean keptState, int touched, String storeMark,
+                         String heldMark) {
+    }
+
+    /**
+     * {@code mark}: the worker's state now is the one {@code mark} names (it adopts it as its held mark), and, when
+     * {@code write}, the worker writes it into its store as the store's state mark.
+     */
+    public record Mark(String mark, boolean write) {
     }
 
     /** {@code load}: loader threads on the worker. */
@@ -83,8 +98,11 @@ public final class Messages {
     public record RunDone(boolean completed, String abortReason, String file, RunResult result, int touched) {
     }
 
-    /** How a worker resets its part: forget its state, undo its writes, or restore the image. */
-    public enum ResetHow { STATE, REPAIR, IMAGE }
+    /**
+     * How a worker resets its part: forget its state, undo its writes (RepairDB), restore the image, or read its
+     * members back and fix every difference from the generated graph ({@code bg verify --repair}).
+     */
+    public enum ResetHow { STATE, REPAIR, IMAGE, FULL }
 
     /** {@code reset}. */
     public record Reset(ResetHow how, int threads) {
@@ -95,8 +113,12 @@ public final class Messages {
                             double seconds) {
     }
 
-    /** {@code save-image}: whether the store has images, and how long taking it took (null when it existed). */
-    public record ImageSaved(boolean supported, Double seconds) {
+    /**
+     * {@code save-image}: whether the store has images, and how long taking it took (null when it existed);
+     * {@code notLoaded}: none existed and none was taken, since the store's mark does not say it holds the freshly
+     * loaded graph (the coordinator reloads first).
+     */
+    public record ImageSaved(boolean supported, Double seconds, boolean notLoaded) {
     }
 
     /** {@code verify}: how many differences to report at most. */

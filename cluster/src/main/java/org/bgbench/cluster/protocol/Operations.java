@@ -8,7 +8,7 @@ package org.bgbench.cluster.protocol;
  */
 public final class Operations {
     /** Bumped when an operation's arguments or answer change incompatibly. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     public static final String HELLO = "hello";
     public static final String OPEN = "open";
@@ -19,6 +19,8 @@ public final class Operations {
     public static final String RESET = "reset";
     public static final String SAVE_IMAGE = "save-image";
     public static final String VERIFY = "verify";
+    /** Adopt (and maybe write into the store) a state mark: see {@link Messages.Mark}. */
+    public static final String MARK = "mark";
     public static final String CLOSE = "close";
     /** Close the store and end the worker process. */
     public static final String SHUTDOWN = "shutdown";

@@ -55,6 +55,11 @@ public final class WorkerService implements WorkerBackend {
     private SocialGraph graph;
     private WorkloadSpec workload;
     private GraphState state;
+    /**
+     * The state mark of {@link #state}: {@code loaded:<fingerprint>} while it is the generated graph, the token the
+     * coordinator sealed the last run with, or {@code running:…} while a run's writes are not sealed.
+     */
+    private String heldMark;
     private ClusterPlan plan;
     private int index;
     private int runs;
@@ -119,6 +124,14 @@ public final class WorkerService implements WorkerBackend {
             case Operations.RESET -> Messages.tree(reset(Messages.read(args, Messages.Reset.class)));
             case Operations.SAVE_IMAGE -> Messages.tree(saveImage());
             case Operations.VERIFY -> Messages.tree(verify(Messages.read(args, Messages.Verify.class)));
+            case Operations.MARK -> {
+                Messages.Mark m = Messages.read(args, Messages.Mark.class);
+                if (m.write()) {
+                    open().writeStateMark(m.mark());
+                }
+                heldMark = m.mark();
+                yield ok();
+            }
             case Operations.CLOSE, Operations.RELEASE -> {
                 closeStore();
                 yield ok();
@@ -187,14 +200,20 @@ public final class WorkerService implements WorkerBackend {
             graph = newGraph;
             plan = ClusterPlan.of(args.plan(), graph);
             index = args.worker();
-            state = plan.newState(graph, index);
+            fresh();
             log.printf(Locale.ROOT, "bg worker: opened %s as worker %d of %d: %,d members in %d fragments%n",
                     storeName, index, plan.workers(), plan.members(index).length, plan.fragments(index).length);
             log.flush();
         }
-        return new Messages.Opened(plan.members(index).length,
-                open().loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent(), keep,
-                state.touchedMembers());
+        boolean loaded = open().loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent();
+        return new Messages.Opened(plan.members(index).length, loaded, keep, state.touchedMembers(),
+                loaded ? open().stateMark().orElse(null) : null, heldMark);
+    }
+
+    /** This worker's state is the generated graph (a fresh plan, a load, a reset). */
+    private void fresh() {
+        state = plan.newState(graph, index);
+        heldMark = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
     }
 
     /**
@@ -226,7 +245,7 @@ public final class WorkerService implements WorkerBackend {
         long t0 = System.nanoTime();
         long rows = new GraphLoad(open(), graph, threads).loadRanges(plan.ranges(index),
                 r -> out.accept(Messages.tree(new Messages.Loaded(r, (System.nanoTime() - t0) / 1e9))));
-        state = plan.newState(graph, index);
+        fresh();
         return new Messages.Loaded(rows, (System.nanoTime() - t0) / 1e9);
     }
 
@@ -262,6 +281,10 @@ public final class WorkerService implements WorkerBackend {
                 java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")),
                 ++runs, index, spec.threads()));
         Experiment.Members members = plan.samplers(workload, index);
+        if (workload.mix().writeFraction() > 0) {
+            // Not sealed until the coordinator says which token these writes end in.
+            heldMark = org.bgbench.store.StateMark.running("a run on worker " + index).text();
+        }
         Experiment.Outcome o = Experiment.run(new Experiment.Setup(open(), storeName, storeSettings, state, workload,
                 spec, result, null, members, sample -> {
                     Messages.Second s = new Messages.Second(sample.warmup(), sample.point(),
@@ -284,12 +307,13 @@ public final class WorkerService implements WorkerBackend {
     private Messages.ResetDone reset(Messages.Reset args) {
         long t0 = System.nanoTime();
         switch (args.how()) {
-            case STATE -> state = plan.newState(graph, index);
+            case STATE -> fresh();
             case REPAIR -> {
                 int touched = state.touchedMembers();
+                heldMark = org.bgbench.store.StateMark.running("RepairDB on worker " + index).text();
                 RepairDb.Report r = RepairDb.undo(open(), state, Math.max(2, args.threads()));
                 if (r.verified()) {
-                    state = plan.newState(graph, index);
+                    fresh();
                 }
                 return new Messages.ResetDone(r.verified(), r.relationships(), r.comments(), touched,
                         r.verified() ? null : r.mismatches().get(0), (System.nanoTime() - t0) / 1e9);
@@ -298,9 +322,29 @@ public final class WorkerService implements WorkerBackend {
                 StoreImage image = open().image().filter(StoreImage::exists).orElseThrow(() ->
                         new IllegalStateException("the store has no image of this graph"));
                 image.restore();
-                state = plan.newState(graph, index);
+                fresh();
+                // The image carries the mark it was taken with: the loaded graph's (BG images freshly loaded stores).
+                if (open().stateMark().isEmpty()) {
+                    open().writeStateMark(heldMark);
+                }
             }
-            default -> throw new IllegalArgumentException("reset: expected STATE, REPAIR or IMAGE, got " + args.how());
+            case FULL -> {
+                int touched = state.touchedMembers();
+                heldMark = org.bgbench.store.StateMark.running("bg verify --repair on worker " + index).text();
+                int[] mine = plan.members(index);
+                org.bgbench.loader.repair.StoreRepair.Report r = org.bgbench.loader.repair.StoreRepair.toGenerated(
+                        open(), graph, Math.max(1, args.threads()), mine);
+                List<String> left = new java.util.ArrayList<>(r.refused());
+                left.addAll(StateComparison.differences(open(), plan.newState(graph, index), 10, mine));
+                if (left.isEmpty()) {
+                    fresh();
+                }
+                return new Messages.ResetDone(left.isEmpty(), r.relationships(), r.comments(), touched,
+                        left.isEmpty() ? null : String.join("; ", left.subList(0, Math.min(5, left.size()))),
+                        (System.nanoTime() - t0) / 1e9);
+            }
+            default -> throw new IllegalArgumentException("reset: expected STATE, REPAIR, IMAGE or FULL, got "
+                    + args.how());
         }
         return new Messages.ResetDone(true, 0, 0, 0, null, (System.nanoTime() - t0) / 1e9);
     }
@@ -308,15 +352,20 @@ public final class WorkerService implements WorkerBackend {
     private Messages.ImageSaved saveImage() {
         java.util.Optional<StoreImage> image = open().image();
         if (image.isEmpty()) {
-            return new Messages.ImageSaved(false, null);
+            return new Messages.ImageSaved(false, null, false);
         }
         Double seconds = null;
         if (!image.get().exists()) {
+            // An image is restored as the generated graph: take one only of a store marked as freshly loaded.
+            if (!open().stateMark().equals(java.util.Optional.of(
+                    org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text()))) {
+                return new Messages.ImageSaved(true, null, true);
+            }
             long t0 = System.nanoTime();
             image.get().save();
             seconds = (System.nanoTime() - t0) / 1e9;
         }
-        return new Messages.ImageSaved(true, seconds);
+        return new Messages.ImageSaved(true, seconds, false);
     }
 
     /** Compares this worker's part of the store with its expected state, member by member. */

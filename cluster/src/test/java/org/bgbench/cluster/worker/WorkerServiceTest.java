@@ -139,6 +139,43 @@ class WorkerServiceTest {
     }
 
     @Test
+    void aWorkerReportsTheStoresMarkAndTheMarkOfTheStateItHolds() throws Exception {
+        WorkerService w = service();
+        ClusterPlan plan = plan();
+        open(w, plan);
+        loadShare(w, plan);
+        Messages.Opened fresh = open(w, plan);
+        String loaded = fresh.storeMark();
+        assertThat(loaded).as("a load marks the store").startsWith("loaded:bg-graph/").contains("M=400");
+        assertThat(fresh.heldMark()).isEqualTo(loaded);
+
+        // A run's writes are held as running until the coordinator seals them with a token, which the writer stores.
+        Messages.read(w.stream(Operations.RUN, Messages.tree(experiment(2)), m -> { }), Messages.RunDone.class);
+        assertThat(open(w, plan).heldMark()).startsWith("running:");
+        call(w, Operations.MARK, new Messages.Mark("state:t-1", true), Messages.Ack.class);
+        Messages.Opened sealed = open(w, plan);
+        assertThat(sealed.keptState()).isTrue();
+        assertThat(sealed.storeMark()).isEqualTo("state:t-1");
+        assertThat(sealed.heldMark()).isEqualTo("state:t-1");
+
+        // A restarted worker (a new service; the memory store lives on in this JVM as a store on disk would) holds
+        // the generated graph, which is not what the store's mark names: the coordinator refuses on that.
+        Messages.Opened restarted = open(service(), plan);
+        assertThat(restarted.keptState()).isFalse();
+        assertThat(restarted.loaded()).isTrue();
+        assertThat(restarted.storeMark()).isEqualTo("state:t-1");
+        assertThat(restarted.heldMark()).isEqualTo(loaded);
+
+        // A full repair of the worker's members brings them back to the generated graph.
+        Messages.ResetDone full = call(w, Operations.RESET, new Messages.Reset(Messages.ResetHow.FULL, 2),
+                Messages.ResetDone.class);
+        assertThat(full.verified()).as(full.mismatch()).isTrue();
+        assertThat(full.relationships() + full.comments()).isPositive();
+        assertThat(open(w, plan).heldMark()).isEqualTo(loaded);
+        assertThat(call(w, Operations.VERIFY, new Messages.Verify(5), Messages.Verified.class).differences()).isEmpty();
+    }
+
+    @Test
     void filesACoordinatorNamesStayUnderTheWorkersDirectory() throws Exception {
         WorkerService w = service();
         ClusterPlan plan = plan();

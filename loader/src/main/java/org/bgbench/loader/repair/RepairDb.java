@@ -201,12 +201,12 @@ public final class RepairDb {
     }
 
     @FunctionalInterface
-    private interface Work {
+    interface Work {
         void run(StoreSession session, int item);
     }
 
     /** Items 0..n−1 handed out to {@code threads} sessions by an atomic counter (cheap items, uneven costs). */
-    private static void runInParallel(DataStore store, int threads, int n, Work work) {
+    static void runInParallel(DataStore store, int threads, int n, Work work) {
         if (n == 0) {
             return;
         }

@@ -3,13 +3,10 @@ package org.bgbench.runner.rating;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
 import org.bgbench.loader.repair.RepairDb;
 import org.bgbench.runner.Experiment;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.LocalStore;
-import org.bgbench.store.StoreImage;
 import org.bgbench.workload.WorkloadSpec;
 
 /** A rating's experiments in this process, against one {@link LocalStore}. */
@@ -26,30 +23,16 @@ public final class LocalExecutor implements ExperimentExecutor {
         this.err = err;
     }
 
+    /** One experiment; the store is marked as being written while it runs and with its new state after. */
     @Override
     public Outcome run(ExperimentSpec spec, Path out) {
-        Experiment.Outcome o = Experiment.run(new Experiment.Setup(store.store(), store.name(), store.settings(),
-                store.state(), workload, spec, out, null));
+        Experiment.Outcome o = store.run(workload, spec, out, null);
         return new Outcome(o.result(), o.run().completed(), o.run().abortReason(), List.of());
     }
 
     @Override
     public boolean prepareImage(PrintWriter err) {
-        Optional<StoreImage> image = store.store().image();
-        if (image.isEmpty()) {
-            return false;
-        }
-        if (!image.get().exists()) {
-            if (store.state().touchedMembers() > 0) {
-                err.println("bg: the store is not in its freshly loaded state; reloading it before taking its image");
-                store.reload(loaders, err);
-            }
-            long t0 = System.nanoTime();
-            image.get().save();
-            err.printf(Locale.ROOT, "bg: saved a database image of the loaded store in %.1f s%n",
-                    (System.nanoTime() - t0) / 1e9);
-        }
-        return true;
+        return store.saveImage(loaders, err);
     }
 
     @Override
@@ -59,19 +42,14 @@ public final class LocalExecutor implements ExperimentExecutor {
 
     @Override
     public Repair repair() {
-        RepairDb.Report r = RepairDb.undo(store.store(), store.state(), Math.max(2, loaders));
-        if (r.verified()) {
-            store.forgetState();
-        }
+        RepairDb.Report r = store.repair(Math.max(2, loaders));
         return new Repair(r.verified(), r.relationships(), r.comments(),
                 r.verified() ? null : r.mismatches().get(0));
     }
 
     @Override
     public void restoreImage() {
-        store.store().image().filter(StoreImage::exists).orElseThrow(() ->
-                new IllegalStateException("the store has no image of this graph")).restore();
-        store.forgetState();
+        store.restoreImage();
     }
 
     @Override
@@ -79,10 +57,9 @@ public final class LocalExecutor implements ExperimentExecutor {
         store.reload(loaders, err);
     }
 
+    /** Each experiment saved its state already; this ends writes a failed reset left marked (none, normally). */
     @Override
     public void finish() {
-        if (workload.mix().writeFraction() > 0) {
-            store.saveState();
-        }
+        store.saveState();
     }
 }

@@ -81,10 +81,78 @@ public final class StateComparison {
             StoreCounts c = store.counts();
             StoreCounts want = new StoreCounts(g.members(), friendships / 2, pending, g.totalResources(), comments);
             if (!c.equals(want)) {
-                diffs.add("counts " + c + ", expected " + want);
+                diffs.add("totals: " + describe(c, want));
             }
         }
         return diffs;
+    }
+
+    /**
+     * The totals a store holding {@code state} counts, computed from the generator's totals and the touched members
+     * only (so it costs nothing for an untouched graph of any size).
+     */
+    public static StoreCounts expectedCounts(GraphState state) {
+        SocialGraph g = state.graph();
+        long[] delta = new long[3];
+        state.forEachTouched(i -> {
+            delta[0] += state.friendCount(i) - g.initialFriendCount(i);
+            delta[1] += state.pendingCount(i) - g.initialPendingCount(i);
+            for (int j = 0; j < g.resourcesPerMember(); j++) {
+                delta[2] += state.commentCount(g.resourceId(i, j)) - g.spec().commentsPerResource();
+            }
+        });
+        return new StoreCounts(g.members(), g.totalFriendships() + delta[0] / 2, g.totalPendingInvitations() + delta[1],
+                g.totalResources(), g.totalInitialComments() + delta[2]);
+    }
+
+    /**
+     * A cheap check that a store holds {@code state}: up to {@code n} members drawn from those writes touched and up to
+     * {@code n} drawn from all members, each compared in full (VP counts, LF, VFR, every resource's comments), then
+     * the store's totals against {@link #expectedCounts} (one count per table: a row added or removed anywhere shows).
+     * Returns the differences found (at most {@code limit}); empty when the sample agrees.
+     */
+    public static List<String> sampled(DataStore store, GraphState state, int n, long seed, int limit) {
+        SocialGraph g = state.graph();
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+        it.unimi.dsi.fastutil.ints.IntArrayList touched = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        state.forEachTouched(touched::add);
+        java.util.TreeSet<Integer> pick = new java.util.TreeSet<>();
+        // A partial Fisher–Yates shuffle: n distinct touched members.
+        int[] t = touched.toIntArray();
+        for (int k = 0; k < Math.min(n, t.length); k++) {
+            int j = k + rnd.nextInt(t.length - k);
+            int x = t[j];
+            t[j] = t[k];
+            t[k] = x;
+            pick.add(x);
+        }
+        for (int k = 0; k < Math.min(n, g.members()); k++) {
+            pick.add(rnd.nextInt(g.members()));
+        }
+        int[] members = pick.stream().mapToInt(Integer::intValue).toArray();
+        List<String> diffs = new ArrayList<>(differences(store, state, limit, members));
+        if (diffs.size() < limit) {
+            StoreCounts c = store.counts();
+            StoreCounts want = expectedCounts(state);
+            if (!c.equals(want)) {
+                diffs.add("totals: " + describe(c, want));
+            }
+        }
+        return diffs;
+    }
+
+    /** The totals that differ, e.g. {@code friendships 1,199, expected 1,200}. */
+    private static String describe(StoreCounts c, StoreCounts want) {
+        List<String> parts = new ArrayList<>();
+        String[] names = {"members", "friendships", "pending invitations", "resources", "comments"};
+        long[] have = {c.members(), c.friendships(), c.pending(), c.resources(), c.comments()};
+        long[] expected = {want.members(), want.friendships(), want.pending(), want.resources(), want.comments()};
+        for (int k = 0; k < names.length; k++) {
+            if (have[k] != expected[k]) {
+                parts.add(String.format(java.util.Locale.ROOT, "%s %,d, expected %,d", names[k], have[k], expected[k]));
+            }
+        }
+        return String.join("; ", parts);
     }
 
     private static int[] ids(SocialGraph g, int[] indexes) {

@@ -41,6 +41,15 @@ public abstract class StoreConformanceSuite {
     /** A fresh, empty store; the suite creates the schema and closes it at the end. */
     protected abstract DataStore openStore();
 
+    /**
+     * Another handle on the same contents as {@link #store} (the same file, database or named instance), opened
+     * anew, so the suite can check that what a store records survives closing a handle and opening the store again;
+     * null (the default) skips those checks. The suite closes it.
+     */
+    protected DataStore openAgain() {
+        return null;
+    }
+
     /** The graph each test starts from; small but with every feature on. */
     protected GraphSpec spec() {
         return new GraphSpec(120, 1000, 10, 4, 2, 0.7, true, 64, 256, 11, 12, 40, 3, 42);
@@ -102,6 +111,74 @@ public abstract class StoreConformanceSuite {
     @Test
     void recordsTheLoadedGraph() {
         assertThat(store.loadedGraph()).contains(graph.spec().fingerprint());
+    }
+
+    @Test
+    void aLoadSetsTheLoadedStateMark() {
+        assertThat(store.stateMark()).contains(org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text());
+        store.writeStateMark("running:a run");
+        // A new load replaces whatever a run left.
+        load(store, graph, 2);
+        assertThat(store.stateMark()).contains("loaded:" + graph.spec().fingerprint());
+    }
+
+    @Test
+    void theStateMarkRoundTripsAndGoesWithTheSchema() {
+        store.writeStateMark("running:3f2c started 2025-01-01T00:00:00Z");
+        assertThat(store.stateMark()).contains("running:3f2c started 2025-01-01T00:00:00Z");
+        store.writeStateMark("state:9a8b7c");
+        assertThat(store.stateMark()).contains("state:9a8b7c");
+        // Writing the mark changes nothing BG reads, and no read changes the mark.
+        assertThat(StateComparison.differences(store, new GraphState(graph), 5)).isEmpty();
+        assertThat(store.stateMark()).contains("state:9a8b7c");
+        assertThat(store.loadedGraph()).contains(graph.spec().fingerprint());
+        store.createSchema(graph.spec());
+        assertThat(store.stateMark()).as("a new schema holds no state BG knows").isEmpty();
+        store.dropSchema();
+        assertThat(store.stateMark()).isEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.writeStateMark("state:x"))
+                .as("no schema, no mark").isInstanceOf(org.bgbench.store.StoreException.class);
+    }
+
+    @Test
+    void theStateMarkSurvivesClosingAndReopeningTheStore() {
+        store.writeStateMark("state:before-reopen");
+        DataStore again = openAgain();
+        org.junit.jupiter.api.Assumptions.assumeTrue(again != null,
+                "the suite's store cannot be opened a second time (its contents live only as long as its handle)");
+        try {
+            assertThat(again.stateMark()).contains("state:before-reopen");
+            again.writeStateMark("running:written by another handle");
+        } finally {
+            again.close();
+        }
+        DataStore third = openAgain();
+        try {
+            assertThat(third.stateMark()).contains("running:written by another handle");
+            assertThat(third.loadedGraph()).contains(graph.spec().fingerprint());
+        } finally {
+            third.close();
+        }
+        assertThat(store.stateMark()).contains("running:written by another handle");
+    }
+
+    @Test
+    void anImageRestoreBringsBackTheMarkItWasSavedWith() {
+        java.util.Optional<org.bgbench.store.StoreImage> image = store.image();
+        org.junit.jupiter.api.Assumptions.assumeTrue(image.isPresent(), "the store has no database image");
+        String loaded = "loaded:" + graph.spec().fingerprint();
+        assertThat(store.stateMark()).contains(loaded);
+        image.get().save();
+        store.writeStateMark("running:an experiment");
+        randomWrites(200, 15);
+        assertThat(image.get().exists()).isTrue();
+        image.get().restore();
+        assertThat(store.stateMark()).contains(loaded);
+        assertThat(StateComparison.differences(store, new GraphState(graph), 20)).isEmpty();
+        // The image keeps the mark it was taken with, whatever the store's mark is when it is restored again.
+        store.writeStateMark("state:after-restore");
+        image.get().restore();
+        assertThat(store.stateMark()).contains(loaded);
     }
 
     @Test
@@ -357,6 +434,47 @@ public abstract class StoreConformanceSuite {
         RepairDb.Report report = RepairDb.undo(store, state, 2);
         assertThat(report.verified()).isFalse();
         assertThat(report.mismatches()).anyMatch(m -> m.startsWith("member " + graph.memberId(b) + ":"));
+    }
+
+    @Test
+    void aFullRepairBringsBackTheGeneratedGraphWithoutBgsState() {
+        // BG's state of these writes is thrown away, as after an interrupted run: the repair reads everything back.
+        randomWrites(1200, 21);
+        org.bgbench.loader.repair.StoreRepair.Report r = org.bgbench.loader.repair.StoreRepair.toGenerated(store,
+                graph, 4, null);
+        assertThat(r.refused()).isEmpty();
+        assertThat(r.relationships()).isPositive();
+        assertThat(r.comments()).isPositive();
+        assertThat(r.members()).isEqualTo(graph.members());
+        assertThat(StateComparison.differences(store, new GraphState(graph), 20)).isEmpty();
+        // Nothing left to do the second time.
+        org.bgbench.loader.repair.StoreRepair.Report again = org.bgbench.loader.repair.StoreRepair.toGenerated(store,
+                graph, 2, null);
+        assertThat(again.storeCalls()).isZero();
+    }
+
+    @Test
+    void theSampledCheckFindsAStoreThatLostAWrite() {
+        GraphState state = randomWrites(400, 22);
+        assertThat(StateComparison.expectedCounts(state)).isEqualTo(store.counts());
+        assertThat(StateComparison.sampled(store, state, 50, 1, 10)).isEmpty();
+        // The store applies a write BG never learnt of: its totals no longer agree, whichever members are drawn.
+        int a = -1;
+        int b = -1;
+        for (int i = 0; i < graph.members() && a < 0; i++) {
+            int[] friends = state.friends(i);
+            if (friends.length > 0) {
+                a = i;
+                b = friends[0];
+            }
+        }
+        try (StoreSession s = store.openSession()) {
+            s.thawFriendship(graph.memberId(a), graph.memberId(b));
+        }
+        List<String> found = StateComparison.sampled(store, state, 5, 2, 10);
+        assertThat(found).anyMatch(d -> d.startsWith("totals: friendships "));
+        String member = "member " + graph.memberId(a) + ":";
+        assertThat(StateComparison.sampled(store, state, graph.members(), 3, 10)).anyMatch(d -> d.startsWith(member));
     }
 
     @Test

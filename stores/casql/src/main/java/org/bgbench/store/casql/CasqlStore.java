@@ -71,6 +71,17 @@ public final class CasqlStore implements DataStore {
         return database.loadedGraph();
     }
 
+    /** The mark is PostgreSQL's: the cache holds action results only, and writing the mark changes none of them. */
+    @Override
+    public Optional<String> stateMark() {
+        return database.stateMark();
+    }
+
+    @Override
+    public void writeStateMark(String mark) {
+        database.writeStateMark(mark);
+    }
+
     @Override
     public void createSchema(GraphSpec spec) {
         try {

@@ -17,6 +17,19 @@ abstract class CasqlConformance extends StoreConformanceSuite {
     /** The cache server to start, or null for the in-process cache. */
     abstract CacheServer.Kind server();
 
+    private Map<String, String> settings;
+
+    /** A second casql store on the same PostgreSQL database and cache (opening it empties the cache: harmless). */
+    @Override
+    protected DataStore openAgain() {
+        Map<String, String> s = new HashMap<>(settings);
+        s.remove("postgres.embedded");
+        s.put("postgres.url", ((org.bgbench.store.postgres.PostgresStore) ((CasqlStore) store).database()).url());
+        s.put("postgres.pool", "2");
+        CasqlStoreProvider provider = new CasqlStoreProvider();
+        return provider.open(StoreSettings.forProvider(provider, s));
+    }
+
     @Override
     protected DataStore openStore() {
         Map<String, String> s = new HashMap<>();
@@ -28,6 +41,7 @@ abstract class CasqlConformance extends StoreConformanceSuite {
         }
         s.put("consistency", "invalidate");
         s.put("postgres.embedded", "true");
+        settings = Map.copyOf(s);
         CasqlStoreProvider provider = new CasqlStoreProvider();
         return provider.open(StoreSettings.forProvider(provider, s));
     }

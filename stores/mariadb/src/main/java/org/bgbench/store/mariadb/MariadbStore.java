@@ -51,8 +51,22 @@ public final class MariadbStore extends RelationalStore {
      * @param pool           session connections; 0 picks one from the server's max_connections
      * @param friendshipRows rows per confirmed friendship, 1 or 2
      * @param bulk           the loaders' bulk path
+     * @param timeout        how long a session's statement may run before the server stops it (max_statement_time);
+     *                       a server that does not answer is given up one second later (the socket's read
+     *                       timeout), and connecting or waiting for a pooled connection is bounded by it too
      */
-    public record Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk) {
+    public record Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
+                         java.time.Duration timeout) {
+        public Config {
+            if (timeout == null) {
+                timeout = org.bgbench.store.StoreSettings.defaultTimeout(org.bgbench.store.StoreSettings.DEFAULT_BETA);
+            }
+        }
+
+        /** With the default timeout. */
+        public Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk) {
+            this(url, user, password, pool, friendshipRows, bulk, null);
+        }
     }
 
     private final String url;
@@ -98,7 +112,7 @@ public final class MariadbStore extends RelationalStore {
         if (config.password() != null) {
             props.setProperty("password", config.password());
         }
-        props.setProperty("connectTimeout", "10000");
+        props.setProperty("connectTimeout", Long.toString(config.timeout().toMillis()));
         props.setProperty("allowLocalInfile", "true");
         props.setProperty("allowMultiQueries", "false");
         // Batches as one bulk command (only the BATCH load path uses batches).
@@ -120,8 +134,11 @@ public final class MariadbStore extends RelationalStore {
         hc.setDataSourceProperties(props);
         hc.setMaximumPoolSize(size);
         hc.setMinimumIdle(Math.min(MIN_IDLE, size));
-        hc.setConnectionTimeout(30_000);
-        hc.setConnectionInitSql(INIT_SQL);
+        hc.setConnectionTimeout(config.timeout().toMillis());
+        // Sessions only (loaders' LOAD DATA may rightly run longer): a statement the server runs too long is stopped
+        // there, and a server that stops answering is given up a second later, so no action waits forever.
+        hc.addDataSourceProperty("socketTimeout", Long.toString(config.timeout().plusSeconds(1).toMillis()));
+        hc.setConnectionInitSql(INIT_SQL + ", max_statement_time = " + config.timeout().toMillis() / 1000.0);
         // Fewer gap locks than REPEATABLE READ, so concurrent friendship writes do not deadlock on ranges.
         hc.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         HikariDataSource pool;

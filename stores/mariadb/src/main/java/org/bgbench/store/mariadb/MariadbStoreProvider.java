@@ -14,6 +14,7 @@ public final class MariadbStoreProvider implements StoreProvider {
     static final String USER = "mariadb.user";
     static final String PASSWORD = "mariadb.password";
     static final String POOL = "mariadb.pool";
+    static final String TIMEOUT = "mariadb.timeout";
     static final String BULK = "mariadb.bulk";
     static final String FRIENDSHIP_ROWS = "friendship.rows";
     static final String DEFAULT_URL = "jdbc:mariadb://127.0.0.1:3306/bg";
@@ -47,7 +48,13 @@ public final class MariadbStoreProvider implements StoreProvider {
                         "load path: infile = LOAD DATA LOCAL INFILE from memory (the server needs local_infile=ON), "
                                 + "batch = JDBC batches of INSERTs"),
                 new StoreSetting(FRIENDSHIP_ROWS, "1",
-                        "rows per confirmed friendship: 1 (USC BG's Basic) or 2 (one per direction)"));
+                        "rows per confirmed friendship: 1 (USC BG's Basic) or 2 (one per direction)"),
+                // No default value: it follows β, as postgres.timeout does.
+                new StoreSetting(TIMEOUT, null,
+                        "longest a session's statement runs before the server stops it (max_statement_time); a server "
+                                + "that does not answer at all is given up 1 s later (socket timeout), and connecting "
+                                + "or waiting for a pooled connection is bounded by it too; at least 1s; default "
+                                + "max(10s, 100·β)"));
     }
 
     @Override
@@ -77,6 +84,7 @@ public final class MariadbStoreProvider implements StoreProvider {
                 switch (s.getChoice(BULK, "infile", "infile", "batch")) {
                     case "batch" -> MariadbStore.Bulk.BATCH;
                     default -> MariadbStore.Bulk.INFILE;
-                });
+                },
+                s.timeout(TIMEOUT));
     }
 }

@@ -24,6 +24,8 @@ final class Db {
     final byte[][] thumbnails;
     /** Fingerprint of the finished load, or null while empty or loading. */
     volatile String loadedFingerprint;
+    /** BG's state mark ({@link org.bgbench.store.StateMark}), or null; part of the contents, so images carry it. */
+    volatile String stateMark;
 
     Db(GraphSpec spec) {
         this.spec = spec;
@@ -78,6 +80,7 @@ final class Db {
         System.arraycopy(attributes, 0, c.attributes, 0, n);
         System.arraycopy(thumbnails, 0, c.thumbnails, 0, n);
         c.loadedFingerprint = loadedFingerprint;
+        c.stateMark = stateMark;
         return c;
     }
 

@@ -51,15 +51,36 @@ final class MemoryStore implements DataStore {
     public GraphLoader newLoader(SocialGraph graph) {
         open();
         Db d = schemaFor(graph, "load");
-        // A load in progress holds no finished graph.
+        // A load in progress holds no finished graph, and no state BG knows.
         d.loadedFingerprint = null;
+        d.stateMark = null;
         return new MemoryLoader(d, graph);
     }
 
     @Override
     public void finishLoad(SocialGraph graph) {
         open();
-        schemaFor(graph, "finish the load of").loadedFingerprint = graph.spec().fingerprint();
+        Db d = schemaFor(graph, "finish the load of");
+        d.stateMark = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
+        d.loadedFingerprint = graph.spec().fingerprint();
+    }
+
+    /** The mark lives in the instance's contents: it outlives this handle, not the JVM (the store forgets on close). */
+    @Override
+    public Optional<String> stateMark() {
+        Db d = instance.db;
+        return d == null ? Optional.empty() : Optional.ofNullable(d.stateMark);
+    }
+
+    @Override
+    public void writeStateMark(String mark) {
+        open();
+        Db d = instance.db;
+        if (d == null) {
+            throw new StoreException("memory store '" + instance.name + "' holds no BG schema; cannot record BG's"
+                    + " state mark");
+        }
+        d.stateMark = mark;
     }
 
     @Override

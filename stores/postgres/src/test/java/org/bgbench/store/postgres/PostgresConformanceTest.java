@@ -9,4 +9,10 @@ class PostgresConformanceTest extends StoreConformanceSuite {
     protected DataStore openStore() {
         return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 1));
     }
+
+    /** A second client of the embedded server (closing the suite's own handle would stop the server). */
+    @Override
+    protected DataStore openAgain() {
+        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 1));
+    }
 }

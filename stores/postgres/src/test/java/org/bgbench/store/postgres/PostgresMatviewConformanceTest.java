@@ -10,4 +10,10 @@ class PostgresMatviewConformanceTest extends StoreConformanceSuite {
         return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 1,
                 PostgresStore.Design.MATVIEW, null));
     }
+
+    @Override
+    protected DataStore openAgain() {
+        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 1,
+                PostgresStore.Design.MATVIEW, null));
+    }
 }

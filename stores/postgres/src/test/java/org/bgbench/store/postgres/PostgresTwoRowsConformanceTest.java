@@ -18,4 +18,9 @@ class PostgresTwoRowsConformanceTest extends StoreConformanceSuite {
     protected DataStore openStore() {
         return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 2));
     }
+
+    @Override
+    protected DataStore openAgain() {
+        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 2));
+    }
 }

@@ -24,11 +24,14 @@ import org.bgbench.store.StoreSession;
 /**
  * A SQL store with BG's Basic relational design (see {@link RelationalSchema}); subclasses supply connections and a
  * {@link SqlDialect}. The graph's fingerprint is written to {@code bg_meta} only by {@link #finishLoad}, so an
- * interrupted load is never mistaken for a complete one.
+ * interrupted load is never mistaken for a complete one. BG's state mark ({@link org.bgbench.store.StateMark}) is the
+ * {@code bg_meta} row with key {@code state}: a load writes {@code loaded:<fingerprint>} in the same transaction as
+ * the fingerprint, dropping or recreating the schema removes it, and a database image carries it.
  */
 public abstract class RelationalStore implements DataStore {
     private static final String FINGERPRINT = "fingerprint";
     private static final String DESIGN = "design";
+    private static final String STATE = "state";
 
     protected final SqlDialect dialect;
     private final int friendshipRows;
@@ -195,6 +198,9 @@ public abstract class RelationalStore implements DataStore {
                 ins.setString(1, DESIGN);
                 ins.setString(2, design);
                 ins.addBatch();
+                ins.setString(1, STATE);
+                ins.setString(2, org.bgbench.store.StateMark.loaded(fingerprint).text());
+                ins.addBatch();
                 ins.executeBatch();
                 c.commit();
             } catch (SQLException e) {
@@ -205,6 +211,53 @@ public abstract class RelationalStore implements DataStore {
             }
         } catch (SQLException e) {
             throw failure("recording the loaded graph", e);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public Optional<String> stateMark() {
+        try (Connection c = connect()) {
+            if (!tableExists(c, RelationalSchema.META)) {
+                return Optional.empty();
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT value FROM bg_meta WHERE \"key\" = ?")) {
+                ps.setString(1, STATE);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+                }
+            }
+        } catch (SQLException e) {
+            throw failure("reading BG's state mark", e);
+        }
+    }
+
+    /** Replaces the {@code state} row of {@code bg_meta} in one transaction, under the write lock when there is one. */
+    @Override
+    public void writeStateMark(String mark) {
+        lock();
+        try (Connection c = connect()) {
+            if (!tableExists(c, RelationalSchema.META)) {
+                throw new StoreException(dialect.name() + " holds no BG schema; cannot record BG's state mark");
+            }
+            c.setAutoCommit(false);
+            try (PreparedStatement del = c.prepareStatement("DELETE FROM bg_meta WHERE \"key\" = ?");
+                 PreparedStatement ins = c.prepareStatement("INSERT INTO bg_meta (\"key\", value) VALUES (?, ?)")) {
+                del.setString(1, STATE);
+                del.executeUpdate();
+                ins.setString(1, STATE);
+                ins.setString(2, mark);
+                ins.executeUpdate();
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw failure("recording BG's state mark", e);
         } finally {
             unlock();
         }

@@ -13,4 +13,9 @@ class SqliteConformanceTest extends StoreConformanceSuite {
     protected DataStore openStore() {
         return new SqliteStore(dir.resolve("db/bg.sqlite"), 30_000, 16, 1);
     }
+
+    @Override
+    protected DataStore openAgain() {
+        return openStore();
+    }
 }

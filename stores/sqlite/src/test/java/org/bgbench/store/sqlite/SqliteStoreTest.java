@@ -126,4 +126,87 @@ class SqliteStoreTest {
                     .hasMessageStartingWith("sqlite.busy_timeout_ms: ");
         }
     }
+
+    /** What a person with a SQL prompt might do behind BG's back; {@code bg verify --repair} must undo all of it. */
+    @Test
+    void aFullRepairFixesRowsChangedByHand() throws Exception {
+        for (int rows : new int[] {1, 2}) {
+            Path file = dir.resolve("hand-" + rows + ".sqlite");
+            SocialGraph graph = new SocialGraph(SPEC);
+            org.bgbench.model.state.GraphState generated = new org.bgbench.model.state.GraphState(graph);
+            try (SqliteStore store = new SqliteStore(file, 30_000, 8, rows)) {
+                StoreConformanceSuite.load(store, graph, 2);
+                int a = graph.memberId(10);
+                int b = graph.memberId(generated.friends(10)[0]);
+                int p = graph.memberId(40);
+                int q = graph.memberId(generated.friends(40)[0]);
+                int x = graph.memberId(0);
+                int y = graph.memberId(100);
+                assertThat(graph.initialRelation(0, 100)).isEqualTo(org.bgbench.model.generator.Relation.NONE);
+                long rid = graph.resourceId(7, 0);
+                long altered = graph.commentId(rid, 0);
+                long deleted = graph.commentId(graph.resourceId(7, 1), 1);
+                long spam = graph.firstFreeCommentId() + 7;
+                try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+                     java.sql.Statement st = c.createStatement()) {
+                    // One side of a friendship gone (with one row per friendship: the friendship).
+                    st.executeUpdate(rows == 2
+                            ? "DELETE FROM friendship WHERE inviterid = " + a + " AND inviteeid = " + b
+                            : "DELETE FROM friendship WHERE ((inviterid = " + a + " AND inviteeid = " + b + ") OR ("
+                                    + "inviterid = " + b + " AND inviteeid = " + a + ")) AND status = 2");
+                    if (rows == 1) {
+                        // A friendship stored twice: its reversed row added.
+                        try (java.sql.ResultSet r = st.executeQuery("SELECT inviterid, inviteeid FROM friendship "
+                                + "WHERE ((inviterid = " + p + " AND inviteeid = " + q + ") OR (inviterid = " + q
+                                + " AND inviteeid = " + p + ")) AND status = 2")) {
+                            assertThat(r.next()).isTrue();
+                            int from = r.getInt(1);
+                            int to = r.getInt(2);
+                            r.close();
+                            st.executeUpdate("INSERT INTO friendship VALUES (" + to + ", " + from + ", 2)");
+                        }
+                    }
+                    // An invitation nobody sent, a comment altered, one deleted, one added.
+                    st.executeUpdate("INSERT INTO friendship VALUES (" + x + ", " + y + ", 1)");
+                    st.executeUpdate("UPDATE manipulation SET content = 'edited by hand' WHERE mid = " + altered);
+                    st.executeUpdate("DELETE FROM manipulation WHERE mid = " + deleted);
+                    st.executeUpdate("INSERT INTO manipulation (mid, creatorid, rid, modifierid, timestamp, type, "
+                            + "content) VALUES (" + spam + ", " + graph.memberId(7) + ", " + rid + ", " + x
+                            + ", 1, 'comment', 'spam')");
+                }
+                assertThat(org.bgbench.store.conformance.StateComparison.differences(store, generated, 50))
+                        .as("layout %d", rows).hasSizeGreaterThan(4);
+
+                org.bgbench.loader.repair.StoreRepair.Report r = org.bgbench.loader.repair.StoreRepair.toGenerated(
+                        store, graph, 3, null);
+                assertThat(r.refused()).isEmpty();
+                assertThat(r.relationships()).as("layout %d", rows).isEqualTo(rows == 1 ? 3 : 2);
+                assertThat(r.comments()).as("altered: deleted and posted again; deleted: posted; added: deleted")
+                        .isEqualTo(4);
+                assertThat(org.bgbench.store.conformance.StateComparison.differences(store, generated, 50))
+                        .as("layout %d", rows).isEmpty();
+                try (StoreSession s = store.openSession()) {
+                    org.bgbench.store.CommentList list = new org.bgbench.store.CommentList();
+                    s.viewCommentsOnResource(a, graph.memberId(7), rid, list);
+                    for (int k = 0; k < list.size(); k++) {
+                        assertThat(list.get(k).content).isEqualTo(graph.commentContent(list.get(k).commentId));
+                    }
+                }
+
+                // A row no action lists (a friend who is not a member): the repair cannot see it, the read-back's VP
+                // count does, so bg verify --repair reports it and says to reload.
+                try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+                     java.sql.Statement st = c.createStatement()) {
+                    st.executeUpdate("INSERT INTO friendship VALUES (" + a + ", 99999, 2)");
+                    if (rows == 2) {
+                        st.executeUpdate("INSERT INTO friendship VALUES (99999, " + a + ", 2)");
+                    }
+                }
+                assertThat(org.bgbench.loader.repair.StoreRepair.toGenerated(store, graph, 2, null).storeCalls())
+                        .isZero();
+                assertThat(org.bgbench.store.conformance.StateComparison.differences(store, generated, 50))
+                        .anyMatch(d -> d.startsWith("member " + a + ": VP friend count "));
+            }
+        }
+    }
 }

@@ -23,4 +23,9 @@ class SqliteTwoRowsConformanceTest extends StoreConformanceSuite {
     protected DataStore openStore() {
         return new SqliteStore(dir.resolve("bg.sqlite"), 30_000, 16, 2);
     }
+
+    @Override
+    protected DataStore openAgain() {
+        return openStore();
+    }
 }
