@@ -53,6 +53,9 @@ final class PostgresSession implements StoreSession {
 
     private void open() {
         Connection conn = connections.get();
+        // The design's session first: if it cannot prepare its statements it closes the connection, which then goes
+        // back to the pool without this session's timeouts.
+        StoreSession created = design.apply(conn);
         try {
             conn.setNetworkTimeout(DIRECT, readMillis);
             try (Statement st = conn.createStatement()) {
@@ -60,13 +63,13 @@ final class PostgresSession implements StoreSession {
             }
         } catch (SQLException e) {
             try {
-                conn.close();
-            } catch (SQLException suppressed) {
+                created.close();
+            } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw new StoreException("cannot set the session's timeouts on PostgreSQL: " + e.getMessage(), e);
         }
-        s = design.apply(conn);
+        s = created;
         c = conn;
     }
 
