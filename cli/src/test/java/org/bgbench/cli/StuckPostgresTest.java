@@ -161,6 +161,12 @@ class StuckPostgresTest {
                 assertThat(point.get("errors").asLong()).isZero();
             }
         }
+        // The stuck writes may or may not have reached the store: it stays marked as written by a run that did not
+        // end, and the next run is refused until the store is repaired or reloaded.
+        StringWriter again = new StringWriter();
+        assertThat(bg(new StringWriter(), again, with("run", "--store", "postgres", "-p", url, "--workload", "high",
+                "--duration", "1s", "--out", dir.resolve("again.json").toString()))).isEqualTo(Bg.FAILED);
+        assertThat(again.toString()).contains("has not ended").contains("bg verify --store postgres --repair");
     }
 
     @Test
