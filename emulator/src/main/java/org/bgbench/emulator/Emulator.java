@@ -1,5 +1,6 @@
 package org.bgbench.emulator;
 
+import org.bgbench.model.log.ActionRecorder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -41,7 +42,7 @@ public final class Emulator {
     private final SocialGraph graph;
     private final Workload workload;
     private final EmulatorConfig config;
-    private final IntFunction<Recorder> recorders;
+    private final IntFunction<ActionRecorder> recorders;
     private final MemberLocks locks;
     private final StoreErrors errors;
     private final InFlight inFlight;
@@ -58,7 +59,7 @@ public final class Emulator {
      * @param recorders gives each thread (by index) where to record; called once per thread
      */
     public Emulator(DataStore store, GraphState state, Workload workload, EmulatorConfig config,
-                    IntFunction<Recorder> recorders) {
+                    IntFunction<ActionRecorder> recorders) {
         this.store = store;
         this.state = state;
         this.graph = state.graph();
@@ -135,7 +136,7 @@ public final class Emulator {
         List<Thread> members = new ArrayList<>(threads);
         for (int t = 0; t < threads; t++) {
             int index = t;
-            Recorder rec = recorders.apply(t);
+            ActionRecorder rec = recorders.apply(t);
             ValidationLog log = logs == null ? null : logs.apply(t);
             members.add((virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon()).name("bg-member-" + t).unstarted(() -> {
                 try {
@@ -228,7 +229,7 @@ public final class Emulator {
     }
 
     /** Thread {@code index}'s life: opens its store session and emulates a member until the run ends. */
-    private void emulate(int index, Recorder rec, ValidationLog log, AtomicLong remaining) {
+    private void emulate(int index, ActionRecorder rec, ValidationLog log, AtomicLong remaining) {
         int slot = inFlight.slot(index);
         // Opening a session may wait on the store too (a connection): it shows as a call, though not an action.
         inFlight.begin(slot, InFlight.OPENING, System.nanoTime());
@@ -250,14 +251,14 @@ public final class Emulator {
 
     /** One emulated-member thread: its measured store session, random generator and counters. */
     private final class Member {
-        private final Recorder rec;
+        private final ActionRecorder rec;
         private final MeasuredSession s;
         private final AtomicLong remaining;
         private final SplittableRandom rnd;
         private final String commentText;
         private int requests;
 
-        Member(int index, Recorder rec, MeasuredSession s, AtomicLong remaining) {
+        Member(int index, ActionRecorder rec, MeasuredSession s, AtomicLong remaining) {
             this.rec = rec;
             this.s = s;
             this.remaining = remaining;

@@ -1,5 +1,6 @@
 package org.bgbench.emulator;
 
+import org.bgbench.model.log.ActionRecorder;
 import org.bgbench.model.Action;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.log.ValidationLog;
@@ -11,7 +12,7 @@ import org.bgbench.store.StoreSession;
 
 /**
  * One emulated member's {@link StoreSession}, measured, in the manner of YCSB's DBWrapper: each action times the
- * store's call, records it ({@link Recorder#ok} with its latency, or {@link Recorder#error}), logs what validation needs
+ * store's call, records it ({@link ActionRecorder#ok} with its latency, or {@link ActionRecorder#error}), logs what validation needs
  * (reads of validated items in the measured period, every write's deltas) and returns whether the store acknowledged.
  * What BG decides itself — which targets are valid, the member locks, no-ops, BG's expected state — stays in the
  * {@link Emulator}, which calls this only with valid targets and updates its state when this returns true.
@@ -35,7 +36,7 @@ final class MeasuredSession {
 
     private final StoreSession store;
     private final SocialGraph graph;
-    private final Recorder rec;
+    private final ActionRecorder rec;
     /** Null when the run is not validated. */
     private final ValidationLog log;
     private final StoreErrors errors;
@@ -55,13 +56,13 @@ final class MeasuredSession {
      * @param errors counts the store's failures across all members
      * @param topK   k of View Top-K Resources
      */
-    MeasuredSession(StoreSession store, SocialGraph graph, Recorder rec, ValidationLog log, StoreErrors errors,
+    MeasuredSession(StoreSession store, SocialGraph graph, ActionRecorder rec, ValidationLog log, StoreErrors errors,
                     int topK) {
         this(store, graph, rec, log, errors, new InFlight(1), 0, topK);
     }
 
     /** @param thread this member's thread, whose slot of {@code inFlight} shows the call it is in */
-    MeasuredSession(StoreSession store, SocialGraph graph, Recorder rec, ValidationLog log, StoreErrors errors,
+    MeasuredSession(StoreSession store, SocialGraph graph, ActionRecorder rec, ValidationLog log, StoreErrors errors,
                     InFlight inFlight, int thread, int topK) {
         this.store = store;
         this.inFlight = inFlight;

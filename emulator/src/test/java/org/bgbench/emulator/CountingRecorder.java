@@ -1,10 +1,11 @@
 package org.bgbench.emulator;
 
+import org.bgbench.model.log.ActionRecorder;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.bgbench.model.Kind;
 
 /** Test recorder: exact per-kind counts shared by all threads. */
-final class CountingRecorder implements Recorder {
+final class CountingRecorder implements ActionRecorder {
     final AtomicLongArray ok = new AtomicLongArray(Kind.count());
     final AtomicLongArray noop = new AtomicLongArray(Kind.count());
     final AtomicLongArray errors = new AtomicLongArray(Kind.count());

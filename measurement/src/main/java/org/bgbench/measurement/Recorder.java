@@ -11,7 +11,7 @@ import org.bgbench.model.Action;
  * atomic add (two for {@link #error} and {@link #bgWait}). Kinds are {@link org.bgbench.model.Kind#index()}: the
  * actions, then the sessions.
  */
-public final class Recorder {
+public final class Recorder implements org.bgbench.model.log.ActionRecorder {
     private static final VarHandle SLOT = Stripes.SLOT;
 
     private final long[] slots;

@@ -99,7 +99,7 @@ public final class Experiment {
             }
             m.startSampler();
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
-                    t -> new RecorderAdapter(m.recorder(t)));
+                    m::recorder);
             // A second in which nothing returned while a member waited on the store throughout is a stalled second.
             m.watchWaiting(emulator.inFlight()::waitingSince);
             if (s.aborter() != null) {

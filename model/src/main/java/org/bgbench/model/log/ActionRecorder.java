@@ -1,10 +1,11 @@
-package org.bgbench.emulator;
+package org.bgbench.model.log;
 
 /**
- * Where one emulator thread reports what happened; must be allocation-free and lock-free. {@code kind} is the
+ * Where one emulator thread reports what happened (the measurement module's recorder implements it, so the emulator
+ * needs no measurement code); must be allocation-free and lock-free. {@code kind} is the
  * {@link org.bgbench.model.Kind#index()} of an action or a session.
  */
-public interface Recorder {
+public interface ActionRecorder {
     void ok(int kind, long latencyNanos);
 
     /** The kind had no valid target (e.g. AFR with no pending invitation) and was not issued. */
