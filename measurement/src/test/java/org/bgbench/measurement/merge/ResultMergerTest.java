@@ -110,6 +110,22 @@ class ResultMergerTest {
     }
 
     @Test
+    void oneWorkersIncompleteValidationMakesTheMergedVerdictIncomplete() {
+        RunResult a = withUnpredictable(1000, 0);
+        RunResult b = withoutValidation().withUnpredictable(new org.bgbench.measurement.Unpredictable(0, 0, 0, 0.01,
+                true, 0L, Map.of(), null, List.of(), null, null, false, "thread-00001.bglog is missing", 700L,
+                List.of(new org.bgbench.measurement.Unpredictable.FileProblem("thread-00001.bglog", null, "missing"))));
+        org.bgbench.measurement.Unpredictable u = ResultMerger.unpredictable(List.of(a, b), List.of("h1:7420",
+                "h2:7420"));
+        assertThat(u.verdictComplete()).isFalse();
+        assertThat(u.meetsTau()).isFalse();
+        assertThat(u.incompleteReason()).isEqualTo("h2:7420: thread-00001.bglog is missing");
+        assertThat(u.readsUnchecked()).isEqualTo(700L);
+        assertThat(u.files()).singleElement().extracting(f -> f.file()).isEqualTo("h2:7420: thread-00001.bglog");
+        assertThat(ResultMerger.unpredictable(List.of(a, a)).verdictComplete()).isTrue();
+    }
+
+    @Test
     void aMergedSecondTakesPercentilesFromTheSummedHistograms() {
         Histogram h1 = Latencies.newHistogram();
         Histogram h2 = Latencies.newHistogram();
