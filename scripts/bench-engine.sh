@@ -5,7 +5,7 @@
 #
 # Usage: scripts/bench-engine.sh A_ROOT B_ROOT OUTDIR [PAIRS]
 #   A_ROOT, B_ROOT: checkouts with a built cli/target/bg-cli.jar (./mvnw -DskipTests package)
-# Needs Debian's PostgreSQL server binaries (/usr/lib/postgresql/*/bin) for the PostgreSQL part.
+# Needs Debian's PostgreSQL server binaries (/usr/lib/postgresql/*/bin) for the PostgreSQL part (BG_BENCH_PG=0 skips it).
 set -euo pipefail
 a=${1:?usage: bench-engine.sh A_ROOT B_ROOT OUTDIR [PAIRS]}
 b=${2:?usage: bench-engine.sh A_ROOT B_ROOT OUTDIR [PAIRS]}
@@ -55,7 +55,7 @@ for p in $(seq "$pairs"); do
 done
 
 pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
-if [ -n "$pgbin" ]; then
+if [ -n "$pgbin" ] && [ "${BG_BENCH_PG:-1}" != 0 ]; then
   # PostgreSQL refuses to run as root: as root, the server runs as the postgres user.
   as=()
   if [ "$(id -u)" -eq 0 ]; then as=(runuser -u postgres --); fi

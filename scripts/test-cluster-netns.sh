@@ -446,6 +446,21 @@ section "6. worker 1 frozen (SIGSTOP) during a run"
 kill_ns bgw2
 sleep 0.5
 start_worker 2
+# The run a worker died in left the store marked as written by a run that did not end: the next run is refused
+# (checked here) until the store is reloaded.
+rc=0
+ip netns exec bgc "$BG" run "${PG[@]}" --workload high --threads 8 --duration 2s --workers "$WORKERS" --secret "$S" \
+  --out "$TMP/refused.json" >"$TMP/refused.out" 2>"$TMP/refused.err" || rc=$?
+if [ "$rc" -eq 1 ] && grep -q "has not ended" "$TMP/refused.err"; then
+  pass "refused: after the killed worker's run, the next run is refused (exit 1, 'has not ended')"
+else
+  fail refused "refused: exit $rc after the killed worker's run (expected 1 and 'has not ended')"
+  show "$TMP/refused.err"
+fi
+rc=0
+ip netns exec bgc "$BG" load "${PG[@]}" --replace --workers "$WORKERS" --secret "$S" \
+  >"$TMP/reload.out" 2>"$TMP/reload.err" || rc=$?
+[ "$rc" -eq 0 ] || { fail reload "reload before the frozen worker: exit $rc"; show "$TMP/reload.err"; }
 lost_worker hung-worker STOP bgw1 "$W1"
 if p=$(java_in bgw1); then kill -CONT "$p" 2>/dev/null || true; kill -9 "$p" 2>/dev/null || true; fi
 
