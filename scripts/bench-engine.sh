@@ -5,7 +5,8 @@
 #
 # Usage: scripts/bench-engine.sh A_ROOT B_ROOT OUTDIR [PAIRS]
 #   A_ROOT, B_ROOT: checkouts with a built cli/target/bg-cli.jar (./mvnw -DskipTests package)
-# Needs Debian's PostgreSQL server binaries (/usr/lib/postgresql/*/bin) for the PostgreSQL part (BG_BENCH_PG=0 skips it).
+# Needs Debian's PostgreSQL server binaries (/usr/lib/postgresql/*/bin) for the PostgreSQL part (BG_BENCH_PG=0 skips
+# it; BG_BENCH_MEMORY=0 skips the memory store).
 set -euo pipefail
 a=${1:?usage: bench-engine.sh A_ROOT B_ROOT OUTDIR [PAIRS]}
 b=${2:?usage: bench-engine.sh A_ROOT B_ROOT OUTDIR [PAIRS]}
@@ -42,6 +43,7 @@ one() { # one LABEL ROOT ARGS…: a run, its throughput and BG's µs of CPU per 
 
 graph=(-p usercount=10000 -p friendcountperuser=100 -p resourcecountperuser=100)
 for p in $(seq "$pairs"); do
+  [ "${BG_BENCH_MEMORY:-1}" != 0 ] || break
   for t in 1 2 16; do
     for r in "$a" "$b"; do
       one "memory-high-T$t" "$r" --store memory --workload high --threads "$t" --duration 10s --warmup 2s \
@@ -68,13 +70,18 @@ if [ -n "$pgbin" ] && [ "${BG_BENCH_PG:-1}" != 0 ]; then
   "${as[@]}" "$pgbin/pg_ctl" -D "$data" -l "$pgdir/pg.log" \
     -o "-p $port -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off" -w start > /dev/null
   trap '"${as[@]}" "$pgbin/pg_ctl" -D "$data" -m fast stop > /dev/null 2>&1 || true; rm -rf "$pgdir"' EXIT
-  pg=(--store postgres -p "postgres.url=jdbc:postgresql://127.0.0.1:$port/postgres" -p postgres.user=bg)
-  bg "$a" load "${pg[@]}" "${graph[@]}" --replace > /dev/null 2>>"$out/stderr.log"
+  # One database per build: the high mix writes, and each build must find the store in the state it left.
+  pgurl() { echo "postgres.url=jdbc:postgresql://127.0.0.1:$port/$(basename "$1")"; }
+  for r in "$a" "$b"; do
+    "${as[@]}" "$pgbin/createdb" -h "$pgdir" -p "$port" -U bg "$(basename "$r")"
+    bg "$r" load --store postgres -p "$(pgurl "$r")" -p postgres.user=bg "${graph[@]}" --replace > /dev/null \
+      2>>"$out/stderr.log"
+  done
   for p in $(seq "$pairs"); do
     for mix in vp high; do
       for r in "$a" "$b"; do
-        one "postgres-$mix-T4" "$r" "${pg[@]}" --workload "$mix" --threads 4 --duration 10s --warmup 2s \
-          -p validation=false "${graph[@]}"
+        one "postgres-$mix-T4" "$r" --store postgres -p "$(pgurl "$r")" -p postgres.user=bg --workload "$mix" \
+          --threads 4 --duration 10s --warmup 2s -p validation=false "${graph[@]}"
       done
     done
   done
