@@ -14,6 +14,12 @@ class MariadbConformanceTest extends StoreConformanceSuite {
         return server.open(1, MariadbStore.Bulk.INFILE);
     }
 
+    /** A second handle on the same server and database: what it holds outlives the first. */
+    @Override
+    protected DataStore openAgain() {
+        return server.open(1, MariadbStore.Bulk.INFILE);
+    }
+
     /** Runs before the suite's own @AfterAll: closes the store (closing twice is harmless), then the server. */
     @AfterAll
     void stopServer() {

@@ -23,6 +23,12 @@ class MariadbTwoRowsConformanceTest extends StoreConformanceSuite {
         return server.open(2, MariadbStore.Bulk.BATCH);
     }
 
+    /** A second handle on the same server and database: what it holds outlives the first. */
+    @Override
+    protected DataStore openAgain() {
+        return server.open(2, MariadbStore.Bulk.BATCH);
+    }
+
     @AfterAll
     void stopServer() {
         if (store != null) {
