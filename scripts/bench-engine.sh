@@ -6,7 +6,8 @@
 # Usage: scripts/bench-engine.sh A_ROOT B_ROOT OUTDIR [PAIRS]
 #   A_ROOT, B_ROOT: checkouts with a built cli/target/bg-cli.jar (./mvnw -DskipTests package)
 # Needs Debian's PostgreSQL server binaries (/usr/lib/postgresql/*/bin) for the PostgreSQL part (BG_BENCH_PG=0 skips
-# it; BG_BENCH_MEMORY=0 skips the memory store).
+# it; BG_BENCH_MEMORY=0 skips the memory store; BG_BENCH_VALIDATION=1 runs the memory store with validation on at every
+# T, which is what the logs cost, scripts/bench-validation-logs.sh).
 set -euo pipefail
 a=${1:?usage: bench-engine.sh A_ROOT B_ROOT OUTDIR [PAIRS]}
 b=${2:?usage: bench-engine.sh A_ROOT B_ROOT OUTDIR [PAIRS]}
@@ -46,10 +47,16 @@ for p in $(seq "$pairs"); do
   [ "${BG_BENCH_MEMORY:-1}" != 0 ] || break
   for t in 1 2 16; do
     for r in "$a" "$b"; do
-      one "memory-high-T$t" "$r" --store memory --workload high --threads "$t" --duration 10s --warmup 2s \
-        -p validation=false "${graph[@]}"
+      if [ "${BG_BENCH_VALIDATION:-0}" = 1 ]; then
+        one "memory-high-T$t-validated" "$r" --store memory --workload high --threads "$t" --duration 10s \
+          --warmup 2s -p keeplogs=false "${graph[@]}"
+      else
+        one "memory-high-T$t" "$r" --store memory --workload high --threads "$t" --duration 10s --warmup 2s \
+          -p validation=false "${graph[@]}"
+      fi
     done
   done
+  [ "${BG_BENCH_VALIDATION:-0}" != 1 ] || continue
   for r in "$a" "$b"; do
     one "memory-high-T16-validated" "$r" --store memory --workload high --threads 16 --duration 10s --warmup 2s \
       -p keeplogs=false "${graph[@]}"
