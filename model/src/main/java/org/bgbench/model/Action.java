@@ -15,7 +15,11 @@ public enum Action implements Kind {
     VTR("View Top-K Resources", false, "ViewTopKResourcesAction"),
     VCR("View Comments on Resource", false, "ViewCommentsOnResourceAction"),
     PCR("Post Comment on Resource", true, "PostCommentOnResourceAction"),
-    DCR("Delete Comment from Resource", true, "DeleteCommentOnResourceAction");
+    DCR("Delete Comment from Resource", true, "DeleteCommentOnResourceAction"),
+    /** Feed following (dissertation 3.2): an account shares a resource it owns, publicly or with a list. */
+    SR("Share Resource", true, "ShareResourceAction"),
+    /** Feed following: the k most recent shares a member sees from her friends and the pages she follows. */
+    VNF("View News Feed", false, "ViewNewsFeedAction");
 
     private static final Action[] VALUES = values();
 

@@ -28,6 +28,10 @@ public final class GraphParameters {
         KEYS.put("attributelength", "characters per member attribute (default 20)");
         KEYS.put("commentlength", "characters per comment (default 100)");
         KEYS.put("fragments", "disjoint sub-graphs (0: one per ~1000 members, at most 64)");
+        KEYS.put("pagecount", "P, pages members follow for feed following (default 0: none)");
+        KEYS.put("pagesperuser", "ϱ, pages each member follows (default 0)");
+        KEYS.put("followersperpage", "ι, followers per page; must equal M·ϱ/P (default: derived)");
+        KEYS.put("resourcecountperpage", "resources each page owns (default: ρ)");
         KEYS.put("graphseed", "seed of the generator's pseudo-random choices");
     }
 
@@ -64,7 +68,9 @@ public final class GraphParameters {
                 intOf(props, "attributelength", d.attributeLength()),
                 intOf(props, "commentlength", d.commentLength()),
                 intOf(props, "fragments", d.fragments()),
-                longOf(props, "graphseed", d.seed()));
+                longOf(props, "graphseed", d.seed()),
+                new FeedSpec(intOf(props, "pagecount", 0), intOf(props, "pagesperuser", 0),
+                        intOf(props, "followersperpage", 0), intOf(props, "resourcecountperpage", -1)));
     }
 
     public static int intOf(Map<String, String> p, String key, int fallback) {

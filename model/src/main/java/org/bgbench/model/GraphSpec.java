@@ -20,6 +20,7 @@ import java.util.Locale;
  * @param commentLength       characters in a comment's content
  * @param fragments           disjoint sub-graphs the members are split into; 0 picks a default
  * @param seed                seed of every pseudo-random choice of the generator
+ * @param feed                pages and follows for feed following (dissertation 3.2, 5.1); {@link FeedSpec#NONE}: none
  */
 public record GraphSpec(
         int members,
@@ -35,7 +36,8 @@ public record GraphSpec(
         int attributeLength,
         int commentLength,
         int fragments,
-        long seed) {
+        long seed,
+        FeedSpec feed) {
 
     public static final int MAX_ATTRIBUTES = 64;
 
@@ -44,7 +46,21 @@ public record GraphSpec(
         return new GraphSpec(10_000, 0, 100, 100, 0, 1.0, false, 2 * 1024, 12 * 1024, 11, 20, 100, 0, 0xB6L);
     }
 
+    /** A graph without pages. */
+    public GraphSpec(int members, int memberIdOffset, int friendsPerMember, int resourcesPerMember,
+                     int commentsPerResource, double confirmedFraction, boolean images, int thumbnailBytes,
+                     int profileImageBytes, int attributeCount, int attributeLength, int commentLength, int fragments,
+                     long seed) {
+        this(members, memberIdOffset, friendsPerMember, resourcesPerMember, commentsPerResource, confirmedFraction,
+                images, thumbnailBytes, profileImageBytes, attributeCount, attributeLength, commentLength, fragments,
+                seed, FeedSpec.NONE);
+    }
+
     public GraphSpec {
+        if (feed == null) {
+            feed = FeedSpec.NONE;
+        }
+        feed.checkFor(members, resourcesPerMember);
         check(members >= 1, "members", "must be at least 1, got " + members);
         check(memberIdOffset >= 0, "useroffset", "must be 0 or more, got " + memberIdOffset);
         check((long) memberIdOffset + members <= Integer.MAX_VALUE, "useroffset",
@@ -72,6 +88,18 @@ public record GraphSpec(
         }
         check(friendsPerMember % 2 == 0 || members % 2 == 0, "friendcountperuser",
                 "an odd φ needs an even number of members (every member gets exactly φ friends)");
+        if (fragments > 0 && feed.hasPages()) {
+            check(feedCompatible(fragments, members, friendsPerMember, feed), "fragments",
+                    fragments + " fragments must divide both M=" + members + " and P=" + feed.pages()
+                            + " (pages and their followers stay in one fragment) and each must keep at least ϱ="
+                            + feed.pagesPerMember() + " pages");
+        }
+    }
+
+    /** Whether {@code f} equal fragments can each hold whole pages with all their followers. */
+    private static boolean feedCompatible(int f, int members, int friendsPerMember, FeedSpec feed) {
+        return members % f == 0 && feed.pages() % f == 0 && feed.pages() / f >= feed.pagesPerMember()
+                && members / f > friendsPerMember && (friendsPerMember % 2 == 0 || (members / f) % 2 == 0);
     }
 
     private static void check(boolean ok, String parameter, String message) {
@@ -89,6 +117,14 @@ public record GraphSpec(
         if (fragments > 0) {
             return fragments;
         }
+        if (feed.hasPages()) {
+            // Pages and all their followers must share a fragment: take the largest equal split of both.
+            int f = Math.min(64, Math.max(1, members / 1000));
+            while (f > 1 && !feedCompatible(f, members, friendsPerMember, feed)) {
+                f--;
+            }
+            return f;
+        }
         int byFriends = maxFragments(members, friendsPerMember);
         int bySize = Math.max(1, members / 1000);
         int f = Math.min(64, Math.min(byFriends, bySize));
@@ -103,12 +139,19 @@ public record GraphSpec(
                         + "attrs=%dx%d commentlen=%d fragments=%d seed=%d",
                 members, memberIdOffset, friendsPerMember, resourcesPerMember, commentsPerResource,
                 Double.toString(confirmedFraction), images, images ? thumbnailBytes : 0, images ? profileImageBytes : 0,
-                attributeCount, attributeLength, commentLength, resolvedFragments(), seed);
+                attributeCount, attributeLength, commentLength, resolvedFragments(), seed)
+                + feed.fingerprint(members, resourcesPerMember);
     }
 
     public GraphSpec withMembers(int m) {
         return new GraphSpec(m, memberIdOffset, friendsPerMember, resourcesPerMember, commentsPerResource,
                 confirmedFraction, images, thumbnailBytes, profileImageBytes, attributeCount, attributeLength,
-                commentLength, fragments, seed);
+                commentLength, fragments, seed, feed);
+    }
+
+    public GraphSpec withFeed(FeedSpec f) {
+        return new GraphSpec(members, memberIdOffset, friendsPerMember, resourcesPerMember, commentsPerResource,
+                confirmedFraction, images, thumbnailBytes, profileImageBytes, attributeCount, attributeLength,
+                commentLength, fragments, seed, f);
     }
 }

@@ -8,6 +8,15 @@ package org.bgbench.store;
  * @param pending     pending invitations
  * @param resources   resources
  * @param comments    comments on resources
+ * @param pages       page rows (feed following)
+ * @param follows     member-follows-page rows
+ * @param pageResources resources owned by pages
+ * @param shares      shares (none after a load)
  */
-public record StoreCounts(long members, long friendships, long pending, long resources, long comments) {
+public record StoreCounts(long members, long friendships, long pending, long resources, long comments, long pages,
+                          long follows, long pageResources, long shares) {
+    /** Counts of a graph without pages. */
+    public StoreCounts(long members, long friendships, long pending, long resources, long comments) {
+        this(members, friendships, pending, resources, comments, 0, 0, 0, 0);
+    }
 }

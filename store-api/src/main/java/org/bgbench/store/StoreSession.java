@@ -44,6 +44,21 @@ public interface StoreSession extends AutoCloseable {
     /** DCR: {@code owner} deletes comment {@code commentId} from her resource. */
     void deleteCommentFromResource(int owner, long resource, long commentId);
 
+    /**
+     * SR (dissertation 3.2, 8.4): account {@code sharer} (a member id or a page's account id) shares its resource
+     * {@code resource} as share {@code shareId} with all its friends (a member) or followers (a page) when
+     * {@code recipients} is null, or else with exactly the member ids in {@code recipients}. Share ids grow with time:
+     * the larger, the more recent. Visibility is decided when the feed is read: a member sees a share while its sharer
+     * is her friend or a page she follows.
+     */
+    void shareResource(int sharer, long resource, long shareId, int[] recipients);
+
+    /**
+     * VNF: the {@code k} most recent shares (highest share id first) that {@code member}'s current friends and the
+     * pages she follows shared publicly or with her, each with the shared resource's attributes.
+     */
+    void viewNewsFeed(int member, int k, FeedList out);
+
     @Override
     void close();
 }

@@ -33,6 +33,10 @@ public final class SocialGraph {
     private final double confirmed;
     private final long seed;
     private volatile long[] totals;
+    private final int pages;
+    private final int pagesPerMember;
+    private final int pagesPerFragment;
+    private final int resourcesPerPage;
 
     public SocialGraph(GraphSpec spec) {
         this.spec = spec;
@@ -49,6 +53,10 @@ public final class SocialGraph {
         this.boundary = bigCount * bigSize;
         this.confirmed = spec.confirmedFraction();
         this.seed = spec.seed();
+        this.pages = spec.feed().pages();
+        this.pagesPerMember = spec.feed().pagesPerMember();
+        this.pagesPerFragment = pages / fragments;
+        this.resourcesPerPage = spec.feed().pageResources(spec.resourcesPerMember());
         if (smallSize <= spec.friendsPerMember()) {
             throw new org.bgbench.model.InvalidParameterException("fragments",
                     fragments + " fragments leave " + smallSize + " members in a fragment, not more than φ="
@@ -304,6 +312,139 @@ public final class SocialGraph {
 
     public String commentContent(long mid) {
         return text(Mix64.hash(seed, mid, 13), spec.commentLength());
+    }
+
+    // ---- pages, follows and accounts (feed following, dissertation 3.2 and 5.1) ----
+    //
+    // Members and pages are both accounts (dissertation figure 3.2). Account index a is a member index when a < M and
+    // page a − M otherwise; account ids continue the member ids, so page p has id offset + M + p. Each fragment holds
+    // P/F whole pages, and member q of a fragment follows the fragment's pages (q + j) mod (P/F), j = 0 … ϱ−1
+    // (the dissertation's (i % P) … function applied inside the fragment), so every page has exactly ι = M·ϱ/P
+    // followers, all in its fragment, and a worker owning whole fragments owns whole feeds.
+
+    public int pages() {
+        return pages;
+    }
+
+    public int pagesPerMember() {
+        return pagesPerMember;
+    }
+
+    /** ι: followers of every page. */
+    public int followersPerPage() {
+        return spec.feed().followers(members);
+    }
+
+    /** Members plus pages. */
+    public int accounts() {
+        return members + pages;
+    }
+
+    /** Account index of page {@code page}. */
+    public int pageAccount(int page) {
+        return members + page;
+    }
+
+    public boolean isPageAccount(int account) {
+        return account >= members;
+    }
+
+    /** Id (as stored) of account index {@code account}, member or page. */
+    public int accountId(int account) {
+        return offset + account;
+    }
+
+    /** Account index of a stored account id. */
+    public int accountIndex(int accountId) {
+        return accountId - offset;
+    }
+
+    public int fragmentOfPage(int page) {
+        return page / pagesPerFragment;
+    }
+
+    /** Visits the pages (page indexes) member {@code index} follows, in follow order. */
+    public void forEachFollowedPage(int index, IntConsumer page) {
+        if (pagesPerMember == 0) {
+            return;
+        }
+        int f = fragmentOf(index);
+        int q = index - fragmentStart(f);
+        int first = f * pagesPerFragment;
+        for (int j = 0; j < pagesPerMember; j++) {
+            page.accept(first + (q + j) % pagesPerFragment);
+        }
+    }
+
+    /** Whether member {@code index} follows page {@code page}. */
+    public boolean follows(int index, int page) {
+        if (pagesPerMember == 0) {
+            return false;
+        }
+        int f = fragmentOf(index);
+        if (fragmentOfPage(page) != f) {
+            return false;
+        }
+        int q = index - fragmentStart(f);
+        int r = page - f * pagesPerFragment;
+        return Math.floorMod(r - q, pagesPerFragment) < pagesPerMember;
+    }
+
+    /** Visits the followers (member indexes) of page {@code page}, ascending. */
+    public void forEachFollower(int page, IntConsumer member) {
+        if (pagesPerMember == 0) {
+            return;
+        }
+        int f = fragmentOfPage(page);
+        int start = fragmentStart(f);
+        int m = fragmentSize(f);
+        int r = page - f * pagesPerFragment;
+        for (int q = 0; q < m; q++) {
+            if (Math.floorMod(r - q, pagesPerFragment) < pagesPerMember) {
+                member.accept(start + q);
+            }
+        }
+    }
+
+    public long totalFollows() {
+        return (long) members * pagesPerMember;
+    }
+
+    public int resourcesPerPage() {
+        return pages == 0 ? 0 : resourcesPerPage;
+    }
+
+    public long totalPageResources() {
+        return (long) pages * resourcesPerPage();
+    }
+
+    /** Id of the {@code j}-th resource owned by page {@code page}; page resources follow the members'. */
+    public long pageResourceId(int page, int j) {
+        return totalResources() + (long) page * resourcesPerPage + j;
+    }
+
+    public boolean isPageResource(long rid) {
+        return rid >= totalResources() && rid < totalResources() + totalPageResources();
+    }
+
+    /** Account index owning resource {@code rid}, member's or page's. */
+    public int resourceAccount(long rid) {
+        return rid < totalResources() ? resourceOwner(rid) : members + (int) ((rid - totalResources()) / resourcesPerPage);
+    }
+
+    /** Id of the {@code j}-th resource of account {@code account}, member or page. */
+    public long accountResourceId(int account, int j) {
+        return account < members ? resourceId(account, j) : pageResourceId(account - members, j);
+    }
+
+    /** Resources account {@code account} owns. */
+    public int resourcesOf(int account) {
+        return account < members ? spec.resourcesPerMember() : resourcesPerPage();
+    }
+
+    /** Stored name of page {@code page}. */
+    public String pageName(int page) {
+        return "page" + page + "-" + text(Mix64.hash(seed, page, 14), 8);
     }
 
     // ---- member attributes and images ----

@@ -27,4 +27,23 @@ public interface ValidationLog {
 
     /** A write that changed item {@code id} of kind {@code item} by {@code delta} (e.g. +1 friend). */
     void delta(byte action, byte item, long id, long startNanos, long endNanos, long delta);
+
+    /**
+     * A View News Feed of member {@code member} (index) that returned the first {@code n} of {@code shareIds}, in the
+     * store's order (dissertation 6.1.2's read log record of a VNF).
+     */
+    void feedRead(byte action, int member, long startNanos, long endNanos, long[] shareIds, int n);
+
+    /**
+     * A Share Resource: account {@code account} (index: member, or M + page) shared {@code resource} as
+     * {@code shareId} with {@code recipients} (member indexes), or publicly when null (dissertation 6.1.2's two SR
+     * write log records).
+     */
+    void share(byte action, int account, long shareId, long resource, long startNanos, long endNanos, int[] recipients);
+
+    /**
+     * A friendship between members {@code a} and {@code b} (indexes) began (AFR, {@code began} true) or ended (TF): it
+     * changes whose shares each sees in her feed.
+     */
+    void friendship(byte action, int a, int b, long startNanos, long endNanos, boolean began);
 }

@@ -31,6 +31,11 @@ public final class GraphState {
     private final int commentsPerResource;
     private final int resourcesPerMember;
     private final AtomicLong nextCommentId;
+    /** Sequence of the next share; a share's id is sequence × accounts + account, unique across workers. */
+    private final AtomicLong nextShareSeq = new AtomicLong();
+    /** Shares by account index, each list in id order; null until the account shares. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<java.util.List<Share>> shares;
+    private final java.util.concurrent.atomic.AtomicLong shareCount = new AtomicLong();
 
     /** @param commentIdBase first id this state hands to new comments; must not collide with another worker's. */
     public GraphState(SocialGraph graph, long commentIdBase) {
@@ -39,6 +44,7 @@ public final class GraphState {
         this.commentsPerResource = graph.spec().commentsPerResource();
         this.resourcesPerMember = graph.spec().resourcesPerMember();
         this.nextCommentId = new AtomicLong(Math.max(commentIdBase, graph.firstFreeCommentId()));
+        this.shares = new java.util.concurrent.atomic.AtomicReferenceArray<>(graph.accounts());
     }
 
     public GraphState(SocialGraph graph) {
@@ -386,6 +392,96 @@ public final class GraphState {
         return a;
     }
 
+    // ---- shares and feeds (dissertation 3.2, 8.4) ----
+
+    /**
+     * A fresh share id for account {@code account}: ids grow with the order shares are issued in this state, and two
+     * workers (owning disjoint accounts) never hand out the same id.
+     */
+    public long newShareId(int account) {
+        return nextShareSeq.getAndIncrement() * graph.accounts() + account;
+    }
+
+    /** Records an acknowledged share. {@code recipients}: member indexes, or null for all friends or followers. */
+    public void share(int account, long shareId, long resource, int[] recipients) {
+        int[] sorted = recipients == null ? null : recipients.clone();
+        if (sorted != null) {
+            Arrays.sort(sorted);
+        }
+        Share sh = new Share(shareId, account, resource, sorted);
+        java.util.List<Share> list = shares.get(account);
+        if (list == null) {
+            shares.compareAndSet(account, null, new java.util.ArrayList<>(4));
+            list = shares.get(account);
+        }
+        synchronized (list) {
+            int at = list.size();
+            while (at > 0 && list.get(at - 1).id() > shareId) {
+                at--;
+            }
+            list.add(at, sh);
+        }
+        shareCount.incrementAndGet();
+    }
+
+    /** Shares of account {@code account}, oldest first. */
+    public Share[] shares(int account) {
+        java.util.List<Share> list = shares.get(account);
+        if (list == null) {
+            return new Share[0];
+        }
+        synchronized (list) {
+            return list.toArray(new Share[0]);
+        }
+    }
+
+    public long shareCount() {
+        return shareCount.get();
+    }
+
+    /** Calls {@code action} with every share, by account then id. */
+    public void forEachShare(java.util.function.Consumer<Share> action) {
+        for (int a = 0; a < graph.accounts(); a++) {
+            for (Share sh : shares(a)) {
+                action.accept(sh);
+            }
+        }
+    }
+
+    /** Accounts member {@code index} sees shares of: her current friends and the pages she follows (account indexes). */
+    public int[] producers(int index) {
+        it.unimi.dsi.fastutil.ints.IntArrayList out = new it.unimi.dsi.fastutil.ints.IntArrayList(friends(index));
+        graph.forEachFollowedPage(index, p -> out.add(graph.pageAccount(p)));
+        return out.toIntArray();
+    }
+
+    /**
+     * What View News Feed must show member {@code index} now: the {@code k} most recent shares (highest id first)
+     * by her friends and followed pages that are public or list her.
+     */
+    public Share[] feed(int index, int k) {
+        java.util.PriorityQueue<Share> top = new java.util.PriorityQueue<>(
+                java.util.Comparator.comparingLong(Share::id));
+        for (int producer : producers(index)) {
+            Share[] of = shares(producer);
+            for (int i = of.length - 1; i >= 0; i--) {
+                Share sh = of[i];
+                if (top.size() == k && sh.id() < top.peek().id()) {
+                    break;
+                }
+                if (sh.visibleTo(index)) {
+                    top.add(sh);
+                    if (top.size() > k) {
+                        top.poll();
+                    }
+                }
+            }
+        }
+        Share[] out = top.toArray(new Share[0]);
+        Arrays.sort(out, java.util.Comparator.comparingLong(Share::id).reversed());
+        return out;
+    }
+
     /** Members whose state differs from the generated graph (touched by a write); for reports and repair. */
     public int touchedMembers() {
         int n = 0;
@@ -407,13 +503,15 @@ public final class GraphState {
     }
 
     private static final int FORMAT = 0x42475331; // "BGS1"
+    /** BGS1 followed by the shares. */
+    private static final int FORMAT_SHARES = 0x42475332; // "BGS2"
 
     /**
      * Writes the state (only what differs from the generated graph) so a later run can start where this one ended
      * (dissertation 5.2, dissertation 7.2). Call when no thread is changing the state.
      */
     public void writeTo(java.io.DataOutput out) throws java.io.IOException {
-        out.writeInt(FORMAT);
+        out.writeInt(FORMAT_SHARES);
         out.writeUTF(graph.spec().fingerprint());
         out.writeLong(nextCommentId.get());
         out.writeInt(touchedMembers());
@@ -450,11 +548,33 @@ public final class GraphState {
                 }
             }
         }
+        out.writeLong(nextShareSeq.get());
+        out.writeLong(shareCount());
+        java.io.IOException[] failed = {null};
+        forEachShare(sh -> {
+            try {
+                out.writeLong(sh.id());
+                out.writeInt(sh.account());
+                out.writeLong(sh.resource());
+                out.writeInt(sh.recipients() == null ? -1 : sh.recipients().length);
+                if (sh.recipients() != null) {
+                    for (int r : sh.recipients()) {
+                        out.writeInt(r);
+                    }
+                }
+            } catch (java.io.IOException e) {
+                failed[0] = e;
+            }
+        });
+        if (failed[0] != null) {
+            throw failed[0];
+        }
     }
 
     /** Reads a state written by {@link #writeTo}; refuses one written for another graph. */
     public static GraphState readFrom(SocialGraph graph, java.io.DataInput in) throws java.io.IOException {
-        if (in.readInt() != FORMAT) {
+        int format = in.readInt();
+        if (format != FORMAT && format != FORMAT_SHARES) {
             throw new java.io.IOException("not a BG state file");
         }
         String fingerprint = in.readUTF();
@@ -495,6 +615,24 @@ public final class GraphState {
                 }
             }
             state.states[i] = s;
+        }
+        if (format == FORMAT_SHARES) {
+            state.nextShareSeq.set(in.readLong());
+            long n = in.readLong();
+            for (long x = 0; x < n; x++) {
+                long id = in.readLong();
+                int account = in.readInt();
+                long rid = in.readLong();
+                int r = in.readInt();
+                int[] recipients = null;
+                if (r >= 0) {
+                    recipients = new int[r];
+                    for (int k = 0; k < r; k++) {
+                        recipients[k] = in.readInt();
+                    }
+                }
+                state.share(account, id, rid, recipients);
+            }
         }
         return state;
     }
