@@ -56,6 +56,13 @@ public interface DataStore extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " does not keep BG's state mark");
     }
 
+    /**
+     * Removes every share and everything derived from them (pushed feed entries, cached feeds), leaving the store as a
+     * load left it as far as feed following goes: the generated graph has no shares. RepairDB (dissertation 7.2) and
+     * {@code bg verify --repair} use it, since no BG action undoes a share.
+     */
+    void clearShares();
+
     /** Totals for the sanity check. */
     StoreCounts counts();
 
