@@ -16,7 +16,11 @@ public class BatchInsertSink implements RowSink {
     private final PreparedStatement friendship;
     private final PreparedStatement resources;
     private final PreparedStatement comments;
+    private final PreparedStatement pages;
+    private final PreparedStatement follows;
     private int pendingMembers;
+    private int pendingPages;
+    private int pendingFollows;
     private int pendingFriendships;
     private int pendingResources;
     private int pendingComments;
@@ -34,6 +38,9 @@ public class BatchInsertSink implements RowSink {
                     + ") VALUES (?, ?, ?, ?, ?, ?)");
             comments = c.prepareStatement("INSERT INTO manipulation (" + RelationalSchema.MANIPULATION_COLUMNS
                     + ") VALUES (?, ?, ?, ?, ?, '" + RelationalSchema.COMMENT_TYPE + "', ?)");
+            pages = c.prepareStatement("INSERT INTO pages (" + RelationalSchema.PAGE_COLUMNS + ") VALUES (?, ?)");
+            follows = c.prepareStatement("INSERT INTO follows (" + RelationalSchema.FOLLOW_COLUMNS
+                    + ") VALUES (?, ?)");
         } catch (SQLException e) {
             c.close();
             throw e;
@@ -88,6 +95,22 @@ public class BatchInsertSink implements RowSink {
     }
 
     @Override
+    public void page(int pageid, String name) throws SQLException {
+        pages.setInt(1, pageid);
+        pages.setString(2, name);
+        pages.addBatch();
+        pendingPages++;
+    }
+
+    @Override
+    public void follow(int userid, int pageid) throws SQLException {
+        follows.setInt(1, userid);
+        follows.setInt(2, pageid);
+        follows.addBatch();
+        pendingFollows++;
+    }
+
+    @Override
     public void flush() throws SQLException {
         try {
             // Members first, then the rows that refer to them, as a reader of a half-loaded store would expect.
@@ -103,12 +126,20 @@ public class BatchInsertSink implements RowSink {
             if (pendingComments > 0) {
                 comments.executeBatch();
             }
+            if (pendingPages > 0) {
+                pages.executeBatch();
+            }
+            if (pendingFollows > 0) {
+                follows.executeBatch();
+            }
             c.commit();
         } catch (SQLException e) {
             members.clearBatch();
             friendship.clearBatch();
             resources.clearBatch();
             comments.clearBatch();
+            pages.clearBatch();
+            follows.clearBatch();
             c.rollback();
             throw e;
         } finally {
@@ -116,6 +147,8 @@ public class BatchInsertSink implements RowSink {
             pendingFriendships = 0;
             pendingResources = 0;
             pendingComments = 0;
+            pendingPages = 0;
+            pendingFollows = 0;
         }
     }
 

@@ -14,6 +14,10 @@ import org.bgbench.store.StoreException;
  * Generates the rows of a member range and writes them through the dialect's {@link RowSink} in chunks of a few
  * tens of thousands of rows, each flushed (and committed) as a unit. Generation runs outside the write lock, so
  * loaders of a single-writer engine still build their rows in parallel.
+ *
+ * <p>Feed following: a member's follows are written with the member. A fragment's pages (and their resources) are
+ * written by the loader whose range holds the fragment's first member, right after that member, so loaders given
+ * disjoint ranges that cover the members write every page exactly once, whatever the ranges' boundaries.
  */
 final class RelationalLoader implements GraphLoader, EdgeVisitor {
     /** Rows per flush: large enough to amortise a commit or a COPY, small enough to keep buffers in cache. */
@@ -27,7 +31,10 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
     private final boolean twoRows;
     private final int chunk;
     private final String[] attributes;
+    private final int pagesPerFragment;
     private int[] edges = new int[64];
+    private int[] followed = new int[16];
+    private int followCount;
     private int edgeCount;
 
     RelationalLoader(SocialGraph graph, RowSink sink, Lock writeLock, RelationalSchema schema) {
@@ -36,8 +43,10 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
         this.writeLock = writeLock;
         this.twoRows = schema.friendshipRows() == 2;
         GraphSpec spec = graph.spec();
+        this.pagesPerFragment = graph.pages() / graph.fragments();
         long rowsPerMember = 1 + spec.friendsPerMember() + (long) spec.resourcesPerMember()
-                * (1 + spec.commentsPerResource());
+                * (1 + spec.commentsPerResource()) + graph.pagesPerMember()
+                + (graph.pages() == 0 ? 0 : (1L + graph.resourcesPerPage()) * graph.pages() / graph.members() + 1);
         long byRows = Math.max(1, ROWS_PER_FLUSH / rowsPerMember);
         long imageBytes = spec.images() ? (long) spec.thumbnailBytes() + spec.profileImageBytes() : 0;
         long byImages = imageBytes == 0 ? Long.MAX_VALUE : Math.max(1, IMAGE_BYTES_PER_FLUSH / imageBytes);
@@ -95,7 +104,43 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
                 rows++;
             }
         }
+        if (graph.pagesPerMember() > 0) {
+            // Buffered first, as relationships are, so the sink may throw.
+            followCount = 0;
+            graph.forEachFollowedPage(index, this::followed);
+            for (int i = 0; i < followCount; i++) {
+                sink.follow(id, graph.accountId(graph.pageAccount(followed[i])));
+            }
+            rows += followCount;
+        }
+        if (pagesPerFragment > 0) {
+            int f = graph.fragmentOf(index);
+            if (graph.fragmentStart(f) == index) {
+                for (int p = f * pagesPerFragment; p < (f + 1) * pagesPerFragment; p++) {
+                    rows += page(p);
+                }
+            }
+        }
         return rows;
+    }
+
+    private void followed(int page) {
+        if (followCount == followed.length) {
+            followed = Arrays.copyOf(followed, followed.length * 2);
+        }
+        followed[followCount++] = page;
+    }
+
+    private long page(int page) throws SQLException {
+        int id = graph.accountId(graph.pageAccount(page));
+        sink.page(id, graph.pageName(page));
+        int n = graph.resourcesPerPage();
+        for (int j = 0; j < n; j++) {
+            long rid = graph.pageResourceId(page, j);
+            // A page's resources are on its own wall, like a member's (dissertation 5.1).
+            sink.resource(rid, id, id, graph.resourceType(rid), graph.resourceBody(rid), graph.resourceDoc(rid));
+        }
+        return 1 + n;
     }
 
     /** Buffers a started relationship; rows are written after the visit so the sink may throw checked exceptions. */

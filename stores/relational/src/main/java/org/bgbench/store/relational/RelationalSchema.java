@@ -24,12 +24,20 @@ public final class RelationalSchema {
     public static final String RESOURCES = "resources";
     public static final String MANIPULATION = "manipulation";
     public static final String META = "bg_meta";
+    public static final String PAGES = "pages";
+    public static final String FOLLOWS = "follows";
+    public static final String SHARES = "shares";
+    public static final String SHARE_RECIPIENTS = "share_recipients";
+    public static final String NEWSFEED = "newsfeed";
     /** Every table BG creates, in drop order. */
-    public static final List<String> TABLES = List.of(META, MANIPULATION, RESOURCES, FRIENDSHIP, MEMBERS);
+    public static final List<String> TABLES = List.of(META, NEWSFEED, SHARE_RECIPIENTS, SHARES, FOLLOWS, PAGES,
+            MANIPULATION, RESOURCES, FRIENDSHIP, MEMBERS);
 
     public static final String RESOURCE_COLUMNS = "rid, creatorid, walluserid, type, body, doc";
     public static final String MANIPULATION_COLUMNS = "mid, creatorid, rid, modifierid, timestamp, type, content";
     public static final String FRIENDSHIP_COLUMNS = "inviterid, inviteeid, status";
+    public static final String PAGE_COLUMNS = "pageid, name";
+    public static final String FOLLOW_COLUMNS = "userid, pageid";
 
     /** USC BG's member columns; attributes past these are attr11, attr12, ... */
     private static final String[] USC_ATTRIBUTES = {
@@ -37,6 +45,7 @@ public final class RelationalSchema {
 
     private final int attributeCount;
     private final int friendshipRows;
+    private final FeedDesign feed;
     private final String memberColumns;
 
     final String viewProfile;
@@ -54,16 +63,37 @@ public final class RelationalSchema {
     final String deleteComment;
     final String counts;
 
+    // Feed following (dissertation 8.4.2, figures 8.11 and 8.13); see README.md.
+    final String share;
+    final String shareRecipient;
+    final String lockAccount;
+    final String pullFeed;
+    final String fanOut;
+    final String pushPast;
+    final String dropPast;
+    final String pushFeed;
+    final String feedResource;
+    final String sortedFeed;
+    /** Parameters of {@link #friendsOf}: the member id once per half. */
+    final int friendsParams;
+
+    /** The Basic design with the pull feed. */
+    public RelationalSchema(int attributeCount, int friendshipRows) {
+        this(attributeCount, friendshipRows, FeedDesign.PULL);
+    }
+
     /**
      * @param attributeCount member attribute columns
      * @param friendshipRows rows per confirmed friendship, 1 or 2
+     * @param feed           how feeds are served
      */
-    public RelationalSchema(int attributeCount, int friendshipRows) {
+    public RelationalSchema(int attributeCount, int friendshipRows, FeedDesign feed) {
         if (friendshipRows != 1 && friendshipRows != 2) {
             throw new IllegalArgumentException("friendship rows must be 1 or 2, got " + friendshipRows);
         }
         this.attributeCount = attributeCount;
         this.friendshipRows = friendshipRows;
+        this.feed = feed;
         this.memberColumns = "userid, " + attributeList("") + ", pic, tpic";
 
         String friendCount = "(SELECT count(*) FROM friendship WHERE inviterid = m.userid AND status = 2)"
@@ -93,9 +123,51 @@ public final class RelationalSchema {
         postComment = "INSERT INTO manipulation (" + MANIPULATION_COLUMNS + ") VALUES (?, ?, ?, ?, ?, '"
                 + COMMENT_TYPE + "', ?)";
         deleteComment = "DELETE FROM manipulation WHERE mid = ? AND rid = ?";
+        // Resources counts every resource; the page resources (column 7) are subtracted in Java.
         counts = "SELECT (SELECT count(*) FROM members), (SELECT count(*) FROM friendship WHERE status = 2), "
                 + "(SELECT count(*) FROM friendship WHERE status = 1), (SELECT count(*) FROM resources), "
-                + "(SELECT count(*) FROM manipulation)";
+                + "(SELECT count(*) FROM manipulation), (SELECT count(*) FROM pages), (SELECT count(*) FROM follows), "
+                + "(SELECT count(*) FROM resources r JOIN pages p ON p.pageid = r.creatorid), "
+                + "(SELECT count(*) FROM shares)";
+
+        friendsParams = friendshipRows;
+        // The id of every account whose shares the member may see: friends (either column with one row per
+        // friendship) and followed pages. A page has no friends and a member no followers, so the same union with
+        // followers instead of followed pages gives a sharer's audience, whichever kind of account it is.
+        String friends = friendsOf();
+        // The sharer must own the resource: the insert copies the owner from resources and changes no row otherwise.
+        share = "INSERT INTO shares (srid, rid, creatorid, ispublic) SELECT ?, rid, creatorid, ? FROM resources"
+                + " WHERE rid = ? AND creatorid = ?";
+        shareRecipient = "INSERT INTO share_recipients (srid, userid) VALUES (?, ?)";
+        lockAccount = "SELECT userid FROM members WHERE userid = ? FOR UPDATE";
+        String visibleTo = "(s.ispublic = 1 OR EXISTS (SELECT 1 FROM share_recipients t WHERE t.srid = s.srid"
+                + " AND t.userid = ";
+        pullFeed = "SELECT s.srid, s.rid, s.creatorid, r.type, r.body, r.doc FROM shares s JOIN resources r"
+                + " ON r.rid = s.rid WHERE s.creatorid IN (" + friends + " UNION ALL SELECT pageid FROM follows"
+                + " WHERE userid = ?) AND " + visibleTo + "?)) ORDER BY s.srid DESC LIMIT ?";
+        String feedColumns = "userid, srid, rid, creatorid" + (feed.content() ? ", type, body, doc" : "");
+        String copied = feed.content() ? ", r.type, r.body, r.doc" : "";
+        String shares = "shares s" + (feed.content() ? " JOIN resources r ON r.rid = s.rid" : "");
+        fanOut = "INSERT INTO newsfeed (" + feedColumns + ") SELECT c.id, s.srid, s.rid, s.creatorid" + copied
+                + " FROM " + shares + " CROSS JOIN (" + friends + " UNION ALL SELECT userid FROM follows WHERE pageid"
+                + " = ?) c WHERE s.srid = ? AND " + visibleTo + "c.id))";
+        pushPast = "INSERT INTO newsfeed (" + feedColumns + ") SELECT ?, s.srid, s.rid, s.creatorid" + copied
+                + " FROM " + shares + " WHERE s.creatorid = ? AND " + visibleTo + "?))";
+        dropPast = "DELETE FROM newsfeed WHERE userid = ? AND creatorid = ?";
+        pushFeed = "SELECT srid, rid, creatorid" + (feed.content() ? ", type, body, doc" : "")
+                + " FROM newsfeed WHERE userid = ?";
+        feedResource = "SELECT type, body, doc FROM resources WHERE rid = ?";
+        sortedFeed = feed.content()
+                ? "SELECT srid, rid, creatorid, type, body, doc FROM newsfeed WHERE userid = ? ORDER BY srid DESC LIMIT ?"
+                : "SELECT n.srid, n.rid, n.creatorid, r.type, r.body, r.doc FROM newsfeed n JOIN resources r"
+                        + " ON r.rid = n.rid WHERE n.userid = ? ORDER BY n.srid DESC LIMIT ?";
+    }
+
+    /** Ids of a member's friends, one parameter (the member) per half; {@link #friendsParams} of them. */
+    private String friendsOf() {
+        String half = "SELECT inviteeid AS id FROM friendship WHERE inviterid = ? AND status = 2";
+        return friendshipRows == 1
+                ? half + " UNION ALL SELECT inviterid AS id FROM friendship WHERE inviteeid = ? AND status = 2" : half;
     }
 
     /** Column of member attribute {@code i} (0-based). */
@@ -111,9 +183,13 @@ public final class RelationalSchema {
         return friendshipRows;
     }
 
+    public FeedDesign feed() {
+        return feed;
+    }
+
     /** What the store records beside the fingerprint, so a store loaded with another design is not reused. */
     public String design() {
-        return "basic friendship.rows=" + friendshipRows;
+        return "basic friendship.rows=" + friendshipRows + " " + feed.describe();
     }
 
     /** {@code userid}, the attribute columns, {@code pic}, {@code tpic}: the order loaders write members in. */
@@ -151,7 +227,44 @@ public final class RelationalSchema {
                 + ", timestamp BIGINT NOT NULL, type TEXT, content TEXT)");
         // "key" quoted: a reserved word in MySQL/MariaDB (which run with ANSI_QUOTES); standard SQL elsewhere.
         ddl.add("CREATE TABLE bg_meta (\"key\" " + dialect.metaKeyType() + " PRIMARY KEY, value TEXT)");
+        // Pages and follows are loaded in bulk: keyed like the other loaded tables.
+        ddl.add("CREATE TABLE pages (pageid INTEGER NOT NULL" + (keys ? " PRIMARY KEY" : "") + ", name TEXT)");
+        ddl.add("CREATE TABLE follows (userid INTEGER NOT NULL, pageid INTEGER NOT NULL"
+                + (keys ? ", PRIMARY KEY (userid, pageid))" + dialect.friendshipTableOptions() : ")"));
+        // Shares and feed rows are written only by actions, starting empty: keys and indexes from the start.
+        ddl.add("CREATE TABLE shares (srid " + big + " NOT NULL PRIMARY KEY, rid " + big + " NOT NULL"
+                + ", creatorid INTEGER NOT NULL, ispublic SMALLINT NOT NULL)");
+        ddl.add(SHARES_CREATOR_INDEX);
+        ddl.add("CREATE TABLE share_recipients (srid " + big + " NOT NULL, userid INTEGER NOT NULL"
+                + ", PRIMARY KEY (srid, userid))" + dialect.friendshipTableOptions());
+        if (feed.push()) {
+            String content = feed.content() ? ", type TEXT, body TEXT, doc TEXT" : "";
+            if (feed.kind() == FeedDesign.Kind.SORTED_PUSH) {
+                // Clustered on (userid, srid) where the engine clusters on the key: a feed is stored in share order.
+                ddl.add("CREATE TABLE newsfeed (userid INTEGER NOT NULL, srid " + big + " NOT NULL, rid " + big
+                        + " NOT NULL, creatorid INTEGER NOT NULL" + content + ", PRIMARY KEY (userid, srid))"
+                        + dialect.friendshipTableOptions());
+            } else {
+                // Rows in arrival order, found by member only: VNF sorts in the application.
+                ddl.add("CREATE TABLE newsfeed (userid INTEGER NOT NULL, srid " + big + " NOT NULL, rid " + big
+                        + " NOT NULL, creatorid INTEGER NOT NULL" + content + ")");
+                ddl.add("CREATE INDEX newsfeed_user ON newsfeed (userid)");
+            }
+        }
         return ddl;
+    }
+
+    /** The tables this design creates, in drop order. */
+    public List<String> tables() {
+        return feed.push() ? TABLES : TABLES.stream().filter(t -> !t.equals(NEWSFEED)).toList();
+    }
+
+    /**
+     * Indexes of the loaded feed tables a design needs besides their keys: push designs fan a page's shares out to its
+     * followers, found by page.
+     */
+    public List<String> feedIndexes() {
+        return feed.push() ? List.of(FOLLOWS_PAGE_INDEX) : List.of();
     }
 
     /** Index for pending counts, VFR and the invitee half of friend lookups; covers them. */
@@ -159,6 +272,10 @@ public final class RelationalSchema {
             "CREATE INDEX friendship_invitee ON friendship (inviteeid, status, inviterid)";
     /** Index for VTR and resource counts: a wall's resources in rid order. */
     public static final String RESOURCES_WALL_INDEX = "CREATE INDEX resources_wall ON resources (walluserid, rid)";
+    /** Shares of one account in id order: pull's per-producer scan and push's catch-up at AFR. */
+    public static final String SHARES_CREATOR_INDEX = "CREATE INDEX shares_creator ON shares (creatorid, srid)";
+    /** Followers of a page, for push fan-out. */
+    public static final String FOLLOWS_PAGE_INDEX = "CREATE INDEX follows_page ON follows (pageid, userid)";
     /** Index for VCR. */
     public static final String MANIPULATION_RID_INDEX = "CREATE INDEX manipulation_rid ON manipulation (rid)";
 }

@@ -4,8 +4,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.concurrent.locks.Lock;
 import org.bgbench.store.CommentList;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
@@ -14,13 +16,30 @@ import org.bgbench.store.StoreSession;
 
 /**
  * The actions on the Basic design through one connection, every statement prepared once when the session opens.
- * Single-row writes run in autocommit; the two-row accept runs in a transaction.
+ * Single-row writes run in autocommit; the two-row accept, Share Resource and, with a push feed, AFR and TF run in a
+ * transaction (or in the caller's, when a subclass already opened one).
  */
 public class RelationalSession implements StoreSession {
     private final Connection c;
     private final Lock writeLock;
     private final boolean twoRows;
     private final int attributes;
+    private final FeedDesign feed;
+    private final int friendsParams;
+    private final PreparedStatement share;
+    private final PreparedStatement shareRecipient;
+    /** Row lock on an account, ordering a push design's SR against AFR/TF of the sharer; null with one writer. */
+    private final PreparedStatement lockAccount;
+    private final PreparedStatement pullFeed;
+    private final PreparedStatement fanOut;
+    private final PreparedStatement pushPast;
+    private final PreparedStatement dropPast;
+    private final PreparedStatement pushFeed;
+    private final PreparedStatement feedResource;
+    private final PreparedStatement sortedFeed;
+    /** Push's whole feed, sorted in the application: srid, rid, creatorid per row, then the content if copied. */
+    private long[] feedIds = new long[64];
+    private String[] feedText = new String[0];
     private final PreparedStatement viewProfile;
     private final PreparedStatement viewOwnProfile;
     private final PreparedStatement listFriends;
@@ -44,6 +63,9 @@ public class RelationalSession implements StoreSession {
         this.writeLock = writeLock;
         this.twoRows = schema.friendshipRows() == 2;
         this.attributes = schema.attributeCount();
+        this.feed = schema.feed();
+        this.friendsParams = schema.friendsParams;
+        boolean push = feed.push();
         try {
             viewProfile = c.prepareStatement(schema.viewProfile);
             viewOwnProfile = c.prepareStatement(schema.viewOwnProfile);
@@ -58,6 +80,17 @@ public class RelationalSession implements StoreSession {
             comments = c.prepareStatement(schema.comments);
             postComment = c.prepareStatement(schema.postComment);
             deleteComment = c.prepareStatement(schema.deleteComment);
+            share = c.prepareStatement(schema.share);
+            shareRecipient = c.prepareStatement(schema.shareRecipient);
+            lockAccount = push && writeLock == null ? c.prepareStatement(schema.lockAccount) : null;
+            pullFeed = push ? null : c.prepareStatement(schema.pullFeed);
+            fanOut = push ? c.prepareStatement(schema.fanOut) : null;
+            pushPast = push ? c.prepareStatement(schema.pushPast) : null;
+            dropPast = push ? c.prepareStatement(schema.dropPast) : null;
+            pushFeed = feed.kind() == FeedDesign.Kind.PUSH ? c.prepareStatement(schema.pushFeed) : null;
+            feedResource = feed.kind() == FeedDesign.Kind.PUSH && !feed.content()
+                    ? c.prepareStatement(schema.feedResource) : null;
+            sortedFeed = feed.kind() == FeedDesign.Kind.SORTED_PUSH ? c.prepareStatement(schema.sortedFeed) : null;
         } catch (SQLException e) {
             closeQuietly();
             throw new StoreException("cannot prepare the BG statements (is the BG schema loaded?): " + e.getMessage(), e);
@@ -153,30 +186,60 @@ public class RelationalSession implements StoreSession {
         try {
             accept.setInt(1, inviter);
             accept.setInt(2, invitee);
-            if (!twoRows) {
+            if (!twoRows && !feed.push()) {
                 update(accept, 1, "AFR");
                 return;
             }
-            acceptMirror.setInt(1, invitee);
-            acceptMirror.setInt(2, inviter);
-            lock();
-            try {
-                c.setAutoCommit(false);
-                try {
-                    expect(accept.executeUpdate(), 1, "AFR");
-                    expect(acceptMirror.executeUpdate(), 1, "AFR");
-                    c.commit();
-                } catch (SQLException | RuntimeException e) {
-                    rollbackQuietly();
-                    throw e;
-                } finally {
-                    c.setAutoCommit(true);
-                }
-            } finally {
-                unlock();
-            }
         } catch (SQLException e) {
             throw failed("AFR", e);
+        }
+        transaction("AFR", () -> {
+            lockAccounts(invitee, inviter);
+            expect(accept.executeUpdate(), 1, "AFR");
+            if (twoRows) {
+                acceptMirror.setInt(1, invitee);
+                acceptMirror.setInt(2, inviter);
+                expect(acceptMirror.executeUpdate(), 1, "AFR");
+            }
+            if (feed.push()) {
+                // Each now sees the other's past shares that are public or name her (dissertation 8.4.2).
+                pushPast(invitee, inviter);
+                pushPast(inviter, invitee);
+            }
+        });
+    }
+
+    private void pushPast(int viewer, int sharer) throws SQLException {
+        pushPast.setInt(1, viewer);
+        pushPast.setInt(2, sharer);
+        pushPast.setInt(3, viewer);
+        pushPast.executeUpdate();
+    }
+
+    private void dropPast(int viewer, int sharer) throws SQLException {
+        dropPast.setInt(1, viewer);
+        dropPast.setInt(2, sharer);
+        dropPast.executeUpdate();
+    }
+
+    /**
+     * With a push feed, locks the rows of both members in id order before a friendship changes: an SR by either
+     * locks its sharer first, so fan-out and catch-up cannot both miss a share committed between them.
+     */
+    private void lockAccounts(int a, int b) throws SQLException {
+        if (lockAccount == null) {
+            return;
+        }
+        lockAccount(Math.min(a, b));
+        lockAccount(Math.max(a, b));
+    }
+
+    private void lockAccount(int id) throws SQLException {
+        lockAccount.setInt(1, id);
+        try (ResultSet rs = lockAccount.executeQuery()) {
+            while (rs.next()) {
+                // Reading the row takes the lock; nothing else to do.
+            }
         }
     }
 
@@ -198,10 +261,20 @@ public class RelationalSession implements StoreSession {
             thaw.setInt(2, friend);
             thaw.setInt(3, friend);
             thaw.setInt(4, member);
-            update(thaw, twoRows ? 2 : 1, "TF");
+            if (!feed.push()) {
+                update(thaw, twoRows ? 2 : 1, "TF");
+                return;
+            }
         } catch (SQLException e) {
             throw failed("TF", e);
         }
+        transaction("TF", () -> {
+            lockAccounts(member, friend);
+            expect(thaw.executeUpdate(), twoRows ? 2 : 1, "TF");
+            // Neither sees the other's shares any more.
+            dropPast(member, friend);
+            dropPast(friend, member);
+        });
     }
 
     @Override
@@ -270,6 +343,187 @@ public class RelationalSession implements StoreSession {
             update(deleteComment, 1, "DCR");
         } catch (SQLException e) {
             throw failed("DCR", e);
+        }
+    }
+
+    @Override
+    public void shareResource(int sharer, long resource, long shareId, int[] recipients) {
+        int[] to = recipients == null ? null : distinct(recipients);
+        transaction("SR", () -> {
+            if (feed.push()) {
+                lockAccount(sharer);
+            }
+            share.setLong(1, shareId);
+            share.setInt(2, to == null ? 1 : 0);
+            share.setLong(3, resource);
+            share.setInt(4, sharer);
+            expect(share.executeUpdate(), 1, "SR");
+            if (to != null && to.length > 0) {
+                for (int member : to) {
+                    shareRecipient.setLong(1, shareId);
+                    shareRecipient.setInt(2, member);
+                    shareRecipient.addBatch();
+                }
+                shareRecipient.executeBatch();
+            }
+            if (feed.push()) {
+                // One feed row per friend or follower who may see it, in the SR's transaction (synchronous push).
+                int p = 1;
+                for (int i = 0; i < friendsParams; i++) {
+                    fanOut.setInt(p++, sharer);
+                }
+                fanOut.setInt(p++, sharer);
+                fanOut.setLong(p, shareId);
+                fanOut.executeUpdate();
+            }
+        });
+    }
+
+    private static int[] distinct(int[] ids) {
+        int[] sorted = ids.clone();
+        Arrays.sort(sorted);
+        int n = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            if (i == 0 || sorted[i] != sorted[i - 1]) {
+                sorted[n++] = sorted[i];
+            }
+        }
+        return Arrays.copyOf(sorted, n);
+    }
+
+    @Override
+    public void viewNewsFeed(int member, int k, FeedList out) {
+        out.clear();
+        if (k <= 0) {
+            return;
+        }
+        try {
+            switch (feed.kind()) {
+                case PULL -> {
+                    int p = 1;
+                    for (int i = 0; i < friendsParams + 2; i++) {
+                        pullFeed.setInt(p++, member);
+                    }
+                    pullFeed.setInt(p, k);
+                    feedRows(pullFeed, out);
+                }
+                case SORTED_PUSH -> {
+                    sortedFeed.setInt(1, member);
+                    sortedFeed.setInt(2, k);
+                    feedRows(sortedFeed, out);
+                }
+                case PUSH -> wholeFeed(member, k, out);
+            }
+        } catch (SQLException e) {
+            throw failed("VNF", e);
+        }
+    }
+
+    /** Rows of srid, rid, creatorid, type, body, doc, already in feed order. */
+    private static void feedRows(PreparedStatement ps, FeedList out) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                FeedList.Row row = out.add(rs.getLong(1));
+                row.resourceId = rs.getLong(2);
+                row.sharerId = rs.getInt(3);
+                row.type = rs.getString(4);
+                row.body = rs.getString(5);
+                row.doc = rs.getString(6);
+            }
+        }
+    }
+
+    /**
+     * Push as the dissertation's (8.4.2): the member's whole feed is read and sorted here, the top k kept; with
+     * references, only those k resources are then read.
+     */
+    private void wholeFeed(int member, int k, FeedList out) throws SQLException {
+        boolean content = feed.content();
+        int n = 0;
+        pushFeed.setInt(1, member);
+        try (ResultSet rs = pushFeed.executeQuery()) {
+            while (rs.next()) {
+                if (3 * n + 3 > feedIds.length) {
+                    feedIds = Arrays.copyOf(feedIds, feedIds.length * 2);
+                }
+                feedIds[3 * n] = rs.getLong(1);
+                feedIds[3 * n + 1] = rs.getLong(2);
+                feedIds[3 * n + 2] = rs.getInt(3);
+                if (content) {
+                    if (3 * n + 3 > feedText.length) {
+                        feedText = Arrays.copyOf(feedText, Math.max(48, feedText.length * 2));
+                    }
+                    feedText[3 * n] = rs.getString(4);
+                    feedText[3 * n + 1] = rs.getString(5);
+                    feedText[3 * n + 2] = rs.getString(6);
+                }
+                n++;
+            }
+        }
+        // Sort row indexes by share id, highest first; a feed holds a share at most once.
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        long[] ids = feedIds;
+        Arrays.sort(order, (a, b) -> Long.compare(ids[3 * b], ids[3 * a]));
+        int top = Math.min(k, n);
+        for (int j = 0; j < top; j++) {
+            int i = order[j];
+            FeedList.Row row = out.add(ids[3 * i]);
+            row.resourceId = ids[3 * i + 1];
+            row.sharerId = (int) ids[3 * i + 2];
+            if (content) {
+                row.type = feedText[3 * i];
+                row.body = feedText[3 * i + 1];
+                row.doc = feedText[3 * i + 2];
+            } else {
+                feedResource.setLong(1, row.resourceId);
+                try (ResultSet rs = feedResource.executeQuery()) {
+                    if (rs.next()) {
+                        row.type = rs.getString(1);
+                        row.body = rs.getString(2);
+                        row.doc = rs.getString(3);
+                    }
+                }
+            }
+        }
+        if (content) {
+            Arrays.fill(feedText, 0, 3 * n, null);
+        }
+    }
+
+    /** A unit of work run in one transaction. */
+    @FunctionalInterface
+    protected interface Work {
+        void run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} in one transaction under the write lock, rolled back if it fails; inside the caller's
+     * transaction when one is open (autocommit off), which then commits or rolls back.
+     */
+    protected final void transaction(String action, Work work) {
+        lock();
+        try {
+            if (!c.getAutoCommit()) {
+                work.run();
+                return;
+            }
+            c.setAutoCommit(false);
+            try {
+                work.run();
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw failed(action, e);
+        } finally {
+            unlock();
         }
     }
 

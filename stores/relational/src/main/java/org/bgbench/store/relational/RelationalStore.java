@@ -35,6 +35,7 @@ public abstract class RelationalStore implements DataStore {
 
     protected final SqlDialect dialect;
     private final int friendshipRows;
+    private final FeedDesign feed;
     /** Serialises writers in process for single-writer engines; null otherwise. */
     private final ReentrantLock writeLock;
     private volatile RelationalSchema schema;
@@ -43,8 +44,17 @@ public abstract class RelationalStore implements DataStore {
      * @param friendshipRows rows per confirmed friendship, 1 (USC BG's Basic) or 2
      */
     protected RelationalStore(SqlDialect dialect, int friendshipRows) {
+        this(dialect, friendshipRows, FeedDesign.PULL);
+    }
+
+    /**
+     * @param friendshipRows rows per confirmed friendship, 1 (USC BG's Basic) or 2
+     * @param feed           how feeds are served (dissertation 8.4.2)
+     */
+    protected RelationalStore(SqlDialect dialect, int friendshipRows, FeedDesign feed) {
         this.dialect = dialect;
         this.friendshipRows = friendshipRows;
+        this.feed = feed;
         this.writeLock = dialect.singleWriter() ? new ReentrantLock() : null;
     }
 
@@ -81,14 +91,24 @@ public abstract class RelationalStore implements DataStore {
                     }
                 }
             }
-            // A graph loaded with another friendship layout would answer wrongly under this one: treat as absent.
-            if (fingerprint == null || !new RelationalSchema(1, friendshipRows).design().equals(design)) {
+            // A graph loaded with another friendship layout or feed design would answer wrongly under this one (a
+            // push feed loaded for pull holds no feed rows for its shares): treat as absent.
+            if (fingerprint == null || !design().equals(design)) {
                 return Optional.empty();
             }
             return Optional.of(fingerprint);
         } catch (SQLException e) {
             throw failure("reading the loaded graph's fingerprint", e);
         }
+    }
+
+    /** The design this store records in {@code bg_meta} and reads: friendship layout and feed design. */
+    public String design() {
+        return new RelationalSchema(1, friendshipRows, feed).design();
+    }
+
+    public FeedDesign feedDesign() {
+        return feed;
     }
 
     private boolean tableExists(Connection c, String table) throws SQLException {
@@ -102,7 +122,7 @@ public abstract class RelationalStore implements DataStore {
 
     @Override
     public void createSchema(GraphSpec spec) {
-        RelationalSchema s = new RelationalSchema(spec.attributeCount(), friendshipRows);
+        RelationalSchema s = new RelationalSchema(spec.attributeCount(), friendshipRows, feed);
         List<String> ddl = new ArrayList<>(drops());
         ddl.addAll(s.createStatements(dialect));
         execute("creating the BG schema", ddl);
@@ -268,10 +288,44 @@ public abstract class RelationalStore implements DataStore {
         RelationalSchema s = schema();
         try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(s.counts)) {
             rs.next();
-            return new StoreCounts(rs.getLong(1), rs.getLong(2) / s.friendshipRows(), rs.getLong(3), rs.getLong(4),
-                    rs.getLong(5));
+            long pageResources = rs.getLong(8);
+            // resources stays the members' resources, what the generator's totalResources counts.
+            return new StoreCounts(rs.getLong(1), rs.getLong(2) / s.friendshipRows(), rs.getLong(3),
+                    rs.getLong(4) - pageResources, rs.getLong(5), rs.getLong(6), rs.getLong(7), pageResources,
+                    rs.getLong(9));
         } catch (SQLException e) {
             throw failure("counting rows", e);
+        }
+    }
+
+    /** Deletes every share, its recipients and, with a push feed, every feed row, in one transaction. */
+    @Override
+    public void clearShares() {
+        RelationalSchema s = schema();
+        List<String> deletes = new ArrayList<>();
+        if (s.feed().push()) {
+            deletes.add("DELETE FROM " + RelationalSchema.NEWSFEED);
+        }
+        deletes.add("DELETE FROM " + RelationalSchema.SHARE_RECIPIENTS);
+        deletes.add("DELETE FROM " + RelationalSchema.SHARES);
+        lock();
+        try (Connection c = connect()) {
+            c.setAutoCommit(false);
+            try (Statement st = c.createStatement()) {
+                for (String sql : deletes) {
+                    st.executeUpdate(sql);
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw failure("clearing the shares", e);
+        } finally {
+            unlock();
         }
     }
 
@@ -292,7 +346,7 @@ public abstract class RelationalStore implements DataStore {
                 try (Connection c = connect(); Statement st = c.createStatement();
                      ResultSet rs = st.executeQuery("SELECT * FROM members WHERE 1 = 0")) {
                     // userid, the attributes, pic, tpic
-                    schema = new RelationalSchema(rs.getMetaData().getColumnCount() - 3, friendshipRows);
+                    schema = new RelationalSchema(rs.getMetaData().getColumnCount() - 3, friendshipRows, feed);
                 } catch (SQLException e) {
                     throw new StoreException(dialect.name() + " holds no BG schema (" + e.getMessage()
                             + "); load a graph first", e);

@@ -15,6 +15,12 @@ public interface RowSink extends AutoCloseable {
 
     void resource(long rid, int creatorid, int walluserid, String type, String body, String doc) throws SQLException;
 
+    /** A page (feed following): its account id and name. */
+    void page(int pageid, String name) throws SQLException;
+
+    /** Member {@code userid} follows page {@code pageid}. */
+    void follow(int userid, int pageid) throws SQLException;
+
     /** A comment; its type is {@link RelationalSchema#COMMENT_TYPE}. */
     void comment(long mid, int creatorid, long rid, int modifierid, long timestamp, String content) throws SQLException;
 

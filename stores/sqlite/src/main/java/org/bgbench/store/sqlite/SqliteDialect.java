@@ -43,13 +43,15 @@ final class SqliteDialect implements SqlDialect {
 
     @Override
     public List<List<String>> afterLoad(RelationalSchema schema) {
-        return List.of(List.of(
+        List<String> all = new java.util.ArrayList<>(List.of(
                 RelationalSchema.FRIENDSHIP_INVITEE_INDEX,
                 RelationalSchema.RESOURCES_WALL_INDEX,
-                RelationalSchema.MANIPULATION_RID_INDEX,
-                "ANALYZE",
-                // Fold the load's write-ahead log into the database so the first experiment starts from a clean file.
-                "PRAGMA wal_checkpoint(TRUNCATE)"));
+                RelationalSchema.MANIPULATION_RID_INDEX));
+        all.addAll(schema.feedIndexes());
+        all.add("ANALYZE");
+        // Fold the load's write-ahead log into the database so the first experiment starts from a clean file.
+        all.add("PRAGMA wal_checkpoint(TRUNCATE)");
+        return List.of(all);
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
+import org.bgbench.store.relational.FeedDesign;
 import org.bgbench.store.relational.RelationalSchema;
 import org.bgbench.store.relational.RelationalStore;
 import org.sqlite.SQLiteConfig;
@@ -46,10 +47,15 @@ public final class SqliteStore extends RelationalStore {
      * @param friendshipRows rows per confirmed friendship, 1 or 2
      */
     public SqliteStore(Path file, int busyTimeoutMs, int cacheMb, int friendshipRows) {
-        super(new SqliteDialect(), friendshipRows);
+        this(file, busyTimeoutMs, cacheMb, friendshipRows, FeedDesign.PULL);
+    }
+
+    /** @param feed how feeds are served (dissertation 8.4.2) */
+    public SqliteStore(Path file, int busyTimeoutMs, int cacheMb, int friendshipRows, FeedDesign feed) {
+        super(new SqliteDialect(), friendshipRows, feed);
         this.file = file.toAbsolutePath();
         this.url = "jdbc:sqlite:" + this.file;
-        this.design = new RelationalSchema(1, friendshipRows).design();
+        this.design = new RelationalSchema(1, friendshipRows, feed).design();
         this.busyTimeoutMs = busyTimeoutMs;
         this.sessionConfig = config(busyTimeoutMs, cacheMb);
         // A session's multi-statement write takes the write lock at BEGIN, so it cannot fail half way on a conflict.
@@ -187,8 +193,9 @@ public final class SqliteStore extends RelationalStore {
         forgetSchema();
     }
 
-    /** The friendship layout this store reads, as {@code bg_meta} records it. */
-    String design() {
+    /** The friendship layout and feed design this store reads, as {@code bg_meta} records them. */
+    @Override
+    public String design() {
         return design;
     }
 

@@ -8,6 +8,7 @@ import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.StoreTraits;
+import org.bgbench.store.relational.FeedDesign;
 
 /** The {@code sqlite} store: an embedded SQLite file with BG's Basic relational design. */
 public final class SqliteStoreProvider implements StoreProvider {
@@ -28,14 +29,16 @@ public final class SqliteStoreProvider implements StoreProvider {
 
     @Override
     public List<StoreSetting> settings() {
-        return List.of(
+        List<StoreSetting> all = new java.util.ArrayList<>(List.of(
                 StoreSetting.path(FILE, "bg-data/bg.sqlite",
                         "database file, relative to the working directory; parent directories are created"),
                 new StoreSetting(BUSY_TIMEOUT, "30000",
                         "milliseconds a statement waits for a lock held by another process"),
                 new StoreSetting(CACHE, "64", "page cache per connection, in MiB"),
                 new StoreSetting(FRIENDSHIP_ROWS, "1",
-                        "rows per confirmed friendship: 1 (USC BG's Basic) or 2 (one per direction)"));
+                        "rows per confirmed friendship: 1 (USC BG's Basic) or 2 (one per direction)")));
+        all.addAll(FeedDesign.settings());
+        return List.copyOf(all);
     }
 
     /** In BG's process; with workers, each has its own database file on its host. */
@@ -48,7 +51,8 @@ public final class SqliteStoreProvider implements StoreProvider {
     public DataStore open(StoreSettings settings) {
         int rows = Integer.parseInt(settings.getChoice(FRIENDSHIP_ROWS, "1", "1", "2"));
         return new SqliteStore(Path.of(settings.get(FILE, "bg-data/bg.sqlite")),
-                nonNegative(settings, BUSY_TIMEOUT, 30_000), nonNegative(settings, CACHE, 64), rows);
+                nonNegative(settings, BUSY_TIMEOUT, 30_000), nonNegative(settings, CACHE, 64), rows,
+                FeedDesign.from(settings));
     }
 
     private static int nonNegative(StoreSettings settings, String key, int fallback) {
