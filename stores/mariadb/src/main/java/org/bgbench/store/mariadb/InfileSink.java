@@ -24,6 +24,8 @@ final class InfileSink implements RowSink {
     private final Buffer friendship = new Buffer();
     private final Buffer resources = new Buffer();
     private final Buffer comments = new Buffer();
+    private final Buffer pages = new Buffer();
+    private final Buffer follows = new Buffer();
     private final String loadMembers;
 
     InfileSink(Connection c, RelationalSchema schema) throws SQLException {
@@ -46,6 +48,8 @@ final class InfileSink implements RowSink {
 
     private static final String LOAD_FRIENDSHIP = load(RelationalSchema.FRIENDSHIP, RelationalSchema.FRIENDSHIP_COLUMNS);
     private static final String LOAD_RESOURCES = load(RelationalSchema.RESOURCES, RelationalSchema.RESOURCE_COLUMNS);
+    private static final String LOAD_PAGES = load(RelationalSchema.PAGES, RelationalSchema.PAGE_COLUMNS);
+    private static final String LOAD_FOLLOWS = load(RelationalSchema.FOLLOWS, RelationalSchema.FOLLOW_COLUMNS);
     private static final String LOAD_COMMENTS = load(RelationalSchema.MANIPULATION,
             RelationalSchema.MANIPULATION_COLUMNS);
 
@@ -77,6 +81,16 @@ final class InfileSink implements RowSink {
     }
 
     @Override
+    public void page(int pageid, String name) {
+        pages.number(pageid).tab().text(name).endRow();
+    }
+
+    @Override
+    public void follow(int userid, int pageid) {
+        follows.number(userid).tab().number(pageid).endRow();
+    }
+
+    @Override
     public void flush() throws SQLException {
         try {
             // Members first, then the rows that refer to them, as a reader of a half-loaded store would expect.
@@ -84,6 +98,8 @@ final class InfileSink implements RowSink {
             send(friendship, LOAD_FRIENDSHIP);
             send(resources, LOAD_RESOURCES);
             send(comments, LOAD_COMMENTS);
+            send(pages, LOAD_PAGES);
+            send(follows, LOAD_FOLLOWS);
             c.commit();
         } catch (SQLException e) {
             c.rollback();
@@ -93,6 +109,8 @@ final class InfileSink implements RowSink {
             friendship.reset();
             resources.reset();
             comments.reset();
+            pages.reset();
+            follows.reset();
         }
     }
 

@@ -49,11 +49,13 @@ final class MariadbImage implements StoreImage {
         if (current.isEmpty()) {
             return false;
         }
+        // Same graph and same design (friendship layout, feed design): a push image holds feed rows pull does not.
         try (Connection c = store.connectDirect();
-             PreparedStatement ps = c.prepareStatement("SELECT value FROM " + q(image) + ".bg_meta WHERE \"key\" = ?")) {
-            ps.setString(1, "fingerprint");
+             PreparedStatement ps = c.prepareStatement("SELECT (SELECT value FROM " + q(image) + ".bg_meta WHERE"
+                     + " \"key\" = 'fingerprint'), (SELECT value FROM " + q(image) + ".bg_meta WHERE \"key\" = 'design')")) {
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && current.get().equals(rs.getString(1));
+                return rs.next() && current.get().equals(rs.getString(1))
+                        && store.recordedDesign().equals(rs.getString(2));
             }
         } catch (SQLException e) {
             // No image database or no BG tables in it: no image of this graph.
@@ -74,10 +76,27 @@ final class MariadbImage implements StoreImage {
         store.schemaReplaced();
     }
 
-    /** Copies every table but bg_meta in parallel, then bg_meta. */
+    /**
+     * Copies every BG table {@code from} holds but bg_meta in parallel, then bg_meta; a design without a push feed
+     * has no newsfeed table.
+     */
     private void copyAll(String from, String to, String what) {
-        List<String> data = new ArrayList<>(RelationalSchema.TABLES);
-        data.remove(RelationalSchema.META);
+        List<String> data = new ArrayList<>();
+        try (Connection c = store.connectDirect();
+             PreparedStatement ps = c.prepareStatement("SELECT table_name FROM information_schema.tables"
+                     + " WHERE table_schema = ?")) {
+            ps.setString(1, from);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String t = rs.getString(1);
+                    if (RelationalSchema.TABLES.contains(t) && !t.equals(RelationalSchema.META)) {
+                        data.add(t);
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw store.failure(what + " (listing the tables of " + from + ")", e);
+        }
         List<Thread> threads = new ArrayList<>();
         List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
         for (String t : data) {

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Properties;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
+import org.bgbench.store.relational.FeedDesign;
 import org.bgbench.store.relational.RelationalStore;
 import org.mariadb.jdbc.Driver;
 
@@ -56,11 +57,20 @@ public final class MariadbStore extends RelationalStore {
      *                       timeout), and connecting or waiting for a pooled connection is bounded by it too
      */
     public record Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
-                         java.time.Duration timeout) {
+                         java.time.Duration timeout, FeedDesign feed) {
         public Config {
             if (timeout == null) {
                 timeout = org.bgbench.store.StoreSettings.defaultTimeout(org.bgbench.store.StoreSettings.DEFAULT_BETA);
             }
+            if (feed == null) {
+                feed = FeedDesign.PULL;
+            }
+        }
+
+        /** The pull feed. */
+        public Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
+                      java.time.Duration timeout) {
+            this(url, user, password, pool, friendshipRows, bulk, timeout, null);
         }
 
         /** With the default timeout. */
@@ -81,7 +91,7 @@ public final class MariadbStore extends RelationalStore {
 
     private MariadbStore(Config config, String host, String database, Properties props, HikariDataSource pool,
                          int poolSize) {
-        super(new MariadbDialect(config.bulk()), config.friendshipRows());
+        super(new MariadbDialect(config.bulk()), config.friendshipRows(), config.feed());
         this.url = config.url();
         this.host = host;
         this.database = database;

@@ -7,6 +7,7 @@ import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.StoreTraits;
+import org.bgbench.store.relational.FeedDesign;
 
 /** The {@code mariadb} store: MariaDB or MySQL (InnoDB) over MariaDB Connector/J with BG's Basic relational design. */
 public final class MariadbStoreProvider implements StoreProvider {
@@ -35,7 +36,7 @@ public final class MariadbStoreProvider implements StoreProvider {
 
     @Override
     public List<StoreSetting> settings() {
-        return List.of(
+        List<StoreSetting> all = new java.util.ArrayList<>(List.of(
                 new StoreSetting(URL, DEFAULT_URL,
                         "JDBC URL jdbc:mariadb://host:port/database (also for MySQL); scripts/mariadb.sh url DIR "
                                 + "prints the one of a private server"),
@@ -54,7 +55,9 @@ public final class MariadbStoreProvider implements StoreProvider {
                         "longest a session's statement runs before the server stops it (max_statement_time); a server "
                                 + "that does not answer at all is given up 1 s later (socket timeout), and connecting "
                                 + "or waiting for a pooled connection is bounded by it too; at least 1s; default "
-                                + "max(10s, 100·β)"));
+                                + "max(10s, 100·β)")));
+        all.addAll(FeedDesign.settings());
+        return List.copyOf(all);
     }
 
     @Override
@@ -85,6 +88,7 @@ public final class MariadbStoreProvider implements StoreProvider {
                     case "batch" -> MariadbStore.Bulk.BATCH;
                     default -> MariadbStore.Bulk.INFILE;
                 },
-                s.timeout(TIMEOUT));
+                s.timeout(TIMEOUT),
+                FeedDesign.from(s));
     }
 }

@@ -20,6 +20,9 @@ final class CopySink implements RowSink {
     private static final String COMMENTS_COPY = "COPY manipulation (" + RelationalSchema.MANIPULATION_COLUMNS
             + ") FROM STDIN";
 
+    private static final String PAGES_COPY = "COPY pages (" + RelationalSchema.PAGE_COLUMNS + ") FROM STDIN";
+    private static final String FOLLOWS_COPY = "COPY follows (" + RelationalSchema.FOLLOW_COLUMNS + ") FROM STDIN";
+
     private final Connection c;
     private final CopyManager copy;
     private final int attributes;
@@ -28,6 +31,8 @@ final class CopySink implements RowSink {
     private final CopyBuffer friendship = new CopyBuffer();
     private final CopyBuffer resources = new CopyBuffer();
     private final CopyBuffer comments = new CopyBuffer();
+    private final CopyBuffer pages = new CopyBuffer();
+    private final CopyBuffer follows = new CopyBuffer();
 
     CopySink(Connection c, RelationalSchema schema) throws SQLException {
         this.c = c;
@@ -64,12 +69,24 @@ final class CopySink implements RowSink {
     }
 
     @Override
+    public void page(int pageid, String name) {
+        pages.number(pageid).tab().text(name).endRow();
+    }
+
+    @Override
+    public void follow(int userid, int pageid) {
+        follows.number(userid).tab().number(pageid).endRow();
+    }
+
+    @Override
     public void flush() throws SQLException {
         try {
             send(membersCopy, members);
             send(FRIENDSHIP_COPY, friendship);
             send(RESOURCES_COPY, resources);
             send(COMMENTS_COPY, comments);
+            send(PAGES_COPY, pages);
+            send(FOLLOWS_COPY, follows);
             c.commit();
         } catch (SQLException e) {
             c.rollback();
@@ -79,6 +96,8 @@ final class CopySink implements RowSink {
             friendship.reset();
             resources.reset();
             comments.reset();
+            pages.reset();
+            follows.reset();
         }
     }
 

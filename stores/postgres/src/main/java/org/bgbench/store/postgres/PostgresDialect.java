@@ -59,7 +59,20 @@ final class PostgresDialect implements SqlDialect {
                 friendship,
                 List.of("ALTER TABLE manipulation ADD PRIMARY KEY (mid)", RelationalSchema.MANIPULATION_RID_INDEX,
                         "VACUUM ANALYZE manipulation"),
-                List.of("ALTER TABLE members ADD PRIMARY KEY (userid)", "VACUUM ANALYZE members"));
+                List.of("ALTER TABLE members ADD PRIMARY KEY (userid)", "VACUUM ANALYZE members"),
+                feed(schema));
+    }
+
+    /** Keys of the loaded feed tables, the design's indexes, and statistics of the (empty) share tables too. */
+    private static List<String> feed(RelationalSchema schema) {
+        List<String> feed = new ArrayList<>(List.of("ALTER TABLE pages ADD PRIMARY KEY (pageid)",
+                "ALTER TABLE follows ADD PRIMARY KEY (userid, pageid)"));
+        feed.addAll(schema.feedIndexes());
+        feed.add("VACUUM ANALYZE pages");
+        feed.add("VACUUM ANALYZE follows");
+        feed.add("ANALYZE shares");
+        feed.add("ANALYZE share_recipients");
+        return feed;
     }
 
     @Override

@@ -61,9 +61,11 @@ final class PostgresImage implements StoreImage {
         } catch (SQLException e) {
             throw new StoreException("looking for the image failed: " + target.describe(e), e);
         }
+        // Same graph and same design (friendship layout, feed design): a push image holds feed rows pull does not.
         try (Connection c = connect(image); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT value FROM bg_meta WHERE key = 'fingerprint'")) {
-            return rs.next() && current.get().equals(rs.getString(1));
+             ResultSet rs = st.executeQuery("SELECT (SELECT value FROM bg_meta WHERE key = 'fingerprint'),"
+                     + " (SELECT value FROM bg_meta WHERE key = 'design')")) {
+            return rs.next() && current.get().equals(rs.getString(1)) && store.recordedDesign().equals(rs.getString(2));
         } catch (SQLException e) {
             // An image without BG's tables is no image of this graph.
             return false;

@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.bgbench.store.CommentList;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
@@ -199,6 +200,24 @@ final class PostgresSession implements StoreSession {
     public void deleteCommentFromResource(int owner, long resource, long commentId) {
         try {
             session().deleteCommentFromResource(owner, resource, commentId);
+        } catch (RuntimeException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public void shareResource(int sharer, long resource, long shareId, int[] recipients) {
+        try {
+            session().shareResource(sharer, resource, shareId, recipients);
+        } catch (RuntimeException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public void viewNewsFeed(int member, int k, FeedList out) {
+        try {
+            session().viewNewsFeed(member, k, out);
         } catch (RuntimeException e) {
             throw failed(e);
         }

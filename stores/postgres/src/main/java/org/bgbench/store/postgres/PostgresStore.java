@@ -24,6 +24,7 @@ import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.relational.FeedDesign;
 import org.bgbench.store.relational.RelationalSchema;
 import org.bgbench.store.relational.RelationalSession;
 import org.bgbench.store.relational.RelationalStore;
@@ -75,10 +76,13 @@ public final class PostgresStore extends RelationalStore {
      *                       and borrowing a pooled connection wait as long (whole seconds, at least 1 s)
      */
     public record Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
-                         Design design, Duration refresh, Duration timeout) {
+                         Design design, Duration refresh, Duration timeout, FeedDesign feed) {
         public Config {
             if (design == null) {
                 design = Design.BASIC;
+            }
+            if (feed == null) {
+                feed = FeedDesign.PULL;
             }
             if (refresh != null && (design != Design.MATVIEW || refresh.isNegative() || refresh.isZero())) {
                 throw new IllegalArgumentException("a refresh interval needs the matview design and must be positive");
@@ -89,6 +93,17 @@ public final class PostgresStore extends RelationalStore {
             if (timeout.compareTo(StoreSettings.MIN_TIMEOUT) < 0) {
                 throw new IllegalArgumentException("the timeout must be at least 1 s, got " + timeout);
             }
+        }
+
+        /** The pull feed. */
+        public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
+                      Design design, Duration refresh, Duration timeout) {
+            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, null);
+        }
+
+        /** The same settings with feed design {@code f}. */
+        public Config withFeed(FeedDesign f) {
+            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, f);
         }
 
         /** The default timeout. */
@@ -105,7 +120,7 @@ public final class PostgresStore extends RelationalStore {
 
     private PostgresStore(PostgresDialect dialect, Config config, Target target, Properties sessionProperties,
                           Properties loadProperties, HikariDataSource pool, EmbeddedServer embedded, int poolSize) {
-        super(dialect, config.friendshipRows());
+        super(dialect, config.friendshipRows(), config.feed());
         this.timeout = config.timeout();
         this.target = target;
         this.loadProperties = loadProperties;

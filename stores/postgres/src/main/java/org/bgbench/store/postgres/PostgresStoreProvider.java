@@ -10,6 +10,7 @@ import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.StoreTraits;
 import org.bgbench.model.Durations;
+import org.bgbench.store.relational.FeedDesign;
 
 /**
  * The {@code postgres} store: PostgreSQL over pgJDBC with BG's Basic relational design, or with the profile counts in a
@@ -45,7 +46,7 @@ public final class PostgresStoreProvider implements StoreProvider {
 
     @Override
     public List<StoreSetting> settings() {
-        return List.of(
+        List<StoreSetting> all = new java.util.ArrayList<>(List.of(
                 new StoreSetting(URL, DEFAULT_URL, "JDBC URL of the database"),
                 new StoreSetting(USER, DEFAULT_USER, "role to log in as"),
                 new StoreSetting(PASSWORD, null, "password of the role"),
@@ -73,7 +74,9 @@ public final class PostgresStoreProvider implements StoreProvider {
                                 + "default max(10s, 100·β)"),
                 new StoreSetting(USC_URL, null, "USC BG alias of postgres.url"),
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
-                new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password"));
+                new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password")));
+        all.addAll(FeedDesign.settings());
+        return List.copyOf(all);
     }
 
     /** A server; {@code --embedded} starts a throwaway one. */
@@ -105,7 +108,8 @@ public final class PostgresStoreProvider implements StoreProvider {
                 Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")),
                 design,
                 refreshInterval(s.get(REFRESH), design),
-                s.timeout(TIMEOUT));
+                s.timeout(TIMEOUT),
+                FeedDesign.from(s));
     }
 
     /** Null for {@code sync} (or absent), else the background refresh interval; only the matview design has one. */

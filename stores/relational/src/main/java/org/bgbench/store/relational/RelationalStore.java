@@ -93,7 +93,7 @@ public abstract class RelationalStore implements DataStore {
             }
             // A graph loaded with another friendship layout or feed design would answer wrongly under this one (a
             // push feed loaded for pull holds no feed rows for its shares): treat as absent.
-            if (fingerprint == null || !design().equals(design)) {
+            if (fingerprint == null || !recordedDesign().equals(design)) {
                 return Optional.empty();
             }
             return Optional.of(fingerprint);
@@ -103,7 +103,7 @@ public abstract class RelationalStore implements DataStore {
     }
 
     /** The design this store records in {@code bg_meta} and reads: friendship layout and feed design. */
-    public String design() {
+    public String recordedDesign() {
         return new RelationalSchema(1, friendshipRows, feed).design();
     }
 

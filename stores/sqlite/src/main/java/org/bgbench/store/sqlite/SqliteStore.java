@@ -194,8 +194,7 @@ public final class SqliteStore extends RelationalStore {
     }
 
     /** The friendship layout and feed design this store reads, as {@code bg_meta} records them. */
-    @Override
-    public String design() {
+    String design() {
         return design;
     }
 
