@@ -80,6 +80,12 @@ final class PostgresDialect implements SqlDialect {
         return 4;
     }
 
+    /** PostgreSQL 9.3+; BG's pull feed reads k shares per producer with it. */
+    @Override
+    public boolean lateralJoins() {
+        return true;
+    }
+
     @Override
     public String tableExistsQuery() {
         return "SELECT 1 WHERE to_regclass(CAST(? AS text)) IS NOT NULL";

@@ -76,6 +76,8 @@ public final class RelationalSchema {
     final String sortedFeed;
     /** Parameters of {@link #friendsOf}: the member id once per half. */
     final int friendsParams;
+    /** How many times {@link #pullFeed} takes k, after the member ids. */
+    final int pullLimits;
 
     /** The Basic design with the pull feed. */
     public RelationalSchema(int attributeCount, int friendshipRows) {
@@ -88,6 +90,15 @@ public final class RelationalSchema {
      * @param feed           how feeds are served
      */
     public RelationalSchema(int attributeCount, int friendshipRows, FeedDesign feed) {
+        this(attributeCount, friendshipRows, feed, false);
+    }
+
+    /**
+     * @param lateral whether the engine takes {@code LATERAL} joins ({@link SqlDialect#lateralJoins()}): pull then
+     *                reads at most k shares per producer through its index instead of leaving the plan to the
+     *                optimizer
+     */
+    public RelationalSchema(int attributeCount, int friendshipRows, FeedDesign feed, boolean lateral) {
         if (friendshipRows != 1 && friendshipRows != 2) {
             throw new IllegalArgumentException("friendship rows must be 1 or 2, got " + friendshipRows);
         }
@@ -142,9 +153,21 @@ public final class RelationalSchema {
         lockAccount = "SELECT userid FROM members WHERE userid = ? FOR UPDATE";
         String visibleTo = "(s.ispublic = 1 OR EXISTS (SELECT 1 FROM share_recipients t WHERE t.srid = s.srid"
                 + " AND t.userid = ";
-        pullFeed = "SELECT s.srid, s.rid, s.creatorid, r.type, r.body, r.doc FROM shares s JOIN resources r"
-                + " ON r.rid = s.rid WHERE s.creatorid IN (" + friends + " UNION ALL SELECT pageid FROM follows"
-                + " WHERE userid = ?) AND " + visibleTo + "?)) ORDER BY s.srid DESC LIMIT ?";
+        String producers = friends + " UNION ALL SELECT pageid AS id FROM follows WHERE userid = ?";
+        if (lateral) {
+            // Each producer's k newest visible shares through shares(creatorid, srid), then the k newest of those:
+            // at most (friends + pages) × k index entries, however rarely the producers share.
+            pullFeed = "SELECT f.srid, f.rid, f.creatorid, r.type, r.body, r.doc FROM (" + producers + ") p"
+                    + " CROSS JOIN LATERAL (SELECT s.srid, s.rid, s.creatorid FROM shares s WHERE s.creatorid = p.id"
+                    + " AND " + visibleTo + "?)) ORDER BY s.srid DESC LIMIT ?) f JOIN resources r ON r.rid = f.rid"
+                    + " ORDER BY f.srid DESC LIMIT ?";
+            pullLimits = 2;
+        } else {
+            pullFeed = "SELECT s.srid, s.rid, s.creatorid, r.type, r.body, r.doc FROM shares s JOIN resources r"
+                    + " ON r.rid = s.rid WHERE s.creatorid IN (" + producers + ") AND " + visibleTo + "?))"
+                    + " ORDER BY s.srid DESC LIMIT ?";
+            pullLimits = 1;
+        }
         String feedColumns = "userid, srid, rid, creatorid" + (feed.content() ? ", type, body, doc" : "");
         String copied = feed.content() ? ", r.type, r.body, r.doc" : "";
         String shares = "shares s" + (feed.content() ? " JOIN resources r ON r.rid = s.rid" : "");
@@ -165,7 +188,8 @@ public final class RelationalSchema {
 
     /**
      * The feed statements this design runs, by name, for plans and documentation: {@code share}, {@code recipient},
-     * and {@code pull} (parameters: the member {@link #friendsParams} + 2 times, then k), or {@code fanOut},
+     * and {@code pull} (parameters: the member {@link #friendsParams} + 2 times, then k once or, with LATERAL,
+     * twice), or {@code fanOut},
      * {@code pushPast}, {@code dropPast} and {@code push} (member) or {@code sortedPush} (member, k).
      */
     public java.util.Map<String, String> feedStatements() {
@@ -261,6 +285,7 @@ public final class RelationalSchema {
         ddl.add(SHARES_CREATOR_INDEX);
         ddl.add("CREATE TABLE share_recipients (srid " + big + " NOT NULL, userid INTEGER NOT NULL"
                 + ", PRIMARY KEY (srid, userid))" + dialect.friendshipTableOptions());
+        ddl.add(RECIPIENTS_USER_INDEX);
         if (feed.push()) {
             String content = feed.content() ? ", type TEXT, body TEXT, doc TEXT" : "";
             if (feed.kind() == FeedDesign.Kind.SORTED_PUSH) {
@@ -298,6 +323,9 @@ public final class RelationalSchema {
     public static final String RESOURCES_WALL_INDEX = "CREATE INDEX resources_wall ON resources (walluserid, rid)";
     /** Shares of one account in id order: pull's per-producer scan and push's catch-up at AFR. */
     public static final String SHARES_CREATOR_INDEX = "CREATE INDEX shares_creator ON shares (creatorid, srid)";
+    /** The shares naming a member: the planner may check visibility once per VNF from it rather than per share. */
+    public static final String RECIPIENTS_USER_INDEX =
+            "CREATE INDEX share_recipients_user ON share_recipients (userid, srid)";
     /** Followers of a page, for push fan-out. */
     public static final String FOLLOWS_PAGE_INDEX = "CREATE INDEX follows_page ON follows (pageid, userid)";
     /** Index for VCR. */

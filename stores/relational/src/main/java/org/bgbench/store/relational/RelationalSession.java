@@ -26,6 +26,7 @@ public class RelationalSession implements StoreSession {
     private final int attributes;
     private final FeedDesign feed;
     private final int friendsParams;
+    private final int pullLimits;
     private final PreparedStatement share;
     private final PreparedStatement shareRecipient;
     /** Row lock on an account, ordering a push design's SR against AFR/TF of the sharer; null with one writer. */
@@ -65,6 +66,7 @@ public class RelationalSession implements StoreSession {
         this.attributes = schema.attributeCount();
         this.feed = schema.feed();
         this.friendsParams = schema.friendsParams;
+        this.pullLimits = schema.pullLimits;
         boolean push = feed.push();
         try {
             viewProfile = c.prepareStatement(schema.viewProfile);
@@ -404,7 +406,9 @@ public class RelationalSession implements StoreSession {
                     for (int i = 0; i < friendsParams + 2; i++) {
                         pullFeed.setInt(p++, member);
                     }
-                    pullFeed.setInt(p, k);
+                    for (int i = 0; i < pullLimits; i++) {
+                        pullFeed.setInt(p++, k);
+                    }
                     feedRows(pullFeed, out);
                 }
                 case SORTED_PUSH -> {

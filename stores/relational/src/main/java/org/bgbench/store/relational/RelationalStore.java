@@ -122,7 +122,7 @@ public abstract class RelationalStore implements DataStore {
 
     @Override
     public void createSchema(GraphSpec spec) {
-        RelationalSchema s = new RelationalSchema(spec.attributeCount(), friendshipRows, feed);
+        RelationalSchema s = new RelationalSchema(spec.attributeCount(), friendshipRows, feed, dialect.lateralJoins());
         List<String> ddl = new ArrayList<>(drops());
         ddl.addAll(s.createStatements(dialect));
         execute("creating the BG schema", ddl);
@@ -346,7 +346,8 @@ public abstract class RelationalStore implements DataStore {
                 try (Connection c = connect(); Statement st = c.createStatement();
                      ResultSet rs = st.executeQuery("SELECT * FROM members WHERE 1 = 0")) {
                     // userid, the attributes, pic, tpic
-                    schema = new RelationalSchema(rs.getMetaData().getColumnCount() - 3, friendshipRows, feed);
+                    schema = new RelationalSchema(rs.getMetaData().getColumnCount() - 3, friendshipRows, feed,
+                            dialect.lateralJoins());
                 } catch (SQLException e) {
                     throw new StoreException(dialect.name() + " holds no BG schema (" + e.getMessage()
                             + "); load a graph first", e);

@@ -56,6 +56,11 @@ public interface SqlDialect {
         return false;
     }
 
+    /** Whether the engine takes {@code CROSS JOIN LATERAL}, which the pull feed's query then uses. */
+    default boolean lateralJoins() {
+        return false;
+    }
+
     /** The bulk path a loader writes through; the sink owns {@code c} and closes it. */
     RowSink openSink(Connection c, RelationalSchema schema) throws SQLException;
 }

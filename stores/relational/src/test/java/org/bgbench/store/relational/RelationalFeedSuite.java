@@ -48,7 +48,7 @@ public abstract class RelationalFeedSuite {
     }
 
     /** Loads with loaders over [0, 70), [70, 140), [140, M): the second fragment starts inside the second range. */
-    static void load(DataStore store, SocialGraph graph) {
+    protected static void load(DataStore store, SocialGraph graph) {
         store.createSchema(graph.spec());
         int m = graph.members();
         int[] cuts = {0, Math.min(70, m), Math.min(140, m), m};
