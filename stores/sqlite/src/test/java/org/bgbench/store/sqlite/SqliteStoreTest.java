@@ -127,6 +127,36 @@ class SqliteStoreTest {
         }
     }
 
+    @Test
+    void theFeedSettingsChooseTheDesignAndRefuseBadValuesInOneLine() {
+        StoreProvider provider = StoreRegistry.discover().get("sqlite");
+        assertThat(provider.settings()).extracting(org.bgbench.store.StoreSetting::key)
+                .contains("feed.design", "feed.push");
+        Path file = dir.resolve("feed-settings.sqlite");
+        try (DataStore store = provider.open(StoreSettings.forProvider(provider,
+                Map.of("sqlite.file", file.toString(), "feed.design", "sorted-push", "feed.push", "content")))) {
+            assertThat(((SqliteStore) store).feedDesign()).isEqualTo(new org.bgbench.store.relational.FeedDesign(
+                    org.bgbench.store.relational.FeedDesign.Kind.SORTED_PUSH, true));
+            assertThat(((SqliteStore) store).recordedDesign()).endsWith("feed=sorted-push-content");
+        }
+        try (DataStore store = provider.open(StoreSettings.forProvider(provider, Map.of("sqlite.file",
+                file.toString())))) {
+            assertThat(((SqliteStore) store).feedDesign()).isEqualTo(org.bgbench.store.relational.FeedDesign.PULL);
+        }
+        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
+                Map.of("sqlite.file", file.toString(), "feed.design", "fanout"))))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessage("feed.design: expected one of pull, push, sorted-push, got 'fanout'");
+        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
+                Map.of("sqlite.file", file.toString(), "feed.design", "push", "feed.push", "copy"))))
+                .isInstanceOf(InvalidParameterException.class).hasMessageStartingWith("feed.push: ")
+                .hasMessageNotContaining("\n");
+        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
+                Map.of("sqlite.file", file.toString(), "feed.push", "content"))))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageStartingWith("feed.push: content applies to feed.design=push or sorted-push");
+    }
+
     /** What a person with a SQL prompt might do behind BG's back; {@code bg verify --repair} must undo all of it. */
     @Test
     void aFullRepairFixesRowsChangedByHand() throws Exception {

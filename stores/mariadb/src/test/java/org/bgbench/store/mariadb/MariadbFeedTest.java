@@ -1,0 +1,30 @@
+package org.bgbench.store.mariadb;
+
+import org.bgbench.store.DataStore;
+import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.relational.RelationalFeedSuite;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** Feed following in every feed design against one private MariaDB server (scripts/mariadb.sh). */
+class MariadbFeedTest extends RelationalFeedSuite {
+    private MariadbServer server;
+
+    @BeforeAll
+    void start() {
+        server = MariadbServer.start();
+    }
+
+    @AfterAll
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Override
+    protected DataStore open(FeedDesign design) {
+        return MariadbStore.open(new MariadbStore.Config(server.url(), "bg", "bg", 0, 1, MariadbStore.Bulk.INFILE,
+                null, design));
+    }
+}
