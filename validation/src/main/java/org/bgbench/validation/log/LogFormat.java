@@ -172,8 +172,7 @@ public final class LogFormat {
             case TYPE_FEED_READ -> {
                 v = value(b, off);
                 int n = (int) v;
-                int k = (int) (v >>> 32);
-                if (n < 0 || (k != 0 && n > k)) {
+                if (n < 0) {
                     return -1;
                 }
                 c = feedContinuations(n);
