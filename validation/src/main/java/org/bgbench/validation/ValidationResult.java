@@ -105,9 +105,10 @@ public record ValidationResult(
             }
         }
         sb.append(String.format(Locale.ROOT,
-                "validation: %,d reads checked (%,d overlapped a write), %,d unpredictable (%.4f %%), %,d skipped;"
+                "validation: %,d reads checked (%,d item reads overlapped a write), %,d unpredictable (%.4f %%), %,d skipped;"
                         + " %,d records from %d files in %.2f s (%,.0f records/s, %d threads, %d partitions%s)%n",
-                readsChecked, readsChecked - readsOfUnwrittenItems - readsWithoutOverlap, unpredictableReads, pct,
+                readsChecked, Math.max(0, readsChecked - readsOfUnwrittenItems - readsWithoutOverlap - feedReads),
+                unpredictableReads, pct,
                 readsSkipped, recordsRead, files, seconds, recordsPerSecond(),
                 threads, partitions, spilled ? ", spilled " + (spillBytes >> 20) + " MiB" : ""));
         for (ActionStats a : perAction) {
