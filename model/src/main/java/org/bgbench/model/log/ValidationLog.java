@@ -35,6 +35,14 @@ public interface ValidationLog {
     void feedRead(byte action, int member, long startNanos, long endNanos, long[] shareIds, int n);
 
     /**
+     * The same, with the {@code k} the VNF asked for: validation needs it to tell a feed cut at k from one missing
+     * shares (dissertation 6.1.2). Prefer this one; the default drops k (validation then judges the read leniently).
+     */
+    default void feedRead(byte action, int member, int k, long startNanos, long endNanos, long[] shareIds, int n) {
+        feedRead(action, member, startNanos, endNanos, shareIds, n);
+    }
+
+    /**
      * A Share Resource: account {@code account} (index: member, or M + page) shared {@code resource} as
      * {@code shareId} with {@code recipients} (member indexes), or publicly when null (dissertation 6.1.2's two SR
      * write log records).
