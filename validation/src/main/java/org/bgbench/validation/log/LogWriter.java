@@ -169,8 +169,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
         writes++;
     }
 
-    /** A VNF without its k: logged with k unknown (0), which validation judges leniently. */
-    @Override
+    /** A VNF without its k (a log written by other tools): logged with k unknown (0), judged leniently. */
     public void feedRead(byte action, int member, long startNanos, long endNanos, long[] shareIds, int n) {
         feedRead(action, member, 0, startNanos, endNanos, shareIds, n);
     }
