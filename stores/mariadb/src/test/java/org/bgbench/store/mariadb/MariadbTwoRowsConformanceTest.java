@@ -14,7 +14,9 @@ class MariadbTwoRowsConformanceTest extends StoreConformanceSuite {
 
     @Override
     protected GraphSpec spec() {
-        return new GraphSpec(200, 0, 9, 5, 2, 0.7, true, 32, 128, 14, 8, 30, 2, 7);
+        // 10 pages, 5 per fragment, each member following 3 (ι = 60), 2 resources per page.
+        return new GraphSpec(200, 0, 9, 5, 2, 0.7, true, 32, 128, 14, 8, 30, 2, 7)
+                .withFeed(new org.bgbench.model.FeedSpec(10, 3, 0, 2));
     }
 
     @Override

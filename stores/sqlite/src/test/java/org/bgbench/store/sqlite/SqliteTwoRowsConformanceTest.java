@@ -8,7 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The conformance suite with two rows per friendship, on a graph with an odd φ (diameter edges), member ids from 0
- * and more attributes than USC BG's eleven columns.
+ * more attributes than USC BG's eleven columns, and pages.
  */
 class SqliteTwoRowsConformanceTest extends StoreConformanceSuite {
     @TempDir
@@ -16,7 +16,9 @@ class SqliteTwoRowsConformanceTest extends StoreConformanceSuite {
 
     @Override
     protected GraphSpec spec() {
-        return new GraphSpec(200, 0, 9, 5, 2, 0.7, true, 32, 128, 14, 8, 30, 2, 7);
+        // 10 pages, 5 per fragment, each member following 3 (ι = 60), 2 resources per page.
+        return new GraphSpec(200, 0, 9, 5, 2, 0.7, true, 32, 128, 14, 8, 30, 2, 7)
+                .withFeed(new org.bgbench.model.FeedSpec(10, 3, 0, 2));
     }
 
     @Override

@@ -1,0 +1,21 @@
+package org.bgbench.store.postgres;
+
+import org.bgbench.store.DataStore;
+import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.bgbench.store.relational.FeedDesign;
+
+/** The conformance suite with the sorted push feed, feed rows referencing their resources. */
+class PostgresSortedPushConformanceTest extends StoreConformanceSuite {
+    private static final FeedDesign FEED = new FeedDesign(FeedDesign.Kind.SORTED_PUSH, false);
+
+    @Override
+    protected DataStore openStore() {
+        return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 1).withFeed(FEED));
+    }
+
+    @Override
+    protected DataStore openAgain() {
+        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 1)
+                .withFeed(FEED));
+    }
+}
