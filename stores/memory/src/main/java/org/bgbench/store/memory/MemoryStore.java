@@ -17,11 +17,13 @@ import org.bgbench.store.StoreSession;
 final class MemoryStore implements DataStore {
     private final Instance instance;
     private final MemoryImage image;
+    private final FeedDesign design;
     private volatile boolean closed;
 
-    MemoryStore(Instance instance) {
+    MemoryStore(Instance instance, FeedDesign design) {
         this.instance = instance;
-        this.image = new MemoryImage(instance);
+        this.design = design;
+        this.image = new MemoryImage(instance, design);
     }
 
     @Override
@@ -38,7 +40,7 @@ final class MemoryStore implements DataStore {
     @Override
     public void createSchema(GraphSpec spec) {
         open();
-        instance.db = new Db(spec);
+        instance.db = new Db(spec, design);
     }
 
     @Override
@@ -84,6 +86,12 @@ final class MemoryStore implements DataStore {
     }
 
     @Override
+    public void clearShares() {
+        open();
+        instance.requireDb().clearShares();
+    }
+
+    @Override
     public StoreCounts counts() {
         open();
         Db d = instance.db;
@@ -93,7 +101,12 @@ final class MemoryStore implements DataStore {
     @Override
     public StoreSession openSession() {
         open();
-        instance.requireDb();
+        Db d = instance.requireDb();
+        if (!d.design.equals(design)) {
+            // Push designs keep feeds the other designs do not maintain, so one schema serves one design.
+            throw new StoreException("memory store '" + instance.name + "' was created with feed design " + d.design
+                    + ", this handle asks for " + design + "; open it with the same feed.design and feed.push");
+        }
         return new MemorySession(instance);
     }
 
