@@ -414,9 +414,6 @@ final class MemorySession implements StoreSession {
         if (k <= 0) {
             return;
         }
-        if (top.length < k) {
-            top = new Share[k];
-        }
         topCount = 0;
         switch (d.design.kind()) {
             case PULL -> pull(d, x, member, k);
@@ -455,6 +452,7 @@ final class MemorySession implements StoreSession {
             }
         }
         Arrays.sort(copy, NEWEST_FIRST);
+        room(Math.min(k, copy.length));
         topCount = Math.min(k, copy.length);
         System.arraycopy(copy, 0, top, 0, topCount);
     }
@@ -473,6 +471,7 @@ final class MemorySession implements StoreSession {
     private void takeTop(Share[] f, int count, int k) {
         int n = Math.min(count, f.length);
         int m = Math.min(k, n);
+        room(m);
         for (int i = 0; i < m; i++) {
             top[i] = f[n - 1 - i];
         }
@@ -588,6 +587,13 @@ final class MemorySession implements StoreSession {
         }
     }
 
+    /** Grows the top-k buffer to hold {@code n}; k may be far larger than any feed, so it grows with use. */
+    private void room(int n) {
+        if (top.length < n) {
+            top = Arrays.copyOf(top, Math.max(n, Math.max(16, top.length * 2)));
+        }
+    }
+
     /** Inserts into the top k (descending id). */
     private void offer(Share s, int k) {
         int n = topCount;
@@ -596,6 +602,9 @@ final class MemorySession implements StoreSession {
                 return;
             }
             n--;
+        }
+        if (n == top.length) {
+            room((int) Math.min(k, n + 1L));
         }
         int pos = n;
         while (pos > 0 && top[pos - 1].id < s.id) {
