@@ -110,8 +110,8 @@ public final class RepairDb {
         AtomicLong calls = new AtomicLong();
         boolean shares = state.shareCount() > 0;
         if (shares) {
+            // Not an action, so not counted in storeCalls.
             store.clearShares();
-            calls.incrementAndGet();
         }
         runInParallel(store, threads, pairs.size() + comments.size(), (s, i) -> {
             if (i < pairs.size()) {
