@@ -397,8 +397,8 @@ public final class Emulator {
         }
 
         /**
-         * SR by {@code a}, or (a {@code pagesharefraction} of the time) by a page {@code a} follows: one of the
-         * sharer's resources, publicly or (a {@code sharelistfraction} of the time) with a list drawn from its friends
+         * SR by {@code a}, or (a {@code pageshareratio} of the time) by a page {@code a} follows: one of the
+         * sharer's resources, publicly or (a {@code sharelistratio} of the time) with a list drawn from its friends
          * or followers. A member's share locks her as the other writes do; a page's needs no lock (a page only shares).
          */
         private boolean shareResource(int a) {

@@ -315,7 +315,7 @@ final class MeasuredSession {
             for (int i = 0; i < n; i++) {
                 feedIds[i] = feed.get(i).shareId;
             }
-            log.feedRead((byte) VNF, member, t0, t1, feedIds, n);
+            log.feedRead((byte) VNF, member, k, t0, t1, feedIds, n);
         }
         return true;
     }

@@ -49,7 +49,8 @@ class MeasuredSessionTest {
         final List<String> feedRecords = new ArrayList<>();
 
         @Override
-        public void feedRead(byte action, int member, long startNanos, long endNanos, long[] shareIds, int n) {
+        public void feedRead(byte action, int member, int k, long startNanos, long endNanos, long[] shareIds,
+                             int n) {
             feedRecords.add("read " + member + " " + java.util.Arrays.toString(java.util.Arrays.copyOf(shareIds, n)));
         }
 

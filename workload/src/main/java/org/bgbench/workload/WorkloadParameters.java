@@ -68,9 +68,9 @@ public final class WorkloadParameters {
                 + "false: rank 1 is the first member (default true)");
         k.put("topk", "k of View Top-K Resources (default 5)");
         k.put("feedk", "k of View News Feed: the most recent shares it shows (default 10)");
-        k.put("pagesharefraction", "fraction of Share Resource actions issued by a page the member follows instead "
+        k.put("pageshareratio", "fraction of Share Resource actions issued by a page the member follows instead "
                 + "of the member, 0..1 (default 0.01, as the dissertation's figures 8.12–8.19)");
-        k.put("sharelistfraction", "fraction of shares made with a list of recipients instead of publicly, 0..1 "
+        k.put("sharelistratio", "fraction of shares made with a list of recipients instead of publicly, 0..1 "
                 + "(default 0.1)");
         k.put("sharelistsize", "recipients of a list share, drawn from the sharer's friends or followers (default 10)");
         k.put("commentlength", "characters of a posted comment; the same key sizes the graph's comments (default 100)");
@@ -153,8 +153,8 @@ public final class WorkloadParameters {
                 rates(props, workers),
                 longOf(props, "workloadseed", d.seed()),
                 new org.bgbench.model.FeedWorkload(intOf(props, "feedk", d.feeds().k()),
-                        fraction(props, "pagesharefraction", d.feeds().pageShareFraction()),
-                        fraction(props, "sharelistfraction", d.feeds().listFraction()),
+                        fraction(props, "pageshareratio", d.feeds().pageShareFraction()),
+                        fraction(props, "sharelistratio", d.feeds().listFraction()),
                         intOf(props, "sharelistsize", d.feeds().listSize())));
     }
 
