@@ -34,8 +34,16 @@ final class MemorySession implements StoreSession {
     private int[] stamps = SortedInts.EMPTY;
     private Account[] accounts = new Account[0];
 
+    /** Where push designs hand a share's fan-out when it is delayed ({@code feed.fanout.delay}); null: inside SR. */
+    private final java.util.function.Consumer<Runnable> later;
+
     MemorySession(Instance instance) {
+        this(instance, null);
+    }
+
+    MemorySession(Instance instance, java.util.function.Consumer<Runnable> later) {
         this.instance = instance;
+        this.later = later;
     }
 
     @Override
@@ -315,6 +323,24 @@ final class MemorySession implements StoreSession {
             return;
         }
         boolean sorted = design.kind() == FeedDesign.Kind.SORTED_PUSH;
+        if (later != null) {
+            // A deliberately late fan-out: the share is the sharer's now, her audience's feeds get it later (those
+            // that an AFR gave it meanwhile keep one copy). Stale by design, for checking BG's validation.
+            synchronized (a) {
+                refuseDuplicate(a, shareId);
+                a.beginWrite();
+                a.addShare(s);
+                a.endWrite();
+            }
+            later.accept(() -> fanOut(d, a, sharer, s, sorted, false));
+            return;
+        }
+        fanOut(d, a, sharer, s, sorted, true);
+    }
+
+    /** Pushes {@code s} into the feeds of its audience as of now, with the share itself when {@code add}. */
+    private static void fanOut(Db d, Account a, int sharer, Share s, boolean sorted, boolean add) {
+        long shareId = s.id;
         while (true) {
             // Recipients as seen now; confirmed under the sharer's monitor, which keeps her friends fixed.
             int[] targets = recipientsNow(a, s);
@@ -324,14 +350,21 @@ final class MemorySession implements StoreSession {
                 if (!Arrays.equals(first, recipientsOf(a, s))) {
                     return false;
                 }
-                refuseDuplicate(a, shareId);
+                if (add) {
+                    refuseDuplicate(a, shareId);
+                }
                 for (Account x : locked) {
                     x.beginWrite();
                 }
-                a.addShare(s);
+                if (add) {
+                    a.addShare(s);
+                }
                 for (Account x : locked) {
                     if (x != a) {
                         Member m = (Member) x;
+                        if (!add && hasInFeed(m, shareId)) {
+                            continue;
+                        }
                         m.feed = sorted ? Feeds.insertSorted(m.feed, m.feedCount, s)
                                 : Feeds.append(m.feed, m.feedCount, s);
                         m.feedCount++;
@@ -346,6 +379,15 @@ final class MemorySession implements StoreSession {
                 return;
             }
         }
+    }
+
+    private static boolean hasInFeed(Member m, long shareId) {
+        for (int i = 0; i < m.feedCount; i++) {
+            if (m.feed[i].id == shareId) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void refuseDuplicate(Account a, long shareId) {

@@ -20,7 +20,16 @@ final class MemoryStore implements DataStore {
     private final FeedDesign design;
     private volatile boolean closed;
 
+    /** Fan-outs of push designs run this long after SR on {@link #fanout} (zero: inside SR). */
+    private final java.time.Duration fanoutDelay;
+    private java.util.concurrent.ScheduledExecutorService fanout;
+
     MemoryStore(Instance instance, FeedDesign design) {
+        this(instance, design, java.time.Duration.ZERO);
+    }
+
+    MemoryStore(Instance instance, FeedDesign design, java.time.Duration fanoutDelay) {
+        this.fanoutDelay = fanoutDelay;
         this.instance = instance;
         this.design = design;
         this.image = new MemoryImage(instance, design);
@@ -107,7 +116,7 @@ final class MemoryStore implements DataStore {
             throw new StoreException("memory store '" + instance.name + "' was created with feed design " + d.design
                     + ", this handle asks for " + design + "; open it with the same feed.design and feed.push");
         }
-        return new MemorySession(instance);
+        return new MemorySession(instance, fanoutDelay.isZero() ? null : this::later);
     }
 
     @Override
@@ -115,8 +124,25 @@ final class MemoryStore implements DataStore {
         return Optional.of(image);
     }
 
+    /** Runs {@code task} after the fan-out delay on one background thread (in order of scheduling). */
+    private synchronized void later(Runnable task) {
+        if (fanout == null) {
+            fanout = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "memory-store-fanout");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        fanout.schedule(task, fanoutDelay.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
     @Override
     public void close() {
+        synchronized (this) {
+            if (fanout != null) {
+                fanout.shutdownNow();
+            }
+        }
         closed = true;
     }
 

@@ -11,6 +11,7 @@ import org.bgbench.store.StoreTraits;
 public final class MemoryStoreProvider implements StoreProvider {
     public static final String NAME_KEY = "memory.name";
     public static final String DEFAULT_NAME = "default";
+    public static final String FANOUT_DELAY_KEY = "feed.fanout.delay";
 
     @Override
     public String name() {
@@ -30,7 +31,11 @@ public final class MemoryStoreProvider implements StoreProvider {
                 new StoreSetting(FeedDesign.DESIGN_KEY, "pull",
                         "news feed design (dissertation 8.4.2): pull, push or sorted-push; fixed when the schema is made"),
                 new StoreSetting(FeedDesign.PUSH_KEY, "reference",
-                        "what push designs put in a feed: reference (joined with the resource at VNF) or content"));
+                        "what push designs put in a feed: reference (joined with the resource at VNF) or content"),
+                new StoreSetting(FANOUT_DELAY_KEY, "0",
+                        "push designs: 0 fans a share out inside SR; a duration (e.g. 200ms) fans it out that long "
+                                + "after SR returned, on a background thread: a deliberately stale store for "
+                                + "checking BG's feed validation, not for measurements"));
     }
 
     /**
@@ -59,7 +64,17 @@ public final class MemoryStoreProvider implements StoreProvider {
     public DataStore open(StoreSettings settings) {
         String name = settings.get(NAME_KEY, DEFAULT_NAME).trim();
         FeedDesign design = FeedDesign.of(settings);
-        return new MemoryStore(Instance.named(name.isEmpty() ? DEFAULT_NAME : name), design);
+        java.time.Duration delay = org.bgbench.model.Durations.parse(FANOUT_DELAY_KEY,
+                settings.get(FANOUT_DELAY_KEY, "0"), java.time.temporal.ChronoUnit.MILLIS);
+        if (delay.isNegative()) {
+            throw new org.bgbench.model.InvalidParameterException(FANOUT_DELAY_KEY, "must be 0 or a positive duration, "
+                    + "got " + settings.get(FANOUT_DELAY_KEY));
+        }
+        if (!delay.isZero() && !design.pushes()) {
+            throw new org.bgbench.model.InvalidParameterException(FANOUT_DELAY_KEY, "delays the fan-out of push "
+                    + "designs; set feed.design=push or sorted-push, or leave it 0");
+        }
+        return new MemoryStore(Instance.named(name.isEmpty() ? DEFAULT_NAME : name), design, delay);
     }
 
     /** Forgets the named instance and its data (and image), e.g. between tests; open handles keep the old data. */
