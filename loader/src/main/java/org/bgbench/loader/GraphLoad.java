@@ -15,7 +15,8 @@ import org.bgbench.store.StoreCounts;
  * Loads a graph with many threads through the store's bulk path, then checks it (dissertation 5.1). Threads take small member
  * ranges from a shared cursor, so a slow range does not leave the other threads idle. The first failure stops the
  * others and is reported with the range it hit; the store then holds no fingerprint, so it is never mistaken for a
- * loaded graph.
+ * loaded graph. Pages (dissertation 5.1) have no member index: a store loads a fragment's pages with the range that
+ * holds the fragment's first member, so chunks that together cover every member load every page exactly once.
  */
 public final class GraphLoad {
     private final DataStore store;

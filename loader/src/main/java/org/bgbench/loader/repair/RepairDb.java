@@ -36,6 +36,10 @@ import org.bgbench.store.StoreSession;
  * have failed after it changed the store) must be followed by an image restore or a reload instead. Every member and
  * resource the repair touched is read back afterwards (VP counts and VCR), and a mismatch is reported so the caller
  * can fall back.
+ *
+ * <p>Shares (SR, dissertation 3.2) have no undo action, and the generated graph has none: when the expected state
+ * holds shares the repair removes them all with {@link DataStore#clearShares()} and reads back the news feeds of
+ * the members who could have seen them (VNF must be empty).
  */
 public final class RepairDb {
     private RepairDb() {
@@ -104,6 +108,11 @@ public final class RepairDb {
             }
         });
         AtomicLong calls = new AtomicLong();
+        boolean shares = state.shareCount() > 0;
+        if (shares) {
+            // Not an action, so not counted in storeCalls.
+            store.clearShares();
+        }
         runInParallel(store, threads, pairs.size() + comments.size(), (s, i) -> {
             if (i < pairs.size()) {
                 calls.addAndGet(undo(s, g, pairs.get(i)));
@@ -112,6 +121,9 @@ public final class RepairDb {
             }
         });
         List<String> mismatches = verify(store, g, touched, comments, threads);
+        if (shares) {
+            mismatches.addAll(verifyFeeds(store, state, threads));
+        }
         long commentChanges = comments.stream().mapToLong(c -> c.delete().length + c.restore().length).sum();
         return new Report(pairs.size(), commentChanges, calls.get(), (System.nanoTime() - t0) / 1e9,
                 List.copyOf(mismatches));
@@ -199,6 +211,58 @@ public final class RepairDb {
         });
         return new ArrayList<>(found);
     }
+
+    /**
+     * Reads back the news feeds of up to {@value #FEED_READS} members who could have seen a share: a few friends or
+     * followers (as generated) of every account that shared, and each member listed as a recipient.
+     */
+    private static List<String> verifyFeeds(DataStore store, GraphState state, int threads) {
+        SocialGraph g = state.graph();
+        IntOpenHashSet readers = new IntOpenHashSet();
+        state.forEachShare(sh -> {
+            if (readers.size() >= FEED_READS) {
+                return;
+            }
+            int[] few = {0};
+            if (g.isPageAccount(sh.account())) {
+                g.forEachFollower(sh.account() - g.members(), m -> {
+                    if (few[0]++ < 4) {
+                        readers.add(m);
+                    }
+                });
+            } else {
+                g.forEachNeighbour(sh.account(), Relation.FRIENDS, m -> {
+                    if (few[0]++ < 4) {
+                        readers.add(m);
+                    }
+                });
+            }
+            if (sh.recipients() != null) {
+                for (int r : sh.recipients()) {
+                    if (few[0]++ < 8) {
+                        readers.add(r);
+                    }
+                }
+            }
+        });
+        int[] members = readers.toIntArray();
+        ConcurrentLinkedQueue<String> found = new ConcurrentLinkedQueue<>();
+        AtomicInteger left = new AtomicInteger(20);
+        ThreadLocal<org.bgbench.store.FeedList> feeds = ThreadLocal.withInitial(org.bgbench.store.FeedList::new);
+        runInParallel(store, threads, members.length, (s, i) -> {
+            org.bgbench.store.FeedList f = feeds.get();
+            f.clear();
+            int id = g.memberId(members[i]);
+            s.viewNewsFeed(id, 10, f);
+            if (f.size() > 0 && left.getAndDecrement() > 0) {
+                found.add("member " + id + ": news feed shows " + f.size() + " shares after repair (first "
+                        + f.get(0).shareId + "), generated none");
+            }
+        });
+        return new ArrayList<>(found);
+    }
+
+    private static final int FEED_READS = 2000;
 
     @FunctionalInterface
     interface Work {

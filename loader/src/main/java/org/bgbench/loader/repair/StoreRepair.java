@@ -36,6 +36,10 @@ import org.bgbench.store.StoreSession;
  * <p>What it cannot fix through actions it refuses, and says so ({@link Report#refused()}): a list naming a member id
  * outside the graph, and (found by the caller's read-back) anything actions cannot change — missing or extra members
  * or resources, changed profiles. The caller reads the whole store back afterwards and falls back to a reload.
+ *
+ * <p>With pages (feed following, dissertation 3.2 and 5.1) a run may have shared resources, which no action undoes
+ * and BG may not know of: the repair always removes every share ({@link DataStore#clearShares()}) and then reads the
+ * news feed of every member it repairs, which must be empty.
  */
 public final class StoreRepair {
     private StoreRepair() {
@@ -85,6 +89,11 @@ public final class StoreRepair {
         long comments = 0;
         long calls = 0;
         List<String> refused = List.of();
+        boolean feeds = g.pages() > 0;
+        if (feeds) {
+            // Not counted in storeCalls (write actions): a store without shares is left as it was.
+            store.clearShares();
+        }
         for (int round = 1; round <= ROUNDS; round++) {
             Round r = round(store, g, threads, members);
             refused = r.refused();
@@ -106,8 +115,32 @@ public final class StoreRepair {
             }
             calls += r.calls();
         }
+        if (feeds) {
+            List<String> left = new ArrayList<>(refused);
+            left.addAll(nonEmptyFeeds(store, g, threads, members));
+            refused = left;
+        }
         return new Report(members == null ? g.members() : members.length, relationships, comments, calls,
                 List.copyOf(refused), (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Members (of {@code members}, null for all) whose news feed still shows a share; at most 10 are named. */
+    private static List<String> nonEmptyFeeds(DataStore store, SocialGraph g, int threads, int[] members) {
+        int n = members == null ? g.members() : members.length;
+        ConcurrentLinkedQueue<String> found = new ConcurrentLinkedQueue<>();
+        java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(10);
+        ThreadLocal<org.bgbench.store.FeedList> lists = ThreadLocal.withInitial(org.bgbench.store.FeedList::new);
+        RepairDb.runInParallel(store, threads, n, (s, x) -> {
+            int id = g.memberId(members == null ? x : members[x]);
+            org.bgbench.store.FeedList f = lists.get();
+            f.clear();
+            s.viewNewsFeed(id, 1, f);
+            if (f.size() > 0 && left.getAndDecrement() > 0) {
+                found.add("member " + id + ": news feed shows share " + f.get(0).shareId
+                        + " after the shares were cleared");
+            }
+        });
+        return new ArrayList<>(found);
     }
 
     /** What one round found and did. */

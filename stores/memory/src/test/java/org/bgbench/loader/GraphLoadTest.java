@@ -99,6 +99,11 @@ class GraphLoadTest {
         }
 
         @Override
+        public void clearShares() {
+            d.clearShares();
+        }
+
+        @Override
         public StoreCounts counts() {
             return d.counts();
         }

@@ -22,13 +22,19 @@ final class Db {
      */
     final String[][] attributes;
     final byte[][] thumbnails;
+    /** Slot per page index (account id {@code offset + members.length + p}); null until the loader wrote the page. */
+    final Page[] pages;
+    /** How feeds are kept; fixed with the schema because push designs store feeds the other designs do not keep. */
+    final FeedDesign design;
     /** Fingerprint of the finished load, or null while empty or loading. */
     volatile String loadedFingerprint;
     /** BG's state mark ({@link org.bgbench.store.StateMark}), or null; part of the contents, so images carry it. */
     volatile String stateMark;
 
-    Db(GraphSpec spec) {
+    Db(GraphSpec spec, FeedDesign design) {
         this.spec = spec;
+        this.design = design;
+        this.pages = new Page[spec.feed().pages()];
         this.offset = spec.memberIdOffset();
         this.members = new Member[spec.members()];
         this.attributes = new String[spec.members()][];
@@ -46,6 +52,43 @@ final class Db {
             throw new StoreException("member " + id + " has not been loaded");
         }
         return i;
+    }
+
+    /** The loaded member or page with account id {@code id}. */
+    Account account(int id) {
+        int i = id - offset - members.length;
+        if (i < 0) {
+            return member(id);
+        }
+        if (i >= pages.length || pages[i] == null) {
+            throw new StoreException("account " + id + " is neither a loaded member nor a loaded page: members are "
+                    + offset + ".." + (offset + members.length - 1) + ", pages "
+                    + (offset + members.length) + ".." + (offset + members.length + pages.length - 1));
+        }
+        return pages[i];
+    }
+
+    /** Removes every share and pushed feed entry, account by account; run while no actions run. */
+    void clearShares() {
+        for (int i = 0; i < members.length; i++) {
+            Member m = members[i];
+            if (m != null) {
+                clear(m);
+            }
+        }
+        for (Page p : pages) {
+            if (p != null) {
+                clear(p);
+            }
+        }
+    }
+
+    private static void clear(Account a) {
+        synchronized (a) {
+            a.beginWrite();
+            a.clearShares();
+            a.endWrite();
+        }
     }
 
     /** The loaded member with id {@code id}. */
@@ -66,7 +109,7 @@ final class Db {
 
     /** A deep copy (for images), each member copied atomically; copied in parallel because graphs are large. */
     Db copy() {
-        Db c = new Db(spec);
+        Db c = new Db(spec, design);
         int n = members.length;
         IntStream.range(0, (n + COPY_CHUNK - 1) / COPY_CHUNK).parallel().forEach(chunk -> {
             for (int i = chunk * COPY_CHUNK, end = Math.min(n, i + COPY_CHUNK); i < end; i++) {
@@ -79,6 +122,11 @@ final class Db {
         // Immutable profile data is shared.
         System.arraycopy(attributes, 0, c.attributes, 0, n);
         System.arraycopy(thumbnails, 0, c.thumbnails, 0, n);
+        for (int p = 0; p < pages.length; p++) {
+            if (pages[p] != null) {
+                c.pages[p] = pages[p].copy();
+            }
+        }
         c.loadedFingerprint = loadedFingerprint;
         c.stateMark = stateMark;
         return c;
@@ -91,6 +139,8 @@ final class Db {
         long pending = 0;
         long resources = 0;
         long comments = 0;
+        long follows = 0;
+        long shares = 0;
         for (int i = 0; i < members.length; i++) {
             Member m = members[i];
             if (attributes[i] == null) {
@@ -100,7 +150,9 @@ final class Db {
             synchronized (m) {
                 friendEnds += m.friendCount;
                 pending += m.inviterCount;
+                shares += m.shareCount;
             }
+            follows += m.pages.length;
             for (Resource r : m.wall) {
                 resources++;
                 synchronized (r) {
@@ -108,6 +160,18 @@ final class Db {
                 }
             }
         }
-        return new StoreCounts(memberCount, friendEnds / 2, pending, resources, comments);
+        long pageCount = 0;
+        long pageResources = 0;
+        for (Page p : pages) {
+            if (p != null) {
+                pageCount++;
+                pageResources += p.wall.length;
+                synchronized (p) {
+                    shares += p.shareCount;
+                }
+            }
+        }
+        return new StoreCounts(memberCount, friendEnds / 2, pending, resources, comments, pageCount, follows,
+                pageResources, shares);
     }
 }

@@ -8,10 +8,8 @@ import java.util.Arrays;
  * pending-invitation sets change under this object's monitor and sequence lock. Attributes and thumbnails, which lists
  * of other members show, live in {@link Db}'s dense arrays so listing a friend does not load her member object.
  */
-final class Member extends Versioned {
+final class Member extends Account {
     byte[] profileImage;
-    /** Resources on the wall, ascending resource id; top-k reads from the end. */
-    Resource[] wall = Resource.NONE;
     /** {@code wall.length}, kept here so View Profile does not load the wall array. */
     int resourceCount;
 
@@ -22,32 +20,14 @@ final class Member extends Versioned {
     int[] inviters = SortedInts.EMPTY;
     int inviterCount;
 
-    /** The resource {@code rid} on this member's wall, or null. */
-    Resource resource(long rid) {
-        Resource[] w = wall;
-        if (w.length == 0) {
-            return null;
-        }
-        // Generated walls hold consecutive ids, so the offset from the first id usually is the index.
-        long j = rid - w[0].id;
-        if (j >= 0 && j < w.length && w[(int) j].id == rid) {
-            return w[(int) j];
-        }
-        int lo = 0;
-        int hi = w.length - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            long v = w[mid].id;
-            if (v < rid) {
-                lo = mid + 1;
-            } else if (v > rid) {
-                hi = mid - 1;
-            } else {
-                return w[mid];
-            }
-        }
-        return null;
-    }
+    /** Account ids of the pages this member follows, ascending; set by the loader, fixed (dissertation 6.1.2). */
+    int[] pages = SortedInts.EMPTY;
+    /**
+     * Push designs only (dissertation 8.4.2): the shares of current friends and followed pages this member may see,
+     * all of them; in arrival order (Push) or ascending id (Sorted-insert Push). Changes under the monitor.
+     */
+    Share[] feed = Share.NONE;
+    int feedCount;
 
     /** Adds {@code id} to the friends unless present. Caller holds the monitor and has begun a write. */
     void addFriend(int id, int firstCapacity) {
@@ -67,6 +47,13 @@ final class Member extends Versioned {
         }
     }
 
+    @Override
+    void clearShares() {
+        super.clearShares();
+        feed = Share.NONE;
+        feedCount = 0;
+    }
+
     /** A deep copy for images; profile data is immutable and shared. */
     Member copy() {
         Member m = new Member();
@@ -77,6 +64,10 @@ final class Member extends Versioned {
             m.friendCount = friendCount;
             m.inviters = inviterCount == 0 ? SortedInts.EMPTY : Arrays.copyOf(inviters, inviterCount);
             m.inviterCount = inviterCount;
+            m.pages = pages;
+            copySharesTo(m);
+            m.feed = feedCount == 0 ? Share.NONE : Arrays.copyOf(feed, feedCount);
+            m.feedCount = feedCount;
         }
         Resource[] w = wall;
         if (w.length > 0) {

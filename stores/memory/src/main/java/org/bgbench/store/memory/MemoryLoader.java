@@ -23,6 +23,8 @@ final class MemoryLoader implements GraphLoader {
     private final int friendCapacity;
     private final int inviterCapacity;
     private final EdgeVisitor edges = this::edge;
+    private final int pagesPerMember;
+    private final int pageCount;
     private long rows;
 
     MemoryLoader(Db db, SocialGraph graph) {
@@ -35,6 +37,8 @@ final class MemoryLoader implements GraphLoader {
         double confirmed = spec.confirmedFraction();
         this.friendCapacity = (int) Math.ceil(spec.friendsPerMember() * confirmed) + 2;
         this.inviterCapacity = (int) Math.ceil(spec.friendsPerMember() * (1 - confirmed) / 2) + 2;
+        this.pagesPerMember = graph.pagesPerMember();
+        this.pageCount = graph.pages();
     }
 
     @Override
@@ -52,7 +56,42 @@ final class MemoryLoader implements GraphLoader {
                 reported = rows;
             }
         }
+        if (pageCount > 0 && from < to) {
+            // A fragment's pages are loaded with the range that holds its first member: ranges never overlap and
+            // together cover every member, so each page is loaded exactly once whatever the split.
+            for (int f = graph.fragmentOf(from), last = graph.fragmentOf(to - 1); f <= last; f++) {
+                int start = graph.fragmentStart(f);
+                if (start >= from && start < to) {
+                    loadPagesOf(f);
+                }
+            }
+        }
         progress.rows(rows - reported);
+    }
+
+    private void loadPagesOf(int fragment) {
+        int perFragment = pageCount / graph.fragments();
+        int rp = graph.resourcesPerPage();
+        for (int p = fragment * perFragment, end = p + perFragment; p < end; p++) {
+            int id = graph.accountId(graph.pageAccount(p));
+            Resource[] wall = rp == 0 ? Resource.NONE : new Resource[rp];
+            for (int j = 0; j < rp; j++) {
+                long rid = graph.pageResourceId(p, j);
+                wall[j] = new Resource(rid, id, id, graph.resourceType(rid), graph.resourceBody(rid),
+                        graph.resourceDoc(rid), 0);
+            }
+            int[] followers = new int[graph.followersPerPage()];
+            int[] n = {0};
+            graph.forEachFollower(p, m -> {
+                if (n[0] == followers.length) {
+                    throw new StoreException("page " + id + " has more followers than ι=" + followers.length);
+                }
+                followers[n[0]++] = graph.memberId(m);
+            });
+            db.pages[p] = new Page(id, graph.pageName(p), wall,
+                    n[0] == followers.length ? followers : java.util.Arrays.copyOf(followers, n[0]));
+            rows += 1 + rp;
+        }
     }
 
     private void loadMember(int index) {
@@ -73,9 +112,18 @@ final class MemoryLoader implements GraphLoader {
         }
         byte[] thumbnail = graph.thumbnail(index);
         byte[] profileImage = graph.profileImage(index);
+        int[] pages = SortedInts.EMPTY;
+        if (pagesPerMember > 0) {
+            int[] followed = new int[pagesPerMember];
+            int[] n = {0};
+            graph.forEachFollowedPage(index, p -> followed[n[0]++] = graph.accountId(graph.pageAccount(p)));
+            java.util.Arrays.sort(followed);
+            pages = followed;
+        }
         Member m = db.slot(index);
         synchronized (m) {
             m.beginWrite();
+            m.pages = pages;
             m.profileImage = profileImage;
             m.wall = wall;
             m.resourceCount = wall.length;
@@ -85,7 +133,7 @@ final class MemoryLoader implements GraphLoader {
         // Last: a member exists once its attributes are set. Sessions start after the load has finished, which orders
         // all these writes before their reads.
         db.attributes[index] = attributes;
-        rows += 1 + (long) resourcesPerMember * (1 + commentsPerResource);
+        rows += 1 + (long) resourcesPerMember * (1 + commentsPerResource) + pages.length;
     }
 
     private void edge(int inviter, int invitee, boolean confirmed) {

@@ -1,6 +1,9 @@
 package org.bgbench.store.memory;
 
+import java.util.Arrays;
+import java.util.Comparator;
 import org.bgbench.store.CommentList;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
@@ -12,12 +15,35 @@ import org.bgbench.store.StoreSession;
  * validated by the object's sequence lock, retried under its monitor when a write overlapped; writes hold the monitor
  * of every object they read or change, two members locked in id order, and change all of them inside one write
  * section. Profiles and walls never change after the load, so they are read without any synchronisation.
+ *
+ * <p>Feeds (dissertation 8.4.2) follow the same rules. Pull's VNF reads the member and every friend and followed page
+ * optimistically and validates all of them at the end, so it saw one instant (the last stamp read); after a few
+ * failed tries it locks them all in id order. Push's SR locks the sharer and every recipient in id order and changes
+ * them in one write section each, open together, so a share appears in all feeds at once; VNF reads one member.
  */
 final class MemorySession implements StoreSession {
+    /** Optimistic tries of Pull's VNF before it locks; a try fails only when a write overlapped it. */
+    private static final int PULL_TRIES = 4;
+    private static final Comparator<Share> NEWEST_FIRST = (x, y) -> Long.compare(y.id, x.id);
+
     private final Instance instance;
+    /** Reused by VNF: this session's thread is the only user. */
+    private Share[] top = Share.NONE;
+    private int topCount;
+    private int[] ids = SortedInts.EMPTY;
+    private int[] stamps = SortedInts.EMPTY;
+    private Account[] accounts = new Account[0];
+
+    /** Where push designs hand a share's fan-out when it is delayed ({@code feed.fanout.delay}); null: inside SR. */
+    private final java.util.function.Consumer<Runnable> later;
 
     MemorySession(Instance instance) {
+        this(instance, null);
+    }
+
+    MemorySession(Instance instance, java.util.function.Consumer<Runnable> later) {
         this.instance = instance;
+        this.later = later;
     }
 
     @Override
@@ -131,6 +157,15 @@ final class MemorySession implements StoreSession {
                 a.inviterCount--;
                 a.addFriend(inviter, 4);
                 b.addFriend(invitee, 4);
+                if (d.design.pushes()) {
+                    // Each now sees the other's past shares that are public or list her (dissertation 8.4.2).
+                    boolean sorted = d.design.kind() == FeedDesign.Kind.SORTED_PUSH;
+                    int[] added = new int[1];
+                    a.feed = Feeds.addVisible(a.feed, a.feedCount, b.shares, b.shareCount, invitee, sorted, added);
+                    a.feedCount += added[0];
+                    b.feed = Feeds.addVisible(b.feed, b.feedCount, a.shares, a.shareCount, inviter, sorted, added);
+                    b.feedCount += added[0];
+                }
                 a.endWrite();
                 b.endWrite();
             }
@@ -175,6 +210,11 @@ final class MemorySession implements StoreSession {
                 a.friendCount--;
                 SortedInts.remove(b.friends, b.friendCount, pb);
                 b.friendCount--;
+                if (d.design.pushes()) {
+                    // Former friends no longer see each other's shares (dissertation 8.4.2).
+                    a.feedCount = Feeds.removeSharer(a.feed, a.feedCount, friend);
+                    b.feedCount = Feeds.removeSharer(b.feed, b.feedCount, member);
+                }
                 a.endWrite();
                 b.endWrite();
             }
@@ -246,6 +286,375 @@ final class MemorySession implements StoreSession {
             r.removeAt(i);
             r.endWrite();
         }
+    }
+
+    @Override
+    public void shareResource(int sharer, long resource, long shareId, int[] recipients) {
+        Db d = instance.requireDb();
+        Account a = d.account(sharer);
+        Resource r = a.resource(resource);
+        if (r == null) {
+            throw new StoreException("SR: resource " + resource + " is not owned by account " + sharer);
+        }
+        int[] to = null;
+        if (recipients != null) {
+            to = recipients.clone();
+            Arrays.sort(to);
+            int n = 0;
+            for (int i = 0; i < to.length; i++) {
+                d.index(to[i]);
+                if (n == 0 || to[n - 1] != to[i]) {
+                    to[n++] = to[i];
+                }
+            }
+            to = n == to.length ? to : Arrays.copyOf(to, n);
+        }
+        FeedDesign design = d.design;
+        Share s = design.copiesContent() ? new Share(shareId, sharer, resource, to, r.type, r.body, r.doc)
+                : new Share(shareId, sharer, resource, to, null, null, null);
+        if (!design.pushes()) {
+            // Pull (figure 8.11): the share is stored with its sharer and nowhere else.
+            synchronized (a) {
+                refuseDuplicate(a, shareId);
+                a.beginWrite();
+                a.addShare(s);
+                a.endWrite();
+            }
+            return;
+        }
+        boolean sorted = design.kind() == FeedDesign.Kind.SORTED_PUSH;
+        if (later != null) {
+            // A deliberately late fan-out: the share is the sharer's now, her audience's feeds get it later (those
+            // that an AFR gave it meanwhile keep one copy). Stale by design, for checking BG's validation.
+            synchronized (a) {
+                refuseDuplicate(a, shareId);
+                a.beginWrite();
+                a.addShare(s);
+                a.endWrite();
+            }
+            later.accept(() -> fanOut(d, a, sharer, s, sorted, false));
+            return;
+        }
+        fanOut(d, a, sharer, s, sorted, true);
+    }
+
+    /** Pushes {@code s} into the feeds of its audience as of now, with the share itself when {@code add}. */
+    private static void fanOut(Db d, Account a, int sharer, Share s, boolean sorted, boolean add) {
+        long shareId = s.id;
+        while (true) {
+            // Recipients as seen now; confirmed under the sharer's monitor, which keeps her friends fixed.
+            int[] targets = recipientsNow(a, s);
+            Account[] locked = lockOrder(d, a, sharer, targets, 0);
+            int[] first = targets;
+            boolean done = Locks.holding(locked, locked.length, () -> {
+                if (!Arrays.equals(first, recipientsOf(a, s))) {
+                    return false;
+                }
+                if (add) {
+                    refuseDuplicate(a, shareId);
+                }
+                for (Account x : locked) {
+                    x.beginWrite();
+                }
+                if (add) {
+                    a.addShare(s);
+                }
+                for (Account x : locked) {
+                    if (x != a) {
+                        Member m = (Member) x;
+                        if (!add && hasInFeed(m, shareId)) {
+                            continue;
+                        }
+                        m.feed = sorted ? Feeds.insertSorted(m.feed, m.feedCount, s)
+                                : Feeds.append(m.feed, m.feedCount, s);
+                        m.feedCount++;
+                    }
+                }
+                for (Account x : locked) {
+                    x.endWrite();
+                }
+                return true;
+            });
+            if (done) {
+                return;
+            }
+        }
+    }
+
+    private static boolean hasInFeed(Member m, long shareId) {
+        for (int i = 0; i < m.feedCount; i++) {
+            if (m.feed[i].id == shareId) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void refuseDuplicate(Account a, long shareId) {
+        if (a.hasShare(shareId)) {
+            throw new StoreException("SR: share " + shareId + " already exists");
+        }
+    }
+
+    /** The member ids share {@code s} is pushed to: the sharer's friends (or a page's followers) who may see it. */
+    private static int[] recipientsNow(Account a, Share s) {
+        if (a instanceof Member m) {
+            int st = m.stamp();
+            int[] f = Arrays.copyOf(m.friends, Math.min(m.friendCount, m.friends.length));
+            if (m.validate(st)) {
+                return visible(f, s);
+            }
+        }
+        synchronized (a) {
+            return recipientsOf(a, s);
+        }
+    }
+
+    /** As {@link #recipientsNow}; the caller holds the sharer's monitor (or the set is a page's fixed followers). */
+    private static int[] recipientsOf(Account a, Share s) {
+        int[] f = a instanceof Member m ? Arrays.copyOf(m.friends, m.friendCount) : ((Page) a).followers;
+        return visible(f, s);
+    }
+
+    private static int[] visible(int[] ids, Share s) {
+        if (s.recipients == null) {
+            return ids;
+        }
+        int n = 0;
+        int[] out = new int[Math.min(ids.length, s.recipients.length)];
+        for (int id : ids) {
+            if (s.visibleTo(id)) {
+                out[n++] = id;
+            }
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
+    }
+
+    /** {@code own} (account id {@code ownId}) and the members {@code ids} (ascending), in ascending account id. */
+    private static Account[] lockOrder(Db d, Account own, int ownId, int[] ids, int extra) {
+        Account[] out = new Account[ids.length + 1 + extra];
+        int k = 0;
+        boolean placed = false;
+        for (int id : ids) {
+            if (!placed && ownId < id) {
+                out[k++] = own;
+                placed = true;
+            }
+            out[k++] = d.members[id - d.offset];
+        }
+        if (!placed) {
+            out[k] = own;
+        }
+        return out;
+    }
+
+    @Override
+    public void viewNewsFeed(int member, int k, FeedList out) {
+        Db d = instance.requireDb();
+        Member x = d.member(member);
+        out.clear();
+        if (k <= 0) {
+            return;
+        }
+        topCount = 0;
+        switch (d.design.kind()) {
+            case PULL -> pull(d, x, member, k);
+            case PUSH -> readWholeFeed(x, k);
+            case SORTED_PUSH -> readTopOfFeed(x, k);
+        }
+        for (int i = 0; i < topCount; i++) {
+            Share s = top[i];
+            FeedList.Row row = out.add(s.id);
+            row.resourceId = s.rid;
+            row.sharerId = s.sharer;
+            if (s.type != null) {
+                row.type = s.type;
+                row.body = s.body;
+                row.doc = s.doc;
+            } else {
+                // Reference (and Pull): join with the resource, whose attributes never change.
+                Resource r = d.account(s.sharer).resource(s.rid);
+                row.type = r.type;
+                row.body = r.body;
+                row.doc = r.doc;
+            }
+            top[i] = null;
+        }
+    }
+
+    /** Push: copies the whole feed, sorts it newest first and keeps k (dissertation 8.4.2). */
+    private void readWholeFeed(Member x, int k) {
+        int st = x.stamp();
+        Share[] f = x.feed;
+        int n = Math.min(x.feedCount, f.length);
+        Share[] copy = Arrays.copyOf(f, n);
+        if (!x.validate(st)) {
+            synchronized (x) {
+                copy = Arrays.copyOf(x.feed, x.feedCount);
+            }
+        }
+        Arrays.sort(copy, NEWEST_FIRST);
+        room(Math.min(k, copy.length));
+        topCount = Math.min(k, copy.length);
+        System.arraycopy(copy, 0, top, 0, topCount);
+    }
+
+    /** Sorted-insert Push: the feed is ascending by share id, so the top k are its last k entries. */
+    private void readTopOfFeed(Member x, int k) {
+        int st = x.stamp();
+        takeTop(x.feed, x.feedCount, k);
+        if (!x.validate(st)) {
+            synchronized (x) {
+                takeTop(x.feed, x.feedCount, k);
+            }
+        }
+    }
+
+    private void takeTop(Share[] f, int count, int k) {
+        int n = Math.min(count, f.length);
+        int m = Math.min(k, n);
+        room(m);
+        for (int i = 0; i < m; i++) {
+            top[i] = f[n - 1 - i];
+        }
+        topCount = m;
+    }
+
+    /**
+     * Pull (figure 8.11): the top k over the member's friends and followed pages, computed now. Optimistic: the
+     * member's stamp is validated last, so her friends and every producer's shares were all unchanged at the moment
+     * the last producer's stamp was read.
+     */
+    private void pull(Db d, Member x, int memberId, int k) {
+        int[] pages = x.pages;
+        for (int attempt = 0; attempt < PULL_TRIES; attempt++) {
+            int sx = x.stamp();
+            if ((sx & 1) != 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            int[] f = x.friends;
+            int n = Math.min(x.friendCount, f.length);
+            int producers = n + pages.length;
+            ensure(producers);
+            System.arraycopy(f, 0, ids, 0, n);
+            System.arraycopy(pages, 0, ids, n, pages.length);
+            topCount = 0;
+            boolean ok = true;
+            for (int i = 0; i < producers && ok; i++) {
+                Account p = producer(d, ids[i], i < n);
+                if (p == null) {
+                    ok = false;
+                } else {
+                    stamps[i] = p.stamp();
+                    accounts[i] = p;
+                    collect(p, memberId, k);
+                }
+            }
+            for (int i = 0; i < producers && ok; i++) {
+                ok = accounts[i].validate(stamps[i]);
+            }
+            Arrays.fill(accounts, 0, producers, null);
+            if (ok && x.validate(sx)) {
+                return;
+            }
+        }
+        pullLocked(d, x, memberId, k, pages);
+    }
+
+    /** A friend (or page) slot read optimistically; null when a torn read gave an id that is no account. */
+    private static Account producer(Db d, int id, boolean friend) {
+        if (friend) {
+            int i = id - d.offset;
+            return i >= 0 && i < d.members.length ? d.members[i] : null;
+        }
+        return d.pages[id - d.offset - d.members.length];
+    }
+
+    /** Pull when writes kept overlapping: the member, her friends and pages locked in id order. */
+    private void pullLocked(Db d, Member x, int memberId, int k, int[] pages) {
+        while (true) {
+            int[] f;
+            synchronized (x) {
+                f = Arrays.copyOf(x.friends, x.friendCount);
+            }
+            // Pages' account ids follow every member's, so they go last.
+            Account[] locked = lockOrder(d, x, memberId, f, pages.length);
+            for (int i = 0; i < pages.length; i++) {
+                locked[f.length + 1 + i] = producer(d, pages[i], false);
+            }
+            boolean done = Locks.holding(locked, locked.length, () -> {
+                if (!Arrays.equals(f, 0, f.length, x.friends, 0, x.friendCount)) {
+                    return false;
+                }
+                topCount = 0;
+                for (Account p : locked) {
+                    if (p != x) {
+                        collect(p, memberId, k);
+                    }
+                }
+                return true;
+            });
+            if (done) {
+                return;
+            }
+        }
+    }
+
+    private void ensure(int n) {
+        if (ids.length < n) {
+            int c = Math.max(n, ids.length * 2);
+            ids = new int[c];
+            stamps = new int[c];
+            accounts = new Account[c];
+        }
+    }
+
+    /** Offers {@code p}'s shares that {@code viewer} may see to the top k, newest first, stopping at older ones. */
+    private void collect(Account p, int viewer, int k) {
+        Share[] sh = p.shares;
+        int n = Math.min(p.shareCount, sh.length);
+        for (int i = n - 1; i >= 0; i--) {
+            Share s = sh[i];
+            if (s == null) {
+                // Torn by a concurrent write; validation rejects this try.
+                return;
+            }
+            if (topCount == k && s.id < top[k - 1].id) {
+                return;
+            }
+            if (s.visibleTo(viewer)) {
+                offer(s, k);
+            }
+        }
+    }
+
+    /** Grows the top-k buffer to hold {@code n}; k may be far larger than any feed, so it grows with use. */
+    private void room(int n) {
+        if (top.length < n) {
+            top = Arrays.copyOf(top, Math.max(n, Math.max(16, top.length * 2)));
+        }
+    }
+
+    /** Inserts into the top k (descending id). */
+    private void offer(Share s, int k) {
+        int n = topCount;
+        if (n == k) {
+            if (s.id <= top[k - 1].id) {
+                return;
+            }
+            n--;
+        }
+        if (n == top.length) {
+            room((int) Math.min(k, n + 1L));
+        }
+        int pos = n;
+        while (pos > 0 && top[pos - 1].id < s.id) {
+            top[pos] = top[pos - 1];
+            pos--;
+        }
+        top[pos] = s;
+        topCount = n + 1;
     }
 
     @Override

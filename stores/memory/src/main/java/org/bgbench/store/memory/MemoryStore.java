@@ -17,11 +17,22 @@ import org.bgbench.store.StoreSession;
 final class MemoryStore implements DataStore {
     private final Instance instance;
     private final MemoryImage image;
+    private final FeedDesign design;
     private volatile boolean closed;
 
-    MemoryStore(Instance instance) {
+    /** Fan-outs of push designs run this long after SR on {@link #fanout} (zero: inside SR). */
+    private final java.time.Duration fanoutDelay;
+    private java.util.concurrent.ScheduledExecutorService fanout;
+
+    MemoryStore(Instance instance, FeedDesign design) {
+        this(instance, design, java.time.Duration.ZERO);
+    }
+
+    MemoryStore(Instance instance, FeedDesign design, java.time.Duration fanoutDelay) {
+        this.fanoutDelay = fanoutDelay;
         this.instance = instance;
-        this.image = new MemoryImage(instance);
+        this.design = design;
+        this.image = new MemoryImage(instance, design);
     }
 
     @Override
@@ -38,7 +49,7 @@ final class MemoryStore implements DataStore {
     @Override
     public void createSchema(GraphSpec spec) {
         open();
-        instance.db = new Db(spec);
+        instance.db = new Db(spec, design);
     }
 
     @Override
@@ -84,6 +95,12 @@ final class MemoryStore implements DataStore {
     }
 
     @Override
+    public void clearShares() {
+        open();
+        instance.requireDb().clearShares();
+    }
+
+    @Override
     public StoreCounts counts() {
         open();
         Db d = instance.db;
@@ -93,8 +110,13 @@ final class MemoryStore implements DataStore {
     @Override
     public StoreSession openSession() {
         open();
-        instance.requireDb();
-        return new MemorySession(instance);
+        Db d = instance.requireDb();
+        if (!d.design.equals(design)) {
+            // Push designs keep feeds the other designs do not maintain, so one schema serves one design.
+            throw new StoreException("memory store '" + instance.name + "' was created with feed design " + d.design
+                    + ", this handle asks for " + design + "; open it with the same feed.design and feed.push");
+        }
+        return new MemorySession(instance, fanoutDelay.isZero() ? null : this::later);
     }
 
     @Override
@@ -102,8 +124,25 @@ final class MemoryStore implements DataStore {
         return Optional.of(image);
     }
 
+    /** Runs {@code task} after the fan-out delay on one background thread (in order of scheduling). */
+    private synchronized void later(Runnable task) {
+        if (fanout == null) {
+            fanout = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "memory-store-fanout");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        fanout.schedule(task, fanoutDelay.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
     @Override
     public void close() {
+        synchronized (this) {
+            if (fanout != null) {
+                fanout.shutdownNow();
+            }
+        }
         closed = true;
     }
 

@@ -45,11 +45,12 @@ class MemoryStoreTest {
     }
 
     @Test
-    void registeredAsAServiceWithItsSetting() {
+    void registeredAsAServiceWithItsSettings() {
         StoreProvider p = StoreRegistry.discover().get("memory");
         assertThat(p).isInstanceOf(MemoryStoreProvider.class);
         assertThat(p.settings()).extracting(s -> s.key() + "=" + s.defaultValue())
-                .containsExactly("memory.name=default");
+                .containsExactly("memory.name=default", "feed.design=pull", "feed.push=reference");
+        assertThat(p.settings()).allSatisfy(s -> assertThat(s.description()).isNotBlank().doesNotContain("\n"));
     }
 
     @Test
