@@ -130,7 +130,7 @@ public final class RelationalSchema {
                 + "(SELECT count(*) FROM resources r JOIN pages p ON p.pageid = r.creatorid), "
                 + "(SELECT count(*) FROM shares)";
 
-        friendsParams = friendshipRows;
+        friendsParams = friendshipRows == 1 ? 2 : 1;
         // The id of every account whose shares the member may see: friends (either column with one row per
         // friendship) and followed pages. A page has no friends and a member no followers, so the same union with
         // followers instead of followed pages gives a sharer's audience, whichever kind of account it is.
@@ -161,6 +161,30 @@ public final class RelationalSchema {
                 ? "SELECT srid, rid, creatorid, type, body, doc FROM newsfeed WHERE userid = ? ORDER BY srid DESC LIMIT ?"
                 : "SELECT n.srid, n.rid, n.creatorid, r.type, r.body, r.doc FROM newsfeed n JOIN resources r"
                         + " ON r.rid = n.rid WHERE n.userid = ? ORDER BY n.srid DESC LIMIT ?";
+    }
+
+    /**
+     * The feed statements this design runs, by name, for plans and documentation: {@code share}, {@code recipient},
+     * and {@code pull} (parameters: the member {@link #friendsParams} + 2 times, then k), or {@code fanOut},
+     * {@code pushPast}, {@code dropPast} and {@code push} (member) or {@code sortedPush} (member, k).
+     */
+    public java.util.Map<String, String> feedStatements() {
+        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("share", share);
+        m.put("recipient", shareRecipient);
+        if (!feed.push()) {
+            m.put("pull", pullFeed);
+            return m;
+        }
+        m.put("fanOut", fanOut);
+        m.put("pushPast", pushPast);
+        m.put("dropPast", dropPast);
+        if (feed.kind() == FeedDesign.Kind.PUSH) {
+            m.put("push", pushFeed);
+        } else {
+            m.put("sortedPush", sortedFeed);
+        }
+        return m;
     }
 
     /** Ids of a member's friends, one parameter (the member) per half; {@link #friendsParams} of them. */

@@ -350,7 +350,7 @@ public class RelationalSession implements StoreSession {
     public void shareResource(int sharer, long resource, long shareId, int[] recipients) {
         int[] to = recipients == null ? null : distinct(recipients);
         transaction("SR", () -> {
-            if (feed.push()) {
+            if (feed.push() && lockAccount != null) {
                 lockAccount(sharer);
             }
             share.setLong(1, shareId);
