@@ -108,6 +108,23 @@ final class DeltaCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Result JSON (default runs/delta-<time>.json).")
     Path out;
 
+    /**
+     * Why δ may never converge for a feed workload (dissertation 7.3, figure 7.12): Share Resource grows the data, so
+     * throughput keeps drifting with the run's length; null when the mix does not grow the data or δ converged.
+     */
+    static String growthNote(DeltaAnalyzer.Result result, WorkloadSpec ws) {
+        if (result.converged() || !ws.mix().growsData()) {
+            return null;
+        }
+        List<Double> w = result.windowThroughputs();
+        boolean falling = w.size() >= 2 && w.get(w.size() - 1) < w.get(0);
+        return String.format(Locale.ROOT, "the mix shares resources (SR %.2f %% of requests): every share makes later "
+                + "feeds larger%s, so no δ shorter than Δ gives Δ's answer (dissertation 7.3, figure 7.12); compare "
+                + "feed designs by throughput versus T at one duration with bg sweep instead of a SoAR",
+                100 * ws.mix().perRequest(org.bgbench.model.Action.SR),
+                falling ? " and throughput fell from window to window" : "");
+    }
+
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -173,6 +190,10 @@ final class DeltaCommand implements Callable<Integer> {
             json.put("duration_s", r.durationS());
             json.put("throughput", r.throughput());
             json.putAll(result.toMap());
+            String growth = growthNote(result, ws);
+            if (growth != null) {
+                json.put("grows_data", growth);
+            }
             json.put("mix_check", "whole run only (the series has no per-second counts per action)");
             json.put("mix_deviation_whole_run", mixDeviation);
             json.put("mix_ok_whole_run", mixDeviation <= mixTolerance);
@@ -189,6 +210,9 @@ final class DeltaCommand implements Callable<Integer> {
             stdout.println("window throughputs (actions/s): " + result.windowThroughputs().stream()
                     .map(v -> String.format(Locale.ROOT, "%,.1f", v)).toList());
             stdout.println("reason: " + result.reason());
+            if (growth != null) {
+                stdout.println("  ! " + growth);
+            }
             if (mixDeviation > mixTolerance) {
                 stdout.printf(Locale.ROOT, "  ! the issued mix differs from the configured one by %.3f over the run "
                         + "(tolerance %s)%n", mixDeviation, fmt(mixTolerance));

@@ -89,7 +89,7 @@ final class RunCommand implements Callable<Integer> {
         WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
         SocialGraph graph = new SocialGraph(graphSpec);
         WorkloadChecks.feasible(ws, graph);
-        ws.mix().symmetryWarnings().forEach(w -> err.println("bg: warning: " + w));
+        WorkloadChecks.warnings(ws).forEach(w -> err.println("bg: warning: " + w));
         ExperimentSpec es = ExperimentSpec.of(ws, duration, operations, warmup, RunKeys.threadKind(params),
                 Durations.parse("--beta", beta), RunKeys.validation(params));
         // The store's default timeouts follow β.

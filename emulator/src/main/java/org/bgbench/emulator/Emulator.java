@@ -391,7 +391,79 @@ public final class Emulator {
                 case VCR -> viewComments(a, randomResource(workload.pickTarget(rnd)));
                 case PCR -> postComment(a, randomResource(workload.pickTarget(rnd)));
                 case DCR -> deleteComment(a, -1);
+                case SR -> shareResource(a);
+                case VNF -> s.viewNewsFeed(a, config.feeds().k());
             };
+        }
+
+        /**
+         * SR by {@code a}, or (a {@code pageshareratio} of the time) by a page {@code a} follows: one of the
+         * sharer's resources, publicly or (a {@code sharelistratio} of the time) with a list drawn from its friends
+         * or followers. A member's share locks her as the other writes do; a page's needs no lock (a page only shares).
+         */
+        private boolean shareResource(int a) {
+            org.bgbench.model.FeedWorkload f = config.feeds();
+            int account = a;
+            if (graph.pagesPerMember() > 0 && f.pageShareFraction() > 0 && rnd.nextDouble() < f.pageShareFraction()) {
+                int nth = rnd.nextInt(graph.pagesPerMember());
+                int[] page = {-1};
+                int[] j = {0};
+                graph.forEachFollowedPage(a, p -> {
+                    if (j[0]++ == nth) {
+                        page[0] = p;
+                    }
+                });
+                account = graph.pageAccount(page[0]);
+            }
+            int resources = graph.resourcesOf(account);
+            if (resources == 0) {
+                rec.noop(Action.SR.index());
+                return false;
+            }
+            boolean member = account == a;
+            if (member && !lockSelf(a)) {
+                rec.noop(Action.SR.index());
+                return false;
+            }
+            try {
+                long rid = graph.accountResourceId(account, rnd.nextInt(resources));
+                int[] recipients = null;
+                if (f.listFraction() > 0 && rnd.nextDouble() < f.listFraction()) {
+                    recipients = recipients(account, f.listSize());
+                }
+                long shareId = state.newShareId(account);
+                if (!s.shareResource(account, rid, shareId, recipients)) {
+                    return false;
+                }
+                state.share(account, shareId, rid, recipients);
+                return true;
+            } finally {
+                if (member) {
+                    unlockSelf(a);
+                }
+            }
+        }
+
+        /** Up to {@code n} distinct members drawn from {@code account}'s friends (a member) or followers (a page). */
+        private int[] recipients(int account, int n) {
+            int[] audience;
+            if (graph.isPageAccount(account)) {
+                it.unimi.dsi.fastutil.ints.IntArrayList followers = new it.unimi.dsi.fastutil.ints.IntArrayList();
+                graph.forEachFollower(account - graph.members(), followers::add);
+                audience = followers.elements();
+                audience = java.util.Arrays.copyOf(audience, followers.size());
+            } else {
+                audience = state.friends(account);
+            }
+            int take = Math.min(n, audience.length);
+            // A partial Fisher–Yates shuffle: the first take entries become a uniform sample.
+            for (int i = 0; i < take; i++) {
+                int j = i + rnd.nextInt(audience.length - i);
+                int x = audience[i];
+                audience[i] = audience[j];
+                audience[j] = x;
+            }
+            return java.util.Arrays.copyOf(audience, take);
         }
 
         private long randomResource(int owner) {

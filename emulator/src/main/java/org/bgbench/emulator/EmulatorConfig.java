@@ -19,11 +19,13 @@ import org.bgbench.model.InvalidParameterException;
  * @param uniqueSocialites a member is emulated by at most one thread at a time
  * @param seed             seed of the threads' random generators
  * @param threadKind       virtual or platform threads for the members, or {@link ThreadKind#AUTO}
+ * @param feeds            how SR and VNF are issued
  */
 public record EmulatorConfig(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
                              int thinkTimeMs,
                              int interArrivalMs, int topK, int commentLength, boolean locks,
-                             boolean uniqueSocialites, long seed, ThreadKind threadKind) {
+                             boolean uniqueSocialites, long seed, ThreadKind threadKind,
+                             org.bgbench.model.FeedWorkload feeds) {
     /** Which threads emulate the members. */
     public enum ThreadKind {
         /**
@@ -42,6 +44,14 @@ public record EmulatorConfig(int threads, Duration duration, long operations, Du
         public static final int PLATFORM_LIMIT = 64;
     }
 
+    /** The same configuration with the default feed settings. */
+    public EmulatorConfig(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
+                          int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
+                          boolean uniqueSocialites, long seed, ThreadKind threadKind) {
+        this(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
+                commentLength, locks, uniqueSocialites, seed, threadKind, org.bgbench.model.FeedWorkload.DEFAULTS);
+    }
+
     /** The same configuration with automatic thread kind. */
     public EmulatorConfig(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
                           int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
@@ -51,6 +61,9 @@ public record EmulatorConfig(int threads, Duration duration, long operations, Du
     }
 
     public EmulatorConfig {
+        if (feeds == null) {
+            feeds = org.bgbench.model.FeedWorkload.DEFAULTS;
+        }
         if (threadKind == null) {
             threadKind = ThreadKind.AUTO;
         }

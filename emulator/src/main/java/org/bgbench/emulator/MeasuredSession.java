@@ -33,6 +33,8 @@ final class MeasuredSession {
     private static final int VCR = Action.VCR.index();
     private static final int PCR = Action.PCR.index();
     private static final int DCR = Action.DCR.index();
+    private static final int SR = Action.SR.index();
+    private static final int VNF = Action.VNF.index();
 
     private final StoreSession store;
     private final SocialGraph graph;
@@ -48,6 +50,9 @@ final class MeasuredSession {
     private final MemberList members;
     private final ResourceList resources = new ResourceList();
     private final CommentList comments = new CommentList();
+    private final org.bgbench.store.FeedList feed = new org.bgbench.store.FeedList();
+    /** The share ids a VNF returned, as logged; grows to the largest feed seen. */
+    private long[] feedIds = new long[16];
     /** Whether reads are logged: only in the measured period, and only with a log. */
     private boolean logReads;
 
@@ -197,6 +202,7 @@ final class MeasuredSession {
             log.delta((byte) AFR, ValidationLog.PENDING, invitee, t0, t1, -1);
             log.delta((byte) AFR, ValidationLog.FRIENDS, invitee, t0, t1, 1);
             log.delta((byte) AFR, ValidationLog.FRIENDS, inviter, t0, t1, 1);
+            log.friendship((byte) AFR, invitee, inviter, t0, t1, true);
         }
         return true;
     }
@@ -228,6 +234,7 @@ final class MeasuredSession {
         if (log != null) {
             log.delta((byte) TF, ValidationLog.FRIENDS, member, t0, t1, -1);
             log.delta((byte) TF, ValidationLog.FRIENDS, friend, t0, t1, -1);
+            log.friendship((byte) TF, member, friend, t0, t1, false);
         }
         return true;
     }
@@ -259,6 +266,56 @@ final class MeasuredSession {
         long t1 = acknowledged(DCR, t0);
         if (log != null) {
             log.delta((byte) DCR, ValidationLog.COMMENTS, resource, t0, t1, -1);
+        }
+        return true;
+    }
+
+    // ---- feed following (dissertation 3.2, 8.4) ----
+
+    /**
+     * SR by account {@code account} (member or page index) of its resource {@code resource} as {@code shareId}, with
+     * {@code recipients} (member indexes) or publicly when null.
+     */
+    boolean shareResource(int account, long resource, long shareId, int[] recipients) {
+        int[] ids = null;
+        if (recipients != null) {
+            ids = new int[recipients.length];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = graph.memberId(recipients[i]);
+            }
+        }
+        long t0 = start(SR);
+        try {
+            store.shareResource(graph.accountId(account), resource, shareId, ids);
+        } catch (RuntimeException e) {
+            return failed(SR, t0, e);
+        }
+        long t1 = acknowledged(SR, t0);
+        if (log != null) {
+            log.share((byte) SR, account, shareId, resource, t0, t1, recipients);
+        }
+        return true;
+    }
+
+    /** VNF of {@code member}'s {@code k} most recent shares; logs the share ids it showed. */
+    boolean viewNewsFeed(int member, int k) {
+        feed.clear();
+        long t0 = start(VNF);
+        try {
+            store.viewNewsFeed(graph.memberId(member), k, feed);
+        } catch (RuntimeException e) {
+            return failed(VNF, t0, e);
+        }
+        long t1 = acknowledged(VNF, t0);
+        if (logReads) {
+            int n = feed.size();
+            if (n > feedIds.length) {
+                feedIds = new long[Math.max(n, feedIds.length * 2)];
+            }
+            for (int i = 0; i < n; i++) {
+                feedIds[i] = feed.get(i).shareId;
+            }
+            log.feedRead((byte) VNF, member, k, t0, t1, feedIds, n);
         }
         return true;
     }

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  */
 class MeasuredSessionTest {
     private static final SocialGraph GRAPH =
-            new SocialGraph(new GraphSpec(200, 0, 10, 5, 2, 0.7, false, 0, 0, 4, 6, 20, 2, 3));
+            new SocialGraph(new GraphSpec(200, 0, 10, 5, 2, 0.7, false, 0, 0, 4, 6, 20, 2, 3)
+                    .withFeed(new org.bgbench.model.FeedSpec(10, 2, 0, 2)));
 
     /** One logged record; the test's log may allocate. */
     record Entry(boolean read, int action, byte item, long id, long start, long end, long value) {
@@ -43,6 +44,26 @@ class MeasuredSessionTest {
         @Override
         public void delta(byte action, byte item, long id, long startNanos, long endNanos, long delta) {
             entries.add(new Entry(false, action, item, id, startNanos, endNanos, delta));
+        }
+
+        final List<String> feedRecords = new ArrayList<>();
+
+        @Override
+        public void feedRead(byte action, int member, int k, long startNanos, long endNanos, long[] shareIds,
+                             int n) {
+            feedRecords.add("read " + member + " " + java.util.Arrays.toString(java.util.Arrays.copyOf(shareIds, n)));
+        }
+
+        @Override
+        public void share(byte action, int account, long shareId, long resource, long startNanos, long endNanos,
+                          int[] recipients) {
+            feedRecords.add("share " + account + " " + shareId + " " + resource + " "
+                    + java.util.Arrays.toString(recipients));
+        }
+
+        @Override
+        public void friendship(byte action, int a, int b, long startNanos, long endNanos, boolean began) {
+            feedRecords.add((began ? "friends " : "thawed ") + a + " " + b);
         }
     }
 
@@ -86,6 +107,34 @@ class MeasuredSessionTest {
             }
         }
         throw new AssertionError("no member unrelated to " + a);
+    }
+
+    @Test
+    void sharesFeedsAndFriendshipChangesAreLoggedForFeedValidation() {
+        int a = busyMember();
+        int f = state.pickFriend(a, 0);
+        int[] pages = new int[1];
+        GRAPH.forEachFollowedPage(f, p -> pages[0] = p);
+        int page = GRAPH.pageAccount(pages[0]);
+        long s1 = state.newShareId(a);
+        assertThat(s.shareResource(a, GRAPH.resourceId(a, 1), s1, new int[] {f})).isTrue();
+        state.share(a, s1, GRAPH.resourceId(a, 1), new int[] {f});
+        long s2 = state.newShareId(page);
+        assertThat(s.shareResource(page, GRAPH.pageResourceId(pages[0], 0), s2, null)).isTrue();
+        state.share(page, s2, GRAPH.pageResourceId(pages[0], 0), null);
+        s.logReads(false);
+        assertThat(s.viewNewsFeed(f, 10)).isTrue();
+        s.logReads(true);
+        assertThat(s.viewNewsFeed(f, 10)).isTrue();
+        assertThat(s.thawFriendship(a, f)).isTrue();
+        assertThat(log.feedRecords).containsExactly(
+                "share " + a + " " + s1 + " " + GRAPH.resourceId(a, 1) + " [" + f + "]",
+                "share " + page + " " + s2 + " " + GRAPH.pageResourceId(pages[0], 0) + " null",
+                // Only the measured VNF is logged: the page's share is the more recent one.
+                "read " + f + " [" + s2 + ", " + s1 + "]",
+                "thawed " + a + " " + f);
+        assertThat(rec.ok.get(Action.SR.index())).isEqualTo(2);
+        assertThat(rec.ok.get(Action.VNF.index())).isEqualTo(2);
     }
 
     @Test

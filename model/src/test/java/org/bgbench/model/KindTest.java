@@ -29,10 +29,10 @@ class KindTest {
     @Test
     void indexIsStable() {
         assertThat(Kind.all().stream().map(Kind::code)).containsExactly(
-                "VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR",
+                "VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "SR", "VNF",
                 "VSP", "VFP", "PCS", "DCS", "IFS", "AFS", "RFS", "TFS");
         assertThat(Action.VP.index()).isZero();
-        assertThat(Action.DCR.index()).isEqualTo(Action.count() - 1);
+        assertThat(Action.VNF.index()).isEqualTo(Action.count() - 1);
         assertThat(SessionType.VIEW_SELF_PROFILE.index()).isEqualTo(Action.count());
     }
 
@@ -49,14 +49,16 @@ class KindTest {
                 .contains(SessionType.VIEW_FRIEND_PROFILE);
         assertThat(Kind.byUscKey("InviteFrndSession")).contains(SessionType.INVITE_FRIEND);
         assertThat(Kind.byCode("vp")).as("codes are exact").isEmpty();
-        assertThat(Kind.byUscKey("ShareResourceAction")).isEmpty();
+        assertThat(Kind.byUscKey("ShareResourceAction")).contains(Action.SR);
+        assertThat(Kind.byUscKey("ViewNewsFeedAction")).as("USC BG's key").contains(Action.VNF);
+        assertThat(Kind.byUscKey("ListCommonFriendsAction")).isEmpty();
         assertThat(Kind.byUscKey(null)).isEmpty();
     }
 
     @Test
     void writesAreTheWriteActionsAndTheSessionsThatIssueOne() {
         assertThat(Kind.all().stream().filter(Kind::isWrite).map(Kind::code)).containsExactly(
-                "IF", "AFR", "RFR", "TF", "PCR", "DCR", "PCS", "DCS", "IFS", "AFS", "RFS", "TFS");
+                "IF", "AFR", "RFR", "TF", "PCR", "DCR", "SR", "PCS", "DCS", "IFS", "AFS", "RFS", "TFS");
         assertThat(List.of(Action.values())).allMatch(Kind::isAction);
         assertThat(List.of(SessionType.values())).noneMatch(Kind::isAction);
     }

@@ -29,15 +29,28 @@ import org.bgbench.workload.WorkloadSpec;
  * @param threadKind       which threads emulate the members
  * @param beta             β of the SLA, for the share of actions within it
  * @param validation       how reads are validated, or null for no validation logs
+ * @param feeds            how SR and VNF are issued
  */
 public record ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
                              int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
                              boolean uniqueSocialites, long seed, ThreadKind threadKind, Duration beta,
-                             ValidationOptions validation) {
+                             ValidationOptions validation, org.bgbench.model.FeedWorkload feeds) {
     /** β when none is given: the dissertation's 100 ms. */
     public static final Duration DEFAULT_BETA = Duration.ofMillis(100);
 
+    /** An experiment with the default feed settings. */
+    public ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
+                          int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
+                          boolean uniqueSocialites, long seed, ThreadKind threadKind, Duration beta,
+                          ValidationOptions validation) {
+        this(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK, commentLength,
+                locks, uniqueSocialites, seed, threadKind, beta, validation, org.bgbench.model.FeedWorkload.DEFAULTS);
+    }
+
     public ExperimentSpec {
+        if (feeds == null) {
+            feeds = org.bgbench.model.FeedWorkload.DEFAULTS;
+        }
         if (beta == null) {
             beta = DEFAULT_BETA;
         }
@@ -91,7 +104,7 @@ public record ExperimentSpec(int threads, Duration duration, long operations, Du
         }
         return new ExperimentSpec(ws.threads(), measured, ops, warm, warmOps, (int) ws.thinkTime().toMillis(),
                 (int) ws.interArrivalTime().toMillis(), ws.topK(), ws.commentLength(), ws.locks(),
-                ws.uniqueSocialites(), ws.seed(), threadKind, beta, validation);
+                ws.uniqueSocialites(), ws.seed(), threadKind, beta, validation, ws.feeds());
     }
 
     /** A timed experiment of the workload's settings: T threads for {@code duration} after {@code warmup}. */
@@ -99,38 +112,38 @@ public record ExperimentSpec(int threads, Duration duration, long operations, Du
                                        ThreadKind threadKind, Duration beta, ValidationOptions validation) {
         return new ExperimentSpec(threads, duration, 0, warmup, 0, (int) ws.thinkTime().toMillis(),
                 (int) ws.interArrivalTime().toMillis(), ws.topK(), ws.commentLength(), ws.locks(),
-                ws.uniqueSocialites(), ws.seed(), threadKind, beta, validation);
+                ws.uniqueSocialites(), ws.seed(), threadKind, beta, validation, ws.feeds());
     }
 
     public ExperimentSpec withThreads(int t) {
         return new ExperimentSpec(t, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
-                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation);
+                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds);
     }
 
     /** A timed run of {@code d} (no request count). */
     public ExperimentSpec withDuration(Duration d) {
         return new ExperimentSpec(threads, d, 0, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
-                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation);
+                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds);
     }
 
     public ExperimentSpec withSeed(long s) {
         return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, s, threadKind, beta, validation);
+                topK, commentLength, locks, uniqueSocialites, s, threadKind, beta, validation, feeds);
     }
 
     public ExperimentSpec withBeta(Duration b) {
         return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, seed, threadKind, b, validation);
+                topK, commentLength, locks, uniqueSocialites, seed, threadKind, b, validation, feeds);
     }
 
     public ExperimentSpec withValidation(ValidationOptions v) {
         return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, seed, threadKind, beta, v);
+                topK, commentLength, locks, uniqueSocialites, seed, threadKind, beta, v, feeds);
     }
 
     /** The emulator's view of this experiment. */
     public EmulatorConfig toEmulatorConfig() {
         return new EmulatorConfig(threads, duration, operations, warmup, warmupOperations, thinkTimeMs,
-                interArrivalMs, topK, commentLength, locks, uniqueSocialites, seed, threadKind);
+                interArrivalMs, topK, commentLength, locks, uniqueSocialites, seed, threadKind, feeds);
     }
 }

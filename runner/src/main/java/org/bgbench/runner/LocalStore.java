@@ -450,7 +450,7 @@ public final class LocalStore implements AutoCloseable {
         if (!writing) {
             return;
         }
-        if (state.touchedMembers() == 0) {
+        if (!state.changed()) {
             generatedAgain();
             return;
         }
@@ -487,7 +487,7 @@ public final class LocalStore implements AutoCloseable {
             return false;
         }
         if (!image.get().exists()) {
-            if (state.touchedMembers() > 0 || writing) {
+            if (state.changed() || writing) {
                 err.println("bg: the store is not in its freshly loaded state; reloading it before taking its image");
                 reload(loaders, err);
             }

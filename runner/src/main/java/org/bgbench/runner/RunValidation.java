@@ -97,6 +97,7 @@ public final class RunValidation {
                 .memoryLimitBytes(o.memoryBytes())
                 .freshnessBuckets(o.buckets())
                 .actionNames(ACTIONS)
+                .feeds(org.bgbench.validation.FeedState.of(state))
                 .build()
                 .validate(artifacts.logs());
     }
@@ -161,6 +162,7 @@ public final class RunValidation {
             case LogWriter.FRIENDS -> "friends of member";
             case LogWriter.PENDING -> "pending invitations of member";
             case LogWriter.COMMENTS -> "comments on resource";
+            case LogWriter.FEED -> "news feed of member";
             default -> "kind " + kind;
         };
     }

@@ -16,6 +16,21 @@ public final class WorkloadChecks {
                     + "Invite Friend and the graph starts with no pending invitation (confperc="
                     + graph.spec().confirmedFraction() + "); set confperc below 1 or add InviteFriendAction");
         }
+        if (ws.mix().usesFeeds() && graph.pages() == 0 && graph.spec().friendsPerMember() == 0) {
+            throw new InvalidParameterException("mix", "the mix shares resources or views news feeds but the graph has "
+                    + "no pages and no friends, so every feed stays empty; set pagecount and pagesperuser (e.g. "
+                    + "pagecount=100 pagesperuser=10) or friendcountperuser");
+        }
+    }
+
+    /** Warnings about a workload that runs but whose figures need care. */
+    public static java.util.List<String> warnings(WorkloadSpec ws) {
+        java.util.List<String> w = new java.util.ArrayList<>(ws.mix().symmetryWarnings());
+        if (ws.mix().growsData()) {
+            w.add("Share Resource grows the data as the run goes (dissertation 7.3, 8.4): throughput and latency "
+                    + "depend on the run's length, so compare feed designs at equal durations, e.g. with bg sweep");
+        }
+        return w;
     }
 
 }

@@ -70,8 +70,37 @@ final class PartitionProcessor implements ItemChecker.Sink {
     private byte curKind;
     private long curItem;
 
+    // feed reads of the partition being processed (dissertation 6.1.2)
+    private final FeedChecker feeds;
+    private int nf;
+    private int[] fMember = new int[0];
+    private long[] fStart = new long[0];
+    private long[] fEnd = new long[0];
+    private int[] fK = new int[0];
+    private int[] fN = new int[0];
+    private byte[] fAction = new byte[0];
+    private int[] fOff = new int[0];
+    private long[] fIds = new long[0];
+    private int nIds;
+    private int idsLeft;
+    private int[] fIdx = new int[0];
+    private long[] fKey = new long[0];
+    final long[] feedFreshReads;
+    final long[] feedFreshValid;
+    long feedFreshTotal;
+    long feedFreshBeyond;
+
     PartitionProcessor(ItemValues values, ValueMode mode, ReadListener listener, String[] actionNames,
             int sampleLimit, int buckets, long horizonNanos) {
+        this(values, mode, listener, actionNames, sampleLimit, buckets, horizonNanos, null);
+    }
+
+    /** @param feedIndex the shares and friendship changes, or null: feed reads are then skipped */
+    PartitionProcessor(ItemValues values, ValueMode mode, ReadListener listener, String[] actionNames,
+            int sampleLimit, int buckets, long horizonNanos, FeedIndex feedIndex) {
+        this.feeds = feedIndex == null ? null : new FeedChecker(feedIndex);
+        this.feedFreshReads = new long[buckets];
+        this.feedFreshValid = new long[buckets];
         this.values = values;
         this.valuesAreFinal = mode == ValueMode.FINAL;
         this.listener = listener;
@@ -94,19 +123,37 @@ final class PartitionProcessor implements ItemChecker.Sink {
             throw new IllegalStateException("partition of " + n64 + " records is too large; give more memory or "
                     + "check for one item with an enormous number of records");
         }
-        final int n = (int) n64;
+        // count item records (feed reads are kept apart: a head and its continuations, see LogFormat)
+        final long[] counts = new long[3]; // item records, feed reads, feed share ids
+        parts.read(p, (b, off, len) -> {
+            for (int o = off, end = off + len; o < end; o += LogFormat.RECORD_SIZE) {
+                int type = LogFormat.type(b, o);
+                if (type == LogFormat.TYPE_FEED_READ) {
+                    counts[1]++;
+                    counts[2] += (int) LogFormat.value(b, o);
+                } else if (type < LogFormat.TYPE_FEED_READ) {
+                    counts[0]++;
+                }
+            }
+        });
+        final int n = (int) counts[0];
         int nb = Integer.highestOneBit(Math.max(1, n / BUCKET_TARGET));
         if (nb < n / BUCKET_TARGET) {
             nb <<= 1;
         }
         final int mask = nb - 1;
         final int[] start = new int[nb + 1];
-        parts.read(p, (b, off, len) -> {
-            for (int o = off, end = off + len; o < end; o += LogFormat.RECORD_SIZE) {
-                long h = Partitions.hash(LogFormat.kind(b, o), LogFormat.item(b, o));
-                start[(int) (h & mask) + 1]++;
-            }
-        });
+        if (n > 0) {
+            parts.read(p, (b, off, len) -> {
+                for (int o = off, end = off + len; o < end; o += LogFormat.RECORD_SIZE) {
+                    if (LogFormat.type(b, o) >= LogFormat.TYPE_FEED_READ) {
+                        continue;
+                    }
+                    long h = Partitions.hash(LogFormat.kind(b, o), LogFormat.item(b, o));
+                    start[(int) (h & mask) + 1]++;
+                }
+            });
+        }
         for (int i = 0; i < nb; i++) {
             start[i + 1] += start[i];
         }
@@ -115,9 +162,15 @@ final class PartitionProcessor implements ItemChecker.Sink {
             // kept for the next partitions of this worker: no churn of huge arrays for the garbage collector
             table = new long[n * ROW];
         }
+        prepareFeeds((int) counts[1], (int) counts[2]);
         final long[] rows = table;
         parts.read(p, (b, off, len) -> {
             for (int o = off, end = off + len; o < end; o += LogFormat.RECORD_SIZE) {
+                int type = LogFormat.type(b, o);
+                if (type >= LogFormat.TYPE_FEED_READ) {
+                    feedRecord(b, o, type);
+                    continue;
+                }
                 byte kind = LogFormat.kind(b, o);
                 long item = LogFormat.item(b, o);
                 int r = next[(int) (Partitions.hash(kind, item) & mask)]++ * ROW;
@@ -129,7 +182,7 @@ final class PartitionProcessor implements ItemChecker.Sink {
             }
         });
         parts.release(p);
-        for (int bkt = 0; bkt < nb; bkt++) {
+        for (int bkt = 0; bkt < nb && n > 0; bkt++) {
             int from = start[bkt];
             int m = start[bkt + 1] - from;
             if (m == 0) {
@@ -140,7 +193,109 @@ final class PartitionProcessor implements ItemChecker.Sink {
         if (table.length > retainRows) {
             table = new long[0]; // an unusually large partition: do not keep its memory while others are processed
         }
+        checkFeeds();
     }
+
+    private void prepareFeeds(int reads, int ids) {
+        nf = 0;
+        nIds = 0;
+        idsLeft = 0;
+        if (fMember.length < reads) {
+            int c = Math.max(reads, fMember.length * 2);
+            fMember = new int[c];
+            fStart = new long[c];
+            fEnd = new long[c];
+            fK = new int[c];
+            fN = new int[c];
+            fAction = new byte[c];
+            fOff = new int[c];
+            fIdx = new int[c];
+            fKey = new long[c];
+        }
+        if (fIds.length < ids) {
+            fIds = new long[Math.max(ids, fIds.length * 2)];
+        }
+    }
+
+    /** A feed-read head or one of its continuations (they follow their head, maybe in the next block). */
+    private void feedRecord(byte[] b, int o, int type) {
+        if (type == LogFormat.TYPE_FEED_READ) {
+            int f = nf++;
+            long v = LogFormat.value(b, o);
+            fMember[f] = (int) LogFormat.item(b, o);
+            fStart[f] = LogFormat.start(b, o);
+            fEnd[f] = LogFormat.end(b, o);
+            fK[f] = (int) (v >>> 32);
+            fN[f] = (int) v;
+            fAction[f] = LogFormat.action(b, o);
+            fOff[f] = nIds;
+            idsLeft = (int) v;
+        } else if (type == LogFormat.TYPE_CONTINUATION) {
+            for (int j = 0; j < 4 && idsLeft > 0; j++, idsLeft--) {
+                fIds[nIds++] = (long) LONG_LE.get(b, o + LogFormat.OFF_PAYLOAD + 8 * j);
+            }
+        }
+    }
+
+    private static final java.lang.invoke.VarHandle LONG_LE = java.lang.invoke.MethodHandles
+            .byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** Checks the partition's feed reads member by member, each member's in start order. */
+    private void checkFeeds() {
+        if (nf == 0) {
+            return;
+        }
+        for (int i = 0; i < nf; i++) {
+            fIdx[i] = i;
+            fKey[i] = fMember[i];
+        }
+        Sorts.byKey(fIdx, 0, nf, fKey);
+        curKind = LogFormat.KIND_FEED;
+        int i = 0;
+        while (i < nf) {
+            int member = fMember[fIdx[i]];
+            int j = i;
+            while (j < nf && fMember[fIdx[j]] == member) {
+                j++;
+            }
+            Sorts.byKey(fIdx, i, j, fStart);
+            curItem = member;
+            if (feeds != null) {
+                feeds.member(member);
+            }
+            for (int q = i; q < j; q++) {
+                int f = fIdx[q];
+                int status;
+                long fresh;
+                if (feeds == null) {
+                    status = ItemChecker.SKIPPED;
+                    fresh = ItemChecker.NO_WRITE;
+                } else {
+                    status = feeds.check(fStart[f], fEnd[f], fK[f], fIds, fOff[f], fN[f]);
+                    fresh = feeds.freshness();
+                }
+                curFeed = f;
+                count(fAction[f], fStart[f], fEnd[f], fN[f], status, fresh, 0, false);
+                if (status != ItemChecker.SKIPPED && fresh != ItemChecker.NO_WRITE) {
+                    feedFreshTotal++;
+                    if (fresh > horizon) {
+                        feedFreshBeyond++;
+                    } else {
+                        int bkt = bucket(fresh, buckets, horizon);
+                        feedFreshReads[bkt]++;
+                        if (status == ItemChecker.VALID) {
+                            feedFreshValid[bkt]++;
+                        }
+                    }
+                }
+            }
+            i = j;
+        }
+        curFeed = -1;
+    }
+
+    /** The feed read being counted (for its sample), -1 for item reads. */
+    private int curFeed = -1;
 
     /** Keep the row table between partitions only up to this many longs. */
     void retainRows(long longs) {
@@ -326,9 +481,21 @@ final class PartitionProcessor implements ItemChecker.Sink {
                 return;
             }
         }
-        String acceptable = fromChecker ? checker.acceptable().describe(8) : "[" + onlyValue + "]";
+        String acceptable;
+        String shown = null;
+        if (curFeed >= 0) {
+            int f = curFeed;
+            acceptable = feeds.describe(start, end, fK[f]);
+            StringBuilder sb = new StringBuilder("[");
+            for (int i = 0; i < fN[f]; i++) {
+                sb.append(i > 0 ? ", " : "").append(fIds[fOff[f] + i]);
+            }
+            shown = sb.append(']').toString();
+        } else {
+            acceptable = fromChecker ? checker.acceptable().describe(8) : "[" + onlyValue + "]";
+        }
         UnpredictableRead s = new UnpredictableRead(a, actionName(actionNames, a), curKind, curItem, start, end,
-                observed, acceptable);
+                observed, acceptable, shown);
         if (samples.size() < sampleLimit) {
             samples.add(s);
         } else if (SAMPLE_ORDER.compare(s, samples.peek()) < 0) {

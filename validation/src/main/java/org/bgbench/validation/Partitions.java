@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.bgbench.validation.log.LogFormat;
@@ -26,6 +27,12 @@ abstract class Partitions implements AutoCloseable {
 
     abstract static class Appender {
         abstract void append(int p, byte[] b, int off);
+
+        /**
+         * Appends the {@code g} contiguous records of a group (a feed read and its continuations) so that they stay
+         * contiguous and in order in partition {@code p}, whatever other appenders do.
+         */
+        abstract void appendGroup(int p, byte[] b, int off, int g);
 
         /** Hands over what is still buffered. */
         abstract void finish();
@@ -123,6 +130,26 @@ abstract class Partitions implements AutoCloseable {
                     }
                     System.arraycopy(b, off, c, f, LogFormat.RECORD_SIZE);
                     fill[p] = f + LogFormat.RECORD_SIZE;
+                }
+
+                @Override
+                void appendGroup(int p, byte[] b, int off, int g) {
+                    int bytes = g * LogFormat.RECORD_SIZE;
+                    if (bytes > CHUNK_BYTES) {
+                        add(p, Arrays.copyOfRange(b, off, off + bytes), bytes); // a chunk of its own
+                        return;
+                    }
+                    byte[] c = current[p];
+                    int f = fill[p];
+                    if (c == null || f + bytes > CHUNK_BYTES) {
+                        if (c != null && f > 0) {
+                            add(p, c, f); // chunks may be partly filled: a group never straddles two
+                        }
+                        c = current[p] = new byte[CHUNK_BYTES];
+                        f = 0;
+                    }
+                    System.arraycopy(b, off, c, f, bytes);
+                    fill[p] = f + bytes;
                 }
 
                 @Override
@@ -231,6 +258,33 @@ abstract class Partitions implements AutoCloseable {
                     if (f == c.length) {
                         write(p, c, f);
                         f = 0;
+                    }
+                    fill[p] = f;
+                }
+
+                @Override
+                void appendGroup(int p, byte[] b, int off, int g) {
+                    int bytes = g * LogFormat.RECORD_SIZE;
+                    byte[] c = buf[p];
+                    if (c == null) {
+                        c = buf[p] = new byte[bufferBytes];
+                    }
+                    int f = fill[p];
+                    if (f + bytes > c.length) {
+                        if (f > 0) {
+                            write(p, c, f); // each write is whole under the channel's lock: the group stays together
+                        }
+                        f = 0;
+                    }
+                    if (bytes > c.length) {
+                        write(p, Arrays.copyOfRange(b, off, off + bytes), bytes);
+                    } else {
+                        System.arraycopy(b, off, c, f, bytes);
+                        f += bytes;
+                        if (f == c.length) {
+                            write(p, c, f);
+                            f = 0;
+                        }
                     }
                     fill[p] = f;
                 }

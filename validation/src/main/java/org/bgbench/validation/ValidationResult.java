@@ -37,6 +37,14 @@ import java.util.Locale;
  *                               the rest checked soundly when only reads were lost), or null
  * @param problems               what is wrong with which file, where
  * @param readsUnchecked         reads the run logged that could not be checked (a lower bound without a manifest)
+ * @param feedReads              View News Feed reads among the read records (dissertation 6.1.2); their counts are
+ *                               in {@code perAction} under the VNF action, and they are in {@code freshness} too
+ * @param feedShares             Share Resource writes logged
+ * @param feedFriendshipChanges  friendship changes (AFR, TF) logged for the feeds
+ * @param feedFreshness          the freshness-confidence curve of the feed reads alone: time since the latest
+ *                               completed write relevant to the member's feed (a share she may see by one of her
+ *                               producers, or a change of her friendships)
+ * @param feedFreshnessReads     checked feed reads that followed such a write (the feed curve's reads)
  */
 public record ValidationResult(
         long recordsRead,
@@ -66,7 +74,12 @@ public record ValidationResult(
         boolean complete,
         String incompleteReason,
         List<LogProblem> problems,
-        long readsUnchecked) {
+        long readsUnchecked,
+        long feedReads,
+        long feedShares,
+        long feedFriendshipChanges,
+        List<FreshnessBucket> feedFreshness,
+        long feedFreshnessReads) {
 
     public ValidationResult {
         problems = List.copyOf(problems);
@@ -74,6 +87,7 @@ public record ValidationResult(
         samples = List.copyOf(samples);
         freshness = List.copyOf(freshness);
         warnings = List.copyOf(warnings);
+        feedFreshness = List.copyOf(feedFreshness);
     }
 
     /** Records per second validation processed. */
@@ -91,9 +105,10 @@ public record ValidationResult(
             }
         }
         sb.append(String.format(Locale.ROOT,
-                "validation: %,d reads checked (%,d overlapped a write), %,d unpredictable (%.4f %%), %,d skipped;"
+                "validation: %,d reads checked (%,d item reads overlapped a write), %,d unpredictable (%.4f %%), %,d skipped;"
                         + " %,d records from %d files in %.2f s (%,.0f records/s, %d threads, %d partitions%s)%n",
-                readsChecked, readsChecked - readsOfUnwrittenItems - readsWithoutOverlap, unpredictableReads, pct,
+                readsChecked, Math.max(0, readsChecked - readsOfUnwrittenItems - readsWithoutOverlap - feedReads),
+                unpredictableReads, pct,
                 readsSkipped, recordsRead, files, seconds, recordsPerSecond(),
                 threads, partitions, spilled ? ", spilled " + (spillBytes >> 20) + " MiB" : ""));
         for (ActionStats a : perAction) {
@@ -101,6 +116,11 @@ public record ValidationResult(
                     a.checked(), a.unpredictable(), a.pct(), a.skipped() > 0 ? ", " + a.skipped() + " skipped" : ""));
         }
         for (UnpredictableRead r : samples) {
+            if (r.observedFeed() != null) {
+                sb.append(String.format(Locale.ROOT, "  unpredictable: %s feed of member %d [%d, %d] showed %s: %s%n",
+                        r.actionName(), r.item(), r.startNanos(), r.endNanos(), r.observedFeed(), r.acceptable()));
+                continue;
+            }
             sb.append(String.format(Locale.ROOT, "  unpredictable: %s kind %d item %d [%d, %d] observed %d, acceptable %s%n",
                     r.actionName(), r.kind(), r.item(), r.startNanos(), r.endNanos(), r.observed(), r.acceptable()));
         }
@@ -108,6 +128,18 @@ public record ValidationResult(
             sb.append(String.format(Locale.ROOT, "  freshness confidence (Δ = %.1f ms, %,d reads after a write):%n",
                     freshnessHorizonMs, freshnessReads));
             for (FreshnessBucket b : freshness) {
+                sb.append(String.format(Locale.ROOT, "    %10.1f..%-10.1f ms %,12d reads  p %-8s p(t <= %.1f ms) %s%n",
+                        b.fromMs(), b.toMs(), b.reads(), fmt(b.p()), b.toMs(), fmt(b.cumulativeP())));
+            }
+        }
+        if (feedReads > 0) {
+            sb.append(String.format(Locale.ROOT, "  feeds: %,d reads, %,d shares, %,d friendship changes logged%n",
+                    feedReads, feedShares, feedFriendshipChanges));
+        }
+        if (!feedFreshness.isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "  feed freshness confidence (%,d feed reads after a relevant write):%n",
+                    feedFreshnessReads));
+            for (FreshnessBucket b : feedFreshness) {
                 sb.append(String.format(Locale.ROOT, "    %10.1f..%-10.1f ms %,12d reads  p %-8s p(t <= %.1f ms) %s%n",
                         b.fromMs(), b.toMs(), b.reads(), fmt(b.p()), b.toMs(), fmt(b.cumulativeP())));
             }

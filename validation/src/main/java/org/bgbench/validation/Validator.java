@@ -53,8 +53,10 @@ public final class Validator {
     private final int sampleLimit;
     private final String[] actionNames;
     private final ReadListener listener;
+    private final FeedState feedState;
 
     private Validator(Builder b) {
+        this.feedState = b.feedState;
         this.values = b.values;
         this.mode = b.mode;
         this.threads = b.threads;
@@ -85,6 +87,7 @@ public final class Validator {
         private int sampleLimit = DEFAULT_SAMPLE_LIMIT;
         private String[] actionNames;
         private ReadListener listener;
+        private FeedState feedState;
 
         private Builder(ItemValues values, ValueMode mode) {
             this.values = Objects.requireNonNull(values, "values");
@@ -157,6 +160,15 @@ public final class Validator {
         /** Sees every read's verdict (called concurrently). */
         public Builder readListener(ReadListener listener) {
             this.listener = listener;
+            return this;
+        }
+
+        /**
+         * The follows, friendships and shares at the same end of the logs as the item values (the {@link ValueMode}),
+         * for the View News Feed reads (dissertation 6.1.2). Without it feed reads are skipped, not checked.
+         */
+        public Builder feeds(FeedState state) {
+            this.feedState = state;
             return this;
         }
 
@@ -307,7 +319,8 @@ public final class Validator {
                 ev.manifest == null ? " or more" : "");
         return new ValidationResult(in.records, in.reads, in.records - in.reads, 0, 0, 0, 0, 0, 0, List.of(),
                 List.of(), List.of(), 0, 0, 0, ev.sources.size(), in.partial, in.invalid, 0, false, 0, threads,
-                seconds, warnings, false, reason, ev.sortedProblems(), unchecked);
+                seconds, warnings, false, reason, ev.sortedProblems(), unchecked, in.feedReads, in.feedShares,
+                in.feedChanges, List.of(), 0);
     }
 
     private ValidationResult run(Evidence ev, Partitions parts, ExecutorService pool, Plan plan,
@@ -321,6 +334,18 @@ public final class Validator {
         }
         long horizon = freshnessHorizonNanos > 0 ? freshnessHorizonNanos
                 : Math.max(1, total.maxEnd > total.minStart ? total.maxEnd - total.minStart : 1);
+        FeedIndex feedIndex = null;
+        if (feedState != null) {
+            feedIndex = new FeedIndex(total.feedWrites, feedState, mode == ValueMode.FINAL);
+        } else if (total.feedReads > 0) {
+            warnings.add(String.format(Locale.ROOT, "%,d feed reads skipped: no feed state was given to validation",
+                    total.feedReads));
+        }
+        if (total.feedReadsWithoutK > 0) {
+            warnings.add(String.format(Locale.ROOT, "%,d feed reads were logged without their k: judged as if they "
+                    + "showed a full page", total.feedReadsWithoutK));
+        }
+        final FeedIndex fi = feedIndex;
 
         // ---- pass 2: check partitions, largest first, within the memory budget
         Integer[] order = new Integer[parts.count];
@@ -335,7 +360,7 @@ public final class Validator {
         for (int t = 0; t < threads; t++) {
             workers.add(() -> {
                 PartitionProcessor proc = new PartitionProcessor(values, mode, listener, actionNames, sampleLimit,
-                        freshnessBuckets, horizon);
+                        freshnessBuckets, horizon, fi);
                 // the plan budgets `threads` partitions of 1.5 times the average size
                 proc.retainRows(ceilDiv(parts.recordsTotal(), parts.count) * 3 / 2 * PartitionProcessor.ROW);
                 for (int i; (i = nextPart.getAndIncrement()) < order.length; ) {
@@ -370,6 +395,9 @@ public final class Validator {
         long[] spa = new long[256];
         long[] fr = new long[freshnessBuckets];
         long[] fv = new long[freshnessBuckets];
+        long[] ffr = new long[freshnessBuckets];
+        long[] ffv = new long[freshnessBuckets];
+        long feedFreshTotal = 0;
         List<UnpredictableRead> samples = new ArrayList<>();
         for (PartitionProcessor p : procs) {
             checked += p.checked;
@@ -387,7 +415,10 @@ public final class Validator {
             for (int b = 0; b < freshnessBuckets; b++) {
                 fr[b] += p.freshReads[b];
                 fv[b] += p.freshValid[b];
+                ffr[b] += p.feedFreshReads[b];
+                ffv[b] += p.feedFreshValid[b];
             }
+            feedFreshTotal += p.feedFreshTotal;
             samples.addAll(p.samples);
         }
         samples.sort(PartitionProcessor.SAMPLE_ORDER);
@@ -401,19 +432,8 @@ public final class Validator {
                         pct(upa[a], cpa[a])));
             }
         }
-        List<FreshnessBucket> curve = new ArrayList<>();
-        if (freshTotal > 0) {
-            long cr = 0;
-            long cv = 0;
-            for (int b = 0; b < freshnessBuckets; b++) {
-                cr += fr[b];
-                cv += fv[b];
-                double from = (double) horizon * b / freshnessBuckets / 1e6;
-                double to = (double) horizon * (b + 1) / freshnessBuckets / 1e6;
-                curve.add(new FreshnessBucket(from, to, fr[b], fv[b], fr[b] == 0 ? Double.NaN : (double) fv[b] / fr[b],
-                        cr, cv, cr == 0 ? Double.NaN : (double) cv / cr));
-            }
-        }
+        List<FreshnessBucket> curve = freshTotal > 0 ? curve(fr, fv, horizon) : List.of();
+        List<FreshnessBucket> feedCurve = feedFreshTotal > 0 ? curve(ffr, ffv, horizon) : List.of();
         List<LogProblem> problems = ev.sortedProblems();
         long unchecked = ev.manifest != null ? Math.max(0, ev.readsExpected - in.reads) : 0;
         String reason = null;
@@ -425,7 +445,23 @@ public final class Validator {
         return new ValidationResult(in.records, in.reads, in.records - in.reads, checked, unpredictable,
                 pct(unpredictable, checked), skipped, unwritten, noOverlap, perAction, samples, curve, horizon / 1e6,
                 freshTotal, freshBeyond, ev.sources.size(), in.partial, in.invalid, plan.partitions(), plan.spill(),
-                spillBytes, threads, seconds, warnings, problems.isEmpty(), reason, problems, unchecked);
+                spillBytes, threads, seconds, warnings, problems.isEmpty(), reason, problems, unchecked,
+                in.feedReads, in.feedShares, in.feedChanges, feedCurve, feedFreshTotal);
+    }
+
+    private List<FreshnessBucket> curve(long[] fr, long[] fv, long horizon) {
+        List<FreshnessBucket> curve = new ArrayList<>();
+        long cr = 0;
+        long cv = 0;
+        for (int b = 0; b < freshnessBuckets; b++) {
+            cr += fr[b];
+            cv += fv[b];
+            double from = (double) horizon * b / freshnessBuckets / 1e6;
+            double to = (double) horizon * (b + 1) / freshnessBuckets / 1e6;
+            curve.add(new FreshnessBucket(from, to, fr[b], fv[b], fr[b] == 0 ? Double.NaN : (double) fv[b] / fr[b],
+                    cr, cv, cr == 0 ? Double.NaN : (double) cv / cr));
+        }
+        return curve;
     }
 
     private static double pct(long part, long whole) {
@@ -442,6 +478,13 @@ public final class Validator {
         long invalid;
         long minStart = Long.MAX_VALUE;
         long maxEnd = Long.MIN_VALUE;
+        long feedReads;
+        long feedReadsWithoutK;
+        long feedShares;
+        long feedChanges;
+        /** Shares and friendship changes this thread decoded (all threads' after {@link #add}). */
+        final List<FeedIndex.Collector> feedWrites = new ArrayList<>();
+        private final FeedIndex.Collector collector = new FeedIndex.Collector();
 
         Pass1(Partitions parts) {
             this.appender = parts == null ? null : parts.appender();
@@ -468,9 +511,12 @@ public final class Validator {
                 if (r.damage() != null) {
                     ev.problem(name, r.damageOffset(), r.damage());
                 }
-                if (r.damage() == null && (r.partialRecordBytes() > 0 || r.truncatedHeader())) {
+                if (r.damage() == null && (r.partialRecordBytes() > 0 || r.truncatedHeader()
+                        || r.cutGroupRecords() > 0)) {
                     partial++;
-                    String w = "incomplete last record ignored (" + r.partialRecordBytes()
+                    String w = r.cutGroupRecords() > 0 ? "incomplete last feed record ignored (" + r.cutGroupRecords()
+                            + " records of its group and " + r.partialRecordBytes() + " bytes; its writer did not "
+                            + "finish cleanly)" : "incomplete last record ignored (" + r.partialRecordBytes()
                             + " bytes; its writer did not finish cleanly)";
                     if (s.entry() != null) {
                         ev.problem(name, r.deliveredEnd(), w);
@@ -496,14 +542,23 @@ public final class Validator {
 
         @Override
         public void record(byte[] b, int off) {
+            int type = LogFormat.type(b, off);
+            if (type >= LogFormat.TYPE_FEED_READ) {
+                feedRecord(b, off, type);
+                return;
+            }
             byte kind = LogFormat.kind(b, off);
             long item = LogFormat.item(b, off);
             if (appender != null) {
                 appender.append(Partitions.partition(Partitions.hash(kind, item), count), b, off);
             }
-            if (LogFormat.type(b, off) == LogFormat.TYPE_READ) {
+            if (type == LogFormat.TYPE_READ) {
                 reads++;
             }
+            times(b, off);
+        }
+
+        private void times(byte[] b, int off) {
             long s = LogFormat.start(b, off);
             long e = LogFormat.end(b, off);
             if (s < minStart) {
@@ -514,7 +569,48 @@ public final class Validator {
             }
         }
 
+        /**
+         * Feed records (dissertation 6.1.2): a feed read goes, with its continuations, to its member's partition; shares
+         * and friendship changes are kept for the index every feed read is checked against. The reader hands a group out
+         * only whole, so at its head the whole group is in {@code b}.
+         */
+        private void feedRecord(byte[] b, int off, int type) {
+            switch (type) {
+                case LogFormat.TYPE_FEED_READ -> {
+                    reads++;
+                    feedReads++;
+                    if (LogFormat.value(b, off) >>> 32 == 0) {
+                        feedReadsWithoutK++;
+                    }
+                    if (appender != null) {
+                        long member = LogFormat.item(b, off);
+                        appender.appendGroup(Partitions.partition(Partitions.hash(LogFormat.KIND_FEED, member), count),
+                                b, off, LogFormat.groupRecords(b, off));
+                    }
+                    times(b, off);
+                }
+                case LogFormat.TYPE_SHARE -> {
+                    feedShares++;
+                    collector.share(b, off);
+                    times(b, off);
+                }
+                case LogFormat.TYPE_FRIENDSHIP -> {
+                    feedChanges++;
+                    collector.friendship(b, off);
+                    times(b, off);
+                }
+                default -> {
+                    // a continuation: handled with its head
+                }
+            }
+        }
+
         void add(Pass1 o) {
+            feedReads += o.feedReads;
+            feedReadsWithoutK += o.feedReadsWithoutK;
+            feedShares += o.feedShares;
+            feedChanges += o.feedChanges;
+            feedWrites.add(o.collector);
             records += o.records;
             reads += o.reads;
             partial += o.partial;

@@ -67,6 +67,12 @@ public final class WorkloadParameters {
         k.put("zipfianscramble", "true: Zipfian ranks are scattered over the members by a seeded permutation; "
                 + "false: rank 1 is the first member (default true)");
         k.put("topk", "k of View Top-K Resources (default 5)");
+        k.put("feedk", "k of View News Feed: the most recent shares it shows (default 10)");
+        k.put("pageshareratio", "fraction of Share Resource actions issued by a page the member follows instead "
+                + "of the member, 0..1 (default 0.01, as the dissertation's figures 8.12–8.19)");
+        k.put("sharelistratio", "fraction of shares made with a list of recipients instead of publicly, 0..1 "
+                + "(default 0.1)");
+        k.put("sharelistsize", "recipients of a list share, drawn from the sharer's friends or followers (default 10)");
         k.put("commentlength", "characters of a posted comment; the same key sizes the graph's comments (default 100)");
         k.put("thinktime", "ε, pause between the actions of a session: plain milliseconds as USC BG, or 50ms, 1s "
                 + "(default 0)");
@@ -145,7 +151,11 @@ public final class WorkloadParameters {
                 boolOf(props, "uniquesocialites", d.uniqueSocialites()),
                 workers, intOf(props, "machineid", d.workerIndex()),
                 rates(props, workers),
-                longOf(props, "workloadseed", d.seed()));
+                longOf(props, "workloadseed", d.seed()),
+                new org.bgbench.model.FeedWorkload(intOf(props, "feedk", d.feeds().k()),
+                        fraction(props, "pageshareratio", d.feeds().pageShareFraction()),
+                        fraction(props, "sharelistratio", d.feeds().listFraction()),
+                        intOf(props, "sharelistsize", d.feeds().listSize())));
     }
 
     /** A mix and its name: a named mix's, or {@code custom}. */
@@ -263,6 +273,22 @@ public final class WorkloadParameters {
         }
         Zipfian.checkTheta(z ? "zipfianmean" : "requestmean", t);
         return t;
+    }
+
+    /** A fraction given as 0.01 or as a percentage such as 1%. */
+    private static double fraction(Map<String, String> props, String key, double fallback) {
+        String v = props.get(key);
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        v = v.trim();
+        boolean percent = v.endsWith("%");
+        try {
+            double x = Double.parseDouble(percent ? v.substring(0, v.length() - 1).trim() : v);
+            return percent ? x / 100 : x;
+        } catch (NumberFormatException e) {
+            throw new InvalidParameterException(key, "expected a fraction such as 0.01 or 1%, got '" + v + "'");
+        }
     }
 
     private static double doubleOf(Map<String, String> props, String key) {

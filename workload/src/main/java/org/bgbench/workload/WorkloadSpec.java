@@ -34,6 +34,7 @@ import org.bgbench.workload.mix.Mixes;
  * @param workerIndex      this worker's index, 0..N−1
  * @param workerRates      R_k, request rate of each worker (size N); only ratios matter
  * @param seed             seed of the rank → member permutation and of the emulator's generators
+ * @param feeds            how SR and VNF are issued (VNF's k, pages' share of SR, list shares)
  */
 public record WorkloadSpec(
         Mix mix,
@@ -54,7 +55,8 @@ public record WorkloadSpec(
         int workers,
         int workerIndex,
         List<Double> workerRates,
-        long seed) {
+        long seed,
+        org.bgbench.model.FeedWorkload feeds) {
 
     /** Run length when neither {@code maxexecutiontime} nor {@code operationcount} is given. */
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(60);
@@ -68,7 +70,20 @@ public record WorkloadSpec(
                 Warmup.NONE, 1, true, true, 1, 0, List.of(1.0), DEFAULT_SEED);
     }
 
+    /** A workload with the default feed settings. */
+    public WorkloadSpec(Mix mix, String mixName, DistributionSpec socialites, DistributionSpec targets, int topK,
+                        int commentLength, Duration thinkTime, Duration interArrivalTime, int threads,
+                        Duration maxExecutionTime, long operations, Warmup warmup, int warmupThreads, boolean locks,
+                        boolean uniqueSocialites, int workers, int workerIndex, List<Double> workerRates, long seed) {
+        this(mix, mixName, socialites, targets, topK, commentLength, thinkTime, interArrivalTime, threads,
+                maxExecutionTime, operations, warmup, warmupThreads, locks, uniqueSocialites, workers, workerIndex,
+                workerRates, seed, org.bgbench.model.FeedWorkload.DEFAULTS);
+    }
+
     public WorkloadSpec {
+        if (feeds == null) {
+            feeds = org.bgbench.model.FeedWorkload.DEFAULTS;
+        }
         require(mix != null, "mix", "is required");
         require(mixName != null && !mixName.isBlank(), "mix", "needs a name");
         require(socialites != null, "requestdistribution", "is required");

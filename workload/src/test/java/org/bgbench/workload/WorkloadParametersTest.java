@@ -127,11 +127,13 @@ class WorkloadParametersTest {
                 .isInstanceOfSatisfying(InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("ViewProfilAction"))
                 .hasMessageContaining("ViewProfileAction");
-        assertThatThrownBy(() -> WorkloadParameters.toSpec(props("ViewNewsFeedAction", "0.5",
+        assertThatThrownBy(() -> WorkloadParameters.toSpec(props("ListCommonFriendsAction", "0.5",
                 "ViewProfileAction", "0.5")))
                 .isInstanceOfSatisfying(InvalidParameterException.class,
-                        e -> assertThat(e.parameter()).isEqualTo("ViewNewsFeedAction"))
+                        e -> assertThat(e.parameter()).isEqualTo("ListCommonFriendsAction"))
                 .hasMessageContaining("does not implement");
+        assertThat(WorkloadParameters.toSpec(props("ViewNewsFeedAction", "0.9", "ShareResourceAction", "10%"))
+                .mix().perRequest(org.bgbench.model.Action.SR)).as("USC BG's feed keys").isEqualTo(0.1);
         assertThat(WorkloadParameters.isKey("viewprofileaction")).isTrue();
         assertThat(WorkloadParameters.isKey("threadcount")).isTrue();
         assertThat(WorkloadParameters.isKey("usercount")).isFalse();
@@ -239,5 +241,24 @@ class WorkloadParametersTest {
                 "warmupthreads", "locks", "uniquesocialites", "numclients", "machineid", "probs", "workloadseed",
                 "ViewProfileAction", "ThawFrdshipSession", "commentlength", "targetdistribution");
         assertThat(WorkloadParameters.KEYS.values()).allSatisfy(d -> assertThat(d).isNotBlank());
+    }
+
+    @Test
+    void feedKeysAndTheMixesOfTable89() {
+        WorkloadSpec ws = WorkloadParameters.toSpec(props("mix", "feed-high", "feedk", "20", "pageshareratio", "1%",
+                "sharelistratio", "0.25", "sharelistsize", "4"));
+        assertThat(ws.feeds()).isEqualTo(new org.bgbench.model.FeedWorkload(20, 0.01, 0.25, 4));
+        assertThat(ws.mix().perRequest(org.bgbench.model.Action.VNF)).isEqualTo(0.89);
+        assertThat(ws.mix().growsData()).isTrue();
+        assertThat(ws.mix().isSymmetric()).as("table 8.9's friendship writes are symmetric").isTrue();
+        assertThat(WorkloadParameters.toSpec(props("mix", "feed-verylow")).mix().perRequest(
+                org.bgbench.model.Action.SR)).isEqualTo(0.001);
+        assertThat(WorkloadParameters.toSpec(props()).feeds()).isEqualTo(org.bgbench.model.FeedWorkload.DEFAULTS);
+        assertThatThrownBy(() -> WorkloadParameters.toSpec(props("feedk", "0")))
+                .isInstanceOfSatisfying(InvalidParameterException.class, e -> assertThat(e.parameter()).isEqualTo("feedk"));
+        assertThatThrownBy(() -> WorkloadParameters.toSpec(props("pageshareratio", "lots")))
+                .hasMessageContaining("pageshareratio").hasMessageContaining("1%");
+        assertThatThrownBy(() -> WorkloadParameters.toSpec(props("pageshareratio", "150%")))
+                .hasMessageContaining("from 0 to 1");
     }
 }

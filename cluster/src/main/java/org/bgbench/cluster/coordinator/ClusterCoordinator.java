@@ -171,7 +171,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                     .withValidation(null);
             spec = new ExperimentSpec(spec.threads(), spec.duration(), 0, Duration.ZERO, 0, spec.thinkTimeMs(),
                     spec.interArrivalMs(), spec.topK(), spec.commentLength(), spec.locks(), spec.uniqueSocialites(),
-                    spec.seed(), spec.threadKind(), spec.beta(), null);
+                    spec.seed(), spec.threadKind(), spec.beta(), null, spec.feeds());
             JsonNode r = workers.get(k).stream(Operations.RUN, Messages.tree(spec), IDLE, duration.plusMinutes(10),
                     m -> { });
             rates[k] = Messages.read(r, Messages.RunDone.class).result().throughput();

@@ -29,10 +29,11 @@ public interface ValidationLog {
     void delta(byte action, byte item, long id, long startNanos, long endNanos, long delta);
 
     /**
-     * A View News Feed of member {@code member} (index) that returned the first {@code n} of {@code shareIds}, in the
-     * store's order (dissertation 6.1.2's read log record of a VNF).
+     * A View News Feed of member {@code member} (index) for the {@code k} most recent shares that returned the first
+     * {@code n} of {@code shareIds}, in the store's order (dissertation 6.1.2's read log record of a VNF); validation
+     * needs k to tell a feed cut at k from one missing shares.
      */
-    void feedRead(byte action, int member, long startNanos, long endNanos, long[] shareIds, int n);
+    void feedRead(byte action, int member, int k, long startNanos, long endNanos, long[] shareIds, int n);
 
     /**
      * A Share Resource: account {@code account} (index: member, or M + page) shared {@code resource} as

@@ -409,6 +409,10 @@ public final class GraphState {
             Arrays.sort(sorted);
         }
         Share sh = new Share(shareId, account, resource, sorted);
+        if (account < states.length) {
+            // A member who shared is touched: her state (her shares) differs from the generated graph's.
+            state(account);
+        }
         java.util.List<Share> list = shares.get(account);
         if (list == null) {
             shares.compareAndSet(account, null, new java.util.ArrayList<>(4));
@@ -480,6 +484,11 @@ public final class GraphState {
         Share[] out = top.toArray(new Share[0]);
         Arrays.sort(out, java.util.Comparator.comparingLong(Share::id).reversed());
         return out;
+    }
+
+    /** Whether any write changed the state: a member touched or a share made (by a member or a page). */
+    public boolean changed() {
+        return shareCount() > 0 || touchedMembers() > 0;
     }
 
     /** Members whose state differs from the generated graph (touched by a write); for reports and repair. */

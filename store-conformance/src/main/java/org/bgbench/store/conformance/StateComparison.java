@@ -29,9 +29,13 @@ public final class StateComparison {
      * Differences for {@code members} only (member indexes; a worker's share of the graph), or for all members when
      * null; the store-wide counts are compared only for all members.
      */
+    /** k of the VNF compared for each member: enough to see several producers' shares, small enough to be cheap. */
+    public static final int FEED_K = 10;
+
     public static List<String> differences(DataStore store, GraphState state, int limit, int[] members) {
         SocialGraph g = state.graph();
         List<String> diffs = new ArrayList<>();
+        org.bgbench.store.FeedList feed = new org.bgbench.store.FeedList();
         long friendships = 0;
         long pending = 0;
         long comments = 0;
@@ -65,6 +69,9 @@ public final class StateComparison {
                 if (!Arrays.equals(list.sortedIds(), inviters)) {
                     diffs.add("member " + id + ": VFR " + Arrays.toString(list.sortedIds()) + ", expected " + Arrays.toString(inviters));
                 }
+                if (g.pages() > 0 || state.shareCount() > 0) {
+                    feedDifferences(s, state, i, FEED_K, feed, diffs);
+                }
                 for (int j = 0; j < g.resourcesPerMember() && diffs.size() < limit; j++) {
                     long rid = g.resourceId(i, j);
                     long[] expected = state.comments(rid);
@@ -79,7 +86,8 @@ public final class StateComparison {
         }
         if (diffs.isEmpty() && members == null) {
             StoreCounts c = store.counts();
-            StoreCounts want = new StoreCounts(g.members(), friendships / 2, pending, g.totalResources(), comments);
+            StoreCounts want = new StoreCounts(g.members(), friendships / 2, pending, g.totalResources(), comments,
+                    g.pages(), g.totalFollows(), g.totalPageResources(), state.shareCount());
             if (!c.equals(want)) {
                 diffs.add("totals: " + describe(c, want));
             }
@@ -102,7 +110,41 @@ public final class StateComparison {
             }
         });
         return new StoreCounts(g.members(), g.totalFriendships() + delta[0] / 2, g.totalPendingInvitations() + delta[1],
-                g.totalResources(), g.totalInitialComments() + delta[2]);
+                g.totalResources(), g.totalInitialComments() + delta[2], g.pages(), g.totalFollows(),
+                g.totalPageResources(), state.shareCount());
+    }
+
+    /**
+     * Compares member {@code i}'s View News Feed of {@code k} with {@link GraphState#feed}: the same shares in the same
+     * order (most recent first), each with its resource, sharer and the resource's attributes.
+     */
+    public static void feedDifferences(StoreSession s, GraphState state, int i, int k,
+                                       org.bgbench.store.FeedList feed, List<String> diffs) {
+        SocialGraph g = state.graph();
+        org.bgbench.model.state.Share[] want = state.feed(i, k);
+        feed.clear();
+        s.viewNewsFeed(g.memberId(i), k, feed);
+        long[] wantIds = new long[want.length];
+        for (int x = 0; x < want.length; x++) {
+            wantIds[x] = want[x].id();
+        }
+        if (!Arrays.equals(feed.shareIds(), wantIds)) {
+            diffs.add("member " + g.memberId(i) + ": VNF shares " + Arrays.toString(feed.shareIds()) + ", expected "
+                    + Arrays.toString(wantIds));
+            return;
+        }
+        for (int x = 0; x < want.length; x++) {
+            org.bgbench.store.FeedList.Row row = feed.get(x);
+            long rid = want[x].resource();
+            if (row.resourceId != rid || row.sharerId != g.accountId(want[x].account())
+                    || !g.resourceType(rid).equals(row.type) || !g.resourceBody(rid).equals(row.body)
+                    || !g.resourceDoc(rid).equals(row.doc)) {
+                diffs.add("member " + g.memberId(i) + ": VNF share " + row.shareId + " shows resource " + row.resourceId
+                        + " by " + row.sharerId + " (" + row.type + ", " + row.body + ", " + row.doc + "), expected "
+                        + rid + " by " + g.accountId(want[x].account()));
+                return;
+            }
+        }
     }
 
     /**

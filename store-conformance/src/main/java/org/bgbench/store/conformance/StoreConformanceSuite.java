@@ -50,9 +50,13 @@ public abstract class StoreConformanceSuite {
         return null;
     }
 
-    /** The graph each test starts from; small but with every feature on. */
+    /**
+     * The graph each test starts from; small but with every feature on: 12 pages, 4 in each of the 3 fragments, each
+     * member following 3 of them (ι = 30), each page owning 3 resources.
+     */
     protected GraphSpec spec() {
-        return new GraphSpec(120, 1000, 10, 4, 2, 0.7, true, 64, 256, 11, 12, 40, 3, 42);
+        return new GraphSpec(120, 1000, 10, 4, 2, 0.7, true, 64, 256, 11, 12, 40, 3, 42)
+                .withFeed(new org.bgbench.model.FeedSpec(12, 3, 0, 3));
     }
 
     protected DataStore store;
@@ -184,7 +188,8 @@ public abstract class StoreConformanceSuite {
     @Test
     void countsMatchTheGenerator() {
         assertThat(store.counts()).isEqualTo(new StoreCounts(graph.members(), graph.totalFriendships(),
-                graph.totalPendingInvitations(), graph.totalResources(), graph.totalInitialComments()));
+                graph.totalPendingInvitations(), graph.totalResources(), graph.totalInitialComments(), graph.pages(),
+                graph.totalFollows(), graph.totalPageResources(), 0));
         assertThat(graph.totalPendingInvitations()).as("the suite's graph has pending invitations").isPositive();
     }
 
@@ -354,7 +359,7 @@ public abstract class StoreConformanceSuite {
         GraphState state = new GraphState(graph);
         ValidActions actions = new ValidActions(state);
         SplittableRandom rnd = new SplittableRandom(7);
-        Action[] writes = {Action.IF, Action.AFR, Action.RFR, Action.TF, Action.PCR, Action.DCR};
+        Action[] writes = {Action.IF, Action.AFR, Action.RFR, Action.TF, Action.PCR, Action.DCR, Action.SR};
         int performed = 0;
         try (StoreSession s = store.openSession()) {
             MemberList list = new MemberList(graph.attributeCount());
@@ -385,7 +390,7 @@ public abstract class StoreConformanceSuite {
         GraphState state = new GraphState(graph);
         ValidActions actions = new ValidActions(state);
         SplittableRandom rnd = new SplittableRandom(seed);
-        Action[] writes = {Action.IF, Action.AFR, Action.RFR, Action.TF, Action.PCR, Action.DCR};
+        Action[] writes = {Action.IF, Action.AFR, Action.RFR, Action.TF, Action.PCR, Action.DCR, Action.SR};
         try (StoreSession s = store.openSession()) {
             for (int step = 0; step < steps; step++) {
                 Action action = writes[rnd.nextInt(writes.length)];
@@ -492,11 +497,11 @@ public abstract class StoreConformanceSuite {
     void manyThreadsAtOnceLeaveTheExpectedState() throws Exception {
         GraphState state = new GraphState(graph);
         ValidActions actions = new ValidActions(state);
-        AtomicIntegerArray busy = new AtomicIntegerArray(graph.members());
+        AtomicIntegerArray busy = new AtomicIntegerArray(graph.accounts());
         int threads = 8;
         ExecutorService pool = Executors.newFixedThreadPool(threads + 2);
         List<Future<Integer>> writers = new ArrayList<>();
-        Action[] writes = {Action.IF, Action.AFR, Action.RFR, Action.TF, Action.PCR, Action.DCR};
+        Action[] writes = {Action.IF, Action.AFR, Action.RFR, Action.TF, Action.PCR, Action.DCR, Action.SR};
         for (int t = 0; t < threads; t++) {
             long seed = 100 + t;
             writers.add(pool.submit(() -> {
@@ -531,7 +536,8 @@ public abstract class StoreConformanceSuite {
                 return done;
             }));
         }
-        // Readers run alongside: every VP must show a count consistent with some state, never negative.
+        // Readers run alongside: every VP must show a count consistent with some state, never negative; every VNF at
+        // most k shares, most recent first, each a share that exists with its own resource.
         List<Future<Integer>> readers = new ArrayList<>();
         for (int t = 0; t < 2; t++) {
             readers.add(pool.submit(() -> {
@@ -540,7 +546,22 @@ public abstract class StoreConformanceSuite {
                 try (StoreSession s = store.openSession()) {
                     ProfileView p = new ProfileView(graph.attributeCount());
                     MemberList list = new MemberList(graph.attributeCount());
+                    org.bgbench.store.FeedList feed = new org.bgbench.store.FeedList();
                     while (!writers.stream().allMatch(Future::isDone)) {
+                        feed.clear();
+                        s.viewNewsFeed(graph.memberId(rnd.nextInt(graph.members())), 5, feed);
+                        assertThat(feed.size()).isLessThanOrEqualTo(5);
+                        long[] got = feed.shareIds();
+                        for (int r = 1; r < got.length; r++) {
+                            assertThat(got[r]).as("most recent first").isLessThan(got[r - 1]);
+                        }
+                        for (int r = 0; r < feed.size(); r++) {
+                            org.bgbench.store.FeedList.Row row = feed.get(r);
+                            int account = (int) (row.shareId % graph.accounts());
+                            assertThat(row.sharerId).as("share %d's sharer", row.shareId)
+                                    .isEqualTo(graph.accountId(account));
+                            assertThat(graph.resourceAccount(row.resourceId)).isEqualTo(account);
+                        }
                         int id = graph.memberId(rnd.nextInt(graph.members()));
                         p.clear();
                         s.viewProfile(id, id, p);
@@ -564,6 +585,116 @@ public abstract class StoreConformanceSuite {
         pool.shutdown();
         assertThat(total).as("writes performed").isGreaterThan(threads * 200);
         assertThat(StateComparison.differences(store, state, 20)).isEmpty();
+    }
+
+    // ---- feed following (dissertation 3.2, 8.4) ----
+
+    /** A member with a friend who is not her first neighbour's friend etc.: member 0's view of the world. */
+    private int[] shareAll(StoreSession s, GraphState state, int account, int[] recipients) {
+        long rid = graph.accountResourceId(account, 0);
+        long id = state.newShareId(account);
+        s.shareResource(graph.accountId(account), rid, id,
+                recipients == null ? null : Arrays.stream(recipients).map(graph::memberId).toArray());
+        state.share(account, id, rid, recipients);
+        return recipients;
+    }
+
+    @Test
+    void aFreshLoadHasEmptyFeedsAndTheGeneratedFollows() {
+        assertThat(graph.pages()).as("the suite's graph has pages").isPositive();
+        try (StoreSession s = store.openSession()) {
+            org.bgbench.store.FeedList feed = new org.bgbench.store.FeedList();
+            for (int i = 0; i < graph.members(); i++) {
+                feed.clear();
+                s.viewNewsFeed(graph.memberId(i), 10, feed);
+                assertThat(feed.size()).as("feed of %d after a load", graph.memberId(i)).isZero();
+            }
+            // Each page's share reaches exactly its followers: the follows are the generated ones.
+            GraphState state = new GraphState(graph);
+            for (int p = 0; p < graph.pages(); p++) {
+                shareAll(s, state, graph.pageAccount(p), null);
+            }
+            for (int i = 0; i < graph.members(); i++) {
+                List<String> diffs = new ArrayList<>();
+                StateComparison.feedDifferences(s, state, i, graph.pages(), feed, diffs);
+                assertThat(diffs).isEmpty();
+                assertThat(feed.size()).isEqualTo(graph.pagesPerMember());
+            }
+        }
+    }
+
+    @Test
+    void viewNewsFeedShowsTheMostRecentSharesOfFriendsAndFollowedPages() {
+        GraphState state = new GraphState(graph);
+        int x = 0;
+        int[] friends = state.friends(x);
+        assertThat(friends.length).as("member 0 has friends").isGreaterThan(2);
+        int f1 = friends[0];
+        int f2 = friends[1];
+        int stranger = -1;
+        for (int i = 1; i < graph.members() && stranger < 0; i++) {
+            if (state.relation(x, i) == org.bgbench.model.generator.Relation.NONE && graph.fragmentOf(i) == graph.fragmentOf(x)) {
+                stranger = i;
+            }
+        }
+        int[] followed = new int[1];
+        graph.forEachFollowedPage(x, p -> followed[0] = p);
+        int page = graph.pageAccount(followed[0]);
+        try (StoreSession s = store.openSession()) {
+            org.bgbench.store.FeedList feed = new org.bgbench.store.FeedList();
+            shareAll(s, state, f1, null);                            // public, seen
+            shareAll(s, state, stranger, null);                      // public but not a friend: not seen
+            shareAll(s, state, f2, state.friends(f2).length > 1      // a list leaving x out: not seen
+                    ? Arrays.stream(state.friends(f2)).filter(y -> y != x).toArray() : new int[0]);
+            shareAll(s, state, page, null);                          // a followed page: seen
+            shareAll(s, state, f2, new int[] {x});                   // a list naming x: seen
+            shareAll(s, state, x, null);                             // her own: not in her feed
+            for (int k : new int[] {1, 2, 3, 10}) {
+                List<String> diffs = new ArrayList<>();
+                StateComparison.feedDifferences(s, state, x, k, feed, diffs);
+                assertThat(diffs).as("k=%d", k).isEmpty();
+                assertThat(feed.size()).isEqualTo(Math.min(k, 3));
+            }
+            // A thaw hides the friend's shares from both sides, a new friendship shows the past ones.
+            s.thawFriendship(graph.memberId(x), graph.memberId(f1));
+            state.thaw(x, f1);
+            checkFeeds(s, state, new int[] {x, f1, f2});
+            s.inviteFriend(graph.memberId(stranger), graph.memberId(x));
+            state.invite(stranger, x);
+            s.acceptFriendRequest(graph.memberId(x), graph.memberId(stranger));
+            state.accept(x, stranger);
+            checkFeeds(s, state, new int[] {x, f1, stranger});
+            feed.clear();
+            s.viewNewsFeed(graph.memberId(x), 10, feed);
+            assertThat(feed.shareIds()).as("the new friend's earlier public share now shows").hasSize(3);
+        }
+        assertThat(StateComparison.differences(store, state, 20)).isEmpty();
+    }
+
+    private void checkFeeds(StoreSession s, GraphState state, int[] members) {
+        org.bgbench.store.FeedList feed = new org.bgbench.store.FeedList();
+        for (int m : members) {
+            List<String> diffs = new ArrayList<>();
+            StateComparison.feedDifferences(s, state, m, 10, feed, diffs);
+            assertThat(diffs).isEmpty();
+        }
+    }
+
+    @Test
+    void clearSharesEmptiesEveryFeed() {
+        GraphState state = randomWrites(600, 31);
+        assertThat(state.shareCount()).isPositive();
+        assertThat(store.counts().shares()).isEqualTo(state.shareCount());
+        store.clearShares();
+        assertThat(store.counts().shares()).isZero();
+        try (StoreSession s = store.openSession()) {
+            org.bgbench.store.FeedList feed = new org.bgbench.store.FeedList();
+            for (int i = 0; i < graph.members(); i++) {
+                feed.clear();
+                s.viewNewsFeed(graph.memberId(i), 10, feed);
+                assertThat(feed.size()).isZero();
+            }
+        }
     }
 
     @Test

@@ -20,7 +20,10 @@ final class ValidActions {
         this.g = state.graph();
     }
 
-    /** A second member for a two-member write by {@code a}, or -1: the caller locks both before {@link #perform}. */
+    /**
+     * A second member for a two-member write by {@code a}, or -1: the caller locks both before {@link #perform}. For SR
+     * it is the page account that shares instead of {@code a}, or -1 when {@code a} shares herself.
+     */
     int partner(Action action, int a, SplittableRandom rnd) {
         return switch (action) {
             case IF -> {
@@ -34,10 +37,31 @@ final class ValidActions {
                 }
                 yield -1;
             }
+            case SR -> {
+                // One share in five is a page's (a page a follows: pages and members of a fragment act together).
+                int[] pages = followed(a);
+                yield pages.length > 0 && rnd.nextInt(5) == 0 ? g.pageAccount(pages[rnd.nextInt(pages.length)]) : -1;
+            }
             case AFR, RFR -> state.pickInviter(a, rnd.nextInt());
             case TF -> state.pickFriend(a, rnd.nextInt());
             default -> -1;
         };
+    }
+
+    private int[] followed(int a) {
+        it.unimi.dsi.fastutil.ints.IntArrayList out = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        g.forEachFollowedPage(a, out::add);
+        return out.toIntArray();
+    }
+
+    /** Who may see {@code account}'s shares now: a member's friends, a page's followers (member indexes). */
+    int[] audience(int account) {
+        if (!g.isPageAccount(account)) {
+            return state.friends(account);
+        }
+        it.unimi.dsi.fastutil.ints.IntArrayList out = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        g.forEachFollower(account - g.members(), out::add);
+        return out.toIntArray();
     }
 
     /** Performs {@code action} by member {@code a} (with partner {@code b} for friendship writes); false if no-op. */
@@ -88,6 +112,23 @@ final class ValidActions {
                 long mid = state.pickComment(rid, rnd.nextInt());
                 s.deleteCommentFromResource(g.memberId(a), rid, mid);
                 state.deleteComment(rid, mid);
+            }
+            case SR -> {
+                int account = b >= 0 ? b : a;
+                if (g.resourcesOf(account) == 0) {
+                    return false;
+                }
+                long rid = g.accountResourceId(account, rnd.nextInt(g.resourcesOf(account)));
+                int[] recipients = null;
+                if (rnd.nextInt(3) == 0) {
+                    // A list: some of the sharer's audience, leaving others out (they must not see it).
+                    int[] audience = audience(account);
+                    recipients = java.util.Arrays.stream(audience).filter(x -> rnd.nextBoolean()).toArray();
+                }
+                long shareId = state.newShareId(account);
+                s.shareResource(g.accountId(account), rid, shareId,
+                        recipients == null ? null : java.util.Arrays.stream(recipients).map(g::memberId).toArray());
+                state.share(account, shareId, rid, recipients);
             }
             default -> throw new IllegalArgumentException("not a write: " + action);
         }

@@ -23,7 +23,13 @@ import org.bgbench.validation.log.LogDirectory;
  * java -Xmx2g -cp validation/target/classes org.bgbench.validation.bench.ValidationBenchmark \
  *      --records 20m --threads 2 [--memory 1g] [--error-rate 0.0001] [--dir /tmp/x] [--keep]
  *      [--members 100000] [--resources 1000000] [--emulator-threads 256] [--write-fraction 0.1] [--files 16]
+ *
+ * java -Xmx2g -cp validation/target/classes:model/target/classes org.bgbench.validation.bench.ValidationBenchmark \
+ *      --feed-reads 2m --threads 2 [--feed-members 10000] [--memory 1g] [--error-rate 0.0001]
  * </pre>
+ *
+ * With {@code --feed-reads} it validates a feed workload instead ({@link SyntheticFeedRun}: VNF reads with SR, AFR and
+ * TF overlapping them, dissertation 6.1.2) and prints feed reads/s.
  */
 public final class ValidationBenchmark {
     private ValidationBenchmark() {}
@@ -41,6 +47,8 @@ public final class ValidationBenchmark {
         int emulatorThreads = c.threads();
         double writeFraction = c.writeFraction();
         int files = c.files();
+        long feedReads = 0;
+        int feedMembers = 10_000;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -55,11 +63,17 @@ public final class ValidationBenchmark {
                 case "--emulator-threads" -> emulatorThreads = Integer.parseInt(args[++i]);
                 case "--write-fraction" -> writeFraction = Double.parseDouble(args[++i]);
                 case "--files" -> files = Integer.parseInt(args[++i]);
+                case "--feed-reads" -> feedReads = size(args[++i]);
+                case "--feed-members" -> feedMembers = (int) size(args[++i]);
                 default -> {
                     System.err.println("unknown argument " + a + " (see the class comment)");
                     System.exit(2);
                 }
             }
+        }
+        if (feedReads > 0) {
+            feeds(feedReads, feedMembers, threads, memory, errorRate, dir, keep);
+            return;
         }
         c = new SyntheticRun.Config(records, emulatorThreads, members, resources, writeFraction, c.meanActionNs(),
                 c.meanThinkNs(), c.skew(), errorRate, files, c.seed());
@@ -133,6 +147,45 @@ public final class ValidationBenchmark {
                             System.err.println("cannot delete " + p + ": " + e.getMessage());
                         }
                     });
+                }
+            }
+        }
+    }
+
+    private static void feeds(long reads, int members, int threads, long memory, double errorRate, Path dir,
+            boolean keep) throws IOException {
+        SyntheticFeedRun.Config d = SyntheticFeedRun.Config.defaults(reads);
+        SyntheticFeedRun.Config c = new SyntheticFeedRun.Config(reads, members, Math.max(1, members / 100), d.follows(),
+                d.friends(), d.k(), d.shareRatio(), d.changeRatio(), d.concurrency(), errorRate, d.files(), d.seed());
+        boolean temp = dir == null;
+        Path logs = temp ? Files.createTempDirectory("bg-validation-feed-bench") : dir;
+        try {
+            long g0 = System.nanoTime();
+            SyntheticFeedRun.Summary s;
+            long bytes;
+            try (LogDirectory ld = LogDirectory.create(logs)) {
+                s = SyntheticFeedRun.generate(ld, c);
+                bytes = ld.totalBytes();
+            }
+            System.out.printf(Locale.ROOT, "generated %,d feed reads, %,d shares, %,d friendship changes (%,d reads "
+                    + "with the newest share dropped) in %.1f s: %,d MiB of logs%n", s.reads(), s.shares(), s.changes(),
+                    s.injected(), (System.nanoTime() - g0) / 1e9, bytes >> 20);
+            long cpu0 = processCpuNanos();
+            ValidationResult r = Validator.builder((kind, item) -> 0, ValueMode.INITIAL)
+                    .threads(threads).memoryLimitBytes(memory).sampleLimit(3)
+                    .feeds(SyntheticFeedRun.initialState(c))
+                    .build().validate(logs);
+            double cpu = (processCpuNanos() - cpu0) / 1e9;
+            System.out.print(r.summary());
+            System.out.printf(Locale.ROOT, "RESULT feedReads=%d shares=%d changes=%d threads=%d seconds=%.2f "
+                            + "feedReads/s=%.0f records/s=%.0f cpuSeconds=%.2f unpredictable=%d injected=%d spilled=%b%n",
+                    r.feedReads(), r.feedShares(), r.feedFriendshipChanges(), threads, r.seconds(),
+                    r.feedReads() / r.seconds(), r.recordsPerSecond(), cpu, r.unpredictableReads(), s.injected(),
+                    r.spilled());
+        } finally {
+            if (temp && !keep) {
+                try (Stream<Path> w = Files.walk(logs)) {
+                    w.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 }
             }
         }

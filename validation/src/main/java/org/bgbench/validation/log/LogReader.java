@@ -53,6 +53,8 @@ public final class LogReader implements AutoCloseable {
     private final long writerId;
     private final long createdMillis;
     private final long createdNanos;
+    /** The file's format version (1 or 2). */
+    private final int version;
 
     // verification (null crcs: none)
     private final int[] crcs;
@@ -66,6 +68,9 @@ public final class LogReader implements AutoCloseable {
     private long records;
     private int partialRecordBytes;
     private long invalidRecords;
+    private int cutGroupRecords;
+    /** Continuations of the current group that {@link #next()} has still to return. */
+    private int groupLeft;
 
     private int type;
     private byte kind;
@@ -96,6 +101,7 @@ public final class LogReader implements AutoCloseable {
                 writerId = -1;
                 createdMillis = 0;
                 createdNanos = 0;
+                version = LogFormat.VERSION;
                 partialRecordBytes = (int) readable;
                 done = true;
                 if (crcs != null) {
@@ -113,15 +119,15 @@ public final class LogReader implements AutoCloseable {
                 }
             }
             String bad = null;
+            int v = LogFormat.headerVersion(buf);
             if (LogFormat.headerMagic(buf) != LogFormat.MAGIC) {
                 bad = "not a BG validation log (bad magic)";
-            } else {
-                int version = LogFormat.headerVersion(buf);
-                if (version != LogFormat.VERSION || LogFormat.headerRecordSize(buf) != LogFormat.RECORD_SIZE) {
-                    bad = "unsupported validation log version " + version + " (this reader knows "
-                            + LogFormat.VERSION + ")";
-                }
+            } else if ((v != LogFormat.VERSION && v != LogFormat.VERSION_1)
+                    || LogFormat.headerRecordSize(buf) != LogFormat.RECORD_SIZE) {
+                bad = "unsupported validation log version " + v + " (this reader knows " + LogFormat.VERSION_1
+                        + " and " + LogFormat.VERSION + ")";
             }
+            version = bad == null ? v : LogFormat.VERSION;
             writerId = LogFormat.headerLong(buf, 8);
             createdMillis = LogFormat.headerLong(buf, 16);
             createdNanos = LogFormat.headerLong(buf, 24);
@@ -171,27 +177,71 @@ public final class LogReader implements AutoCloseable {
         }
     }
 
-    /** Visits every record of {@code file}; returns the number visited. */
+    /**
+     * Visits every record of {@code file}, feed records decoded into the visitor's feed methods (allocating their
+     * arrays: not for hot paths); returns the number of physical records visited.
+     */
     public static long forEach(Path file, LogVisitor visitor) {
         try (LogReader r = open(file)) {
-            while (r.next()) {
-                visitor.record(r.type, r.kind, r.action, r.item, r.start, r.end, r.value);
-            }
-            return r.records;
+            return r.forEachRaw(decoding(visitor));
         }
     }
 
-    /** Advances to the next record; false at the end of the readable log. */
+    /** A raw visitor that decodes records and whole groups for {@code visitor}. */
+    public static RawVisitor decoding(LogVisitor visitor) {
+        return (b, off) -> {
+            int type = LogFormat.type(b, off);
+            byte action = LogFormat.action(b, off);
+            long item = LogFormat.item(b, off);
+            long s = LogFormat.start(b, off);
+            long e = LogFormat.end(b, off);
+            long v = LogFormat.value(b, off);
+            switch (type) {
+                case LogFormat.TYPE_FEED_READ -> {
+                    int n = (int) v;
+                    long[] ids = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        ids[i] = LogFormat.feedShareId(b, off, i);
+                    }
+                    visitor.feedRead(action, (int) item, (int) (v >>> 32), s, e, ids, n);
+                }
+                case LogFormat.TYPE_SHARE -> {
+                    int n = (int) v;
+                    int[] rec = n < 0 ? null : new int[n];
+                    for (int i = 0; i < n; i++) {
+                        rec[i] = LogFormat.shareRecipient(b, off, i);
+                    }
+                    visitor.share(action, (int) (v >>> 32), item, LogFormat.shareResource(b, off), s, e, rec);
+                }
+                case LogFormat.TYPE_FRIENDSHIP -> visitor.friendship(action, (int) item, (int) v, s, e,
+                        LogFormat.kind(b, off) != 0);
+                case LogFormat.TYPE_CONTINUATION -> {
+                    // decoded with its head
+                }
+                default -> visitor.record(type, LogFormat.kind(b, off), action, item, s, e, v);
+            }
+        };
+    }
+
+    /**
+     * Advances to the next record; false at the end of the readable log. A group (a feed record's head and its
+     * continuations) is entered only when all of it can be read: a group cut at the end is not handed out.
+     */
     public boolean next() {
-        if (dlim - pos < LogFormat.RECORD_SIZE && !fill()) {
+        if (dlim - pos < LogFormat.RECORD_SIZE && !fill(LogFormat.RECORD_SIZE)) {
             return false;
+        }
+        if (groupLeft == 0) {
+            int g = groupAt(pos);
+            if (g < 0) {
+                return false;
+            }
+            groupLeft = g - 1;
+        } else {
+            groupLeft--;
         }
         byte[] b = buf;
         int p = pos;
-        if (!LogFormat.validTag(b, p)) {
-            invalidAt(p);
-            return false;
-        }
         type = LogFormat.type(b, p);
         kind = LogFormat.kind(b, p);
         action = LogFormat.action(b, p);
@@ -204,28 +254,109 @@ public final class LogReader implements AutoCloseable {
         return true;
     }
 
-    /** Passes every remaining record, still encoded, to {@code visitor}; returns the number passed. */
+    /**
+     * Makes the group whose head is at {@code p} (== pos) available in the buffer; returns its records, or -1 at the
+     * end of the log (an invalid record, or a group cut short).
+     */
+    private int groupAt(int p) {
+        if (!LogFormat.validTag(buf, p, version)) {
+            invalidAt(p);
+            return -1;
+        }
+        int g = version == LogFormat.VERSION_1 ? 1 : LogFormat.groupRecords(buf, p);
+        if (g < 0) {
+            invalidAt(p); // a continuation without its head, or a head announcing an impossible group
+            return -1;
+        }
+        if (g > 1) {
+            int need = g * LogFormat.RECORD_SIZE;
+            if (dlim - pos < need && !fill(need)) {
+                cutGroup();
+                return -1;
+            }
+            p = pos;
+            if (!continuationsOk(p, g)) {
+                invalidAt(p);
+                return -1;
+            }
+        }
+        return g;
+    }
+
+    private boolean continuationsOk(int head, int g) {
+        for (int i = 1; i < g; i++) {
+            int q = head + i * LogFormat.RECORD_SIZE;
+            if (LogFormat.type(buf, q) != LogFormat.TYPE_CONTINUATION || LogFormat.kind(buf, q) != 0
+                    || (LogFormat.action(buf, q) & 0xFF) != ((i - 1) & 0xFF)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Passes every remaining record, still encoded, to {@code visitor}; returns the number passed. A group's records
+     * are passed one after another, and only once all of them are in the buffer, contiguous: at its head, the
+     * visitor may read the whole group from {@code buffer} (see {@link LogFormat#groupRecords}).
+     */
     public long forEachRaw(RawVisitor visitor) {
         long before = records;
-        while (dlim - pos >= LogFormat.RECORD_SIZE || fill()) {
+        if (groupLeft > 0) {
+            throw new IllegalStateException("inside a group: finish it with next()");
+        }
+        while (dlim - pos >= LogFormat.RECORD_SIZE || fill(LogFormat.RECORD_SIZE)) {
             byte[] b = buf;
             int p = pos;
-            int l = dlim - LogFormat.RECORD_SIZE;
+            int l = dlim;
             long n = 0;
-            while (p <= l) {
-                if (!LogFormat.validTag(b, p)) {
+            int wanted = 0;
+            while (p + LogFormat.RECORD_SIZE <= l) {
+                if (!LogFormat.validTag(b, p, version)) {
                     records += n;
+                    pos = p;
                     invalidAt(p);
                     return records - before;
                 }
-                visitor.record(b, p);
-                p += LogFormat.RECORD_SIZE;
-                n++;
+                int g = version == LogFormat.VERSION_1 ? 1 : LogFormat.groupRecords(b, p);
+                if (g < 0 || (g > 1 && p + g * LogFormat.RECORD_SIZE <= l && !continuationsOk(p, g))) {
+                    records += n;
+                    pos = p;
+                    invalidAt(p);
+                    return records - before;
+                }
+                if (p + g * LogFormat.RECORD_SIZE > l) {
+                    wanted = g * LogFormat.RECORD_SIZE;
+                    break;
+                }
+                for (int i = 0; i < g; i++) {
+                    visitor.record(b, p);
+                    p += LogFormat.RECORD_SIZE;
+                }
+                n += g;
             }
             records += n;
             pos = p;
+            if (wanted > 0 && !fill(wanted)) {
+                cutGroup();
+                return records - before;
+            }
         }
         return records - before;
+    }
+
+    /** The log ends inside a group (a crash, a cut file, a verified end): the group is dropped, not misread. */
+    private void cutGroup() {
+        long readable = Math.min(fileSize, expectedBytes);
+        int avail = Math.max(0, dlim - pos);
+        cutGroupRecords = avail / LogFormat.RECORD_SIZE;
+        if (damage == null) {
+            long tail = readable - (bufFileOffset + pos);
+            partialRecordBytes = (int) Math.max(0, tail - (long) cutGroupRecords * LogFormat.RECORD_SIZE);
+            partialRecordBytes = Math.min(partialRecordBytes, LogFormat.RECORD_SIZE - 1);
+        }
+        done = true;
+        finished = true;
+        pos = dlim = lim;
     }
 
     private void invalidAt(int p) {
@@ -241,9 +372,9 @@ public final class LogReader implements AutoCloseable {
         pos = dlim = lim;
     }
 
-    /** Makes at least one whole record available; false (and the warnings set) at the end. */
-    private boolean fill() {
-        while (dlim - pos < LogFormat.RECORD_SIZE) {
+    /** Makes at least {@code need} bytes of whole records available; false (and the warnings set) at the end. */
+    private boolean fill(int need) {
+        while (dlim - pos < need) {
             if (done || !readMore()) {
                 finish();
                 return false;
@@ -331,7 +462,8 @@ public final class LogReader implements AutoCloseable {
             if (p < 0) {
                 continue;
             }
-            if (!LogFormat.validTag(buf, p) || LogFormat.start(buf, p) > LogFormat.end(buf, p)) {
+            if (!LogFormat.validTag(buf, p) || (LogFormat.type(buf, p) != LogFormat.TYPE_CONTINUATION
+                    && LogFormat.start(buf, p) > LogFormat.end(buf, p))) {
                 first = r;
                 break;
             }
@@ -431,6 +563,19 @@ public final class LogReader implements AutoCloseable {
     /** Bytes of an incomplete last record that were ignored (0 if the file ends cleanly). */
     public int partialRecordBytes() {
         return partialRecordBytes;
+    }
+
+    /**
+     * Records of a group (a feed record and its continuations) that the log ends inside, dropped: a writer that
+     * crashed while writing it out, or a file cut there. 0 when the log ends between groups.
+     */
+    public int cutGroupRecords() {
+        return cutGroupRecords;
+    }
+
+    /** The file's format version. */
+    public int version() {
+        return version;
     }
 
     /** Whole records skipped because an invalid tag (corruption, zero-filled tail) was met before them. */

@@ -144,6 +144,9 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
         return create(file, 0, DEFAULT_BUFFER_BYTES);
     }
 
+    /** Kind of feed reads in logs and reports (see {@link LogFormat#KIND_FEED}). */
+    public static final byte FEED = LogFormat.KIND_FEED;
+
     /** A read of {@code item} that returned {@code observed}. */
     @Override
     public void read(byte action, byte kind, long item, long startNanos, long endNanos, long observed) {
@@ -166,14 +169,108 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
         writes++;
     }
 
+    /** A VNF without its k (a log written by other tools): logged with k unknown (0), judged leniently. */
+    public void feedRead(byte action, int member, long startNanos, long endNanos, long[] shareIds, int n) {
+        feedRead(action, member, 0, startNanos, endNanos, shareIds, n);
+    }
+
+    /**
+     * A VNF of member {@code member} asking for {@code k} shares that returned the first {@code n} of
+     * {@code shareIds} in the store's order: one head record and ⌈n/4⌉ continuations (dissertation 6.1.2).
+     */
+    @Override
+    public void feedRead(byte action, int member, int k, long startNanos, long endNanos, long[] shareIds, int n) {
+        // n > k is logged as it is: a store that returns more than k is what validation must see
+        if (n < 0 || n > shareIds.length || k < 0) {
+            throw new IllegalArgumentException("feed read of " + n + " shares (k " + k + ", array of "
+                    + shareIds.length + ")");
+        }
+        int c = LogFormat.feedContinuations(n);
+        checkGroup(c);
+        begin(c + 1);
+        encode(LogFormat.TYPE_FEED_READ, LogFormat.KIND_FEED, action, member, startNanos, endNanos,
+                (long) k << 32 | n);
+        for (int i = 0; i < c; i++) {
+            int p = continuation(i);
+            for (int j = 0; j < 4; j++) {
+                int x = 4 * i + j;
+                buffer.putLong(p + LogFormat.OFF_PAYLOAD + 8 * j, x < n ? shareIds[x] : 0);
+            }
+        }
+        publish(c + 1);
+        reads++;
+    }
+
+    /**
+     * A Share Resource of {@code account} (index: member, or M + page): a head record (share id, account, recipient
+     * count) and continuations carrying the resource and the recipients (dissertation 6.1.2's two SR records).
+     */
+    @Override
+    public void share(byte action, int account, long shareId, long resource, long startNanos, long endNanos,
+                      int[] recipients) {
+        int r = recipients == null ? -1 : recipients.length;
+        int c = LogFormat.shareContinuations(r);
+        checkGroup(c);
+        begin(c + 1);
+        encode(LogFormat.TYPE_SHARE, LogFormat.KIND_SHARE, action, shareId, startNanos, endNanos,
+                (long) account << 32 | (r & 0xFFFFFFFFL));
+        for (int i = 0; i < c; i++) {
+            int p = continuation(i) + LogFormat.OFF_PAYLOAD;
+            // stream byte s = 32·i + o: the resource at 0..7, recipient x at 8 + 4x
+            for (int o = 0; o < LogFormat.CONTINUATION_BYTES; o += 4) {
+                int s = LogFormat.CONTINUATION_BYTES * i + o;
+                if (s == 0) {
+                    buffer.putLong(p, resource);
+                    o += 4;
+                    continue;
+                }
+                int x = (s - 8) / 4;
+                buffer.putInt(p + o, x < r ? recipients[x] : 0);
+            }
+        }
+        publish(c + 1);
+        lastWrite = records - 1;
+        writes++;
+    }
+
+    /** Members {@code a} and {@code b} became friends ({@code began}, AFR) or stopped being friends (TF). */
+    @Override
+    public void friendship(byte action, int a, int b, long startNanos, long endNanos, boolean began) {
+        put(LogFormat.TYPE_FRIENDSHIP, (byte) (began ? 1 : 0), action, a, startNanos, endNanos, b);
+        lastWrite = records - 1;
+        writes++;
+    }
+
+    private static void checkGroup(int continuations) {
+        if (continuations + 1 > LogFormat.MAX_GROUP_RECORDS) {
+            throw new IllegalArgumentException("a feed record of " + (continuations + 1) + " records exceeds "
+                    + LogFormat.MAX_GROUP_RECORDS);
+        }
+    }
+
     private void put(int type, byte kind, byte action, long item, long start, long end, long value) {
         if ((kind & ~LogFormat.MAX_KIND) != 0) {
             throw new IllegalArgumentException("kind " + kind + " is not in 0.." + LogFormat.MAX_KIND);
         }
-        int p = pos;
-        if (p > capacity - LogFormat.RECORD_SIZE) {
-            p = drain(p);
+        begin(1);
+        encode(type, kind, action, item, start, end, value);
+        publish(1);
+    }
+
+    /**
+     * Starts a group of {@code n} records: writes the buffer out first unless the whole group fits after what it
+     * holds, so that the flusher, which writes only what was published, never writes part of a group (a group larger
+     * than the buffer is the exception; a crash then may cut it, and readers drop a cut group).
+     */
+    private void begin(int n) {
+        if (pos > capacity - n * LogFormat.RECORD_SIZE && pos > 0) {
+            pos = drain(pos);
         }
+    }
+
+    /** Encodes a head (or single) record at the next slot. */
+    private void encode(int type, byte kind, byte action, long item, long start, long end, long value) {
+        int p = slot();
         ByteBuffer b = buffer;
         b.put(p, (byte) (type << 4 | kind));
         b.put(p + LogFormat.OFF_ACTION, action);
@@ -181,10 +278,31 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
         b.putLong(p + LogFormat.OFF_START, start);
         b.putLong(p + LogFormat.OFF_END, end);
         b.putLong(p + LogFormat.OFF_VALUE, value);
-        p += LogFormat.RECORD_SIZE;
-        pos = p;
-        PUBLISHED.setRelease(this, p);
-        records++;
+        pos = p + LogFormat.RECORD_SIZE;
+    }
+
+    /** Claims the next slot for continuation {@code i}, writes its tag and index; returns its position. */
+    private int continuation(int i) {
+        int p = slot();
+        buffer.put(p, (byte) (LogFormat.TYPE_CONTINUATION << 4));
+        buffer.put(p + LogFormat.OFF_ACTION, (byte) i);
+        pos = p + LogFormat.RECORD_SIZE;
+        return p;
+    }
+
+    /** Position of the next record, after writing the buffer out if it is full (only inside an oversized group). */
+    private int slot() {
+        int p = pos;
+        if (p > capacity - LogFormat.RECORD_SIZE) {
+            p = drain(p);
+        }
+        return p;
+    }
+
+    /** Publishes a finished group of {@code n} records. */
+    private void publish(int n) {
+        PUBLISHED.setRelease(this, pos);
+        records += n;
     }
 
     /** The owner's buffer is full: writes it out and starts it over; returns the new position (0). */

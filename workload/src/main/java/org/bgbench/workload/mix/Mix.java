@@ -264,6 +264,20 @@ public final class Mix {
         return List.copyOf(warnings);
     }
 
+    /**
+     * Whether the mix grows the data set as it runs: Share Resource adds a share (and, with push designs, feed entries)
+     * that no action removes, so later View News Feeds read more and a run's throughput depends on its length
+     * (dissertation 7.3 and 8.4: such workloads are compared by throughput versus T, not by SoAR).
+     */
+    public boolean growsData() {
+        return perRequest(Action.SR) > 0;
+    }
+
+    /** Whether the mix issues the feed-following actions, which need a graph with pages or friends to show. */
+    public boolean usesFeeds() {
+        return perRequest(Action.SR) + perRequest(Action.VNF) > 0;
+    }
+
     private static boolean differ(double a, double b) {
         return Math.abs(a - b) > EPS;
     }

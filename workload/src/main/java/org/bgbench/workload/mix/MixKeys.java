@@ -14,11 +14,11 @@ import org.bgbench.model.Kind;
  */
 public final class MixKeys {
     /**
-     * Keys USC BG knows but this BG does not implement (feed following, graph actions, two legacy sessions). A file may
+     * Keys USC BG knows but this BG does not implement (graph actions, two legacy sessions). A file may
      * carry them with frequency 0, as USC's own workload files do; a non-zero frequency is rejected.
      */
     public static final Set<String> UNSUPPORTED = Set.of(
-            "ShareResourceAction", "ViewNewsFeedAction", "GetShortestDistanceAction", "ListCommonFriendsAction",
+            "GetShortestDistanceAction", "ListCommonFriendsAction",
             "ListFriendsOfFriendsAction", "unFriendAcceptProportion", "unFriendRejectProportion");
 
     private static final Set<String> UNSUPPORTED_LOWER;

@@ -4,6 +4,8 @@ import static org.bgbench.model.Action.AFR;
 import static org.bgbench.model.Action.IF;
 import static org.bgbench.model.Action.LF;
 import static org.bgbench.model.Action.RFR;
+import static org.bgbench.model.Action.SR;
+import static org.bgbench.model.Action.VNF;
 import static org.bgbench.model.Action.TF;
 import static org.bgbench.model.Action.VCR;
 import static org.bgbench.model.Action.VFR;
@@ -69,7 +71,20 @@ public final class Mixes {
             new NamedMix("gurevich-high", "HighUpdate: table 4.1 writes with CIKM reads (VCR 10 %), symmetric",
                     "[Cassandra report table 5, its VCR 1 % read as 10 %]", Mix.builder().percent(VP, 35).percent(LF, 5)
                             .percent(VFR, 5).percent(IF, 4).percent(AFR, 2).percent(RFR, 2).percent(TF, 2)
-                            .percent(VTR, 35).percent(VCR, 10).build()));
+                            .percent(VTR, 35).percent(VCR, 10).build()),
+            // Feed following: the two mixes of dissertation table 8.9 and the SR/VNF-only ones of figure 8.12.
+            new NamedMix("feed-verylow", "Feed Very Low (0.2 %) Write: friendship writes, SR 0.1 %, VNF 99.8 %",
+                    "[dissertation table 8.9]", Mix.builder().percent(IF, 0.04).percent(AFR, 0.02).percent(RFR, 0.02)
+                            .percent(TF, 0.02).percent(SR, 0.1).percent(VNF, 99.8).build()),
+            new NamedMix("feed-high", "Feed High (11 %) Write: friendship writes 10 %, SR 1 %, VNF 89 %",
+                    "[dissertation table 8.9]", Mix.builder().percent(IF, 4).percent(AFR, 2).percent(RFR, 2)
+                            .percent(TF, 2).percent(SR, 1).percent(VNF, 89).build()),
+            new NamedMix("feed-sr1", "1 % Share Resource, 99 % View News Feed", "[dissertation figures 1.3, 8.12.a]",
+                    Mix.builder().percent(SR, 1).percent(VNF, 99).build()),
+            new NamedMix("feed-sr10", "10 % Share Resource, 90 % View News Feed", "[dissertation figure 8.12.b]",
+                    Mix.builder().percent(SR, 10).percent(VNF, 90).build()),
+            new NamedMix("feed-sr80", "80 % Share Resource, 20 % View News Feed", "[dissertation figure 8.12.c]",
+                    Mix.builder().percent(SR, 80).percent(VNF, 20).build()));
 
     private Mixes() {
     }
