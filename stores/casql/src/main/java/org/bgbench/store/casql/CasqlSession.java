@@ -305,7 +305,8 @@ final class CasqlSession implements StoreSession {
      * and a needless delete costs only a miss). Then rethrows the write's failure, if any.
      */
     private void invalidate(RuntimeException failure, String... keys) {
-        if (invalidate) {
+        // An SR may reach no one (a list of nobody, a sharer without friends); Redis refuses a DEL of no keys.
+        if (invalidate && keys.length > 0) {
             try {
                 cache.delete(keys);
             } catch (RuntimeException e) {

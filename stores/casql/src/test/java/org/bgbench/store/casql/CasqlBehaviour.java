@@ -597,6 +597,13 @@ abstract class CasqlBehaviour {
                 assertThat(ids(state.feed(f1, FEED_K))).contains(listed);
                 assertThat(ids(state.feed(f2, FEED_K))).doesNotContain(listed);
 
+                // A share with an empty list reaches no one and deletes nothing.
+                long nobody = state.newShareId(x);
+                assertFeedKeysDeleted(s, ops, state, watched,
+                        () -> s.shareResource(id(x), rid2, nobody, new int[0]), new int[0]);
+                state.share(x, nobody, rid2, new int[0]);
+                assertFeeds(s, direct, ops, state, watched, "after x's share with nobody");
+
                 // y becomes x's friend: she now sees x's public share and the one listing her.
                 s.inviteFriend(id(x), id(y));
                 state.invite(x, y);
