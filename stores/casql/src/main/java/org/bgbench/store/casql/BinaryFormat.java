@@ -1,6 +1,7 @@
 package org.bgbench.store.casql;
 
 import org.bgbench.store.CommentList;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
@@ -30,6 +31,11 @@ final class BinaryFormat implements EntryFormat {
     }
 
     @Override
+    public Object entry(int k, FeedList list) {
+        return codec.encode(k, list);
+    }
+
+    @Override
     public void read(Object entry, ProfileView out) {
         codec.decode(bytes(entry), out);
     }
@@ -47,6 +53,11 @@ final class BinaryFormat implements EntryFormat {
     @Override
     public void read(Object entry, CommentList out) {
         codec.decode(bytes(entry), out);
+    }
+
+    @Override
+    public boolean read(Object entry, int k, FeedList out) {
+        return codec.decode(bytes(entry), k, out);
     }
 
     private static byte[] bytes(Object entry) {

@@ -32,4 +32,12 @@ final class CacheKeys {
     static String comments(long resource) {
         return "vcr:" + resource;
     }
+
+    /**
+     * VNF of {@code member}: her feed. One key whatever k (the entry records the k it was filled for), so a write
+     * knows every feed key it must delete.
+     */
+    static String feed(int member) {
+        return "vnf:" + member;
+    }
 }

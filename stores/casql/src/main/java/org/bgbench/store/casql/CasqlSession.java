@@ -1,6 +1,7 @@
 package org.bgbench.store.casql;
 
 import org.bgbench.store.CommentList;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
@@ -123,6 +124,35 @@ final class CasqlSession implements StoreSession {
         fill(key, lease, format.entry(out));
     }
 
+    /**
+     * VNF: one key per member whatever k. An entry filled for a smaller k that holds that many rows cannot answer a
+     * larger k; it is deleted (a delete is always safe: it costs a miss) so this read can lease the key and cache
+     * the larger feed, which then serves both.
+     */
+    @Override
+    public void viewNewsFeed(int member, int k, FeedList out) {
+        String key = CacheKeys.feed(member);
+        Object hit = cache.get(key);
+        if (isEntry(hit)) {
+            boolean served;
+            try {
+                served = format.read(hit, k, out);
+            } catch (IllegalArgumentException e) {
+                throw corrupt("VNF", key, e);
+            }
+            if (served) {
+                return;
+            }
+            if (invalidate) {
+                cache.delete(key);
+            }
+            hit = null;
+        }
+        Object lease = lease(key, hit);
+        db.viewNewsFeed(member, k, out);
+        fill(key, lease, format.entry(k, out));
+    }
+
     private static boolean isEntry(Object hit) {
         return hit != null && hit != CacheBackend.LEASED;
     }
@@ -162,7 +192,51 @@ final class CasqlSession implements StoreSession {
         invalidate(failure, CacheKeys.profile(invitee), CacheKeys.friendRequests(invitee));
     }
 
-    /** AFR: both profiles (friend counts; the invitee's pending count), both friend lists, the invitee's VFR. */
+    /**
+     * SR: the feed of every member who may see the share: the listed members of a list share, else the sharer's
+     * current friends (a member) or followers (a page). Who they are is read after the share committed, so a member
+     * who becomes a friend later is covered by her AFR's own delete, and one who stops being a friend by her TF's.
+     */
+    @Override
+    public void shareResource(int sharer, long resource, long shareId, int[] recipients) {
+        RuntimeException failure = null;
+        try {
+            db.shareResource(sharer, resource, shareId, recipients);
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        if (!invalidate) {
+            if (failure != null) {
+                throw failure;
+            }
+            return;
+        }
+        String[] keys;
+        try {
+            keys = recipients != null ? feedKeys(recipients) : feedKeys(store.audience(sharer));
+        } catch (RuntimeException e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+                throw failure;
+            }
+            throw new StoreException("SR reached PostgreSQL but who sees it could not be read, so the cached feeds "
+                    + "of the sharer's friends or followers may be stale until flushed: " + e.getMessage(), e);
+        }
+        invalidate(failure, keys);
+    }
+
+    private static String[] feedKeys(int[] members) {
+        String[] keys = new String[members.length];
+        for (int i = 0; i < members.length; i++) {
+            keys[i] = CacheKeys.feed(members[i]);
+        }
+        return keys;
+    }
+
+    /**
+     * AFR: both profiles (friend counts; the invitee's pending count), both friend lists, the invitee's VFR, and both
+     * feeds (each now sees the other's past shares).
+     */
     @Override
     public void acceptFriendRequest(int invitee, int inviter) {
         RuntimeException failure = null;
@@ -172,7 +246,8 @@ final class CasqlSession implements StoreSession {
             failure = e;
         }
         invalidate(failure, CacheKeys.profile(invitee), CacheKeys.profile(inviter), CacheKeys.friends(invitee),
-                CacheKeys.friends(inviter), CacheKeys.friendRequests(invitee));
+                CacheKeys.friends(inviter), CacheKeys.friendRequests(invitee), CacheKeys.feed(invitee),
+                CacheKeys.feed(inviter));
     }
 
     /** RFR: the invitee's pending count (VP) and friend requests (VFR). */
@@ -187,7 +262,7 @@ final class CasqlSession implements StoreSession {
         invalidate(failure, CacheKeys.profile(invitee), CacheKeys.friendRequests(invitee));
     }
 
-    /** TF: both profiles (friend counts) and both friend lists. */
+    /** TF: both profiles (friend counts), both friend lists and both feeds (the other's shares leave them). */
     @Override
     public void thawFriendship(int member, int friend) {
         RuntimeException failure = null;
@@ -197,7 +272,7 @@ final class CasqlSession implements StoreSession {
             failure = e;
         }
         invalidate(failure, CacheKeys.profile(member), CacheKeys.profile(friend), CacheKeys.friends(member),
-                CacheKeys.friends(friend));
+                CacheKeys.friends(friend), CacheKeys.feed(member), CacheKeys.feed(friend));
     }
 
     /** PCR: the resource's comments (VCR). */
@@ -230,7 +305,8 @@ final class CasqlSession implements StoreSession {
      * and a needless delete costs only a miss). Then rethrows the write's failure, if any.
      */
     private void invalidate(RuntimeException failure, String... keys) {
-        if (invalidate) {
+        // An SR may reach no one (a list of nobody, a sharer without friends); Redis refuses a DEL of no keys.
+        if (invalidate && keys.length > 0) {
             try {
                 cache.delete(keys);
             } catch (RuntimeException e) {

@@ -22,6 +22,7 @@ public final class CasqlStore implements DataStore {
     private final DataStore database;
     private final CacheBackend cache;
     private final CasqlConfig config;
+    private final FeedAudience audience;
     /** Points of a miss where tests interleave other sessions' actions. */
     enum Stage {
         /** The lookup missed; no lease taken and no SQL run yet. */
@@ -33,10 +34,11 @@ public final class CasqlStore implements DataStore {
     /** Test hook: runs at each {@link Stage} of a miss with the key; null in normal use. */
     private volatile BiConsumer<Stage, String> hook;
 
-    CasqlStore(DataStore database, CacheBackend cache, CasqlConfig config) {
+    CasqlStore(DataStore database, CacheBackend cache, CasqlConfig config, FeedAudience audience) {
         this.database = database;
         this.cache = cache;
         this.config = config;
+        this.audience = audience;
         cache.flush();
     }
 
@@ -52,6 +54,11 @@ public final class CasqlStore implements DataStore {
 
     CacheBackend cache() {
         return cache;
+    }
+
+    /** Member ids who may see a public share of account {@code sharer}, read from PostgreSQL. */
+    int[] audience(int sharer) {
+        return audience.of(sharer);
     }
 
     /** Installs (or with null removes) the test hook. */
@@ -87,6 +94,7 @@ public final class CasqlStore implements DataStore {
         try {
             database.createSchema(spec);
         } finally {
+            audience.forget();
             cache.flush();
         }
     }
@@ -96,6 +104,7 @@ public final class CasqlStore implements DataStore {
         try {
             database.dropSchema();
         } finally {
+            audience.forget();
             cache.flush();
         }
     }
@@ -111,6 +120,20 @@ public final class CasqlStore implements DataStore {
             database.finishLoad(graph);
         } finally {
             // Reads issued while loading may have cached a partly loaded graph.
+            audience.forget();
+            cache.flush();
+        }
+    }
+
+    /**
+     * PostgreSQL's shares go, and so does the whole cache: feeds are spread over one key per member and neither
+     * memcached nor Caffeine can list keys by prefix, while other entries are merely read again. A rare repair step.
+     */
+    @Override
+    public void clearShares() {
+        try {
+            database.clearShares();
+        } finally {
             cache.flush();
         }
     }
@@ -139,6 +162,7 @@ public final class CasqlStore implements DataStore {
         return database.image().map(image -> new StoreImage() {
             @Override
             public void save() {
+                audience.closeIdle();
                 image.save();
             }
 
@@ -149,9 +173,11 @@ public final class CasqlStore implements DataStore {
 
             @Override
             public void restore() {
+                audience.closeIdle();
                 try {
                     image.restore();
                 } finally {
+                    audience.forget();
                     cache.flush();
                 }
             }
@@ -185,6 +211,7 @@ public final class CasqlStore implements DataStore {
     @Override
     public void close() {
         try {
+            audience.close();
             cache.close();
         } finally {
             database.close();

@@ -7,6 +7,7 @@ import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.StoreTraits;
+import org.bgbench.store.postgres.PostgresStore;
 import org.bgbench.store.postgres.PostgresStoreProvider;
 
 /**
@@ -14,6 +15,7 @@ import org.bgbench.store.postgres.PostgresStoreProvider;
  * actions' results in Redis, memcached or an in-process Caffeine cache.
  */
 public final class CasqlStoreProvider implements StoreProvider {
+    private static final String EMBEDDED = "postgres.embedded";
     private final PostgresStoreProvider postgres = new PostgresStoreProvider();
 
     @Override
@@ -61,6 +63,27 @@ public final class CasqlStoreProvider implements StoreProvider {
         return postgres.traits();
     }
 
+    /**
+     * Reads who sees a share on the database the {@code postgres} store opened, as the same role (its settings and
+     * their USC aliases; the embedded server's superuser when embedded).
+     */
+    private static FeedAudience audience(PostgresStore database, StoreSettings s) {
+        boolean embedded = s.getBoolean(EMBEDDED, false);
+        String user = embedded ? "postgres" : either(s, "postgres.user", "db.user", "postgres");
+        String password = embedded ? null : either(s, "postgres.password", "db.passwd", null);
+        return new FeedAudience(database.url(), user, password, database.callTimeout());
+    }
+
+    /** As the postgres store reads them: the postgres.* value unless absent or the default and the alias is given. */
+    private static String either(StoreSettings s, String key, String alias, String fallback) {
+        String v = s.get(key);
+        String a = s.get(alias);
+        if (a != null && !a.isBlank() && (v == null || v.equals(fallback))) {
+            return a;
+        }
+        return v == null ? fallback : v;
+    }
+
     @Override
     public DataStore open(StoreSettings settings) {
         CasqlConfig config = CasqlConfig.of(settings);
@@ -72,8 +95,9 @@ public final class CasqlStoreProvider implements StoreProvider {
         };
         DataStore database = null;
         try {
-            database = postgres.open(StoreSettings.forProvider(postgres, settings.asMap()).withBeta(settings.beta()));
-            return new CasqlStore(database, cache, config);
+            StoreSettings pg = StoreSettings.forProvider(postgres, settings.asMap()).withBeta(settings.beta());
+            database = postgres.open(pg);
+            return new CasqlStore(database, cache, config, audience((PostgresStore) database, pg));
         } catch (RuntimeException e) {
             try {
                 cache.close();

@@ -1,6 +1,7 @@
 package org.bgbench.store.casql;
 
 import org.bgbench.store.CommentList;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
@@ -20,6 +21,9 @@ interface EntryFormat {
 
     Object entry(CommentList list);
 
+    /** A VNF result for {@code k}; the entry records k. */
+    Object entry(int k, FeedList list);
+
     void read(Object entry, ProfileView out);
 
     void read(Object entry, MemberList out);
@@ -27,4 +31,10 @@ interface EntryFormat {
     void read(Object entry, ResourceList out);
 
     void read(Object entry, CommentList out);
+
+    /**
+     * The first {@code k} rows of a feed entry, or false (with {@code out} cleared) when the entry was filled for a
+     * smaller k and is full, so it cannot say what lies beyond its rows.
+     */
+    boolean read(Object entry, int k, FeedList out);
 }

@@ -1,6 +1,7 @@
 package org.bgbench.store.casql;
 
 import org.bgbench.store.CommentList;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
@@ -50,6 +51,15 @@ final class SnapshotFormat implements EntryFormat {
         @Override
         public int weight() {
             return 112 + 32 * ids.length + strings(types) + strings(contents);
+        }
+    }
+
+    /** A VNF result filled for {@code k}. */
+    record Feed(int k, long[] shares, long[] resources, int[] sharers, String[] types, String[] bodies,
+                String[] docs) implements Weighed {
+        @Override
+        public int weight() {
+            return 112 + 20 * shares.length + strings(types) + strings(bodies) + strings(docs);
         }
     }
 
@@ -112,6 +122,22 @@ final class SnapshotFormat implements EntryFormat {
     }
 
     @Override
+    public Object entry(int k, FeedList list) {
+        int n = list.size();
+        Feed e = new Feed(k, new long[n], new long[n], new int[n], new String[n], new String[n], new String[n]);
+        for (int i = 0; i < n; i++) {
+            FeedList.Row r = list.get(i);
+            e.shares[i] = r.shareId;
+            e.resources[i] = r.resourceId;
+            e.sharers[i] = r.sharerId;
+            e.types[i] = r.type;
+            e.bodies[i] = r.body;
+            e.docs[i] = r.doc;
+        }
+        return e;
+    }
+
+    @Override
     public void read(Object entry, ProfileView out) {
         Profile p = as(entry, Profile.class);
         out.clear();
@@ -161,6 +187,26 @@ final class SnapshotFormat implements EntryFormat {
             r.type = e.types[i];
             r.content = e.contents[i];
         }
+    }
+
+    @Override
+    public boolean read(Object entry, int k, FeedList out) {
+        Feed e = as(entry, Feed.class);
+        out.clear();
+        int n = e.shares.length;
+        // Full for a smaller k: rows beyond it may exist (see ViewCodec's feed decode).
+        if (e.k < k && n == e.k) {
+            return false;
+        }
+        for (int i = 0; i < Math.min(n, k); i++) {
+            FeedList.Row r = out.add(e.shares[i]);
+            r.resourceId = e.resources[i];
+            r.sharerId = e.sharers[i];
+            r.type = e.types[i];
+            r.body = e.bodies[i];
+            r.doc = e.docs[i];
+        }
+        return true;
     }
 
     private static <T> T as(Object entry, Class<T> kind) {

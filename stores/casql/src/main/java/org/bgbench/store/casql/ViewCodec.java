@@ -3,6 +3,7 @@ package org.bgbench.store.casql;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.bgbench.store.CommentList;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
@@ -17,6 +18,7 @@ import org.bgbench.store.ResourceList;
  * members   'M' attributeCount rowCount (memberId attribute* thumbnail)*
  * resources 'R' rowCount (resourceId creatorId wallUserId type body doc)*
  * comments  'C' rowCount (commentId resourceId creatorId modifierId timestampMs type content)*
+ * feed      'F' k rowCount (shareId resourceId sharerId type body doc)*   (k: the VNF it was filled for)
  * lease     'L' token                      (a reader's claim on a missing key, never decoded as a result)
  * </pre>
  *
@@ -28,6 +30,7 @@ final class ViewCodec {
     static final byte MEMBERS = 'M';
     static final byte RESOURCES = 'R';
     static final byte COMMENTS = 'C';
+    static final byte FEED = 'F';
     static final byte LEASE = 'L';
 
     private byte[] buf = new byte[512];
@@ -103,6 +106,24 @@ final class ViewCodec {
         return finish();
     }
 
+    /** A feed entry of a VNF with {@code k}: it can serve any VNF whose k it covers ({@link #decode(byte[], int, FeedList)}). */
+    byte[] encode(int k, FeedList list) {
+        start(FEED);
+        writeInt(k);
+        int n = list.size();
+        writeInt(n);
+        for (int i = 0; i < n; i++) {
+            FeedList.Row r = list.get(i);
+            writeLong(r.shareId);
+            writeLong(r.resourceId);
+            writeInt(r.sharerId);
+            writeString(r.type);
+            writeString(r.body);
+            writeString(r.doc);
+        }
+        return finish();
+    }
+
     /** Fills {@code out} (cleared first) from a profile entry; the member id is the caller's to set. */
     void decode(byte[] entry, ProfileView out) {
         begin(entry, PROFILE);
@@ -168,6 +189,43 @@ final class ViewCodec {
             r.content = readString();
         }
         end();
+    }
+
+    /**
+     * Fills {@code out} (cleared first) with the first {@code k} rows of a feed entry and returns true, or returns
+     * false (leaving {@code out} cleared) when the entry cannot answer a VNF with {@code k}: it was filled for a
+     * smaller k and holds that many rows, so rows beyond them may exist. The top k of a feed are a prefix of its top
+     * k' for k &lt;= k', and a feed with fewer rows than its k is complete.
+     */
+    boolean decode(byte[] entry, int k, FeedList out) {
+        begin(entry, FEED);
+        out.clear();
+        int filledFor = readInt();
+        int n = readCount();
+        if (filledFor < 0 || n > filledFor) {
+            in = null;
+            throw new IllegalArgumentException("feed entry with " + n + " rows for k=" + filledFor);
+        }
+        if (filledFor < k && n == filledFor) {
+            in = null;
+            return false;
+        }
+        int take = Math.min(n, k);
+        for (int i = 0; i < take; i++) {
+            FeedList.Row r = out.add(readLong());
+            r.resourceId = readLong();
+            r.sharerId = readInt();
+            r.type = readString();
+            r.body = readString();
+            r.doc = readString();
+        }
+        if (take == n) {
+            end();
+        } else {
+            // Rows past k are not decoded (nor checked): the caller asked for fewer.
+            in = null;
+        }
+        return true;
     }
 
     // ---- writing

@@ -42,7 +42,7 @@ class CasqlSettingsTest {
         List<String> keys = p.settings().stream().map(StoreSetting::key).toList();
         assertThat(keys).doesNotHaveDuplicates()
                 .contains("cache", "cache.host", "cache.port", "cache.pool", "cache.size", "consistency", "ttl",
-                        "invalidate.ttl")
+                        "invalidate.ttl", "feed.design", "feed.push")
                 .containsAll(new PostgresStoreProvider().settings().stream().map(StoreSetting::key).toList());
         // bg --embedded picks the one key ending in .embedded.
         assertThat(keys.stream().filter(k -> k.endsWith(".embedded"))).containsExactly("postgres.embedded");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.bgbench.store.CommentList;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
@@ -73,6 +74,44 @@ class ViewCodecTest {
                     .append('/').append(r.content);
         }
         return b.toString();
+    }
+
+    private static String show(FeedList l) {
+        StringBuilder b = new StringBuilder("n=" + l.size());
+        for (int i = 0; i < l.size(); i++) {
+            FeedList.Row r = l.get(i);
+            b.append('|').append(r.shareId).append('/').append(r.resourceId).append('/').append(r.sharerId)
+                    .append('/').append(r.type).append('/').append(r.body).append('/').append(r.doc);
+        }
+        return b.toString();
+    }
+
+    private static FeedList feed(int n, SplittableRandom rnd) {
+        FeedList l = new FeedList();
+        for (int i = 0; i < n; i++) {
+            FeedList.Row r = l.add(rnd.nextLong());
+            r.resourceId = rnd.nextLong();
+            r.sharerId = rnd.nextInt();
+            r.type = ODD_STRINGS[rnd.nextInt(ODD_STRINGS.length)];
+            r.body = ODD_STRINGS[rnd.nextInt(ODD_STRINGS.length)];
+            r.doc = ODD_STRINGS[rnd.nextInt(ODD_STRINGS.length)];
+        }
+        return l;
+    }
+
+    /** The first {@code k} rows of {@code l}. */
+    private static FeedList prefix(FeedList l, int k) {
+        FeedList out = new FeedList();
+        for (int i = 0; i < Math.min(k, l.size()); i++) {
+            FeedList.Row r = l.get(i);
+            FeedList.Row c = out.add(r.shareId);
+            c.resourceId = r.resourceId;
+            c.sharerId = r.sharerId;
+            c.type = r.type;
+            c.body = r.body;
+            c.doc = r.doc;
+        }
+        return out;
     }
 
     private static MemberList members(int attributes, int n, SplittableRandom rnd) {
@@ -143,8 +182,69 @@ class ViewCodecTest {
                 CommentList c2 = comments(n + 1, rnd);
                 f.read(f.entry(c), c2);
                 assertThat(show(c2)).isEqualTo(show(c));
+
+                // A full feed: as many rows as its k.
+                FeedList v = feed(n, rnd);
+                FeedList v2 = feed(n + 2, rnd);
+                assertThat(f.read(f.entry(n, v), n, v2)).isTrue();
+                assertThat(show(v2)).isEqualTo(show(v));
             }
         }
+    }
+
+    /**
+     * A feed entry answers a VNF with any k up to the one it was filled for (a prefix), and any k at all when it
+     * holds fewer rows than its k (the whole feed); a full entry cannot answer a larger k.
+     */
+    @Test
+    void aFeedEntryAnswersTheKsItCovers() {
+        SplittableRandom rnd = new SplittableRandom(5);
+        for (EntryFormat f : new EntryFormat[] {new BinaryFormat(), SnapshotFormat.INSTANCE}) {
+            FeedList full = feed(10, rnd);
+            Object entry = f.entry(10, full);
+            for (int k = 0; k <= 10; k++) {
+                FeedList out = feed(3, rnd);
+                assertThat(f.read(entry, k, out)).as("k=%d of a full k=10 entry", k).isTrue();
+                assertThat(show(out)).isEqualTo(show(prefix(full, k)));
+            }
+            FeedList stale = feed(4, rnd);
+            assertThat(f.read(entry, 11, stale)).as("k=11 of a full k=10 entry").isFalse();
+            assertThat(stale.size()).as("left cleared").isZero();
+
+            FeedList whole = feed(6, rnd);
+            Object short6 = f.entry(10, whole);
+            for (int k : new int[] {1, 6, 10, 11, 500}) {
+                FeedList out = new FeedList();
+                assertThat(f.read(short6, k, out)).as("k=%d of a 6-row k=10 entry", k).isTrue();
+                assertThat(show(out)).isEqualTo(show(prefix(whole, k)));
+            }
+            FeedList empty = new FeedList();
+            assertThat(f.read(f.entry(5, new FeedList()), 50, empty)).as("an empty feed is complete").isTrue();
+            assertThat(empty.size()).isZero();
+        }
+    }
+
+    @Test
+    void malformedFeedEntriesAreRefused() {
+        FeedList l = new FeedList();
+        l.add(7).type = "photo";
+        l.add(3).type = "photo";
+        // Two rows claimed filled for k=1: no VNF with k=1 returns two rows.
+        byte[] overfull = codec.encode(1, l);
+        assertThatThrownBy(() -> codec.decode(overfull, 1, new FeedList()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rows for k=1");
+        byte[] good = codec.encode(2, l);
+        for (int cut = 1; cut < good.length; cut++) {
+            byte[] truncated = Arrays.copyOf(good, cut);
+            assertThatThrownBy(() -> codec.decode(truncated, 2, new FeedList()))
+                    .as("cut at %d", cut).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> codec.decode(codec.encode(new ResourceList()), 2, new FeedList()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kind 'F'");
+        assertThatThrownBy(() -> SnapshotFormat.INSTANCE.read(new SnapshotFormat.Resources(new long[0], new int[0],
+                new int[0], new String[0], new String[0], new String[0]), 2, new FeedList()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(ViewCodec.isLease(good)).isFalse();
     }
 
     @Test
