@@ -45,6 +45,11 @@ class ForwardingStore implements DataStore {
     }
 
     @Override
+    public void clearShares() {
+        delegate.clearShares();
+    }
+
+    @Override
     public StoreCounts counts() {
         return delegate.counts();
     }
@@ -125,6 +130,16 @@ class ForwardingStore implements DataStore {
         @Override
         public void deleteCommentFromResource(int owner, long resource, long commentId) {
             s.deleteCommentFromResource(owner, resource, commentId);
+        }
+
+        @Override
+        public void shareResource(int sharer, long resource, long shareId, int[] recipients) {
+            s.shareResource(sharer, resource, shareId, recipients);
+        }
+
+        @Override
+        public void viewNewsFeed(int member, int k, org.bgbench.store.FeedList out) {
+            s.viewNewsFeed(member, k, out);
         }
 
         @Override
