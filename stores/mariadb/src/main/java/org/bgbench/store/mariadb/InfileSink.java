@@ -93,17 +93,28 @@ final class InfileSink implements RowSink {
     @Override
     public void flush() throws SQLException {
         try {
-            // Members first, then the rows that refer to them, as a reader of a half-loaded store would expect.
-            send(members, loadMembers);
-            send(friendship, LOAD_FRIENDSHIP);
-            send(resources, LOAD_RESOURCES);
-            send(comments, LOAD_COMMENTS);
-            send(pages, LOAD_PAGES);
-            send(follows, LOAD_FOLLOWS);
-            c.commit();
-        } catch (SQLException e) {
-            c.rollback();
-            throw e;
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    // Members first, then the rows that refer to them, as a reader of a half-loaded store would expect.
+                    send(members, loadMembers);
+                    send(friendship, LOAD_FRIENDSHIP);
+                    send(resources, LOAD_RESOURCES);
+                    send(comments, LOAD_COMMENTS);
+                    send(pages, LOAD_PAGES);
+                    send(follows, LOAD_FOLLOWS);
+                    c.commit();
+                    return;
+                } catch (SQLException e) {
+                    c.rollback();
+                    // Two loaders' first LOAD DATA into an empty table both ask for its table X lock (InnoDB's bulk
+                    // insert into an empty table with unique_checks=0, MariaDB 10.6+; seen in SHOW ENGINE INNODB
+                    // STATUS) and one is chosen as deadlock victim. InnoDB rolled the whole flush back and the
+                    // buffers are intact: send them again (the table is no longer empty).
+                    if (!deadlock(e) || attempt == DEADLOCK_ATTEMPTS) {
+                        throw e;
+                    }
+                }
+            }
         } finally {
             members.reset();
             friendship.reset();
@@ -112,6 +123,13 @@ final class InfileSink implements RowSink {
             pages.reset();
             follows.reset();
         }
+    }
+
+    private static final int DEADLOCK_ATTEMPTS = 5;
+
+    /** ER_LOCK_DEADLOCK (1213) or SQLSTATE 40001. */
+    private static boolean deadlock(SQLException e) {
+        return e.getErrorCode() == 1213 || "40001".equals(e.getSQLState());
     }
 
     private void send(Buffer b, String sql) throws SQLException {
