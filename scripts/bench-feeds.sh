@@ -60,7 +60,7 @@ store_args() { # store_args STORE DESIGN PHI: the store and its own database or 
         "${as[@]}" "$pgbin/createdb" -h "$pgdir" -p "$port" -U bg "$db"
       fi
       echo --store postgres -p "postgres.url=jdbc:postgresql://127.0.0.1:$port/$db" -p postgres.user=bg \
-        -p "feed.design=$2" ;;
+        -p postgres.timeout=60s -p "feed.design=$2" ;;
     sqlite) echo --store sqlite -p "sqlite.file=$out/$db.sqlite" -p "feed.design=$2" ;;
     *) echo "bench-feeds: unknown store $1" >&2; exit 1 ;;
   esac

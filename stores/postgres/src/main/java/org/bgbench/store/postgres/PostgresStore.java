@@ -227,6 +227,14 @@ public final class PostgresStore extends RelationalStore {
             if (e.getCause() instanceof SQLException cause) {
                 throw new StoreException(target.describe(cause), e);
             }
+            int active = pool.getHikariPoolMXBean() == null ? -1 : pool.getHikariPoolMXBean().getActiveConnections();
+            if (active >= 0 && active < poolSize) {
+                // The pool had room: it could not open a new connection in time (the pool opens them one at a time).
+                throw new StoreException("PostgreSQL did not give a new connection within " + Durations.format(timeout)
+                        + " (" + PostgresStoreProvider.TIMEOUT + "; " + active + " of " + poolSize + " pooled "
+                        + "connections in use): the server is slow to accept connections; raise "
+                        + PostgresStoreProvider.TIMEOUT + " or start with fewer threads", e);
+            }
             throw new StoreException("no free PostgreSQL connection within " + Durations.format(timeout) + " ("
                     + PostgresStoreProvider.TIMEOUT + "): all " + poolSize
                     + " pooled connections are held by open sessions; raise postgres.pool", e);
