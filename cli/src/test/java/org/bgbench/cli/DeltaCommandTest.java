@@ -56,4 +56,22 @@ class DeltaCommandTest {
         assertThat(bg("delta", "--store", "memory", "--duration", "2s", "--threads", "2")).isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("--duration", "too short");
     }
+
+    @Test
+    void saysWhyDeltaCannotConvergeWhenSharesGrowTheData() {
+        // Throughput falling window after window, as feeds lengthen (dissertation figure 7.12).
+        double[] falling = new double[120];
+        for (int t = 0; t < falling.length; t++) {
+            falling[t] = 10_000 / (1 + t / 10.0);
+        }
+        org.bgbench.rating.DeltaAnalyzer.Result r = org.bgbench.rating.DeltaAnalyzer.analyze(falling,
+                org.bgbench.rating.DeltaAnalyzer.Settings.defaults(), 120);
+        assertThat(r.converged()).isFalse();
+        org.bgbench.workload.WorkloadSpec feeds = org.bgbench.workload.WorkloadParameters.toSpec(
+                Map.of("mix", "feed-sr80"));
+        assertThat(DeltaCommand.growthNote(r, feeds)).contains("SR 80.00 %", "figure 7.12", "bg sweep",
+                "throughput fell");
+        assertThat(DeltaCommand.growthNote(r, org.bgbench.workload.WorkloadParameters.toSpec(Map.of("mix", "high"))))
+                .as("a mix without shares does not grow the data").isNull();
+    }
 }
