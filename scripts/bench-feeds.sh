@@ -9,7 +9,9 @@
 #   ROOT: a checkout with a built cli/target/bg-cli.jar (./mvnw -DskipTests package)
 # Environment: BG_FEEDS_STORES (default "postgres sqlite"), BG_FEEDS_DESIGNS (default "pull push sorted-push"),
 #   BG_FEEDS_T (default 1,4,16,64,128), BG_FEEDS_DURATION (default 10s), BG_FEEDS_PHI (default "10 100 1000"),
-#   BG_FEEDS_PHI_T (default 16), BG_FEEDS_FIG13=0 skips figure 1.3, BG_FEEDS_SWEEPS=0 skips the sweeps.
+#   BG_FEEDS_PHI_T (default 16), BG_FEEDS_FIG13=0 skips figure 1.3, BG_FEEDS_SWEEPS=0 skips the sweeps,
+#   BG_FEEDS_MIXES (default "feed-high feed-verylow"), BG_FEEDS_THETAS (default "0.27 0.99"), BG_FEEDS_REPEAT
+#   (default 1: sweeps repeated, the designs interleaved within each repetition, named …-r1, -r2, …).
 # Needs Debian's PostgreSQL server binaries (/usr/lib/postgresql/*/bin) for PostgreSQL.
 set -euo pipefail
 r=${1:?usage: bench-feeds.sh ROOT OUTDIR}
@@ -74,13 +76,18 @@ sweep() { # sweep NAME STORE DESIGN PHI THREADS ARGS…
     --warmup 2s --load --quiet -p validation=false --out "$out/$name.json" "$@" > "$out/$name.txt" 2>> "$out/stderr.log"
 }
 
+repeat=${BG_FEEDS_REPEAT:-1}
 if [ "${BG_FEEDS_SWEEPS:-1}" != 0 ]; then
   for store in $stores; do
-    for design in $designs; do
-      for mix in feed-high feed-verylow; do
-        for theta in 0.27 0.99; do
-          sweep "$store-$design-$mix-theta$theta" "$store" "$design" 100 "$ts" --workload "$mix" \
-            -p "zipfianmean=$theta"
+    for rep in $(seq "$repeat"); do
+      suffix=""
+      [ "$repeat" = 1 ] || suffix="-r$rep"
+      for mix in ${BG_FEEDS_MIXES:-feed-high feed-verylow}; do
+        for theta in ${BG_FEEDS_THETAS:-0.27 0.99}; do
+          for design in $designs; do
+            sweep "$store-$design-$mix-theta$theta$suffix" "$store" "$design" 100 "$ts" --workload "$mix" \
+              -p "zipfianmean=$theta"
+          done
         done
       done
     done
