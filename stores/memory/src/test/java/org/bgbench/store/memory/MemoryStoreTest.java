@@ -49,8 +49,15 @@ class MemoryStoreTest {
         StoreProvider p = StoreRegistry.discover().get("memory");
         assertThat(p).isInstanceOf(MemoryStoreProvider.class);
         assertThat(p.settings()).extracting(s -> s.key() + "=" + s.defaultValue())
-                .containsExactly("memory.name=default", "feed.design=pull", "feed.push=reference");
+                .containsExactly("memory.name=default", "feed.design=pull", "feed.push=reference",
+                "feed.fanout.delay=0");
         assertThat(p.settings()).allSatisfy(s -> assertThat(s.description()).isNotBlank().doesNotContain("\n"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.open(org.bgbench.store.StoreSettings.of(
+                java.util.Map.of("feed.fanout.delay", "200ms")))).hasMessageContaining("feed.fanout.delay")
+                .hasMessageContaining("push");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.open(org.bgbench.store.StoreSettings.of(
+                java.util.Map.of("feed.design", "push", "feed.fanout.delay", "soon"))))
+                .hasMessageContaining("feed.fanout.delay");
     }
 
     @Test
