@@ -61,16 +61,58 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
             while (start < to) {
                 int end = Math.min(to, start + chunk);
                 long rows = 0;
-                for (int i = start; i < end; i++) {
-                    rows += member(i);
+                for (int attempt = 1; ; attempt++) {
+                    rows = 0;
+                    for (int i = start; i < end; i++) {
+                        rows += member(i);
+                    }
+                    try {
+                        flush();
+                        break;
+                    } catch (SQLException e) {
+                        // A deadlock victim's flush was rolled back whole and the sink emptied (MariaDB: two loaders'
+                        // first inserts into an empty InnoDB table both want its table lock). The graph is
+                        // deterministic, so the chunk is generated and sent again.
+                        if (!deadlock(e) || attempt == DEADLOCK_ATTEMPTS) {
+                            throw e;
+                        }
+                        pause(attempt);
+                    }
                 }
-                flush();
                 progress.rows(rows);
                 start = end;
             }
         } catch (SQLException e) {
             throw new StoreException("loading members " + graph.memberId(start) + ".." + graph.memberId(to - 1)
                     + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static final int DEADLOCK_ATTEMPTS = 5;
+
+    /** A deadlock anywhere in the chain: SQLSTATE 40001 / 40P01, MySQL's 1213, or a transaction rollback. */
+    static boolean deadlock(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransactionRollbackException) {
+                return true;
+            }
+            if (t instanceof SQLException q && (q.getErrorCode() == 1213 || "40001".equals(q.getSQLState())
+                    || "40P01".equals(q.getSQLState()))) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /** A short random pause, longer with each attempt, so the two victims do not collide again. */
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 50L * attempt));
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
         }
     }
 
