@@ -77,7 +77,7 @@ class BgCommandTest {
         long counted = r.actions().values().stream().mapToLong(k -> k.count() + k.noops() + k.errors()).sum();
         assertThat(counted).isEqualTo(3000);
         assertThat(r.total().errors()).isZero();
-        assertThat(r.actions().keySet()).containsExactly("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR");
+        assertThat(r.actions().keySet()).containsExactly("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "SR", "VNF");
         // A second run starts from the state the first left.
         run[List.of(run).indexOf("--out") + 1] = dir.resolve("r2.json").toString();
         assertThat(bg(run)).as(err.toString()).isZero();

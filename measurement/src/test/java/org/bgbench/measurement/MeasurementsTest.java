@@ -210,7 +210,7 @@ class MeasurementsTest {
             m.stopMeasuring();
             RunResult result = m.result();
             assertThat(result.actions().keySet())
-                    .containsExactly("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR");
+                    .containsExactly("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "SR", "VNF");
             assertThat(result.sessions().keySet()).containsExactly("VSP", "VFP", "PCS", "DCS", "IFS", "AFS", "RFS", "TFS");
             long count = result.actions().values().stream().mapToLong(KindResult::count).sum();
             long noops = result.actions().values().stream().mapToLong(KindResult::noops).sum();

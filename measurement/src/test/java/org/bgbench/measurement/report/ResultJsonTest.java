@@ -65,7 +65,7 @@ class ResultJsonTest {
         List<String> actionCodes = new ArrayList<>();
         root.get("actions").fieldNames().forEachRemaining(actionCodes::add);
         assertThat(actionCodes).containsExactly("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR",
-                "DCR");
+                "DCR", "SR", "VNF");
         List<JsonNode> kinds = new ArrayList<>();
         root.get("actions").forEach(kinds::add);
         root.get("sessions").forEach(kinds::add);
