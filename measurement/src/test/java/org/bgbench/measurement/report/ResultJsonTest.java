@@ -70,7 +70,7 @@ class ResultJsonTest {
         root.get("actions").forEach(kinds::add);
         root.get("sessions").forEach(kinds::add);
         kinds.add(root.get("total"));
-        assertThat(kinds).hasSize(11 + 8 + 1);
+        assertThat(kinds).hasSize(org.bgbench.model.Action.count() + 8 + 1);
         for (JsonNode kind : kinds) {
             for (String key : KIND_KEYS) {
                 assertThat(kind.has(key)).as(key).isTrue();
