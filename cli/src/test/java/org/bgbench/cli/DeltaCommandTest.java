@@ -62,7 +62,7 @@ class DeltaCommandTest {
         // Throughput falling window after window, as feeds lengthen (dissertation figure 7.12).
         double[] falling = new double[120];
         for (int t = 0; t < falling.length; t++) {
-            falling[t] = 10_000 / (1 + t / 10.0);
+            falling[t] = Math.max(1, 10_000 * Math.pow(0.7, t));
         }
         org.bgbench.rating.DeltaAnalyzer.Result r = org.bgbench.rating.DeltaAnalyzer.analyze(falling,
                 org.bgbench.rating.DeltaAnalyzer.Settings.defaults(), 120);

@@ -165,6 +165,7 @@ class RatePostgresTest {
         killer.join();
         pg = null;
         assertThat(code).as(err + "\n" + out).isEqualTo(Bg.FAILED);
+        assertThat(rating.resolve("rating.json")).as(err + "\n" + out).exists();
         Map<String, Object> r = json(rating.resolve("rating.json"));
         assertThat(r.get("complete")).isEqualTo(false);
         assertThat((String) r.get("stop_reason")).isNotBlank();

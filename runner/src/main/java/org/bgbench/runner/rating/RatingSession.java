@@ -59,13 +59,22 @@ public final class RatingSession {
                               Map<String, Object> extra) throws IOException {
         double zeta = (System.nanoTime() - startNanos) / 1e9;
         RatingResult result = new Rating(settings, runner).listener(listener).rate();
-        executor.finish();
+        String finishError = null;
+        try {
+            executor.finish();
+        } catch (RuntimeException e) {
+            // A store that died with the rating cannot take BG's last state mark; what was measured is written anyway.
+            finishError = e.getMessage();
+        }
         double total = (System.nanoTime() - startNanos) / 1e9;
         RatingTime time = RatingTime.of(result, runner, zeta, delta, total);
         Map<String, Object> json = new LinkedHashMap<>(result.toMap());
         json.put("rating_time", time.toMap());
         if (!runner.notes().isEmpty()) {
             json.put("reset_notes", runner.notes());
+        }
+        if (finishError != null) {
+            json.put("finish_error", "BG could not record its state in the store after the rating: " + finishError);
         }
         json.putAll(extra);
         Files.createDirectories(dir);
