@@ -91,6 +91,15 @@ final class DriverDataSource implements DataSource {
                     if (name.equals("hashCode") && args == null) {
                         return System.identityHashCode(proxy);
                     }
+                    if (name.equals("close") && args == null && timeoutSeconds > 0 && !c.isClosed()) {
+                        // Some drivers keep the query timeout per connection (H2 runs SET QUERY_TIMEOUT): clear it
+                        // before the connection goes back to the pool, where index builds must not inherit it.
+                        try (Statement st = c.createStatement()) {
+                            st.setQueryTimeout(0);
+                        } catch (SQLException e) {
+                            // The connection is going anyway.
+                        }
+                    }
                     if (args != null && args.length > 0 && args[0] instanceof String sql
                             && (name.equals("prepareStatement") || name.equals("prepareCall")
                             || name.equals("nativeSQL"))) {

@@ -151,6 +151,16 @@ public final class JdbcStore extends RelationalStore {
         }
     }
 
+    /** A pooled connection set up as a session's (query and network timeouts); the caller closes it. */
+    Connection connectForSession() {
+        forSession.set(Boolean.TRUE);
+        try {
+            return connect();
+        } finally {
+            forSession.remove();
+        }
+    }
+
     @Override
     public StoreSession openSession() {
         forSession.set(Boolean.TRUE);
