@@ -49,7 +49,8 @@ public final class JdbcStoreProvider implements StoreProvider {
                         + "jdbc:sqlserver://host;databaseName=bg, jdbc:oracle:thin:@//host:1521/bg"),
                 new StoreSetting(DRIVER, null, "driver class, e.g. org.h2.Driver; default: the driver the jars "
                         + "register (META-INF/services) that accepts jdbc.url"),
-                StoreSetting.path(DRIVER_JAR, null, "driver jar file(s), comma separated; without it or "
+                // Not a path setting: the jars are read, never written, and a worker reads them at the same paths.
+                new StoreSetting(DRIVER_JAR, null, "driver jar file(s), comma separated; without it or "
                         + "jdbc.driver-maven the driver comes from BG's class path (SQLite, PostgreSQL, MariaDB)"),
                 new StoreSetting(DRIVER_MAVEN, null, "driver as Maven coordinates group:artifact:version, comma "
                         + "separated; taken from ~/.m2/repository, else downloaded from jdbc.maven-repo into "
