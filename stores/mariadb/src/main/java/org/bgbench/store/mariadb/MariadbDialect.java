@@ -14,10 +14,10 @@ import org.bgbench.store.relational.SqlDialect;
  * JDBC batches), and the secondary indexes built after the load, one table per connection, then
  * {@code ANALYZE TABLE}. Connections run with {@code ANSI_QUOTES} so the shared SQL's {@code "key"} is an identifier.
  */
-final class MariadbDialect implements SqlDialect {
+public final class MariadbDialect implements SqlDialect {
     private final MariadbStore.Bulk bulk;
 
-    MariadbDialect(MariadbStore.Bulk bulk) {
+    public MariadbDialect(MariadbStore.Bulk bulk) {
         this.bulk = bulk;
     }
 

@@ -13,11 +13,11 @@ import org.bgbench.store.relational.SqlDialect;
  * afterwards, one table per connection in parallel, followed by VACUUM ANALYZE so the planner has statistics and
  * the friendship lookups can be index-only scans.
  */
-final class PostgresDialect implements SqlDialect {
+public final class PostgresDialect implements SqlDialect {
     private final int serverVersion;
 
     /** @param serverVersion {@code server_version_num}, e.g. 140015 */
-    PostgresDialect(int serverVersion) {
+    public PostgresDialect(int serverVersion) {
         this.serverVersion = serverVersion;
     }
 

@@ -14,7 +14,11 @@ import org.bgbench.store.relational.SqlDialect;
  * their id, and friendship is a WITHOUT ROWID table clustered on (inviterid, inviteeid), which also covers the
  * inviter half of the friend queries without a second index.
  */
-final class SqliteDialect implements SqlDialect {
+public final class SqliteDialect implements SqlDialect {
+    /** Public for the jdbc store's {@code sqlite} dialect. */
+    public SqliteDialect() {
+    }
+
     @Override
     public String name() {
         return "SQLite";
