@@ -1,0 +1,159 @@
+package org.bgbench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreSettings;
+import org.bgbench.store.postgres.PostgresStoreProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reads from a PostgreSQL streaming replica, judged by BG's validation: a real primary and an asynchronous replica with
+ * a 1 s apply delay (scripts/postgres-replica.sh, one pair for the class), a small graph loaded through the primary,
+ * then {@code bg run} with the high mix (10 % writes). With the reads on the replica some reads must be unpredictable
+ * and the freshness curve must reach 100 % by about the delay; with the reads on the primary none may be.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PostgresReplicaTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long DELAY_MS = 1_000;
+    private static final String[] GRAPH = {"-p", "usercount=500", "-p", "friendcountperuser=10",
+        "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
+
+    /** One directory for the class: BG's saved state carries over from one run to the next. */
+    @TempDir
+    static Path dir;
+
+    private PostgresReplicaPair pair;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @BeforeAll
+    void start() {
+        pair = PostgresReplicaPair.start(DELAY_MS + "ms");
+        assertThat(bg(with("load", "--store", "postgres", "-p", "postgres.url=" + pair.url(), "--replace")))
+                .as(err.toString()).isZero();
+    }
+
+    @AfterAll
+    void stop() {
+        if (pair != null) {
+            pair.close();
+        }
+    }
+
+    private int bg(String... args) {
+        System.setProperty("bg.state.dir", dir.resolve("state").toString());
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        return Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    private static String[] with(String... more) {
+        List<String> all = new ArrayList<>(List.of(more));
+        all.addAll(List.of(GRAPH));
+        return all.toArray(String[]::new);
+    }
+
+    private String[] run(Path result, String... store) {
+        List<String> args = new ArrayList<>(List.of("run", "--store", "postgres", "-p", "postgres.url=" + pair.url(),
+                "--workload", "high", "--threads", "4", "--duration", "5s", "--warmup", "0s", "--quiet",
+                "-p", "freshness.buckets=20", "--out", result.toString()));
+        for (String s : store) {
+            args.addAll(List.of("-p", s));
+        }
+        return with(args.toArray(String[]::new));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> unpredictable(Path result) throws Exception {
+        return (Map<String, Object>) JSON.readValue(result.toFile(), Map.class).get("unpredictable");
+    }
+
+    @Test
+    @Order(1)
+    @SuppressWarnings("unchecked")
+    void readsOnTheDelayedReplicaAreUnpredictableUntilTheDelayHasPassed() throws Exception {
+        Path result = dir.resolve("replica.json");
+        bg(run(result, "postgres.read-urls=" + pair.readUrl()));
+        assertThat(result).as(err + "\n" + out).exists();
+        Map<String, Object> u = unpredictable(result);
+        long checked = ((Number) u.get("reads_checked")).longValue();
+        long stale = ((Number) u.get("unpredictable_reads")).longValue();
+        assertThat(checked).as(out.toString()).isPositive();
+        assertThat(stale).as("reads on a replica 1 s behind: " + out).isPositive();
+        assertThat(out.toString()).contains("Freshness confidence");
+        // The curve: reads issued well within the delay after a write mostly miss it; from twice the delay on, every
+        // read sees the latest value (the replica has replayed every write by then).
+        List<Map<String, Object>> buckets = (List<Map<String, Object>>) ((Map<String, Object>) u.get("freshness"))
+                .get("buckets");
+        long earlyReads = 0;
+        long earlyValid = 0;
+        for (Map<String, Object> b : buckets) {
+            double from = ((Number) b.get("from_ms")).doubleValue();
+            double to = ((Number) b.get("to_ms")).doubleValue();
+            long reads = ((Number) b.get("reads")).longValue();
+            long valid = ((Number) b.get("valid")).longValue();
+            if (to <= DELAY_MS * 0.8) {
+                earlyReads += reads;
+                earlyValid += valid;
+            }
+            if (from >= 2 * DELAY_MS) {
+                assertThat(valid).as("bucket %s – %s ms: %s\n%s", from, to, b, out).isEqualTo(reads);
+            }
+        }
+        assertThat(earlyReads).isPositive();
+        assertThat((double) earlyValid / earlyReads).as("fresh share of the reads within 0.8 × the delay\n" + out)
+                .isLessThan(0.9);
+    }
+
+    @Test
+    @Order(2)
+    void readsOnThePrimaryOnlyAreNeverUnpredictable() throws Exception {
+        Path result = dir.resolve("primary.json");
+        bg(run(result));
+        assertThat(result).as(err + "\n" + out).exists();
+        Map<String, Object> u = unpredictable(result);
+        assertThat(((Number) u.get("reads_checked")).longValue()).as(out.toString()).isPositive();
+        assertThat(((Number) u.get("unpredictable_reads")).longValue()).as(out.toString()).isZero();
+        // read-actions=none keeps the reads on the primary too, with the replica's URL given.
+        Path none = dir.resolve("none.json");
+        bg(run(none, "postgres.read-urls=" + pair.readUrl(), "postgres.read-actions=none"));
+        assertThat(none).as(err + "\n" + out).exists();
+        assertThat(((Number) unpredictable(none).get("unpredictable_reads")).longValue()).as(out.toString()).isZero();
+    }
+
+    @Test
+    @Order(3)
+    void theStoreReportsTheReplicasServerAndNamesAnUnreachableReplica() throws Exception {
+        Map<String, String> settings = Map.of("postgres.url", pair.url(), "postgres.read-urls", pair.readUrl());
+        try (DataStore store = new PostgresStoreProvider().open(StoreSettings.forProvider(new PostgresStoreProvider(),
+                settings))) {
+            assertThat(store.localServerPids()).containsExactlyElementsOf(pair.pids());
+        }
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String dead = "jdbc:postgresql://127.0.0.1:" + port + "/bg";
+        int code = bg(run(dir.resolve("dead.json"), "postgres.read-urls=" + dead));
+        assertThat(code).as(out.toString()).isNotZero();
+        assertThat(err.toString()).contains("read replica " + dead + " (postgres.read-urls): cannot reach PostgreSQL "
+                + "at 127.0.0.1:" + port);
+    }
+}
