@@ -125,10 +125,6 @@ public final class PostgresStoreProvider implements StoreProvider {
                     + "has no replicas; start a primary and a replica (scripts/postgres-replica.sh start DIR) and pass "
                     + "their URLs as " + URL + " and " + READ_URLS);
         }
-        if (r.urls().isEmpty() && s.get(READ_ACTIONS) != null && !s.get(READ_ACTIONS).isBlank()) {
-            throw new InvalidParameterException(READ_ACTIONS, "applies only with " + READ_URLS + " (the replicas to "
-                    + "read from), got '" + s.get(READ_ACTIONS) + "' without it");
-        }
         return r;
     }
 

@@ -78,7 +78,12 @@ public record ReadReplicas(String urlsKey, List<String> urls, Set<Action> action
                 urls.add(url);
             }
         }
-        Set<Action> actions = parseActions(actionsKey, s.get(actionsKey));
+        String routed = s.get(actionsKey);
+        if (urls.isEmpty() && routed != null && !routed.isBlank()) {
+            throw new InvalidParameterException(actionsKey, "applies only with " + urlsKey + " (the replicas to read "
+                    + "from), got '" + routed + "' without it");
+        }
+        Set<Action> actions = parseActions(actionsKey, routed);
         return new ReadReplicas(urlsKey, urls, actions);
     }
 
