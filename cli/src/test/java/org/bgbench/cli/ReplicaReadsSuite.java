@@ -117,7 +117,7 @@ abstract class ReplicaReadsSuite {
         long stale = ((Number) u.get("unpredictable_reads")).longValue();
         assertThat(checked).as(out.toString()).isPositive();
         assertThat(stale).as("reads on a replica " + delayMs() + " ms behind: " + out).isPositive();
-        assertThat(out.toString()).contains("Freshness confidence");
+        assertThat(out.toString()).contains("Freshness confidence").contains("stale reads came up to ");
         // The curve: reads issued well within the delay after a write mostly miss it; from allFreshAfterMs on, every
         // read sees the latest value (the replica has applied every write by then).
         List<Map<String, Object>> buckets = (List<Map<String, Object>>) ((Map<String, Object>) u.get("freshness"))

@@ -83,8 +83,10 @@ public record ReadReplicas(String urlsKey, List<String> urls, Set<Action> action
             throw new InvalidParameterException(actionsKey, "applies only with " + urlsKey + " (the replicas to read "
                     + "from), got '" + routed + "' without it");
         }
-        Set<Action> actions = parseActions(actionsKey, routed);
-        return new ReadReplicas(urlsKey, urls, actions);
+        if (urls.isEmpty()) {
+            return NONE;
+        }
+        return new ReadReplicas(urlsKey, urls, parseActions(actionsKey, routed));
     }
 
     /** {@code all} (or absent), {@code none}, or a comma list of read action codes. */
