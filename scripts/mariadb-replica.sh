@@ -9,7 +9,8 @@
 #                                 replica at the primary and wait until both replication threads run; N is the
 #                                 replica's MASTER_DELAY in WHOLE SECONDS (MariaDB has no finer apply delay): an event
 #                                 is applied at least N s after it ran on the primary, and since binlog timestamps
-#                                 are whole seconds, a write becomes visible on the replica between N-1 and N+1 s later
+#                                 are whole seconds, a write becomes visible on the replica between N-1 and N s later
+#                                 (plus the replication lag)
 #   scripts/mariadb-replica.sh delay DIR N   change MASTER_DELAY of the running replica (STOP SLAVE;
 #                                 CHANGE MASTER TO MASTER_DELAY=N; START SLAVE)
 #   scripts/mariadb-replica.sh urls DIR      two lines: mariadb.url=<primary JDBC URL> and
