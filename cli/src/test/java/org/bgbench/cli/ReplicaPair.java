@@ -82,7 +82,7 @@ final class ReplicaPair implements AutoCloseable {
         Path dir = null;
         try {
             // Short, so the socket paths fit.
-            dir = Files.createTempDirectory(Path.of("/tmp"), "bg-pgr-");
+            dir = Files.createTempDirectory(Path.of("/tmp"), "bg-" + prefix + "-pair-");
             String out = run(script, "start", dir.toString(), "--delay", delay);
             Map<String, String> settings = new LinkedHashMap<>();
             for (String line : out.split("\n")) {
