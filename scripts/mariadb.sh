@@ -9,7 +9,9 @@
 #   scripts/mariadb.sh pid DIR     the server's pid
 #
 # Then: ./bg load --store mariadb -p mariadb.url=$(scripts/mariadb.sh url DIR) -p mariadb.user=bg -p mariadb.password=bg
-# Env: MARIADB_BUFFER_POOL (default 1G), MARIADB_PORT (default: a free port), MARIADB_BIN (default /usr/sbin).
+# Env: MARIADB_BUFFER_POOL (default 1G), MARIADB_PORT (default: a free port), MARIADB_BIN (default /usr/sbin),
+#      MARIADB_BIND (the loopback address to listen on, default 127.0.0.1), MARIADB_EXTRA_CNF (lines added to the
+#      [mariadbd] section, e.g. server-id and log-bin: scripts/mariadb-replica.sh uses both).
 set -euo pipefail
 me=scripts/mariadb.sh
 usage() { echo "usage: $me start|stop|url|pid DIR" >&2; exit 2; }
@@ -38,10 +40,12 @@ running_pid() { # the pid of the server of DIR if it runs
   [ -n "$p" ] && kill -0 "$p" 2>/dev/null && echo "$p"
 }
 port_of() { sed -n 's/^port=//p' "$dir/my.cnf" | head -1; }
-url() { echo "jdbc:mariadb://127.0.0.1:$(port_of)/bg"; }
+bind_of() { sed -n 's/^bind-address=//p' "$dir/my.cnf" | head -1; }
+url() { echo "jdbc:mariadb://$(bind_of):$(port_of)/bg"; }
 free_port() {
   if [ -n "${MARIADB_PORT:-}" ]; then echo "$MARIADB_PORT"; return; fi
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()' 2>/dev/null \
+  python3 -c 'import socket,sys; s=socket.socket(); s.bind((sys.argv[1],0)); print(s.getsockname()[1]); s.close()' \
+    "${MARIADB_BIND:-127.0.0.1}" 2>/dev/null \
     || echo $(( 20000 + RANDOM % 20000 ))
 }
 
@@ -63,7 +67,7 @@ case "$cmd" in
 datadir=$dir/data
 socket=$sock
 port=$port
-bind-address=127.0.0.1
+bind-address=${MARIADB_BIND:-127.0.0.1}
 pid-file=$dir/mysqld.pid
 log-error=$dir/error.log
 $( [ "$(id -u)" -eq 0 ] && echo "user=root" )
@@ -79,6 +83,7 @@ innodb_log_buffer_size=64M
 # not reach the disk.
 innodb_flush_log_at_trx_commit=0
 innodb_doublewrite=0
+${MARIADB_EXTRA_CNF:-}
 [client]
 socket=$sock
 port=$port

@@ -5,12 +5,14 @@
 #   scripts/test-deps.sh        what ./test needs: redis-server and memcached (the casql store's tests, and
 #                               the emulator's stale-store test, start them as child processes on free ports),
 #                               mariadb-server and mariadb-client (the mariadb store's tests start a private server
-#                               with scripts/mariadb.sh)
-#   scripts/test-deps.sh --ci   also PostgreSQL (/usr/lib/postgresql/*/bin) and iproute2, for
-#                               scripts/test-cluster-netns.sh
+#                               with scripts/mariadb.sh), PostgreSQL's server binaries (/usr/lib/postgresql/*/bin,
+#                               package postgresql: PostgresReplicaTest starts a primary and a streaming replica
+#                               with scripts/postgres-replica.sh)
+#   scripts/test-deps.sh --ci   also iproute2, for scripts/test-cluster-netns.sh
 #
 # Packages are installed without starting or enabling their system services. BG_TEST_INSTALL=0 never installs (only
-# reports); BG_DEPS_PATH replaces the directories searched for the binaries (for this script's own test).
+# reports); BG_DEPS_PATH replaces the directories searched for the binaries and BG_DEPS_PG_GLOB the pattern of
+# PostgreSQL's (for this script's own test).
 set -euo pipefail
 me="${BG_DEPS_CALLER:-scripts/test-deps.sh}"
 
@@ -36,8 +38,9 @@ have redis-server || missing+=(redis-server)
 have memcached || missing+=(memcached)
 have mariadbd || missing+=(mariadb-server)
 have mariadb-admin || missing+=(mariadb-client)
+if [ -n "${BG_DEPS_PG_GLOB+x}" ]; then pg_glob=$BG_DEPS_PG_GLOB; else pg_glob='/usr/lib/postgresql/*/bin/pg_basebackup'; fi
+if ! compgen -G "$pg_glob" >/dev/null; then missing+=(postgresql); fi
 if [ -n "$ci" ]; then
-  if ! compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null; then missing+=(postgresql); fi
   have ip || missing+=(iproute2)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -39,7 +39,7 @@ public final class SanityCheck {
         if (!problems.isEmpty()) {
             return problems;
         }
-        try (StoreSession s = store.openSession()) {
+        try (StoreSession s = store.openConsistentSession()) {
             ProfileView p = new ProfileView(g.attributeCount());
             int step = Math.max(1, g.members() / Math.max(1, sample));
             for (int i = 0; i < g.members() && problems.size() < 10; i += step) {

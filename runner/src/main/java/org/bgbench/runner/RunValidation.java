@@ -208,6 +208,22 @@ public final class RunValidation {
                 sb.append(String.format(Locale.ROOT, "  %9.0f – %7.0f ms %12d %10s %10s%n", b.fromMs(), b.toMs(),
                         b.reads(), pct(b.p()), pct(b.pAtMost())));
             }
+            // How long after a write stale reads were still issued: from the end of the last bucket with a stale read
+            // on, every read saw the latest value (e.g. a replica's apply delay).
+            double staleUntil = -1;
+            long after = 0;
+            for (Unpredictable.Bucket b : f.buckets()) {
+                if (b.valid() < b.reads()) {
+                    staleUntil = b.toMs();
+                    after = 0;
+                } else {
+                    after += b.reads();
+                }
+            }
+            if (staleUntil >= 0 && after > 0) {
+                sb.append(String.format(Locale.ROOT, "  stale reads came up to %.0f ms after the write; all %,d reads "
+                        + "after that were fresh%n", staleUntil, after));
+            }
         }
         if (!u.samples().isEmpty()) {
             Unpredictable.Sample s = u.samples().get(0);

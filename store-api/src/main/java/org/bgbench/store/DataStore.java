@@ -69,6 +69,15 @@ public interface DataStore extends AutoCloseable {
     /** A session for one emulator thread. */
     StoreSession openSession();
 
+    /**
+     * A session whose reads see every write that completed before them, for BG's own checks (the load's sanity check,
+     * {@code bg verify}, RepairDB, the comparison before a run): on a store that reads from replicas, a session on the
+     * primary only. By default {@link #openSession()}.
+     */
+    default StoreSession openConsistentSession() {
+        return openSession();
+    }
+
     /** Database-image hooks, if the store has a fast way to snapshot and restore itself. */
     default Optional<StoreImage> image() {
         return Optional.empty();

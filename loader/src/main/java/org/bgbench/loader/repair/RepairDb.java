@@ -285,7 +285,7 @@ public final class RepairDb {
             List<Future<?>> futures = new ArrayList<>();
             for (int k = 0; k < t; k++) {
                 futures.add(pool.submit(() -> {
-                    try (StoreSession s = store.openSession()) {
+                    try (StoreSession s = store.openConsistentSession()) {
                         for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
                             work.run(s, i);
                         }

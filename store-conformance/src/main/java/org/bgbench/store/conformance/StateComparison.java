@@ -39,7 +39,7 @@ public final class StateComparison {
         long friendships = 0;
         long pending = 0;
         long comments = 0;
-        try (StoreSession s = store.openSession()) {
+        try (StoreSession s = store.openConsistentSession()) {
             ProfileView profile = new ProfileView(g.attributeCount());
             MemberList list = new MemberList(g.attributeCount());
             CommentList commentList = new CommentList();

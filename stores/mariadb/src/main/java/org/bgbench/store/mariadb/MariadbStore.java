@@ -10,24 +10,30 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.RelationalStore;
 import org.mariadb.jdbc.Driver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * BG's Basic relational design on MariaDB or MySQL (InnoDB) through MariaDB Connector/J: sessions borrow a connection
  * from a HikariCP pool for their whole life, loaders write through connections of their own.
  */
 public final class MariadbStore extends RelationalStore {
+    private static final Logger LOG = LoggerFactory.getLogger(MariadbStore.class);
     private static final int MIN_IDLE = 4;
     private static final int AUTO_POOL_CAP = 128;
     /**
@@ -55,16 +61,31 @@ public final class MariadbStore extends RelationalStore {
      * @param timeout        how long a session's statement may run before the server stops it (max_statement_time);
      *                       a server that does not answer is given up one second later (the socket's read
      *                       timeout), and connecting or waiting for a pooled connection is bounded by it too
+     * @param replicas       read replicas and the read actions sent to them; null for none
      */
     public record Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
-                         java.time.Duration timeout, FeedDesign feed) {
+                         java.time.Duration timeout, FeedDesign feed, ReadReplicas replicas) {
         public Config {
+            if (replicas == null) {
+                replicas = ReadReplicas.NONE;
+            }
             if (timeout == null) {
                 timeout = org.bgbench.store.StoreSettings.defaultTimeout(org.bgbench.store.StoreSettings.DEFAULT_BETA);
             }
             if (feed == null) {
                 feed = FeedDesign.PULL;
             }
+        }
+
+        /** No read replicas. */
+        public Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
+                      java.time.Duration timeout, FeedDesign feed) {
+            this(url, user, password, pool, friendshipRows, bulk, timeout, feed, null);
+        }
+
+        /** The same settings with the read replicas {@code r}. */
+        public Config withReplicas(ReadReplicas r) {
+            return new Config(url, user, password, pool, friendshipRows, bulk, timeout, feed, r);
         }
 
         /** The pull feed. */
@@ -88,10 +109,29 @@ public final class MariadbStore extends RelationalStore {
     private final int poolSize;
     private final MariadbImage image;
     private volatile boolean closed;
+    private final java.time.Duration timeout;
+    /** The read replicas ({@code mariadb.read-urls}) and the read actions routed to them. */
+    private final ReadReplicas replicas;
+    /** One pool per replica URL, in {@code replicas}' order; empty without replicas. */
+    private final List<Replica> replicaPools;
+    /** Whether the replicas were seen to have applied the primary's binlog as of the first routed session. */
+    private volatile boolean replicasCaughtUp;
+
+    /** A read replica: its URL as given, its host, its pool. */
+    private record Replica(String url, String host, HikariDataSource pool) {
+        /** A one-line message naming the read URL. */
+        String describe(String user, SQLException e) {
+            return "read replica " + url + " (" + MariadbStoreProvider.READ_URLS + "): "
+                    + MariadbStore.describe(url, user, e);
+        }
+    }
 
     private MariadbStore(Config config, String host, String database, Properties props, HikariDataSource pool,
-                         int poolSize) {
+                         int poolSize, List<Replica> replicaPools) {
         super(new MariadbDialect(config.bulk()), config.friendshipRows(), config.feed());
+        this.timeout = config.timeout();
+        this.replicas = config.replicas();
+        this.replicaPools = List.copyOf(replicaPools);
         this.url = config.url();
         this.host = host;
         this.database = database;
@@ -138,8 +178,43 @@ public final class MariadbStore extends RelationalStore {
             throw new StoreException(describe(url, config.user(), e), e);
         }
         int size = config.pool() > 0 ? config.pool() : Math.max(2, Math.min(AUTO_POOL_CAP, slots - 16));
+        HikariDataSource pool;
+        try {
+            pool = new HikariDataSource(sessionPool("bg-mariadb", url, props, size, config));
+        } catch (HikariPool.PoolInitializationException e) {
+            throw e.getCause() instanceof SQLException se ? new StoreException(describe(url, config.user(), se), se)
+                    : new StoreException("cannot open a connection pool to MariaDB at " + url + ": "
+                            + e.getMessage(), e);
+        }
+        List<Replica> replicas = new ArrayList<>();
+        try {
+            // One pool per read URL, set up as the primary's (timeouts, isolation), at most as many sessions each.
+            for (String readUrl : config.replicas().routes() ? config.replicas().urls() : List.<String>of()) {
+                String rest2 = readUrl.substring("jdbc:mariadb://".length());
+                int at = rest2.indexOf('/');
+                String readHost = (at < 0 ? rest2 : rest2.substring(0, at)).replaceAll(":\\d+$", "");
+                Replica r = new Replica(readUrl, readHost, null);
+                try {
+                    replicas.add(new Replica(readUrl, readHost, new HikariDataSource(sessionPool(
+                            "bg-mariadb-read-" + replicas.size(), readUrl, props, size, config))));
+                } catch (HikariPool.PoolInitializationException e) {
+                    throw e.getCause() instanceof SQLException se ? new StoreException(r.describe(config.user(), se),
+                            se) : new StoreException("cannot open a connection pool to the read replica " + readUrl
+                            + " (" + MariadbStoreProvider.READ_URLS + "): " + e.getMessage(), e);
+                }
+            }
+        } catch (RuntimeException e) {
+            replicas.forEach(r -> r.pool().close());
+            pool.close();
+            throw e;
+        }
+        return new MariadbStore(config, host, database, props, pool, size, replicas);
+    }
+
+    /** The session pool of the server at {@code url}. */
+    private static HikariConfig sessionPool(String name, String url, Properties props, int size, Config config) {
         HikariConfig hc = new HikariConfig();
-        hc.setPoolName("bg-mariadb");
+        hc.setPoolName(name);
         hc.setJdbcUrl(url);
         hc.setDataSourceProperties(props);
         hc.setMaximumPoolSize(size);
@@ -151,15 +226,7 @@ public final class MariadbStore extends RelationalStore {
         hc.setConnectionInitSql(INIT_SQL + ", max_statement_time = " + config.timeout().toMillis() / 1000.0);
         // Fewer gap locks than REPEATABLE READ, so concurrent friendship writes do not deadlock on ranges.
         hc.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-        HikariDataSource pool;
-        try {
-            pool = new HikariDataSource(hc);
-        } catch (HikariPool.PoolInitializationException e) {
-            throw e.getCause() instanceof SQLException se ? new StoreException(describe(url, config.user(), se), se)
-                    : new StoreException("cannot open a connection pool to MariaDB at " + url + ": "
-                            + e.getMessage(), e);
-        }
-        return new MariadbStore(config, host, database, props, pool, size);
+        return hc;
     }
 
     /** A new connection outside the pool, set up like pooled ones. */
@@ -211,6 +278,91 @@ public final class MariadbStore extends RelationalStore {
         }
     }
 
+    /**
+     * A pooled connection to the replica of session {@code session} (i mod n). The first one waits until every replica
+     * has applied the primary's binlog as it was then ({@code MASTER_GTID_WAIT}, at most {@code mariadb.timeout} plus
+     * the replica's MASTER_DELAY), so a run starts on replicas that hold the graph just loaded.
+     */
+    @Override
+    protected Connection connectForRead(int session) {
+        if (!replicasCaughtUp) {
+            awaitReplicas();
+        }
+        Replica r = replicaPools.get(replicas.replicaOf(session));
+        try {
+            return r.pool().getConnection();
+        } catch (SQLTransientConnectionException e) {
+            if (e.getCause() instanceof SQLException cause) {
+                throw new StoreException(r.describe(user, cause), e);
+            }
+            throw new StoreException("no free connection to the read replica " + r.url() + " ("
+                    + MariadbStoreProvider.READ_URLS + "): all " + poolSize + " pooled connections are held by open "
+                    + "sessions; raise mariadb.pool", e);
+        } catch (SQLException e) {
+            throw new StoreException(r.describe(user, e), e);
+        }
+    }
+
+    @Override
+    protected ReadReplicas readReplicas() {
+        return replicas;
+    }
+
+    private synchronized void awaitReplicas() {
+        if (replicasCaughtUp) {
+            return;
+        }
+        String gtid;
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
+            rs.next();
+            gtid = rs.getString(1);
+        } catch (SQLException e) {
+            throw failure("reading the primary's binlog position", e);
+        }
+        if (gtid != null && !gtid.isBlank()) {
+            for (Replica r : replicaPools) {
+                try (Connection c = r.pool().getConnection()) {
+                    long delay = 0;
+                    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+                        if (rs.next()) {
+                            delay = rs.getLong("SQL_Delay");
+                        }
+                    } catch (SQLException e) {
+                        // No privilege to see it: wait the timeout alone.
+                    }
+                    long seconds = timeout.toSeconds() + delay;
+                    try (Statement st = c.createStatement()) {
+                        // The session's statement limit would cut the wait short.
+                        st.execute("SET SESSION max_statement_time = 0");
+                    }
+                    int done;
+                    try (PreparedStatement ps = c.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
+                        ps.setString(1, gtid);
+                        ps.setLong(2, seconds);
+                        c.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, (seconds + 5) * 1000));
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            done = rs.getInt(1);
+                        }
+                    } finally {
+                        c.setNetworkTimeout(Runnable::run, (int) timeout.plusSeconds(1).toMillis());
+                        try (Statement st = c.createStatement()) {
+                            st.execute("SET SESSION max_statement_time = " + timeout.toMillis() / 1000.0);
+                        }
+                    }
+                    if (done != 0) {
+                        LOG.warn("the read replica {} has not applied the primary's binlog up to {} within {} s; "
+                                + "reads there may miss the graph's latest writes at the start", r.url(), gtid, seconds);
+                    }
+                } catch (SQLException e) {
+                    throw new StoreException(r.describe(user, e), e);
+                }
+            }
+        }
+        replicasCaughtUp = true;
+    }
+
     @Override
     protected Connection connectForLoad() {
         try {
@@ -260,10 +412,27 @@ public final class MariadbStore extends RelationalStore {
      */
     @Override
     public List<Long> localServerPids() {
-        if (!isLoopback(host)) {
-            return List.of();
+        List<Long> pids = new ArrayList<>();
+        if (isLoopback(host)) {
+            pids.addAll(serverPid(this::connect));
         }
-        try (Connection c = connect(); Statement st = c.createStatement();
+        // The replicas' servers too, when they run here.
+        for (Replica r : replicaPools) {
+            if (isLoopback(r.host())) {
+                serverPid(() -> {
+                    try {
+                        return r.pool().getConnection();
+                    } catch (SQLException e) {
+                        throw new StoreException(r.describe(user, e), e);
+                    }
+                }).stream().filter(p -> !pids.contains(p)).forEach(pids::add);
+            }
+        }
+        return List.copyOf(pids);
+    }
+
+    private static List<Long> serverPid(java.util.function.Supplier<Connection> connections) {
+        try (Connection c = connections.get(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT @@pid_file, @@datadir")) {
             rs.next();
             Path file = Path.of(rs.getString(1));
@@ -295,6 +464,7 @@ public final class MariadbStore extends RelationalStore {
         if (!closed) {
             closed = true;
             pool.close();
+            replicaPools.forEach(r -> r.pool().close());
         }
     }
 }

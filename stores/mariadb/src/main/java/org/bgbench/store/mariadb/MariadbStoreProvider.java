@@ -8,6 +8,7 @@ import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.StoreTraits;
 import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.relational.ReadReplicas;
 
 /** The {@code mariadb} store: MariaDB or MySQL (InnoDB) over MariaDB Connector/J with BG's Basic relational design. */
 public final class MariadbStoreProvider implements StoreProvider {
@@ -16,6 +17,7 @@ public final class MariadbStoreProvider implements StoreProvider {
     static final String PASSWORD = "mariadb.password";
     static final String POOL = "mariadb.pool";
     static final String TIMEOUT = "mariadb.timeout";
+    static final String READ_URLS = "mariadb.read-urls";
     static final String BULK = "mariadb.bulk";
     static final String FRIENDSHIP_ROWS = "friendship.rows";
     static final String DEFAULT_URL = "jdbc:mariadb://127.0.0.1:3306/bg";
@@ -57,6 +59,7 @@ public final class MariadbStoreProvider implements StoreProvider {
                                 + "or waiting for a pooled connection is bounded by it too; at least 1s; default "
                                 + "max(10s, 100·β)")));
         all.addAll(FeedDesign.settings());
+        all.addAll(ReadReplicas.settings("mariadb", "MariaDB or MySQL"));
         return List.copyOf(all);
     }
 
@@ -89,6 +92,7 @@ public final class MariadbStoreProvider implements StoreProvider {
                     default -> MariadbStore.Bulk.INFILE;
                 },
                 s.timeout(TIMEOUT),
-                FeedDesign.from(s));
+                FeedDesign.from(s),
+                ReadReplicas.from(s, "mariadb", "jdbc:mariadb://"));
     }
 }

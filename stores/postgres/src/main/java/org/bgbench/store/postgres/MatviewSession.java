@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Set;
+import org.bgbench.model.Action;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.relational.RelationalSchema;
@@ -30,21 +32,24 @@ final class MatviewSession extends RelationalSession {
     }
 
     /**
-     * @param c    a connection in autocommit mode, owned by the session from now on
-     * @param sync whether writes refresh the view before they return
+     * @param c      a connection in autocommit mode, owned by the session from now on
+     * @param read   a read replica's connection for the routed read actions (VP reads the replica's copy of the
+     *               view), owned by the session from now on; null for none
+     * @param routed the read actions prepared on {@code read}
+     * @param sync   whether writes refresh the view before they return
      */
-    MatviewSession(Connection c, RelationalSchema schema, boolean sync) {
-        super(c, schema, null);
+    MatviewSession(Connection c, Connection read, Set<Action> routed, RelationalSchema schema, boolean sync) {
+        super(c, read, routed, schema, null);
         this.c = c;
         this.sync = sync;
         try {
-            viewProfile = c.prepareStatement(CountsView.viewProfile(schema, false));
-            viewOwnProfile = c.prepareStatement(CountsView.viewProfile(schema, true));
+            viewProfile = connectionFor(Action.VP).prepareStatement(CountsView.viewProfile(schema, false));
+            viewOwnProfile = connectionFor(Action.VP).prepareStatement(CountsView.viewProfile(schema, true));
             refresh = sync ? c.createStatement() : null;
         } catch (SQLException e) {
             try {
-                c.close();
-            } catch (SQLException ignored) {
+                close();
+            } catch (RuntimeException ignored) {
                 // Reporting the first failure matters more.
             }
             throw new StoreException("cannot prepare the BG statements of the materialized-view design (is the BG "

@@ -4,7 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.Executor;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.FeedList;
@@ -21,7 +21,8 @@ import org.bgbench.store.StoreSession;
  * and a read timeout one second longer (pgJDBC's socket timeout: a server that does not answer at all, frozen or cut
  * off, fails the call and pgJDBC closes the connection). Both are the session's alone: on return to the pool the
  * statement timeout is reset and Hikari restores the read timeout, so loads and index builds on pooled connections
- * never inherit them.
+ * never inherit them. With read replicas ({@code postgres.read-urls}) the session also borrows a connection from its
+ * replica's pool, with the same two timeouts, for the routed read actions.
  *
  * <p>A connection the driver closed (the read timed out, the server went away) is not kept: Hikari evicts it from the
  * pool, and this session borrows another at its next action, so one timeout costs one error, not every action after
@@ -33,19 +34,27 @@ final class PostgresSession implements StoreSession {
     private static final int RESET_MILLIS = 1_000;
 
     private final Supplier<Connection> connections;
-    private final Function<Connection, StoreSession> design;
+    /** Borrows a connection to this session's read replica; null without replicas. */
+    private final Supplier<Connection> reads;
+    private final BiFunction<Connection, Connection, StoreSession> design;
     private final long statementMillis;
     private final int readMillis;
     private Connection c;
+    /** The read replica's connection; null without replicas. */
+    private Connection r;
     private StoreSession s;
 
     /**
      * @param connections borrows a connection (fails with a {@link StoreException} saying why)
-     * @param design      the design's session on a connection, which it owns from then on
+     * @param reads       borrows a connection to the session's read replica (fails likewise, naming its URL); null
+     *                    for none
+     * @param design      the design's session on a primary and a replica connection (null without replicas), which
+     *                    it owns from then on
      */
-    PostgresSession(Supplier<Connection> connections, Function<Connection, StoreSession> design, long statementMillis,
-                    int readMillis) {
+    PostgresSession(Supplier<Connection> connections, Supplier<Connection> reads,
+                    BiFunction<Connection, Connection, StoreSession> design, long statementMillis, int readMillis) {
         this.connections = connections;
+        this.reads = reads;
         this.design = design;
         this.statementMillis = statementMillis;
         this.readMillis = readMillis;
@@ -54,13 +63,28 @@ final class PostgresSession implements StoreSession {
 
     private void open() {
         Connection conn = connections.get();
-        // The design's session first: if it cannot prepare its statements it closes the connection, which then goes
+        Connection read = null;
+        if (reads != null) {
+            try {
+                read = reads.get();
+            } catch (RuntimeException e) {
+                try {
+                    conn.close();
+                } catch (SQLException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
+        }
+        // The design's session first: if it cannot prepare its statements it closes the connections, which then go
         // back to the pool without this session's timeouts.
-        StoreSession created = design.apply(conn);
+        StoreSession created = design.apply(conn, read);
         try {
-            conn.setNetworkTimeout(DIRECT, readMillis);
-            try (Statement st = conn.createStatement()) {
-                st.execute("SET statement_timeout = " + statementMillis);
+            for (Connection x : read == null ? java.util.List.of(conn) : java.util.List.of(conn, read)) {
+                x.setNetworkTimeout(DIRECT, readMillis);
+                try (Statement st = x.createStatement()) {
+                    st.execute("SET statement_timeout = " + statementMillis);
+                }
             }
         } catch (SQLException e) {
             try {
@@ -72,6 +96,7 @@ final class PostgresSession implements StoreSession {
         }
         s = created;
         c = conn;
+        r = read;
     }
 
     /** The design's session, on a new connection if the last one was lost. */
@@ -88,6 +113,7 @@ final class PostgresSession implements StoreSession {
             StoreSession old = s;
             s = null;
             c = null;
+            r = null;
             try {
                 old.close();
             } catch (RuntimeException suppressed) {
@@ -98,8 +124,12 @@ final class PostgresSession implements StoreSession {
     }
 
     private boolean lost() {
+        return lost(c) || (r != null && lost(r));
+    }
+
+    private static boolean lost(Connection x) {
         try {
-            return c.isClosed();
+            return x.isClosed();
         } catch (SQLException e) {
             return true;
         }
@@ -233,19 +263,28 @@ final class PostgresSession implements StoreSession {
             return;
         }
         try {
-            if (!lost()) {
-                c.setNetworkTimeout(DIRECT, RESET_MILLIS);
-                try (Statement st = c.createStatement()) {
+            for (Connection x : r == null ? java.util.List.of(c) : java.util.List.of(c, r)) {
+                reset(x);
+            }
+        } finally {
+            StoreSession old = s;
+            s = null;
+            c = null;
+            r = null;
+            old.close();
+        }
+    }
+
+    private static void reset(Connection x) {
+        try {
+            if (!lost(x)) {
+                x.setNetworkTimeout(DIRECT, RESET_MILLIS);
+                try (Statement st = x.createStatement()) {
                     st.execute("RESET statement_timeout");
                 }
             }
         } catch (SQLException e) {
             // The connection is broken: the pool evicts it when the session closes it below.
-        } finally {
-            StoreSession old = s;
-            s = null;
-            c = null;
-            old.close();
         }
     }
 }

@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -25,10 +26,13 @@ import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.RelationalSchema;
 import org.bgbench.store.relational.RelationalSession;
 import org.bgbench.store.relational.RelationalStore;
 import org.postgresql.Driver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * BG's Basic relational design on PostgreSQL: sessions borrow a connection from a HikariCP pool for their whole life,
@@ -36,6 +40,7 @@ import org.postgresql.Driver;
  * {@link Design#MATVIEW} View Profile reads its counts from a materialized view instead ({@link CountsView}).
  */
 public final class PostgresStore extends RelationalStore {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresStore.class);
     /** Connections kept idle in the pool; more are opened as sessions ask for them. */
     private static final int MIN_IDLE = 4;
     /** Upper bound of the automatic pool size. */
@@ -50,6 +55,20 @@ public final class PostgresStore extends RelationalStore {
     private final PostgresImage image;
     /** The materialized view of the counts; null with the basic design. */
     private final CountsView view;
+    /** The read replicas ({@code postgres.read-urls}) and the read actions routed to them. */
+    private final ReadReplicas replicas;
+    /** One pool per replica URL, in {@code replicas}' order; empty without replicas. */
+    private final List<Replica> replicaPools;
+    /** Whether the replicas were seen to have replayed the primary's WAL as of the first routed session. */
+    private volatile boolean replicasCaughtUp;
+
+    /** A read replica: its URL as given, the server it names, its pool. */
+    private record Replica(String url, Target target, HikariDataSource pool) {
+        /** A one-line message naming the read URL, for a failed connection or statement. */
+        String describe(SQLException e) {
+            return "read replica " + url + " (" + PostgresStoreProvider.READ_URLS + "): " + target.describe(e);
+        }
+    }
 
     /** How View Profile gets a member's counts. */
     public enum Design {
@@ -74,10 +93,14 @@ public final class PostgresStore extends RelationalStore {
      * @param timeout        how long a session's statement may run before the server cancels it; a server that does
      *                       not answer at all is given up one second later (pgJDBC's read timeout), and connecting
      *                       and borrowing a pooled connection wait as long (whole seconds, at least 1 s)
+     * @param replicas       read replicas and the read actions sent to them; null for none
      */
     public record Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
-                         Design design, Duration refresh, Duration timeout, FeedDesign feed) {
+                         Design design, Duration refresh, Duration timeout, FeedDesign feed, ReadReplicas replicas) {
         public Config {
+            if (replicas == null) {
+                replicas = ReadReplicas.NONE;
+            }
             if (design == null) {
                 design = Design.BASIC;
             }
@@ -95,6 +118,17 @@ public final class PostgresStore extends RelationalStore {
             }
         }
 
+        /** No read replicas. */
+        public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
+                      Design design, Duration refresh, Duration timeout, FeedDesign feed) {
+            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, null);
+        }
+
+        /** The same settings with the read replicas {@code r}. */
+        public Config withReplicas(ReadReplicas r) {
+            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, r);
+        }
+
         /** The pull feed. */
         public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
                       Design design, Duration refresh, Duration timeout) {
@@ -103,7 +137,8 @@ public final class PostgresStore extends RelationalStore {
 
         /** The same settings with feed design {@code f}. */
         public Config withFeed(FeedDesign f) {
-            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, f);
+            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, f,
+                    replicas);
         }
 
         /** The default timeout. */
@@ -119,8 +154,11 @@ public final class PostgresStore extends RelationalStore {
     }
 
     private PostgresStore(PostgresDialect dialect, Config config, Target target, Properties sessionProperties,
-                          Properties loadProperties, HikariDataSource pool, EmbeddedServer embedded, int poolSize) {
+                          Properties loadProperties, HikariDataSource pool, EmbeddedServer embedded, int poolSize,
+                          List<Replica> replicaPools) {
         super(dialect, config.friendshipRows(), config.feed());
+        this.replicas = config.replicas();
+        this.replicaPools = List.copyOf(replicaPools);
         this.timeout = config.timeout();
         this.target = target;
         this.loadProperties = loadProperties;
@@ -198,15 +236,69 @@ public final class PostgresStore extends RelationalStore {
                         : new StoreException("cannot open a connection pool to PostgreSQL at " + target.address()
                                 + ": " + e.getMessage(), e);
             }
+            List<Replica> replicas;
+            try {
+                replicas = openReplicas(config, user, props, size);
+            } catch (RuntimeException e) {
+                pool.close();
+                throw e;
+            }
             Properties load = new Properties();
             load.putAll(props);
             // A load is redone from scratch if it fails, so its commits need not wait for the disk.
             load.setProperty("options", "-c synchronous_commit=off");
-            return new PostgresStore(new PostgresDialect(version), config, target, props, load, pool, server, size);
+            return new PostgresStore(new PostgresDialect(version), config, target, props, load, pool, server, size,
+                    replicas);
         } catch (RuntimeException e) {
             if (server != null) {
                 server.close();
             }
+            throw e;
+        }
+    }
+
+    /**
+     * One pool per read URL, sized and timed out like the primary's (each replica gets at most as many sessions as the
+     * primary); fails, closing those already opened, with one line naming the read URL.
+     */
+    private static List<Replica> openReplicas(Config config, String user, Properties primaryProps, int size) {
+        List<Replica> out = new ArrayList<>();
+        if (!config.replicas().routes()) {
+            return out;
+        }
+        try {
+            int i = 0;
+            for (String url : config.replicas().urls()) {
+                Target t;
+                try {
+                    t = Target.of(url, user);
+                } catch (StoreException e) {
+                    throw new StoreException(PostgresStoreProvider.READ_URLS + ": '" + url + "' is not a PostgreSQL "
+                            + "JDBC URL; expected jdbc:postgresql://HOST:PORT/DATABASE", e);
+                }
+                Properties props = new Properties();
+                props.putAll(primaryProps);
+                props.setProperty("ApplicationName", "bg-read");
+                HikariConfig hc = new HikariConfig();
+                hc.setPoolName("bg-postgres-read-" + i++);
+                hc.setJdbcUrl(url);
+                hc.setDataSourceProperties(props);
+                hc.setMaximumPoolSize(size);
+                hc.setMinimumIdle(Math.min(MIN_IDLE, size));
+                hc.setConnectionTimeout(config.timeout().toMillis());
+                hc.setValidationTimeout(Math.min(5_000, config.timeout().toMillis() / 2));
+                try {
+                    out.add(new Replica(url, t, new HikariDataSource(hc)));
+                } catch (HikariPool.PoolInitializationException e) {
+                    Replica r = new Replica(url, t, null);
+                    throw e.getCause() instanceof SQLException se ? new StoreException(r.describe(se), se)
+                            : new StoreException("cannot open a connection pool to the read replica " + url + " ("
+                                    + PostgresStoreProvider.READ_URLS + "): " + e.getMessage(), e);
+                }
+            }
+            return out;
+        } catch (RuntimeException e) {
+            out.forEach(r -> r.pool().close());
             throw e;
         }
     }
@@ -241,6 +333,103 @@ public final class PostgresStore extends RelationalStore {
         } catch (SQLException e) {
             throw new StoreException(target.describe(e), e);
         }
+    }
+
+    /**
+     * A pooled connection to the replica of session {@code session} (i mod n). The first one waits until every replica
+     * has replayed the primary's WAL as it was then (at most {@code postgres.timeout} plus the apply delay), so a run
+     * starts on replicas that hold the graph just loaded; a replica that does not catch up in time is logged.
+     */
+    @Override
+    protected Connection connectForRead(int session) {
+        if (!replicasCaughtUp) {
+            awaitReplicas();
+        }
+        Replica r = replicaPools.get(replicas.replicaOf(session));
+        try {
+            return r.pool().getConnection();
+        } catch (SQLTransientConnectionException e) {
+            if (e.getCause() instanceof SQLException cause) {
+                throw new StoreException(r.describe(cause), e);
+            }
+            throw new StoreException("no free connection to the read replica " + r.url() + " ("
+                    + PostgresStoreProvider.READ_URLS + ") within " + Durations.format(timeout) + " ("
+                    + PostgresStoreProvider.TIMEOUT + "): all " + poolSize + " pooled connections are held by open "
+                    + "sessions; raise postgres.pool", e);
+        } catch (SQLException e) {
+            throw new StoreException(r.describe(e), e);
+        }
+    }
+
+    @Override
+    protected ReadReplicas readReplicas() {
+        return replicas;
+    }
+
+    private synchronized void awaitReplicas() {
+        if (replicasCaughtUp) {
+            return;
+        }
+        String lsn;
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+            rs.next();
+            lsn = rs.getString(1);
+        } catch (SQLException e) {
+            throw failure("reading the primary's WAL position", e);
+        }
+        for (Replica r : replicaPools) {
+            try (Connection c = r.pool().getConnection();
+                 java.sql.PreparedStatement ps = c.prepareStatement("SELECT NOT pg_is_in_recovery() OR "
+                         + "coalesce(pg_last_wal_replay_lsn() >= ?::pg_lsn, false), "
+                         + "current_setting('recovery_min_apply_delay')")) {
+                ps.setString(1, lsn);
+                long deadline = -1;
+                while (true) {
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        if (rs.getBoolean(1)) {
+                            break;
+                        }
+                        if (deadline < 0) {
+                            // The apply delay is only known here; wait for it on top of the timeout.
+                            deadline = System.nanoTime() + timeout.toNanos() + applyDelayNanos(rs.getString(2));
+                        }
+                    }
+                    if (System.nanoTime() > deadline) {
+                        LOG.warn("the read replica {} has not replayed the primary's WAL up to {} within {} plus "
+                                + "its apply delay; reads there may miss the graph's latest writes at the start",
+                                r.url(), lsn, Durations.format(timeout));
+                        break;
+                    }
+                    Thread.sleep(20);
+                }
+            } catch (SQLException e) {
+                throw new StoreException(r.describe(e), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreException("interrupted while waiting for the read replica " + r.url());
+            }
+        }
+        replicasCaughtUp = true;
+    }
+
+    /** {@code recovery_min_apply_delay} as SHOW prints it (0, 500ms, 2s, 1min, 1h, 1d) in nanoseconds. */
+    static long applyDelayNanos(String shown) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\s*(ms|s|min|h|d)?").matcher(
+                shown == null ? "" : shown.trim());
+        if (!m.matches()) {
+            return 0;
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "ms" : m.group(2);
+        return switch (unit) {
+            case "s" -> java.util.concurrent.TimeUnit.SECONDS.toNanos(n);
+            case "min" -> java.util.concurrent.TimeUnit.MINUTES.toNanos(n);
+            case "h" -> java.util.concurrent.TimeUnit.HOURS.toNanos(n);
+            case "d" -> java.util.concurrent.TimeUnit.DAYS.toNanos(n);
+            default -> java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(n);
+        };
     }
 
     @Override
@@ -319,9 +508,33 @@ public final class PostgresStore extends RelationalStore {
             view.ensureReady();
         }
         boolean sync = view != null && view.synchronous();
-        return new PostgresSession(this::connect, c -> view == null ? new RelationalSession(c, s, null)
-                : new MatviewSession(c, s, sync), timeout.toMillis(), (int) Math.min(Integer.MAX_VALUE,
-                timeout.plusSeconds(1).toMillis()));
+        java.util.function.Supplier<Connection> reads = null;
+        if (replicas.routes()) {
+            int session = nextSession();
+            reads = () -> connectForRead(session);
+        }
+        return new PostgresSession(this::connect, reads, (c, r) -> view == null
+                ? new RelationalSession(c, r, replicas.actions(), s, null)
+                : new MatviewSession(c, r, replicas.actions(), s, sync), timeout.toMillis(),
+                (int) Math.min(Integer.MAX_VALUE, timeout.plusSeconds(1).toMillis()));
+    }
+
+    /** A session with the store's timeouts whose every statement runs on the primary, for BG's checks. */
+    @Override
+    public StoreSession openConsistentSession() {
+        RelationalSchema s = schema();
+        if (view != null) {
+            view.ensureReady();
+        }
+        boolean sync = view != null && view.synchronous();
+        return new PostgresSession(this::connect, null, (c, r) -> view == null ? new RelationalSession(c, s, null)
+                : new MatviewSession(c, null, replicas.actions(), s, sync), timeout.toMillis(),
+                (int) Math.min(Integer.MAX_VALUE, timeout.plusSeconds(1).toMillis()));
+    }
+
+    /** The read replicas' URLs ({@code postgres.read-urls}); empty without replicas. */
+    public List<String> readUrls() {
+        return replicaPools.stream().map(Replica::url).toList();
     }
 
     /** A statement runs at most {@code postgres.timeout}; a server that does not answer is given up a second later. */
@@ -369,20 +582,38 @@ public final class PostgresStore extends RelationalStore {
         if (embedded != null) {
             return embedded.pid().map(List::of).orElse(List.of());
         }
-        if (!isLoopback(target.host())) {
-            return List.of();
+        List<Long> pids = new ArrayList<>();
+        if (isLoopback(target.host())) {
+            postmaster(this::connect).ifPresent(pids::add);
         }
-        try (Connection c = connect(); Statement st = c.createStatement();
+        // The replicas' servers too, when they run here: BG reports the CPU of all of them.
+        for (Replica r : replicaPools) {
+            if (isLoopback(r.target().host())) {
+                postmaster(() -> {
+                    try {
+                        return r.pool().getConnection();
+                    } catch (SQLException e) {
+                        throw new StoreException(r.describe(e), e);
+                    }
+                }).filter(p -> !pids.contains(p)).ifPresent(pids::add);
+            }
+        }
+        return List.copyOf(pids);
+    }
+
+    /** The parent of the backend serving a connection from {@code connections}, if /proc shows both are postgres. */
+    private static Optional<Long> postmaster(java.util.function.Supplier<Connection> connections) {
+        try (Connection c = connections.get(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
             long backend = rs.getLong(1);
             if (!isPostgresProcess(backend)) {
-                return List.of();
+                return Optional.empty();
             }
             long parent = parentPid(backend);
-            return parent > 1 && isPostgresProcess(parent) ? List.of(parent) : List.of();
+            return parent > 1 && isPostgresProcess(parent) ? Optional.of(parent) : Optional.empty();
         } catch (SQLException | IOException | RuntimeException e) {
-            return List.of();
+            return Optional.empty();
         }
     }
 
@@ -415,6 +646,7 @@ public final class PostgresStore extends RelationalStore {
                 }
             } finally {
                 pool.close();
+                replicaPools.forEach(r -> r.pool().close());
             }
         } finally {
             if (embedded != null) {

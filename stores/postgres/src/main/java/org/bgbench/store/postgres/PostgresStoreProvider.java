@@ -11,6 +11,7 @@ import org.bgbench.store.StoreSettings;
 import org.bgbench.store.StoreTraits;
 import org.bgbench.model.Durations;
 import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.relational.ReadReplicas;
 
 /**
  * The {@code postgres} store: PostgreSQL over pgJDBC with BG's Basic relational design, or with the profile counts in a
@@ -26,6 +27,8 @@ public final class PostgresStoreProvider implements StoreProvider {
     static final String DESIGN = "postgres.design";
     static final String REFRESH = "postgres.refresh";
     static final String TIMEOUT = "postgres.timeout";
+    static final String READ_URLS = "postgres.read-urls";
+    static final String READ_ACTIONS = "postgres.read-actions";
     static final String DEFAULT_URL = "jdbc:postgresql://localhost:5432/bg";
     static final String DEFAULT_USER = "postgres";
     // USC BG's JDBC client keys, read when the postgres.* key is not given.
@@ -76,6 +79,7 @@ public final class PostgresStoreProvider implements StoreProvider {
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
                 new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password")));
         all.addAll(FeedDesign.settings());
+        all.addAll(ReadReplicas.settings("postgres", "PostgreSQL (hot standby)"));
         return List.copyOf(all);
     }
 
@@ -109,7 +113,19 @@ public final class PostgresStoreProvider implements StoreProvider {
                 design,
                 refreshInterval(s.get(REFRESH), design),
                 s.timeout(TIMEOUT),
-                FeedDesign.from(s));
+                FeedDesign.from(s),
+                replicas(s));
+    }
+
+    /** {@code postgres.read-urls} and {@code postgres.read-actions}; refused with the embedded server. */
+    static ReadReplicas replicas(StoreSettings s) {
+        ReadReplicas r = ReadReplicas.from(s, "postgres", "jdbc:postgresql://");
+        if (!r.urls().isEmpty() && s.getBoolean(EMBEDDED, false)) {
+            throw new InvalidParameterException(READ_URLS, "the embedded server (" + EMBEDDED + "=true, --embedded) "
+                    + "has no replicas; start a primary and a replica (scripts/postgres-replica.sh start DIR) and pass "
+                    + "their URLs as " + URL + " and " + READ_URLS);
+        }
+        return r;
     }
 
     /** Null for {@code sync} (or absent), else the background refresh interval; only the matview design has one. */

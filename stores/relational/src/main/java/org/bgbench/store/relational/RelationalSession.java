@@ -5,7 +5,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.concurrent.locks.Lock;
+import org.bgbench.model.Action;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
@@ -17,10 +19,15 @@ import org.bgbench.store.StoreSession;
 /**
  * The actions on the Basic design through one connection, every statement prepared once when the session opens.
  * Single-row writes run in autocommit; the two-row accept, Share Resource and, with a push feed, AFR and TF run in a
- * transaction (or in the caller's, when a subclass already opened one).
+ * transaction (or in the caller's, when a subclass already opened one). With a read connection (a read replica), the
+ * statements of the routed read actions are prepared on it instead; every write, and every statement of a write's
+ * transaction, stays on the primary connection.
  */
 public class RelationalSession implements StoreSession {
     private final Connection c;
+    /** A read replica's connection for the routed read actions; null when every read uses {@code c}. */
+    private final Connection read;
+    private final Set<Action> routed;
     private final Lock writeLock;
     private final boolean twoRows;
     private final int attributes;
@@ -60,7 +67,21 @@ public class RelationalSession implements StoreSession {
      * @param writeLock held around every write when the engine admits one writer at a time; null otherwise
      */
     public RelationalSession(Connection c, RelationalSchema schema, Lock writeLock) {
+        this(c, null, Set.of(), schema, writeLock);
+    }
+
+    /**
+     * @param c         a connection to the primary in autocommit mode, owned by the session from now on
+     * @param read      a connection to a read replica in autocommit mode, owned by the session from now on; null for
+     *                  none (every read on {@code c})
+     * @param routed    the read actions whose statements are prepared on {@code read}
+     * @param writeLock held around every write when the engine admits one writer at a time; null otherwise
+     */
+    public RelationalSession(Connection c, Connection read, Set<Action> routed, RelationalSchema schema,
+                             Lock writeLock) {
         this.c = c;
+        this.read = read;
+        this.routed = read == null ? Set.of() : Set.copyOf(routed);
         this.writeLock = writeLock;
         this.twoRows = schema.friendshipRows() == 2;
         this.attributes = schema.attributeCount();
@@ -69,34 +90,41 @@ public class RelationalSession implements StoreSession {
         this.pullLimits = schema.pullLimits;
         boolean push = feed.push();
         try {
-            viewProfile = c.prepareStatement(schema.viewProfile);
-            viewOwnProfile = c.prepareStatement(schema.viewOwnProfile);
-            listFriends = c.prepareStatement(schema.listFriends);
-            viewFriendRequests = c.prepareStatement(schema.viewFriendRequests);
+            viewProfile = connectionFor(Action.VP).prepareStatement(schema.viewProfile);
+            viewOwnProfile = connectionFor(Action.VP).prepareStatement(schema.viewOwnProfile);
+            listFriends = connectionFor(Action.LF).prepareStatement(schema.listFriends);
+            viewFriendRequests = connectionFor(Action.VFR).prepareStatement(schema.viewFriendRequests);
             invite = c.prepareStatement(schema.invite);
             accept = c.prepareStatement(schema.accept);
             acceptMirror = twoRows ? c.prepareStatement(schema.acceptMirror) : null;
             reject = c.prepareStatement(schema.reject);
             thaw = c.prepareStatement(schema.thaw);
-            topResources = c.prepareStatement(schema.topResources);
-            comments = c.prepareStatement(schema.comments);
+            topResources = connectionFor(Action.VTR).prepareStatement(schema.topResources);
+            comments = connectionFor(Action.VCR).prepareStatement(schema.comments);
             postComment = c.prepareStatement(schema.postComment);
             deleteComment = c.prepareStatement(schema.deleteComment);
             share = c.prepareStatement(schema.share);
             shareRecipient = c.prepareStatement(schema.shareRecipient);
             lockAccount = push && writeLock == null ? c.prepareStatement(schema.lockAccount) : null;
-            pullFeed = push ? null : c.prepareStatement(schema.pullFeed);
+            pullFeed = push ? null : connectionFor(Action.VNF).prepareStatement(schema.pullFeed);
             fanOut = push ? c.prepareStatement(schema.fanOut) : null;
             pushPast = push ? c.prepareStatement(schema.pushPast) : null;
             dropPast = push ? c.prepareStatement(schema.dropPast) : null;
-            pushFeed = feed.kind() == FeedDesign.Kind.PUSH ? c.prepareStatement(schema.pushFeed) : null;
+            pushFeed = feed.kind() == FeedDesign.Kind.PUSH
+                    ? connectionFor(Action.VNF).prepareStatement(schema.pushFeed) : null;
             feedResource = feed.kind() == FeedDesign.Kind.PUSH && !feed.content()
-                    ? c.prepareStatement(schema.feedResource) : null;
-            sortedFeed = feed.kind() == FeedDesign.Kind.SORTED_PUSH ? c.prepareStatement(schema.sortedFeed) : null;
+                    ? connectionFor(Action.VNF).prepareStatement(schema.feedResource) : null;
+            sortedFeed = feed.kind() == FeedDesign.Kind.SORTED_PUSH
+                    ? connectionFor(Action.VNF).prepareStatement(schema.sortedFeed) : null;
         } catch (SQLException e) {
             closeQuietly();
             throw new StoreException("cannot prepare the BG statements (is the BG schema loaded?): " + e.getMessage(), e);
         }
+    }
+
+    /** The connection {@code action}'s statements are prepared on: the read replica's when it is routed there. */
+    protected final Connection connectionFor(Action action) {
+        return read != null && routed.contains(action) ? read : c;
     }
 
     @Override
@@ -578,6 +606,13 @@ public class RelationalSession implements StoreSession {
         } catch (SQLException ignored) {
             // Closing after a failure; nothing left to report.
         }
+        if (read != null) {
+            try {
+                read.close();
+            } catch (SQLException ignored) {
+                // Closing after a failure; nothing left to report.
+            }
+        }
     }
 
     @Override
@@ -587,6 +622,14 @@ public class RelationalSession implements StoreSession {
             c.close();
         } catch (SQLException e) {
             throw new StoreException("closing the session's connection failed: " + e.getMessage(), e);
+        } finally {
+            if (read != null) {
+                try {
+                    read.close();
+                } catch (SQLException ignored) {
+                    // The replica's connection is only read from: nothing of the run is lost with it.
+                }
+            }
         }
     }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
@@ -39,6 +40,8 @@ public abstract class RelationalStore implements DataStore {
     /** Serialises writers in process for single-writer engines; null otherwise. */
     private final ReentrantLock writeLock;
     private volatile RelationalSchema schema;
+    /** Sessions opened so far: session i reads from replica i mod n. */
+    private final AtomicInteger sessions = new AtomicInteger();
 
     /**
      * @param friendshipRows rows per confirmed friendship, 1 (USC BG's Basic) or 2
@@ -67,6 +70,25 @@ public abstract class RelationalStore implements DataStore {
     /** A connection for one loading thread; by default the same as {@link #connect()}. */
     protected Connection connectForLoad() {
         return connect();
+    }
+
+    /**
+     * A connection in autocommit mode to the read replica of session {@code session} (the i-th session this store
+     * opened), new or from a pool; the caller closes it. By default none (null): every read on the primary. Fails with
+     * a {@link StoreException} whose message names the replica's URL.
+     */
+    protected Connection connectForRead(int session) {
+        return null;
+    }
+
+    /** The store's read replicas and the read actions routed to them; by default none. */
+    protected ReadReplicas readReplicas() {
+        return ReadReplicas.NONE;
+    }
+
+    /** The number of the next session, from 0: which replica it reads from. */
+    protected final int nextSession() {
+        return sessions.getAndIncrement();
     }
 
     /** Turns a failed statement into the exception users see; dialects may add advice. */
@@ -329,10 +351,34 @@ public abstract class RelationalStore implements DataStore {
         }
     }
 
+    /** A session on the primary, whose routed read actions go to its read replica when the store has replicas. */
     @Override
     public StoreSession openSession() {
         RelationalSchema s = schema();
-        return new RelationalSession(connect(), s, writeLock);
+        ReadReplicas replicas = readReplicas();
+        if (!replicas.routes()) {
+            return new RelationalSession(connect(), s, writeLock);
+        }
+        int session = nextSession();
+        Connection c = connect();
+        Connection read;
+        try {
+            read = connectForRead(session);
+        } catch (RuntimeException e) {
+            try {
+                c.close();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        return new RelationalSession(c, read, replicas.actions(), s, writeLock);
+    }
+
+    /** A session whose every statement runs on the primary. */
+    @Override
+    public StoreSession openConsistentSession() {
+        return new RelationalSession(connect(), schema(), writeLock);
     }
 
     /** The schema created by this store, or the one found in the database (its attribute columns counted). */
