@@ -20,6 +20,7 @@ import java.util.Properties;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalStore;
 import org.mariadb.jdbc.Driver;
 
@@ -55,16 +56,31 @@ public final class MariadbStore extends RelationalStore {
      * @param timeout        how long a session's statement may run before the server stops it (max_statement_time);
      *                       a server that does not answer is given up one second later (the socket's read
      *                       timeout), and connecting or waiting for a pooled connection is bounded by it too
+     * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E)
      */
     public record Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
-                         java.time.Duration timeout, FeedDesign feed) {
+                         java.time.Duration timeout, FeedDesign feed, PhysicalDesign physical) {
         public Config {
+            if (physical == null) {
+                physical = PhysicalDesign.BASIC;
+            }
             if (timeout == null) {
                 timeout = org.bgbench.store.StoreSettings.defaultTimeout(org.bgbench.store.StoreSettings.DEFAULT_BETA);
             }
             if (feed == null) {
                 feed = FeedDesign.PULL;
             }
+        }
+
+        /** The Basic physical design. */
+        public Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
+                      java.time.Duration timeout, FeedDesign feed) {
+            this(url, user, password, pool, friendshipRows, bulk, timeout, feed, null);
+        }
+
+        /** The same settings with physical design {@code p}. */
+        public Config withPhysical(PhysicalDesign p) {
+            return new Config(url, user, password, pool, friendshipRows, bulk, timeout, feed, p);
         }
 
         /** The pull feed. */
@@ -91,7 +107,7 @@ public final class MariadbStore extends RelationalStore {
 
     private MariadbStore(Config config, String host, String database, Properties props, HikariDataSource pool,
                          int poolSize) {
-        super(new MariadbDialect(config.bulk()), config.friendshipRows(), config.feed());
+        super(new MariadbDialect(config.bulk()), config.friendshipRows(), config.feed(), config.physical());
         this.url = config.url();
         this.host = host;
         this.database = database;

@@ -25,6 +25,7 @@ import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalSchema;
 import org.bgbench.store.relational.RelationalSession;
 import org.bgbench.store.relational.RelationalStore;
@@ -74,10 +75,19 @@ public final class PostgresStore extends RelationalStore {
      * @param timeout        how long a session's statement may run before the server cancels it; a server that does
      *                       not answer at all is given up one second later (pgJDBC's read timeout), and connecting
      *                       and borrowing a pooled connection wait as long (whole seconds, at least 1 s)
+     * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E); the matview design
+     *                       keeps the counts in its view, so it refuses {@code counts=attributes}
      */
     public record Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
-                         Design design, Duration refresh, Duration timeout, FeedDesign feed) {
+                         Design design, Duration refresh, Duration timeout, FeedDesign feed,
+                         PhysicalDesign physical) {
         public Config {
+            if (physical == null) {
+                physical = PhysicalDesign.BASIC;
+            }
+            if (design == Design.MATVIEW && physical.countAttributes()) {
+                throw new IllegalArgumentException("the matview design keeps the counts in its view, not as attributes");
+            }
             if (design == null) {
                 design = Design.BASIC;
             }
@@ -95,6 +105,17 @@ public final class PostgresStore extends RelationalStore {
             }
         }
 
+        /** The Basic physical design. */
+        public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
+                      Design design, Duration refresh, Duration timeout, FeedDesign feed) {
+            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, null);
+        }
+
+        /** The same settings with physical design {@code p}. */
+        public Config withPhysical(PhysicalDesign p) {
+            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, p);
+        }
+
         /** The pull feed. */
         public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
                       Design design, Duration refresh, Duration timeout) {
@@ -103,7 +124,8 @@ public final class PostgresStore extends RelationalStore {
 
         /** The same settings with feed design {@code f}. */
         public Config withFeed(FeedDesign f) {
-            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, f);
+            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, f,
+                    physical);
         }
 
         /** The default timeout. */
@@ -120,7 +142,7 @@ public final class PostgresStore extends RelationalStore {
 
     private PostgresStore(PostgresDialect dialect, Config config, Target target, Properties sessionProperties,
                           Properties loadProperties, HikariDataSource pool, EmbeddedServer embedded, int poolSize) {
-        super(dialect, config.friendshipRows(), config.feed());
+        super(dialect, config.friendshipRows(), config.feed(), config.physical());
         this.timeout = config.timeout();
         this.target = target;
         this.loadProperties = loadProperties;
@@ -132,7 +154,7 @@ public final class PostgresStore extends RelationalStore {
             Properties refresher = new Properties();
             refresher.putAll(sessionProperties);
             refresher.setProperty("ApplicationName", "bg-matview-refresh");
-            this.view = new CountsView(config.friendshipRows(), config.refresh(), this::connect, () -> {
+            this.view = new CountsView(config.friendshipRows(), config.physical().twoTables(), config.refresh(), this::connect, () -> {
                 try {
                     return connectDirect(target, refresher);
                 } catch (SQLException e) {

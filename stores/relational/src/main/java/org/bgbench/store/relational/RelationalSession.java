@@ -16,13 +16,19 @@ import org.bgbench.store.StoreSession;
 
 /**
  * The actions on the Basic design through one connection, every statement prepared once when the session opens.
- * Single-row writes run in autocommit; the two-row accept, Share Resource and, with a push feed, AFR and TF run in a
- * transaction (or in the caller's, when a subclass already opened one).
+ * Single-row writes run in autocommit; the two-row accept, the two-table accept (delete from pending, insert into
+ * friends), Share Resource, with a push feed AFR and TF, and with counts as attributes every friendship write (the
+ * members' counts change with the friendship rows) run in a transaction (or in the caller's, when a subclass already
+ * opened one).
  */
 public class RelationalSession implements StoreSession {
     private final Connection c;
     private final Lock writeLock;
     private final boolean twoRows;
+    /** {@code counts=attributes}: the friendship writes keep members' counts in their transaction. */
+    private final boolean countAttributes;
+    /** {@code images=fs}: where VP reads profile images from; null when they are inline. */
+    private final ImageFiles images;
     private final int attributes;
     private final FeedDesign feed;
     private final int friendsParams;
@@ -47,6 +53,8 @@ public class RelationalSession implements StoreSession {
     private final PreparedStatement viewFriendRequests;
     private final PreparedStatement invite;
     private final PreparedStatement accept;
+    private final PreparedStatement acceptInsert;
+    private final PreparedStatement adjustCounts;
     private final PreparedStatement acceptMirror;
     private final PreparedStatement reject;
     private final PreparedStatement thaw;
@@ -63,6 +71,8 @@ public class RelationalSession implements StoreSession {
         this.c = c;
         this.writeLock = writeLock;
         this.twoRows = schema.friendshipRows() == 2;
+        this.countAttributes = schema.physical().countAttributes();
+        this.images = schema.physical().imagesInFiles() ? new ImageFiles(schema.physical().imagesDir()) : null;
         this.attributes = schema.attributeCount();
         this.feed = schema.feed();
         this.friendsParams = schema.friendsParams;
@@ -75,7 +85,9 @@ public class RelationalSession implements StoreSession {
             viewFriendRequests = c.prepareStatement(schema.viewFriendRequests);
             invite = c.prepareStatement(schema.invite);
             accept = c.prepareStatement(schema.accept);
+            acceptInsert = schema.acceptInsert == null ? null : c.prepareStatement(schema.acceptInsert);
             acceptMirror = twoRows ? c.prepareStatement(schema.acceptMirror) : null;
+            adjustCounts = countAttributes ? c.prepareStatement(schema.adjustCounts) : null;
             reject = c.prepareStatement(schema.reject);
             thaw = c.prepareStatement(schema.thaw);
             topResources = c.prepareStatement(schema.topResources);
@@ -122,7 +134,13 @@ public class RelationalSession implements StoreSession {
                     out.attributes[a] = rs.getString(a + 1);
                 }
                 int col = attributes + 1;
-                out.profileImage = rs.getBytes(col);
+                if (images == null) {
+                    out.profileImage = rs.getBytes(col);
+                } else {
+                    // images=fs: the row names the file; a graph without images has no file and a null path.
+                    String path = rs.getString(col);
+                    out.profileImage = path == null ? null : images.read(path);
+                }
                 out.friendCount = rs.getInt(col + 1);
                 out.resourceCount = rs.getInt(col + 2);
                 if (own) {
@@ -177,10 +195,29 @@ public class RelationalSession implements StoreSession {
         try {
             invite.setInt(1, inviter);
             invite.setInt(2, invitee);
-            update(invite, 1, "IF");
+            if (!countAttributes) {
+                update(invite, 1, "IF");
+                return;
+            }
         } catch (SQLException e) {
             throw failed("IF", e);
         }
+        transaction("IF", () -> {
+            adjust(invitee, 0, 1, "IF");
+            expect(invite.executeUpdate(), 1, "IF");
+        });
+    }
+
+    /**
+     * {@code counts=attributes} (CIKM 2013 E.1, Manual): adds to member {@code id}'s friend and pending counts, in the
+     * caller's transaction. Counts are changed before the friendship rows, members in id order, so every write locks
+     * member rows before friendship rows, in one order (push designs lock the same member rows first too).
+     */
+    private void adjust(int id, int friends, int pending, String action) throws SQLException {
+        adjustCounts.setInt(1, friends);
+        adjustCounts.setInt(2, pending);
+        adjustCounts.setInt(3, id);
+        expect(adjustCounts.executeUpdate(), 1, action);
     }
 
     @Override
@@ -188,7 +225,7 @@ public class RelationalSession implements StoreSession {
         try {
             accept.setInt(1, inviter);
             accept.setInt(2, invitee);
-            if (!twoRows && !feed.push()) {
+            if (!twoRows && !feed.push() && acceptInsert == null && !countAttributes) {
                 update(accept, 1, "AFR");
                 return;
             }
@@ -197,7 +234,17 @@ public class RelationalSession implements StoreSession {
         }
         transaction("AFR", () -> {
             lockAccounts(invitee, inviter);
+            if (countAttributes) {
+                adjust(Math.min(invitee, inviter), 1, invitee < inviter ? -1 : 0, "AFR");
+                adjust(Math.max(invitee, inviter), 1, invitee > inviter ? -1 : 0, "AFR");
+            }
             expect(accept.executeUpdate(), 1, "AFR");
+            if (acceptInsert != null) {
+                // friendship.tables=2 (CIKM 2013 table 3): the invitation left pending, the friendship enters friends.
+                acceptInsert.setInt(1, inviter);
+                acceptInsert.setInt(2, invitee);
+                expect(acceptInsert.executeUpdate(), 1, "AFR");
+            }
             if (twoRows) {
                 acceptMirror.setInt(1, invitee);
                 acceptMirror.setInt(2, inviter);
@@ -250,10 +297,17 @@ public class RelationalSession implements StoreSession {
         try {
             reject.setInt(1, inviter);
             reject.setInt(2, invitee);
-            update(reject, 1, "RFR");
+            if (!countAttributes) {
+                update(reject, 1, "RFR");
+                return;
+            }
         } catch (SQLException e) {
             throw failed("RFR", e);
         }
+        transaction("RFR", () -> {
+            adjust(invitee, 0, -1, "RFR");
+            expect(reject.executeUpdate(), 1, "RFR");
+        });
     }
 
     @Override
@@ -263,7 +317,7 @@ public class RelationalSession implements StoreSession {
             thaw.setInt(2, friend);
             thaw.setInt(3, friend);
             thaw.setInt(4, member);
-            if (!feed.push()) {
+            if (!feed.push() && !countAttributes) {
                 update(thaw, twoRows ? 2 : 1, "TF");
                 return;
             }
@@ -272,10 +326,16 @@ public class RelationalSession implements StoreSession {
         }
         transaction("TF", () -> {
             lockAccounts(member, friend);
+            if (countAttributes) {
+                adjust(Math.min(member, friend), -1, 0, "TF");
+                adjust(Math.max(member, friend), -1, 0, "TF");
+            }
             expect(thaw.executeUpdate(), twoRows ? 2 : 1, "TF");
-            // Neither sees the other's shares any more.
-            dropPast(member, friend);
-            dropPast(friend, member);
+            if (feed.push()) {
+                // Neither sees the other's shares any more.
+                dropPast(member, friend);
+                dropPast(friend, member);
+            }
         });
     }
 
