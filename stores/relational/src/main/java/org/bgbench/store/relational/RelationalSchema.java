@@ -13,6 +13,11 @@ import java.util.StringJoiner;
  * invitation is (inviter, invitee, 1) and a friendship is one (inviter, invitee, 2) row, so reads look at both
  * columns. With two rows a friendship is stored in both directions, which turns reads into single-column lookups at
  * the cost of a two-statement accept.
+ *
+ * <p>The {@link PhysicalDesign} varies this as CIKM 2013 sections C–E do: friendships in two tables without status
+ * ({@code friends}, {@code pending}; table 3), VP's counts as member columns kept by the writes (E.1, Manual), and
+ * the profile image as a file named by {@code members.picpath} (C). Every statement that touches friendships is built
+ * from the layout, so sessions, loaders and counts need not know which one is in use.
  */
 public final class RelationalSchema {
     public static final int PENDING = 1;
