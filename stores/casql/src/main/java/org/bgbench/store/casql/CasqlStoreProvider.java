@@ -71,7 +71,8 @@ public final class CasqlStoreProvider implements StoreProvider {
         boolean embedded = s.getBoolean(EMBEDDED, false);
         String user = embedded ? "postgres" : either(s, "postgres.user", "db.user", "postgres");
         String password = embedded ? null : either(s, "postgres.password", "db.passwd", null);
-        return new FeedAudience(database.url(), user, password, database.callTimeout());
+        return new FeedAudience(database.url(), user, password, database.callTimeout(),
+                database.physicalDesign().twoTables());
     }
 
     /** As the postgres store reads them: the postgres.* value unless absent or the default and the alias is given. */

@@ -27,10 +27,14 @@ final class FeedAudience implements AutoCloseable {
     // Both halves whatever friendship.rows is: with two rows per friendship the second repeats the first (deduplicated).
     private static final String FRIENDS = "SELECT inviteeid FROM friendship WHERE inviterid = ? AND status = 2"
             + " UNION SELECT inviterid FROM friendship WHERE inviteeid = ? AND status = 2";
+    /** The same with {@code friendship.tables=2}: confirmed friendships in {@code friends}, no status (CIKM 2013 D.1). */
+    private static final String FRIENDS_TWO_TABLES = "SELECT frdid2 FROM friends WHERE frdid1 = ?"
+            + " UNION SELECT frdid1 FROM friends WHERE frdid2 = ?";
     // The pages test first: without it a member's lookup would scan follows where pull keeps no index by page.
     private static final String FOLLOWERS = "SELECT f.userid FROM follows f WHERE f.pageid = ?"
             + " AND EXISTS (SELECT 1 FROM pages WHERE pageid = ?)";
 
+    private final String friends;
     private final String url;
     private final Properties props;
     private final ConcurrentHashMap<Integer, int[]> followers = new ConcurrentHashMap<>();
@@ -38,6 +42,12 @@ final class FeedAudience implements AutoCloseable {
     private final Semaphore slots = new Semaphore(CONNECTIONS);
 
     FeedAudience(String url, String user, String password, Duration timeout) {
+        this(url, user, password, timeout, false);
+    }
+
+    /** @param twoTables whether friendships are in {@code friends} ({@code friendship.tables=2}) */
+    FeedAudience(String url, String user, String password, Duration timeout, boolean twoTables) {
+        this.friends = twoTables ? FRIENDS_TWO_TABLES : FRIENDS;
         this.url = url;
         props = new Properties();
         props.setProperty("user", user);
@@ -71,7 +81,7 @@ final class FeedAudience implements AutoCloseable {
                 followers.put(sharer, pageFollowers.length == 0 ? NONE : pageFollowers);
             }
             // A page has no friends and a member no followers.
-            int[] audience = pageFollowers.length > 0 ? pageFollowers : query(c, FRIENDS, sharer);
+            int[] audience = pageFollowers.length > 0 ? pageFollowers : query(c, friends, sharer);
             idle.add(c);
             c = null;
             return audience;

@@ -70,7 +70,13 @@ abstract class CasqlFeedSuite extends RelationalFeedSuite {
         s.put("postgres.pool", "8");
         s.put(FeedDesign.DESIGN_KEY, design.kind().setting());
         s.put(FeedDesign.PUSH_KEY, design.content() ? "content" : "reference");
+        s.putAll(moreSettings());
         CasqlStoreProvider provider = new CasqlStoreProvider();
         return provider.open(StoreSettings.forProvider(provider, s));
+    }
+
+    /** Settings a subclass adds, e.g. a physical design of the postgres store underneath. */
+    Map<String, String> moreSettings() {
+        return Map.of();
     }
 }

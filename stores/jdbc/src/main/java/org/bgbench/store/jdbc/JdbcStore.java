@@ -42,9 +42,11 @@ public final class JdbcStore extends RelationalStore {
      * @param friendshipRows rows per confirmed friendship, 1 or 2
      * @param timeout        longest a session's statement runs (query timeout; the network timeout is one second more)
      * @param feed           how feeds are served
+     * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E)
      */
     record Config(String url, String driverClass, List<Path> jars, String user, String password, int pool,
-                  JdbcDialect dialect, int friendshipRows, Duration timeout, FeedDesign feed) {
+                  JdbcDialect dialect, int friendshipRows, Duration timeout, FeedDesign feed,
+                  org.bgbench.store.relational.PhysicalDesign physical) {
     }
 
     private final Config config;
@@ -56,7 +58,7 @@ public final class JdbcStore extends RelationalStore {
 
     private JdbcStore(Config config, org.bgbench.store.relational.SqlDialect sql, DriverDataSource direct,
                       HikariDataSource pool, String product) {
-        super(sql, config.friendshipRows(), config.feed());
+        super(sql, config.friendshipRows(), config.feed(), config.physical());
         this.config = config;
         this.direct = direct;
         this.pool = pool;

@@ -10,6 +10,7 @@ import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.relational.PhysicalDesign;
 
 /**
  * The {@code jdbc} store: BG's Basic relational design on any database with a JDBC driver, the driver loaded from a
@@ -71,6 +72,7 @@ public final class JdbcStoreProvider implements StoreProvider {
                         + "max(10s, 100·β)"),
                 new StoreSetting(FRIENDSHIP_ROWS, "1",
                         "rows per confirmed friendship: 1 (USC BG's Basic) or 2 (one per direction)")));
+        all.addAll(PhysicalDesign.settings("~/.bg/images/jdbc-<last part of the URL>"));
         all.addAll(FeedDesign.settings());
         return List.copyOf(all);
     }
@@ -126,6 +128,13 @@ public final class JdbcStoreProvider implements StoreProvider {
         }
         String user = s.get(USER);
         return new JdbcStore.Config(url, driver == null || driver.isBlank() ? null : driver.trim(), List.copyOf(jars),
-                user == null || user.isBlank() ? null : user, s.get(PASSWORD), pool, dialect, rows, timeout, feed);
+                user == null || user.isBlank() ? null : user, s.get(PASSWORD), pool, dialect, rows, timeout, feed,
+                PhysicalDesign.from(s, PhysicalDesign.defaultServerImagesDir("jdbc", lastPart(url))));
+    }
+
+    /** What a URL names last (a database, a file), without parameters: the default image directory's name. */
+    static String lastPart(String url) {
+        String path = url.replaceFirst("[?;].*$", "");
+        return path.substring(Math.max(path.lastIndexOf('/'), path.lastIndexOf(':')) + 1);
     }
 }

@@ -20,6 +20,11 @@ final class InfileSink implements RowSink {
     private final Connection c;
     private final Statement st;
     private final int attributes;
+    private final boolean imagePaths;
+    private final boolean countColumns;
+    /** {@code friendship.tables=2}: {@link #friendship} feeds {@code friends}, {@link #pending} {@code pending}. */
+    private final boolean twoTables;
+    private final Buffer pending = new Buffer();
     private final Buffer members = new Buffer();
     private final Buffer friendship = new Buffer();
     private final Buffer resources = new Buffer();
@@ -31,6 +36,9 @@ final class InfileSink implements RowSink {
     InfileSink(Connection c, RelationalSchema schema) throws SQLException {
         this.c = c;
         this.attributes = schema.attributeCount();
+        this.imagePaths = schema.physical().imagesInFiles();
+        this.countColumns = schema.physical().countAttributes();
+        this.twoTables = schema.physical().twoTables();
         this.loadMembers = load(RelationalSchema.MEMBERS, schema.memberColumns());
         try {
             c.setAutoCommit(false);
@@ -47,6 +55,8 @@ final class InfileSink implements RowSink {
     }
 
     private static final String LOAD_FRIENDSHIP = load(RelationalSchema.FRIENDSHIP, RelationalSchema.FRIENDSHIP_COLUMNS);
+    private static final String LOAD_FRIENDS = load(RelationalSchema.FRIENDS, RelationalSchema.FRIENDS_COLUMNS);
+    private static final String LOAD_PENDING = load(RelationalSchema.PENDING_TABLE, RelationalSchema.PENDING_COLUMNS);
     private static final String LOAD_RESOURCES = load(RelationalSchema.RESOURCES, RelationalSchema.RESOURCE_COLUMNS);
     private static final String LOAD_PAGES = load(RelationalSchema.PAGES, RelationalSchema.PAGE_COLUMNS);
     private static final String LOAD_FOLLOWS = load(RelationalSchema.FOLLOWS, RelationalSchema.FOLLOW_COLUMNS);
@@ -55,16 +65,35 @@ final class InfileSink implements RowSink {
 
     @Override
     public void member(int userid, String[] attributeValues, byte[] pic, byte[] tpic) {
+        member(userid, attributeValues, pic, null, tpic, null);
+    }
+
+    @Override
+    public void member(int userid, String[] attributeValues, byte[] pic, String picPath, byte[] tpic, int[] counts) {
         Buffer b = members;
         b.number(userid);
         for (int a = 0; a < attributes; a++) {
             b.tab().text(attributeValues[a]);
         }
-        b.tab().bytes(pic).tab().bytes(tpic).endRow();
+        if (imagePaths) {
+            b.tab().text(picPath);
+        } else {
+            b.tab().bytes(pic);
+        }
+        b.tab().bytes(tpic);
+        if (countColumns) {
+            b.tab().number(counts[0]).tab().number(counts[1]).tab().number(counts[2]);
+        }
+        b.endRow();
     }
 
     @Override
     public void friendship(int inviterid, int inviteeid, int status) {
+        if (twoTables) {
+            (status == RelationalSchema.CONFIRMED ? friendship : pending).number(inviterid).tab().number(inviteeid)
+                    .endRow();
+            return;
+        }
         friendship.number(inviterid).tab().number(inviteeid).tab().number(status).endRow();
     }
 
@@ -97,7 +126,8 @@ final class InfileSink implements RowSink {
                 try {
                     // Members first, then the rows that refer to them, as a reader of a half-loaded store would expect.
                     send(members, loadMembers);
-                    send(friendship, LOAD_FRIENDSHIP);
+                    send(friendship, twoTables ? LOAD_FRIENDS : LOAD_FRIENDSHIP);
+                    send(pending, LOAD_PENDING);
                     send(resources, LOAD_RESOURCES);
                     send(comments, LOAD_COMMENTS);
                     send(pages, LOAD_PAGES);
@@ -118,6 +148,7 @@ final class InfileSink implements RowSink {
         } finally {
             members.reset();
             friendship.reset();
+            pending.reset();
             resources.reset();
             comments.reset();
             pages.reset();

@@ -50,8 +50,10 @@ public final class MariadbDialect implements SqlDialect {
 
     @Override
     public List<List<String>> afterLoad(RelationalSchema schema) {
+        List<String> friendship = new java.util.ArrayList<>(schema.friendshipIndexes());
+        friendship.add("ANALYZE TABLE " + String.join(", ", schema.friendshipTables()));
         return List.of(
-                List.of(RelationalSchema.FRIENDSHIP_INVITEE_INDEX, "ANALYZE TABLE friendship"),
+                friendship,
                 List.of(RelationalSchema.RESOURCES_WALL_INDEX, "ANALYZE TABLE resources"),
                 List.of(RelationalSchema.MANIPULATION_RID_INDEX, "ANALYZE TABLE manipulation"),
                 List.of("ANALYZE TABLE members"),

@@ -23,6 +23,7 @@ import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.relational.FeedDesign;
 import org.bgbench.store.relational.ReadReplicas;
+import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalStore;
 import org.mariadb.jdbc.Driver;
 import org.slf4j.Logger;
@@ -62,12 +63,16 @@ public final class MariadbStore extends RelationalStore {
      *                       a server that does not answer is given up one second later (the socket's read
      *                       timeout), and connecting or waiting for a pooled connection is bounded by it too
      * @param replicas       read replicas and the read actions sent to them; null for none
+     * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E)
      */
     public record Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
-                         java.time.Duration timeout, FeedDesign feed, ReadReplicas replicas) {
+                         java.time.Duration timeout, FeedDesign feed, ReadReplicas replicas, PhysicalDesign physical) {
         public Config {
             if (replicas == null) {
                 replicas = ReadReplicas.NONE;
+            }
+            if (physical == null) {
+                physical = PhysicalDesign.BASIC;
             }
             if (timeout == null) {
                 timeout = org.bgbench.store.StoreSettings.defaultTimeout(org.bgbench.store.StoreSettings.DEFAULT_BETA);
@@ -77,15 +82,20 @@ public final class MariadbStore extends RelationalStore {
             }
         }
 
-        /** No read replicas. */
+        /** No read replicas, the Basic physical design. */
         public Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
                       java.time.Duration timeout, FeedDesign feed) {
-            this(url, user, password, pool, friendshipRows, bulk, timeout, feed, null);
+            this(url, user, password, pool, friendshipRows, bulk, timeout, feed, null, null);
         }
 
         /** The same settings with the read replicas {@code r}. */
         public Config withReplicas(ReadReplicas r) {
-            return new Config(url, user, password, pool, friendshipRows, bulk, timeout, feed, r);
+            return new Config(url, user, password, pool, friendshipRows, bulk, timeout, feed, r, physical);
+        }
+
+        /** The same settings with physical design {@code p}. */
+        public Config withPhysical(PhysicalDesign p) {
+            return new Config(url, user, password, pool, friendshipRows, bulk, timeout, feed, replicas, p);
         }
 
         /** The pull feed. */
@@ -128,7 +138,7 @@ public final class MariadbStore extends RelationalStore {
 
     private MariadbStore(Config config, String host, String database, Properties props, HikariDataSource pool,
                          int poolSize, List<Replica> replicaPools) {
-        super(new MariadbDialect(config.bulk()), config.friendshipRows(), config.feed());
+        super(new MariadbDialect(config.bulk()), config.friendshipRows(), config.feed(), config.physical());
         this.timeout = config.timeout();
         this.replicas = config.replicas();
         this.replicaPools = List.copyOf(replicaPools);

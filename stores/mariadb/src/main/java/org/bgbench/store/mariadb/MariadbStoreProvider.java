@@ -9,6 +9,7 @@ import org.bgbench.store.StoreSettings;
 import org.bgbench.store.StoreTraits;
 import org.bgbench.store.relational.FeedDesign;
 import org.bgbench.store.relational.ReadReplicas;
+import org.bgbench.store.relational.PhysicalDesign;
 
 /** The {@code mariadb} store: MariaDB or MySQL (InnoDB) over MariaDB Connector/J with BG's Basic relational design. */
 public final class MariadbStoreProvider implements StoreProvider {
@@ -58,6 +59,7 @@ public final class MariadbStoreProvider implements StoreProvider {
                                 + "that does not answer at all is given up 1 s later (socket timeout), and connecting "
                                 + "or waiting for a pooled connection is bounded by it too; at least 1s; default "
                                 + "max(10s, 100·β)")));
+        all.addAll(PhysicalDesign.settings("~/.bg/images/mariadb-<database>"));
         all.addAll(FeedDesign.settings());
         all.addAll(ReadReplicas.settings("mariadb", "MariaDB or MySQL"));
         return List.copyOf(all);
@@ -81,8 +83,11 @@ public final class MariadbStoreProvider implements StoreProvider {
         String url = s.get(URL);
         String user = s.get(USER);
         String password = s.get(PASSWORD);
+        String jdbc = url == null || url.isBlank() ? DEFAULT_URL : url.trim();
+        String database = jdbc.replaceFirst("[?;].*$", "");
+        database = database.substring(database.lastIndexOf('/') + 1);
         return new MariadbStore.Config(
-                url == null || url.isBlank() ? DEFAULT_URL : url.trim(),
+                jdbc,
                 user == null || user.isBlank() ? DEFAULT_USER : user,
                 password == null ? DEFAULT_PASSWORD : password,
                 pool,
@@ -93,6 +98,7 @@ public final class MariadbStoreProvider implements StoreProvider {
                 },
                 s.timeout(TIMEOUT),
                 FeedDesign.from(s),
-                ReadReplicas.from(s, "mariadb", "jdbc:mariadb://"));
+                ReadReplicas.from(s, "mariadb", "jdbc:mariadb://"),
+                PhysicalDesign.from(s, PhysicalDesign.defaultServerImagesDir("mariadb", database)));
     }
 }

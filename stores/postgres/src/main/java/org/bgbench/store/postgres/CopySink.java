@@ -15,6 +15,8 @@ import org.postgresql.copy.CopyManager;
 final class CopySink implements RowSink {
     private static final String FRIENDSHIP_COPY = "COPY friendship (" + RelationalSchema.FRIENDSHIP_COLUMNS
             + ") FROM STDIN";
+    private static final String FRIENDS_COPY = "COPY friends (" + RelationalSchema.FRIENDS_COLUMNS + ") FROM STDIN";
+    private static final String PENDING_COPY = "COPY pending (" + RelationalSchema.PENDING_COLUMNS + ") FROM STDIN";
     private static final String RESOURCES_COPY = "COPY resources (" + RelationalSchema.RESOURCE_COLUMNS
             + ") FROM STDIN";
     private static final String COMMENTS_COPY = "COPY manipulation (" + RelationalSchema.MANIPULATION_COLUMNS
@@ -26,6 +28,11 @@ final class CopySink implements RowSink {
     private final Connection c;
     private final CopyManager copy;
     private final int attributes;
+    private final boolean imagePaths;
+    private final boolean countColumns;
+    /** {@code friendship.tables=2}: {@link #friendship} feeds {@code friends}, {@link #pending} {@code pending}. */
+    private final boolean twoTables;
+    private final CopyBuffer pending = new CopyBuffer();
     private final String membersCopy;
     private final CopyBuffer members = new CopyBuffer();
     private final CopyBuffer friendship = new CopyBuffer();
@@ -38,21 +45,43 @@ final class CopySink implements RowSink {
         this.c = c;
         this.copy = c.unwrap(PGConnection.class).getCopyAPI();
         this.attributes = schema.attributeCount();
+        this.imagePaths = schema.physical().imagesInFiles();
+        this.countColumns = schema.physical().countAttributes();
+        this.twoTables = schema.physical().twoTables();
         this.membersCopy = "COPY members (" + schema.memberColumns() + ") FROM STDIN";
         c.setAutoCommit(false);
     }
 
     @Override
     public void member(int userid, String[] attributeValues, byte[] pic, byte[] tpic) {
+        member(userid, attributeValues, pic, null, tpic, null);
+    }
+
+    @Override
+    public void member(int userid, String[] attributeValues, byte[] pic, String picPath, byte[] tpic, int[] counts) {
         members.number(userid);
         for (int a = 0; a < attributes; a++) {
             members.tab().text(attributeValues[a]);
         }
-        members.tab().bytes(pic).tab().bytes(tpic).endRow();
+        if (imagePaths) {
+            members.tab().text(picPath);
+        } else {
+            members.tab().bytes(pic);
+        }
+        members.tab().bytes(tpic);
+        if (countColumns) {
+            members.tab().number(counts[0]).tab().number(counts[1]).tab().number(counts[2]);
+        }
+        members.endRow();
     }
 
     @Override
     public void friendship(int inviterid, int inviteeid, int status) {
+        if (twoTables) {
+            (status == RelationalSchema.CONFIRMED ? friendship : pending).number(inviterid).tab().number(inviteeid)
+                    .endRow();
+            return;
+        }
         friendship.number(inviterid).tab().number(inviteeid).tab().number(status).endRow();
     }
 
@@ -82,7 +111,8 @@ final class CopySink implements RowSink {
     public void flush() throws SQLException {
         try {
             send(membersCopy, members);
-            send(FRIENDSHIP_COPY, friendship);
+            send(twoTables ? FRIENDS_COPY : FRIENDSHIP_COPY, friendship);
+            send(PENDING_COPY, pending);
             send(RESOURCES_COPY, resources);
             send(COMMENTS_COPY, comments);
             send(PAGES_COPY, pages);
@@ -94,6 +124,7 @@ final class CopySink implements RowSink {
         } finally {
             members.reset();
             friendship.reset();
+            pending.reset();
             resources.reset();
             comments.reset();
             pages.reset();

@@ -46,6 +46,8 @@ final class CountsView implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CountsView.class);
 
     private final int friendshipRows;
+    /** {@code friendship.tables=2}: the view counts {@code friends} and {@code pending}, not {@code friendship}. */
+    private final boolean twoTables;
     private final Duration interval;
     private final Supplier<Connection> pooled;
     private final Supplier<Connection> direct;
@@ -65,12 +67,15 @@ final class CountsView implements AutoCloseable {
 
     /**
      * @param friendshipRows rows per confirmed friendship, 1 or 2
+     * @param twoTables      confirmed and pending friendships in two tables ({@code friendship.tables=2})
      * @param interval       background refresh interval; null: writes refresh synchronously, no thread
      * @param pooled         the store's session connections, for preparing the view
      * @param direct         a connection of the refresher's own (outside the pool, which sessions may fill)
      */
-    CountsView(int friendshipRows, Duration interval, Supplier<Connection> pooled, Supplier<Connection> direct) {
+    CountsView(int friendshipRows, boolean twoTables, Duration interval, Supplier<Connection> pooled,
+               Supplier<Connection> direct) {
         this.friendshipRows = friendshipRows;
+        this.twoTables = twoTables;
         this.interval = interval;
         this.pooled = pooled;
         this.direct = direct;
@@ -92,20 +97,23 @@ final class CountsView implements AutoCloseable {
 
     /** The view over the loaded tables, created empty ({@code WITH NO DATA}) and populated by {@link #prepare}. */
     String createStatement() {
-        String confirmed = "FROM friendship WHERE status = " + RelationalSchema.CONFIRMED;
+        String confirmed = twoTables ? "FROM friends" : "FROM friendship WHERE status = " + RelationalSchema.CONFIRMED;
+        String a = twoTables ? "frdid1" : "inviterid";
+        String b = twoTables ? "frdid2" : "inviteeid";
         // One row per friendship: a member's friends are on either side of it; two rows: on the inviter side.
         String friends = friendshipRows == 1
-                ? "SELECT id, count(*) AS n FROM (SELECT inviterid AS id " + confirmed + " UNION ALL SELECT inviteeid "
+                ? "SELECT id, count(*) AS n FROM (SELECT " + a + " AS id " + confirmed + " UNION ALL SELECT " + b + " "
                         + confirmed + ") c GROUP BY id"
-                : "SELECT inviterid AS id, count(*) AS n " + confirmed + " GROUP BY inviterid";
+                : "SELECT " + a + " AS id, count(*) AS n " + confirmed + " GROUP BY " + a;
+        String pending = twoTables ? "FROM pending" : "FROM friendship WHERE status = " + RelationalSchema.PENDING;
         return "CREATE MATERIALIZED VIEW " + NAME + " AS SELECT m.userid,"
                 + " coalesce(f.n, 0)::int AS friendcount,"
                 + " coalesce(p.n, 0)::int AS pendingcount,"
                 + " coalesce(r.n, 0)::int AS resourcecount"
                 + " FROM members m"
                 + " LEFT JOIN (" + friends + ") f ON f.id = m.userid"
-                + " LEFT JOIN (SELECT inviteeid AS id, count(*) AS n FROM friendship WHERE status = "
-                + RelationalSchema.PENDING + " GROUP BY inviteeid) p ON p.id = m.userid"
+                + " LEFT JOIN (SELECT inviteeid AS id, count(*) AS n " + pending + " GROUP BY inviteeid) p"
+                + " ON p.id = m.userid"
                 + " LEFT JOIN (SELECT walluserid AS id, count(*) AS n FROM resources GROUP BY walluserid) r"
                 + " ON r.id = m.userid"
                 + " WITH NO DATA";
@@ -113,7 +121,7 @@ final class CountsView implements AutoCloseable {
 
     /** View Profile on the view: the attributes and image from {@code members}, the counts from the view. */
     static String viewProfile(RelationalSchema schema, boolean own) {
-        return "SELECT " + schema.attributeList("m.") + ", m.pic, v.friendcount, v.resourcecount"
+        return "SELECT " + schema.attributeList("m.") + ", m." + schema.profileImageColumn() + ", v.friendcount, v.resourcecount"
                 + (own ? ", v.pendingcount" : "") + " FROM members m JOIN " + NAME + " v ON v.userid = m.userid"
                 + " WHERE m.userid = ?";
     }

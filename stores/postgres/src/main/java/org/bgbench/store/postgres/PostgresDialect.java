@@ -44,15 +44,21 @@ public final class PostgresDialect implements SqlDialect {
     @Override
     public List<List<String>> afterLoad(RelationalSchema schema) {
         List<String> friendship = new ArrayList<>();
-        if (serverVersion >= 110000) {
+        if (schema.physical().twoTables()) {
+            // friendship.tables=2: no status to carry; each key covers its table's first-column lookups.
+            friendship.add("ALTER TABLE friends ADD PRIMARY KEY (frdid1, frdid2)");
+            friendship.add("ALTER TABLE pending ADD PRIMARY KEY (inviterid, inviteeid)");
+        } else if (serverVersion >= 110000) {
             // The key carries status, so the inviter half of every friendship query reads the index alone.
             friendship.add("ALTER TABLE friendship ADD PRIMARY KEY (inviterid, inviteeid) INCLUDE (status)");
         } else {
             friendship.add("ALTER TABLE friendship ADD PRIMARY KEY (inviterid, inviteeid)");
             friendship.add("CREATE INDEX friendship_inviter ON friendship (inviterid, status, inviteeid)");
         }
-        friendship.add(RelationalSchema.FRIENDSHIP_INVITEE_INDEX);
-        friendship.add("VACUUM ANALYZE friendship");
+        friendship.addAll(schema.friendshipIndexes());
+        for (String t : schema.friendshipTables()) {
+            friendship.add("VACUUM ANALYZE " + t);
+        }
         return List.of(
                 List.of("ALTER TABLE resources ADD PRIMARY KEY (rid)", RelationalSchema.RESOURCES_WALL_INDEX,
                         "VACUUM ANALYZE resources"),

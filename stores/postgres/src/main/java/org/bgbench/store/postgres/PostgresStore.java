@@ -27,6 +27,7 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.relational.FeedDesign;
 import org.bgbench.store.relational.ReadReplicas;
+import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalSchema;
 import org.bgbench.store.relational.RelationalSession;
 import org.bgbench.store.relational.RelationalStore;
@@ -94,12 +95,21 @@ public final class PostgresStore extends RelationalStore {
      *                       not answer at all is given up one second later (pgJDBC's read timeout), and connecting
      *                       and borrowing a pooled connection wait as long (whole seconds, at least 1 s)
      * @param replicas       read replicas and the read actions sent to them; null for none
+     * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E); the matview design
+     *                       keeps the counts in its view, so it refuses {@code counts=attributes}
      */
     public record Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
-                         Design design, Duration refresh, Duration timeout, FeedDesign feed, ReadReplicas replicas) {
+                         Design design, Duration refresh, Duration timeout, FeedDesign feed, ReadReplicas replicas,
+                         PhysicalDesign physical) {
         public Config {
             if (replicas == null) {
                 replicas = ReadReplicas.NONE;
+            }
+            if (physical == null) {
+                physical = PhysicalDesign.BASIC;
+            }
+            if (design == Design.MATVIEW && physical.countAttributes()) {
+                throw new IllegalArgumentException("the matview design keeps the counts in its view, not as attributes");
             }
             if (design == null) {
                 design = Design.BASIC;
@@ -118,15 +128,22 @@ public final class PostgresStore extends RelationalStore {
             }
         }
 
-        /** No read replicas. */
+        /** No read replicas, the Basic physical design. */
         public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
                       Design design, Duration refresh, Duration timeout, FeedDesign feed) {
-            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, null);
+            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, null, null);
         }
 
         /** The same settings with the read replicas {@code r}. */
         public Config withReplicas(ReadReplicas r) {
-            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, r);
+            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, r,
+                    physical);
+        }
+
+        /** The same settings with physical design {@code p}. */
+        public Config withPhysical(PhysicalDesign p) {
+            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed,
+                    replicas, p);
         }
 
         /** The pull feed. */
@@ -138,7 +155,7 @@ public final class PostgresStore extends RelationalStore {
         /** The same settings with feed design {@code f}. */
         public Config withFeed(FeedDesign f) {
             return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, f,
-                    replicas);
+                    replicas, physical);
         }
 
         /** The default timeout. */
@@ -156,7 +173,7 @@ public final class PostgresStore extends RelationalStore {
     private PostgresStore(PostgresDialect dialect, Config config, Target target, Properties sessionProperties,
                           Properties loadProperties, HikariDataSource pool, EmbeddedServer embedded, int poolSize,
                           List<Replica> replicaPools) {
-        super(dialect, config.friendshipRows(), config.feed());
+        super(dialect, config.friendshipRows(), config.feed(), config.physical());
         this.replicas = config.replicas();
         this.replicaPools = List.copyOf(replicaPools);
         this.timeout = config.timeout();
@@ -170,7 +187,7 @@ public final class PostgresStore extends RelationalStore {
             Properties refresher = new Properties();
             refresher.putAll(sessionProperties);
             refresher.setProperty("ApplicationName", "bg-matview-refresh");
-            this.view = new CountsView(config.friendshipRows(), config.refresh(), this::connect, () -> {
+            this.view = new CountsView(config.friendshipRows(), config.physical().twoTables(), config.refresh(), this::connect, () -> {
                 try {
                     return connectDirect(target, refresher);
                 } catch (SQLException e) {

@@ -12,6 +12,7 @@ import org.bgbench.store.StoreTraits;
 import org.bgbench.model.Durations;
 import org.bgbench.store.relational.FeedDesign;
 import org.bgbench.store.relational.ReadReplicas;
+import org.bgbench.store.relational.PhysicalDesign;
 
 /**
  * The {@code postgres} store: PostgreSQL over pgJDBC with BG's Basic relational design, or with the profile counts in a
@@ -78,6 +79,8 @@ public final class PostgresStoreProvider implements StoreProvider {
                 new StoreSetting(USC_URL, null, "USC BG alias of postgres.url"),
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
                 new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password")));
+        all.addAll(PhysicalDesign.settings("~/.bg/images/postgres-<database> (postgres-embedded with an embedded "
+                + "server)"));
         all.addAll(FeedDesign.settings());
         all.addAll(ReadReplicas.settings("postgres", "PostgreSQL (hot standby)"));
         return List.copyOf(all);
@@ -103,18 +106,27 @@ public final class PostgresStoreProvider implements StoreProvider {
             case "matview" -> PostgresStore.Design.MATVIEW;
             default -> PostgresStore.Design.BASIC;
         };
+        String url = either(s, URL, USC_URL, DEFAULT_URL);
+        boolean embedded = s.getBoolean(EMBEDDED, false);
+        PhysicalDesign physical = PhysicalDesign.from(s, PhysicalDesign.defaultServerImagesDir("postgres",
+                embedded ? "embedded" : database(url)));
+        if (design == PostgresStore.Design.MATVIEW && physical.countAttributes()) {
+            throw new InvalidParameterException(PhysicalDesign.COUNTS_KEY, "attributes cannot be combined with "
+                    + DESIGN + "=matview (both keep VP's counts: the view or the member columns); choose one");
+        }
         return new PostgresStore.Config(
-                either(s, URL, USC_URL, DEFAULT_URL),
+                url,
                 either(s, USER, USC_USER, DEFAULT_USER),
                 either(s, PASSWORD, USC_PASSWORD, null),
                 pool,
-                s.getBoolean(EMBEDDED, false),
+                embedded,
                 Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")),
                 design,
                 refreshInterval(s.get(REFRESH), design),
                 s.timeout(TIMEOUT),
                 FeedDesign.from(s),
-                replicas(s));
+                replicas(s),
+                physical);
     }
 
     /** {@code postgres.read-urls} and {@code postgres.read-actions}; refused with the embedded server. */
@@ -126,6 +138,12 @@ public final class PostgresStoreProvider implements StoreProvider {
                     + "their URLs as " + URL + " and " + READ_URLS);
         }
         return r;
+    }
+
+    /** The database a JDBC URL names (after the last slash, before parameters), for the default image directory. */
+    static String database(String url) {
+        String path = url.replaceFirst("[?;].*$", "");
+        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     /** Null for {@code sync} (or absent), else the background refresh interval; only the matview design has one. */

@@ -23,6 +23,7 @@ import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.conformance.StateComparison;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.bgbench.store.relational.PhysicalDesign;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -260,6 +261,34 @@ class PostgresMatviewTest {
                 }
             }
             assertThat(accepted).isEqualTo(12);
+            assertThat(StateComparison.differences(store, state, 10)).isEmpty();
+        }
+    }
+
+    @Test
+    void theViewCountsTwoFriendshipTables() throws Exception {
+        open("mv_twotables", PostgresStore.Design.BASIC, null).close();
+        String url = "jdbc:postgresql://localhost:" + server.embeddedServer().port() + "/mv_twotables";
+        try (PostgresStore store = PostgresStore.open(new PostgresStore.Config(url, "postgres", null, 8, false, 1,
+                PostgresStore.Design.MATVIEW, null).withPhysical(new PhysicalDesign(2, false, false, null)))) {
+            StoreConformanceSuite.load(store, GRAPH, 2);
+            GraphState state = new GraphState(GRAPH);
+            try (StoreSession s = store.openSession()) {
+                int[] pair = memberWithInviter(state);
+                int a = pair[0];
+                int inviter = pair[1];
+                assertThat(ownProfile(s, a).pendingCount).isEqualTo(state.pendingCount(a)).isPositive();
+                assertThat(ownProfile(s, a).friendCount).isEqualTo(state.friendCount(a));
+                // AFR moves the invitation from pending to friends; the synchronous refresh shows both counts.
+                s.acceptFriendRequest(GRAPH.memberId(a), GRAPH.memberId(inviter));
+                state.accept(a, inviter);
+                assertThat(ownProfile(s, a).pendingCount).isEqualTo(state.pendingCount(a));
+                assertThat(ownProfile(s, a).friendCount).isEqualTo(state.friendCount(a));
+                assertThat(ownProfile(s, inviter).friendCount).isEqualTo(state.friendCount(inviter));
+                s.thawFriendship(GRAPH.memberId(inviter), GRAPH.memberId(a));
+                state.thaw(inviter, a);
+                assertThat(ownProfile(s, a).friendCount).isEqualTo(state.friendCount(a));
+            }
             assertThat(StateComparison.differences(store, state, 10)).isEmpty();
         }
     }

@@ -3,11 +3,13 @@ package org.bgbench.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.relational.PhysicalDesign;
 import org.junit.jupiter.api.Test;
 
 /** Settings of the provider that need no server: the design and refresh keys and how bad values are refused. */
@@ -113,5 +115,23 @@ class PostgresStoreProviderTest {
                     .isInstanceOf(InvalidParameterException.class)
                     .hasMessage("postgres.timeout: expected a timeout from 1s to 1d, got '" + bad + "'");
         }
+    }
+
+    @Test
+    void thePhysicalDesignSettingsAreReadAndMatviewRefusesCountsAsAttributes() {
+        assertThat(config().physical()).isEqualTo(PhysicalDesign.BASIC);
+        PhysicalDesign boosted = config("friendship.tables", "2", "counts", "attributes", "images", "fs",
+                "postgres.url", "jdbc:postgresql://db:5432/social?ssl=false").physical();
+        assertThat(boosted).isEqualTo(new PhysicalDesign(2, true, true,
+                Path.of(System.getProperty("user.home"), ".bg", "images", "postgres-social")));
+        assertThat(config("postgres.embedded", "true", "images", "fs").physical().imagesDir().getFileName())
+                .isEqualTo(Path.of("postgres-embedded"));
+        assertThat(config("postgres.design", "matview", "friendship.tables", "2").physical().twoTables()).isTrue();
+        assertThatThrownBy(() -> config("postgres.design", "matview", "counts", "attributes"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessage("counts: attributes cannot be combined with postgres.design=matview (both keep VP's counts:"
+                        + " the view or the member columns); choose one");
+        assertThatThrownBy(() -> config("images", "blob"))
+                .hasMessage("images: expected one of inline, fs, got 'blob'");
     }
 }

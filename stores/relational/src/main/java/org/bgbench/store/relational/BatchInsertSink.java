@@ -12,6 +12,12 @@ import java.sql.SQLException;
 public class BatchInsertSink implements RowSink {
     private final Connection c;
     private final int attributes;
+    private final boolean imagePaths;
+    private final boolean countColumns;
+    /** {@code friendship.tables=2}: confirmed rows go to {@code friends}, pending ones to {@code pending}. */
+    private final boolean twoTables;
+    private final PreparedStatement pending;
+    private int pendingInvitations;
     private final PreparedStatement members;
     private final PreparedStatement friendship;
     private final PreparedStatement resources;
@@ -28,12 +34,20 @@ public class BatchInsertSink implements RowSink {
     public BatchInsertSink(Connection c, RelationalSchema schema) throws SQLException {
         this.c = c;
         this.attributes = schema.attributeCount();
+        this.imagePaths = schema.physical().imagesInFiles();
+        this.countColumns = schema.physical().countAttributes();
+        this.twoTables = schema.physical().twoTables();
         try {
             c.setAutoCommit(false);
             members = c.prepareStatement("INSERT INTO members (" + schema.memberColumns() + ") VALUES ("
-                    + String.join(", ", java.util.Collections.nCopies(attributes + 3, "?")) + ")");
-            friendship = c.prepareStatement("INSERT INTO friendship (" + RelationalSchema.FRIENDSHIP_COLUMNS
-                    + ") VALUES (?, ?, ?)");
+                    + String.join(", ", java.util.Collections.nCopies(attributes + 1 + schema.memberExtraColumns(),
+                    "?")) + ")");
+            friendship = twoTables
+                    ? c.prepareStatement("INSERT INTO friends (" + RelationalSchema.FRIENDS_COLUMNS + ") VALUES (?, ?)")
+                    : c.prepareStatement("INSERT INTO friendship (" + RelationalSchema.FRIENDSHIP_COLUMNS
+                            + ") VALUES (?, ?, ?)");
+            pending = twoTables ? c.prepareStatement("INSERT INTO pending (" + RelationalSchema.PENDING_COLUMNS
+                    + ") VALUES (?, ?)") : null;
             resources = c.prepareStatement("INSERT INTO resources (" + RelationalSchema.RESOURCE_COLUMNS
                     + ") VALUES (?, ?, ?, ?, ?, ?)");
             comments = c.prepareStatement("INSERT INTO manipulation (" + RelationalSchema.MANIPULATION_COLUMNS
@@ -49,18 +63,45 @@ public class BatchInsertSink implements RowSink {
 
     @Override
     public void member(int userid, String[] attributeValues, byte[] pic, byte[] tpic) throws SQLException {
+        member(userid, attributeValues, pic, null, tpic, null);
+    }
+
+    @Override
+    public void member(int userid, String[] attributeValues, byte[] pic, String picPath, byte[] tpic, int[] counts)
+            throws SQLException {
         members.setInt(1, userid);
         for (int a = 0; a < attributes; a++) {
             members.setString(a + 2, attributeValues[a]);
         }
-        members.setBytes(attributes + 2, pic);
+        if (imagePaths) {
+            members.setString(attributes + 2, picPath);
+        } else {
+            members.setBytes(attributes + 2, pic);
+        }
         members.setBytes(attributes + 3, tpic);
+        if (countColumns) {
+            for (int i = 0; i < 3; i++) {
+                members.setInt(attributes + 4 + i, counts[i]);
+            }
+        }
         members.addBatch();
         pendingMembers++;
     }
 
     @Override
     public void friendship(int inviterid, int inviteeid, int status) throws SQLException {
+        if (twoTables) {
+            PreparedStatement ps = status == RelationalSchema.CONFIRMED ? friendship : pending;
+            ps.setInt(1, inviterid);
+            ps.setInt(2, inviteeid);
+            ps.addBatch();
+            if (status == RelationalSchema.CONFIRMED) {
+                pendingFriendships++;
+            } else {
+                pendingInvitations++;
+            }
+            return;
+        }
         friendship.setInt(1, inviterid);
         friendship.setInt(2, inviteeid);
         friendship.setInt(3, status);
@@ -120,6 +161,9 @@ public class BatchInsertSink implements RowSink {
             if (pendingFriendships > 0) {
                 friendship.executeBatch();
             }
+            if (pendingInvitations > 0) {
+                pending.executeBatch();
+            }
             if (pendingResources > 0) {
                 resources.executeBatch();
             }
@@ -136,6 +180,9 @@ public class BatchInsertSink implements RowSink {
         } catch (SQLException e) {
             members.clearBatch();
             friendship.clearBatch();
+            if (pending != null) {
+                pending.clearBatch();
+            }
             resources.clearBatch();
             comments.clearBatch();
             pages.clearBatch();
@@ -145,6 +192,7 @@ public class BatchInsertSink implements RowSink {
         } finally {
             pendingMembers = 0;
             pendingFriendships = 0;
+            pendingInvitations = 0;
             pendingResources = 0;
             pendingComments = 0;
             pendingPages = 0;

@@ -29,6 +29,10 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
     private final RowSink sink;
     private final Lock writeLock;
     private final boolean twoRows;
+    /** {@code images=fs}: where profile images are written; null when they are inline. */
+    private final ImageFiles images;
+    /** {@code counts=attributes}: the member's friend, pending and resource counts, from the generator; else null. */
+    private final int[] counts;
     private final int chunk;
     private final String[] attributes;
     private final int pagesPerFragment;
@@ -38,10 +42,16 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
     private int edgeCount;
 
     RelationalLoader(SocialGraph graph, RowSink sink, Lock writeLock, RelationalSchema schema) {
+        this(graph, sink, writeLock, schema, null);
+    }
+
+    RelationalLoader(SocialGraph graph, RowSink sink, Lock writeLock, RelationalSchema schema, ImageFiles images) {
         this.graph = graph;
         this.sink = sink;
         this.writeLock = writeLock;
         this.twoRows = schema.friendshipRows() == 2;
+        this.images = images;
+        this.counts = schema.physical().countAttributes() ? new int[3] : null;
         GraphSpec spec = graph.spec();
         this.pagesPerFragment = graph.pages() / graph.fragments();
         long rowsPerMember = 1 + spec.friendsPerMember() + (long) spec.resourcesPerMember()
@@ -119,7 +129,24 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
     private long member(int index) throws SQLException {
         int id = graph.memberId(index);
         graph.attributes(index, attributes);
-        sink.member(id, attributes, graph.profileImage(index), graph.thumbnail(index));
+        if (images == null && counts == null) {
+            sink.member(id, attributes, graph.profileImage(index), graph.thumbnail(index));
+        } else {
+            byte[] pic = graph.profileImage(index);
+            String picPath = null;
+            if (images != null && pic != null) {
+                // Written before the row is buffered, so a committed row never names a file not yet written.
+                picPath = images.write(id, pic);
+                pic = null;
+            }
+            if (counts != null) {
+                // CIKM 2013 E.1 (Manual): the loader knows every count from the generator.
+                counts[0] = graph.initialFriendCount(index);
+                counts[1] = graph.initialPendingCount(index);
+                counts[2] = graph.resourcesPerMember();
+            }
+            sink.member(id, attributes, pic, picPath, graph.thumbnail(index), counts);
+        }
         long rows = 1;
         edgeCount = 0;
         graph.forEachStartedRelationship(index, this);

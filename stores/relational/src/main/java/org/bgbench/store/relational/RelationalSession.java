@@ -18,10 +18,11 @@ import org.bgbench.store.StoreSession;
 
 /**
  * The actions on the Basic design through one connection, every statement prepared once when the session opens.
- * Single-row writes run in autocommit; the two-row accept, Share Resource and, with a push feed, AFR and TF run in a
- * transaction (or in the caller's, when a subclass already opened one). With a read connection (a read replica), the
- * statements of the routed read actions are prepared on it instead; every write, and every statement of a write's
- * transaction, stays on the primary connection.
+ * Single-row writes run in autocommit; the two-row accept, the two-table accept (delete from pending, insert into
+ * friends), Share Resource, with a push feed AFR and TF, and with counts as attributes every friendship write (the
+ * members' counts change with the friendship rows) run in a transaction (or in the caller's, when a subclass already
+ * opened one). With a read connection (a read replica), the statements of the routed read actions are prepared on it
+ * instead; every write, and every statement of a write's transaction, stays on the primary connection.
  */
 public class RelationalSession implements StoreSession {
     private final Connection c;
@@ -30,6 +31,10 @@ public class RelationalSession implements StoreSession {
     private final Set<Action> routed;
     private final Lock writeLock;
     private final boolean twoRows;
+    /** {@code counts=attributes}: the friendship writes keep members' counts in their transaction. */
+    private final boolean countAttributes;
+    /** {@code images=fs}: where VP reads profile images from; null when they are inline. */
+    private final ImageFiles images;
     private final int attributes;
     private final FeedDesign feed;
     private final int friendsParams;
@@ -54,6 +59,8 @@ public class RelationalSession implements StoreSession {
     private final PreparedStatement viewFriendRequests;
     private final PreparedStatement invite;
     private final PreparedStatement accept;
+    private final PreparedStatement acceptInsert;
+    private final PreparedStatement adjustCounts;
     private final PreparedStatement acceptMirror;
     private final PreparedStatement reject;
     private final PreparedStatement thaw;
@@ -84,6 +91,8 @@ public class RelationalSession implements StoreSession {
         this.routed = read == null ? Set.of() : Set.copyOf(routed);
         this.writeLock = writeLock;
         this.twoRows = schema.friendshipRows() == 2;
+        this.countAttributes = schema.physical().countAttributes();
+        this.images = schema.physical().imagesInFiles() ? new ImageFiles(schema.physical().imagesDir()) : null;
         this.attributes = schema.attributeCount();
         this.feed = schema.feed();
         this.friendsParams = schema.friendsParams;
@@ -96,7 +105,9 @@ public class RelationalSession implements StoreSession {
             viewFriendRequests = connectionFor(Action.VFR).prepareStatement(schema.viewFriendRequests);
             invite = c.prepareStatement(schema.invite);
             accept = c.prepareStatement(schema.accept);
+            acceptInsert = schema.acceptInsert == null ? null : c.prepareStatement(schema.acceptInsert);
             acceptMirror = twoRows ? c.prepareStatement(schema.acceptMirror) : null;
+            adjustCounts = countAttributes ? c.prepareStatement(schema.adjustCounts) : null;
             reject = c.prepareStatement(schema.reject);
             thaw = c.prepareStatement(schema.thaw);
             topResources = connectionFor(Action.VTR).prepareStatement(schema.topResources);
@@ -150,7 +161,13 @@ public class RelationalSession implements StoreSession {
                     out.attributes[a] = rs.getString(a + 1);
                 }
                 int col = attributes + 1;
-                out.profileImage = rs.getBytes(col);
+                if (images == null) {
+                    out.profileImage = rs.getBytes(col);
+                } else {
+                    // images=fs: the row names the file; a graph without images has no file and a null path.
+                    String path = rs.getString(col);
+                    out.profileImage = path == null ? null : images.read(path);
+                }
                 out.friendCount = rs.getInt(col + 1);
                 out.resourceCount = rs.getInt(col + 2);
                 if (own) {
@@ -205,10 +222,29 @@ public class RelationalSession implements StoreSession {
         try {
             invite.setInt(1, inviter);
             invite.setInt(2, invitee);
-            update(invite, 1, "IF");
+            if (!countAttributes) {
+                update(invite, 1, "IF");
+                return;
+            }
         } catch (SQLException e) {
             throw failed("IF", e);
         }
+        transaction("IF", () -> {
+            adjust(invitee, 0, 1, "IF");
+            expect(invite.executeUpdate(), 1, "IF");
+        });
+    }
+
+    /**
+     * {@code counts=attributes} (CIKM 2013 E.1, Manual): adds to member {@code id}'s friend and pending counts, in the
+     * caller's transaction. Counts are changed before the friendship rows, members in id order, so every write locks
+     * member rows before friendship rows, in one order (push designs lock the same member rows first too).
+     */
+    private void adjust(int id, int friends, int pending, String action) throws SQLException {
+        adjustCounts.setInt(1, friends);
+        adjustCounts.setInt(2, pending);
+        adjustCounts.setInt(3, id);
+        expect(adjustCounts.executeUpdate(), 1, action);
     }
 
     @Override
@@ -216,7 +252,7 @@ public class RelationalSession implements StoreSession {
         try {
             accept.setInt(1, inviter);
             accept.setInt(2, invitee);
-            if (!twoRows && !feed.push()) {
+            if (!twoRows && !feed.push() && acceptInsert == null && !countAttributes) {
                 update(accept, 1, "AFR");
                 return;
             }
@@ -225,7 +261,17 @@ public class RelationalSession implements StoreSession {
         }
         transaction("AFR", () -> {
             lockAccounts(invitee, inviter);
+            if (countAttributes) {
+                adjust(Math.min(invitee, inviter), 1, invitee < inviter ? -1 : 0, "AFR");
+                adjust(Math.max(invitee, inviter), 1, invitee > inviter ? -1 : 0, "AFR");
+            }
             expect(accept.executeUpdate(), 1, "AFR");
+            if (acceptInsert != null) {
+                // friendship.tables=2 (CIKM 2013 table 3): the invitation left pending, the friendship enters friends.
+                acceptInsert.setInt(1, inviter);
+                acceptInsert.setInt(2, invitee);
+                expect(acceptInsert.executeUpdate(), 1, "AFR");
+            }
             if (twoRows) {
                 acceptMirror.setInt(1, invitee);
                 acceptMirror.setInt(2, inviter);
@@ -278,10 +324,17 @@ public class RelationalSession implements StoreSession {
         try {
             reject.setInt(1, inviter);
             reject.setInt(2, invitee);
-            update(reject, 1, "RFR");
+            if (!countAttributes) {
+                update(reject, 1, "RFR");
+                return;
+            }
         } catch (SQLException e) {
             throw failed("RFR", e);
         }
+        transaction("RFR", () -> {
+            adjust(invitee, 0, -1, "RFR");
+            expect(reject.executeUpdate(), 1, "RFR");
+        });
     }
 
     @Override
@@ -291,7 +344,7 @@ public class RelationalSession implements StoreSession {
             thaw.setInt(2, friend);
             thaw.setInt(3, friend);
             thaw.setInt(4, member);
-            if (!feed.push()) {
+            if (!feed.push() && !countAttributes) {
                 update(thaw, twoRows ? 2 : 1, "TF");
                 return;
             }
@@ -300,10 +353,16 @@ public class RelationalSession implements StoreSession {
         }
         transaction("TF", () -> {
             lockAccounts(member, friend);
+            if (countAttributes) {
+                adjust(Math.min(member, friend), -1, 0, "TF");
+                adjust(Math.max(member, friend), -1, 0, "TF");
+            }
             expect(thaw.executeUpdate(), twoRows ? 2 : 1, "TF");
-            // Neither sees the other's shares any more.
-            dropPast(member, friend);
-            dropPast(friend, member);
+            if (feed.push()) {
+                // Neither sees the other's shares any more.
+                dropPast(member, friend);
+                dropPast(friend, member);
+            }
         });
     }
 

@@ -37,6 +37,9 @@ public abstract class RelationalStore implements DataStore {
     protected final SqlDialect dialect;
     private final int friendshipRows;
     private final FeedDesign feed;
+    private final PhysicalDesign physical;
+    /** {@code images=fs}: the profile image files; null when images are inline. */
+    private final ImageFiles images;
     /** Serialises writers in process for single-writer engines; null otherwise. */
     private final ReentrantLock writeLock;
     private volatile RelationalSchema schema;
@@ -55,9 +58,16 @@ public abstract class RelationalStore implements DataStore {
      * @param feed           how feeds are served (dissertation 8.4.2)
      */
     protected RelationalStore(SqlDialect dialect, int friendshipRows, FeedDesign feed) {
+        this(dialect, friendshipRows, feed, PhysicalDesign.BASIC);
+    }
+
+    /** @param physical friendship tables, counts, profile images (CIKM 2013 sections C–E) */
+    protected RelationalStore(SqlDialect dialect, int friendshipRows, FeedDesign feed, PhysicalDesign physical) {
         this.dialect = dialect;
         this.friendshipRows = friendshipRows;
         this.feed = feed;
+        this.physical = physical;
+        this.images = physical.imagesInFiles() ? new ImageFiles(physical.imagesDir()) : null;
         this.writeLock = dialect.singleWriter() ? new ReentrantLock() : null;
     }
 
@@ -118,19 +128,27 @@ public abstract class RelationalStore implements DataStore {
             if (fingerprint == null || !recordedDesign().equals(design)) {
                 return Optional.empty();
             }
+            // images=fs: the files are part of the graph; a directory that does not hold them all means reload.
+            if (images != null && !images.holds(fingerprint)) {
+                return Optional.empty();
+            }
             return Optional.of(fingerprint);
         } catch (SQLException e) {
             throw failure("reading the loaded graph's fingerprint", e);
         }
     }
 
-    /** The design this store records in {@code bg_meta} and reads: friendship layout and feed design. */
+    /** The design this store records in {@code bg_meta} and reads: friendship layout, physical and feed design. */
     public String recordedDesign() {
-        return new RelationalSchema(1, friendshipRows, feed).design();
+        return new RelationalSchema(1, friendshipRows, feed, false, physical).design();
     }
 
     public FeedDesign feedDesign() {
         return feed;
+    }
+
+    public PhysicalDesign physicalDesign() {
+        return physical;
     }
 
     private boolean tableExists(Connection c, String table) throws SQLException {
@@ -144,7 +162,12 @@ public abstract class RelationalStore implements DataStore {
 
     @Override
     public void createSchema(GraphSpec spec) {
-        RelationalSchema s = new RelationalSchema(spec.attributeCount(), friendshipRows, feed, dialect.lateralJoins());
+        RelationalSchema s = new RelationalSchema(spec.attributeCount(), friendshipRows, feed, dialect.lateralJoins(),
+                physical);
+        if (images != null) {
+            // Files are about to be rewritten: until finishLoad the directory vouches for no graph.
+            images.forget();
+        }
         List<String> ddl = new ArrayList<>(drops());
         ddl.addAll(s.createStatements(dialect));
         execute("creating the BG schema", ddl);
@@ -184,7 +207,7 @@ public abstract class RelationalStore implements DataStore {
         RelationalSchema s = schema();
         Connection c = connectForLoad();
         try {
-            return new RelationalLoader(graph, dialect.openSink(c, s), writeLock, s);
+            return new RelationalLoader(graph, dialect.openSink(c, s), writeLock, s, images);
         } catch (SQLException e) {
             try {
                 c.close();
@@ -223,6 +246,10 @@ public abstract class RelationalStore implements DataStore {
             } finally {
                 pool.shutdownNow();
             }
+        }
+        if (images != null) {
+            // Every loader has closed, so every file is written: vouch for them before the fingerprint is recorded.
+            images.vouch(graph.spec().fingerprint());
         }
         recordGraph(graph.spec().fingerprint(), s.design());
     }
@@ -391,9 +418,10 @@ public abstract class RelationalStore implements DataStore {
             if (schema == null) {
                 try (Connection c = connect(); Statement st = c.createStatement();
                      ResultSet rs = st.executeQuery("SELECT * FROM members WHERE 1 = 0")) {
-                    // userid, the attributes, pic, tpic
-                    schema = new RelationalSchema(rs.getMetaData().getColumnCount() - 3, friendshipRows, feed,
-                            dialect.lateralJoins());
+                    // userid, the attributes, pic (or picpath), tpic, and the counts with counts=attributes
+                    int extra = 1 + new RelationalSchema(1, friendshipRows, feed, false, physical).memberExtraColumns();
+                    schema = new RelationalSchema(rs.getMetaData().getColumnCount() - extra, friendshipRows, feed,
+                            dialect.lateralJoins(), physical);
                 } catch (SQLException e) {
                     throw new StoreException(dialect.name() + " holds no BG schema (" + e.getMessage()
                             + "); load a graph first", e);

@@ -37,6 +37,72 @@ class RelationalSchemaTest {
         assertThatThrownBy(() -> new RelationalSchema(11, 3)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void twoTablesKeepConfirmedFriendshipsAndInvitationsApartWithoutStatus() {
+        PhysicalDesign two = new PhysicalDesign(2, false, false, null);
+        RelationalSchema one = new RelationalSchema(11, 1, FeedDesign.PULL, false, two);
+        List<String> ddl = one.createStatements(dialect(true));
+        assertThat(ddl).contains("CREATE TABLE friends (frdid1 INTEGER NOT NULL, frdid2 INTEGER NOT NULL,"
+                        + " PRIMARY KEY (frdid1, frdid2)) WITHOUT ROWID",
+                "CREATE TABLE pending (inviterid INTEGER NOT NULL, inviteeid INTEGER NOT NULL,"
+                        + " PRIMARY KEY (inviterid, inviteeid)) WITHOUT ROWID");
+        assertThat(ddl).noneMatch(sql -> sql.startsWith("CREATE TABLE friendship"));
+        assertThat(one.tables()).contains("friends", "pending").doesNotContain("friendship");
+        assertThat(one.friendshipIndexes()).containsExactly(RelationalSchema.FRIENDS_SECOND_INDEX,
+                RelationalSchema.PENDING_INVITEE_INDEX);
+        // Every statement that reads or writes friendships uses the two tables (CIKM 2013 table 3), none the status.
+        for (String sql : List.of(one.viewProfile, one.viewOwnProfile, one.listFriends, one.viewFriendRequests,
+                one.invite, one.accept, one.acceptInsert, one.reject, one.thaw, one.counts, one.fanOut, one.pushPast,
+                one.pullFeed)) {
+            assertThat(sql).doesNotContain("friendship").doesNotContain("status");
+        }
+        assertThat(one.listFriends).contains("FROM friends f JOIN members m ON m.userid = f.frdid2 WHERE f.frdid1 = ?")
+                .contains("UNION ALL").contains("m.userid = f.frdid1 WHERE f.frdid2 = ?");
+        assertThat(one.viewFriendRequests).contains("FROM pending f JOIN members m ON m.userid = f.inviterid"
+                + " WHERE f.inviteeid = ?");
+        assertThat(one.invite).isEqualTo("INSERT INTO pending (inviterid, inviteeid) VALUES (?, ?)");
+        assertThat(one.accept).isEqualTo("DELETE FROM pending WHERE inviterid = ? AND inviteeid = ?");
+        assertThat(one.acceptInsert).isEqualTo("INSERT INTO friends (frdid1, frdid2) VALUES (?, ?)");
+        assertThat(one.thaw).isEqualTo(
+                "DELETE FROM friends WHERE (frdid1 = ? AND frdid2 = ?) OR (frdid1 = ? AND frdid2 = ?)");
+        assertThat(one.viewProfile).contains("(SELECT count(*) FROM friends WHERE frdid1 = m.userid) + "
+                + "(SELECT count(*) FROM friends WHERE frdid2 = m.userid)");
+        assertThat(one.viewOwnProfile).contains("(SELECT count(*) FROM pending WHERE inviteeid = m.userid)");
+        RelationalSchema twoRows = new RelationalSchema(11, 2, new FeedDesign(FeedDesign.Kind.PUSH, false), false, two);
+        assertThat(twoRows.listFriends).doesNotContain("UNION ALL");
+        assertThat(twoRows.fanOut).contains("SELECT frdid2 AS id FROM friends WHERE frdid1 = ?")
+                .doesNotContain("frdid2 = ?");
+        assertThat(new RelationalSchema(11, 1).acceptInsert).isNull();
+    }
+
+    @Test
+    void countsAsAttributesAreColumnsOfMembersThatViewProfileReadsAlone() {
+        RelationalSchema manual = new RelationalSchema(11, 1, FeedDesign.PULL, false,
+                new PhysicalDesign(1, true, false, null));
+        assertThat(manual.createStatements(dialect(true)).get(0)).endsWith("pic BLOB, tpic BLOB,"
+                + " friendcount INTEGER NOT NULL DEFAULT 0, pendingcount INTEGER NOT NULL DEFAULT 0,"
+                + " resourcecount INTEGER NOT NULL DEFAULT 0)");
+        assertThat(manual.memberColumns()).endsWith("pic, tpic, friendcount, pendingcount, resourcecount");
+        assertThat(manual.viewProfile).doesNotContain("count(").endsWith(
+                ", m.pic, m.friendcount, m.resourcecount FROM members m WHERE m.userid = ?");
+        assertThat(manual.viewOwnProfile).doesNotContain("count(").endsWith(
+                ", m.pic, m.friendcount, m.resourcecount, m.pendingcount FROM members m WHERE m.userid = ?");
+        assertThat(manual.adjustCounts).isEqualTo("UPDATE members SET friendcount = friendcount + ?,"
+                + " pendingcount = pendingcount + ? WHERE userid = ?");
+        assertThat(manual.memberExtraColumns()).isEqualTo(5);
+        assertThat(new RelationalSchema(11, 1).viewProfile).contains("count(*)");
+    }
+
+    @Test
+    void profileImagesInFilesLeaveAPathInTheRowAndTheThumbnailInline() {
+        RelationalSchema fs = new RelationalSchema(11, 1, FeedDesign.PULL, false,
+                new PhysicalDesign(1, false, true, java.nio.file.Path.of("/tmp/images")));
+        assertThat(fs.createStatements(dialect(false)).get(0)).endsWith("tel TEXT, picpath TEXT, tpic BLOB)");
+        assertThat(fs.memberColumns()).endsWith("tel, picpath, tpic");
+        assertThat(fs.viewProfile).contains("m.picpath,").doesNotContain("m.pic,");
+        assertThat(fs.listFriends).contains("m.tpic");
+    }
+
     private static SqlDialect dialect(boolean keys) {
         return new SqlDialect() {
             @Override

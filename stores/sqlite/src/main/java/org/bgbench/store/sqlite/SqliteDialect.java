@@ -47,8 +47,8 @@ public final class SqliteDialect implements SqlDialect {
 
     @Override
     public List<List<String>> afterLoad(RelationalSchema schema) {
-        List<String> all = new java.util.ArrayList<>(List.of(
-                RelationalSchema.FRIENDSHIP_INVITEE_INDEX,
+        List<String> all = new java.util.ArrayList<>(schema.friendshipIndexes());
+        all.addAll(List.of(
                 RelationalSchema.RESOURCES_WALL_INDEX,
                 RelationalSchema.MANIPULATION_RID_INDEX));
         all.addAll(schema.feedIndexes());

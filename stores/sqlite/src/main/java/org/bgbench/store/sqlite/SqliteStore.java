@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalSchema;
 import org.bgbench.store.relational.RelationalStore;
 import org.sqlite.SQLiteConfig;
@@ -52,10 +53,16 @@ public final class SqliteStore extends RelationalStore {
 
     /** @param feed how feeds are served (dissertation 8.4.2) */
     public SqliteStore(Path file, int busyTimeoutMs, int cacheMb, int friendshipRows, FeedDesign feed) {
-        super(new SqliteDialect(), friendshipRows, feed);
+        this(file, busyTimeoutMs, cacheMb, friendshipRows, feed, PhysicalDesign.BASIC);
+    }
+
+    /** @param physical friendship tables, counts, profile images (CIKM 2013 sections C–E) */
+    public SqliteStore(Path file, int busyTimeoutMs, int cacheMb, int friendshipRows, FeedDesign feed,
+                       PhysicalDesign physical) {
+        super(new SqliteDialect(), friendshipRows, feed, physical);
         this.file = file.toAbsolutePath();
         this.url = "jdbc:sqlite:" + this.file;
-        this.design = new RelationalSchema(1, friendshipRows, feed).design();
+        this.design = new RelationalSchema(1, friendshipRows, feed, false, physical).design();
         this.busyTimeoutMs = busyTimeoutMs;
         this.sessionConfig = config(busyTimeoutMs, cacheMb);
         // A session's multi-statement write takes the write lock at BEGIN, so it cannot fail half way on a conflict.
@@ -93,6 +100,12 @@ public final class SqliteStore extends RelationalStore {
 
     public Path file() {
         return file;
+    }
+
+    /** {@code images=fs} without {@code images.dir}: {@code <file>.images}, next to the database, as the image is. */
+    public static Path defaultImagesDir(Path file) {
+        Path f = file.toAbsolutePath();
+        return f.resolveSibling(f.getFileName() + ".images");
     }
 
     /** Where {@link #image()} keeps its copy: {@code <file>.image}, next to the database. */

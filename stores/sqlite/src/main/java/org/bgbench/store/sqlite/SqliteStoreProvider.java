@@ -9,6 +9,7 @@ import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.StoreTraits;
 import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.relational.PhysicalDesign;
 
 /** The {@code sqlite} store: an embedded SQLite file with BG's Basic relational design. */
 public final class SqliteStoreProvider implements StoreProvider {
@@ -37,6 +38,7 @@ public final class SqliteStoreProvider implements StoreProvider {
                 new StoreSetting(CACHE, "64", "page cache per connection, in MiB"),
                 new StoreSetting(FRIENDSHIP_ROWS, "1",
                         "rows per confirmed friendship: 1 (USC BG's Basic) or 2 (one per direction)")));
+        all.addAll(PhysicalDesign.settings("<sqlite.file>.images, next to the database file"));
         all.addAll(FeedDesign.settings());
         return List.copyOf(all);
     }
@@ -50,9 +52,9 @@ public final class SqliteStoreProvider implements StoreProvider {
     @Override
     public DataStore open(StoreSettings settings) {
         int rows = Integer.parseInt(settings.getChoice(FRIENDSHIP_ROWS, "1", "1", "2"));
-        return new SqliteStore(Path.of(settings.get(FILE, "bg-data/bg.sqlite")),
-                nonNegative(settings, BUSY_TIMEOUT, 30_000), nonNegative(settings, CACHE, 64), rows,
-                FeedDesign.from(settings));
+        Path file = Path.of(settings.get(FILE, "bg-data/bg.sqlite"));
+        return new SqliteStore(file, nonNegative(settings, BUSY_TIMEOUT, 30_000), nonNegative(settings, CACHE, 64),
+                rows, FeedDesign.from(settings), PhysicalDesign.from(settings, SqliteStore.defaultImagesDir(file)));
     }
 
     private static int nonNegative(StoreSettings settings, String key, int fallback) {

@@ -1,0 +1,52 @@
+package org.bgbench.store.mariadb;
+
+import java.nio.file.Path;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.relational.PhysicalDesign;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The conformance suite with CIKM 2013's Boosted SQL design (section G): two friendship tables, two rows per
+ * friendship, counts as attributes, profile images in files; loaded by LOAD DATA LOCAL INFILE.
+ */
+class MariadbBoostedConformanceTest extends StoreConformanceSuite {
+    @TempDir
+    static Path dir;
+    private MariadbServer server;
+
+    @Override
+    protected GraphSpec spec() {
+        return new GraphSpec(200, 0, 9, 5, 2, 0.7, true, 32, 128, 14, 8, 30, 2, 7)
+                .withFeed(new org.bgbench.model.FeedSpec(10, 3, 0, 2));
+    }
+
+    private DataStore boosted() {
+        return MariadbStore.open(new MariadbStore.Config(server.url(), "bg", "bg", 0, 2, MariadbStore.Bulk.INFILE,
+                null, FeedDesign.PULL, null, new PhysicalDesign(2, true, true, dir.resolve("images"))));
+    }
+
+    @Override
+    protected DataStore openStore() {
+        server = MariadbServer.start();
+        return boosted();
+    }
+
+    @Override
+    protected DataStore openAgain() {
+        return boosted();
+    }
+
+    @AfterAll
+    void stopServer() {
+        if (store != null) {
+            store.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package org.bgbench.store.postgres;
+
+import org.bgbench.store.DataStore;
+import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.bgbench.store.relational.PhysicalDesign;
+
+/**
+ * The conformance suite with two friendship tables (CIKM 2013 figure 8) and one row per friendship, VP counting
+ * {@code friends} on both columns and {@code pending} by aggregate subqueries.
+ */
+class PostgresTwoTablesConformanceTest extends StoreConformanceSuite {
+    private static final PhysicalDesign TWO_TABLES = new PhysicalDesign(2, false, false, null);
+
+    @Override
+    protected DataStore openStore() {
+        return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 1).withPhysical(TWO_TABLES));
+    }
+
+    @Override
+    protected DataStore openAgain() {
+        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 1)
+                .withPhysical(TWO_TABLES));
+    }
+}
