@@ -149,13 +149,18 @@ final class FileDialect implements SqlDialect {
         List<String> all = new ArrayList<>();
         if (!keysAtCreate()) {
             all.add("ALTER TABLE members ADD PRIMARY KEY (userid)");
-            all.add("ALTER TABLE friendship ADD PRIMARY KEY (inviterid, inviteeid)");
+            if (schema.physical().twoTables()) {
+                all.add("ALTER TABLE friends ADD PRIMARY KEY (frdid1, frdid2)");
+                all.add("ALTER TABLE pending ADD PRIMARY KEY (inviterid, inviteeid)");
+            } else {
+                all.add("ALTER TABLE friendship ADD PRIMARY KEY (inviterid, inviteeid)");
+            }
             all.add("ALTER TABLE resources ADD PRIMARY KEY (rid)");
             all.add("ALTER TABLE manipulation ADD PRIMARY KEY (mid)");
             all.add("ALTER TABLE pages ADD PRIMARY KEY (pageid)");
             all.add("ALTER TABLE follows ADD PRIMARY KEY (userid, pageid)");
         }
-        all.add(RelationalSchema.FRIENDSHIP_INVITEE_INDEX);
+        all.addAll(schema.friendshipIndexes());
         all.add(RelationalSchema.RESOURCES_WALL_INDEX);
         all.add(RelationalSchema.MANIPULATION_RID_INDEX);
         all.addAll(schema.feedIndexes());
