@@ -18,9 +18,14 @@ class PostgresReplicaTest extends ReplicaReadsSuite {
         return 1_000;
     }
 
+    /**
+     * The delay plus 1.5 s of slack for the replica's apply lag on a loaded CI machine (scripts/bench-replicas.sh on a
+     * busy machine: every read fresh from 0.57 s at a 0.5 s delay, from 2.09 s at 2 s); a replica that ignored the
+     * delay fails the early-bucket check, a validator that called fresh reads stale the later-bucket one.
+     */
     @Override
     long allFreshAfterMs() {
-        return 2_000;
+        return 2_500;
     }
 
     @Override
