@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.bgbench.store.mariadb.MariadbServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class JdbcMariadbConformanceTest extends StoreConformanceSuite {
     @TempDir
     static Path dir;
-    private JdbcMariadbServer server;
+    private MariadbServer server;
 
     private DataStore openOn() {
         return JdbcTests.open(dir, JdbcStoreProvider.URL, server.url(), JdbcStoreProvider.USER, "bg",
@@ -26,7 +27,7 @@ class JdbcMariadbConformanceTest extends StoreConformanceSuite {
 
     @Override
     protected DataStore openStore() {
-        server = JdbcMariadbServer.start();
+        server = MariadbServer.start();
         return openOn();
     }
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Assumptions;
  * not installed the calling tests fail when the environment variable CI is set, and are skipped otherwise (the rule
  * of the casql store's CacheServer).
  */
-final class MariadbServer implements AutoCloseable {
+public final class MariadbServer implements AutoCloseable {
     static final String BINARY = "mariadbd";
     private static final List<String> DIRS = List.of("/usr/sbin", "/usr/local/sbin", "/usr/bin", "/usr/local/bin");
 
@@ -58,7 +58,7 @@ final class MariadbServer implements AutoCloseable {
         Assumptions.abort(missing + ": skipping the tests that need it");
     }
 
-    static MariadbServer start() {
+    public static MariadbServer start() {
         require(installed(), ciSet(System.getenv("CI")));
         Path script = script();
         Path dir = null;
@@ -93,7 +93,7 @@ final class MariadbServer implements AutoCloseable {
         throw new IllegalStateException("scripts/mariadb.sh not found above " + System.getProperty("user.dir"));
     }
 
-    String url() {
+    public String url() {
         return url;
     }
 
