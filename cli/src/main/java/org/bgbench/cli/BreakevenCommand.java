@@ -129,10 +129,11 @@ final class BreakevenCommand implements Callable<Integer> {
         double tolerable = be.tolerableSlowdown();
 
         out.println("Break-even point (CIKM 2013 section H): Y = (X − 1)/X · (1 − u)/u · Q̄/Ū + 1");
+        // The settings in which the two stores differ: usually the design change itself.
+        out.println("BASIC: " + design(b.result(), n.result()));
+        out.println("NEW:   " + design(n.result(), b.result()));
         out.printf(Locale.ROOT, "%-34s %-22s %-22s%n", "", "BASIC", "NEW");
         out.printf(Locale.ROOT, "%-34s %-22s %-22s%n", "result", b.file(), n.file());
-        out.printf(Locale.ROOT, "%-34s %-22s %-22s%n", "store", design(b.result(), n.result()),
-                design(n.result(), b.result()));
         out.printf(Locale.ROOT, "%-34s %-22s %-22s%n", "mix", mix(b.result()), mix(n.result()));
         out.printf(Locale.ROOT, "%-34s %-22d %-22d%n", "threads", b.result().threads(), n.result().threads());
         out.printf(Locale.ROOT, "%-34s %-22s %-22s%n", "reads / writes completed", b.reads() + " / " + b.writes(),
