@@ -62,7 +62,11 @@ find_java17() { # prints the home of a JDK 17 (or 11), which Cassandra 5.0 needs
     "openjdk-17-jre-headless) or set CASSANDRA_JAVA_HOME." >&2
   return 1
 }
-lib_dir() { echo "${CASSANDRA_LIB:-$dir/lib}"; }
+lib_dir() { # CASSANDRA_LIB, else the lib remembered in DIR/cluster.env at the first start, else DIR/lib
+  local l
+  l=$(cluster_var lib)
+  echo "${CASSANDRA_LIB:-${l:-$dir/lib}}"
+}
 ensure_lib() { # the server jars, through Maven (no other download)
   local lib
   lib=$(lib_dir)
@@ -109,8 +113,9 @@ print(" ".join(map(str, ports)))
 PY
 }
 port_free_on() { # port_free_on PORT ADDR
-  python3 -c 'import socket,sys; s=socket.socket(); s.bind((sys.argv[2], int(sys.argv[1]))); s.close()' "$1" "$2" \
-    2>/dev/null
+  # SO_REUSEADDR as the JVM's server sockets: connections of a stopped node in TIME_WAIT do not make a port taken.
+  python3 -c 'import socket,sys; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[2], int(sys.argv[1]))); s.close()' "$1" "$2" 2>/dev/null
 }
 java_opts() { # the JVM options of Cassandra's conf/jvm17-server.options that matter, plus ours
   cat <<OPTS
@@ -268,7 +273,8 @@ case "$cmd" in
         mkdir -p "$dir/nodes/n$i"
         printf 'addr=127.0.0.%d\njmx_port=%d\n' "$i" "${ports[$((i + 1))]}" > "$dir/nodes/n$i/node.env"
       done
-      printf 'nodes=%d\nstorage_port=%d\ncql_port=%d\n' "$count" "${ports[0]}" "${ports[1]}" > "$dir/cluster.env"
+      printf 'nodes=%d\nstorage_port=%d\ncql_port=%d\nlib=%s\n' "$count" "${ports[0]}" "${ports[1]}" \
+        "$(cd "$(lib_dir)" && pwd)" > "$dir/cluster.env"
     fi
     started=()
     fresh=()
