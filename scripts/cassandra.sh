@@ -1,0 +1,343 @@
+#!/usr/bin/env bash
+# Private Apache Cassandra servers (issue 14): one node, or N nodes on 127.0.0.1..127.0.0.N (one JVM per node), from
+# Maven Central's org.apache.cassandra:cassandra-all jars on JDK 17; everything under DIR:
+#   DIR/lib/          the server jars (copied through Maven from scripts/cassandra-server.pom the first time)
+#   DIR/conf/         logback.xml and cassandra-rackdc.properties (on the classpath)
+#   DIR/cluster.env   nodes, storage and CQL ports (chosen free at the first start, kept for restarts)
+#   DIR/nodes/nI/     node I: cassandra.yaml, node.env (address, JMX port), pid, out.log, data, commitlog, hints, ...
+#
+#   scripts/cassandra.sh start DIR [--nodes N]  start the node(s) (first boot: one at a time), wait until every CQL port
+#                                               answers (and, for N > 1, nodetool shows all nodes UN); prints the
+#                                               contact points (127.0.0.1:PORT,127.0.0.2:PORT,...)
+#   scripts/cassandra.sh stop DIR               stop every node by its pid (SIGTERM, then SIGKILL after 60 s)
+#   scripts/cassandra.sh status DIR             one line per node (address, CQL port, pid, up/down); exit 1 if one is down
+#   scripts/cassandra.sh pid DIR                the pids of the running nodes, one a line
+#   scripts/cassandra.sh contact DIR            the contact points
+#   scripts/cassandra.sh nodetool DIR ARGS...   nodetool against node 1 (e.g. status, snapshot)
+#   scripts/cassandra.sh wipe DIR               stop, then delete the nodes' data (DIR/nodes, DIR/cluster.env); keeps lib
+#
+# The local datacenter is datacenter1 (GossipingPropertyFileSnitch, rack1).
+# Env: CASSANDRA_HEAP (default 1g for one node, 768m per node for N > 1), CASSANDRA_JAVA_HOME (a JDK 11 or 17; default:
+#      the first JDK 17 under /usr/lib/jvm), CASSANDRA_LIB (a directory of server jars to use instead of DIR/lib),
+#      CASSANDRA_RING_DELAY_MS (default 1000 for one node, 5000 for N > 1), CASSANDRA_START_TIMEOUT (s per node, 300).
+set -euo pipefail
+me=scripts/cassandra.sh
+root=$(cd "$(dirname "$0")/.." && pwd)
+usage() { echo "usage: $me start|stop|status|pid|contact|wipe DIR [--nodes N]   or   $me nodetool DIR ARGS..." >&2; exit 2; }
+[ $# -ge 2 ] || usage
+cmd=$1
+dir=$2
+shift 2
+nodes_arg=""
+if [ "$cmd" != nodetool ]; then
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --nodes) [ $# -ge 2 ] || usage; nodes_arg=$2; shift 2 ;;
+      --nodes=*) nodes_arg=${1#--nodes=}; shift ;;
+      *) usage ;;
+    esac
+  done
+  if [ -n "$nodes_arg" ]; then
+    [[ "$nodes_arg" =~ ^[1-9][0-9]?$ ]] || { echo "$me: --nodes wants a number from 1 to 99, not '$nodes_arg'" >&2; exit 2; }
+  fi
+fi
+
+# --- helpers ---------------------------------------------------------------------------------------------------------
+find_java17() { # prints the home of a JDK 17 (or 11), which Cassandra 5.0 needs
+  local c v
+  . "$root/scripts/jdk.sh"
+  if [ -n "${CASSANDRA_JAVA_HOME:-}" ]; then
+    v=$(bg_java_major "$CASSANDRA_JAVA_HOME")
+    if [ "$v" = 17 ] || [ "$v" = 11 ]; then echo "$CASSANDRA_JAVA_HOME"; return 0; fi
+    echo "$me: CASSANDRA_JAVA_HOME=$CASSANDRA_JAVA_HOME is not a JDK 17 or 11 (Cassandra 5.0 runs on those only)" >&2
+    return 1
+  fi
+  for v in 17 11; do
+    for c in /usr/lib/jvm/*; do
+      [ -x "$c/bin/java" ] || continue
+      [ "$(bg_java_major "$c")" = "$v" ] && { echo "$c"; return 0; }
+    done
+  done
+  echo "$me: Cassandra 5.0 needs JDK 17 (or 11); none found under /usr/lib/jvm. Install one (apt-get install" \
+    "openjdk-17-jre-headless) or set CASSANDRA_JAVA_HOME." >&2
+  return 1
+}
+lib_dir() { # CASSANDRA_LIB, else the lib remembered in DIR/cluster.env at the first start, else DIR/lib
+  local l
+  l=$(cluster_var lib)
+  echo "${CASSANDRA_LIB:-${l:-$dir/lib}}"
+}
+ensure_lib() { # the server jars, through Maven (no other download)
+  local lib
+  lib=$(lib_dir)
+  if ls "$lib"/cassandra-all-*.jar >/dev/null 2>&1; then return 0; fi
+  [ -z "${CASSANDRA_LIB:-}" ] || { echo "$me: CASSANDRA_LIB=$lib holds no cassandra-all jar" >&2; exit 1; }
+  echo "$me: copying the Cassandra server jars into $lib through Maven (scripts/cassandra-server.pom) ..." >&2
+  ( . "$root/scripts/jdk.sh" && bg_find_jdk && cd "$root" \
+    && ./mvnw -B -q -ntp -f scripts/cassandra-server.pom dependency:copy-dependencies -DoutputDirectory="$lib" >&2 ) \
+    || { rm -rf "$lib"; echo "$me: Maven could not copy the Cassandra jars (org.apache.cassandra:cassandra-all);" \
+         "see the output above" >&2; exit 1; }
+}
+node_dirs() { ls -d "$dir"/nodes/n* 2>/dev/null | sort -V || true; }
+node_var() { sed -n "s/^$2=//p" "$1/node.env" 2>/dev/null | head -1; }
+cluster_var() { sed -n "s/^$1=//p" "$dir/cluster.env" 2>/dev/null | head -1; }
+running_pid() { # running_pid NODEDIR: the pid of that node if it runs
+  local p
+  [ -f "$1/pid" ] || return 1
+  p=$(cat "$1/pid" 2>/dev/null) || return 1
+  [ -n "$p" ] && kill -0 "$p" 2>/dev/null && echo "$p"
+}
+contact() {
+  local n cps="" port
+  port=$(cluster_var cql_port)
+  for n in $(node_dirs); do cps="$cps${cps:+,}$(node_var "$n" addr):$port"; done
+  echo "$cps"
+}
+cql_answers() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+free_ports() { # free_ports K ADDR...: K distinct ports, each free on all the addresses
+  python3 - "$@" <<'PY'
+import socket, sys
+k, addrs = int(sys.argv[1]), sys.argv[2:]
+held, ports = [], []
+while len(ports) < k:
+    s = socket.socket(); s.bind((addrs[0], 0)); p = s.getsockname()[1]; mine = [s]
+    try:
+        for a in addrs[1:]:
+            t = socket.socket(); t.bind((a, p)); mine.append(t)
+    except OSError:
+        for t in mine: t.close()
+        continue
+    held += mine; ports.append(p)
+for s in held: s.close()
+print(" ".join(map(str, ports)))
+PY
+}
+port_free_on() { # port_free_on PORT ADDR
+  # SO_REUSEADDR as the JVM's server sockets: connections of a stopped node in TIME_WAIT do not make a port taken.
+  python3 -c 'import socket,sys; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[2], int(sys.argv[1]))); s.close()' "$1" "$2" 2>/dev/null
+}
+java_opts() { # the JVM options of Cassandra's conf/jvm17-server.options that matter, plus ours
+  cat <<OPTS
+-Xss256k -XX:+UseG1GC -XX:+ParallelRefProcEnabled -XX:MaxGCPauseMillis=300
+-XX:+ExitOnOutOfMemoryError
+-Djava.net.preferIPv4Stack=true -Djdk.attach.allowAttachSelf=true -Dio.netty.tryReflectionSetAccessible=true
+--add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+--add-exports java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED
+--add-exports java.rmi/sun.rmi.registry=ALL-UNNAMED
+--add-exports java.rmi/sun.rmi.server=ALL-UNNAMED
+--add-exports java.sql/java.sql=ALL-UNNAMED
+--add-exports java.base/java.lang.ref=ALL-UNNAMED
+--add-exports jdk.unsupported/sun.misc=ALL-UNNAMED
+--add-exports jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED
+--add-exports jdk.attach/sun.tools.attach=ALL-UNNAMED
+--add-opens java.base/java.lang.module=ALL-UNNAMED
+--add-opens java.base/jdk.internal.loader=ALL-UNNAMED
+--add-opens java.base/jdk.internal.ref=ALL-UNNAMED
+--add-opens java.base/jdk.internal.reflect=ALL-UNNAMED
+--add-opens java.base/jdk.internal.math=ALL-UNNAMED
+--add-opens java.base/jdk.internal.module=ALL-UNNAMED
+--add-opens java.base/jdk.internal.util.jar=ALL-UNNAMED
+--add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED
+--add-opens java.base/sun.nio.ch=ALL-UNNAMED
+--add-opens java.base/java.io=ALL-UNNAMED
+--add-opens java.base/java.nio=ALL-UNNAMED
+--add-opens java.base/java.lang.reflect=ALL-UNNAMED
+--add-opens jdk.compiler/com.sun.tools.javac=ALL-UNNAMED
+--add-opens java.base/java.lang=ALL-UNNAMED
+--add-opens java.base/java.util=ALL-UNNAMED
+OPTS
+}
+nodetool() { # nodetool JMXPORT ARGS...
+  local port=$1 java
+  shift
+  java=$(find_java17)/bin/java
+  # shellcheck disable=SC2046
+  "$java" -Xmx128m $(java_opts | grep -- '^--add') -Dcassandra.logdir="$dir" \
+    -cp "$dir/conf:$(lib_dir)/*" org.apache.cassandra.tools.NodeTool -h 127.0.0.1 -p "$port" "$@"
+}
+write_conf() {
+  mkdir -p "$dir/conf"
+  cat > "$dir/conf/logback.xml" <<'XML'
+<configuration scan="false">
+  <appender name="STDOUT" class="ch.qos.logback.core.ConsoleAppender">
+    <encoder><pattern>%-5level [%thread] %date{ISO8601} %F:%L - %msg%n</pattern></encoder>
+  </appender>
+  <root level="INFO"><appender-ref ref="STDOUT"/></root>
+</configuration>
+XML
+  printf 'dc=datacenter1\nrack=rack1\nprefer_local=true\n' > "$dir/conf/cassandra-rackdc.properties"
+}
+write_yaml() { # write_yaml NODEDIR ADDR NODES
+  local n=$1 addr=$2 count=$3 rf
+  rf=$(( count < 3 ? count : 3 ))
+  cat > "$n/cassandra.yaml" <<YAML
+# Written by $me; rewritten at every start.
+cluster_name: bg
+num_tokens: 16
+allocate_tokens_for_local_replication_factor: $rf
+partitioner: org.apache.cassandra.dht.Murmur3Partitioner
+endpoint_snitch: GossipingPropertyFileSnitch
+seed_provider:
+  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
+    parameters:
+      - seeds: "127.0.0.1:$(cluster_var storage_port)"
+listen_address: $addr
+rpc_address: $addr
+storage_port: $(cluster_var storage_port)
+native_transport_port: $(cluster_var cql_port)
+start_native_transport: true
+commitlog_sync: periodic
+commitlog_sync_period: 10000ms
+concurrent_compactors: 1
+data_file_directories: [$n/data]
+commitlog_directory: $n/commitlog
+saved_caches_directory: $n/saved_caches
+hints_directory: $n/hints
+cdc_raw_directory: $n/cdc_raw
+YAML
+}
+start_node() { # start_node NODEDIR NODES: launch the JVM (does not wait)
+  local n=$1 count=$2 heap ring jamm java
+  heap=${CASSANDRA_HEAP:-$([ "$count" -gt 1 ] && echo 768m || echo 1g)}
+  ring=${CASSANDRA_RING_DELAY_MS:-$([ "$count" -gt 1 ] && echo 5000 || echo 1000)}
+  jamm=$(ls "$(lib_dir)"/jamm-*.jar | head -1)
+  java=$(find_java17)/bin/java
+  write_yaml "$n" "$(node_var "$n" addr)" "$count"
+  # shellcheck disable=SC2046
+  nohup "$java" -Xms"$heap" -Xmx"$heap" $(java_opts) -javaagent:"$jamm" \
+    -Dcassandra.config="file://$n/cassandra.yaml" -Dcassandra.storagedir="$n" -Dcassandra.logdir="$n" \
+    -Dlogback.configurationFile="$dir/conf/logback.xml" -Dcassandra-foreground=yes \
+    -Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.ring_delay_ms="$ring" \
+    -Dcassandra.jmx.local.port="$(node_var "$n" jmx_port)" \
+    -cp "$dir/conf:$(lib_dir)/*" org.apache.cassandra.service.CassandraDaemon >> "$n/out.log" 2>&1 < /dev/null &
+  echo $! > "$n/pid"
+}
+wait_node() { # wait_node NODEDIR: until its CQL port answers
+  local n=$1 addr port p limit i
+  addr=$(node_var "$n" addr); port=$(cluster_var cql_port); p=$(cat "$n/pid")
+  limit=$(( ${CASSANDRA_START_TIMEOUT:-300} * 2 ))
+  for ((i = 0; i < limit; i++)); do
+    if cql_answers "$addr" "$port"; then return 0; fi
+    if ! kill -0 "$p" 2>/dev/null; then
+      echo "$me: the Cassandra node $(basename "$n") ($addr) exited at start; the end of $n/out.log:" >&2
+      tail -25 "$n/out.log" >&2 || true
+      exit 1
+    fi
+    sleep 0.5
+  done
+  echo "$me: node $(basename "$n") ($addr) did not open CQL port $port within ${CASSANDRA_START_TIMEOUT:-300} s;" \
+    "see $n/out.log" >&2
+  exit 1
+}
+stop_all() {
+  local n p pids=() i
+  for n in $(node_dirs); do p=$(running_pid "$n") && pids+=("$p") || true; done
+  [ ${#pids[@]} -gt 0 ] || { echo "$me: no Cassandra node runs in $dir" >&2; return 0; }
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  for ((i = 0; i < 600; i++)); do
+    local alive=0
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ $alive -eq 0 ] && return 0
+    sleep 0.1
+  done
+  echo "$me: node(s) ${pids[*]} did not stop within 60 s; killing them" >&2
+  kill -KILL "${pids[@]}" 2>/dev/null || true
+}
+
+# --- commands --------------------------------------------------------------------------------------------------------
+case "$cmd" in
+  start)
+    find_java17 >/dev/null || exit 1
+    command -v python3 >/dev/null || { echo "$me: python3 not found (used to find free ports)" >&2; exit 1; }
+    mkdir -p "$dir"
+    dir=$(cd "$dir" && pwd)
+    ensure_lib
+    write_conf
+    if [ -f "$dir/cluster.env" ]; then
+      count=$(cluster_var nodes)
+      if [ -n "$nodes_arg" ] && [ "$nodes_arg" != "$count" ]; then
+        echo "$me: $dir holds a $count-node cluster; wipe it first ($me wipe $dir) to start $nodes_arg nodes" >&2; exit 1
+      fi
+    else
+      count=${nodes_arg:-1}
+      addrs=$(seq -f '127.0.0.%g' 1 "$count")
+      for a in $addrs; do
+        port_free_on 0 "$a" || { echo "$me: cannot bind to $a (a loopback address; Linux answers all of 127/8" \
+          "on lo, other systems need an alias: ifconfig lo0 alias $a)" >&2; exit 1; }
+      done
+      # shellcheck disable=SC2086
+      read -r -a ports <<< "$(free_ports $((count + 2)) $addrs)"
+      mkdir -p "$dir/nodes"
+      for ((i = 1; i <= count; i++)); do
+        mkdir -p "$dir/nodes/n$i"
+        printf 'addr=127.0.0.%d\njmx_port=%d\n' "$i" "${ports[$((i + 1))]}" > "$dir/nodes/n$i/node.env"
+      done
+      printf 'nodes=%d\nstorage_port=%d\ncql_port=%d\nlib=%s\n' "$count" "${ports[0]}" "${ports[1]}" \
+        "$(cd "$(lib_dir)" && pwd)" > "$dir/cluster.env"
+    fi
+    started=()
+    fresh=()
+    for n in $(node_dirs); do
+      if running_pid "$n" >/dev/null; then continue; fi
+      addr=$(node_var "$n" addr)
+      for port in "$(cluster_var storage_port)" "$(cluster_var cql_port)"; do
+        port_free_on "$port" "$addr" || { echo "$me: port $port on $addr is taken by another program; stop it, or" \
+          "wipe $dir to choose new ports" >&2; exit 1; }
+      done
+      if [ -d "$n/data/system" ]; then started+=("$n"); else fresh+=("$n"); fi
+    done
+    # Nodes with data restart together; new nodes bootstrap one at a time (parallel bootstraps are refused).
+    for n in "${started[@]}"; do start_node "$n" "$count"; done
+    for n in "${started[@]}"; do wait_node "$n"; done
+    for n in "${fresh[@]}"; do start_node "$n" "$count"; wait_node "$n"; done
+    if [ "$count" -gt 1 ]; then
+      jmx=$(node_var "$dir/nodes/n1" jmx_port)
+      for ((i = 0; i < 120; i++)); do
+        up=$(nodetool "$jmx" status 2>/dev/null | grep -c '^UN ' || true)
+        [ "$up" -eq "$count" ] && break
+        sleep 1
+      done
+      [ "$up" -eq "$count" ] || { echo "$me: only $up of $count nodes are UN after 120 s:" >&2
+        nodetool "$jmx" status >&2 || true; exit 1; }
+    fi
+    contact
+    ;;
+  stop)
+    [ -d "$dir" ] || { echo "$me: no directory $dir" >&2; exit 1; }
+    dir=$(cd "$dir" && pwd)
+    stop_all
+    ;;
+  status)
+    [ -f "$dir/cluster.env" ] || { echo "$me: no Cassandra cluster in $dir (start it with: $me start $dir)" >&2; exit 1; }
+    all=0
+    for n in $(node_dirs); do
+      if p=$(running_pid "$n"); then
+        if cql_answers "$(node_var "$n" addr)" "$(cluster_var cql_port)"; then s=up; else s="starting"; all=1; fi
+      else p=-; s=down; all=1; fi
+      echo "$(basename "$n") $(node_var "$n" addr):$(cluster_var cql_port) jmx $(node_var "$n" jmx_port) pid $p $s"
+    done
+    exit $all
+    ;;
+  pid)
+    found=0
+    for n in $(node_dirs); do if running_pid "$n"; then found=1; fi; done
+    [ $found -eq 1 ] || { echo "$me: no Cassandra node runs in $dir" >&2; exit 1; }
+    ;;
+  contact)
+    [ -f "$dir/cluster.env" ] || { echo "$me: no Cassandra cluster in $dir (start it with: $me start $dir)" >&2; exit 1; }
+    contact
+    ;;
+  nodetool)
+    [ -f "$dir/cluster.env" ] || { echo "$me: no Cassandra cluster in $dir (start it with: $me start $dir)" >&2; exit 1; }
+    dir=$(cd "$dir" && pwd)
+    nodetool "$(node_var "$dir/nodes/n1" jmx_port)" "$@"
+    ;;
+  wipe)
+    [ -d "$dir" ] || exit 0
+    dir=$(cd "$dir" && pwd)
+    stop_all
+    rm -rf "$dir/nodes" "$dir/cluster.env"
+    ;;
+  *) usage ;;
+esac
