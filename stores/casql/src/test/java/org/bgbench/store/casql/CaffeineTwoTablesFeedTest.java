@@ -2,7 +2,7 @@ package org.bgbench.store.casql;
 
 import java.util.Map;
 import java.util.stream.Stream;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 
 /**
  * The relational feed suite through casql (cache=caffeine) on two friendship tables (CIKM 2013 figure 8): Share

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.postgres.PostgresStore;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.RelationalFeedSuite;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

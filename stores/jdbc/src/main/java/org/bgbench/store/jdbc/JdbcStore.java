@@ -17,7 +17,7 @@ import java.util.concurrent.Executor;
 import org.bgbench.model.Durations;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.RelationalStore;
 
 /**

@@ -9,7 +9,7 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.PhysicalDesign;
 
 /**

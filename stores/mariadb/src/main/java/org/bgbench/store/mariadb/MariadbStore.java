@@ -21,7 +21,7 @@ import java.util.Optional;
 import java.util.Properties;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalStore;

@@ -1,7 +1,7 @@
 package org.bgbench.store.mariadb;
 
 import org.bgbench.store.DataStore;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.RelationalFeedSuite;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

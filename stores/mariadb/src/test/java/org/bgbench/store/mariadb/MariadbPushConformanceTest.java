@@ -2,7 +2,7 @@ package org.bgbench.store.mariadb;
 
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 import org.junit.jupiter.api.AfterAll;
 
 /** The conformance suite with feed.design=push, feed.push=reference, 1 friendship row(s), the infile load path. */

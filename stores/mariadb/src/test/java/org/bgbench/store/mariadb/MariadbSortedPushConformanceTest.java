@@ -2,7 +2,7 @@ package org.bgbench.store.mariadb;
 
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 import org.junit.jupiter.api.AfterAll;
 
 /** The conformance suite with feed.design=sorted-push, feed.push=content, 2 friendship row(s), the batch load path. */

@@ -10,7 +10,7 @@ import java.sql.Statement;
 import java.util.Map;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.RelationalFeedSuite;
 import org.bgbench.store.relational.RelationalSchema;
 import org.junit.jupiter.api.AfterAll;

@@ -2,7 +2,7 @@ package org.bgbench.store.postgres;
 
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 
 /**
  * The conformance suite on the materialized-view design with synchronous refresh and a push feed with two friendship

@@ -2,7 +2,7 @@ package org.bgbench.store.postgres;
 
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 
 /** The conformance suite with the sorted push feed, feed rows referencing their resources. */
 class PostgresSortedPushConformanceTest extends StoreConformanceSuite {

@@ -1,5 +1,6 @@
 package org.bgbench.store.relational;
 
+import org.bgbench.store.FeedDesign;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;

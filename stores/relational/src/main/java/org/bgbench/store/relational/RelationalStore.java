@@ -1,5 +1,6 @@
 package org.bgbench.store.relational;
 
+import org.bgbench.store.FeedDesign;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,5 +1,6 @@
 package org.bgbench.store.relational;
 
+import org.bgbench.store.FeedDesign;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -8,7 +8,7 @@ import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.StoreTraits;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.PhysicalDesign;
 
 /** The {@code sqlite} store: an embedded SQLite file with BG's Basic relational design. */

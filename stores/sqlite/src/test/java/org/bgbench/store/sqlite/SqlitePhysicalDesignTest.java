@@ -22,7 +22,7 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.ImageFiles;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.junit.jupiter.api.Test;

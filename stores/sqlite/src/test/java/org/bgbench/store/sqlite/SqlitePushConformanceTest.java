@@ -3,7 +3,7 @@ package org.bgbench.store.sqlite;
 import java.nio.file.Path;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
-import org.bgbench.store.relational.FeedDesign;
+import org.bgbench.store.FeedDesign;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The conformance suite with the push feed, feed rows referencing their resources. */

@@ -135,13 +135,13 @@ class SqliteStoreTest {
         Path file = dir.resolve("feed-settings.sqlite");
         try (DataStore store = provider.open(StoreSettings.forProvider(provider,
                 Map.of("sqlite.file", file.toString(), "feed.design", "sorted-push", "feed.push", "content")))) {
-            assertThat(((SqliteStore) store).feedDesign()).isEqualTo(new org.bgbench.store.relational.FeedDesign(
-                    org.bgbench.store.relational.FeedDesign.Kind.SORTED_PUSH, true));
+            assertThat(((SqliteStore) store).feedDesign()).isEqualTo(new org.bgbench.store.FeedDesign(
+                    org.bgbench.store.FeedDesign.Kind.SORTED_PUSH, true));
             assertThat(((SqliteStore) store).recordedDesign()).endsWith("feed=sorted-push-content");
         }
         try (DataStore store = provider.open(StoreSettings.forProvider(provider, Map.of("sqlite.file",
                 file.toString())))) {
-            assertThat(((SqliteStore) store).feedDesign()).isEqualTo(org.bgbench.store.relational.FeedDesign.PULL);
+            assertThat(((SqliteStore) store).feedDesign()).isEqualTo(org.bgbench.store.FeedDesign.PULL);
         }
         assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
                 Map.of("sqlite.file", file.toString(), "feed.design", "fanout"))))

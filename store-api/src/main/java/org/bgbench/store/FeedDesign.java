@@ -1,16 +1,15 @@
-package org.bgbench.store.relational;
+package org.bgbench.store;
 
 import java.util.List;
 import org.bgbench.model.InvalidParameterException;
-import org.bgbench.store.StoreSetting;
-import org.bgbench.store.StoreSettings;
 
 /**
- * How a relational store serves feed following (dissertation 8.4.2): {@link Kind#PULL} computes a feed at every View
- * News Feed from the shares of the member's friends and followed pages (figure 8.11); {@link Kind#PUSH} and
- * {@link Kind#SORTED_PUSH} keep one {@code newsfeed} row per member and visible share (figure 8.13), written by Share
- * Resource and kept right by Accept Friend Request and Thaw Friendship. {@code content} copies the resource's type,
- * body and doc into the feed row (Push Content); otherwise a feed row references the resource (Push Reference).
+ * How a store serves feed following (dissertation 8.4.2), the settings {@code feed.design} and {@code feed.push} that
+ * the SQL stores and the Cassandra store share: {@link Kind#PULL} computes a feed at every View News Feed from the
+ * shares of the member's friends and followed pages (figure 8.11); {@link Kind#PUSH} and {@link Kind#SORTED_PUSH} keep
+ * one feed entry per member and visible share (figure 8.13), written by Share Resource and kept right by Accept Friend
+ * Request and Thaw Friendship. {@code content} copies the resource's type, body and doc into the feed entry (Push
+ * Content); otherwise an entry references the resource (Push Reference).
  */
 public record FeedDesign(Kind kind, boolean content) {
     public static final String DESIGN_KEY = "feed.design";
