@@ -1,0 +1,152 @@
+package org.bgbench.store.cassandra;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.bgbench.model.InvalidParameterException;
+import org.bgbench.store.FeedDesign;
+
+/**
+ * Everything the {@code cassandra} store was opened with, checked.
+ *
+ * @param contactPoints     nodes the driver first connects to
+ * @param datacenter        the local datacenter: requests go to its nodes, the keyspace is replicated in it
+ * @param keyspace          the keyspace BG's tables live in
+ * @param replicationFactor replicas of every row in {@code datacenter} (NetworkTopologyStrategy)
+ * @param readConsistency   consistency level of the actions' reads
+ * @param writeConsistency  consistency level of the actions' writes and of the load
+ * @param durableWrites     the keyspace's {@code durable_writes} (false: writes skip the commit log)
+ * @param timeout           the driver's request timeout
+ * @param batch             how AFR and TF write the two members they change
+ * @param design            the physical design
+ * @param feed              feed following's design
+ * @param speculativeRetry  the tables' {@code speculative_retry} (Cassandra's default 99p)
+ * @param readRepair        the tables' {@code read_repair}: BLOCKING (Cassandra's default) or NONE
+ * @param loadInFlight      asynchronous writes each loading thread keeps in flight
+ * @param serverDir         a {@code scripts/cassandra.sh} directory of the local nodes (their pids), or null
+ */
+record CassandraConfig(List<InetSocketAddress> contactPoints, String datacenter, String keyspace,
+                       int replicationFactor, ConsistencyLevel readConsistency, ConsistencyLevel writeConsistency,
+                       boolean durableWrites, Duration timeout, Batch batch, Design design, FeedDesign feed,
+                       String speculativeRetry, String readRepair, int loadInFlight, java.nio.file.Path serverDir) {
+
+    /** How a write that changes two members' rows (AFR, TF) reaches the store. */
+    enum Batch {
+        /** A logged batch: both rows change or, after a failure, both eventually do (no isolation). */
+        LOGGED,
+        /** An unlogged batch: one round trip, no guarantee that both rows change. */
+        UNLOGGED,
+        /** One statement per row, one after the other, as the Cassandra/NuoDB report's client did. */
+        SEPARATE
+    }
+
+    /** The physical design (see the module's README). */
+    enum Design {
+        /**
+         * BG's: comments partitioned by resource (VCR reads one partition), the resource count kept in the member row
+         * (resources never change after the load).
+         */
+        BG,
+        /**
+         * The Cassandra/NuoDB report's: comments keyed by comment id with a secondary index on the resource id, VP
+         * counts the wall's resources with COUNT(*).
+         */
+        REPORT
+    }
+
+    CassandraConfig {
+        contactPoints = List.copyOf(contactPoints);
+    }
+
+    /** The same settings with another keyspace. */
+    CassandraConfig withKeyspace(String ks) {
+        return new CassandraConfig(contactPoints, datacenter, ks, replicationFactor, readConsistency,
+                writeConsistency, durableWrites, timeout, batch, design, feed, speculativeRetry, readRepair,
+                loadInFlight, serverDir);
+    }
+
+    /** The same settings with other consistency levels. */
+    CassandraConfig withConsistency(ConsistencyLevel read, ConsistencyLevel write) {
+        return new CassandraConfig(contactPoints, datacenter, keyspace, replicationFactor, read, write,
+                durableWrites, timeout, batch, design, feed, speculativeRetry, readRepair, loadInFlight, serverDir);
+    }
+
+    /** The same settings with another feed design. */
+    CassandraConfig withFeed(FeedDesign f) {
+        return new CassandraConfig(contactPoints, datacenter, keyspace, replicationFactor, readConsistency,
+                writeConsistency, durableWrites, timeout, batch, design, f, speculativeRetry, readRepair,
+                loadInFlight, serverDir);
+    }
+
+    /** The same settings with another physical design and batch kind. */
+    CassandraConfig withDesign(Design d, Batch b) {
+        return new CassandraConfig(contactPoints, datacenter, keyspace, replicationFactor, readConsistency,
+                writeConsistency, durableWrites, timeout, b, d, feed, speculativeRetry, readRepair, loadInFlight,
+                serverDir);
+    }
+
+    /** The same settings with other table options for what hides staleness. */
+    CassandraConfig withTableOptions(String speculative, String repair) {
+        return new CassandraConfig(contactPoints, datacenter, keyspace, replicationFactor, readConsistency,
+                writeConsistency, durableWrites, timeout, batch, design, feed, speculative, repair, loadInFlight,
+                serverDir);
+    }
+
+    /** What a keyspace loaded for this configuration records: another design cannot reuse it. */
+    String describe() {
+        return "design=" + design.name().toLowerCase(Locale.ROOT) + " " + feed.describe();
+    }
+
+    /** Parses {@code host[:port],host[:port]...}; the port defaults to 9042. */
+    static List<InetSocketAddress> contactPoints(String key, String value) {
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (String part : value.split(",")) {
+            String p = part.trim();
+            if (p.isEmpty()) {
+                continue;
+            }
+            String host = p;
+            int port = 9042;
+            int colon = p.lastIndexOf(':');
+            if (colon > 0 && p.indexOf(':') == colon) {
+                host = p.substring(0, colon);
+                try {
+                    port = Integer.parseInt(p.substring(colon + 1));
+                } catch (NumberFormatException e) {
+                    port = -1;
+                }
+                if (port < 1 || port > 65535) {
+                    throw new InvalidParameterException(key, "expected host:port with a port from 1 to 65535, got '"
+                            + p + "'");
+                }
+            }
+            out.add(InetSocketAddress.createUnresolved(host, port));
+        }
+        if (out.isEmpty()) {
+            throw new InvalidParameterException(key, "expected one or more host[:port] separated by commas, got '"
+                    + value + "'");
+        }
+        return out;
+    }
+
+    /** A consistency level by name; writes also accept EACH_QUORUM and ANY. */
+    static ConsistencyLevel consistency(String key, String value, boolean write) {
+        String v = value.trim().toUpperCase(Locale.ROOT);
+        List<String> accepted = new ArrayList<>(List.of("ONE", "TWO", "THREE", "QUORUM", "ALL", "LOCAL_ONE",
+                "LOCAL_QUORUM"));
+        if (write) {
+            // Cassandra refuses reads at these two.
+            accepted.add("EACH_QUORUM");
+            accepted.add("ANY");
+        }
+        if (!accepted.contains(v)) {
+            throw new InvalidParameterException(key, "expected one of " + String.join(", ", accepted) + ", got '"
+                    + value + "'");
+        }
+        return DefaultConsistencyLevel.valueOf(v);
+    }
+}

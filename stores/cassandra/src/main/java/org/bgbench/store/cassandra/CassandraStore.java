@@ -1,0 +1,511 @@
+package org.bgbench.store.cassandra;
+
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.DriverException;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
+import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.stream.Collectors;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.GraphLoader;
+import org.bgbench.store.StateMark;
+import org.bgbench.store.StoreCounts;
+import org.bgbench.store.StoreException;
+import org.bgbench.store.StoreSession;
+
+/**
+ * Apache Cassandra through the official Java driver: one {@link CqlSession} (its connection pools are shared by every
+ * BG thread), statements prepared once per consistency level, the schema of {@link CassandraSchema}.
+ */
+final class CassandraStore implements DataStore {
+    /** Schema changes wait for every node to agree; on a busy 2-core machine that takes seconds. */
+    static final Duration DDL_TIMEOUT = Duration.ofSeconds(120);
+    /** Token ranges counted in parallel by {@link #counts()}. */
+    private static final int COUNT_SPLITS = 64;
+
+    private final CassandraConfig config;
+    private final CqlSession session;
+    private final String ks;
+    private volatile Statements statements;
+    private volatile Statements consistentStatements;
+    /** Member ids are [offset, offset + members); pages' account ids follow. Read from bg_meta, -1 until known. */
+    private volatile int memberOffset = -1;
+    private volatile int memberCount = -1;
+
+    private CassandraStore(CassandraConfig config, CqlSession session) {
+        this.config = config;
+        this.session = session;
+        this.ks = config.keyspace();
+    }
+
+    static CassandraStore open(CassandraConfig config) {
+        CqlSession session = connect(config);
+        try {
+            checkTopology(config, session);
+            return new CassandraStore(config, session);
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
+    }
+
+    private static CqlSession connect(CassandraConfig config) {
+        DriverConfigLoader loader = DriverConfigLoader.programmaticBuilder()
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, config.timeout())
+                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, config.readConsistency().name())
+                // Connecting is bounded by the request timeout too: an unreachable node fails the open in time.
+                .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, config.timeout())
+                .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, config.timeout())
+                .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, config.timeout())
+                .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, config.timeout())
+                .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, DDL_TIMEOUT)
+                // The load's batches of one partition exceed the server's batch-size warning (5 KiB by default);
+                // one warning per request would flood BG's output.
+                .withBoolean(DefaultDriverOption.REQUEST_LOG_WARNINGS, false)
+                .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048)
+                .build();
+        List<InetSocketAddress> points = config.contactPoints().stream()
+                .map(p -> new InetSocketAddress(p.getHostString(), p.getPort())).toList();
+        String where = config.contactPoints().stream().map(p -> p.getHostString() + ":" + p.getPort())
+                .collect(Collectors.joining(","));
+        try {
+            return CqlSession.builder().addContactPoints(points).withLocalDatacenter(config.datacenter())
+                    .withConfigLoader(loader).build();
+        } catch (AllNodesFailedException e) {
+            throw new StoreException("cannot connect to Cassandra at " + where + " (" + CassandraStoreProvider
+                    .CONTACT_POINTS + "): " + firstCause(e) + "; start a node (scripts/cassandra.sh start DIR prints "
+                    + "its contact points) or correct the setting", e);
+        } catch (DriverException | IllegalArgumentException | IllegalStateException e) {
+            throw new StoreException("cannot connect to Cassandra at " + where + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String firstCause(AllNodesFailedException e) {
+        for (Map.Entry<Node, List<Throwable>> entry : e.getAllErrors().entrySet()) {
+            for (Throwable t : entry.getValue()) {
+                Throwable c = t;
+                while (c.getCause() != null) {
+                    c = c.getCause();
+                }
+                return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+            }
+        }
+        return e.getMessage();
+    }
+
+    /** The local datacenter must exist and hold at least RF nodes: else writes fail at run time, one by one. */
+    private static void checkTopology(CassandraConfig config, CqlSession session) {
+        TreeSet<String> dcs = new TreeSet<>();
+        int local = 0;
+        for (Node n : session.getMetadata().getNodes().values()) {
+            if (n.getDatacenter() != null) {
+                dcs.add(n.getDatacenter());
+            }
+            if (config.datacenter().equals(n.getDatacenter())) {
+                local++;
+            }
+        }
+        if (local == 0) {
+            throw new StoreException(CassandraStoreProvider.DATACENTER + "=" + config.datacenter() + ": the cluster "
+                    + "has no node in that datacenter; its datacenters are " + dcs);
+        }
+        if (config.replicationFactor() > local) {
+            throw new StoreException(CassandraStoreProvider.REPLICATION_FACTOR + "=" + config.replicationFactor()
+                    + " is larger than the " + local + " node(s) of datacenter " + config.datacenter()
+                    + ": every write would fail; use at most " + local);
+        }
+    }
+
+    CassandraConfig config() {
+        return config;
+    }
+
+    CqlSession cql() {
+        return session;
+    }
+
+    // ---- schema and BG's own records --------------------------------------------------------------------------------
+
+    private Optional<KeyspaceMetadata> keyspace() {
+        return session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(ks));
+    }
+
+    private boolean hasSchema() {
+        return keyspace().flatMap(k -> k.getTable(CassandraSchema.META)).isPresent();
+    }
+
+    /** The keyspace holds exactly the tables of this configuration, replicated and durable as configured. */
+    private boolean reusable(KeyspaceMetadata k) {
+        Map<String, String> r = k.getReplication();
+        if (!String.valueOf(config.replicationFactor()).equals(r.get(config.datacenter()))
+                || !r.getOrDefault("class", "").endsWith("NetworkTopologyStrategy") || r.size() != 2
+                || k.isDurableWrites() != config.durableWrites()) {
+            return false;
+        }
+        List<String> want = CassandraSchema.tables(config);
+        if (k.getTables().size() != want.size()) {
+            return false;
+        }
+        for (String t : want) {
+            if (k.getTable(t).isEmpty()) {
+                return false;
+            }
+        }
+        return meta().map(m -> config.describe().equals(m.design)).orElse(false);
+    }
+
+    @Override
+    public void createSchema(GraphSpec spec) {
+        statements = null;
+        consistentStatements = null;
+        Optional<KeyspaceMetadata> k = keyspace();
+        if (k.isPresent() && reusable(k.get())) {
+            // Same tables and options: emptying them is much faster than dropping and creating them (each schema
+            // change waits for every node to agree).
+            for (String t : CassandraSchema.tables(config)) {
+                ddl("TRUNCATE " + ks + "." + t);
+            }
+            for (String t : CassandraSchema.tables(config)) {
+                if (!t.equals(CassandraSchema.META) && !optionsMatch(k.get().getTable(t).orElseThrow())) {
+                    ddl("ALTER TABLE " + ks + "." + t + " WITH " + CassandraSchema.tableOptions(config));
+                }
+            }
+        } else {
+            ddl("DROP KEYSPACE IF EXISTS " + ks);
+            ddl(CassandraSchema.createKeyspace(config));
+            for (String s : CassandraSchema.create(config)) {
+                ddl(s);
+            }
+        }
+        session.execute(SimpleStatement.newInstance("INSERT INTO " + ks + "." + CassandraSchema.META
+                        + " (id, design, members, member_offset) VALUES (0, ?, ?, ?)", config.describe(),
+                        spec.members(), spec.memberIdOffset())
+                .setConsistencyLevel(metaConsistency()).setTimeout(DDL_TIMEOUT));
+        memberOffset = spec.memberIdOffset();
+        memberCount = spec.members();
+    }
+
+    private boolean optionsMatch(TableMetadata t) {
+        Object spec = t.getOptions().get(CqlIdentifier.fromInternal("speculative_retry"));
+        Object repair = t.getOptions().get(CqlIdentifier.fromInternal("read_repair"));
+        return spec != null && spec.toString().equalsIgnoreCase(config.speculativeRetry())
+                && repair != null && repair.toString().equalsIgnoreCase(config.readRepair());
+    }
+
+    private void ddl(String cql) {
+        try {
+            session.execute(SimpleStatement.newInstance(cql).setTimeout(DDL_TIMEOUT));
+        } catch (DriverException e) {
+            throw new StoreException("Cassandra refused '" + cql + "': " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void dropSchema() {
+        statements = null;
+        consistentStatements = null;
+        ddl("DROP KEYSPACE IF EXISTS " + ks);
+    }
+
+    /** bg_meta's one row. */
+    private record Meta(String graph, String mark, String design, int members, int offset) {
+    }
+
+    private Optional<Meta> meta() {
+        if (!hasSchema()) {
+            return Optional.empty();
+        }
+        try {
+            Row r = session.execute(SimpleStatement.newInstance("SELECT graph, mark, design, members, member_offset "
+                    + "FROM " + ks + "." + CassandraSchema.META + " WHERE id = 0")
+                    .setConsistencyLevel(metaConsistency())).one();
+            return r == null ? Optional.empty()
+                    : Optional.of(new Meta(r.getString(0), r.getString(1), r.getString(2), r.getInt(3), r.getInt(4)));
+        } catch (com.datastax.oss.driver.api.core.servererrors.InvalidQueryException e) {
+            // Dropped meanwhile by another BG process.
+            return Optional.empty();
+        }
+    }
+
+    /** BG's own records are read and written at QUORUM: whatever one BG process wrote, the next one reads. */
+    private static ConsistencyLevel metaConsistency() {
+        return DefaultConsistencyLevel.QUORUM;
+    }
+
+    @Override
+    public Optional<String> loadedGraph() {
+        return meta().filter(m -> config.describe().equals(m.design)).map(Meta::graph);
+    }
+
+    @Override
+    public Optional<String> stateMark() {
+        return meta().map(Meta::mark);
+    }
+
+    @Override
+    public void writeStateMark(String mark) {
+        if (!hasSchema()) {
+            throw new StoreException("keyspace " + ks + " holds no BG schema to write the state mark into");
+        }
+        session.execute(SimpleStatement.newInstance("UPDATE " + ks + "." + CassandraSchema.META
+                + " SET mark = ? WHERE id = 0", mark).setConsistencyLevel(metaConsistency()));
+    }
+
+    @Override
+    public GraphLoader newLoader(SocialGraph graph) {
+        return new CassandraLoader(this, graph);
+    }
+
+    @Override
+    public void finishLoad(SocialGraph graph) {
+        // One row, one statement: the graph and its mark change together.
+        session.execute(SimpleStatement.newInstance("UPDATE " + ks + "." + CassandraSchema.META
+                        + " SET graph = ?, mark = ? WHERE id = 0", graph.spec().fingerprint(),
+                StateMark.loaded(graph.spec().fingerprint()).text()).setConsistencyLevel(metaConsistency()));
+    }
+
+    @Override
+    public void clearShares() {
+        ddl("TRUNCATE " + ks + "." + CassandraSchema.SHARES);
+        if (config.feed().push()) {
+            ddl("TRUNCATE " + ks + "." + CassandraSchema.FEEDS);
+        }
+    }
+
+    // ---- counts ---------------------------------------------------------------------------------------------------
+
+    /**
+     * Exact totals without one long scan per total: the token ring is split into {@value #COUNT_SPLITS} ranges
+     * counted in parallel, and the member rows are read once for the sizes of their friend, invitation and page sets.
+     */
+    @Override
+    public StoreCounts counts() {
+        if (!hasSchema()) {
+            return new StoreCounts(0, 0, 0, 0, 0);
+        }
+        ConsistencyLevel cl = consistentRead();
+        long[] m = new long[4];
+        forEachRange("SELECT userid, friends, pending, pages FROM " + ks + "." + CassandraSchema.MEMBERS
+                + " WHERE token(userid) > ? AND token(userid) <= ?", cl, rows -> {
+                    long[] part = new long[4];
+                    for (Row r : rows) {
+                        part[0]++;
+                        part[1] += setSize(r.getBytesUnsafe(1));
+                        part[2] += setSize(r.getBytesUnsafe(2));
+                        part[3] += setSize(r.getBytesUnsafe(3));
+                    }
+                    return part;
+                }, m);
+        long resources = countRows(CassandraSchema.RESOURCES, "walluserid", cl);
+        long comments = config.design() == CassandraConfig.Design.REPORT
+                ? countRows(CassandraSchema.MANIPULATION, "mid", cl) : countRows(CassandraSchema.COMMENTS, "rid", cl);
+        long pages = countRows(CassandraSchema.PAGES, "pageid", cl);
+        long pageResources = 0;
+        if (pages > 0) {
+            int first = firstPageId();
+            List<CompletableFuture<AsyncResultSet>> f = new ArrayList<>();
+            for (int p = 0; p < pages; p++) {
+                f.add(session.executeAsync(SimpleStatement.newInstance("SELECT COUNT(*) FROM " + ks + "."
+                        + CassandraSchema.RESOURCES + " WHERE walluserid = ?", first + p).setConsistencyLevel(cl))
+                        .toCompletableFuture());
+            }
+            for (CompletableFuture<AsyncResultSet> x : f) {
+                pageResources += join(x).one().getLong(0);
+            }
+        }
+        long shares = countRows(CassandraSchema.SHARES, "sharer", cl);
+        return new StoreCounts(m[0], m[1] / 2, m[2], resources - pageResources, comments, pages, m[3], pageResources,
+                shares);
+    }
+
+    /** The element count of a serialized set (protocol v3+: a 4-byte count first); 0 for an empty or null set. */
+    static int setSize(ByteBuffer b) {
+        return b == null || b.remaining() < 4 ? 0 : b.getInt(b.position());
+    }
+
+    private long countRows(String table, String key, ConsistencyLevel cl) {
+        long[] total = new long[1];
+        forEachRange("SELECT COUNT(*) FROM " + ks + "." + table + " WHERE token(" + key + ") > ? AND token(" + key
+                + ") <= ?", cl, rows -> new long[] {rows.one().getLong(0)}, total);
+        return total[0];
+    }
+
+    /** Runs {@code cql} (two bind markers: a token range) over every range in parallel and adds up the sums. */
+    private void forEachRange(String cql, ConsistencyLevel cl, java.util.function.Function<ResultSet, long[]> sum,
+                              long[] into) {
+        try (var ranges = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            forEachRange(cql, cl, sum, into, ranges);
+        }
+    }
+
+    private void forEachRange(String cql, ConsistencyLevel cl, java.util.function.Function<ResultSet, long[]> sum,
+                              long[] into, java.util.concurrent.ExecutorService ranges) {
+        var prepared = session.prepare(cql);
+        List<java.util.concurrent.Future<long[]>> parts = new ArrayList<>();
+        long step = 1L << (64 - Integer.numberOfTrailingZeros(COUNT_SPLITS));
+        for (int i = 0; i < COUNT_SPLITS; i++) {
+            long from = Long.MIN_VALUE + i * step;
+            long to = i == COUNT_SPLITS - 1 ? Long.MAX_VALUE : from + step;
+            var bound = prepared.bind(from, to).setConsistencyLevel(cl).setTimeout(DDL_TIMEOUT);
+            // Paging through a range blocks: one virtual thread per range.
+            parts.add(ranges.submit(() -> sum.apply(session.execute(bound))));
+        }
+        try {
+            for (java.util.concurrent.Future<long[]> p : parts) {
+                long[] v = p.get();
+                for (int i = 0; i < into.length; i++) {
+                    into[i] += v[i];
+                }
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new StoreException("counting " + cql + " failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while counting", e);
+        } finally {
+            parts.forEach(p -> p.cancel(true));
+        }
+    }
+
+    // ---- sessions -------------------------------------------------------------------------------------------------
+
+    /** The first page's account id: pages follow the members. */
+    int firstPageId() {
+        if (memberOffset < 0) {
+            Meta m = meta().orElseThrow(() -> new StoreException("keyspace " + ks + " holds no BG schema; run bg "
+                    + "load first"));
+            memberOffset = m.offset;
+            memberCount = m.members;
+        }
+        return memberOffset + memberCount;
+    }
+
+    /**
+     * The read consistency of BG's own checks: the configured one when it already overlaps every write (reads plus
+     * writes reach more than RF replicas), else ALL.
+     */
+    ConsistencyLevel consistentRead() {
+        int rf = config.replicationFactor();
+        return replicas(config.readConsistency(), rf) + replicas(config.writeConsistency(), rf) > rf
+                ? config.readConsistency() : DefaultConsistencyLevel.ALL;
+    }
+
+    static int replicas(ConsistencyLevel cl, int rf) {
+        return switch (DefaultConsistencyLevel.valueOf(cl.name())) {
+            case ANY -> 0;
+            case ONE, LOCAL_ONE -> 1;
+            case TWO -> 2;
+            case THREE -> 3;
+            case ALL -> rf;
+            default -> rf / 2 + 1;
+        };
+    }
+
+    private Statements statements(boolean consistent) {
+        Statements s = consistent ? consistentStatements : statements;
+        if (s == null) {
+            if (!hasSchema()) {
+                throw new StoreException("keyspace " + ks + " holds no BG schema; run bg load first");
+            }
+            synchronized (this) {
+                s = consistent ? consistentStatements : statements;
+                if (s == null) {
+                    s = new Statements(session, config, consistent ? consistentRead() : config.readConsistency());
+                    if (consistent) {
+                        consistentStatements = s;
+                    } else {
+                        statements = s;
+                    }
+                }
+            }
+        }
+        return s;
+    }
+
+    @Override
+    public StoreSession openSession() {
+        return new CassandraSession(statements(false), config, firstPageId(), session);
+    }
+
+    @Override
+    public StoreSession openConsistentSession() {
+        return new CassandraSession(statements(true), config, firstPageId(), session);
+    }
+
+    /** Statements the loader uses: the same prepared ones as the sessions'. */
+    Statements loaderStatements() {
+        return statements(false);
+    }
+
+    @Override
+    public List<Long> localServerPids() {
+        if (config.serverDir() == null) {
+            return List.of();
+        }
+        List<Long> pids = new ArrayList<>();
+        try (var nodes = Files.list(config.serverDir().resolve("nodes"))) {
+            for (Path n : nodes.sorted().toList()) {
+                Path pid = n.resolve("pid");
+                if (Files.isRegularFile(pid)) {
+                    long p = Long.parseLong(Files.readString(pid).trim());
+                    if (ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)) {
+                        pids.add(p);
+                    }
+                }
+            }
+        } catch (java.io.IOException | NumberFormatException e) {
+            return List.of();
+        }
+        return pids;
+    }
+
+    @Override
+    public Duration callTimeout() {
+        return config.timeout();
+    }
+
+    @Override
+    public void close() {
+        session.close();
+    }
+
+    /** The value of a finished stage; the driver's own exception (not a CompletionException) when it failed. */
+    static <T> T join(CompletionStage<T> stage) {
+        try {
+            return stage.toCompletableFuture().join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+}
