@@ -99,7 +99,7 @@ find_java17() { # prints the home of a JDK 17 (or 11), which Cassandra 5.0 needs
     done
   done
   echo "$me: Cassandra 5.0 needs JDK 17 (or 11); none found under /usr/lib/jvm. Install one (apt-get install" \
-    "openjdk-17-jre-headless) or set CASSANDRA_JAVA_HOME." >&2
+    "openjdk-17-jdk-headless, or run scripts/test-deps.sh as root) or set CASSANDRA_JAVA_HOME." >&2
   return 1
 }
 lib_dir() { # CASSANDRA_LIB, else the lib remembered in DIR/cluster.env at the first start, else DIR/lib
