@@ -10,25 +10,65 @@
 #                                               answers (and, for N > 1, nodetool shows all nodes UN); prints the
 #                                               contact points (127.0.0.1:PORT,127.0.0.2:PORT,...)
 #   scripts/cassandra.sh stop DIR               stop every node by its pid (SIGTERM, then SIGKILL after 60 s)
-#   scripts/cassandra.sh status DIR             one line per node (address, CQL port, pid, up/down); exit 1 if one is down
+#   scripts/cassandra.sh status DIR             one line per node (address, CQL port, pid, up/starting/frozen/down);
+#                                               exit 1 if one is not up
 #   scripts/cassandra.sh pid DIR                the pids of the running nodes, one a line
 #   scripts/cassandra.sh contact DIR            the contact points
-#   scripts/cassandra.sh nodetool DIR ARGS...   nodetool against node 1 (e.g. status, snapshot)
+#   scripts/cassandra.sh nodetool DIR [--node I] ARGS...
+#                                               nodetool against node I (default 1; e.g. status, snapshot)
+#   scripts/cassandra.sh node-pid DIR I         the pid of node I (1-based), if it runs
+#   scripts/cassandra.sh freeze DIR I           SIGSTOP node I: the process stays, but answers nothing (its kernel
+#                                               still accepts TCP connections); the others mark it DN after ~10-20 s
+#   scripts/cassandra.sh thaw DIR I             SIGCONT node I
+#   scripts/cassandra.sh down DIR I             wait (at most 90 s) until nodetool status on another running node
+#                                               shows node I as DN
+#   scripts/cassandra.sh up DIR I               wait (at most 90 s) until nodetool status on another running node
+#                                               shows node I as UN
 #   scripts/cassandra.sh wipe DIR               stop, then delete the nodes' data (DIR/nodes, DIR/cluster.env); keeps lib
 #
 # The local datacenter is datacenter1 (GossipingPropertyFileSnitch, rack1).
 # Env: CASSANDRA_HEAP (default 1g for one node, 768m per node for N > 1), CASSANDRA_JAVA_HOME (a JDK 11 or 17; default:
 #      the first JDK 17 under /usr/lib/jvm), CASSANDRA_LIB (a directory of server jars to use instead of DIR/lib),
 #      CASSANDRA_RING_DELAY_MS (default 1000 for one node, 5000 for N > 1), CASSANDRA_START_TIMEOUT (s per node, 300).
+#      When CASSANDRA_LIB is set but holds no server jars (missing or empty), they are copied into it through Maven
+#      (under a lock, so test JVMs sharing a cache such as ~/.cache/bg/cassandra-5.0.9/lib copy them once).
+# Settings written into every node's cassandra.yaml at each start (so a restart applies them too):
+#      CASSANDRA_HINTED_HANDOFF  true|false -> hinted_handoff_enabled (default true)
+#      CASSANDRA_SNITCH          a snitch class -> endpoint_snitch (default GossipingPropertyFileSnitch)
+#      CASSANDRA_DYNAMIC_SNITCH  true|false -> dynamic_snitch (default true)
+#      CASSANDRA_PHI             a number -> phi_convict_threshold (default 8; lower marks a silent node DN sooner)
+# auto_snapshot is always false (see write_yaml).
 set -euo pipefail
 me=scripts/cassandra.sh
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { echo "usage: $me start|stop|status|pid|contact|wipe DIR [--nodes N]   or   $me nodetool DIR ARGS..." >&2; exit 2; }
+usage() {
+  echo "usage: $me start|stop|status|pid|contact|wipe DIR [--nodes N]   or   $me nodetool DIR [--node I] ARGS..." \
+    "  or   $me node-pid|freeze|thaw|down|up DIR I" >&2
+  exit 2
+}
 [ $# -ge 2 ] || usage
 cmd=$1
 dir=$2
 shift 2
 nodes_arg=""
+node_arg=""
+case "$cmd" in
+  nodetool)
+    case "${1:-}" in
+      --node) [ $# -ge 2 ] || usage; node_arg=$2; shift 2 ;;
+      --node=*) node_arg=${1#--node=}; shift ;;
+    esac
+    ;;
+  node-pid|freeze|thaw|down|up)
+    [ $# -eq 1 ] || usage
+    node_arg=$1
+    [ -n "$node_arg" ] || usage
+    shift
+    ;;
+esac
+if [ -n "$node_arg" ] && ! [[ "$node_arg" =~ ^[1-9][0-9]?$ ]]; then
+  echo "$me: the node number I is a number from 1 to 99, not '$node_arg'" >&2; exit 2
+fi
 if [ "$cmd" != nodetool ]; then
   while [ $# -gt 0 ]; do
     case "$1" in
@@ -59,7 +99,7 @@ find_java17() { # prints the home of a JDK 17 (or 11), which Cassandra 5.0 needs
     done
   done
   echo "$me: Cassandra 5.0 needs JDK 17 (or 11); none found under /usr/lib/jvm. Install one (apt-get install" \
-    "openjdk-17-jre-headless) or set CASSANDRA_JAVA_HOME." >&2
+    "openjdk-17-jdk-headless, or run scripts/test-deps.sh as root) or set CASSANDRA_JAVA_HOME." >&2
   return 1
 }
 lib_dir() { # CASSANDRA_LIB, else the lib remembered in DIR/cluster.env at the first start, else DIR/lib
@@ -71,16 +111,37 @@ ensure_lib() { # the server jars, through Maven (no other download)
   local lib
   lib=$(lib_dir)
   if ls "$lib"/cassandra-all-*.jar >/dev/null 2>&1; then return 0; fi
-  [ -z "${CASSANDRA_LIB:-}" ] || { echo "$me: CASSANDRA_LIB=$lib holds no cassandra-all jar" >&2; exit 1; }
+  if [ -e "$lib" ] && [ -n "$(ls -A "$lib" 2>/dev/null)" ]; then
+    echo "$me: $lib holds files but no cassandra-all jar; empty it or point CASSANDRA_LIB elsewhere" >&2; exit 1
+  fi
+  mkdir -p "$(dirname "$lib")"
+  # Several test JVMs may share one CASSANDRA_LIB: copy under a lock, into a temporary directory renamed at the end,
+  # so nobody sees a half-filled lib.
+  exec 8> "$lib.lock"
+  if command -v flock >/dev/null; then flock 8; fi
+  if ls "$lib"/cassandra-all-*.jar >/dev/null 2>&1; then exec 8>&-; return 0; fi
+  local tmp="$lib.tmp.$$"
+  rm -rf "$tmp"
   echo "$me: copying the Cassandra server jars into $lib through Maven (scripts/cassandra-server.pom) ..." >&2
   ( . "$root/scripts/jdk.sh" && bg_find_jdk && cd "$root" \
-    && ./mvnw -B -q -ntp -f scripts/cassandra-server.pom dependency:copy-dependencies -DoutputDirectory="$lib" >&2 ) \
-    || { rm -rf "$lib"; echo "$me: Maven could not copy the Cassandra jars (org.apache.cassandra:cassandra-all);" \
+    && ./mvnw -B -q -ntp -f scripts/cassandra-server.pom dependency:copy-dependencies -DoutputDirectory="$tmp" >&2 ) \
+    || { rm -rf "$tmp"; echo "$me: Maven could not copy the Cassandra jars (org.apache.cassandra:cassandra-all);" \
          "see the output above" >&2; exit 1; }
+  rmdir "$lib" 2>/dev/null || true
+  mv "$tmp" "$lib"
+  exec 8>&-
 }
 node_dirs() { ls -d "$dir"/nodes/n* 2>/dev/null | sort -V || true; }
 node_var() { sed -n "s/^$2=//p" "$1/node.env" 2>/dev/null | head -1; }
 cluster_var() { sed -n "s/^$1=//p" "$dir/cluster.env" 2>/dev/null | head -1; }
+node_dir() { # node_dir I: the directory of node I of DIR, or exit with a message
+  [ -f "$dir/cluster.env" ] || { echo "$me: no Cassandra cluster in $dir (start it with: $me start $dir)" >&2; exit 1; }
+  [ -d "$dir/nodes/n$1" ] || { echo "$me: $dir has no node $1 (it has $(cluster_var nodes))" >&2; exit 1; }
+  (cd "$dir/nodes/n$1" && pwd)
+}
+proc_state() { # proc_state PID: R, S, T (stopped), ... from /proc, or nothing
+  awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null || true
+}
 running_pid() { # running_pid NODEDIR: the pid of that node if it runs
   local p
   [ -f "$1/pid" ] || return 1
@@ -168,6 +229,22 @@ write_conf() {
 XML
   printf 'dc=datacenter1\nrack=rack1\nprefer_local=true\n' > "$dir/conf/cassandra-rackdc.properties"
 }
+settings() { # validates the CASSANDRA_* settings written into cassandra.yaml; sets the variables write_yaml uses
+  hinted_handoff=${CASSANDRA_HINTED_HANDOFF:-true}
+  [[ "$hinted_handoff" =~ ^(true|false)$ ]] || { echo "$me: CASSANDRA_HINTED_HANDOFF must be true or false, not" \
+    "'$hinted_handoff'" >&2; exit 2; }
+  dynamic_snitch=${CASSANDRA_DYNAMIC_SNITCH:-true}
+  [[ "$dynamic_snitch" =~ ^(true|false)$ ]] || { echo "$me: CASSANDRA_DYNAMIC_SNITCH must be true or false, not" \
+    "'$dynamic_snitch'" >&2; exit 2; }
+  snitch=${CASSANDRA_SNITCH:-GossipingPropertyFileSnitch}
+  [[ "$snitch" =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || { echo "$me: CASSANDRA_SNITCH must be a snitch class name (e.g." \
+    "GossipingPropertyFileSnitch, SimpleSnitch), not '$snitch'" >&2; exit 2; }
+  phi=${CASSANDRA_PHI:-8}
+  [[ "$phi" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "$me: CASSANDRA_PHI must be a positive number (phi_convict_threshold," \
+    "default 8), not '$phi'" >&2; exit 2; }
+  awk -v p="$phi" 'BEGIN { exit !(p > 0) }' || { echo "$me: CASSANDRA_PHI must be a positive number, not '$phi'" >&2
+    exit 2; }
+}
 write_yaml() { # write_yaml NODEDIR ADDR NODES
   local n=$1 addr=$2 count=$3 rf
   rf=$(( count < 3 ? count : 3 ))
@@ -177,7 +254,13 @@ cluster_name: bg
 num_tokens: 16
 allocate_tokens_for_local_replication_factor: $rf
 partitioner: org.apache.cassandra.dht.Murmur3Partitioner
-endpoint_snitch: GossipingPropertyFileSnitch
+endpoint_snitch: $snitch
+dynamic_snitch: $dynamic_snitch
+hinted_handoff_enabled: $hinted_handoff
+phi_convict_threshold: $phi
+# BG truncates and drops tables often; with auto_snapshot (Cassandra's default) every TRUNCATE/DROP first snapshots
+# the table (hard links plus a flush), which costs time and keeps the old data on disk.
+auto_snapshot: false
 seed_provider:
   - class_name: org.apache.cassandra.locator.SimpleSeedProvider
     parameters:
@@ -235,6 +318,7 @@ stop_all() {
   for n in $(node_dirs); do p=$(running_pid "$n") && pids+=("$p") || true; done
   [ ${#pids[@]} -gt 0 ] || { echo "$me: no Cassandra node runs in $dir" >&2; return 0; }
   kill -TERM "${pids[@]}" 2>/dev/null || true
+  kill -CONT "${pids[@]}" 2>/dev/null || true # a frozen node handles SIGTERM only once it runs again
   for ((i = 0; i < 600; i++)); do
     local alive=0
     for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
@@ -248,6 +332,7 @@ stop_all() {
 # --- commands --------------------------------------------------------------------------------------------------------
 case "$cmd" in
   start)
+    settings
     find_java17 >/dev/null || exit 1
     command -v python3 >/dev/null || { echo "$me: python3 not found (used to find free ports)" >&2; exit 1; }
     mkdir -p "$dir"
@@ -313,7 +398,8 @@ case "$cmd" in
     all=0
     for n in $(node_dirs); do
       if p=$(running_pid "$n"); then
-        if cql_answers "$(node_var "$n" addr)" "$(cluster_var cql_port)"; then s=up; else s="starting"; all=1; fi
+        if [ "$(proc_state "$p")" = T ]; then s=frozen; all=1
+        elif cql_answers "$(node_var "$n" addr)" "$(cluster_var cql_port)"; then s=up; else s="starting"; all=1; fi
       else p=-; s=down; all=1; fi
       echo "$(basename "$n") $(node_var "$n" addr):$(cluster_var cql_port) jmx $(node_var "$n" jmx_port) pid $p $s"
     done
@@ -331,7 +417,49 @@ case "$cmd" in
   nodetool)
     [ -f "$dir/cluster.env" ] || { echo "$me: no Cassandra cluster in $dir (start it with: $me start $dir)" >&2; exit 1; }
     dir=$(cd "$dir" && pwd)
-    nodetool "$(node_var "$dir/nodes/n1" jmx_port)" "$@"
+    n=$(node_dir "${node_arg:-1}")
+    nodetool "$(node_var "$n" jmx_port)" "$@"
+    ;;
+  node-pid)
+    n=$(node_dir "$node_arg")
+    running_pid "$n" || { echo "$me: node $node_arg of $dir does not run" >&2; exit 1; }
+    ;;
+  freeze|thaw)
+    n=$(node_dir "$node_arg")
+    p=$(running_pid "$n") || { echo "$me: node $node_arg of $dir does not run; nothing to $cmd" >&2; exit 1; }
+    if [ "$cmd" = freeze ]; then kill -STOP "$p"; else kill -CONT "$p"; fi
+    ;;
+  down|up)
+    n=$(node_dir "$node_arg")
+    want=$([ "$cmd" = down ] && echo DN || echo UN)
+    addr=$(node_var "$n" addr)
+    t0=$SECONDS
+    last=""
+    while :; do
+      # An observer: another node that runs and is not frozen (checked each round: nodes may be frozen meanwhile).
+      jmx=""
+      for o in $(node_dirs); do
+        [ "$o" != "$n" ] || continue
+        p=$(running_pid "$o") || continue
+        [ "$(proc_state "$p")" != T ] || continue
+        jmx=$(node_var "$o" jmx_port); obs=$(basename "$o"); break
+      done
+      [ -n "$jmx" ] || { echo "$me: $cmd needs another running, not frozen node of $dir to ask; there is none" >&2
+        exit 1; }
+      out=$(nodetool "$jmx" status 2>&1) || true
+      state=$(echo "$out" | awk -v a="$addr" '$2 == a { print $1; exit }')
+      if [ "$state" = "$want" ]; then
+        echo "$me: node $node_arg ($addr) is $want as seen by $obs after $((SECONDS - t0)) s" >&2
+        exit 0
+      fi
+      last="${state:-absent}"
+      if [ $((SECONDS - t0)) -ge 90 ]; then
+        echo "$me: node $node_arg ($addr) is not $want after 90 s (nodetool status on $obs says ${last}):" >&2
+        echo "$out" >&2
+        exit 1
+      fi
+      sleep 1
+    done
     ;;
   wipe)
     [ -d "$dir" ] || exit 0

@@ -7,12 +7,15 @@
 #                               mariadb-server and mariadb-client (the mariadb store's tests start a private server
 #                               with scripts/mariadb.sh), PostgreSQL's server binaries (/usr/lib/postgresql/*/bin,
 #                               package postgresql: PostgresReplicaTest starts a primary and a streaming replica
-#                               with scripts/postgres-replica.sh)
+#                               with scripts/postgres-replica.sh), a JDK 17 or 11 under /usr/lib/jvm (package
+#                               openjdk-17-jdk-headless: the cassandra store's tests start Cassandra 5.0 nodes with
+#                               scripts/cassandra.sh, and Cassandra 5.0 runs on JDK 17 or 11 only)
 #   scripts/test-deps.sh --ci   also iproute2, for scripts/test-cluster-netns.sh
 #
 # Packages are installed without starting or enabling their system services. BG_TEST_INSTALL=0 never installs (only
-# reports); BG_DEPS_PATH replaces the directories searched for the binaries and BG_DEPS_PG_GLOB the pattern of
-# PostgreSQL's (for this script's own test).
+# reports); BG_DEPS_PATH replaces the directories searched for the binaries, BG_DEPS_PG_GLOB the pattern of
+# PostgreSQL's and BG_DEPS_JVM_GLOB the JDK homes searched for a JDK 17 or 11 (default /usr/lib/jvm/*) (for this
+# script's own test).
 set -euo pipefail
 me="${BG_DEPS_CALLER:-scripts/test-deps.sh}"
 
@@ -40,6 +43,18 @@ have mariadbd || missing+=(mariadb-server)
 have mariadb-admin || missing+=(mariadb-client)
 if [ -n "${BG_DEPS_PG_GLOB+x}" ]; then pg_glob=$BG_DEPS_PG_GLOB; else pg_glob='/usr/lib/postgresql/*/bin/pg_basebackup'; fi
 if ! compgen -G "$pg_glob" >/dev/null; then missing+=(postgresql); fi
+if [ -n "${BG_DEPS_JVM_GLOB+x}" ]; then jvm_glob=$BG_DEPS_JVM_GLOB; else jvm_glob='/usr/lib/jvm/*'; fi
+have_jdk17() { # a JDK 17 or 11 (what Cassandra 5.0 runs on; scripts/cassandra.sh looks in /usr/lib/jvm)
+  local c v
+  . "$(dirname "$0")/jdk.sh"
+  for c in $jvm_glob; do
+    [ -x "$c/bin/java" ] || continue
+    v=$(bg_java_major "$c")
+    [ "$v" = 17 ] || [ "$v" = 11 ] && return 0
+  done
+  return 1
+}
+have_jdk17 || missing+=(openjdk-17-jdk-headless)
 if [ -n "$ci" ]; then
   have ip || missing+=(iproute2)
 fi

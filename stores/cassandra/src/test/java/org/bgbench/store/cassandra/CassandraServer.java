@@ -1,0 +1,374 @@
+package org.bgbench.store.cassandra;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Private Apache Cassandra 5.0 nodes for tests, started by {@code scripts/cassandra.sh start DIR [--nodes N]} in a
+ * directory under /tmp (own ports; node I on 127.0.0.I) and killed, their directory deleted, on close.
+ *
+ * <p>{@link #single()} is one single-node server per JVM, shared by every test class of that JVM (a start takes
+ * 10-20 s) and stopped by a shutdown hook; {@link #cluster(int)} is a new N-node cluster the caller closes. The
+ * server jars come through Maven into a per-user cache ({@code ~/.cache/bg/cassandra-5.0.9/lib}, unless the
+ * environment sets CASSANDRA_LIB), so test JVMs and CI runs copy them once.
+ *
+ * <p>Cassandra 5.0 runs on JDK 17 or 11 only: when neither is found the calling tests fail when the environment
+ * variable CI is set (and not false or 0), and are skipped otherwise (the rule of MariadbServer and CacheServer).
+ */
+public final class CassandraServer implements AutoCloseable {
+    public static final String VERSION = "5.0.9";
+    public static final String DATACENTER = "datacenter1";
+
+    private static CassandraServer single;
+    private static RuntimeException singleFailure;
+
+    private final Path script;
+    private final Path dir;
+    private final int nodes;
+    private final Map<String, String> env;
+    private final String contactPoints;
+    private final boolean shared;
+
+    private CassandraServer(Path script, Path dir, int nodes, Map<String, String> env, String contactPoints,
+            boolean shared) {
+        this.script = script;
+        this.dir = dir;
+        this.nodes = nodes;
+        this.env = env;
+        this.contactPoints = contactPoints;
+        this.shared = shared;
+    }
+
+    /**
+     * The single-node server of this JVM, started on the first call; later calls return the same instance. Its
+     * {@link #close()} does nothing: a shutdown hook kills it and deletes its directory when the JVM exits. A failed
+     * start is remembered, so later calls fail at once instead of waiting again.
+     */
+    public static synchronized CassandraServer single() {
+        if (single != null) {
+            return single;
+        }
+        if (singleFailure != null) {
+            throw new IllegalStateException("the shared Cassandra node failed to start earlier: "
+                    + singleFailure.getMessage(), singleFailure);
+        }
+        requireJdk();
+        try {
+            CassandraServer s = start(1, Map.of(), true);
+            Runtime.getRuntime().addShutdownHook(new Thread(s::destroy, "bg-cassandra-single-stop"));
+            single = s;
+            return s;
+        } catch (RuntimeException e) {
+            singleFailure = e;
+            throw e;
+        }
+    }
+
+    /** A new cluster of {@code nodes} nodes (node I on 127.0.0.I); the caller closes it. */
+    public static CassandraServer cluster(int nodes) {
+        return cluster(nodes, Map.of());
+    }
+
+    /**
+     * A new cluster of {@code nodes} nodes started with extra environment for scripts/cassandra.sh, e.g.
+     * {@code CASSANDRA_HINTED_HANDOFF=false}, {@code CASSANDRA_PHI=5}, {@code CASSANDRA_DYNAMIC_SNITCH=false} (see the
+     * script's header); the caller closes it.
+     */
+    public static CassandraServer cluster(int nodes, Map<String, String> env) {
+        if (nodes < 1 || nodes > 9) {
+            throw new IllegalArgumentException("nodes must be from 1 to 9, not " + nodes);
+        }
+        requireJdk();
+        return start(nodes, Map.copyOf(env), false);
+    }
+
+    // --- JDK 17/11 rule -------------------------------------------------------------------------------------------
+
+    static boolean ciSet(String value) {
+        return value != null && !value.isBlank() && !value.trim().equalsIgnoreCase("false") && !value.trim().equals("0");
+    }
+
+    /** Fails the calling test under CI and skips it otherwise, when no JDK 17 or 11 is found. */
+    static void require(boolean jdkFound, boolean required) {
+        if (jdkFound) {
+            return;
+        }
+        String missing = "Cassandra " + VERSION + " needs a JDK 17 (or 11) and none is under /usr/lib/jvm (Debian "
+                + "package openjdk-17-jdk-headless; ./test installs it when run as root, otherwise: sudo apt-get "
+                + "install --no-install-recommends openjdk-17-jdk-headless; or set CASSANDRA_JAVA_HOME)";
+        if (required) {
+            throw new AssertionError(missing + "; CI is set, so the tests that need it fail instead of being skipped");
+        }
+        Assumptions.abort(missing + ": skipping the tests that need it");
+    }
+
+    private static void requireJdk() {
+        require(jdkFound(), ciSet(System.getenv("CI")));
+    }
+
+    /** A JDK 17 or 11 in CASSANDRA_JAVA_HOME or under /usr/lib/jvm, as scripts/cassandra.sh looks for one. */
+    static boolean jdkFound() {
+        String home = System.getenv("CASSANDRA_JAVA_HOME");
+        if (home != null && !home.isBlank()) {
+            return isJdk17or11(Path.of(home));
+        }
+        try (Stream<Path> homes = Files.list(Path.of("/usr/lib/jvm"))) {
+            return homes.anyMatch(CassandraServer::isJdk17or11);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean isJdk17or11(Path home) {
+        if (!Files.isExecutable(home.resolve("bin/java"))) {
+            return false;
+        }
+        try {
+            for (String line : Files.readAllLines(home.resolve("release"))) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                    return v.startsWith("17") || v.startsWith("11");
+                }
+            }
+        } catch (IOException e) {
+            // No release file: not a JDK this check recognises.
+        }
+        return false;
+    }
+
+    // --- start ------------------------------------------------------------------------------------------------------
+
+    private static CassandraServer start(int nodes, Map<String, String> env, boolean shared) {
+        Path script = script();
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory(Path.of("/tmp"), "bg-cass-");
+            CassandraServer s = new CassandraServer(script, dir, nodes, env, null, shared);
+            String out = s.run(120 + 60L * nodes, "start", dir.toString(), "--nodes", Integer.toString(nodes));
+            String[] lines = out.trim().split("\n");
+            String contact = lines[lines.length - 1].trim();
+            if (!contact.startsWith("127.0.0.1:")) {
+                throw new IllegalStateException("scripts/cassandra.sh start printed no contact points: " + out);
+            }
+            return new CassandraServer(script, dir, nodes, env, contact, shared);
+        } catch (IOException | RuntimeException e) {
+            if (dir != null) {
+                new CassandraServer(script, dir, nodes, env, null, shared).destroy();
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("cannot start Cassandra: " + e.getMessage(), e);
+        }
+    }
+
+    private static Path script() {
+        Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        for (; d != null; d = d.getParent()) {
+            Path s = d.resolve("scripts/cassandra.sh");
+            if (Files.isRegularFile(s)) {
+                return s;
+            }
+        }
+        throw new IllegalStateException("scripts/cassandra.sh not found above " + System.getProperty("user.dir"));
+    }
+
+    /** The per-user cache of the server jars, shared by every test JVM. */
+    static Path libCache() {
+        return Path.of(System.getProperty("user.home"), ".cache", "bg", "cassandra-" + VERSION, "lib");
+    }
+
+    /** Runs scripts/cassandra.sh ARGS; its output (stdout and stderr), or an exception naming the command. */
+    private String run(long timeoutSeconds, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
+        cmd.addAll(List.of(args));
+        Path log = null;
+        try {
+            // Output to a file, not a pipe, so the timeout holds even if something keeps a pipe open.
+            log = Files.createTempFile("bg-cass-", ".out");
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+            Map<String, String> e = pb.environment();
+            if (System.getenv("CASSANDRA_LIB") == null) {
+                e.put("CASSANDRA_LIB", libCache().toString());
+            }
+            e.putAll(env);
+            Process p = pb.start();
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw new IllegalStateException("scripts/cassandra.sh " + String.join(" ", args) + " did not finish"
+                        + " within " + timeoutSeconds + " s: " + Files.readString(log).trim());
+            }
+            String out = Files.readString(log);
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException("scripts/cassandra.sh " + String.join(" ", args) + " failed (exit "
+                        + p.exitValue() + "): " + out.trim());
+            }
+            return out;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run scripts/cassandra.sh " + String.join(" ", args) + ": "
+                    + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running scripts/cassandra.sh " + args[0], e);
+        } finally {
+            if (log != null) {
+                log.toFile().delete();
+            }
+        }
+    }
+
+    // --- accessors and operations ----------------------------------------------------------------------------------
+
+    /** "127.0.0.1:PORT,127.0.0.2:PORT,...", as scripts/cassandra.sh start prints them. */
+    public String contactPoints() {
+        return contactPoints;
+    }
+
+    /** The contact points as addresses, for CqlSessionBuilder.addContactPoints. */
+    public List<InetSocketAddress> contactAddresses() {
+        List<InetSocketAddress> a = new ArrayList<>();
+        for (String cp : contactPoints.split(",")) {
+            int colon = cp.lastIndexOf(':');
+            a.add(new InetSocketAddress(cp.substring(0, colon), Integer.parseInt(cp.substring(colon + 1))));
+        }
+        return a;
+    }
+
+    /** The local datacenter of every node. */
+    public String datacenter() {
+        return DATACENTER;
+    }
+
+    public int nodes() {
+        return nodes;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** The pid of node {@code node} (1-based), as the script recorded it at start. */
+    public long pid(int node) {
+        checkNode(node);
+        try {
+            return Long.parseLong(Files.readString(dir.resolve("nodes/n" + node + "/pid")).trim());
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException("no pid for Cassandra node " + node + " in " + dir + ": " + e.getMessage(),
+                    e);
+        }
+    }
+
+    /** The pids of nodes 1..N. */
+    public List<Long> pids() {
+        List<Long> p = new ArrayList<>();
+        for (int i = 1; i <= nodes; i++) {
+            p.add(pid(i));
+        }
+        return p;
+    }
+
+    /** SIGSTOP node {@code node}: it keeps its sockets (connects still succeed) but answers nothing. */
+    public void freeze(int node) {
+        checkNode(node);
+        run(30, "freeze", dir.toString(), Integer.toString(node));
+    }
+
+    /** SIGCONT node {@code node}. */
+    public void thaw(int node) {
+        checkNode(node);
+        run(30, "thaw", dir.toString(), Integer.toString(node));
+    }
+
+    /** Waits (at most 90 s) until another running node's nodetool status shows node {@code node} as DN. */
+    public void awaitDown(int node) {
+        checkNode(node);
+        run(150, "down", dir.toString(), Integer.toString(node));
+    }
+
+    /** Waits (at most 90 s) until another running node's nodetool status shows node {@code node} as UN. */
+    public void awaitUp(int node) {
+        checkNode(node);
+        run(150, "up", dir.toString(), Integer.toString(node));
+    }
+
+    /** nodetool ARGS against node {@code node} (a JVM start: 3-5 s); its output. */
+    public String nodetool(int node, String... args) {
+        checkNode(node);
+        List<String> a = new ArrayList<>(List.of("nodetool", dir.toString(), "--node", Integer.toString(node)));
+        a.addAll(List.of(args));
+        return run(120, a.toArray(String[]::new));
+    }
+
+    private void checkNode(int node) {
+        if (node < 1 || node > nodes) {
+            throw new IllegalArgumentException("node must be from 1 to " + nodes + ", not " + node);
+        }
+    }
+
+    /** Kills the nodes and deletes the directory; does nothing for {@link #single()} (a shutdown hook does it). */
+    @Override
+    public void close() {
+        if (!shared) {
+            destroy();
+        }
+    }
+
+    /**
+     * SIGKILL every node by its pid (the data is deleted right after, so a clean shutdown would only cost time; a
+     * frozen node dies too), wait for them to exit, delete the directory.
+     */
+    private void destroy() {
+        List<ProcessHandle> procs = new ArrayList<>();
+        try (Stream<Path> pidFiles = Files.list(dir.resolve("nodes"))) {
+            for (Path n : pidFiles.toList()) {
+                try {
+                    long p = Long.parseLong(Files.readString(n.resolve("pid")).trim());
+                    // Only a process started for this directory (guards against a reused pid).
+                    Optional<ProcessHandle> h = ProcessHandle.of(p).filter(ph -> ph.info().commandLine()
+                            .map(c -> c.contains(dir.toString())).orElse(true));
+                    h.ifPresent(procs::add);
+                } catch (IOException | NumberFormatException e) {
+                    // No pid: that node never started.
+                }
+            }
+        } catch (IOException e) {
+            // No nodes directory: nothing started.
+        }
+        procs.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle h : procs) {
+            try {
+                h.onExit().get(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // Deleting below still frees most of the disk.
+            }
+        }
+        delete(dir);
+    }
+
+    private static void delete(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            // A leftover temporary directory is harmless.
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Cassandra " + VERSION + " x" + nodes + " at " + contactPoints + " (" + dir + ")";
+    }
+}
