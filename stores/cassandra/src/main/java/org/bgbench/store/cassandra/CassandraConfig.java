@@ -96,6 +96,27 @@ record CassandraConfig(List<InetSocketAddress> contactPoints, String datacenter,
                 serverDir);
     }
 
+    /**
+     * The read consistency of BG's own checks (the load's sanity check, bg verify, RepairDB): the configured one when
+     * it already overlaps every write (reads plus writes reach more than RF replicas), else ALL.
+     */
+    ConsistencyLevel consistentReadLevel() {
+        int rf = replicationFactor;
+        return replicas(readConsistency, rf) + replicas(writeConsistency, rf) > rf ? readConsistency
+                : DefaultConsistencyLevel.ALL;
+    }
+
+    static int replicas(ConsistencyLevel cl, int rf) {
+        return switch (DefaultConsistencyLevel.valueOf(cl.name())) {
+            case ANY -> 0;
+            case ONE, LOCAL_ONE -> 1;
+            case TWO -> 2;
+            case THREE -> 3;
+            case ALL -> rf;
+            default -> rf / 2 + 1;
+        };
+    }
+
     /** What a keyspace loaded for this configuration records: another design cannot reuse it. */
     String describe() {
         return "design=" + design.name().toLowerCase(Locale.ROOT) + " " + feed.describe();

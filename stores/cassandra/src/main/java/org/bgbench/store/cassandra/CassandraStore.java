@@ -213,8 +213,14 @@ final class CassandraStore implements DataStore {
     private boolean optionsMatch(TableMetadata t) {
         Object spec = t.getOptions().get(CqlIdentifier.fromInternal("speculative_retry"));
         Object repair = t.getOptions().get(CqlIdentifier.fromInternal("read_repair"));
-        return spec != null && spec.toString().equalsIgnoreCase(config.speculativeRetry())
+        return spec != null && retryPolicy(spec.toString()).equals(retryPolicy(config.speculativeRetry()))
                 && repair != null && repair.toString().equalsIgnoreCase(config.readRepair());
+    }
+
+    /** A speculative_retry value as Cassandra shows it back: NONE reads NEVER, 99PERCENTILE reads 99p. */
+    static String retryPolicy(String v) {
+        String u = v.trim().toUpperCase(java.util.Locale.ROOT).replace("PERCENTILE", "P");
+        return u.equals("NONE") ? "NEVER" : u;
     }
 
     private void ddl(String cql) {
@@ -413,20 +419,7 @@ final class CassandraStore implements DataStore {
      * writes reach more than RF replicas), else ALL.
      */
     ConsistencyLevel consistentRead() {
-        int rf = config.replicationFactor();
-        return replicas(config.readConsistency(), rf) + replicas(config.writeConsistency(), rf) > rf
-                ? config.readConsistency() : DefaultConsistencyLevel.ALL;
-    }
-
-    static int replicas(ConsistencyLevel cl, int rf) {
-        return switch (DefaultConsistencyLevel.valueOf(cl.name())) {
-            case ANY -> 0;
-            case ONE, LOCAL_ONE -> 1;
-            case TWO -> 2;
-            case THREE -> 3;
-            case ALL -> rf;
-            default -> rf / 2 + 1;
-        };
+        return config.consistentReadLevel();
     }
 
     private Statements statements(boolean consistent) {

@@ -1,0 +1,20 @@
+package org.bgbench.store.cassandra;
+
+import java.util.Map;
+import org.bgbench.store.DataStore;
+import org.bgbench.store.conformance.StoreConformanceSuite;
+
+/** The conformance suite on one real Cassandra node: report design, separate statements for AFR and TF, pull feeds. */
+class CassandraReportConformanceTest extends StoreConformanceSuite {
+    private static final Map<String, String> SETTINGS = Map.of("cassandra.design", "report", "cassandra.batch", "separate");
+
+    @Override
+    protected DataStore openStore() {
+        return CassandraStores.open("bg_report", SETTINGS);
+    }
+
+    @Override
+    protected DataStore openAgain() {
+        return CassandraStores.open("bg_report", SETTINGS);
+    }
+}
