@@ -96,7 +96,13 @@ final class CassandraLoader implements GraphLoader {
         }
         values.add(id);
         send(st.loadMember.bind(values.toArray()));
-        rows += 1 + friends.size() + inviters.size() + pages.size();
+        // Rows as bg load counts them for its progress line: each friendship once (at its smaller id), each
+        // invitation once (at its invitee); follows and pages are not counted.
+        int above = 0;
+        for (int f : friends) {
+            above += f > id ? 1 : 0;
+        }
+        rows += 1 + above + inviters.size();
         loadWall(id, graph.resourcesPerMember(), j -> graph.resourceId(index, j));
     }
 
@@ -107,7 +113,6 @@ final class CassandraLoader implements GraphLoader {
             Set<Integer> followers = new HashSet<>();
             graph.forEachFollower(p, m -> followers.add(graph.memberId(m)));
             send(st.loadPage.bind(graph.pageName(p), followers, id));
-            rows += 1;
             int page = p;
             loadWall(id, graph.resourcesPerPage(), j -> graph.pageResourceId(page, j));
         }
@@ -123,7 +128,7 @@ final class CassandraLoader implements GraphLoader {
             String doc = graph.resourceDoc(r);
             resources.add(st.loadResource.bind(wall, r, wall, type, body, doc),
                     24 + type.length() + body.length() + doc.length());
-            rows++;
+            rows += graph.isPageResource(r) ? 0 : 1;
         }
         resources.flush();
         int perResource = graph.spec().commentsPerResource();
