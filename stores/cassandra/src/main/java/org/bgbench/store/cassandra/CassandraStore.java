@@ -295,6 +295,18 @@ final class CassandraStore implements DataStore {
                 StateMark.loaded(graph.spec().fingerprint()).text()).setConsistencyLevel(metaConsistency()));
     }
 
+    /** Empties one of BG's tables (on every node; no snapshot on the servers scripts/cassandra.sh starts). */
+    void truncate(String table) {
+        ddl("TRUNCATE " + ks + "." + table);
+    }
+
+    /** A snapshot image when BG knows the local nodes' directory ({@code cassandra.server-dir}). */
+    @Override
+    public Optional<org.bgbench.store.StoreImage> image() {
+        return config.serverDir() == null ? Optional.empty() : Optional.of(new CassandraImage(this,
+                config.serverDir()));
+    }
+
     @Override
     public void clearShares() {
         ddl("TRUNCATE " + ks + "." + CassandraSchema.SHARES);

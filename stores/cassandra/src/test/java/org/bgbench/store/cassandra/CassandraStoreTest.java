@@ -134,8 +134,9 @@ class CassandraStoreTest {
             assertThat(s.localServerPids()).containsExactlyElementsOf(server.pids());
             assertThat(s.localServerPids()).isNotEmpty();
         }
-        try (CassandraStore s = CassandraStores.open("bg_pids", Map.of())) {
+        try (CassandraStore s = CassandraStores.open("bg_pids", Map.of("cassandra.server-dir", ""))) {
             assertThat(s.localServerPids()).isEmpty();
+            assertThat(s.image()).as("no server directory, no image").isEmpty();
         }
     }
 }

@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.bgbench.store.StoreSettings;
 
-/** Stores on the module's shared single node ({@link CassandraServer#single()}), each test class in its own keyspace. */
+/** Stores (with a snapshot image) on the module's shared single node ({@link CassandraServer#single()}), each test class in its own keyspace. */
 final class CassandraStores {
     private CassandraStores() {
     }
@@ -16,6 +16,8 @@ final class CassandraStores {
         s.put(CassandraStoreProvider.CONTACT_POINTS, server.contactPoints());
         s.put(CassandraStoreProvider.DATACENTER, server.datacenter());
         s.put(CassandraStoreProvider.KEYSPACE, keyspace);
+        // The node's directory: BG reports its CPU and keeps a snapshot image of it.
+        s.put(CassandraStoreProvider.SERVER_DIR, server.dir().toString());
         // Schema changes and the first requests are slow on a busy 2-core machine.
         s.put(CassandraStoreProvider.TIMEOUT, "60s");
         s.putAll(extra);
