@@ -53,7 +53,8 @@ final class CassandraLoader implements GraphLoader {
 
     @Override
     public void load(int from, int to, LoadProgress progress) {
-        long reported = 0;
+        // A loader may be given several ranges one after the other: report only what this call writes.
+        long reported = rows;
         for (int i = from; i < to; i++) {
             loadMember(i);
             if ((i - from + 1) % 64 == 0) {

@@ -45,8 +45,8 @@ import org.bgbench.store.StoreSession;
 final class CassandraStore implements DataStore {
     /** Schema changes wait for every node to agree; on a busy 2-core machine that takes seconds. */
     static final Duration DDL_TIMEOUT = Duration.ofSeconds(120);
-    /** Token ranges counted in parallel by {@link #counts()}. */
-    private static final int COUNT_SPLITS = 64;
+    /** Token ranges counted by {@link #counts()}, a few per node at a time. */
+    private static final int COUNT_SPLITS = 256;
 
     private final CassandraConfig config;
     private final CqlSession session;
@@ -384,14 +384,23 @@ final class CassandraStore implements DataStore {
     private void forEachRange(String cql, ConsistencyLevel cl, java.util.function.Function<ResultSet, long[]> sum,
                               long[] into, java.util.concurrent.ExecutorService ranges) {
         var prepared = session.prepare(cql);
+        // A few ranges per node at a time: all at once overload a small node into read timeouts.
+        int nodes = Math.max(1, session.getMetadata().getNodes().size());
+        java.util.concurrent.Semaphore running = new java.util.concurrent.Semaphore(Math.min(32, 4 * nodes));
         List<java.util.concurrent.Future<long[]>> parts = new ArrayList<>();
         long step = 1L << (64 - Integer.numberOfTrailingZeros(COUNT_SPLITS));
         for (int i = 0; i < COUNT_SPLITS; i++) {
             long from = Long.MIN_VALUE + i * step;
             long to = i == COUNT_SPLITS - 1 ? Long.MAX_VALUE : from + step;
-            var bound = prepared.bind(from, to).setConsistencyLevel(cl).setTimeout(DDL_TIMEOUT);
             // Paging through a range blocks: one virtual thread per range.
-            parts.add(ranges.submit(() -> sum.apply(session.execute(bound))));
+            parts.add(ranges.submit(() -> {
+                running.acquire();
+                try {
+                    return countRange(prepared, cl, sum, from, to, 0);
+                } finally {
+                    running.release();
+                }
+            }));
         }
         try {
             for (java.util.concurrent.Future<long[]> p : parts) {
@@ -410,6 +419,36 @@ final class CassandraStore implements DataStore {
             throw new StoreException("interrupted while counting", e);
         } finally {
             parts.forEach(p -> p.cancel(true));
+        }
+    }
+
+    /** The sums of one token range (from, to]; a range the server times out on is counted again in quarters. */
+    private long[] countRange(com.datastax.oss.driver.api.core.cql.PreparedStatement prepared, ConsistencyLevel cl,
+                              java.util.function.Function<ResultSet, long[]> sum, long from, long to, int depth) {
+        try {
+            return sum.apply(session.execute(prepared.bind(from, to).setConsistencyLevel(cl)
+                    .setTimeout(DDL_TIMEOUT)));
+        } catch (com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException
+                 | com.datastax.oss.driver.api.core.DriverTimeoutException e) {
+            long quarter = (to - from) / 4;
+            if (depth == 3 || quarter == 0) {
+                throw new StoreException("counting rows timed out even in ranges of 1/" + (COUNT_SPLITS << 6)
+                        + " of the ring: " + e.getMessage(), e);
+            }
+            long[] total = null;
+            for (int q = 0; q < 4; q++) {
+                long a = from + q * quarter;
+                long b = q == 3 ? to : a + quarter;
+                long[] v = countRange(prepared, cl, sum, a, b, depth + 1);
+                if (total == null) {
+                    total = v;
+                } else {
+                    for (int i = 0; i < v.length; i++) {
+                        total[i] += v[i];
+                    }
+                }
+            }
+            return total;
         }
     }
 
