@@ -30,6 +30,8 @@ final class CassandraLoader implements GraphLoader {
     /** Bytes of row data per batch: under Cassandra's default batch_size_warn_threshold of 5 KiB. */
     private static final int BATCH_BYTES = 4 * 1024;
     private static final int BATCH_ROWS = 100;
+    /** Tries of one load write before the load fails. */
+    private static final int TRIES = 6;
 
     private final CqlSession session;
     private final Statements st;
@@ -199,12 +201,35 @@ final class CassandraLoader implements GraphLoader {
             Thread.currentThread().interrupt();
             throw new StoreException("the load was interrupted", e);
         }
+        attempt(s, 0);
+    }
+
+    /**
+     * Sends {@code s}; a write the replicas did not acknowledge in time (or refused as overloaded) is sent again after
+     * a pause, up to {@value #TRIES} times: every load statement is idempotent, and on a small machine a cluster at
+     * RF 3 falls behind a full window of writes now and then.
+     */
+    private void attempt(Statement<?> s, int tried) {
         session.executeAsync(s).whenComplete((r, e) -> {
-            if (e != null) {
-                failure.compareAndSet(null, e);
+            Throwable cause = e instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+                    ? c.getCause() : e;
+            if (cause != null && tried + 1 < TRIES && failure.get() == null && retryable(cause)) {
+                java.util.concurrent.CompletableFuture.delayedExecutor(50L << tried,
+                        java.util.concurrent.TimeUnit.MILLISECONDS).execute(() -> attempt(s, tried + 1));
+                return;
+            }
+            if (cause != null) {
+                failure.compareAndSet(null, cause);
             }
             inFlight.release();
         });
+    }
+
+    private static boolean retryable(Throwable e) {
+        return e instanceof com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException
+                || e instanceof com.datastax.oss.driver.api.core.servererrors.OverloadedException
+                || e instanceof com.datastax.oss.driver.api.core.DriverTimeoutException
+                || e instanceof com.datastax.oss.driver.api.core.servererrors.UnavailableException;
     }
 
     /** Waits for every write in flight; fails when one of them did. */
