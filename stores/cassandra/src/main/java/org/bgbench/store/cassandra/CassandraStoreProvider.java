@@ -79,7 +79,8 @@ public final class CassandraStoreProvider implements StoreProvider {
                                 + "repairs them) or NONE"),
                 new StoreSetting(LOAD_IN_FLIGHT, "256", "asynchronous writes each loading thread keeps in flight"),
                 StoreSetting.path(SERVER_DIR, null,
-                        "optional: the scripts/cassandra.sh directory of local nodes, so BG reports their CPU")));
+                        "optional: the scripts/cassandra.sh directory of local nodes: BG reports their CPU and keeps a "
+                                + "snapshot image of them (over JMX)")));
         all.addAll(FeedDesign.settings());
         return List.copyOf(all);
     }
