@@ -51,10 +51,6 @@ public final class RelationalSchema {
     public static final String PAGE_COLUMNS = "pageid, name";
     public static final String FOLLOW_COLUMNS = "userid, pageid";
 
-    /** USC BG's member columns; attributes past these are attr11, attr12, ... */
-    private static final String[] USC_ATTRIBUTES = {
-        "username", "pw", "firstname", "lastname", "gender", "dob", "jdate", "ldate", "address", "email", "tel"};
-
     private final int attributeCount;
     private final int friendshipRows;
     private final FeedDesign feed;
@@ -291,7 +287,7 @@ public final class RelationalSchema {
 
     /** Column of member attribute {@code i} (0-based). */
     public static String attributeColumn(int i) {
-        return i < USC_ATTRIBUTES.length ? USC_ATTRIBUTES[i] : "attr" + i;
+        return org.bgbench.store.MemberAttributes.name(i);
     }
 
     public int attributeCount() {

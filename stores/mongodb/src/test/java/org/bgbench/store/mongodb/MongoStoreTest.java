@@ -1,0 +1,150 @@
+package org.bgbench.store.mongodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.mongodb.ReadConcern;
+import com.mongodb.ReadPreference;
+import com.mongodb.WriteConcern;
+import java.net.ServerSocket;
+import java.util.Map;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.StoreException;
+import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Test;
+
+/** What the conformance suite does not cover: settings, bad input, the server check, design records. */
+class MongoStoreTest {
+    private static MongoConfig config(Map<String, String> given) {
+        return MongoStoreProvider.config(StoreSettings.forProvider(new MongoStoreProvider(), given));
+    }
+
+    @Test
+    void badSettingsNameTheSettingAndWhatIsAccepted() {
+        assertThatThrownBy(() -> config(Map.of("mongodb.uri", "http://localhost")))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageStartingWith("mongodb.uri: expected a connection string such as mongodb://host:27017/");
+        assertThatThrownBy(() -> config(Map.of("mongodb.database", "bg.x")))
+                .hasMessageStartingWith("mongodb.database: expected letters, digits, _ or -");
+        assertThatThrownBy(() -> config(Map.of("mongodb.write-concern", "all")))
+                .hasMessageStartingWith("mongodb.write-concern: expected 0, 1, a number of members or majority");
+        assertThatThrownBy(() -> config(Map.of("mongodb.write-concern", "0", "mongodb.journal", "true")))
+                .hasMessageStartingWith("mongodb.journal: true needs an acknowledged write");
+        assertThatThrownBy(() -> config(Map.of("mongodb.journal", "maybe")))
+                .hasMessageStartingWith("mongodb.journal: expected true or false");
+        assertThatThrownBy(() -> config(Map.of("mongodb.read-concern", "snapshot")))
+                .hasMessageStartingWith("mongodb.read-concern: expected local, available, majority, linearizable");
+        assertThatThrownBy(() -> config(Map.of("mongodb.read-preference", "fastest")))
+                .hasMessageStartingWith("mongodb.read-preference: expected primary, primaryPreferred");
+        assertThatThrownBy(() -> config(Map.of("mongodb.read-concern", "linearizable",
+                "mongodb.read-preference", "nearest")))
+                .hasMessageStartingWith("mongodb.read-concern: linearizable reads only from the primary");
+        assertThatThrownBy(() -> config(Map.of("mongodb.images", "files")))
+                .hasMessageStartingWith("mongodb.images: expected one of inline, gridfs");
+        assertThatThrownBy(() -> config(Map.of("mongodb.load-batch", "0")))
+                .hasMessageStartingWith("mongodb.load-batch: must be from 1 to 100000");
+        assertThatThrownBy(() -> config(Map.of("feed.design", "pull", "feed.push", "content")))
+                .hasMessageStartingWith("feed.push: content applies to feed.design=push");
+
+        MongoConfig c = config(Map.of("mongodb.write-concern", "majority", "mongodb.journal", "false",
+                "mongodb.read-concern", "majority", "mongodb.read-preference", "secondaryPreferred"));
+        assertThat(c.writeConcern()).isEqualTo(WriteConcern.MAJORITY.withJournal(false));
+        assertThat(c.readConcern()).isEqualTo(ReadConcern.MAJORITY);
+        assertThat(c.readPreference()).isEqualTo(ReadPreference.secondaryPreferred());
+        assertThat(c.timeout()).isEqualTo(StoreSettings.defaultTimeout(StoreSettings.DEFAULT_BETA));
+        assertThat(config(Map.of()).writeConcern()).isEqualTo(WriteConcern.W1);
+    }
+
+    @Test
+    void anUnreachableServerIsOneClearMessage() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        MongoConfig c = config(Map.of("mongodb.uri", "mongodb://127.0.0.1:" + port + "/", "mongodb.timeout", "2s"));
+        assertThatThrownBy(() -> MongoStore.open(c))
+                .isInstanceOf(StoreException.class)
+                .hasMessageStartingWith("cannot reach MongoDB at 127.0.0.1:" + port + " (mongodb.uri) within 2 s: ")
+                .hasMessageContaining("scripts/ferretdb.sh start DIR")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+
+    @Test
+    void aRefusedLoginIsOneClearMessage() {
+        assumeFerret();
+        // SCRAM: the driver's own authentication step fails.
+        String uri = MongoStores.uri(FerretServer.Backend.POSTGRESQL).replace("mongodb://", "mongodb://nouser:bad@");
+        assertThatThrownBy(() -> MongoStore.open(config(Map.of("mongodb.uri", uri, "mongodb.timeout", "5s"))))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("refused the login of user 'nouser' (mongodb.uri)")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        // PLAIN: FerretDB hands the user to PostgreSQL, whose refusal comes back as a command error.
+        String plain = uri + "?authMechanism=PLAIN";
+        assertThatThrownBy(() -> MongoStore.open(config(Map.of("mongodb.uri", plain, "mongodb.timeout", "5s"))))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("refused the connection of user 'nouser' (mongodb.uri)")
+                .hasMessageContaining("role \"nouser\" does not exist")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n").doesNotContain(".go:"));
+    }
+
+    @Test
+    void aWriteConcernTheDeploymentCannotSatisfyIsRefusedAtOpen() {
+        assumeFerret();
+        String uri = MongoStores.uri(FerretServer.Backend.SQLITE);
+        // FerretDB would acknowledge w=2 without a second copy; BG refuses it, as a standalone MongoDB does.
+        assertThatThrownBy(() -> MongoStore.open(config(Map.of("mongodb.uri", uri, "mongodb.write-concern", "2"))))
+                .isInstanceOf(StoreException.class)
+                .hasMessageStartingWith("mongodb.write-concern=2: MongoDB at 127.0.0.1:")
+                .hasMessageContaining("the standalone server has 1 data-bearing member (a standalone server "
+                        + "acknowledges at most w=1)");
+        try (MongoStore s = MongoStore.open(config(Map.of("mongodb.uri", uri, "mongodb.write-concern", "majority")))) {
+            assertThat(s.config().writeConcern()).isEqualTo(WriteConcern.MAJORITY);
+        }
+    }
+
+    @Test
+    void ferretDbIsRecognised() {
+        assumeFerret();
+        try (MongoStore s = MongoStores.open(FerretServer.Backend.SQLITE, "bg_kind", Map.of())) {
+            assertThat(s.ferretdb()).isNotNull();
+        }
+    }
+
+    @Test
+    void aGraphLoadedForOneDesignIsNotReusedByAnother() {
+        GraphSpec spec = new GraphSpec(60, 1000, 6, 3, 2, 0.7, true, 64, 256, 11, 2, 40, 3, 42);
+        SocialGraph graph = new SocialGraph(spec);
+        try (MongoStore s = MongoStores.open(FerretServer.Backend.SQLITE, "bg_designs", Map.of())) {
+            StoreConformanceSuite.load(s, graph, 2);
+            assertThat(s.loadedGraph()).contains(spec.fingerprint());
+        }
+        try (MongoStore s = MongoStores.open(FerretServer.Backend.SQLITE, "bg_designs",
+                Map.of("mongodb.comments", "embedded"))) {
+            assertThat(s.loadedGraph()).isEmpty();
+        }
+        try (MongoStore s = MongoStores.open(FerretServer.Backend.SQLITE, "bg_designs",
+                Map.of("mongodb.write-concern", "majority", "mongodb.read-preference", "nearest"))) {
+            // Concerns and preferences read and write the same documents.
+            assertThat(s.loadedGraph()).contains(spec.fingerprint());
+            s.dropSchema();
+            assertThat(s.loadedGraph()).isEmpty();
+        }
+    }
+
+    @Test
+    void oneLineDropsFerretDbsCallSites() {
+        assertThat(MongoStore.oneLine("[msg_ping.go:55 handler.(*Handler).MsgPing] [pool.go:129 pool.(*Pool).Get] "
+                + "failed to connect:\n\t127.0.0.1:1 (127.0.0.1): server error: FATAL: role \"x\" does not exist"))
+                .isEqualTo("failed to connect: 127.0.0.1:1 (127.0.0.1): server error: FATAL: role \"x\" does not "
+                        + "exist");
+    }
+
+    private static void assumeFerret() {
+        assumeTrue(System.getenv(MongoStores.REAL_SERVER_ENV) == null,
+                "these cases are about FerretDB (" + MongoStores.REAL_SERVER_ENV + " points at another server)");
+    }
+}
