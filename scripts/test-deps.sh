@@ -9,13 +9,19 @@
 #                               package postgresql: PostgresReplicaTest starts a primary and a streaming replica
 #                               with scripts/postgres-replica.sh), a JDK 17 or 11 under /usr/lib/jvm (package
 #                               openjdk-17-jdk-headless: the cassandra store's tests start Cassandra 5.0 nodes with
-#                               scripts/cassandra.sh, and Cassandra 5.0 runs on JDK 17 or 11 only)
+#                               scripts/cassandra.sh, and Cassandra 5.0 runs on JDK 17 or 11 only), and Go 1.24 or
+#                               newer (the mongodb store's tests start FerretDB servers with scripts/ferretdb.sh, which
+#                               builds its launcher with Go through the Go module proxy) unless a launcher is already
+#                               built (FERRETDB_BIN, or ~/.cache/bg/ferretdb-1.24.2/ferretdb-bg). No package installs
+#                               a new enough Go (Debian's golang-go is older): when it is missing this says to install
+#                               Go 1.24+ from https://go.dev/dl into /usr/local/go and exits 1
 #   scripts/test-deps.sh --ci   also iproute2, for scripts/test-cluster-netns.sh
 #
 # Packages are installed without starting or enabling their system services. BG_TEST_INSTALL=0 never installs (only
 # reports); BG_DEPS_PATH replaces the directories searched for the binaries, BG_DEPS_PG_GLOB the pattern of
-# PostgreSQL's and BG_DEPS_JVM_GLOB the JDK homes searched for a JDK 17 or 11 (default /usr/lib/jvm/*) (for this
-# script's own test).
+# PostgreSQL's and BG_DEPS_JVM_GLOB the JDK homes searched for a JDK 17 or 11 (default /usr/lib/jvm/*), and
+# BG_DEPS_GO the go binaries checked for Go 1.24+ (colon-separated; default: go in the search path and
+# /usr/local/go/bin/go) (for this script's own test).
 set -euo pipefail
 me="${BG_DEPS_CALLER:-scripts/test-deps.sh}"
 
@@ -58,12 +64,37 @@ have_jdk17 || missing+=(openjdk-17-jdk-headless)
 if [ -n "$ci" ]; then
   have ip || missing+=(iproute2)
 fi
-[ ${#missing[@]} -eq 0 ] && exit 0
+
+# Go 1.24+, to build FerretDB's launcher (scripts/ferretdb.sh build); no Debian package has a new enough one.
+go_ok() {
+  local g v IFS=:
+  if [ -n "${FERRETDB_BIN:-}" ] && [ -x "$FERRETDB_BIN" ]; then return 0; fi
+  [ -x "${FERRETDB_CACHE:-$HOME/.cache/bg/ferretdb-1.24.2}/ferretdb-bg" ] && return 0
+  if [ -n "${BG_DEPS_GO+x}" ]; then set -- $BG_DEPS_GO; else
+    set --; for g in $search; do [ -n "$g" ] && set -- "$@" "$g/go"; done; set -- "$@" /usr/local/go/bin/go; fi
+  for g in "$@"; do
+    [ -x "$g" ] || continue
+    v=$(GOTOOLCHAIN=local "$g" env GOVERSION 2>/dev/null || true)
+    if [[ "$v" =~ ^go([0-9]+)\.([0-9]+) ]] \
+      && { [ "${BASH_REMATCH[1]}" -gt 1 ] || [ "${BASH_REMATCH[2]}" -ge 24 ]; }; then return 0; fi
+  done
+  return 1
+}
+go_missing=""
+go_ok || go_missing="$me: the tests need Go 1.24 or newer (the mongodb store's FerretDB servers are built with it), \
+none of version 1.24+ in PATH or /usr/local/go/bin; install Go 1.24+ from https://go.dev/dl into /usr/local/go (Debian's golang-go \
+is too old), or set FERRETDB_BIN to a built scripts/ferretdb launcher"
+finish() { # exit 0, unless Go is missing
+  if [ -n "$go_missing" ]; then echo "$go_missing" >&2; exit 1; fi
+  exit 0
+}
+[ ${#missing[@]} -eq 0 ] && finish
 
 how="install them with: sudo apt-get install ${missing[*]} (Debian/Ubuntu; elsewhere your system's packages \
 of those names), or run $me as root to have it install them"
 refuse() {
   echo "$me: the tests need ${missing[*]}, not installed ($1); $how" >&2
+  [ -z "$go_missing" ] || echo "$go_missing" >&2
   exit 1
 }
 
@@ -97,6 +128,7 @@ if [ -n "$created" ]; then
 fi
 if [ "$rc" -ne 0 ]; then
   echo "$me: installing ${missing[*]} failed (apt-get exit $rc); $how" >&2
+  [ -z "$go_missing" ] || echo "$go_missing" >&2
   exit 1
 fi
 # Under systemd the packages enable their services for the next boot: disable them, and stop any that started.
@@ -110,3 +142,4 @@ if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
     "${sudo[@]}" systemctl disable --now postgresql.service >/dev/null 2>&1 || true
   fi
 fi
+finish
