@@ -5,7 +5,7 @@
 # process). Everything of a server lives under DIR:
 #   DIR/backend, DIR/ferretdb.port, DIR/ferretdb.pid, DIR/ferretdb.log   FerretDB
 #   DIR/pg/data, DIR/pg/postgres.log, DIR/pg.port, DIR/pg/.s.PGSQL.PORT   the private PostgreSQL (backend postgresql)
-#   DIR/sqlite/                                                          one DB.sqlite file per database (backend sqlite)
+#   DIR/sqlite/                                                          one DB.sqlite file per database (sqlite)
 #
 #   scripts/ferretdb.sh build              build the launcher unless the cached binary is up to date (the cache is keyed
 #                                          on a hash of main.go, go.mod and go.sum); prints the binary's path
@@ -81,11 +81,13 @@ find_go() { # prints the path of a go of version 1.24 or newer, or why there is 
   if [ -z "$g" ] && [ -x /usr/local/go/bin/go ]; then g=/usr/local/go/bin/go; fi
   if [ -z "$g" ]; then
     echo "$me: building FerretDB needs Go 1.24 or newer; no go in PATH or /usr/local/go/bin. Install Go 1.24+ from" \
-      "https://go.dev/dl into /usr/local/go (Debian's golang-go is too old), or set FERRETDB_BIN to a built launcher" >&2
+      "https://go.dev/dl into /usr/local/go (Debian's golang-go is too old), or set FERRETDB_BIN to a built" \
+      "launcher" >&2
     return 1
   fi
   v=$(GOTOOLCHAIN=local "$g" env GOVERSION 2>/dev/null || true)
-  if [[ "$v" =~ ^go([0-9]+)\.([0-9]+) ]]; then major=${BASH_REMATCH[1]}; minor=${BASH_REMATCH[2]}; else major=0; minor=0; fi
+  major=0; minor=0
+  if [[ "$v" =~ ^go([0-9]+)\.([0-9]+) ]]; then major=${BASH_REMATCH[1]}; minor=${BASH_REMATCH[2]}; fi
   if [ "$major" -lt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -lt 24 ]; }; then
     # A newer go in /usr/local/go may be shadowed by Debian's in PATH.
     if [ "$g" != /usr/local/go/bin/go ] && [ -x /usr/local/go/bin/go ]; then
@@ -93,7 +95,8 @@ find_go() { # prints the path of a go of version 1.24 or newer, or why there is 
       if [[ "$v2" =~ ^go1\.([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 24 ]; then echo /usr/local/go/bin/go; return 0; fi
     fi
     echo "$me: building FerretDB needs Go 1.24 or newer; $g is ${v:-of unknown version}. Install Go 1.24+ from" \
-      "https://go.dev/dl into /usr/local/go (Debian's golang-go is too old), or set FERRETDB_BIN to a built launcher" >&2
+      "https://go.dev/dl into /usr/local/go (Debian's golang-go is too old), or set FERRETDB_BIN to a built" \
+      "launcher" >&2
     return 1
   fi
   echo "$g"
@@ -110,7 +113,8 @@ build() { # prints the launcher's path, building it first if the cache is not up
   if [ -x "$cached" ] && [ "$(cat "$cached.src" 2>/dev/null)" = "$want" ]; then echo "$cached"; return 0; fi
   if ! go=$(find_go); then
     if [ -x "$cached" ]; then
-      echo "$me: warning: $cached was built from other sources than scripts/ferretdb (no Go to rebuild it); using it" >&2
+      echo "$me: warning: $cached was built from other sources than scripts/ferretdb (no Go to rebuild it);" \
+        "using it" >&2
       echo "$cached"
       return 0
     fi
@@ -266,8 +270,10 @@ case "$cmd" in
     for ((i = 0; ; i++)); do
       if port_answers "$fport"; then break; fi
       if ! kill -0 "$fp" 2>/dev/null || [ "$i" -ge "$limit" ]; then
-        if kill -0 "$fp" 2>/dev/null; then why="did not listen on 127.0.0.1:$fport within ${FERRETDB_START_TIMEOUT:-30} s"
-        else why="exited at start"; fi
+        why="exited at start"
+        if kill -0 "$fp" 2>/dev/null; then
+          why="did not listen on 127.0.0.1:$fport within ${FERRETDB_START_TIMEOUT:-30} s"
+        fi
         echo "$me: FerretDB $why; the end of $dir/ferretdb.log:" >&2
         tail -20 "$dir/ferretdb.log" >&2 || true
         stop_all

@@ -82,8 +82,8 @@ go_ok() {
 }
 go_missing=""
 go_ok || go_missing="$me: the tests need Go 1.24 or newer (the mongodb store's FerretDB servers are built with it), \
-none of version 1.24+ in PATH or /usr/local/go/bin; install Go 1.24+ from https://go.dev/dl into /usr/local/go (Debian's golang-go \
-is too old), or set FERRETDB_BIN to a built scripts/ferretdb launcher"
+none of version 1.24+ in PATH or /usr/local/go/bin; install Go 1.24+ from https://go.dev/dl into /usr/local/go \
+(Debian's golang-go is too old), or set FERRETDB_BIN to a built scripts/ferretdb launcher"
 finish() { # exit 0, unless Go is missing
   if [ -n "$go_missing" ]; then echo "$go_missing" >&2; exit 1; fi
   exit 0

@@ -116,8 +116,8 @@ public final class FerretServer implements AutoCloseable {
         require(launcherAvailable(), ci, "FerretDB " + VERSION + " needs Go 1.24 or newer to build its launcher"
                 + " (scripts/ferretdb/main.go) and none is found (no go in PATH or /usr/local/go/bin of version 1.24+,"
                 + " no built launcher in " + binaryCache() + ", FERRETDB_BIN not set); install Go 1.24+ from"
-                + " https://go.dev/dl into /usr/local/go (Debian's golang-go is too old), or set FERRETDB_BIN to a built"
-                + " launcher");
+                + " https://go.dev/dl into /usr/local/go (Debian's golang-go is too old), or set FERRETDB_BIN to a"
+                + " built launcher");
         if (backend == Backend.POSTGRESQL) {
             require(postgresFound(), ci, "FerretDB over PostgreSQL needs PostgreSQL's server binaries (initdb, pg_ctl,"
                     + " postgres, psql) in PG_BIN or /usr/lib/postgresql/*/bin and none are found (Debian package"
