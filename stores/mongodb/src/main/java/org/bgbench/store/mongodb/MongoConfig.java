@@ -21,10 +21,11 @@ import org.bgbench.store.FeedDesign;
  * @param feed            the feed-following design
  * @param timeout         the longest an action may take before it fails
  * @param loadBatch       documents per {@code insertMany} of the load
+ * @param documentLocks   updates of one document from this process one at a time ({@link DocumentLocks})
  */
 record MongoConfig(ConnectionString uri, String database, WriteConcern writeConcern, ReadConcern readConcern,
                    ReadPreference readPreference, Comments comments, Images images, ListFriends listFriends,
-                   FeedDesign feed, Duration timeout, int loadBatch) {
+                   FeedDesign feed, Duration timeout, int loadBatch, boolean documentLocks) {
 
     enum Comments { COLLECTION, EMBEDDED }
 

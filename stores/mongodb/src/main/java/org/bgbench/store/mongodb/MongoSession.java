@@ -57,8 +57,10 @@ final class MongoSession implements StoreSession {
     private final Bson profileFields;
     private final Bson ownProfileFields;
     private final Bson listedFields;
+    private final DocumentLocks locks;
 
-    MongoSession(MongoDatabase db, MongoConfig config, int firstPage, int attributeCount) {
+    MongoSession(MongoDatabase db, MongoConfig config, int firstPage, int attributeCount, DocumentLocks locks) {
+        this.locks = locks;
         this.config = config;
         this.members = db.getCollection(MEMBERS);
         this.resources = db.getCollection(RESOURCES);
@@ -153,15 +155,15 @@ final class MongoSession implements StoreSession {
 
     @Override
     public void inviteFriend(int inviter, int invitee) {
-        members.updateOne(Filters.eq(ID, invitee), Updates.addToSet(PENDING, inviter));
+        updateMember(invitee, Updates.addToSet(PENDING, inviter));
     }
 
     @Override
     public void acceptFriendRequest(int invitee, int inviter) {
         // Two documents, two atomic updates; between them the invitee lists the inviter and not yet the reverse.
-        members.updateOne(Filters.eq(ID, invitee), Updates.combine(Updates.pull(PENDING, inviter),
+        updateMember(invitee, Updates.combine(Updates.pull(PENDING, inviter),
                 Updates.addToSet(CONFIRMED, inviter)));
-        members.updateOne(Filters.eq(ID, inviter), Updates.addToSet(CONFIRMED, invitee));
+        updateMember(inviter, Updates.addToSet(CONFIRMED, invitee));
         if (feed.push()) {
             // Each now sees the other's past shares that are public or list her (dissertation 8.4.2).
             List<Document> entries = new ArrayList<>();
@@ -173,18 +175,27 @@ final class MongoSession implements StoreSession {
 
     @Override
     public void rejectFriendRequest(int invitee, int inviter) {
-        members.updateOne(Filters.eq(ID, invitee), Updates.pull(PENDING, inviter));
+        updateMember(invitee, Updates.pull(PENDING, inviter));
     }
 
     @Override
     public void thawFriendship(int member, int friend) {
-        members.updateOne(Filters.eq(ID, member), Updates.pull(CONFIRMED, friend));
-        members.updateOne(Filters.eq(ID, friend), Updates.pull(CONFIRMED, member));
+        updateMember(member, Updates.pull(CONFIRMED, friend));
+        updateMember(friend, Updates.pull(CONFIRMED, member));
         if (feed.push()) {
             // Former friends no longer see each other's shares.
             feeds.deleteMany(Filters.or(Filters.and(Filters.eq(VIEWER, member), Filters.eq(SHARER, friend)),
                     Filters.and(Filters.eq(VIEWER, friend), Filters.eq(SHARER, member))));
         }
+    }
+
+    private void updateMember(int id, Bson update) {
+        locks.update(id, () -> members.updateOne(Filters.eq(ID, id), update));
+    }
+
+    private void updateResource(long id, Bson update) {
+        // Stripes of resources apart from those of members (ids of both start near 0).
+        locks.update(~id, () -> resources.updateOne(Filters.eq(ID, id), update));
     }
 
     // ---- resources and comments ------------------------------------------------------------------------------------
@@ -253,7 +264,7 @@ final class MongoSession implements StoreSession {
                                       String content) {
         Document c = commentDocument(commentId, resource, owner, commenter, timestampMs, content, embedded);
         if (embedded) {
-            resources.updateOne(Filters.eq(ID, resource), Updates.push(EMBEDDED, c));
+            updateResource(resource, Updates.push(EMBEDDED, c));
         } else {
             comments.insertOne(c);
         }
@@ -262,7 +273,7 @@ final class MongoSession implements StoreSession {
     @Override
     public void deleteCommentFromResource(int owner, long resource, long commentId) {
         if (embedded) {
-            resources.updateOne(Filters.eq(ID, resource), Updates.pull(EMBEDDED, new Document(ID, commentId)));
+            updateResource(resource, Updates.pull(EMBEDDED, new Document(ID, commentId)));
         } else {
             comments.deleteOne(Filters.eq(ID, commentId));
         }

@@ -49,10 +49,12 @@ final class MongoStore implements DataStore {
     private volatile int memberCount = -1;
     private volatile int attributeCount = -1;
     private String ferret;
+    private final DocumentLocks locks;
 
     private MongoStore(MongoConfig config, MongoClient client) {
         this.config = config;
         this.client = client;
+        this.locks = DocumentLocks.of(config.documentLocks());
         this.db = client.getDatabase(config.database()).withWriteConcern(config.writeConcern())
                 .withReadConcern(config.readConcern()).withReadPreference(config.readPreference());
     }
@@ -125,6 +127,10 @@ final class MongoStore implements DataStore {
             }
         }
         ferret = ferretdbVersion();
+        if (ferret != null && !config.documentLocks()) {
+            LOG.warn("mongodb: FerretDB {} loses concurrent updates of one document; set {}=true", ferret,
+                    MongoStoreProvider.DOCUMENT_LOCKS);
+        }
         if (ferret != null) {
             LOG.warn("mongodb: the server at {} is FerretDB {}, not MongoDB: it has no replica sets or multi-document "
                     + "transactions and ignores write concern, read concern and read preference", config.where(),
@@ -171,7 +177,8 @@ final class MongoStore implements DataStore {
     private String ferretdbVersion() {
         try {
             Object v = db.runCommand(new Document("buildInfo", 1)).get("ferretdbVersion");
-            return v == null ? null : v.toString();
+            // An embedded build (BG's launcher) does not know its version.
+            return v == null ? null : "unknown".equals(v.toString()) ? "(version not reported)" : v.toString();
         } catch (MongoException e) {
             return null;
         }
@@ -207,13 +214,19 @@ final class MongoStore implements DataStore {
         return message.replaceAll("\\[[^\\]]*\\.go:\\d+[^\\]]*\\]\\s*", "").replaceAll("\\s+", " ").trim();
     }
 
+    /** The server's own words when it refused (a command error in the cause chain), else the innermost message. */
     private static String rootMessage(Throwable e) {
         Throwable c = e;
         while (c.getCause() != null && c.getCause() != c) {
+            if (c instanceof MongoCommandException m) {
+                return m.getErrorCodeName() + ": " + oneLine(m.getErrorMessage());
+            }
             c = c.getCause();
         }
-        String m = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
-        return c == e ? m : e.getMessage() + ": " + m;
+        if (c instanceof MongoCommandException m) {
+            return m.getErrorCodeName() + ": " + oneLine(m.getErrorMessage());
+        }
+        return oneLine(c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage());
     }
 
     MongoConfig config() {
@@ -369,7 +382,7 @@ final class MongoStore implements DataStore {
     @Override
     public StoreSession openSession() {
         int first = firstPageId();
-        return new MongoSession(db, config, first, attributeCount);
+        return new MongoSession(db, config, first, attributeCount, locks);
     }
 
     /** BG's own checks read the primary, with read concern local: every acknowledged write is seen. */
@@ -377,7 +390,7 @@ final class MongoStore implements DataStore {
     public StoreSession openConsistentSession() {
         int first = firstPageId();
         return new MongoSession(db.withReadPreference(ReadPreference.primary()).withReadConcern(ReadConcern.LOCAL),
-                config, first, attributeCount);
+                config, first, attributeCount, locks);
     }
 
     @Override

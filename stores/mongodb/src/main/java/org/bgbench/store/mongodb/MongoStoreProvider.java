@@ -29,6 +29,7 @@ public final class MongoStoreProvider implements StoreProvider {
     static final String LIST_FRIENDS = "mongodb.list-friends";
     static final String TIMEOUT = "mongodb.timeout";
     static final String LOAD_BATCH = "mongodb.load-batch";
+    static final String DOCUMENT_LOCKS = "mongodb.document-locks";
 
     @Override
     public String name() {
@@ -73,7 +74,11 @@ public final class MongoStoreProvider implements StoreProvider {
                 new StoreSetting(TIMEOUT, null,
                         "longest an action may take (server selection, socket reads); at least 1s; default "
                                 + "max(10s, 100·β)"),
-                new StoreSetting(LOAD_BATCH, "1000", "documents per unordered insertMany of the load (1 to 100000)")));
+                new StoreSetting(LOAD_BATCH, "1000", "documents per unordered insertMany of the load (1 to 100000)"),
+                new StoreSetting(DOCUMENT_LOCKS, "false",
+                        "true = BG sends the updates of one document one at a time: for servers that lose "
+                                + "concurrent updates of a document (FerretDB v1 does; MongoDB does not and needs "
+                                + "false)")));
         all.addAll(FeedDesign.settings());
         return List.copyOf(all);
     }
@@ -120,7 +125,7 @@ public final class MongoStoreProvider implements StoreProvider {
                         ? MongoConfig.Images.GRIDFS : MongoConfig.Images.INLINE,
                 s.getChoice(LIST_FRIENDS, "in", "in", "each").equals("each")
                         ? MongoConfig.ListFriends.EACH : MongoConfig.ListFriends.IN,
-                FeedDesign.from(s), s.timeout(TIMEOUT), batch);
+                FeedDesign.from(s), s.timeout(TIMEOUT), batch, s.getBoolean(DOCUMENT_LOCKS, false));
     }
 
     static WriteConcern writeConcern(String w, String journal) {
