@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The mongodb store through {@code bg}: bad input is one line and a non-zero exit; a load and a run of the high mix
- * on FerretDB (over SQLite) with BG's validation judging every read, in the pull and the sorted-push feed design.
+ * on FerretDB (over PostgreSQL) with BG's validation judging every read, in the pull and the sorted-push feed design.
  */
 class MongoCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -61,7 +61,7 @@ class MongoCommandTest {
     @Test
     @SuppressWarnings("unchecked")
     void loadAndRunOnFerretDbWithNoUnpredictableRead() throws IOException {
-        String uri = FerretServer.shared(FerretServer.Backend.SQLITE).uri();
+        String uri = FerretServer.shared(FerretServer.Backend.POSTGRESQL).uri();
         for (String feed : List.of("pull", "sorted-push")) {
             List<String> store = List.of("--store", "mongodb", "-p", "mongodb.uri=" + uri, "-p",
                     "mongodb.database=bg_cli_" + feed.replace('-', '_'), "-p", "mongodb.document-locks=true",

@@ -100,7 +100,7 @@ final class MongoStore implements DataStore {
             db.runCommand(new Document("ping", 1));
         } catch (MongoTimeoutException e) {
             throw new StoreException("cannot reach MongoDB at " + config.where() + " (" + MongoStoreProvider.URI
-                    + ") within " + config.timeout().toSeconds() + " s: " + clusterState(e.getMessage())
+                    + ") within " + config.timeout().toSeconds() + " s: " + unreachable()
                     + "; start a server (scripts/ferretdb.sh start DIR prints a test server's connection string) "
                     + "or correct the setting", e);
         } catch (MongoSecurityException e) {
@@ -144,8 +144,8 @@ final class MongoStore implements DataStore {
             } catch (MongoCommandException e) {
                 throw refusedWriteConcern(e.getErrorMessage(), e);
             } catch (MongoSecurityException e) {
-                throw new StoreException("MongoDB at " + config.where() + " refused the login (" + MongoStoreProvider.URI
-                        + "): " + rootMessage(e), e);
+                throw new StoreException("MongoDB at " + config.where() + " refused the login ("
+                        + MongoStoreProvider.URI + "): " + rootMessage(e), e);
             }
         }
     }
@@ -197,13 +197,22 @@ final class MongoStore implements DataStore {
 
     static String describe(WriteConcern wc) {
         Object w = wc.getWObject();
-        return (w == null ? "server default" : w.toString()) + (wc.getJournal() == null ? "" : ", j=" + wc.getJournal());
+        return (w == null ? "server default" : w.toString())
+                + (wc.getJournal() == null ? "" : ", j=" + wc.getJournal());
     }
 
-    /** The driver's timeout message lists each server's state; the part after "Client view of cluster state is". */
-    private static String clusterState(String message) {
-        int i = message == null ? -1 : message.indexOf("Client view of cluster state is");
-        return i < 0 ? String.valueOf(message) : message.substring(i);
+    /** Why each server could not be reached, from the driver's view of the cluster: "host:port: Connection refused". */
+    private String unreachable() {
+        List<String> why = new java.util.ArrayList<>();
+        for (var server : client.getClusterDescription().getServerDescriptions()) {
+            Throwable c = server.getException();
+            while (c != null && c.getCause() != null && c.getCause() != c) {
+                c = c.getCause();
+            }
+            why.add(server.getAddress() + ": " + (c == null ? "no answer (" + server.getState() + ")"
+                    : oneLine(c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage())));
+        }
+        return why.isEmpty() ? "no server answered" : String.join("; ", why);
     }
 
     /** A server's error message on one line, without FerretDB's Go call-site prefixes ("[file.go:12 f]"). */
@@ -298,7 +307,7 @@ final class MongoStore implements DataStore {
         return new MongoLoader(this, graph);
     }
 
-    /** Builds the secondary indexes (after the load, as MongoDB advises for bulk loads), then marks the graph loaded. */
+    /** Builds the secondary indexes (after the load, as MongoDB advises for bulk loads), then marks the graph. */
     @Override
     public void finishLoad(SocialGraph graph) {
         for (String c : MongoSchema.collections(config)) {

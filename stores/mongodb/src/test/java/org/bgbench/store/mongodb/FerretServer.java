@@ -94,7 +94,8 @@ public final class FerretServer implements AutoCloseable {
     // --- prerequisites rule -----------------------------------------------------------------------------------------
 
     static boolean ciSet(String value) {
-        return value != null && !value.isBlank() && !value.trim().equalsIgnoreCase("false") && !value.trim().equals("0");
+        return value != null && !value.isBlank() && !value.trim().equalsIgnoreCase("false")
+                && !value.trim().equals("0");
     }
 
     /**

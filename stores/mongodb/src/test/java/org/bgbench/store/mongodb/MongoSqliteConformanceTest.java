@@ -4,7 +4,10 @@ import java.util.Map;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 
-/** The conformance suite on FerretDB over SQLite: the defaults (comments in their collection, images inline, LF by $in, pull feeds). */
+/**
+ * The conformance suite on FerretDB over SQLite: the defaults (comments in their collection, images inline, LF by
+ * $in, pull feeds).
+ */
 class MongoSqliteConformanceTest extends StoreConformanceSuite {
     private static final Map<String, String> SETTINGS = Map.of();
 

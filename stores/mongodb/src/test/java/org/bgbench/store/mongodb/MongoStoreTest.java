@@ -68,7 +68,8 @@ class MongoStoreTest {
         MongoConfig c = config(Map.of("mongodb.uri", "mongodb://127.0.0.1:" + port + "/", "mongodb.timeout", "2s"));
         assertThatThrownBy(() -> MongoStore.open(c))
                 .isInstanceOf(StoreException.class)
-                .hasMessageStartingWith("cannot reach MongoDB at 127.0.0.1:" + port + " (mongodb.uri) within 2 s: ")
+                .hasMessageStartingWith("cannot reach MongoDB at 127.0.0.1:" + port + " (mongodb.uri) within 2 s: "
+                        + "127.0.0.1:" + port + ": Connection refused")
                 .hasMessageContaining("scripts/ferretdb.sh start DIR")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
@@ -132,6 +133,44 @@ class MongoStoreTest {
             assertThat(s.loadedGraph()).contains(spec.fingerprint());
             s.dropSchema();
             assertThat(s.loadedGraph()).isEmpty();
+        }
+    }
+
+    @Test
+    void listFriendsOneQueryPerFriendReturnsWhatTheInQueryReturns() {
+        GraphSpec spec = new GraphSpec(60, 1000, 6, 3, 2, 0.7, true, 64, 256, 11, 2, 40, 3, 42);
+        SocialGraph graph = new SocialGraph(spec);
+        try (MongoStore in = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_each", Map.of())) {
+            StoreConformanceSuite.load(in, graph, 2);
+        }
+        try (MongoStore in = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_each", Map.of());
+             MongoStore each = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_each",
+                     Map.of(MongoStoreProvider.LIST_FRIENDS, "each"));
+             var a = in.openSession(); var b = each.openSession()) {
+            long listed = 0;
+            for (int i = 0; i < graph.members(); i++) {
+                int id = graph.memberId(i);
+                for (boolean friends : new boolean[] {true, false}) {
+                    org.bgbench.store.MemberList x = new org.bgbench.store.MemberList(11);
+                    org.bgbench.store.MemberList y = new org.bgbench.store.MemberList(11);
+                    if (friends) {
+                        a.listFriends(id, id, x);
+                        b.listFriends(id, id, y);
+                    } else {
+                        a.viewFriendRequests(id, x);
+                        b.viewFriendRequests(id, y);
+                    }
+                    assertThat(y.sortedIds()).isEqualTo(x.sortedIds());
+                    for (int r = 0; r < y.size(); r++) {
+                        assertThat(y.get(r).thumbnail).isEqualTo(graph.thumbnail(graph.memberIndex(y.get(r)
+                                .memberId)));
+                        assertThat(y.get(r).attributes[2]).isEqualTo(graph.attribute(graph.memberIndex(y.get(r)
+                                .memberId), 2));
+                    }
+                    listed += y.size();
+                }
+            }
+            assertThat(listed).isEqualTo(2 * graph.totalFriendships() + graph.totalPendingInvitations());
         }
     }
 
