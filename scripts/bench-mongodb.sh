@@ -13,7 +13,9 @@
 # Usage: scripts/bench-mongodb.sh ROOT OUTDIR [load] [actions]   (default: both)
 #   ROOT: a checkout with a built cli/target/bg-cli.jar (./mvnw -DskipTests package)
 # Environment: BG_MONGO_LOADS (default 3), BG_MONGO_POINT (default 15), BG_MONGO_M (default 10000),
-#   BG_MONGO_WORKLOADS (default "vp lf vfr vtr vcr cikm-verylow cikm-low cikm-high"), BG_MONGO_THREADS (1,4,16,64).
+#   BG_MONGO_WORKLOADS (default "vp lf vfr vtr vcr cikm-verylow cikm-low cikm-high"), BG_MONGO_THREADS (1,4,16,64),
+#   BG_MONGO_SETTINGS (extra -p settings of the mongodb store in the actions phase, default
+#   "mongodb.fetch=each mongodb.top-k=wall": only _id lookups, the one query FerretDB serves from an index).
 set -euo pipefail
 r=${1:?usage: bench-mongodb.sh ROOT OUTDIR [load] [actions]}
 out=${2:?usage: bench-mongodb.sh ROOT OUTDIR [load] [actions]}
@@ -71,6 +73,8 @@ uri=$(bash "$root/scripts/ferretdb.sh" start "$dir" --backend postgresql | tail 
 pgurl=$(bash "$root/scripts/ferretdb.sh" pg-url "$dir")
 echo "bench-mongodb: FerretDB at $uri over PostgreSQL $pgurl" >&2
 mongo=(--store mongodb -p "mongodb.uri=$uri" -p mongodb.timeout=30s -p mongodb.document-locks=true)
+extra=()
+for kv in ${BG_MONGO_SETTINGS-mongodb.fetch=each mongodb.top-k=wall}; do extra+=(-p "$kv"); done
 pg=(--store postgres -p "postgres.url=$pgurl")
 
 if [[ " $phases " == *" load "* ]]; then
@@ -88,7 +92,7 @@ if [[ " $phases " == *" actions "* ]]; then
   for w in $workloads; do
     # shellcheck disable=SC2046
     for s in mongodb postgres; do
-      if [ $s = mongodb ]; then st=("${mongo[@]}"); else st=("${pg[@]}"); fi
+      if [ $s = mongodb ]; then st=("${mongo[@]}" "${extra[@]}"); else st=("${pg[@]}"); fi
       timed "sweep-$w-$s" bg sweep "${st[@]}" "${graph[@]}" $(mix_args "$w") --threads "$threads" \
         --duration "${point}s" --warmup 3s --quiet --out "$out/sweep-$w-$s.json"
       python3 - "$out/sweep-$w-$s.json" "$w" "$s" >> "$out/points.csv" <<'PY' || true

@@ -51,6 +51,7 @@ final class MongoSession implements StoreSession {
     private final MongoCollection<Document> feeds;
     private final GridFSBucket images;
     private final boolean embedded;
+    private final boolean each;
     private final FeedDesign feed;
     /** Account ids from here on are pages. */
     private final int firstPage;
@@ -70,6 +71,7 @@ final class MongoSession implements StoreSession {
         this.feeds = db.getCollection(FEEDS);
         this.images = config.images() == MongoConfig.Images.GRIDFS ? GridFSBuckets.create(db, IMAGE_BUCKET) : null;
         this.embedded = config.comments() == MongoConfig.Comments.EMBEDDED;
+        this.each = config.fetch() == MongoConfig.Fetch.EACH;
         this.feed = config.feed();
         this.firstPage = firstPage;
         // VP leaves out the thumbnail (and the invitations of another member's profile); LF leaves out the profile
@@ -126,18 +128,8 @@ final class MongoSession implements StoreSession {
         if (ids == null || ids.isEmpty()) {
             return;
         }
-        if (config.listFriends() == MongoConfig.ListFriends.EACH) {
-            for (int id : ids) {
-                Document d = members.find(Filters.eq(ID, id)).projection(listedFields).first();
-                if (d == null) {
-                    throw new StoreException("member " + id + " is related but not in the store");
-                }
-                listed(d, out);
-            }
-            return;
-        }
         int found = 0;
-        for (Document d : members.find(Filters.in(ID, ids)).projection(listedFields).batchSize(ids.size() + 1)) {
+        for (Document d : byId(members, ids, listedFields)) {
             listed(d, out);
             found++;
         }
@@ -145,6 +137,24 @@ final class MongoSession implements StoreSession {
             throw new StoreException(ids.size() - found + " of the members listed in member " + member + "'s " + field
                     + " are not in the store");
         }
+    }
+
+    /** The documents of {@code ids} (those that exist), with one {@code $in} query or one query each. */
+    private List<Document> byId(MongoCollection<Document> c, List<?> ids, Bson fields) {
+        List<Document> found = new ArrayList<>(ids.size());
+        if (ids.isEmpty()) {
+            return found;
+        }
+        if (each) {
+            for (Object id : ids) {
+                Document d = c.find(Filters.eq(ID, id)).projection(fields).first();
+                if (d != null) {
+                    found.add(d);
+                }
+            }
+            return found;
+        }
+        return c.find(Filters.in(ID, ids)).projection(fields).batchSize(ids.size() + 1).into(found);
     }
 
     private void listed(Document d, MemberList out) {
@@ -204,6 +214,23 @@ final class MongoSession implements StoreSession {
     public void viewTopKResources(int requester, int profile, int k, ResourceList out) {
         out.clear();
         if (k <= 0) {
+            return;
+        }
+        if (config.topK() == MongoConfig.TopK.WALL) {
+            // The member's wallResourceIds hold her resources' ids; the k largest are the newest.
+            Document m = members.find(Filters.eq(ID, profile)).projection(Projections.include(WALL)).first();
+            List<Long> wall = m == null ? null : m.getList(WALL, Long.class);
+            if (wall == null || wall.isEmpty()) {
+                return;
+            }
+            List<Long> newest = new ArrayList<>(wall);
+            newest.sort(java.util.Comparator.reverseOrder());
+            newest = newest.subList(0, Math.min(k, newest.size()));
+            List<Document> found = byId(resources, newest, Projections.exclude(EMBEDDED));
+            found.sort((x, y) -> Long.compare(y.getLong(ID), x.getLong(ID)));
+            for (Document r : found) {
+                resource(r, out.add(r.getLong(ID)));
+            }
             return;
         }
         for (Document r : resources.find(Filters.eq(WALL_USER, profile)).projection(Projections.exclude(EMBEDDED))
@@ -427,7 +454,7 @@ final class MongoSession implements StoreSession {
             ids.add(d.getLong(field));
         }
         Map<Long, Document> byId = new HashMap<>();
-        for (Document r : resources.find(Filters.in(ID, ids)).projection(Projections.include(TYPE, BODY, DOC))) {
+        for (Document r : byId(resources, ids, Projections.include(TYPE, BODY, DOC))) {
             byId.put(r.getLong(ID), r);
         }
         return byId;

@@ -26,7 +26,8 @@ public final class MongoStoreProvider implements StoreProvider {
     static final String READ_PREFERENCE = "mongodb.read-preference";
     static final String COMMENTS = "mongodb.comments";
     static final String IMAGES = "mongodb.images";
-    static final String LIST_FRIENDS = "mongodb.list-friends";
+    static final String FETCH = "mongodb.fetch";
+    static final String TOP_K = "mongodb.top-k";
     static final String TIMEOUT = "mongodb.timeout";
     static final String LOAD_BATCH = "mongodb.load-batch";
     static final String DOCUMENT_LOCKS = "mongodb.document-locks";
@@ -68,9 +69,13 @@ public final class MongoStoreProvider implements StoreProvider {
                 new StoreSetting(IMAGES, "inline",
                         "inline = profile image and thumbnail as binary fields of the member document; gridfs = "
                                 + "GridFS files referenced from it (CIKM section C)"),
-                new StoreSetting(LIST_FRIENDS, "in",
-                        "in = LF and VFR fetch the listed members with one $in query; each = one query per member "
-                                + "(the alternative of CIKM section D.2)"),
+                new StoreSetting(FETCH, "in",
+                        "documents known by id (LF's and VFR's members, VTR's resources with top-k=wall, VNF's "
+                                + "resources): in = one $in query; each = one query per id (CIKM section D.2; "
+                                + "FerretDB serves only _id equality from an index)"),
+                new StoreSetting(TOP_K, "index",
+                        "VTR: index = the wall's k newest resources from the index on (walluserid, _id); wall = the "
+                                + "k largest ids of the member's wallResourceIds, then those resources"),
                 new StoreSetting(TIMEOUT, null,
                         "longest an action may take (server selection, socket reads); at least 1s; default "
                                 + "max(10s, 100·β)"),
@@ -123,8 +128,10 @@ public final class MongoStoreProvider implements StoreProvider {
                         ? MongoConfig.Comments.EMBEDDED : MongoConfig.Comments.COLLECTION,
                 s.getChoice(IMAGES, "inline", "inline", "gridfs").equals("gridfs")
                         ? MongoConfig.Images.GRIDFS : MongoConfig.Images.INLINE,
-                s.getChoice(LIST_FRIENDS, "in", "in", "each").equals("each")
-                        ? MongoConfig.ListFriends.EACH : MongoConfig.ListFriends.IN,
+                s.getChoice(FETCH, "in", "in", "each").equals("each") ? MongoConfig.Fetch.EACH
+                        : MongoConfig.Fetch.IN,
+                s.getChoice(TOP_K, "index", "index", "wall").equals("wall") ? MongoConfig.TopK.WALL
+                        : MongoConfig.TopK.INDEX,
                 FeedDesign.from(s), s.timeout(TIMEOUT), batch, s.getBoolean(DOCUMENT_LOCKS, false));
     }
 

@@ -137,7 +137,7 @@ class MongoStoreTest {
     }
 
     @Test
-    void listFriendsOneQueryPerFriendReturnsWhatTheInQueryReturns() {
+    void fetchingOneDocumentAtATimeReturnsWhatTheInQueryReturns() {
         GraphSpec spec = new GraphSpec(60, 1000, 6, 3, 2, 0.7, true, 64, 256, 11, 2, 40, 3, 42);
         SocialGraph graph = new SocialGraph(spec);
         try (MongoStore in = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_each", Map.of())) {
@@ -145,7 +145,7 @@ class MongoStoreTest {
         }
         try (MongoStore in = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_each", Map.of());
              MongoStore each = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_each",
-                     Map.of(MongoStoreProvider.LIST_FRIENDS, "each"));
+                     Map.of(MongoStoreProvider.FETCH, "each", MongoStoreProvider.TOP_K, "wall"));
              var a = in.openSession(); var b = each.openSession()) {
             long listed = 0;
             for (int i = 0; i < graph.members(); i++) {
@@ -168,6 +168,19 @@ class MongoStoreTest {
                                 .memberId), 2));
                     }
                     listed += y.size();
+                }
+                // VTR from the wall's array and one query per resource, against the index's k newest.
+                for (int k : new int[] {1, 2, 5}) {
+                    org.bgbench.store.ResourceList x = new org.bgbench.store.ResourceList();
+                    org.bgbench.store.ResourceList y = new org.bgbench.store.ResourceList();
+                    a.viewTopKResources(id, id, k, x);
+                    b.viewTopKResources(id, id, k, y);
+                    assertThat(y.size()).isEqualTo(Math.min(k, graph.resourcesPerMember())).isEqualTo(x.size());
+                    for (int r = 0; r < y.size(); r++) {
+                        assertThat(y.get(r).resourceId).isEqualTo(x.get(r).resourceId);
+                        assertThat(y.get(r).body).isEqualTo(x.get(r).body).isNotNull();
+                        assertThat(y.get(r).wallUserId).isEqualTo(id);
+                    }
                 }
             }
             assertThat(listed).isEqualTo(2 * graph.totalFriendships() + graph.totalPendingInvitations());
