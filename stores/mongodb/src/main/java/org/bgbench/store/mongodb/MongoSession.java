@@ -59,9 +59,13 @@ final class MongoSession implements StoreSession {
     private final Bson ownProfileFields;
     private final Bson listedFields;
     private final DocumentLocks locks;
+    /** The server's $pull takes values, not conditions (FerretDB v1). */
+    private final boolean exactPull;
 
-    MongoSession(MongoDatabase db, MongoConfig config, int firstPage, int attributeCount, DocumentLocks locks) {
+    MongoSession(MongoDatabase db, MongoConfig config, int firstPage, int attributeCount, DocumentLocks locks,
+                 boolean exactPull) {
         this.locks = locks;
+        this.exactPull = exactPull;
         this.config = config;
         this.members = db.getCollection(MEMBERS);
         this.resources = db.getCollection(RESOURCES);
@@ -300,7 +304,22 @@ final class MongoSession implements StoreSession {
     @Override
     public void deleteCommentFromResource(int owner, long resource, long commentId) {
         if (embedded) {
-            updateResource(resource, Updates.pull(EMBEDDED, new Document(ID, commentId)));
+            if (!exactPull) {
+                updateResource(resource, Updates.pull(EMBEDDED, new Document(ID, commentId)));
+                return;
+            }
+            // FerretDB's $pull removes only elements equal to the value given, not those matching a condition: read
+            // the comment, then pull it whole (under mongodb.document-locks no other update comes in between).
+            locks.update(~resource, () -> {
+                Document r = resources.find(Filters.eq(ID, resource)).projection(Projections.include(EMBEDDED))
+                        .first();
+                for (Document c : r == null ? List.<Document>of() : r.getList(EMBEDDED, Document.class, List.of())) {
+                    if (c.get(ID) instanceof Long id && id == commentId) {
+                        resources.updateOne(Filters.eq(ID, resource), Updates.pull(EMBEDDED, c));
+                        return;
+                    }
+                }
+            });
         } else {
             comments.deleteOne(Filters.eq(ID, commentId));
         }

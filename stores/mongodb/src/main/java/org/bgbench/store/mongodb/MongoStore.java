@@ -391,7 +391,7 @@ final class MongoStore implements DataStore {
     @Override
     public StoreSession openSession() {
         int first = firstPageId();
-        return new MongoSession(db, config, first, attributeCount, locks);
+        return new MongoSession(db, config, first, attributeCount, locks, ferret != null);
     }
 
     /** BG's own checks read the primary, with read concern local: every acknowledged write is seen. */
@@ -399,7 +399,7 @@ final class MongoStore implements DataStore {
     public StoreSession openConsistentSession() {
         int first = firstPageId();
         return new MongoSession(db.withReadPreference(ReadPreference.primary()).withReadConcern(ReadConcern.LOCAL),
-                config, first, attributeCount, locks);
+                config, first, attributeCount, locks, ferret != null);
     }
 
     @Override

@@ -6,13 +6,12 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
 
 /**
  * The conformance suite on FerretDB over PostgreSQL: sorted-push feeds carrying the resources' content, journaled
- * majority writes, majority reads, one query per document (LF, VFR, VNF) and VTR from the wall's array.
+ * majority writes, majority reads, VTR from the wall's array.
  */
 class MongoSortedPushConformanceTest extends StoreConformanceSuite {
     private static final Map<String, String> SETTINGS = Map.of("feed.design", "sorted-push", "feed.push", "content",
             MongoStoreProvider.WRITE_CONCERN, "majority", MongoStoreProvider.JOURNAL, "true",
-            MongoStoreProvider.READ_CONCERN, "majority", MongoStoreProvider.FETCH, "each",
-            MongoStoreProvider.TOP_K, "wall");
+            MongoStoreProvider.READ_CONCERN, "majority", MongoStoreProvider.TOP_K, "wall");
 
     @Override
     protected DataStore openStore() {
