@@ -188,6 +188,36 @@ class MongoStoreTest {
     }
 
     @Test
+    void imagesInGridFsAreTheGeneratedOnes() {
+        GraphSpec spec = new GraphSpec(40, 1000, 6, 2, 1, 0.7, true, 64, 256, 11, 2, 40, 2, 42);
+        SocialGraph graph = new SocialGraph(spec);
+        try (MongoStore s = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_gridfs",
+                Map.of(MongoStoreProvider.IMAGES, "gridfs"))) {
+            StoreConformanceSuite.load(s, graph, 2);
+            assertThat(s.database().getCollection(MongoSchema.IMAGE_BUCKET + ".files").countDocuments())
+                    .isEqualTo(2L * graph.members());
+            assertThat(s.database().getCollection(MongoSchema.MEMBERS).find().first()).doesNotContainKeys(
+                    MongoSchema.PIC, MongoSchema.THUMB).containsKeys(MongoSchema.PIC_ID, MongoSchema.THUMB_ID);
+            try (var session = s.openSession()) {
+                for (int i = 0; i < graph.members(); i++) {
+                    int id = graph.memberId(i);
+                    org.bgbench.store.ProfileView p = new org.bgbench.store.ProfileView(11);
+                    session.viewProfile(id, id, p);
+                    assertThat(p.profileImage).isEqualTo(graph.profileImage(i)).hasSize(256);
+                    org.bgbench.store.MemberList friends = new org.bgbench.store.MemberList(11);
+                    session.listFriends(id, id, friends);
+                    assertThat(friends.size()).isEqualTo(graph.initialFriendCount(i)).isPositive();
+                    for (int r = 0; r < friends.size(); r++) {
+                        int f = graph.memberIndex(friends.get(r).memberId);
+                        assertThat(friends.get(r).thumbnail).isEqualTo(graph.thumbnail(f)).hasSize(64);
+                    }
+                }
+            }
+            assertThat(s.counts().members()).isEqualTo(graph.members());
+        }
+    }
+
+    @Test
     void oneLineDropsFerretDbsCallSites() {
         assertThat(MongoStore.oneLine("[msg_ping.go:55 handler.(*Handler).MsgPing] [pool.go:129 pool.(*Pool).Get] "
                 + "failed to connect:\n\t127.0.0.1:1 (127.0.0.1): server error: FATAL: role \"x\" does not exist"))
