@@ -14,8 +14,8 @@
 #   ROOT: a checkout with a built cli/target/bg-cli.jar (./mvnw -DskipTests package)
 # Environment: BG_MONGO_LOADS (default 3), BG_MONGO_POINT (default 15), BG_MONGO_M (default 10000),
 #   BG_MONGO_WORKLOADS (default "vp lf vfr vtr vcr cikm-verylow cikm-low cikm-high"), BG_MONGO_THREADS (1,4,16,64),
-#   BG_MONGO_SETTINGS (extra -p settings of the mongodb store in the actions phase, default
-#   "mongodb.fetch=each mongodb.top-k=wall": only _id lookups, the one query FerretDB serves from an index).
+#   BG_MONGO_SETTINGS (extra KEY=VALUE settings of the mongodb store in the actions phase, e.g.
+#   "mongodb.fetch=each mongodb.top-k=wall"; default none).
 set -euo pipefail
 r=${1:?usage: bench-mongodb.sh ROOT OUTDIR [load] [actions]}
 out=${2:?usage: bench-mongodb.sh ROOT OUTDIR [load] [actions]}
@@ -74,7 +74,7 @@ pgurl=$(bash "$root/scripts/ferretdb.sh" pg-url "$dir")
 echo "bench-mongodb: FerretDB at $uri over PostgreSQL $pgurl" >&2
 mongo=(--store mongodb -p "mongodb.uri=$uri" -p mongodb.timeout=30s -p mongodb.document-locks=true)
 extra=()
-for kv in ${BG_MONGO_SETTINGS-mongodb.fetch=each mongodb.top-k=wall}; do extra+=(-p "$kv"); done
+for kv in ${BG_MONGO_SETTINGS:-}; do extra+=(-p "$kv"); done
 pg=(--store postgres -p "postgres.url=$pgurl")
 
 if [[ " $phases " == *" load "* ]]; then
@@ -102,7 +102,7 @@ for p in sweep["points"]:
     us = ""
     try:
         cpu = json.load(open(p["result"])).get("cpu") or {}
-        us = "" if cpu.get("bgUsPerAction") is None else "%.1f" % cpu["bgUsPerAction"]
+        us = "" if cpu.get("bg_us_per_action") is None else "%.1f" % cpu["bg_us_per_action"]
     except Exception:
         pass
     print("%s,%s,%d,%.0f,%.2f,%s" % (sys.argv[2], sys.argv[3], p["threads"], p["throughput"], p["withinBetaPct"], us))

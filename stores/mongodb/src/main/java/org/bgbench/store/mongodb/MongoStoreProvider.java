@@ -71,8 +71,7 @@ public final class MongoStoreProvider implements StoreProvider {
                                 + "GridFS files referenced from it (CIKM section C)"),
                 new StoreSetting(FETCH, "in",
                         "documents known by id (LF's and VFR's members, VTR's resources with top-k=wall, VNF's "
-                                + "resources): in = one $in query; each = one query per id (CIKM section D.2; "
-                                + "FerretDB serves only _id equality from an index)"),
+                                + "resources): in = one $in query; each = one query per id (CIKM section D.2)"),
                 new StoreSetting(TOP_K, "index",
                         "VTR: index = the wall's k newest resources from the index on (walluserid, _id); wall = the "
                                 + "k largest ids of the member's wallResourceIds, then those resources"),
