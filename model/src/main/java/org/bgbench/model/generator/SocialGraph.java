@@ -363,6 +363,25 @@ public final class SocialGraph {
         return page / pagesPerFragment;
     }
 
+    /**
+     * Visits the pages a loader of members [from, to) loads: those of the fragments whose first member is in the
+     * range. Loaders' ranges never overlap and together cover every member, so each page is loaded exactly once
+     * whatever the split.
+     */
+    public void forEachPageLoadedWith(int from, int to, IntConsumer page) {
+        if (pages() == 0 || from >= to) {
+            return;
+        }
+        for (int f = fragmentOf(from), last = fragmentOf(to - 1); f <= last; f++) {
+            int start = fragmentStart(f);
+            if (start >= from && start < to) {
+                for (int p = f * pagesPerFragment, end = p + pagesPerFragment; p < end; p++) {
+                    page.accept(p);
+                }
+            }
+        }
+    }
+
     /** Visits the pages (page indexes) member {@code index} follows, in follow order. */
     public void forEachFollowedPage(int index, IntConsumer page) {
         if (pagesPerMember == 0) {

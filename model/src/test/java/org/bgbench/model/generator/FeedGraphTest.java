@@ -25,6 +25,32 @@ class FeedGraphTest {
     }
 
     @Test
+    void loadersOfAnySplitOfTheMembersLoadEveryPageOnce() {
+        SocialGraph g = new SocialGraph(spec(10_000, 100, 100, 10, 1000));
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        for (int round = 0; round < 20; round++) {
+            int[] loaded = new int[g.pages()];
+            int from = 0;
+            while (from < g.members()) {
+                int to = Math.min(g.members(), from + 1 + rnd.nextInt(3_000));
+                int f = from;
+                g.forEachPageLoadedWith(from, to, p -> {
+                    loaded[p]++;
+                    // The page's fragment starts in this loader's range.
+                    assertThat(g.fragmentStart(g.fragmentOfPage(p))).isBetween(f, to - 1);
+                });
+                from = to;
+            }
+            assertThat(loaded).containsOnly(1);
+        }
+        int[] none = {0};
+        g.forEachPageLoadedWith(5, 5, p -> none[0]++);
+        new SocialGraph(new GraphSpec(1_000, 10, 10, 3, 0, 1.0, false, 0, 0, 2, 4, 8, 0, 5))
+                .forEachPageLoadedWith(0, 1_000, p -> none[0]++);
+        assertThat(none[0]).isZero();
+    }
+
+    @Test
     void everyMemberFollowsRhoPagesAndEveryPageHasIotaFollowersInItsFragment() {
         SocialGraph g = new SocialGraph(spec(10_000, 100, 100, 10, 1000));
         assertThat(g.fragments()).as("the dissertation's graph splits into 10 fragments of 10 pages").isEqualTo(10);

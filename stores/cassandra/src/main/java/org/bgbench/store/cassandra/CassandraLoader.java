@@ -64,15 +64,7 @@ final class CassandraLoader implements GraphLoader {
                 reported = rows;
             }
         }
-        if (graph.pages() > 0 && from < to) {
-            // A fragment's pages go with the range that holds its first member, so each is loaded once.
-            for (int f = graph.fragmentOf(from), last = graph.fragmentOf(to - 1); f <= last; f++) {
-                int start = graph.fragmentStart(f);
-                if (start >= from && start < to) {
-                    loadPagesOf(f);
-                }
-            }
-        }
+        graph.forEachPageLoadedWith(from, to, this::loadPage);
         drain();
         progress.rows(rows - reported);
     }
@@ -109,16 +101,12 @@ final class CassandraLoader implements GraphLoader {
         loadWall(id, graph.resourcesPerMember(), j -> graph.resourceId(index, j));
     }
 
-    private void loadPagesOf(int fragment) {
-        int perFragment = graph.pages() / graph.fragments();
-        for (int p = fragment * perFragment, end = p + perFragment; p < end; p++) {
-            int id = graph.accountId(graph.pageAccount(p));
-            Set<Integer> followers = new HashSet<>();
-            graph.forEachFollower(p, m -> followers.add(graph.memberId(m)));
-            send(st.loadPage.bind(graph.pageName(p), followers, id));
-            int page = p;
-            loadWall(id, graph.resourcesPerPage(), j -> graph.pageResourceId(page, j));
-        }
+    private void loadPage(int p) {
+        int id = graph.accountId(graph.pageAccount(p));
+        Set<Integer> followers = new HashSet<>();
+        graph.forEachFollower(p, m -> followers.add(graph.memberId(m)));
+        send(st.loadPage.bind(graph.pageName(p), followers, id));
+        loadWall(id, graph.resourcesPerPage(), j -> graph.pageResourceId(p, j));
     }
 
     /** A wall's resources in batches of its partition, then each resource's comments in batches of theirs. */

@@ -24,7 +24,6 @@ final class MemoryLoader implements GraphLoader {
     private final int inviterCapacity;
     private final EdgeVisitor edges = this::edge;
     private final int pagesPerMember;
-    private final int pageCount;
     private long rows;
 
     MemoryLoader(Db db, SocialGraph graph) {
@@ -38,7 +37,6 @@ final class MemoryLoader implements GraphLoader {
         this.friendCapacity = (int) Math.ceil(spec.friendsPerMember() * confirmed) + 2;
         this.inviterCapacity = (int) Math.ceil(spec.friendsPerMember() * (1 - confirmed) / 2) + 2;
         this.pagesPerMember = graph.pagesPerMember();
-        this.pageCount = graph.pages();
     }
 
     @Override
@@ -56,42 +54,30 @@ final class MemoryLoader implements GraphLoader {
                 reported = rows;
             }
         }
-        if (pageCount > 0 && from < to) {
-            // A fragment's pages are loaded with the range that holds its first member: ranges never overlap and
-            // together cover every member, so each page is loaded exactly once whatever the split.
-            for (int f = graph.fragmentOf(from), last = graph.fragmentOf(to - 1); f <= last; f++) {
-                int start = graph.fragmentStart(f);
-                if (start >= from && start < to) {
-                    loadPagesOf(f);
-                }
-            }
-        }
+        graph.forEachPageLoadedWith(from, to, this::loadPage);
         progress.rows(rows - reported);
     }
 
-    private void loadPagesOf(int fragment) {
-        int perFragment = pageCount / graph.fragments();
+    private void loadPage(int p) {
         int rp = graph.resourcesPerPage();
-        for (int p = fragment * perFragment, end = p + perFragment; p < end; p++) {
-            int id = graph.accountId(graph.pageAccount(p));
-            Resource[] wall = rp == 0 ? Resource.NONE : new Resource[rp];
-            for (int j = 0; j < rp; j++) {
-                long rid = graph.pageResourceId(p, j);
-                wall[j] = new Resource(rid, id, id, graph.resourceType(rid), graph.resourceBody(rid),
-                        graph.resourceDoc(rid), 0);
-            }
-            int[] followers = new int[graph.followersPerPage()];
-            int[] n = {0};
-            graph.forEachFollower(p, m -> {
-                if (n[0] == followers.length) {
-                    throw new StoreException("page " + id + " has more followers than ι=" + followers.length);
-                }
-                followers[n[0]++] = graph.memberId(m);
-            });
-            db.pages[p] = new Page(id, graph.pageName(p), wall,
-                    n[0] == followers.length ? followers : java.util.Arrays.copyOf(followers, n[0]));
-            rows += 1 + rp;
+        int id = graph.accountId(graph.pageAccount(p));
+        Resource[] wall = rp == 0 ? Resource.NONE : new Resource[rp];
+        for (int j = 0; j < rp; j++) {
+            long rid = graph.pageResourceId(p, j);
+            wall[j] = new Resource(rid, id, id, graph.resourceType(rid), graph.resourceBody(rid),
+                    graph.resourceDoc(rid), 0);
         }
+        int[] followers = new int[graph.followersPerPage()];
+        int[] n = {0};
+        graph.forEachFollower(p, m -> {
+            if (n[0] == followers.length) {
+                throw new StoreException("page " + id + " has more followers than ι=" + followers.length);
+            }
+            followers[n[0]++] = graph.memberId(m);
+        });
+        db.pages[p] = new Page(id, graph.pageName(p), wall,
+                n[0] == followers.length ? followers : java.util.Arrays.copyOf(followers, n[0]));
+        rows += 1 + rp;
     }
 
     private void loadMember(int index) {

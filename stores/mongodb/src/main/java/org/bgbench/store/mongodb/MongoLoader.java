@@ -66,15 +66,7 @@ final class MongoLoader implements GraphLoader {
                 reported = rows;
             }
         }
-        if (graph.pages() > 0 && from < to) {
-            // A fragment's pages go with the range that holds its first member, so each is loaded once.
-            for (int f = graph.fragmentOf(from), last = graph.fragmentOf(to - 1); f <= last; f++) {
-                int start = graph.fragmentStart(f);
-                if (start >= from && start < to) {
-                    loadPagesOf(f);
-                }
-            }
-        }
+        graph.forEachPageLoadedWith(from, to, this::loadPage);
         members.flush();
         resources.flush();
         comments.flush();
@@ -129,20 +121,17 @@ final class MongoLoader implements GraphLoader {
         return 24;
     }
 
-    private void loadPagesOf(int fragment) {
-        int perFragment = graph.pages() / graph.fragments();
-        for (int p = fragment * perFragment, end = p + perFragment; p < end; p++) {
-            int id = graph.accountId(graph.pageAccount(p));
-            List<Integer> followers = new ArrayList<>();
-            graph.forEachFollower(p, m -> followers.add(graph.memberId(m)));
-            pages.add(new Document(ID, id).append(NAME, graph.pageName(p)).append(FOLLOWERS, followers),
-                    64 + 12 * followers.size());
-            List<Long> wall = new ArrayList<>(graph.resourcesPerPage());
-            for (int j = 0; j < graph.resourcesPerPage(); j++) {
-                wall.add(graph.pageResourceId(p, j));
-            }
-            loadWall(id, graph.resourcesPerPage(), wall);
+    private void loadPage(int p) {
+        int id = graph.accountId(graph.pageAccount(p));
+        List<Integer> followers = new ArrayList<>();
+        graph.forEachFollower(p, m -> followers.add(graph.memberId(m)));
+        pages.add(new Document(ID, id).append(NAME, graph.pageName(p)).append(FOLLOWERS, followers),
+                64 + 12 * followers.size());
+        List<Long> wall = new ArrayList<>(graph.resourcesPerPage());
+        for (int j = 0; j < graph.resourcesPerPage(); j++) {
+            wall.add(graph.pageResourceId(p, j));
         }
+        loadWall(id, graph.resourcesPerPage(), wall);
     }
 
     /** A wall's resources, with their comments embedded or in the comments collection. */
