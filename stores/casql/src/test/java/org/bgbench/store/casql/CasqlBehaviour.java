@@ -100,6 +100,8 @@ abstract class CasqlBehaviour {
         s.put("consistency", consistency);
         s.put("postgres.url", postgres.url());
         s.put("postgres.pool", "48");
+        // 48 sessions opening connections at once on a busy 2-core machine can take longer than the default 10 s.
+        s.put("postgres.timeout", "60s");
         for (int i = 0; i < more.length; i += 2) {
             s.put(more[i], more[i + 1]);
         }
