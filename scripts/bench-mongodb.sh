@@ -2,9 +2,10 @@
 # MongoDB-store figures of docs/benchmarks.md (issue 15), on a private FerretDB over PostgreSQL started by
 # scripts/ferretdb.sh (FerretDB, not MongoDB: see stores/mongodb/README.md):
 #   load     bg load M=10,000 φ=100 ρ=100 into the mongodb store BG_MONGO_LOADS times without images and once with
-#            2 KB / 12 KB images (inline), once with images in GridFS
+#            2 KB / 12 KB images (inline; with BG_MONGO_GRIDFS=1 once more in GridFS); the postgres store's load on the
+#            same PostgreSQL server BG_MONGO_LOADS times beside them
 #   actions  the CIKM comparison's shape: each read action alone (VP, LF, VFR, VTR, VCR) and the three CIKM mixes
-#            (cikm-verylow, -low, -high) at T = 1, 4, 16, 64 (bg sweep, BG_MONGO_POINT seconds a point, 3 s warm-up), on
+#            (cikm-verylow, -low, -high) at T = 1, 4, 16, 64 (bg sweep, BG_MONGO_POINT seconds a point), on
 #            the mongodb store (FerretDB) and on the postgres store over the same PostgreSQL server, one after the
 #            other for each workload
 # Outputs (command output, sweep JSON and CSV, each point's result JSON) go under OUTDIR; wall times to OUTDIR/times.txt,
@@ -12,8 +13,8 @@
 #
 # Usage: scripts/bench-mongodb.sh ROOT OUTDIR [load] [actions]   (default: both)
 #   ROOT: a checkout with a built cli/target/bg-cli.jar (./mvnw -DskipTests package)
-# Environment: BG_MONGO_LOADS (default 3), BG_MONGO_POINT (default 15), BG_MONGO_M (default 10000),
-#   BG_MONGO_WORKLOADS (default "vp lf vfr vtr vcr cikm-verylow cikm-low cikm-high"), BG_MONGO_THREADS (1,4,16,64),
+# Environment: BG_MONGO_LOADS (default 2), BG_MONGO_POINT (default 10), BG_MONGO_WARMUP (default 3),
+#   BG_MONGO_M (default 10000), BG_MONGO_WORKLOADS (default "vp lf vfr vtr vcr cikm-verylow cikm-low cikm-high"), BG_MONGO_THREADS (1,4,16,64),
 #   BG_MONGO_SETTINGS (extra KEY=VALUE settings of the mongodb store in the actions phase, e.g.
 #   "mongodb.fetch=each mongodb.top-k=wall"; default none).
 set -euo pipefail
@@ -29,8 +30,8 @@ bg_find_jdk
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 m=${BG_MONGO_M:-10000}
-loads=${BG_MONGO_LOADS:-3}
-point=${BG_MONGO_POINT:-15}
+loads=${BG_MONGO_LOADS:-2}
+point=${BG_MONGO_POINT:-10}
 threads=${BG_MONGO_THREADS:-1,4,16,64}
 workloads=${BG_MONGO_WORKLOADS:-vp lf vfr vtr vcr cikm-verylow cikm-low cikm-high}
 graph=(-p "usercount=$m" -p friendcountperuser=100 -p resourcecountperuser=100)
@@ -78,14 +79,21 @@ for kv in ${BG_MONGO_SETTINGS:-}; do extra+=(-p "$kv"); done
 pg=(--store postgres -p "postgres.url=$pgurl")
 
 if [[ " $phases " == *" load "* ]]; then
+  # Without images into the database the actions phase uses (its last load is theirs); images into another one.
   for ((i = 1; i <= loads; i++)); do
-    timed "load-mongodb-$i" bg load "${mongo[@]}" -p mongodb.database=bgload "${graph[@]}" --replace
+    timed "load-mongodb-$i" bg load "${mongo[@]}" "${graph[@]}" --replace
   done
-  timed "load-mongodb-images" bg load "${mongo[@]}" -p mongodb.database=bgload "${graph[@]}" "${images[@]}" --replace
-  timed "load-mongodb-gridfs" bg load "${mongo[@]}" -p mongodb.database=bgload -p mongodb.images=gridfs \
-    "${graph[@]}" "${images[@]}" --replace
+  timed "load-mongodb-images" bg load "${mongo[@]}" -p mongodb.database=bgimages "${graph[@]}" "${images[@]}" --replace
+  if [ "${BG_MONGO_GRIDFS:-0}" = 1 ]; then
+    timed "load-mongodb-gridfs" bg load "${mongo[@]}" -p mongodb.database=bggridfs -p mongodb.images=gridfs \
+      "${graph[@]}" "${images[@]}" --replace
+  fi
+  for ((i = 1; i <= loads; i++)); do
+    timed "load-postgres-$i" bg load "${pg[@]}" "${graph[@]}" --replace
+  done
 fi
 if [[ " $phases " == *" actions "* ]]; then
+  # Reused when the load phase left them loaded.
   timed "load-actions-mongodb" bg load "${mongo[@]}" "${graph[@]}"
   timed "load-actions-postgres" bg load "${pg[@]}" "${graph[@]}"
   echo "workload,store,T,actions_per_s,within_beta_pct,bg_us_per_action" > "$out/points.csv"
@@ -94,7 +102,7 @@ if [[ " $phases " == *" actions "* ]]; then
     for s in mongodb postgres; do
       if [ $s = mongodb ]; then st=("${mongo[@]}" "${extra[@]}"); else st=("${pg[@]}"); fi
       timed "sweep-$w-$s" bg sweep "${st[@]}" "${graph[@]}" $(mix_args "$w") --threads "$threads" \
-        --duration "${point}s" --warmup 3s --quiet --out "$out/sweep-$w-$s.json"
+        --duration "${point}s" --warmup "${BG_MONGO_WARMUP:-3}s" --quiet --out "$out/sweep-$w-$s.json"
       python3 - "$out/sweep-$w-$s.json" "$w" "$s" >> "$out/points.csv" <<'PY' || true
 import json, sys
 sweep = json.load(open(sys.argv[1]))
