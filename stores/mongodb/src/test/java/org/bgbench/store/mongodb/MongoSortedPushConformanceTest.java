@@ -5,14 +5,13 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 
 /**
- * The conformance suite on FerretDB over PostgreSQL: comments embedded in their resource, sorted-push feeds carrying
- * the resources' content, journaled majority writes, majority reads, VTR from the wall's array.
+ * The conformance suite on FerretDB over PostgreSQL: sorted-push feeds carrying the resources' content, journaled
+ * majority writes, majority reads.
  */
 class MongoSortedPushConformanceTest extends StoreConformanceSuite {
-    private static final Map<String, String> SETTINGS = Map.of(MongoStoreProvider.COMMENTS, "embedded",
-            "feed.design", "sorted-push", "feed.push", "content",
+    private static final Map<String, String> SETTINGS = Map.of("feed.design", "sorted-push", "feed.push", "content",
             MongoStoreProvider.WRITE_CONCERN, "majority", MongoStoreProvider.JOURNAL, "true",
-            MongoStoreProvider.READ_CONCERN, "majority", MongoStoreProvider.TOP_K, "wall");
+            MongoStoreProvider.READ_CONCERN, "majority");
 
     @Override
     protected DataStore openStore() {

@@ -217,6 +217,74 @@ class MongoStoreTest {
         }
     }
 
+    /**
+     * Comments embedded in their resource: the graph's comments, then 4 threads posting and deleting comments of the
+     * same resources at once (under document locks), each resource's comments read back against what was kept.
+     */
+    @Test
+    void embeddedCommentsArePostedDeletedAndCountedLikeTheCollectionsOnes() throws Exception {
+        GraphSpec spec = new GraphSpec(40, 1000, 6, 3, 2, 0.7, false, 0, 0, 11, 2, 40, 2, 42);
+        SocialGraph graph = new SocialGraph(spec);
+        try (MongoStore s = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_embedded",
+                Map.of(MongoStoreProvider.COMMENTS, "embedded"))) {
+            StoreConformanceSuite.load(s, graph, 2);
+            assertThat(s.database().listCollectionNames().into(new java.util.ArrayList<>()))
+                    .doesNotContain(MongoSchema.COMMENTS);
+            assertThat(s.counts().comments()).isEqualTo(graph.totalInitialComments());
+            int owner = graph.memberId(0);
+            long[] rids = {graph.resourceId(0, 0), graph.resourceId(0, 1)};
+            java.util.Map<Long, java.util.Set<Long>> kept = new java.util.concurrent.ConcurrentHashMap<>();
+            for (long rid : rids) {
+                kept.put(rid, java.util.concurrent.ConcurrentHashMap.newKeySet());
+                for (int k = 0; k < 2; k++) {
+                    kept.get(rid).add(graph.commentId(rid, k));
+                }
+            }
+            java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong(
+                    graph.firstFreeCommentId());
+            java.util.List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            java.util.List<Thread> threads = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int thread = t;
+                threads.add(Thread.ofPlatform().start(() -> {
+                    try (var session = s.openSession()) {
+                        for (int i = 0; i < 30; i++) {
+                            long rid = rids[(thread + i) % 2];
+                            long mid = next.getAndIncrement();
+                            session.postCommentOnResource(graph.memberId(thread + 1), owner, rid, mid, 1_000L + i,
+                                    "c" + mid);
+                            if (i % 3 == 0) {
+                                session.deleteCommentFromResource(owner, rid, mid);
+                            } else {
+                                kept.get(rid).add(mid);
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertThat(failures).isEmpty();
+            try (var session = s.openConsistentSession()) {
+                for (long rid : rids) {
+                    org.bgbench.store.CommentList list = new org.bgbench.store.CommentList();
+                    session.viewCommentsOnResource(owner, owner, rid, list);
+                    assertThat(list.sortedIds()).containsExactly(kept.get(rid).stream().sorted().mapToLong(Long::longValue)
+                            .toArray());
+                    // A deleted generated comment leaves the others.
+                    long first = graph.commentId(rid, 0);
+                    session.deleteCommentFromResource(owner, rid, first);
+                    session.viewCommentsOnResource(owner, owner, rid, list);
+                    assertThat(list.sortedIds()).doesNotContain(first).hasSize(kept.get(rid).size() - 1);
+                }
+            }
+            assertThat(s.counts().comments()).isEqualTo(graph.totalInitialComments() + 4 * 20 - 2);
+        }
+    }
+
     @Test
     void oneLineDropsFerretDbsCallSites() {
         assertThat(MongoStore.oneLine("[msg_ping.go:55 handler.(*Handler).MsgPing] [pool.go:129 pool.(*Pool).Get] "
