@@ -44,6 +44,13 @@ final class MongoStore implements DataStore {
     private final MongoConfig config;
     private final MongoClient client;
     private final MongoDatabase db;
+    /**
+     * The schema, the load, index builds, counts and BG's records go through a second client whose requests may take
+     * {@link #ADMIN_TIMEOUT}: an index build or a count over a million documents outlasts an action's timeout.
+     */
+    private final MongoClient admin;
+    private final MongoDatabase adminDb;
+    static final java.time.Duration ADMIN_TIMEOUT = java.time.Duration.ofMinutes(30);
     /** Member ids are [offset, offset + members); pages' account ids follow. Read from bg_meta, -1 until known. */
     private volatile int memberOffset = -1;
     private volatile int memberCount = -1;
@@ -51,34 +58,42 @@ final class MongoStore implements DataStore {
     private String ferret;
     private final DocumentLocks locks;
 
-    private MongoStore(MongoConfig config, MongoClient client) {
+    private MongoStore(MongoConfig config, MongoClient client, MongoClient admin) {
         this.config = config;
         this.client = client;
+        this.admin = admin;
         this.locks = DocumentLocks.of(config.documentLocks());
         this.db = client.getDatabase(config.database()).withWriteConcern(config.writeConcern())
+                .withReadConcern(config.readConcern()).withReadPreference(config.readPreference());
+        this.adminDb = admin.getDatabase(config.database()).withWriteConcern(config.writeConcern())
                 .withReadConcern(config.readConcern()).withReadPreference(config.readPreference());
     }
 
     static MongoStore open(MongoConfig config) {
-        MongoClient client = connect(config);
+        MongoClient client = connect(config, config.timeout().toMillis());
+        MongoClient admin = null;
         try {
-            MongoStore s = new MongoStore(config, client);
+            admin = connect(config, Math.max(config.timeout().toMillis(), ADMIN_TIMEOUT.toMillis()));
+            MongoStore s = new MongoStore(config, client, admin);
             s.check();
             return s;
         } catch (RuntimeException e) {
             client.close();
+            if (admin != null) {
+                admin.close();
+            }
             throw e;
         }
     }
 
-    private static MongoClient connect(MongoConfig config) {
+    private static MongoClient connect(MongoConfig config, long readMs) {
         long ms = config.timeout().toMillis();
         MongoClientSettings.Builder b = MongoClientSettings.builder().applyConnectionString(config.uri())
                 .writeConcern(config.writeConcern()).readConcern(config.readConcern())
                 .readPreference(config.readPreference())
                 .applyToClusterSettings(c -> c.serverSelectionTimeout(ms, TimeUnit.MILLISECONDS))
                 .applyToSocketSettings(s -> s.connectTimeout((int) Math.min(ms, 10_000), TimeUnit.MILLISECONDS)
-                        .readTimeout((int) Math.min(ms, Integer.MAX_VALUE), TimeUnit.MILLISECONDS));
+                        .readTimeout((int) Math.min(readMs, Integer.MAX_VALUE), TimeUnit.MILLISECONDS));
         if (config.uri().getMaxConnectionPoolSize() == null) {
             // Every BG thread holds a connection while it waits; the driver's 100 would queue threads beyond it.
             b.applyToConnectionPoolSettings(p -> p.maxSize(1024).maxWaitTime(ms, TimeUnit.MILLISECONDS));
@@ -242,15 +257,16 @@ final class MongoStore implements DataStore {
         return config;
     }
 
+    /** The database through the client with the long timeout (the load, tests). */
     MongoDatabase database() {
-        return db;
+        return adminDb;
     }
 
     // ---- schema and BG's own records --------------------------------------------------------------------------------
 
     /** BG's own records: acknowledged by a majority and read from the primary, whatever the actions use. */
     private MongoCollection<Document> meta() {
-        return db.getCollection(META).withWriteConcern(WriteConcern.MAJORITY).withReadPreference(ReadPreference
+        return adminDb.getCollection(META).withWriteConcern(WriteConcern.MAJORITY).withReadPreference(ReadPreference
                 .primary()).withReadConcern(ReadConcern.LOCAL);
     }
 
@@ -261,6 +277,7 @@ final class MongoStore implements DataStore {
     @Override
     public void createSchema(GraphSpec spec) {
         Set<String> existing = new HashSet<>();
+        MongoDatabase db = adminDb;
         db.listCollectionNames().into(new java.util.ArrayList<>()).forEach(existing::add);
         // Every collection of any design, so a database loaded with another design is emptied too.
         for (String c : List.of(MEMBERS, RESOURCES, COMMENTS, PAGES, SHARES, FEEDS, META, IMAGE_BUCKET + ".files",
@@ -281,7 +298,7 @@ final class MongoStore implements DataStore {
 
     @Override
     public void dropSchema() {
-        db.drop();
+        adminDb.drop();
     }
 
     @Override
@@ -313,7 +330,7 @@ final class MongoStore implements DataStore {
         for (String c : MongoSchema.collections(config)) {
             var idx = MongoSchema.indexes(c, config);
             if (!idx.isEmpty()) {
-                db.getCollection(c).createIndexes(idx);
+                adminDb.getCollection(c).createIndexes(idx);
             }
         }
         // One document, one update: the graph and its mark change together.
@@ -324,9 +341,9 @@ final class MongoStore implements DataStore {
 
     @Override
     public void clearShares() {
-        db.getCollection(SHARES).deleteMany(new Document());
+        adminDb.getCollection(SHARES).deleteMany(new Document());
         if (config.feed().push()) {
-            db.getCollection(FEEDS).deleteMany(new Document());
+            adminDb.getCollection(FEEDS).deleteMany(new Document());
         }
     }
 
@@ -339,7 +356,7 @@ final class MongoStore implements DataStore {
      */
     @Override
     public StoreCounts counts() {
-        MongoDatabase primary = db.withReadPreference(ReadPreference.primary()).withReadConcern(ReadConcern.LOCAL);
+        MongoDatabase primary = adminDb.withReadPreference(ReadPreference.primary()).withReadConcern(ReadConcern.LOCAL);
         long members = 0;
         long friends = 0;
         long pending = 0;
@@ -410,5 +427,6 @@ final class MongoStore implements DataStore {
     @Override
     public void close() {
         client.close();
+        admin.close();
     }
 }
