@@ -22,3 +22,14 @@ bg_find_jdk() {
   fi
   export JAVA_HOME="$best"
 }
+bg_find_jdk17() { # prints the home of the first JDK 17 (else 11) under /usr/lib/jvm, for the servers that run on
+  # those only (Cassandra 5.0, HBase 2.6); nothing and status 1 when there is none
+  local c v
+  for v in 17 11; do
+    for c in /usr/lib/jvm/*; do
+      [ -x "$c/bin/java" ] || continue
+      [ "$(bg_java_major "$c")" = "$v" ] && { echo "$c"; return 0; }
+    done
+  done
+  return 1
+}
