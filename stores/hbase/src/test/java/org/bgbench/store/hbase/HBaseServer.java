@@ -1,0 +1,320 @@
+package org.bgbench.store.hbase;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A private standalone Apache HBase for tests (one HMaster JVM with its in-process RegionServer and ZooKeeper),
+ * started by {@code scripts/hbase.sh start DIR} in a directory under /tmp (own free ports, all on 127.0.0.1) and
+ * killed, its directory deleted, on close.
+ *
+ * <p>{@link #single()} is one server per JVM, shared by every test class of that JVM (a start takes about 10 s) and
+ * killed by a shutdown hook; {@link #start()} is a new server the caller closes (for tests that stop or kill it). The
+ * server jars come through Maven into a per-user cache ({@code ~/.cache/bg/hbase-2.6.4-hadoop3/lib}, unless the
+ * environment sets HBASE_LIB), so test JVMs and CI runs copy them once.
+ *
+ * <p>HBase 2.6 runs on JDK 17 (or 11), not on BG's JDK 21+: when neither is found the calling tests fail when the
+ * environment variable CI is set (and not false or 0), and are skipped otherwise (the rule of CassandraServer).
+ */
+public final class HBaseServer implements AutoCloseable {
+    public static final String VERSION = "2.6.4-hadoop3";
+    public static final String QUORUM = "127.0.0.1";
+
+    private static HBaseServer single;
+    private static RuntimeException singleFailure;
+
+    private final Path script;
+    private final Path dir;
+    private final int zkPort;
+    private final boolean shared;
+
+    /** The exit status and output (stdout and stderr) of one scripts/hbase.sh command. */
+    public record Run(int exit, String output) {
+        /** The last line of the output. */
+        public String lastLine() {
+            String[] lines = output.strip().split("\n");
+            return lines[lines.length - 1].strip();
+        }
+    }
+
+    private HBaseServer(Path script, Path dir, int zkPort, boolean shared) {
+        this.script = script;
+        this.dir = dir;
+        this.zkPort = zkPort;
+        this.shared = shared;
+    }
+
+    /**
+     * The server of this JVM, started on the first call; later calls return the same instance. Its {@link #close()}
+     * does nothing: a shutdown hook kills it and deletes its directory when the JVM exits. A failed start is
+     * remembered, so later calls fail at once instead of waiting again.
+     */
+    public static synchronized HBaseServer single() {
+        if (single != null) {
+            return single;
+        }
+        if (singleFailure != null) {
+            throw new IllegalStateException("the shared HBase server failed to start earlier: "
+                    + singleFailure.getMessage(), singleFailure);
+        }
+        requireJdk();
+        try {
+            HBaseServer s = start(true);
+            Runtime.getRuntime().addShutdownHook(new Thread(s::destroy, "bg-hbase-single-stop"));
+            single = s;
+            return s;
+        } catch (RuntimeException e) {
+            singleFailure = e;
+            throw e;
+        }
+    }
+
+    /** A new server of its own; the caller closes it (SIGKILL, directory deleted). */
+    public static HBaseServer start() {
+        requireJdk();
+        return start(false);
+    }
+
+    // --- JDK 17 rule ------------------------------------------------------------------------------------------------
+
+    static boolean ciSet(String value) {
+        return value != null && !value.isBlank() && !value.trim().equalsIgnoreCase("false") && !value.trim().equals("0");
+    }
+
+    /** Fails the calling test under CI and skips it otherwise, when no JDK 17 or 11 is found. */
+    static void require(boolean jdkFound, boolean required) {
+        if (jdkFound) {
+            return;
+        }
+        String missing = "HBase " + VERSION + " needs a JDK 17 (or 11) and none is under /usr/lib/jvm (Debian "
+                + "package openjdk-17-jdk-headless; ./test installs it when run as root, otherwise: sudo apt-get "
+                + "install --no-install-recommends openjdk-17-jdk-headless; or set HBASE_JAVA_HOME)";
+        if (required) {
+            throw new AssertionError(missing + "; CI is set, so the tests that need it fail instead of being skipped");
+        }
+        Assumptions.abort(missing + ": skipping the tests that need it");
+    }
+
+    private static void requireJdk() {
+        require(jdkFound(), ciSet(System.getenv("CI")));
+    }
+
+    /** A JDK 17 or 11 in HBASE_JAVA_HOME or under /usr/lib/jvm, as scripts/hbase.sh looks for one. */
+    static boolean jdkFound() {
+        String home = System.getenv("HBASE_JAVA_HOME");
+        if (home != null && !home.isBlank()) {
+            return isJdk17or11(Path.of(home));
+        }
+        try (Stream<Path> homes = Files.list(Path.of("/usr/lib/jvm"))) {
+            return homes.anyMatch(HBaseServer::isJdk17or11);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean isJdk17or11(Path home) {
+        if (!Files.isExecutable(home.resolve("bin/java"))) {
+            return false;
+        }
+        try {
+            for (String line : Files.readAllLines(home.resolve("release"))) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                    return v.startsWith("17") || v.startsWith("11");
+                }
+            }
+        } catch (IOException e) {
+            // No release file: not a JDK this check recognises.
+        }
+        return false;
+    }
+
+    // --- start ------------------------------------------------------------------------------------------------------
+
+    private static HBaseServer start(boolean shared) {
+        Path script = script();
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory(Path.of("/tmp"), "bg-hbase-");
+            HBaseServer s = new HBaseServer(script, dir, -1, shared);
+            // The script waits up to HBASE_START_TIMEOUT (180 s); the first start may copy the jars through Maven too.
+            Run r = s.script(300, "start", dir.toString());
+            if (r.exit() != 0) {
+                throw new IllegalStateException("scripts/hbase.sh start " + dir + " failed (exit " + r.exit() + "): "
+                        + r.output().strip());
+            }
+            String quorum = r.lastLine();
+            if (!quorum.startsWith(QUORUM + ":")) {
+                throw new IllegalStateException("scripts/hbase.sh start printed no quorum: " + r.output());
+            }
+            return new HBaseServer(script, dir, Integer.parseInt(quorum.substring(QUORUM.length() + 1)), shared);
+        } catch (IOException | RuntimeException e) {
+            if (dir != null) {
+                new HBaseServer(script, dir, -1, shared).destroy();
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("cannot start HBase: " + e.getMessage(), e);
+        }
+    }
+
+    private static Path script() {
+        Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        for (; d != null; d = d.getParent()) {
+            Path s = d.resolve("scripts/hbase.sh");
+            if (Files.isRegularFile(s)) {
+                return s;
+            }
+        }
+        throw new IllegalStateException("scripts/hbase.sh not found above " + System.getProperty("user.dir"));
+    }
+
+    /** The per-user cache of the server jars, shared by every test JVM. */
+    static Path libCache() {
+        return Path.of(System.getProperty("user.home"), ".cache", "bg", "hbase-" + VERSION, "lib");
+    }
+
+    /**
+     * Runs {@code scripts/hbase.sh ARGS} (with HBASE_LIB set to the per-user cache unless the environment sets it) and
+     * returns its exit status and output, whatever the status; throws only if it cannot run or outlasts
+     * {@code timeoutSeconds} (then it is killed).
+     */
+    public Run script(long timeoutSeconds, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
+        cmd.addAll(List.of(args));
+        Path log = null;
+        try {
+            // Output to a file, not a pipe: the server the script starts keeps no pipe of ours open.
+            log = Files.createTempFile("bg-hbase-", ".out");
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+            if (System.getenv("HBASE_LIB") == null) {
+                pb.environment().put("HBASE_LIB", libCache().toString());
+            }
+            Process p = pb.start();
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw new IllegalStateException("scripts/hbase.sh " + String.join(" ", args) + " did not finish"
+                        + " within " + timeoutSeconds + " s: " + Files.readString(log).strip());
+            }
+            return new Run(p.exitValue(), Files.readString(log));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run scripts/hbase.sh " + String.join(" ", args) + ": "
+                    + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running scripts/hbase.sh " + String.join(" ", args), e);
+        } finally {
+            if (log != null) {
+                log.toFile().delete();
+            }
+        }
+    }
+
+    // --- accessors ----------------------------------------------------------------------------------------------------
+
+    /** The ZooKeeper quorum host for {@code hbase.zookeeper.quorum}: "127.0.0.1". */
+    public String quorum() {
+        return QUORUM;
+    }
+
+    /** The ZooKeeper client port, for {@code hbase.zookeeper.property.clientPort}. */
+    public int zkPort() {
+        return zkPort;
+    }
+
+    /** The master's RPC port. */
+    public int masterPort() {
+        return serverEnvPort("master_port");
+    }
+
+    /** The RegionServer's RPC port. */
+    public int regionServerPort() {
+        return serverEnvPort("rs_port");
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** The server's pid, as the script recorded it at start. */
+    public long pid() {
+        return readPid().orElseThrow(() -> new IllegalStateException("no pid file in " + dir));
+    }
+
+    private Optional<Long> readPid() {
+        try {
+            return Optional.of(Long.parseLong(Files.readString(dir.resolve("pid")).trim()));
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    private int serverEnvPort(String name) {
+        try {
+            for (String line : Files.readAllLines(dir.resolve("server.env"))) {
+                if (line.startsWith(name + "=")) {
+                    return Integer.parseInt(line.substring(name.length() + 1).trim());
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException("cannot read " + name + " from " + dir.resolve("server.env") + ": "
+                    + e.getMessage(), e);
+        }
+        throw new IllegalStateException("no " + name + " in " + dir.resolve("server.env"));
+    }
+
+    // --- close --------------------------------------------------------------------------------------------------------
+
+    /** Kills the server and deletes its directory; does nothing for {@link #single()} (a shutdown hook does it). */
+    @Override
+    public void close() {
+        if (!shared) {
+            destroy();
+        }
+    }
+
+    /**
+     * SIGKILL by the pid file (the data is deleted right after, so a clean shutdown would only cost time), wait for
+     * the process to exit, delete the directory.
+     */
+    private void destroy() {
+        // Only a process started for this directory (guards against a reused pid).
+        readPid().flatMap(ProcessHandle::of)
+                .filter(h -> h.info().commandLine().map(c -> c.contains(dir.toString())).orElse(true))
+                .ifPresent(h -> {
+                    h.destroyForcibly();
+                    try {
+                        h.onExit().get(20, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        // Deleting below still frees the disk.
+                    }
+                });
+        delete(dir);
+    }
+
+    private static void delete(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            // A leftover temporary directory is harmless.
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "HBase " + VERSION + " at " + QUORUM + ":" + zkPort + " (" + dir + ")";
+    }
+}
