@@ -41,6 +41,8 @@
 set -euo pipefail
 me=scripts/cassandra.sh
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/jdk.sh"
+. "$root/scripts/server-jars.sh"
 usage() {
   echo "usage: $me start|stop|status|pid|contact|wipe DIR [--nodes N]   or   $me nodetool DIR [--node I] ARGS..." \
     "  or   $me node-pid|freeze|thaw|down|up DIR I" >&2
@@ -84,20 +86,14 @@ fi
 
 # --- helpers ---------------------------------------------------------------------------------------------------------
 find_java17() { # prints the home of a JDK 17 (or 11), which Cassandra 5.0 needs
-  local c v
-  . "$root/scripts/jdk.sh"
+  local v
   if [ -n "${CASSANDRA_JAVA_HOME:-}" ]; then
     v=$(bg_java_major "$CASSANDRA_JAVA_HOME")
     if [ "$v" = 17 ] || [ "$v" = 11 ]; then echo "$CASSANDRA_JAVA_HOME"; return 0; fi
     echo "$me: CASSANDRA_JAVA_HOME=$CASSANDRA_JAVA_HOME is not a JDK 17 or 11 (Cassandra 5.0 runs on those only)" >&2
     return 1
   fi
-  for v in 17 11; do
-    for c in /usr/lib/jvm/*; do
-      [ -x "$c/bin/java" ] || continue
-      [ "$(bg_java_major "$c")" = "$v" ] && { echo "$c"; return 0; }
-    done
-  done
+  bg_find_jdk17 && return 0
   echo "$me: Cassandra 5.0 needs JDK 17 (or 11); none found under /usr/lib/jvm. Install one (apt-get install" \
     "openjdk-17-jdk-headless, or run scripts/test-deps.sh as root) or set CASSANDRA_JAVA_HOME." >&2
   return 1
@@ -108,28 +104,7 @@ lib_dir() { # CASSANDRA_LIB, else the lib remembered in DIR/cluster.env at the f
   echo "${CASSANDRA_LIB:-${l:-$dir/lib}}"
 }
 ensure_lib() { # the server jars, through Maven (no other download)
-  local lib
-  lib=$(lib_dir)
-  if ls "$lib"/cassandra-all-*.jar >/dev/null 2>&1; then return 0; fi
-  if [ -e "$lib" ] && [ -n "$(ls -A "$lib" 2>/dev/null)" ]; then
-    echo "$me: $lib holds files but no cassandra-all jar; empty it or point CASSANDRA_LIB elsewhere" >&2; exit 1
-  fi
-  mkdir -p "$(dirname "$lib")"
-  # Several test JVMs may share one CASSANDRA_LIB: copy under a lock, into a temporary directory renamed at the end,
-  # so nobody sees a half-filled lib.
-  exec 8> "$lib.lock"
-  if command -v flock >/dev/null; then flock 8; fi
-  if ls "$lib"/cassandra-all-*.jar >/dev/null 2>&1; then exec 8>&-; return 0; fi
-  local tmp="$lib.tmp.$$"
-  rm -rf "$tmp"
-  echo "$me: copying the Cassandra server jars into $lib through Maven (scripts/cassandra-server.pom) ..." >&2
-  ( . "$root/scripts/jdk.sh" && bg_find_jdk && cd "$root" \
-    && ./mvnw -B -q -ntp -f scripts/cassandra-server.pom dependency:copy-dependencies -DoutputDirectory="$tmp" >&2 ) \
-    || { rm -rf "$tmp"; echo "$me: Maven could not copy the Cassandra jars (org.apache.cassandra:cassandra-all);" \
-         "see the output above" >&2; exit 1; }
-  rmdir "$lib" 2>/dev/null || true
-  mv "$tmp" "$lib"
-  exec 8>&-
+  bg_server_jars "$me" "$(lib_dir)" scripts/cassandra-server.pom 'cassandra-all-*.jar' "Cassandra" CASSANDRA_LIB
 }
 node_dirs() { ls -d "$dir"/nodes/n* 2>/dev/null | sort -V || true; }
 node_var() { sed -n "s/^$2=//p" "$1/node.env" 2>/dev/null | head -1; }
