@@ -9,7 +9,8 @@
 #                               package postgresql: PostgresReplicaTest starts a primary and a streaming replica
 #                               with scripts/postgres-replica.sh), a JDK 17 or 11 under /usr/lib/jvm (package
 #                               openjdk-17-jdk-headless: the cassandra store's tests start Cassandra 5.0 nodes with
-#                               scripts/cassandra.sh, and Cassandra 5.0 runs on JDK 17 or 11 only), and Go 1.24 or
+#                               scripts/cassandra.sh and the hbase store's tests a standalone HBase 2.6 with
+#                               scripts/hbase.sh; both servers run on JDK 17 or 11, not on BG's 21+), and Go 1.24 or
 #                               newer (the mongodb store's tests start FerretDB servers with scripts/ferretdb.sh, which
 #                               builds its launcher with Go through the Go module proxy) unless a launcher is already
 #                               built (FERRETDB_BIN, or ~/.cache/bg/ferretdb-1.24.2/ferretdb-bg). No package installs
@@ -50,7 +51,8 @@ have mariadb-admin || missing+=(mariadb-client)
 if [ -n "${BG_DEPS_PG_GLOB+x}" ]; then pg_glob=$BG_DEPS_PG_GLOB; else pg_glob='/usr/lib/postgresql/*/bin/pg_basebackup'; fi
 if ! compgen -G "$pg_glob" >/dev/null; then missing+=(postgresql); fi
 if [ -n "${BG_DEPS_JVM_GLOB+x}" ]; then jvm_glob=$BG_DEPS_JVM_GLOB; else jvm_glob='/usr/lib/jvm/*'; fi
-have_jdk17() { # a JDK 17 or 11 (what Cassandra 5.0 runs on; scripts/cassandra.sh looks in /usr/lib/jvm)
+have_jdk17() { # a JDK 17 or 11 (what Cassandra 5.0 and HBase 2.6 run on; scripts/cassandra.sh and scripts/hbase.sh
+  # look in /usr/lib/jvm)
   local c v
   . "$(dirname "$0")/jdk.sh"
   for c in $jvm_glob; do
