@@ -44,15 +44,17 @@ case "$cmd" in
 esac
 
 # --- settings --------------------------------------------------------------------------------------------------------
-heap=${HBASE_HEAP:-1g}
-[[ "$heap" =~ ^[1-9][0-9]*[mMgG]$ ]] || { echo "$me: HBASE_HEAP must be a size such as 1g or 768m, not '$heap'" >&2
-  exit 2; }
-handlers=${HBASE_HANDLERS:-30}
-[[ "$handlers" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "$me: HBASE_HANDLERS must be a number from 1 to 9999, not" \
-  "'$handlers'" >&2; exit 2; }
-timeout=${HBASE_START_TIMEOUT:-180}
-[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || { echo "$me: HBASE_START_TIMEOUT must be a number of seconds, not '$timeout'" >&2
-  exit 2; }
+settings() { # validates the HBASE_* settings of a start; sets heap, handlers, timeout
+  heap=${HBASE_HEAP:-1g}
+  [[ "$heap" =~ ^[1-9][0-9]*[mMgG]$ ]] || { echo "$me: HBASE_HEAP must be a size such as 1g or 768m, not '$heap'" >&2
+    exit 2; }
+  handlers=${HBASE_HANDLERS:-30}
+  [[ "$handlers" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "$me: HBASE_HANDLERS must be a number from 1 to 9999, not" \
+    "'$handlers'" >&2; exit 2; }
+  timeout=${HBASE_START_TIMEOUT:-180}
+  [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || { echo "$me: HBASE_START_TIMEOUT must be a number of seconds, not" \
+    "'$timeout'" >&2; exit 2; }
+}
 
 # --- helpers ---------------------------------------------------------------------------------------------------------
 find_java() { # prints the home of the JDK 17 (or 11) the server runs on
@@ -223,6 +225,7 @@ case "$cmd" in
     echo "$lib"
     ;;
   start)
+    settings
     find_java >/dev/null || exit 1
     command -v python3 >/dev/null || { echo "$me: python3 not found (used to find free ports)" >&2; exit 1; }
     mkdir -p "$dir"
