@@ -1,17 +1,26 @@
 package org.bgbench.store.mongodb;
 
 import java.util.Map;
+import org.bgbench.model.FeedSpec;
+import org.bgbench.model.GraphSpec;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 
 /**
  * The conformance suite on FerretDB over PostgreSQL: sorted-push feeds carrying the resources' content, journaled
- * majority writes, majority reads.
+ * majority writes, majority reads; on the 60-member graph of {@link MongoSqliteConformanceTest}: every FerretDB query
+ * scans its collection, and with the suite's 120 members this class alone took five minutes of CI.
  */
 class MongoSortedPushConformanceTest extends StoreConformanceSuite {
     private static final Map<String, String> SETTINGS = Map.of("feed.design", "sorted-push", "feed.push", "content",
             MongoStoreProvider.WRITE_CONCERN, "majority", MongoStoreProvider.JOURNAL, "true",
             MongoStoreProvider.READ_CONCERN, "majority");
+
+    @Override
+    protected GraphSpec spec() {
+        return new GraphSpec(60, 1000, 10, 2, 2, 0.7, true, 64, 256, 11, 12, 40, 3, 42)
+                .withFeed(new FeedSpec(6, 2, 0, 3));
+    }
 
     @Override
     protected DataStore openStore() {
