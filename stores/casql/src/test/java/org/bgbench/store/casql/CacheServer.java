@@ -7,14 +7,12 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
+import org.bgbench.store.conformance.servers.ServerScripts;
 
 /**
  * A real redis-server or memcached, started as a child process on a free loopback port for a test and stopped (and
@@ -62,37 +60,16 @@ final class CacheServer implements AutoCloseable {
         return Optional.empty();
     }
 
-    /**
-     * Whether a missing server fails its tests instead of skipping them: when the environment variable CI is set (not
-     * to false or 0), as CI services and .ci/run set it, so CI cannot pass without having run them. Not always: a
-     * developer running one module's tests with Maven on a machine without the servers still gets the others, and
-     * ./test itself installs the servers first or stops saying how to (scripts/test-deps.sh), so outside CI a skip
-     * only follows a deliberate BG_SKIP_MISSING_SERVERS=1 or a direct mvn run.
-     */
-    static boolean serversRequired() {
-        return ciSet(System.getenv("CI"));
-    }
-
-    static boolean ciSet(String value) {
-        return value != null && !value.isBlank() && !value.trim().equalsIgnoreCase("false") && !value.trim().equals("0");
-    }
-
     /** The binary; when it is missing, fails the calling test if {@code required}, otherwise skips it. */
     static Path require(Kind kind, Optional<Path> bin, boolean required) {
-        if (bin.isPresent()) {
-            return bin.get();
-        }
-        String missing = kind.binary + " is not installed (./test installs it when run as root; otherwise "
-                + "sudo apt-get install redis-server memcached)";
-        if (required) {
-            throw new AssertionError(missing + "; CI is set, so the tests that need it fail instead of being skipped");
-        }
-        return Assumptions.abort(missing + ": skipping the tests that need it");
+        ServerScripts.requireOrSkip(bin.isPresent(), required, kind.binary + " is not installed (./test installs it"
+                + " when run as root; otherwise sudo apt-get install redis-server memcached)");
+        return bin.get();
     }
 
     /** Starts a server; when its binary is missing, fails the calling test under CI and skips it otherwise. */
     static CacheServer start(Kind kind) {
-        Path bin = require(kind, binary(kind), serversRequired());
+        Path bin = require(kind, binary(kind), ServerScripts.ciRequired());
         Path dir = null;
         try {
             dir = Files.createTempDirectory("bg-casql-" + kind.setting + "-");
@@ -123,11 +100,11 @@ final class CacheServer implements AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            deleteQuietly(dir);
+            ServerScripts.deleteTree(dir);
             throw new IllegalStateException("cannot start " + kind.binary + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            deleteQuietly(dir);
+            ServerScripts.deleteTree(dir);
             throw new IllegalStateException("interrupted while starting " + kind.binary, e);
         }
     }
@@ -186,18 +163,7 @@ final class CacheServer implements AutoCloseable {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
         } finally {
-            deleteQuietly(dir);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // A leftover temporary directory is harmless.
+            ServerScripts.deleteTree(dir);
         }
     }
 }
