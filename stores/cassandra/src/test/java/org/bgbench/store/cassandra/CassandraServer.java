@@ -5,13 +5,13 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
+import org.bgbench.store.conformance.servers.ServerScripts;
 
 /**
  * Private Apache Cassandra 5.0 nodes for tests, started by {@code scripts/cassandra.sh start DIR [--nodes N]} in a
@@ -94,62 +94,27 @@ public final class CassandraServer implements AutoCloseable {
 
     // --- JDK 17/11 rule -------------------------------------------------------------------------------------------
 
-    static boolean ciSet(String value) {
-        return value != null && !value.isBlank() && !value.trim().equalsIgnoreCase("false") && !value.trim().equals("0");
-    }
-
     /** Fails the calling test under CI and skips it otherwise, when no JDK 17 or 11 is found. */
     static void require(boolean jdkFound, boolean required) {
-        if (jdkFound) {
-            return;
-        }
-        String missing = "Cassandra " + VERSION + " needs a JDK 17 (or 11) and none is under /usr/lib/jvm (Debian "
-                + "package openjdk-17-jdk-headless; ./test installs it when run as root, otherwise: sudo apt-get "
-                + "install --no-install-recommends openjdk-17-jdk-headless; or set CASSANDRA_JAVA_HOME)";
-        if (required) {
-            throw new AssertionError(missing + "; CI is set, so the tests that need it fail instead of being skipped");
-        }
-        Assumptions.abort(missing + ": skipping the tests that need it");
+        ServerScripts.requireOrSkip(jdkFound, required, "Cassandra " + VERSION + " needs a JDK 17 (or 11) and none is"
+                + " under /usr/lib/jvm (Debian package openjdk-17-jdk-headless; ./test installs it when run as root,"
+                + " otherwise: sudo apt-get install --no-install-recommends openjdk-17-jdk-headless; or set"
+                + " CASSANDRA_JAVA_HOME)");
     }
 
     private static void requireJdk() {
-        require(jdkFound(), ciSet(System.getenv("CI")));
+        require(jdkFound(), ServerScripts.ciRequired());
     }
 
     /** A JDK 17 or 11 in CASSANDRA_JAVA_HOME or under /usr/lib/jvm, as scripts/cassandra.sh looks for one. */
     static boolean jdkFound() {
-        String home = System.getenv("CASSANDRA_JAVA_HOME");
-        if (home != null && !home.isBlank()) {
-            return isJdk17or11(Path.of(home));
-        }
-        try (Stream<Path> homes = Files.list(Path.of("/usr/lib/jvm"))) {
-            return homes.anyMatch(CassandraServer::isJdk17or11);
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static boolean isJdk17or11(Path home) {
-        if (!Files.isExecutable(home.resolve("bin/java"))) {
-            return false;
-        }
-        try {
-            for (String line : Files.readAllLines(home.resolve("release"))) {
-                if (line.startsWith("JAVA_VERSION=")) {
-                    String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
-                    return v.startsWith("17") || v.startsWith("11");
-                }
-            }
-        } catch (IOException e) {
-            // No release file: not a JDK this check recognises.
-        }
-        return false;
+        return ServerScripts.jdk17or11Found("CASSANDRA_JAVA_HOME");
     }
 
     // --- start ------------------------------------------------------------------------------------------------------
 
     private static CassandraServer start(int nodes, Map<String, String> env, boolean shared) {
-        Path script = script();
+        Path script = ServerScripts.script("cassandra.sh");
         Path dir = null;
         try {
             dir = Files.createTempDirectory(Path.of("/tmp"), "bg-cass-");
@@ -172,60 +137,22 @@ public final class CassandraServer implements AutoCloseable {
         }
     }
 
-    private static Path script() {
-        Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        for (; d != null; d = d.getParent()) {
-            Path s = d.resolve("scripts/cassandra.sh");
-            if (Files.isRegularFile(s)) {
-                return s;
-            }
-        }
-        throw new IllegalStateException("scripts/cassandra.sh not found above " + System.getProperty("user.dir"));
-    }
-
     /** The per-user cache of the server jars, shared by every test JVM. */
     static Path libCache() {
         return Path.of(System.getProperty("user.home"), ".cache", "bg", "cassandra-" + VERSION, "lib");
     }
 
-    /** Runs scripts/cassandra.sh ARGS; its output (stdout and stderr), or an exception naming the command. */
+    /**
+     * Runs scripts/cassandra.sh ARGS (with CASSANDRA_LIB set to the per-user cache unless the environment sets it,
+     * and this server's extra environment); its output (stdout and stderr), or an exception naming the command.
+     */
     private String run(long timeoutSeconds, String... args) {
-        List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
-        cmd.addAll(List.of(args));
-        Path log = null;
-        try {
-            // Output to a file, not a pipe, so the timeout holds even if something keeps a pipe open.
-            log = Files.createTempFile("bg-cass-", ".out");
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-            Map<String, String> e = pb.environment();
-            if (System.getenv("CASSANDRA_LIB") == null) {
-                e.put("CASSANDRA_LIB", libCache().toString());
-            }
-            e.putAll(env);
-            Process p = pb.start();
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                throw new IllegalStateException("scripts/cassandra.sh " + String.join(" ", args) + " did not finish"
-                        + " within " + timeoutSeconds + " s: " + Files.readString(log).trim());
-            }
-            String out = Files.readString(log);
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException("scripts/cassandra.sh " + String.join(" ", args) + " failed (exit "
-                        + p.exitValue() + "): " + out.trim());
-            }
-            return out;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run scripts/cassandra.sh " + String.join(" ", args) + ": "
-                    + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running scripts/cassandra.sh " + args[0], e);
-        } finally {
-            if (log != null) {
-                log.toFile().delete();
-            }
+        Map<String, String> e = new HashMap<>();
+        if (System.getenv("CASSANDRA_LIB") == null) {
+            e.put("CASSANDRA_LIB", libCache().toString());
         }
+        e.putAll(env);
+        return ServerScripts.runOrThrow(script, timeoutSeconds, e, args);
     }
 
     // --- accessors and operations ----------------------------------------------------------------------------------
@@ -353,18 +280,7 @@ public final class CassandraServer implements AutoCloseable {
                 // Deleting below still frees most of the disk.
             }
         }
-        delete(dir);
-    }
-
-    private static void delete(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            // A leftover temporary directory is harmless.
-        }
+        ServerScripts.deleteTree(dir);
     }
 
     @Override

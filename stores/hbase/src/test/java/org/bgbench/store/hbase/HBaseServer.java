@@ -3,13 +3,11 @@ package org.bgbench.store.hbase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
+import org.bgbench.store.conformance.servers.ServerScripts;
+import org.bgbench.store.conformance.servers.ServerScripts.Run;
 
 /**
  * A private standalone Apache HBase for tests (one HMaster JVM with its in-process RegionServer and ZooKeeper),
@@ -35,15 +33,6 @@ public final class HBaseServer implements AutoCloseable {
     private final Path dir;
     private final int zkPort;
     private final boolean shared;
-
-    /** The exit status and output (stdout and stderr) of one scripts/hbase.sh command. */
-    public record Run(int exit, String output) {
-        /** The last line of the output. */
-        public String lastLine() {
-            String[] lines = output.strip().split("\n");
-            return lines[lines.length - 1].strip();
-        }
-    }
 
     private HBaseServer(Path script, Path dir, int zkPort, boolean shared) {
         this.script = script;
@@ -85,62 +74,27 @@ public final class HBaseServer implements AutoCloseable {
 
     // --- JDK 17 rule ------------------------------------------------------------------------------------------------
 
-    static boolean ciSet(String value) {
-        return value != null && !value.isBlank() && !value.trim().equalsIgnoreCase("false") && !value.trim().equals("0");
-    }
-
     /** Fails the calling test under CI and skips it otherwise, when no JDK 17 or 11 is found. */
     static void require(boolean jdkFound, boolean required) {
-        if (jdkFound) {
-            return;
-        }
-        String missing = "HBase " + VERSION + " needs a JDK 17 (or 11) and none is under /usr/lib/jvm (Debian "
-                + "package openjdk-17-jdk-headless; ./test installs it when run as root, otherwise: sudo apt-get "
-                + "install --no-install-recommends openjdk-17-jdk-headless; or set HBASE_JAVA_HOME)";
-        if (required) {
-            throw new AssertionError(missing + "; CI is set, so the tests that need it fail instead of being skipped");
-        }
-        Assumptions.abort(missing + ": skipping the tests that need it");
+        ServerScripts.requireOrSkip(jdkFound, required, "HBase " + VERSION + " needs a JDK 17 (or 11) and none is under"
+                + " /usr/lib/jvm (Debian package openjdk-17-jdk-headless; ./test installs it when run as root,"
+                + " otherwise: sudo apt-get install --no-install-recommends openjdk-17-jdk-headless; or set"
+                + " HBASE_JAVA_HOME)");
     }
 
     private static void requireJdk() {
-        require(jdkFound(), ciSet(System.getenv("CI")));
+        require(jdkFound(), ServerScripts.ciRequired());
     }
 
     /** A JDK 17 or 11 in HBASE_JAVA_HOME or under /usr/lib/jvm, as scripts/hbase.sh looks for one. */
     static boolean jdkFound() {
-        String home = System.getenv("HBASE_JAVA_HOME");
-        if (home != null && !home.isBlank()) {
-            return isJdk17or11(Path.of(home));
-        }
-        try (Stream<Path> homes = Files.list(Path.of("/usr/lib/jvm"))) {
-            return homes.anyMatch(HBaseServer::isJdk17or11);
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static boolean isJdk17or11(Path home) {
-        if (!Files.isExecutable(home.resolve("bin/java"))) {
-            return false;
-        }
-        try {
-            for (String line : Files.readAllLines(home.resolve("release"))) {
-                if (line.startsWith("JAVA_VERSION=")) {
-                    String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
-                    return v.startsWith("17") || v.startsWith("11");
-                }
-            }
-        } catch (IOException e) {
-            // No release file: not a JDK this check recognises.
-        }
-        return false;
+        return ServerScripts.jdk17or11Found("HBASE_JAVA_HOME");
     }
 
     // --- start ------------------------------------------------------------------------------------------------------
 
     private static HBaseServer start(boolean shared) {
-        Path script = script();
+        Path script = ServerScripts.script("hbase.sh");
         Path dir = null;
         try {
             dir = Files.createTempDirectory(Path.of("/tmp"), "bg-hbase-");
@@ -167,17 +121,6 @@ public final class HBaseServer implements AutoCloseable {
         }
     }
 
-    private static Path script() {
-        Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        for (; d != null; d = d.getParent()) {
-            Path s = d.resolve("scripts/hbase.sh");
-            if (Files.isRegularFile(s)) {
-                return s;
-            }
-        }
-        throw new IllegalStateException("scripts/hbase.sh not found above " + System.getProperty("user.dir"));
-    }
-
     /** The per-user cache of the server jars, shared by every test JVM. */
     static Path libCache() {
         return Path.of(System.getProperty("user.home"), ".cache", "bg", "hbase-" + VERSION, "lib");
@@ -189,35 +132,9 @@ public final class HBaseServer implements AutoCloseable {
      * {@code timeoutSeconds} (then it is killed).
      */
     public Run script(long timeoutSeconds, String... args) {
-        List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
-        cmd.addAll(List.of(args));
-        Path log = null;
-        try {
-            // Output to a file, not a pipe: the server the script starts keeps no pipe of ours open.
-            log = Files.createTempFile("bg-hbase-", ".out");
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-            if (System.getenv("HBASE_LIB") == null) {
-                pb.environment().put("HBASE_LIB", libCache().toString());
-            }
-            Process p = pb.start();
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                throw new IllegalStateException("scripts/hbase.sh " + String.join(" ", args) + " did not finish"
-                        + " within " + timeoutSeconds + " s: " + Files.readString(log).strip());
-            }
-            return new Run(p.exitValue(), Files.readString(log));
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run scripts/hbase.sh " + String.join(" ", args) + ": "
-                    + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running scripts/hbase.sh " + String.join(" ", args), e);
-        } finally {
-            if (log != null) {
-                log.toFile().delete();
-            }
-        }
+        Map<String, String> env = System.getenv("HBASE_LIB") == null
+                ? Map.of("HBASE_LIB", libCache().toString()) : Map.of();
+        return ServerScripts.run(script, timeoutSeconds, env, args);
     }
 
     // --- accessors ----------------------------------------------------------------------------------------------------
@@ -299,18 +216,7 @@ public final class HBaseServer implements AutoCloseable {
                         // Deleting below still frees the disk.
                     }
                 });
-        delete(dir);
-    }
-
-    private static void delete(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            // A leftover temporary directory is harmless.
-        }
+        ServerScripts.deleteTree(dir);
     }
 
     @Override

@@ -22,6 +22,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.bgbench.store.conformance.servers.ServerScripts.Run;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -53,7 +54,7 @@ class HBaseServerTest {
         }
     }
 
-    private HBaseServer.Run script(String... args) {
+    private Run script(String... args) {
         return server.script(120, args);
     }
 
@@ -108,7 +109,7 @@ class HBaseServerTest {
             assertThat(h.info().commandLine()).hasValueSatisfying(c -> assertThat(c).contains("HMaster")
                     .contains(server.dir().toString()));
         });
-        HBaseServer.Run status = script("status", server.dir().toString());
+        Run status = script("status", server.dir().toString());
         assertThat(status.exit()).as(status.output()).isZero();
         assertThat(status.output()).contains("127.0.0.1:" + server.zkPort()).contains("pid " + server.pid())
                 .endsWith("up\n");
@@ -122,7 +123,7 @@ class HBaseServerTest {
     @Order(3)
     void secondStartOnARunningDirIsRefused() {
         long pid = server.pid();
-        HBaseServer.Run r = script("start", server.dir().toString());
+        Run r = script("start", server.dir().toString());
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.output()).contains("already runs in " + server.dir()).contains("pid " + pid);
         assertThat(server.pid()).isEqualTo(pid);
@@ -134,7 +135,7 @@ class HBaseServerTest {
     void stopEndsTheProcessAndFreesThePorts() throws IOException {
         long pid = server.pid();
         int[] ports = {server.zkPort(), server.masterPort(), server.regionServerPort()};
-        HBaseServer.Run r = script("stop", server.dir().toString());
+        Run r = script("stop", server.dir().toString());
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
         assertThat(server.dir().resolve("pid")).doesNotExist();
@@ -144,7 +145,7 @@ class HBaseServerTest {
                 s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
             }
         }
-        HBaseServer.Run status = script("status", server.dir().toString());
+        Run status = script("status", server.dir().toString());
         assertThat(status.exit()).isEqualTo(1);
         assertThat(status.output()).contains("pid - down");
         // Stopping again is harmless.
@@ -155,7 +156,7 @@ class HBaseServerTest {
     @Order(5)
     void startIsRefusedWhenTheZooKeeperPortIsTaken() throws IOException {
         try (ServerSocket taken = new ServerSocket(server.zkPort(), 50, InetAddress.getLoopbackAddress())) {
-            HBaseServer.Run r = script("start", server.dir().toString());
+            Run r = script("start", server.dir().toString());
             assertThat(r.exit()).isEqualTo(1);
             assertThat(r.output().strip()).contains("port " + server.zkPort() + " on 127.0.0.1")
                     .contains("is taken by another program").doesNotContain("ready");
@@ -171,7 +172,7 @@ class HBaseServerTest {
         assertThat(s.dir()).isNotEqualTo(server.dir());
         s.close();
         assertThat(ProcessHandle.of(s.pid())).hasValueSatisfying(h -> assertThat(h.isAlive()).isTrue());
-        HBaseServer.Run status = s.script(60, "status", s.dir().toString());
+        Run status = s.script(60, "status", s.dir().toString());
         assertThat(status.exit()).as(status.output()).isZero();
         assertThat(status.output()).contains("127.0.0.1:" + s.zkPort());
     }
@@ -182,7 +183,7 @@ class HBaseServerTest {
         String[][] bad = {{}, {"bogus", dir}, {"start"}, {"start", dir, "extra"}, {"stop"}, {"fetch", "a", "b"},
             {"status", ""}};
         for (String[] args : bad) {
-            HBaseServer.Run r = script(args);
+            Run r = script(args);
             assertThat(r.exit()).as(String.join(" ", args)).isEqualTo(2);
             assertThat(r.output().strip()).as(String.join(" ", args)).startsWith("usage: scripts/hbase.sh")
                     .doesNotContain("\n");
@@ -196,10 +197,6 @@ class HBaseServerTest {
         assertThatThrownBy(() -> HBaseServer.require(false, false)).isInstanceOf(TestAbortedException.class)
                 .hasMessageContaining("skipping");
         HBaseServer.require(true, true);
-        assertThat(HBaseServer.ciSet("true")).isTrue();
-        assertThat(HBaseServer.ciSet("0")).isFalse();
-        assertThat(HBaseServer.ciSet("FALSE")).isFalse();
-        assertThat(HBaseServer.ciSet(null)).isFalse();
         assertThat(HBaseServer.libCache().toString()).endsWith("/.cache/bg/hbase-2.6.4-hadoop3/lib");
     }
 }
