@@ -4,14 +4,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
+import org.bgbench.store.conformance.servers.ServerScripts;
 
 /**
  * Private FerretDB v1.24.2 servers (the MongoDB wire protocol over PostgreSQL or SQLite) for tests, started by
@@ -93,37 +92,18 @@ public final class FerretServer implements AutoCloseable {
 
     // --- prerequisites rule -----------------------------------------------------------------------------------------
 
-    static boolean ciSet(String value) {
-        return value != null && !value.isBlank() && !value.trim().equalsIgnoreCase("false")
-                && !value.trim().equals("0");
-    }
-
-    /**
-     * Fails the calling test when {@code required} (CI is set) and skips it otherwise, when a prerequisite is not
-     * found; {@code missing} names it and says how to get it.
-     */
-    static void require(boolean found, boolean required, String missing) {
-        if (found) {
-            return;
-        }
-        if (required) {
-            throw new AssertionError(missing + "; CI is set, so the tests that need it fail instead of being skipped");
-        }
-        Assumptions.abort(missing + ": skipping the tests that need it");
-    }
-
     private static void requirePrerequisites(Backend backend) {
-        boolean ci = ciSet(System.getenv("CI"));
-        require(launcherAvailable(), ci, "FerretDB " + VERSION + " needs Go 1.24 or newer to build its launcher"
-                + " (scripts/ferretdb/main.go) and none is found (no go in PATH or /usr/local/go/bin of version 1.24+,"
-                + " no built launcher in " + binaryCache() + ", FERRETDB_BIN not set); install Go 1.24+ from"
-                + " https://go.dev/dl into /usr/local/go (Debian's golang-go is too old), or set FERRETDB_BIN to a"
-                + " built launcher");
+        boolean ci = ServerScripts.ciRequired();
+        ServerScripts.requireOrSkip(launcherAvailable(), ci, "FerretDB " + VERSION + " needs Go 1.24 or newer to build"
+                + " its launcher (scripts/ferretdb/main.go) and none is found (no go in PATH or /usr/local/go/bin of"
+                + " version 1.24+, no built launcher in " + binaryCache() + ", FERRETDB_BIN not set); install Go"
+                + " 1.24+ from https://go.dev/dl into /usr/local/go (Debian's golang-go is too old), or set FERRETDB_BIN"
+                + " to a built launcher");
         if (backend == Backend.POSTGRESQL) {
-            require(postgresFound(), ci, "FerretDB over PostgreSQL needs PostgreSQL's server binaries (initdb, pg_ctl,"
-                    + " postgres, psql) in PG_BIN or /usr/lib/postgresql/*/bin and none are found (Debian package"
-                    + " postgresql; ./test installs it when run as root, otherwise: sudo apt-get install"
-                    + " --no-install-recommends postgresql)");
+            ServerScripts.requireOrSkip(postgresFound(), ci, "FerretDB over PostgreSQL needs PostgreSQL's server"
+                    + " binaries (initdb, pg_ctl, postgres, psql) in PG_BIN or /usr/lib/postgresql/*/bin and none are"
+                    + " found (Debian package postgresql; ./test installs it when run as root, otherwise: sudo apt-get"
+                    + " install --no-install-recommends postgresql)");
         }
     }
 
@@ -215,7 +195,7 @@ public final class FerretServer implements AutoCloseable {
     // --- start ------------------------------------------------------------------------------------------------------
 
     private static FerretServer launch(Backend backend, boolean shared) {
-        Path script = script();
+        Path script = ServerScripts.script("ferretdb.sh");
         Path dir = null;
         try {
             dir = Files.createTempDirectory(Path.of("/tmp"), "bg-ferret-");
@@ -257,53 +237,12 @@ public final class FerretServer implements AutoCloseable {
         }
     }
 
-    private static Path script() {
-        Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        for (; d != null; d = d.getParent()) {
-            Path s = d.resolve("scripts/ferretdb.sh");
-            if (Files.isRegularFile(s)) {
-                return s;
-            }
-        }
-        throw new IllegalStateException("scripts/ferretdb.sh not found above " + System.getProperty("user.dir"));
-    }
-
     /** Runs scripts/ferretdb.sh ARGS; its output (stdout and stderr), or an exception naming the command. */
     private static String run(Path script, long timeoutSeconds, String... args) {
-        List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
-        cmd.addAll(List.of(args));
-        Path log = null;
-        try {
-            // Output to a file, not a pipe, so the timeout holds even if something keeps a pipe open.
-            log = Files.createTempFile("bg-ferret-", ".out");
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-            // Test servers need no durability across a crash of the machine: PostgreSQL without fsync keeps the
-            // module's conformance suites (each test loads a fresh graph) a few minutes shorter.
-            pb.environment().putIfAbsent("PG_FSYNC", "off");
-            Process p = pb.start();
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                throw new IllegalStateException("scripts/ferretdb.sh " + String.join(" ", args) + " did not finish"
-                        + " within " + timeoutSeconds + " s: " + Files.readString(log).trim());
-            }
-            String out = Files.readString(log);
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException("scripts/ferretdb.sh " + String.join(" ", args) + " failed (exit "
-                        + p.exitValue() + "): " + out.trim());
-            }
-            return out;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run scripts/ferretdb.sh " + String.join(" ", args) + ": "
-                    + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running scripts/ferretdb.sh " + args[0], e);
-        } finally {
-            if (log != null) {
-                log.toFile().delete();
-            }
-        }
+        // Test servers need no durability across a crash of the machine: PostgreSQL without fsync keeps the module's
+        // conformance suites (each test loads a fresh graph) a few minutes shorter.
+        Map<String, String> env = System.getenv("PG_FSYNC") == null ? Map.of("PG_FSYNC", "off") : Map.of();
+        return ServerScripts.runOrThrow(script, timeoutSeconds, env, args);
     }
 
     // --- accessors --------------------------------------------------------------------------------------------------
@@ -366,7 +305,7 @@ public final class FerretServer implements AutoCloseable {
                         await(h, 10);
                     }
                 });
-        delete(dir);
+        ServerScripts.deleteTree(dir);
     }
 
     private static boolean running(ProcessHandle h, String inCommandLine) {
@@ -387,17 +326,6 @@ public final class FerretServer implements AutoCloseable {
             return true;
         } catch (Exception e) {
             return !h.isAlive();
-        }
-    }
-
-    private static void delete(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            // A leftover temporary directory is harmless.
         }
     }
 

@@ -15,14 +15,17 @@ import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
 import java.nio.file.Files;
 import java.util.List;
+import org.bgbench.store.conformance.servers.ServerScripts;
 import org.bgbench.store.mongodb.FerretServer.Backend;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.opentest4j.TestAbortedException;
 
-/** Real FerretDB servers (scripts/ferretdb.sh) over both backends, and the rule for missing prerequisites. */
+/**
+ * Real FerretDB servers (scripts/ferretdb.sh) over both backends, and what the servers need; the rule for missing
+ * prerequisites is ServerScriptsTest's (store-conformance).
+ */
 class FerretServerTest {
 
     @ParameterizedTest
@@ -95,30 +98,6 @@ class FerretServerTest {
     }
 
     @Test
-    void aMissingPrerequisiteFailsUnderCiAndSkipsOtherwise() {
-        FerretServer.require(true, true, "nothing");
-        FerretServer.require(true, false, "nothing");
-        assertThatThrownBy(() -> FerretServer.require(false, true, "Go 1.24+ is missing"))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("Go 1.24+ is missing")
-                .hasMessageContaining("CI is set");
-        assertThatThrownBy(() -> FerretServer.require(false, false, "Go 1.24+ is missing"))
-                .isInstanceOf(TestAbortedException.class).hasMessageContaining("Go 1.24+ is missing")
-                .hasMessageContaining("skipping");
-    }
-
-    @Test
-    void ciIsSetUnlessEmptyFalseOrZero() {
-        assertThat(FerretServer.ciSet("true")).isTrue();
-        assertThat(FerretServer.ciSet("1")).isTrue();
-        assertThat(FerretServer.ciSet("yes")).isTrue();
-        assertThat(FerretServer.ciSet(null)).isFalse();
-        assertThat(FerretServer.ciSet("")).isFalse();
-        assertThat(FerretServer.ciSet("false")).isFalse();
-        assertThat(FerretServer.ciSet("FALSE")).isFalse();
-        assertThat(FerretServer.ciSet("0")).isFalse();
-    }
-
-    @Test
     void goVersionsFrom124On() {
         assertThat(FerretServer.goVersionOk("go1.24")).isTrue();
         assertThat(FerretServer.goVersionOk("go1.24.3")).isTrue();
@@ -133,7 +112,7 @@ class FerretServerTest {
     @Test
     void thisMachineHasWhatTheServersNeed() {
         // Here (and in CI) a launcher is available and PostgreSQL's binaries exist, else the tests above are skipped.
-        if (FerretServer.ciSet(System.getenv("CI"))) {
+        if (ServerScripts.ciRequired()) {
             assertThat(FerretServer.launcherAvailable()).isTrue();
             assertThat(FerretServer.postgresFound()).isTrue();
         }
