@@ -59,7 +59,7 @@ public final class ServerScripts {
         Assumptions.abort(missing + ": skipping the tests that need it");
     }
 
-    // --- scripts ------------------------------------------------------------------------------------------------------
+    // --- scripts -----------------------------------------------------------------------------------------------------
 
     /** {@code scripts/NAME} in the working directory or the nearest directory above it that has one. */
     public static Path script(String name) {
@@ -162,7 +162,7 @@ public final class ServerScripts {
         return dot > 0 ? n.substring(0, dot) : n;
     }
 
-    // --- JDK 17/11 ----------------------------------------------------------------------------------------------------
+    // --- JDK 17/11 ---------------------------------------------------------------------------------------------------
 
     /**
      * A JDK 17 or 11 in the directory the environment variable {@code homeEnvVar} names (when set), else under
@@ -202,7 +202,7 @@ public final class ServerScripts {
         return false;
     }
 
-    // --- cleanup ------------------------------------------------------------------------------------------------------
+    // --- cleanup -----------------------------------------------------------------------------------------------------
 
     /** Deletes {@code dir} and everything under it, as far as it can; nothing when it is null or absent. */
     public static void deleteTree(Path dir) {
