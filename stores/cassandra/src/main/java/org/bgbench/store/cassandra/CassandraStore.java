@@ -47,6 +47,8 @@ final class CassandraStore implements DataStore {
     static final Duration DDL_TIMEOUT = Duration.ofSeconds(120);
     /** Token ranges counted by {@link #counts()}, a few per node at a time. */
     private static final int COUNT_SPLITS = 256;
+    /** The longest pause between the driver's attempts to reconnect to a node that went away. */
+    static final Duration RECONNECT_MAX_DELAY = Duration.ofSeconds(2);
 
     private final CassandraConfig config;
     private final CqlSession session;
@@ -88,6 +90,10 @@ final class CassandraStore implements DataStore {
                 // one warning per request would flood BG's output.
                 .withBoolean(DefaultDriverOption.REQUEST_LOG_WARNINGS, false)
                 .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048)
+                // A node that comes back is used again within seconds: the driver's default backoff grows to 60 s
+                // while it is away, which would hide a returned node (and its stale replicas) for the rest of a run.
+                .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(500))
+                .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, RECONNECT_MAX_DELAY)
                 .build();
         List<InetSocketAddress> points = config.contactPoints().stream()
                 .map(p -> new InetSocketAddress(p.getHostString(), p.getPort())).toList();
