@@ -22,6 +22,8 @@ import org.bgbench.model.Action;
 import org.bgbench.model.Durations;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.state.GraphState;
+import org.bgbench.runner.observe.ExperimentInfo;
+import org.bgbench.runner.observe.Observers;
 import org.bgbench.store.DataStore;
 import org.bgbench.validation.log.LogDirectory;
 import org.bgbench.workload.WorkloadSpec;
@@ -93,7 +95,10 @@ public final class Experiment {
         try (Measurements m = Measurements.builder().threads(s.emulator().threads())
                 .beta(s.beta()).storePids(s.store().localServerPids()).build()) {
             int[] seconds = {0};
+            ExperimentInfo info = info(s);
+            Observers.each(o -> o.started(info));
             m.addListener(sample -> onSample(s, m, writer, context, sample, seconds));
+            m.addListener(sample -> Observers.each(o -> o.second(info, sample)));
             if (s.samples() != null) {
                 m.addListener(s.samples()::accept);
             }
@@ -157,8 +162,17 @@ public final class Experiment {
                 }
                 write(writer, result, s);
             }
+            RunResult done = result;
+            Observers.each(o -> o.finished(info, done));
             return new Outcome(result, outcome);
         }
+    }
+
+    private static ExperimentInfo info(Setup s) {
+        ExperimentSpec e = s.spec();
+        return new ExperimentInfo(s.storeName(), s.workload().mixName(), e.threads(),
+                e.beta().toNanos() / 1e6, e.operations() > 0 ? 0 : e.duration().toNanos() / 1e9,
+                e.warmup().toNanos() / 1e9, s.out());
     }
 
     private static void write(ResultWriter writer, RunResult result, Setup s) {
