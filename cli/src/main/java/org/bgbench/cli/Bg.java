@@ -10,12 +10,22 @@ import picocli.CommandLine.Command;
 /** The {@code bg} command. */
 @Command(name = "bg", mixinStandardHelpOptions = true, version = "BG 0.1.0",
         description = "Rates data stores for interactive social-networking actions.",
-        subcommands = {QuickstartCommand.class, StoresCommand.class, LoadCommand.class, RunCommand.class, CompareCommand.class, RateCommand.class, SweepCommand.class, DeltaCommand.class, BreakevenCommand.class, ValidateCommand.class, DzipfCommand.class, GenerateCommand.class, KeysCommand.class, WorkerCommand.class, ShutdownCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {QuickstartCommand.class, StoresCommand.class, LoadCommand.class, RunCommand.class, CompareCommand.class, RateCommand.class, SweepCommand.class, DeltaCommand.class, BreakevenCommand.class, ValidateCommand.class, DzipfCommand.class, GenerateCommand.class, KeysCommand.class, WorkerCommand.class, DeckCommand.class, ShutdownCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class})
 public final class Bg {
     /** Exit code for bad input (unknown key, bad value, wrong usage). */
     public static final int BAD_INPUT = 2;
     /** Exit code for a store or load that failed. */
     public static final int FAILED = 1;
+
+    private static boolean liveFiles;
+
+    /** Every experiment writes its seconds to a live file beside its result, for the deck (once per process). */
+    private static synchronized void writeLiveFiles() {
+        if (!liveFiles) {
+            org.bgbench.runner.observe.Observers.register(new org.bgbench.deck.live.LiveFile());
+            liveFiles = true;
+        }
+    }
 
     public static void main(String[] args) {
         Signals.install();
@@ -31,6 +41,7 @@ public final class Bg {
 
     /** Runs {@code bg} with its output and errors going to the given writers (null: the console). */
     public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+        writeLiveFiles();
         CommandLine cl = new CommandLine(new Bg());
         if (out != null) {
             cl.setOut(out);

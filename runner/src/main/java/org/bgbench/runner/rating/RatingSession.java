@@ -22,7 +22,11 @@ import org.bgbench.rating.RatingSettings;
  * model, the resets' notes), {@code rating.svg} and {@code rating.html} in the rating's directory.
  */
 public final class RatingSession {
+    /** The experiments of a rating as they finish, one JSON object a line, in the rating's directory. */
+    public static final String PROGRESS_FILE = "experiments.jsonl";
+
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper LINES = new ObjectMapper();
 
     /** What a rating found, how long it took and where its report is. */
     public record Report(RatingResult result, RatingTime time, List<String> notes, Path dir) {
@@ -58,7 +62,8 @@ public final class RatingSession {
                               RatingListener listener, Duration delta, Path dir, long startNanos, String title,
                               Map<String, Object> extra) throws IOException {
         double zeta = (System.nanoTime() - startNanos) / 1e9;
-        RatingResult result = new Rating(settings, runner).listener(listener).rate();
+        Files.createDirectories(dir);
+        RatingResult result = new Rating(settings, runner).listener(progressFile(dir, listener)).rate();
         String finishError = null;
         try {
             executor.finish();
@@ -82,6 +87,34 @@ public final class RatingSession {
         write(dir.resolve("rating.svg"), RatingReport.svg(result));
         write(dir.resolve("rating.html"), RatingReport.html(result, title));
         return new Report(result, time, List.copyOf(runner.notes()), dir);
+    }
+
+    /**
+     * Also appends each finished experiment, with its SLA verdict, to {@code experiments.jsonl} in the rating's
+     * directory, so a viewer (the deck) can plot a rating while it runs; a write failure only ends that file.
+     */
+    private static RatingListener progressFile(Path dir, RatingListener listener) {
+        Path file = dir.resolve(PROGRESS_FILE);
+        boolean[] failed = {false};
+        return new RatingListener() {
+            @Override
+            public void experimentFinished(org.bgbench.rating.Experiment e) {
+                listener.experimentFinished(e);
+                if (!failed[0]) {
+                    try {
+                        Files.writeString(file, LINES.writeValueAsString(e.toMap()) + "\n",
+                                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                    } catch (IOException | RuntimeException x) {
+                        failed[0] = true;
+                    }
+                }
+            }
+
+            @Override
+            public void warning(String warning) {
+                listener.warning(warning);
+            }
+        };
     }
 
     private static void write(Path file, String text) throws IOException {

@@ -1,0 +1,104 @@
+package org.bgbench.cli;
+
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.bgbench.deck.Deck;
+import org.bgbench.model.InvalidParameterException;
+import org.bgbench.store.StoreRegistry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "deck", mixinStandardHelpOptions = true,
+        description = "BG's visualization deck: set up, load, run and rate from a browser, watch runs live (also "
+                + "those started from a terminal), browse and compare results (docs/deck.md).")
+final class DeckCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:7878",
+            description = "Address to serve on (default ${DEFAULT-VALUE}; port 0: any free one). Any non-loopback "
+                    + "address needs --token.")
+    String listen;
+
+    @Option(names = "--token", paramLabel = "T", description = "Required on every request (the printed address "
+            + "carries it); needed when --listen is not a loopback address, since the deck starts runs.")
+    String token;
+
+    @Option(names = "--runs", paramLabel = "DIR", defaultValue = "runs",
+            description = "The results directory the deck browses and its commands write to (default ${DEFAULT-VALUE}).")
+    Path runs;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        InetSocketAddress address = hostPort(listen);
+        if (token != null && token.isBlank()) {
+            throw new InvalidParameterException("--token", "must not be empty");
+        }
+        Deck.Config config;
+        try {
+            config = new Deck.Config(address, token, runs, Path.of("").toAbsolutePath(), bgCommand());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidParameterException("--token", e.getMessage().replaceFirst("^--token: ", ""));
+        }
+        Deck deck;
+        try {
+            deck = Deck.start(config, StoreRegistry.discover());
+        } catch (java.io.IOException e) {
+            throw new InvalidParameterException("--listen", "cannot listen on " + listen + ": " + e.getMessage());
+        }
+        CountDownLatch stop = new CountDownLatch(1);
+        try (deck; org.bgbench.runner.Interrupts.Registration r = org.bgbench.runner.Interrupts.onInterrupt(
+                why -> stop.countDown())) {
+            err.println("bg deck: open " + deck.uri() + " (results in " + runs.toAbsolutePath() + "; Ctrl-C stops "
+                    + "the deck, not the runs it started)");
+            err.flush();
+            stop.await();
+        }
+        return 0;
+    }
+
+    private static InetSocketAddress hostPort(String text) {
+        int colon = text.lastIndexOf(':');
+        String host = colon < 0 ? "" : text.substring(0, colon).replaceAll("^\\[|]$", "");
+        int port;
+        try {
+            port = Integer.parseInt(text.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (colon <= 0 || host.isBlank() || port < 0 || port > 65535) {
+            throw new InvalidParameterException("--listen", "expected HOST:PORT with a port 0..65535 (0: any free "
+                    + "one), e.g. 127.0.0.1:7878; got '" + text + "'");
+        }
+        InetSocketAddress a = new InetSocketAddress(host, port);
+        if (a.isUnresolved()) {
+            throw new InvalidParameterException("--listen", "unknown host '" + host + "'");
+        }
+        return a;
+    }
+
+    /** This JVM, its options and class path, and BG's main class: how the deck starts the commands its forms ask for. */
+    static List<String> bgCommand() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            // not a debugger's agent: a second JVM would fight for its port
+            if (!a.startsWith("-agentlib") && !a.startsWith("-javaagent") && !a.startsWith("-Xrunjdwp")) {
+                cmd.add(a);
+            }
+        }
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(Bg.class.getName());
+        return cmd;
+    }
+}

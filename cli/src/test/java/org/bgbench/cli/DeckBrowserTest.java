@@ -1,0 +1,252 @@
+package org.bgbench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.bgbench.deck.Deck;
+import org.bgbench.store.StoreRegistry;
+import org.bgbench.store.conformance.servers.ServerScripts;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The deck in a real browser (Debian's Chromium, headless, driven through chromium-driver): a bad input shown next to
+ * its field, a custom mix's live check, two runs and a short rating against SQLite started from the page, the live
+ * chart growing while a run goes on, a result opened with its downloads, and two runs compared. The deck's commands
+ * are real {@code bg} processes. Screenshots go to {@code target/deck-screenshots} (kept as CI artifacts).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DeckBrowserTest {
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path DRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path SHOTS = Path.of("target", "deck-screenshots");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static Path dir;
+    private static Deck deck;
+    private static WebDriver browser;
+    private static WebDriverWait wait;
+
+    @BeforeAll
+    static void start() throws Exception {
+        ServerScripts.requireOrSkip(Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER),
+                "Chromium and its driver (Debian packages chromium and chromium-driver)");
+        dir = Files.createTempDirectory("bg-deck-test");
+        List<String> bg = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-Dbg.state.dir=" + dir.resolve("state"), "-cp",
+                System.getProperty("java.class.path"), Bg.class.getName());
+        deck = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, dir.resolve("runs"), dir, bg),
+                StoreRegistry.discover());
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1400,1100");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
+                .usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        wait = new WebDriverWait(browser, Duration.ofSeconds(90));
+        Files.createDirectories(SHOTS);
+        browser.get(deck.uri().toString());
+        wait.until(d -> "true".equals(d.findElement(By.tagName("body")).getDomAttribute("data-ready")));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (deck != null) {
+            deck.jobs().stopAll();
+            deck.close();
+        }
+        if (dir != null) {
+            ServerScripts.deleteTree(dir);
+        }
+    }
+
+    private static WebElement field(String name) {
+        return browser.findElement(By.id("f-" + name.replaceAll("[^\\w-]", "_")));
+    }
+
+    private static void type(String name, String value) {
+        WebElement e = field(name);
+        e.clear();
+        e.sendKeys(value);
+    }
+
+    private static void check(String name) {
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("arguments[0].checked = true", field(name));
+    }
+
+    /** The text of an element, shown or not (Selenium's getText is empty for a hidden one). */
+    private static int number(WebElement e) {
+        String t = e.getDomProperty("textContent");
+        return t == null || t.isBlank() ? 0 : Integer.parseInt(t.trim());
+    }
+
+    private static void setUp(String command, String threads) {
+        browser.findElement(By.cssSelector("nav [data-tab=setup]")).click();
+        new Select(browser.findElement(By.id("command"))).selectByValue(command);
+        new Select(browser.findElement(By.id("store"))).selectByValue("sqlite");
+        type("sqlite.file", dir.resolve("deck.sqlite").toString());
+        type("usercount", "300");
+        type("friendcountperuser", "6");
+        type("resourcecountperuser", "4");
+        new Select(browser.findElement(By.id("workload"))).selectByValue("high");
+        if (threads != null) {
+            type("--threads", threads);
+        }
+    }
+
+    private static void shot(String name) throws Exception {
+        Files.write(SHOTS.resolve(name + ".png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+    }
+
+    /** Waits until every job started from the page has ended; asserts how many ended with exit code 0. */
+    private static void jobsDone(int succeeded) {
+        wait.until(d -> deck.jobs().all().stream().allMatch(j -> j.exitCode() != null));
+        assertThat(deck.jobs().all().stream().filter(j -> j.exitCode() == 0).count())
+                .as(() -> deck.jobs().all().stream().map(j -> j.args() + " exit " + j.exitCode() + ":\n  "
+                        + String.join("\n  ", j.lines())).collect(java.util.stream.Collectors.joining("\n")))
+                .isEqualTo(succeeded);
+    }
+
+    @Test
+    @Order(1)
+    void aBadInputIsShownNextToItsField() throws Exception {
+        setUp("run", "0");
+        browser.findElement(By.id("start")).click();
+        WebElement error = browser.findElement(By.cssSelector(".field-error[data-for='--threads']"));
+        wait.until(d -> !error.getText().isBlank());
+        assertThat(error.getText()).contains("T must be at least 1");
+        assertThat(field("--threads").getDomAttribute("class")).contains("invalid");
+        shot("bad-input");
+        jobsDone(0);
+    }
+
+    @Test
+    @Order(2)
+    void aCustomMixIsCheckedAsItIsTyped() {
+        browser.findElement(By.cssSelector("nav [data-tab=setup]")).click();
+        new Select(browser.findElement(By.id("workload"))).selectByValue("custom");
+        WebElement check = browser.findElement(By.id("mix-check"));
+        browser.findElement(By.id("mix-VP")).sendKeys("50");
+        wait.until(d -> check.getText().contains("must be 100"));
+        browser.findElement(By.id("mix-IF")).sendKeys("10");
+        browser.findElement(By.id("mix-AFR")).sendKeys("10");
+        browser.findElement(By.id("mix-LF")).sendKeys("30");
+        wait.until(d -> check.getText().contains("not symmetric"));
+        browser.findElement(By.id("mix-LF")).clear();
+        browser.findElement(By.id("mix-LF")).sendKeys("20");
+        browser.findElement(By.id("mix-TF")).sendKeys("10");
+        wait.until(d -> check.getText().contains("symmetric ✓"));
+        assertThat(check.getText()).contains("sum 100 %");
+    }
+
+    @Test
+    @Order(3)
+    void runsStartedFromThePageAreWatchedLiveAndOpened() throws Exception {
+        setUp("run", "2");
+        type("--duration", "6s");
+        type("--warmup", "1s");
+        check("--load");
+        browser.findElement(By.id("start")).click();
+        // The page switches to the live view of the run it started; the chart grows second by second.
+        WebElement seconds = browser.findElement(By.id("live-seconds"));
+        wait.until(d -> number(seconds) >= 3);
+        int before = number(seconds);
+        wait.until(d -> number(seconds) > before);
+        assertThat(browser.findElements(By.cssSelector("#live-throughput canvas"))).isNotEmpty();
+        assertThat(browser.findElements(By.cssSelector("#live-kinds tbody tr"))).isNotEmpty();
+        assertThat(browser.findElements(By.cssSelector("#live-nodes tr.bottleneck"))).hasSize(1);
+        shot("live");
+        jobsDone(1);
+
+        setUp("run", "4");
+        type("--duration", "4s");
+        type("--warmup", "1s");
+        browser.findElement(By.id("start")).click();
+        jobsDone(2);
+
+        browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
+        wait.until(d -> d.findElements(By.cssSelector("#runs tbody tr[data-path$='.json']")).size() >= 2);
+        List<WebElement> runs = browser.findElements(By.cssSelector("#runs tbody tr[data-path$='.json']"));
+        runs.get(0).findElement(By.cssSelector("button.open")).click();
+        wait.until(d -> !d.findElements(By.cssSelector("#detail .downloads a")).isEmpty());
+        assertThat(browser.findElements(By.cssSelector("#d-throughput canvas"))).isNotEmpty();
+        // The downloads are the result as written and its series as CSV.
+        String json = get(browser.findElement(By.linkText("JSON")).getDomAttribute("href"));
+        JsonNode result = JSON.readTree(json);
+        assertThat(result.path("threads").asInt()).isEqualTo(4);
+        String csv = get(browser.findElement(By.partialLinkText("CSV")).getDomAttribute("href"));
+        assertThat(csv.lines().count()).isEqualTo(result.path("series").size() + 1);
+        assertThat(csv.lines().findFirst().orElseThrow()).startsWith("second,elapsed_s");
+
+        for (WebElement r : runs.subList(0, 2)) {
+            r.findElement(By.cssSelector("input.pick")).click();
+        }
+        browser.findElement(By.id("compare-selected")).click();
+        wait.until(d -> d.findElements(By.cssSelector("#compare-table tbody tr")).size() == 2);
+        assertThat(browser.findElements(By.cssSelector("#compare-throughput canvas"))).isNotEmpty();
+        String table = browser.findElement(By.id("compare-table")).getText();
+        assertThat(table).contains("sqlite").contains("high");
+        shot("compare");
+    }
+
+    @Test
+    @Order(4)
+    void aShortRatingShowsEachExperimentWithItsVerdictAsItFinishes() throws Exception {
+        setUp("rate", null);
+        type("--delta", "2s");
+        type("--warmup", "1s");
+        type("--max-threads", "4");
+        type("--sla", "95%:100ms:0.01%:2s");
+        check("--no-confirm");
+        browser.findElement(By.id("start")).click();
+        wait.until(d -> !d.findElements(By.cssSelector("#live-rating-table tbody tr")).isEmpty());
+        String row = browser.findElement(By.cssSelector("#live-rating-table tbody tr")).getText();
+        assertThat(row).containsAnyOf("meets", "fails");
+        shot("rating-live");
+        jobsDone(3);
+        browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
+        wait.until(d -> !d.findElements(By.cssSelector("#runs tbody tr[data-path^='rate-deck']")).isEmpty());
+        browser.findElement(By.cssSelector("#runs tbody tr[data-path^='rate-deck'] button.open")).click();
+        wait.until(d -> d.findElement(By.id("detail")).getText().contains("SoAR"));
+        int rows = browser.findElements(By.cssSelector("#d-rating-table tbody tr")).size();
+        JsonNode rating = JSON.readTree(Files.readString(Files.list(dir.resolve("runs"))
+                .filter(p -> p.getFileName().toString().startsWith("rate-deck")).findFirst().orElseThrow()
+                .resolve("rating.json")));
+        assertThat(rows).isEqualTo(rating.path("experiments").size()).isPositive();
+        shot("rating");
+    }
+
+    private static String get(String href) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                "http://127.0.0.1:" + deck.port() + href)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(href).isEqualTo(200);
+        return r.body();
+    }
+}

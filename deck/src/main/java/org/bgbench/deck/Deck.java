@@ -1,0 +1,275 @@
+package org.bgbench.deck;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import org.bgbench.deck.forms.Forms;
+import org.bgbench.deck.jobs.Job;
+import org.bgbench.deck.jobs.JobRequest;
+import org.bgbench.deck.jobs.Jobs;
+import org.bgbench.deck.live.LiveFeed;
+import org.bgbench.deck.results.Results;
+import org.bgbench.store.StoreRegistry;
+
+/**
+ * BG's visualization deck (dissertation appendix B): a local web server with the set-up forms, the live view and the
+ * results browser. It binds to 127.0.0.1 unless told otherwise; on any other address every request must carry the
+ * token (it can start runs against databases). Built on the JDK's own HTTP server: the deck serves a handful of JSON
+ * endpoints and one event stream, which needs no framework.
+ */
+public final class Deck implements AutoCloseable {
+    /** uPlot's WebJar, served under {@code /uplot/}. */
+    static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
+    private static final String WEB = "org/bgbench/deck/web/";
+    private static final String COOKIE = "bg_deck_token";
+    private final HttpServer server;
+    private final String token;
+    private final Jobs jobs;
+    private final Results results;
+    private final LiveFeed live;
+    private final StoreRegistry stores;
+
+    /**
+     * What the deck needs.
+     *
+     * @param bind    address and port (port 0: any free one)
+     * @param token   required on every request when not null; must be given when {@code bind} is not a loopback address
+     * @param runs    the results directory (the commands' default {@code runs/})
+     * @param workDir where started commands run
+     * @param bg      how to start BG: the command and arguments before the subcommand
+     */
+    public record Config(InetSocketAddress bind, String token, Path runs, Path workDir, List<String> bg) {
+        public Config {
+            if (!bind.getAddress().isLoopbackAddress() && (token == null || token.isBlank())) {
+                throw new IllegalArgumentException("--token: required when the deck listens on " + bind.getAddress()
+                        .getHostAddress() + " (not a loopback address), since it can start runs against databases");
+            }
+        }
+    }
+
+    private Deck(Config c, StoreRegistry stores) throws IOException {
+        this.token = c.token();
+        this.stores = stores;
+        this.results = new Results(c.runs());
+        this.jobs = new Jobs(c.bg(), c.workDir(), results.root());
+        this.live = new LiveFeed(results.root(), () -> jobs.all().stream().map(Jobs::summary).toList());
+        this.server = HttpServer.create(c.bind(), 64);
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    public static Deck start(Config c, StoreRegistry stores) throws IOException {
+        return new Deck(c, stores);
+    }
+
+    /** The address to open (with the token when one is needed). */
+    public URI uri() {
+        InetSocketAddress a = server.getAddress();
+        String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getAddress().getHostAddress();
+        if (host.contains(":")) {
+            host = "[" + host + "]";
+        }
+        return URI.create("http://" + host + ":" + a.getPort() + "/" + (token == null ? "" : "?token=" + token));
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        try (ex) {
+            if (!authorized(ex)) {
+                Http.error(ex, 401, "this deck needs its token: open the address 'bg deck' printed");
+                return;
+            }
+            String path = ex.getRequestURI().getPath();
+            String method = ex.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("POST")) {
+                Http.error(ex, 405, "GET or POST");
+                return;
+            }
+            if (method.equals("POST") && !sameOrigin(ex)) {
+                Http.error(ex, 403, "requests that start commands must come from the deck's own page");
+                return;
+            }
+            try {
+                route(ex, method, path);
+            } catch (IllegalArgumentException e) {
+                Http.error(ex, 400, e.getMessage());
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                Http.error(ex, 400, "the request is not the JSON the deck expects: " + e.getOriginalMessage());
+            } catch (RuntimeException e) {
+                Http.error(ex, 500, "the deck failed: " + e);
+            }
+        }
+    }
+
+    private void route(HttpExchange ex, String method, String path) throws IOException {
+        switch (path) {
+            case "/", "/index.html" -> resource(ex, WEB + "index.html", "text/html; charset=utf-8");
+            case "/deck.js" -> resource(ex, WEB + "deck.js", "text/javascript; charset=utf-8");
+            case "/deck.css" -> resource(ex, WEB + "deck.css", "text/css; charset=utf-8");
+            case "/uplot/uPlot.iife.min.js" -> resource(ex, UPLOT + "uPlot.iife.min.js", "text/javascript");
+            case "/uplot/uPlot.min.css" -> resource(ex, UPLOT + "uPlot.min.css", "text/css");
+            case "/api/forms" -> Http.json(ex, 200, Forms.describe(stores));
+            case "/api/mix" -> {
+                Map<String, Double> mix = new java.util.LinkedHashMap<>();
+                Http.body(ex, Map.class).forEach((k, v) -> mix.put(String.valueOf(k), v instanceof Number n
+                        ? n.doubleValue() : v == null || String.valueOf(v).isBlank() ? null : parse(k, v)));
+                Http.json(ex, 200, Forms.checkMix(mix));
+            }
+            case "/api/jobs" -> {
+                if (method.equals("POST")) {
+                    Job j = jobs.start(Http.body(ex, JobRequest.class));
+                    Http.json(ex, 200, Jobs.summary(j));
+                } else {
+                    Http.json(ex, 200, jobs.all().stream().map(Jobs::summary).toList());
+                }
+            }
+            case "/api/jobs/stop" -> {
+                Job j = jobs.get(Integer.parseInt(Http.query(ex).getOrDefault("id", "-1")));
+                if (j == null) {
+                    Http.error(ex, 404, "id: no such job");
+                } else {
+                    j.process().destroy();
+                    Http.json(ex, 200, Jobs.summary(j));
+                }
+            }
+            case "/api/runs" -> Http.json(ex, 200, results.list());
+            case "/api/result" -> Http.json(ex, 200, results.open(Http.query(ex).get("path")));
+            case "/api/csv" -> {
+                String p = Http.query(ex).get("path");
+                ex.getResponseHeaders().set("Content-Disposition", "attachment; filename=\""
+                        + Results.sibling(Path.of(p).getFileName(), ".csv").getFileName() + "\"");
+                Http.text(ex, 200, "text/csv; charset=utf-8", results.csv(p));
+            }
+            case "/api/live" -> {
+                ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+                ex.getResponseHeaders().set("Cache-Control", "no-store");
+                ex.sendResponseHeaders(200, 0);
+                try (OutputStream out = ex.getResponseBody()) {
+                    live.serve(out);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            default -> {
+                if (path.startsWith("/files/")) {
+                    file(ex, path.substring("/files/".length()));
+                } else {
+                    Http.error(ex, 404, "no such page: " + path);
+                }
+            }
+        }
+    }
+
+    private static Double parse(Object key, Object value) {
+        try {
+            return Double.parseDouble(String.valueOf(value));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + ": a percentage, got '" + value + "'");
+        }
+    }
+
+    /** A file of the runs directory, as a download (JSON, CSV, HdrHistogram logs). */
+    private void file(HttpExchange ex, String relative) throws IOException {
+        Path p = results.resolve(java.net.URLDecoder.decode(relative, StandardCharsets.UTF_8));
+        if (!Files.isRegularFile(p)) {
+            Http.error(ex, 404, "no such file: " + relative);
+            return;
+        }
+        String name = p.getFileName().toString();
+        String type = name.endsWith(".json") ? "application/json" : "text/plain; charset=utf-8";
+        ex.getResponseHeaders().set("Content-Disposition", "attachment; filename=\"" + name + "\"");
+        ex.getResponseHeaders().set("Content-Type", type);
+        ex.sendResponseHeaders(200, Files.size(p) == 0 ? -1 : Files.size(p));
+        try (OutputStream out = ex.getResponseBody()) {
+            Files.copy(p, out);
+        }
+    }
+
+    private static void resource(HttpExchange ex, String name, String type) throws IOException {
+        try (InputStream in = Deck.class.getClassLoader().getResourceAsStream(name)) {
+            if (in == null) {
+                Http.error(ex, 404, "missing resource " + name);
+                return;
+            }
+            Http.send(ex, 200, type, in.readAllBytes());
+        }
+    }
+
+    /** The token from the header, the query (the address printed) or the cookie set by the first page. */
+    private boolean authorized(HttpExchange ex) {
+        if (token == null) {
+            return true;
+        }
+        String given = Http.query(ex).get("token");
+        if (given != null) {
+            ex.getResponseHeaders().add("Set-Cookie", COOKIE + "=" + given + "; Path=/; HttpOnly; SameSite=Strict");
+        }
+        if (given == null) {
+            String auth = ex.getRequestHeaders().getFirst("Authorization");
+            if (auth != null && auth.startsWith("Bearer ")) {
+                given = auth.substring(7).trim();
+            }
+        }
+        if (given == null) {
+            List<String> cookies = ex.getRequestHeaders().getOrDefault("Cookie", List.of());
+            for (String header : cookies) {
+                for (String c : header.split(";")) {
+                    String t = c.trim();
+                    if (t.startsWith(COOKIE + "=")) {
+                        given = t.substring(COOKIE.length() + 1);
+                    }
+                }
+            }
+        }
+        return given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
+                token.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A POST from another site (a page the user has open elsewhere) must not start runs: browsers send Origin with
+     * such requests, and it must name this deck.
+     */
+    private boolean sameOrigin(HttpExchange ex) {
+        String origin = ex.getRequestHeaders().getFirst("Origin");
+        if (origin == null) {
+            return true; // not a browser's cross-site request (curl, tests)
+        }
+        String host = ex.getRequestHeaders().getFirst("Host");
+        return host != null && (origin.equals("http://" + host) || origin.equals("https://" + host));
+    }
+
+    /** Whether {@code address} is a loopback address (the deck's default needs no token there). */
+    public static boolean loopback(String host) throws IOException {
+        return InetAddress.getByName(host).isLoopbackAddress();
+    }
+
+    @Override
+    public void close() {
+        live.close();
+        server.stop(0);
+    }
+
+    public Jobs jobs() {
+        return jobs;
+    }
+
+    public LiveFeed live() {
+        return live;
+    }
+}

@@ -1,0 +1,221 @@
+package org.bgbench.deck.results;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The runs directory as the deck shows it: run results ({@code X.json} with a {@code total} section) and ratings
+ * (directories holding {@code rating.json} or, while they run, {@code experiments.jsonl}), newest first; one result
+ * read whole; a run's per-second series as CSV. Every path the page sends is resolved inside the runs directory.
+ */
+public final class Results {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final Path runs;
+
+    public Results(Path runs) {
+        this.runs = runs.toAbsolutePath().normalize();
+    }
+
+    public Path root() {
+        return runs;
+    }
+
+    /** {@code relative} inside the runs directory, or an exception for anything outside it. */
+    public Path resolve(String relative) {
+        if (relative == null || relative.isBlank()) {
+            throw new IllegalArgumentException("path: a file under " + runs);
+        }
+        Path p = runs.resolve(relative).normalize();
+        if (!p.startsWith(runs)) {
+            throw new IllegalArgumentException("path: must stay under " + runs);
+        }
+        return p;
+    }
+
+    public String relative(Path p) {
+        return runs.relativize(p.toAbsolutePath().normalize()).toString().replace('\\', '/');
+    }
+
+    /** Every run and rating, newest first, with the figures a list shows. */
+    public List<Map<String, Object>> list() throws IOException {
+        List<Map<String, Object>> out = new ArrayList<>();
+        if (!Files.isDirectory(runs)) {
+            return out;
+        }
+        try (Stream<Path> s = Files.walk(runs, 2)) {
+            for (Path p : s.sorted(Comparator.comparing(Results::modified).reversed()).toList()) {
+                String name = p.getFileName().toString();
+                if (Files.isDirectory(p) && (Files.exists(p.resolve("rating.json"))
+                        || Files.exists(p.resolve("experiments.jsonl")))) {
+                    out.add(rating(p));
+                } else if (name.endsWith(".json") && !name.equals("rating.json") && !name.endsWith(".state.json")
+                        && !name.equals("graph.json") && Files.isRegularFile(p)) {
+                    Map<String, Object> r = run(p);
+                    if (r != null) {
+                        out.add(r);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static long modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).toMillis();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private Map<String, Object> run(Path p) {
+        JsonNode n;
+        try {
+            n = JSON.readTree(p.toFile());
+        } catch (IOException e) {
+            return null;
+        }
+        if (n == null || !n.has("total") || !n.has("series")) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", "run");
+        m.put("path", relative(p));
+        m.put("modified", modified(p));
+        m.put("store", n.path("store").path("name").asText(null));
+        m.put("mix", n.path("workload").path("mix_name").asText(null));
+        m.put("threads", n.path("threads").asInt());
+        m.put("throughput", n.path("throughput").asDouble());
+        m.put("within_beta_pct", number(n.path("total").path("within_beta_pct")));
+        m.put("p95_ms", number(n.path("total").path("p95_ms")));
+        m.put("unpredictable_pct", number(n.path("unpredictable").path("pct")));
+        m.put("partial", n.path("partial").asBoolean());
+        Path hlog = sibling(p, ".hlog");
+        m.put("hlog", Files.exists(hlog) ? relative(hlog) : null);
+        return m;
+    }
+
+    private Map<String, Object> rating(Path dir) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", "rating");
+        m.put("path", relative(dir));
+        m.put("modified", modified(dir));
+        try {
+            Path file = dir.resolve("rating.json");
+            if (Files.exists(file)) {
+                JsonNode n = JSON.readTree(file.toFile());
+                m.put("store", n.path("store").asText(null));
+                m.put("mix", n.path("workload").asText(null));
+                m.put("soar", number(n.path("soar").path("actions_per_second")));
+                m.put("socialites", number(n.path("socialites").path("threads")));
+                m.put("complete", n.path("complete").asBoolean());
+            } else {
+                m.put("running", true);
+            }
+        } catch (IOException e) {
+            m.put("error", e.getMessage());
+        }
+        return m;
+    }
+
+    private static Double number(JsonNode n) {
+        return n.isNumber() ? n.asDouble() : null;
+    }
+
+    /** {@code X.suffix} beside {@code X.json}. */
+    public static Path sibling(Path json, String suffix) {
+        String name = json.getFileName().toString();
+        String stem = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+        return json.resolveSibling(stem + suffix);
+    }
+
+    /**
+     * A result as the page opens it: a run's JSON as written (without its encoded histograms), or a rating's
+     * {@code rating.json} (when written) with the experiments found so far.
+     */
+    public JsonNode open(String relative) throws IOException {
+        Path p = resolve(relative);
+        if (Files.isDirectory(p)) {
+            ObjectNode r = JSON.createObjectNode();
+            r.put("kind", "rating");
+            r.put("path", relative(p));
+            Path file = p.resolve("rating.json");
+            if (Files.exists(file)) {
+                r.set("rating", JSON.readTree(file.toFile()));
+            }
+            r.set("experiments", experiments(p));
+            return r;
+        }
+        JsonNode n = JSON.readTree(p.toFile());
+        if (n instanceof ObjectNode o) {
+            strip(o.path("total"));
+            o.path("actions").forEach(Results::strip);
+            o.path("sessions").forEach(Results::strip);
+            o.put("kind", "run");
+            o.put("path", relative(p));
+            Path hlog = sibling(p, ".hlog");
+            o.put("hlog_path", Files.exists(hlog) ? relative(hlog) : null);
+        }
+        return n;
+    }
+
+    private static void strip(JsonNode n) {
+        if (n instanceof ObjectNode o) {
+            o.remove("hdr");
+        }
+    }
+
+    /** A rating's experiments as they finished ({@code experiments.jsonl}), each with its SLA verdict. */
+    public static ArrayNode experiments(Path dir) throws IOException {
+        ArrayNode a = JSON.createArrayNode();
+        Path f = dir.resolve("experiments.jsonl");
+        if (Files.exists(f)) {
+            for (String line : Files.readAllLines(f)) {
+                if (!line.isBlank()) {
+                    try {
+                        a.add(JSON.readTree(line));
+                    } catch (IOException e) {
+                        // a line being written
+                    }
+                }
+            }
+        }
+        return a;
+    }
+
+    /** A run's per-second series as CSV, one row a second, the columns of the result's series. */
+    public String csv(String relative) throws IOException {
+        JsonNode n = JSON.readTree(resolve(relative).toFile());
+        JsonNode series = n.path("series");
+        if (!series.isArray()) {
+            throw new IllegalArgumentException("path: not a run result with a series");
+        }
+        List<String> columns = new ArrayList<>();
+        if (!series.isEmpty()) {
+            series.get(0).fieldNames().forEachRemaining(columns::add);
+        }
+        StringBuilder sb = new StringBuilder(String.join(",", columns)).append('\n');
+        for (JsonNode row : series) {
+            List<String> cells = new ArrayList<>();
+            for (String c : columns) {
+                JsonNode v = row.path(c);
+                cells.add(v.isNull() || v.isMissingNode() ? "" : v.isNumber()
+                        ? String.format(Locale.ROOT, "%s", v.numberValue()) : v.asText());
+            }
+            sb.append(String.join(",", cells)).append('\n');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,349 @@
+// BG deck: the set-up forms (built from /api/forms), the live view (/api/live, server-sent events) and the results.
+'use strict';
+const $ = s => document.querySelector(s);
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'text') e.textContent = v; else if (k.startsWith('on')) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
+  }
+  for (const k of kids) e.append(k);
+  return e;
+};
+const fmt = (v, d = 1) => v == null || Number.isNaN(v) ? '–' : Number(v).toLocaleString('en', {maximumFractionDigits: d});
+const COLORS = ['#1f6feb', '#d1242f', '#1a7f37', '#9a6700', '#8250df', '#bf3989', '#0a7ea4', '#57606a'];
+
+// The options each command offers: [name, label, placeholder or 'flag'].
+const OPTIONS = {
+  run: [['--threads', 'T, members at once', '1'], ['--duration', 'duration', '30s'], ['--warmup', 'warm-up', 'e.g. 5s'],
+        ['--beta', 'β', '100ms'], ['--load', 'load the graph first if needed', 'flag'], ['--workers', 'workers HOST:PORT,… (empty: local)', '']],
+  rate: [['--sla', 'SLA α:β:τ:Δ', '95%:100ms:0.01%:60s'], ['--target', 'soar, socialites or both', 'both'], ['--delta', 'δ per experiment', '10s'],
+         ['--warmup', 'warm-up', '2s'], ['--max-threads', 'largest T', '1024'], ['--reset', 'reset between experiments', 'auto'],
+         ['--no-confirm', 'skip the confirmation run', 'flag'], ['--workers', 'workers HOST:PORT,… (empty: local)', '']],
+  load: [['--threads', 'loader threads', '2 × cores'], ['--replace', 'replace a graph the store holds', 'flag']],
+  delta: [['--threads', 'T of the long run', ''], ['--duration', 'long run', '60s'], ['--deltas', 'δ candidates S,S,…', ''], ['--warmup', 'warm-up', '1s']],
+  sweep: [['--threads', 'T,T,…', '1,2,4,8,16'], ['--duration', 'duration each', '30s'], ['--warmup', 'warm-up', '0s'], ['--load', 'load first if needed', 'flag']],
+};
+// Names BG's messages use for the graph's keys.
+const ALIASES = {members: 'usercount', mix: 'workload', '--workload': 'workload', '--store': 'store'};
+let forms = null;
+
+function tabs() {
+  document.querySelectorAll('nav .tab').forEach(b => b.addEventListener('click', () => show(b.dataset.tab)));
+}
+function show(tab) {
+  document.querySelectorAll('nav .tab').forEach(b => b.classList.toggle('active', b.dataset.tab === tab));
+  document.querySelectorAll('.panel').forEach(p => p.classList.toggle('active', p.id === tab));
+  if (tab === 'results') loadRuns();
+  if (tab === 'live') redrawLive();
+}
+
+// ---- set up ----
+function fieldId(name) { return 'f-' + name.replace(/[^\w-]/g, '_'); }
+function field(name, label, placeholder, title) {
+  const input = placeholder === 'flag' ? el('input', {type: 'checkbox', id: fieldId(name), 'data-name': name})
+    : el('input', {type: 'text', id: fieldId(name), 'data-name': name, placeholder: placeholder || ''});
+  const l = el('label', {title: title || ''}, el('span', {text: label}), input, el('span', {class: 'field-error', 'data-for': name}));
+  return l;
+}
+function renderOptions() {
+  const box = $('#options'); box.replaceChildren();
+  for (const [name, label, ph] of OPTIONS[$('#command').value]) box.append(field(name, `${name} (${label})`, ph));
+  $('#workload-set').hidden = $('#command').value === 'load';
+}
+function renderStore() {
+  const s = forms.stores.find(x => x.name === $('#store').value);
+  $('#store-description').textContent = s.description;
+  const box = $('#store-settings'); box.replaceChildren();
+  for (const st of s.settings) box.append(field(st.key, st.key, st.default || '', st.description));
+}
+function renderGraph() {
+  const box = $('#graph'); box.replaceChildren();
+  for (const g of forms.graph) box.append(field(g.key, g.key, '', g.description));
+  for (const [k, v] of [['usercount', '1000'], ['friendcountperuser', '10'], ['resourcecountperuser', '10']]) $('#' + fieldId(k)).placeholder = v + ' (deck)';
+}
+function renderMixes() {
+  const sel = $('#workload');
+  for (const m of forms.mixes) sel.append(el('option', {value: m.name, text: `${m.name}: ${m.description}`}));
+  sel.append(el('option', {value: 'custom', text: 'custom: my own percentages'}));
+  sel.value = 'high';
+  const box = $('#mix-fields');
+  for (const k of forms.kinds) {
+    box.append(el('label', {title: k.key}, el('span', {text: `${k.code} ${k.title}`}),
+      el('input', {type: 'number', min: '0', max: '100', step: 'any', id: 'mix-' + k.code, 'data-code': k.code, 'data-key': k.key, oninput: checkMix})));
+  }
+  sel.addEventListener('change', () => {
+    $('#custom-mix').hidden = sel.value !== 'custom';
+    if (sel.value === 'custom') checkMix();
+  });
+}
+function customMix() {
+  const mix = {};
+  document.querySelectorAll('#mix-fields input').forEach(i => { if (i.value !== '') mix[i.dataset.code] = Number(i.value); });
+  return mix;
+}
+let mixOk = false;
+async function checkMix() {
+  const r = await (await fetch('/api/mix', {method: 'POST', body: JSON.stringify(customMix())})).json();
+  mixOk = r.sums_to_100 && r.errors.length === 0;
+  const parts = [`sum ${fmt(r.sum, 4)} %` + (r.sums_to_100 ? ' ✓' : ' — must be 100 %')];
+  if (r.sums_to_100) parts.push(r.symmetric ? 'symmetric ✓' : 'not symmetric: ' + r.warnings.join('; '));
+  parts.push(...r.errors);
+  const p = $('#mix-check'); p.textContent = parts.join(' · '); p.className = mixOk ? 'hint ok' : 'field-error';
+}
+function clearErrors() {
+  document.querySelectorAll('.field-error[data-for]').forEach(e => e.textContent = '');
+  document.querySelectorAll('.invalid').forEach(e => e.classList.remove('invalid'));
+}
+function showError(field, message) {
+  let name = field ? (ALIASES[field] || field) : '_form';
+  const kind = forms && field ? forms.kinds.find(k => k.key.toLowerCase() === field.toLowerCase()) : null;
+  if (kind) name = 'workload';
+  let target = document.querySelector(`.field-error[data-for="${CSS.escape(name)}"]`);
+  if (!target) target = $('#form-error');
+  target.textContent = message;
+  const input = document.getElementById(fieldId(name)) || (name === 'workload' ? $('#workload') : null);
+  if (input) input.classList.add('invalid');
+  show('setup');
+}
+function request() {
+  const r = {command: $('#command').value, store: $('#store').value, settings: {}, graph: {}, options: {}, workload: $('#workload').value, mix: {}};
+  document.querySelectorAll('#store-settings input').forEach(i => { if (i.value.trim()) r.settings[i.dataset.name] = i.value.trim(); });
+  document.querySelectorAll('#graph input').forEach(i => { r.graph[i.dataset.name] = i.value.trim() || (i.placeholder.endsWith('(deck)') ? i.placeholder.split(' ')[0] : ''); });
+  document.querySelectorAll('#options input').forEach(i => {
+    if (i.type === 'checkbox') { if (i.checked) r.options[i.dataset.name] = true; } else if (i.value.trim()) r.options[i.dataset.name] = i.value.trim();
+  });
+  if (r.workload === 'custom') r.mix = customMix();
+  return r;
+}
+const shownErrors = new Set();
+async function start(ev) {
+  ev.preventDefault();
+  clearErrors();
+  if ($('#workload').value === 'custom' && $('#command').value !== 'load' && !mixOk) {
+    showError('workload', 'the custom mix must sum to 100 %'); return;
+  }
+  const res = await fetch('/api/jobs', {method: 'POST', body: JSON.stringify(request())});
+  const j = await res.json();
+  if (!res.ok) { showError(null, j.error); return; }
+  $('#status').textContent = `started #${j.id}: bg ${j.args.join(' ')}`;
+  if (j.command !== 'load') { followNext = j.result; }
+}
+let followNext = null;
+function renderJobs(jobs) {
+  const tb = $('#jobs tbody'); tb.replaceChildren();
+  for (const j of jobs.slice().reverse()) {
+    const state = j.running ? 'running' : (j.exit_code === 0 ? 'done' : `exit ${j.exit_code}`);
+    const stop = j.running ? el('button', {text: 'stop', onclick: () => fetch('/api/jobs/stop?id=' + j.id, {method: 'POST'})}) : '';
+    tb.append(el('tr', {'data-job': j.id}, el('td', {text: j.id}), el('td', {class: 'l', text: j.command}), el('td', {class: 'l', text: state}),
+      el('td', {class: 'l', text: j.result || ''}), el('td', {class: 'l', text: j.output.length ? j.output[j.output.length - 1] : ''}), el('td', {}, stop)));
+    if (j.error && !shownErrors.has(j.id)) { shownErrors.add(j.id); showError(j.error.field, j.error.message); }
+  }
+}
+
+// ---- live ----
+const live = {runs: {}, ratings: {}, selected: null, charts: {}, dirty: false};
+function connect() {
+  const es = new EventSource('/api/live');
+  es.addEventListener('line', e => onLine(JSON.parse(e.data)));
+  es.addEventListener('experiment', e => onExperiment(JSON.parse(e.data)));
+  es.addEventListener('jobs', e => renderJobs(JSON.parse(e.data)));
+  es.onerror = () => { $('#status').textContent = 'live feed interrupted; reconnecting…'; };
+  es.onopen = () => { $('#status').textContent = 'live feed connected'; };
+}
+function onLine(ev) {
+  let r = live.runs[ev.path];
+  // A start line earlier in the file than what was read: the same name holds a new run.
+  if (!r || ev.data.type === 'start' && ev.at < r.at) {
+    if (!r) $('#live-run').append(el('option', {value: ev.path, text: ev.path}));
+    r = live.runs[ev.path] = {at: 0, seconds: [], start: null, end: null};
+  }
+  if (ev.at <= r.at) return;
+  r.at = ev.at;
+  const d = ev.data;
+  if (d.type === 'start') { r.start = d; r.seconds = []; r.end = null; }
+  else if (d.type === 'second') r.seconds.push(d);
+  else if (d.type === 'end') r.end = d;
+  const wanted = followNext && ev.path.startsWith(followNext.replace(/\.json$/, ''));
+  if (!live.selected || wanted) { live.selected = ev.path; $('#live-run').value = ev.path; if (wanted) { followNext = null; show('live'); } }
+  if (ev.path === live.selected) live.dirty = true;
+}
+function onExperiment(ev) {
+  const r = live.ratings[ev.path] = live.ratings[ev.path] || {at: 0, experiments: []};
+  if (ev.at <= r.at) return;
+  r.at = ev.at; r.experiments.push(ev.data);
+  if (live.selected && live.selected.startsWith(ev.path + '/')) live.dirty = true;
+  if (followNext && followNext.endsWith(ev.path)) live.dirty = true;
+}
+function chart(id, title, series, opts = {}) {
+  const target = document.getElementById(id);
+  const o = Object.assign({width: Math.max(480, target.clientWidth || 560), height: 220, title: '', series: [{}, ...series.map((s, i) => Object.assign({stroke: COLORS[i % COLORS.length], width: 1.5}, s))],
+    axes: [{}, {size: 60}], scales: {x: {time: opts.time !== false}}}, opts.uplot || {});
+  target.replaceChildren();
+  return new uPlot(o, [[], ...series.map(() => [])], target);
+}
+function liveCharts() {
+  if (live.charts.throughput) return;
+  live.charts.throughput = chart('live-throughput', '', [{label: 'actions/s'}]);
+  live.charts.latency = chart('live-latency', '', [{label: 'p50'}, {label: 'p95'}, {label: 'p99'}]);
+  live.charts.beta = chart('live-beta', '', [{label: '% ≤ β'}], {uplot: {scales: {x: {time: true}, y: {range: [0, 100]}}}});
+  live.charts.errors = chart('live-errors', '', [{label: 'errors'}, {label: 'no-ops'}]);
+  live.charts.rating = chart('live-rating-chart', '', [{label: 'meets SLA', stroke: '#1a7f37', paths: () => null, points: {show: true, size: 9}},
+    {label: 'fails SLA', stroke: '#d1242f', paths: () => null, points: {show: true, size: 9}}], {time: false});
+}
+function redrawLive() {
+  liveCharts();
+  const r = live.runs[live.selected];
+  if (!r) return;
+  const s = r.seconds;
+  const x = s.map(p => p.t / 1000);
+  live.charts.throughput.setData([x, s.map(p => p.throughput)]);
+  live.charts.latency.setData([x, s.map(p => p.p50_ms), s.map(p => p.p95_ms), s.map(p => p.p99_ms)]);
+  live.charts.beta.setData([x, s.map(p => p.within_beta_pct)]);
+  live.charts.errors.setData([x, s.map(p => p.errors), s.map(p => p.noops)]);
+  $('#live-seconds').textContent = s.length;
+  const st = r.start || {};
+  const phase = r.end ? 'ended' : (s.length && s[s.length - 1].warmup ? 'warming up' : 'measuring');
+  $('#live-info').textContent = `${st.store || ''} · ${st.mix || ''} · T=${st.threads || ''} · β ${fmt(st.beta_ms)} ms · ${phase}`
+    + (r.end && r.end.unpredictable_pct != null ? ` · unpredictable ${fmt(r.end.unpredictable_pct, 4)} %` : '');
+  const last = s[s.length - 1];
+  const kb = $('#live-kinds tbody'); kb.replaceChildren();
+  if (last) for (const [code, k] of Object.entries(last.kinds)) {
+    kb.append(el('tr', {}, el('td', {text: code}), el('td', {text: fmt(k.throughput, 0)}), el('td', {text: fmt(k.p95_ms, 2)}),
+      el('td', {text: fmt(k.within_beta_pct, 2)}), el('td', {text: k.errors}), el('td', {text: k.noops})));
+  }
+  renderNodes(last ? last.nodes : []);
+  const dir = live.selected.includes('/') ? live.selected.slice(0, live.selected.lastIndexOf('/')) : null;
+  const rating = dir && live.ratings[dir];
+  $('#live-rating').hidden = !rating;
+  if (rating) renderRating(rating.experiments, live.charts.rating, '#live-rating-table');
+}
+function utilisation(n) {
+  const parts = [];
+  if (n.busy_cores != null && n.cpus) parts.push(n.busy_cores / n.cpus);
+  if (n.machine_cores != null && n.cpus) parts.push(n.machine_cores / n.cpus);
+  if (n.disk_busy_pct != null) parts.push(n.disk_busy_pct / 100);
+  if (n.mem_used_bytes != null && n.mem_total_bytes) parts.push(n.mem_used_bytes / n.mem_total_bytes);
+  return parts.length ? Math.max(...parts) : 0;
+}
+function renderNodes(nodes) {
+  const tb = $('#live-nodes tbody'); tb.replaceChildren();
+  let worst = null;
+  for (const n of nodes || []) if (!worst || utilisation(n) > utilisation(worst)) worst = n;
+  const mb = v => v == null ? '–' : fmt(v / 1048576, 1) + ' MB';
+  for (const n of nodes || []) {
+    const cpu = n.busy_cores == null ? '–' : `${fmt(n.busy_cores, 2)} of ${n.cpus} cores` + (n.machine_cores != null ? ` (machine ${fmt(n.machine_cores, 2)})` : '');
+    tb.append(el('tr', {class: n === worst && utilisation(n) > 0 ? 'bottleneck' : '', 'data-node': n.name},
+      el('td', {text: n.name}), el('td', {class: 'l', text: n.role}), el('td', {text: cpu}),
+      el('td', {text: n.mem_used_bytes == null ? '–' : `${mb(n.mem_used_bytes)} of ${mb(n.mem_total_bytes)}`}),
+      el('td', {text: n.net_rx_bytes_per_s == null ? '–' : `${mb(n.net_rx_bytes_per_s)}/s / ${mb(n.net_tx_bytes_per_s)}/s`}),
+      el('td', {text: n.disk_read_bytes_per_s == null ? '–' : `${mb(n.disk_read_bytes_per_s)}/s / ${mb(n.disk_write_bytes_per_s)}/s`}),
+      el('td', {text: n.disk_busy_pct == null ? (n.iowait_cores != null ? `iowait ${fmt(n.iowait_cores, 2)} cores` : '–') : fmt(n.disk_busy_pct, 1) + ' %'})));
+  }
+}
+function renderRating(experiments, plot, tableSel) {
+  const sorted = experiments.slice().sort((a, b) => a.threads - b.threads);
+  plot.setData([sorted.map(e => e.threads), sorted.map(e => e.success ? e.throughput : null), sorted.map(e => e.success ? null : e.throughput)]);
+  const tb = document.querySelector(tableSel + ' tbody'); tb.replaceChildren();
+  for (const e of experiments) {
+    tb.append(el('tr', {}, el('td', {text: e.index}), el('td', {class: 'l', text: e.phase}), el('td', {text: e.threads}),
+      el('td', {text: fmt(e.throughput, 0)}), el('td', {text: fmt(e.within_beta_pct, 2)}), el('td', {text: fmt(e.unpredictable_pct, 4)}),
+      el('td', {class: e.success ? 'ok' : 'bad', text: e.success ? 'meets' : 'fails' + (e.failures && e.failures.length ? ': ' + e.failures.join('; ') : '')})));
+  }
+}
+
+// ---- results ----
+async function loadRuns() {
+  const runs = await (await fetch('/api/runs')).json();
+  const tb = $('#runs tbody'); tb.replaceChildren();
+  for (const r of runs) {
+    const name = r.kind === 'rating' ? `rating ${r.path}` : r.path;
+    const tput = r.kind === 'rating' ? (r.soar != null ? `SoAR ${fmt(r.soar, 0)} · Socialites ${fmt(r.socialites, 0)}` : 'running') : fmt(r.throughput, 0);
+    tb.append(el('tr', {'data-path': r.path}, el('td', {}, el('input', {type: 'checkbox', class: 'pick', value: r.path, 'data-kind': r.kind})),
+      el('td', {class: 'l', text: name}), el('td', {class: 'l', text: r.store || ''}), el('td', {class: 'l', text: r.mix || ''}),
+      el('td', {text: r.threads || ''}), el('td', {text: tput}), el('td', {text: fmt(r.within_beta_pct, 2)}), el('td', {text: fmt(r.unpredictable_pct, 4)}),
+      el('td', {}, el('button', {text: 'open', class: 'open', onclick: () => openResult(r.path)}))));
+  }
+}
+async function openResult(path) {
+  const r = await (await fetch('/api/result?path=' + encodeURIComponent(path))).json();
+  const d = $('#detail'); d.replaceChildren();
+  d.append(el('h2', {text: path}));
+  if (r.kind === 'rating') return openRating(r, d);
+  const dl = el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(path), text: 'JSON'}),
+    el('a', {href: '/api/csv?path=' + encodeURIComponent(path), text: 'CSV (per second)'}));
+  if (r.hlog_path) dl.append(el('a', {href: '/files/' + encodeURI(r.hlog_path), text: 'HdrHistogram log (.hlog)'}));
+  d.append(dl);
+  const t = r.total || {};
+  d.append(el('p', {text: `${r.store.name} · ${r.workload.mix_name} · T=${r.threads} · ${fmt(r.throughput, 0)} actions/s · p95 ${fmt(t.p95_ms, 2)} ms · ${fmt(t.within_beta_pct, 2)} % within β ${fmt(r.beta_ms)} ms`
+    + (r.unpredictable ? ` · unpredictable ${fmt(r.unpredictable.pct, 4)} %` : '')}));
+  const charts = el('div', {class: 'charts'});
+  for (const id of ['d-throughput', 'd-latency', 'd-freshness']) charts.append(el('div', {}, el('h3', {text: {'d-throughput': 'Throughput (actions/s)', 'd-latency': 'Latency p50 / p95 / p99 (ms)', 'd-freshness': 'Freshness: probability a read is valid, by the age of the last write (ms)'}[id]}), el('div', {id})));
+  d.append(charts);
+  const x = r.series.map(p => p.elapsed_s);
+  chart('d-throughput', '', [{label: 'actions/s'}], {time: false}).setData([x, r.series.map(p => p.throughput)]);
+  chart('d-latency', '', [{label: 'p50'}, {label: 'p95'}, {label: 'p99'}], {time: false}).setData([x, r.series.map(p => p.p50_ms), r.series.map(p => p.p95_ms), r.series.map(p => p.p99_ms)]);
+  const fr = r.unpredictable && r.unpredictable.freshness;
+  if (fr && fr.buckets) chart('d-freshness', '', [{label: 'P(valid) within the bucket'}, {label: 'P(valid) up to it'}], {time: false})
+    .setData([fr.buckets.map(b => b.to_ms), fr.buckets.map(b => b.p), fr.buckets.map(b => b.p_at_most)]);
+  const tb = el('tbody');
+  for (const [code, k] of Object.entries(Object.assign({}, r.actions, r.sessions))) {
+    if (!k.count && !k.errors && !k.noops) continue;
+    tb.append(el('tr', {}, el('td', {text: code}), el('td', {text: fmt(k.count, 0)}), el('td', {text: fmt(k.throughput, 0)}), el('td', {text: fmt(k.p50_ms, 3)}),
+      el('td', {text: fmt(k.p95_ms, 3)}), el('td', {text: fmt(k.p99_ms, 3)}), el('td', {text: fmt(k.within_beta_pct, 2)}), el('td', {text: k.errors}), el('td', {text: k.noops})));
+  }
+  d.append(el('table', {}, el('thead', {}, el('tr', {}, ...['action', 'count', 'per s', 'p50 ms', 'p95 ms', 'p99 ms', '% ≤ β', 'errors', 'no-ops'].map(h => el('th', {text: h})))), tb));
+  const c = r.config || {};
+  if (c.chi_square_measured != null) d.append(el('p', {text: `χ² of the socialites' distribution across workers: measured ${fmt(c.chi_square_measured, 3)}, planned ${fmt(c.chi_square_planned, 3)}`}));
+  for (const w of r.bottleneck_warnings || []) d.append(el('p', {class: 'bad', text: w}));
+}
+function openRating(r, d) {
+  const g = r.rating || {};
+  d.append(el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(r.path + '/rating.json'), text: 'rating JSON'}),
+    el('a', {href: '/files/' + encodeURI(r.path + '/experiments.jsonl'), text: 'experiments (JSON lines)'})));
+  if (g.soar) d.append(el('p', {text: `SoAR ${fmt(g.soar.actions_per_second, 0)} actions/s at T=${g.soar.threads} (${g.soar.status}) · Socialites ${g.socialites ? g.socialites.threads + ' (' + g.socialites.status + ')' : '–'}`}));
+  d.append(el('h3', {text: 'Throughput versus T'}), el('div', {id: 'd-rating'}));
+  d.append(el('table', {id: 'd-rating-table'}, el('thead', {}, el('tr', {}, ...['#', 'phase', 'T', 'actions/s', '% ≤ β', 'unpredictable %', 'SLA'].map(h => el('th', {text: h})))), el('tbody')));
+  const plot = chart('d-rating', '', [{label: 'meets SLA', stroke: '#1a7f37', paths: () => null, points: {show: true, size: 9}},
+    {label: 'fails SLA', stroke: '#d1242f', paths: () => null, points: {show: true, size: 9}}], {time: false});
+  renderRating(r.experiments.length ? r.experiments : (g.experiments || []), plot, '#d-rating-table');
+  const t = g.rating_time;
+  if (t) {
+    d.append(el('h3', {text: 'Rating time: Λ = ζ + ω·ν + η·δ + Δ'}));
+    d.append(el('table', {}, el('tbody', {}, ...[['ζ, before the first experiment', t.zeta_s], ['ω resets', t.omega], ['ν, seconds a reset', t.nu_s], ['η experiments', t.eta],
+      ['δ, seconds each', t.delta_s], ['Δ, confirmation', t.confirmation_s], ['Λ, the model', t.model_s], ['measured', t.total_s]]
+      .map(([k, v]) => el('tr', {}, el('td', {text: k}), el('td', {text: fmt(v, 2)}))))));
+  }
+}
+async function compareSelected() {
+  const paths = [...document.querySelectorAll('.pick:checked')].filter(c => c.dataset.kind === 'run').map(c => c.value);
+  if (paths.length < 2) { $('#status').textContent = 'select at least two runs to compare'; return; }
+  const rs = await Promise.all(paths.map(async p => (await fetch('/api/result?path=' + encodeURIComponent(p))).json()));
+  const n = Math.max(...rs.map(r => r.series.length));
+  const x = Array.from({length: n}, (_, i) => i + 1);
+  const col = (r, f) => x.map(i => r.series[i - 1] ? r.series[i - 1][f] : null);
+  chart('compare-throughput', '', rs.map(r => ({label: r.path})), {time: false}).setData([x, ...rs.map(r => col(r, 'throughput'))]);
+  chart('compare-latency', '', rs.map(r => ({label: r.path})), {time: false}).setData([x, ...rs.map(r => col(r, 'p95_ms'))]);
+  const tb = $('#compare-table tbody'); tb.replaceChildren();
+  for (const r of rs) tb.append(el('tr', {}, el('td', {text: r.path}), el('td', {class: 'l', text: r.store.name}), el('td', {class: 'l', text: r.workload.mix_name}),
+    el('td', {text: r.threads}), el('td', {text: fmt(r.throughput, 0)}), el('td', {text: fmt(r.total.p95_ms, 3)}), el('td', {text: fmt(r.total.within_beta_pct, 2)}),
+    el('td', {text: r.unpredictable ? fmt(r.unpredictable.pct, 4) : '–'})));
+  show('compare');
+}
+
+async function main() {
+  tabs();
+  forms = await (await fetch('/api/forms')).json();
+  for (const s of forms.stores) $('#store').append(el('option', {value: s.name, text: s.name}));
+  $('#store').value = forms.stores.some(s => s.name === 'sqlite') ? 'sqlite' : forms.stores[0].name;
+  $('#store').addEventListener('change', renderStore);
+  $('#command').addEventListener('change', renderOptions);
+  renderOptions(); renderStore(); renderGraph(); renderMixes();
+  $('#setup-form').addEventListener('submit', start);
+  $('#live-run').addEventListener('change', () => { live.selected = $('#live-run').value; live.dirty = true; });
+  $('#refresh').addEventListener('click', loadRuns);
+  $('#compare-selected').addEventListener('click', compareSelected);
+  connect();
+  setInterval(() => { if (live.dirty && $('#live').classList.contains('active')) { live.dirty = false; redrawLive(); } }, 500);
+  document.body.dataset.ready = 'true';
+}
+main();
