@@ -40,6 +40,10 @@ class IntervalLogTest {
             while ((e = reader.nextIntervalHistogram()) != null) {
                 Histogram h = (Histogram) e;
                 totals.merge(h.getTag() == null ? "" : h.getTag(), h.getTotalCount(), Long::sum);
+                if (h.getTag() == null) {
+                    totals.put("last untagged", h.getTotalCount());
+                    totals.merge("untagged intervals", 1L, Long::sum);
+                }
                 if (starts != null) {
                     starts.add(h.getStartTimeStamp() / 1000.0 - reader.getStartTimeSec());
                 }
@@ -81,6 +85,8 @@ class IntervalLogTest {
         kinds.putAll(result.sessions());
         kinds.forEach((code, k) -> assertThat(totals.getOrDefault(code, 0L)).as(code)
                 .isEqualTo(k.count() + k.stuck()));
+        assertThat(totals.remove("untagged intervals")).as("3 seconds and the stuck ones").isEqualTo(4);
+        assertThat(totals.remove("last untagged")).as("the stuck ones only").isEqualTo(2);
         assertThat(totals.keySet()).as("only kinds with executions, and the untagged one")
                 .containsExactlyInAnyOrder("", "VP", "LF", "IF", Kind.all().get(Action.values().length).code());
         assertThat(totals.get("")).isEqualTo(result.total().count() + result.total().stuck()).isEqualTo(33 + 33 + 2);
