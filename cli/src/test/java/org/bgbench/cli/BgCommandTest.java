@@ -133,6 +133,8 @@ class BgCommandTest {
                 .doesNotContain("Exception");
         assertThat(dir.resolve("again.1.json")).isRegularFile();
         assertThat(dir.resolve("again.1/logs")).isDirectory();
+        assertThat(dir.resolve("again.1.hlog")).as("the earlier run's interval log goes with it").isRegularFile();
+        assertThat(dir.resolve("again.hlog")).isRegularFile();
         assertThat(ResultJson.read(result).unpredictable().readsChecked()).isPositive();
     }
 
