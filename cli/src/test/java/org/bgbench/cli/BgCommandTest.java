@@ -133,6 +133,8 @@ class BgCommandTest {
                 .doesNotContain("Exception");
         assertThat(dir.resolve("again.1.json")).isRegularFile();
         assertThat(dir.resolve("again.1/logs")).isDirectory();
+        assertThat(dir.resolve("again.1.hlog")).as("the earlier run's interval log goes with it").isRegularFile();
+        assertThat(dir.resolve("again.hlog")).isRegularFile();
         assertThat(ResultJson.read(result).unpredictable().readsChecked()).isPositive();
     }
 
@@ -450,6 +452,63 @@ class BgCommandTest {
         worker[0].join(java.time.Duration.ofSeconds(15));
         assertThat(worker[0].isAlive()).isFalse();
         assertThat(code.get()).isZero();
+    }
+
+    @Test
+    void aRunOnTwoWorkersWritesAMergedHlogWithTheMergedResultsCounts() throws Exception {
+        String secret = "a-secret-for-the-hlog-test";
+        java.util.concurrent.atomic.AtomicInteger code1 = new java.util.concurrent.atomic.AtomicInteger(-1);
+        java.util.concurrent.atomic.AtomicInteger code2 = new java.util.concurrent.atomic.AtomicInteger(-1);
+        Thread[] w1 = new Thread[1];
+        Thread[] w2 = new Thread[1];
+        int p1 = startWorker(new StringWriter(), code1, w1, "--secret", secret);
+        int p2 = startWorker(new StringWriter(), code2, w2, "--secret", secret);
+        String workers = "127.0.0.1:" + p1 + ",127.0.0.1:" + p2;
+        java.nio.file.Path result = dir.resolve("two.json");
+        try {
+            // SQLite: a relative file is under each worker's own directory, so each has a store of its own.
+            assertThat(bg("run", "--store", "sqlite", "-p", "sqlite.file=hlog.sqlite", "--load", "--workers", workers,
+                    "--secret", secret, "--threads", "4",
+                    "--duration", "2s", "--warmup", "1s", "--quiet", "--out", result.toString(), "-p", "usercount=200",
+                    "-p", "friendcountperuser=4", "-p", "fragments=2")).as(err.toString()).isZero();
+        } finally {
+            bg("shutdown", "--workers", workers, "--secret", secret);
+            w1[0].join(java.time.Duration.ofSeconds(15));
+            w2[0].join(java.time.Duration.ofSeconds(15));
+        }
+        org.bgbench.measurement.RunResult merged = org.bgbench.measurement.report.ResultJson.read(result);
+        assertThat(merged.config().get("workers_count")).isEqualTo(2);
+        java.nio.file.Path hlog = dir.resolve("two.hlog");
+        assertThat(merged.bottleneckWarnings()).noneMatch(w -> w.contains("histogram log"));
+
+        // Read back by HdrHistogram: per action and session, and untagged for all actions, the merged result's counts.
+        java.util.Map<String, Long> totals = new java.util.LinkedHashMap<>();
+        int untagged = 0;
+        try (org.HdrHistogram.HistogramLogReader reader = new org.HdrHistogram.HistogramLogReader(hlog.toFile())) {
+            org.HdrHistogram.EncodableHistogram e;
+            while ((e = reader.nextIntervalHistogram()) != null) {
+                String tag = e.getTag() == null ? "" : e.getTag();
+                totals.merge(tag, ((org.HdrHistogram.Histogram) e).getTotalCount(), Long::sum);
+                untagged += tag.isEmpty() ? 1 : 0;
+            }
+        }
+        java.util.Map<String, org.bgbench.measurement.KindResult> kinds = new java.util.LinkedHashMap<>(merged.actions());
+        kinds.putAll(merged.sessions());
+        assertThat(merged.total().count()).isPositive();
+        kinds.forEach((kind, k) -> assertThat(totals.getOrDefault(kind, 0L)).as(kind)
+                .isEqualTo(k.count() + k.stuck()));
+        assertThat(totals.get("")).isEqualTo(merged.total().count() + merged.total().stuck());
+        assertThat(untagged).as("a merged second each, warm-up excluded").isGreaterThanOrEqualTo(merged.series().size())
+                .isLessThanOrEqualTo(merged.series().size() + 2);
+        if (merged.total().stuck() == 0) {
+            assertThat(java.nio.file.Files.readString(hlog)).as("the seconds alone add up: nothing was stuck")
+                    .doesNotContain(org.bgbench.measurement.report.IntervalLog.REST_COMMENT);
+        }
+        java.nio.file.Path printed = dir.resolve("two.txt");
+        new org.HdrHistogram.HistogramLogProcessor(new String[] {"-i", hlog.toString(), "-o", printed.toString()})
+                .run();
+        assertThat(java.nio.file.Files.readString(dir.resolve("two.txt.hgrm")))
+                .containsPattern("Total count\\s+=\\s+" + totals.get("") + "\\]");
     }
 
     @Test

@@ -16,6 +16,7 @@ import org.bgbench.measurement.RunContext;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SecondSample;
 import org.bgbench.measurement.Stalls;
+import org.bgbench.measurement.report.IntervalLog;
 import org.bgbench.measurement.report.ResultWriter;
 import org.bgbench.measurement.report.SummaryPrinter;
 import org.bgbench.model.Action;
@@ -93,10 +94,15 @@ public final class Experiment {
         }
         ResultWriter writer = s.out() == null ? null : new ResultWriter(s.out());
         try (Measurements m = Measurements.builder().threads(s.emulator().threads())
-                .beta(s.beta()).storePids(s.store().localServerPids()).build()) {
+                .beta(s.beta()).storePids(s.store().localServerPids()).build();
+             // The measured seconds' histograms, per kind, in HdrHistogram's interval log format beside the result.
+             IntervalLog hlog = s.out() == null ? null : new IntervalLog(RunArtifacts.hlogFor(s.out()))) {
             int[] seconds = {0};
             ExperimentInfo info = info(s);
             Observers.each(o -> o.started(info));
+            if (hlog != null) {
+                m.addListener(hlog::second);
+            }
             m.addListener(sample -> onSample(s, m, writer, context, sample, seconds));
             m.addListener(sample -> Observers.each(o -> o.second(info, sample)));
             if (s.samples() != null) {
@@ -142,6 +148,10 @@ public final class Experiment {
                 }
             }
             RunResult result = finish(m.result(context), outcome, s, emulator, m);
+            if (hlog != null) {
+                // Its last interval: what the result has beyond the seconds (the stuck executions).
+                result = hlog.finish(result);
+            }
             write(writer, result, s);
             if (artifacts != null) {
                 // The measured result is on disk before validation starts, so nothing measured is lost if it fails.

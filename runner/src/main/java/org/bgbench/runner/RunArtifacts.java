@@ -18,9 +18,10 @@ import org.bgbench.validation.log.LogDirectory;
 import org.bgbench.validation.log.LogWriter;
 
 /**
- * What a run leaves beside its result {@code X.json}, in the directory {@code X/}: the validation logs
- * ({@code logs/}), the graph ({@code graph.json}) and BG's expected state at the end of the run
- * ({@code expected.state}), which is everything {@code bg validate} needs to check the run again later.
+ * What a run leaves beside its result {@code X.json}: its per-second latency histograms {@code X.hlog}
+ * ({@link #hlogFor}), and in the directory {@code X/} the validation logs ({@code logs/}), the graph
+ * ({@code graph.json}) and BG's expected state at the end of the run ({@code expected.state}), which is everything
+ * {@code bg validate} needs to check the run again later.
  */
 public record RunArtifacts(Path result, Path dir) {
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -34,13 +35,30 @@ public record RunArtifacts(Path result, Path dir) {
     }
 
     /**
-     * Moves an earlier run's result {@code X.json} and its directory {@code X/} aside to {@code X.N.json} and
-     * {@code X.N/} (the first N free), so running the same command again neither fails nor loses what was measured.
-     * Returns the earlier result's new name, or null when there was none.
+     * The HdrHistogram interval log beside a result: {@code X.hlog} for {@code X.json} (for a name without
+     * {@code .json}, the name with {@code .hlog} appended).
+     */
+    public static Path hlogFor(Path result) {
+        String name = result.getFileName().toString();
+        String stem = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+        return result.toAbsolutePath().resolveSibling(stem + ".hlog");
+    }
+
+    /** This run's HdrHistogram interval log ({@link #hlogFor}). */
+    public Path hlog() {
+        return hlogFor(result);
+    }
+
+    /**
+     * Moves an earlier run's result {@code X.json}, its interval log {@code X.hlog} and its directory {@code X/} aside
+     * to {@code X.N.json}, {@code X.N.hlog} and {@code X.N/} (the first N free), so running the same command again
+     * neither fails nor loses what was measured. Returns the earlier result's new name (the name it would have when
+     * only its log or directory was there), or null when there was none.
      */
     public static Path keepEarlier(Path result) {
         RunArtifacts a = forResult(result);
-        if (!Files.exists(result) && !Files.exists(a.dir())) {
+        Path hlog = hlogFor(result);
+        if (!Files.exists(result) && !Files.exists(a.dir()) && !Files.exists(hlog)) {
             return null;
         }
         String name = result.getFileName().toString();
@@ -50,12 +68,16 @@ public record RunArtifacts(Path result, Path dir) {
         for (int n = 1; ; n++) {
             Path file = parent.resolve(stem + "." + n + ext);
             Path dir = parent.resolve(stem + "." + n + (ext.isEmpty() ? ".run" : ""));
-            if (Files.exists(file) || Files.exists(dir)) {
+            Path log = hlogFor(file);
+            if (Files.exists(file) || Files.exists(dir) || Files.exists(log)) {
                 continue;
             }
             try {
                 if (Files.exists(a.dir())) {
                     Files.move(a.dir(), dir);
+                }
+                if (Files.exists(hlog)) {
+                    Files.move(hlog, log);
                 }
                 if (Files.exists(result)) {
                     Files.move(result, file);

@@ -125,6 +125,11 @@ class ExperimentStuckTest {
             assertThat(onDisk.total().stuck()).isEqualTo(threads);
             assertThat(onDisk.incompleteReason()).isEqualTo(r.incompleteReason());
             assertThat(onDisk.config().get(Stalls.STALLED_SECONDS)).isEqualTo(stalled);
+            // The interval log's last interval holds the stuck actions, so its totals are still the result's.
+            Path hlog = RunArtifacts.hlogFor(out);
+            IntervalLogRunTest.assertAddsUp(hlog, onDisk);
+            assertThat(java.nio.file.Files.readString(hlog))
+                    .contains("#" + org.bgbench.measurement.report.IntervalLog.REST_COMMENT);
         }
     }
 }

@@ -23,6 +23,7 @@ import org.bgbench.measurement.Latencies;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
 import org.bgbench.measurement.merge.ResultMerger;
+import org.bgbench.measurement.report.IntervalLog;
 import org.bgbench.measurement.report.ResultWriter;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.workload.WorkloadSpec;
@@ -31,6 +32,7 @@ import org.bgbench.cluster.protocol.Messages;
 import org.bgbench.cluster.protocol.Operations;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.Interrupts;
+import org.bgbench.runner.RunArtifacts;
 import org.bgbench.runner.rating.RatingRunner;
 
 /**
@@ -275,6 +277,8 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
         Map<Integer, List<Object[]>> seconds = new TreeMap<>();
         List<SeriesPoint> series = new ArrayList<>();
+        // The merged seconds' histograms per kind, beside the merged result (X.hlog for X.json).
+        IntervalLog hlog = out == null ? null : new IntervalLog(RunArtifacts.hlogFor(out));
         long betaNs = spec.beta().toNanos();
         Duration total = spec.duration().plus(spec.warmup()).plusMinutes(30);
         List<Future<JsonNode>> futures = new ArrayList<>();
@@ -290,14 +294,19 @@ public final class ClusterCoordinator implements AutoCloseable {
                 }
                 SeriesPoint p = sec.point();
                 Histogram h = Latencies.decode(sec.hdr());
+                Map<String, Histogram> kinds = new LinkedHashMap<>();
+                if (sec.kinds() != null) {
+                    sec.kinds().forEach((code, hdr) -> kinds.put(code, Latencies.decode(hdr)));
+                }
                 synchronized (seconds) {
                     List<Object[]> got = seconds.computeIfAbsent(p.second(), s -> new ArrayList<>());
-                    got.add(new Object[] {p, h});
+                    got.add(new Object[] {p, h, kinds});
                     if (got.size() == active.size()) {
                         SeriesPoint merged = ResultMerger.mergeSecond(got.stream().map(x -> (SeriesPoint) x[0]).toList(),
                                 got.stream().map(x -> (Histogram) x[1]).toList(), betaNs);
                         series.add(merged);
                         seconds.remove(p.second());
+                        logSecond(hlog, merged, got);
                         if (progress != null) {
                             progress.printf(Locale.ROOT, "  %4ds %,10.0f actions/s  p95 %s ms  ≤β %s %%  errors %d  (%d workers)%n",
                                     merged.second(), merged.throughput(), fmt(merged.p95Ms()), fmt(merged.withinBetaPct()),
@@ -333,6 +342,9 @@ public final class ClusterCoordinator implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 futures.forEach(x -> x.cancel(true));
+                if (hlog != null) {
+                    hlog.close();
+                }
                 throw new ClusterException("interrupted while waiting for the workers", e);
             }
             int i = futures.indexOf(f);
@@ -362,11 +374,17 @@ public final class ClusterCoordinator implements AutoCloseable {
                 completed = false;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                if (hlog != null) {
+                    hlog.close();
+                }
                 throw new ClusterException("interrupted while waiting for the workers", e);
             }
         }
         interrupt.close();
         if (parts.isEmpty()) {
+            if (hlog != null) {
+                hlog.close(); // keeps the seconds merged so far
+            }
             throw new ClusterException("the experiment failed on every worker: " + reason, null);
         }
         double[] planned = new double[plan.workers()];
@@ -399,6 +417,18 @@ public final class ClusterCoordinator implements AutoCloseable {
         if (!completed) {
             merged = merged.withWarning("the experiment failed: " + reason);
         }
+        if (hlog != null) {
+            synchronized (seconds) {
+                // Seconds not every worker reported (a worker's last, or one that failed) are not in the merged
+                // series but are in the workers' results: the log has them as they came, then the stuck ones.
+                for (List<Object[]> got : seconds.values()) {
+                    logSecond(hlog, ResultMerger.mergeSecond(got.stream().map(x -> (SeriesPoint) x[0]).toList(),
+                            got.stream().map(x -> (Histogram) x[1]).toList(), betaNs), got);
+                }
+                seconds.clear();
+                merged = hlog.finish(merged);
+            }
+        }
         if (out != null) {
             Path dir = out.resolveSibling(out.getFileName().toString().replaceFirst("\\.json$", "") + "-workers");
             Files.createDirectories(dir);
@@ -414,6 +444,24 @@ public final class ClusterCoordinator implements AutoCloseable {
             sealWrites(touched == 0);
         }
         return new Outcome(merged, parts, completed, reason, List.copyOf(failed), touched);
+    }
+
+    /** Writes a merged second to the interval log: per kind the sum of the workers' histograms, and all actions. */
+    @SuppressWarnings("unchecked")
+    private static void logSecond(IntervalLog hlog, SeriesPoint merged, List<Object[]> got) {
+        if (hlog == null) {
+            return;
+        }
+        Map<String, Histogram> kinds = new LinkedHashMap<>();
+        Histogram actions = Latencies.newHistogram();
+        for (Object[] x : got) {
+            actions.add((Histogram) x[1]);
+            ((Map<String, Histogram>) x[2]).forEach((code, h) -> kinds.merge(code, h, (a, b) -> {
+                a.add(b);
+                return a;
+            }));
+        }
+        hlog.interval(merged.elapsedS() - merged.intervalS(), merged.elapsedS(), kinds, actions);
     }
 
     private void stopOthers(List<Integer> active, boolean[] done) {

@@ -87,8 +87,12 @@ public final class Messages {
                            long comments) {
     }
 
-    /** One second of a run as a worker streams it: its figures and its latency histogram (base64 HdrHistogram). */
-    public record Second(boolean warmup, SeriesPoint point, String hdr) {
+    /**
+     * One second of a run as a worker streams it: its figures, the latency histogram of all its actions, and one per
+     * action or session code that had executions in it (base64 HdrHistogram, {@link
+     * org.bgbench.measurement.Latencies#encode}); {@code kinds} is null from a worker that does not send them.
+     */
+    public record Second(boolean warmup, SeriesPoint point, String hdr, Map<String, String> kinds) {
     }
 
     /**

@@ -17,6 +17,7 @@ import org.bgbench.cluster.rpc.WorkerBackend;
 import org.bgbench.loader.GraphLoad;
 import org.bgbench.loader.LoadReport;
 import org.bgbench.loader.repair.RepairDb;
+import org.bgbench.measurement.KindCounts;
 import org.bgbench.measurement.Latencies;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.generator.SocialGraph;
@@ -287,8 +288,17 @@ public final class WorkerService implements WorkerBackend {
         }
         Experiment.Outcome o = Experiment.run(new Experiment.Setup(open(), storeName, storeSettings, state, workload,
                 spec, result, null, members, sample -> {
+                    // Per kind too, for the coordinator's merged interval log (warm-up seconds are not merged).
+                    Map<String, String> kinds = new LinkedHashMap<>();
+                    if (!sample.warmup()) {
+                        for (KindCounts k : sample.kinds()) {
+                            if (k.latencies().getTotalCount() > 0) {
+                                kinds.put(k.code(), Latencies.encode(k.latencies()));
+                            }
+                        }
+                    }
                     Messages.Second s = new Messages.Second(sample.warmup(), sample.point(),
-                            Latencies.encode(sample.actionLatencies()));
+                            Latencies.encode(sample.actionLatencies()), kinds);
                     try {
                         out.accept(Messages.tree(s));
                     } catch (java.util.concurrent.CancellationException e) {

@@ -105,6 +105,15 @@ class WorkerServiceTest {
         assertThat(done.touched()).as("the high mix writes").isPositive();
         assertThat(seconds).isNotEmpty();
         assertThat(Path.of(done.file())).exists().startsWith(dir);
+        // The measured seconds carry each kind's histogram: together they are the worker's result, per kind.
+        java.util.Map<String, Long> streamed = new java.util.HashMap<>();
+        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.kinds().forEach((code, hdr) ->
+                streamed.merge(code, org.bgbench.measurement.Latencies.decode(hdr).getTotalCount(), Long::sum)));
+        done.result().actions().forEach((code, k) -> assertThat(streamed.getOrDefault(code, 0L)).as(code)
+                .isEqualTo(k.count() + k.stuck()));
+        assertThat(seconds).filteredOn(Messages.Second::warmup).allMatch(s -> s.kinds().isEmpty());
+        assertThat(org.bgbench.runner.RunArtifacts.hlogFor(Path.of(done.file()))).as("the worker's own log")
+                .isRegularFile();
 
         // A later command of the same coordinator setup finds the state this worker's run left.
         Messages.Opened again = open(w, plan);

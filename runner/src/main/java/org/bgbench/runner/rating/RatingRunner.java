@@ -135,6 +135,13 @@ public final class RatingRunner implements ExperimentRunner {
                 Files.move(out, out.resolveSibling(out.getFileName().toString().replaceFirst("\\.json$", "-failed.json")),
                         StandardCopyOption.REPLACE_EXISTING);
             }
+            // Its interval log goes with it, so the retry's log does not replace it.
+            Path hlog = org.bgbench.runner.RunArtifacts.hlogFor(out);
+            if (Files.exists(hlog)) {
+                Files.move(hlog, org.bgbench.runner.RunArtifacts.hlogFor(out.resolveSibling(
+                        out.getFileName().toString().replaceFirst("\\.json$", "-failed.json"))),
+                        StandardCopyOption.REPLACE_EXISTING);
+            }
         } catch (IOException e) {
             notes.add("could not keep the failed experiment's result: " + e.getMessage());
         }
