@@ -125,9 +125,13 @@ class DeckBrowserTest {
         Files.write(SHOTS.resolve(name + ".png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
     }
 
-    /** Waits until every job started from the page has ended; asserts how many ended with exit code 0. */
-    private static void jobsDone(int succeeded) {
-        wait.until(d -> deck.jobs().all().stream().allMatch(j -> j.exitCode() != null));
+    /**
+     * Waits until the page has started {@code started} jobs (its start button posts asynchronously) and all have
+     * ended; asserts how many ended with exit code 0.
+     */
+    private static void jobsDone(int started, int succeeded) {
+        wait.until(d -> deck.jobs().all().size() == started
+                && deck.jobs().all().stream().allMatch(j -> j.exitCode() != null));
         assertThat(deck.jobs().all().stream().filter(j -> j.exitCode() == 0).count())
                 .as(() -> deck.jobs().all().stream().map(j -> j.args() + " exit " + j.exitCode() + ":\n  "
                         + String.join("\n  ", j.lines())).collect(java.util.stream.Collectors.joining("\n")))
@@ -144,7 +148,7 @@ class DeckBrowserTest {
         assertThat(error.getText()).contains("T must be at least 1");
         assertThat(field("--threads").getDomAttribute("class")).contains("invalid");
         shot("bad-input");
-        jobsDone(0);
+        jobsDone(1, 0);
     }
 
     @Test
@@ -183,13 +187,13 @@ class DeckBrowserTest {
         assertThat(browser.findElements(By.cssSelector("#live-kinds tbody tr"))).isNotEmpty();
         assertThat(browser.findElements(By.cssSelector("#live-nodes tr.bottleneck"))).hasSize(1);
         shot("live");
-        jobsDone(1);
+        jobsDone(2, 1);
 
         setUp("run", "4");
         type("--duration", "4s");
         type("--warmup", "1s");
         browser.findElement(By.id("start")).click();
-        jobsDone(2);
+        jobsDone(3, 2);
 
         browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
         wait.until(d -> d.findElements(By.cssSelector("#runs tbody tr[data-path$='.json']")).size() >= 2);
@@ -230,7 +234,7 @@ class DeckBrowserTest {
         String row = browser.findElement(By.cssSelector("#live-rating-table tbody tr")).getText();
         assertThat(row).containsAnyOf("meets", "fails");
         shot("rating-live");
-        jobsDone(3);
+        jobsDone(4, 3);
         browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
         wait.until(d -> !d.findElements(By.cssSelector("#runs tbody tr[data-path^='rate-deck']")).isEmpty());
         browser.findElement(By.cssSelector("#runs tbody tr[data-path^='rate-deck'] button.open")).click();
