@@ -161,16 +161,11 @@ public final class BgMetrics implements ExperimentObserver, MultiCollector {
                 .help("Latency of completed executions in measured seconds (stuck ones excluded), by kind");
         for (int i = 0; i < totals.size(); i++) {
             KindTotals t = totals.get(i);
-            long[] cumulative = new long[t.buckets.length];
-            long running = 0;
-            for (int b = 0; b < cumulative.length; b++) {
-                running += t.buckets[b];
-                cumulative[b] = running;
-            }
-            double[] bounds = Arrays.copyOf(LatencyBuckets.BOUNDS_SECONDS, cumulative.length);
+            // The model takes each bucket's own count; its writers print them cumulative (le="…" counts all below).
+            double[] bounds = Arrays.copyOf(LatencyBuckets.BOUNDS_SECONDS, t.buckets.length);
             bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
             latency.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
-                    .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, cumulative))
+                    .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, t.buckets.clone()))
                     .sum(t.sumNanos / 1e9).labels(labels.get(i)).build());
         }
         return MetricSnapshots.of(

@@ -5,9 +5,10 @@ import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * The classic Prometheus buckets of {@code bg_latency_seconds}, and the folding of BG's per-second HdrHistograms into
- * them. Every recorded HdrHistogram slot goes into the first bucket whose upper bound is at least the slot's midpoint
- * (the value BG's means use), so a bucket boundary is exact to HdrHistogram's precision (0.1 % or 512 ns); nothing is
- * re-recorded value by value.
+ * them. Every recorded HdrHistogram slot goes into the first bucket whose upper bound is at least the slot's lowest
+ * value, as HdrHistogram's own count at or below a value does: a value on a bound is in that bucket, and a bucket may
+ * also hold values up to one slot above its bound (0.1 % or 512 ns, BG's histogram precision). The sum uses each
+ * slot's midpoint, as BG's means do. Nothing is re-recorded value by value.
  */
 public final class LatencyBuckets {
     /** Upper bounds, seconds, +Inf excluded: 100 µs to 10 s, covering an in-memory store to a stalled server. */
@@ -39,8 +40,9 @@ public final class LatencyBuckets {
         double sum = 0;
         for (HistogramIterationValue v : h.recordedValues()) {
             long count = v.getCountAtValueIteratedTo();
-            long mid = h.medianEquivalentValue(v.getValueIteratedTo());
-            counts[bucket(mid)] += count;
+            long value = v.getValueIteratedTo();
+            counts[bucket(h.lowestEquivalentValue(value))] += count;
+            long mid = h.medianEquivalentValue(value);
             sum += (double) mid * count;
         }
         return sum;
