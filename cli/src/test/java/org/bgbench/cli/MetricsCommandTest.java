@@ -120,6 +120,50 @@ class MetricsCommandTest {
     }
 
     @Test
+    void bgRateServesEveryExperimentOfTheRatingOnCountersThatNeverGoBack() throws Exception {
+        PrometheusParsers.requireTools();
+        Path rating = dir.resolve("rating");
+        AtomicInteger code = new AtomicInteger(-1);
+        Thread rate = Thread.ofPlatform().start(() -> code.set(bg(with(GRAPH, "rate", "--store", "memory", "-p",
+                "memory.name=metrics-rate", "--delta", "1s", "--warmup", "0s", "--sla", "95%:100ms:0.01%:1s",
+                "--max-threads", "4", "--no-confirm", "--metrics", "127.0.0.1:0", "--out", rating.toString()))));
+        String url = awaitUrl(err, rate);
+        double experiments = 0;
+        double completed = 0;
+        int scrapes = 0;
+        while (rate.isAlive()) {
+            String body;
+            try {
+                body = PrometheusParsers.scrape(url, Format.TEXT);
+            } catch (java.io.IOException e) {
+                break; // the rating has ended and closed its endpoint
+            }
+            List<Sample> samples = PrometheusParsers.parse(body, Format.TEXT);
+            double e = sum(samples, "bg_experiments_total");
+            double c = sum(samples, "bg_completed_total");
+            assertThat(e).as("experiments started").isGreaterThanOrEqualTo(experiments);
+            assertThat(c).as("a counter never goes back between experiments").isGreaterThanOrEqualTo(completed);
+            if (e > experiments) {
+                PrometheusParsers.promtoolCheck(body);
+            }
+            experiments = e;
+            completed = c;
+            scrapes++;
+            Thread.sleep(150);
+        }
+        rate.join(120_000);
+        assertThat(code.get()).as(err.toString()).isZero();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json = new com.fasterxml.jackson.databind.ObjectMapper().readValue(
+                rating.resolve("rating.json").toFile(), Map.class);
+        int rated = ((List<?>) json.get("experiments")).size();
+        assertThat(scrapes).isPositive();
+        assertThat(experiments).as("experiments seen by the scrapes").isGreaterThanOrEqualTo(2)
+                .isLessThanOrEqualTo(rated);
+        assertThat(completed).isPositive();
+    }
+
+    @Test
     void aWorkerLabelsItsExperimentsWithItsAddress() throws Exception {
         PrometheusParsers.requireTools();
         Path secret = dir.resolve("worker.secret");
