@@ -104,6 +104,7 @@ final class RateCommand implements Callable<Integer> {
     MetricsOptions metrics = new MetricsOptions();
 
     @Override
+    @SuppressWarnings("try") // the metrics endpoint is a resource only to be closed when the command ends
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

@@ -81,6 +81,7 @@ final class RunCommand implements Callable<Integer> {
     MetricsOptions metrics = new MetricsOptions();
 
     @Override
+    @SuppressWarnings("try") // the metrics endpoint is a resource only to be closed when the command ends
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
