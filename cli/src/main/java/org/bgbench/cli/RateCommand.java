@@ -100,11 +100,20 @@ final class RateCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
+    @Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     @Override
+    @SuppressWarnings("try") // the metrics endpoint is a resource only to be closed when the command ends
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         StoreProvider provider = storeOptions.provider(StoreRegistry.discover());
+        metrics.address(); // bad --metrics is bad input before anything starts
+        if (metrics.active() && cluster.active()) {
+            throw new InvalidParameterException("--metrics", "with --workers the experiments run on the workers: give "
+                    + "each 'bg worker' its own --metrics HOST:PORT");
+        }
         Parameters params = storeOptions.parameters();
         if (Mixes.find(workload).isEmpty()) {
             throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named mixes: "
@@ -168,7 +177,8 @@ final class RateCommand implements Callable<Integer> {
                         deltaDuration, dir, t0, extra);
             }
         }
-        try (LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
+        try (org.bgbench.metrics.MetricsEndpoint endpoint = metrics.start("local", err);
+             LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
                 loaders, RunKeys.verifySample(params), err)) {
             LocalExecutor executor = new LocalExecutor(store, ws, loaders, err);
             return rate(stdout, err, settings, executor, ws, template, policy, provider.name(), theSla, deltaDuration,

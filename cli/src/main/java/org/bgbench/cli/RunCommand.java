@@ -77,11 +77,20 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
+    @Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     @Override
+    @SuppressWarnings("try") // the metrics endpoint is a resource only to be closed when the command ends
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         StoreProvider provider = storeOptions.provider(StoreRegistry.discover());
+        metrics.address(); // bad --metrics is bad input before anything starts
+        if (metrics.active() && cluster.active()) {
+            throw new InvalidParameterException("--metrics", "with --workers the experiments run on the workers: give "
+                    + "each 'bg worker' its own --metrics HOST:PORT");
+        }
         Parameters params = parameters();
         params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
         params.warnings().forEach(w -> err.println("bg: warning: " + w));
@@ -104,7 +113,8 @@ final class RunCommand implements Callable<Integer> {
         if (cluster.active()) {
             return runWithWorkers(stdout, err, provider, params, settings, graph, ws, es, resultFile, loaders);
         }
-        try (LocalStore store = LocalStore.open(provider, settings, graph,
+        try (org.bgbench.metrics.MetricsEndpoint endpoint = metrics.start("local", err);
+             LocalStore store = LocalStore.open(provider, settings, graph,
                 load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD, loaders,
                 RunKeys.verifySample(params), err)) {
             err.printf("bg: running %s on %s: T=%d, %s%n", ws.mixName(), provider.name(), es.threads(),

@@ -55,6 +55,9 @@ final class WorkerCommand implements Callable<Integer> {
             description = "Where this worker keeps its own results and logs (default ${DEFAULT-VALUE}).")
     Path dir;
 
+    @picocli.CommandLine.Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
@@ -73,6 +76,7 @@ final class WorkerCommand implements Callable<Integer> {
         }
         String host = listen.substring(0, colon).replaceAll("^\\[|]$", "");
         InetSocketAddress address = new InetSocketAddress(host, port);
+        metrics.address(); // bad --metrics is bad input before the worker listens
         Consumer<String> say = line -> {
             err.println("bg worker: " + line);
             err.flush();
@@ -92,7 +96,9 @@ final class WorkerCommand implements Callable<Integer> {
         }
         WorkerService service = new WorkerService(dir, err);
         try (WorkerServer server = WorkerServer.builder(address, service).secret(sharedSecret).tls(identity)
-                .messages(say).start()) {
+                .messages(say).start();
+             // Its metrics are labelled with the address coordinators name it by in --workers.
+             org.bgbench.metrics.MetricsEndpoint endpoint = metrics.start(host + ":" + server.port(), err)) {
             err.printf("bg worker: listening on %s:%d%s (results in %s)%n", host, server.port(),
                     identity == null ? "" : " with TLS", dir.toAbsolutePath());
             err.flush();
