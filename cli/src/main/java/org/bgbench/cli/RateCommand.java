@@ -100,6 +100,9 @@ final class RateCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
+    @Mixin
+    StoreHostOptions storeHosts = new StoreHostOptions();
+
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -138,7 +141,7 @@ final class RateCommand implements Callable<Integer> {
                 : new ValidationOptions(validation.memoryBytes(), validation.threads(), validation.buckets(),
                         theSla.tauPct(), false);
         ExperimentSpec template = ExperimentSpec.timed(ws, 1, deltaDuration, warm, RunKeys.threadKind(params),
-                theSla.beta(), quiet);
+                theSla.beta(), quiet).withStoreHosts(storeHosts.resolve(err));
         // The store's default timeouts follow the SLA's β.
         StoreSettings storeSettings = storeOptions.settings(provider, params).withBeta(theSla.beta());
         Path dir = out != null ? out : Path.of("runs", "rate-"

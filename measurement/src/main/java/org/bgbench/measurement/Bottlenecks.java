@@ -110,8 +110,11 @@ final class Bottlenecks {
                         which, disk));
             }
             if (n.missingSeconds() > 0 && !"bg".equals(n.role())) {
-                w.add(fmt("%s: its node exporter did not answer in %d of %d measured seconds; its figures cover the"
-                        + " other seconds", which, n.missingSeconds(), n.missingSeconds() + n.seconds()));
+                w.add(n.seconds() == 0
+                        ? fmt("%s: its node exporter did not answer in any of the %d measured seconds, so the result has"
+                                + " no figures of it", which, n.missingSeconds())
+                        : fmt("%s: its node exporter did not answer in %d of %d measured seconds; its figures cover the"
+                                + " other seconds", which, n.missingSeconds(), n.missingSeconds() + n.seconds()));
             }
         }
     }
