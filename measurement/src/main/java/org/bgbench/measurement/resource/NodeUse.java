@@ -8,7 +8,9 @@ import java.util.Map;
  *
  * @param name               the node (see {@link NodeReading#name()})
  * @param role               {@code bg} or {@code store}
- * @param answered           whether a fresh reading of the node covered the interval; false: a gap, all NaN
+ * @param answered           false for a gap: the node's last request failed (or it never answered), all NaN; true
+ *                           otherwise, though the rates are NaN in an interval without a new answer (the node's first,
+ *                           or a run's last, partial second)
  * @param cpus               CPUs of the node, 0 when unknown
  * @param busyCores          CPUs busy (CPU seconds per second, every mode but idle and iowait)
  * @param memUsedBytes       memory in use (MemTotal − MemAvailable) at the end of the interval
@@ -31,16 +33,18 @@ public record NodeUse(String name, String role, boolean answered, int cpus, doub
     }
 
     /**
-     * The use between two readings of one node, over their own times. Null or equally old readings give a gap. A
+     * The use between two readings of one node, over their own times. A missing {@code to} ({@link NodeReading#none})
+     * gives a gap; the same reading twice gives the node's state without rates. A
      * counter that went backwards (a reboot, an interface or disk that vanished) reads as unknown, not as a wrong
      * figure.
      */
     public static NodeUse between(NodeReading from, NodeReading to, String name, String role) {
-        if (to == null || !to.known() || from != null && from.known() && to.nanoTime() <= from.nanoTime()) {
+        if (to == null || !to.known() || from != null && from.known() && to.nanoTime() < from.nanoTime()) {
             return unknown(name, role);
         }
-        if (from == null || !from.known()) {
-            // The node's first answer: its state is known, its rates need a second one.
+        if (from == null || !from.known() || to.nanoTime() == from.nanoTime()) {
+            // The node's first answer, or no new answer yet in a short interval (a run's last, partial one): its
+            // state is known, its rates need two different answers.
             double n = Double.NaN;
             return new NodeUse(name, role, true, Math.max(0, to.cpus()), n, known(to.memUsedBytes()),
                     known(to.memTotalBytes()), n, n, n, n, n, n);

@@ -4,8 +4,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Keeps the latest reading of one store host without ever blocking its caller: each {@link #latestAndAsk()} returns
- * the newest reading that has arrived and sends the next request (unless one is still out, so a slow host never gets a
- * pile of them). Called once per sampling second, so each second's figures come from the answer to the previous
+ * the newest reading that has arrived — or {@link NodeReading#none} while the last request failed, so the interval is
+ * a gap — and sends the next request (unless one is still out, so a slow host never gets a pile of them). Called once per sampling second, so each second's figures come from the answer to the previous
  * second's request: they lag by up to a second, and are computed over the times the answers arrived.
  */
 final class StoreHostPoller {
@@ -29,7 +29,7 @@ final class StoreHostPoller {
     }
 
     synchronized NodeReading latestAndAsk() {
-        NodeReading r = latest;
+        NodeReading r = lastError != null ? NodeReading.none(client.address(), NodeReading.STORE) : latest;
         if (inFlight == null || inFlight.isDone()) {
             inFlight = client.fetch().whenComplete((reading, failure) -> {
                 if (reading != null) {

@@ -66,7 +66,10 @@ class NodeUseTest {
     @Test
     void gapsAndCountersThatWentBackAreUnknownNotWrong() {
         NodeReading a = reading(0, metrics(100, 50, 10, 1000, 2000, 4096, 8192, 10));
-        assertThat(NodeUse.between(a, a, "h", "store").answered()).as("no fresh reading").isFalse();
+        NodeUse same = NodeUse.between(a, a, "h", "store");
+        assertThat(same.answered()).as("no new answer yet, none failed").isTrue();
+        assertThat(same.busyCores()).isNaN();
+        assertThat(same.memUsedBytes()).isEqualTo(2e9);
         assertThat(NodeUse.between(a, NodeReading.none("h", "store"), "h", "store").answered()).isFalse();
         NodeUse first = NodeUse.between(NodeReading.none("h", "store"), a, "h", "store");
         assertThat(first.answered()).as("the first answer: state known, rates not yet").isTrue();
