@@ -43,8 +43,8 @@ class StoreHostsExperimentTest {
     @TempDir
     Path dir;
 
-    @Test
-    void theResultHoldsBgsMachineAndTheStoreHost() throws Exception {
+    /** A real node exporter on a free port of 127.0.0.1; its address is {@code "127.0.0.1:" + port}. */
+    private Process startExporter(int port) throws Exception {
         if (!Files.isExecutable(EXPORTER)) {
             String why = EXPORTER + " is missing: apt install prometheus-node-exporter (scripts/test-deps.sh)";
             if (System.getenv("CI") != null) {
@@ -52,25 +52,37 @@ class StoreHostsExperimentTest {
             }
             Assumptions.abort(why);
         }
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        String address = "127.0.0.1:" + port;
-        Process exporter = new ProcessBuilder(EXPORTER.toString(), "--web.listen-address=" + address,
+        Process exporter = new ProcessBuilder(EXPORTER.toString(), "--web.listen-address=127.0.0.1:" + port,
                 "--collector.disable-defaults", "--collector.cpu", "--collector.meminfo", "--collector.netdev",
-                "--collector.diskstats").redirectErrorStream(true).redirectOutput(dir.resolve("exporter.log").toFile())
-                .start();
+                "--collector.diskstats").redirectErrorStream(true)
+                .redirectOutput(dir.resolve("exporter-" + port + ".log").toFile()).start();
+        awaitAnswer("127.0.0.1:" + port, exporter);
+        return exporter;
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static ExperimentSpec spec(WorkloadSpec ws, int seconds, String host) {
+        return ExperimentSpec.timed(ws, 2, Duration.ofSeconds(seconds), Duration.ofSeconds(1),
+                EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null).withStoreHosts(List.of(host));
+    }
+
+    @Test
+    void theResultHoldsBgsMachineAndTheStoreHost() throws Exception {
+        int port = freePort();
+        String address = "127.0.0.1:" + port;
+        Process exporter = startExporter(port);
         Path out = dir.resolve("result.json");
         List<org.bgbench.measurement.SecondSample> seconds = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "hosts")))) {
-            awaitAnswer(address, exporter);
             StoreConformanceSuite.load(store, GRAPH, 2);
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-            ExperimentSpec spec = ExperimentSpec.timed(ws, 2, Duration.ofSeconds(3), Duration.ofSeconds(1),
-                    EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null).withStoreHosts(List.of(address));
-            Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec, out,
-                    null, null, seconds::add, null));
+            Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws,
+                    spec(ws, 3, address), out, null, null, seconds::add, null));
         } finally {
             exporter.destroy();
             exporter.waitFor(5, TimeUnit.SECONDS);
@@ -98,6 +110,40 @@ class StoreHostsExperimentTest {
         // Every measured second's listeners see both nodes.
         assertThat(seconds).filteredOn(s -> !s.warmup()).isNotEmpty()
                 .allSatisfy(s -> assertThat(s.resources().nodes()).hasSize(2));
+    }
+
+    @Test
+    void aHostThatDiesMidRunGivesAWarningAndTheRunCompletes() throws Exception {
+        int port = freePort();
+        String address = "127.0.0.1:" + port;
+        Process exporter = startExporter(port);
+        Path out = dir.resolve("died.json");
+        Experiment.Outcome o;
+        try (DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "died")))) {
+            StoreConformanceSuite.load(store, GRAPH, 2);
+            WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
+            int[] measured = {0};
+            // The host goes away after the second measured second, on the sampler's own thread.
+            java.util.function.Consumer<org.bgbench.measurement.SecondSample> killer = sample -> {
+                if (!sample.warmup() && ++measured[0] == 2) {
+                    exporter.destroyForcibly();
+                }
+            };
+            o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws,
+                    spec(ws, 5, address), out, null, null, killer, null));
+        } finally {
+            exporter.destroyForcibly();
+            exporter.waitFor(5, TimeUnit.SECONDS);
+        }
+        assertThat(o.run().completed()).isTrue();
+        assertThat(o.result().total().count()).isPositive();
+        assertThat(o.result().bottleneckWarnings()).anySatisfy(w -> assertThat(w)
+                .startsWith("store host " + address + ": its node exporter did not answer in "));
+        JsonNode host = new ObjectMapper().readTree(out.toFile()).get("nodes").get(1);
+        assertThat(host.get("name").asText()).isEqualTo(address);
+        assertThat(host.get("seconds").asInt()).as("answered before it died").isGreaterThanOrEqualTo(2);
+        assertThat(host.get("missing_seconds").asInt()).as("gaps after").isGreaterThanOrEqualTo(2);
+        assertThat(host.get("busy_cores").get("max").asDouble()).isBetween(0.0, (double) host.get("cpus").asInt());
     }
 
     private static void awaitAnswer(String address, Process exporter) throws Exception {

@@ -208,8 +208,9 @@ public final class NodeExporterClient implements AutoCloseable {
                 rx, tx, lo, read, written, io);
     }
 
+    /** Drops any request still out without waiting for it. */
     @Override
     public void close() {
-        http.close();
+        http.shutdownNow();
     }
 }

@@ -1,6 +1,7 @@
 package org.bgbench.measurement.resource;
 
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * One node's cumulative counters at one instant, as read from /proc ({@link ProcNode}) or from a node exporter
@@ -51,7 +52,10 @@ public record NodeReading(String name, String role, long nanoTime, int cpus, dou
      * machine and the store hosts comparable.
      */
     public static boolean wholeDisk(String device) {
-        return !device.matches("(z?ram|loop|fd|sr|dm-|md)\\d*.*")
-                && !device.matches("((h|s|v|xv)d[a-z]+\\d+|nvme\\d+n\\d+p\\d+|mmcblk\\d+p\\d+)");
+        return !NOT_A_DISK.matcher(device).lookingAt() && !PARTITION.matcher(device).matches();
     }
+
+    private static final Pattern NOT_A_DISK = Pattern.compile("z?ram|loop|fd|sr|dm-|md");
+    private static final Pattern PARTITION = Pattern.compile(
+            "(h|s|v|xv)d[a-z]+\\d+|nvme\\d+n\\d+p\\d+|mmcblk\\d+p\\d+");
 }
