@@ -103,6 +103,9 @@ final class RateCommand implements Callable<Integer> {
     @Mixin
     MetricsOptions metrics = new MetricsOptions();
 
+    @Mixin
+    StoreHostOptions storeHosts = new StoreHostOptions();
+
     @Override
     @SuppressWarnings("try") // the metrics endpoint is a resource only to be closed when the command ends
     public Integer call() throws IOException {
@@ -147,7 +150,7 @@ final class RateCommand implements Callable<Integer> {
                 : new ValidationOptions(validation.memoryBytes(), validation.threads(), validation.buckets(),
                         theSla.tauPct(), false);
         ExperimentSpec template = ExperimentSpec.timed(ws, 1, deltaDuration, warm, RunKeys.threadKind(params),
-                theSla.beta(), quiet);
+                theSla.beta(), quiet).withStoreHosts(storeHosts.resolve(err));
         // The store's default timeouts follow the SLA's β.
         StoreSettings storeSettings = storeOptions.settings(provider, params).withBeta(theSla.beta());
         Path dir = out != null ? out : Path.of("runs", "rate-"

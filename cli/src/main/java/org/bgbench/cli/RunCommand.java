@@ -80,6 +80,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     MetricsOptions metrics = new MetricsOptions();
 
+    @Mixin
+    StoreHostOptions storeHosts = new StoreHostOptions();
+
     @Override
     @SuppressWarnings("try") // the metrics endpoint is a resource only to be closed when the command ends
     public Integer call() throws IOException {
@@ -100,7 +103,7 @@ final class RunCommand implements Callable<Integer> {
         WorkloadChecks.feasible(ws, graph);
         WorkloadChecks.warnings(ws).forEach(w -> err.println("bg: warning: " + w));
         ExperimentSpec es = ExperimentSpec.of(ws, duration, operations, warmup, RunKeys.threadKind(params),
-                Durations.parse("--beta", beta), RunKeys.validation(params));
+                Durations.parse("--beta", beta), RunKeys.validation(params)).withStoreHosts(storeHosts.resolve(err));
         // The store's default timeouts follow β.
         StoreSettings settings = storeOptions.settings(provider, params).withBeta(es.beta());
         Path resultFile = out != null ? out : defaultOut(provider.name(), ws.mixName(), es.threads());

@@ -111,9 +111,6 @@ final class ValidateCommand implements Callable<Integer> {
         if (kept.size() == r.bottleneckWarnings().size()) {
             return r;
         }
-        return new RunResult(r.format(), r.partial(), r.startTime(), r.endTime(), r.throughput(), r.threads(),
-                r.durationS(), r.warmupS(), r.betaMs(), r.actions(), r.sessions(), r.total(), r.series(), r.cpu(),
-                r.bgWait(), kept, r.histogramConfig(), r.workload(), r.store(), r.graph(), r.config(),
-                r.unpredictable());
+        return r.withWarnings(kept);
     }
 }

@@ -369,6 +369,8 @@ class BgCommandTest {
         "workers pin and ca     | shutdown --workers 127.0.0.1:1 --secret sixteen-characters --tls-pin AB --tls-ca ca.pem | --tls-pin: give either --tls-pin or --tls-ca",
         "bad workers address    | run --store memory --workers nonsense --secret sixteen-characters -p usercount=200 -p friendcountperuser=4 | --workers",
         "bad worker rates       | run --store memory --workers 127.0.0.1:1,127.0.0.1:2 --worker-rates 1 --secret s -p usercount=200 -p friendcountperuser=4 | --worker-rates",
+        "store host no host     | run --store memory --store-host :9100 -p usercount=200 -p friendcountperuser=4 | --store-host: expected HOST or HOST:PORT",
+        "store host bad port    | rate --store memory --store-host db1:70000 -p usercount=200 -p friendcountperuser=4 | --store-host: expected HOST or HOST:PORT (port 1..65535, default 9100), got 'db1:70000'",
     })
     void badInputGetsOneClearLineAndExitCode2(String what, String args, String message) {
         int code = bg(args.trim().split("\\s+"));

@@ -55,9 +55,14 @@ class ResultSchemaTest {
                 "1s", "--quiet", "--out", out.toString()))).isZero();
         JsonNode r = JSON.readTree(out.toFile());
         assertThat(keys(r)).containsExactly("format", "partial", "start_time", "end_time", "throughput", "threads",
-                "duration_s", "warmup_s", "beta_ms", "total", "actions", "sessions", "cpu", "bg_wait",
+                "duration_s", "warmup_s", "beta_ms", "total", "actions", "sessions", "cpu", "nodes", "bg_wait",
                 "bottleneck_warnings", "series", "histogram_config", "workload", "store", "graph", "config",
                 "unpredictable");
+        // 'nodes' (issue 17 item 5): BG's own machine at least, with these keys (docs/resources.md).
+        assertThat(keys(r.get("nodes").get(0))).containsExactly("name", "role", "cpus", "seconds", "missing_seconds",
+                "busy_cores", "mem_used_bytes", "mem_total_bytes", "net_rx_bytes_per_s", "net_tx_bytes_per_s",
+                "lo_bytes_per_s", "disk_read_bytes_per_s", "disk_write_bytes_per_s", "disk_busy_pct");
+        assertThat(keys(r.get("nodes").get(0).get("busy_cores"))).containsExactly("mean", "max");
         // 'stuck' (issue 11 item 4): actions still waiting on the store when the run ended.
         assertThat(keys(r.get("total"))).containsExactly("count", "noops", "errors", "stuck", "throughput", "p50_ms",
                 "p95_ms", "p99_ms", "p999_ms", "max_ms", "min_ms", "mean_ms", "within_beta_pct", "within_beta_count",

@@ -60,6 +60,8 @@ final class Bottlenecks {
                     cpu.machineIowaitCores(), cpu.machineCpus()));
         }
 
+        nodes(r, w);
+
         Double waited = r.bgWait().fraction();
         if (waited != null && waited >= BG_WAIT_FRACTION) {
             w.add(fmt("threads waited inside BG for %.0f %% as long as the store took (member locks, finding a free"
@@ -86,6 +88,35 @@ final class Bottlenecks {
             w.add("some latencies reached the histogram's 1 h limit and were recorded as 1 h");
         }
         return w;
+    }
+
+    /**
+     * The nodes' saturated resources [dissertation app. B: a bottleneck node has a fully utilized CPU, network or disk]:
+     * a store host's CPU (BG's machine's CPU has its own warnings above), any node's busiest disk, and the store hosts
+     * that did not answer for some seconds (their figures cover the rest).
+     */
+    private static void nodes(RunResult r, List<String> w) {
+        for (NodeResult n : r.nodes()) {
+            String which = "bg".equals(n.role())
+                    ? "BG's machine " + n.name() : "store host " + n.name();
+            Double busy = n.busyCores().mean();
+            if (!"bg".equals(n.role()) && busy != null && n.cpus() > 0 && busy >= SATURATED * n.cpus()) {
+                w.add(fmt("%s: its CPU was saturated (%.1f of %d cores busy on average): this node limited the run",
+                        which, busy, n.cpus()));
+            }
+            Double disk = n.diskBusyPct().mean();
+            if (disk != null && disk >= 100 * SATURATED) {
+                w.add(fmt("%s: its busiest disk was busy %.0f %% of the time: this node's disk limited the run",
+                        which, disk));
+            }
+            if (n.missingSeconds() > 0 && !"bg".equals(n.role())) {
+                w.add(n.seconds() == 0
+                        ? fmt("%s: its node exporter did not answer in any of the %d measured seconds, so the result has"
+                                + " no figures of it", which, n.missingSeconds())
+                        : fmt("%s: its node exporter did not answer in %d of %d measured seconds; its figures cover the"
+                                + " other seconds", which, n.missingSeconds(), n.missingSeconds() + n.seconds()));
+            }
+        }
     }
 
     /** The actions with the most no-ops, with each one's no-op share of its own attempts. */

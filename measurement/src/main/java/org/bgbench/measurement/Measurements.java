@@ -49,6 +49,7 @@ public final class Measurements implements AutoCloseable {
     private final Stripes stripes;
     private final Recorder[] recorders;
     private final ResourceMonitor monitor;
+    private final boolean ownMonitor;
     private final List<Consumer<SecondSample>> listeners = new CopyOnWriteArrayList<>();
 
     // Sampling side, guarded by this.
@@ -65,6 +66,8 @@ public final class Measurements implements AutoCloseable {
     private ResourceSnapshot baselineResources;
     private ResourceSnapshot lastResources;
     private final List<SeriesPoint> series = new ArrayList<>();
+    /** Per measured second, each node's figures (as in {@link ResourceUse#nodes()}). */
+    private final List<List<org.bgbench.measurement.resource.NodeUse>> nodeSeries = new ArrayList<>();
     private ScheduledExecutorService sampler;
     private ScheduledFuture<?> samplerTask;
     private long samplerGeneration;
@@ -87,7 +90,8 @@ public final class Measurements implements AutoCloseable {
         for (int s = 0; s < recorders.length; s++) {
             recorders[s] = new Recorder(stripes, s);
         }
-        this.monitor = b.monitor != null ? b.monitor : ResourceMonitor.create(b.storePids);
+        this.ownMonitor = b.monitor == null;
+        this.monitor = b.monitor != null ? b.monitor : ResourceMonitor.create(b.storePids, b.storeHosts);
         this.listeners.addAll(b.listeners);
         this.previous = new long[stripes.snapshotLength];
         this.current = new long[stripes.snapshotLength];
@@ -324,6 +328,7 @@ public final class Measurements implements AutoCloseable {
         boolean warmup = phase == Phase.WARMUP;
         if (!warmup) {
             series.add(point);
+            nodeSeries.add(use.nodes());
             if (stalled(interval, intervalStart, now)) {
                 stalledSeconds.add(point.second());
             }
@@ -479,11 +484,27 @@ public final class Measurements implements AutoCloseable {
                 total.throughput(), threads, seconds,
                 started ? warmupSeconds : (System.nanoTime() - createdNanos) / 1e9, betaNanos / 1e6,
                 actions, sessions, total, List.copyOf(series), cpu, bgWait, List.of(), HistogramConfig.current(),
-                Map.of(), Map.of(), Map.of(), Map.of(), null).withContext(context);
+                Map.of(), Map.of(), Map.of(), Map.of(), null, nodes()).withContext(context);
         for (String warning : Bottlenecks.warnings(result, periodNanos / 1e9)) {
             result = result.withWarning(warning);
         }
         return result;
+    }
+
+    /** Each node's figures over the measured seconds so far, in the order of {@link ResourceUse#nodes()}. */
+    private List<NodeResult> nodes() {
+        List<NodeResult> out = new ArrayList<>();
+        List<org.bgbench.measurement.resource.NodeReading> names = lastResources.nodes();
+        for (int i = 0; i < names.size(); i++) {
+            List<org.bgbench.measurement.resource.NodeUse> perSecond = new ArrayList<>(nodeSeries.size());
+            for (List<org.bgbench.measurement.resource.NodeUse> second : nodeSeries) {
+                if (i < second.size()) {
+                    perSecond.add(second.get(i));
+                }
+            }
+            out.add(NodeResult.of(names.get(i).name(), names.get(i).role(), perSecond));
+        }
+        return out;
     }
 
     /** {@link #result(RunContext)} without descriptive sections. */
@@ -518,6 +539,9 @@ public final class Measurements implements AutoCloseable {
     @Override
     public synchronized void close() {
         stopSampler();
+        if (ownMonitor) {
+            monitor.close();
+        }
     }
 
     public static final class Builder {
@@ -526,6 +550,7 @@ public final class Measurements implements AutoCloseable {
         private long periodNanos = 1_000_000_000L;
         private int stripes = defaultStripes(Runtime.getRuntime().availableProcessors());
         private Collection<Long> storePids = List.of();
+        private List<String> storeHosts = List.of();
         private ResourceMonitor monitor;
         private final List<Consumer<SecondSample>> listeners = new ArrayList<>();
 
@@ -574,7 +599,16 @@ public final class Measurements implements AutoCloseable {
             return this;
         }
 
-        /** A resource monitor to use instead of one for {@link #storePids}. */
+        /**
+         * Store hosts whose Prometheus node exporters are read each second ({@code HOST} or {@code HOST:PORT}, see
+         * {@link org.bgbench.measurement.resource.NodeExporterClient#address(String)}).
+         */
+        public Builder storeHosts(List<String> hosts) {
+            this.storeHosts = List.copyOf(hosts);
+            return this;
+        }
+
+        /** A resource monitor to use instead of one for {@link #storePids} and {@link #storeHosts}. */
         public Builder resourceMonitor(ResourceMonitor monitor) {
             this.monitor = monitor;
             return this;

@@ -35,17 +35,19 @@ import java.util.Map;
  * @param graph              graph parameters
  * @param config             other settings
  * @param unpredictable      unpredictable-data figures once validation has run, else null
+ * @param nodes              CPU, memory, network and disk of BG's machine and of each store host named with
+ *                           {@code --store-host} (docs/resources.md); empty in files of older versions
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"format", "partial", "start_time", "end_time", "throughput", "threads", "duration_s", "warmup_s",
-        "beta_ms", "total", "actions", "sessions", "cpu", "bg_wait", "bottleneck_warnings", "series"})
+        "beta_ms", "total", "actions", "sessions", "cpu", "nodes", "bg_wait", "bottleneck_warnings", "series"})
 public record RunResult(String format, boolean partial, String startTime, String endTime, double throughput,
                         int threads, double durationS, double warmupS, double betaMs,
                         Map<String, KindResult> actions, Map<String, KindResult> sessions, KindResult total,
                         List<SeriesPoint> series, CpuResult cpu, BgWaitResult bgWait,
                         List<String> bottleneckWarnings, HistogramConfig histogramConfig,
                         Map<String, Object> workload, Map<String, Object> store, Map<String, Object> graph,
-                        Map<String, Object> config, Unpredictable unpredictable) {
+                        Map<String, Object> config, Unpredictable unpredictable, List<NodeResult> nodes) {
 
     public static final String FORMAT = "bg-run-result/1";
 
@@ -59,20 +61,41 @@ public record RunResult(String format, boolean partial, String startTime, String
         store = store == null ? Map.of() : store;
         graph = graph == null ? Map.of() : graph;
         config = config == null ? Map.of() : config;
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
+    }
+
+    /** A result without node figures (the form before {@code nodes} existed). */
+    public RunResult(String format, boolean partial, String startTime, String endTime, double throughput,
+                     int threads, double durationS, double warmupS, double betaMs,
+                     Map<String, KindResult> actions, Map<String, KindResult> sessions, KindResult total,
+                     List<SeriesPoint> series, CpuResult cpu, BgWaitResult bgWait,
+                     List<String> bottleneckWarnings, HistogramConfig histogramConfig,
+                     Map<String, Object> workload, Map<String, Object> store, Map<String, Object> graph,
+                     Map<String, Object> config, Unpredictable unpredictable) {
+        this(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs, actions, sessions,
+                total, series, cpu, bgWait, bottleneckWarnings, histogramConfig, workload, store, graph, config,
+                unpredictable, List.of());
+    }
+
+    /** The same result with {@code warnings} instead of its warnings. */
+    public RunResult withWarnings(List<String> warnings) {
+        return new RunResult(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs,
+                actions, sessions, total, series, cpu, bgWait, List.copyOf(warnings), histogramConfig,
+                workload, store, graph, config, unpredictable, nodes);
     }
 
     /** The same result with the descriptive sections replaced by those of {@code context}. */
     public RunResult withContext(RunContext context) {
         return new RunResult(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs,
                 actions, sessions, total, series, cpu, bgWait, bottleneckWarnings, histogramConfig,
-                context.workload(), context.store(), context.graph(), context.config(), unpredictable);
+                context.workload(), context.store(), context.graph(), context.config(), unpredictable, nodes);
     }
 
     /** The same result with the unpredictable-data section set (after validation). */
     public RunResult withUnpredictable(Unpredictable section) {
         return new RunResult(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs,
                 actions, sessions, total, series, cpu, bgWait, bottleneckWarnings, histogramConfig,
-                workload, store, graph, config, section);
+                workload, store, graph, config, section, nodes);
     }
 
     /** The % of reads that observed unpredictable data, 0 when the run was not validated. */
@@ -96,6 +119,6 @@ public record RunResult(String format, boolean partial, String startTime, String
         warnings.add(warning);
         return new RunResult(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs,
                 actions, sessions, total, series, cpu, bgWait, List.copyOf(warnings), histogramConfig,
-                workload, store, graph, config, unpredictable);
+                workload, store, graph, config, unpredictable, nodes);
     }
 }

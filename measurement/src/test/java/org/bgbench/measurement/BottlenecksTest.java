@@ -63,6 +63,32 @@ class BottlenecksTest {
                 .containsExactly("BG's own CPU was saturated in 2 of 5 seconds (2 cores)");
     }
 
+    private static NodeResult node(String name, String role, int cpus, double busy, double diskPct, int missing) {
+        NodeResult.MeanMax none = new NodeResult.MeanMax(null, null);
+        return new NodeResult(name, role, cpus, 10, missing, new NodeResult.MeanMax(busy, busy), none, none, none,
+                none, none, none, none, new NodeResult.MeanMax(diskPct, diskPct));
+    }
+
+    @Test
+    void namesTheSaturatedNodeAndResource() {
+        RunResult r = measured(false);
+        RunResult clean = with(r, cpu(0.5, 0.5, 1.0, 0.0), r.series());
+        RunResult busy = new RunResult(clean.format(), false, clean.startTime(), clean.endTime(), clean.throughput(),
+                clean.threads(), clean.durationS(), clean.warmupS(), clean.betaMs(), clean.actions(), clean.sessions(),
+                clean.total(), clean.series(), clean.cpu(), clean.bgWait(), List.of(), clean.histogramConfig(),
+                clean.workload(), clean.store(), clean.graph(), clean.config(), null, List.of(
+                        node("vm", "bg", 4, 3.9, 95.0, 0),
+                        node("db1:9100", "store", 8, 7.3, 50.0, 0),
+                        node("db2:9100", "store", 8, 7.1, 89.9, 3),
+                        node("db3:9100", "store", 8, 0.0, 0.0, 0)));
+        assertThat(Bottlenecks.warnings(busy, 1.0)).containsExactly(
+                "BG's machine vm: its busiest disk was busy 95 % of the time: this node's disk limited the run",
+                "store host db1:9100: its CPU was saturated (7.3 of 8 cores busy on average): this node limited the"
+                        + " run",
+                "store host db2:9100: its node exporter did not answer in 3 of 13 measured seconds; its figures cover"
+                        + " the other seconds");
+    }
+
     @Test
     void flagsStallsErrorsAndNoops() {
         RunResult r = measured(true);

@@ -94,7 +94,8 @@ public final class Experiment {
         }
         ResultWriter writer = s.out() == null ? null : new ResultWriter(s.out());
         try (Measurements m = Measurements.builder().threads(s.emulator().threads())
-                .beta(s.beta()).storePids(s.store().localServerPids()).build();
+                .beta(s.beta()).storePids(s.store().localServerPids())
+                .storeHosts(s.spec().storeHosts()).build();
              // The measured seconds' histograms, per kind, in HdrHistogram's interval log format beside the result.
              IntervalLog hlog = s.out() == null ? null : new IntervalLog(RunArtifacts.hlogFor(s.out()))) {
             int[] seconds = {0};
@@ -251,10 +252,7 @@ public final class Experiment {
     }
 
     private static RunResult withWarnings(RunResult r, List<String> warnings) {
-        return new RunResult(r.format(), r.partial(), r.startTime(), r.endTime(), r.throughput(), r.threads(),
-                r.durationS(), r.warmupS(), r.betaMs(), r.actions(), r.sessions(), r.total(), r.series(), r.cpu(),
-                r.bgWait(), List.copyOf(warnings), r.histogramConfig(), r.workload(), r.store(), r.graph(), r.config(),
-                r.unpredictable());
+        return r.withWarnings(warnings);
     }
 
     private static RunContext context(Setup s) {

@@ -30,13 +30,25 @@ import org.bgbench.workload.WorkloadSpec;
  * @param beta             β of the SLA, for the share of actions within it
  * @param validation       how reads are validated, or null for no validation logs
  * @param feeds            how SR and VNF are issued
+ * @param storeHosts       store hosts whose Prometheus node exporters are read each second ({@code HOST:PORT},
+ *                         {@code --store-host}; docs/resources.md), empty for none
  */
 public record ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
                              int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
                              boolean uniqueSocialites, long seed, ThreadKind threadKind, Duration beta,
-                             ValidationOptions validation, org.bgbench.model.FeedWorkload feeds) {
+                             ValidationOptions validation, org.bgbench.model.FeedWorkload feeds,
+                             java.util.List<String> storeHosts) {
     /** β when none is given: the dissertation's 100 ms. */
     public static final Duration DEFAULT_BETA = Duration.ofMillis(100);
+
+    /** An experiment without store hosts. */
+    public ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
+                          int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
+                          boolean uniqueSocialites, long seed, ThreadKind threadKind, Duration beta,
+                          ValidationOptions validation, org.bgbench.model.FeedWorkload feeds) {
+        this(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK, commentLength,
+                locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, java.util.List.of());
+    }
 
     /** An experiment with the default feed settings. */
     public ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
@@ -48,6 +60,7 @@ public record ExperimentSpec(int threads, Duration duration, long operations, Du
     }
 
     public ExperimentSpec {
+        storeHosts = storeHosts == null ? java.util.List.of() : java.util.List.copyOf(storeHosts);
         if (feeds == null) {
             feeds = org.bgbench.model.FeedWorkload.DEFAULTS;
         }
@@ -117,28 +130,34 @@ public record ExperimentSpec(int threads, Duration duration, long operations, Du
 
     public ExperimentSpec withThreads(int t) {
         return new ExperimentSpec(t, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
-                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds);
+                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts);
     }
 
     /** A timed run of {@code d} (no request count). */
     public ExperimentSpec withDuration(Duration d) {
         return new ExperimentSpec(threads, d, 0, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
-                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds);
+                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts);
     }
 
     public ExperimentSpec withSeed(long s) {
         return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, s, threadKind, beta, validation, feeds);
+                topK, commentLength, locks, uniqueSocialites, s, threadKind, beta, validation, feeds, storeHosts);
     }
 
     public ExperimentSpec withBeta(Duration b) {
         return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, seed, threadKind, b, validation, feeds);
+                topK, commentLength, locks, uniqueSocialites, seed, threadKind, b, validation, feeds, storeHosts);
     }
 
     public ExperimentSpec withValidation(ValidationOptions v) {
         return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, seed, threadKind, beta, v, feeds);
+                topK, commentLength, locks, uniqueSocialites, seed, threadKind, beta, v, feeds, storeHosts);
+    }
+
+    /** The same experiment reading these store hosts' node exporters ({@code HOST:PORT} each). */
+    public ExperimentSpec withStoreHosts(java.util.List<String> hosts) {
+        return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
+                topK, commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, hosts);
     }
 
     /** The emulator's view of this experiment. */

@@ -120,7 +120,21 @@ public final class ResultMerger {
                 latest(parts), throughput, threads, seconds, first.warmupS(), first.betaMs(), actions, sessions, total,
                 series, cpu(parts, total.count(), seconds), bgWait(parts), List.copyOf(warnings),
                 first.histogramConfig(), first.workload(), first.store(), first.graph(), config,
-                unpredictable(parts, workerNames));
+                unpredictable(parts, workerNames), nodes(parts));
+    }
+
+    /**
+     * Every worker's nodes: each worker's own machine, and each store host once (every worker reads the same hosts;
+     * the first worker's figures of a host stand for it).
+     */
+    private static List<org.bgbench.measurement.NodeResult> nodes(List<RunResult> parts) {
+        Map<String, org.bgbench.measurement.NodeResult> byNode = new java.util.LinkedHashMap<>();
+        for (RunResult p : parts) {
+            for (org.bgbench.measurement.NodeResult n : p.nodes()) {
+                byNode.putIfAbsent(n.role() + " " + n.name(), n);
+            }
+        }
+        return List.copyOf(byNode.values());
     }
 
     private static String earliest(List<RunResult> parts) {

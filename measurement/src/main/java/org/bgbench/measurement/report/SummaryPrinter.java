@@ -57,6 +57,18 @@ public final class SummaryPrinter {
             sb.append(fmt(", machine %s of %d cores", num(c.machineCores(), 2), c.machineCpus()));
         }
         sb.append(System.lineSeparator());
+        if (r.nodes().stream().anyMatch(n -> !"bg".equals(n.role()))) {
+            // BG's machine alone is what the CPU line shows; with store hosts every node gets a line of means.
+            for (org.bgbench.measurement.NodeResult n : r.nodes()) {
+                sb.append(fmt("Node     %s (%s): CPU %s of %d cores (max %s), memory %s of %s GB, network %s/%s MB/s"
+                                + " in/out, disks %s/%s MB/s read/written, busiest disk %s %%%n", n.name(), n.role(),
+                        num(n.busyCores().mean(), 2), n.cpus(), num(n.busyCores().max(), 2),
+                        scaled(n.memUsedBytes().mean(), 1e9), scaled(n.memTotalBytes().max(), 1e9),
+                        scaled(n.netRxBytesPerS().mean(), 1e6), scaled(n.netTxBytesPerS().mean(), 1e6),
+                        scaled(n.diskReadBytesPerS().mean(), 1e6), scaled(n.diskWriteBytesPerS().mean(), 1e6),
+                        num(n.diskBusyPct().mean(), 0)));
+            }
+        }
         BgWaitResult w = r.bgWait();
         sb.append(fmt("BG wait  %s ms in %,d waits (%s %% of action time)%n", num(w.totalMs(), 0), w.count(),
                 w.fraction() == null ? "-" : num(100 * w.fraction(), 1)));
@@ -120,6 +132,10 @@ public final class SummaryPrinter {
 
     private static String count(long v) {
         return fmt("%,d", v);
+    }
+
+    private static String scaled(Double v, double unit) {
+        return num(v == null ? null : v / unit, 1);
     }
 
     private static String num(Double v, int decimals) {

@@ -13,17 +13,31 @@ import java.util.Set;
  * through /proc; elsewhere only the JVM's own CPU is known and the rest reads as unknown. Snapshots are cheap for the
  * JVM and the machine; with store pids every snapshot scans /proc/[pid]/stat of all processes (a few ms per second).
  * Thread-safe.
+ *
+ * <p>It also reads nodes ({@link NodeUse}): BG's own machine from /proc ({@link ProcNode}), and each store host from
+ * its Prometheus node exporter ({@link StoreHostPoller}, without ever waiting for one). {@link #close()} ends the
+ * store hosts' HTTP clients.
  */
-public final class ResourceMonitor {
+public final class ResourceMonitor implements AutoCloseable {
     private static final long NANOS_PER_TICK = 1_000_000_000L / ProcFs.TICKS_PER_SECOND;
 
     private final ProcFs proc;
     private final boolean linux;
     private final List<Long> storePids;
     private final com.sun.management.OperatingSystemMXBean os;
+    private final ProcNode bgNode;
+    private final List<StoreHostPoller> hosts;
 
     ResourceMonitor(Path procRoot, Collection<Long> storePids) {
+        this(procRoot, storePids, List.of());
+    }
+
+    ResourceMonitor(Path procRoot, Collection<Long> storePids, List<String> storeHosts) {
         this.proc = new ProcFs(procRoot);
+        this.bgNode = new ProcNode(procRoot);
+        this.hosts = storeHosts.stream().map(h -> new StoreHostPoller(new NodeExporterClient(h))).toList();
+        // The first requests go out now, so the first sampled second already has a reading to start from.
+        hosts.forEach(StoreHostPoller::latestAndAsk);
         this.linux = proc.available();
         this.storePids = List.copyOf(storePids);
         OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
@@ -33,6 +47,25 @@ public final class ResourceMonitor {
     /** A monitor for this JVM, the machine, and the process trees rooted at {@code storePids} (may be empty). */
     public static ResourceMonitor create(Collection<Long> storePids) {
         return new ResourceMonitor(Path.of("/proc"), storePids);
+    }
+
+    /**
+     * A monitor as {@link #create(Collection)} that also reads each store host's node exporter ({@code HOST:PORT},
+     * see {@link NodeExporterClient#address(String)}).
+     */
+    public static ResourceMonitor create(Collection<Long> storePids, List<String> storeHosts) {
+        return new ResourceMonitor(Path.of("/proc"), storePids, storeHosts);
+    }
+
+    /** The store hosts' node exporters, as {@code HOST:PORT}. */
+    public List<String> storeHosts() {
+        return hosts.stream().map(StoreHostPoller::name).toList();
+    }
+
+    /** Why a store host's last request failed, or null when it answered (or is not one of them). */
+    public String storeHostError(String name) {
+        return hosts.stream().filter(h -> h.name().equals(name)).map(StoreHostPoller::lastError)
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }
 
     /** The pids whose process trees count as the store. */
@@ -62,11 +95,33 @@ public final class ResourceMonitor {
             storeProcesses = tree.size();
         }
         ProcFs.MachineStat machine = linux ? proc.machine() : null;
+        List<NodeReading> nodes = new java.util.ArrayList<>(1 + hosts.size());
+        nodes.add(bgReading());
+        for (StoreHostPoller h : hosts) {
+            nodes.add(h.latestAndAsk());
+        }
         return machine == null
                 ? new ResourceSnapshot(now, bg, store, storeProcesses, -1, -1, -1,
-                        Runtime.getRuntime().availableProcessors())
+                        Runtime.getRuntime().availableProcessors(), nodes)
                 : new ResourceSnapshot(now, bg, store, storeProcesses, machine.busyTicks(), machine.iowaitTicks(),
-                        machine.totalTicks(), machine.cpus());
+                        machine.totalTicks(), machine.cpus(), nodes);
+    }
+
+    private NodeReading bgReading() {
+        NodeReading r = null;
+        if (linux) {
+            try {
+                r = bgNode.read();
+            } catch (RuntimeException e) {
+                // a /proc file in an unexpected form: the figures of this second stay unknown
+            }
+        }
+        return r != null ? r : NodeReading.none(bgNode.name(), NodeReading.BG);
+    }
+
+    @Override
+    public void close() {
+        hosts.forEach(StoreHostPoller::close);
     }
 
     private long bgCpuNanos() {
@@ -104,8 +159,14 @@ public final class ResourceMonitor {
             iowait = (double) Math.max(0, to.machineIowaitTicks() - from.machineIowaitTicks()) / total
                     * to.machineCpus();
         }
+        List<NodeUse> nodes = new java.util.ArrayList<>(to.nodes().size());
+        for (int i = 0; i < to.nodes().size(); i++) {
+            NodeReading b = to.nodes().get(i);
+            NodeReading a = i < from.nodes().size() ? from.nodes().get(i) : null;
+            nodes.add(NodeUse.between(a, b, b.name(), b.role()));
+        }
         return new ResourceUse(seconds, perSecond(bgCpu, seconds), perSecond(storeCpu, seconds), machine, iowait,
-                to.machineCpus(), bgCpu, storeCpu);
+                to.machineCpus(), bgCpu, storeCpu, nodes);
     }
 
     private static double perSecond(double cpuSeconds, double seconds) {

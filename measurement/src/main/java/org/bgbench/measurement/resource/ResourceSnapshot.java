@@ -12,8 +12,20 @@ package org.bgbench.measurement.resource;
  * @param machineIowaitTicks ticks all CPUs spent idle waiting for I/O, or -1
  * @param machineTotalTicks all ticks of all CPUs, or -1
  * @param machineCpus       CPUs of the machine (from /proc/stat, else the JVM's available processors)
+ * @param nodes             the latest reading of each node: BG's machine first, then each store host; a node that has
+ *                          not answered yet is {@link NodeReading#none}
  */
 public record ResourceSnapshot(long nanoTime, long bgCpuNanos, long storeCpuNanos, int storeProcesses,
                                long machineBusyTicks, long machineIowaitTicks, long machineTotalTicks,
-                               int machineCpus) {
+                               int machineCpus, java.util.List<NodeReading> nodes) {
+    public ResourceSnapshot {
+        nodes = nodes == null ? java.util.List.of() : java.util.List.copyOf(nodes);
+    }
+
+    /** A snapshot without node readings. */
+    public ResourceSnapshot(long nanoTime, long bgCpuNanos, long storeCpuNanos, int storeProcesses,
+                            long machineBusyTicks, long machineIowaitTicks, long machineTotalTicks, int machineCpus) {
+        this(nanoTime, bgCpuNanos, storeCpuNanos, storeProcesses, machineBusyTicks, machineIowaitTicks,
+                machineTotalTicks, machineCpus, java.util.List.of());
+    }
 }

@@ -11,7 +11,21 @@ package org.bgbench.measurement.resource;
  * @param machineCpus        CPUs of the machine
  * @param bgCpuSeconds       CPU seconds of this JVM
  * @param storeCpuSeconds    CPU seconds of the store's process trees
+ * @param nodes              each node's CPU, memory, network and disk in the interval: BG's machine (role
+ *                           {@code bg}) first, then every store host named with {@code --store-host} (role
+ *                           {@code store}); a host that did not answer has {@link NodeUse#answered()} false
  */
 public record ResourceUse(double seconds, double bgCores, double storeCores, double machineCores,
-                          double machineIowaitCores, int machineCpus, double bgCpuSeconds, double storeCpuSeconds) {
+                          double machineIowaitCores, int machineCpus, double bgCpuSeconds, double storeCpuSeconds,
+                          java.util.List<NodeUse> nodes) {
+    public ResourceUse {
+        nodes = nodes == null ? java.util.List.of() : java.util.List.copyOf(nodes);
+    }
+
+    /** CPU use without node figures. */
+    public ResourceUse(double seconds, double bgCores, double storeCores, double machineCores,
+                       double machineIowaitCores, int machineCpus, double bgCpuSeconds, double storeCpuSeconds) {
+        this(seconds, bgCores, storeCores, machineCores, machineIowaitCores, machineCpus, bgCpuSeconds,
+                storeCpuSeconds, java.util.List.of());
+    }
 }

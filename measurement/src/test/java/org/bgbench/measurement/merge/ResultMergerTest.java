@@ -146,6 +146,29 @@ class ResultMergerTest {
         assertThat(m.bgCores()).isCloseTo(1.0, within(1e-12));
     }
 
+    @Test
+    void everyWorkersMachineAndEachStoreHostOnce() {
+        RunResult a = withNodes(node("worker-a", "bg"), node("db1:9100", "store"), node("db2:9100", "store"));
+        RunResult b = withNodes(node("worker-b", "bg"), node("db1:9100", "store"), node("db2:9100", "store"));
+        RunResult merged = ResultMerger.merge(List.of(a, b), List.of("a:1", "b:2"), List.of(), Map.of());
+        assertThat(merged.nodes()).extracting(n -> n.role() + " " + n.name()).containsExactly("bg worker-a",
+                "store db1:9100", "store db2:9100", "bg worker-b");
+        assertThat(merged.nodes().get(1)).isSameAs(a.nodes().get(1));
+    }
+
+    private static org.bgbench.measurement.NodeResult node(String name, String role) {
+        org.bgbench.measurement.NodeResult.MeanMax m = new org.bgbench.measurement.NodeResult.MeanMax(1.0, 2.0);
+        return new org.bgbench.measurement.NodeResult(name, role, 4, 10, 0, m, m, m, m, m, m, m, m, m);
+    }
+
+    private static RunResult withNodes(org.bgbench.measurement.NodeResult... nodes) {
+        RunResult r = withoutValidation();
+        return new RunResult(r.format(), r.partial(), r.startTime(), r.endTime(), r.throughput(), r.threads(),
+                r.durationS(), r.warmupS(), r.betaMs(), r.actions(), r.sessions(), r.total(), r.series(), r.cpu(),
+                r.bgWait(), r.bottleneckWarnings(), r.histogramConfig(), r.workload(), r.store(), r.graph(),
+                r.config(), r.unpredictable(), List.of(nodes));
+    }
+
     private static RunResult withoutValidation() {
         try (Measurements m = measurements()) {
             m.startMeasuring();

@@ -100,6 +100,9 @@ class ResultJsonTest {
         writer.write(result);
         RunResult back = writer.read();
         assertThat(back).isEqualTo(result);
+        // BG's own machine is a node whenever /proc is there.
+        assertThat(back.nodes()).isEqualTo(result.nodes()).hasSize(java.nio.file.Files.isReadable(
+                Path.of("/proc/stat")) ? 1 : 0);
         assertThat(back.actions().get("LF").histogram()).isEqualTo(result.actions().get("LF").histogram());
         assertThat(ResultJson.fromJson(ResultJson.toJson(result))).isEqualTo(result);
     }
