@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
 public final class Jobs {
     /** Commands the deck starts. */
     public static final Set<String> COMMANDS = Set.of("load", "run", "rate", "delta", "sweep");
+    /** Options given once per value; the form takes them comma-separated. */
+    private static final Set<String> REPEATABLE = Set.of("--store-host");
     private static final Pattern ERROR = Pattern.compile("^bg(?: \\w+)?: error: (.*)$");
     private static final Pattern OPTION = Pattern.compile("(?:option '|^)(--?[\\w.-]+)'?");
     private static final Pattern KEY = Pattern.compile("^([\\w.]+):");
@@ -89,7 +91,14 @@ public final class Jobs {
             if (name.equals("--out")) {
                 return;
             }
-            if (Boolean.TRUE.equals(v) || "true".equals(v)) {
+            if (REPEATABLE.contains(name) && v != null) {
+                // one field, several values: the option once per value
+                for (String one : String.valueOf(v).split("[,\\s]+")) {
+                    if (!one.isBlank()) {
+                        a.add(name + "=" + one);
+                    }
+                }
+            } else if (Boolean.TRUE.equals(v) || "true".equals(v)) {
                 a.add(name);
             } else if (v != null && !(v instanceof Boolean) && !String.valueOf(v).isBlank()) {
                 a.add(name + "=" + v);

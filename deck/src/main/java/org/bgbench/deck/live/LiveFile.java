@@ -15,6 +15,7 @@ import org.bgbench.measurement.Latencies;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SecondSample;
 import org.bgbench.measurement.SeriesPoint;
+import org.bgbench.measurement.resource.NodeUse;
 import org.bgbench.measurement.resource.ResourceUse;
 import org.bgbench.runner.observe.ExperimentInfo;
 import org.bgbench.runner.observe.ExperimentObserver;
@@ -163,17 +164,41 @@ public final class LiveFile implements ExperimentObserver {
             if (use == null) {
                 return nodes;
             }
-            Map<String, Object> bg = new LinkedHashMap<>();
-            bg.put("name", "BG");
-            bg.put("role", "bg");
-            bg.put("cpus", use.machineCpus());
-            bg.put("busy_cores", finite(use.bgCores()));
-            bg.put("machine_cores", finite(use.machineCores()));
-            bg.put("iowait_cores", finite(use.machineIowaitCores()));
-            nodes.add(bg);
+            for (NodeUse n : use.nodes()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", n.role().equals("bg") ? "BG (" + n.name() + ")" : n.name());
+                m.put("role", n.role());
+                m.put("answered", n.answered());
+                m.put("cpus", n.cpus());
+                m.put("busy_cores", finite(n.busyCores()));
+                if (n.role().equals("bg")) {
+                    m.put("bg_cores", finite(use.bgCores()));
+                    m.put("iowait_cores", finite(use.machineIowaitCores()));
+                }
+                m.put("mem_used_bytes", finite(n.memUsedBytes()));
+                m.put("mem_total_bytes", finite(n.memTotalBytes()));
+                m.put("net_rx_bytes_per_s", finite(n.netRxBytesPerS()));
+                m.put("net_tx_bytes_per_s", finite(n.netTxBytesPerS()));
+                m.put("lo_bytes_per_s", finite(n.loBytesPerS()));
+                m.put("disk_read_bytes_per_s", finite(n.diskReadBytesPerS()));
+                m.put("disk_write_bytes_per_s", finite(n.diskWriteBytesPerS()));
+                m.put("disk_busy_pct", finite(n.diskBusyPct()));
+                nodes.add(m);
+            }
+            if (nodes.isEmpty()) {
+                Map<String, Object> bg = new LinkedHashMap<>();
+                bg.put("name", "BG");
+                bg.put("role", "bg");
+                bg.put("cpus", use.machineCpus());
+                bg.put("busy_cores", finite(use.machineCores()));
+                bg.put("bg_cores", finite(use.bgCores()));
+                bg.put("iowait_cores", finite(use.machineIowaitCores()));
+                nodes.add(bg);
+            }
             if (Double.isFinite(use.storeCores())) {
+                // The store's server processes on BG's machine (a local server), a share of that machine.
                 Map<String, Object> store = new LinkedHashMap<>();
-                store.put("name", "store (local processes)");
+                store.put("name", "store processes on BG's machine");
                 store.put("role", "store");
                 store.put("cpus", use.machineCpus());
                 store.put("busy_cores", use.storeCores());

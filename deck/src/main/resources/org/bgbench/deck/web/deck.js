@@ -15,10 +15,12 @@ const COLORS = ['#1f6feb', '#d1242f', '#1a7f37', '#9a6700', '#8250df', '#bf3989'
 // The options each command offers: [name, label, placeholder or 'flag'].
 const OPTIONS = {
   run: [['--threads', 'T, members at once', '1'], ['--duration', 'duration', '30s'], ['--warmup', 'warm-up', 'e.g. 5s'],
-        ['--beta', 'β', '100ms'], ['--load', 'load the graph first if needed', 'flag'], ['--workers', 'workers HOST:PORT,… (empty: local)', '']],
+        ['--beta', 'β', '100ms'], ['--load', 'load the graph first if needed', 'flag'], ['--workers', 'workers HOST:PORT,… (empty: local)', ''],
+        ['--store-host', "store hosts' node exporters HOST[:PORT],…", ''], ['--metrics', 'Prometheus endpoint HOST:PORT', '']],
   rate: [['--sla', 'SLA α:β:τ:Δ', '95%:100ms:0.01%:60s'], ['--target', 'soar, socialites or both', 'both'], ['--delta', 'δ per experiment', '10s'],
          ['--warmup', 'warm-up', '2s'], ['--max-threads', 'largest T', '1024'], ['--reset', 'reset between experiments', 'auto'],
-         ['--no-confirm', 'skip the confirmation run', 'flag'], ['--workers', 'workers HOST:PORT,… (empty: local)', '']],
+         ['--no-confirm', 'skip the confirmation run', 'flag'], ['--workers', 'workers HOST:PORT,… (empty: local)', ''],
+         ['--store-host', "store hosts' node exporters HOST[:PORT],…", ''], ['--metrics', 'Prometheus endpoint HOST:PORT', '']],
   load: [['--threads', 'loader threads', '2 × cores'], ['--replace', 'replace a graph the store holds', 'flag']],
   delta: [['--threads', 'T of the long run', ''], ['--duration', 'long run', '60s'], ['--deltas', 'δ candidates S,S,…', ''], ['--warmup', 'warm-up', '1s']],
   sweep: [['--threads', 'T,T,…', '1,2,4,8,16'], ['--duration', 'duration each', '30s'], ['--warmup', 'warm-up', '0s'], ['--load', 'load first if needed', 'flag']],
@@ -220,7 +222,6 @@ function redrawLive() {
 function utilisation(n) {
   const parts = [];
   if (n.busy_cores != null && n.cpus) parts.push(n.busy_cores / n.cpus);
-  if (n.machine_cores != null && n.cpus) parts.push(n.machine_cores / n.cpus);
   if (n.disk_busy_pct != null) parts.push(n.disk_busy_pct / 100);
   if (n.mem_used_bytes != null && n.mem_total_bytes) parts.push(n.mem_used_bytes / n.mem_total_bytes);
   return parts.length ? Math.max(...parts) : 0;
@@ -231,11 +232,13 @@ function renderNodes(nodes) {
   for (const n of nodes || []) if (!worst || utilisation(n) > utilisation(worst)) worst = n;
   const mb = v => v == null ? '–' : fmt(v / 1048576, 1) + ' MB';
   for (const n of nodes || []) {
-    const cpu = n.busy_cores == null ? '–' : `${fmt(n.busy_cores, 2)} of ${n.cpus} cores` + (n.machine_cores != null ? ` (machine ${fmt(n.machine_cores, 2)})` : '');
+    const cpu = n.answered === false ? 'no answer' : n.busy_cores == null ? '–'
+      : `${fmt(n.busy_cores, 2)} of ${n.cpus} cores` + (n.bg_cores != null ? ` (BG's JVM ${fmt(n.bg_cores, 2)})` : '');
     tb.append(el('tr', {class: n === worst && utilisation(n) > 0 ? 'bottleneck' : '', 'data-node': n.name},
       el('td', {text: n.name}), el('td', {class: 'l', text: n.role}), el('td', {text: cpu}),
       el('td', {text: n.mem_used_bytes == null ? '–' : `${mb(n.mem_used_bytes)} of ${mb(n.mem_total_bytes)}`}),
-      el('td', {text: n.net_rx_bytes_per_s == null ? '–' : `${mb(n.net_rx_bytes_per_s)}/s / ${mb(n.net_tx_bytes_per_s)}/s`}),
+      el('td', {text: (n.net_rx_bytes_per_s == null ? '–' : `${mb(n.net_rx_bytes_per_s)}/s / ${mb(n.net_tx_bytes_per_s)}/s`)
+        + (n.lo_bytes_per_s ? ` (loopback ${mb(n.lo_bytes_per_s)}/s)` : '')}),
       el('td', {text: n.disk_read_bytes_per_s == null ? '–' : `${mb(n.disk_read_bytes_per_s)}/s / ${mb(n.disk_write_bytes_per_s)}/s`}),
       el('td', {text: n.disk_busy_pct == null ? (n.iowait_cores != null ? `iowait ${fmt(n.iowait_cores, 2)} cores` : '–') : fmt(n.disk_busy_pct, 1) + ' %'})));
   }
@@ -292,6 +295,16 @@ async function openResult(path) {
       el('td', {text: fmt(k.p95_ms, 3)}), el('td', {text: fmt(k.p99_ms, 3)}), el('td', {text: fmt(k.within_beta_pct, 2)}), el('td', {text: k.errors}), el('td', {text: k.noops})));
   }
   d.append(el('table', {}, el('thead', {}, el('tr', {}, ...['action', 'count', 'per s', 'p50 ms', 'p95 ms', 'p99 ms', '% ≤ β', 'errors', 'no-ops'].map(h => el('th', {text: h})))), tb));
+  if (r.nodes && r.nodes.length) {
+    const mm = (v, f) => v && v.mean != null ? `${f(v.mean)} / ${f(v.max)}` : '–';
+    const mb = v => fmt(v / 1048576, 1) + ' MB';
+    d.append(el('h3', {text: 'Nodes over the measured period (mean / max a second)'}));
+    d.append(el('table', {id: 'd-nodes'}, el('thead', {}, el('tr', {}, ...['node', 'role', 'CPUs', 'busy cores', 'memory used', 'net rx /s', 'net tx /s', 'disk read /s', 'disk write /s', 'disk busy %', 'seconds missing'].map(h => el('th', {text: h})))),
+      el('tbody', {}, ...r.nodes.map(n => el('tr', {}, el('td', {text: n.name}), el('td', {class: 'l', text: n.role}), el('td', {text: n.cpus}),
+        el('td', {text: mm(n.busy_cores, v => fmt(v, 2))}), el('td', {text: mm(n.mem_used_bytes, mb)}), el('td', {text: mm(n.net_rx_bytes_per_s, mb)}),
+        el('td', {text: mm(n.net_tx_bytes_per_s, mb)}), el('td', {text: mm(n.disk_read_bytes_per_s, mb)}), el('td', {text: mm(n.disk_write_bytes_per_s, mb)}),
+        el('td', {text: mm(n.disk_busy_pct, v => fmt(v, 1))}), el('td', {text: n.missing_seconds})))))));
+  }
   const c = r.config || {};
   if (c.chi_square_measured != null) d.append(el('p', {text: `χ² of the socialites' distribution across workers: measured ${fmt(c.chi_square_measured, 3)}, planned ${fmt(c.chi_square_planned, 3)}`}));
   for (const w of r.bottleneck_warnings || []) d.append(el('p', {class: 'bad', text: w}));
