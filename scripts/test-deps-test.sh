@@ -7,7 +7,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/bin" "$t/jdk17/bin" "$t/pg" "$t/cache"
-for b in redis-server memcached mariadbd mariadb-admin ip; do printf '#!/bin/sh\n' > "$t/bin/$b"; done
+for b in redis-server memcached mariadbd mariadb-admin ip chromium chromedriver promtool prometheus-node-exporter \
+    python-ok; do printf '#!/bin/sh\n' > "$t/bin/$b"; done
 printf '#!/bin/sh\n' > "$t/jdk17/bin/java"
 echo 'JAVA_VERSION="17.0.12"' > "$t/jdk17/release"
 touch "$t/pg/pg_basebackup"
@@ -19,7 +20,7 @@ check() { # check NAME WANT-EXIT WANT-TEXT ENV...: runs test-deps.sh --ci with E
   local name=$1 want=$2 text=$3 rc=0 out
   shift 3
   out=$(env BG_TEST_INSTALL=0 BG_DEPS_PATH="$t/bin" BG_DEPS_PG_GLOB="$t/pg/pg_basebackup" BG_DEPS_JVM_GLOB="$t/jdk17" \
-    FERRETDB_CACHE="$t/cache" FERRETDB_BIN= "$@" bash "$root/scripts/test-deps.sh" --ci 2>&1) || rc=$?
+    FERRETDB_CACHE="$t/cache" FERRETDB_BIN= BG_DEPS_PYTHON="$t/bin/python-ok" "$@" bash "$root/scripts/test-deps.sh" --ci 2>&1) || rc=$?
   if [ "$rc" != "$want" ] || [[ "$out" != *"$text"* ]]; then
     echo "FAILED: $name: exit $rc (want $want), output: $out (want it to contain: $text)"
     fails=$((fails + 1))
@@ -35,5 +36,8 @@ rm "$t/cache/ferretdb-bg"
 check "old go and no postgresql" 1 "the tests need postgresql" BG_DEPS_GO="$t/go-old" BG_DEPS_PG_GLOB="$t/none"
 check "old go and no postgresql, both said" 1 "install Go 1.24+" BG_DEPS_GO="$t/go-old" BG_DEPS_PG_GLOB="$t/none"
 check "no redis" 1 "redis-server" BG_DEPS_GO="$t/go-new" BG_DEPS_PATH="$t/none"
+rm "$t/bin/chromedriver"
+check "no chromium-driver" 1 "the tests need chromium-driver," BG_DEPS_GO="$t/go-new"
+check "no prometheus client for python" 1 "python3-prometheus-client" BG_DEPS_GO="$t/go-new" BG_DEPS_PYTHON="$t/none"
 [ "$fails" -eq 0 ] || exit 1
 echo "scripts/test-deps-test.sh: PASSED"

@@ -16,11 +16,15 @@
 #                               built (FERRETDB_BIN, or ~/.cache/bg/ferretdb-1.24.2/ferretdb-bg). No package installs
 #                               a new enough Go (Debian's golang-go is older): when it is missing this says to install
 #                               Go 1.24+ from https://go.dev/dl into /usr/local/go and exits 1
+#                               Also chromium and chromium-driver (the deck's browser test), prometheus (promtool)
+#                               and python3-prometheus-client (the metrics endpoint's parsers) and
+#                               prometheus-node-exporter (the store hosts' reader is tested against a real one).
 #   scripts/test-deps.sh --ci   also iproute2, for scripts/test-cluster-netns.sh
 #
 # Packages are installed without starting or enabling their system services. BG_TEST_INSTALL=0 never installs (only
 # reports); BG_DEPS_PATH replaces the directories searched for the binaries, BG_DEPS_PG_GLOB the pattern of
 # PostgreSQL's and BG_DEPS_JVM_GLOB the JDK homes searched for a JDK 17 or 11 (default /usr/lib/jvm/*), and
+# BG_DEPS_PYTHON the python3 that must import prometheus_client (default /usr/bin/python3), and
 # BG_DEPS_GO the go binaries checked for Go 1.24+ (colon-separated; default: go in the search path and
 # /usr/local/go/bin/go) (for this script's own test).
 set -euo pipefail
@@ -63,6 +67,15 @@ have_jdk17() { # a JDK 17 or 11 (what Cassandra 5.0 and HBase 2.6 run on; script
   return 1
 }
 have_jdk17 || missing+=(openjdk-17-jdk-headless)
+# The deck's browser test (DeckBrowserTest: headless Chromium through chromium-driver), the metrics endpoint's tests
+# (promtool of package prometheus, and the Prometheus Python client's text-format parser in Debian's python3) and the
+# store hosts' tests (a real prometheus-node-exporter).
+have chromium || missing+=(chromium)
+have chromedriver || missing+=(chromium-driver)
+have promtool || missing+=(prometheus)
+have prometheus-node-exporter || missing+=(prometheus-node-exporter)
+"${BG_DEPS_PYTHON:-/usr/bin/python3}" -c 'import prometheus_client.parser' >/dev/null 2>&1 \
+  || missing+=(python3-prometheus-client)
 if [ -n "$ci" ]; then
   have ip || missing+=(iproute2)
 fi
@@ -142,6 +155,12 @@ if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
   # Only when this installed it: a PostgreSQL the machine already ran is not this script's to stop.
   if [[ " ${missing[*]} " == *" postgresql "* ]]; then
     "${sudo[@]}" systemctl disable --now postgresql.service >/dev/null 2>&1 || true
+  fi
+  if [[ " ${missing[*]} " == *" prometheus "* ]]; then
+    "${sudo[@]}" systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+  fi
+  if [[ " ${missing[*]} " == *" prometheus-node-exporter "* ]] || [[ " ${missing[*]} " == *" prometheus "* ]]; then
+    "${sudo[@]}" systemctl disable --now prometheus-node-exporter.service >/dev/null 2>&1 || true
   fi
 fi
 finish
