@@ -303,7 +303,7 @@ async function openResult(path) {
       el('tbody', {}, ...r.nodes.map(n => el('tr', {}, el('td', {text: n.name}), el('td', {class: 'l', text: n.role}), el('td', {text: n.cpus}),
         el('td', {text: mm(n.busy_cores, v => fmt(v, 2))}), el('td', {text: mm(n.mem_used_bytes, mb)}), el('td', {text: mm(n.net_rx_bytes_per_s, mb)}),
         el('td', {text: mm(n.net_tx_bytes_per_s, mb)}), el('td', {text: mm(n.disk_read_bytes_per_s, mb)}), el('td', {text: mm(n.disk_write_bytes_per_s, mb)}),
-        el('td', {text: mm(n.disk_busy_pct, v => fmt(v, 1))}), el('td', {text: n.missing_seconds})))))));
+        el('td', {text: mm(n.disk_busy_pct, v => fmt(v, 1))}), el('td', {text: n.missing_seconds}))))));
   }
   const c = r.config || {};
   if (c.chi_square_measured != null) d.append(el('p', {text: `χ² of the socialites' distribution across workers: measured ${fmt(c.chi_square_measured, 3)}, planned ${fmt(c.chi_square_planned, 3)}`}));
@@ -331,6 +331,7 @@ async function compareSelected() {
   const paths = [...document.querySelectorAll('.pick:checked')].filter(c => c.dataset.kind === 'run').map(c => c.value);
   if (paths.length < 2) { $('#status').textContent = 'select at least two runs to compare'; return; }
   const rs = await Promise.all(paths.map(async p => (await fetch('/api/result?path=' + encodeURIComponent(p))).json()));
+  show('compare'); // before drawing: a hidden panel has no width to size the charts by
   const n = Math.max(...rs.map(r => r.series.length));
   const x = Array.from({length: n}, (_, i) => i + 1);
   const col = (r, f) => x.map(i => r.series[i - 1] ? r.series[i - 1][f] : null);
@@ -340,7 +341,6 @@ async function compareSelected() {
   for (const r of rs) tb.append(el('tr', {}, el('td', {text: r.path}), el('td', {class: 'l', text: r.store.name}), el('td', {class: 'l', text: r.workload.mix_name}),
     el('td', {text: r.threads}), el('td', {text: fmt(r.throughput, 0)}), el('td', {text: fmt(r.total.p95_ms, 3)}), el('td', {text: fmt(r.total.within_beta_pct, 2)}),
     el('td', {text: r.unpredictable ? fmt(r.unpredictable.pct, 4) : '–'})));
-  show('compare');
 }
 
 async function main() {
