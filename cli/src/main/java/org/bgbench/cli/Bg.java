@@ -19,9 +19,12 @@ public final class Bg {
 
     private static boolean liveFiles;
 
-    /** Every experiment writes its seconds to a live file beside its result, for the deck (once per process). */
+    /**
+     * Every experiment writes its seconds to a live file beside its result, for the deck (once per process);
+     * {@code -Dbg.live=false} turns it off (to measure what it costs).
+     */
     private static synchronized void writeLiveFiles() {
-        if (!liveFiles) {
+        if (!liveFiles && Boolean.parseBoolean(System.getProperty("bg.live", "true"))) {
             org.bgbench.runner.observe.Observers.register(new org.bgbench.deck.live.LiveFile());
             liveFiles = true;
         }
