@@ -55,7 +55,7 @@ deck_up() { # a deck on the runs directory and a headless Chromium on its live v
   done
   [ -n "$url" ] || { echo "bench-deck: the deck did not start: $(cat "$out/deck.log")" >&2; exit 1; }
   chromium --headless=new --no-sandbox --disable-gpu --remote-debugging-port=0 --user-data-dir="$out/chromium" \
-    --window-size=1400,1000 "$url" > "$out/chromium.log" 2>&1 &
+    --window-size=1400,1000 "$url#live" > "$out/chromium.log" 2>&1 &
   chrome=$!
   pids+=($chrome)
 }

@@ -166,7 +166,9 @@ function onLine(ev) {
   else if (d.type === 'second') r.seconds.push(d);
   else if (d.type === 'end') r.end = d;
   const wanted = followNext && ev.path.startsWith(followNext.replace(/\.json$/, ''));
-  if (!live.selected || wanted) { live.selected = ev.path; $('#live-run').value = ev.path; if (wanted) { followNext = null; show('live'); } }
+  // A run that starts while the one shown has ended (the next experiment of a rating, a new run) is shown instead.
+  const shownEnded = live.selected && live.runs[live.selected] && live.runs[live.selected].end;
+  if (!live.selected || wanted || (d.type === 'start' && shownEnded && ev.path !== live.selected)) { live.selected = ev.path; $('#live-run').value = ev.path; if (wanted) { followNext = null; show('live'); } }
   if (ev.path === live.selected) live.dirty = true;
 }
 function onExperiment(ev) {
@@ -357,6 +359,7 @@ async function main() {
   $('#compare-selected').addEventListener('click', compareSelected);
   connect();
   setInterval(() => { if (live.dirty && $('#live').classList.contains('active')) { live.dirty = false; redrawLive(); } }, 500);
+  if (location.hash === '#live') show('live');
   document.body.dataset.ready = 'true';
 }
 main();
