@@ -230,9 +230,11 @@ class DeckBrowserTest {
         type("--sla", "95%:100ms:0.01%:2s");
         check("--no-confirm");
         browser.findElement(By.id("start")).click();
-        wait.until(d -> !d.findElements(By.cssSelector("#live-rating-table tbody tr")).isEmpty());
+        wait.until(d -> d.findElements(By.cssSelector("#live-rating-table tbody tr")).size() >= 2);
         String row = browser.findElement(By.cssSelector("#live-rating-table tbody tr")).getText();
         assertThat(row).containsAnyOf("meets", "fails");
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView()",
+                browser.findElement(By.id("live-rating")));
         shot("rating-live");
         jobsDone(4, 3);
         browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
