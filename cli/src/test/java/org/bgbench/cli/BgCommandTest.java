@@ -511,6 +511,28 @@ class BgCommandTest {
                 .run();
         assertThat(java.nio.file.Files.readString(dir.resolve("two.txt.hgrm")))
                 .containsPattern("Total count\\s+=\\s+" + totals.get("") + "\\]");
+
+        // The coordinator's live file (what the deck shows): the merged seconds, per action summed over the workers.
+        java.util.List<com.fasterxml.jackson.databind.JsonNode> live = new java.util.ArrayList<>();
+        for (String line : java.nio.file.Files.readAllLines(dir.resolve("two.live.jsonl"))) {
+            live.add(new com.fasterxml.jackson.databind.ObjectMapper().readTree(line));
+        }
+        assertThat(live.get(0).path("type").asText()).isEqualTo("start");
+        assertThat(live.get(0).path("threads").asInt()).isEqualTo(4);
+        assertThat(live.get(live.size() - 1).path("type").asText()).isEqualTo("end");
+        assertThat(live.get(live.size() - 1).path("throughput").asDouble()).isEqualTo(merged.throughput());
+        java.util.List<com.fasterxml.jackson.databind.JsonNode> secondsSeen = live.stream()
+                .filter(n -> n.path("type").asText().equals("second")).toList();
+        assertThat(secondsSeen).hasSize(merged.series().size());
+        for (int i = 0; i < secondsSeen.size(); i++) {
+            com.fasterxml.jackson.databind.JsonNode n = secondsSeen.get(i);
+            assertThat(n.path("actions").asLong()).isEqualTo(merged.series().get(i).actions());
+            long perKind = 0;
+            for (org.bgbench.model.Action a : org.bgbench.model.Action.values()) {
+                perKind += n.path("kinds").path(a.code()).path("n").asLong();
+            }
+            assertThat(perKind).as("second " + n.path("second")).isEqualTo(n.path("actions").asLong());
+        }
     }
 
     @Test

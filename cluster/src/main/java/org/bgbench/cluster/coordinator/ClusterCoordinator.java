@@ -19,6 +19,10 @@ import java.util.concurrent.Future;
 import org.HdrHistogram.Histogram;
 import org.bgbench.cluster.rpc.WorkerClient;
 import org.bgbench.cluster.rpc.WorkerException;
+import org.bgbench.measurement.KindCounts;
+import org.bgbench.measurement.SecondSample;
+import org.bgbench.runner.observe.ExperimentInfo;
+import org.bgbench.runner.observe.Observers;
 import org.bgbench.measurement.Latencies;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
@@ -280,6 +284,10 @@ public final class ClusterCoordinator implements AutoCloseable {
         // The merged seconds' histograms per kind, beside the merged result (X.hlog for X.json).
         IntervalLog hlog = out == null ? null : new IntervalLog(RunArtifacts.hlogFor(out));
         long betaNs = spec.beta().toNanos();
+        // The merged seconds for this process's observers (the deck's live file of the merged result).
+        ExperimentInfo info = new ExperimentInfo(storeName, workload.mixName(), spec.threads(), betaNs / 1e6,
+                spec.operations() > 0 ? 0 : spec.duration().toNanos() / 1e9, spec.warmup().toNanos() / 1e9, out);
+        Observers.each(o -> o.started(info));
         Duration total = spec.duration().plus(spec.warmup()).plusMinutes(30);
         List<Future<JsonNode>> futures = new ArrayList<>();
         java.util.concurrent.ExecutorCompletionService<JsonNode> completions =
@@ -298,15 +306,16 @@ public final class ClusterCoordinator implements AutoCloseable {
                 if (sec.kinds() != null) {
                     sec.kinds().forEach((code, hdr) -> kinds.put(code, Latencies.decode(hdr)));
                 }
+                Map<String, long[]> counts = sec.counts() == null ? Map.of() : sec.counts();
                 synchronized (seconds) {
                     List<Object[]> got = seconds.computeIfAbsent(p.second(), s -> new ArrayList<>());
-                    got.add(new Object[] {p, h, kinds});
+                    got.add(new Object[] {p, h, kinds, counts});
                     if (got.size() == active.size()) {
                         SeriesPoint merged = ResultMerger.mergeSecond(got.stream().map(x -> (SeriesPoint) x[0]).toList(),
                                 got.stream().map(x -> (Histogram) x[1]).toList(), betaNs);
                         series.add(merged);
                         seconds.remove(p.second());
-                        logSecond(hlog, merged, got);
+                        logSecond(hlog, merged, got, info);
                         if (progress != null) {
                             progress.printf(Locale.ROOT, "  %4ds %,10.0f actions/s  p95 %s ms  ≤β %s %%  errors %d  (%d workers)%n",
                                     merged.second(), merged.throughput(), fmt(merged.p95Ms()), fmt(merged.withinBetaPct()),
@@ -423,7 +432,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                 // series but are in the workers' results: the log has them as they came, then the stuck ones.
                 for (List<Object[]> got : seconds.values()) {
                     logSecond(hlog, ResultMerger.mergeSecond(got.stream().map(x -> (SeriesPoint) x[0]).toList(),
-                            got.stream().map(x -> (Histogram) x[1]).toList(), betaNs), got);
+                            got.stream().map(x -> (Histogram) x[1]).toList(), betaNs), got, null);
                 }
                 seconds.clear();
                 merged = hlog.finish(merged);
@@ -437,6 +446,8 @@ public final class ClusterCoordinator implements AutoCloseable {
             }
             new ResultWriter(out).write(merged);
         }
+        RunResult observed = merged;
+        Observers.each(o -> o.finished(info, observed));
         if (writes && failed.isEmpty() && parts.size() == active.size()) {
             // Every worker's state holds exactly the writes the store acknowledged: seal them with one token (after
             // the results are on disk, so a worker lost now loses nothing measured). A worker that failed leaves the
@@ -446,13 +457,14 @@ public final class ClusterCoordinator implements AutoCloseable {
         return new Outcome(merged, parts, completed, reason, List.copyOf(failed), touched);
     }
 
-    /** Writes a merged second to the interval log: per kind the sum of the workers' histograms, and all actions. */
+    /**
+     * One merged second: into the interval log (per kind the sum of the workers' histograms, and all actions), and (when {@code info} is given) to this process's observers with its
+     * per-kind figures summed over the workers.
+     */
     @SuppressWarnings("unchecked")
-    private static void logSecond(IntervalLog hlog, SeriesPoint merged, List<Object[]> got) {
-        if (hlog == null) {
-            return;
-        }
+    private static void logSecond(IntervalLog hlog, SeriesPoint merged, List<Object[]> got, ExperimentInfo info) {
         Map<String, Histogram> kinds = new LinkedHashMap<>();
+        Map<String, long[]> counts = new LinkedHashMap<>();
         Histogram actions = Latencies.newHistogram();
         for (Object[] x : got) {
             actions.add((Histogram) x[1]);
@@ -460,8 +472,28 @@ public final class ClusterCoordinator implements AutoCloseable {
                 a.add(b);
                 return a;
             }));
+            if (x.length > 3) {
+                ((Map<String, long[]>) x[3]).forEach((code, c) -> counts.merge(code, c.clone(), (a, b) -> {
+                    for (int i = 0; i < a.length && i < b.length; i++) {
+                        a[i] += b[i];
+                    }
+                    return a;
+                }));
+            }
         }
-        hlog.interval(merged.elapsedS() - merged.intervalS(), merged.elapsedS(), kinds, actions);
+        if (hlog != null) {
+            hlog.interval(merged.elapsedS() - merged.intervalS(), merged.elapsedS(), kinds, actions);
+        }
+        if (info != null) {
+            List<KindCounts> perKind = new ArrayList<>();
+            for (org.bgbench.model.Kind k : org.bgbench.model.Kind.all()) {
+                Histogram h = kinds.getOrDefault(k.code(), Latencies.newHistogram());
+                long[] c = counts.getOrDefault(k.code(), new long[4]);
+                perKind.add(new KindCounts(k.code(), h, c[0], c[1], c[2], c[3]));
+            }
+            SecondSample sample = new SecondSample(false, merged, perKind, actions, 0, null);
+            Observers.each(o -> o.second(info, sample));
+        }
     }
 
     private void stopOthers(List<Integer> active, boolean[] done) {

@@ -91,8 +91,15 @@ public final class Messages {
      * One second of a run as a worker streams it: its figures, the latency histogram of all its actions, and one per
      * action or session code that had executions in it (base64 HdrHistogram, {@link
      * org.bgbench.measurement.Latencies#encode}); {@code kinds} is null from a worker that does not send them.
+     * {@code counts} holds, per code with executions, no-ops or errors in the second, {within β, no-ops, errors,
+     * error nanoseconds} (null from a worker that does not send them), so the coordinator's merged seconds carry
+     * per-action figures for its observers (the deck's live file).
      */
-    public record Second(boolean warmup, SeriesPoint point, String hdr, Map<String, String> kinds) {
+    public record Second(boolean warmup, SeriesPoint point, String hdr, Map<String, String> kinds,
+                         Map<String, long[]> counts) {
+        public Second(boolean warmup, SeriesPoint point, String hdr, Map<String, String> kinds) {
+            this(warmup, point, hdr, kinds, null);
+        }
     }
 
     /**

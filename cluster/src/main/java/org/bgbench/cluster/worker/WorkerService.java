@@ -290,15 +290,20 @@ public final class WorkerService implements WorkerBackend {
                 spec, result, null, members, sample -> {
                     // Per kind too, for the coordinator's merged interval log (warm-up seconds are not merged).
                     Map<String, String> kinds = new LinkedHashMap<>();
+                    Map<String, long[]> counts = new LinkedHashMap<>();
                     if (!sample.warmup()) {
                         for (KindCounts k : sample.kinds()) {
                             if (k.latencies().getTotalCount() > 0) {
                                 kinds.put(k.code(), Latencies.encode(k.latencies()));
                             }
+                            if (k.latencies().getTotalCount() > 0 || k.noops() > 0 || k.errors() > 0) {
+                                counts.put(k.code(), new long[] {k.withinBeta(), k.noops(), k.errors(),
+                                        k.errorNanos()});
+                            }
                         }
                     }
                     Messages.Second s = new Messages.Second(sample.warmup(), sample.point(),
-                            Latencies.encode(sample.actionLatencies()), kinds);
+                            Latencies.encode(sample.actionLatencies()), kinds, counts);
                     try {
                         out.accept(Messages.tree(s));
                     } catch (java.util.concurrent.CancellationException e) {
