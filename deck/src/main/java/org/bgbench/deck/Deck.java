@@ -152,9 +152,10 @@ public final class Deck implements AutoCloseable {
             case "/api/result" -> Http.json(ex, 200, results.open(Http.query(ex).get("path")));
             case "/api/csv" -> {
                 String p = Http.query(ex).get("path");
+                String csv = results.csv(p); // refuses a missing path or one outside the runs directory
                 ex.getResponseHeaders().set("Content-Disposition", "attachment; filename=\""
                         + Results.sibling(Path.of(p).getFileName(), ".csv").getFileName() + "\"");
-                Http.text(ex, 200, "text/csv; charset=utf-8", results.csv(p));
+                Http.text(ex, 200, "text/csv; charset=utf-8", csv);
             }
             case "/api/live" -> {
                 ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
@@ -217,9 +218,7 @@ public final class Deck implements AutoCloseable {
             return true;
         }
         String given = Http.query(ex).get("token");
-        if (given != null) {
-            ex.getResponseHeaders().add("Set-Cookie", COOKIE + "=" + given + "; Path=/; HttpOnly; SameSite=Strict");
-        }
+        boolean fromQuery = given != null;
         if (given == null) {
             String auth = ex.getRequestHeaders().getFirst("Authorization");
             if (auth != null && auth.startsWith("Bearer ")) {
@@ -237,8 +236,13 @@ public final class Deck implements AutoCloseable {
                 }
             }
         }
-        return given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
+        boolean right = given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
                 token.getBytes(StandardCharsets.UTF_8));
+        if (right && fromQuery) {
+            // only the right token becomes the cookie: a link with any other value must not set one
+            ex.getResponseHeaders().add("Set-Cookie", COOKIE + "=" + token + "; Path=/; HttpOnly; SameSite=Strict");
+        }
+        return right;
     }
 
     /**

@@ -100,7 +100,9 @@ class DeckHttpTest {
             assertThat(r.statusCode()).as(path).isEqualTo(401);
             assertThat(r.body()).doesNotContain("inside the runs directory");
         }
-        assertThat(get("/api/runs?token=wrong").statusCode()).isEqualTo(401);
+        HttpResponse<String> wrong = get("/api/runs?token=wrong");
+        assertThat(wrong.statusCode()).isEqualTo(401);
+        assertThat(wrong.headers().firstValue("Set-Cookie")).as("no cookie for a wrong token").isEmpty();
         assertThat(get("/api/runs", "Authorization", "Bearer wrong").statusCode()).isEqualTo(401);
         assertThat(get("/api/runs", "Cookie", "bg_deck_token=wrong").statusCode()).isEqualTo(401);
         assertThat(post("/api/mix", "{}", "Authorization", "Basic " + TOKEN).statusCode()).isEqualTo(401);
@@ -246,6 +248,19 @@ class DeckHttpTest {
                 .isEqualTo(400);
         assertThat(get("/api/csv?path=..%2fsecret.txt", "Authorization", "Bearer " + TOKEN).statusCode())
                 .isEqualTo(400);
+
+        // a missing path, a JSON null and a body over the limit are bad requests too, not the deck's failures
+        HttpResponse<String> noPath = get("/api/csv", "Authorization", "Bearer " + TOKEN);
+        assertThat(noPath.statusCode()).as(noPath.body()).isEqualTo(400);
+        assertThat(JSON.readTree(noPath.body()).path("error").asText()).startsWith("path:");
+        for (String path : List.of("/api/mix", "/api/jobs")) {
+            HttpResponse<String> r = post(path, "null");
+            assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(400);
+            assertThat(JSON.readTree(r.body()).path("error").asText()).as(path).isNotBlank();
+        }
+        HttpResponse<String> huge = post("/api/mix", "{\"VP\":\"" + "1".repeat(1 << 20) + "\"}");
+        assertThat(huge.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(huge.body()).path("error").asText()).contains("bytes");
 
         HttpResponse<String> unknown = get("/no/such/page", "Authorization", "Bearer " + TOKEN);
         assertThat(unknown.statusCode()).isEqualTo(404);
