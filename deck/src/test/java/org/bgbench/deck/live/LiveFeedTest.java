@@ -119,6 +119,19 @@ class LiveFeedTest {
                 }
             }, r -> Thread.ofPlatform().start(r));
 
+            // Pages that open mid-run, a few times a second until the run ends.
+            List<Page> middle = new CopyOnWriteArrayList<>();
+            Thread opener = Thread.ofPlatform().start(() -> {
+                try {
+                    while (!run.isDone()) {
+                        middle.add(new Page(http, live));
+                        Thread.sleep(350);
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+
             // The leaving page reads until it has seen the run's first line, then goes away mid-run.
             InputStream in = leaving.getInputStream();
             StringBuilder got = new StringBuilder();
@@ -133,10 +146,25 @@ class LiveFeedTest {
 
             RunResult result = run.get();
             await("the first page got the end line", () -> early.lines("x.live.jsonl").stream().anyMatch(END));
-            await("the leaving page is dropped", () -> deck.live().clients() == 1);
+            opener.join();
+            await("the leaving page is dropped", () -> deck.live().clients() == 1 + middle.size());
 
             Path file = runs.resolve("x.live.jsonl");
             List<Long> ends = lineEnds(file);
+            assertThat(middle).hasSizeGreaterThanOrEqualTo(3);
+            for (Page m : middle) {
+                await("a page opened mid-run got the end line", () -> m.lines("x.live.jsonl").stream().anyMatch(END));
+                // what the page keeps: a line whose 'at' is past the last it kept (it gets some twice, by design)
+                List<Long> kept = new ArrayList<>();
+                for (JsonNode n : m.lines("x.live.jsonl")) {
+                    long at = n.path("at").asLong();
+                    if (kept.isEmpty() || at > kept.getLast()) {
+                        kept.add(at);
+                    }
+                }
+                assertThat(kept).as("a page opened mid-run keeps every line once").containsExactlyElementsOf(ends);
+                m.close();
+            }
             List<JsonNode> seen = early.lines("x.live.jsonl");
             assertThat(seen).extracting(n -> n.path("at").asLong()).containsExactlyElementsOf(ends);
             assertThat(seen.getFirst().path("data").path("type").asText()).isEqualTo("start");
