@@ -185,9 +185,12 @@ public final class Deck implements AutoCloseable {
         }
     }
 
-    /** A file of the runs directory, as a download (JSON, CSV, HdrHistogram logs). */
+    /**
+     * A file of the runs directory, as a download (JSON, CSV, HdrHistogram logs); {@code relative} is decoded already
+     * (the request's path), so a '+' or '%' in a name is itself.
+     */
     private void file(HttpExchange ex, String relative) throws IOException {
-        Path p = results.resolve(java.net.URLDecoder.decode(relative, StandardCharsets.UTF_8));
+        Path p = results.resolve(relative);
         if (!Files.isRegularFile(p)) {
             Http.error(ex, 404, "no such file: " + relative);
             return;

@@ -244,6 +244,11 @@ class DeckHttpTest {
             assertThat(response.lines().findFirst().orElseThrow()).as(path).matches("HTTP/1.1 (400|404) .*");
         }
         assertThat(raw("/files/inside.txt")).startsWith("HTTP/1.1 200").contains("inside the runs directory");
+        // names as the page links them (encodeURI): a '+' and a '%' are part of the name
+        Files.writeString(Files.createDirectories(runs.resolve("rate 1")).resolve("T+2 at 50%.json"), "{\"odd\":1}");
+        HttpResponse<String> odd = get("/files/rate%201/T+2%20at%2050%25.json", "Authorization", "Bearer " + TOKEN);
+        assertThat(odd.statusCode()).as(odd.body()).isEqualTo(200);
+        assertThat(odd.body()).isEqualTo("{\"odd\":1}");
         assertThat(get("/api/result?path=../secret.txt", "Authorization", "Bearer " + TOKEN).statusCode())
                 .isEqualTo(400);
         assertThat(get("/api/csv?path=..%2fsecret.txt", "Authorization", "Bearer " + TOKEN).statusCode())
