@@ -144,7 +144,7 @@ public final class Deck implements AutoCloseable {
                 if (j == null) {
                     Http.error(ex, 404, "id: no such job");
                 } else {
-                    j.process().destroy();
+                    j.stop();
                     Http.json(ex, 200, Jobs.summary(j));
                 }
             }

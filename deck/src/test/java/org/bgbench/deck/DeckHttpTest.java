@@ -143,6 +143,47 @@ class DeckHttpTest {
     }
 
     @Test
+    void aJobRunsInTheWorkDirectoryAndStopsOnRequest() throws Exception {
+        // bash stands in for bg: it prints where it runs, then waits until SIGTERM, which it reports like BG's Ctrl-C
+        try (Deck d = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir,
+                List.of("bash", "-c", "trap 'kill $s; echo stopping; exit 130' TERM; pwd; sleep 60 >/dev/null 2>&1 & s=$!; "
+                        + "echo ready; wait")),
+                StoreRegistry.discover())) {
+            String at = "http://127.0.0.1:" + d.port();
+            HttpResponse<String> started = http.send(HttpRequest.newBuilder(URI.create(at + "/api/jobs"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"command\":\"run\",\"store\":\"memory\"}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
+            int id = JSON.readTree(started.body()).path("id").asInt();
+            org.bgbench.deck.jobs.Job job = d.jobs().get(id);
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (!job.lines().contains("ready") && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(job.lines()).startsWith(dir.toRealPath().toString(), "ready");
+            assertThat(job.exitCode()).isNull();
+            JsonNode running = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(at + "/api/jobs")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(running).hasSize(1);
+            assertThat(running.get(0).path("running").asBoolean()).isTrue();
+
+            HttpResponse<String> none = http.send(HttpRequest.newBuilder(URI.create(at + "/api/jobs/stop?id=" + (id + 1)))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(none.statusCode()).isEqualTo(404);
+            assertThat(job.exitCode()).isNull();
+            HttpResponse<String> stop = http.send(HttpRequest.newBuilder(URI.create(at + "/api/jobs/stop?id=" + id))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(stop.statusCode()).isEqualTo(200);
+            while (job.exitCode() == null && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(job.exitCode()).isEqualTo(130);
+            assertThat(job.lines()).endsWith("stopping");
+            assertThat(job.error()).isNull();
+        }
+    }
+
+    @Test
     void theFormsListEveryRegisteredStoreWithItsSettings() throws Exception {
         HttpResponse<String> r = get("/api/forms", "Authorization", "Bearer " + TOKEN);
         assertThat(r.statusCode()).isEqualTo(200);
