@@ -210,9 +210,11 @@ class DeckHttpTest {
             assertThat(defaults).as(p.name()).containsExactlyElementsOf(p.settings().stream()
                     .map(StoreSetting::defaultValue).toList());
         }
-        JsonNode memory = forms.path("stores").findValues("settings").get(registered.stream().map(StoreProvider::name)
-                .toList().indexOf("memory"));
-        assertThat(memory).isNotEmpty();
+        JsonNode memory = forms.path("stores").get(registered.stream().map(StoreProvider::name).toList()
+                .indexOf("memory"));
+        assertThat(memory.path("name").asText()).isEqualTo("memory");
+        assertThat(memory.path("settings")).isNotEmpty()
+                .allSatisfy(f -> assertThat(f.path("description").asText()).isNotBlank());
         assertThat(forms.path("mixes")).extracting(m -> m.path("name").asText())
                 .containsExactlyElementsOf(Mixes.all().stream().map(Mixes.NamedMix::name).toList());
     }

@@ -128,6 +128,9 @@ class JobsTest {
         assertThat(refused.error()).isEqualTo(new Job.FieldError("--threads", "--threads: T must be at least 1, got 0"));
         assertThat(refused.lines()).contains("starting", "bg: error: --threads: T must be at least 1, got 0");
         assertThat(refused.args()).contains("--threads=0").last().asString().startsWith("--out=");
+        // the arguments reach the command one by one, after the subcommand ($0 here)
+        assertThat(refused.lines()).contains("args: " + String.join(" ", refused.args().subList(1,
+                refused.args().size())));
         assertThat(refused.result()).isNotNull();
         assertThat(refused.result().getParent()).isEqualTo(dir.resolve("runs"));
         assertThat(jobs.all()).containsExactly(refused);
