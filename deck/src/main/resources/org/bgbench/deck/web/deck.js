@@ -303,7 +303,7 @@ async function openResult(path) {
       el('tbody', {}, ...r.nodes.map(n => el('tr', {}, el('td', {text: n.name}), el('td', {class: 'l', text: n.role}), el('td', {text: n.cpus}),
         el('td', {text: mm(n.busy_cores, v => fmt(v, 2))}), el('td', {text: mm(n.mem_used_bytes, mb)}), el('td', {text: mm(n.net_rx_bytes_per_s, mb)}),
         el('td', {text: mm(n.net_tx_bytes_per_s, mb)}), el('td', {text: mm(n.disk_read_bytes_per_s, mb)}), el('td', {text: mm(n.disk_write_bytes_per_s, mb)}),
-        el('td', {text: mm(n.disk_busy_pct, v => fmt(v, 1))}), el('td', {text: n.missing_seconds})))))));
+        el('td', {text: mm(n.disk_busy_pct, v => fmt(v, 1))}), el('td', {text: n.missing_seconds}))))));
   }
   const c = r.config || {};
   if (c.chi_square_measured != null) d.append(el('p', {text: `χ² of the socialites' distribution across workers: measured ${fmt(c.chi_square_measured, 3)}, planned ${fmt(c.chi_square_planned, 3)}`}));
