@@ -122,6 +122,26 @@ class DeckHttpTest {
     }
 
     @Test
+    void thePageAndWhatItLoadsAreServed() throws Exception {
+        HttpResponse<String> page = get("/", "Authorization", "Bearer " + TOKEN);
+        assertThat(page.statusCode()).isEqualTo(200);
+        // every script and style sheet the page names is served with its type
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:src|href)=\"(/[^\"]+)\"").matcher(page.body());
+        List<String> loaded = new ArrayList<>();
+        while (m.find()) {
+            loaded.add(m.group(1));
+        }
+        assertThat(loaded).contains("/deck.js", "/deck.css", "/uplot/uPlot.iife.min.js", "/uplot/uPlot.min.css");
+        for (String path : loaded) {
+            HttpResponse<String> r = get(path, "Authorization", "Bearer " + TOKEN);
+            assertThat(r.statusCode()).as(path).isEqualTo(200);
+            assertThat(r.body()).as(path).isNotBlank();
+            assertThat(r.headers().firstValue("Content-Type").orElseThrow()).as(path)
+                    .startsWith(path.endsWith(".js") ? "text/javascript" : "text/css");
+        }
+    }
+
+    @Test
     void aPostFromAnotherSiteIsRefused() throws Exception {
         String job = "{\"command\":\"load\",\"store\":\"memory\"}";
         HttpResponse<String> foreign = post("/api/jobs", job, "Origin", "http://evil.example");
