@@ -10,6 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bgbench.deck.TestRuns;
 import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.SecondSample;
+import org.bgbench.runner.observe.ExperimentInfo;
+import org.bgbench.runner.observe.ExperimentObserver;
 import org.bgbench.runner.observe.Observers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +27,16 @@ class LiveFileTest {
     void anExperimentsSecondsGoToTheLiveFileBesideItsResult() throws Exception {
         Path out = dir.resolve("runs").resolve("live-run.json");
         RunResult result;
-        try (Observers.Registration r = Observers.register(new LiveFile())) {
+        // what the runner hands its observers, to compare with what the file says
+        List<SecondSample> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ExperimentObserver watching = new ExperimentObserver() {
+            @Override
+            public void second(ExperimentInfo info, SecondSample sample) {
+                samples.add(sample);
+            }
+        };
+        try (Observers.Registration r = Observers.register(new LiveFile());
+             Observers.Registration w = Observers.register(watching)) {
             result = TestRuns.run(out);
         }
         Path live = dir.resolve("runs").resolve("live-run.live.jsonl");
@@ -49,13 +61,18 @@ class LiveFileTest {
 
         List<JsonNode> seconds = lines.subList(1, lines.size() - 1);
         assertThat(seconds).isNotEmpty().allMatch(l -> l.path("type").asText().equals("second"));
-        assertThat(seconds).anyMatch(l -> l.path("warmup").asBoolean()).anyMatch(l -> !l.path("warmup").asBoolean());
-        // warm-up seconds come first
-        int firstMeasured = 0;
-        while (seconds.get(firstMeasured).path("warmup").asBoolean()) {
-            firstMeasured++;
+        // one line per sample, warm-up flagged as the runner flagged it (whether a warm-up second is sampled at all
+        // depends on timing)
+        assertThat(seconds).hasSameSizeAs(samples);
+        for (int i = 0; i < seconds.size(); i++) {
+            JsonNode l = seconds.get(i);
+            SecondSample s = samples.get(i);
+            assertThat(l.path("warmup").isBoolean()).isTrue();
+            assertThat(l.path("warmup").asBoolean()).as("line %d", i).isEqualTo(s.warmup());
+            assertThat(l.path("second").asLong()).as("line %d", i).isEqualTo(s.point().second());
+            assertThat(l.path("actions").asLong()).as("line %d", i).isEqualTo(s.point().actions());
         }
-        assertThat(seconds.subList(firstMeasured, seconds.size())).noneMatch(l -> l.path("warmup").asBoolean());
+        assertThat(seconds).anyMatch(l -> !l.path("warmup").asBoolean());
         long measured = seconds.stream().filter(l -> !l.path("warmup").asBoolean())
                 .mapToLong(l -> l.path("actions").asLong()).sum();
         assertThat(measured).isPositive().isEqualTo(result.total().count());

@@ -85,7 +85,7 @@ class ResultsTest {
     @Test
     void csvHasAHeaderAndOneRowPerSecond() throws Exception {
         JsonNode series = JSON.readTree(runs.resolve("x.json").toFile()).path("series");
-        assertThat(series.size()).isGreaterThanOrEqualTo(2);
+        assertThat(series.size()).isPositive();
 
         List<String> lines = new Results(runs).csv("x.json").lines().toList();
 
