@@ -342,6 +342,7 @@ class DeckHttpTest {
     /** A request sent as typed (no client normalizing the path), the whole response as text. */
     private String raw(String path) throws Exception {
         try (Socket s = new Socket("127.0.0.1", deck.port())) {
+            s.setSoTimeout(20_000);
             OutputStream o = s.getOutputStream();
             o.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + deck.port() + "\r\nAuthorization: Bearer "
                     + TOKEN + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));

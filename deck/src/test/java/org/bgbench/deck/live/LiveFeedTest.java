@@ -107,6 +107,7 @@ class LiveFeedTest {
 
             // A page that goes away before the run ends (a raw socket, closed after the first events).
             Socket leaving = new Socket("127.0.0.1", deck.port());
+            leaving.setSoTimeout(20_000);
             OutputStream o = leaving.getOutputStream();
             o.write(("GET /api/live HTTP/1.1\r\nHost: 127.0.0.1:" + deck.port() + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
