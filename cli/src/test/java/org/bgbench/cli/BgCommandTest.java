@@ -371,6 +371,12 @@ class BgCommandTest {
         "bad worker rates       | run --store memory --workers 127.0.0.1:1,127.0.0.1:2 --worker-rates 1 --secret s -p usercount=200 -p friendcountperuser=4 | --worker-rates",
         "store host no host     | run --store memory --store-host :9100 -p usercount=200 -p friendcountperuser=4 | --store-host: expected HOST or HOST:PORT",
         "store host bad port    | rate --store memory --store-host db1:70000 -p usercount=200 -p friendcountperuser=4 | --store-host: expected HOST or HOST:PORT (port 1..65535, default 9100), got 'db1:70000'",
+        "deck listen no port    | deck --listen nohost                                   | --listen: expected HOST:PORT with a port 0..65535",
+        "deck listen bad port   | deck --listen 127.0.0.1:70000                          | --listen: expected HOST:PORT with a port 0..65535 (0: any free one), e.g. 127.0.0.1:7878; got '127.0.0.1:70000'",
+        "deck listen no host    | deck --listen :7878                                    | --listen: expected HOST:PORT",
+        "deck open without token| deck --listen 0.0.0.0:0                                | --token: required when the deck listens on 0.0.0.0",
+        "deck empty token       | deck --listen 127.0.0.1:0 --token=                     | --token: must not be empty",
+        "deck address not ours  | deck --listen 192.0.2.1:0 --token t                    | --listen: cannot listen on 192.0.2.1:0",
     })
     void badInputGetsOneClearLineAndExitCode2(String what, String args, String message) {
         int code = bg(args.trim().split("\\s+"));

@@ -144,7 +144,7 @@ public final class Deck implements AutoCloseable {
                 if (j == null) {
                     Http.error(ex, 404, "id: no such job");
                 } else {
-                    j.process().destroy();
+                    j.stop();
                     Http.json(ex, 200, Jobs.summary(j));
                 }
             }
@@ -152,9 +152,10 @@ public final class Deck implements AutoCloseable {
             case "/api/result" -> Http.json(ex, 200, results.open(Http.query(ex).get("path")));
             case "/api/csv" -> {
                 String p = Http.query(ex).get("path");
+                String csv = results.csv(p); // refuses a missing path or one outside the runs directory
                 ex.getResponseHeaders().set("Content-Disposition", "attachment; filename=\""
                         + Results.sibling(Path.of(p).getFileName(), ".csv").getFileName() + "\"");
-                Http.text(ex, 200, "text/csv; charset=utf-8", results.csv(p));
+                Http.text(ex, 200, "text/csv; charset=utf-8", csv);
             }
             case "/api/live" -> {
                 ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
@@ -184,9 +185,12 @@ public final class Deck implements AutoCloseable {
         }
     }
 
-    /** A file of the runs directory, as a download (JSON, CSV, HdrHistogram logs). */
+    /**
+     * A file of the runs directory, as a download (JSON, CSV, HdrHistogram logs); {@code relative} is decoded already
+     * (the request's path), so a '+' or '%' in a name is itself.
+     */
     private void file(HttpExchange ex, String relative) throws IOException {
-        Path p = results.resolve(java.net.URLDecoder.decode(relative, StandardCharsets.UTF_8));
+        Path p = results.resolve(relative);
         if (!Files.isRegularFile(p)) {
             Http.error(ex, 404, "no such file: " + relative);
             return;
@@ -217,9 +221,7 @@ public final class Deck implements AutoCloseable {
             return true;
         }
         String given = Http.query(ex).get("token");
-        if (given != null) {
-            ex.getResponseHeaders().add("Set-Cookie", COOKIE + "=" + given + "; Path=/; HttpOnly; SameSite=Strict");
-        }
+        boolean fromQuery = given != null;
         if (given == null) {
             String auth = ex.getRequestHeaders().getFirst("Authorization");
             if (auth != null && auth.startsWith("Bearer ")) {
@@ -237,8 +239,13 @@ public final class Deck implements AutoCloseable {
                 }
             }
         }
-        return given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
+        boolean right = given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
                 token.getBytes(StandardCharsets.UTF_8));
+        if (right && fromQuery) {
+            // only the right token becomes the cookie: a link with any other value must not set one
+            ex.getResponseHeaders().add("Set-Cookie", COOKIE + "=" + token + "; Path=/; HttpOnly; SameSite=Strict");
+        }
+        return right;
     }
 
     /**

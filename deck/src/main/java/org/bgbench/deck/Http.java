@@ -38,9 +38,13 @@ final class Http {
         try (InputStream in = ex.getRequestBody()) {
             byte[] b = in.readNBytes(MAX_BODY + 1);
             if (b.length > MAX_BODY) {
-                throw new IOException("request body over " + MAX_BODY + " bytes");
+                throw new IllegalArgumentException("the request body is over " + MAX_BODY + " bytes");
             }
-            return JSON.readValue(b, type);
+            T value = JSON.readValue(b, type);
+            if (value == null) {
+                throw new IllegalArgumentException("the request is not the JSON the deck expects: an object");
+            }
+            return value;
         }
     }
 

@@ -55,6 +55,14 @@ public final class Job {
         return process;
     }
 
+    /**
+     * Sends the command SIGTERM (BG stops like on Ctrl-C and keeps what it measured). Through the process handle:
+     * {@link Process#destroy()} also closes the command's output, and what BG prints while it stops would be lost.
+     */
+    public void stop() {
+        process.toHandle().destroy();
+    }
+
     public long startedMillis() {
         return startedMillis;
     }

@@ -192,7 +192,7 @@ public final class Jobs {
     /** Sends every running job SIGTERM (BG keeps what it measured) and waits a little for them. */
     public void stopAll() {
         for (Job j : jobs.values()) {
-            j.process().destroy();
+            j.stop();
         }
     }
 

@@ -34,6 +34,11 @@ public final class LiveFeed implements AutoCloseable {
     private final Supplier<Object> jobs;
     private final Map<Path, Long> offsets = new ConcurrentHashMap<>();
     private final List<Client> clients = new CopyOnWriteArrayList<>();
+    /**
+     * Held while a page connects (reads the files, joins) and while a tick reads the files and hands out what they
+     * gained, so a page that joins between a tick's read and its hand-out cannot miss the lines that tick read.
+     */
+    private final Object turn = new Object();
     private final Thread ticker;
     private volatile boolean closed;
 
@@ -51,19 +56,21 @@ public final class LiveFeed implements AutoCloseable {
     public void serve(OutputStream out) throws InterruptedException {
         Client c = new Client(out);
         // What the live files hold so far, then everything new: a page opened mid-run draws the whole run.
-        for (Path f : liveFiles()) {
-            Read r = readFrom(f, 0);
-            for (int i = 0; i < r.lines.size(); i++) {
-                c.offer(event("line", f, r.lines.get(i), r.ends.get(i)));
+        synchronized (turn) {
+            for (Path f : liveFiles()) {
+                Read r = readFrom(f, 0);
+                for (int i = 0; i < r.lines.size(); i++) {
+                    c.offer(event("line", f, r.lines.get(i), r.ends.get(i)));
+                }
             }
-        }
-        for (Path dir : liveRatings()) {
-            Read r = readFrom(dir.resolve(RatingSession.PROGRESS_FILE), 0);
-            for (int i = 0; i < r.lines.size(); i++) {
-                c.offer(event("experiment", dir, r.lines.get(i), r.ends.get(i)));
+            for (Path dir : liveRatings()) {
+                Read r = readFrom(dir.resolve(RatingSession.PROGRESS_FILE), 0);
+                for (int i = 0; i < r.lines.size(); i++) {
+                    c.offer(event("experiment", dir, r.lines.get(i), r.ends.get(i)));
+                }
             }
+            clients.add(c);
         }
-        clients.add(c);
         try {
             c.pump();
         } finally {
@@ -79,17 +86,20 @@ public final class LiveFeed implements AutoCloseable {
         while (!closed) {
             try {
                 long next = System.currentTimeMillis() + 1000;
-                List<String> events = new ArrayList<>();
-                for (Path f : liveFiles()) {
-                    collect(f, "line", events);
-                }
-                for (Path dir : liveRatings()) {
-                    collect(dir.resolve(RatingSession.PROGRESS_FILE), "experiment", events);
-                }
-                events.add("event: jobs\ndata: " + JSON.writeValueAsString(jobs.get()) + "\n\n");
-                for (Client c : clients) {
-                    for (String e : events) {
-                        c.offer(e);
+                String jobsEvent = "event: jobs\ndata: " + JSON.writeValueAsString(jobs.get()) + "\n\n";
+                synchronized (turn) {
+                    List<String> events = new ArrayList<>();
+                    for (Path f : liveFiles()) {
+                        collect(f, "line", events);
+                    }
+                    for (Path dir : liveRatings()) {
+                        collect(dir.resolve(RatingSession.PROGRESS_FILE), "experiment", events);
+                    }
+                    events.add(jobsEvent);
+                    for (Client c : clients) {
+                        for (String e : events) {
+                            c.offer(e);
+                        }
                     }
                 }
                 Thread.sleep(Math.max(50, next - System.currentTimeMillis()));

@@ -1,0 +1,123 @@
+package org.bgbench.deck.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.bgbench.deck.TestRuns;
+import org.bgbench.measurement.RunResult;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The runs directory as the deck lists, opens and exports it, with a real run's result and a rating in progress. */
+class ResultsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    @TempDir
+    static Path dir;
+    static Path runs;
+    static RunResult result;
+
+    @BeforeAll
+    static void aRunAndARating() throws Exception {
+        runs = dir.resolve("runs");
+        Files.createDirectories(runs);
+        result = TestRuns.run(runs.resolve("x.json"));
+        Path rating = Files.createDirectories(runs.resolve("rate-memory"));
+        Files.writeString(rating.resolve("experiments.jsonl"), """
+                {"threads":1,"throughput":100.0,"meets_sla":true}
+                {"threads":2,"throughput":190.0,"meets_sla":false}
+                """);
+        // The rating is the newer one.
+        Files.setLastModifiedTime(runs.resolve("x.json"), FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+        Files.setLastModifiedTime(rating, FileTime.fromMillis(System.currentTimeMillis()));
+        // Not results: the list must skip them.
+        Files.writeString(runs.resolve("notes.json"), "{\"hello\":1}");
+        Files.writeString(runs.resolve("broken.json"), "{not json");
+    }
+
+    @Test
+    void listFindsTheRunAndTheRatingNewestFirst() throws Exception {
+        List<Map<String, Object>> list = new Results(runs).list();
+
+        assertThat(list).extracting(m -> m.get("path")).containsExactly("rate-memory", "x.json");
+        Map<String, Object> rating = list.get(0);
+        assertThat(rating).containsEntry("kind", "rating").containsEntry("running", true);
+        Map<String, Object> run = list.get(1);
+        JsonNode written = JSON.readTree(runs.resolve("x.json").toFile());
+        assertThat(run).containsEntry("kind", "run").containsEntry("store", "memory").containsEntry("mix", "high")
+                .containsEntry("threads", 2).containsEntry("throughput", result.throughput())
+                .containsEntry("p95_ms", written.path("total").path("p95_ms").asDouble())
+                .containsEntry("within_beta_pct", written.path("total").path("within_beta_pct").asDouble());
+        assertThat((Double) run.get("throughput")).isPositive();
+        assertThat(new Results(dir.resolve("none")).list()).isEmpty();
+    }
+
+    @Test
+    void openStripsTheEncodedHistograms() throws Exception {
+        JsonNode written = JSON.readTree(runs.resolve("x.json").toFile());
+        assertThat(written.path("total").has("hdr")).as("the written result carries its histogram").isTrue();
+
+        JsonNode opened = new Results(runs).open("x.json");
+
+        assertThat(opened.path("kind").asText()).isEqualTo("run");
+        assertThat(opened.path("path").asText()).isEqualTo("x.json");
+        assertThat(opened.path("total").has("hdr")).isFalse();
+        assertThat(opened.path("total").path("count").asLong()).isEqualTo(result.total().count());
+        List<JsonNode> parts = new ArrayList<>();
+        opened.path("actions").forEach(parts::add);
+        opened.path("sessions").forEach(parts::add);
+        assertThat(parts).isNotEmpty().allSatisfy(a -> assertThat(a.has("hdr")).isFalse());
+
+        JsonNode rating = new Results(runs).open("rate-memory");
+        assertThat(rating.path("kind").asText()).isEqualTo("rating");
+        assertThat(rating.path("experiments")).hasSize(2);
+        assertThat(rating.path("experiments").get(1).path("threads").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void csvHasAHeaderAndOneRowPerSecond() throws Exception {
+        JsonNode series = JSON.readTree(runs.resolve("x.json").toFile()).path("series");
+        assertThat(series.size()).isPositive();
+
+        List<String> lines = new Results(runs).csv("x.json").lines().toList();
+
+        List<String> columns = new ArrayList<>();
+        series.get(0).fieldNames().forEachRemaining(columns::add);
+        assertThat(lines.get(0).split(",")).containsExactlyElementsOf(columns);
+        assertThat(lines).hasSize(series.size() + 1);
+        int t = columns.indexOf("throughput");
+        assertThat(t).isNotNegative();
+        for (int i = 0; i < series.size(); i++) {
+            String[] cells = lines.get(i + 1).split(",", -1);
+            assertThat(cells).hasSameSizeAs(columns);
+            assertThat(Double.parseDouble(cells[t])).isEqualTo(series.get(i).path("throughput").asDouble());
+        }
+        assertThatThrownBy(() -> new Results(runs).csv("notes.json")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void resolveStaysInsideTheRunsDirectory() throws Exception {
+        Results r = new Results(runs);
+        assertThat(r.resolve("x.json")).isEqualTo(runs.toAbsolutePath().normalize().resolve("x.json"));
+        assertThat(r.resolve("rate-memory/../x.json")).isEqualTo(r.resolve("x.json"));
+        Files.writeString(dir.resolve("secret.txt"), "outside");
+        for (String bad : List.of("../secret.txt", "../x", "rate-memory/../../secret.txt",
+                dir.resolve("secret.txt").toString(), "/etc/passwd", "", "  ")) {
+            assertThatThrownBy(() -> r.resolve(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("path:");
+        }
+        assertThatThrownBy(() -> r.open("../secret.txt")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> r.resolve(null)).isInstanceOf(IllegalArgumentException.class);
+        // A sibling directory whose name starts with the runs directory's is outside too.
+        Files.createDirectories(dir.resolve("runs2"));
+        assertThatThrownBy(() -> r.resolve("../runs2/y.json")).isInstanceOf(IllegalArgumentException.class);
+    }
+}
