@@ -92,6 +92,9 @@ public final class BgMetrics implements ExperimentObserver, MultiCollector {
 
     @Override
     public void started(ExperimentInfo info) {
+        if (info.merged()) {
+            return; // a coordinator's merged view: the workers export their own parts
+        }
         String s = info.store();
         threads.labelValues(s, worker).set(info.threads());
         running.labelValues(s, worker).set(1);
@@ -103,6 +106,9 @@ public final class BgMetrics implements ExperimentObserver, MultiCollector {
 
     @Override
     public void second(ExperimentInfo info, SecondSample sample) {
+        if (info.merged()) {
+            return;
+        }
         String s = info.store();
         running.labelValues(s, worker).set(1);
         warmup.labelValues(s, worker).set(sample.warmup() ? 1 : 0);
@@ -120,6 +126,9 @@ public final class BgMetrics implements ExperimentObserver, MultiCollector {
 
     @Override
     public void finished(ExperimentInfo info, RunResult result) {
+        if (info.merged()) {
+            return;
+        }
         String s = info.store();
         synchronized (this) {
             addStuck(s, result.actions());

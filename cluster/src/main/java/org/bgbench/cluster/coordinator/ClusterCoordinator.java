@@ -286,7 +286,7 @@ public final class ClusterCoordinator implements AutoCloseable {
         long betaNs = spec.beta().toNanos();
         // The merged seconds for this process's observers (the deck's live file of the merged result).
         ExperimentInfo info = new ExperimentInfo(storeName, workload.mixName(), spec.threads(), betaNs / 1e6,
-                spec.operations() > 0 ? 0 : spec.duration().toNanos() / 1e9, spec.warmup().toNanos() / 1e9, out);
+                spec.operations() > 0 ? 0 : spec.duration().toNanos() / 1e9, spec.warmup().toNanos() / 1e9, out, true);
         Observers.each(o -> o.started(info));
         Duration total = spec.duration().plus(spec.warmup()).plusMinutes(30);
         List<Future<JsonNode>> futures = new ArrayList<>();

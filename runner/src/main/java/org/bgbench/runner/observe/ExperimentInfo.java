@@ -12,7 +12,15 @@ import java.nio.file.Path;
  * @param durationS the measured period's length, seconds (0 when it is a request count)
  * @param warmupS   the warm-up's length, seconds (0 when none or a request count)
  * @param out       the result file, or null when the result is not written
+ * @param merged    true for a coordinator's merged view of an experiment its workers run (each worker also reports its
+ *                  own part where it runs): what counts executions must skip it, or count them twice when a worker
+ *                  runs in the same process
  */
 public record ExperimentInfo(String store, String mix, int threads, double betaMs, double durationS, double warmupS,
-                             Path out) {
+                             Path out, boolean merged) {
+    /** An experiment this process runs itself. */
+    public ExperimentInfo(String store, String mix, int threads, double betaMs, double durationS, double warmupS,
+                          Path out) {
+        this(store, mix, threads, betaMs, durationS, warmupS, out, false);
+    }
 }
