@@ -184,12 +184,16 @@ public final class LiveFeed implements AutoCloseable {
                 .map(Path::getParent).toList();
     }
 
+    /**
+     * Files a run writes now: live files sit beside results, in the runs directory or one level down (a rating's or a
+     * sweep's directory); the walk stops there, so the runs' validation logs are never listed each second.
+     */
     private List<Path> recent(java.util.function.Predicate<Path> which) {
         if (!Files.isDirectory(runs)) {
             return List.of();
         }
         long since = System.currentTimeMillis() - LIVE_MILLIS;
-        try (Stream<Path> s = Files.walk(runs, 3)) {
+        try (Stream<Path> s = Files.walk(runs, 2)) {
             return s.filter(which).filter(p -> {
                 try {
                     return Files.getLastModifiedTime(p).toMillis() >= since;

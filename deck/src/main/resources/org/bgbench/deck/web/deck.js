@@ -358,7 +358,8 @@ async function main() {
   $('#refresh').addEventListener('click', loadRuns);
   $('#compare-selected').addEventListener('click', compareSelected);
   connect();
-  setInterval(() => { if (live.dirty && $('#live').classList.contains('active')) { live.dirty = false; redrawLive(); } }, 500);
+  // Drawn at most twice a second, and only while the live view is on screen.
+  setInterval(() => { if (live.dirty && !document.hidden && $('#live').classList.contains('active')) { live.dirty = false; redrawLive(); } }, 500);
   if (location.hash === '#live') show('live');
   document.body.dataset.ready = 'true';
 }
