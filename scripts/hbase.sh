@@ -155,6 +155,8 @@ start_server() { # launch the JVM (does not wait)
   local java
   java=$(find_java)/bin/java
   [ -f "$dir/out.log" ] && mv -f "$dir/out.log" "$dir/out.log.prev"
+  # Created here: the background child opens its redirection only when it runs, and wait_ready may read it first.
+  : > "$dir/out.log"
   nohup "$java" -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -Djava.net.preferIPv4Stack=true \
     -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true \
     -Dzookeeper.admin.enableServer=false \
@@ -201,7 +203,7 @@ wait_ready() { # until the master has initialized and the ZooKeeper client port 
     # In local mode the master's MiniZooKeeperCluster moves to the next port when the configured one is taken:
     # clients of the configured port would then find nobody (or someone else).
     zk_logged=$(sed -n "s/.*Started MiniZooKeeperCluster and ran 'stat' on client port=\([0-9]*\).*/\1/p" \
-      "$dir/out.log" | head -1)
+      "$dir/out.log" 2>/dev/null | head -1 || true)
     if [ -n "$zk_logged" ] && [ "$zk_logged" != "$zk" ]; then
       fail_start "$p" "ZooKeeper started on port $zk_logged, not on the configured $zk (taken by another program?)"
     fi
