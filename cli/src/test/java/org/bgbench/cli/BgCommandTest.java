@@ -542,6 +542,36 @@ class BgCommandTest {
     }
 
     @Test
+    void theDeckServesItsPageAndFormsUntilInterrupted() throws Exception {
+        StringWriter deckErr = new StringWriter();
+        java.util.concurrent.atomic.AtomicInteger code = new java.util.concurrent.atomic.AtomicInteger(-1);
+        Thread deck = Thread.ofPlatform().start(() -> code.set(Bg.run(new PrintWriter(new StringWriter(), true),
+                new PrintWriter(deckErr, true), "deck", "--listen", "127.0.0.1:0", "--runs",
+                dir.resolve("runs").toString())));
+        try {
+            java.util.regex.Pattern open = java.util.regex.Pattern.compile("bg deck: open (http://\\S+)");
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            java.util.regex.Matcher m = open.matcher("");
+            while (!(m = open.matcher(deckErr.toString())).find() && System.nanoTime() < deadline && deck.isAlive()) {
+                Thread.sleep(10);
+            }
+            assertThat(m.find(0)).as(deckErr.toString()).isTrue();
+            java.net.URI page = java.net.URI.create(m.group(1));
+            assertThat(page.getHost()).isEqualTo("127.0.0.1");
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            java.net.http.HttpResponse<String> forms = http.send(java.net.http.HttpRequest.newBuilder(
+                    page.resolve("/api/forms")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(forms.statusCode()).isEqualTo(200);
+            assertThat(forms.body()).contains("\"name\":\"sqlite\"").contains("\"name\":\"memory\"");
+            org.bgbench.runner.Interrupts.interrupt("stopped by the test");
+            deck.join(java.time.Duration.ofSeconds(10));
+            assertThat(code.get()).as(deckErr.toString()).isZero();
+        } finally {
+            org.bgbench.runner.Interrupts.reset();
+        }
+    }
+
+    @Test
     void anUnreachableWorkerIsAClearFailure() {
         assertThat(bg("run", "--store", "memory", "--workers", "127.0.0.1:1", "--secret", "sixteen-characters", "-p", "usercount=200",
                 "-p", "friendcountperuser=4", "--duration", "1s")).isEqualTo(Bg.FAILED);
