@@ -1,0 +1,50 @@
+package org.bgbench.scaling.elasticity;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The elasticity paper's stability test (its section 2): the delta time of a point is |mean_k − mean_{k−1}|; a stable
+ * cluster's variability is the median of its delta times (the median, not the mean, "to be less sensitive to the
+ * magnitude of the fluctuations"); a cluster is stable again when the last X points' delta times are all within it.
+ * The paper says "less than"; BG accepts equal, so a perfectly flat baseline (median 0) can be matched.
+ */
+public final class DeltaStability {
+    /** The paper's X. */
+    public static final int DEFAULT_WINDOW = 5;
+
+    private DeltaStability() {
+    }
+
+    /** The median delta time of consecutive points (at least two). */
+    public static double medianDelta(List<SetPoint> stable) {
+        if (stable.size() < 2) {
+            throw new IllegalArgumentException("the median delta time needs at least two points, got " + stable.size());
+        }
+        double[] d = new double[stable.size() - 1];
+        for (int i = 1; i < stable.size(); i++) {
+            d[i - 1] = Math.abs(stable.get(i).mean() - stable.get(i - 1).mean());
+        }
+        Arrays.sort(d);
+        int m = d.length / 2;
+        return d.length % 2 == 1 ? d[m] : (d[m - 1] + d[m]) / 2;
+    }
+
+    /**
+     * Whether the timeline ends stable: its last {@code window} points all started at or after {@code from} (seconds;
+     * e.g. when the added node had joined) and each one's delta time to its predecessor is at most {@code median}.
+     */
+    public static boolean endsStable(List<SetPoint> timeline, double from, double median, int window) {
+        int n = timeline.size();
+        if (n < window + 1) {
+            return false;
+        }
+        for (int k = n - window; k < n; k++) {
+            SetPoint p = timeline.get(k);
+            if (p.start() < from || Math.abs(p.mean() - timeline.get(k - 1).mean()) > median) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

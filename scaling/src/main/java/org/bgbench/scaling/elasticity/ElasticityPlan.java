@@ -1,0 +1,28 @@
+package org.bgbench.scaling.elasticity;
+
+import org.bgbench.model.InvalidParameterException;
+
+/**
+ * The parameters of an elasticity test (elasticity paper section 2.2): R requests per set, each point the mean of
+ * {@code repeats} sets, T threads (as many as nodes, or a multiple), the baseline's points before the add, the stable
+ * points measured after the stable moment, the paper's X, and a bound on the points waited for stability.
+ */
+public record ElasticityPlan(int requests, int repeats, int threads, int baseline, int after, int window,
+                             int maxPoints, Curves.Interpolation interpolation) {
+    public ElasticityPlan {
+        positive("--request-set", requests, 1);
+        positive("--repeats", repeats, 1);
+        positive("--threads", threads, 1);
+        positive("--window", window, 1);
+        // The median delta of the baseline needs at least two deltas to mean anything.
+        positive("--baseline", baseline, 3);
+        positive("--after", after, 1);
+        positive("--max-points", maxPoints, window);
+    }
+
+    private static void positive(String option, int value, int min) {
+        if (value < min) {
+            throw new InvalidParameterException(option, "expected a whole number ≥ " + min + ", got " + value);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package org.bgbench.scaling.elasticity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.bgbench.scaling.elasticity.SetPoint.Phase;
+import org.junit.jupiter.api.Test;
+
+class DeltaStabilityTest {
+    private static List<SetPoint> timeline(double... means) {
+        List<SetPoint> ps = new ArrayList<>();
+        for (int k = 0; k < means.length; k++) {
+            ps.add(new SetPoint(k, k, k + 1, means[k], 0, 1, 0.001, Phase.TRANSITION));
+        }
+        return ps;
+    }
+
+    @Test
+    void theMedianOfTheDeltaTimes() {
+        // Deltas 0.1, 0.3, 0.2, 0.1 → median of four = (0.1 + 0.2) / 2.
+        assertThat(DeltaStability.medianDelta(timeline(1.0, 1.1, 0.8, 1.0, 1.1))).isCloseTo(0.15,
+                org.assertj.core.api.Assertions.within(1e-12));
+        // Deltas 0.5, 0.1, 0.2 → 0.2.
+        assertThat(DeltaStability.medianDelta(timeline(1.0, 1.5, 1.4, 1.6))).isCloseTo(0.2,
+                org.assertj.core.api.Assertions.within(1e-12));
+        assertThatThrownBy(() -> DeltaStability.medianDelta(timeline(1.0))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void stableWhenTheLastXDeltasAreWithinTheMedianAndStartedAfterTheGivenMoment() {
+        List<SetPoint> ps = timeline(1.0, 3.0, 2.0, 1.2, 1.1, 1.2, 1.1, 1.2);
+        // Last five deltas: 0.8, 0.1, 0.1, 0.1, 0.1: one too large.
+        assertThat(DeltaStability.endsStable(ps, 0, 0.1 + 1e-9, 5)).isFalse();
+        assertThat(DeltaStability.endsStable(ps, 0, 0.1 + 1e-9, 4)).isTrue();
+        // The same four points, but the moment they must start after is later than the first of them (t=4).
+        assertThat(DeltaStability.endsStable(ps, 4.5, 0.1 + 1e-9, 4)).isFalse();
+        // Equal to the median counts as within it: a flat timeline with median 0 can be stable.
+        assertThat(DeltaStability.endsStable(timeline(1, 1, 1, 1, 1, 1), 0, 0, 5)).isTrue();
+        // Fewer points than the window plus one: not yet.
+        assertThat(DeltaStability.endsStable(timeline(1, 1, 1), 0, 1, 5)).isFalse();
+    }
+}
