@@ -4,16 +4,21 @@ import org.bgbench.model.InvalidParameterException;
 
 /**
  * The parameters of an elasticity test (elasticity paper section 2.2): R requests per set, each point the mean of
- * {@code repeats} sets, T threads (as many as nodes, or a multiple), the baseline's points before the add, the stable
- * points measured after the stable moment, the paper's X, and a bound on the points waited for stability.
+ * {@code repeats} sets, T threads (as many as nodes, or a multiple), sets run first and not recorded, the baseline's points before the add, the stable
+ * points measured after the stable moment, the paper's X, the margin (a factor on the baseline's median delta time
+ * within which a delta counts as stable: 1 is the paper's rule), and a bound on the points waited for stability.
  */
-public record ElasticityPlan(int requests, int repeats, int threads, int baseline, int after, int window,
-                             int maxPoints, Curves.Interpolation interpolation) {
+public record ElasticityPlan(int requests, int repeats, int threads, int warmupSets, int baseline, int after, int window,
+                             double margin, int maxPoints, Curves.Interpolation interpolation) {
     public ElasticityPlan {
+        if (!(margin > 0) || Double.isInfinite(margin)) {
+            throw new InvalidParameterException("--margin", "expected a number > 0 (1 is the paper's), got " + margin);
+        }
         positive("--request-set", requests, 1);
         positive("--repeats", repeats, 1);
         positive("--threads", threads, 1);
         positive("--window", window, 1);
+        positive("--warmup-sets", warmupSets, 0);
         // The median delta of the baseline needs at least two deltas to mean anything.
         positive("--baseline", baseline, 3);
         positive("--after", after, 1);

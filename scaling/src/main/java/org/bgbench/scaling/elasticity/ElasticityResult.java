@@ -54,7 +54,9 @@ public record ElasticityResult(ElasticityPlan plan, List<SetPoint> points, Doubl
         m.put("requestSet", plan.requests());
         m.put("repeats", plan.repeats());
         m.put("threads", plan.threads());
+        m.put("warmupSets", plan.warmupSets());
         m.put("window", plan.window());
+        m.put("margin", plan.margin());
         m.put("interpolation", plan.interpolation().name().toLowerCase(java.util.Locale.ROOT));
         List<Map<String, Object>> ps = new ArrayList<>();
         for (SetPoint p : points) {

@@ -42,9 +42,17 @@ public final class ElasticityRun {
      * @param progress receives the result so far after every point (so an interrupted or failed run keeps its points)
      */
     public ElasticityResult run(Growth growth, Consumer<ElasticityResult> progress) {
-        double t0 = clock.getAsDouble();
+        double t0;
         List<SetPoint> points = new ArrayList<>();
         ElasticityResult.Builder r = ElasticityResult.builder(plan);
+        // Warm-up sets (BG's code, the store's caches and connections) are run and not recorded.
+        for (int i = 0; i < plan.warmupSets(); i++) {
+            if (stop.getAsBoolean()) {
+                return r.status(ElasticityResult.Status.INTERRUPTED, "stopped during the warm-up").build(points);
+            }
+            sets.run(plan.requests(), plan.threads(), seed++);
+        }
+        t0 = clock.getAsDouble();
         for (int i = 0; i < plan.baseline(); i++) {
             if (!point(points, t0, Phase.BASELINE, r, progress)) {
                 return r.status(ElasticityResult.Status.INTERRUPTED, "stopped during the baseline").build(points);
@@ -81,7 +89,7 @@ public final class ElasticityRun {
                 r.settledAt(settledAt);
             }
             // Only points that started once the nodes were added and their data settled can show the new stable level.
-            if (settledAt != null && DeltaStability.endsStable(points, settledAt, median, plan.window())) {
+            if (settledAt != null && DeltaStability.endsStable(points, settledAt, median * plan.margin(), plan.window())) {
                 break;
             }
             if (transition >= plan.maxPoints()) {

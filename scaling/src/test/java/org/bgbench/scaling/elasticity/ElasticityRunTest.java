@@ -75,7 +75,7 @@ class ElasticityRunTest {
     }
 
     private static ElasticityPlan plan(int baseline, int maxPoints) {
-        return new ElasticityPlan(100, 1, 2, baseline, 3, 5, maxPoints, Interpolation.LINEAR);
+        return new ElasticityPlan(100, 1, 2, 0, baseline, 3, 5, 1.0, maxPoints, Interpolation.LINEAR);
     }
 
     @Test
