@@ -39,12 +39,15 @@ public final class StoreAddresses {
         int scheme = t.indexOf("://");
         if (scheme >= 0) {
             t = t.substring(scheme + 3);
-        } else if (t.contains("=") || t.startsWith("jdbc:")) {
-            return null; // a key=value option or a URL without an authority (sqlite's jdbc:sqlite:file)
+        } else if (t.startsWith("jdbc:")) {
+            return null; // a URL without an authority (sqlite's jdbc:sqlite:file)
         }
         int slash = t.indexOf('/');
         if (slash >= 0) {
             t = t.substring(0, slash);
+        }
+        if (t.contains("=")) {
+            return null; // a key=value option
         }
         int at = t.lastIndexOf('@');
         if (at >= 0) {
