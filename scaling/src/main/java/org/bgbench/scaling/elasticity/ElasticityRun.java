@@ -94,7 +94,9 @@ public final class ElasticityRun {
             }
             if (transition >= plan.maxPoints()) {
                 return r.status(ElasticityResult.Status.UNSTABLE, "not stable again within " + plan.maxPoints()
-                        + " points after the add (--max-points)").build(points);
+                        + " points after the add (--max-points)" + (plan.margin() <= 1 ? "; with noise alone the "
+                        + "paper's rule (--margin 1) needs a median of 30 points and one time in ten over 300: "
+                        + "--margin 2 needs 6 (docs/scaling.md)" : "")).build(points);
             }
         }
         double stableAt = points.get(points.size() - 1).end();
