@@ -14,6 +14,18 @@
 #                                               exit 1 if one is not up
 #   scripts/cassandra.sh pid DIR                the pids of the running nodes, one a line
 #   scripts/cassandra.sh contact DIR            the contact points
+#   scripts/cassandra.sh add DIR [--count K]    grow the running cluster by K nodes (default 1), one at a time: node
+#                                               N+1 on 127.0.0.(N+1) with the cluster's storage and CQL ports, its own
+#                                               JMX port, seed node 1, auto_bootstrap (it streams its token ranges);
+#                                               returns when another node's nodetool status shows it UN, else kills it,
+#                                               moves its directory to DIR/failed-nI-TIME and exits 1 (bounded by
+#                                               CASSANDRA_START_TIMEOUT per node); prints the new contact points.
+#                                               cluster.env's node count follows, so stop/start/status/wipe cover it
+#   scripts/cassandra.sh settings DIR           key=value lines for bg's -p: cassandra.contact-points and
+#                                               cassandra.datacenter
+#   scripts/cassandra.sh settled DIR            exit 0 when every node runs, nodetool status shows all UN, and every
+#                                               node's nodetool netstats says Mode: NORMAL and no streams; else exit 1
+#                                               and one line saying why (one nodetool JVM per node, side by side)
 #   scripts/cassandra.sh nodetool DIR [--node I] ARGS...
 #                                               nodetool against node I (default 1; e.g. status, snapshot)
 #   scripts/cassandra.sh node-pid DIR I         the pid of node I (1-based), if it runs
@@ -44,8 +56,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/jdk.sh"
 . "$root/scripts/server-jars.sh"
 usage() {
-  echo "usage: $me start|stop|status|pid|contact|wipe DIR [--nodes N]   or   $me nodetool DIR [--node I] ARGS..." \
-    "  or   $me node-pid|freeze|thaw|down|up DIR I" >&2
+  echo "usage: $me start|stop|status|pid|contact|settings|settled|wipe DIR [--nodes N]   or   $me add DIR [--count K]" \
+    "  or   $me nodetool DIR [--node I] ARGS...   or   $me node-pid|freeze|thaw|down|up DIR I" >&2
   exit 2
 }
 [ $# -ge 2 ] || usage
@@ -54,6 +66,7 @@ dir=$2
 shift 2
 nodes_arg=""
 node_arg=""
+count_arg=""
 case "$cmd" in
   nodetool)
     case "${1:-}" in
@@ -76,12 +89,17 @@ if [ "$cmd" != nodetool ]; then
     case "$1" in
       --nodes) [ $# -ge 2 ] || usage; nodes_arg=$2; shift 2 ;;
       --nodes=*) nodes_arg=${1#--nodes=}; shift ;;
+      --count) [ "$cmd" = add ] && [ $# -ge 2 ] || usage; count_arg=$2; shift 2 ;;
+      --count=*) [ "$cmd" = add ] || usage; count_arg=${1#--count=}; shift ;;
       *) usage ;;
     esac
   done
   if [ -n "$nodes_arg" ]; then
     [[ "$nodes_arg" =~ ^[1-9][0-9]?$ ]] || { echo "$me: --nodes wants a number from 1 to 99, not '$nodes_arg'" >&2; exit 2; }
   fi
+fi
+if [ -n "$count_arg" ]; then
+  [[ "$count_arg" =~ ^[1-9][0-9]?$ ]] || { echo "$me: --count wants a number from 1 to 99, not '$count_arg'" >&2; exit 2; }
 fi
 
 # --- helpers ---------------------------------------------------------------------------------------------------------
@@ -304,6 +322,86 @@ stop_all() {
   kill -KILL "${pids[@]}" 2>/dev/null || true
 }
 
+observer() { # observer NODEDIR|-: sets obs and jmx to a running, not frozen node other than NODEDIR; 1 if none
+  local o p
+  jmx=""; obs=""
+  for o in $(node_dirs); do
+    [ "$o" != "$1" ] || continue
+    p=$(running_pid "$o") || continue
+    [ "$(proc_state "$p")" != T ] || continue
+    jmx=$(node_var "$o" jmx_port); obs=$(basename "$o"); return 0
+  done
+  return 1
+}
+set_cluster_var() { # set_cluster_var KEY VALUE: rewrite one line of DIR/cluster.env (through a temporary file)
+  sed "s|^$1=.*|$1=$2|" "$dir/cluster.env" > "$dir/cluster.env.tmp" && mv "$dir/cluster.env.tmp" "$dir/cluster.env"
+}
+add_node() { # add_node I: create node I on 127.0.0.I, bootstrap it into the running cluster, wait until UN
+  local i=$1 n addr port jmxp used t0 limit out state p
+  addr=127.0.0.$i
+  n=$dir/nodes/n$i
+  port_free_on 0 "$addr" || { echo "$me: cannot bind to $addr (a loopback address; Linux answers all of 127/8" \
+    "on lo, other systems need an alias: ifconfig lo0 alias $addr)" >&2; exit 1; }
+  for port in "$(cluster_var storage_port)" "$(cluster_var cql_port)"; do
+    port_free_on "$port" "$addr" || { echo "$me: port $port on $addr is taken by another program; cannot add node" \
+      "$i there" >&2; exit 1; }
+  done
+  used=" $(for o in $(node_dirs); do node_var "$o" jmx_port; done | tr '\n' ' ') "
+  jmxp=""
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    jmxp=$(free_ports 1 127.0.0.1)
+    [[ "$used" == *" $jmxp "* ]] || break
+    jmxp=""
+  done
+  [ -n "$jmxp" ] || { echo "$me: found no free JMX port for node $i" >&2; exit 1; }
+  mkdir -p "$n"
+  printf 'addr=%s\njmx_port=%d\n' "$addr" "$jmxp" > "$n/node.env"
+  # The node count first, so stop, status, pid, wipe and a restart cover the new node even if this script dies.
+  set_cluster_var nodes "$i"
+  t0=$SECONDS
+  limit=${CASSANDRA_START_TIMEOUT:-300}
+  echo "$me: adding node n$i ($addr): bootstrap from the seed 127.0.0.1 (auto_bootstrap)" >&2
+  start_node "$n" "$i"
+  p=$(cat "$n/pid")
+  disown "$p" 2>/dev/null || true # no "Killed" job notice from bash if add_failed has to kill it
+  while :; do
+    if ! kill -0 "$p" 2>/dev/null; then
+      add_failed "$i" "exited while joining"
+    fi
+    if [ $((SECONDS - t0)) -ge "$limit" ]; then
+      add_failed "$i" "did not become UN within CASSANDRA_START_TIMEOUT=$limit s (last seen: ${state:-absent})"
+    fi
+    # Cassandra opens the CQL port only after the bootstrap (streaming of its token ranges) ended.
+    if cql_answers "$addr" "$(cluster_var cql_port)"; then
+      if observer "$n"; then
+        out=$(nodetool "$jmx" status 2>&1) || true
+        state=$(echo "$out" | awk -v a="$addr" '$2 == a { print $1; exit }')
+        if [ "$state" = UN ]; then
+          echo "$me: node n$i ($addr) is UN as seen by $obs after $((SECONDS - t0)) s" >&2
+          return 0
+        fi
+      else
+        add_failed "$i" "joined, but no other running node is left to confirm it is UN"
+      fi
+    fi
+    sleep 1
+  done
+}
+add_failed() { # add_failed I REASON: stop node I, move its directory aside, restore the node count, exit 1
+  local i=$1 n=$dir/nodes/n$1 p aside
+  aside=$dir/failed-n$i-$(date +%Y%m%d-%H%M%S)
+  if p=$(running_pid "$n"); then
+    kill -KILL "$p" 2>/dev/null || true
+    while kill -0 "$p" 2>/dev/null; do sleep 0.1; done
+  fi
+  mv "$n" "$aside"
+  set_cluster_var nodes "$((i - 1))"
+  echo "$me: node n$i (127.0.0.$i) $2; it was killed and moved to $aside (its out.log tells why; the others may list" \
+    "it as DN until: $me nodetool $dir removenode <its host id>)" >&2
+  tail -5 "$aside/out.log" >&2 2>/dev/null || true
+  exit 1
+}
+
 # --- commands --------------------------------------------------------------------------------------------------------
 case "$cmd" in
   start)
@@ -362,6 +460,69 @@ case "$cmd" in
         nodetool "$jmx" status >&2 || true; exit 1; }
     fi
     contact
+    ;;
+  add)
+    [ -f "$dir/cluster.env" ] || { echo "$me: no Cassandra cluster in $dir (start it with: $me start $dir)" >&2; exit 1; }
+    settings
+    find_java17 >/dev/null || exit 1
+    dir=$(cd "$dir" && pwd)
+    count=$(cluster_var nodes)
+    for n in $(node_dirs); do
+      p=$(running_pid "$n") || { echo "$me: node $(basename "$n") of $dir does not run; start the cluster first" \
+        "($me start $dir), then add nodes" >&2; exit 1; }
+      [ "$(proc_state "$p")" != T ] || { echo "$me: node $(basename "$n") of $dir is frozen; thaw it first" >&2; exit 1; }
+    done
+    k=${count_arg:-1}
+    [ $((count + k)) -le 99 ] || { echo "$me: $dir has $count nodes; at most 99 (127.0.0.1-99)" >&2; exit 1; }
+    for ((i = count + 1; i <= count + k; i++)); do
+      [ ! -e "$dir/nodes/n$i" ] || { echo "$me: $dir/nodes/n$i exists but cluster.env says $count nodes; wipe" \
+        "$dir or move that directory away" >&2; exit 1; }
+    done
+    # One at a time: Cassandra refuses concurrent bootstraps.
+    for ((i = count + 1; i <= count + k; i++)); do add_node "$i"; done
+    contact
+    ;;
+  settings)
+    [ -f "$dir/cluster.env" ] || { echo "$me: no Cassandra cluster in $dir (start it with: $me start $dir)" >&2; exit 1; }
+    echo "cassandra.contact-points=$(contact)"
+    echo "cassandra.datacenter=datacenter1"
+    ;;
+  settled)
+    [ -f "$dir/cluster.env" ] || { echo "$me: no Cassandra cluster in $dir (start it with: $me start $dir)" >&2; exit 1; }
+    dir=$(cd "$dir" && pwd)
+    why=()
+    jmxs=()
+    for n in $(node_dirs); do
+      if ! p=$(running_pid "$n"); then why+=("$(basename "$n") does not run"); continue; fi
+      if [ "$(proc_state "$p")" = T ]; then why+=("$(basename "$n") is frozen"); continue; fi
+      jmxs+=("$(basename "$n"):$(node_var "$n" jmx_port)")
+    done
+    if [ ${#why[@]} -eq 0 ]; then
+      tmp=$(mktemp -d)
+      trap 'rm -rf "$tmp"' EXIT
+      # One nodetool JVM per node and one for status, side by side (each takes seconds to start).
+      nodetool "${jmxs[0]#*:}" status > "$tmp/status" 2>&1 &
+      for nj in "${jmxs[@]}"; do nodetool "${nj#*:}" netstats > "$tmp/${nj%%:*}" 2>&1 & done
+      wait || true
+      total=$(node_dirs | wc -l)
+      un=$(grep -c '^UN ' "$tmp/status" || true)
+      other=$(grep -E '^[UD][NJLM] ' "$tmp/status" | awk '$1 != "UN" { printf "%s%s %s", sep, $2, $1; sep=", " }' || true)
+      [ "$un" -eq "$total" ] || why+=("nodetool status on ${jmxs[0]%%:*} shows $un of $total nodes UN${other:+ ($other)}")
+      for nj in "${jmxs[@]}"; do
+        f=$tmp/${nj%%:*}
+        mode=$(sed -n 's/^Mode: *//p' "$f" | head -1)
+        [ "$mode" = NORMAL ] || why+=("${nj%%:*} is in mode ${mode:-unknown (nodetool netstats failed: $(head -1 "$f"))}")
+        if [ -n "$mode" ] && ! grep -q '^Not sending any streams' "$f"; then
+          why+=("${nj%%:*} streams: $(grep -m1 -E 'Receiving|Sending|Bootstrap|Rebuild|Repair|Unbootstrap' "$f" \
+            | sed 's/^ *//')")
+        fi
+      done
+    fi
+    if [ ${#why[@]} -gt 0 ]; then
+      echo "$me: not settled: $(IFS=';'; echo "${why[*]}" | sed 's/;/; /g')"
+      exit 1
+    fi
+    echo "$me: settled: $(node_dirs | wc -l) nodes UN, NORMAL, no streams"
     ;;
   stop)
     [ -d "$dir" ] || { echo "$me: no directory $dir" >&2; exit 1; }
@@ -440,7 +601,7 @@ case "$cmd" in
     [ -d "$dir" ] || exit 0
     dir=$(cd "$dir" && pwd)
     stop_all
-    rm -rf "$dir/nodes" "$dir/cluster.env"
+    rm -rf "$dir/nodes" "$dir/cluster.env" "$dir"/failed-n*
     ;;
   *) usage ;;
 esac

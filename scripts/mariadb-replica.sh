@@ -1,28 +1,32 @@
 #!/usr/bin/env bash
-# A private MariaDB primary and one asynchronous replica (GTID replication, binlog in ROW format), two servers started
-# by scripts/mariadb.sh under DIR/primary and DIR/replica: the primary listens on 127.0.0.2, the replica on 127.0.0.3
-# (MARIADB_PRIMARY_HOST / MARIADB_REPLICA_HOST change them), each on a free port. Database bg and user bg/bg are
-# created on the primary and replicated; the replica is read_only, and bg lacks the privileges to bypass it
-# (SUPER, READ_ONLY ADMIN), so a write sent there by mistake fails.
+# A private MariaDB primary and K asynchronous replicas (default 1, or 0; GTID replication, binlog in ROW format),
+# servers started by scripts/mariadb.sh under DIR/primary and DIR/replica, DIR/replica2, ...: the primary listens on
+# 127.0.0.2, replica I on 127.0.0.(2+I) (MARIADB_PRIMARY_HOST moves the primary, MARIADB_REPLICA_HOST puts every
+# replica on that host, MARIADB_REPLICA_HOSTS=H1,H2,... gives replica I the host HI), each on a free port. Database
+# bg and user bg/bg are created on the primary and replicated; the replicas are read_only, and bg lacks the privileges
+# to bypass it (SUPER, READ_ONLY ADMIN), so a write sent there by mistake fails.
 #
-#   scripts/mariadb-replica.sh start DIR [--delay N]  start both (initialising them the first time), point the
-#                                 replica at the primary and wait until both replication threads run; N is the
-#                                 replica's MASTER_DELAY in WHOLE SECONDS (MariaDB has no finer apply delay): an event
+#   scripts/mariadb-replica.sh start DIR [--replicas K] [--delay N]
+#                                 start the primary and K replicas (initialising them the first time), point each
+#                                 replica at the primary and wait until both its replication threads run; N is the
+#                                 replicas' MASTER_DELAY in WHOLE SECONDS (MariaDB has no finer apply delay): an event
 #                                 is applied at least N s after it ran on the primary, and since binlog timestamps
-#                                 are whole seconds, a write becomes visible on the replica between N-1 and N s later
+#                                 are whole seconds, a write becomes visible on a replica between N-1 and N s later
 #                                 (plus the replication lag)
-#   scripts/mariadb-replica.sh delay DIR N   change MASTER_DELAY of the running replica (STOP SLAVE;
+#   scripts/mariadb-replica.sh delay DIR N   change MASTER_DELAY of every running replica (STOP SLAVE;
 #                                 CHANGE MASTER TO MASTER_DELAY=N; START SLAVE)
-#   scripts/mariadb-replica.sh urls DIR      two lines: mariadb.url=<primary JDBC URL> and
-#                                 mariadb.read-urls=<replica JDBC URL>, ready for bg's -p
-#   scripts/mariadb-replica.sh pids DIR      the servers' pids: primary, then replica
-#   scripts/mariadb-replica.sh stop DIR      stop the replica, then the primary, by pid (scripts/mariadb.sh stop)
+#   scripts/mariadb-replica.sh urls DIR      mariadb.url=<primary JDBC URL> and, with K >= 1,
+#                                 mariadb.read-urls=<replica 1 URL>,<replica 2 URL>,..., ready for bg's -p
+#   scripts/mariadb-replica.sh pids DIR      the servers' pids: primary, then the replicas in order
+#   scripts/mariadb-replica.sh stop DIR      stop every replica, then the primary, by pid (scripts/mariadb.sh stop)
 #
 # Then: ./bg run --store mariadb $(scripts/mariadb-replica.sh urls DIR | sed 's/^/-p /') --load --workload high ...
-# Env: as scripts/mariadb.sh (MARIADB_BUFFER_POOL, default 1G per server; MARIADB_BIN).
+# Env: as scripts/mariadb.sh (MARIADB_BUFFER_POOL, default 1G per server: K+1 servers; MARIADB_BIN).
 set -euo pipefail
 me=scripts/mariadb-replica.sh
-usage() { echo "usage: $me start DIR [--delay N] | delay DIR N | urls DIR | pids DIR | stop DIR" >&2; exit 2; }
+usage() {
+  echo "usage: $me start DIR [--replicas K] [--delay N] | delay DIR N | urls DIR | pids DIR | stop DIR" >&2; exit 2
+}
 [ $# -ge 2 ] || usage
 cmd=$1
 dir=$2
@@ -30,7 +34,6 @@ shift 2
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 single="$here/mariadb.sh"
 primary_host="${MARIADB_PRIMARY_HOST:-127.0.0.2}"
-replica_host="${MARIADB_REPLICA_HOST:-127.0.0.3}"
 
 seconds() { # seconds N: N (2, 2s, 0) as whole seconds, or a message saying MariaDB's delay is in whole seconds
   local v=$1
@@ -48,60 +51,105 @@ client() {
     "mariadb-server mariadb-client" >&2
   exit 1
 }
-sql() { # sql primary|replica SQL
+sql() { # sql primary|replicaI SQL
   "$(client)" --defaults-file="$dir/$1/my.cnf" -uroot -N -B -e "$2"
 }
+replica_name() { if [ "$1" -eq 1 ]; then echo replica; else echo "replica$1"; fi; } # DIR/replica, replica2, ...
+replica_host() { # replica_host I: MARIADB_REPLICA_HOSTS' I-th, else MARIADB_REPLICA_HOST (all), else 127.0.0.(2+I)
+  if [ -n "${MARIADB_REPLICA_HOSTS:-}" ]; then echo "${hosts[$(($1 - 1))]}"
+  elif [ -n "${MARIADB_REPLICA_HOST:-}" ]; then echo "$MARIADB_REPLICA_HOST"
+  else echo "127.0.0.$((2 + $1))"; fi
+}
+replicas() { # the names of the last start's replicas, in order (1 for a directory of the one-replica version)
+  local i n=0
+  if [ -f "$dir/replicas" ]; then n=$(cat "$dir/replicas"); elif [ -d "$dir/replica" ]; then n=1; fi
+  for ((i = 1; i <= n; i++)); do replica_name "$i"; done
+}
+existing_replicas() { # every replica directory under DIR
+  local d
+  for d in $(ls -d "$dir"/replica "$dir"/replica[0-9]* 2>/dev/null | sort -V); do [ -d "$d" ] && basename "$d"; done
+  return 0
+}
 urls() {
+  local r u=""
   echo "mariadb.url=$(bash "$single" url "$dir/primary")"
-  echo "mariadb.read-urls=$(bash "$single" url "$dir/replica")"
+  for r in $(replicas); do u+="${u:+,}$(bash "$single" url "$dir/$r")"; done
+  [ -z "$u" ] || echo "mariadb.read-urls=$u"
 }
 
 case "$cmd" in
   start)
     delay=0
+    delay_given=""
+    k=1
     while [ $# -gt 0 ]; do
       case $1 in
-        --delay) [ $# -ge 2 ] || usage; delay=$(seconds "$2"); shift 2 ;;
-        --delay=*) delay=$(seconds "${1#--delay=}"); shift ;;
+        --delay) [ $# -ge 2 ] || usage; delay=$(seconds "$2"); delay_given=1; shift 2 ;;
+        --delay=*) delay=$(seconds "${1#--delay=}"); delay_given=1; shift ;;
+        --replicas) [ $# -ge 2 ] || usage; k=$2; shift 2 ;;
+        --replicas=*) k=${1#--replicas=}; shift ;;
         *) usage ;;
       esac
     done
+    [[ "$k" =~ ^[0-9]{1,2}$ ]] || { echo "$me: --replicas wants a number from 0 to 99, not '$k'" >&2; exit 2; }
+    k=$((10#$k))
+    if [ "$k" -eq 0 ] && [ -n "$delay_given" ]; then
+      echo "$me: --delay is the replicas' MASTER_DELAY, and --replicas 0 starts none" >&2; exit 2
+    fi
+    if [ -n "${MARIADB_REPLICA_HOSTS:-}" ]; then
+      IFS=, read -r -a hosts <<< "$MARIADB_REPLICA_HOSTS"
+      [ "${#hosts[@]}" -ge "$k" ] || { echo "$me: MARIADB_REPLICA_HOSTS names ${#hosts[@]} host(s) for $k" \
+        "replicas" >&2; exit 2; }
+    fi
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
+    echo "$k" > "$dir/replicas"
     MARIADB_BIND=$primary_host MARIADB_EXTRA_CNF="server-id=1
 log-bin=$dir/primary/binlog
 binlog_format=ROW" bash "$single" start "$dir/primary" > /dev/null
-    # bg may do anything but bypass read_only (SUPER, READ_ONLY ADMIN), so the replica refuses its writes.
+    # bg may do anything but bypass read_only (SUPER, READ_ONLY ADMIN), so the replicas refuse its writes.
     sql primary "CREATE USER IF NOT EXISTS 'repl'@'%' IDENTIFIED BY 'repl';
       GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%'; REVOKE SUPER, READ_ONLY ADMIN ON *.* FROM 'bg'@'%';"
-    MARIADB_BIND=$replica_host MARIADB_EXTRA_CNF="server-id=2
-read_only=1
-relay-log=$dir/replica/relay" bash "$single" start "$dir/replica" > /dev/null
     pport=$(sed -n 's/^port=//p' "$dir/primary/my.cnf" | head -1)
-    # The replica's own bg database and user (scripts/mariadb.sh creates them) match the primary's, created with IF
-    # NOT EXISTS, so replaying the primary's from its first binlog event changes nothing and fails nothing.
-    sql replica "STOP SLAVE; CHANGE MASTER TO MASTER_HOST='$primary_host', MASTER_PORT=$pport, MASTER_USER='repl',
-      MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos, MASTER_DELAY=$delay; START SLAVE;"
-    for _ in $(seq 1 300); do
-      status=$("$(client)" --defaults-file="$dir/replica/my.cnf" -uroot -e "SHOW SLAVE STATUS\\G" 2>/dev/null || true)
-      if grep -q 'Slave_IO_Running: Yes' <<< "$status" && grep -q 'Slave_SQL_Running: Yes' <<< "$status"; then
-        break
-      fi
-      sleep 0.1
+    for ((i = 1; i <= k; i++)); do
+      r=$(replica_name "$i")
+      MARIADB_BIND=$(replica_host "$i") MARIADB_EXTRA_CNF="server-id=$((i + 1))
+read_only=1
+relay-log=$dir/$r/relay" bash "$single" start "$dir/$r" > /dev/null
+      # The replica's own bg database and user (scripts/mariadb.sh creates them) match the primary's, created with IF
+      # NOT EXISTS, so replaying the primary's from its first binlog event changes nothing and fails nothing.
+      sql "$r" "STOP SLAVE; CHANGE MASTER TO MASTER_HOST='$primary_host', MASTER_PORT=$pport, MASTER_USER='repl',
+        MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos, MASTER_DELAY=$delay; START SLAVE;"
     done
-    if ! grep -q 'Slave_IO_Running: Yes' <<< "$status" || ! grep -q 'Slave_SQL_Running: Yes' <<< "$status"; then
-      echo "$me: the replica does not replicate from the primary within 30 s:" >&2
-      grep -E 'Running|Last_.*Error' <<< "$status" >&2 || true
-      exit 1
-    fi
+    for ((i = 1; i <= k; i++)); do
+      r=$(replica_name "$i")
+      status=""
+      for _ in $(seq 1 300); do
+        status=$("$(client)" --defaults-file="$dir/$r/my.cnf" -uroot -e "SHOW SLAVE STATUS\\G" 2>/dev/null || true)
+        if grep -q 'Slave_IO_Running: Yes' <<< "$status" && grep -q 'Slave_SQL_Running: Yes' <<< "$status"; then
+          break
+        fi
+        sleep 0.1
+      done
+      if ! grep -q 'Slave_IO_Running: Yes' <<< "$status" || ! grep -q 'Slave_SQL_Running: Yes' <<< "$status"; then
+        echo "$me: the $r does not replicate from the primary within 30 s:" >&2
+        grep -E 'Running|Last_.*Error' <<< "$status" >&2 || true
+        exit 1
+      fi
+    done
     urls
     ;;
   delay)
     [ $# -eq 1 ] || usage
     d=$(seconds "$1")
-    bash "$single" pid "$dir/replica" > /dev/null
-    sql replica "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY=$d; START SLAVE;"
-    echo "$me: MASTER_DELAY = $d s" >&2
+    n=0
+    for r in $(replicas); do
+      bash "$single" pid "$dir/$r" > /dev/null
+      sql "$r" "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY=$d; START SLAVE;"
+      n=$((n + 1))
+    done
+    [ $n -gt 0 ] || { echo "$me: no replica in $dir" >&2; exit 1; }
+    echo "$me: MASTER_DELAY = $d s on $n replica(s)" >&2
     ;;
   urls)
     [ $# -eq 0 ] || usage
@@ -110,13 +158,17 @@ relay-log=$dir/replica/relay" bash "$single" start "$dir/replica" > /dev/null
   pids)
     [ $# -eq 0 ] || usage
     bash "$single" pid "$dir/primary"
-    bash "$single" pid "$dir/replica"
+    for r in $(replicas); do bash "$single" pid "$dir/$r"; done
     ;;
   stop)
     [ $# -eq 0 ] || usage
     [ -d "$dir" ] || { echo "$me: no directory $dir" >&2; exit 1; }
     rc=0
-    if [ -d "$dir/replica" ]; then bash "$single" stop "$dir/replica" || rc=$?; fi
+    # Every replica the directory holds that runs (also those beyond the last start's --replicas).
+    for r in $(existing_replicas); do
+      bash "$single" pid "$dir/$r" > /dev/null 2>&1 || continue
+      bash "$single" stop "$dir/$r" || rc=$?
+    done
     if [ -d "$dir/primary" ]; then bash "$single" stop "$dir/primary" || rc=$?; fi
     exit $rc
     ;;

@@ -34,9 +34,9 @@ public final class CassandraServer implements AutoCloseable {
 
     private final Path script;
     private final Path dir;
-    private final int nodes;
+    private volatile int nodes;
     private final Map<String, String> env;
-    private final String contactPoints;
+    private volatile String contactPoints;
     private final boolean shared;
 
     private CassandraServer(Path script, Path dir, int nodes, Map<String, String> env, String contactPoints,
@@ -153,6 +153,42 @@ public final class CassandraServer implements AutoCloseable {
         }
         e.putAll(env);
         return ServerScripts.runOrThrow(script, timeoutSeconds, e, args);
+    }
+
+    /**
+     * Runs scripts/cassandra.sh CMD DIR ARGS for this server and returns its exit status and output, whatever the
+     * status (e.g. {@code status}, {@code settled}, {@code settings}).
+     */
+    public ServerScripts.Run script(long timeoutSeconds, String cmd, String... args) {
+        List<String> a = new ArrayList<>(List.of(cmd, dir.toString()));
+        a.addAll(List.of(args));
+        Map<String, String> e = new HashMap<>();
+        if (System.getenv("CASSANDRA_LIB") == null) {
+            e.put("CASSANDRA_LIB", libCache().toString());
+        }
+        e.putAll(env);
+        return ServerScripts.run(script, timeoutSeconds, e, a.toArray(String[]::new));
+    }
+
+    /**
+     * Grows the running cluster by {@code count} nodes ({@code scripts/cassandra.sh add DIR --count K}: one at a
+     * time, each bootstrapping until it is UN); the new contact points. Not for {@link #single()}, which other test
+     * classes share.
+     */
+    public String add(int count) {
+        if (shared) {
+            throw new IllegalStateException("the shared single node is not grown; start a cluster(1) to grow");
+        }
+        String out = run(60 + 240L * count, "add", dir.toString(), "--count", Integer.toString(count));
+        String[] lines = out.trim().split("\n");
+        String contact = lines[lines.length - 1].trim();
+        if (contact.split(",").length != nodes + count) {
+            throw new IllegalStateException("scripts/cassandra.sh add printed no contact points for " + (nodes + count)
+                    + " nodes: " + out);
+        }
+        nodes += count;
+        contactPoints = contact;
+        return contact;
     }
 
     // --- accessors and operations ----------------------------------------------------------------------------------
