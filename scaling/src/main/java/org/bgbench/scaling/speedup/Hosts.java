@@ -49,7 +49,7 @@ public final class Hosts {
     }
 
     /** {@code HOST[:PORT]} without the port; an IPv6 address in brackets loses them. */
-    static String host(String address) {
+    public static String host(String address) {
         String a = address.trim();
         if (a.startsWith("[")) {
             int end = a.indexOf(']');
