@@ -46,14 +46,29 @@ class ScaleCommandTest {
         Path stopped = dir.resolve("stopped-after-failed-start");
         // No apply delay: the replica is as fresh as streaming makes it, and the second configuration asks the
         // script for both URLs as a plan across hosts would; τ = 100 % so a stale read cannot fail the SLA.
+        // The second configuration's start and stop commands run a real node exporter in the background (the
+        // store's host is this machine), so its bottleneck comes from a store host's figures.
+        boolean exporter = Files.isExecutable(Path.of("/usr/bin/prometheus-node-exporter"));
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        String exporterAddress = "127.0.0.1:" + port;
+        Path pid = dir.resolve("exporter.pid");
+        String startExporter = ("/usr/bin/prometheus-node-exporter --web.listen-address=%s --collector.disable-defaults "
+                + "--collector.cpu --collector.meminfo --collector.netdev --collector.diskstats > '%s' 2>&1 < /dev/null & "
+                + "echo $! > '%s'; timeout 15 bash -c 'until (exec 3<>/dev/tcp/127.0.0.1/%d) 2>/dev/null; do sleep 0.1; "
+                + "done'").formatted(exporterAddress, dir.resolve("exporter.log"), pid, port);
+        String replicaExtras = !exporter ? "" : ", \"storeHosts\": [\"%s\"], \"start\": \"%s\", \"stop\": \"kill $(cat '%s')\""
+                .formatted(exporterAddress, startExporter.replace("\\", "\\\\").replace("\"", "\\\""), pid);
         try (ReplicaPair pair = ReplicaPair.postgres("0ms")) {
             String plan = """
                     {"store": "postgres", "configurations": [
                       {"name": "primary", "nodes": 1, "settings": {"postgres.url": "%s"}},
-                      {"name": "replica", "nodes": 2, "settingsCommand": "bash '%s' urls '%s'"},
+                      {"name": "replica", "nodes": 2, "settingsCommand": "bash '%s' urls '%s'"%s},
                       {"name": "broken", "nodes": 3, "start": "echo starting; echo 'port 5999 is in use' >&2; exit 3",
                        "stop": "touch '%s'"}
-                    ]}""".formatted(pair.url(), script(), pair.dir(), stopped);
+                    ]}""".formatted(pair.url(), script(), pair.dir(), replicaExtras, stopped);
             Path planFile = Files.writeString(dir.resolve("plan.json"), plan);
             int code = bg("scale", "--plan", planFile.toString(), "--mode", "speedup", "--workload", "verylow",
                     "--sla", "95%:100ms:100%:1s", "--delta", "1s", "--warmup", "0s", "--max-threads", "2",
@@ -86,6 +101,20 @@ class ScaleCommandTest {
             assertThat(one.path("bottleneck").path("known").asBoolean()).isFalse();
             assertThat(one.path("bottleneck").path("text").asText()).startsWith("unknown: no store host answered");
             assertThat(one.path("resources").get(0).path("role").asText()).isEqualTo("bg");
+            if (exporter) {
+                // A store host answered: the bottleneck is known, the store host or BG's own host (both this machine).
+                JsonNode resources = two.path("resources");
+                assertThat(resources).hasSize(2);
+                assertThat(resources.get(1).path("name").asText()).isEqualTo(exporterAddress);
+                assertThat(resources.get(1).path("role").asText()).isEqualTo("store");
+                assertThat(resources.get(1).path("seconds").asInt()).isPositive();
+                JsonNode b = two.path("bottleneck");
+                assertThat(b.path("known").asBoolean()).as(b.toString()).isTrue();
+                assertThat(b.path("node").asText()).isIn(exporterAddress, resources.get(0).path("name").asText());
+                assertThat(b.path("resource").asText()).isIn("cpu", "disk");
+                assertThat(b.path("text").asText()).containsAnyOf("store host " + exporterAddress + ": ",
+                        "BG's own host (");
+            }
             // The failed start: its own line, stop still run, the others rated.
             assertThat(broken.path("status").asText()).isEqualTo("failed");
             assertThat(broken.path("error").asText()).isEqualTo("start command exited 3: port 5999 is in use");
