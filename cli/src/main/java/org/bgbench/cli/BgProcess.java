@@ -54,7 +54,25 @@ final class BgProcess {
      */
     static Finished run(List<String> command, String prefix, PrintWriter out, PrintWriter err, boolean capture)
             throws IOException, InterruptedException {
+        return run(command, prefix, out, err, capture, false);
+    }
+
+    /**
+     * As {@link #run(List, String, PrintWriter, PrintWriter, boolean)}; with {@code stopOnInterrupt}, a Ctrl-C or
+     * SIGTERM of this process is passed on to the child as SIGTERM (a {@code bg} child then stops cleanly and writes
+     * what it measured), since a signal sent to this process alone (the deck's stop button) does not reach it.
+     */
+    static Finished run(List<String> command, String prefix, PrintWriter out, PrintWriter err, boolean capture,
+                        boolean stopOnInterrupt) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).start();
+        try (org.bgbench.runner.Interrupts.Registration r = stopOnInterrupt
+                ? org.bgbench.runner.Interrupts.onInterrupt(why -> p.destroy()) : () -> { }) {
+            return finish(p, prefix, out, err, capture);
+        }
+    }
+
+    private static Finished finish(Process p, String prefix, PrintWriter out, PrintWriter err, boolean capture)
+            throws IOException, InterruptedException {
         p.getOutputStream().close();
         StringBuilder captured = new StringBuilder();
         AtomicReference<String> lastErr = new AtomicReference<>();

@@ -192,6 +192,9 @@ final class ScaleCommand implements Callable<Integer> {
                     config = c.withSettings(keyValues(f.stdout()));
                 }
             }
+            if (failure == null && org.bgbench.runner.Interrupts.interrupted()) {
+                failure = "not loaded or rated: bg scale was " + org.bgbench.runner.Interrupts.reason();
+            }
             if (failure == null) {
                 List<String> common = new ArrayList<>(List.of("--store", thePlan.store()));
                 config.settings().forEach((k, v) -> common.addAll(List.of("-p", k + "=" + v)));
@@ -202,6 +205,8 @@ final class ScaleCommand implements Callable<Integer> {
                 BgProcess.Finished l = bg(stdout, err, prefix, load);
                 if (l.exitCode() != 0) {
                     failure = commandFailed("bg load", l);
+                } else if (org.bgbench.runner.Interrupts.interrupted()) {
+                    failure = "not rated: bg scale was " + org.bgbench.runner.Interrupts.reason();
                 } else {
                     List<String> rate = new ArrayList<>(List.of("rate", "--target", "soar", "--out",
                             ratingDir.toString(), "--workload", workload, "--sla", sla, "--delta", delta, "--warmup",
@@ -304,7 +309,7 @@ final class ScaleCommand implements Callable<Integer> {
         err.flush();
         List<String> cmd = new ArrayList<>(BgProcess.bgCommand());
         cmd.addAll(args);
-        return BgProcess.run(cmd, prefix, stdout, err, false);
+        return BgProcess.run(cmd, prefix, stdout, err, false, true);
     }
 
     private static String commandFailed(String what, BgProcess.Finished f) {

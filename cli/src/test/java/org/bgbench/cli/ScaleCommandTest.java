@@ -112,6 +112,7 @@ class ScaleCommandTest {
                 assertThat(b.path("known").asBoolean()).as(b.toString()).isTrue();
                 assertThat(b.path("node").asText()).isIn(exporterAddress, resources.get(0).path("name").asText());
                 assertThat(b.path("resource").asText()).isIn("cpu", "disk");
+                assertThat(out.toString()).contains("  store host " + exporterAddress + ": CPU ");
                 assertThat(b.path("text").asText()).containsAnyOf("store host " + exporterAddress + ": ",
                         "BG's own host (");
             }

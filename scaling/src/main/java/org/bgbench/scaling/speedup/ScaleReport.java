@@ -145,11 +145,38 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
             if (o.bottleneck() != null) {
                 s.append("bottleneck of ").append(o.name()).append(": ").append(o.bottleneck().text()).append('\n');
             }
+            for (NodeResult n : o.resources()) {
+                s.append("  ").append(n.role().equals("bg") ? "BG's host " : "store host ").append(n.name())
+                        .append(": ").append(use(n)).append('\n');
+            }
         }
         for (String w : warnings) {
             s.append("warning: ").append(w).append('\n');
         }
         return s.toString();
+    }
+
+    /** One node's means at the SoAR experiment, for the table. */
+    static String use(NodeResult n) {
+        List<String> parts = new ArrayList<>();
+        if (n.busyCores() != null && n.busyCores().mean() != null) {
+            parts.add(String.format(Locale.ROOT, "CPU %.2f of %d cores", n.busyCores().mean(), n.cpus()));
+        }
+        if (n.diskBusyPct() != null && n.diskBusyPct().mean() != null) {
+            parts.add(String.format(Locale.ROOT, "disk busy %.0f %%", n.diskBusyPct().mean()));
+        }
+        if (n.netRxBytesPerS() != null && n.netRxBytesPerS().mean() != null && n.netTxBytesPerS() != null
+                && n.netTxBytesPerS().mean() != null) {
+            parts.add(String.format(Locale.ROOT, "network in %.2f / out %.2f MB/s", n.netRxBytesPerS().mean() / 1e6,
+                    n.netTxBytesPerS().mean() / 1e6));
+        }
+        if (n.memUsedBytes() != null && n.memUsedBytes().mean() != null) {
+            parts.add(String.format(Locale.ROOT, "memory %.2f GB used", n.memUsedBytes().mean() / 1e9));
+        }
+        if (n.missingSeconds() > 0) {
+            parts.add(n.missingSeconds() + " seconds without an answer");
+        }
+        return parts.isEmpty() ? "no figures" : String.join(", ", parts);
     }
 
     private static final int W = 760;

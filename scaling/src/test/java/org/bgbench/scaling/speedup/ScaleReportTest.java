@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.bgbench.measurement.NodeResult;
 import org.bgbench.scaling.speedup.ScaleReport.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +69,21 @@ class ScaleReportTest {
         ScaleReport noBase = new ScaleReport(ScaleMode.SPEEDUP, "p", "s", List.of(rated("one", 1, 0, 1),
                 rated("two", 2, 100, 2)), List.of());
         assertThat(noBase.ratio(noBase.outcomes().get(1))).isNull();
+    }
+
+    @Test
+    void theTableShowsEachNodesUseAtSoar() {
+        NodeResult.MeanMax cpu = new NodeResult.MeanMax(1.5, 2.0);
+        NodeResult.MeanMax none = new NodeResult.MeanMax(null, null);
+        NodeResult db = new NodeResult("db1:9100", "store", 4, 10, 2, cpu, new NodeResult.MeanMax(2.5e9, 3e9), none,
+                new NodeResult.MeanMax(3e6, 4e6), new NodeResult.MeanMax(1e6, 2e6), none, none, none,
+                new NodeResult.MeanMax(40.0, 60.0));
+        Bottleneck b = Bottleneck.of(List.of(db), 0);
+        Outcome one = new Outcome("one", 1, true, 100.0, 2, "confirmed", 100, "01-one", null, List.of(db), b, false);
+        String table = new ScaleReport(ScaleMode.SPEEDUP, "p", "s", List.of(one), List.of()).table();
+        assertThat(table).contains("bottleneck of one: store host db1:9100: busiest disk busy 40 % of the time (40 %)")
+                .contains("  store host db1:9100: CPU 1.50 of 4 cores, disk busy 40 %, network in 3.00 / out 1.00 MB/s,"
+                        + " memory 2.50 GB used, 2 seconds without an answer");
     }
 
     @Test
