@@ -28,6 +28,8 @@ import org.bgbench.scaling.speedup.RatingDir;
 import org.bgbench.scaling.speedup.ScaleMode;
 import org.bgbench.scaling.speedup.ScalePlan;
 import org.bgbench.scaling.speedup.ScaleReport;
+import org.bgbench.runner.Parameters;
+import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -89,6 +91,9 @@ final class ScaleCommand implements Callable<Integer> {
             + "(default runs/scale-<time>-<store>).")
     Path out;
 
+    /** Keys {@code bg load} takes (graph, loader, the store's settings). */
+    private Set<String> loadKeys = Set.of();
+
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     @Override
@@ -98,11 +103,23 @@ final class ScaleCommand implements Callable<Integer> {
         // Everything the children would refuse is refused here first, before any configuration starts.
         ScaleMode theMode = ScaleMode.parse("--mode", mode);
         ScalePlan thePlan = readPlan();
+        StoreProvider provider;
         try {
-            StoreRegistry.discover().get(thePlan.store());
+            provider = StoreRegistry.discover().get(thePlan.store());
         } catch (InvalidParameterException e) {
             throw new InvalidParameterException(ScalePlan.OPTION, "store: " + e.getMessage().replaceFirst("^--store: ", ""));
         }
+        for (int i = 0; i < thePlan.configurations().size(); i++) {
+            for (String k : thePlan.configurations().get(i).settings().keySet()) {
+                if (!Keys.isRunKey(provider, k)) {
+                    throw new InvalidParameterException(ScalePlan.OPTION, "configurations[" + i + "].settings." + k
+                            + ": not a setting of store " + provider.name() + " nor a BG key ('bg stores', 'bg keys')");
+                }
+            }
+        }
+        Parameters.of(List.of(), keys).check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(),
+                Set.of());
+        loadKeys = Keys.forLoad(provider).keySet();
         Sla.parse("--sla", sla).checkExperimentDuration("--delta", Durations.parse("--delta", delta));
         Durations.parse("--warmup", warmup);
         if (maxThreads < 1) {
@@ -126,6 +143,9 @@ final class ScaleCommand implements Callable<Integer> {
         }
         Path dir = out != null ? out : Path.of("runs", "scale-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + thePlan.store());
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new InvalidParameterException("--out", dir + " is a file; give a directory");
+        }
         if (Files.exists(dir.resolve("scale.json"))) {
             throw new InvalidParameterException("--out", dir + " already holds a scale.json; give another directory");
         }
@@ -198,10 +218,18 @@ final class ScaleCommand implements Callable<Integer> {
             if (failure == null) {
                 List<String> common = new ArrayList<>(List.of("--store", thePlan.store()));
                 config.settings().forEach((k, v) -> common.addAll(List.of("-p", k + "=" + v)));
-                graph.forEach((k, v) -> common.addAll(List.of("-p", k + "=" + v)));
                 // --replace: every configuration starts from the freshly generated graph, whatever an earlier one left.
                 List<String> load = new ArrayList<>(List.of("load", "--replace"));
                 load.addAll(common);
+                List<String> runKeys = new ArrayList<>();
+                graph.forEach((k, v) -> {
+                    // bg load refuses keys of runs (mix, think time, …): they go to bg rate only.
+                    if (loadKeys.contains(k)) {
+                        load.addAll(List.of("-p", k + "=" + v));
+                    }
+                    runKeys.addAll(List.of("-p", k + "=" + v));
+                });
+                common.addAll(runKeys);
                 BgProcess.Finished l = bg(stdout, err, prefix, load);
                 if (l.exitCode() != 0) {
                     failure = commandFailed("bg load", l);

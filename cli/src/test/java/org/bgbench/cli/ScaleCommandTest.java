@@ -73,6 +73,7 @@ class ScaleCommandTest {
             int code = bg("scale", "--plan", planFile.toString(), "--mode", "speedup", "--workload", "verylow",
                     "--sla", "95%:100ms:100%:1s", "--delta", "1s", "--warmup", "0s", "--max-threads", "2",
                     "--search", "approximate", "--no-confirm", "-p", "usercount=100", "-p", "friendcountperuser=10",
+                    "-p", "thinktime=0", // a run key: bg rate takes it, bg load would refuse it
                     "-p", "resourcecountperuser=2", "--out", results.toString());
             String log = out + "\n" + err;
             // One configuration failed: the command says so by its exit code, and still reports the others.
@@ -145,11 +146,17 @@ class ScaleCommandTest {
                 + "|bg: error: -p usercount: scaleup needs usercount × N / 2",
         "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup|bg: error: --sla",
         "not json|speedup|bg: error: --plan: not JSON: ",
+        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"settings\":{\"postgres.nosuch\":1}}]}|speedup"
+                + "|bg: error: --plan: configurations[0].settings.postgres.nosuch: not a setting of store postgres",
+        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup|bg: error: nosuchkey: unknown parameter",
     })
     void badInputIsOneLineAndExitTwo(String plan, String mode, String message, @TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("plan.json"), plan);
         List<String> args = new ArrayList<>(List.of("scale", "--plan", file.toString(), "--mode", mode, "-p",
                 "usercount=101", "--out", dir.resolve("out").toString()));
+        if (message.contains("nosuchkey")) {
+            args.addAll(List.of("-p", "nosuchkey=1"));
+        }
         if (message.endsWith("--sla")) {
             args.addAll(List.of("--sla", "95%:100ms"));
         }
