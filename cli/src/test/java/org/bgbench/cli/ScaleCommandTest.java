@@ -135,6 +135,38 @@ class ScaleCommandTest {
         }
     }
 
+    @Test
+    void scaleupGrowsTheGraphWithTheNodes(@TempDir Path dir) throws Exception {
+        // SQLite in BG's process: two "configurations" of one file each, only to check what scaleup loads and rates.
+        Path planFile = Files.writeString(dir.resolve("plan.json"), """
+                {"store": "sqlite", "configurations": [
+                  {"name": "small", "nodes": 1, "settings": {"sqlite.file": "%s"}},
+                  {"name": "double", "nodes": 2, "settings": {"sqlite.file": "%s"}}]}""".formatted(dir.resolve("a.sqlite"),
+                dir.resolve("b.sqlite")));
+        Path results = dir.resolve("scaleup");
+        int code = bg("scale", "--plan", planFile.toString(), "--mode", "scaleup", "--workload", "vp", "--sla",
+                "95%:100ms:0.01%:1s", "--delta", "1s", "--warmup", "0s", "--max-threads", "1", "--no-confirm",
+                "-p", "usercount=60", "-p", "friendcountperuser=4", "-p", "resourcecountperuser=1", "--out",
+                results.toString());
+        String log = out + "\n" + err;
+        assertThat(code).as(log).isZero();
+        JsonNode configs = JSON.readTree(results.resolve("scale.json").toFile()).path("configurations");
+        assertThat(configs.get(0).path("members").asLong()).isEqualTo(60);
+        assertThat(configs.get(1).path("members").asLong()).isEqualTo(120);
+        // The rating of the 2-node configuration really ran on the doubled graph, φ and ρ unchanged.
+        JsonNode graph = JSON.readTree(results.resolve("02-double/01-T1.json").toFile()).path("graph");
+        assertThat(graph.path("members").asInt()).as(log).isEqualTo(120);
+        assertThat(graph.path("friends_per_member").asInt()).isEqualTo(4);
+        double soar1 = configs.get(0).path("soar").asDouble();
+        double soar2 = configs.get(1).path("soar").asDouble();
+        assertThat(configs.get(1).path("ideal").asDouble()).isEqualTo(1.0);
+        assertThat(configs.get(1).path("ratio").asDouble()).isCloseTo(soar2 / soar1, within(1e-9));
+        assertThat(configs.get(1).path("efficiency").asDouble()).isCloseTo(soar2 / soar1, within(1e-9));
+        // A store inside BG's process is on this machine too.
+        assertThat(configs.get(0).path("one_host").asBoolean()).isTrue();
+        assertThat(out.toString()).contains("scaleup").contains("warning: every configuration's nodes and BG ran");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1},{\"name\":\"b\",\"nodes\":0}]}|speedup"
