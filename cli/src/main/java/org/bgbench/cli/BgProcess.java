@@ -31,6 +31,13 @@ final class BgProcess {
                 cmd.add(a);
             }
         }
+        // BG's own settings given at run time (bg.state.dir, bg.live, bg.debug) hold for the children too.
+        for (String name : System.getProperties().stringPropertyNames()) {
+            String arg = "-D" + name + "=" + System.getProperty(name);
+            if (name.startsWith("bg.") && !cmd.contains(arg)) {
+                cmd.add(arg);
+            }
+        }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(Bg.class.getName());

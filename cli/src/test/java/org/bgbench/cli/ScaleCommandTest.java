@@ -27,6 +27,20 @@ class ScaleCommandTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
+    @TempDir
+    static Path state;
+
+    /** BG's saved states go to a temporary directory, in this JVM and (passed on) in the bg children. */
+    @org.junit.jupiter.api.BeforeAll
+    static void stateDir() {
+        System.setProperty("bg.state.dir", state.toString());
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void noStateDir() {
+        System.clearProperty("bg.state.dir");
+    }
+
     private int bg(String... args) {
         return Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
     }
@@ -127,6 +141,10 @@ class ScaleCommandTest {
             assertThat(scale.path("warnings").toString()).contains("every configuration's nodes and BG ran on this "
                     + "one machine").contains("demonstrate the method, not the store's scalability");
             assertThat(out.toString()).contains("warning: every configuration's nodes and BG ran on this one machine");
+            // The children saved BG's expected state where this JVM was told to keep it.
+            try (var saved = Files.list(state)) {
+                assertThat(saved.filter(f -> f.getFileName().toString().endsWith(".state")).count()).isPositive();
+            }
             // The children's output is streamed with the configuration's prefix.
             assertThat(log).contains("[02-replica] ").contains("[03-broken] starting");
             assertThat(Files.readString(results.resolve("scale.svg"))).startsWith("<svg").contains("ideal")
