@@ -271,7 +271,7 @@ class DeckBrowserTest {
                  {"t":50,"mean":1.7,"sd":0.1,"n":5,"phase":"transition"},{"t":60,"mean":1.6,"sd":0.05,"n":5,"phase":"stable"},
                  {"t":70,"mean":1.61,"n":5,"phase":"scaled"}],
                  "adds":[{"t":25,"command":"scripts/cassandra.sh add","exitCode":0,"seconds":20.5}],
-                 "stableAt":60,"stabilisationSeconds":35,"medianDelta":0.05,
+                 "stableAt":60,"stabilisationSeconds":35,"medianDelta":0.05,"margin":2,"status":"stable",
                  "score":{"elasticity":123.4,"a":1.2,"b":0.3,"rt1":0.0009,"rt2":0.0008,"av1":1.83,"av2":1.6},
                  "warnings":["one machine"]}""");
         browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
@@ -293,6 +293,8 @@ class DeckBrowserTest {
         // One add-node mark and the stable mark; five of the six points have a standard deviation.
         wait.until(d -> "2".equals(plot.getDomAttribute("data-marks")));
         assertThat(plot.getDomAttribute("data-error-bars")).isEqualTo("5");
+        // The margin lines are the median delta × the run's --margin factor.
+        assertThat(plot.getDomAttribute("data-margin")).isEqualTo("0.1");
         shot("elasticity");
     }
 

@@ -227,6 +227,9 @@ public final class Results {
         JsonNode n = JSON.readTree(p.toFile());
         if (n instanceof ObjectNode o && "elasticity".equals(o.path("kind").asText())) {
             o.put("path", relative(p));
+            // bg elasticity writes its chart beside the result (X.svg)
+            Path svg = sibling(p, ".svg");
+            o.put("svg_path", Files.exists(svg) ? relative(svg) : null);
             return o;
         }
         if (n instanceof ObjectNode o) {

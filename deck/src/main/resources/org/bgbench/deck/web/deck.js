@@ -364,17 +364,23 @@ function openScale(r, d) {
 // An elasticity result: request-set time over wall time with ±sd error bars, the add-node and stable moments, the
 // stable phase's margin (mean ± median delta), and the score's terms.
 function openElasticity(r, d) {
-  d.append(el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(r.path), text: 'JSON'})));
-  d.append(el('p', {text: `${r.store} · ${r.nodesBefore} → ${r.nodesAfter} nodes · request set of ${fmt(r.requestSet, 0)} requests × ${r.repeats} · ${fmt(r.readPct, 0)} % reads · T=${r.threads}`}));
+  const dl = el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(r.path), text: 'JSON'}));
+  if (r.svg_path) dl.append(el('a', {href: '/files/' + encodeURI(r.svg_path), text: 'chart (SVG)'}));
+  d.append(dl);
+  d.append(el('p', {text: `${r.store} · ${r.nodesBefore} → ${r.nodesAfter} nodes · request set of ${fmt(r.requestSet, 0)} requests × ${r.repeats} · ${fmt(r.readPct, 0)} % reads · T=${r.threads}`
+    + (r.status ? ` · ${r.status}` : '') + (r.reason ? `: ${r.reason}` : '')}));
   for (const w of r.warnings || []) d.append(el('p', {class: 'bad', text: 'warning: ' + w}));
   d.append(el('h3', {text: 'Request-set time (mean of the repeats, s) over time (s); bars ±1 sd'}), el('div', {id: 'd-elasticity'}));
   const ps = (r.points || []).slice().sort((a, b) => a.t - b.t);
   const stableAt = r.stableAt;
   const stable = stableAt == null ? [] : ps.filter(p => p.t >= stableAt);
   const stableMean = stable.length ? stable.reduce((s, p) => s + p.mean, 0) / stable.length : (r.score ? r.score.av2 : null);
-  const md = r.medianDelta;
+  // The margin is the baseline's median delta time × the run's --margin factor (1 is the paper's rule).
+  const md = r.medianDelta == null ? null : r.medianDelta * (r.margin || 1);
   const margin = sign => ps.map(p => stableAt != null && p.t >= stableAt && stableMean != null && md != null ? stableMean + sign * md : null);
-  const marks = [...(r.adds || []).map(a => ({t: a.t, label: 'add node', color: '#8250df'})), ...(stableAt == null ? [] : [{t: stableAt, label: 'stable', color: '#1a7f37'}])];
+  const marks = [...(r.adds || []).map(a => ({t: a.t, label: 'add node', color: '#8250df'})),
+    ...(r.settledAt == null ? [] : [{t: r.settledAt, label: 'settled', color: '#9a6700'}]),
+    ...(stableAt == null ? [] : [{t: stableAt, label: 'stable', color: '#1a7f37'}])];
   const draw = u => {
     const c = u.ctx;
     c.save();
@@ -396,6 +402,7 @@ function openElasticity(r, d) {
     c.restore();
     u.root.dataset.marks = marks.length; // what was drawn, for the page's tests
     u.root.dataset.errorBars = ps.filter(p => p.sd != null).length;
+    u.root.dataset.margin = md == null ? '' : md;
   };
   const lo = Math.min(...ps.map(p => p.mean - (p.sd || 0)));
   const hi = Math.max(...ps.map(p => p.mean + (p.sd || 0)));
@@ -408,7 +415,8 @@ function openElasticity(r, d) {
   const sc = r.score || {};
   const rows = [['elasticity score', sc.elasticity, 2], ['a (area before the add)', sc.a, 4], ['b (area after)', sc.b, 4], ['rt1', sc.rt1, 6], ['rt2', sc.rt2, 6],
     ['av1: mean before the add (s)', sc.av1, 3], ['av2: mean when stable (s)', sc.av2, 3], ['stable at (s)', stableAt, 1],
-    ['stabilisation time (s)', r.stabilisationSeconds, 1], ['median delta (s)', md, 4]];
+    ['sd1: sd before the add (s)', sc.sd1, 3], ['sd2: sd when stable (s)', sc.sd2, 3],
+    ['stabilisation time (s)', r.stabilisationSeconds, 1], ['median delta (s)', r.medianDelta, 4], ['margin (× median delta)', r.margin || 1, 2]];
   if (r.scalability) rows.push(['scalability: avg with N', r.scalability.avgN, 3], ['scalability: avg with 2N', r.scalability.avg2N, 3], ['scalability score', r.scalability.score, 3]);
   d.append(el('h3', {text: 'Score'}), el('table', {id: 'd-elasticity-score'}, el('tbody', {}, ...rows.map(([k, v, n]) => el('tr', {}, el('td', {class: 'l', text: k}), el('td', {text: fmt(v, n)}))))));
   if ((r.adds || []).length) d.append(el('h3', {text: 'Nodes added'}), el('table', {id: 'd-elasticity-adds'},

@@ -158,5 +158,13 @@ class ResultsTest {
         assertThat(e.path("path").asText()).isEqualTo("elast/elasticity.json");
         assertThat(e.path("points")).hasSize(9);
         assertThat(e.path("adds").get(0).path("t").asDouble()).isEqualTo(40.1);
+        assertThat(e.path("svg_path").isNull()).isTrue();
+        // bg elasticity's own name for its result, with its chart beside it.
+        Files.writeString(r.resolve("elasticity-20261125-070000-cassandra-N2.json"), TestRuns.sample("elasticity.json"));
+        Files.writeString(r.resolve("elasticity-20261125-070000-cassandra-N2.svg"), "<svg/>");
+        assertThat(results.list()).anySatisfy(m -> assertThat(m).containsEntry("kind", "elasticity")
+                .containsEntry("path", "elasticity-20261125-070000-cassandra-N2.json"));
+        assertThat(results.open("elasticity-20261125-070000-cassandra-N2.json").path("svg_path").asText())
+                .isEqualTo("elasticity-20261125-070000-cassandra-N2.svg");
     }
 }
