@@ -217,11 +217,13 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         java.util.function.DoubleUnaryOperator y = v -> TOP + ph - ph * v / top;
         s.append("<g stroke=\"#cccccc\">\n");
         for (int i = 0; i <= 5; i++) {
-            double v = top * i / 5;
-            s.append(line(LEFT, y.applyAsDouble(v), LEFT + pw, y.applyAsDouble(v)));
-            text(s, LEFT - 8, y.applyAsDouble(v) + 4, "end", 11, null, String.format(Locale.ROOT, "%,.0f", v), "#333");
+            s.append(line(LEFT, y.applyAsDouble(top * i / 5), LEFT + pw, y.applyAsDouble(top * i / 5)));
         }
         s.append("</g>\n");
+        for (int i = 0; i <= 5; i++) {
+            double v = top * i / 5;
+            text(s, LEFT - 8, y.applyAsDouble(v) + 4, "end", 11, null, String.format(Locale.ROOT, "%,.0f", v), "#333");
+        }
         for (int n : ticks(maxNodes)) {
             text(s, x.applyAsDouble(n), TOP + ph + 18, "middle", 11, null, Integer.toString(n), "#333");
         }
@@ -271,7 +273,7 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
 
     private static double niceCeiling(double v) {
         double p = Math.pow(10, Math.floor(Math.log10(v)));
-        for (double m : new double[]{1, 2, 2.5, 5, 10}) {
+        for (double m : new double[]{1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
             if (m * p >= v) {
                 return m * p;
             }

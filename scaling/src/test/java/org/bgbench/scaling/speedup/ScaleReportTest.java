@@ -95,8 +95,9 @@ class ScaleReportTest {
         assertThat(svg).startsWith("<svg").endsWith("</svg>\n");
         assertThat(svg.split("<circle", -1)).hasSize(3);
         assertThat(svg).contains("ideal").contains("two (90 %)").contains("SoAR speedup of postgres");
-        // The ideal line runs from the baseline's point to 3 × its SoAR at N = 3: 3,000 is the top of the axis.
-        assertThat(svg).contains(">3,000</text>");
+        // The ideal line runs from the baseline's point to 3 × its SoAR at N = 3, so the axis goes past 3,000 (with 5 %
+        // room) to the next round figure, 4,000, in steps of 800.
+        assertThat(svg).contains(">4,000</text>").contains(">800</text>").doesNotContain(">5,000</text>");
     }
 
     @Test
