@@ -122,6 +122,14 @@ final class ScaleCommand implements Callable<Integer> {
         loadKeys = Keys.forLoad(provider).keySet();
         Sla.parse("--sla", sla).checkExperimentDuration("--delta", Durations.parse("--delta", delta));
         Durations.parse("--warmup", warmup);
+        if (org.bgbench.workload.mix.Mixes.find(workload).isEmpty()) {
+            throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named mixes: "
+                    + String.join(", ", org.bgbench.workload.mix.Mixes.names()));
+        }
+        if (!search.equalsIgnoreCase("optimal") && !search.equalsIgnoreCase("approximate")) {
+            throw new InvalidParameterException("--search", "expected optimal or approximate, got '" + search + "'");
+        }
+        org.bgbench.runner.rating.ResetPolicy.Mode.parse(reset);
         if (maxThreads < 1) {
             throw new InvalidParameterException("--max-threads", "expected a whole number ≥ 1, got " + maxThreads);
         }
@@ -138,7 +146,14 @@ final class ScaleCommand implements Callable<Integer> {
         List<Map<String, String>> graphs = new ArrayList<>();
         for (ScalePlan.Configuration c : thePlan.configurations()) {
             Map<String, String> g = theMode.graphKeys(given, c.nodes(), baseNodes, defaultMembers);
-            GraphParameters.toSpec(g); // a graph the generator refuses is bad input now, not a failed child later
+            try {
+                // a graph the generator refuses is bad input now, not a failed child later
+                new org.bgbench.model.generator.SocialGraph(GraphParameters.toSpec(g));
+            } catch (InvalidParameterException e) {
+                throw e;
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                throw new InvalidParameterException("-p", "configuration " + c.name() + ": " + e.getMessage());
+            }
             graphs.add(g);
         }
         Path dir = out != null ? out : Path.of("runs", "scale-"

@@ -196,6 +196,10 @@ class ScaleCommandTest {
                 + "|bg: error: -p usercount: scaleup needs usercount × N / 2",
         "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup|bg: error: --sla",
         "not json|speedup|bg: error: --plan: not JSON: ",
+        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup"
+                + "|bg: error: --search: expected optimal or approximate, got 'best'",
+        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup"
+                + "|bg: error: --workload: 'nosuchmix' is not a named mix",
         "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"settings\":{\"postgres.nosuch\":1}}]}|speedup"
                 + "|bg: error: --plan: configurations[0].settings.postgres.nosuch: not a setting of store postgres",
         "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup|bg: error: nosuchkey: unknown parameter",
@@ -204,6 +208,12 @@ class ScaleCommandTest {
         Path file = Files.writeString(dir.resolve("plan.json"), plan);
         List<String> args = new ArrayList<>(List.of("scale", "--plan", file.toString(), "--mode", mode, "-p",
                 "usercount=101", "--out", dir.resolve("out").toString()));
+        if (message.contains("--search")) {
+            args.addAll(List.of("--search", "best"));
+        }
+        if (message.contains("--workload")) {
+            args.addAll(List.of("--workload", "nosuchmix"));
+        }
         if (message.contains("nosuchkey")) {
             args.addAll(List.of("-p", "nosuchkey=1"));
         }
