@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 /** The {@code bg} command. */
 @Command(name = "bg", mixinStandardHelpOptions = true, version = "BG 0.1.0",
         description = "Rates data stores for interactive social-networking actions.",
-        subcommands = {QuickstartCommand.class, StoresCommand.class, LoadCommand.class, RunCommand.class, CompareCommand.class, RateCommand.class, SweepCommand.class, DeltaCommand.class, BreakevenCommand.class, ValidateCommand.class, DzipfCommand.class, GenerateCommand.class, KeysCommand.class, WorkerCommand.class, DeckCommand.class, ElasticityCommand.class, ShutdownCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {QuickstartCommand.class, StoresCommand.class, LoadCommand.class, RunCommand.class, CompareCommand.class, RateCommand.class, SweepCommand.class, ScaleCommand.class, DeltaCommand.class, BreakevenCommand.class, ValidateCommand.class, DzipfCommand.class, GenerateCommand.class, KeysCommand.class, WorkerCommand.class, DeckCommand.class, ElasticityCommand.class, ShutdownCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class})
 public final class Bg {
     /** Exit code for bad input (unknown key, bad value, wrong usage). */
     public static final int BAD_INPUT = 2;

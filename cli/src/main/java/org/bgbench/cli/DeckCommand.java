@@ -1,11 +1,8 @@
 package org.bgbench.cli;
 
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.bgbench.deck.Deck;
@@ -45,7 +42,7 @@ final class DeckCommand implements Callable<Integer> {
         }
         Deck.Config config;
         try {
-            config = new Deck.Config(address, token, runs, Path.of("").toAbsolutePath(), bgCommand());
+            config = new Deck.Config(address, token, runs, Path.of("").toAbsolutePath(), BgProcess.bgCommand());
         } catch (IllegalArgumentException e) {
             throw new InvalidParameterException("--token", e.getMessage().replaceFirst("^--token: ", ""));
         }
@@ -84,21 +81,5 @@ final class DeckCommand implements Callable<Integer> {
             throw new InvalidParameterException("--listen", "unknown host '" + host + "'");
         }
         return a;
-    }
-
-    /** This JVM, its options and class path, and BG's main class: how the deck starts the commands its forms ask for. */
-    static List<String> bgCommand() {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            // not a debugger's agent: a second JVM would fight for its port
-            if (!a.startsWith("-agentlib") && !a.startsWith("-javaagent") && !a.startsWith("-Xrunjdwp")) {
-                cmd.add(a);
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(Bg.class.getName());
-        return cmd;
     }
 }

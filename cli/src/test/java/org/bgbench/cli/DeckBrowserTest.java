@@ -249,6 +249,55 @@ class DeckBrowserTest {
         shot("rating");
     }
 
+    @Test
+    @Order(5)
+    void aScaleResultAndAnElasticityResultAreDrawn() throws Exception {
+        // scale.json as bg scale's own report writes it; the elasticity result as the lead's format describes it.
+        java.util.function.BiFunction<String, Integer, org.bgbench.scaling.speedup.ScaleReport.Outcome> rated = (name,
+                n) -> new org.bgbench.scaling.speedup.ScaleReport.Outcome(name, n, true, 1000.0 * n * 0.9 + 100, 4 * n,
+                "confirmed", 1000, "0" + n + "-" + name, null, List.of(), null, true);
+        org.bgbench.scaling.speedup.ScaleReport report = new org.bgbench.scaling.speedup.ScaleReport(
+                org.bgbench.scaling.speedup.ScaleMode.SPEEDUP, "postgres", "95%:100ms:0.01%:60s",
+                List.of(rated.apply("one", 1), rated.apply("two", 2), org.bgbench.scaling.speedup.ScaleReport.Outcome
+                        .failed("three", 3, 1000, "03-three", "start command exited 3: port in use", true)),
+                List.of("every configuration's nodes and BG ran on this one machine"));
+        Path scale = Files.createDirectories(dir.resolve("runs/scale-deck"));
+        Files.writeString(scale.resolve("scale.json"), JSON.writeValueAsString(report.toMap()));
+        Path elast = Files.createDirectories(dir.resolve("runs/elast-deck"));
+        Files.writeString(elast.resolve("elasticity.json"), """
+                {"kind":"elasticity","store":"cassandra","nodesBefore":2,"nodesAfter":3,"requestSet":2000,"repeats":5,
+                 "readPct":80,"threads":2,"points":[{"t":10,"mean":1.8,"sd":0.1,"n":5,"phase":"baseline"},
+                 {"t":20,"mean":1.85,"sd":0.1,"n":5,"phase":"baseline"},{"t":35,"mean":2.4,"sd":0.3,"n":5,"phase":"transition"},
+                 {"t":50,"mean":1.7,"sd":0.1,"n":5,"phase":"transition"},{"t":60,"mean":1.6,"sd":0.05,"n":5,"phase":"stable"},
+                 {"t":70,"mean":1.61,"n":5,"phase":"scaled"}],
+                 "adds":[{"t":25,"command":"scripts/cassandra.sh add","exitCode":0,"seconds":20.5}],
+                 "stableAt":60,"stabilisationSeconds":35,"medianDelta":0.05,"margin":2,"status":"stable",
+                 "score":{"elasticity":123.4,"a":1.2,"b":0.3,"rt1":0.0009,"rt2":0.0008,"av1":1.83,"av2":1.6},
+                 "warnings":["one machine"]}""");
+        browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
+        wait.until(d -> !d.findElements(By.cssSelector("#runs tbody tr[data-path='scale-deck']")).isEmpty());
+        browser.findElement(By.cssSelector("#runs tbody tr[data-path='scale-deck'] button.open")).click();
+        wait.until(d -> d.findElements(By.cssSelector("#d-scale-table tbody tr")).size() == 3);
+        String two = browser.findElement(By.cssSelector("#d-scale-table tbody tr[data-config='two']")).getText();
+        // SoAR 1,900 against the baseline's 1,000 at twice the nodes: ratio 1.9, efficiency 95 %.
+        assertThat(two).contains("1,900").contains("1.9").contains("95 %");
+        assertThat(browser.findElement(By.cssSelector("#d-scale-table tbody tr[data-config='three']")).getText())
+                .contains("failed").contains("port in use");
+        assertThat(browser.findElement(By.id("detail")).getText()).contains("ran on this one machine");
+        assertThat(browser.findElements(By.cssSelector("#d-scale canvas"))).isNotEmpty();
+        shot("scale");
+        browser.findElement(By.cssSelector("#runs tbody tr[data-path='elast-deck/elasticity.json'] button.open")).click();
+        wait.until(d -> !d.findElements(By.cssSelector("#d-elasticity-score tbody tr")).isEmpty());
+        assertThat(browser.findElement(By.id("d-elasticity-score")).getText()).contains("123.4").contains("35");
+        WebElement plot = browser.findElement(By.cssSelector("#d-elasticity .uplot"));
+        // One add-node mark and the stable mark; five of the six points have a standard deviation.
+        wait.until(d -> "2".equals(plot.getDomAttribute("data-marks")));
+        assertThat(plot.getDomAttribute("data-error-bars")).isEqualTo("5");
+        // The margin lines are the median delta × the run's --margin factor.
+        assertThat(plot.getDomAttribute("data-margin")).isEqualTo("0.1");
+        shot("elasticity");
+    }
+
     private static String get(String href) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
                 "http://127.0.0.1:" + deck.port() + href)).build(), HttpResponse.BodyHandlers.ofString());

@@ -143,6 +143,11 @@ final class ReplicaPair implements AutoCloseable {
         return prefix;
     }
 
+    /** The servers' directory (the scripts' argument). */
+    Path dir() {
+        return dir;
+    }
+
     /** The primary's JDBC URL. */
     String url() {
         return settings.get(prefix + ".url");

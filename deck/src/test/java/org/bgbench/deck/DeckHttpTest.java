@@ -351,4 +351,30 @@ class DeckHttpTest {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
+
+    @Test
+    void theDeckListsAndServesScaleAndElasticityResults() throws Exception {
+        TestRuns.scaleAndElasticity(runs);
+        HttpResponse<String> list = get("/api/runs", "Authorization", "Bearer " + TOKEN);
+        assertThat(list.statusCode()).isEqualTo(200);
+        Map<String, String> kinds = new LinkedHashMap<>();
+        for (JsonNode n : JSON.readTree(list.body())) {
+            kinds.put(n.path("path").asText(), n.path("kind").asText());
+        }
+        assertThat(kinds).containsEntry("scale", "scale").containsEntry("elast/elasticity.json", "elasticity")
+                .containsEntry("scale/01-primary", "rating");
+        HttpResponse<String> scale = get("/api/result?path=scale", "Authorization", "Bearer " + TOKEN);
+        assertThat(scale.statusCode()).isEqualTo(200);
+        JsonNode s = JSON.readTree(scale.body());
+        assertThat(s.path("kind").asText()).isEqualTo("scale");
+        assertThat(s.path("scale").path("configurations").get(1).path("efficiency").asDouble()).isEqualTo(0.85);
+        HttpResponse<String> el = get("/api/result?path=elast%2Felasticity.json", "Authorization", "Bearer " + TOKEN);
+        assertThat(el.statusCode()).isEqualTo(200);
+        JsonNode e = JSON.readTree(el.body());
+        assertThat(e.path("kind").asText()).isEqualTo("elasticity");
+        assertThat(e.path("score").path("elasticity").asDouble()).isEqualTo(123.4);
+        // The SVG bg scale writes is served as a file for the page to link.
+        Files.writeString(runs.resolve("scale/scale.svg"), "<svg/>");
+        assertThat(get("/files/scale/scale.svg", "Authorization", "Bearer " + TOKEN).body()).isEqualTo("<svg/>");
+    }
 }

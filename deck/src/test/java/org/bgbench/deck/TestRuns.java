@@ -41,4 +41,29 @@ public final class TestRuns {
             throw new IllegalStateException(e);
         }
     }
+
+    /**
+     * Copies the hand-written samples into {@code runs}: a {@code bg scale} directory ({@code scale/scale.json} with
+     * the first configuration's rating as {@code scale/01-primary/rating.json}) and an elasticity result
+     * ({@code elast/elasticity.json}, the format the lead's {@code bg elasticity} writes).
+     */
+    public static void scaleAndElasticity(Path runs) throws java.io.IOException {
+        Path scale = java.nio.file.Files.createDirectories(runs.resolve("scale"));
+        java.nio.file.Files.writeString(scale.resolve("scale.json"), sample("scale.json"));
+        java.nio.file.Files.writeString(java.nio.file.Files.createDirectories(scale.resolve("01-primary"))
+                .resolve("rating.json"), "{\"soar\":{\"actions_per_second\":1000.0,\"threads\":8,\"status\":\"confirmed\"},"
+                + "\"complete\":true,\"store\":\"postgres\",\"workload\":\"high\"}");
+        java.nio.file.Files.writeString(java.nio.file.Files.createDirectories(runs.resolve("elast"))
+                .resolve("elasticity.json"), sample("elasticity.json"));
+    }
+
+    /** A sample file of the test resources. */
+    public static String sample(String name) throws java.io.IOException {
+        try (var in = TestRuns.class.getResourceAsStream("samples/" + name)) {
+            if (in == null) {
+                throw new java.io.FileNotFoundException("samples/" + name);
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
 }

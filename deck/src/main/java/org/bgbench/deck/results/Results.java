@@ -16,8 +16,10 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The runs directory as the deck shows it: run results ({@code X.json} with a {@code total} section) and ratings
- * (directories holding {@code rating.json} or, while they run, {@code experiments.jsonl}), newest first; one result
+ * The runs directory as the deck shows it: run results ({@code X.json} with a {@code total} section), ratings
+ * (directories holding {@code rating.json} or, while they run, {@code experiments.jsonl}), {@code bg scale}'s
+ * directories (holding {@code scale.json}) and elasticity results (JSON with {@code "kind": "elasticity"}, as
+ * {@code elasticity.json}), newest first; one result
  * read whole; a run's per-second series as CSV. Every path the page sends is resolved inside the runs directory.
  */
 public final class Results {
@@ -57,11 +59,13 @@ public final class Results {
         try (Stream<Path> s = Files.walk(runs, 2)) {
             for (Path p : s.sorted(Comparator.comparing(Results::modified).reversed()).toList()) {
                 String name = p.getFileName().toString();
-                if (Files.isDirectory(p) && (Files.exists(p.resolve("rating.json"))
+                if (Files.isDirectory(p) && Files.exists(p.resolve("scale.json"))) {
+                    out.add(scale(p));
+                } else if (Files.isDirectory(p) && (Files.exists(p.resolve("rating.json"))
                         || Files.exists(p.resolve("experiments.jsonl")))) {
                     out.add(rating(p));
                 } else if (name.endsWith(".json") && !name.equals("rating.json") && !name.endsWith(".state.json")
-                        && !name.equals("graph.json") && Files.isRegularFile(p)) {
+                        && !name.equals("graph.json") && !name.equals("scale.json") && Files.isRegularFile(p)) {
                     Map<String, Object> r = run(p);
                     if (r != null) {
                         out.add(r);
@@ -86,6 +90,9 @@ public final class Results {
             n = JSON.readTree(p.toFile());
         } catch (IOException e) {
             return null;
+        }
+        if (n != null && "elasticity".equals(n.path("kind").asText())) {
+            return elasticity(p, n);
         }
         if (n == null || !n.has("total") || !n.has("series")) {
             return null;
@@ -130,6 +137,50 @@ public final class Results {
         return m;
     }
 
+    /** A {@code bg scale} directory: mode, store, SLA, and each configuration's nodes, SoAR and efficiency. */
+    private Map<String, Object> scale(Path dir) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", "scale");
+        m.put("path", relative(dir));
+        m.put("modified", modified(dir));
+        try {
+            JsonNode n = JSON.readTree(dir.resolve("scale.json").toFile());
+            m.put("store", n.path("store").asText(null));
+            m.put("mix", n.path("workload").asText(null));
+            m.put("mode", n.path("mode").asText(null));
+            m.put("sla", n.path("sla").asText(null));
+            m.put("complete", n.path("complete").asBoolean());
+            List<Map<String, Object>> configs = new ArrayList<>();
+            for (JsonNode c : n.path("configurations")) {
+                Map<String, Object> cm = new LinkedHashMap<>();
+                cm.put("name", c.path("name").asText(null));
+                cm.put("nodes", c.path("nodes").asInt());
+                cm.put("soar", number(c.path("soar")));
+                cm.put("efficiency", number(c.path("efficiency")));
+                configs.add(cm);
+            }
+            m.put("configurations", configs);
+        } catch (IOException e) {
+            m.put("error", e.getMessage());
+        }
+        return m;
+    }
+
+    /** An elasticity result: nodes before and after the add, its score and how long the store took to settle. */
+    private Map<String, Object> elasticity(Path p, JsonNode n) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", "elasticity");
+        m.put("path", relative(p));
+        m.put("modified", modified(p));
+        m.put("store", n.path("store").asText(null));
+        m.put("nodes_before", n.path("nodesBefore").isNumber() ? n.path("nodesBefore").asInt() : null);
+        m.put("nodes_after", n.path("nodesAfter").isNumber() ? n.path("nodesAfter").asInt() : null);
+        m.put("elasticity", number(n.path("score").path("elasticity")));
+        m.put("stabilisation_seconds", number(n.path("stabilisationSeconds")));
+        m.put("threads", n.path("threads").isNumber() ? n.path("threads").asInt() : null);
+        return m;
+    }
+
     private static Double number(JsonNode n) {
         return n.isNumber() ? n.asDouble() : null;
     }
@@ -147,6 +198,21 @@ public final class Results {
      */
     public JsonNode open(String relative) throws IOException {
         Path p = resolve(relative);
+        if (Files.isDirectory(p) && Files.exists(p.resolve("scale.json"))) {
+            ObjectNode r = JSON.createObjectNode();
+            r.put("kind", "scale");
+            r.put("path", relative(p));
+            JsonNode scale = JSON.readTree(p.resolve("scale.json").toFile());
+            // Each configuration's rating as a path the page can open like any other rating.
+            for (JsonNode c : scale.path("configurations")) {
+                if (c instanceof ObjectNode o && c.path("rating_dir").isTextual()
+                        && Files.exists(p.resolve(c.path("rating_dir").asText()).resolve("rating.json"))) {
+                    o.put("rating_path", relative(p.resolve(c.path("rating_dir").asText())));
+                }
+            }
+            r.set("scale", scale);
+            return r;
+        }
         if (Files.isDirectory(p)) {
             ObjectNode r = JSON.createObjectNode();
             r.put("kind", "rating");
@@ -159,6 +225,13 @@ public final class Results {
             return r;
         }
         JsonNode n = JSON.readTree(p.toFile());
+        if (n instanceof ObjectNode o && "elasticity".equals(o.path("kind").asText())) {
+            o.put("path", relative(p));
+            // bg elasticity writes its chart beside the result (X.svg)
+            Path svg = sibling(p, ".svg");
+            o.put("svg_path", Files.exists(svg) ? relative(svg) : null);
+            return o;
+        }
         if (n instanceof ObjectNode o) {
             strip(o.path("total"));
             o.path("actions").forEach(Results::strip);

@@ -261,8 +261,11 @@ async function loadRuns() {
   const runs = await (await fetch('/api/runs')).json();
   const tb = $('#runs tbody'); tb.replaceChildren();
   for (const r of runs) {
-    const name = r.kind === 'rating' ? `rating ${r.path}` : r.path;
-    const tput = r.kind === 'rating' ? (r.soar != null ? `SoAR ${fmt(r.soar, 0)} · Socialites ${fmt(r.socialites, 0)}` : 'running') : fmt(r.throughput, 0);
+    const name = r.kind === 'run' ? r.path : `${r.kind} ${r.path}`;
+    const tput = r.kind === 'rating' ? (r.soar != null ? `SoAR ${fmt(r.soar, 0)} · Socialites ${fmt(r.socialites, 0)}` : 'running')
+      : r.kind === 'scale' ? `${r.mode}: ` + (r.configurations || []).map(c => `N=${c.nodes} ${c.soar == null ? 'failed' : fmt(c.soar, 0)}`).join(' · ')
+      : r.kind === 'elasticity' ? `${r.nodes_before} → ${r.nodes_after} nodes · elasticity ${fmt(r.elasticity, 1)} · stable after ${fmt(r.stabilisation_seconds, 1)} s`
+      : fmt(r.throughput, 0);
     tb.append(el('tr', {'data-path': r.path}, el('td', {}, el('input', {type: 'checkbox', class: 'pick', value: r.path, 'data-kind': r.kind})),
       el('td', {class: 'l', text: name}), el('td', {class: 'l', text: r.store || ''}), el('td', {class: 'l', text: r.mix || ''}),
       el('td', {text: r.threads || ''}), el('td', {text: tput}), el('td', {text: fmt(r.within_beta_pct, 2)}), el('td', {text: fmt(r.unpredictable_pct, 4)}),
@@ -274,6 +277,8 @@ async function openResult(path) {
   const d = $('#detail'); d.replaceChildren();
   d.append(el('h2', {text: path}));
   if (r.kind === 'rating') return openRating(r, d);
+  if (r.kind === 'scale') return openScale(r, d);
+  if (r.kind === 'elasticity') return openElasticity(r, d);
   const dl = el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(path), text: 'JSON'}),
     el('a', {href: '/api/csv?path=' + encodeURIComponent(path), text: 'CSV (per second)'}));
   if (r.hlog_path) dl.append(el('a', {href: '/files/' + encodeURI(r.hlog_path), text: 'HdrHistogram log (.hlog)'}));
@@ -328,6 +333,95 @@ function openRating(r, d) {
       ['δ, seconds each', t.delta_s], ['Δ, confirmation', t.confirmation_s], ['Λ, the model', t.model_s], ['measured', t.total_s]]
       .map(([k, v]) => el('tr', {}, el('td', {text: k}), el('td', {text: fmt(v, 2)}))))));
   }
+}
+// bg scale (docs/scaling.md): SoAR against nodes with the ideal line through the baseline, and the configurations.
+function openScale(r, d) {
+  const g = r.scale || {};
+  const cs = g.configurations || [];
+  d.append(el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(r.path + '/scale.json'), text: 'scale JSON'}),
+    el('a', {href: '/files/' + encodeURI(r.path + '/scale.svg'), text: 'scale SVG'})));
+  d.append(el('p', {text: `${g.mode} of ${g.store} · SLA ${g.sla}` + (g.workload ? ` · ${g.workload} mix` : '') + ` · ${cs.length} configurations`
+    + (g.complete ? '' : ' · not every configuration was rated')}));
+  for (const w of g.warnings || []) d.append(el('p', {class: 'bad', text: 'warning: ' + w}));
+  d.append(el('h3', {text: 'SoAR against nodes (dashed: ideal)'}), el('div', {id: 'd-scale'}));
+  const base = cs[0];
+  const pts = cs.map((c, i) => ({n: c.nodes, soar: c.soar, ideal: base && base.soar != null && c.ideal != null ? base.soar * c.ideal : null, i}))
+    .sort((a, b) => a.n - b.n || a.i - b.i);
+  chart('d-scale', '', [{label: 'SoAR', stroke: '#ef6c00', points: {show: true, size: 8}, spanGaps: true},
+    {label: 'ideal', stroke: '#9e9e9e', dash: [6, 4], spanGaps: true}],
+    // whole nodes on x; SoAR from 0, as the paper's figures 9 and 10 draw it
+    {time: false, uplot: {axes: [{incrs: [1, 2, 5, 10, 20, 50, 100]}, {size: 60}], scales: {x: {time: false}, y: {range: (u, min, max) => [0, (max || 1) * 1.1]}}}})
+    .setData([pts.map(p => p.n), pts.map(p => p.soar), pts.map(p => p.ideal)]);
+  const ratio = g.mode === 'scaleup' ? 'scaleup' : 'speedup';
+  d.append(el('table', {id: 'd-scale-table'}, el('thead', {}, el('tr', {}, ...['configuration', 'nodes', 'members', 'SoAR', 'T', ratio, 'ideal', 'efficiency', 'bottleneck', 'status', ''].map(h => el('th', {text: h})))),
+    el('tbody', {}, ...cs.map(c => el('tr', {'data-config': c.name}, el('td', {class: 'l', text: c.name}), el('td', {text: c.nodes}), el('td', {text: fmt(c.members, 0)}),
+      el('td', {text: fmt(c.soar, 0)}), el('td', {text: c.threads == null ? '–' : c.threads}), el('td', {text: fmt(c.ratio, 2)}), el('td', {text: fmt(c.ideal, 2)}),
+      el('td', {text: c.efficiency == null ? '–' : fmt(100 * c.efficiency, 0) + ' %'}),
+      el('td', {class: 'l' + (c.bottleneck && c.bottleneck.known ? '' : ' muted'), text: c.bottleneck ? c.bottleneck.text : '–'}),
+      el('td', {class: 'l ' + (c.status === 'rated' ? 'ok' : 'bad'), text: c.status + (c.soar_status ? ` (${c.soar_status})` : '') + (c.error ? ': ' + c.error : '')}),
+      el('td', {}, c.rating_path ? el('button', {text: 'open rating', class: 'open', onclick: () => openResult(c.rating_path)}) : '')))))) ;
+}
+// An elasticity result: request-set time over wall time with ±sd error bars, the add-node and stable moments, the
+// stable phase's margin (mean ± median delta), and the score's terms.
+function openElasticity(r, d) {
+  const dl = el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(r.path), text: 'JSON'}));
+  if (r.svg_path) dl.append(el('a', {href: '/files/' + encodeURI(r.svg_path), text: 'chart (SVG)'}));
+  d.append(dl);
+  d.append(el('p', {text: `${r.store} · ${r.nodesBefore} → ${r.nodesAfter} nodes · request set of ${fmt(r.requestSet, 0)} requests × ${r.repeats} · ${fmt(r.readPct, 0)} % reads · T=${r.threads}`
+    + (r.status ? ` · ${r.status}` : '') + (r.reason ? `: ${r.reason}` : '')}));
+  for (const w of r.warnings || []) d.append(el('p', {class: 'bad', text: 'warning: ' + w}));
+  d.append(el('h3', {text: 'Request-set time (mean of the repeats, s) over time (s); bars ±1 sd'}), el('div', {id: 'd-elasticity'}));
+  const ps = (r.points || []).slice().sort((a, b) => a.t - b.t);
+  const stableAt = r.stableAt;
+  const stable = stableAt == null ? [] : ps.filter(p => p.t >= stableAt);
+  const stableMean = stable.length ? stable.reduce((s, p) => s + p.mean, 0) / stable.length : (r.score ? r.score.av2 : null);
+  // The margin is the baseline's median delta time × the run's --margin factor (1 is the paper's rule).
+  const md = r.medianDelta == null ? null : r.medianDelta * (r.margin || 1);
+  const margin = sign => ps.map(p => stableAt != null && p.t >= stableAt && stableMean != null && md != null ? stableMean + sign * md : null);
+  const marks = [...(r.adds || []).map(a => ({t: a.t, label: 'add node', color: '#8250df'})),
+    ...(r.settledAt == null ? [] : [{t: r.settledAt, label: 'settled', color: '#9a6700'}]),
+    ...(stableAt == null ? [] : [{t: stableAt, label: 'stable', color: '#1a7f37'}])];
+  const draw = u => {
+    const c = u.ctx;
+    c.save();
+    c.lineWidth = 1.5 * devicePixelRatio;
+    c.strokeStyle = '#1f6feb';
+    for (const p of ps) {   // error bars: mean ± sd at each point
+      if (p.sd == null) continue;
+      const x = u.valToPos(p.t, 'x', true), y1 = u.valToPos(p.mean - p.sd, 'y', true), y2 = u.valToPos(p.mean + p.sd, 'y', true), w = 4 * devicePixelRatio;
+      c.beginPath(); c.moveTo(x, y1); c.lineTo(x, y2); c.moveTo(x - w, y1); c.lineTo(x + w, y1); c.moveTo(x - w, y2); c.lineTo(x + w, y2); c.stroke();
+    }
+    c.setLineDash([5 * devicePixelRatio, 4 * devicePixelRatio]);
+    c.font = `${11 * devicePixelRatio}px sans-serif`;
+    for (const m of marks) {  // vertical marks: each add-node moment and the stable moment
+      const x = u.valToPos(m.t, 'x', true);
+      c.strokeStyle = m.color; c.fillStyle = m.color;
+      c.beginPath(); c.moveTo(x, u.bbox.top); c.lineTo(x, u.bbox.top + u.bbox.height); c.stroke();
+      c.fillText(m.label, x + 4 * devicePixelRatio, u.bbox.top + 12 * devicePixelRatio);
+    }
+    c.restore();
+    u.root.dataset.marks = marks.length; // what was drawn, for the page's tests
+    u.root.dataset.errorBars = ps.filter(p => p.sd != null).length;
+    u.root.dataset.margin = md == null ? '' : md;
+  };
+  const lo = Math.min(...ps.map(p => p.mean - (p.sd || 0)));
+  const hi = Math.max(...ps.map(p => p.mean + (p.sd || 0)));
+  const xs = ps.map(p => p.t).concat(marks.map(m => m.t));
+  chart('d-elasticity', '', [{label: 'mean (s)', stroke: '#1f6feb', points: {show: true, size: 7}},
+    {label: 'stable + median Δ', stroke: '#1a7f37', dash: [3, 3]}, {label: 'stable − median Δ', stroke: '#1a7f37', dash: [3, 3]}],
+    {time: false, uplot: {hooks: {draw: [draw]}, scales: {x: {time: false, range: [Math.min(0, ...xs), Math.max(...xs) * 1.02]},
+      y: {range: [Math.max(0, lo - 0.1 * (hi - lo)), hi + 0.1 * (hi - lo)]}}}})
+    .setData([ps.map(p => p.t), ps.map(p => p.mean), margin(1), margin(-1)]);
+  const sc = r.score || {};
+  const rows = [['elasticity score', sc.elasticity, 2], ['a (area before the add)', sc.a, 4], ['b (area after)', sc.b, 4], ['rt1', sc.rt1, 6], ['rt2', sc.rt2, 6],
+    ['av1: mean before the add (s)', sc.av1, 3], ['av2: mean when stable (s)', sc.av2, 3], ['stable at (s)', stableAt, 1],
+    ['sd1: sd before the add (s)', sc.sd1, 3], ['sd2: sd when stable (s)', sc.sd2, 3],
+    ['stabilisation time (s)', r.stabilisationSeconds, 1], ['median delta (s)', r.medianDelta, 4], ['margin (× median delta)', r.margin || 1, 2]];
+  if (r.scalability) rows.push(['scalability: avg with N', r.scalability.avgN, 3], ['scalability: avg with 2N', r.scalability.avg2N, 3], ['scalability score', r.scalability.score, 3]);
+  d.append(el('h3', {text: 'Score'}), el('table', {id: 'd-elasticity-score'}, el('tbody', {}, ...rows.map(([k, v, n]) => el('tr', {}, el('td', {class: 'l', text: k}), el('td', {text: fmt(v, n)}))))));
+  if ((r.adds || []).length) d.append(el('h3', {text: 'Nodes added'}), el('table', {id: 'd-elasticity-adds'},
+    el('thead', {}, el('tr', {}, ...['at (s)', 'command', 'exit code', 'took (s)'].map(h => el('th', {text: h})))),
+    el('tbody', {}, ...r.adds.map(a => el('tr', {}, el('td', {text: fmt(a.t, 1)}), el('td', {class: 'l', text: a.command}), el('td', {class: a.exitCode === 0 ? 'ok' : 'bad', text: a.exitCode}), el('td', {text: fmt(a.seconds, 1)}))))));
 }
 async function compareSelected() {
   const paths = [...document.querySelectorAll('.pick:checked')].filter(c => c.dataset.kind === 'run').map(c => c.value);

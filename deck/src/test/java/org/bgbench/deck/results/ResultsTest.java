@@ -120,4 +120,51 @@ class ResultsTest {
         Files.createDirectories(dir.resolve("runs2"));
         assertThatThrownBy(() -> r.resolve("../runs2/y.json")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void scaleDirectoriesAndElasticityResultsAreTheirOwnKinds(@TempDir Path other) throws Exception {
+        Path r = Files.createDirectories(other.resolve("runs"));
+        TestRuns.scaleAndElasticity(r);
+        Results results = new Results(r);
+        Map<String, Map<String, Object>> byPath = new java.util.HashMap<>();
+        for (Map<String, Object> m : results.list()) {
+            byPath.put((String) m.get("path"), m);
+        }
+        // scale.json is not listed as a run of its own; the configuration's rating inside is a rating.
+        assertThat(byPath.keySet()).containsExactlyInAnyOrder("scale", "scale/01-primary", "elast/elasticity.json");
+        Map<String, Object> scale = byPath.get("scale");
+        assertThat(scale).containsEntry("kind", "scale").containsEntry("mode", "speedup")
+                .containsEntry("store", "postgres").containsEntry("complete", false);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> configs = (List<Map<String, Object>>) scale.get("configurations");
+        assertThat(configs).extracting(c -> c.get("nodes")).containsExactly(1, 2, 3);
+        assertThat(configs.get(1)).containsEntry("soar", 1700.0).containsEntry("efficiency", 0.85);
+        assertThat(configs.get(2).get("soar")).isNull();
+        assertThat(byPath.get("scale/01-primary")).containsEntry("kind", "rating").containsEntry("soar", 1000.0);
+        Map<String, Object> el = byPath.get("elast/elasticity.json");
+        assertThat(el).containsEntry("kind", "elasticity").containsEntry("store", "cassandra")
+                .containsEntry("nodes_before", 2).containsEntry("nodes_after", 3).containsEntry("elasticity", 123.4)
+                .containsEntry("stabilisation_seconds", 54.9);
+
+        JsonNode opened = results.open("scale");
+        assertThat(opened.path("kind").asText()).isEqualTo("scale");
+        JsonNode c = opened.path("scale").path("configurations");
+        // Only a configuration whose rating exists gets a path to open it by.
+        assertThat(c.get(0).path("rating_path").asText()).isEqualTo("scale/01-primary");
+        assertThat(c.get(1).has("rating_path")).isFalse();
+        assertThat(opened.path("scale").path("warnings").get(0).asText()).contains("demonstrate the method");
+        JsonNode e = results.open("elast/elasticity.json");
+        assertThat(e.path("kind").asText()).isEqualTo("elasticity");
+        assertThat(e.path("path").asText()).isEqualTo("elast/elasticity.json");
+        assertThat(e.path("points")).hasSize(9);
+        assertThat(e.path("adds").get(0).path("t").asDouble()).isEqualTo(40.1);
+        assertThat(e.path("svg_path").isNull()).isTrue();
+        // bg elasticity's own name for its result, with its chart beside it.
+        Files.writeString(r.resolve("elasticity-20261125-070000-cassandra-N2.json"), TestRuns.sample("elasticity.json"));
+        Files.writeString(r.resolve("elasticity-20261125-070000-cassandra-N2.svg"), "<svg/>");
+        assertThat(results.list()).anySatisfy(m -> assertThat(m).containsEntry("kind", "elasticity")
+                .containsEntry("path", "elasticity-20261125-070000-cassandra-N2.json"));
+        assertThat(results.open("elasticity-20261125-070000-cassandra-N2.json").path("svg_path").asText())
+                .isEqualTo("elasticity-20261125-070000-cassandra-N2.svg");
+    }
 }

@@ -1,0 +1,77 @@
+package org.bgbench.scaling.speedup;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.bgbench.measurement.NodeResult;
+import org.bgbench.measurement.report.ResultJson;
+
+/**
+ * A finished rating as {@code bg rate} wrote it: {@code rating.json}'s SoAR and, from the result of the experiment
+ * that established it ({@code NN-T<T>.json}, the confirmation run when there was one), the nodes' resources.
+ *
+ * @param soar      SoAR in actions/s
+ * @param threads   T at SoAR
+ * @param status    the SoAR's status label (confirmed, unconfirmed, zero, …)
+ * @param complete  whether the rating finished
+ * @param stop      why it stopped early, or null
+ * @param resources the SoAR experiment's {@code nodes}; empty when its result is missing or has none
+ */
+public record RatingDir(double soar, int threads, String status, boolean complete, String stop,
+                        List<NodeResult> resources) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * Reads {@code dir/rating.json} and the SoAR experiment's result.
+     *
+     * @throws IOException when rating.json is missing, unreadable or has no SoAR
+     */
+    public static RatingDir read(Path dir) throws IOException {
+        Path file = dir.resolve("rating.json");
+        JsonNode root = JSON.readTree(file.toFile());
+        JsonNode soar = root.path("soar");
+        if (!soar.isObject() || !soar.path("actions_per_second").isNumber()) {
+            throw new IOException(file + " has no SoAR (was the rating's target soar?)");
+        }
+        JsonNode experiment = soar.path("confirmation_experiment").isIntegralNumber()
+                ? soar.path("confirmation_experiment") : soar.path("search_experiment");
+        List<NodeResult> nodes = List.of();
+        if (experiment.isIntegralNumber()) {
+            Path result = experimentResult(dir, experiment.asInt(), soar.path("threads").asInt());
+            if (result != null) {
+                nodes = ResultJson.read(result).nodes();
+            }
+        }
+        return new RatingDir(soar.path("actions_per_second").asDouble(), soar.path("threads").asInt(),
+                soar.path("status").asText(null), root.path("complete").asBoolean(true),
+                root.path("stop_reason").isTextual() ? root.path("stop_reason").asText() : null, nodes);
+    }
+
+    /**
+     * {@code NN-T<T>.json} of experiment {@code index} (the runner numbers them as they run), else the last result
+     * at T, or null.
+     */
+    static Path experimentResult(Path dir, int index, int threads) throws IOException {
+        Path exact = dir.resolve(String.format(Locale.ROOT, "%02d-T%d.json", index, threads));
+        if (Files.isRegularFile(exact)) {
+            return exact;
+        }
+        String prefix = String.format(Locale.ROOT, "%02d-T", index);
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, prefix + "*.json")) {
+            for (Path f : files) {
+                if (f.getFileName().toString().matches(java.util.regex.Pattern.quote(prefix) + "\\d+\\.json")) {
+                    return f;
+                }
+            }
+        }
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("\\d+-T" + threads + "\\.json"))
+                    .max(java.util.Comparator.comparing(f -> f.getFileName().toString())).orElse(null);
+        }
+    }
+}
