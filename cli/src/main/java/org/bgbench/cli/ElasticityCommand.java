@@ -36,7 +36,7 @@ import org.bgbench.scaling.elasticity.ScalabilityScore;
 import org.bgbench.scaling.elasticity.SetPoint;
 import org.bgbench.scaling.elasticity.ShellGrowth;
 import org.bgbench.scaling.report.ElasticityChart;
-import org.bgbench.scaling.report.StoreAddresses;
+import org.bgbench.scaling.speedup.Hosts;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
@@ -50,7 +50,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "elasticity", mixinStandardHelpOptions = true,
         description = {"Measure how a loaded store absorbs new nodes under load (elasticity paper, sections 2 and 5):",
-            "request sets of R actions (80 % reads by default) back to back on threads ∝ nodes, each point the mean",
+            "request sets of R actions (80 %% reads by default) back to back on threads ∝ nodes, each point the mean",
             "of several sets; after the baseline BG runs your --add command(s) and keeps timing until the store is",
             "stable again (the last X delta times within the baseline's median). Prints and writes the stabilisation",
             "time, the elasticity score (A+B)/((Rt1+Rt2)(Av1+Av2)) with its terms, a chart, and with --previous the",
@@ -184,9 +184,13 @@ final class ElasticityCommand implements Callable<Integer> {
         }
         Files.createDirectories(file.toAbsolutePath().getParent());
         List<String> warnings = new ArrayList<>();
-        java.util.Set<String> hosts = StoreAddresses.hosts(settings.asMap());
-        if (StoreAddresses.allLocal(hosts)) {
-            warnings.add(StoreAddresses.oneHostWarning(hosts));
+        java.util.Set<String> hosts = Hosts.inSettings(settings.asMap());
+        if (Hosts.allOnThisMachine(hosts)) {
+            // Issue 18: figures from nodes that share BG's machine must say so.
+            warnings.add("every node of the store (" + (hosts.isEmpty() ? "in BG's process" : String.join(", ", hosts))
+                    + ") and BG ran on this one machine (" + Runtime.getRuntime().availableProcessors() + " cores): "
+                    + "the nodes share its cores, so these figures demonstrate the method, not the store's "
+                    + "elasticity");
         }
         warnings.forEach(w -> err.println("bg: warning: " + w));
         Map<String, Object> about = new LinkedHashMap<>();

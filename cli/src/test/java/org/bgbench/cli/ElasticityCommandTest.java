@@ -47,6 +47,7 @@ class ElasticityCommandTest {
         List<String> a = new ArrayList<>(List.of("elasticity", "--store", "scripted", "--load",
                 "-p", "usercount=" + users, "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2",
                 "-p", "verify.sample=0", "-p", "scripted.base-ms=5",
+                "-p", "memory.name=elastic-" + dir.getFileName() + "-" + users,
                 "--nodes", String.valueOf(nodes), "--threads-per-node", "1", "--request-set", String.valueOf(requests),
                 "--repeats", "2", "--warmup-sets", "2", "--baseline", String.valueOf(baseline), "--after", "3", "--max-points", "40",
                 "--interpolation", "linear"));
@@ -58,9 +59,9 @@ class ElasticityCommandTest {
     void aScriptedSlowdownAfterTheAddIsTimedAndScoredAsTheScriptSays() throws Exception {
         Path file = dir.resolve("e.json");
         int code = bg(scripted(200, 40, 1, 6, "-p", "scripted.slow-ms=20", "-p", "scripted.slow-sets=14-17",
-                "--add", "true", "--margin", "4", "--read-pct", "100", "--out", file.toString()));
+                "--add", "true", "--margin", "12", "--read-pct", "100", "--out", file.toString()));
         assertThat(code).as(err.toString() + out).isZero();
-        assertThat(err.toString()).contains("every node of the store is on this machine");
+        assertThat(err.toString()).contains("ran on this one machine", "not the store's elasticity");
         JsonNode r = new ObjectMapper().readTree(file.toFile());
         assertThat(r.path("status").asText()).isEqualTo("stable");
         assertThat(r.path("adds").get(0).path("exitCode").asInt()).isZero();
@@ -81,7 +82,9 @@ class ElasticityCommandTest {
             assertThat(points.get(k).phase()).isEqualTo(SetPoint.Phase.TRANSITION);
         }
         assertThat(points.get(8).mean() / unit).isCloseTo(1.0, within(0.25));
-        // Stable at the earliest after five small deltas from point 9 on (point 8's delta is the big one back).
+        // Stable at the earliest after five small deltas from point 9 on (point 8's delta is the big one back). The
+        // margin (12 × the baseline's median delta) keeps a loaded machine's late wake-ups from delaying it: the
+        // rule itself is ElasticityRunTest's and DeltaStabilityTest's.
         int stable = (int) points.stream().filter(p -> p.phase() == SetPoint.Phase.TRANSITION).count() + 5;
         assertThat(stable).isGreaterThanOrEqualTo(13);
         assertThat(r.path("stableAt").asDouble()).isEqualTo(points.get(stable).end());

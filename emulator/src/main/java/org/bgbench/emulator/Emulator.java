@@ -4,6 +4,7 @@ import org.bgbench.model.log.ActionRecorder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -133,6 +134,9 @@ public final class Emulator {
         int threads = config.threads();
         AtomicLong remaining = new AtomicLong(config.operations() > 0 ? config.operations() : Long.MAX_VALUE);
         AtomicInteger running = new AtomicInteger(threads);
+        // Counted down as each member ends, so a run of N requests ends the moment its last member does, not at the
+        // next poll (which made a short run's measured period up to 50 ms too long).
+        CountDownLatch ended = new CountDownLatch(threads);
         List<Thread> members = new ArrayList<>(threads);
         for (int t = 0; t < threads; t++) {
             int index = t;
@@ -143,6 +147,7 @@ public final class Emulator {
                     emulate(index, rec, log, remaining);
                 } finally {
                     running.decrementAndGet();
+                    ended.countDown();
                 }
             }));
         }
@@ -155,7 +160,7 @@ public final class Emulator {
         boolean completed = true;
         try {
             if (warmupNanos > 0) {
-                waitUntil(System.nanoTime() + warmupNanos, running);
+                waitUntil(System.nanoTime() + warmupNanos, ended);
                 startMeasuring();
             } else {
                 while (!measuring && abortReason == null && running.get() > 0) {
@@ -163,9 +168,9 @@ public final class Emulator {
                 }
             }
             if (config.operations() > 0) {
-                waitUntil(Long.MAX_VALUE, running);
+                waitUntil(Long.MAX_VALUE, ended);
             } else {
-                waitUntil(System.nanoTime() + config.duration().toNanos(), running);
+                waitUntil(System.nanoTime() + config.duration().toNanos(), ended);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -218,13 +223,14 @@ public final class Emulator {
         }
     }
 
-    private void waitUntil(long deadline, AtomicInteger running) throws InterruptedException {
-        while (abortReason == null && running.get() > 0) {
+    private void waitUntil(long deadline, CountDownLatch ended) throws InterruptedException {
+        while (abortReason == null && ended.getCount() > 0) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return;
             }
-            Thread.sleep(Math.min(50, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
+            // Wakes when the last member ends; at least every 50 ms to see an abort.
+            ended.await(Math.min(TimeUnit.MILLISECONDS.toNanos(50), left), TimeUnit.NANOSECONDS);
         }
     }
 

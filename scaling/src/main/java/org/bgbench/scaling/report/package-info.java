@@ -1,2 +1,2 @@
-/** The files and charts of the scaling commands, and the check that tells a one-machine cluster apart. */
+/** The charts of the scaling commands. */
 package org.bgbench.scaling.report;
