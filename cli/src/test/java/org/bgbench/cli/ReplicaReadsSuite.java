@@ -89,8 +89,21 @@ abstract class ReplicaReadsSuite {
         return all.toArray(String[]::new);
     }
 
-    private String[] run(Path result, String... store) {
-        long seconds = Math.max(5, (allFreshAfterMs() + 2_999) / 1000 + 2);
+    /** Seconds of a run on the replica: long enough for the freshness curve to reach past allFreshAfterMs. */
+    private long curveSeconds() {
+        return Math.max(5, (allFreshAfterMs() + 2_999) / 1000 + 2);
+    }
+
+    /**
+     * Seconds of a run whose reads must all stay on the primary: no curve to draw, only reads that would go stale if
+     * they went to the replica, which they do within the delay after a write (the first test: a fresh share below
+     * 0.9 within 0.4 x the delay); four times the delay, at least 4 s.
+     */
+    private long primarySeconds() {
+        return Math.max(4, (4 * delayMs() + 999) / 1000);
+    }
+
+    private String[] run(Path result, long seconds, String... store) {
         List<String> args = new ArrayList<>(List.of("run", "--store", store(), "-p", store() + ".url=" + pair.url(),
                 "--workload", "high", "--threads", "4", "--duration", seconds + "s", "--warmup", "0s", "--quiet",
                 "-p", "freshness.buckets=" + 4 * seconds, "--out", result.toString()));
@@ -110,7 +123,7 @@ abstract class ReplicaReadsSuite {
     @SuppressWarnings("unchecked")
     void readsOnTheDelayedReplicaAreUnpredictableUntilTheDelayHasPassed() throws Exception {
         Path result = dir.resolve("replica.json");
-        bg(run(result, store() + ".read-urls=" + pair.readUrl()));
+        bg(run(result, curveSeconds(), store() + ".read-urls=" + pair.readUrl()));
         assertThat(result).as(err + "\n" + out).exists();
         Map<String, Object> u = unpredictable(result);
         long checked = ((Number) u.get("reads_checked")).longValue();
@@ -146,14 +159,14 @@ abstract class ReplicaReadsSuite {
     @Order(2)
     void readsOnThePrimaryOnlyAreNeverUnpredictable() throws Exception {
         Path result = dir.resolve("primary.json");
-        bg(run(result));
+        bg(run(result, primarySeconds()));
         assertThat(result).as(err + "\n" + out).exists();
         Map<String, Object> u = unpredictable(result);
         assertThat(((Number) u.get("reads_checked")).longValue()).as(out.toString()).isPositive();
         assertThat(((Number) u.get("unpredictable_reads")).longValue()).as(out.toString()).isZero();
         // read-actions=none keeps the reads on the primary too, with the replica's URL given.
         Path none = dir.resolve("none.json");
-        bg(run(none, store() + ".read-urls=" + pair.readUrl(), store() + ".read-actions=none"));
+        bg(run(none, primarySeconds(), store() + ".read-urls=" + pair.readUrl(), store() + ".read-actions=none"));
         assertThat(none).as(err + "\n" + out).exists();
         assertThat(((Number) unpredictable(none).get("unpredictable_reads")).longValue()).as(out.toString()).isZero();
     }
@@ -170,7 +183,7 @@ abstract class ReplicaReadsSuite {
             port = s.getLocalPort();
         }
         String dead = "jdbc:" + (store().equals("postgres") ? "postgresql" : store()) + "://127.0.0.1:" + port + "/bg";
-        int code = bg(run(dir.resolve("dead.json"), store() + ".read-urls=" + dead));
+        int code = bg(run(dir.resolve("dead.json"), curveSeconds(), store() + ".read-urls=" + dead));
         assertThat(code).as(out.toString()).isNotZero();
         assertThat(err.toString()).contains("read replica " + dead + " (" + store() + ".read-urls): "
                 + unreachable(port));

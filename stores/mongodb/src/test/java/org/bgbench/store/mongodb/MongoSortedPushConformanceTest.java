@@ -9,7 +9,8 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
 /**
  * The conformance suite on FerretDB over PostgreSQL: sorted-push feeds carrying the resources' content, journaled
  * majority writes, majority reads; on the 60-member graph of {@link MongoSqliteConformanceTest}: every FerretDB query
- * scans its collection, and with the suite's 120 members this class alone took five minutes of CI.
+ * scans its collection, and with the suite's 120 members this class alone took five minutes of CI (the suite's
+ * random write counts scale with the graph too: the same writes per member, half as many writes).
  */
 class MongoSortedPushConformanceTest extends StoreConformanceSuite {
     private static final Map<String, String> SETTINGS = Map.of("feed.design", "sorted-push", "feed.push", "content",

@@ -9,7 +9,9 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
 /**
  * The conformance suite on FerretDB over SQLite: push feeds by reference (the rest as by default), on a graph half the
  * suite's size: FerretDB's SQLite backend filters every query in Go (it pushes
- * down only string and ObjectId _ids), so each action reads its whole collection.
+ * down only string and ObjectId _ids), so each action reads its whole collection. The suite scales its random
+ * write counts to the graph ({@code StoreConformanceSuite.scaledToGraph}): the same writes per member as on the
+ * suite's 120-member graph, half as many writes.
  */
 class MongoSqliteConformanceTest extends StoreConformanceSuite {
     private static final Map<String, String> SETTINGS = Map.of("feed.design", "push");
