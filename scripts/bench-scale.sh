@@ -13,8 +13,9 @@
 # Usage: scripts/bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic]   (default: all)
 #   ROOT: a checkout with a built cli/target/bg-cli.jar (./mvnw -DskipTests package)
 # Environment: BG_SCALE_M (members of the 1-node graph, default 2000), BG_SCALE_PHI (20), BG_SCALE_RHO (10),
-#   BG_SCALE_SLA (default 95%:100ms:0.01%:10s), BG_SCALE_DELTA (3s), BG_SCALE_MAXT (128), BG_SCALE_MIX (high),
-#   BG_SCALE_SERIES (cassandra series, default "rf1 rfn scaleup").
+#   BG_SCALE_SLA (default 95%:100ms:0.01%:10s), BG_SCALE_DELTA (5s), BG_SCALE_MAXT (128), BG_SCALE_MIX (high),
+#   BG_SCALE_SERIES (cassandra series, default "rf1 rfn scaleup"), BG_SCALE_PG_SLA (the replicas' SLA, default
+#   95%:100ms:1%:10s: an asynchronous replica's stale reads exceed the default τ of 0.01 % at any T, docs/replicas.md).
 set -euo pipefail
 r=${1:?usage: bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic]}
 out=${2:?usage: bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic]}
@@ -33,13 +34,14 @@ m=${BG_SCALE_M:-2000}
 phi=${BG_SCALE_PHI:-20}
 rho=${BG_SCALE_RHO:-10}
 sla=${BG_SCALE_SLA:-95%:100ms:0.01%:10s}
-delta=${BG_SCALE_DELTA:-3s}
+delta=${BG_SCALE_DELTA:-5s}
 maxt=${BG_SCALE_MAXT:-128}
 mix=${BG_SCALE_MIX:-high}
 series=${BG_SCALE_SERIES:-rf1 rfn scaleup}
 export CASSANDRA_LIB=${CASSANDRA_LIB:-$HOME/.cache/bg/cassandra-5.0.9/lib}
 graph=(-p "usercount=$m" -p "friendcountperuser=$phi" -p "resourcecountperuser=$rho")
 scratch=$(mktemp -d /tmp/bg-bench-scale.XXXXXX)
+chmod 755 "$scratch"   # postgres-replica.sh runs the servers as an unprivileged user when BG runs as root
 
 bg() {
   "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Xmx2g -Dbg.state.dir="$out/state" \
@@ -86,8 +88,9 @@ cassandra_plan() { # cassandra_plan FILE RF_RULE: configurations of 1, 2, 3 node
   } > "$file"
 }
 
-rate_opts=(--workload "$mix" --sla "$sla" --delta "$delta" --warmup 1s --max-threads "$maxt" --search approximate
-  --no-confirm "${graph[@]}")
+common=(--workload "$mix" --delta "$delta" --warmup 1s --max-threads "$maxt" --search approximate --no-confirm
+  "${graph[@]}")
+rate_opts=(--sla "$sla" "${common[@]}")
 
 if [[ " $phases " == *" cassandra "* ]]; then
   for s in $series; do
@@ -111,7 +114,7 @@ if [[ " $phases " == *" postgres "* ]]; then
     sep=""
     for k in 0 1 2; do
       d="$scratch/pg-$k"
-      printf '%s{"name": "primary+%d", "nodes": %d, "storeHosts": ["%s"],\n' "$sep" "$k" "$((k + 1))" "$host"
+      printf '%s{"name": "primary-%dreplicas", "nodes": %d, "storeHosts": ["%s"],\n' "$sep" "$k" "$((k + 1))" "$host"
       printf '  "start": "bash %s/scripts/postgres-replica.sh start %s --replicas %d > /dev/null",\n' "$root" "$d" "$k"
       printf '  "settingsCommand": "bash %s/scripts/postgres-replica.sh urls %s",\n' "$root" "$d"
       printf '  "stop": "bash %s/scripts/postgres-replica.sh stop %s > /dev/null; rm -rf %s"}\n' "$root" "$d" "$d"
@@ -119,7 +122,8 @@ if [[ " $phases " == *" postgres "* ]]; then
     done
     echo ']}'
   } > "$out/plan-postgres.json"
-  timed postgres-replicas bg scale --plan "$out/plan-postgres.json" --mode speedup "${rate_opts[@]}" \
+  timed postgres-replicas bg scale --plan "$out/plan-postgres.json" --mode speedup \
+    --sla "${BG_SCALE_PG_SLA:-95%:100ms:1%:10s}" "${common[@]}" \
     --out "$out/postgres-replicas"
 fi
 
