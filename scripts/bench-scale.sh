@@ -137,7 +137,7 @@ if [[ " $phases " == *" elastic "* ]]; then
   timed elastic-load bg load --store cassandra "${ps[@]}" "${graph[@]}"
   timed elastic-2to3 bg elasticity --store cassandra "${ps[@]}" "${graph[@]}" --nodes 2 --added-nodes 1 \
     --threads-per-node "${BG_SCALE_EL_TPN:-4}" --request-set "${BG_SCALE_EL_R:-1000}" --repeats "${BG_SCALE_EL_K:-5}" \
-    --baseline "${BG_SCALE_EL_BASE:-10}" --after 5 --max-points "${BG_SCALE_EL_MAX:-60}" \
+    --warmup-sets "${BG_SCALE_EL_WARMUP:-60}" --baseline "${BG_SCALE_EL_BASE:-10}" --after 5 --max-points "${BG_SCALE_EL_MAX:-60}" \
     --margin "${BG_SCALE_EL_MARGIN:-1}" \
     --add "bash $root/scripts/cassandra.sh add $d > /dev/null" --settled "bash $root/scripts/cassandra.sh settled $d" \
     --out "$out/elastic-2to3.json"

@@ -28,6 +28,7 @@ import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
 import org.bgbench.runner.WorkloadChecks;
 import org.bgbench.scaling.elasticity.Curves;
+import org.bgbench.scaling.elasticity.DeltaStability;
 import org.bgbench.scaling.elasticity.ElasticityPlan;
 import org.bgbench.scaling.elasticity.ElasticityResult;
 import org.bgbench.scaling.elasticity.ElasticityRun;
@@ -228,6 +229,13 @@ final class ElasticityCommand implements Callable<Integer> {
                 }
                 stdout.flush();
                 save(file, partial, about, prev);
+            });
+        }
+        List<SetPoint> base = result.points().stream().filter(p -> p.phase() == SetPoint.Phase.BASELINE).toList();
+        if (result.medianDelta() != null) {
+            DeltaStability.drift(base, result.medianDelta()).ifPresent(w -> {
+                warnings.add(w);
+                err.println("bg: warning: " + w);
             });
         }
         save(file, result, about, prev);

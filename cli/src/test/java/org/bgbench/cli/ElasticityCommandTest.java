@@ -109,6 +109,7 @@ class ElasticityCommandTest {
                 within(0.35 * expected.elasticity()));
         assertThat(Files.readString(dir.resolve("e.svg"))).startsWith("<svg").contains(">add<", ">stable<");
         assertThat(out.toString()).contains("Stabilisation time:", "Elasticity score:");
+        assertThat(err.toString()).doesNotContain("baseline was not stable");
     }
 
     @Test

@@ -47,4 +47,26 @@ public final class DeltaStability {
         }
         return true;
     }
+
+    /**
+     * A warning when the baseline drifts instead of varying around one level (set times still falling as caches and
+     * compiled code warm up, or rising as data piles up): its second half's mean differs from its first half's by more
+     * than twice the median delta time. With noise alone that happens about three times in a thousand; a drifting
+     * baseline makes Av1 and the median wrong, so the score would be too.
+     */
+    public static java.util.Optional<String> drift(List<SetPoint> baseline, double median) {
+        int n = baseline.size();
+        if (n < 4) {
+            return java.util.Optional.empty();
+        }
+        double first = baseline.subList(0, n / 2).stream().mapToDouble(SetPoint::mean).average().orElse(0);
+        double second = baseline.subList(n - n / 2, n).stream().mapToDouble(SetPoint::mean).average().orElse(0);
+        if (Math.abs(second - first) <= 2 * median) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(String.format(java.util.Locale.ROOT, "the baseline was not stable: its mean set "
+                + "time went from %.4f s (first half) to %.4f s (second half), more than twice its median delta time "
+                + "(%.4f s); warm the store up longer (--warmup-sets) or measure a longer baseline (--baseline), or "
+                + "Av1, the median and the score describe a moving target", first, second, median));
+    }
 }

@@ -41,4 +41,14 @@ class DeltaStabilityTest {
         // Fewer points than the window plus one: not yet.
         assertThat(DeltaStability.endsStable(timeline(1, 1, 1), 0, 1, 5)).isFalse();
     }
+
+    @Test
+    void aBaselineThatKeepsFallingIsFlaggedOneThatVariesAroundALevelIsNot() {
+        // Falling 0.05 s a point: median delta 0.05, halves 0.9 and 0.65 apart by 0.25 > 2 × 0.05.
+        List<SetPoint> falling = timeline(1.0, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55);
+        assertThat(DeltaStability.drift(falling, DeltaStability.medianDelta(falling))).get().asString()
+                .contains("not stable", "0.9000", "0.6500");
+        List<SetPoint> level = timeline(1.0, 1.1, 0.95, 1.05, 1.0, 0.9, 1.1, 1.0, 0.95, 1.05);
+        assertThat(DeltaStability.drift(level, DeltaStability.medianDelta(level))).isEmpty();
+    }
 }

@@ -411,9 +411,14 @@ public final class MariadbStore extends RelationalStore {
         forgetSchema();
     }
 
+    /**
+     * The image, except with read replicas: a restore replaces the database on the primary while sessions read the
+     * replicas, which replay the drop and re-creation under them (PostgreSQL's replicas end those sessions outright).
+     * Without an image a rating repairs or reloads instead, through the primary, which the replicas follow.
+     */
     @Override
     public Optional<StoreImage> image() {
-        return Optional.of(image);
+        return replicas.urls().isEmpty() ? Optional.of(image) : Optional.empty();
     }
 
     /**

@@ -568,9 +568,15 @@ public final class PostgresStore extends RelationalStore {
         }
     }
 
+    /**
+     * The image, except with read replicas: a restore drops and re-creates the database on the primary, the
+     * replicas replay that and end every session reading from them ("terminating connection due to conflict with
+     * recovery"), so a rating's next experiment failed. Without an image a rating repairs or reloads instead, through
+     * the primary, which the replicas follow.
+     */
     @Override
     public Optional<StoreImage> image() {
-        return Optional.of(image);
+        return readUrls().isEmpty() ? Optional.of(image) : Optional.empty();
     }
 
     /** Called after a restore replaced the database, whose attribute columns may differ and whose view is derived. */

@@ -102,6 +102,15 @@ class PostgresReplicasScriptTest {
         ReadReplicas r = PostgresStoreProvider.config(StoreSettings.forProvider(new PostgresStoreProvider(), urls))
                 .replicas();
         assertThat(r.urls()).containsExactly(readUrls);
+        // With replicas the store offers no image: a restore's DROP DATABASE, replayed on a replica, ends the sessions
+        // reading there (a rating's next experiment failed); the primary alone keeps its image.
+        try (PostgresStore withReplicas = (PostgresStore) new PostgresStoreProvider().open(
+                StoreSettings.forProvider(new PostgresStoreProvider(), urls));
+             PostgresStore primaryOnly = (PostgresStore) new PostgresStoreProvider().open(StoreSettings.forProvider(
+                     new PostgresStoreProvider(), Map.of("postgres.url", urls.get("postgres.url"))))) {
+            assertThat(withReplicas.image()).isEmpty();
+            assertThat(primaryOnly.image()).isPresent();
+        }
 
         try (Connection primary = connect(urls.get("postgres.url")); Statement st = primary.createStatement()) {
             st.execute("CREATE TABLE grow (k int PRIMARY KEY, v text)");
