@@ -303,7 +303,8 @@ final class ScaleCommand implements Callable<Integer> {
         }
         return new ScaleReport.Outcome(c.name(), c.nodes(), failure == null, rating.soar(), rating.threads(),
                 rating.status(), members, rel, failure, rating.resources(),
-                Bottleneck.of(rating.resources(), thePlan.linkBytesPerS()), oneHost);
+                oneHost ? Bottleneck.onOneMachine(rating.resources(), thePlan.linkBytesPerS(), rating.cpu())
+                        : Bottleneck.of(rating.resources(), thePlan.linkBytesPerS()), oneHost);
     }
 
     private ScaleReport report(ScaleMode mode, ScalePlan plan, List<ScaleReport.Outcome> outcomes) {

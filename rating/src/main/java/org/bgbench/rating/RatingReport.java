@@ -431,41 +431,15 @@ public final class RatingReport {
 
     private static void text(StringBuilder s, double x, double y, String anchor, int size, String weight,
                              String content, String colour) {
-        s.append("<text x=\"").append(f(x)).append("\" y=\"").append(f(y)).append("\" text-anchor=\"").append(anchor)
-                .append("\" font-size=\"").append(size).append('"');
-        if (weight != null) {
-            s.append(" font-weight=\"").append(weight).append('"');
-        }
-        if (colour != null) {
-            s.append(" fill=\"").append(colour).append('"');
-        }
-        s.append('>').append(esc(content)).append("</text>\n");
+        Svg.text(s, x, y, anchor, size, weight, content, colour, null);
     }
 
     private static String f(double v) {
-        return String.format(Locale.ROOT, "%.1f", v);
+        return Svg.num(v);
     }
 
     /** Escapes text for XML and HTML content and attribute values. */
     static String esc(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&#39;");
-                default -> {
-                    if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-                        b.append(' ');
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.toString();
+        return Svg.esc(s);
     }
 }

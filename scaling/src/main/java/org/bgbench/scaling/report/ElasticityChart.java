@@ -93,6 +93,6 @@ public final class ElasticityChart {
     }
 
     private static String esc(String t) {
-        return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+        return org.bgbench.rating.Svg.esc(t);
     }
 }

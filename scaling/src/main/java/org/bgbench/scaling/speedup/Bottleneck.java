@@ -72,6 +72,29 @@ public record Bottleneck(boolean known, String node, String role, String resourc
                 "store host " + best.node.name() + ": " + best.describe());
     }
 
+    /**
+     * The bottleneck when BG and every node share one machine: its figures as a store host and as BG's host are the
+     * same machine's, so which of them is "nearer its limit" says nothing. When the SoAR experiment measured the
+     * store's processes ({@code cpu}: BG's and the store's cores), the machine's CPU is named with that split.
+     *
+     * @param cpu the SoAR experiment's CPU figures, or null
+     */
+    public static Bottleneck onOneMachine(List<NodeResult> nodes, double linkBytesPerS,
+                                          org.bgbench.measurement.CpuResult cpu) {
+        Bottleneck b = of(nodes, linkBytesPerS);
+        if (cpu == null || cpu.storeCores() == null || cpu.bgCores() == null || cpu.storeProcesses() == 0
+                || cpu.machineCores() == null || cpu.machineCpus() <= 0 || (b.resource() != null
+                && !b.resource().equals("cpu"))) {
+            return b;
+        }
+        double busy = cpu.machineCores() / cpu.machineCpus();
+        String role = cpu.storeCores() >= cpu.bgCores() ? "store" : "bg";
+        return new Bottleneck(true, "this machine", role, "cpu", busy, String.format(Locale.ROOT,
+                "this machine's CPU, shared by every node and BG: %.1f of %d cores busy (%.0f %%): the store's %d "
+                        + "process%s %.2f cores, BG %.2f", cpu.machineCores(), cpu.machineCpus(), 100 * busy,
+                cpu.storeProcesses(), cpu.storeProcesses() == 1 ? "" : "es", cpu.storeCores(), cpu.bgCores()));
+    }
+
     /** The JSON form. */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();

@@ -21,9 +21,10 @@ import org.bgbench.measurement.report.ResultJson;
  * @param complete  whether the rating finished
  * @param stop      why it stopped early, or null
  * @param resources the SoAR experiment's {@code nodes}; empty when its result is missing or has none
+ * @param cpu       the SoAR experiment's CPU figures (BG's and the store's processes), or null
  */
 public record RatingDir(double soar, int threads, String status, boolean complete, String stop,
-                        List<NodeResult> resources) {
+                        List<NodeResult> resources, org.bgbench.measurement.CpuResult cpu) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -41,15 +42,18 @@ public record RatingDir(double soar, int threads, String status, boolean complet
         JsonNode experiment = soar.path("confirmation_experiment").isIntegralNumber()
                 ? soar.path("confirmation_experiment") : soar.path("search_experiment");
         List<NodeResult> nodes = List.of();
+        org.bgbench.measurement.CpuResult cpu = null;
         if (experiment.isIntegralNumber()) {
             Path result = experimentResult(dir, experiment.asInt(), soar.path("threads").asInt());
             if (result != null) {
-                nodes = ResultJson.read(result).nodes();
+                var r = ResultJson.read(result);
+                nodes = r.nodes();
+                cpu = r.cpu();
             }
         }
         return new RatingDir(soar.path("actions_per_second").asDouble(), soar.path("threads").asInt(),
                 soar.path("status").asText(null), root.path("complete").asBoolean(true),
-                root.path("stop_reason").isTextual() ? root.path("stop_reason").asText() : null, nodes);
+                root.path("stop_reason").isTextual() ? root.path("stop_reason").asText() : null, nodes, cpu);
     }
 
     /**

@@ -292,25 +292,14 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
 
     private static void text(StringBuilder s, double x, double y, String anchor, int size, String weight,
                              String content, String colour, String transform) {
-        s.append("<text x=\"").append(f(x)).append("\" y=\"").append(f(y)).append("\" text-anchor=\"").append(anchor)
-                .append("\" font-size=\"").append(size).append('"');
-        if (weight != null) {
-            s.append(" font-weight=\"").append(weight).append('"');
-        }
-        if (colour != null) {
-            s.append(" fill=\"").append(colour).append('"');
-        }
-        if (transform != null) {
-            s.append(" transform=\"").append(transform).append('"');
-        }
-        s.append('>').append(esc(content)).append("</text>\n");
+        org.bgbench.rating.Svg.text(s, x, y, anchor, size, weight, content, colour, transform);
     }
 
     private static String f(double v) {
-        return String.format(Locale.ROOT, "%.1f", v);
+        return org.bgbench.rating.Svg.num(v);
     }
 
     static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return org.bgbench.rating.Svg.esc(s);
     }
 }
