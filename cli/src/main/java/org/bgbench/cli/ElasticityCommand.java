@@ -216,8 +216,7 @@ final class ElasticityCommand implements Callable<Integer> {
             stdout.flush();
             long t0 = System.nanoTime();
             java.util.function.DoubleSupplier clock = () -> (System.nanoTime() - t0) / 1e9;
-            ShellGrowth growth = add.isEmpty() ? null : new ShellGrowth(add, settled,
-                    sibling(file, ".add.log"), clock);
+            ShellGrowth growth = add.isEmpty() ? null : new ShellGrowth(add, settled, sibling(file, ".add.log"));
             int[] printed = {0};
             ElasticityRun run = new ElasticityRun(plan, new ExperimentRequestSets(store, ws, template), clock,
                     Interrupts::interrupted, ws.seed());

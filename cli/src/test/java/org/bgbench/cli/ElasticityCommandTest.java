@@ -65,6 +65,8 @@ class ElasticityCommandTest {
         JsonNode r = new ObjectMapper().readTree(file.toFile());
         assertThat(r.path("status").asText()).isEqualTo("stable");
         assertThat(r.path("adds").get(0).path("exitCode").asInt()).isZero();
+        // The add's time is on the test's clock (after the warm-up sets), where the add happened.
+        assertThat(r.path("adds").get(0).path("t").asDouble()).isCloseTo(r.path("addAt").asDouble(), within(0.5));
         List<SetPoint> points = new ArrayList<>();
         for (JsonNode p : r.path("points")) {
             points.add(new SetPoint(points.size(), p.path("start").asDouble(), p.path("t").asDouble(),

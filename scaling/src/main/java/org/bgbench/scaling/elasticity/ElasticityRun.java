@@ -21,7 +21,7 @@ public final class ElasticityRun {
     private long seed;
 
     /**
-     * @param clock seconds on a monotonic clock (the test's times are taken relative to its first reading)
+     * @param clock seconds on a monotonic clock (the test's times, and the add's, count from its reading after the warm-up)
      * @param stop  true when the user asked to stop (Ctrl-C): the run ends after the current set, keeping its points
      * @param seed  the first set's seed; each set draws its members with the next one
      */
@@ -67,7 +67,8 @@ public final class ElasticityRun {
         }
         double addAt = clock.getAsDouble() - t0;
         r.addAt(addAt);
-        growth.begin();
+        double start = t0;
+        growth.begin(() -> clock.getAsDouble() - start);
         Double addedAt = null;
         Double settledAt = null;
         int transition = 0;

@@ -4,8 +4,12 @@ import java.util.List;
 
 /** How the store grows under load: the user's add-node commands, and optionally the store's own "data settled" check. */
 public interface Growth {
-    /** Starts adding the nodes; returns at once (the commands run while the request sets go on). */
-    void begin();
+    /**
+     * Starts adding the nodes; returns at once (the commands run while the request sets go on).
+     *
+     * @param now seconds since the test began (after its warm-up): the clock of the steps' times
+     */
+    void begin(java.util.function.DoubleSupplier now);
 
     /** Whether every add command has ended. */
     boolean ended();

@@ -21,26 +21,23 @@ public final class ShellGrowth implements Growth {
     private final List<String> commands;
     private final String settledCommand;
     private final Path log;
-    private final DoubleSupplier seconds;
+    private volatile DoubleSupplier seconds;
     private final List<Step> steps = new ArrayList<>();
     private volatile boolean ended;
     private volatile String failure;
 
-    /**
-     * @param seconds seconds since the test began (the steps' times)
-     */
-    public ShellGrowth(List<String> commands, String settledCommand, Path log, DoubleSupplier seconds) {
+    public ShellGrowth(List<String> commands, String settledCommand, Path log) {
         if (commands.isEmpty()) {
             throw new IllegalArgumentException("no add command");
         }
         this.commands = List.copyOf(commands);
         this.settledCommand = settledCommand;
         this.log = log;
-        this.seconds = seconds;
     }
 
     @Override
-    public void begin() {
+    public void begin(DoubleSupplier now) {
+        seconds = now;
         Thread.ofPlatform().daemon().name("bg-add-nodes").start(() -> {
             try {
                 for (String c : commands) {

@@ -42,6 +42,7 @@ class ElasticityRunTest {
         final int endAfterChecks;
         final String failure;
         boolean begun;
+        double startedAt = -1;
 
         ScriptedGrowth(int endAfterChecks, String failure) {
             this.endAfterChecks = endAfterChecks;
@@ -49,8 +50,9 @@ class ElasticityRunTest {
         }
 
         @Override
-        public void begin() {
+        public void begin(java.util.function.DoubleSupplier now) {
             begun = true;
+            startedAt = now.getAsDouble();
         }
 
         @Override
@@ -89,6 +91,8 @@ class ElasticityRunTest {
         assertThat(r.status()).isEqualTo(ElasticityResult.Status.STABLE);
         assertThat(r.medianDelta()).isCloseTo(0.1, within(1e-9));
         assertThat(r.addAt()).isCloseTo(5.2, within(1e-9));
+        // The add's clock is the test's: it began at the add moment.
+        assertThat(growth.startedAt).isCloseTo(5.2, within(1e-9));
         // The add ends at the second check, after the points 3.0 and 2.0: t = 5.2 + 5.0 = 10.2. The points that
         // start from then: 1.5 (delta 0.5), 1.0 (0.5), 1.1, 1.0, 1.1, 1.0, 1.1 (0.1 each): the fifth of the 0.1s ends
         // the window, at 10.2 + 1.5 + 1.0 + 1.1 + 1.0 + 1.1 + 1.0 + 1.1 = 18.0.
