@@ -84,8 +84,13 @@ function customMix() {
   return mix;
 }
 let mixOk = false;
+let mixAsked = 0;
 async function checkMix() {
+  // One request per keystroke: their answers can come back out of order, and only the last one asked describes the
+  // fields as they are now (an earlier one shown last left a stale check on the page).
+  const asked = ++mixAsked;
   const r = await (await fetch('/api/mix', {method: 'POST', body: JSON.stringify(customMix())})).json();
+  if (asked !== mixAsked) return;
   mixOk = r.sums_to_100 && r.errors.length === 0;
   const parts = [`sum ${fmt(r.sum, 4)} %` + (r.sums_to_100 ? ' ✓' : ' — must be 100 %')];
   if (r.sums_to_100) parts.push(r.symmetric ? 'symmetric ✓' : 'not symmetric: ' + r.warnings.join('; '));
