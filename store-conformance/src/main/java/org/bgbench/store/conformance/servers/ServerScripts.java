@@ -204,6 +204,46 @@ public final class ServerScripts {
 
     // --- cleanup -----------------------------------------------------------------------------------------------------
 
+    /**
+     * The {@code key=value} lines of a script's output whose key starts with {@code prefix} (its other lines are
+     * messages).
+     */
+    public static Map<String, String> settings(String out, String prefix) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        for (String line : out.strip().split("\n")) {
+            int eq = line.indexOf('=');
+            if (line.startsWith(prefix) && eq > 0) {
+                m.put(line.substring(0, eq), line.substring(eq + 1).strip());
+            }
+        }
+        return m;
+    }
+
+    /** The pids a script printed, one a line. */
+    public static java.util.List<Long> pids(String out) {
+        return out.strip().lines().map(String::strip).map(Long::parseLong).toList();
+    }
+
+    /**
+     * The first column of {@code sql}'s first row, polled on {@code st} until it has one or {@code timeout} passes (an
+     * asynchronous replica applies a primary's write a little later); null when it never came.
+     */
+    public static String awaitValue(java.sql.Statement st, String sql, java.time.Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String v = null;
+        while (v == null && System.nanoTime() < deadline) {
+            try (java.sql.ResultSet rs = st.executeQuery(sql)) {
+                v = rs.next() ? rs.getString(1) : null;
+            } catch (java.sql.SQLException e) {
+                // the table's creation not applied yet
+            }
+            if (v == null) {
+                Thread.onSpinWait();
+            }
+        }
+        return v;
+    }
+
     /** Deletes {@code dir} and everything under it, as far as it can; nothing when it is null or absent. */
     public static void deleteTree(Path dir) {
         if (dir == null || !Files.exists(dir)) {

@@ -8,9 +8,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.store.StoreSettings;
@@ -52,22 +50,12 @@ class MariadbReplicasScriptTest {
         return ServerScripts.runOrThrow(script, 120, Map.of("MARIADB_BUFFER_POOL", "128M"), args);
     }
 
-    private static Map<String, String> settings(String out) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (String line : out.strip().split("\n")) {
-            int eq = line.indexOf('=');
-            if (line.startsWith("mariadb.") && eq > 0) {
-                m.put(line.substring(0, eq), line.substring(eq + 1).strip());
-            }
-        }
-        return m;
-    }
-
     @Test
     void twoReplicasBothReceiveAPrimaryWriteAndUrlsListBoth() throws Exception {
         long t0 = System.nanoTime();
-        Map<String, String> started = settings(run("start", dir.toString(), "--replicas", "2"));
-        Map<String, String> urls = settings(run("urls", dir.toString()));
+        Map<String, String> started = ServerScripts.settings(run("start", dir.toString(), "--replicas", "2"),
+                "mariadb.");
+        Map<String, String> urls = ServerScripts.settings(run("urls", dir.toString()), "mariadb.");
         assertThat(urls).isEqualTo(started).containsOnlyKeys("mariadb.url", "mariadb.read-urls");
         String[] readUrls = urls.get("mariadb.read-urls").split(",");
         assertThat(readUrls).hasSize(2);
@@ -84,15 +72,8 @@ class MariadbReplicasScriptTest {
         for (String replica : readUrls) {
             try (Connection c = DriverManager.getConnection(replica, "bg", "bg"); Statement st = c.createStatement()) {
                 // Asynchronous replicas: await the row (bounded), polling the replica itself.
-                long deadline = System.nanoTime() + 30_000_000_000L;
-                String v = null;
-                while (v == null && System.nanoTime() < deadline) {
-                    try (ResultSet rs = st.executeQuery("SELECT v FROM grow WHERE k = 1")) {
-                        v = rs.next() ? rs.getString(1) : null;
-                    } catch (SQLException e) {
-                        // The table's creation not applied yet.
-                    }
-                }
+                String v = ServerScripts.awaitValue(st, "SELECT v FROM grow WHERE k = 1",
+                        java.time.Duration.ofSeconds(30));
                 assertThat(v).as(replica).isEqualTo("on the primary");
                 try (ResultSet rs = st.executeQuery("SELECT @@read_only, @@server_id")) {
                     assertThat(rs.next()).isTrue();
@@ -102,8 +83,7 @@ class MariadbReplicasScriptTest {
             }
         }
 
-        List<Long> pids = run("pids", dir.toString()).strip().lines().map(String::strip).map(Long::parseLong)
-                .toList();
+        List<Long> pids = ServerScripts.pids(run("pids", dir.toString()));
         assertThat(pids).hasSize(3).doesNotHaveDuplicates();
         run("stop", dir.toString());
         for (long p : pids) {

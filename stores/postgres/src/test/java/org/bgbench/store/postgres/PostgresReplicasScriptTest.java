@@ -11,7 +11,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -66,31 +65,16 @@ class PostgresReplicasScriptTest {
         return ServerScripts.runOrThrow(script, 120, Map.of(), args);
     }
 
-    /** The key=value lines of the script's output (its other lines are messages). */
-    private static Map<String, String> settings(String out) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (String line : out.strip().split("\n")) {
-            int eq = line.indexOf('=');
-            if (line.startsWith("postgres.") && eq > 0) {
-                m.put(line.substring(0, eq), line.substring(eq + 1).strip());
-            }
-        }
-        return m;
-    }
-
     private static Connection connect(String url) throws SQLException {
         return DriverManager.getConnection(url, "postgres", "");
-    }
-
-    private static List<Long> pids(String out) {
-        return out.strip().lines().map(String::strip).map(Long::parseLong).toList();
     }
 
     @Test
     void twoReplicasBothReceiveAPrimaryWriteAndUrlsListBoth() throws Exception {
         long t0 = System.nanoTime();
-        Map<String, String> started = settings(run("start", dir.toString(), "--replicas", "2"));
-        Map<String, String> urls = settings(run("urls", dir.toString()));
+        Map<String, String> started = ServerScripts.settings(run("start", dir.toString(), "--replicas", "2"),
+                "postgres.");
+        Map<String, String> urls = ServerScripts.settings(run("urls", dir.toString()), "postgres.");
         assertThat(urls).isEqualTo(started).containsOnlyKeys("postgres.url", "postgres.read-urls");
         assertThat(urls.get("postgres.url")).matches("jdbc:postgresql://127\\.0\\.0\\.2:\\d+/bg");
         String[] readUrls = urls.get("postgres.read-urls").split(",");
@@ -119,18 +103,8 @@ class PostgresReplicasScriptTest {
         for (String replica : readUrls) {
             try (Connection c = connect(replica); Statement st = c.createStatement()) {
                 // Asynchronous replicas: await the row (bounded), polling the replica itself.
-                long deadline = System.nanoTime() + 30_000_000_000L;
-                String v = null;
-                while (v == null && System.nanoTime() < deadline) {
-                    try (ResultSet rs = st.executeQuery("SELECT v FROM grow WHERE k = 1")) {
-                        v = rs.next() ? rs.getString(1) : null;
-                    } catch (SQLException e) {
-                        // The table's creation not replayed yet.
-                    }
-                    if (v == null) {
-                        Thread.onSpinWait();
-                    }
-                }
+                String v = ServerScripts.awaitValue(st, "SELECT v FROM grow WHERE k = 1",
+                        java.time.Duration.ofSeconds(30));
                 assertThat(v).as(replica).isEqualTo("on the primary");
                 try (ResultSet rs = st.executeQuery("SELECT pg_is_in_recovery()")) {
                     assertThat(rs.next() && rs.getBoolean(1)).as(replica + " is a standby").isTrue();
@@ -138,7 +112,7 @@ class PostgresReplicasScriptTest {
             }
         }
 
-        List<Long> pids = pids(run("pids", dir.toString()));
+        List<Long> pids = ServerScripts.pids(run("pids", dir.toString()));
         assertThat(pids).hasSize(3).doesNotHaveDuplicates();
         run("stop", dir.toString());
         for (long p : pids) {
@@ -151,16 +125,17 @@ class PostgresReplicasScriptTest {
     @Test
     void zeroReplicasIsThePrimaryAlone() throws Exception {
         long t0 = System.nanoTime();
-        Map<String, String> urls = settings(run("start", dir.toString(), "--replicas", "0"));
+        Map<String, String> urls = ServerScripts.settings(run("start", dir.toString(), "--replicas", "0"),
+                "postgres.");
         assertThat(urls).containsOnlyKeys("postgres.url");
-        assertThat(settings(run("urls", dir.toString()))).isEqualTo(urls);
+        assertThat(ServerScripts.settings(run("urls", dir.toString()), "postgres.")).isEqualTo(urls);
         try (Connection primary = connect(urls.get("postgres.url")); Statement st = primary.createStatement();
                 ResultSet rs = st.executeQuery("SELECT pg_is_in_recovery(), count(*) FROM pg_stat_replication")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getBoolean(1)).isFalse();
             assertThat(rs.getLong(2)).isZero();
         }
-        assertThat(pids(run("pids", dir.toString()))).hasSize(1);
+        assertThat(ServerScripts.pids(run("pids", dir.toString()))).hasSize(1);
         assertThat(Files.exists(dir.resolve("replica"))).isFalse();
         ServerScripts.Run delay = ServerScripts.run(script, 30, Map.of(), "delay", dir.toString(), "1s");
         assertThat(delay.exit()).isEqualTo(1);
