@@ -12,6 +12,8 @@ import java.util.List;
 public final class DeltaStability {
     /** The paper's X. */
     public static final int DEFAULT_WINDOW = 5;
+    /** A baseline whose halves' means differ by less than this share of its mean is not called drifting. */
+    public static final double DRIFT_FRACTION = 0.03;
 
     private DeltaStability() {
     }
@@ -51,8 +53,10 @@ public final class DeltaStability {
     /**
      * A warning when the baseline drifts instead of varying around one level (set times still falling as caches and
      * compiled code warm up, or rising as data piles up): its second half's mean differs from its first half's by more
-     * than twice the median delta time. With noise alone that happens about three times in a thousand; a drifting
-     * baseline makes Av1 and the median wrong, so the score would be too.
+     * than twice the median delta time and by more than {@link #DRIFT_FRACTION} of the baseline's mean. The second
+     * bound is there because a very steady store has a tiny median delta, and a 0.5 % move of its level would be
+     * flagged although it changes Av1 and the score by no more than that; a drifting baseline beyond both makes Av1 and
+     * the median wrong, so the score would be too.
      */
     public static java.util.Optional<String> drift(List<SetPoint> baseline, double median) {
         int n = baseline.size();
@@ -61,12 +65,14 @@ public final class DeltaStability {
         }
         double first = baseline.subList(0, n / 2).stream().mapToDouble(SetPoint::mean).average().orElse(0);
         double second = baseline.subList(n - n / 2, n).stream().mapToDouble(SetPoint::mean).average().orElse(0);
-        if (Math.abs(second - first) <= 2 * median) {
+        double mean = baseline.stream().mapToDouble(SetPoint::mean).average().orElse(0);
+        double diff = Math.abs(second - first);
+        if (diff <= 2 * median || diff <= DRIFT_FRACTION * mean) {
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(String.format(java.util.Locale.ROOT, "the baseline was not stable: its mean set "
                 + "time went from %.4f s (first half) to %.4f s (second half), more than twice its median delta time "
-                + "(%.4f s); warm the store up longer (--warmup-sets) or measure a longer baseline (--baseline), or "
+                + "(%.4f s) and more than 3 %% of its mean; warm the store up longer (--warmup-sets) or measure a longer baseline (--baseline), or "
                 + "Av1, the median and the score describe a moving target", first, second, median));
     }
 }
