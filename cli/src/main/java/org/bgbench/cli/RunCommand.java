@@ -71,6 +71,24 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--load", description = "Load the graph first if the store does not hold it (always on for memory).")
     boolean load;
 
+    @Option(names = "--arrivals", paramLabel = "SCHEDULE", description = "The open model: arrivals per second "
+            + "whether or not earlier ones finished (1000), or phases (1000:30s,2000:30s,ramp:4000:60s); latency counts "
+            + "from each arrival's due time, and --threads is the in-flight limit. docs/open-model.md")
+    String arrivals;
+
+    @Option(names = "--arrival-process", paramLabel = "constant|poisson",
+            description = "How the open model spaces arrivals (default constant).")
+    String arrivalProcess;
+
+    @Option(names = "--max-lag", paramLabel = "DURATION", description = "The open model: an arrival starting later "
+            + "than this after its due time is late; more than --max-late-pct late arrivals make the run invalid "
+            + "(default 1s).")
+    String maxLag;
+
+    @Option(names = "--max-late-pct", paramLabel = "PCT", description = "The open model: the % of late arrivals "
+            + "beyond which the run is invalid (default 5).")
+    String maxLatePct;
+
     @Option(names = "--quiet", description = "No per-second progress lines.")
     boolean quiet;
 
@@ -103,7 +121,8 @@ final class RunCommand implements Callable<Integer> {
         WorkloadChecks.feasible(ws, graph);
         WorkloadChecks.warnings(ws).forEach(w -> err.println("bg: warning: " + w));
         ExperimentSpec es = ExperimentSpec.of(ws, duration, operations, warmup, RunKeys.threadKind(params),
-                Durations.parse("--beta", beta), RunKeys.validation(params)).withStoreHosts(storeHosts.resolve(err));
+                Durations.parse("--beta", beta), RunKeys.validation(params)).withStoreHosts(storeHosts.resolve(err))
+                .withOpen(RunKeys.openModel(params));
         // The store's default timeouts follow β.
         StoreSettings settings = storeOptions.settings(provider, params).withBeta(es.beta());
         Path resultFile = out != null ? out : defaultOut(provider.name(), ws.mixName(), es.threads());
@@ -120,8 +139,14 @@ final class RunCommand implements Callable<Integer> {
              LocalStore store = LocalStore.open(provider, settings, graph,
                 load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD, loaders,
                 RunKeys.verifySample(params), err)) {
-            err.printf("bg: running %s on %s: T=%d, %s%n", ws.mixName(), provider.name(), es.threads(),
-                    es.operations() > 0 ? es.operations() + " requests" : Durations.format(es.duration()));
+            if (es.open() != null) {
+                err.printf("bg: running %s on %s, open model: arrivals %s (%s), at most %d in flight, %s%n",
+                        ws.mixName(), provider.name(), es.open().arrivals(), es.open().process(), es.threads(),
+                        Durations.format(es.duration()));
+            } else {
+                err.printf("bg: running %s on %s: T=%d, %s%n", ws.mixName(), provider.name(), es.threads(),
+                        es.operations() > 0 ? es.operations() + " requests" : Durations.format(es.duration()));
+            }
             Experiment.Outcome outcome = store.run(ws, es, resultFile, quiet ? null : err);
             stdout.print(SummaryPrinter.summary(outcome.result()));
             stdout.print(RunValidation.summary(outcome.result().unpredictable()));
@@ -130,8 +155,9 @@ final class RunCommand implements Callable<Integer> {
             if (incomplete != null) {
                 err.println("bg: error: the run is incomplete: " + incomplete);
             }
+            boolean onSchedule = onSchedule(outcome.result(), err);
             return outcome.run().completed() & validationComplete(outcome.result(), err) && incomplete == null
-                    ? 0 : Bg.FAILED;
+                    && onSchedule ? 0 : Bg.FAILED;
         }
     }
 
@@ -180,8 +206,19 @@ final class RunCommand implements Callable<Integer> {
             if (incomplete != null) {
                 err.println("bg: error: the run is incomplete: " + incomplete);
             }
-            return o.completed() & validationComplete(o.result(), err) && incomplete == null ? 0 : Bg.FAILED;
+            boolean onSchedule = onSchedule(o.result(), err);
+            return o.completed() & validationComplete(o.result(), err) && incomplete == null && onSchedule
+                    ? 0 : Bg.FAILED;
         }
+    }
+
+    /** Whether an open-model run kept to its schedule (a closed one always does); if not, says so on stderr. */
+    static boolean onSchedule(org.bgbench.measurement.RunResult r, PrintWriter err) {
+        if (r.open() == null || r.open().valid()) {
+            return true;
+        }
+        err.println("bg: error: the run is invalid: " + r.open().invalidReason());
+        return false;
     }
 
     /**
@@ -213,6 +250,10 @@ final class RunCommand implements Callable<Integer> {
                         + "' is neither a file nor a named mix; named mixes: " + String.join(", ", Mixes.names()));
             }
         }
+        putIf(params, "arrivals", arrivals);
+        putIf(params, "arrivalprocess", arrivalProcess);
+        putIf(params, "maxlag", maxLag);
+        putIf(params, "maxlatepct", maxLatePct);
         if (threads != null) {
             if (threads < 1) {
                 throw new InvalidParameterException("--threads", "T must be at least 1, got " + threads);
@@ -220,6 +261,12 @@ final class RunCommand implements Callable<Integer> {
             params.put("threadcount", Integer.toString(threads), "-p");
         }
         return params;
+    }
+
+    private static void putIf(Parameters params, String key, String value) {
+        if (value != null) {
+            params.put(key, value, "--" + key);
+        }
     }
 
     /** A result file BG can write, checked before anything runs. */

@@ -37,6 +37,8 @@ public final class Emulator {
     private static final int YIELD_EVERY_MASK = 7;
     /** The least time threads get to leave the store after the measured period, whatever the store's timeout. */
     static final java.time.Duration MIN_GRACE = java.time.Duration.ofSeconds(5);
+    /** A thread waiting for an arrival's due time looks at least this often whether the run has stopped. */
+    private static final long STOP_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final DataStore store;
     private final GraphState state;
@@ -55,6 +57,18 @@ public final class Emulator {
     private final boolean virtual;
     private final boolean yieldBetweenRequests;
     private IntFunction<? extends ValidationLog> logs;
+    /** The open model's arrivals (null: closed model), made when the run starts. */
+    private volatile org.bgbench.emulator.open.ArrivalClock clock;
+    private org.bgbench.model.log.ArrivalRecorder arrivalRecorder = NO_ARRIVALS;
+    private static final org.bgbench.model.log.ArrivalRecorder NO_ARRIVALS = new org.bgbench.model.log.ArrivalRecorder() {
+        @Override
+        public void started(int phase, long delayNanos, boolean queued) {
+        }
+
+        @Override
+        public void service(int kind, long nanos) {
+        }
+    };
 
     /**
      * @param recorders gives each thread (by index) where to record; called once per thread
@@ -93,6 +107,20 @@ public final class Emulator {
     public Emulator withLogs(IntFunction<? extends ValidationLog> logs) {
         this.logs = logs;
         return this;
+    }
+
+    /**
+     * The open model: where each arrival's start delay and each action's service time go (response times, from when
+     * an arrival was due, go to the run's recorders). Call before {@link #run}.
+     */
+    public Emulator withArrivals(org.bgbench.model.log.ArrivalRecorder recorder) {
+        this.arrivalRecorder = recorder;
+        return this;
+    }
+
+    /** The open model's arrival clock once the run has started; null for the closed model or before. */
+    public org.bgbench.emulator.open.ArrivalClock arrivalClock() {
+        return clock;
     }
 
     /** Which store call each member is in, and since when (stall detection reads it while the run goes on). */
@@ -153,6 +181,9 @@ public final class Emulator {
         }
         long warmupNanos = config.warmup().toNanos();
         this.warmupEnded = warmupEnded;
+        if (config.open()) {
+            clock = new org.bgbench.emulator.open.ArrivalClock(config.arrivals(), System.nanoTime());
+        }
         if (warmupNanos <= 0 && config.warmupOperations() <= 0) {
             startMeasuring();
         }
@@ -219,6 +250,9 @@ public final class Emulator {
     private synchronized void startMeasuring() {
         if (!measuring) {
             warmupEnded.run();
+            if (clock != null) {
+                clock.startSchedule(System.nanoTime());
+            }
             measuring = true;
         }
     }
@@ -242,7 +276,13 @@ public final class Emulator {
         try (StoreSession session = opened(store.openSession(), slot)) {
             MeasuredSession measured = new MeasuredSession(session, graph, rec, log, errors, inFlight, index,
                     config.topK());
-            new Member(index, rec, measured, remaining).loop();
+            Member member = new Member(index, rec, measured, remaining);
+            if (config.open()) {
+                measured.recordServiceTimes(arrivalRecorder);
+                member.arrivals();
+            } else {
+                member.loop();
+            }
         } catch (RuntimeException e) {
             inFlight.end(slot);
             errors.failed("store session", e);
@@ -272,20 +312,111 @@ public final class Emulator {
             this.commentText = SocialGraph.text(config.seed() + index, config.commentLength());
         }
 
-        void loop() {
-            while (!stop) {
-                if (!measuring && config.warmupOperations() > 0) {
-                    // The first request after the warm-up count starts the measured period; later ones wait
-                    // for it so none is recorded into the discarded warm-up.
-                    long left = warmupLeft.decrementAndGet();
-                    if (left == -1) {
-                        startMeasuring();
-                    } else if (left < -1) {
-                        while (!measuring && !stop) {
-                            Thread.yield();
-                        }
+        /** Counts a warm-up request; the first one past the warm-up's count starts the measured period. */
+        private void warmupGate() {
+            if (!measuring && config.warmupOperations() > 0) {
+                // The first request after the warm-up count starts the measured period; later ones wait
+                // for it so none is recorded into the discarded warm-up.
+                long left = warmupLeft.decrementAndGet();
+                if (left == -1) {
+                    startMeasuring();
+                } else if (left < -1) {
+                    while (!measuring && !stop) {
+                        Thread.yield();
                     }
                 }
+            }
+        }
+
+        /**
+         * The open model: takes the next arrival from the clock, waits until it is due (when this thread is free
+         * before then), and issues it as the closed model issues a request. Its response time counts from when it was
+         * due: the wait for a free thread and for its socialite are part of it.
+         */
+        void arrivals() {
+            org.bgbench.emulator.open.ArrivalClock c = clock;
+            while (!stop) {
+                long due = c.claim(rnd);
+                if (due == Long.MAX_VALUE) {
+                    return;
+                }
+                boolean queued = System.nanoTime() >= due;
+                if (!queued && !sleepUntil(due)) {
+                    return;
+                }
+                warmupGate();
+                boolean measured = measuring;
+                s.logReads(measured);
+                Kind kind = Kind.byIndex(workload.pickKind(rnd.nextDouble()));
+                int socialite = config.uniqueSocialites() ? awaitSocialite() : workload.pickSocialite(rnd);
+                if (socialite < 0) {
+                    return;
+                }
+                arrivalDelay = Math.max(0, System.nanoTime() - due);
+                if (measured) {
+                    arrivalRecorder.started(c.phaseOf(due), arrivalDelay, queued);
+                }
+                s.arrival(arrivalDelay, measured);
+                arrivalMeasured = measured;
+                try {
+                    if (kind instanceof Action action) {
+                        action(action, socialite);
+                    } else {
+                        session((SessionType) kind, socialite);
+                    }
+                } finally {
+                    if (config.uniqueSocialites()) {
+                        locks.unlock(socialite);
+                    }
+                    s.arrival(0, false);
+                    arrivalDelay = 0;
+                }
+                if (yieldBetweenRequests && (++requests & YIELD_EVERY_MASK) == 0) {
+                    Thread.yield();
+                }
+            }
+        }
+
+        /** Parks until {@code due} ({@link System#nanoTime()}); false when the run stopped meanwhile. */
+        private boolean sleepUntil(long due) {
+            for (long left = due - System.nanoTime(); left > 0; left = due - System.nanoTime()) {
+                if (stop) {
+                    return false;
+                }
+                LockSupport.parkNanos(Math.min(left, STOP_CHECK_NANOS));
+            }
+            return !stop;
+        }
+
+        /**
+         * The open model with unique socialites: an arrival's socialite busy with an earlier one is waited for (that
+         * wait counts in its response time), where the closed model draws another.
+         */
+        private int awaitSocialite() {
+            int m = workload.pickSocialite(rnd);
+            if (locks.tryLock(m)) {
+                return m;
+            }
+            long t0 = System.nanoTime();
+            int tries = 0;
+            while (!stop) {
+                if (locks.tryLock(m)) {
+                    rec.bgWait(System.nanoTime() - t0);
+                    return m;
+                }
+                if (++tries % 64 == 0) {
+                    LockSupport.parkNanos(10_000);
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+            rec.bgWait(System.nanoTime() - t0);
+            return -1;
+        }
+
+        void loop() {
+            while (!stop) {
+                warmupGate();
                 boolean measured = measuring;
                 if (measured && config.operations() > 0 && remaining.getAndDecrement() <= 0) {
                     return;
@@ -624,6 +755,10 @@ public final class Emulator {
 
         /** Nanoseconds slept in think time by the current session. */
         private long thinking;
+        /** The open model: how long the current arrival waited to start (0 in the closed model). */
+        private long arrivalDelay;
+        /** The open model: whether the current arrival is measured. */
+        private boolean arrivalMeasured;
 
         /** Think time between two steps of a session; always true so it chains with {@code &&}. */
         private boolean then() {
@@ -677,7 +812,10 @@ public final class Emulator {
             }
             long elapsed = System.nanoTime() - start - thinking;
             if (whole) {
-                rec.ok(session.index(), elapsed);
+                rec.ok(session.index(), elapsed + arrivalDelay);
+                if (arrivalMeasured && clock != null) {
+                    arrivalRecorder.service(session.index(), elapsed);
+                }
             } else {
                 rec.noop(session.index());
             }

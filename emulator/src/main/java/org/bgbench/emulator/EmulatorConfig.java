@@ -20,12 +20,15 @@ import org.bgbench.model.InvalidParameterException;
  * @param seed             seed of the threads' random generators
  * @param threadKind       virtual or platform threads for the members, or {@link ThreadKind#AUTO}
  * @param feeds            how SR and VNF are issued
+ * @param arrivals         the open model's arrival schedule, or null for the closed model; then {@code threads} is
+ *                         the in-flight limit (the arrivals BG has started and not finished at once)
  */
 public record EmulatorConfig(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
                              int thinkTimeMs,
                              int interArrivalMs, int topK, int commentLength, boolean locks,
                              boolean uniqueSocialites, long seed, ThreadKind threadKind,
-                             org.bgbench.model.FeedWorkload feeds) {
+                             org.bgbench.model.FeedWorkload feeds,
+                             org.bgbench.emulator.open.ArrivalSchedule arrivals) {
     /** Which threads emulate the members. */
     public enum ThreadKind {
         /**
@@ -42,6 +45,20 @@ public record EmulatorConfig(int threads, Duration duration, long operations, Du
         PLATFORM;
 
         public static final int PLATFORM_LIMIT = 64;
+    }
+
+    /** A closed-model configuration. */
+    public EmulatorConfig(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
+                          int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
+                          boolean uniqueSocialites, long seed, ThreadKind threadKind,
+                          org.bgbench.model.FeedWorkload feeds) {
+        this(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
+                commentLength, locks, uniqueSocialites, seed, threadKind, feeds, null);
+    }
+
+    /** Whether this is the open model (arrivals at a rate) rather than the closed one (T members in a loop). */
+    public boolean open() {
+        return arrivals != null;
     }
 
     /** The same configuration with the default feed settings. */
@@ -87,6 +104,16 @@ public record EmulatorConfig(int threads, Duration duration, long operations, Du
         }
         if (commentLength < 1) {
             throw new InvalidParameterException("commentlength", "must be at least 1, got " + commentLength);
+        }
+        if (arrivals != null) {
+            if (operations > 0) {
+                throw new InvalidParameterException("--operations", "the open model (--arrivals) runs for a duration or"
+                        + " its schedule's length, not a request count");
+            }
+            if (interArrivalMs > 0) {
+                throw new InvalidParameterException("interarrivaltime", "the open model spaces arrivals by --arrivals;"
+                        + " ψ must be 0, got " + interArrivalMs + " ms");
+            }
         }
     }
 }

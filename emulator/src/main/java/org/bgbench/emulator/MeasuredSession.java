@@ -55,6 +55,15 @@ final class MeasuredSession {
     private long[] feedIds = new long[16];
     /** Whether reads are logged: only in the measured period, and only with a log. */
     private boolean logReads;
+    /** The open model's recorder of service times, or null (closed model). */
+    private org.bgbench.model.log.ArrivalRecorder arrivals;
+    /** Whether the current arrival is measured (its service times are recorded). */
+    private boolean measuredArrival;
+    /**
+     * How long the current arrival waited to start, added to the response time of its next recorded action (the first
+     * one, which the arrival's wait delayed); 0 in the closed model and after that action.
+     */
+    private long startDelay;
 
     /**
      * @param log    where this member's reads and writes go for validation, or null
@@ -87,6 +96,20 @@ final class MeasuredSession {
      */
     void logReads(boolean on) {
         logReads = on && log != null;
+    }
+
+    /** The open model: service times go to {@code arrivals} beside the response times. */
+    void recordServiceTimes(org.bgbench.model.log.ArrivalRecorder arrivals) {
+        this.arrivals = arrivals;
+    }
+
+    /**
+     * An arrival starts now, {@code delayNanos} after it was due: its first action's response time counts from when it
+     * was due. Returns the delay, which the caller adds to a session's own response time.
+     */
+    void arrival(long delayNanos, boolean measured) {
+        this.startDelay = Math.max(0, delayNanos);
+        this.measuredArrival = measured;
     }
 
     // ---- reads ----
@@ -333,7 +356,10 @@ final class MeasuredSession {
     private long acknowledged(int kind, long t0) {
         long t1 = System.nanoTime();
         inFlight.end(slot);
-        rec.ok(kind, t1 - t0);
+        rec.ok(kind, t1 - t0 + startDelay);
+        if (arrivals != null) {
+            serviced(kind, t1 - t0);
+        }
         errors.succeeded();
         return t1;
     }
@@ -341,8 +367,17 @@ final class MeasuredSession {
     private boolean failed(int kind, long t0, RuntimeException e) {
         long t1 = System.nanoTime();
         inFlight.end(slot);
-        rec.error(kind, t1 - t0);
+        rec.error(kind, t1 - t0 + startDelay);
+        startDelay = 0;
         errors.failed(kind, e);
         return false;
+    }
+
+    /** The open model: the service time of the action just acknowledged; its arrival's wait is now counted. */
+    private void serviced(int kind, long nanos) {
+        if (measuredArrival) {
+            arrivals.service(kind, nanos);
+        }
+        startDelay = 0;
     }
 }

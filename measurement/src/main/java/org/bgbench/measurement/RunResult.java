@@ -37,17 +37,21 @@ import java.util.Map;
  * @param unpredictable      unpredictable-data figures once validation has run, else null
  * @param nodes              CPU, memory, network and disk of BG's machine and of each store host named with
  *                           {@code --store-host} (docs/resources.md); empty in files of older versions
+ * @param open               the open model's figures (docs/open-model.md); null for the closed model, whose
+ *                           latencies are the ones above. In the open model those are response times, from each
+ *                           arrival's due time
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"format", "partial", "start_time", "end_time", "throughput", "threads", "duration_s", "warmup_s",
-        "beta_ms", "total", "actions", "sessions", "cpu", "nodes", "bg_wait", "bottleneck_warnings", "series"})
+        "beta_ms", "open", "total", "actions", "sessions", "cpu", "nodes", "bg_wait", "bottleneck_warnings", "series"})
 public record RunResult(String format, boolean partial, String startTime, String endTime, double throughput,
                         int threads, double durationS, double warmupS, double betaMs,
                         Map<String, KindResult> actions, Map<String, KindResult> sessions, KindResult total,
                         List<SeriesPoint> series, CpuResult cpu, BgWaitResult bgWait,
                         List<String> bottleneckWarnings, HistogramConfig histogramConfig,
                         Map<String, Object> workload, Map<String, Object> store, Map<String, Object> graph,
-                        Map<String, Object> config, Unpredictable unpredictable, List<NodeResult> nodes) {
+                        Map<String, Object> config, Unpredictable unpredictable, List<NodeResult> nodes,
+                        org.bgbench.measurement.open.OpenModelResult open) {
 
     public static final String FORMAT = "bg-run-result/1";
 
@@ -62,6 +66,26 @@ public record RunResult(String format, boolean partial, String startTime, String
         graph = graph == null ? Map.of() : graph;
         config = config == null ? Map.of() : config;
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
+    }
+
+    /** A closed-model result. */
+    public RunResult(String format, boolean partial, String startTime, String endTime, double throughput,
+                     int threads, double durationS, double warmupS, double betaMs,
+                     Map<String, KindResult> actions, Map<String, KindResult> sessions, KindResult total,
+                     List<SeriesPoint> series, CpuResult cpu, BgWaitResult bgWait,
+                     List<String> bottleneckWarnings, HistogramConfig histogramConfig,
+                     Map<String, Object> workload, Map<String, Object> store, Map<String, Object> graph,
+                     Map<String, Object> config, Unpredictable unpredictable, List<NodeResult> nodes) {
+        this(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs, actions, sessions,
+                total, series, cpu, bgWait, bottleneckWarnings, histogramConfig, workload, store, graph, config,
+                unpredictable, nodes, null);
+    }
+
+    /** The same result with the open model's section set. */
+    public RunResult withOpen(org.bgbench.measurement.open.OpenModelResult section) {
+        return new RunResult(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs,
+                actions, sessions, total, series, cpu, bgWait, bottleneckWarnings, histogramConfig,
+                workload, store, graph, config, unpredictable, nodes, section);
     }
 
     /** A result without node figures (the form before {@code nodes} existed). */
@@ -81,21 +105,21 @@ public record RunResult(String format, boolean partial, String startTime, String
     public RunResult withWarnings(List<String> warnings) {
         return new RunResult(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs,
                 actions, sessions, total, series, cpu, bgWait, List.copyOf(warnings), histogramConfig,
-                workload, store, graph, config, unpredictable, nodes);
+                workload, store, graph, config, unpredictable, nodes, open);
     }
 
     /** The same result with the descriptive sections replaced by those of {@code context}. */
     public RunResult withContext(RunContext context) {
         return new RunResult(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs,
                 actions, sessions, total, series, cpu, bgWait, bottleneckWarnings, histogramConfig,
-                context.workload(), context.store(), context.graph(), context.config(), unpredictable, nodes);
+                context.workload(), context.store(), context.graph(), context.config(), unpredictable, nodes, open);
     }
 
     /** The same result with the unpredictable-data section set (after validation). */
     public RunResult withUnpredictable(Unpredictable section) {
         return new RunResult(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs,
                 actions, sessions, total, series, cpu, bgWait, bottleneckWarnings, histogramConfig,
-                workload, store, graph, config, section, nodes);
+                workload, store, graph, config, section, nodes, open);
     }
 
     /** The % of reads that observed unpredictable data, 0 when the run was not validated. */
@@ -119,6 +143,6 @@ public record RunResult(String format, boolean partial, String startTime, String
         warnings.add(warning);
         return new RunResult(format, partial, startTime, endTime, throughput, threads, durationS, warmupS, betaMs,
                 actions, sessions, total, series, cpu, bgWait, List.copyOf(warnings), histogramConfig,
-                workload, store, graph, config, unpredictable, nodes);
+                workload, store, graph, config, unpredictable, nodes, open);
     }
 }

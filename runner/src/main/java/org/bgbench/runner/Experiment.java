@@ -112,6 +112,12 @@ public final class Experiment {
             m.startSampler();
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
                     m::recorder);
+            org.bgbench.measurement.open.OpenModelRecorder open = openRecorder(s, m);
+            long[] backlog = new long[3];
+            if (open != null) {
+                m.addListener(open);
+                emulator.withArrivals(open);
+            }
             // A second in which nothing returned while a member waited on the store throughout is a stalled second.
             m.watchWaiting(emulator.inFlight()::waitingSince);
             if (s.aborter() != null) {
@@ -134,6 +140,9 @@ public final class Experiment {
                         m.startMeasuring();
                     }
                     m.stopMeasuring();
+                    if (open != null) {
+                        takeBacklog(emulator, s.spec().open(), backlog);
+                    }
                 });
             } finally {
                 if (logs != null) {
@@ -149,6 +158,9 @@ public final class Experiment {
                 }
             }
             RunResult result = finish(m.result(context), outcome, s, emulator, m);
+            if (open != null) {
+                result = result.withOpen(open.result(result.durationS(), backlog[0], backlog[1], backlog[2]));
+            }
             if (hlog != null) {
                 // Its last interval: what the result has beyond the seconds (the stuck executions).
                 result = hlog.finish(result);
@@ -177,6 +189,41 @@ public final class Experiment {
             Observers.each(o -> o.finished(info, done));
             return new Outcome(result, outcome);
         }
+    }
+
+    /** The open model's recorder, with the schedule's phases in seconds of the measured period; null when closed. */
+    private static org.bgbench.measurement.open.OpenModelRecorder openRecorder(Setup s, Measurements m) {
+        OpenModel o = s.spec().open();
+        if (o == null) {
+            return null;
+        }
+        org.bgbench.emulator.open.ArrivalSchedule schedule = o.schedule();
+        List<org.bgbench.measurement.open.OpenModelRecorder.PhasePlan> phases = new java.util.ArrayList<>();
+        for (int i = 0; i < schedule.phases().size(); i++) {
+            org.bgbench.emulator.open.ArrivalSchedule.Phase p = schedule.phases().get(i);
+            double start = schedule.phaseStart(i) / 1e9;
+            double end = p.duration() == null ? Double.POSITIVE_INFINITY : start + p.duration().toNanos() / 1e9;
+            phases.add(new org.bgbench.measurement.open.OpenModelRecorder.PhasePlan(p.label(), start, end,
+                    p.fromRate(), p.toRate()));
+        }
+        return new org.bgbench.measurement.open.OpenModelRecorder(schedule.text(), o.process(), s.spec().threads(),
+                o.maxLag(), o.maxLatePct(), m.kindCodes(), phases);
+    }
+
+    /**
+     * The arrivals due in the measured period that no thread had taken when it ended: how many, how long the oldest
+     * had waited, and how many had waited longer than the lag bound (they count as late: a store that froze at the end
+     * must not look punctual because BG never got to its backlog).
+     */
+    private static void takeBacklog(Emulator emulator, OpenModel o, long[] backlog) {
+        org.bgbench.emulator.open.ArrivalClock clock = emulator.arrivalClock();
+        if (clock == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        backlog[0] = Math.round(clock.untakenBefore(now));
+        backlog[1] = Math.max(0, now - clock.oldestUntaken());
+        backlog[2] = Math.round(clock.untakenBefore(now - o.maxLag().toNanos()));
     }
 
     private static ExperimentInfo info(Setup s) {

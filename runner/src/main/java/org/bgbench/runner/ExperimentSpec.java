@@ -32,14 +32,26 @@ import org.bgbench.workload.WorkloadSpec;
  * @param feeds            how SR and VNF are issued
  * @param storeHosts       store hosts whose Prometheus node exporters are read each second ({@code HOST:PORT},
  *                         {@code --store-host}; docs/resources.md), empty for none
+ * @param open             the open model's arrivals (docs/open-model.md), or null for the closed model; then
+ *                         {@code threads} is the in-flight limit
  */
 public record ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
                              int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
                              boolean uniqueSocialites, long seed, ThreadKind threadKind, Duration beta,
                              ValidationOptions validation, org.bgbench.model.FeedWorkload feeds,
-                             java.util.List<String> storeHosts) {
+                             java.util.List<String> storeHosts, OpenModel open) {
     /** β when none is given: the dissertation's 100 ms. */
     public static final Duration DEFAULT_BETA = Duration.ofMillis(100);
+
+    /** A closed-model experiment. */
+    public ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
+                          int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
+                          boolean uniqueSocialites, long seed, ThreadKind threadKind, Duration beta,
+                          ValidationOptions validation, org.bgbench.model.FeedWorkload feeds,
+                          java.util.List<String> storeHosts) {
+        this(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK, commentLength,
+                locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts, null);
+    }
 
     /** An experiment without store hosts. */
     public ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
@@ -73,7 +85,8 @@ public record ExperimentSpec(int threads, Duration duration, long operations, Du
         // The emulator's own checks, so a bad spec fails where it is built, not on a worker (the fields are not
         // assigned yet in a compact constructor: pass the parameters).
         new EmulatorConfig(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
-                commentLength, locks, uniqueSocialites, seed, threadKind);
+                commentLength, locks, uniqueSocialites, seed, threadKind, feeds,
+                open == null ? null : open.schedule());
     }
 
     /**
@@ -130,39 +143,61 @@ public record ExperimentSpec(int threads, Duration duration, long operations, Du
 
     public ExperimentSpec withThreads(int t) {
         return new ExperimentSpec(t, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
-                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts);
+                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts, open);
     }
 
     /** A timed run of {@code d} (no request count). */
     public ExperimentSpec withDuration(Duration d) {
         return new ExperimentSpec(threads, d, 0, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
-                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts);
+                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts, open);
     }
 
     public ExperimentSpec withSeed(long s) {
         return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, s, threadKind, beta, validation, feeds, storeHosts);
+                topK, commentLength, locks, uniqueSocialites, s, threadKind, beta, validation, feeds, storeHosts, open);
     }
 
     public ExperimentSpec withBeta(Duration b) {
         return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, seed, threadKind, b, validation, feeds, storeHosts);
+                topK, commentLength, locks, uniqueSocialites, seed, threadKind, b, validation, feeds, storeHosts, open);
     }
 
     public ExperimentSpec withValidation(ValidationOptions v) {
         return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, seed, threadKind, beta, v, feeds, storeHosts);
+                topK, commentLength, locks, uniqueSocialites, seed, threadKind, beta, v, feeds, storeHosts, open);
     }
 
     /** The same experiment reading these store hosts' node exporters ({@code HOST:PORT} each). */
     public ExperimentSpec withStoreHosts(java.util.List<String> hosts) {
         return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, hosts);
+                topK, commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, hosts, open);
+    }
+
+    /**
+     * The same experiment in the open model ({@code null}: the closed one). A schedule with a length sets the measured
+     * period's length to it.
+     */
+    public ExperimentSpec withOpen(OpenModel o) {
+        Duration d = duration;
+        long ops = operations;
+        if (o != null) {
+            Duration length = o.schedule().length();
+            if (length != null) {
+                d = length;
+            }
+            if (ops > 0) {
+                throw new InvalidParameterException("--operations", "the open model (--arrivals) runs for a duration "
+                        + "or its schedule's length, not a request count");
+            }
+        }
+        return new ExperimentSpec(threads, d, ops, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
+                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts, o);
     }
 
     /** The emulator's view of this experiment. */
     public EmulatorConfig toEmulatorConfig() {
         return new EmulatorConfig(threads, duration, operations, warmup, warmupOperations, thinkTimeMs,
-                interArrivalMs, topK, commentLength, locks, uniqueSocialites, seed, threadKind, feeds);
+                interArrivalMs, topK, commentLength, locks, uniqueSocialites, seed, threadKind, feeds,
+                open == null ? null : open.schedule());
     }
 }

@@ -25,6 +25,43 @@ public final class RunKeys {
                 + "refuses the run (default " + LocalStore.DEFAULT_VERIFY_SAMPLE + ", 0: no check)");
         RUN.put("keeplogs", "true or false: keep the validation logs next to the result after validating "
                 + "(default true)");
+        RUN.put("arrivals", "the open model's arrival schedule (--arrivals): RATE per second, or phases such as "
+                + "1000:30s,2000:30s,ramp:4000:60s; threadcount is then the in-flight limit (docs/open-model.md)");
+        RUN.put("target", "USC BG's target rate, actions per second: the same as arrivals=RATE");
+        RUN.put("arrivalprocess", "constant or poisson: how the open model spaces arrivals (default constant)");
+        RUN.put("maxlag", "the open model: an arrival starting later than this after its due time is late (default 1s)");
+        RUN.put("maxlatepct", "the open model: the run is invalid when more than this % of arrivals are late "
+                + "(default 5)");
+    }
+
+    /** The open model's settings of a run ({@code arrivals} or USC's {@code target}), or null for the closed model. */
+    public static OpenModel openModel(Parameters p) {
+        String arrivals = p.get("arrivals");
+        String target = p.get("target");
+        if (arrivals == null && target != null && !target.isBlank() && !target.trim().equals("0")) {
+            arrivals = target.trim();
+        }
+        if (arrivals == null || arrivals.isBlank()) {
+            for (String k : java.util.List.of("arrivalprocess", "maxlag", "maxlatepct")) {
+                if (p.get(k) != null) {
+                    throw new org.bgbench.model.InvalidParameterException(k, "applies to the open model only: give "
+                            + "--arrivals RATE too");
+                }
+            }
+            return null;
+        }
+        java.time.Duration lag = p.get("maxlag") == null ? OpenModel.DEFAULT_MAX_LAG
+                : org.bgbench.model.Durations.parse("maxlag", p.get("maxlag"));
+        double late = OpenModel.DEFAULT_MAX_LATE_PCT;
+        if (p.get("maxlatepct") != null) {
+            try {
+                late = Double.parseDouble(p.get("maxlatepct").trim());
+            } catch (NumberFormatException e) {
+                throw new org.bgbench.model.InvalidParameterException("maxlatepct", "expected a percentage from 0 "
+                        + "up to 100, got '" + p.get("maxlatepct") + "'");
+            }
+        }
+        return new OpenModel(arrivals.trim(), p.get("arrivalprocess"), lag, late);
     }
 
     private RunKeys() {

@@ -293,7 +293,9 @@ public final class ClusterCoordinator implements AutoCloseable {
         java.util.concurrent.ExecutorCompletionService<JsonNode> completions =
                 new java.util.concurrent.ExecutorCompletionService<>(pool);
         for (int k : active) {
-            JsonNode a = Messages.tree(spec.withThreads(split[k]));
+            // The open model: each worker offers the share of the rate its threads are of T.
+            JsonNode a = Messages.tree(spec.withThreads(split[k]).withOpen(spec.open() == null ? null
+                    : spec.open().scaled((double) split[k] / spec.threads())));
             WorkerClient w = workers.get(k);
             futures.add(completions.submit(() -> w.stream(Operations.RUN, a, IDLE, total, m -> {
                 Messages.Second sec = Messages.read(m, Messages.Second.class);
@@ -423,6 +425,10 @@ public final class ClusterCoordinator implements AutoCloseable {
         parts = new ArrayList<>(order.stream().map(results::get).toList());
         partNames = new ArrayList<>(order.stream().map(finished::get).toList());
         RunResult merged = ResultMerger.merge(parts, partNames, series, extra);
+        if (spec.open() != null) {
+            merged = merged.withOpen(org.bgbench.measurement.open.OpenModelMerger.merge(
+                    parts.stream().map(RunResult::open).toList(), spec.open().schedule().text(), spec.threads()));
+        }
         if (!completed) {
             merged = merged.withWarning("the experiment failed: " + reason);
         }

@@ -47,6 +47,9 @@ public final class SummaryPrinter {
             sb.append(fmt("stuck: still waiting on the store when the run ended; in the latencies with the time they "
                     + "had waited (at least that long), never within β%n"));
         }
+        if (r.open() != null) {
+            open(sb, r.open());
+        }
         CpuResult c = r.cpu();
         sb.append(fmt("CPU      BG %s of %d cores (%s µs/action)", num(c.bgCores(), 2), c.bgAvailableCores(),
                 num(c.bgUsPerAction(), 1)));
@@ -83,7 +86,36 @@ public final class SummaryPrinter {
         if (r.incompleteReason() != null) {
             sb.append(fmt("Incomplete  %s%n", r.incompleteReason()));
         }
+        if (r.open() != null && !r.open().valid()) {
+            sb.append(fmt("Invalid  %s%n", r.open().invalidReason()));
+        }
         return sb.toString();
+    }
+
+    /**
+     * The open model's lines: the latencies above are response times (from each arrival's due time); here the schedule
+     * kept, the service times beside them, and each phase.
+     */
+    private static void open(StringBuilder sb, org.bgbench.measurement.open.OpenModelResult o) {
+        org.bgbench.measurement.open.LatencySummary d = o.startDelay();
+        sb.append(fmt("Open     arrivals %s (%s): %,d due, %s/s; latencies above count from each arrival's due "
+                        + "time%n", o.schedule(), o.process(), o.offered(), num(o.offeredRate(), 1)));
+        sb.append(fmt("Schedule start delay p50 %s ms, p99 %s ms, max %s ms; %s %% late (> %s ms, at most %s %% may); "
+                        + "%s %% found all %d threads busy; %,d not started at the end%n", ms(d.p50Ms()),
+                ms(d.p99Ms()), ms(d.maxMs()), num(o.latePct(), 2), num(o.maxLagMs(), 0), num(o.maxLatePct(), 1),
+                num(o.started() == 0 ? 0 : 100.0 * o.queued() / o.started(), 2), o.inFlightLimit(), o.unstarted()));
+        sb.append(fmt("%-8s %10s %10s %10s %10s%n", "service", "count", "p50 ms", "p99 ms", "max ms"));
+        o.service().forEach((k, v) -> sb.append(fmt("%-8s %10s %10s %10s %10s%n", k, count(v.count()),
+                ms(v.p50Ms()), ms(v.p99Ms()), ms(v.maxMs()))));
+        if (o.phases().size() > 1) {
+            sb.append(fmt("%-5s %-22s %9s %10s %10s %10s %10s%n", "phase", "schedule", "from s", "act/s", "p95 ms",
+                    "p99 ms", "max ms"));
+            for (org.bgbench.measurement.open.OpenModelResult.PhaseResult p : o.phases()) {
+                sb.append(fmt("%-5d %-22s %9s %10s %10s %10s %10s%n", p.index(), p.label(), num(p.startS(), 1),
+                        num(p.throughput(), 1), ms(p.response().p95Ms()), ms(p.response().p99Ms()),
+                        ms(p.response().maxMs())));
+            }
+        }
     }
 
     private static void rows(StringBuilder sb, Map<String, KindResult> kinds, boolean stuck) {

@@ -1,0 +1,181 @@
+package org.bgbench.measurement.open;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import org.HdrHistogram.AtomicHistogram;
+import org.HdrHistogram.Histogram;
+import org.bgbench.measurement.Latencies;
+import org.bgbench.measurement.SecondSample;
+import org.bgbench.model.log.ArrivalRecorder;
+
+/**
+ * Records the open model's own figures while a run goes on: each measured arrival's start delay (and whether it was
+ * late or had to wait for a free thread), each action's service time, and, fed each measured second
+ * ({@link #accept}), the response times per phase of the schedule. Recording is lock-free (HdrHistogram's
+ * {@link AtomicHistogram}, {@link LongAdder}); {@link #result} makes the result's {@code open} section.
+ */
+public final class OpenModelRecorder implements ArrivalRecorder, Consumer<SecondSample> {
+    /**
+     * One phase of the schedule, in seconds into the measured period ({@code endS} infinite for an open-ended last
+     * phase).
+     */
+    public record PhasePlan(String label, double startS, double endS, double fromRate, double toRate) {
+    }
+
+    private final String schedule;
+    private final String process;
+    private final int inFlightLimit;
+    private final long maxLagNanos;
+    private final double maxLatePct;
+    private final List<String> kindCodes;
+    private final List<PhasePlan> phases;
+    private final LongAdder started = new LongAdder();
+    private final LongAdder queued = new LongAdder();
+    private final LongAdder late = new LongAdder();
+    private final AtomicHistogram startDelay = histogram();
+    private final AtomicHistogram[] service;
+    private final AtomicLongArray phaseStarted;
+    // Per phase, fed by the sampler thread only (accept is called from it), read under this object's lock.
+    private final Histogram[] phaseResponse;
+    private final long[] phaseActions;
+    private final double[] phaseSeconds;
+
+    /**
+     * @param schedule      the schedule as given, for the result
+     * @param inFlightLimit BG's threads
+     * @param maxLag        an arrival starting later than this after its due time is late
+     * @param maxLatePct    more than this % of late arrivals make the run invalid
+     * @param kindCodes     action and session codes by kind index
+     */
+    public OpenModelRecorder(String schedule, String process, int inFlightLimit, Duration maxLag, double maxLatePct,
+                             List<String> kindCodes, List<PhasePlan> phases) {
+        this.schedule = schedule;
+        this.process = process;
+        this.inFlightLimit = inFlightLimit;
+        this.maxLagNanos = maxLag.toNanos();
+        this.maxLatePct = maxLatePct;
+        this.kindCodes = List.copyOf(kindCodes);
+        this.phases = List.copyOf(phases);
+        this.service = new AtomicHistogram[kindCodes.size()];
+        for (int k = 0; k < service.length; k++) {
+            service[k] = histogram();
+        }
+        this.phaseStarted = new AtomicLongArray(phases.size());
+        this.phaseResponse = new Histogram[phases.size()];
+        for (int i = 0; i < phaseResponse.length; i++) {
+            phaseResponse[i] = Latencies.newHistogram();
+        }
+        this.phaseActions = new long[phases.size()];
+        this.phaseSeconds = new double[phases.size()];
+    }
+
+    private static AtomicHistogram histogram() {
+        return new AtomicHistogram(Latencies.LOWEST_NS, Latencies.HIGHEST_NS, Latencies.DIGITS);
+    }
+
+    private static long clamp(long nanos) {
+        return Math.max(0, Math.min(nanos, Latencies.HIGHEST_NS));
+    }
+
+    @Override
+    public void started(int phase, long delayNanos, boolean wasQueued) {
+        started.increment();
+        if (wasQueued) {
+            queued.increment();
+        }
+        if (delayNanos > maxLagNanos) {
+            late.increment();
+        }
+        startDelay.recordValue(clamp(delayNanos));
+        if (phase >= 0 && phase < phases.size()) {
+            phaseStarted.incrementAndGet(phase);
+        }
+    }
+
+    @Override
+    public void service(int kind, long nanos) {
+        service[kind].recordValue(clamp(nanos));
+    }
+
+    /** A sampled second: its actions' response times go to the phase that holds its middle. */
+    @Override
+    public synchronized void accept(SecondSample s) {
+        if (s.warmup() || phases.isEmpty()) {
+            return;
+        }
+        double middle = s.point().elapsedS() - s.point().intervalS() / 2;
+        int i = phaseAt(middle);
+        if (s.actionLatencies() != null) {
+            phaseResponse[i].add(s.actionLatencies());
+        }
+        phaseActions[i] += s.point().actions();
+        phaseSeconds[i] += s.point().intervalS();
+    }
+
+    private int phaseAt(double second) {
+        for (int i = 0; i < phases.size() - 1; i++) {
+            if (second < phases.get(i).endS()) {
+                return i;
+            }
+        }
+        return phases.size() - 1;
+    }
+
+    /** The arrivals that started in the measured period so far. */
+    public long started() {
+        return started.sum();
+    }
+
+    /**
+     * The open section of a run whose measured period lasted {@code seconds}, with the backlog left at its end:
+     * {@code unstarted} arrivals had been due and not started, the oldest for {@code oldestUnstartedNanos}, and
+     * {@code unstartedLate} of them for longer than the lag bound.
+     */
+    public synchronized OpenModelResult result(double seconds, long unstarted, long oldestUnstartedNanos,
+                                               long unstartedLate) {
+        long n = started.sum();
+        long offered = n + unstarted;
+        long lateTotal = late.sum() + unstartedLate;
+        double latePct = offered == 0 ? 0 : 100.0 * lateTotal / offered;
+        long q = queued.sum();
+        String reason = null;
+        if (latePct > maxLatePct) {
+            reason = String.format(Locale.ROOT, "BG fell behind its schedule: %.1f %% of the %d arrivals due started "
+                            + "more than %s after their due time (at most %.1f %% may)%s", latePct, offered,
+                    lag(), maxLatePct, q > 0 ? String.format(Locale.ROOT, "; %.1f %% found all %d threads busy: "
+                            + "raise --threads if the store can take more at once, else the store cannot keep up "
+                            + "with this rate", 100.0 * q / Math.max(1, n), inFlightLimit)
+                            : "; threads were free, so BG's own CPU could not keep up");
+        } else if (offered == 0 && seconds > 0) {
+            reason = "no arrival started in the measured period";
+        }
+        Map<String, LatencySummary> services = new LinkedHashMap<>();
+        for (int k = 0; k < service.length; k++) {
+            if (service[k].getTotalCount() > 0) {
+                services.put(kindCodes.get(k), LatencySummary.of(service[k]));
+            }
+        }
+        List<OpenModelResult.PhaseResult> ps = new ArrayList<>();
+        for (int i = 0; i < phases.size(); i++) {
+            PhasePlan p = phases.get(i);
+            ps.add(new OpenModelResult.PhaseResult(i + 1, p.label(), p.startS(),
+                    Double.isInfinite(p.endS()) ? seconds : Math.min(p.endS(), seconds), p.fromRate(), p.toRate(),
+                    phaseStarted.get(i), phaseSeconds[i] > 0 ? phaseActions[i] / phaseSeconds[i] : 0,
+                    LatencySummary.of(phaseResponse[i])));
+        }
+        return new OpenModelResult(schedule, process, inFlightLimit, maxLagNanos / 1e6, maxLatePct, offered, n,
+                seconds > 0 ? offered / seconds : 0, q, unstarted, unstarted > 0 ? oldestUnstartedNanos / 1e6 : null,
+                lateTotal, latePct, LatencySummary.of(startDelay), reason == null, reason, services, ps);
+    }
+
+    private String lag() {
+        return maxLagNanos % 1_000_000_000L == 0 ? maxLagNanos / 1_000_000_000L + " s" : maxLagNanos / 1e6 + " ms";
+    }
+}
