@@ -1,0 +1,109 @@
+package org.bgbench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bg run in the open model, end to end on the memory store: phases, the verdict on the schedule, bad input. */
+class OpenModelCommandTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @BeforeEach
+    void stateDir() {
+        System.setProperty("bg.state.dir", dir.resolve("state").toString());
+        org.bgbench.runner.Interrupts.reset();
+    }
+
+    private int bg(String... more) {
+        List<String> a = new ArrayList<>(List.of("run", "--store", "memory", "-p", "usercount=500",
+                "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2", "-p", "verify.sample=0",
+                "-p", "memory.name=open-" + dir.getFileName(), "--quiet"));
+        a.addAll(List.of(more));
+        return Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), a.toArray(String[]::new));
+    }
+
+    private static JsonNode read(Path file) throws Exception {
+        return new ObjectMapper().readTree(file.toFile());
+    }
+
+    @Test
+    void aScheduleOfStepsAndARampIsRunAndReportedPhaseByPhase() throws Exception {
+        Path file = dir.resolve("p.json");
+        int code = bg("--workload", "high", "--threads", "8", "--arrivals", "500:2s,1000:2s,ramp:2000:2s",
+                "--warmup", "1s", "--out", file.toString());
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode r = read(file);
+        assertThat(r.path("duration_s").asDouble()).as("the schedule's length").isCloseTo(6.0, within(0.2));
+        JsonNode open = r.path("open");
+        assertThat(open.path("valid").asBoolean()).isTrue();
+        assertThat(open.path("schedule").asText()).isEqualTo("500:2s,1000:2s,ramp:2000:2s");
+        JsonNode phases = open.path("phases");
+        assertThat(phases).hasSize(3);
+        assertThat(phases.get(0).path("label").asText()).isEqualTo("500:2s");
+        assertThat(phases.get(2).path("from_rate").asDouble()).isEqualTo(1000);
+        assertThat(phases.get(2).path("to_rate").asDouble()).isEqualTo(2000);
+        // Arrivals due in each phase that started: 1000, 2000 and the ramp's 3000 (its last few may be cut off).
+        assertThat(phases.get(0).path("started").asLong()).isCloseTo(1000, within(5L));
+        assertThat(phases.get(1).path("started").asLong()).isCloseTo(2000, within(5L));
+        assertThat(phases.get(2).path("started").asLong()).isCloseTo(3000, within(30L));
+        assertThat(open.path("started").asLong()).isCloseTo(6000, within(40L));
+        // The warm-up's arrivals (at the first phase's rate) are not in any of them.
+        assertThat(open.path("offered").asLong()).isLessThan(6100);
+        // Throughput per phase follows its rate (actions: a session's steps each count).
+        assertThat(phases.get(0).path("throughput").asDouble()).isCloseTo(500, within(100.0));
+        assertThat(phases.get(1).path("throughput").asDouble()).isCloseTo(1000, within(150.0));
+        assertThat(phases.get(2).path("response").path("count").asLong()).isGreaterThan(2500);
+        assertThat(open.path("service").path("VP").path("count").asLong()).isGreaterThan(0);
+        assertThat(open.path("start_delay").path("p99_ms").asDouble()).isLessThan(100.0);
+        // Validation ran on the open model's reads as on the closed model's.
+        assertThat(r.path("unpredictable").path("reads_checked").asLong()).isGreaterThan(1000);
+        assertThat(r.path("unpredictable").path("unpredictable_reads").asLong()).isZero();
+        assertThat(out.toString()).contains("Open     arrivals 500:2s,1000:2s,ramp:2000:2s (constant)",
+                "ramp:2000:2s", "service");
+    }
+
+    @Test
+    void aRateBgCannotKeepUpWithIsInvalidAndSaysWhy() throws Exception {
+        Path file = dir.resolve("x.json");
+        // 50 M arrivals a second: no machine here starts that many; the backlog grows by millions a second.
+        int code = bg("--workload", "high", "--threads", "2", "--arrivals", "50000000", "--duration", "3s",
+                "--warmup", "0", "-p", "validation=false", "--out", file.toString());
+        assertThat(code).isEqualTo(Bg.FAILED);
+        JsonNode open = read(file).path("open");
+        assertThat(open.path("valid").asBoolean()).isFalse();
+        assertThat(open.path("late_pct").asDouble()).isGreaterThan(5.0);
+        assertThat(open.path("unstarted").asLong()).isGreaterThan(1_000_000);
+        assertThat(open.path("invalid_reason").asText()).contains("fell behind its schedule");
+        assertThat(err.toString()).contains("bg: error: the run is invalid: BG fell behind its schedule");
+        assertThat(out.toString()).contains("Invalid  BG fell behind");
+    }
+
+    @Test
+    void badOpenModelInputGetsOneLineNamingTheOption() {
+        assertThat(bg("--arrivals", "fast")).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("--arrivals").doesNotContain("Exception", "\tat ");
+        err.getBuffer().setLength(0);
+        assertThat(bg("--arrivals", "100", "--arrival-process", "bursty")).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("--arrival-process", "constant or poisson");
+        err.getBuffer().setLength(0);
+        assertThat(bg("--arrivals", "100", "--operations", "1000")).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("--operations", "open model");
+        err.getBuffer().setLength(0);
+        assertThat(bg("--arrival-process", "poisson")).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("arrivalprocess", "--arrivals");
+    }
+}
