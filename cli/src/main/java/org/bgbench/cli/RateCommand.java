@@ -91,6 +91,28 @@ final class RateCommand implements Callable<Integer> {
             + "auto, loadfree, repair, image or reload (default ${DEFAULT-VALUE}).")
     String reset;
 
+    @Option(names = "--model", defaultValue = "closed", description = "closed: SoAR and Socialites by a search over "
+            + "T; open: the open-model rating, the highest arrival rate that meets the SLA; both: the two, one after "
+            + "the other, and a chart of both (default ${DEFAULT-VALUE}). docs/open-model.md")
+    String model;
+
+    @Option(names = "--in-flight", paramLabel = "N", defaultValue = "64", description = "The open model: the "
+            + "arrivals BG keeps started at once at most, its threads (default ${DEFAULT-VALUE}).")
+    int inFlight;
+
+    @Option(names = "--rate-unit", paramLabel = "RATE", description = "The open model: the step of the rate search, "
+            + "arrivals/s (it tries 1, 2, 4, … steps, then halves the gap; default: SoAR/32 after a closed rating, "
+            + "else 100).")
+    Double rateUnit;
+
+    @Option(names = "--max-rate", paramLabel = "RATE", defaultValue = "10000000", description = "The open model: the "
+            + "highest arrival rate to try (default ${DEFAULT-VALUE}).")
+    double maxRate;
+
+    @Option(names = "--arrival-process", paramLabel = "constant|poisson", defaultValue = "constant",
+            description = "The open model: how arrivals are spaced (default ${DEFAULT-VALUE}).")
+    String arrivalProcess;
+
     @Option(names = "--no-confirm", description = "Skip the confirmation run of length Δ.")
     boolean noConfirm;
 
@@ -118,6 +140,7 @@ final class RateCommand implements Callable<Integer> {
                     + "each 'bg worker' its own --metrics HOST:PORT");
         }
         Parameters params = storeOptions.parameters();
+        models();
         if (Mixes.find(workload).isEmpty()) {
             throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named mixes: "
                     + String.join(", ", Mixes.names()));
@@ -193,16 +216,76 @@ final class RateCommand implements Callable<Integer> {
     private int rate(PrintWriter stdout, PrintWriter err, RatingSettings settings, ExperimentExecutor executor,
                      WorkloadSpec ws, ExperimentSpec template, ResetPolicy policy, String storeName, Sla theSla,
                      Duration deltaDuration, Path dir, long t0, Map<String, Object> extra) throws IOException {
-        RatingRunner runner = new RatingRunner(executor, ws, template, policy, dir, err, cluster.keepGoing);
-        runner.prepareImage();
-        err.printf("bg: rating %s with the %s mix, SLA %s, δ=%s%n", storeName, workload, theSla,
-                Durations.format(deltaDuration));
-        stdout.printf("%4s %7s %12s %9s %14s %7s  %s%n", "#", "T", "actions/s", "≤β %", "unpredictable", "ok", "phase");
+        boolean[] m = models();
+        RatingRunner closedRunner = null;
+        RatingSession.Report closed = null;
+        if (m[0]) {
+            closedRunner = new RatingRunner(executor, ws, template, policy, dir, err, cluster.keepGoing);
+            closedRunner.prepareImage();
+            err.printf("bg: rating %s with the %s mix, SLA %s, δ=%s%n", storeName, workload, theSla,
+                    Durations.format(deltaDuration));
+            closed = RatingSession.rate(settings, closedRunner, executor, listener(stdout, err, "T", closedRunner),
+                    deltaDuration, dir, t0, "BG rating of " + storeName + " (" + workload + " mix)", extra);
+            stdout.print(closed.describe());
+            if (!m[1]) {
+                return closed.result().complete() ? 0 : Bg.FAILED;
+            }
+        }
+        double soar = closed == null ? 0 : closed.result().soar().map(x -> x.actionsPerSecond()).orElse(0.0);
+        double unit = rateUnit != null ? rateUnit : soar > 0 ? Math.max(1, Math.round(soar / 32)) : 100;
+        Path openDir = m[0] ? dir.resolve("open") : dir;
+        RatingRunner openRunner = new RatingRunner(executor, ws, template, policy, openDir, err, cluster.keepGoing)
+                .openModel(org.bgbench.runner.OpenModel.of("1", arrivalProcess), inFlight, unit);
+        if (closedRunner != null) {
+            openRunner.after(closedRunner);
+        } else {
+            openRunner.prepareImage();
+        }
+        err.printf(Locale.ROOT, "bg: open-model rating of %s with the %s mix, SLA %s, δ=%s: arrival rates in steps of "
+                + "%s/s, at most %d in flight%n", storeName, workload, theSla, Durations.format(deltaDuration),
+                openRunner.rate(1), inFlight);
+        RatingSettings openSettings = RatingSettings.builder(theSla).experimentDuration(deltaDuration)
+                .climbingFactor(2).localSearch(settings.localSearch()).targets(EnumSet.of(Target.SOCIALITES))
+                .confirm(!noConfirm).maxThreads((int) Math.max(1, Math.min(maxRate / unit, 1 << 24))).build();
+        Map<String, Object> openExtra = new LinkedHashMap<>(extra);
+        openExtra.put("model", "open");
+        openExtra.put("rate_unit", unit);
+        openExtra.put("in_flight", inFlight);
+        openExtra.put("arrival_process", arrivalProcess);
+        RatingSession.Report open = RatingSession.rate(openSettings, openRunner, executor,
+                listener(stdout, err, "rate", openRunner), deltaDuration, openDir, System.nanoTime(),
+                "BG open-model rating of " + storeName + " (" + workload + " mix)", openExtra,
+                org.bgbench.rating.RatingReport.Axis.arrivals(unit));
+        stdout.print(open.describe());
+        if (closed != null) {
+            Path chart = dir.resolve("models.svg");
+            Double openRating = open.result().socialites().filter(x -> x.threads() > 0)
+                    .map(x -> x.threads() * unit).orElse(null);
+            Files.writeString(chart, org.bgbench.rating.ModelsChart.svg("Closed and open model: " + storeName + " ("
+                            + workload + " mix)", points(closedRunner, theSla, false), points(openRunner, theSla, true),
+                    soar > 0 ? soar : null, openRating, theSla.beta().toNanos() / 1e6));
+            stdout.println("Chart: " + chart.toAbsolutePath());
+        }
+        return (closed == null || closed.result().complete()) && open.result().complete() ? 0 : Bg.FAILED;
+    }
+
+    /** Each experiment's load and p99 for the chart of both models: throughput (closed) or offered rate (open). */
+    private static java.util.List<org.bgbench.rating.ModelsChart.Point> points(RatingRunner runner, Sla sla,
+                                                                            boolean open) {
+        return runner.results().stream().map(r -> new org.bgbench.rating.ModelsChart.Point(
+                open && r.open() != null ? r.open().offeredRate() : r.throughput(),
+                r.total().p99Ms() == null ? 0 : r.total().p99Ms(),
+                RatingRunner.measurement(r).succeeds(sla))).toList();
+    }
+
+    private static RatingListener listener(PrintWriter stdout, PrintWriter err, String x, RatingRunner runner) {
+        stdout.printf("%4s %9s %12s %9s %14s %7s  %s%n", "#", x, "actions/s", "≤β %", "unpredictable", "ok", "phase");
         stdout.flush();
-        RatingListener listener = new RatingListener() {
+        return new RatingListener() {
             @Override
             public void experimentFinished(org.bgbench.rating.Experiment e) {
-                stdout.printf(Locale.ROOT, "%4d %7d %,12.0f %9.2f %14s %7s  %s%n", e.index(), e.threads(),
+                stdout.printf(Locale.ROOT, "%4d %9s %,12.0f %9.2f %14s %7s  %s%n", e.index(),
+                        x.equals("T") ? Integer.toString(e.threads()) : runner.rate(e.threads()),
                         e.throughput(), e.measurement().withinBetaPct(), e.measurement().validationIncomplete() != null
                                 ? "incomplete" : String.format(Locale.ROOT, "%.4f%%", e.measurement().unpredictablePct()),
                         e.success() ? "yes" : "no", e.phase());
@@ -214,10 +297,17 @@ final class RateCommand implements Callable<Integer> {
                 err.println("bg: warning: " + w);
             }
         };
-        RatingSession.Report report = RatingSession.rate(settings, runner, executor, listener, deltaDuration, dir, t0,
-                "BG rating of " + storeName + " (" + workload + " mix)", extra);
-        stdout.print(report.describe());
-        return report.result().complete() ? 0 : Bg.FAILED;
+    }
+
+    /** Which models {@code --model} rates: {closed, open}. */
+    private boolean[] models() {
+        return switch (model.toLowerCase(Locale.ROOT)) {
+            case "closed" -> new boolean[] {true, false};
+            case "open" -> new boolean[] {false, true};
+            case "both" -> new boolean[] {true, true};
+            default -> throw new InvalidParameterException("--model", "expected closed, open or both, got '" + model
+                    + "'");
+        };
     }
 
     private Set<Target> targets() {

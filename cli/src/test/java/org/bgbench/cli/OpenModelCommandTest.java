@@ -93,6 +93,36 @@ class OpenModelCommandTest {
     }
 
     @Test
+    void theOpenModelRatingIsTheRateAtWhichTheInFlightLimitIsFull() throws Exception {
+        // Every action takes 5 ms (plus BG's own time) and at most 4 are in flight: the store serves c = 4 / service
+        // time a second. Below c each arrival takes its service time; above it the backlog grows all run long and
+        // soon pushes more than 5 % of the responses beyond β = 100 ms (at c + 50/s the last arrivals of 3 s wait
+        // ~200 ms). So the search, in steps of 25/s, must end within a step or two of c.
+        Path rating = dir.resolve("rating");
+        int code = Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), "rate", "--store", "scripted",
+                "-p", "usercount=200", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2",
+                "-p", "verify.sample=0", "-p", "scripted.base-ms=5", "-p", "scripted.per-call=true",
+                "-p", "memory.name=open-rate-" + dir.getFileName(), "--workload", "vp",
+                "--model", "open", "--in-flight", "4", "--rate-unit", "25", "--delta", "2s", "--warmup", "1s",
+                "--sla", "95%:100ms:0.01%:2s", "--max-rate", "3200", "--out", rating.toString());
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode r = read(rating.resolve("rating.json"));
+        // The service time the experiment at 400/s measured (no queue there): the capacity it gives.
+        JsonNode at400 = read(rating.resolve("05-R400.json")).path("open");
+        assertThat(at400.path("valid").asBoolean()).isTrue();
+        double service = at400.path("service").path("VP").path("mean_ms").asDouble();
+        assertThat(service).isBetween(5.0, 6.0);
+        double capacity = 4 * 1000 / service;
+        int rated = r.path("socialites").path("threads").asInt() * 25;
+        assertThat((double) rated).as(out.toString()).isBetween(capacity - 50, capacity + 50);
+        assertThat(r.path("model").asText()).isEqualTo("open");
+        assertThat(out.toString()).contains("Open-model rating " + String.format(java.util.Locale.ROOT, "%,d", rated)
+                + " arrivals/s");
+        assertThat(java.nio.file.Files.readString(rating.resolve("rating.svg"))).contains("arrival rate",
+                "Open-model rating = " + String.format(java.util.Locale.ROOT, "%,d", rated));
+    }
+
+    @Test
     void badOpenModelInputGetsOneLineNamingTheOption() {
         assertThat(bg("--arrivals", "fast")).isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("--arrivals").doesNotContain("Exception", "\tat ");

@@ -42,6 +42,8 @@ public final class ScriptedStoreProvider implements StoreProvider {
         s.add(new StoreSetting("scripted.base-ms", "1", "time of one action, ms"));
         s.add(new StoreSetting("scripted.slow-ms", "1", "time of one action in a slow set, ms"));
         s.add(new StoreSetting("scripted.slow-sets", "", "FROM-TO: indexes of the slow sets"));
+        s.add(new StoreSetting("scripted.per-call", "false", "true: every action takes its time from its own start "
+                + "(the open model, whose threads wait between arrivals), not on its session's schedule"));
         return s;
     }
 
@@ -61,6 +63,7 @@ public final class ScriptedStoreProvider implements StoreProvider {
         long base = (long) (Double.parseDouble(settings.get("scripted.base-ms")) * 1_000_000);
         long slow = (long) (Double.parseDouble(settings.get("scripted.slow-ms")) * 1_000_000);
         String range = settings.get("scripted.slow-sets");
+        boolean perCall = Boolean.parseBoolean(settings.get("scripted.per-call"));
         long from = range.isBlank() ? -1 : Long.parseLong(range.split("-")[0]);
         long to = range.isBlank() ? -1 : Long.parseLong(range.split("-")[1]);
         AtomicLong sets = new AtomicLong();
@@ -85,7 +88,8 @@ public final class ScriptedStoreProvider implements StoreProvider {
                                 if (member && isAction(m)) {
                                     long set = sets.get() - 1;
                                     long now = System.nanoTime();
-                                    due[0] = (due[0] == 0 ? now : due[0]) + (set >= from && set <= to ? slow : base);
+                                    due[0] = (due[0] == 0 || perCall ? now : due[0])
+                                            + (set >= from && set <= to ? slow : base);
                                     pauseUntil(due[0]);
                                 }
                                 return invoke(s, m, a);

@@ -316,7 +316,8 @@ public final class Rating {
         while (true) {
             if (good >= settings.maxThreads()) {
                 warn("Socialites: T=max-threads=" + settings.maxThreads() + " still met the SLA: the Socialites "
-                        + "rating may be higher; raise max-threads.");
+                        + "rating may be higher; raise max-threads (for the open-model rating, whose search runs over "
+                        + "rate steps: --max-rate).");
                 socialitesThreads = good;
                 socialitesSearched = true;
                 return;

@@ -28,8 +28,36 @@ public final class RatingReport {
     private RatingReport() {
     }
 
+    /**
+     * What the searched quantity is: T for the closed model's SoAR and Socialites, or the arrival rate for the open
+     * model's rating (whose search runs the Socialites search over rate / {@code unit}, docs/open-model.md).
+     *
+     * @param name       the quantity in a title: {@code threads (T)}
+     * @param symbol     in a point's label: {@code T}
+     * @param ratingName the rating the Socialites search gives: {@code Socialites}
+     * @param unit       what one step of the search is worth in the quantity's own unit
+     */
+    public record Axis(String name, String symbol, String ratingName, double unit) {
+        public static final Axis THREADS = new Axis("threads (T)", "T", "Socialites", 1);
+
+        /** The open model's axis: arrivals per second, {@code unit} a step. */
+        public static Axis arrivals(double unit) {
+            return new Axis("arrival rate (arrivals/s)", "rate", "Open-model rating", unit);
+        }
+
+        /** Step {@code steps} of the search in the quantity's own unit, as the reports write it. */
+        public String value(int steps) {
+            return thousands(steps * unit);
+        }
+    }
+
     /** The chart as a standalone SVG document (also valid inline in HTML). */
     public static String svg(RatingResult result) {
+        return svg(result, Axis.THREADS);
+    }
+
+    /** The chart, its x axis the searched quantity {@code axis} names. */
+    public static String svg(RatingResult result, Axis axis) {
         Duration delta = result.settings().experimentDuration();
         Duration big = result.sla().duration();
         List<Experiment> search = new ArrayList<>();
@@ -49,9 +77,9 @@ public final class RatingReport {
         s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"").append(H)
                 .append("\" viewBox=\"0 0 ").append(W).append(' ').append(H)
                 .append("\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\" role=\"img\">\n");
-        s.append("<title>Throughput against threads (T)</title>\n");
+        s.append("<title>Throughput against ").append(axis.name()).append("</title>\n");
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
-        text(s, W / 2.0, 24, "middle", 16, "bold", "Throughput against threads (T)");
+        text(s, W / 2.0, 24, "middle", 16, "bold", "Throughput against " + axis.name());
         text(s, W / 2.0, 44, "middle", 12, null, "SLA " + slaText(result.sla()) + " — experiments of δ = "
                 + Durations.format(delta) + (delta.equals(big) ? "" : ", confirmation runs of Δ = "
                 + Durations.format(big)));
@@ -91,14 +119,14 @@ public final class RatingReport {
             text(s, LEFT - 8, ys.at(v) + 4, "end", 11, null, thousands(v));
         }
         for (double v : xTicks) {
-            text(s, xs.at(v), TOP + ph + 18, "middle", 11, null, thousands(v));
+            text(s, xs.at(v), TOP + ph + 18, "middle", 11, null, thousands(v * axis.unit()));
         }
         s.append("<g stroke=\"#424242\" stroke-width=\"1.2\">\n");
         line(s, LEFT, TOP, LEFT, TOP + ph, null);
         line(s, LEFT, TOP + ph, LEFT + pw, TOP + ph, null);
         s.append("</g>\n");
         text(s, LEFT + pw / 2.0, TOP + ph + 40, "middle", 13, null,
-                "threads T" + (log ? " (log scale)" : ""));
+                axis.name() + (log ? " (log scale)" : ""));
         s.append("<text x=\"22\" y=\"").append(f(TOP + ph / 2.0)).append("\" text-anchor=\"middle\" font-size=\"13\" ")
                 .append("transform=\"rotate(-90 22 ").append(f(TOP + ph / 2.0)).append(")\">")
                 .append("throughput (actions/s)</text>\n");
@@ -111,7 +139,7 @@ public final class RatingReport {
                 s.append("<line x1=\"").append(f(x)).append("\" y1=\"").append(TOP).append("\" x2=\"").append(f(x))
                         .append("\" y2=\"").append(TOP + ph).append("\" stroke=\"").append(CONFIRM)
                         .append("\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n");
-                String label = "Socialites = " + thousands(soc.threads());
+                String label = axis.ratingName() + " = " + axis.value(soc.threads());
                 text(s, x - 6, TOP + 14, "end", 12, "bold", label, CONFIRM);
                 labels.occupy(x - 6 - 7.2 * label.length(), TOP, x - 6, TOP + 18);
             }
@@ -152,7 +180,7 @@ public final class RatingReport {
             s.append("<circle cx=\"").append(f(x)).append("\" cy=\"").append(f(y)).append("\" r=\"4.5\" ")
                     .append(e.success() ? "fill=\"" + OK + "\"" : "fill=\"#ffffff\" stroke=\"" + MISS
                             + "\" stroke-width=\"2\"")
-                    .append("><title>").append(esc(tooltip(e))).append("</title></circle>\n");
+                    .append("><title>").append(esc(tooltip(e, axis))).append("</title></circle>\n");
         }
         for (Experiment e : confirmations) {
             double x = xs.at(e.threads());
@@ -162,7 +190,7 @@ public final class RatingReport {
                     .append(' ').append(f(y)).append(" Z\" ")
                     .append(e.success() ? "fill=\"" + CONFIRM + "\"" : "fill=\"#ffffff\" stroke=\"" + CONFIRM
                             + "\" stroke-width=\"2\"")
-                    .append("><title>").append(esc(tooltip(e))).append("</title></path>\n");
+                    .append("><title>").append(esc(tooltip(e, axis))).append("</title></path>\n");
         }
         // Labels (% within β): the confirmation runs and the rated points first, then in order of T; a label that
         // would overlap is left out (every point keeps its tooltip).
@@ -206,6 +234,11 @@ public final class RatingReport {
 
     /** A self-contained HTML page: summary, SLA and settings, warnings, the chart and the table of experiments. */
     public static String html(RatingResult result, String title) {
+        return html(result, title, Axis.THREADS);
+    }
+
+    /** The page, its searched quantity the one {@code axis} names. */
+    public static String html(RatingResult result, String title, Axis axis) {
         String t = title == null || title.isBlank() ? "BG rating" : title;
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
@@ -224,8 +257,10 @@ public final class RatingReport {
         result.soar().ifPresent(soar -> h.append("<tr><th class=\"l\">SoAR</th><td class=\"l\"><span class=\"big\">")
                 .append(esc(thousands(soar.actionsPerSecond()))).append(" actions/s</span> at T = ")
                 .append(soar.threads()).append(" — ").append(esc(soar.status().label())).append("</td></tr>\n"));
-        result.socialites().ifPresent(soc -> h.append("<tr><th class=\"l\">Socialites</th><td class=\"l\">")
-                .append("<span class=\"big\">").append(soc.threads()).append("</span> threads — ")
+        result.socialites().ifPresent(soc -> h.append("<tr><th class=\"l\">").append(axis.ratingName())
+                .append("</th><td class=\"l\">")
+                .append("<span class=\"big\">").append(axis.value(soc.threads())).append("</span> ")
+                .append(axis == Axis.THREADS ? "threads" : "arrivals/s").append(" — ")
                 .append(esc(soc.status().label())).append("</td></tr>\n"));
         RatingSettings st = result.settings();
         row(h, "SLA", slaText(result.sla()) + " (" + result.sla() + ")");
@@ -249,9 +284,9 @@ public final class RatingReport {
             h.append("</ul>\n");
         }
 
-        h.append("<h2>Throughput against T</h2>\n<figure>\n").append(svg(result)).append("</figure>\n");
+        h.append("<h2>Throughput against ").append(axis.symbol()).append("</h2>\n<figure>\n").append(svg(result, axis)).append("</figure>\n");
 
-        h.append("<h2>Experiments</h2>\n<table>\n<tr><th>#</th><th class=\"l\">phase</th><th>T</th><th>duration</th>")
+        h.append("<h2>Experiments</h2>\n<table>\n<tr><th>#</th><th class=\"l\">phase</th><th>").append(axis.symbol()).append("</th><th>duration</th>")
                 .append("<th>actions/s</th><th>within β</th><th>unpredictable</th><th>errors</th><th>actions</th>")
                 .append("<th>seconds</th><th>wall s</th><th class=\"l\">SLA</th></tr>\n");
         for (Experiment e : result.experiments()) {
@@ -260,7 +295,7 @@ public final class RatingReport {
                     .append(e.phase() == Phase.CONFIRMATION ? " confirm" : "").append("\"><td>").append(e.index())
                     .append("</td><td class=\"l\">").append(esc(e.phase().label())).append(e.resumed() ? " (resumed)"
                             : "")
-                    .append("</td><td>").append(e.threads()).append("</td><td>")
+                    .append("</td><td>").append(axis.value(e.threads())).append("</td><td>")
                     .append(esc(Durations.format(e.duration()))).append("</td><td>")
                     .append(esc(thousands(m.throughput()))).append("</td><td>")
                     .append(esc(pct(m.withinBetaPct()))).append("</td><td>")
@@ -387,9 +422,9 @@ public final class RatingReport {
         return Math.max(step, Math.ceil(v / step - 1e-9) * step);
     }
 
-    private static String tooltip(Experiment e) {
+    private static String tooltip(Experiment e, Axis axis) {
         Measurement m = e.measurement();
-        return "#" + e.index() + " " + e.phase().label() + ": T=" + e.threads() + ", " + Durations.format(e.duration())
+        return "#" + e.index() + " " + e.phase().label() + ": " + axis.symbol() + "=" + axis.value(e.threads()) + ", " + Durations.format(e.duration())
                 + ", " + thousands(m.throughput()) + " actions/s, " + pct(m.withinBetaPct()) + " within β, "
                 + (m.validationIncomplete() != null ? "validation incomplete" : pct(m.unpredictablePct())
                 + " unpredictable") + ", " + m.errors() + " errors — "

@@ -37,6 +37,7 @@ public final class RatingRunner implements ExperimentRunner {
     private boolean imageExists;
     private boolean lastClean = true;
     private boolean lastErrors;
+    private boolean resetFirst;
     private int count;
     private final Map<String, Integer> resets = new LinkedHashMap<>();
     private final Map<String, Double> resetSecondsBy = new LinkedHashMap<>();
@@ -44,6 +45,10 @@ public final class RatingRunner implements ExperimentRunner {
     private long repairedComments;
     private final List<String> notes = new ArrayList<>();
     private final List<RunResult> results = new ArrayList<>();
+    /** The open model's rating: its arrivals (the rate set per experiment), null for the closed model's. */
+    private org.bgbench.runner.OpenModel open;
+    private int inFlight;
+    private double rateUnit;
 
     /**
      * @param template  the experiments' settings; T, duration and seed are set per experiment
@@ -60,6 +65,49 @@ public final class RatingRunner implements ExperimentRunner {
         this.keepGoing = keepGoing;
     }
 
+    /**
+     * Makes this the open model's rating (docs/open-model.md): the search's integer becomes the arrival rate in steps
+     * of {@code unit} per second, each experiment offers that rate to at most {@code inFlight} threads, and one that
+     * fell behind its schedule fails the SLA.
+     */
+    public RatingRunner openModel(org.bgbench.runner.OpenModel arrivals, int inFlight, double unit) {
+        if (inFlight < 1) {
+            throw new org.bgbench.model.InvalidParameterException("--in-flight", "must be at least 1, got " + inFlight);
+        }
+        if (!(unit > 0) || Double.isInfinite(unit)) {
+            throw new org.bgbench.model.InvalidParameterException("--rate-unit", "must be a rate above 0 per second, "
+                    + "got " + unit);
+        }
+        this.open = arrivals;
+        this.inFlight = inFlight;
+        this.rateUnit = unit;
+        return this;
+    }
+
+    /**
+     * This rating follows {@code previous} on the same store (the open model's after the closed model's in
+     * {@code bg rate --model both}): its first experiment starts from a reset store, chosen as between two of
+     * {@code previous}'s experiments, and the image {@code previous} took is used.
+     */
+    public RatingRunner after(RatingRunner previous) {
+        this.imageExists = previous.imageExists;
+        this.lastClean = previous.lastClean;
+        this.lastErrors = previous.lastErrors;
+        this.resetFirst = previous.count > 0;
+        return this;
+    }
+
+    /** The arrival rate of the search's step {@code x}, as --arrivals reads it. */
+    public String rate(int x) {
+        double r = x * rateUnit;
+        return r == Math.rint(r) && r < 1e15 ? Long.toString((long) r) : String.format(Locale.ROOT, "%.3f", r);
+    }
+
+    /** What experiment {@code x} is, in words: {@code T=8} or {@code 4000 arrivals/s}. */
+    private String label(int x) {
+        return open == null ? "T=" + x : rate(x) + " arrivals/s";
+    }
+
     /** Takes the image the rating restores from, when the store has one and resets may use it. */
     public void prepareImage() {
         if (policy.usesImage()) {
@@ -73,30 +121,36 @@ public final class RatingRunner implements ExperimentRunner {
             // The rating stops with what it measured; its report is still written.
             throw new StoreException("the rating was " + org.bgbench.runner.Interrupts.reason());
         }
-        if (count > 0) {
+        if (count > 0 || resetFirst) {
+            resetFirst = false;
             reset();
         }
         count++;
-        ExperimentSpec spec = template.withThreads(threads).withDuration(duration).withSeed(template.seed() + count);
-        Path out = dir.resolve(String.format(Locale.ROOT, "%02d-T%d.json", count, threads));
-        err.printf(Locale.ROOT, "bg: experiment %d: T=%d for %s%s%n", count, threads, Durations.format(duration),
+        ExperimentSpec spec = template.withThreads(open == null ? threads : inFlight).withDuration(duration)
+                .withSeed(template.seed() + count);
+        if (open != null) {
+            spec = spec.withOpen(open.withArrivals(rate(threads)));
+        }
+        Path out = dir.resolve(open == null ? String.format(Locale.ROOT, "%02d-T%d.json", count, threads)
+                : String.format(Locale.ROOT, "%02d-R%s.json", count, rate(threads)));
+        err.printf(Locale.ROOT, "bg: experiment %d: %s for %s%s%n", count, label(threads), Durations.format(duration),
                 executor.workers() > 1 ? " on " + executor.workers() + " workers" : "");
         ExperimentExecutor.Outcome o = executor.run(spec, out);
         if (!o.completed() && org.bgbench.runner.Interrupts.interrupted()) {
             throw new StoreException("the rating was " + org.bgbench.runner.Interrupts.reason() + " during experiment "
-                    + count + " at T=" + threads + "; its partial result is " + out);
+                    + count + " at " + label(threads) + "; its partial result is " + out);
         }
         if (!o.completed()) {
             if (keepGoing && !o.failedWorkers().isEmpty() && o.failedWorkers().size() < executor.workers()) {
                 // The failed workers' members and states are gone: plan over the others, restore, run this T again.
-                notes.add("experiment " + count + " at T=" + threads + " failed (" + o.reason() + "); continued with "
+                notes.add("experiment " + count + " at " + label(threads) + " failed (" + o.reason() + "); continued with "
                         + (executor.workers() - o.failedWorkers().size()) + " workers as --keep-going asked");
                 keepFailed(out);
                 recover(o.failedWorkers());
                 count--;
                 return run(threads, duration);
             }
-            throw new StoreException("experiment " + count + " at T=" + threads + " "
+            throw new StoreException("experiment " + count + " at " + label(threads) + " "
                     + (executor.workers() > 1 ? "failed: " : "stopped: ") + o.reason());
         }
         RunResult r = o.result();
@@ -107,7 +161,7 @@ public final class RatingRunner implements ExperimentRunner {
         Measurement m = measurement(r);
         lastClean = r.unpredictablePct() == 0 && m.validationIncomplete() == null && !lastErrors;
         if (m.incomplete() != null) {
-            err.println("bg: experiment " + count + " at T=" + threads + " is incomplete: " + m.incomplete());
+            err.println("bg: experiment " + count + " at " + label(threads) + " is incomplete: " + m.incomplete());
         }
         return m;
     }
@@ -116,17 +170,21 @@ public final class RatingRunner implements ExperimentRunner {
      * What the rating sees of an experiment's result: errors and stuck actions count as beyond β, and a result whose
      * store stopped answering ({@link RunResult#incompleteReason()}) is incomplete and fails the SLA.
      */
-    static Measurement measurement(RunResult r) {
+    public static Measurement measurement(RunResult r) {
         KindResult total = r.total();
         // Incomplete validation fails the SLA too (the unpredictable reads are not known).
         String validationIncomplete = r.unpredictable() != null && !r.unpredictable().verdictComplete()
                 ? r.unpredictable().incompleteReason() : null;
         Double within = total.withinBetaPctCountingErrors();
+        String incomplete = r.incompleteReason() == null ? null
+                : r.incompleteReason().replace(" " + org.bgbench.measurement.Stalls.VERDICT, "");
+        if (r.open() != null && !r.open().valid()) {
+            // The open model: a run behind its schedule did not offer the rate it stands for, so it cannot meet it.
+            incomplete = (incomplete == null ? "" : incomplete + "; ") + r.open().invalidReason();
+        }
         return new Measurement(r.throughput(), within == null ? 0 : Math.max(0, Math.min(100, within)),
                 Math.max(0, Math.min(100, r.unpredictablePct())), total.errors(), total.count(), r.durationS(),
-                r.incompleteReason() == null ? null
-                        : r.incompleteReason().replace(" " + org.bgbench.measurement.Stalls.VERDICT, ""),
-                validationIncomplete);
+                incomplete, validationIncomplete);
     }
 
     private void keepFailed(Path out) {

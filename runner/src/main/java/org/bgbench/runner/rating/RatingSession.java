@@ -29,15 +29,22 @@ public final class RatingSession {
     private static final ObjectMapper LINES = new ObjectMapper();
 
     /** What a rating found, how long it took and where its report is. */
-    public record Report(RatingResult result, RatingTime time, List<String> notes, Path dir) {
+    public record Report(RatingResult result, RatingTime time, List<String> notes, Path dir,
+                         org.bgbench.rating.RatingReport.Axis axis) {
         /** The lines a user reads at the end of {@code bg rate}. */
         public String describe() {
             StringBuilder sb = new StringBuilder();
             sb.append(System.lineSeparator());
             result.soar().ifPresent(s -> sb.append(String.format(Locale.ROOT, "SoAR       %,.0f actions/s at T=%d (%s)%n",
                     s.actionsPerSecond(), s.threads(), s.status())));
-            result.socialites().ifPresent(s -> sb.append(String.format(Locale.ROOT, "Socialites %d (%,.0f actions/s, %s)%n",
-                    s.threads(), s.throughput(), s.status())));
+            if (axis == org.bgbench.rating.RatingReport.Axis.THREADS) {
+                result.socialites().ifPresent(s -> sb.append(String.format(Locale.ROOT,
+                        "Socialites %d (%,.0f actions/s, %s)%n", s.threads(), s.throughput(), s.status())));
+            } else {
+                result.socialites().ifPresent(s -> sb.append(String.format(Locale.ROOT,
+                        "Open-model rating %s arrivals/s (%,.0f actions/s, %s)%n", axis.value(s.threads()),
+                        s.throughput(), s.status())));
+            }
             sb.append(String.format(Locale.ROOT, "%d experiments in %.0f s%n", result.experimentsRun(), time.total()));
             sb.append(time.describe());
             notes.forEach(n -> sb.append("  ! ").append(n).append(System.lineSeparator()));
@@ -61,6 +68,14 @@ public final class RatingSession {
     public static Report rate(RatingSettings settings, RatingRunner runner, ExperimentExecutor executor,
                               RatingListener listener, Duration delta, Path dir, long startNanos, String title,
                               Map<String, Object> extra) throws IOException {
+        return rate(settings, runner, executor, listener, delta, dir, startNanos, title, extra,
+                org.bgbench.rating.RatingReport.Axis.THREADS);
+    }
+
+    /** The same, for a search over the quantity {@code axis} names (the open model's arrival rate). */
+    public static Report rate(RatingSettings settings, RatingRunner runner, ExperimentExecutor executor,
+                              RatingListener listener, Duration delta, Path dir, long startNanos, String title,
+                              Map<String, Object> extra, org.bgbench.rating.RatingReport.Axis axis) throws IOException {
         double zeta = (System.nanoTime() - startNanos) / 1e9;
         Files.createDirectories(dir);
         RatingResult result = new Rating(settings, runner).listener(progressFile(dir, listener)).rate();
@@ -84,9 +99,9 @@ public final class RatingSession {
         json.putAll(extra);
         Files.createDirectories(dir);
         write(dir.resolve("rating.json"), JSON.writeValueAsString(json));
-        write(dir.resolve("rating.svg"), RatingReport.svg(result));
-        write(dir.resolve("rating.html"), RatingReport.html(result, title));
-        return new Report(result, time, List.copyOf(runner.notes()), dir);
+        write(dir.resolve("rating.svg"), RatingReport.svg(result, axis));
+        write(dir.resolve("rating.html"), RatingReport.html(result, title, axis));
+        return new Report(result, time, List.copyOf(runner.notes()), dir, axis);
     }
 
     /**
