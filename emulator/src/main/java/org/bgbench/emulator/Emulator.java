@@ -59,7 +59,7 @@ public final class Emulator {
     private IntFunction<? extends ValidationLog> logs;
     /** The open model's arrivals (null: closed model), made when the run starts. */
     private volatile org.bgbench.emulator.open.ArrivalClock clock;
-    private org.bgbench.model.log.ArrivalRecorder arrivalRecorder = NO_ARRIVALS;
+    private IntFunction<? extends org.bgbench.model.log.ArrivalRecorder> arrivalRecorders = t -> NO_ARRIVALS;
     private static final org.bgbench.model.log.ArrivalRecorder NO_ARRIVALS = new org.bgbench.model.log.ArrivalRecorder() {
         @Override
         public void started(int phase, long delayNanos, boolean queued) {
@@ -111,10 +111,11 @@ public final class Emulator {
 
     /**
      * The open model: where each arrival's start delay and each action's service time go (response times, from when
-     * an arrival was due, go to the run's recorders). Call before {@link #run}.
+     * an arrival was due, go to the run's recorders); thread t records to {@code recorders.apply(t)}. Call before
+     * {@link #run}.
      */
-    public Emulator withArrivals(org.bgbench.model.log.ArrivalRecorder recorder) {
-        this.arrivalRecorder = recorder;
+    public Emulator withArrivals(IntFunction<? extends org.bgbench.model.log.ArrivalRecorder> recorders) {
+        this.arrivalRecorders = recorders;
         return this;
     }
 
@@ -278,7 +279,8 @@ public final class Emulator {
                     config.topK());
             Member member = new Member(index, rec, measured, remaining);
             if (config.open()) {
-                measured.recordServiceTimes(arrivalRecorder);
+                member.arrivalRecorder = arrivalRecorders.apply(index);
+                measured.recordServiceTimes(member.arrivalRecorder);
                 member.arrivals();
             } else {
                 member.loop();
@@ -303,6 +305,8 @@ public final class Emulator {
         private final SplittableRandom rnd;
         private final String commentText;
         private int requests;
+        /** The open model: where this member's start delays and service times go. */
+        private org.bgbench.model.log.ArrivalRecorder arrivalRecorder = NO_ARRIVALS;
 
         Member(int index, ActionRecorder rec, MeasuredSession s, AtomicLong remaining) {
             this.rec = rec;

@@ -117,7 +117,7 @@ class OpenModelTest {
             LatencyLog log = new LatencyLog(keep);
             RunOutcome out = new Emulator(store, new GraphState(EmulatorValidationTest.GRAPH),
                     new WeightedWorkload(EmulatorValidationTest.GRAPH.members(), VP_ONLY), cfg, t -> log)
-                    .withArrivals(log).run(() -> { });
+                    .withArrivals(t -> log).run(() -> { });
             assertThat(out.completed()).isTrue();
             assertThat(out.errorSamples()).isEmpty();
             return log;

@@ -42,6 +42,12 @@ public final class Measurements implements AutoCloseable {
 
     private enum Phase { WARMUP, MEASURING, STOPPED }
 
+    /**
+     * The latencies of a kind that did not run in an interval: one shared empty histogram, never written (samples'
+     * histograms are read-only to their receivers, see {@link KindCounts}).
+     */
+    private static final Histogram NOTHING = Latencies.newHistogram();
+
     private final List<String> codes;
     private final int threads;
     private final long betaNanos;
@@ -378,8 +384,11 @@ public final class Measurements implements AutoCloseable {
         for (int k = 0; k < codes.size(); k++) {
             int block = k * stripes.stride;
             boolean action = Kind.isAction(k);
-            // Dense: filling a packed histogram slot by slot costs ~100x more, and these live for one interval.
-            Histogram h = Latencies.newHistogram();
+            // Dense: filling a packed histogram slot by slot costs ~100x more, and these live for one interval. Made
+            // only for a kind that ran in it: in a typical mix most kinds do not, and 200 KB a kind a second kept the
+            // young generation filling (a G1 pause of 10-30 ms every few seconds, which the open model's schedule
+            // error shows).
+            Histogram h = null;
             long withinBeta = 0;
             long aboveBetaInItsSlot = to[block + counters + Stripes.ABOVE_BETA]
                     - from[block + counters + Stripes.ABOVE_BETA];
@@ -393,6 +402,9 @@ public final class Measurements implements AutoCloseable {
                 }
                 if (c != 0) {
                     long value = layout.lowestValue(i);
+                    if (h == null) {
+                        h = Latencies.newHistogram();
+                    }
                     h.recordValueWithCount(value, c);
                     if (action) {
                         actions.recordValueWithCount(value, c);
@@ -403,10 +415,11 @@ public final class Measurements implements AutoCloseable {
             long kindErrors = to[block + counters + Stripes.ERRORS] - from[block + counters + Stripes.ERRORS];
             long kindErrorNanos = to[block + counters + Stripes.ERROR_NANOS]
                     - from[block + counters + Stripes.ERROR_NANOS];
-            kinds.add(new KindCounts(codes.get(k), h, withinBeta, kindNoops, kindErrors, kindErrorNanos));
+            kinds.add(new KindCounts(codes.get(k), h == null ? NOTHING : h, withinBeta, kindNoops, kindErrors,
+                    kindErrorNanos));
             if (action) {
                 actionsWithinBeta += withinBeta;
-            } else {
+            } else if (h != null) {
                 sessions += h.getTotalCount();
             }
             errors += kindErrors;
@@ -443,9 +456,11 @@ public final class Measurements implements AutoCloseable {
         for (int k = 0; k < codes.size(); k++) {
             KindCounts counts = totals.kinds.get(k);
             if (stuckLatencies != null && stuckLatencies[k] != null) {
-                // The kind's histogram is its own dense copy: the stuck waits join it as lower bounds.
-                counts.latencies().add(stuckLatencies[k]);
-                counts = new KindCounts(counts.code(), counts.latencies(), counts.withinBeta(), counts.noops(),
+                // The kind's histogram is its own dense copy (or the shared empty one, which gets a copy): the stuck
+                // waits join it as lower bounds.
+                Histogram own = counts.latencies() == NOTHING ? Latencies.newHistogram() : counts.latencies();
+                own.add(stuckLatencies[k]);
+                counts = new KindCounts(counts.code(), own, counts.withinBeta(), counts.noops(),
                         counts.errors(), counts.errorNanos(), stuckCounts[k]);
                 if (Kind.isAction(k)) {
                     actionLatencies.add(stuckLatencies[k]);

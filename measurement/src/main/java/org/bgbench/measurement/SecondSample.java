@@ -6,8 +6,8 @@ import org.bgbench.measurement.resource.ResourceUse;
 
 /**
  * One sampling interval as handed to listeners: the summary {@link #point()} plus everything needed to merge intervals
- * from several workers without loss (per-kind histograms and counters). Histograms are fresh objects owned by the
- * receiver; treat them as read-only if the sample is shared.
+ * from several workers without loss (per-kind histograms and counters). Histograms are read-only to
+ * receivers: a kind that did not run in the interval shares one empty histogram; copy one to change it.
  *
  * @param warmup          true while warming up (these intervals are not part of the result)
  * @param point           the summary figures, as they appear in the result's series

@@ -116,7 +116,7 @@ public final class Experiment {
             long[] backlog = new long[3];
             if (open != null) {
                 m.addListener(open);
-                emulator.withArrivals(open);
+                emulator.withArrivals(open::stripe);
             }
             // A second in which nothing returned while a member waited on the store throughout is a stalled second.
             m.watchWaiting(emulator.inFlight()::waitingSince);
@@ -136,12 +136,13 @@ public final class Experiment {
             // The measured period ends on time: what returns after it does not count, what still waits is stuck.
             try (Interrupts.Registration r = Interrupts.onInterrupt(emulator::abort)) {
                 outcome = emulator.run(m::startMeasuring, () -> {
+                    long end = System.nanoTime();
                     if (!m.isMeasuring()) {
                         m.startMeasuring();
                     }
                     m.stopMeasuring();
                     if (open != null) {
-                        takeBacklog(emulator, s.spec().open(), backlog);
+                        takeBacklog(emulator, s.spec().open(), backlog, end);
                     }
                 });
             } finally {
@@ -213,14 +214,13 @@ public final class Experiment {
     /**
      * The arrivals due in the measured period that no thread had taken when it ended: how many, how long the oldest
      * had waited, and how many had waited longer than the lag bound (they count as late: a store that froze at the end
-     * must not look punctual because BG never got to its backlog).
+     * must not look punctual because BG never got to its backlog), at {@code now}, when the period ended.
      */
-    private static void takeBacklog(Emulator emulator, OpenModel o, long[] backlog) {
+    private static void takeBacklog(Emulator emulator, OpenModel o, long[] backlog, long now) {
         org.bgbench.emulator.open.ArrivalClock clock = emulator.arrivalClock();
         if (clock == null) {
             return;
         }
-        long now = System.nanoTime();
         backlog[0] = Math.round(clock.untakenBefore(now));
         backlog[1] = Math.max(0, now - clock.oldestUntaken());
         backlog[2] = Math.round(clock.untakenBefore(now - o.maxLag().toNanos()));

@@ -18,10 +18,14 @@ import org.bgbench.model.log.ArrivalRecorder;
 /**
  * Records the open model's own figures while a run goes on: each measured arrival's start delay (and whether it was
  * late or had to wait for a free thread), each action's service time, and, fed each measured second
- * ({@link #accept}), the response times per phase of the schedule. Recording is lock-free (HdrHistogram's
- * {@link AtomicHistogram}, {@link LongAdder}); {@link #result} makes the result's {@code open} section.
+ * ({@link #accept}), the response times per phase of the schedule. Threads record into stripes ({@link #stripe}: the
+ * thread's index modulo a power of two up to {@value #MAX_STRIPES}), each of HdrHistogram {@link AtomicHistogram}s
+ * and counters, so that at a million arrivals a second the threads do not contend on shared counters (one shared
+ * histogram cost BG a third of its rate); {@link #result} adds the stripes up into the result's {@code open} section.
  */
-public final class OpenModelRecorder implements ArrivalRecorder, Consumer<SecondSample> {
+public final class OpenModelRecorder implements Consumer<SecondSample> {
+    /** The most stripes: their histograms cost ~0.2 MB each per kind recorded. */
+    static final int MAX_STRIPES = 4;
     /**
      * One phase of the schedule, in seconds into the measured period ({@code endS} infinite for an open-ended last
      * phase).
@@ -36,12 +40,7 @@ public final class OpenModelRecorder implements ArrivalRecorder, Consumer<Second
     private final double maxLatePct;
     private final List<String> kindCodes;
     private final List<PhasePlan> phases;
-    private final LongAdder started = new LongAdder();
-    private final LongAdder queued = new LongAdder();
-    private final LongAdder late = new LongAdder();
-    private final AtomicHistogram startDelay = histogram();
-    private final AtomicHistogram[] service;
-    private final AtomicLongArray phaseStarted;
+    private final Stripe[] stripes;
     // Per phase, fed by the sampler thread only (accept is called from it), read under this object's lock.
     private final Histogram[] phaseResponse;
     private final long[] phaseActions;
@@ -56,6 +55,10 @@ public final class OpenModelRecorder implements ArrivalRecorder, Consumer<Second
      */
     public OpenModelRecorder(String schedule, String process, int inFlightLimit, Duration maxLag, double maxLatePct,
                              List<String> kindCodes, List<PhasePlan> phases) {
+        int n = 1;
+        while (n < Math.min(inFlightLimit, MAX_STRIPES)) {
+            n <<= 1;
+        }
         this.schedule = schedule;
         this.process = process;
         this.inFlightLimit = inFlightLimit;
@@ -63,11 +66,10 @@ public final class OpenModelRecorder implements ArrivalRecorder, Consumer<Second
         this.maxLatePct = maxLatePct;
         this.kindCodes = List.copyOf(kindCodes);
         this.phases = List.copyOf(phases);
-        this.service = new AtomicHistogram[kindCodes.size()];
-        for (int k = 0; k < service.length; k++) {
-            service[k] = histogram();
+        this.stripes = new Stripe[n];
+        for (int i = 0; i < n; i++) {
+            stripes[i] = new Stripe(kindCodes.size(), phases.size());
         }
-        this.phaseStarted = new AtomicLongArray(phases.size());
         this.phaseResponse = new Histogram[phases.size()];
         for (int i = 0; i < phaseResponse.length; i++) {
             phaseResponse[i] = Latencies.newHistogram();
@@ -84,24 +86,50 @@ public final class OpenModelRecorder implements ArrivalRecorder, Consumer<Second
         return Math.max(0, Math.min(nanos, Latencies.HIGHEST_NS));
     }
 
-    @Override
-    public void started(int phase, long delayNanos, boolean wasQueued) {
-        started.increment();
-        if (wasQueued) {
-            queued.increment();
-        }
-        if (delayNanos > maxLagNanos) {
-            late.increment();
-        }
-        startDelay.recordValue(clamp(delayNanos));
-        if (phase >= 0 && phase < phases.size()) {
-            phaseStarted.incrementAndGet(phase);
-        }
+    /** Where thread {@code threadIndex} records. */
+    public ArrivalRecorder stripe(int threadIndex) {
+        return stripes[threadIndex & (stripes.length - 1)];
     }
 
-    @Override
-    public void service(int kind, long nanos) {
-        service[kind].recordValue(clamp(nanos));
+    /** One stripe's figures; its threads share it. */
+    private final class Stripe implements ArrivalRecorder {
+        final LongAdder started = new LongAdder();
+        final LongAdder queued = new LongAdder();
+        final LongAdder late = new LongAdder();
+        final AtomicHistogram startDelay = histogram();
+        /** Per kind, made on its first service time. */
+        final java.util.concurrent.atomic.AtomicReferenceArray<AtomicHistogram> service;
+        final AtomicLongArray phaseStarted;
+
+        Stripe(int kinds, int phaseCount) {
+            this.service = new java.util.concurrent.atomic.AtomicReferenceArray<>(kinds);
+            this.phaseStarted = new AtomicLongArray(phaseCount);
+        }
+
+        @Override
+        public void started(int phase, long delayNanos, boolean wasQueued) {
+            started.increment();
+            if (wasQueued) {
+                queued.increment();
+            }
+            if (delayNanos > maxLagNanos) {
+                late.increment();
+            }
+            startDelay.recordValue(clamp(delayNanos));
+            if (phase >= 0 && phase < phaseStarted.length()) {
+                phaseStarted.incrementAndGet(phase);
+            }
+        }
+
+        @Override
+        public void service(int kind, long nanos) {
+            AtomicHistogram h = service.get(kind);
+            if (h == null) {
+                service.compareAndSet(kind, null, histogram());
+                h = service.get(kind);
+            }
+            h.recordValue(clamp(nanos));
+        }
     }
 
     /** A sampled second: its actions' response times go to the phase that holds its middle. */
@@ -130,7 +158,11 @@ public final class OpenModelRecorder implements ArrivalRecorder, Consumer<Second
 
     /** The arrivals that started in the measured period so far. */
     public long started() {
-        return started.sum();
+        long n = 0;
+        for (Stripe st : stripes) {
+            n += st.started.sum();
+        }
+        return n;
     }
 
     /**
@@ -140,11 +172,33 @@ public final class OpenModelRecorder implements ArrivalRecorder, Consumer<Second
      */
     public synchronized OpenModelResult result(double seconds, long unstarted, long oldestUnstartedNanos,
                                                long unstartedLate) {
-        long n = started.sum();
+        long n = 0;
+        long lateStarted = 0;
+        long q = 0;
+        Histogram startDelay = Latencies.newHistogram();
+        Histogram[] service = new Histogram[kindCodes.size()];
+        long[] phaseStarted = new long[phases.size()];
+        for (Stripe st : stripes) {
+            n += st.started.sum();
+            lateStarted += st.late.sum();
+            q += st.queued.sum();
+            startDelay.add(st.startDelay);
+            for (int k = 0; k < service.length; k++) {
+                AtomicHistogram h = st.service.get(k);
+                if (h != null) {
+                    if (service[k] == null) {
+                        service[k] = Latencies.newHistogram();
+                    }
+                    service[k].add(h);
+                }
+            }
+            for (int i = 0; i < phaseStarted.length; i++) {
+                phaseStarted[i] += st.phaseStarted.get(i);
+            }
+        }
         long offered = n + unstarted;
-        long lateTotal = late.sum() + unstartedLate;
+        long lateTotal = lateStarted + unstartedLate;
         double latePct = offered == 0 ? 0 : 100.0 * lateTotal / offered;
-        long q = queued.sum();
         String reason = null;
         if (latePct > maxLatePct) {
             reason = String.format(Locale.ROOT, "BG fell behind its schedule: %.1f %% of the %d arrivals due started "
@@ -158,7 +212,7 @@ public final class OpenModelRecorder implements ArrivalRecorder, Consumer<Second
         }
         Map<String, LatencySummary> services = new LinkedHashMap<>();
         for (int k = 0; k < service.length; k++) {
-            if (service[k].getTotalCount() > 0) {
+            if (service[k] != null && service[k].getTotalCount() > 0) {
                 services.put(kindCodes.get(k), LatencySummary.of(service[k]));
             }
         }
@@ -167,7 +221,7 @@ public final class OpenModelRecorder implements ArrivalRecorder, Consumer<Second
             PhasePlan p = phases.get(i);
             ps.add(new OpenModelResult.PhaseResult(i + 1, p.label(), p.startS(),
                     Double.isInfinite(p.endS()) ? seconds : Math.min(p.endS(), seconds), p.fromRate(), p.toRate(),
-                    phaseStarted.get(i), phaseSeconds[i] > 0 ? phaseActions[i] / phaseSeconds[i] : 0,
+                    phaseStarted[i], phaseSeconds[i] > 0 ? phaseActions[i] / phaseSeconds[i] : 0,
                     LatencySummary.of(phaseResponse[i])));
         }
         return new OpenModelResult(schedule, process, inFlightLimit, maxLagNanos / 1e6, maxLatePct, offered, n,
