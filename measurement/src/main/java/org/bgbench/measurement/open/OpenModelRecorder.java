@@ -230,6 +230,9 @@ public final class OpenModelRecorder implements Consumer<SecondSample> {
     }
 
     private String lag() {
-        return maxLagNanos % 1_000_000_000L == 0 ? maxLagNanos / 1_000_000_000L + " s" : maxLagNanos / 1e6 + " ms";
+        if (maxLagNanos % 1_000_000_000L == 0) {
+            return maxLagNanos / 1_000_000_000L + " s";
+        }
+        return maxLagNanos % 1_000_000 == 0 ? maxLagNanos / 1_000_000 + " ms" : maxLagNanos / 1e6 + " ms";
     }
 }
