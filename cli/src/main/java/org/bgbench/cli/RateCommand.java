@@ -96,9 +96,9 @@ final class RateCommand implements Callable<Integer> {
             + "the other, and a chart of both (default ${DEFAULT-VALUE}). docs/open-model.md")
     String model;
 
-    @Option(names = "--in-flight", paramLabel = "N", defaultValue = "64", description = "The open model: the "
-            + "arrivals BG keeps started at once at most, its threads (default ${DEFAULT-VALUE}).")
-    int inFlight;
+    @Option(names = "--in-flight", paramLabel = "N", description = "The open model: the arrivals BG keeps started "
+            + "at once at most, its threads (default: twice SoAR's T after a closed rating, else 64).")
+    Integer inFlight;
 
     @Option(names = "--rate-unit", paramLabel = "RATE", description = "The open model: the step of the rate search, "
             + "arrivals/s (it tries 1, 2, 4, … steps, then halves the gap; default: SoAR/32 after a closed rating, "
@@ -233,6 +233,10 @@ final class RateCommand implements Callable<Integer> {
         }
         double soar = closed == null ? 0 : closed.result().soar().map(x -> x.actionsPerSecond()).orElse(0.0);
         double unit = rateUnit != null ? rateUnit : soar > 0 ? Math.max(1, Math.round(soar / 32)) : 100;
+        // The store's best concurrency, with room for bursts: more threads than it needs only cost BG CPU per arrival
+        // (each one's connection cycling) and overload a store whose throughput falls beyond its peak T.
+        int soarThreads = closed == null ? 0 : closed.result().soar().map(x -> x.threads()).orElse(0);
+        int inFlight = this.inFlight != null ? this.inFlight : soarThreads > 0 ? 2 * soarThreads : 64;
         Path openDir = m[0] ? dir.resolve("open") : dir;
         RatingRunner openRunner = new RatingRunner(executor, ws, template, policy, openDir, err, cluster.keepGoing)
                 .openModel(org.bgbench.runner.OpenModel.of("1", arrivalProcess), inFlight, unit);
@@ -246,7 +250,8 @@ final class RateCommand implements Callable<Integer> {
                 openRunner.rate(1), inFlight);
         RatingSettings openSettings = RatingSettings.builder(theSla).experimentDuration(deltaDuration)
                 .climbingFactor(2).localSearch(settings.localSearch()).targets(EnumSet.of(Target.SOCIALITES))
-                .confirm(!noConfirm).maxThreads((int) Math.max(1, Math.min(maxRate / unit, 1 << 24))).build();
+                .confirm(!noConfirm).maxThreads((int) Math.max(1, Math.min(maxRate / unit, 1 << 24)))
+                .wording(org.bgbench.rating.RatingReport.Axis.arrivals(unit)::words).build();
         Map<String, Object> openExtra = new LinkedHashMap<>(extra);
         openExtra.put("model", "open");
         openExtra.put("rate_unit", unit);

@@ -389,6 +389,15 @@ class BgCommandTest {
     /** Starts 'bg worker' on a free loopback port in a thread; returns its port once it listens. */
     private int startWorker(StringWriter workerErr, java.util.concurrent.atomic.AtomicInteger code, Thread[] thread,
                             String... options) throws Exception {
+        return startWorker(dir, workerErr, code, thread, options);
+    }
+
+    /**
+     * Starts {@code bg worker} on a free loopback port in a thread of this JVM, its directory under {@code dir}, and
+     * waits until it listens; its exit code goes to {@code code}.
+     */
+    static int startWorker(java.nio.file.Path dir, StringWriter workerErr, java.util.concurrent.atomic.AtomicInteger code,
+                           Thread[] thread, String... options) throws Exception {
         int port;
         try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();

@@ -123,6 +123,54 @@ class OpenModelCommandTest {
     }
 
     @Test
+    void onTwoWorkersEachOffersHalfTheRateAndTheirFiguresMergeWithoutLoss() throws Exception {
+        String secret = "a-secret-for-the-open-model-test";
+        java.util.concurrent.atomic.AtomicInteger c1 = new java.util.concurrent.atomic.AtomicInteger(-1);
+        java.util.concurrent.atomic.AtomicInteger c2 = new java.util.concurrent.atomic.AtomicInteger(-1);
+        Thread[] w1 = new Thread[1];
+        Thread[] w2 = new Thread[1];
+        int p1 = BgCommandTest.startWorker(dir, new StringWriter(), c1, w1, "--secret", secret);
+        int p2 = BgCommandTest.startWorker(dir, new StringWriter(), c2, w2, "--secret", secret);
+        String workers = "127.0.0.1:" + p1 + ",127.0.0.1:" + p2;
+        Path file = dir.resolve("two.json");
+        try {
+            int code = Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), "run", "--store", "sqlite",
+                    "-p", "sqlite.file=open.sqlite", "--load", "--workers", workers, "--secret", secret,
+                    "--threads", "4", "--arrivals", "400:2s,ramp:800:2s", "--warmup", "1s", "--quiet",
+                    "--out", file.toString(), "-p", "usercount=200", "-p", "friendcountperuser=4");
+            assertThat(code).as(err.toString()).isZero();
+        } finally {
+            Bg.run(new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), "shutdown",
+                    "--workers", workers, "--secret", secret);
+            w1[0].join(java.time.Duration.ofSeconds(15));
+            w2[0].join(java.time.Duration.ofSeconds(15));
+        }
+        JsonNode open = read(file).path("open");
+        assertThat(open.path("schedule").asText()).isEqualTo("400:2s,ramp:800:2s");
+        assertThat(open.path("in_flight_limit").asInt()).isEqualTo(4);
+        // 800 + 1200 arrivals due in the measured period, half from each worker.
+        assertThat(open.path("offered").asLong()).isCloseTo(2000, within(20L));
+        assertThat(open.path("phases").get(1).path("to_rate").asDouble()).isEqualTo(800);
+        List<JsonNode> parts = new ArrayList<>();
+        try (var files = java.nio.file.Files.list(dir.resolve("two-workers"))) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                parts.add(read(f).path("open"));
+            }
+        }
+        assertThat(parts).hasSize(2);
+        long delays = 0;
+        long vp = 0;
+        for (JsonNode p : parts) {
+            assertThat(p.path("schedule").asText()).isEqualTo("200:2s,ramp:400:2s");
+            assertThat(p.path("offered").asLong()).isCloseTo(1000, within(15L));
+            delays += p.path("start_delay").path("count").asLong();
+            vp += p.path("service").path("VP").path("count").asLong();
+        }
+        assertThat(open.path("start_delay").path("count").asLong()).isEqualTo(delays);
+        assertThat(open.path("service").path("VP").path("count").asLong()).isEqualTo(vp).isPositive();
+    }
+
+    @Test
     void badOpenModelInputGetsOneLineNamingTheOption() {
         assertThat(bg("--arrivals", "fast")).isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("--arrivals").doesNotContain("Exception", "\tat ");

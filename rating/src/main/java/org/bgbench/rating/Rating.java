@@ -316,8 +316,7 @@ public final class Rating {
         while (true) {
             if (good >= settings.maxThreads()) {
                 warn("Socialites: T=max-threads=" + settings.maxThreads() + " still met the SLA: the Socialites "
-                        + "rating may be higher; raise max-threads (for the open-model rating, whose search runs over "
-                        + "rate steps: --max-rate).");
+                        + "rating may be higher; raise max-threads.");
                 socialitesThreads = good;
                 socialitesSearched = true;
                 return;
@@ -486,7 +485,8 @@ public final class Rating {
         return e;
     }
 
-    private void warn(String warning) {
+    private void warn(String text) {
+        String warning = settings.words(text);
         if (warnings.add(warning)) {
             try {
                 listener.warning(warning);

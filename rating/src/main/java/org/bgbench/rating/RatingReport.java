@@ -45,6 +45,26 @@ public final class RatingReport {
             return new Axis("arrival rate (arrivals/s)", "rate", "Open-model rating", unit);
         }
 
+        /**
+         * A warning of the search (written in T) in this axis's words: {@code T=26} becomes {@code rate=9,594/s}, the
+         * Socialites rating this axis's rating, max-threads {@code --max-rate}.
+         */
+        public String words(String warning) {
+            if (this == THREADS || THREADS.equals(this)) {
+                return warning;
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\bT=(?:max-threads=)?(\\d+)").matcher(warning);
+            StringBuilder b = new StringBuilder();
+            while (m.find()) {
+                m.appendReplacement(b, java.util.regex.Matcher.quoteReplacement(symbol + "=" + value(
+                        Integer.parseInt(m.group(1))) + "/s"));
+            }
+            m.appendTail(b);
+            return b.toString().replace("Socialites rating", ratingName).replace("Socialites", ratingName)
+                    .replace("max-threads", "--max-rate")
+                    .replace(" T grows", " the rate grows").replace(" in T", " in the rate");
+        }
+
         /** Step {@code steps} of the search in the quantity's own unit, as the reports write it. */
         public String value(int steps) {
             return thousands(steps * unit);

@@ -40,8 +40,10 @@ public final class RatingSettings {
     private final double throughputTolerancePct;
     private final double withinBetaTolerancePct;
     private final double confirmationTolerancePct;
+    private final java.util.function.UnaryOperator<String> wording;
 
     private RatingSettings(Builder b) {
+        this.wording = b.wording;
         this.sla = b.sla;
         this.experimentDuration = b.experimentDuration == null ? b.sla.duration() : b.experimentDuration;
         this.climbingFactor = b.climbingFactor;
@@ -123,6 +125,11 @@ public final class RatingSettings {
     }
 
     /** The largest T the search will try. */
+    /** Rewrites a warning in the words of what the search varies (identity for T). */
+    public String words(String warning) {
+        return wording.apply(warning);
+    }
+
     public int maxThreads() {
         return maxThreads;
     }
@@ -186,9 +193,19 @@ public final class RatingSettings {
         private double throughputTolerancePct = 5;
         private double withinBetaTolerancePct = 1;
         private double confirmationTolerancePct = 10;
+        private java.util.function.UnaryOperator<String> wording = java.util.function.UnaryOperator.identity();
 
         private Builder(Sla sla) {
             this.sla = Objects.requireNonNull(sla, "sla");
+        }
+
+        /**
+         * How warnings name what the search varies (default: as T): the open-model rating's search runs over rate
+         * steps, and its warnings say rates ({@link RatingReport.Axis#words}).
+         */
+        public Builder wording(java.util.function.UnaryOperator<String> words) {
+            this.wording = Objects.requireNonNull(words, "words");
+            return this;
         }
 
         /** δ (default Δ): must be positive, longer than β and not longer than Δ. */
