@@ -137,7 +137,7 @@ class OpenModelCommandTest {
             int code = Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), "run", "--store", "sqlite",
                     "-p", "sqlite.file=open.sqlite", "--load", "--workers", workers, "--secret", secret,
                     "--threads", "4", "--arrivals", "400:2s,ramp:800:2s", "--warmup", "1s", "--quiet",
-                    "--out", file.toString(), "-p", "usercount=200", "-p", "friendcountperuser=4");
+                    "--out", file.toString(), "-p", "usercount=200", "-p", "friendcountperuser=4", "-p", "fragments=2");
             assertThat(code).as(err.toString()).isZero();
         } finally {
             Bg.run(new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), "shutdown",
