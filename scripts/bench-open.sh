@@ -35,6 +35,7 @@ case "$phase" in
       --sla 95%:100ms:0.01%:30s --max-threads 64 --out "$out/rating" ;;
   levels)
     soar=${1:?SOAR}; inflight=${2:?INFLIGHT}; shift 2
+    "$root/bg" load --store postgres "$@" --replace > "$out/load.log" 2>&1
     for pct in 50 80 95 110; do
       rate=$(python3 -c "print(round($soar * $pct / 100))")
       f="$out/open-$pct.json"

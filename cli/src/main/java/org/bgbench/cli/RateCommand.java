@@ -97,7 +97,7 @@ final class RateCommand implements Callable<Integer> {
     String model;
 
     @Option(names = "--in-flight", paramLabel = "N", description = "The open model: the arrivals BG keeps started "
-            + "at once at most, its threads (default: twice SoAR's T after a closed rating, else 64).")
+            + "at once at most, its threads (default: SoAR's T after a closed rating, else 64).")
     Integer inFlight;
 
     @Option(names = "--rate-unit", paramLabel = "RATE", description = "The open model: the step of the rate search, "
@@ -233,10 +233,12 @@ final class RateCommand implements Callable<Integer> {
         }
         double soar = closed == null ? 0 : closed.result().soar().map(x -> x.actionsPerSecond()).orElse(0.0);
         double unit = rateUnit != null ? rateUnit : soar > 0 ? Math.max(1, Math.round(soar / 32)) : 100;
-        // The store's best concurrency, with room for bursts: more threads than it needs only cost BG CPU per arrival
-        // (each one's connection cycling) and overload a store whose throughput falls beyond its peak T.
+        // The store's best concurrency, as a connection pool sized to it would allow: arrivals beyond it wait in BG
+        // (their wait is in their response times). More threads cost BG CPU per arrival (each one's session cycling)
+        // and push a store whose throughput falls beyond its best T into that regime: against PostgreSQL on 2 cores,
+        // 8 in flight carried what the closed model carries at T = 8, 20 % below SoAR at T = 4 (docs/benchmarks.md).
         int soarThreads = closed == null ? 0 : closed.result().soar().map(x -> x.threads()).orElse(0);
-        int inFlight = this.inFlight != null ? this.inFlight : soarThreads > 0 ? 2 * soarThreads : 64;
+        int inFlight = this.inFlight != null ? this.inFlight : soarThreads > 0 ? soarThreads : 64;
         Path openDir = m[0] ? dir.resolve("open") : dir;
         RatingRunner openRunner = new RatingRunner(executor, ws, template, policy, openDir, err, cluster.keepGoing)
                 .openModel(org.bgbench.runner.OpenModel.of("1", arrivalProcess), inFlight, unit);

@@ -188,7 +188,7 @@ public final class ModelsChart {
     }
 
     private static String ms(double v) {
-        return v >= 1 ? String.format(Locale.ROOT, "%,.0f", v)
+        return v >= 10 ? String.format(Locale.ROOT, "%,.0f", v) : v >= 1 ? String.format(Locale.ROOT, "%.1f", v)
                 : new java.math.BigDecimal(String.format(Locale.ROOT, "%.3g", v)).stripTrailingZeros().toPlainString();
     }
 }

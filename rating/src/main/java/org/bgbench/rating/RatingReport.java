@@ -62,7 +62,9 @@ public final class RatingReport {
             m.appendTail(b);
             return b.toString().replace("Socialites rating", ratingName).replace("Socialites", ratingName)
                     .replace("max-threads", "--max-rate")
-                    .replace(" T grows", " the rate grows").replace(" in T", " in the rate");
+                    .replace(" T grows", " the rate grows").replace(" in T", " in the rate")
+                    .replace("The hill climbing may have stopped at a local peak: the SoAR may be higher than reported.",
+                            "(The rate search assumes only that meeting the SLA does not come back as the rate grows.)");
         }
 
         /** Step {@code steps} of the search in the quantity's own unit, as the reports write it. */
