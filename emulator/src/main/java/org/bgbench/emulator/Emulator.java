@@ -363,15 +363,8 @@ public final class Emulator {
                 s.arrival(arrivalDelay, measured);
                 arrivalMeasured = measured;
                 try {
-                    if (kind instanceof Action action) {
-                        action(action, socialite);
-                    } else {
-                        session((SessionType) kind, socialite);
-                    }
+                    issue(kind, socialite);
                 } finally {
-                    if (config.uniqueSocialites()) {
-                        locks.unlock(socialite);
-                    }
                     s.arrival(0, false);
                     arrivalDelay = 0;
                 }
@@ -431,23 +424,28 @@ public final class Emulator {
                 if (socialite < 0) {
                     return;
                 }
-                try {
-                    if (kind instanceof Action action) {
-                        action(action, socialite);
-                    } else {
-                        session((SessionType) kind, socialite);
-                    }
-                } finally {
-                    if (config.uniqueSocialites()) {
-                        locks.unlock(socialite);
-                    }
-                }
+                issue(kind, socialite);
                 pause(config.interArrivalMs());
                 if (yieldBetweenRequests && (++requests & YIELD_EVERY_MASK) == 0) {
                     // Virtual threads are not time-sliced: against an in-process store that never blocks, a
                     // thread woken from a contended monitor would wait until another thread blocks. Yielding
                     // between requests bounds that wait, at a cost in throughput (see ThreadKind.AUTO).
                     Thread.yield();
+                }
+            }
+        }
+
+        /** Issues an action or a session by {@code socialite}, then frees her (unique socialites). */
+        private void issue(Kind kind, int socialite) {
+            try {
+                if (kind instanceof Action action) {
+                    action(action, socialite);
+                } else {
+                    session((SessionType) kind, socialite);
+                }
+            } finally {
+                if (config.uniqueSocialites()) {
+                    locks.unlock(socialite);
                 }
             }
         }
