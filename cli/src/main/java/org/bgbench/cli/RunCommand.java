@@ -85,7 +85,7 @@ final class RunCommand implements Callable<Integer> {
             + "(default 1s).")
     String maxLag;
 
-    @Option(names = "--max-late-pct", paramLabel = "PCT", description = "The open model: the % of late arrivals "
+    @Option(names = "--max-late-pct", paramLabel = "PCT", description = "The open model: the %% of late arrivals "
             + "beyond which the run is invalid (default 5).")
     String maxLatePct;
 

@@ -55,9 +55,11 @@ class ResultSchemaTest {
                 "1s", "--quiet", "--out", out.toString()))).isZero();
         JsonNode r = JSON.readTree(out.toFile());
         assertThat(keys(r)).containsExactly("format", "partial", "start_time", "end_time", "throughput", "threads",
-                "duration_s", "warmup_s", "beta_ms", "total", "actions", "sessions", "cpu", "nodes", "bg_wait",
+                "duration_s", "warmup_s", "beta_ms", "open", "total", "actions", "sessions", "cpu", "nodes", "bg_wait",
                 "bottleneck_warnings", "series", "histogram_config", "workload", "store", "graph", "config",
                 "unpredictable");
+        // 'open' (issue 19) is null for the closed model (docs/open-model.md).
+        assertThat(r.get("open").isNull()).isTrue();
         // 'nodes' (issue 17 item 5): BG's own machine at least, with these keys (docs/resources.md).
         assertThat(keys(r.get("nodes").get(0))).containsExactly("name", "role", "cpus", "seconds", "missing_seconds",
                 "busy_cores", "mem_used_bytes", "mem_total_bytes", "net_rx_bytes_per_s", "net_tx_bytes_per_s",

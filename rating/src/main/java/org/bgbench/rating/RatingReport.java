@@ -148,7 +148,7 @@ public final class RatingReport {
         line(s, LEFT, TOP + ph, LEFT + pw, TOP + ph, null);
         s.append("</g>\n");
         text(s, LEFT + pw / 2.0, TOP + ph + 40, "middle", 13, null,
-                axis.name() + (log ? " (log scale)" : ""));
+                (axis == Axis.THREADS ? "threads T" : axis.name()) + (log ? " (log scale)" : ""));
         s.append("<text x=\"22\" y=\"").append(f(TOP + ph / 2.0)).append("\" text-anchor=\"middle\" font-size=\"13\" ")
                 .append("transform=\"rotate(-90 22 ").append(f(TOP + ph / 2.0)).append(")\">")
                 .append("throughput (actions/s)</text>\n");
