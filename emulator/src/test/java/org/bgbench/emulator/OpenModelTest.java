@@ -48,7 +48,9 @@ class OpenModelTest {
         // Closed: 4 members for 10 s; each waits out each of the 2 freezes once.
         LatencyLog closed = run(null, 4, false);
         long slow = closed.slow.get();
-        assertThat(slow).as("actions slower than 10 ms: one per member and freeze").isBetween(4L, 12L);
+        // One per member and freeze (8), plus the few a loaded machine's own pauses (a collection, a descheduled
+        // thread) make slower than 10 ms: at most a few per member.
+        assertThat(slow).as("actions slower than 10 ms: one per member and freeze").isBetween(4L, 40L);
         assertThat((double) slow / closed.count.get()).as("the share the p99 would need").isLessThan(0.0001);
 
         // Open: 400 arrivals a second and room for all of a freeze's (200) in flight.
