@@ -7,11 +7,11 @@ public final class MemberList {
     /** One listed member. */
     public static final class Row {
         public int memberId;
-        public final String[] attributes;
+        public final Attributes attributes;
         public byte[] thumbnail;
 
         Row(int attributeCount) {
-            attributes = new String[attributeCount];
+            attributes = new Attributes(attributeCount);
         }
     }
 
@@ -39,6 +39,7 @@ public final class MemberList {
         size++;
         r.memberId = memberId;
         r.thumbnail = null;
+        r.attributes.clear();
         return r;
     }
 

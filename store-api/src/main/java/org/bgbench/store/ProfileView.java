@@ -3,7 +3,7 @@ package org.bgbench.store;
 /** Output of View Profile; reused by one thread across calls. */
 public final class ProfileView {
     public int memberId;
-    public final String[] attributes;
+    public final Attributes attributes;
     public byte[] profileImage;
     public int friendCount;
     public int resourceCount;
@@ -11,7 +11,7 @@ public final class ProfileView {
     public int pendingCount;
 
     public ProfileView(int attributeCount) {
-        this.attributes = new String[attributeCount];
+        this.attributes = new Attributes(attributeCount);
         clear();
     }
 
@@ -21,6 +21,6 @@ public final class ProfileView {
         friendCount = -1;
         resourceCount = -1;
         pendingCount = -1;
-        java.util.Arrays.fill(attributes, null);
+        attributes.clear();
     }
 }

@@ -68,20 +68,22 @@ final class SnapshotFormat implements EntryFormat {
 
     @Override
     public Object entry(ProfileView v) {
-        return new Profile(v.attributes.clone(), v.profileImage, v.friendCount, v.resourceCount, v.pendingCount);
+        return new Profile(v.attributes.toArray(), v.profileImage, v.friendCount, v.resourceCount, v.pendingCount);
     }
 
     @Override
     public Object entry(MemberList list) {
         int n = list.size();
-        int count = n == 0 ? 0 : list.get(0).attributes.length;
+        int count = n == 0 ? 0 : list.get(0).attributes.count();
         int[] ids = new int[n];
         String[] attributes = new String[n * count];
         byte[][] thumbnails = new byte[n][];
         for (int i = 0; i < n; i++) {
             MemberList.Row r = list.get(i);
             ids[i] = r.memberId;
-            System.arraycopy(r.attributes, 0, attributes, i * count, count);
+            for (int a = 0; a < count; a++) {
+                attributes[i * count + a] = r.attributes.get(a);
+            }
             thumbnails[i] = r.thumbnail;
         }
         return new Members(count, ids, attributes, thumbnails);
@@ -141,7 +143,7 @@ final class SnapshotFormat implements EntryFormat {
     public void read(Object entry, ProfileView out) {
         Profile p = as(entry, Profile.class);
         out.clear();
-        System.arraycopy(p.attributes, 0, out.attributes, 0, Math.min(p.attributes.length, out.attributes.length));
+        out.attributes.setAll(p.attributes);
         out.profileImage = p.image;
         out.friendCount = p.friends;
         out.resourceCount = p.resources;
@@ -154,8 +156,10 @@ final class SnapshotFormat implements EntryFormat {
         out.clear();
         for (int i = 0; i < m.ids.length; i++) {
             MemberList.Row r = out.add(m.ids[i]);
-            System.arraycopy(m.attributes, i * m.attributeCount, r.attributes, 0,
-                    Math.min(m.attributeCount, r.attributes.length));
+            int n = Math.min(m.attributeCount, r.attributes.count());
+            for (int a = 0; a < n; a++) {
+                r.attributes.set(a, m.attributes[i * m.attributeCount + a]);
+            }
             r.thumbnail = m.thumbnails[i];
         }
     }

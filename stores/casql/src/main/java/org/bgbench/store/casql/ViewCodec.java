@@ -45,9 +45,9 @@ final class ViewCodec {
 
     byte[] encode(ProfileView v) {
         start(PROFILE);
-        writeInt(v.attributes.length);
-        for (String a : v.attributes) {
-            writeString(a);
+        writeInt(v.attributes.count());
+        for (int a = 0; a < v.attributes.count(); a++) {
+            writeString(v.attributes.get(a));
         }
         writeBytes(v.profileImage);
         writeInt(v.friendCount);
@@ -59,14 +59,14 @@ final class ViewCodec {
     byte[] encode(MemberList list) {
         start(MEMBERS);
         int n = list.size();
-        int attributes = n == 0 ? 0 : list.get(0).attributes.length;
+        int attributes = n == 0 ? 0 : list.get(0).attributes.count();
         writeInt(attributes);
         writeInt(n);
         for (int i = 0; i < n; i++) {
             MemberList.Row r = list.get(i);
             writeInt(r.memberId);
             for (int a = 0; a < attributes; a++) {
-                writeString(r.attributes[a]);
+                writeString(r.attributes.get(a));
             }
             writeBytes(r.thumbnail);
         }
@@ -131,8 +131,8 @@ final class ViewCodec {
         int attributes = readCount();
         for (int a = 0; a < attributes; a++) {
             String s = readString();
-            if (a < out.attributes.length) {
-                out.attributes[a] = s;
+            if (a < out.attributes.count()) {
+                out.attributes.set(a, s);
             }
         }
         out.profileImage = readBytes();
@@ -151,8 +151,8 @@ final class ViewCodec {
             MemberList.Row r = out.add(readInt());
             for (int a = 0; a < attributes; a++) {
                 String s = readString();
-                if (a < r.attributes.length) {
-                    r.attributes[a] = s;
+                if (a < r.attributes.count()) {
+                    r.attributes.set(a, s);
                 }
             }
             r.thumbnail = readBytes();

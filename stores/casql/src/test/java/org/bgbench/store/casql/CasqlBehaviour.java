@@ -899,7 +899,7 @@ abstract class CasqlBehaviour {
         return () -> {
             ProfileView p = new ProfileView(graph.attributeCount());
             s.viewProfile(id(m), id(m), p);
-            return p.memberId + " " + Arrays.toString(p.attributes) + " img=" + Arrays.hashCode(p.profileImage)
+            return p.memberId + " " + Arrays.toString(p.attributes.toArray()) + " img=" + Arrays.hashCode(p.profileImage)
                     + " friends=" + p.friendCount + " resources=" + p.resourceCount + " pending=" + p.pendingCount;
         };
     }
@@ -953,7 +953,7 @@ abstract class CasqlBehaviour {
         List<String> rows = new ArrayList<>();
         for (int i = 0; i < l.size(); i++) {
             MemberList.Row r = l.get(i);
-            rows.add(r.memberId + Arrays.toString(r.attributes) + Arrays.hashCode(r.thumbnail));
+            rows.add(r.memberId + Arrays.toString(r.attributes.toArray()) + Arrays.hashCode(r.thumbnail));
         }
         rows.sort(null);
         return rows.toString();

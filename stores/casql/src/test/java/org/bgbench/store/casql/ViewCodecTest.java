@@ -24,7 +24,7 @@ class ViewCodecTest {
         ProfileView v = new ProfileView(attributes);
         v.memberId = rnd.nextInt();
         for (int a = 0; a < attributes; a++) {
-            v.attributes[a] = ODD_STRINGS[rnd.nextInt(ODD_STRINGS.length)];
+            v.attributes.set(a, ODD_STRINGS[rnd.nextInt(ODD_STRINGS.length)]);
         }
         v.profileImage = rnd.nextBoolean() ? null : bytes(rnd, rnd.nextInt(20_000));
         v.friendCount = rnd.nextInt(1000);
@@ -42,7 +42,7 @@ class ViewCodecTest {
     }
 
     private static String show(ProfileView v) {
-        return Arrays.toString(v.attributes) + Arrays.toString(v.profileImage) + v.friendCount + "/"
+        return Arrays.toString(v.attributes.toArray()) + Arrays.toString(v.profileImage) + v.friendCount + "/"
                 + v.resourceCount + "/" + v.pendingCount;
     }
 
@@ -50,7 +50,8 @@ class ViewCodecTest {
         StringBuilder b = new StringBuilder("n=" + l.size());
         for (int i = 0; i < l.size(); i++) {
             MemberList.Row r = l.get(i);
-            b.append('|').append(r.memberId).append(Arrays.toString(r.attributes)).append(Arrays.toString(r.thumbnail));
+            b.append('|').append(r.memberId).append(Arrays.toString(r.attributes.toArray()))
+                    .append(Arrays.toString(r.thumbnail));
         }
         return b.toString();
     }
@@ -119,7 +120,7 @@ class ViewCodecTest {
         for (int i = 0; i < n; i++) {
             MemberList.Row r = l.add(rnd.nextInt());
             for (int a = 0; a < attributes; a++) {
-                r.attributes[a] = ODD_STRINGS[rnd.nextInt(ODD_STRINGS.length)];
+                r.attributes.set(a, ODD_STRINGS[rnd.nextInt(ODD_STRINGS.length)]);
             }
             r.thumbnail = rnd.nextInt(4) == 0 ? null : bytes(rnd, rnd.nextInt(3000));
         }
@@ -273,8 +274,8 @@ class ViewCodecTest {
     @Test
     void entriesAreCompact() {
         ProfileView p = new ProfileView(2);
-        p.attributes[0] = "ab";
-        p.attributes[1] = null;
+        p.attributes.set(0, "ab");
+        p.attributes.set(1, null);
         p.friendCount = 5;
         p.resourceCount = 10;
         p.pendingCount = -1;
@@ -285,25 +286,27 @@ class ViewCodecTest {
     @Test
     void aViewWithFewerAttributeSlotsKeepsTheFirstOnes() {
         ProfileView wide = new ProfileView(4);
-        Arrays.setAll(wide.attributes, i -> "a" + i);
+        for (int i = 0; i < wide.attributes.count(); i++) {
+            wide.attributes.set(i, "a" + i);
+        }
         ProfileView narrow = new ProfileView(2);
         codec.decode(codec.encode(wide), narrow);
-        assertThat(narrow.attributes).containsExactly("a0", "a1");
+        assertThat(narrow.attributes.toArray()).containsExactly("a0", "a1");
     }
 
     @Test
     void loneSurrogatesBecomeQuestionMarksAsInStringGetBytes() {
         MemberList l = new MemberList(1);
-        l.add(1).attributes[0] = "a\ud800b";
+        l.add(1).attributes.set(0, "a\ud800b");
         MemberList out = new MemberList(1);
         codec.decode(codec.encode(l), out);
-        assertThat(out.get(0).attributes[0]).isEqualTo("a?b");
+        assertThat(out.get(0).attributes.get(0)).isEqualTo("a?b");
     }
 
     @Test
     void malformedEntriesAreRefused() {
         ProfileView p = new ProfileView(1);
-        p.attributes[0] = "hello";
+        p.attributes.set(0, "hello");
         byte[] good = codec.encode(p);
         assertThatThrownBy(() -> codec.decode(good, new MemberList(1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kind 'M'");

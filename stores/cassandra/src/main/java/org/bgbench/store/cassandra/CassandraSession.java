@@ -398,9 +398,9 @@ final class CassandraSession implements StoreSession {
         // Sessions share the store's CqlSession.
     }
 
-    private static void copy(List<String> from, String[] to) {
-        for (int i = 0, n = Math.min(from.size(), to.length); i < n; i++) {
-            to[i] = from.get(i);
+    private static void copy(List<String> from, org.bgbench.store.Attributes to) {
+        for (int i = 0, n = Math.min(from.size(), to.count()); i < n; i++) {
+            to.set(i, from.get(i));
         }
     }
 

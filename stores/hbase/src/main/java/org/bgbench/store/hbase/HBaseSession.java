@@ -95,8 +95,8 @@ final class HBaseSession implements StoreSession {
                     out.profileImage = value(c);
                 } else if (c.getQualifierLength() == 1) {
                     int i = c.getQualifierArray()[c.getQualifierOffset()];
-                    if (i < out.attributes.length) {
-                        out.attributes[i] = string(c);
+                    if (i < out.attributes.count()) {
+                        out.attributes.setUtf8(i, value(c));
                     }
                 } else if (manual) {
                     long n = Bytes.toLong(c.getValueArray(), c.getValueOffset());
@@ -174,8 +174,8 @@ final class HBaseSession implements StoreSession {
                     row.thumbnail = value(c);
                 } else if (c.getQualifierLength() == 1) {
                     int a = c.getQualifierArray()[c.getQualifierOffset()];
-                    if (a < row.attributes.length) {
-                        row.attributes[a] = string(c);
+                    if (a < row.attributes.count()) {
+                        row.attributes.setUtf8(a, value(c));
                     }
                 }
             }

@@ -81,4 +81,10 @@ public final class MariadbDialect implements SqlDialect {
     public RowSink openSink(Connection c, RelationalSchema schema) throws SQLException {
         return bulk == MariadbStore.Bulk.INFILE ? new InfileSink(c, schema) : new BatchInsertSink(c, schema);
     }
+
+    /** MariaDB Connector/J returns a copy of the text field's bytes in the connection's utf8mb4. */
+    @Override
+    public boolean textAsUtf8Bytes() {
+        return true;
+    }
 }

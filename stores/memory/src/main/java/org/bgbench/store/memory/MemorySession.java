@@ -670,8 +670,8 @@ final class MemorySession implements StoreSession {
         return r;
     }
 
-    private static void copyAttributes(String[] from, String[] to) {
-        System.arraycopy(from, 0, to, 0, Math.min(from.length, to.length));
+    private static void copyAttributes(String[] from, org.bgbench.store.Attributes to) {
+        to.setAll(from);
     }
 
     /** Appends the ids of a set; bounded by the array so a torn optimistic read cannot fail before validation. */

@@ -481,9 +481,9 @@ final class MongoSession implements StoreSession {
 
     // ---- documents -------------------------------------------------------------------------------------------------
 
-    private static void attributes(Document d, String[] out) {
-        for (int i = 0; i < out.length; i++) {
-            out[i] = d.getString(MemberAttributes.name(i));
+    private static void attributes(Document d, org.bgbench.store.Attributes out) {
+        for (int i = 0; i < out.count(); i++) {
+            out.set(i, d.getString(MemberAttributes.name(i)));
         }
     }
 

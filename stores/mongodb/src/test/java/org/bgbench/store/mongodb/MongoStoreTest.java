@@ -164,7 +164,7 @@ class MongoStoreTest {
                     for (int r = 0; r < y.size(); r++) {
                         assertThat(y.get(r).thumbnail).isEqualTo(graph.thumbnail(graph.memberIndex(y.get(r)
                                 .memberId)));
-                        assertThat(y.get(r).attributes[2]).isEqualTo(graph.attribute(graph.memberIndex(y.get(r)
+                        assertThat(y.get(r).attributes.get(2)).isEqualTo(graph.attribute(graph.memberIndex(y.get(r)
                                 .memberId), 2));
                     }
                     listed += y.size();

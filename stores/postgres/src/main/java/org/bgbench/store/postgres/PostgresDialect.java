@@ -101,4 +101,10 @@ public final class PostgresDialect implements SqlDialect {
     public RowSink openSink(Connection c, RelationalSchema schema) throws SQLException {
         return new CopySink(c, schema);
     }
+
+    /** pgJDBC returns a text field's received bytes (UTF-8, the client encoding it sets) without copying. */
+    @Override
+    public boolean textAsUtf8Bytes() {
+        return true;
+    }
 }

@@ -208,7 +208,7 @@ class PostgresStoreTest {
             ProfileView p = new ProfileView(spec.attributeCount());
             int id = graph.memberId(17);
             s.viewProfile(id, id, p);
-            assertThat(p.attributes[12]).as("attr12 column").isEqualTo(graph.attribute(17, 12));
+            assertThat(p.attributes.get(12)).as("attr12 column").isEqualTo(graph.attribute(17, 12));
             assertThat(p.pendingCount).isEqualTo(graph.initialPendingCount(17));
             MemberList friends = new MemberList(spec.attributeCount());
             s.listFriends(id, id, friends);

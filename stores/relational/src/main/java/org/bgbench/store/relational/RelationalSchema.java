@@ -87,6 +87,8 @@ public final class RelationalSchema {
     final String pushFeed;
     final String feedResource;
     final String sortedFeed;
+    /** Sessions read member attributes with {@code getBytes} as UTF-8 and leave the Strings to whoever asks. */
+    final boolean utf8Text;
     /** Parameters of {@link #friendsOf}: the member id once per half. */
     final int friendsParams;
     /** How many times {@link #pullFeed} takes k, after the member ids. */
@@ -118,6 +120,15 @@ public final class RelationalSchema {
     /** @param physical friendship tables, where VP's counts come from, where profile images are (CIKM 2013 C–E) */
     public RelationalSchema(int attributeCount, int friendshipRows, FeedDesign feed, boolean lateral,
                             PhysicalDesign physical) {
+        this(attributeCount, friendshipRows, feed, lateral, physical, false);
+    }
+
+    /**
+     * @param utf8Text whether sessions read text columns as their UTF-8 bytes ({@link SqlDialect#textAsUtf8Bytes()})
+     */
+    public RelationalSchema(int attributeCount, int friendshipRows, FeedDesign feed, boolean lateral,
+                            PhysicalDesign physical, boolean utf8Text) {
+        this.utf8Text = utf8Text;
         if (friendshipRows != 1 && friendshipRows != 2) {
             throw new IllegalArgumentException("friendship rows must be 1 or 2, got " + friendshipRows);
         }

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.locks.Lock;
 import org.bgbench.model.Action;
+import org.bgbench.store.Attributes;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
@@ -37,6 +38,8 @@ public class RelationalSession implements StoreSession {
     /** {@code images=fs}: where VP reads profile images from; null when they are inline. */
     private final ImageFiles images;
     private final int attributes;
+    /** Attributes read as UTF-8 bytes ({@link SqlDialect#textAsUtf8Bytes()}), decoded only if someone reads them. */
+    private final boolean utf8Text;
     private final FeedDesign feed;
     private final int friendsParams;
     private final int pullLimits;
@@ -95,6 +98,7 @@ public class RelationalSession implements StoreSession {
         this.countAttributes = schema.physical().countAttributes();
         this.images = schema.physical().imagesInFiles() ? new ImageFiles(schema.physical().imagesDir()) : null;
         this.attributes = schema.attributeCount();
+        this.utf8Text = schema.utf8Text;
         this.feed = schema.feed();
         this.friendsParams = schema.friendsParams;
         this.pullLimits = schema.pullLimits;
@@ -157,9 +161,9 @@ public class RelationalSession implements StoreSession {
                 if (!rs.next()) {
                     throw new StoreException("VP: member " + profile + " not found");
                 }
-                int n = Math.min(attributes, out.attributes.length);
+                int n = Math.min(attributes, out.attributes.count());
                 for (int a = 0; a < n; a++) {
-                    out.attributes[a] = rs.getString(a + 1);
+                    text(rs, a + 1, out.attributes, a);
                 }
                 int col = attributes + 1;
                 if (images == null) {
@@ -204,14 +208,23 @@ public class RelationalSession implements StoreSession {
         }
     }
 
+    /** Text column {@code col} into attribute {@code a}: its bytes when the driver hands them over as UTF-8. */
+    private void text(ResultSet rs, int col, Attributes out, int a) throws SQLException {
+        if (utf8Text) {
+            out.setUtf8(a, rs.getBytes(col));
+        } else {
+            out.set(a, rs.getString(col));
+        }
+    }
+
     private void members(PreparedStatement ps, MemberList out) throws SQLException {
         out.clear();
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 MemberList.Row row = out.add(rs.getInt(1));
-                int n = Math.min(attributes, row.attributes.length);
+                int n = Math.min(attributes, row.attributes.count());
                 for (int a = 0; a < n; a++) {
-                    row.attributes[a] = rs.getString(a + 2);
+                    text(rs, a + 2, row.attributes, a);
                 }
                 row.thumbnail = rs.getBytes(attributes + 2);
             }

@@ -422,7 +422,7 @@ public abstract class RelationalStore implements DataStore {
                     // userid, the attributes, pic (or picpath), tpic, and the counts with counts=attributes
                     int extra = 1 + new RelationalSchema(1, friendshipRows, feed, false, physical).memberExtraColumns();
                     schema = new RelationalSchema(rs.getMetaData().getColumnCount() - extra, friendshipRows, feed,
-                            dialect.lateralJoins(), physical);
+                            dialect.lateralJoins(), physical, dialect.textAsUtf8Bytes());
                 } catch (SQLException e) {
                     throw new StoreException(dialect.name() + " holds no BG schema (" + e.getMessage()
                             + "); load a graph first", e);

@@ -61,6 +61,16 @@ public interface SqlDialect {
         return false;
     }
 
+    /**
+     * Whether the driver's {@code ResultSet.getBytes} of a text column returns the text's UTF-8 bytes, so sessions
+     * hand member attributes back as bytes and build a String only when someone reads it
+     * ({@link org.bgbench.store.Attributes}). False (the default) reads them with {@code getString}. The conformance
+     * suite compares the decoded text with the generator's, so a dialect that claims this wrongly fails it.
+     */
+    default boolean textAsUtf8Bytes() {
+        return false;
+    }
+
     /** The bulk path a loader writes through; the sink owns {@code c} and closes it. */
     RowSink openSink(Connection c, RelationalSchema schema) throws SQLException;
 }

@@ -72,4 +72,10 @@ public final class SqliteDialect implements SqlDialect {
     public RowSink openSink(Connection c, RelationalSchema schema) throws SQLException {
         return new BatchInsertSink(c, schema);
     }
+
+    /** sqlite-jdbc returns sqlite3_column_blob of the text, which is its UTF-8 encoding. */
+    @Override
+    public boolean textAsUtf8Bytes() {
+        return true;
+    }
 }

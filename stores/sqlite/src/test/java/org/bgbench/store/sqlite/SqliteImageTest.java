@@ -152,7 +152,7 @@ class SqliteImageTest {
             try (StoreSession s = store.openSession()) {
                 ProfileView p = new ProfileView(SPEC.attributeCount());
                 s.viewProfile(graph.memberId(17), graph.memberId(17), p);
-                assertThat(p.attributes[12]).as("the image's attr12 column").isEqualTo(graph.attribute(17, 12));
+                assertThat(p.attributes.get(12)).as("the image's attr12 column").isEqualTo(graph.attribute(17, 12));
             }
 
             StoreConformanceSuite.load(store, other, 2);

@@ -43,7 +43,7 @@ class SqliteStoreTest {
             ProfileView p = new ProfileView(SPEC.attributeCount());
             int id = graph.memberId(17);
             s.viewProfile(id, id, p);
-            assertThat(p.attributes[12]).as("attr12 column").isEqualTo(graph.attribute(17, 12));
+            assertThat(p.attributes.get(12)).as("attr12 column").isEqualTo(graph.attribute(17, 12));
             assertThat(p.profileImage).isEqualTo(graph.profileImage(17));
             assertThat(p.pendingCount).isEqualTo(graph.initialPendingCount(17));
             assertThat(p.friendCount).isEqualTo(graph.initialFriendCount(17));

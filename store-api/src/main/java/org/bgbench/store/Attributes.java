@@ -1,0 +1,86 @@
+package org.bgbench.store;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A member's profile attributes as a read action returns them, reused across calls. A store sets each attribute
+ * either as a String or as the UTF-8 bytes it received ({@link #setUtf8}), which are decoded only when someone asks
+ * for the String ({@link #get}). BG itself validates ids and counts, not attribute text, so a run that nobody reads
+ * the attributes of never pays for building Strings: List Friends returns ~1,100 of them per call, and building them
+ * was a quarter of BG's CPU in that action against PostgreSQL. YCSB's {@code ByteIterator} makes the same choice.
+ * Not thread-safe, like the views that hold it.
+ */
+public final class Attributes {
+    private final String[] text;
+    private final byte[][] utf8;
+
+    public Attributes(int count) {
+        text = new String[count];
+        utf8 = new byte[count][];
+    }
+
+    /** How many attributes the view holds (the graph's attribute count). */
+    public int count() {
+        return text.length;
+    }
+
+    /** Attribute {@code a}, decoded from its UTF-8 bytes on first access; null if the store returned none. */
+    public String get(int a) {
+        String s = text[a];
+        if (s == null) {
+            byte[] b = utf8[a];
+            if (b != null) {
+                s = text[a] = new String(b, StandardCharsets.UTF_8);
+            }
+        }
+        return s;
+    }
+
+    /** Sets attribute {@code a} to {@code value} (null for none). */
+    public void set(int a, String value) {
+        text[a] = value;
+        utf8[a] = null;
+    }
+
+    /**
+     * Sets attribute {@code a} to the text these UTF-8 bytes encode (null for none). The array is kept, not copied:
+     * the caller must not change it afterwards (a driver's freshly received field qualifies).
+     */
+    public void setUtf8(int a, byte[] bytes) {
+        text[a] = null;
+        utf8[a] = bytes;
+    }
+
+    /** Attribute {@code a} as UTF-8 bytes (the store's own when it set them, else encoded); null if none. */
+    public byte[] utf8(int a) {
+        byte[] b = utf8[a];
+        if (b == null && text[a] != null) {
+            b = text[a].getBytes(StandardCharsets.UTF_8);
+        }
+        return b;
+    }
+
+    /** Sets the first {@code min(count, values.length)} attributes to {@code values}. */
+    public void setAll(String[] values) {
+        int n = Math.min(text.length, values.length);
+        for (int a = 0; a < n; a++) {
+            set(a, values[a]);
+        }
+    }
+
+    /** Every attribute as a String, decoding as needed; allocates. */
+    public String[] toArray() {
+        String[] out = new String[text.length];
+        for (int a = 0; a < out.length; a++) {
+            out[a] = get(a);
+        }
+        return out;
+    }
+
+    /** Forgets every attribute. */
+    public void clear() {
+        Arrays.fill(text, null);
+        Arrays.fill(utf8, null);
+    }
+}

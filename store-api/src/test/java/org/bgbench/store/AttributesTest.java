@@ -1,0 +1,66 @@
+package org.bgbench.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class AttributesTest {
+    @Test
+    void bytesAreDecodedAsUtf8OnlyWhenRead() {
+        Attributes a = new Attributes(3);
+        byte[] raw = "Zoë 東京".getBytes(StandardCharsets.UTF_8);
+        a.setUtf8(0, raw);
+        a.set(1, "plain");
+        assertThat(a.utf8(0)).isSameAs(raw);
+        assertThat(a.get(0)).isEqualTo("Zoë 東京");
+        // Decoded once, then the same String.
+        assertThat(a.get(0)).isSameAs(a.get(0));
+        assertThat(a.get(1)).isEqualTo("plain");
+        assertThat(a.utf8(1)).isEqualTo("plain".getBytes(StandardCharsets.UTF_8));
+        assertThat(a.get(2)).isNull();
+        assertThat(a.utf8(2)).isNull();
+        assertThat(a.toArray()).containsExactly("Zoë 東京", "plain", null);
+    }
+
+    @Test
+    void settingOneFormForgetsTheOther() {
+        Attributes a = new Attributes(1);
+        a.set(0, "old");
+        a.setUtf8(0, "new".getBytes(StandardCharsets.UTF_8));
+        assertThat(a.get(0)).isEqualTo("new");
+        a.set(0, "newer");
+        assertThat(a.utf8(0)).isEqualTo("newer".getBytes(StandardCharsets.UTF_8));
+        a.setUtf8(0, null);
+        assertThat(a.get(0)).isNull();
+    }
+
+    @Test
+    void aReusedRowForgetsTheLastCallsAttributes() {
+        MemberList list = new MemberList(2);
+        MemberList.Row r = list.add(7);
+        r.attributes.setUtf8(0, "x".getBytes(StandardCharsets.UTF_8));
+        r.attributes.set(1, "y");
+        assertThat(r.attributes.get(0)).isEqualTo("x");
+        list.clear();
+        MemberList.Row again = list.add(8);
+        assertThat(again).isSameAs(r);
+        assertThat(again.attributes.toArray()).containsExactly(null, null);
+
+        ProfileView p = new ProfileView(2);
+        p.attributes.set(0, "a");
+        p.clear();
+        assertThat(p.attributes.get(0)).isNull();
+    }
+
+    @Test
+    void setAllTakesWhatFits() {
+        Attributes a = new Attributes(2);
+        a.setAll(new String[] {"a", "b", "c"});
+        assertThat(a.toArray()).containsExactly("a", "b");
+        Attributes wide = new Attributes(3);
+        wide.setAll(new String[] {"a"});
+        assertThat(wide.toArray()).containsExactly("a", null, null);
+        assertThat(wide.count()).isEqualTo(3);
+    }
+}
