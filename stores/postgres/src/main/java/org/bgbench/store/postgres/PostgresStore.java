@@ -219,6 +219,7 @@ public final class PostgresStore extends RelationalStore {
             props.setProperty("loginTimeout", seconds);
             // BG sessions run the same few statements millions of times: plan them server-side from the first use.
             props.setProperty("prepareThreshold", "1");
+            target.chooseTls(props);
 
             int version;
             int slots;
@@ -296,6 +297,7 @@ public final class PostgresStore extends RelationalStore {
                 Properties props = new Properties();
                 props.putAll(primaryProps);
                 props.setProperty("ApplicationName", "bg-read");
+                t.chooseTls(props);
                 HikariConfig hc = new HikariConfig();
                 hc.setPoolName("bg-postgres-read-" + i++);
                 hc.setJdbcUrl(url);
