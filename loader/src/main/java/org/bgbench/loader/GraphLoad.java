@@ -37,10 +37,29 @@ public final class GraphLoad {
      * second from a separate thread (may be null).
      */
     public LoadReport run(LongConsumer progress) {
+        return run(progress, null);
+    }
+
+    /**
+     * {@link #run(LongConsumer)}, and while the store builds indexes {@code finishing} hears about once a second how
+     * far it got (may be null).
+     */
+    public LoadReport run(LongConsumer progress, FinishListener finishing) {
         store.createSchema(graph.spec());
         long start = System.nanoTime();
         long rows = loadRanges(new int[][] {{0, graph.members()}}, progress);
-        return finish(rows, (System.nanoTime() - start) / 1e9);
+        return finish(rows, (System.nanoTime() - start) / 1e9, finishing);
+    }
+
+    /** Hears how far the end of a load (indexes, statistics) got, about once a second, from a separate thread. */
+    @FunctionalInterface
+    public interface FinishListener {
+        /**
+         * @param seconds  since the end of the load began
+         * @param fraction the share done by the store's estimate, NaN while it has told nothing
+         * @param step     the last step the store finished, null while none has
+         */
+        void tick(double seconds, double fraction, String step);
     }
 
     /**
@@ -119,8 +138,31 @@ public final class GraphLoad {
 
     /** Ends a load: indexes and statistics, then the sanity check (drops the schema when it fails). */
     public LoadReport finish(long rows, double loadSeconds) {
+        return finish(rows, loadSeconds, null);
+    }
+
+    /** {@link #finish(long, double)}, telling {@code finishing} (may be null) how far the store got each second. */
+    public LoadReport finish(long rows, double loadSeconds, FinishListener finishing) {
         long finishStart = System.nanoTime();
-        store.finishLoad(graph);
+        AtomicReference<Object[]> last = new AtomicReference<>(new Object[] {Double.NaN, null});
+        Thread reporter = finishing == null ? null : Thread.ofPlatform().daemon().name("bg-finish-progress").start(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    Thread.sleep(1000);
+                    Object[] l = last.get();
+                    finishing.tick((System.nanoTime() - finishStart) / 1e9, (Double) l[0], (String) l[1]);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            store.finishLoad(graph, (fraction, step) -> last.set(new Object[] {fraction, step}));
+        } finally {
+            if (reporter != null) {
+                reporter.interrupt();
+            }
+        }
         double finishSeconds = (System.nanoTime() - finishStart) / 1e9;
         StoreCounts counts = store.counts();
         List<String> problems = SanityCheck.problems(store, graph, counts, 200);

@@ -45,6 +45,15 @@ public final class Loading {
                     100.0 * rows / Math.max(1, expectedRows), rate,
                     rows == 0 ? "?" : clock(Math.max(0, expectedRows - rows) / rate));
             err.flush();
+        }, (s, fraction, step) -> {
+            // Indexes and statistics: the store's share done (by the rows each step works on) gives the time left,
+            // once enough is done for the estimate to mean something.
+            boolean known = !Double.isNaN(fraction) && fraction >= 0.05;
+            err.printf(Locale.ROOT, "  %5.0fs  indexes and statistics%s%s%n", (System.nanoTime() - start) / 1e9,
+                    known ? String.format(Locale.ROOT, " %.0f %%, %s left", 100 * fraction,
+                            clock(s * (1 - fraction) / fraction)) : String.format(Locale.ROOT, " for %s", clock(s)),
+                    step == null ? "" : " (done: " + step + ")");
+            err.flush();
         });
     }
 
@@ -100,7 +109,23 @@ public final class Loading {
         sb.append(String.format(Locale.ROOT, "  sanity check passed: %s members, %s friendships, %s pending, %s "
                         + "resources, %s comments%n", count(r.counts().members()), count(r.counts().friendships()),
                 count(r.counts().pending()), count(r.counts().resources()), count(r.counts().comments())));
+        sb.append(String.format(Locale.ROOT, "  heap  at most %,d MiB used (peak of each heap pool, summed) of BG's "
+                + "%,d MiB%n", peakHeapBytes() >> 20, Runtime.getRuntime().maxMemory() >> 20));
         return sb.toString();
+    }
+
+    /**
+     * The heap BG's process used at most so far: each heap pool's peak, summed (the pools need not peak together, so
+     * this bounds the true peak from above). For a load, what the generator and the loaders held.
+     */
+    static long peakHeapBytes() {
+        long sum = 0;
+        for (java.lang.management.MemoryPoolMXBean p : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == java.lang.management.MemoryType.HEAP && p.getPeakUsage() != null) {
+                sum += p.getPeakUsage().getUsed();
+            }
+        }
+        return sum;
     }
 
     private static String count(long n) {

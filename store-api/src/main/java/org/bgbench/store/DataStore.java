@@ -32,6 +32,14 @@ public interface DataStore extends AutoCloseable {
     void finishLoad(SocialGraph graph);
 
     /**
+     * {@link #finishLoad(SocialGraph)}, telling {@code progress} how far it got. Stores that cannot tell report
+     * nothing (the default); {@code bg load} then shows the time spent.
+     */
+    default void finishLoad(SocialGraph graph, FinishProgress progress) {
+        finishLoad(graph);
+    }
+
+    /**
      * The state mark BG last wrote into this store ({@link StateMark}: {@code loaded:…}, {@code state:…} or
      * {@code running:…}), or empty when the store holds no BG schema or no mark. The mark lives in the store itself
      * (a row of {@code bg_meta} in the SQL stores, a field of the memory store's instance), so it says which of BG's

@@ -39,7 +39,6 @@ public final class MemberList {
         size++;
         r.memberId = memberId;
         r.thumbnail = null;
-        r.attributes.clear();
         return r;
     }
 

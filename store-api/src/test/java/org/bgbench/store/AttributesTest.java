@@ -36,16 +36,19 @@ class AttributesTest {
     }
 
     @Test
-    void aReusedRowForgetsTheLastCallsAttributes() {
+    void aReusedRowTakesTheNextCallsAttributes() {
         MemberList list = new MemberList(2);
         MemberList.Row r = list.add(7);
-        r.attributes.setUtf8(0, "x".getBytes(StandardCharsets.UTF_8));
-        r.attributes.set(1, "y");
-        assertThat(r.attributes.get(0)).isEqualTo("x");
+        r.attributes.set(0, "x");
+        r.attributes.setUtf8(1, "y".getBytes(StandardCharsets.UTF_8));
+        assertThat(r.attributes.get(1)).isEqualTo("y");
         list.clear();
+        // Rows are recycled; a store sets every attribute again, in either form.
         MemberList.Row again = list.add(8);
         assertThat(again).isSameAs(r);
-        assertThat(again.attributes.toArray()).containsExactly(null, null);
+        again.attributes.setUtf8(0, "x2".getBytes(StandardCharsets.UTF_8));
+        again.attributes.set(1, "y2");
+        assertThat(again.attributes.toArray()).containsExactly("x2", "y2");
 
         ProfileView p = new ProfileView(2);
         p.attributes.set(0, "a");

@@ -218,7 +218,7 @@ public abstract class StoreConformanceSuite {
                 s.viewProfile(other, id, p);
                 assertThat(p.memberId).isEqualTo(id);
                 for (int a = 0; a < graph.attributeCount(); a++) {
-                    assertThat(p.attributes[a]).as("attribute %d of %d", a, id).isEqualTo(graph.attribute(i, a));
+                    assertThat(p.attributes.get(a)).as("attribute %d of %d", a, id).isEqualTo(graph.attribute(i, a));
                 }
                 assertThat(p.profileImage).as("profile image of %d", id).isEqualTo(graph.profileImage(i));
                 assertThat(p.friendCount).as("friends of %d", id).isEqualTo(state.friendCount(i));
@@ -255,7 +255,7 @@ public abstract class StoreConformanceSuite {
             MemberList.Row row = list.get(r);
             int index = graph.memberIndex(row.memberId);
             for (int a = 0; a < graph.attributeCount(); a++) {
-                assertThat(row.attributes[a]).isEqualTo(graph.attribute(index, a));
+                assertThat(row.attributes.get(a)).isEqualTo(graph.attribute(index, a));
             }
             assertThat(row.thumbnail).as("thumbnail of %d", row.memberId).isEqualTo(graph.thumbnail(index));
         }

@@ -116,8 +116,13 @@ public final class CasqlStore implements DataStore {
 
     @Override
     public void finishLoad(SocialGraph graph) {
+        finishLoad(graph, org.bgbench.store.FinishProgress.NONE);
+    }
+
+    @Override
+    public void finishLoad(SocialGraph graph, org.bgbench.store.FinishProgress progress) {
         try {
-            database.finishLoad(graph);
+            database.finishLoad(graph, progress);
         } finally {
             // Reads issued while loading may have cached a partly loaded graph.
             audience.forget();

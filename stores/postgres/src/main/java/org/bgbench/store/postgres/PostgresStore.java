@@ -509,8 +509,8 @@ public final class PostgresStore extends RelationalStore {
 
     /** Builds keys and indexes and records the graph (as the Basic design), then populates and indexes the view. */
     @Override
-    public void finishLoad(SocialGraph graph) {
-        super.finishLoad(graph);
+    public void finishLoad(SocialGraph graph, org.bgbench.store.FinishProgress progress) {
+        super.finishLoad(graph, progress);
         if (view != null) {
             view.prepare();
         }

@@ -18,6 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FinishProgress;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreException;
@@ -187,6 +188,11 @@ public abstract class RelationalStore implements DataStore {
 
     /** Runs {@code statements} in order on one connection, under the write lock when there is one. */
     private void execute(String what, List<String> statements) {
+        execute(what, statements, null);
+    }
+
+    /** Runs {@code statements} in order on one connection, telling {@code weights} (when not null) of each one done. */
+    private void execute(String what, List<String> statements, FinishWeights weights) {
         lock();
         try (Connection c = connect(); Statement st = c.createStatement()) {
             for (String sql : statements) {
@@ -194,6 +200,9 @@ public abstract class RelationalStore implements DataStore {
                     st.execute(sql);
                 } catch (SQLException e) {
                     throw failure(what + " (" + sql + ")", e);
+                }
+                if (weights != null) {
+                    weights.done(sql);
                 }
             }
         } catch (SQLException e) {
@@ -221,19 +230,26 @@ public abstract class RelationalStore implements DataStore {
 
     @Override
     public void finishLoad(SocialGraph graph) {
+        finishLoad(graph, FinishProgress.NONE);
+    }
+
+    /** Keys, indexes and statistics ({@link SqlDialect#afterLoad}), the share done weighed by the rows each touches. */
+    @Override
+    public void finishLoad(SocialGraph graph, FinishProgress progress) {
         RelationalSchema s = schema();
         List<List<String>> groups = dialect.afterLoad(s);
         int threads = Math.max(1, Math.min(dialect.afterLoadParallelism(), groups.size()));
+        FinishWeights weights = new FinishWeights(graph, s.friendshipRows(), groups, progress);
         if (threads == 1) {
             List<String> all = new ArrayList<>();
             groups.forEach(all::addAll);
-            execute("building indexes", all);
+            execute("building indexes", all, weights);
         } else {
             ExecutorService pool = Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("bg-index-", 0).factory());
             try {
                 List<Future<?>> done = new ArrayList<>();
                 for (List<String> group : groups) {
-                    done.add(pool.submit(() -> execute("building indexes", group)));
+                    done.add(pool.submit(() -> execute("building indexes", group, weights)));
                 }
                 for (Future<?> f : done) {
                     f.get();
