@@ -121,8 +121,15 @@ public abstract class StoreConformanceSuite {
             }
         }
         assertThat(failures).as("loader failures").isEmpty();
-        store.finishLoad(graph);
+        List<Double> finished = java.util.Collections.synchronizedList(new ArrayList<>());
+        store.finishLoad(graph, (fraction, step) -> finished.add(fraction));
         assertThat(rows.get()).as("loaders report progress").isPositive();
+        if (!finished.isEmpty()) {
+            // A store that tells how far its indexes got ends at all of it, never going back.
+            assertThat(finished).as("shares done while finishing").isSorted().allMatch(f -> f >= 0 && f <= 1);
+            assertThat(finished.get(finished.size() - 1)).as("the last share done").isCloseTo(1.0,
+                    org.assertj.core.data.Offset.offset(1e-9));
+        }
     }
 
     @Test

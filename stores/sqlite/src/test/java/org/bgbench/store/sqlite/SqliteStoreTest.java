@@ -51,6 +51,28 @@ class SqliteStoreTest {
     }
 
     @Test
+    void theEndOfALoadTellsHowFarItsIndexesGot() {
+        SocialGraph graph = new SocialGraph(SPEC);
+        try (SqliteStore store = new SqliteStore(dir.resolve("bg.sqlite"), 30_000, 8, 1)) {
+            store.createSchema(SPEC);
+            try (GraphLoader l = store.newLoader(graph)) {
+                l.load(0, graph.members(), n -> { });
+            }
+            java.util.List<String> steps = new java.util.ArrayList<>();
+            java.util.List<Double> shares = new java.util.ArrayList<>();
+            store.finishLoad(graph, (fraction, step) -> {
+                shares.add(fraction);
+                steps.add(step);
+            });
+            assertThat(steps).as("one report per index or statistics statement").hasSizeGreaterThan(1)
+                    .anyMatch(s -> s.contains("resources"));
+            assertThat(shares).isSorted();
+            assertThat(shares.get(shares.size() - 1)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(store.loadedGraph()).contains(SPEC.fingerprint());
+        }
+    }
+
+    @Test
     void aGraphLoadedWithAnotherFriendshipLayoutIsNotReused() {
         Path file = dir.resolve("bg.sqlite");
         try (SqliteStore store = new SqliteStore(file, 30_000, 8, 1)) {
