@@ -220,6 +220,7 @@ public final class PostgresStore extends RelationalStore {
             // BG sessions run the same few statements millions of times: plan them server-side from the first use.
             props.setProperty("prepareThreshold", "1");
             target.chooseTls(props);
+            props.setProperty("socketFactory", BufferedSocketFactory.class.getName());
 
             int version;
             int slots;
