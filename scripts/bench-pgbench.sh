@@ -1,22 +1,43 @@
 #!/usr/bin/env bash
-# BG against pgbench (PostgreSQL's C client, prepared statements) issuing exactly the SQL of BG's vp and lf actions,
-# interleaved so both see the same machine load. Needs the issue-3 graph loaded (scripts/bench-postgres.sh does it).
+# BG against pgbench (PostgreSQL's C client, prepared statements) issuing exactly the SQL of BG's vp, lf and vfr
+# actions, interleaved so every command sees the same machine load. Needs the default graph (M=10,000 φ=ρ=100) loaded
+# by each BG checkout given (bg load --store postgres --replace … in each: a checkout keeps its own state).
+#
 # Usage: PGPASSWORD=… scripts/bench-pgbench.sh OUTDIR [bg options, e.g. -p postgres.password=…]
+#   BG_CHECKOUTS   BG checkouts to compare, space-separated (default: this one); e.g. "/work/wt-before /work/main"
+#   PG_SSLMODES    pgbench's sslmode per checkout, space-separated, matched by position (default: disable): BG's
+#                  postgres store talks TLS to a server on this machine only when the URL asks (since issue 20); an
+#                  older checkout used pgJDBC's default, prefer, as libpq does, and is compared with pgbench on prefer
+#   BG_MIXES       default "vp lf vfr"; BG_THREADS default "1 4 16 64"; BG_BENCH_RUNS default 3; BG_BENCH_SECONDS 10
+# Prints one line per run: mix, T, run, then for each checkout: pgbench tps, BG actions/s, ratio, BG µs/action.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out=${1:?usage: bench-pgbench.sh OUTDIR [bg options]}; shift
 runs=${BG_BENCH_RUNS:-3}
+secs=${BG_BENCH_SECONDS:-10}
+read -r -a checkouts <<< "${BG_CHECKOUTS:-$root}"
+read -r -a modes <<< "${PG_SSLMODES:-disable}"
 mkdir -p "$out"
-printf '%-4s %-3s %-3s %12s %12s %7s\n' mix T run pgbench bg ratio
-for mix in vp lf; do
-  for t in 4 16; do
+printf '%-4s %-3s %-3s' mix T run
+for c in "${checkouts[@]}"; do printf ' | %-18s %9s %9s %6s %7s' "$(basename "$c")" pgbench bg ratio 'µs/act'; done
+echo
+for mix in ${BG_MIXES:-vp lf vfr}; do
+  for t in ${BG_THREADS:-1 4 16 64}; do
     for i in $(seq 1 "$runs"); do
-      pg=$(pgbench -n -M prepared -c "$t" -j 2 -T 10 -f "$root/scripts/pgbench/$mix.sql" -h localhost -U postgres bg \
-        2>/dev/null | awk '/^tps/ {print int($3)}')
-      "$root/bg" run --store postgres "$@" --workload "$mix" --threads "$t" --warmup 2s --duration 10s --quiet \
-        --out "$out/$mix-T$t-$i.json" > /dev/null
-      bg=$(python3 -c "import json;print(int(json.load(open('$out/$mix-T$t-$i.json'))['throughput']))")
-      printf '%-4s %-3s %-3s %12s %12s %7s\n' "$mix" "$t" "$i" "$pg" "$bg" "$(python3 -c "print(f'{$bg/$pg:.2f}')")"
+      printf '%-4s %-3s %-3s' "$mix" "$t" "$i"
+      for k in "${!checkouts[@]}"; do
+        c=${checkouts[$k]}; mode=${modes[$k]:-${modes[0]}}
+        pg=$(PGSSLMODE=$mode pgbench -n -M prepared -c "$t" -j 2 -T "$secs" -f "$root/scripts/pgbench/$mix.sql" \
+          -h localhost -U postgres bg 2>/dev/null | awk '/^tps/ {print int($3)}')
+        f="$out/$mix-T$t-$i-$(basename "$c").json"
+        # vfr has no named mix: View Friend Requests alone through the USC key (works in older checkouts too).
+        if [ "$mix" = vfr ]; then w=(-p ViewFriendReqAction=1); else w=(--workload "$mix"); fi
+        "$c/bg" run --store postgres "$@" "${w[@]}" --threads "$t" --warmup 2s --duration "${secs}s" --quiet \
+          --out "$f" > /dev/null
+        read -r bg us < <(python3 -c "import json;r=json.load(open('$f'));print(int(r['throughput']), round(r['cpu']['bg_us_per_action'],1))")
+        printf ' | %-18s %9s %9s %6s %7s' "$mode" "$pg" "$bg" "$(python3 -c "print(f'{$bg/$pg:.2f}')")" "$us"
+      done
+      echo
     done
   done
 done
