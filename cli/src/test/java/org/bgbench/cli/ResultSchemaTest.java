@@ -68,8 +68,14 @@ class ResultSchemaTest {
         // 'stuck' (issue 11 item 4): actions still waiting on the store when the run ended.
         assertThat(keys(r.get("total"))).containsExactly("count", "noops", "errors", "stuck", "throughput", "p50_ms",
                 "p95_ms", "p99_ms", "p999_ms", "max_ms", "min_ms", "mean_ms", "within_beta_pct", "within_beta_count",
-                "error_mean_ms", "hdr");
+                "error_mean_ms", "hdr", "bg_cpu_us", "bg_cpu_samples");
         assertThat(keys(r.get("actions").get("VP"))).isEqualTo(keys(r.get("total")));
+        assertThat(keys(r.get("sessions").get("VSP"))).isEqualTo(keys(r.get("total")));
+        // 'bg_outside_us_per_action' beside 'bg_cpu_us' per action: BG's CPU outside the store calls.
+        assertThat(keys(r.get("cpu"))).containsExactly("bg_cores", "bg_us_per_action", "store_cores",
+                "machine_cores", "machine_iowait_cores", "bg_cpu_s", "store_cpu_s", "bg_available_cores",
+                "machine_cpus", "store_pids", "store_processes", "bg_peak_cores", "store_peak_cores",
+                "machine_peak_cores", "bg_outside_us_per_action");
         assertThat(keys(r.get("config"))).containsExactly("threads", "operations", "locks", "unique_socialites", "seed",
                 "actions", "thread_kind", "completed", "abort_reason", "stuck_threads", "error_samples",
                 "stalled_seconds", "incomplete_reason");

@@ -10,6 +10,9 @@ final class CountingRecorder implements ActionRecorder {
     final AtomicLongArray noop = new AtomicLongArray(Kind.count());
     final AtomicLongArray errors = new AtomicLongArray(Kind.count());
     final AtomicLongArray nanos = new AtomicLongArray(Kind.count());
+    /** BG's thread CPU in the sampled store calls, ns, and the calls sampled. */
+    final AtomicLongArray cpuNanos = new AtomicLongArray(Kind.count());
+    final AtomicLongArray cpuSamples = new AtomicLongArray(Kind.count());
 
     @Override
     public void ok(int kind, long latencyNanos) {
@@ -30,6 +33,18 @@ final class CountingRecorder implements ActionRecorder {
 
     @Override
     public void bgWait(long nanos) {
+    }
+
+    @Override
+    public void cpu(int kind, long nanos) {
+        cpuNanos.addAndGet(kind, nanos);
+        cpuSamples.incrementAndGet(kind);
+    }
+
+    /** Mean CPU µs per sampled call of {@code kind}, or null without samples. */
+    Double cpuMeanUs(int kind) {
+        long n = cpuSamples.get(kind);
+        return n == 0 ? null : cpuNanos.get(kind) / 1e3 / n;
     }
 
     /** Sum over every kind. */

@@ -250,6 +250,42 @@ class MeasuredSessionTest {
         assertThat(rec.ok.get(Action.IF.index())).isEqualTo(1);
     }
 
+    @Test
+    void oneCallInEightIsSampledForBgsCpuWhetherItCompletesOrFails() throws Exception {
+        assumeThreadCpuClock();
+        int a = busyMember();
+        int stranger = unrelatedTo(a);
+        int vp = Action.VP.index();
+        for (int i = 0; i < 8 * MeasuredSession.CPU_EVERY; i++) {
+            assertThat(s.viewProfile(a, a)).isTrue();
+        }
+        assertThat(rec.cpuSamples.get(vp)).isEqualTo(8);
+        // The thread's CPU clock counts in ns: a call into the store costs more than nothing, and far less than 0.1 s.
+        assertThat(rec.cpuMeanUs(vp)).isGreaterThan(0.0).isLessThan(100_000.0);
+        // Refused by the store: sampled all the same (the call cost BG's thread CPU too).
+        for (int i = 0; i < MeasuredSession.CPU_EVERY; i++) {
+            assertThat(s.acceptFriendRequest(a, stranger)).isFalse();
+        }
+        assertThat(rec.cpuSamples.get(Action.AFR.index())).isEqualTo(1);
+        assertThat(rec.cpuNanos.get(Action.AFR.index())).isPositive();
+        assertThat(rec.total(rec.cpuSamples)).isEqualTo(9);
+
+        // A virtual thread has no CPU clock of its own: its calls record nothing.
+        Thread.ofVirtual().start(() -> {
+            for (int i = 0; i < 4 * MeasuredSession.CPU_EVERY; i++) {
+                s.viewProfile(a, a);
+            }
+        }).join();
+        assertThat(rec.ok.get(vp)).isEqualTo(12 * MeasuredSession.CPU_EVERY);
+        assertThat(rec.total(rec.cpuSamples)).isEqualTo(9);
+    }
+
+    static void assumeThreadCpuClock() {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(threads.isCurrentThreadCpuTimeSupported()
+                && threads.isThreadCpuTimeEnabled(), "this JVM has no thread CPU clock");
+    }
+
     private long at(int i) {
         return log.entries.get(i).start();
     }

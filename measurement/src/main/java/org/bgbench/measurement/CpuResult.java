@@ -2,6 +2,7 @@ package org.bgbench.measurement;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -22,10 +23,34 @@ import java.util.List;
  * @param bgPeakCores        highest per-second value of bgCores
  * @param storePeakCores     highest per-second value of storeCores
  * @param machinePeakCores   highest per-second value of machineCores
+ * @param bgOutsideUsPerAction µs of BG CPU per completed action outside the store calls (choosing actions, member
+ *                           locks, validation logs, sampling, GC, JIT): {@code bgUsPerAction} less the
+ *                           count-weighted mean of the actions' {@link KindResult#bgCpuUs()}; null when either is
+ *                           unknown
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record CpuResult(Double bgCores, Double bgUsPerAction, Double storeCores, Double machineCores,
                         Double machineIowaitCores, Double bgCpuS, Double storeCpuS, int bgAvailableCores,
                         int machineCpus, List<Long> storePids, int storeProcesses, Double bgPeakCores,
-                        Double storePeakCores, Double machinePeakCores) {
+                        Double storePeakCores, Double machinePeakCores, Double bgOutsideUsPerAction) {
+
+    /**
+     * {@code bgUsPerAction} less the mean of the actions' {@link KindResult#bgCpuUs()}, each weighted by its count
+     * (actions without a figure are left out of the mean); null when {@code bgUsPerAction} is null or no action has a
+     * figure.
+     */
+    public static Double outsideUsPerAction(Double bgUsPerAction, Collection<KindResult> actions) {
+        if (bgUsPerAction == null) {
+            return null;
+        }
+        double sum = 0;
+        long count = 0;
+        for (KindResult k : actions) {
+            if (k != null && k.bgCpuUs() != null && k.count() > 0) {
+                sum += k.bgCpuUs() * k.count();
+                count += k.count();
+            }
+        }
+        return count == 0 ? null : bgUsPerAction - sum / count;
+    }
 }

@@ -21,11 +21,16 @@ import org.HdrHistogram.Histogram;
  * @param withinBetaCount completed executions whose latency was ≤ β
  * @param errorMeanMs     mean time until an error, null without errors
  * @param hdr             the latency histogram (ns), HdrHistogram compressed encoding in Base64, for lossless merging
+ * @param bgCpuUs         mean CPU time of BG's thread in the store call (the store binding, its driver, TLS, system
+ *                        calls), µs per sampled execution (completed or failed); null when none was sampled (sessions,
+ *                        virtual threads, a JVM without a thread CPU clock)
+ * @param bgCpuSamples    the executions sampled for {@code bgCpuUs}
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record KindResult(long count, long noops, long errors, long stuck, double throughput,
                          Double p50Ms, Double p95Ms, Double p99Ms, Double p999Ms, Double maxMs, Double minMs,
-                         Double meanMs, Double withinBetaPct, long withinBetaCount, Double errorMeanMs, String hdr) {
+                         Double meanMs, Double withinBetaPct, long withinBetaCount, Double errorMeanMs, String hdr,
+                         Double bgCpuUs, long bgCpuSamples) {
 
     /** The figures of {@code counts} over a measured period of {@code seconds}. */
     public static KindResult of(KindCounts counts, double seconds) {
@@ -45,7 +50,9 @@ public record KindResult(long count, long noops, long errors, long stuck, double
                 any ? 100.0 * counts.withinBeta() / n : null,
                 counts.withinBeta(),
                 counts.errors() > 0 ? counts.errorNanos() / 1e6 / counts.errors() : null,
-                Latencies.encode(h));
+                Latencies.encode(h),
+                counts.cpuSamples() > 0 ? counts.cpuNanos() / 1e3 / counts.cpuSamples() : null,
+                counts.cpuSamples());
     }
 
     private static double ms(long nanos) {

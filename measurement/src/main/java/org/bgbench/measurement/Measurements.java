@@ -367,7 +367,7 @@ public final class Measurements implements AutoCloseable {
     /** Differences of two cumulative snapshots, per kind and for all actions together. */
     private record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsWithinBeta, long sessions,
                             long errors, long noops, long errorNanos, long bgWaitNanos, long bgWaitCount,
-                            long actionErrors) {
+                            long actionErrors, long actionCpuNanos, long actionCpuSamples) {
     }
 
     private Interval interval(long[] to, long[] from) {
@@ -381,6 +381,8 @@ public final class Measurements implements AutoCloseable {
         long noops = 0;
         long errorNanos = 0;
         long actionErrors = 0;
+        long actionCpuNanos = 0;
+        long actionCpuSamples = 0;
         for (int k = 0; k < codes.size(); k++) {
             int block = k * stripes.stride;
             boolean action = Kind.isAction(k);
@@ -415,8 +417,11 @@ public final class Measurements implements AutoCloseable {
             long kindErrors = to[block + counters + Stripes.ERRORS] - from[block + counters + Stripes.ERRORS];
             long kindErrorNanos = to[block + counters + Stripes.ERROR_NANOS]
                     - from[block + counters + Stripes.ERROR_NANOS];
+            long kindCpuNanos = to[block + counters + Stripes.CPU_NANOS] - from[block + counters + Stripes.CPU_NANOS];
+            long kindCpuSamples = to[block + counters + Stripes.CPU_SAMPLES]
+                    - from[block + counters + Stripes.CPU_SAMPLES];
             kinds.add(new KindCounts(codes.get(k), h == null ? NOTHING : h, withinBeta, kindNoops, kindErrors,
-                    kindErrorNanos));
+                    kindErrorNanos, 0, kindCpuNanos, kindCpuSamples));
             if (action) {
                 actionsWithinBeta += withinBeta;
             } else if (h != null) {
@@ -426,11 +431,14 @@ public final class Measurements implements AutoCloseable {
             noops += kindNoops;
             errorNanos += action ? kindErrorNanos : 0;
             actionErrors += action ? kindErrors : 0;
+            actionCpuNanos += action ? kindCpuNanos : 0;
+            actionCpuSamples += action ? kindCpuSamples : 0;
         }
         int s = stripes.stripeCounters();
         return new Interval(List.copyOf(kinds), actions, actionsWithinBeta, sessions, errors, noops, errorNanos,
                 to[s + Stripes.BG_WAIT_NANOS] - from[s + Stripes.BG_WAIT_NANOS],
-                to[s + Stripes.BG_WAIT_COUNT] - from[s + Stripes.BG_WAIT_COUNT], actionErrors);
+                to[s + Stripes.BG_WAIT_COUNT] - from[s + Stripes.BG_WAIT_COUNT], actionErrors, actionCpuNanos,
+                actionCpuSamples);
     }
 
     /**
@@ -460,8 +468,7 @@ public final class Measurements implements AutoCloseable {
                 // waits join it as lower bounds.
                 Histogram own = counts.latencies() == NOTHING ? Latencies.newHistogram() : counts.latencies();
                 own.add(stuckLatencies[k]);
-                counts = new KindCounts(counts.code(), own, counts.withinBeta(), counts.noops(),
-                        counts.errors(), counts.errorNanos(), stuckCounts[k]);
+                counts = counts.withStuck(own, stuckCounts[k]);
                 if (Kind.isAction(k)) {
                     actionLatencies.add(stuckLatencies[k]);
                 }
@@ -476,18 +483,20 @@ public final class Measurements implements AutoCloseable {
             }
         }
         KindResult total = KindResult.of(new KindCounts("total", actionLatencies, totals.actionsWithinBeta,
-                actionNoops, actionErrors, totals.errorNanos, actionStuck), seconds);
+                actionNoops, actionErrors, totals.errorNanos, actionStuck, totals.actionCpuNanos,
+                totals.actionCpuSamples), seconds);
 
         ResourceUse use = started ? ResourceMonitor.between(baselineResources, lastResources)
                 : ResourceMonitor.between(lastResources, lastResources);
-        CpuResult cpu = new CpuResult(known(use.bgCores()),
-                total.count() > 0 ? known(use.bgCpuSeconds() * 1e6 / total.count()) : null,
+        Double bgUsPerAction = total.count() > 0 ? known(use.bgCpuSeconds() * 1e6 / total.count()) : null;
+        CpuResult cpu = new CpuResult(known(use.bgCores()), bgUsPerAction,
                 known(use.storeCores()), known(use.machineCores()), known(use.machineIowaitCores()),
                 known(use.bgCpuSeconds()), known(use.storeCpuSeconds()),
                 Runtime.getRuntime().availableProcessors(), use.machineCpus(), monitor.storePids(),
                 lastResources.storeProcesses(),
                 peak(series, SeriesPoint::bgCores), peak(series, SeriesPoint::storeCores),
-                peak(series, SeriesPoint::machineCores));
+                peak(series, SeriesPoint::machineCores),
+                CpuResult.outsideUsPerAction(bgUsPerAction, actions.values()));
 
         double actionTimeMs = (total.meanMs() == null ? 0 : total.meanMs() * (total.count() + total.stuck()))
                 + totals.errorNanos / 1e6;

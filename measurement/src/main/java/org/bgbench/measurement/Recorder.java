@@ -8,8 +8,8 @@ import org.bgbench.model.Action;
  * Where emulator threads record what they did. Obtained from {@link Measurements#recorder(int)}; threads whose index
  * maps to the same stripe share one instance, so any number of threads cost no extra memory. Every method is
  * allocation-free, lock-free and safe to call from any thread: a call is one bounds check, an index computation and one
- * atomic add (two for {@link #error} and {@link #bgWait}). Kinds are {@link org.bgbench.model.Kind#index()}: the
- * actions, then the sessions.
+ * atomic add (two for {@link #error}, {@link #bgWait} and {@link #cpu}). Kinds are
+ * {@link org.bgbench.model.Kind#index()}: the actions, then the sessions.
  */
 public final class Recorder implements org.bgbench.model.log.ActionRecorder {
     private static final VarHandle SLOT = Stripes.SLOT;
@@ -84,6 +84,17 @@ public final class Recorder implements org.bgbench.model.log.ActionRecorder {
 
     public void error(Action action, long latencyNanos) {
         error(action.index(), latencyNanos);
+    }
+
+    /**
+     * BG's thread CPU time in one sampled store call of {@code kind}, ns (negative values count as 0); the result
+     * reports the mean over the sampled calls.
+     */
+    @Override
+    public void cpu(int kind, long nanos) {
+        int block = Objects.checkIndex(kind, kinds) * stride + counters;
+        SLOT.getAndAdd(slots, block + Stripes.CPU_NANOS, Math.max(nanos, 0L));
+        SLOT.getAndAdd(slots, block + Stripes.CPU_SAMPLES, 1L);
     }
 
     /** Time a thread waited inside BG (member locks, searching for a free socialite); waits of 0 are not counted. */

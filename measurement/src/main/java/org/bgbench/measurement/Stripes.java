@@ -6,7 +6,7 @@ import java.util.Arrays;
 
 /**
  * The recording state: S stripes, each one {@code long[]} holding, for every kind, a block of HdrHistogram-layout
- * latency slots followed by four counters, and after the blocks the stripe's BG-wait counters. Writers only ever do
+ * latency slots followed by six counters, and after the blocks the stripe's BG-wait counters. Writers only ever do
  * atomic adds; readers sum the stripes. Nothing is ever reset, so an interval is the difference of two cumulative
  * snapshots: every value lands in exactly one interval and the intervals add up to the totals.
  */
@@ -20,7 +20,10 @@ final class Stripes {
     static final int NOOPS = 1;
     static final int ERRORS = 2;
     static final int ERROR_NANOS = 3;
-    private static final int KIND_COUNTERS = 4;
+    /** BG's thread CPU in the sampled store calls of the kind, ns, and how many calls were sampled. */
+    static final int CPU_NANOS = 4;
+    static final int CPU_SAMPLES = 5;
+    private static final int KIND_COUNTERS = 6;
 
     // Offsets after the last kind block.
     static final int BG_WAIT_NANOS = 0;

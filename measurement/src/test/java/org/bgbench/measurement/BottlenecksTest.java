@@ -28,7 +28,8 @@ class BottlenecksTest {
     }
 
     private static CpuResult cpu(Double bg, Double store, Double machine, Double iowait) {
-        return new CpuResult(bg, 10.0, store, machine, iowait, 1.0, 1.0, 2, 4, List.of(42L), 3, bg, store, machine);
+        return new CpuResult(bg, 10.0, store, machine, iowait, 1.0, 1.0, 2, 4, List.of(42L), 3, bg, store, machine,
+                null);
     }
 
     private static RunResult with(RunResult r, CpuResult cpu, List<SeriesPoint> series) {

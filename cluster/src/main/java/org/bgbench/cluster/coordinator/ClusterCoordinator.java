@@ -46,6 +46,8 @@ import org.bgbench.runner.rating.RatingRunner;
  * for {@link #IDLE}) or refuses the secret. It never waits forever: every call has a deadline.
  */
 public final class ClusterCoordinator implements AutoCloseable {
+    /** Counts per kind in a streamed second: within β, no-ops, errors, error ns, BG CPU ns, CPU samples. */
+    private static final int SECOND_COUNTS = 6;
     /** A worker silent this long (its transport sends a heartbeat every second) is taken for hung or cut off. */
     public static final Duration IDLE = Duration.ofSeconds(Long.getLong("bg.cluster.idle.seconds", 10));
     private static final Duration CALL = Duration.ofSeconds(60);
@@ -479,12 +481,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                 return a;
             }));
             if (x.length > 3) {
-                ((Map<String, long[]>) x[3]).forEach((code, c) -> counts.merge(code, c.clone(), (a, b) -> {
-                    for (int i = 0; i < a.length && i < b.length; i++) {
-                        a[i] += b[i];
-                    }
-                    return a;
-                }));
+                addCounts(counts, (Map<String, long[]>) x[3]);
             }
         }
         if (hlog != null) {
@@ -494,12 +491,29 @@ public final class ClusterCoordinator implements AutoCloseable {
             List<KindCounts> perKind = new ArrayList<>();
             for (org.bgbench.model.Kind k : org.bgbench.model.Kind.all()) {
                 Histogram h = kinds.getOrDefault(k.code(), Latencies.newHistogram());
-                long[] c = counts.getOrDefault(k.code(), new long[4]);
-                perKind.add(new KindCounts(k.code(), h, c[0], c[1], c[2], c[3]));
+                perKind.add(kindCounts(k.code(), h, counts.get(k.code())));
             }
             SecondSample sample = new SecondSample(false, merged, perKind, actions, 0, null);
             Observers.each(o -> o.second(info, sample));
         }
+    }
+
+    /** The counts a worker streamed (see {@link Messages.Second#counts()}) added to {@code sum}, per code. */
+    static void addCounts(Map<String, long[]> sum, Map<String, long[]> worker) {
+        // Padded to the six counts: a worker of an earlier version sends four.
+        worker.forEach((code, c) -> sum.merge(code, java.util.Arrays.copyOf(c, Math.max(c.length, SECOND_COUNTS)),
+                (a, b) -> {
+                    for (int i = 0; i < a.length && i < b.length; i++) {
+                        a[i] += b[i];
+                    }
+                    return a;
+                }));
+    }
+
+    /** One kind's merged second from its histogram and its summed counts (null: none in the second). */
+    static KindCounts kindCounts(String code, Histogram latencies, long[] counts) {
+        long[] c = counts == null ? new long[SECOND_COUNTS] : java.util.Arrays.copyOf(counts, SECOND_COUNTS);
+        return new KindCounts(code, latencies, c[0], c[1], c[2], c[3], 0, c[4], c[5]);
     }
 
     private void stopOthers(List<Integer> active, boolean[] done) {

@@ -92,8 +92,9 @@ public final class Messages {
      * action or session code that had executions in it (base64 HdrHistogram, {@link
      * org.bgbench.measurement.Latencies#encode}); {@code kinds} is null from a worker that does not send them.
      * {@code counts} holds, per code with executions, no-ops or errors in the second, {within β, no-ops, errors,
-     * error nanoseconds} (null from a worker that does not send them), so the coordinator's merged seconds carry
-     * per-action figures for its observers (the deck's live file).
+     * error nanoseconds, BG's CPU nanoseconds in the sampled store calls, sampled calls} (null from a worker that does
+     * not send them; the last two are missing from a worker of an earlier version), so the coordinator's merged
+     * seconds carry per-action figures for its observers (the deck's live file).
      */
     public record Second(boolean warmup, SeriesPoint point, String hdr, Map<String, String> kinds,
                          Map<String, long[]> counts) {

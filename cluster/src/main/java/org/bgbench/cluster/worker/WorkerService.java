@@ -298,7 +298,7 @@ public final class WorkerService implements WorkerBackend {
                             }
                             if (k.latencies().getTotalCount() > 0 || k.noops() > 0 || k.errors() > 0) {
                                 counts.put(k.code(), new long[] {k.withinBeta(), k.noops(), k.errors(),
-                                        k.errorNanos()});
+                                        k.errorNanos(), k.cpuNanos(), k.cpuSamples()});
                             }
                         }
                     }

@@ -112,6 +112,19 @@ class WorkerServiceTest {
         done.result().actions().forEach((code, k) -> assertThat(streamed.getOrDefault(code, 0L)).as(code)
                 .isEqualTo(k.count() + k.stuck()));
         assertThat(seconds).filteredOn(Messages.Second::warmup).allMatch(s -> s.kinds().isEmpty());
+        // Their counts carry BG's CPU in the sampled calls, which add up to the result's figures.
+        java.util.Map<String, long[]> cpu = new java.util.HashMap<>();
+        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.counts().forEach((code, c) ->
+                cpu.merge(code, new long[] {c[4], c[5]}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]})));
+        assertThat(done.result().total().bgCpuSamples()).isPositive();
+        done.result().actions().forEach((code, k) -> {
+            long[] c = cpu.getOrDefault(code, new long[2]);
+            assertThat(c[1]).as(code).isEqualTo(k.bgCpuSamples());
+            if (k.bgCpuUs() != null) {
+                assertThat(c[0] / 1e3 / c[1]).as(code).isCloseTo(k.bgCpuUs(),
+                        org.assertj.core.data.Offset.offset(1e-9));
+            }
+        });
         assertThat(org.bgbench.runner.RunArtifacts.hlogFor(Path.of(done.file()))).as("the worker's own log")
                 .isRegularFile();
 

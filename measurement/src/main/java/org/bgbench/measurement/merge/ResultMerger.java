@@ -34,6 +34,8 @@ public final class ResultMerger {
         long errors = 0;
         long stuck = 0;
         double errorNanos = 0;
+        double cpuNanos = 0;
+        long cpuSamples = 0;
         for (KindResult k : parts) {
             if (k == null) {
                 continue;
@@ -44,8 +46,13 @@ public final class ResultMerger {
             errors += k.errors();
             stuck += k.stuck();
             errorNanos += k.errorMeanMs() == null ? 0 : k.errorMeanMs() * 1e6 * k.errors();
+            if (k.bgCpuUs() != null) {
+                cpuNanos += k.bgCpuUs() * 1e3 * k.bgCpuSamples();
+                cpuSamples += k.bgCpuSamples();
+            }
         }
-        return KindResult.of(new KindCounts(code, h, within, noops, errors, Math.round(errorNanos), stuck), seconds);
+        return KindResult.of(new KindCounts(code, h, within, noops, errors, Math.round(errorNanos), stuck,
+                Math.round(cpuNanos), cpuSamples), seconds);
     }
 
     /**
@@ -118,7 +125,7 @@ public final class ResultMerger {
         }
         return new RunResult(first.format(), parts.stream().anyMatch(RunResult::partial), earliest(parts),
                 latest(parts), throughput, threads, seconds, first.warmupS(), first.betaMs(), actions, sessions, total,
-                series, cpu(parts, total.count(), seconds), bgWait(parts), List.copyOf(warnings),
+                series, cpu(parts, total.count(), actions.values()), bgWait(parts), List.copyOf(warnings),
                 first.histogramConfig(), first.workload(), first.store(), first.graph(), config,
                 unpredictable(parts, workerNames), nodes(parts));
     }
@@ -147,8 +154,11 @@ public final class ResultMerger {
                 .orElse(null);
     }
 
-    /** BG's CPU adds up over the workers' processes; the store's is taken from the first worker that saw it. */
-    private static CpuResult cpu(List<RunResult> parts, long count, double seconds) {
+    /**
+     * BG's CPU adds up over the workers' processes; the store's is taken from the first worker that saw it. The CPU
+     * outside the store calls comes from the merged {@code actions}.
+     */
+    private static CpuResult cpu(List<RunResult> parts, long count, java.util.Collection<KindResult> actions) {
         Double bg = null;
         Double bgS = null;
         int cores = 0;
@@ -175,7 +185,8 @@ public final class ResultMerger {
                 any == null ? null : any.machineCores(), any == null ? null : any.machineIowaitCores(), bgS,
                 store == null ? null : store.storeCpuS(), cores, any == null ? 0 : any.machineCpus(),
                 store == null ? List.of() : store.storePids(), store == null ? 0 : store.storeProcesses(), null,
-                store == null ? null : store.storePeakCores(), null);
+                store == null ? null : store.storePeakCores(), null,
+                CpuResult.outsideUsPerAction(perAction, actions));
     }
 
     private static BgWaitResult bgWait(List<RunResult> parts) {

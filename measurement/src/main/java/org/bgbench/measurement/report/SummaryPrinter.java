@@ -12,9 +12,9 @@ import org.bgbench.measurement.SeriesPoint;
 
 /** The human-readable forms of results: a fixed-width summary table and one-line progress reports. */
 public final class SummaryPrinter {
-    private static final String ROW = "%-16s %12s %11s %9s %9s %9s %10s %8s %9s %8s%n";
+    private static final String ROW = "%-16s %12s %11s %9s %9s %9s %10s %8s %8s %9s %8s%n";
     /** The same with a last column of stuck executions, used when some were stuck. */
-    private static final String STUCK_ROW = "%-16s %12s %11s %9s %9s %9s %10s %8s %9s %8s %7s%n";
+    private static final String STUCK_ROW = "%-16s %12s %11s %9s %9s %9s %10s %8s %8s %9s %8s %7s%n";
 
     private SummaryPrinter() {
     }
@@ -24,7 +24,10 @@ public final class SummaryPrinter {
         out.flush();
     }
 
-    /** The summary table: per action, per session, totals, CPU, BG wait and warnings. */
+    /**
+     * The summary table: per action, per session, totals, CPU, BG wait and warnings. Column {@code BG µs} is BG's
+     * mean thread CPU per sampled store call of the kind ({@link KindResult#bgCpuUs()}), {@code -} when unknown.
+     */
     public static String summary(RunResult r) {
         StringBuilder sb = new StringBuilder();
         sb.append(fmt("BG run%s: %s s measured (warm-up %s s), %,d threads, %s actions/s, β %s ms%n",
@@ -32,15 +35,16 @@ public final class SummaryPrinter {
                 num(r.throughput(), 1), num(r.betaMs(), 0)));
         // Stuck executions (still waiting when the run ended) get a column of their own, only when there are some.
         boolean stuck = r.total().stuck() > 0 || r.sessions().values().stream().anyMatch(k -> k.stuck() > 0);
-        row(sb, stuck, "action", "count", "act/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "noops", "errors",
-                "stuck");
+        row(sb, stuck, "action", "count", "act/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "BG µs", "noops",
+                "errors", "stuck");
         rows(sb, r.actions(), stuck);
         KindResult t = r.total();
         row(sb, stuck, "total", count(t.count()), num(t.throughput(), 1), ms(t.p50Ms()), ms(t.p95Ms()), ms(t.p99Ms()),
-                ms(t.maxMs()), pct(t.withinBetaPct()), count(t.noops()), count(t.errors()), count(t.stuck()));
+                ms(t.maxMs()), pct(t.withinBetaPct()), num(t.bgCpuUs(), 1), count(t.noops()), count(t.errors()),
+                count(t.stuck()));
         if (!r.sessions().isEmpty()) {
-            row(sb, stuck, "session", "count", "/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "noops", "errors",
-                    "stuck");
+            row(sb, stuck, "session", "count", "/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "BG µs", "noops",
+                    "errors", "stuck");
             rows(sb, r.sessions(), stuck);
         }
         if (stuck) {
@@ -51,8 +55,12 @@ public final class SummaryPrinter {
             open(sb, r.open());
         }
         CpuResult c = r.cpu();
-        sb.append(fmt("CPU      BG %s of %d cores (%s µs/action)", num(c.bgCores(), 2), c.bgAvailableCores(),
+        sb.append(fmt("CPU      BG %s of %d cores (%s µs/action", num(c.bgCores(), 2), c.bgAvailableCores(),
                 num(c.bgUsPerAction(), 1)));
+        if (c.bgOutsideUsPerAction() != null) {
+            sb.append(fmt(", outside calls %s µs/action", num(c.bgOutsideUsPerAction(), 1)));
+        }
+        sb.append(')');
         if (c.storeCores() != null) {
             sb.append(fmt(", store %s cores (%d processes)", num(c.storeCores(), 2), c.storeProcesses()));
         }
@@ -120,8 +128,8 @@ public final class SummaryPrinter {
 
     private static void rows(StringBuilder sb, Map<String, KindResult> kinds, boolean stuck) {
         kinds.forEach((code, k) -> row(sb, stuck, code, count(k.count()), num(k.throughput(), 1), ms(k.p50Ms()),
-                ms(k.p95Ms()), ms(k.p99Ms()), ms(k.maxMs()), pct(k.withinBetaPct()), count(k.noops()),
-                count(k.errors()), count(k.stuck())));
+                ms(k.p95Ms()), ms(k.p99Ms()), ms(k.maxMs()), pct(k.withinBetaPct()), num(k.bgCpuUs(), 1),
+                count(k.noops()), count(k.errors()), count(k.stuck())));
     }
 
     /** One table row; the last cell (stuck) only with {@code stuck}. */

@@ -96,6 +96,85 @@ class ResultMergerTest {
     }
 
     @Test
+    void bgCpuPerActionMergesAsIfMeasuredInOnePlace() {
+        RunResult r1;
+        RunResult r2;
+        RunResult ref;
+        try (Measurements w1 = measurements(); Measurements w2 = measurements(); Measurements all = measurements()) {
+            for (Measurements m : List.of(w1, w2, all)) {
+                m.startMeasuring();
+            }
+            SplittableRandom rnd = new SplittableRandom(7);
+            for (int i = 0; i < 30_000; i++) {
+                // VP on both workers, LF on the first only, IF on the second only; odd CPU times, so means are
+                // fractional.
+                Action a = List.of(Action.VP, Action.LF, Action.IF).get(rnd.nextInt(3));
+                Measurements w = a == Action.LF || (a == Action.VP && rnd.nextBoolean()) ? w1 : w2;
+                long cpu = 1_000 + rnd.nextLong(500_000);
+                for (Measurements m : List.of(w, all)) {
+                    m.recorder(i & 1).ok(a, 1_000_000);
+                    if (i % 8 == 0) {
+                        m.recorder(i & 1).cpu(a.index(), cpu);
+                    }
+                }
+            }
+            burnCpuUntilTheProcessClockMoves();
+            for (Measurements m : List.of(w1, w2, all)) {
+                m.stopMeasuring();
+            }
+            r1 = w1.result();
+            r2 = w2.result();
+            ref = all.result();
+        }
+        assertThat(r1.actions().get("IF").bgCpuUs()).isNull();
+        assertThat(r2.actions().get("LF").bgCpuUs()).isNull();
+        RunResult merged = ResultMerger.merge(List.of(r1, r2), List.of("a:1", "b:2"), List.of(), Map.of());
+        List<KindResult> kinds = new java.util.ArrayList<>(ref.actions().values());
+        kinds.add(ref.total());
+        List<KindResult> got = new java.util.ArrayList<>(merged.actions().values());
+        got.add(merged.total());
+        for (int i = 0; i < kinds.size(); i++) {
+            KindResult want = kinds.get(i);
+            KindResult m = got.get(i);
+            assertThat(m.bgCpuSamples()).as("kind %d", i).isEqualTo(want.bgCpuSamples());
+            if (want.bgCpuUs() == null) {
+                assertThat(m.bgCpuUs()).as("kind %d", i).isNull();
+            } else {
+                assertThat(m.bgCpuUs()).as("kind %d", i).isCloseTo(want.bgCpuUs(), within(1e-9));
+            }
+        }
+        assertThat(merged.actions().get("VP").bgCpuSamples())
+                .isEqualTo(r1.actions().get("VP").bgCpuSamples() + r2.actions().get("VP").bgCpuSamples());
+        assertThat(merged.total().bgCpuSamples()).isPositive();
+        // Outside the calls: from the merged figures.
+        assertThat(merged.cpu().bgUsPerAction()).isNotNull();
+        assertThat(merged.cpu().bgOutsideUsPerAction()).isNotNull()
+                .isEqualTo(org.bgbench.measurement.CpuResult.outsideUsPerAction(merged.cpu().bgUsPerAction(),
+                        merged.actions().values()));
+        for (RunResult p : List.of(r1, r2, ref)) {
+            assertThat(p.cpu().bgOutsideUsPerAction()).isEqualTo(org.bgbench.measurement.CpuResult
+                    .outsideUsPerAction(p.cpu().bgUsPerAction(), p.actions().values()));
+        }
+    }
+
+    // The JVM's CPU clock may tick in 10 ms steps: without this, BG's CPU per action can honestly be 0 or unknown.
+    private static void burnCpuUntilTheProcessClockMoves() {
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean();
+        long start = os.getProcessCpuTime();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        long x = 1;
+        while (os.getProcessCpuTime() < start + 30_000_000L && System.nanoTime() < deadline) {
+            for (int i = 0; i < 100_000; i++) {
+                x = x * 6364136223846793005L + 1442695040888963407L;
+            }
+        }
+        if (x == 42) {
+            System.out.println(x);
+        }
+    }
+
+    @Test
     void unpredictableReadsAddUpAndThePercentageIsRecomputed() {
         RunResult a = withUnpredictable(1000, 0);
         RunResult b = withUnpredictable(3000, 30);

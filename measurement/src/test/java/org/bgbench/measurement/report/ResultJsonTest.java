@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ResultJsonTest {
     private static final List<String> KIND_KEYS = List.of("count", "noops", "errors", "p50_ms", "p95_ms", "p99_ms",
-            "p999_ms", "max_ms", "mean_ms", "within_beta_pct", "throughput");
+            "p999_ms", "max_ms", "mean_ms", "within_beta_pct", "throughput", "bg_cpu_us", "bg_cpu_samples");
 
     static RunResult sampleResult() {
         try (Measurements m = Measurements.builder().threads(50)
@@ -34,6 +34,11 @@ class ResultJsonTest {
                 r.ok(Action.VP, 200_000 + i * 1_000L);
                 r.ok(Action.LF, 2_000_000 + i * 10_000L);
                 r.ok(SessionType.VIEW_SELF_PROFILE.index(), 5_000_000);
+                if (i % 8 == 0) {
+                    // BG's CPU in a sample of the calls: 12.3 µs per VP, 45 µs per LF.
+                    r.cpu(Action.VP.index(), 12_300);
+                    r.cpu(Action.LF.index(), 45_000);
+                }
                 if (i % 10 == 0) {
                     r.noop(Action.AFR);
                     r.error(Action.PCR, 1_000_000);
@@ -79,7 +84,14 @@ class ResultJsonTest {
         assertThat(root.get("actions").get("VFR").get("count").asLong()).isZero();
         assertThat(root.get("actions").get("VFR").get("p50_ms").isNull()).isTrue();
         assertThat(root.get("sessions").has("VSP")).isTrue();
-        for (String key : List.of("bg_cores", "bg_us_per_action", "store_cores", "machine_cores")) {
+        assertThat(root.get("actions").get("VP").get("bg_cpu_us").asDouble()).isCloseTo(12.3,
+                org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(root.get("actions").get("VP").get("bg_cpu_samples").asLong()).isEqualTo(63);
+        assertThat(root.get("actions").get("VFR").get("bg_cpu_us").isNull()).isTrue();
+        assertThat(root.get("actions").get("VFR").get("bg_cpu_samples").asLong()).isZero();
+        assertThat(root.get("sessions").get("VSP").get("bg_cpu_us").isNull()).isTrue();
+        for (String key : List.of("bg_cores", "bg_us_per_action", "store_cores", "machine_cores",
+                "bg_outside_us_per_action")) {
             assertThat(root.get("cpu").has(key)).as(key).isTrue();
         }
         assertThat(root.get("bg_wait").has("total_ms")).isTrue();

@@ -26,6 +26,43 @@ class SummaryPrinterTest {
         int width = lines.get(1).length();
         assertThat(lines.subList(1, 14)).allMatch(l -> l.length() == width);
         assertThat(summary).contains("CPU      BG ").contains("BG wait ").contains("no-ops were");
+        // BG's CPU per action, right-aligned under its header; '-' where nothing was sampled.
+        String header = lines.get(1);
+        int end = header.indexOf("BG µs") + "BG µs".length();
+        assertThat(header.indexOf("≤β %")).isLessThan(end).isLessThan(header.indexOf("noops"));
+        assertThat(row(lines, "VP").substring(0, end)).endsWith(" 12.3");
+        assertThat(row(lines, "LF").substring(0, end)).endsWith(" 45.0");
+        assertThat(row(lines, "VFR").substring(0, end)).endsWith(" -");
+        assertThat(row(lines, "VSP").substring(0, end)).endsWith(" -");
+        String totalCpu = String.format(java.util.Locale.ROOT, " %.1f", r.total().bgCpuUs());
+        assertThat(row(lines, "total").substring(0, end)).endsWith(totalCpu);
+        assertThat(lines).anyMatch(l -> l.startsWith("session ") && l.length() == width
+                && l.substring(0, end).endsWith("BG µs"));
+        String cpu = lines.stream().filter(l -> l.startsWith("CPU ")).findFirst().orElseThrow();
+        assertThat(r.cpu().bgOutsideUsPerAction()).isNotNull();
+        assertThat(cpu).contains(String.format(java.util.Locale.ROOT, " µs/action, outside calls %,.1f µs/action)",
+                r.cpu().bgOutsideUsPerAction()));
+    }
+
+    @Test
+    void withoutBgsCpuPerActionTheCpuLineSaysNothingOfIt() {
+        RunResult r = ResultJsonTest.sampleResult();
+        org.bgbench.measurement.CpuResult c = r.cpu();
+        RunResult unknown = new RunResult(r.format(), r.partial(), r.startTime(), r.endTime(), r.throughput(),
+                r.threads(), r.durationS(), r.warmupS(), r.betaMs(), r.actions(), r.sessions(), r.total(), r.series(),
+                new org.bgbench.measurement.CpuResult(c.bgCores(), c.bgUsPerAction(), c.storeCores(), c.machineCores(),
+                        c.machineIowaitCores(), c.bgCpuS(), c.storeCpuS(), c.bgAvailableCores(), c.machineCpus(),
+                        c.storePids(), c.storeProcesses(), c.bgPeakCores(), c.storePeakCores(), c.machinePeakCores(),
+                        null),
+                r.bgWait(), r.bottleneckWarnings(), r.histogramConfig(), r.workload(), r.store(), r.graph(),
+                r.config(), r.unpredictable(), r.nodes());
+        String cpu = SummaryPrinter.summary(unknown).lines().filter(l -> l.startsWith("CPU ")).findFirst()
+                .orElseThrow();
+        assertThat(cpu).doesNotContain("outside").containsPattern("\\(\\S+ µs/action\\)");
+    }
+
+    private static String row(List<String> lines, String code) {
+        return lines.stream().filter(l -> l.startsWith(code + " ")).findFirst().orElseThrow();
     }
 
     @Test

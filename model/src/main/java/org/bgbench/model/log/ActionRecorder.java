@@ -15,4 +15,11 @@ public interface ActionRecorder {
 
     /** Time the thread spent waiting inside BG: for a free socialite or a member lock. */
     void bgWait(long nanos);
+
+    /**
+     * CPU time the thread spent on one sampled execution of {@code kind}'s store call, ns (the emulator samples a
+     * share of the calls). Recorders that do not report it ignore it.
+     */
+    default void cpu(int kind, long nanos) {
+    }
 }

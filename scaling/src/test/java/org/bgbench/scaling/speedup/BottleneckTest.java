@@ -78,7 +78,7 @@ class BottleneckTest {
         List<NodeResult> same = List.of(node("vm", "bg", 2, 2.0, 0.0, 0.0, 0.0),
                 node("127.0.0.1:9100", "store", 2, 1.99, 0.0, 0.0, 0.0));
         org.bgbench.measurement.CpuResult cpu = new org.bgbench.measurement.CpuResult(0.27, 21.6, 1.71, 1.99, 0.0,
-                1.4, 8.5, 2, 2, List.of(11L, 12L, 13L), 3, 0.3, 1.8, 2.0);
+                1.4, 8.5, 2, 2, List.of(11L, 12L, 13L), 3, 0.3, 1.8, 2.0, null);
         Bottleneck b = Bottleneck.onOneMachine(same, 0, cpu);
         assertThat(b.known()).isTrue();
         assertThat(b.role()).isEqualTo("store");
@@ -88,7 +88,7 @@ class BottleneckTest {
                 + "(100 %): the store's 3 processes 1.71 cores, BG 0.27");
         // Without the store's processes measured, the node figures are all there is.
         org.bgbench.measurement.CpuResult bgOnly = new org.bgbench.measurement.CpuResult(0.27, 21.6, null, 1.99, 0.0,
-                1.4, null, 2, 2, List.of(), 0, 0.3, null, 2.0);
+                1.4, null, 2, 2, List.of(), 0, 0.3, null, 2.0, null);
         assertThat(Bottleneck.onOneMachine(same, 0, bgOnly)).isEqualTo(Bottleneck.of(same, 0));
     }
 }
