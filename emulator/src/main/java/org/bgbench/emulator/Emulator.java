@@ -59,6 +59,15 @@ public final class Emulator {
     private IntFunction<? extends ValidationLog> logs;
     /** The open model's arrivals (null: closed model), made when the run starts. */
     private volatile org.bgbench.emulator.open.ArrivalClock clock;
+    /** Counted down as each member has opened its session (or failed to). */
+    private CountDownLatch sessionsOpened;
+    /** Opened once every member has its session: none acts before. */
+    private volatile CountDownLatch go = new CountDownLatch(1);
+    /**
+     * How long members wait for the others' sessions at most; then those that have one start (as before this wait
+     * existed), and a session still opening shows as a stalled call.
+     */
+    private static final long SESSIONS_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
     private IntFunction<? extends org.bgbench.model.log.ArrivalRecorder> arrivalRecorders = t -> NO_ARRIVALS;
     private static final org.bgbench.model.log.ArrivalRecorder NO_ARRIVALS = new org.bgbench.model.log.ArrivalRecorder() {
         @Override
@@ -166,6 +175,8 @@ public final class Emulator {
         // Counted down as each member ends, so a run of N requests ends the moment its last member does, not at the
         // next poll (which made a short run's measured period up to 50 ms too long).
         CountDownLatch ended = new CountDownLatch(threads);
+        sessionsOpened = new CountDownLatch(threads);
+        go = new CountDownLatch(1);
         List<Thread> members = new ArrayList<>(threads);
         for (int t = 0; t < threads; t++) {
             int index = t;
@@ -182,15 +193,20 @@ public final class Emulator {
         }
         long warmupNanos = config.warmup().toNanos();
         this.warmupEnded = warmupEnded;
-        if (config.open()) {
-            clock = new org.bgbench.emulator.open.ArrivalClock(config.arrivals(), System.nanoTime());
-        }
-        if (warmupNanos <= 0 && config.warmupOperations() <= 0) {
-            startMeasuring();
-        }
         members.forEach(Thread::start);
         boolean completed = true;
         try {
+            // Every member opens its session before any acts: a server that forks a backend and checks a password
+            // per connection accepted them too slowly while the first members already loaded it (T=64 platform
+            // threads against PostgreSQL on 2 cores: sessions timed out), and the warm-up measured set-up.
+            awaitSessions(running);
+            if (config.open()) {
+                clock = new org.bgbench.emulator.open.ArrivalClock(config.arrivals(), System.nanoTime());
+            }
+            if (warmupNanos <= 0 && config.warmupOperations() <= 0) {
+                startMeasuring();
+            }
+            go.countDown();
             if (warmupNanos > 0) {
                 waitUntil(System.nanoTime() + warmupNanos, ended);
                 startMeasuring();
@@ -269,12 +285,44 @@ public final class Emulator {
         }
     }
 
+    /**
+     * Waits until every member has opened its session, or one failed (the run aborts), or none is left; then the
+     * members may act.
+     */
+    private void awaitSessions(AtomicInteger running) throws InterruptedException {
+        long deadline = System.nanoTime() + SESSIONS_WAIT_NANOS;
+        try {
+            while (!sessionsOpened.await(50, TimeUnit.MILLISECONDS)) {
+                if (abortReason != null || stop || running.get() == 0 || System.nanoTime() > deadline) {
+                    return;
+                }
+            }
+        } finally {
+            go.countDown();
+        }
+    }
+
     /** Thread {@code index}'s life: opens its store session and emulates a member until the run ends. */
     private void emulate(int index, ActionRecorder rec, ValidationLog log, AtomicLong remaining) {
         int slot = inFlight.slot(index);
         // Opening a session may wait on the store too (a connection): it shows as a call, though not an action.
         inFlight.begin(slot, InFlight.OPENING, System.nanoTime());
-        try (StoreSession session = opened(store.openSession(), slot)) {
+        StoreSession opening;
+        try {
+            opening = opened(store.openSession(), slot);
+        } catch (RuntimeException e) {
+            inFlight.end(slot);
+            errors.failed("store session", e);
+            abort("a thread could not use the store: " + e.getMessage());
+            return;
+        } finally {
+            sessionsOpened.countDown();
+        }
+        try (StoreSession session = opening) {
+            awaitGo();
+            if (stop || abortReason != null) {
+                return;
+            }
             MeasuredSession measured = new MeasuredSession(session, graph, rec, log, errors, inFlight, index,
                     config.topK());
             Member member = new Member(index, rec, measured, remaining);
@@ -289,6 +337,15 @@ public final class Emulator {
             inFlight.end(slot);
             errors.failed("store session", e);
             abort("a thread could not use the store: " + e.getMessage());
+        }
+    }
+
+    /** Waits for {@link #go}; an interrupted member gives up (the run is being stopped). */
+    private void awaitGo() {
+        try {
+            go.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
