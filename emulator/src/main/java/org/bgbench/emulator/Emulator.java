@@ -98,7 +98,7 @@ public final class Emulator {
             case VIRTUAL -> true;
             case PLATFORM -> false;
             case AUTO -> config.threads() > (store.inProcess() ? EmulatorConfig.ThreadKind.PLATFORM_LIMIT
-                    : 2 * Runtime.getRuntime().availableProcessors());
+                    : EmulatorConfig.ThreadKind.NETWORKED_PLATFORM_PER_CORE * Runtime.getRuntime().availableProcessors());
         };
         this.yieldBetweenRequests = virtual && store.inProcess()
                 && config.threads() > Runtime.getRuntime().availableProcessors();

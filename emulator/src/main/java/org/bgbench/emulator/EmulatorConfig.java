@@ -34,8 +34,10 @@ public record EmulatorConfig(int threads, Duration duration, long operations, Du
         /**
          * Platform threads for small T, virtual threads beyond. Measured on 2 cores against PostgreSQL: at T=4
          * platform threads cost BG 17–33 µs of CPU per action against 57–64 µs for virtual ones (whose carriers wake
-         * and park on every reply), but at T=16 and 64 the OS context switches of platform threads cost more than
-         * the carriers; so a store reached over the network gets platform threads up to 2 × cores. A store inside
+         * and park on every reply); at T=16 still half (VP 26 against 46–59 µs, 20,000 against 14,000–17,000 VP/s;
+         * LF 88 against 148–193 µs), and only at T=64 do the OS context switches of so many platform threads cost
+         * more than the carriers; so a store reached over the network gets platform threads up to
+         * {@link #NETWORKED_PLATFORM_PER_CORE} × cores (docs/benchmarks.md, issue 20). A store inside
          * BG's process never blocks, and virtual threads are not time-sliced: a member woken from a contended lock
          * could wait for a carrier until another member blocks, so such a store gets platform threads up to
          * {@link #PLATFORM_LIMIT}, and virtual threads beyond yield every few requests.
@@ -45,6 +47,8 @@ public record EmulatorConfig(int threads, Duration duration, long operations, Du
         PLATFORM;
 
         public static final int PLATFORM_LIMIT = 64;
+        /** A networked store gets platform threads up to this many per core. */
+        public static final int NETWORKED_PLATFORM_PER_CORE = 8;
     }
 
     /** A closed-model configuration. */

@@ -10,7 +10,7 @@ public final class RunKeys {
 
     static {
         RUN.put("threadkind", "auto, virtual or platform: threads emulating members (auto: platform threads up to "
-                + "T = 2 × cores for a networked store and T = 64 for one inside BG's process, virtual beyond; "
+                + "T = 8 × cores for a networked store and T = 64 for one inside BG's process, virtual beyond; "
                 + "see docs/architecture.md)");
         RUN.put("validation", "true or false: log every read and write and check each read for unpredictable data "
                 + "after the run (default true; USC BG's enablelogging is read when this is not given)");
