@@ -199,14 +199,17 @@ public final class Emulator {
             // Every member opens its session before any acts: a server that forks a backend and checks a password
             // per connection accepted them too slowly while the first members already loaded it (T=64 platform
             // threads against PostgreSQL on 2 cores: sessions timed out), and the warm-up measured set-up.
-            awaitSessions(running);
-            if (config.open()) {
-                clock = new org.bgbench.emulator.open.ArrivalClock(config.arrivals(), System.nanoTime());
+            try {
+                awaitSessions(running);
+                if (config.open()) {
+                    clock = new org.bgbench.emulator.open.ArrivalClock(config.arrivals(), System.nanoTime());
+                }
+                if (warmupNanos <= 0 && config.warmupOperations() <= 0) {
+                    startMeasuring();
+                }
+            } finally {
+                go.countDown();
             }
-            if (warmupNanos <= 0 && config.warmupOperations() <= 0) {
-                startMeasuring();
-            }
-            go.countDown();
             if (warmupNanos > 0) {
                 waitUntil(System.nanoTime() + warmupNanos, ended);
                 startMeasuring();
@@ -286,19 +289,15 @@ public final class Emulator {
     }
 
     /**
-     * Waits until every member has opened its session, or one failed (the run aborts), or none is left; then the
-     * members may act.
+     * Waits until every member has opened its session, or one failed (the run aborts), or none is left, or
+     * {@link #SESSIONS_WAIT_NANOS} passed; the caller then lets the members act ({@link #go}).
      */
     private void awaitSessions(AtomicInteger running) throws InterruptedException {
         long deadline = System.nanoTime() + SESSIONS_WAIT_NANOS;
-        try {
-            while (!sessionsOpened.await(50, TimeUnit.MILLISECONDS)) {
-                if (abortReason != null || stop || running.get() == 0 || System.nanoTime() > deadline) {
-                    return;
-                }
+        while (!sessionsOpened.await(50, TimeUnit.MILLISECONDS)) {
+            if (abortReason != null || stop || running.get() == 0 || System.nanoTime() > deadline) {
+                return;
             }
-        } finally {
-            go.countDown();
         }
     }
 
