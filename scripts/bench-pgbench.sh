@@ -33,7 +33,7 @@ for mix in ${BG_MIXES:-vp lf vfr}; do
         # vfr has no named mix: View Friend Requests alone through the USC key (works in older checkouts too).
         if [ "$mix" = vfr ]; then w=(-p ViewFriendReqAction=1); else w=(--workload "$mix"); fi
         "$c/bg" run --store postgres "$@" "${w[@]}" --threads "$t" --warmup 2s --duration "${secs}s" --quiet \
-          --out "$f" > /dev/null
+          --out "$f" > /dev/null 2> >(grep -v '^bg: running' >&2)
         read -r bg us < <(python3 -c "import json;r=json.load(open('$f'));print(int(r['throughput']), round(r['cpu']['bg_us_per_action'],1))")
         printf ' | %-18s %9s %9s %6s %7s' "$mode" "$pg" "$bg" "$(python3 -c "print(f'{$bg/$pg:.2f}')")" "$us"
       done
