@@ -19,11 +19,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import org.bgbench.model.Durations;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.PhysicalDesign;
+import org.bgbench.store.relational.PoolBorrow;
 import org.bgbench.store.relational.RelationalStore;
 import org.mariadb.jdbc.Driver;
 import org.slf4j.Logger;
@@ -229,7 +231,9 @@ public final class MariadbStore extends RelationalStore {
         hc.setDataSourceProperties(props);
         hc.setMaximumPoolSize(size);
         hc.setMinimumIdle(Math.min(MIN_IDLE, size));
-        hc.setConnectionTimeout(config.timeout().toMillis());
+        // One slice of a session's wait (PoolBorrow asks again up to mariadb.timeout).
+        hc.setConnectionTimeout(PoolBorrow.sliceMillis(config.timeout()));
+        hc.setValidationTimeout(PoolBorrow.validationMillis(config.timeout()));
         // Sessions only (loaders' LOAD DATA may rightly run longer): a statement the server runs too long is stopped
         // there, and a server that stops answering is given up a second later, so no action waits forever.
         hc.addDataSourceProperty("socketTimeout", Long.toString(config.timeout().plusSeconds(1).toMillis()));
@@ -276,16 +280,28 @@ public final class MariadbStore extends RelationalStore {
     @Override
     protected Connection connect() {
         try {
-            return pool.getConnection();
+            return PoolBorrow.borrow(pool::getConnection, timeout);
         } catch (SQLTransientConnectionException e) {
             if (e.getCause() instanceof SQLException cause) {
                 throw new StoreException(describe(url, user, cause), e);
             }
-            throw new StoreException("no free MariaDB connection within 30 s: all " + poolSize
-                    + " pooled connections are held by open sessions; raise mariadb.pool", e);
+            throw new StoreException(noConnection("MariaDB at " + url, pool), e);
         } catch (SQLException e) {
             throw new StoreException(describe(url, user, e), e);
         }
+    }
+
+    /** Why a session got no connection in time: every pooled one held by open sessions, or a server slow to open more. */
+    private String noConnection(String server, HikariDataSource from) {
+        int active = from.getHikariPoolMXBean() == null ? -1 : from.getHikariPoolMXBean().getActiveConnections();
+        String within = Durations.format(timeout) + " (" + MariadbStoreProvider.TIMEOUT + ")";
+        if (active >= 0 && active < poolSize) {
+            return server + " did not give a new connection within " + within + "; " + active + " of " + poolSize
+                    + " pooled connections in use: the server is slow to accept connections; raise "
+                    + MariadbStoreProvider.TIMEOUT + " or start with fewer threads";
+        }
+        return "no free connection to " + server + " within " + within + ": all " + poolSize
+                + " pooled connections are held by open sessions; raise mariadb.pool";
     }
 
     /**
@@ -300,14 +316,13 @@ public final class MariadbStore extends RelationalStore {
         }
         Replica r = replicaPools.get(replicas.replicaOf(session));
         try {
-            return r.pool().getConnection();
+            return PoolBorrow.borrow(r.pool()::getConnection, timeout);
         } catch (SQLTransientConnectionException e) {
             if (e.getCause() instanceof SQLException cause) {
                 throw new StoreException(r.describe(user, cause), e);
             }
-            throw new StoreException("no free connection to the read replica " + r.url() + " ("
-                    + MariadbStoreProvider.READ_URLS + "): all " + poolSize + " pooled connections are held by open "
-                    + "sessions; raise mariadb.pool", e);
+            throw new StoreException(noConnection("the read replica " + r.url() + " ("
+                    + MariadbStoreProvider.READ_URLS + ")", r.pool()), e);
         } catch (SQLException e) {
             throw new StoreException(r.describe(user, e), e);
         }
@@ -332,7 +347,7 @@ public final class MariadbStore extends RelationalStore {
         }
         if (gtid != null && !gtid.isBlank()) {
             for (Replica r : replicaPools) {
-                try (Connection c = r.pool().getConnection()) {
+                try (Connection c = PoolBorrow.borrow(r.pool()::getConnection, timeout)) {
                     long delay = 0;
                     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
                         if (rs.next()) {
@@ -436,7 +451,7 @@ public final class MariadbStore extends RelationalStore {
             if (isLoopback(r.host())) {
                 serverPid(() -> {
                     try {
-                        return r.pool().getConnection();
+                        return PoolBorrow.borrow(r.pool()::getConnection, timeout);
                     } catch (SQLException e) {
                         throw new StoreException(r.describe(user, e), e);
                     }

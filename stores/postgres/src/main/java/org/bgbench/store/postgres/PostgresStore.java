@@ -30,6 +30,7 @@ import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalSchema;
 import org.bgbench.store.relational.RelationalSession;
+import org.bgbench.store.relational.PoolBorrow;
 import org.bgbench.store.relational.RelationalStore;
 import org.postgresql.Driver;
 import org.slf4j.Logger;
@@ -41,8 +42,6 @@ import org.slf4j.LoggerFactory;
  * {@link Design#MATVIEW} View Profile reads its counts from a materialized view instead ({@link CountsView}).
  */
 public final class PostgresStore extends RelationalStore {
-    /** Hikari's connection timeout: one slice of a borrower's wait ({@link #borrow}). */
-    private static final long BORROW_SLICE_MS = 1_000;
     private static final Logger LOG = LoggerFactory.getLogger(PostgresStore.class);
     /** Connections kept idle in the pool; more are opened as sessions ask for them. */
     private static final int MIN_IDLE = 4;
@@ -245,8 +244,8 @@ public final class PostgresStore extends RelationalStore {
             hc.setDataSourceProperties(props);
             hc.setMaximumPoolSize(size);
             hc.setMinimumIdle(Math.min(MIN_IDLE, size));
-            hc.setConnectionTimeout(borrowSliceMillis(config.timeout()));
-            hc.setValidationTimeout(validationMillis(config.timeout()));
+            hc.setConnectionTimeout(PoolBorrow.sliceMillis(config.timeout()));
+            hc.setValidationTimeout(PoolBorrow.validationMillis(config.timeout()));
             // Images copy the database at file level, which needs every pooled connection closed meanwhile.
             hc.setAllowPoolSuspension(true);
             HikariDataSource pool;
@@ -307,8 +306,8 @@ public final class PostgresStore extends RelationalStore {
                 hc.setDataSourceProperties(props);
                 hc.setMaximumPoolSize(size);
                 hc.setMinimumIdle(Math.min(MIN_IDLE, size));
-                hc.setConnectionTimeout(borrowSliceMillis(config.timeout()));
-                hc.setValidationTimeout(validationMillis(config.timeout()));
+                hc.setConnectionTimeout(PoolBorrow.sliceMillis(config.timeout()));
+                hc.setValidationTimeout(PoolBorrow.validationMillis(config.timeout()));
                 try {
                     out.add(new Replica(url, t, new HikariDataSource(hc)));
                 } catch (HikariPool.PoolInitializationException e) {
@@ -333,32 +332,8 @@ public final class PostgresStore extends RelationalStore {
         return c;
     }
 
-    /**
-     * Hikari's wait for a connection, one slice at a time, cut up to {@code postgres.timeout}: when many sessions ask
-     * at once (T=64 members opening together), Hikari's connection adder can find nobody waiting at the moment it
-     * looks and open nothing more, leaving a borrower to time out with the pool far from full; asking again wakes it.
-     */
-    /** Hikari's check of an idle connection on borrow: at most a slice (Hikari's rule), half the timeout. */
-    private static long validationMillis(Duration timeout) {
-        return Math.max(250, Math.min(borrowSliceMillis(timeout), timeout.toMillis() / 2));
-    }
-
-    /** Hikari refuses less than 250 ms; a timeout shorter than a slice is one slice. */
-    private static long borrowSliceMillis(Duration timeout) {
-        return Math.max(250, Math.min(BORROW_SLICE_MS, timeout.toMillis()));
-    }
-
     private Connection borrow(HikariDataSource from) throws SQLException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try {
-                return from.getConnection();
-            } catch (SQLTransientConnectionException e) {
-                if (e.getCause() instanceof SQLException || System.nanoTime() - deadline >= 0) {
-                    throw e;
-                }
-            }
-        }
+        return PoolBorrow.borrow(from::getConnection, timeout);
     }
 
     @Override
