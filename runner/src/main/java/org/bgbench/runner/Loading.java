@@ -20,6 +20,15 @@ public final class Loading {
      * {@code replace}. Progress goes to {@code err} every second.
      */
     public static LoadReport load(DataStore store, SocialGraph graph, int threads, boolean replace, PrintWriter err) {
+        return load(store, graph, threads, replace, err, ASSUMED_ROWS_PER_S);
+    }
+
+    /**
+     * {@link #load(DataStore, SocialGraph, int, boolean, PrintWriter)}, announcing a load of more than 10 minutes at
+     * {@code rowsPerSecond} (the store's {@link org.bgbench.store.StoreProvider#loadRowsPerSecond()}) before it starts.
+     */
+    public static LoadReport load(DataStore store, SocialGraph graph, int threads, boolean replace, PrintWriter err,
+                                  double rowsPerSecond) {
         Optional<String> existing = store.loadedGraph();
         String want = graph.spec().fingerprint();
         if (existing.isPresent() && !replace) {
@@ -31,11 +40,11 @@ public final class Loading {
         }
         long expectedRows = graph.members() + graph.totalFriendships() + graph.totalPendingInvitations()
                 + graph.totalResources() + graph.totalInitialComments();
-        double guess = expectedRows / ASSUMED_ROWS_PER_S;
+        double guess = expectedRows / rowsPerSecond;
         if (guess > 600) {
-            err.printf(Locale.ROOT, "bg: warning: this graph has %,d rows; at %,.0f rows/s a load takes about %s (the "
-                    + "progress line below shows the real rate and the time left)%n", expectedRows,
-                    ASSUMED_ROWS_PER_S, clock(guess));
+            err.printf(Locale.ROOT, "bg: warning: this graph has %,d rows; at %,.0f rows/s, a rate this store's loads "
+                    + "reach on a small machine, a load takes about %s (the progress line below shows the real rate "
+                    + "and the time left)%n", expectedRows, rowsPerSecond, clock(guess));
         }
         long start = System.nanoTime();
         return new GraphLoad(store, graph, threads).run(rows -> {
@@ -57,10 +66,7 @@ public final class Loading {
         });
     }
 
-    /**
-     * A rate to warn with before a load starts: below what BG's SQL loads reach here (300,000–550,000 rows/s into
-     * PostgreSQL, docs/benchmarks.md), so the warning errs towards the long side.
-     */
+    /** A rate to warn with before a load starts when the store names none: the slowest stores'. */
     private static final double ASSUMED_ROWS_PER_S = 100_000;
 
     /**

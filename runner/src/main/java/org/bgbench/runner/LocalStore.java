@@ -234,7 +234,7 @@ public final class LocalStore implements AutoCloseable {
         StateFiles states = StateFiles.defaultLocation();
         try (DataStore store = provider.open(settings)) {
             Optional<StateMark> before = markOf(store);
-            LoadReport report = Loading.load(store, graph, loaders, replace, err);
+            LoadReport report = Loading.load(store, graph, loaders, replace, err, provider.loadRowsPerSecond());
             if (report != null) {
                 deleteStale(states, before, err);
             } else if (before.isEmpty() || before.get().kind() != StateMark.Kind.LOADED) {
@@ -384,7 +384,7 @@ public final class LocalStore implements AutoCloseable {
 
     /** Loads the graph anew (replacing what the store holds); BG's state is the generated graph again. */
     public LoadReport reload(int loaders, PrintWriter err) {
-        loadReport = Loading.load(store, graph, loaders, true, err);
+        loadReport = Loading.load(store, graph, loaders, true, err, provider.loadRowsPerSecond());
         generatedAgain();
         return loadReport;
     }

@@ -30,6 +30,14 @@ public interface StoreProvider {
         return java.util.OptionalLong.empty();
     }
 
+    /**
+     * Rows a second that {@code bg load} of this store reached at least on a 2-core machine (docs/benchmarks.md), so
+     * a long load can be announced with its likely length before it starts. The default is the slowest stores'.
+     */
+    default double loadRowsPerSecond() {
+        return 100_000;
+    }
+
     /** What kind of store this is (in BG's process, forgetful, one per worker, embedded mode). */
     default StoreTraits traits() {
         return StoreTraits.SERVER;

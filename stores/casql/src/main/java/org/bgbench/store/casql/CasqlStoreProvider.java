@@ -57,6 +57,12 @@ public final class CasqlStoreProvider implements StoreProvider {
         return s;
     }
 
+    /** Loads go to PostgreSQL alone (the cache starts empty). */
+    @Override
+    public double loadRowsPerSecond() {
+        return postgres.loadRowsPerSecond();
+    }
+
     /** A server (PostgreSQL and, but for caffeine, the cache); {@code --embedded} starts a throwaway PostgreSQL. */
     @Override
     public StoreTraits traits() {

@@ -76,6 +76,12 @@ public final class HBaseStoreProvider implements StoreProvider {
         return List.copyOf(all);
     }
 
+    /** 84,000–118,000 rows/s into one region server (docs/benchmarks.md). */
+    @Override
+    public double loadRowsPerSecond() {
+        return 80_000;
+    }
+
     @Override
     public StoreTraits traits() {
         return StoreTraits.SERVER;
