@@ -214,8 +214,12 @@ public final class Emulator {
                 waitUntil(System.nanoTime() + warmupNanos, ended);
                 startMeasuring();
             } else {
-                while (!measuring && abortReason == null && running.get() > 0) {
-                    Thread.sleep(5);
+                // A warm-up of N actions: the member that issues the N-th starts the measured period and wakes us,
+                // so its clock starts then (at least every 50 ms we look for an abort or the members' end).
+                synchronized (this) {
+                    while (!measuring && abortReason == null && running.get() > 0) {
+                        wait(50);
+                    }
                 }
             }
             if (config.operations() > 0) {
@@ -274,6 +278,7 @@ public final class Emulator {
                 clock.startSchedule(System.nanoTime());
             }
             measuring = true;
+            notifyAll();
         }
     }
 
