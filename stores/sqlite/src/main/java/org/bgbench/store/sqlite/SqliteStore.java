@@ -15,6 +15,7 @@ import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalSchema;
 import org.bgbench.store.relational.RelationalStore;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
 import org.sqlite.jdbc4.JDBC4Connection;
 
 /**
@@ -95,6 +96,10 @@ public final class SqliteStore extends RelationalStore {
         c.setBusyTimeout(busyTimeoutMs);
         c.setCacheSize(-cacheMb * 1024);
         c.setTempStore(SQLiteConfig.TempStore.MEMORY);
+        // Multi-thread mode: no mutex around every call on a connection (8 % of BG's CPU in List Friends, a lock and
+        // an unlock per column read). Safe because a connection is used by one thread at a time: a session's member,
+        // a loader, or the store's own maintenance.
+        c.setOpenMode(SQLiteOpenMode.NOMUTEX);
         return c;
     }
 
