@@ -18,6 +18,7 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
+import org.bgbench.store.conformance.ForwardingStore;
 import org.junit.jupiter.api.Test;
 
 /** Members act only once every member has its store session, and a session that cannot open still ends the run. */

@@ -21,6 +21,7 @@ import org.bgbench.validation.Validator;
 import org.bgbench.validation.ValueMode;
 import org.bgbench.validation.log.LogDirectory;
 import org.bgbench.validation.log.LogWriter;
+import org.bgbench.store.conformance.ForwardingStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

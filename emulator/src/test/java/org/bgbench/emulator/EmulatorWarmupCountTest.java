@@ -16,6 +16,7 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
+import org.bgbench.store.conformance.ForwardingStore;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -20,6 +20,7 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
 import org.bgbench.validation.ValidationResult;
 import org.bgbench.validation.log.LogDirectory;
+import org.bgbench.store.conformance.ForwardingStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -6,7 +6,6 @@ import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,10 +14,8 @@ import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.FinishProgress;
-import org.bgbench.store.GraphLoader;
-import org.bgbench.store.StoreCounts;
-import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.memory.MemoryStoreProvider;
 import org.junit.jupiter.api.Test;
 
@@ -113,12 +110,11 @@ class LoadingProgressTest {
     }
 
     /** The memory store, whose end of load reports two steps and waits for BG to print each before going on. */
-    private static final class ScriptedFinish implements DataStore {
-        private final DataStore d;
+    private static final class ScriptedFinish extends ForwardingStore {
         private final Lines out;
 
         ScriptedFinish(DataStore d, Lines out) {
-            this.d = d;
+            super(d);
             this.out = out;
         }
 
@@ -134,52 +130,12 @@ class LoadingProgressTest {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-            d.finishLoad(graph);
+            delegate.finishLoad(graph);
         }
 
         @Override
         public void finishLoad(SocialGraph graph) {
             finishLoad(graph, FinishProgress.NONE);
-        }
-
-        @Override
-        public Optional<String> loadedGraph() {
-            return d.loadedGraph();
-        }
-
-        @Override
-        public void createSchema(GraphSpec spec) {
-            d.createSchema(spec);
-        }
-
-        @Override
-        public void dropSchema() {
-            d.dropSchema();
-        }
-
-        @Override
-        public GraphLoader newLoader(SocialGraph graph) {
-            return d.newLoader(graph);
-        }
-
-        @Override
-        public void clearShares() {
-            d.clearShares();
-        }
-
-        @Override
-        public StoreCounts counts() {
-            return d.counts();
-        }
-
-        @Override
-        public StoreSession openSession() {
-            return d.openSession();
-        }
-
-        @Override
-        public void close() {
-            d.close();
         }
     }
 }

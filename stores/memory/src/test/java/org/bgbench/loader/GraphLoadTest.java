@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
@@ -12,8 +11,8 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreException;
-import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.memory.MemoryStoreProvider;
 import org.junit.jupiter.api.Test;
 
@@ -65,62 +64,8 @@ class GraphLoadTest {
         }
     }
 
-    /** Passes everything to a real store. */
-    private static class Delegating implements DataStore {
-        final DataStore d;
-
-        Delegating(DataStore d) {
-            this.d = d;
-        }
-
-        @Override
-        public Optional<String> loadedGraph() {
-            return d.loadedGraph();
-        }
-
-        @Override
-        public void createSchema(GraphSpec spec) {
-            d.createSchema(spec);
-        }
-
-        @Override
-        public void dropSchema() {
-            d.dropSchema();
-        }
-
-        @Override
-        public GraphLoader newLoader(SocialGraph graph) {
-            return d.newLoader(graph);
-        }
-
-        @Override
-        public void finishLoad(SocialGraph graph) {
-            d.finishLoad(graph);
-        }
-
-        @Override
-        public void clearShares() {
-            d.clearShares();
-        }
-
-        @Override
-        public StoreCounts counts() {
-            return d.counts();
-        }
-
-        @Override
-        public StoreSession openSession() {
-            return d.openSession();
-        }
-
-        @Override
-        public void close() {
-            d.close();
-        }
-    }
-
     /** Fails the load after some ranges, as a full disk would. */
-    private static final class FailingLoads extends Delegating {
+    private static final class FailingLoads extends ForwardingStore {
         private final AtomicInteger left;
 
         FailingLoads(DataStore d, int okRanges) {
@@ -130,7 +75,7 @@ class GraphLoadTest {
 
         @Override
         public GraphLoader newLoader(SocialGraph graph) {
-            GraphLoader real = d.newLoader(graph);
+            GraphLoader real = delegate.newLoader(graph);
             return new GraphLoader() {
                 @Override
                 public void load(int from, int to, org.bgbench.store.LoadProgress progress) {
@@ -149,14 +94,14 @@ class GraphLoadTest {
     }
 
     /** Reports one resource too few. */
-    private static final class LyingCounts extends Delegating {
+    private static final class LyingCounts extends ForwardingStore {
         LyingCounts(DataStore d) {
             super(d);
         }
 
         @Override
         public StoreCounts counts() {
-            StoreCounts c = d.counts();
+            StoreCounts c = delegate.counts();
             return new StoreCounts(c.members(), c.friendships(), c.pending(), c.resources() - 1, c.comments());
         }
     }

@@ -1,4 +1,4 @@
-package org.bgbench.emulator;
+package org.bgbench.store.conformance;
 
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
@@ -11,11 +11,11 @@ import org.bgbench.store.ResourceList;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreSession;
 
-/** A store that passes everything to another; tests override what they want to distort. */
-class ForwardingStore implements DataStore {
-    final DataStore delegate;
+/** A store that passes everything to another; tests override what they want to distort or to script. */
+public class ForwardingStore implements DataStore {
+    protected final DataStore delegate;
 
-    ForwardingStore(DataStore delegate) {
+    public ForwardingStore(DataStore delegate) {
         this.delegate = delegate;
     }
 
@@ -45,6 +45,11 @@ class ForwardingStore implements DataStore {
     }
 
     @Override
+    public void finishLoad(SocialGraph graph, org.bgbench.store.FinishProgress progress) {
+        delegate.finishLoad(graph, progress);
+    }
+
+    @Override
     public void clearShares() {
         delegate.clearShares();
     }
@@ -69,10 +74,10 @@ class ForwardingStore implements DataStore {
         // the test closes the delegate
     }
 
-    static class Session implements StoreSession {
+    public static class Session implements StoreSession {
         private final StoreSession s;
 
-        Session(StoreSession s) {
+        public Session(StoreSession s) {
             this.s = s;
         }
 
