@@ -76,32 +76,7 @@ class PostgresStoreTest {
         // from full; BG asks again in slices. Three rounds of 64 at once, each holding its connection until all have.
         try (PostgresStore store = PostgresStore.open(new PostgresStore.Config(embedded.url(), "postgres", null, 80,
                 false, 1))) {
-            for (int round = 0; round < 3; round++) {
-                java.util.List<java.sql.Connection> held = java.util.Collections.synchronizedList(
-                        new java.util.ArrayList<>());
-                java.util.List<Throwable> failed = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-                java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
-                java.util.List<Thread> threads = new java.util.ArrayList<>();
-                for (int i = 0; i < 64; i++) {
-                    threads.add(Thread.ofVirtual().start(() -> {
-                        try {
-                            start.await();
-                            held.add(store.connect());
-                        } catch (Throwable e) {
-                            failed.add(e);
-                        }
-                    }));
-                }
-                start.countDown();
-                for (Thread t : threads) {
-                    t.join();
-                }
-                assertThat(failed).as("round %d", round).isEmpty();
-                assertThat(held).hasSize(64);
-                for (java.sql.Connection c : held) {
-                    c.close();
-                }
-            }
+            org.bgbench.store.relational.SessionsAtOnce.allGetAConnection(store::connect, 64, 3);
         }
     }
 
