@@ -75,6 +75,46 @@ class LoadingProgressTest {
         }
     }
 
+    @Test
+    void bgLoadAnnouncesALongLoadAtTheRateTheStoreNames() {
+        long rows = GRAPH.members() + GRAPH.totalFriendships() + GRAPH.totalPendingInvitations()
+                + GRAPH.totalResources() + GRAPH.totalInitialComments();
+        // The memory store, naming a rate at which this graph takes 1,000 s to load.
+        MemoryStoreProvider memory = new MemoryStoreProvider();
+        org.bgbench.store.StoreProvider slow = new org.bgbench.store.StoreProvider() {
+            @Override
+            public String name() {
+                return memory.name();
+            }
+
+            @Override
+            public String description() {
+                return memory.description();
+            }
+
+            @Override
+            public List<org.bgbench.store.StoreSetting> settings() {
+                return memory.settings();
+            }
+
+            @Override
+            public DataStore open(StoreSettings settings) {
+                return memory.open(settings);
+            }
+
+            @Override
+            public double loadRowsPerSecond() {
+                return rows / 1000.0;
+            }
+        };
+        Lines out = new Lines();
+        LoadReport report = LocalStore.load(slow, StoreSettings.of(Map.of("memory.name", "loading-provider-rate")), GRAPH,
+                2, true, new PrintWriter(out, true));
+        assertThat(report).isNotNull();
+        assertThat(out.text()).contains(String.format(java.util.Locale.ROOT,
+                "bg: warning: this graph has %,d rows; at %,.0f rows/s", rows, rows / 1000.0)).contains("about 16m40s");
+    }
+
     /** Collects what Loading prints, and lets the scripted store wait until a text has been printed. */
     private static final class Lines extends Writer {
         private final StringBuilder sb = new StringBuilder();
