@@ -7,10 +7,13 @@
 #              (scripts/postgres-replica.sh --replicas K, reads on the replicas through postgres.read-urls)
 #   elastic    bg elasticity of Cassandra growing from 2 to 3 nodes under 80/20 request sets
 #              (scripts/cassandra.sh add, settled)
+#   scalability the elasticity paper's scalability score (its section 5.2) of Cassandra from 1 to 2 nodes: a stable
+#              phase of 1 node on M members with request sets of R, then of a fresh 2-node cluster on 2M members
+#              with sets of 2R and twice the threads (bg elasticity without --add, the second with --previous)
 # A Prometheus node exporter on this host (prometheus-node-exporter) is every configuration's store host, so each
 # rating records the machine's CPU, disk and network and bg scale names the bottleneck.
 #
-# Usage: scripts/bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic]   (default: all)
+# Usage: scripts/bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic] [scalability]   (default: all)
 #   ROOT: a checkout with a built cli/target/bg-cli.jar (./mvnw -DskipTests package)
 # Environment: BG_SCALE_M (members of the 1-node graph, default 2000), BG_SCALE_PHI (20), BG_SCALE_RHO (10),
 #   BG_SCALE_SLA (default 95%:100ms:0.01%:10s), BG_SCALE_DELTA (5s), BG_SCALE_MAXT (128), BG_SCALE_MIX (high),
@@ -20,7 +23,7 @@ set -euo pipefail
 r=${1:?usage: bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic]}
 out=${2:?usage: bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic]}
 shift 2
-phases=${*:-cassandra postgres elastic}
+phases=${*:-cassandra postgres elastic scalability}
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$root/scripts/jdk.sh"
 bg_find_jdk
@@ -44,7 +47,7 @@ scratch=$(mktemp -d /tmp/bg-bench-scale.XXXXXX)
 chmod 755 "$scratch"   # postgres-replica.sh runs the servers as an unprivileged user when BG runs as root
 
 bg() {
-  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Xmx2g -Dbg.state.dir="$out/state" \
+  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx2g -Dbg.state.dir="$out/state" \
     -cp "$r/cli/target/bg-cli.jar:$r/cli/target/lib/*" org.bgbench.cli.Bg "$@"
 }
 timed() { # timed NAME CMD...: runs CMD, output to OUTDIR/NAME.txt, appends its wall time to times.txt
@@ -142,5 +145,23 @@ if [[ " $phases " == *" elastic "* ]]; then
     --add "bash $root/scripts/cassandra.sh add $d > /dev/null" --settled "bash $root/scripts/cassandra.sh settled $d" \
     --out "$out/elastic-2to3.json"
   bash "$root/scripts/cassandra.sh" wipe "$d" > /dev/null
+fi
+if [[ " $phases " == *" scalability "* ]]; then
+  prev=()
+  for n in 1 2; do
+    d="$scratch/cass-scalability-$n"
+    bash "$root/scripts/cassandra.sh" start "$d" --nodes "$n" > /dev/null
+    mapfile -t cs < <(bash "$root/scripts/cassandra.sh" settings "$d")
+    ps=()
+    for kv in "${cs[@]}"; do ps+=(-p "$kv"); done
+    ps+=(-p cassandra.timeout=30s -p "usercount=$((m * n))" -p "friendcountperuser=$phi" -p "resourcecountperuser=$rho")
+    timed "scalability-load-N$n" bg load --store cassandra "${ps[@]}"
+    timed "scalability-N$n" bg elasticity --store cassandra "${ps[@]}" --nodes "$n" \
+      --threads-per-node "${BG_SCALE_EL_TPN:-4}" --request-set "$(( ${BG_SCALE_EL_R:-1000} * n ))" \
+      --repeats "${BG_SCALE_EL_K:-5}" --warmup-sets "${BG_SCALE_EL_WARMUP:-60}" --baseline "${BG_SCALE_SC_BASE:-30}" \
+      "${prev[@]}" --out "$out/scalability-N$n.json"
+    prev=(--previous "$out/scalability-N$n.json")
+    bash "$root/scripts/cassandra.sh" wipe "$d" > /dev/null
+  done
 fi
 echo "bench-scale: done; results under $out" >&2
