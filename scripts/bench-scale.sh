@@ -5,6 +5,7 @@
 #              speedup at RF 1, speedup at RF = N (the "RF 3" series: every node holds all data), scaleup at RF 1
 #   postgres   bg scale (speedup) of a PostgreSQL primary with 0, 1, 2 streaming read replicas
 #              (scripts/postgres-replica.sh --replicas K, reads on the replicas through postgres.read-urls)
+#   postgres-scaleup  the same configurations in scaleup mode (M · N members for N nodes)
 #   elastic    bg elasticity of Cassandra growing from 2 to 3 nodes under 80/20 request sets
 #              (scripts/cassandra.sh add, settled)
 #   scalability the elasticity paper's scalability score (its section 5.2) of Cassandra from 1 to 2 nodes: a stable
@@ -13,7 +14,8 @@
 # A Prometheus node exporter on this host (prometheus-node-exporter) is every configuration's store host, so each
 # rating records the machine's CPU, disk and network and bg scale names the bottleneck.
 #
-# Usage: scripts/bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic] [scalability]   (default: all)
+# Usage: scripts/bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [postgres-scaleup] [elastic] [scalability]
+#   (default: all)
 #   ROOT: a checkout with a built cli/target/bg-cli.jar (./mvnw -DskipTests package)
 # Environment: BG_SCALE_M (members of the 1-node graph, default 2000), BG_SCALE_PHI (20), BG_SCALE_RHO (10),
 #   BG_SCALE_SLA (default 95%:100ms:0.01%:10s), BG_SCALE_DELTA (5s), BG_SCALE_MAXT (128), BG_SCALE_MIX (high),
@@ -23,7 +25,7 @@ set -euo pipefail
 r=${1:?usage: bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic]}
 out=${2:?usage: bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic]}
 shift 2
-phases=${*:-cassandra postgres elastic scalability}
+phases=${*:-cassandra postgres postgres-scaleup elastic scalability}
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$root/scripts/jdk.sh"
 bg_find_jdk
@@ -111,7 +113,7 @@ if [[ " $phases " == *" cassandra "* ]]; then
   done
 fi
 
-if [[ " $phases " == *" postgres "* ]]; then
+if [[ " $phases " == *" postgres "* || " $phases " == *" postgres-scaleup "* ]]; then
   {
     echo '{"store": "postgres", "configurations": ['
     sep=""
@@ -125,9 +127,16 @@ if [[ " $phases " == *" postgres "* ]]; then
     done
     echo ']}'
   } > "$out/plan-postgres.json"
-  timed postgres-replicas bg scale --plan "$out/plan-postgres.json" --mode speedup \
-    --sla "${BG_SCALE_PG_SLA:-95%:100ms:1%:10s}" "${common[@]}" \
-    --out "$out/postgres-replicas"
+  if [[ " $phases " == *" postgres "* ]]; then
+    timed postgres-replicas bg scale --plan "$out/plan-postgres.json" --mode speedup \
+      --sla "${BG_SCALE_PG_SLA:-95%:100ms:1%:10s}" "${common[@]}" \
+      --out "$out/postgres-replicas"
+  fi
+  if [[ " $phases " == *" postgres-scaleup "* ]]; then
+    timed postgres-replicas-scaleup bg scale --plan "$out/plan-postgres.json" --mode scaleup \
+      --sla "${BG_SCALE_PG_SLA:-95%:100ms:1%:10s}" "${common[@]}" \
+      --out "$out/postgres-replicas-scaleup"
+  fi
 fi
 
 if [[ " $phases " == *" elastic "* ]]; then
