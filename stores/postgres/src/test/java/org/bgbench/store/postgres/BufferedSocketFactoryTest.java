@@ -10,15 +10,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class BufferedSocketFactoryTest {
@@ -126,142 +119,6 @@ class BufferedSocketFactoryTest {
             peer.shutdownOutput();
             byte[] got = client.getInputStream().readAllBytes();
             assertThat(got).isEqualTo(data);
-        }
-    }
-
-    /**
-     * Whether the descriptor behind a connected loopback socket is in non-blocking mode, from Linux's
-     * /proc/net/tcp (the socket's inode, by its two ports) and /proc/self/fdinfo (the descriptor's flags).
-     */
-    private static boolean nonBlocking(Socket s) throws IOException {
-        String local = String.format(":%04X", s.getLocalPort());
-        String remote = String.format(":%04X", s.getPort());
-        String inode = null;
-        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-            for (String line : Files.readAllLines(Path.of(table))) {
-                String[] f = line.trim().split("\\s+");
-                if (f.length > 9 && f[1].endsWith(local) && f[2].endsWith(remote)) {
-                    inode = f[9];
-                }
-            }
-        }
-        assertThat(inode).as("the socket in /proc/net/tcp").isNotNull();
-        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
-            for (Path fd : fds.toList()) {
-                String target;
-                try {
-                    target = Files.readSymbolicLink(fd).toString();
-                } catch (IOException gone) {
-                    continue;
-                }
-                if (target.equals("socket:[" + inode + "]")) {
-                    for (String line : Files.readAllLines(Path.of("/proc/self/fdinfo", fd.getFileName().toString()))) {
-                        if (line.startsWith("flags:")) {
-                            return (Integer.parseInt(line.substring(6).trim(), 8) & 04000) != 0; // O_NONBLOCK
-                        }
-                    }
-                }
-            }
-        }
-        throw new AssertionError("no descriptor of this process is socket " + inode);
-    }
-
-    /** A timed connect, a read that times out, a timed read that succeeds, then no timeout: what pgJDBC and Hikari do. */
-    private static void timedThenUntimed(Socket client, ServerSocket server) throws Exception {
-        client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()), 5_000);
-        try (Socket peer = server.accept()) {
-            client.setSoTimeout(100);
-            assertThatThrownBy(() -> client.getInputStream().read())
-                    .isInstanceOf(SocketTimeoutException.class);
-            peer.getOutputStream().write(7);
-            assertThat(client.getInputStream().read()).as("usable after a timed-out read").isEqualTo(7);
-            client.setSoTimeout(0);
-            peer.getOutputStream().write(8);
-            assertThat(client.getInputStream().read()).isEqualTo(8);
-        }
-    }
-
-    @Test
-    void theDescriptorIsBlockingAgainAfterTimedConnectsAndReads() throws Exception {
-        try (ServerSocket server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
-            // The JDK's own sockets stay non-blocking after a timeout: one wait then costs read, poll, read.
-            try (Socket plain = new Socket()) {
-                timedThenUntimed(plain, server);
-                assertThat(nonBlocking(plain)).as("a JDK socket after a timeout").isTrue();
-            }
-            try (Socket client = new BufferedSocketFactory().createSocket()) {
-                timedThenUntimed(client, server);
-                assertThat(nonBlocking(client)).as("BG's socket after a timeout").isFalse();
-            }
-        }
-    }
-
-    @Test
-    void aReadBlockedWithoutTimeoutEndsWhenAnotherThreadClosesTheSocket() throws Exception {
-        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-             Socket client = new BufferedSocketFactory().createSocket(InetAddress.getLoopbackAddress(),
-                     server.getLocalPort());
-             Socket peer = server.accept()) {
-            CompletableFuture<Throwable> reader = new CompletableFuture<>();
-            Thread t = Thread.ofPlatform().start(() -> {
-                try {
-                    client.getInputStream().read();
-                    reader.complete(null);
-                } catch (Throwable e) {
-                    reader.complete(e);
-                }
-            });
-            // Wait until the reader's stack shows it inside the channel's read (blocked in the kernel).
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!insideChannelRead(t) && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertThat(insideChannelRead(t)).as("the reader blocked in the read").isTrue();
-            assertThat(reader).isNotDone();
-            client.close();
-            assertThat(reader.get(5, TimeUnit.SECONDS)).as("a stuck member's read ends when BG closes its session")
-                    .isInstanceOf(IOException.class);
-            assertThat(client.isClosed()).isTrue();
-        }
-    }
-
-    private static boolean insideChannelRead(Thread t) {
-        for (StackTraceElement f : t.getStackTrace()) {
-            if (f.getClassName().startsWith("sun.nio.ch.") && f.getMethodName().toLowerCase().contains("read")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    @Test
-    void aConnectToAListenerThatDoesNotAnswerTimesOut() throws Exception {
-        // A listener whose accept queue is full drops new handshakes, as an unreachable host does.
-        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort());
-            List<Socket> queued = new ArrayList<>();
-            try {
-                boolean full = false;
-                for (int i = 0; i < 16 && !full; i++) {
-                    Socket s = new Socket();
-                    queued.add(s);
-                    try {
-                        s.connect(at, 300);
-                    } catch (SocketTimeoutException e) {
-                        full = true;
-                    }
-                }
-                assertThat(full).as("the accept queue filled up").isTrue();
-                try (Socket client = new BufferedSocketFactory().createSocket()) {
-                    long t0 = System.nanoTime();
-                    assertThatThrownBy(() -> client.connect(at, 500)).isInstanceOf(SocketTimeoutException.class);
-                    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isBetween(400L, 10_000L);
-                }
-            } finally {
-                for (Socket s : queued) {
-                    s.close();
-                }
-            }
         }
     }
 }
