@@ -22,10 +22,14 @@
 #   BG_SCALE_SERIES (cassandra series, default "rf1 rfn scaleup"), BG_SCALE_PG_SLA (the replicas' SLA, default
 #   95%:100ms:1%:10s: an asynchronous replica's stale reads exceed the default τ of 0.01 % at any T, docs/replicas.md).
 set -euo pipefail
-r=${1:?usage: bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic]}
-out=${2:?usage: bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [elastic]}
+usage="usage: bench-scale.sh ROOT OUTDIR [cassandra] [postgres] [postgres-scaleup] [elastic] [scalability]"
+r=${1:?$usage}
+out=${2:?$usage}
 shift 2
 phases=${*:-cassandra postgres postgres-scaleup elastic scalability}
+for p in $phases; do
+  case $p in cassandra|postgres|postgres-scaleup|elastic|scalability) ;; *) echo "bench-scale: unknown phase '$p'; $usage" >&2; exit 2 ;; esac
+done
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$root/scripts/jdk.sh"
 bg_find_jdk
@@ -48,8 +52,11 @@ graph=(-p "usercount=$m" -p "friendcountperuser=$phi" -p "resourcecountperuser=$
 scratch=$(mktemp -d /tmp/bg-bench-scale.XXXXXX)
 chmod 755 "$scratch"   # postgres-replica.sh runs the servers as an unprivileged user when BG runs as root
 
+# As ./bg: JDK 23+ warns at the first sun.misc.Unsafe memory access (the drivers'); BG allows it quietly.
+unsafe=()
+[ "$(bg_java_major "$JAVA_HOME")" -ge 23 ] 2>/dev/null && unsafe=(--sun-misc-unsafe-memory-access=allow)
 bg() {
-  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx2g -Dbg.state.dir="$out/state" \
+  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED "${unsafe[@]}" -Xmx2g -Dbg.state.dir="$out/state" \
     -cp "$r/cli/target/bg-cli.jar:$r/cli/target/lib/*" org.bgbench.cli.Bg "$@"
 }
 timed() { # timed NAME CMD...: runs CMD, output to OUTDIR/NAME.txt, appends its wall time to times.txt
