@@ -2,20 +2,42 @@ package org.bgbench.store.postgres;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import javax.net.SocketFactory;
 
 /**
- * pgJDBC's {@code socketFactory}: plain TCP sockets whose input is read in 64 KiB gulps. pgJDBC reads its socket
- * through an 8 KiB buffer, so a List Friends reply (about 28 KiB: 100 rows of 13 columns) took four or five read
- * system calls; behind this buffer it takes one or two, whatever has arrived. Nothing else changes: timeouts, TLS
- * (layered on top of this socket) and closing work as on any socket.
+ * pgJDBC's {@code socketFactory}: plain TCP sockets whose input is read in 64 KiB gulps and whose long timeouts a
+ * watchdog enforces, so that the socket stays in blocking mode.
+ *
+ * <p>pgJDBC reads its socket through an 8 KiB buffer, so a List Friends reply (about 28 KiB: 100 rows of 13 columns)
+ * took four or five read system calls; behind this buffer it takes one or two, whatever has arrived.
+ *
+ * <p>A JDK socket switches its descriptor to non-blocking mode the first time a connect or read has a timeout, and
+ * never back: from then on every reply costs a read that fails with {@code EAGAIN}, a {@code poll} and a second read,
+ * three system calls where a blocking socket makes one (BG's sessions always have a read timeout, and pgJDBC connects
+ * with one). So timeouts of at least {@link #WATCHED_MIN_MILLIS} are not handed to the JDK: the socket records the
+ * deadline of the connect or read under way and a watchdog thread closes the socket once it has passed, which the
+ * blocked call reports as a {@link SocketTimeoutException}, up to {@link Watchdog#PERIOD_MS} late. Such a timeout
+ * leaves the socket closed, where the JDK's leaves it usable; pgJDBC treats a timed-out query as a lost connection
+ * anyway. Shorter timeouts, which pgJDBC uses to peek for a pending message (1 ms, during COPY) and expects to expire
+ * with the connection intact, go to the JDK as on any socket. TLS is layered on top of this socket and closing works
+ * as on any socket.
  */
 public final class BufferedSocketFactory extends SocketFactory {
     /** Enough for the largest reply of BG's actions in one read, small enough to cost nothing per connection. */
     static final int BUFFER = 64 * 1024;
+    /** The shortest timeout the watchdog enforces: twenty of its periods, so it fires at most 5 % late. */
+    static final int WATCHED_MIN_MILLIS = 1_000;
 
     @Override
     public Socket createSocket() {
@@ -55,16 +77,173 @@ public final class BufferedSocketFactory extends SocketFactory {
         return s;
     }
 
-    /** A socket whose input stream is buffered once, for its whole life. */
+    /** A socket whose input stream is buffered once, for its whole life, and whose long timeouts are watched. */
     static final class BufferedSocket extends Socket {
+        private static final VarHandle DEADLINE;
+        /** The deadline's value once the watchdog has closed the socket for passing it. */
+        private static final long EXPIRED = Long.MIN_VALUE;
+
+        static {
+            try {
+                DEADLINE = MethodHandles.lookup().findVarHandle(BufferedSocket.class, "deadline", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         private InputStream in;
+        /** {@link System#nanoTime()} by which the connect or read under way must end; 0 when none is watched. */
+        private volatile long deadline;
+        /** The read timeout as the driver set it, in milliseconds; 0 is none. */
+        private volatile int timeout;
+        /** The timeout is shorter than {@link #WATCHED_MIN_MILLIS}, so the JDK holds it. */
+        private boolean jdkTimeout;
+
+        BufferedSocket() {
+            Watchdog.watch(this);
+        }
 
         @Override
         public synchronized InputStream getInputStream() throws IOException {
             if (in == null) {
-                in = new ReadAhead(super.getInputStream());
+                in = new ReadAhead(super.getInputStream(), this);
             }
             return in;
+        }
+
+        @Override
+        public synchronized void setSoTimeout(int millis) throws SocketException {
+            if (millis < 0) {
+                throw new IllegalArgumentException("timeout can't be negative");
+            }
+            if (isClosed()) {
+                throw new SocketException("Socket is closed");
+            }
+            boolean shortOne = millis > 0 && millis < WATCHED_MIN_MILLIS;
+            if (shortOne || jdkTimeout) {
+                super.setSoTimeout(shortOne ? millis : 0);
+            }
+            jdkTimeout = shortOne;
+            timeout = millis;
+        }
+
+        @Override
+        public synchronized int getSoTimeout() throws SocketException {
+            if (isClosed()) {
+                throw new SocketException("Socket is closed");
+            }
+            return timeout;
+        }
+
+        @Override
+        public void connect(SocketAddress endpoint, int millis) throws IOException {
+            long d = millis > 0 ? begin(millis) : 0;
+            try {
+                super.connect(endpoint, millis > 0 ? 0 : millis);
+            } catch (IOException | RuntimeException e) {
+                // A socket that failed to connect is of no further use: closed, it leaves the watchdog's list.
+                boolean late = millis > 0 && end(d);
+                if (!isConnected()) {
+                    closeQuietly();
+                }
+                if (late && e instanceof IOException io) {
+                    throw timedOut("Connect timed out", io);
+                }
+                throw e;
+            }
+            if (millis > 0 && end(d)) {
+                throw new SocketTimeoutException("Connect timed out");
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            Watchdog.forget(this);
+            super.close();
+        }
+
+        /** The timeout the watchdog is to enforce on the next read: 0 when there is none or the JDK holds it. */
+        int watchedMillis() {
+            int t = timeout;
+            return t >= WATCHED_MIN_MILLIS ? t : 0;
+        }
+
+        /** Starts watching a call that must end within {@code millis}; returns its deadline for {@link #end}. */
+        long begin(int millis) {
+            long d = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            if (d == 0 || d == EXPIRED) {
+                d++;
+            }
+            deadline = d;
+            return d;
+        }
+
+        /** Stops watching; true if the watchdog closed the socket because the call outlived its deadline. */
+        boolean end(long d) {
+            return !DEADLINE.compareAndSet(this, d, 0L);
+        }
+
+        /** Closes the socket if its watched call has passed its deadline at {@code now}; false if it has not. */
+        boolean expireIfLate(long now) {
+            long d = deadline;
+            if (d == 0 || d == EXPIRED || now - d < 0 || !DEADLINE.compareAndSet(this, d, EXPIRED)) {
+                return false;
+            }
+            closeQuietly();
+            return true;
+        }
+
+        private void closeQuietly() {
+            try {
+                close();
+            } catch (IOException e) {
+                // Closing fails only if the socket is already closed: the call ends either way.
+            }
+        }
+
+        private static SocketTimeoutException timedOut(String message, IOException cause) {
+            SocketTimeoutException e = new SocketTimeoutException(message);
+            e.initCause(cause);
+            return e;
+        }
+    }
+
+    /**
+     * One daemon thread for every socket of the process: every {@link #PERIOD_MS} it closes the sockets whose watched
+     * call has passed its deadline. A socket is on its list from creation to close, so a call costs two writes of a
+     * field and a clock read, nothing more.
+     */
+    static final class Watchdog {
+        static final long PERIOD_MS = 50;
+        private static final Set<BufferedSocket> SOCKETS = ConcurrentHashMap.newKeySet();
+
+        static {
+            Thread.ofPlatform().daemon().name("bg-postgres-socket-watchdog").start(Watchdog::run);
+        }
+
+        private Watchdog() {
+        }
+
+        static void watch(BufferedSocket s) {
+            SOCKETS.add(s);
+        }
+
+        static void forget(BufferedSocket s) {
+            SOCKETS.remove(s);
+        }
+
+        private static void run() {
+            while (true) {
+                try {
+                    Thread.sleep(PERIOD_MS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long now = System.nanoTime();
+                for (BufferedSocket s : SOCKETS) {
+                    s.expireIfLate(now);
+                }
+            }
         }
     }
 
@@ -75,17 +254,44 @@ public final class BufferedSocketFactory extends SocketFactory {
      */
     static final class ReadAhead extends InputStream {
         private final InputStream socket;
+        /** The socket whose watched timeout bounds each read; null when reads are not timed here (tests). */
+        private final BufferedSocket owner;
         private final byte[] buf = new byte[BUFFER];
         private int pos;
         private int end;
 
         ReadAhead(InputStream socket) {
+            this(socket, null);
+        }
+
+        ReadAhead(InputStream socket, BufferedSocket owner) {
             this.socket = socket;
+            this.owner = owner;
+        }
+
+        /** One read of the socket, which the watchdog ends if it outlives the socket's timeout. */
+        private int readSocket(byte[] b, int off, int len) throws IOException {
+            int millis = owner == null ? 0 : owner.watchedMillis();
+            if (millis == 0) {
+                return socket.read(b, off, len);
+            }
+            long d = owner.begin(millis);
+            int n;
+            try {
+                n = socket.read(b, off, len);
+            } catch (IOException e) {
+                throw owner.end(d) ? BufferedSocket.timedOut("Read timed out", e) : e;
+            }
+            if (owner.end(d)) {
+                // The data came as the deadline passed and the watchdog closed the socket: it timed out all the same.
+                throw new SocketTimeoutException("Read timed out");
+            }
+            return n;
         }
 
         /** Refills the empty buffer with one read; false at the end of the stream. */
         private boolean fill() throws IOException {
-            int n = socket.read(buf, 0, buf.length);
+            int n = readSocket(buf, 0, buf.length);
             if (n <= 0) {
                 return false;
             }
@@ -111,7 +317,7 @@ public final class BufferedSocketFactory extends SocketFactory {
             if (pos == end) {
                 if (len >= buf.length) {
                     // A read as large as the buffer gains nothing from it.
-                    return socket.read(b, off, len);
+                    return readSocket(b, off, len);
                 }
                 if (!fill()) {
                     return -1;
@@ -133,12 +339,12 @@ public final class BufferedSocketFactory extends SocketFactory {
             if (n <= 0) {
                 return 0;
             }
-            if (pos < end) {
-                int k = (int) Math.min(n, end - pos);
-                pos += k;
-                return k;
+            if (pos == end && !fill()) {
+                return 0;
             }
-            return socket.skip(n);
+            int k = (int) Math.min(n, end - pos);
+            pos += k;
+            return k;
         }
 
         @Override
