@@ -1,4 +1,4 @@
-package org.bgbench.store.postgres;
+package org.bgbench.store.relational.net;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,32 +16,50 @@ import java.util.concurrent.TimeUnit;
 import javax.net.SocketFactory;
 
 /**
- * pgJDBC's {@code socketFactory}: plain TCP sockets whose input is read in 64 KiB gulps and whose long timeouts a
- * watchdog enforces, so that the socket stays in blocking mode.
+ * A {@code socketFactory} for JDBC drivers: plain TCP sockets whose long timeouts a watchdog enforces, so that the
+ * socket stays in blocking mode, with (this class) or without ({@link Unbuffered}) a 64 KiB read-ahead buffer.
  *
  * <p>pgJDBC reads its socket through an 8 KiB buffer, so a List Friends reply (about 28 KiB: 100 rows of 13 columns)
- * took four or five read system calls; behind this buffer it takes one or two, whatever has arrived.
+ * took four or five read system calls; behind this buffer it takes one or two, whatever has arrived. MariaDB's
+ * Connector/J buffers 16 KiB itself and takes {@link Unbuffered}.
  *
  * <p>A JDK socket switches its descriptor to non-blocking mode the first time a connect or read has a timeout, and
  * never back: from then on every reply costs a read that fails with {@code EAGAIN}, a {@code poll} and a second read,
- * three system calls where a blocking socket makes one (BG's sessions always have a read timeout, and pgJDBC connects
- * with one). So timeouts of at least {@link #WATCHED_MIN_MILLIS} are not handed to the JDK: the socket records the
- * deadline of the connect or read under way and a watchdog thread closes the socket once it has passed, which the
- * blocked call reports as a {@link SocketTimeoutException}, up to {@link Watchdog#PERIOD_MS} late. Such a timeout
- * leaves the socket closed, where the JDK's leaves it usable; pgJDBC treats a timed-out query as a lost connection
- * anyway. Shorter timeouts, which pgJDBC uses to peek for a pending message (1 ms, during COPY) and expects to expire
- * with the connection intact, go to the JDK as on any socket. TLS is layered on top of this socket and closing works
- * as on any socket.
+ * three system calls where a blocking socket makes one (BG's sessions always have a read timeout, and the drivers
+ * connect with one). So timeouts of at least {@link #WATCHED_MIN_MILLIS} are not handed to the JDK: the socket
+ * records the deadline of the connect or read under way and a watchdog thread closes the socket once it has passed,
+ * which the blocked call reports as a {@link SocketTimeoutException}, up to {@link Watchdog#PERIOD_MS} late. Such a
+ * timeout leaves the socket closed, where the JDK's leaves it usable; the drivers treat a timed-out query as a lost
+ * connection anyway. Shorter timeouts, which pgJDBC uses to peek for a pending message (1 ms, during COPY) and
+ * expects to expire with the connection intact, go to the JDK as on any socket. TLS is layered on top of this socket
+ * and closing works as on any socket.
  */
-public final class BufferedSocketFactory extends SocketFactory {
+public class BufferedSocketFactory extends SocketFactory {
     /** Enough for the largest reply of BG's actions in one read, small enough to cost nothing per connection. */
     static final int BUFFER = 64 * 1024;
     /** The shortest timeout the watchdog enforces: twenty of its periods, so it fires at most 5 % late. */
     static final int WATCHED_MIN_MILLIS = 1_000;
 
+    private final boolean buffered;
+
+    public BufferedSocketFactory() {
+        this(true);
+    }
+
+    private BufferedSocketFactory(boolean buffered) {
+        this.buffered = buffered;
+    }
+
+    /** The same sockets without the read-ahead buffer, for a driver that buffers its reads itself. */
+    public static final class Unbuffered extends BufferedSocketFactory {
+        public Unbuffered() {
+            super(false);
+        }
+    }
+
     @Override
     public Socket createSocket() {
-        return new BufferedSocket();
+        return new BufferedSocket(buffered);
     }
 
     @Override
@@ -51,7 +69,7 @@ public final class BufferedSocketFactory extends SocketFactory {
 
     @Override
     public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
-        Socket s = new BufferedSocket();
+        Socket s = new BufferedSocket(buffered);
         s.bind(new InetSocketAddress(localHost, localPort));
         s.connect(new InetSocketAddress(host, port));
         return s;
@@ -65,19 +83,19 @@ public final class BufferedSocketFactory extends SocketFactory {
     @Override
     public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
             throws IOException {
-        Socket s = new BufferedSocket();
+        Socket s = new BufferedSocket(buffered);
         s.bind(new InetSocketAddress(localAddress, localPort));
         s.connect(new InetSocketAddress(address, port));
         return s;
     }
 
-    private static Socket connected(InetSocketAddress to) throws IOException {
-        Socket s = new BufferedSocket();
+    private Socket connected(InetSocketAddress to) throws IOException {
+        Socket s = new BufferedSocket(buffered);
         s.connect(to);
         return s;
     }
 
-    /** A socket whose input stream is buffered once, for its whole life, and whose long timeouts are watched. */
+    /** A socket whose long timeouts are watched, and whose input stream is buffered once, for its whole life. */
     static final class BufferedSocket extends Socket {
         private static final VarHandle DEADLINE;
         /** The deadline's value once the watchdog has closed the socket for passing it. */
@@ -91,6 +109,7 @@ public final class BufferedSocketFactory extends SocketFactory {
             }
         }
 
+        private final boolean buffered;
         private InputStream in;
         /** {@link System#nanoTime()} by which the connect or read under way must end; 0 when none is watched. */
         private volatile long deadline;
@@ -99,14 +118,15 @@ public final class BufferedSocketFactory extends SocketFactory {
         /** The timeout is shorter than {@link #WATCHED_MIN_MILLIS}, so the JDK holds it. */
         private boolean jdkTimeout;
 
-        BufferedSocket() {
+        BufferedSocket(boolean buffered) {
+            this.buffered = buffered;
             Watchdog.watch(this);
         }
 
         @Override
         public synchronized InputStream getInputStream() throws IOException {
             if (in == null) {
-                in = new ReadAhead(super.getInputStream(), this);
+                in = buffered ? new ReadAhead(super.getInputStream(), this) : new Watched(super.getInputStream(), this);
             }
             return in;
         }
@@ -218,7 +238,7 @@ public final class BufferedSocketFactory extends SocketFactory {
         private static final Set<BufferedSocket> SOCKETS = ConcurrentHashMap.newKeySet();
 
         static {
-            Thread.ofPlatform().daemon().name("bg-postgres-socket-watchdog").start(Watchdog::run);
+            Thread.ofPlatform().daemon().name("bg-socket-watchdog").start(Watchdog::run);
         }
 
         private Watchdog() {
@@ -247,6 +267,63 @@ public final class BufferedSocketFactory extends SocketFactory {
         }
     }
 
+    /** One read of {@code socket}, which the watchdog ends if it outlives {@code owner}'s timeout (none if null). */
+    static int watchedRead(InputStream socket, BufferedSocket owner, byte[] b, int off, int len) throws IOException {
+        int millis = owner == null ? 0 : owner.watchedMillis();
+        if (millis == 0) {
+            return socket.read(b, off, len);
+        }
+        long d = owner.begin(millis);
+        int n;
+        try {
+            n = socket.read(b, off, len);
+        } catch (IOException e) {
+            throw owner.end(d) ? BufferedSocket.timedOut("Read timed out", e) : e;
+        }
+        if (owner.end(d)) {
+            // The data came as the deadline passed and the watchdog closed the socket: it timed out all the same.
+            throw new SocketTimeoutException("Read timed out");
+        }
+        return n;
+    }
+
+    /** The socket's own input with its reads watched, nothing else. */
+    static final class Watched extends InputStream {
+        private final InputStream socket;
+        private final BufferedSocket owner;
+        private final byte[] one = new byte[1];
+
+        Watched(InputStream socket, BufferedSocket owner) {
+            this.socket = socket;
+            this.owner = owner;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int n;
+            do {
+                n = watchedRead(socket, owner, one, 0, 1);
+            } while (n == 0);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            java.util.Objects.checkFromIndexSize(off, len, b.length);
+            return len == 0 ? 0 : watchedRead(socket, owner, b, off, len);
+        }
+
+        @Override
+        public int available() throws IOException {
+            return socket.available();
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
     /**
      * Serves reads from a buffer that one read of the socket fills with whatever has arrived, up to {@link #BUFFER}.
      * Unlike {@link java.io.BufferedInputStream}, a short read returns what the buffer holds instead of asking the
@@ -269,24 +346,8 @@ public final class BufferedSocketFactory extends SocketFactory {
             this.owner = owner;
         }
 
-        /** One read of the socket, which the watchdog ends if it outlives the socket's timeout. */
         private int readSocket(byte[] b, int off, int len) throws IOException {
-            int millis = owner == null ? 0 : owner.watchedMillis();
-            if (millis == 0) {
-                return socket.read(b, off, len);
-            }
-            long d = owner.begin(millis);
-            int n;
-            try {
-                n = socket.read(b, off, len);
-            } catch (IOException e) {
-                throw owner.end(d) ? BufferedSocket.timedOut("Read timed out", e) : e;
-            }
-            if (owner.end(d)) {
-                // The data came as the deadline passed and the watchdog closed the socket: it timed out all the same.
-                throw new SocketTimeoutException("Read timed out");
-            }
-            return n;
+            return watchedRead(socket, owner, b, off, len);
         }
 
         /** Refills the empty buffer with one read; false at the end of the stream. */

@@ -1,4 +1,4 @@
-package org.bgbench.store.postgres;
+package org.bgbench.store.relational.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -162,13 +162,23 @@ class BufferedSocketFactoryTest {
 
     @Test
     void longTimeoutsLeaveTheDescriptorBlockingAndStillFire() throws Exception {
+        longTimeouts(new BufferedSocketFactory(), BufferedSocketFactory.ReadAhead.class);
+    }
+
+    @Test
+    void theUnbufferedSocketsWatchTheirTimeoutsAlike() throws Exception {
+        longTimeouts(new BufferedSocketFactory.Unbuffered(), BufferedSocketFactory.Watched.class);
+    }
+
+    private static void longTimeouts(BufferedSocketFactory factory, Class<?> input) throws Exception {
         InetAddress lo = InetAddress.getLoopbackAddress();
         try (ServerSocket server = new ServerSocket(0, 2, lo);
              Socket plain = new Socket();
-             Socket client = new BufferedSocketFactory().createSocket()) {
+             Socket client = factory.createSocket()) {
             // The JDK's own socket, as a control: a timed connect and read leave it non-blocking.
             plain.connect(new InetSocketAddress(lo, server.getLocalPort()), 5_000);
             client.connect(new InetSocketAddress(lo, server.getLocalPort()), 5_000);
+            assertThat(client.getInputStream()).isInstanceOf(input);
             try (Socket plainPeer = server.accept(); Socket peer = server.accept()) {
                 plain.setSoTimeout(5_000);
                 client.setSoTimeout(1_200);
