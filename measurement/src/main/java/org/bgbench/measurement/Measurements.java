@@ -390,28 +390,13 @@ public final class Measurements implements AutoCloseable {
             // only for a kind that ran in it: in a typical mix most kinds do not, and 200 KB a kind a second kept the
             // young generation filling (a G1 pause of 10-30 ms every few seconds, which the open model's schedule
             // error shows).
-            Histogram h = null;
-            long withinBeta = 0;
             long aboveBetaInItsSlot = to[block + counters + Stripes.ABOVE_BETA]
                     - from[block + counters + Stripes.ABOVE_BETA];
-            for (int i = 0; i < layout.length; i++) {
-                long c = to[block + i] - from[block + i];
-                if (i <= stripes.betaIndex) {
-                    withinBeta += c;
-                }
-                if (i == stripes.betaIndex) {
-                    c += aboveBetaInItsSlot;
-                }
-                if (c != 0) {
-                    long value = layout.lowestValue(i);
-                    if (h == null) {
-                        h = Latencies.newHistogram();
-                    }
-                    h.recordValueWithCount(value, c);
-                    if (action) {
-                        actions.recordValueWithCount(value, c);
-                    }
-                }
+            long withinBeta = countedUpTo(to, from, block, stripes.betaIndex);
+            Histogram h = null;
+            if (withinBeta != 0 || aboveBetaInItsSlot != 0 || anyCounted(to, from, block, layout.length)) {
+                h = Latencies.newHistogram();
+                record(to, from, block, layout, stripes.betaIndex, aboveBetaInItsSlot, h, action ? actions : null);
             }
             long kindNoops = to[block + counters + Stripes.NOOPS] - from[block + counters + Stripes.NOOPS];
             long kindErrors = to[block + counters + Stripes.ERRORS] - from[block + counters + Stripes.ERRORS];
@@ -439,6 +424,50 @@ public final class Measurements implements AutoCloseable {
                 to[s + Stripes.BG_WAIT_NANOS] - from[s + Stripes.BG_WAIT_NANOS],
                 to[s + Stripes.BG_WAIT_COUNT] - from[s + Stripes.BG_WAIT_COUNT], actionErrors, actionCpuNanos,
                 actionCpuSamples);
+    }
+
+    // The slot loops below are small methods of their own: inlined into interval() they made a 30 KB method that C2
+    // compiled four times in a run's first seconds (300 ms of CPU each, after a failed loop predicate), the largest
+    // share of BG's CPU outside actions in a short run (docs/benchmarks.md, issue 20).
+
+    /** Counts in slots 0..{@code last} of one kind's block between two snapshots. */
+    private static long countedUpTo(long[] to, long[] from, int block, int last) {
+        long n = 0;
+        for (int i = block; i <= block + last; i++) {
+            n += to[i] - from[i];
+        }
+        return n;
+    }
+
+    /** Whether any of one kind's {@code slots} latency slots changed between two snapshots. */
+    private static boolean anyCounted(long[] to, long[] from, int block, int slots) {
+        for (int i = block; i < block + slots; i++) {
+            if (to[i] != from[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Records one kind's slot counts between two snapshots into {@code h} (and {@code all}, when not null), each at
+     * its slot's lowest value; the waits above β counted in β's slot join that slot.
+     */
+    private static void record(long[] to, long[] from, int block, LatencyLayout layout, int betaIndex,
+                               long aboveBetaInItsSlot, Histogram h, Histogram all) {
+        for (int i = 0; i < layout.length; i++) {
+            long c = to[block + i] - from[block + i];
+            if (i == betaIndex) {
+                c += aboveBetaInItsSlot;
+            }
+            if (c != 0) {
+                long value = layout.lowestValue(i);
+                h.recordValueWithCount(value, c);
+                if (all != null) {
+                    all.recordValueWithCount(value, c);
+                }
+            }
+        }
     }
 
     /**
