@@ -113,10 +113,8 @@ public class BufferedSocketFactory extends SocketFactory {
         private InputStream in;
         /** {@link System#nanoTime()} by which the connect or read under way must end; 0 when none is watched. */
         private volatile long deadline;
-        /** The read timeout as the driver set it, in milliseconds; 0 is none. */
+        /** The read timeout as the driver set it, in milliseconds; 0 is none. The JDK holds it if it is short. */
         private volatile int timeout;
-        /** The timeout is shorter than {@link #WATCHED_MIN_MILLIS}, so the JDK holds it. */
-        private boolean jdkTimeout;
 
         BufferedSocket(boolean buffered) {
             this.buffered = buffered;
@@ -139,12 +137,17 @@ public class BufferedSocketFactory extends SocketFactory {
             if (isClosed()) {
                 throw new SocketException("Socket is closed");
             }
-            boolean shortOne = millis > 0 && millis < WATCHED_MIN_MILLIS;
-            if (shortOne || jdkTimeout) {
+            boolean shortOne = isShort(millis);
+            if (shortOne || isShort(timeout)) {
+                // The JDK gets a short timeout, and loses the one it held when the new one is not short.
                 super.setSoTimeout(shortOne ? millis : 0);
             }
-            jdkTimeout = shortOne;
             timeout = millis;
+        }
+
+        /** A timeout too short for the watchdog: the JDK enforces it. */
+        private static boolean isShort(int millis) {
+            return millis > 0 && millis < WATCHED_MIN_MILLIS;
         }
 
         @Override

@@ -212,8 +212,17 @@ class BufferedSocketFactoryTest {
             assertThatThrownBy(() -> client.getInputStream().read()).isInstanceOf(SocketTimeoutException.class);
             assertThat(client.isClosed()).isFalse();
             client.setSoTimeout(60_000);
-            peer.getOutputStream().write(7);
+            // The byte comes 200 ms into the read: had the JDK kept the 1 ms timeout, the read would time out.
+            Thread late = Thread.ofPlatform().start(() -> {
+                try {
+                    Thread.sleep(200);
+                    peer.getOutputStream().write(7);
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
             assertThat(client.getInputStream().read()).isEqualTo(7);
+            late.join();
             client.setSoTimeout(0);
             peer.getOutputStream().write(8);
             assertThat(client.getInputStream().read()).isEqualTo(8);
