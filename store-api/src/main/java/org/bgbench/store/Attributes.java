@@ -14,10 +14,15 @@ import java.util.Arrays;
 public final class Attributes {
     private final String[] text;
     private final byte[][] utf8;
+    /** Where attribute a's bytes sit in utf8[a]: a store may hand over slices of one array per reply. */
+    private final int[] offset;
+    private final int[] length;
 
     public Attributes(int count) {
         text = new String[count];
         utf8 = new byte[count][];
+        offset = new int[count];
+        length = new int[count];
     }
 
     /** How many attributes the view holds (the graph's attribute count). */
@@ -31,7 +36,7 @@ public final class Attributes {
         if (s == null) {
             byte[] b = utf8[a];
             if (b != null) {
-                s = text[a] = new String(b, StandardCharsets.UTF_8);
+                s = text[a] = new String(b, offset[a], length[a], StandardCharsets.UTF_8);
             }
         }
         return s;
@@ -50,15 +55,30 @@ public final class Attributes {
     public void setUtf8(int a, byte[] bytes) {
         text[a] = null;
         utf8[a] = bytes;
+        offset[a] = 0;
+        length[a] = bytes == null ? 0 : bytes.length;
+    }
+
+    /**
+     * Sets attribute {@code a} to the text that {@code len} UTF-8 bytes of {@code bytes} from {@code off} encode. The
+     * array is kept, not copied, as by {@link #setUtf8(int, byte[])}: several attributes may share one (the rows of a
+     * reply, read into one array), which nobody may change afterwards.
+     */
+    public void setUtf8(int a, byte[] bytes, int off, int len) {
+        java.util.Objects.checkFromIndexSize(off, len, bytes.length);
+        text[a] = null;
+        utf8[a] = bytes;
+        offset[a] = off;
+        length[a] = len;
     }
 
     /** Attribute {@code a} as UTF-8 bytes (the store's own when it set them, else encoded); null if none. */
     public byte[] utf8(int a) {
         byte[] b = utf8[a];
-        if (b == null && text[a] != null) {
-            b = text[a].getBytes(StandardCharsets.UTF_8);
+        if (b == null) {
+            return text[a] == null ? null : text[a].getBytes(StandardCharsets.UTF_8);
         }
-        return b;
+        return offset[a] == 0 && length[a] == b.length ? b : Arrays.copyOfRange(b, offset[a], offset[a] + length[a]);
     }
 
     /** Sets the first {@code min(count, values.length)} attributes to {@code values}. */

@@ -1,6 +1,7 @@
 package org.bgbench.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -65,5 +66,22 @@ class AttributesTest {
         wide.setAll(new String[] {"a"});
         assertThat(wide.toArray()).containsExactly("a", null, null);
         assertThat(wide.count()).isEqualTo(3);
+    }
+
+    @Test
+    void slicesOfOneArrayAreSeparateAttributes() {
+        byte[] reply = "xxätzyyy".getBytes(StandardCharsets.UTF_8); // ä is two bytes
+        Attributes a = new Attributes(3);
+        a.setUtf8(0, reply, 2, 3);
+        a.setUtf8(1, reply, 5, 1);
+        a.setUtf8(2, reply, 0, 0);
+        assertThat(a.toArray()).containsExactly("ät", "z", "");
+        assertThat(a.utf8(0)).containsExactly("ät".getBytes(StandardCharsets.UTF_8));
+        assertThat(a.utf8(1)).containsExactly('z');
+        // A whole array set afterwards is read whole again, not through the last slice's bounds.
+        a.setUtf8(1, "whole".getBytes(StandardCharsets.UTF_8));
+        assertThat(a.get(1)).isEqualTo("whole");
+        assertThat(a.utf8(1)).hasSize(5);
+        assertThatThrownBy(() -> a.setUtf8(0, reply, 6, 4)).isInstanceOf(IndexOutOfBoundsException.class);
     }
 }
