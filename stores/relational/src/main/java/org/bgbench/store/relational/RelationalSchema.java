@@ -297,6 +297,26 @@ public final class RelationalSchema {
     private final String confirmed;
 
     /** Column of member attribute {@code i} (0-based). */
+    /** VP's statement for another member's profile (the member id its one parameter), for a store's own client. */
+    public String viewProfileSql() {
+        return viewProfile;
+    }
+
+    /** VP's statement for one's own profile, with the pending count after the other counts. */
+    public String viewOwnProfileSql() {
+        return viewOwnProfile;
+    }
+
+    /** LF's statement: id, attributes, thumbnail per friend; the member id once per half (1 or 2 parameters). */
+    public String listFriendsSql() {
+        return listFriends;
+    }
+
+    /** VFR's statement: id, attributes, thumbnail per inviter; the member id its one parameter. */
+    public String viewFriendRequestsSql() {
+        return viewFriendRequests;
+    }
+
     public static String attributeColumn(int i) {
         return org.bgbench.store.MemberAttributes.name(i);
     }
