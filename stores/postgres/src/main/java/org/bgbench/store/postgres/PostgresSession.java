@@ -43,6 +43,10 @@ final class PostgresSession implements StoreSession {
     /** The read replica's connection; null without replicas. */
     private Connection r;
     private StoreSession s;
+    /** Opens the session's own-protocol reads ({@code postgres.client=wire}); null with pgJDBC for every action. */
+    private final Supplier<WireReads> wireReads;
+    /** VP, LF and VFR's connection with {@code postgres.client=wire}; null until opened or after it was lost. */
+    private WireReads wire;
 
     /**
      * @param connections borrows a connection (fails with a {@link StoreException} saying why)
@@ -53,12 +57,51 @@ final class PostgresSession implements StoreSession {
      */
     PostgresSession(Supplier<Connection> connections, Supplier<Connection> reads,
                     BiFunction<Connection, Connection, StoreSession> design, long statementMillis, int readMillis) {
+        this(connections, reads, design, statementMillis, readMillis, null);
+    }
+
+    /**
+     * @param wireReads opens the connection VP, LF and VFR use instead of pgJDBC's ({@code postgres.client=wire},
+     *                  with the store's timeouts set); null for none
+     */
+    PostgresSession(Supplier<Connection> connections, Supplier<Connection> reads,
+                    BiFunction<Connection, Connection, StoreSession> design, long statementMillis, int readMillis,
+                    Supplier<WireReads> wireReads) {
+        this.wireReads = wireReads;
         this.connections = connections;
         this.reads = reads;
         this.design = design;
         this.statementMillis = statementMillis;
         this.readMillis = readMillis;
         open();
+        if (wireReads != null) {
+            try {
+                wire = wireReads.get();
+            } catch (RuntimeException e) {
+                try {
+                    close();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
+        }
+    }
+
+    /** The own-protocol reads, on a new connection if the last one was lost. */
+    private WireReads wire() {
+        if (wire == null) {
+            wire = wireReads.get();
+        }
+        return wire;
+    }
+
+    /** After a failed own-protocol read: drops a lost connection; the next read opens another. */
+    private RuntimeException wireFailed(RuntimeException e) {
+        if (wire != null && wire.isClosed()) {
+            wire = null;
+        }
+        return e;
     }
 
     private void open() {
@@ -137,6 +180,14 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void viewProfile(int requester, int profile, ProfileView out) {
+        if (wireReads != null) {
+            try {
+                wire().viewProfile(requester, profile, out);
+            } catch (RuntimeException e) {
+                throw wireFailed(e);
+            }
+            return;
+        }
         try {
             session().viewProfile(requester, profile, out);
         } catch (RuntimeException e) {
@@ -146,6 +197,14 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void listFriends(int requester, int profile, MemberList out) {
+        if (wireReads != null) {
+            try {
+                wire().listFriends(profile, out);
+            } catch (RuntimeException e) {
+                throw wireFailed(e);
+            }
+            return;
+        }
         try {
             session().listFriends(requester, profile, out);
         } catch (RuntimeException e) {
@@ -155,6 +214,14 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void viewFriendRequests(int member, MemberList out) {
+        if (wireReads != null) {
+            try {
+                wire().viewFriendRequests(member, out);
+            } catch (RuntimeException e) {
+                throw wireFailed(e);
+            }
+            return;
+        }
         try {
             session().viewFriendRequests(member, out);
         } catch (RuntimeException e) {
@@ -259,6 +326,11 @@ final class PostgresSession implements StoreSession {
      */
     @Override
     public void close() {
+        if (wire != null) {
+            WireReads w = wire;
+            wire = null;
+            w.close();
+        }
         if (s == null) {
             return;
         }

@@ -27,6 +27,8 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.net.BufferedSocketFactory;
+import org.bgbench.store.postgres.wire.PgWire;
+import org.bgbench.store.postgres.wire.WireException;
 import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalSchema;
@@ -50,6 +52,10 @@ public final class PostgresStore extends RelationalStore {
     private static final int AUTO_POOL_CAP = 128;
 
     private final Target target;
+    /** The read actions' client ({@code postgres.client}). */
+    private final Client client;
+    /** The password BG logs in with (null with the embedded server), for {@link Client#WIRE}'s connections. */
+    private final String password;
     private final Properties loadProperties;
     private final HikariDataSource pool;
     private final EmbeddedServer embedded;
@@ -81,6 +87,17 @@ public final class PostgresStore extends RelationalStore {
         MATVIEW
     }
 
+    /** Which client the read actions VP, LF and VFR go through ({@code postgres.client}). */
+    public enum Client {
+        /** pgJDBC for every action. */
+        PGJDBC,
+        /**
+         * BG's own protocol client ({@link org.bgbench.store.postgres.wire.PgWire}) for VP, LF and VFR, on a second
+         * connection per session; pgJDBC for the rest. The Basic design only, no TLS.
+         */
+        WIRE
+    }
+
     /**
      * Connection settings of a store.
      *
@@ -99,11 +116,16 @@ public final class PostgresStore extends RelationalStore {
      * @param replicas       read replicas and the read actions sent to them; null for none
      * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E); the matview design
      *                       keeps the counts in its view, so it refuses {@code counts=attributes}
+     * @param client         the read actions' client; null for pgJDBC. {@link Client#WIRE} takes the basic design
+     *                       with images inline and no read replicas
      */
     public record Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
                          Design design, Duration refresh, Duration timeout, FeedDesign feed, ReadReplicas replicas,
-                         PhysicalDesign physical) {
+                         PhysicalDesign physical, Client client) {
         public Config {
+            if (client == null) {
+                client = Client.PGJDBC;
+            }
             if (replicas == null) {
                 replicas = ReadReplicas.NONE;
             }
@@ -128,6 +150,24 @@ public final class PostgresStore extends RelationalStore {
             if (timeout.compareTo(StoreSettings.MIN_TIMEOUT) < 0) {
                 throw new IllegalArgumentException("the timeout must be at least 1 s, got " + timeout);
             }
+            if (client == Client.WIRE && (design != Design.BASIC || physical.imagesInFiles()
+                    || !replicas.urls().isEmpty())) {
+                throw new IllegalArgumentException("the wire client reads the basic design with images inline and "
+                        + "no read replicas");
+            }
+        }
+
+        public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
+                      Design design, Duration refresh, Duration timeout, FeedDesign feed, ReadReplicas replicas,
+                      PhysicalDesign physical) {
+            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, replicas,
+                    physical, null);
+        }
+
+        /** The same settings with the read actions' client {@code c}. */
+        public Config withClient(Client c) {
+            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed,
+                    replicas, physical, c);
         }
 
         /** No read replicas, the Basic physical design. */
@@ -139,13 +179,13 @@ public final class PostgresStore extends RelationalStore {
         /** The same settings with the read replicas {@code r}. */
         public Config withReplicas(ReadReplicas r) {
             return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, r,
-                    physical);
+                    physical, client);
         }
 
         /** The same settings with physical design {@code p}. */
         public Config withPhysical(PhysicalDesign p) {
             return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed,
-                    replicas, p);
+                    replicas, p, client);
         }
 
         /** The pull feed. */
@@ -157,7 +197,7 @@ public final class PostgresStore extends RelationalStore {
         /** The same settings with feed design {@code f}. */
         public Config withFeed(FeedDesign f) {
             return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, f,
-                    replicas, physical);
+                    replicas, physical, client);
         }
 
         /** The default timeout. */
@@ -179,6 +219,8 @@ public final class PostgresStore extends RelationalStore {
         this.replicas = config.replicas();
         this.replicaPools = List.copyOf(replicaPools);
         this.timeout = config.timeout();
+        this.client = config.client();
+        this.password = embedded != null ? null : config.password();
         this.target = target;
         this.loadProperties = loadProperties;
         this.pool = pool;
@@ -209,6 +251,10 @@ public final class PostgresStore extends RelationalStore {
             String user = server != null || config.user() == null ? "postgres" : config.user();
             String password = server != null ? null : config.password();
             Target target = Target.of(url, user);
+            if (config.client() == Client.WIRE && (target.host().contains(",") || !target.plaintext())) {
+                throw new StoreException("postgres.client=wire speaks to one server without TLS: give postgres.url "
+                        + "one host and, unless it is this machine, sslmode=disable (got " + url + ")");
+            }
             Properties props = new Properties();
             props.setProperty("user", user);
             if (password != null) {
@@ -539,10 +585,30 @@ public final class PostgresStore extends RelationalStore {
             int session = nextSession();
             reads = () -> connectForRead(session);
         }
+        int readMillis = (int) Math.min(Integer.MAX_VALUE, timeout.plusSeconds(1).toMillis());
         return new PostgresSession(this::connect, reads, (c, r) -> view == null
                 ? new RelationalSession(c, r, replicas.actions(), s, null)
-                : new MatviewSession(c, r, replicas.actions(), s, sync), timeout.toMillis(),
-                (int) Math.min(Integer.MAX_VALUE, timeout.plusSeconds(1).toMillis()));
+                : new MatviewSession(c, r, replicas.actions(), s, sync), timeout.toMillis(), readMillis,
+                client == Client.WIRE ? () -> openWire(s, readMillis) : null);
+    }
+
+    /**
+     * A connection of BG's own protocol client with the session's timeouts (statement_timeout, and the read timeout
+     * a second longer) and VP, LF and VFR prepared on it.
+     */
+    private WireReads openWire(RelationalSchema s, int readMillis) {
+        PgWire w = null;
+        try {
+            w = PgWire.connect(target.host(), Integer.parseInt(target.port()), target.database(), target.user(),
+                    password, readMillis, readMillis);
+            w.execute("SET statement_timeout = " + timeout.toMillis());
+            return new WireReads(w, s);
+        } catch (WireException e) {
+            if (w != null) {
+                w.close();
+            }
+            throw new StoreException(target.describe(e) + " (postgres.client=wire)", e);
+        }
     }
 
     /** A session with the store's timeouts whose every statement runs on the primary, for BG's checks. */

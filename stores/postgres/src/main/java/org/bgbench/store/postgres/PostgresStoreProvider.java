@@ -30,6 +30,7 @@ public final class PostgresStoreProvider implements StoreProvider {
     static final String TIMEOUT = "postgres.timeout";
     static final String READ_URLS = "postgres.read-urls";
     static final String READ_ACTIONS = "postgres.read-actions";
+    static final String CLIENT = "postgres.client";
     static final String DEFAULT_URL = "jdbc:postgresql://localhost:5432/bg";
     static final String DEFAULT_USER = "postgres";
     // USC BG's JDBC client keys, read when the postgres.* key is not given.
@@ -76,6 +77,11 @@ public final class PostgresStoreProvider implements StoreProvider {
                                 + "server that does not answer at all is given up 1 s later (read timeout), and "
                                 + "connecting or waiting for a pooled connection is bounded by it too; at least 1s; "
                                 + "default max(10s, 100·β)"),
+                new StoreSetting(CLIENT, "pgjdbc",
+                        "the client of View Profile, List Friends and View Friend Requests: pgjdbc; or wire = BG's "
+                                + "own PostgreSQL protocol client, which reads each reply into one array (half "
+                                + "pgJDBC's CPU in List Friends) on a second connection per session; basic design, "
+                                + "images inline, no read replicas, no TLS (one host, this machine or sslmode=disable)"),
                 new StoreSetting(USC_URL, null, "USC BG alias of postgres.url"),
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
                 new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password")));
@@ -120,6 +126,20 @@ public final class PostgresStoreProvider implements StoreProvider {
             throw new InvalidParameterException(PhysicalDesign.COUNTS_KEY, "attributes cannot be combined with "
                     + DESIGN + "=matview (both keep VP's counts: the view or the member columns); choose one");
         }
+        PostgresStore.Client client = switch (s.getChoice(CLIENT, "pgjdbc", "pgjdbc", "wire")) {
+            case "wire" -> PostgresStore.Client.WIRE;
+            default -> PostgresStore.Client.PGJDBC;
+        };
+        ReadReplicas replicas = replicas(s);
+        if (client == PostgresStore.Client.WIRE) {
+            String why = design == PostgresStore.Design.MATVIEW ? DESIGN + "=matview"
+                    : physical.imagesInFiles() ? PhysicalDesign.IMAGES_KEY + "=fs"
+                    : !replicas.urls().isEmpty() ? READ_URLS : null;
+            if (why != null) {
+                throw new InvalidParameterException(CLIENT, "wire reads the basic design with images inline and no "
+                        + "read replicas, not with " + why + "; use " + CLIENT + "=pgjdbc");
+            }
+        }
         return new PostgresStore.Config(
                 url,
                 either(s, USER, USC_USER, DEFAULT_USER),
@@ -131,8 +151,9 @@ public final class PostgresStoreProvider implements StoreProvider {
                 refreshInterval(s.get(REFRESH), design),
                 s.timeout(TIMEOUT),
                 FeedDesign.from(s),
-                replicas(s),
-                physical);
+                replicas,
+                physical,
+                client);
     }
 
     /** {@code postgres.read-urls} and {@code postgres.read-actions}; refused with the embedded server. */

@@ -134,4 +134,38 @@ class PostgresStoreProviderTest {
         assertThatThrownBy(() -> config("images", "blob"))
                 .hasMessage("images: expected one of inline, fs, got 'blob'");
     }
+
+    @Test
+    void theReadClientIsPgjdbcUnlessWireIsAskedFor() {
+        assertThat(config().client()).isEqualTo(PostgresStore.Client.PGJDBC);
+        assertThat(config("postgres.client", "wire").client()).isEqualTo(PostgresStore.Client.WIRE);
+        assertThatThrownBy(() -> config("postgres.client", "libpq"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessage("postgres.client: expected one of pgjdbc, wire, got 'libpq'");
+    }
+
+    @Test
+    void theWireClientRefusesWhatItCannotRead() {
+        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.design", "matview"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("postgres.client: wire reads the basic design")
+                .hasMessageContaining("postgres.design=matview");
+        assertThatThrownBy(() -> config("postgres.client", "wire", "images", "fs"))
+                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("images=fs");
+        assertThatThrownBy(() -> config("postgres.client", "wire",
+                "postgres.read-urls", "jdbc:postgresql://localhost:5433/bg"))
+                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("postgres.read-urls");
+    }
+
+    @Test
+    void theWireClientSpeaksOnlyWithoutTls() {
+        assertThat(Target.of("jdbc:postgresql://localhost:5432/bg", "u").plaintext()).isTrue();
+        assertThat(Target.of("jdbc:postgresql://127.0.0.1:5432/bg?sslmode=require", "u").plaintext()).isFalse();
+        assertThat(Target.of("jdbc:postgresql://db.example.com:5432/bg", "u").plaintext()).isFalse();
+        assertThat(Target.of("jdbc:postgresql://db.example.com:5432/bg?sslmode=disable", "u").plaintext()).isTrue();
+        assertThatThrownBy(() -> PostgresStore.open(new PostgresStore.Config(
+                "jdbc:postgresql://db.example.com:5432/bg", "u", null, 2, false, 1)
+                .withClient(PostgresStore.Client.WIRE)))
+                .hasMessageStartingWith("postgres.client=wire speaks to one server without TLS");
+    }
 }

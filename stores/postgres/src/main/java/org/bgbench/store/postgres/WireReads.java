@@ -1,0 +1,117 @@
+package org.bgbench.store.postgres;
+
+import org.bgbench.store.Attributes;
+import org.bgbench.store.MemberList;
+import org.bgbench.store.ProfileView;
+import org.bgbench.store.StoreException;
+import org.bgbench.store.postgres.wire.PgWire;
+import org.bgbench.store.postgres.wire.Rows;
+import org.bgbench.store.postgres.wire.WireException;
+import org.bgbench.store.relational.RelationalSchema;
+
+/**
+ * View Profile, List Friends and View Friend Requests through BG's own protocol client ({@code postgres.client=wire},
+ * {@link PgWire}), with the Basic design's statements and the same results as {@link
+ * org.bgbench.store.relational.RelationalSession}: each reply's rows arrive in one array and the views' attributes
+ * are slices of it, so no object is made per field. Owns its connection. Not thread-safe, like every session.
+ */
+final class WireReads implements AutoCloseable {
+    private final PgWire w;
+    private final int attributes;
+    private final PgWire.Statement viewProfile;
+    private final PgWire.Statement viewOwnProfile;
+    private final PgWire.Statement listFriends;
+    private final PgWire.Statement viewFriendRequests;
+
+    /** Prepares the statements on {@code w}, which it owns from now on (and closes if preparing fails). */
+    WireReads(PgWire w, RelationalSchema schema) throws WireException {
+        this.w = w;
+        this.attributes = schema.attributeCount();
+        try {
+            viewProfile = w.prepare(schema.viewProfileSql());
+            viewOwnProfile = w.prepare(schema.viewOwnProfileSql());
+            listFriends = w.prepare(schema.listFriendsSql());
+            viewFriendRequests = w.prepare(schema.viewFriendRequestsSql());
+        } catch (WireException e) {
+            w.close();
+            throw e;
+        }
+    }
+
+    void viewProfile(int requester, int profile, ProfileView out) {
+        boolean own = requester == profile;
+        out.clear();
+        Rows rows;
+        try {
+            rows = w.query(own ? viewOwnProfile : viewProfile, profile);
+        } catch (WireException e) {
+            throw failed("VP", e);
+        }
+        if (rows.size() == 0) {
+            throw new StoreException("VP: member " + profile + " not found");
+        }
+        text(rows, 0, 0, out.attributes);
+        int col = attributes;
+        out.profileImage = rows.bytes(0, col);
+        out.friendCount = rows.getInt(0, col + 1);
+        out.resourceCount = rows.getInt(0, col + 2);
+        if (own) {
+            out.pendingCount = rows.getInt(0, col + 3);
+        }
+        out.memberId = profile;
+    }
+
+    void listFriends(int profile, MemberList out) {
+        try {
+            members(listFriends.parameters() == 2 ? w.query(listFriends, profile, profile)
+                    : w.query(listFriends, profile), out);
+        } catch (WireException e) {
+            throw failed("LF", e);
+        }
+    }
+
+    void viewFriendRequests(int member, MemberList out) {
+        try {
+            members(w.query(viewFriendRequests, member), out);
+        } catch (WireException e) {
+            throw failed("VFR", e);
+        }
+    }
+
+    private void members(Rows rows, MemberList out) {
+        out.clear();
+        for (int r = 0; r < rows.size(); r++) {
+            MemberList.Row row = out.add(rows.getInt(r, 0));
+            text(rows, r, 1, row.attributes);
+            row.thumbnail = rows.bytes(r, attributes + 1);
+        }
+    }
+
+    /** The attribute columns from {@code first} on, as slices of the reply's array. */
+    private void text(Rows rows, int r, int first, Attributes out) {
+        byte[] data = rows.data();
+        int n = Math.min(attributes, out.count());
+        for (int a = 0; a < n; a++) {
+            int len = rows.length(r, first + a);
+            if (len < 0) {
+                out.set(a, null);
+            } else {
+                out.setUtf8(a, data, rows.offset(r, first + a), len);
+            }
+        }
+    }
+
+    private static StoreException failed(String action, WireException e) {
+        return new StoreException(action + " failed: " + e.getMessage(), e);
+    }
+
+    /** Whether the connection is gone (a timeout, the server went away): the session opens another. */
+    boolean isClosed() {
+        return w.isClosed();
+    }
+
+    @Override
+    public void close() {
+        w.close();
+    }
+}

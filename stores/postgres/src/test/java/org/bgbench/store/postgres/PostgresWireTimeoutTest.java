@@ -1,0 +1,91 @@
+package org.bgbench.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.MemberList;
+import org.bgbench.store.ProfileView;
+import org.bgbench.store.StoreException;
+import org.bgbench.store.StoreSession;
+import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code postgres.timeout} with {@code postgres.client=wire}, as {@link PostgresTimeoutTest} checks it for pgJDBC: the
+ * server cancels a read that waits too long and the session's own-protocol connection goes on; a server that stops
+ * answering (SIGSTOP) fails the read a second later, and once it answers again the session reads on a new connection.
+ */
+class PostgresWireTimeoutTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(2);
+    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(50, 0, 4, 2, 1, 1.0, false, 0, 0, 2, 4, 10,
+            2, 3));
+    private static PostgresStore store;
+
+    @BeforeAll
+    static void start() {
+        store = PostgresStore.open(new PostgresStore.Config(null, null, null, 2, true, 1, PostgresStore.Design.BASIC,
+                null, TIMEOUT).withClient(PostgresStore.Client.WIRE));
+        StoreConformanceSuite.load(store, GRAPH, 1);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    @Test
+    void aReadThatWaitsTooLongIsCancelledAndTheConnectionGoesOn() throws Exception {
+        try (Connection locker = store.connectForLoad(); Statement st = locker.createStatement();
+             StoreSession s = store.openSession()) {
+            MemberList friends = new MemberList(GRAPH.attributeCount());
+            s.listFriends(0, 1, friends);
+            int listed = friends.size();
+            locker.setAutoCommit(false);
+            st.execute("LOCK TABLE members IN ACCESS EXCLUSIVE MODE");
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> s.listFriends(0, 1, friends)).isInstanceOf(StoreException.class)
+                    .hasMessageContaining("LF failed").hasMessageContaining("statement timeout");
+            double waited = (System.nanoTime() - t0) / 1e9;
+            assertThat(waited).as("cancelled by the server after postgres.timeout").isBetween(1.8, 4.0);
+            locker.rollback();
+            s.listFriends(0, 1, friends);
+            assertThat(friends.size()).as("the same session lists again").isEqualTo(listed);
+        }
+    }
+
+    @Test
+    void aServerThatStopsAnsweringFailsTheReadAndTheSessionRecoversWhenItAnswersAgain() throws Exception {
+        ProfileView view = new ProfileView(GRAPH.attributeCount());
+        try (StoreSession s = store.openSession()) {
+            s.viewProfile(0, 2, view);
+            List<Long> pids = new ArrayList<>(store.localServerPids());
+            for (long pid : List.copyOf(pids)) {
+                ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
+            }
+            assertThat(pids).isNotEmpty();
+            long t0 = System.nanoTime();
+            try {
+                PostgresTimeoutTest.signal("STOP", pids);
+                assertThatThrownBy(() -> s.viewProfile(0, 2, view)).isInstanceOf(StoreException.class)
+                        .hasMessageContaining("VP failed: the connection to PostgreSQL is lost");
+                double waited = (System.nanoTime() - t0) / 1e9;
+                assertThat(waited).as("the read timeout, postgres.timeout + 1 s").isBetween(2.8, 6.0);
+            } finally {
+                PostgresTimeoutTest.signal("CONT", pids);
+            }
+            s.viewProfile(0, 3, view);
+            assertThat(view.memberId).as("a new connection serves the same session").isEqualTo(3);
+        }
+    }
+}
