@@ -45,7 +45,7 @@ final class PostgresSession implements StoreSession {
     private StoreSession s;
     /** Opens the session's own-protocol reads ({@code postgres.client=wire}); null with pgJDBC for every action. */
     private final Supplier<WireReads> wireReads;
-    /** VP, LF and VFR's connection with {@code postgres.client=wire}; null until opened or after it was lost. */
+    /** VP, LF, VFR and VTR's connection with {@code postgres.client=wire}; null until opened or after it was lost. */
     private WireReads wire;
 
     /**
@@ -61,7 +61,7 @@ final class PostgresSession implements StoreSession {
     }
 
     /**
-     * @param wireReads opens the connection VP, LF and VFR use instead of pgJDBC's ({@code postgres.client=wire},
+     * @param wireReads opens the connection VP, LF, VFR and VTR use instead of pgJDBC's ({@code postgres.client=wire},
      *                  with the store's timeouts set); null for none
      */
     PostgresSession(Supplier<Connection> connections, Supplier<Connection> reads,
@@ -267,6 +267,14 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void viewTopKResources(int requester, int profile, int k, ResourceList out) {
+        if (wireReads != null) {
+            try {
+                wire().viewTopKResources(profile, k, out);
+            } catch (RuntimeException e) {
+                throw wireFailed(e);
+            }
+            return;
+        }
         try {
             session().viewTopKResources(requester, profile, k, out);
         } catch (RuntimeException e) {

@@ -87,12 +87,12 @@ public final class PostgresStore extends RelationalStore {
         MATVIEW
     }
 
-    /** Which client the read actions VP, LF and VFR go through ({@code postgres.client}). */
+    /** Which client the read actions VP, LF, VFR and VTR go through ({@code postgres.client}). */
     public enum Client {
         /** pgJDBC for every action. */
         PGJDBC,
         /**
-         * BG's own protocol client ({@link org.bgbench.store.postgres.wire.PgWire}) for VP, LF and VFR, on a second
+         * BG's own protocol client ({@link org.bgbench.store.postgres.wire.PgWire}) for VP, LF, VFR and VTR, on a second
          * connection per session; pgJDBC for the rest. The Basic design only, no TLS.
          */
         WIRE
@@ -594,7 +594,7 @@ public final class PostgresStore extends RelationalStore {
 
     /**
      * A connection of BG's own protocol client with the session's timeouts (statement_timeout, and the read timeout
-     * a second longer) and VP, LF and VFR prepared on it.
+     * a second longer) and VP, LF, VFR and VTR prepared on it.
      */
     private WireReads openWire(RelationalSchema s, int readMillis) {
         PgWire w = null;

@@ -78,10 +78,10 @@ public final class PostgresStoreProvider implements StoreProvider {
                                 + "connecting or waiting for a pooled connection is bounded by it too; at least 1s; "
                                 + "default max(10s, 100·β)"),
                 new StoreSetting(CLIENT, "pgjdbc",
-                        "the client of View Profile, List Friends and View Friend Requests: pgjdbc; or wire = BG's "
-                                + "own PostgreSQL protocol client, which reads each reply into one array (half "
-                                + "pgJDBC's CPU in List Friends) on a second connection per session; basic design, "
-                                + "images inline, no read replicas, no TLS (one host, this machine or sslmode=disable)"),
+                        "the client of View Profile, List Friends, View Friend Requests and View Top-K "
+                                + "Resources: pgjdbc; or wire = BG's own PostgreSQL protocol client, which reads each "
+                                + "reply into one array, on a second connection per session; basic design, images "
+                                + "inline, no read replicas, no TLS (one host, this machine or sslmode=disable)"),
                 new StoreSetting(USC_URL, null, "USC BG alias of postgres.url"),
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
                 new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password")));

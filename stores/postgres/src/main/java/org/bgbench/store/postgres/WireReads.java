@@ -3,6 +3,7 @@ package org.bgbench.store.postgres;
 import org.bgbench.store.Attributes;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
+import org.bgbench.store.ResourceList;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.postgres.wire.PgWire;
 import org.bgbench.store.postgres.wire.Rows;
@@ -10,7 +11,7 @@ import org.bgbench.store.postgres.wire.WireException;
 import org.bgbench.store.relational.RelationalSchema;
 
 /**
- * View Profile, List Friends and View Friend Requests through BG's own protocol client ({@code postgres.client=wire},
+ * View Profile, List Friends, View Friend Requests and View Top-K Resources through BG's own protocol client ({@code postgres.client=wire},
  * {@link PgWire}), with the Basic design's statements and the same results as {@link
  * org.bgbench.store.relational.RelationalSession}: each reply's rows arrive in one array and the views' attributes
  * are slices of it, so no object is made per field. Owns its connection. Not thread-safe, like every session.
@@ -22,6 +23,7 @@ final class WireReads implements AutoCloseable {
     private final PgWire.Statement viewOwnProfile;
     private final PgWire.Statement listFriends;
     private final PgWire.Statement viewFriendRequests;
+    private final PgWire.Statement topResources;
 
     /** Prepares the statements on {@code w}, which it owns from now on (and closes if preparing fails). */
     WireReads(PgWire w, RelationalSchema schema) throws WireException {
@@ -32,6 +34,7 @@ final class WireReads implements AutoCloseable {
             viewOwnProfile = w.prepare(schema.viewOwnProfileSql());
             listFriends = w.prepare(schema.listFriendsSql());
             viewFriendRequests = w.prepare(schema.viewFriendRequestsSql());
+            topResources = w.prepare(schema.topResourcesSql());
         } catch (WireException e) {
             w.close();
             throw e;
@@ -75,6 +78,24 @@ final class WireReads implements AutoCloseable {
             members(w.query(viewFriendRequests, member), out);
         } catch (WireException e) {
             throw failed("VFR", e);
+        }
+    }
+
+    void viewTopKResources(int profile, int k, ResourceList out) {
+        out.clear();
+        Rows rows;
+        try {
+            rows = w.query(topResources, profile, k);
+        } catch (WireException e) {
+            throw failed("VTR", e);
+        }
+        for (int r = 0; r < rows.size(); r++) {
+            ResourceList.Row row = out.add(rows.getLong(r, 0));
+            row.creatorId = rows.getInt(r, 1);
+            row.wallUserId = rows.getInt(r, 2);
+            row.type = rows.string(r, 3);
+            row.body = rows.string(r, 4);
+            row.doc = rows.string(r, 5);
         }
     }
 

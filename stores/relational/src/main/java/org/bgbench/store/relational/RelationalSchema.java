@@ -317,6 +317,11 @@ public final class RelationalSchema {
         return viewFriendRequests;
     }
 
+    /** VTR's statement: the wall's member and k, newest first; rid, creatorid, walluserid, type, body, doc. */
+    public String topResourcesSql() {
+        return topResources;
+    }
+
     public static String attributeColumn(int i) {
         return org.bgbench.store.MemberAttributes.name(i);
     }

@@ -63,6 +63,17 @@ public final class Rows {
         };
     }
 
+    /** An integer column (int2, int4 or int8 in binary), 0 when NULL as JDBC's getLong. */
+    public long getLong(int row, int col) {
+        int i = check(row, col);
+        int p = offset[i];
+        return switch (length[i]) {
+            case -1 -> 0;
+            case 8 -> ((long) int32(data, p) << 32) | (int32(data, p + 4) & 0xffffffffL);
+            default -> getInt(row, col);
+        };
+    }
+
     /** A column's bytes as a new array; null when NULL. */
     public byte[] bytes(int row, int col) {
         int i = check(row, col);

@@ -110,6 +110,11 @@ class PgWireTest {
             assertThat(big.length(0, 0)).isEqualTo(8);
             assertThatThrownBy(() -> big.getInt(0, 0)).as("an int8 beyond int")
                     .isInstanceOf(ArithmeticException.class);
+            assertThat(big.getLong(0, 0)).as("but it is a long").isEqualTo(3_000_000_000L);
+            Rows small = w.query(w.prepare("SELECT $1::int4, ($1)::int2, NULL::int8"), -5);
+            assertThat(small.getLong(0, 0)).isEqualTo(-5L);
+            assertThat(small.getLong(0, 1)).isEqualTo(-5L);
+            assertThat(small.getLong(0, 2)).as("NULL, as JDBC's getLong").isZero();
         }
     }
 
