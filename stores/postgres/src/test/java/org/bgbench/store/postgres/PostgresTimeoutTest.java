@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
  * sessions' timeouts never reach the pool's other users.
  */
 class PostgresTimeoutTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(2);
-    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(50, 0, 4, 2, 1, 1.0, false, 0, 0, 2, 4, 10,
+    static final Duration TIMEOUT = Duration.ofSeconds(2);
+    static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(50, 0, 4, 2, 1, 1.0, false, 0, 0, 2, 4, 10,
             2, 3));
     private static PostgresStore store;
 

@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
@@ -25,15 +23,13 @@ import org.junit.jupiter.api.Test;
  * answering (SIGSTOP) fails the read a second later, and once it answers again the session reads on a new connection.
  */
 class PostgresWireTimeoutTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(2);
-    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(50, 0, 4, 2, 1, 1.0, false, 0, 0, 2, 4, 10,
-            2, 3));
+    private static final SocialGraph GRAPH = PostgresTimeoutTest.GRAPH;
     private static PostgresStore store;
 
     @BeforeAll
     static void start() {
         store = PostgresStore.open(new PostgresStore.Config(null, null, null, 2, true, 1, PostgresStore.Design.BASIC,
-                null, TIMEOUT).withClient(PostgresStore.Client.WIRE));
+                null, PostgresTimeoutTest.TIMEOUT).withClient(PostgresStore.Client.WIRE));
         StoreConformanceSuite.load(store, GRAPH, 1);
     }
 

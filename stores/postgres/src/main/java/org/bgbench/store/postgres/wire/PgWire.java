@@ -486,20 +486,16 @@ public final class PgWire implements AutoCloseable {
     static String numbered(String sql) {
         StringBuilder b = new StringBuilder(sql.length() + 8);
         int n = 0;
-        char quote = 0;
         for (int i = 0; i < sql.length(); i++) {
-            char ch = sql.charAt(i);
-            if (quote != 0) {
-                if (ch == quote) {
-                    quote = 0;
-                }
-            } else if (ch == '\'' || ch == '"') {
-                quote = ch;
-            } else if (ch == '?') {
+            int after = afterQuoted(sql, i);
+            if (after > i) {
+                b.append(sql, i, after);
+                i = after - 1;
+            } else if (sql.charAt(i) == '?') {
                 b.append('$').append(++n);
-                continue;
+            } else {
+                b.append(sql.charAt(i));
             }
-            b.append(ch);
         }
         return b.toString();
     }
@@ -507,26 +503,29 @@ public final class PgWire implements AutoCloseable {
     /** The highest {@code $n} in the statement, outside quoted text. */
     static int parameters(String sql) {
         int max = 0;
-        char quote = 0;
         for (int i = 0; i < sql.length(); i++) {
-            char ch = sql.charAt(i);
-            if (quote != 0) {
-                if (ch == quote) {
-                    quote = 0;
-                }
-            } else if (ch == '\'' || ch == '"') {
-                quote = ch;
-            } else if (ch == '$') {
-                int j = i + 1;
+            int after = afterQuoted(sql, i);
+            if (after > i) {
+                i = after - 1;
+            } else if (sql.charAt(i) == '$') {
                 int v = 0;
-                while (j < sql.length() && Character.isDigit(sql.charAt(j))) {
-                    v = v * 10 + (sql.charAt(j) - '0');
-                    j++;
+                while (i + 1 < sql.length() && Character.isDigit(sql.charAt(i + 1))) {
+                    v = v * 10 + (sql.charAt(++i) - '0');
                 }
                 max = Math.max(max, v);
             }
         }
         return max;
+    }
+
+    /** Where the quoted text (string or identifier) starting at {@code i} ends; {@code i} if none starts there. */
+    private static int afterQuoted(String sql, int i) {
+        char q = sql.charAt(i);
+        if (q != '\'' && q != '"') {
+            return i;
+        }
+        int close = sql.indexOf(q, i + 1);
+        return close < 0 ? sql.length() : close + 1;
     }
 
     /** A prepared statement: its Bind, Execute and Sync kept as one request whose parameters are patched in. */
