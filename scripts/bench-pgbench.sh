@@ -11,6 +11,8 @@
 #   BG_MIXES       default "vp lf vfr"; BG_THREADS default "1 4 16 64"; BG_BENCH_RUNS default 3; BG_BENCH_SECONDS 10
 #   BG_CLIENTS     postgres.client values to run each checkout with, space-separated (e.g. "pgjdbc wire"); default:
 #                  the checkout's own default (older checkouts have no such key)
+#   BG_KINDS       threadkind values to run each client with, space-separated (e.g. "platform shared"); default:
+#                  the checkout's own choice
 # Prints one line per run: mix, T, run, then for each checkout: pgbench tps, BG actions/s, ratio, BG µs/action.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,26 +24,28 @@ read -r -a modes <<< "${PG_SSLMODES:-disable}"
 mkdir -p "$out"
 printf '%-4s %-3s %-3s' mix T run
 read -r -a clients <<< "${BG_CLIENTS:-default}"
-for c in "${checkouts[@]}"; do for cl in "${clients[@]}"; do
-  printf ' | %-18s %9s %9s %6s %7s' "$(basename "$c")/$cl" pgbench bg ratio 'µs/act'; done; done
+read -r -a kinds <<< "${BG_KINDS:-default}"
+for c in "${checkouts[@]}"; do for cl in "${clients[@]}"; do for kd in "${kinds[@]}"; do
+  printf ' | %-18s %9s %9s %6s %7s' "$(basename "$c")/$cl/$kd" pgbench bg ratio 'µs/act'; done; done; done
 echo
 for mix in ${BG_MIXES:-vp lf vfr}; do
   for t in ${BG_THREADS:-1 4 16 64}; do
     for i in $(seq 1 "$runs"); do
       printf '%-4s %-3s %-3s' "$mix" "$t" "$i"
-      for k in "${!checkouts[@]}"; do for cl in "${clients[@]}"; do
+      for k in "${!checkouts[@]}"; do for cl in "${clients[@]}"; do for kd in "${kinds[@]}"; do
         c=${checkouts[$k]}; mode=${modes[$k]:-${modes[0]}}
         if [ "$cl" = default ]; then opt=(); else opt=(-p "postgres.client=$cl"); fi
+        if [ "$kd" != default ]; then opt+=(-p "threadkind=$kd"); fi
         pg=$(PGSSLMODE=$mode pgbench -n -M prepared -c "$t" -j 2 -T "$secs" -f "$root/scripts/pgbench/$mix.sql" \
           -h localhost -U postgres bg 2>/dev/null | awk '/^tps/ {print int($3)}')
-        f="$out/$mix-T$t-$i-$(basename "$c")-$cl.json"
+        f="$out/$mix-T$t-$i-$(basename "$c")-$cl-$kd.json"
         # vfr has no named mix: View Friend Requests alone through the USC key (works in older checkouts too).
         if [ "$mix" = vfr ]; then w=(-p ViewFriendReqAction=1); else w=(--workload "$mix"); fi
         "$c/bg" run --store postgres "$@" "${opt[@]}" "${w[@]}" --threads "$t" --warmup 2s --duration "${secs}s" --quiet \
           --out "$f" > /dev/null 2> >(grep -v '^bg: running' >&2)
         read -r bg us < <(python3 -c "import json;r=json.load(open('$f'));print(int(r['throughput']), round(r['cpu']['bg_us_per_action'],1))")
         printf ' | %-18s %9s %9s %6s %7s' "$mode" "$pg" "$bg" "$(python3 -c "print(f'{$bg/$pg:.2f}')")" "$us"
-      done; done
+      done; done; done
       echo
     done
   done

@@ -8,7 +8,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 import org.bgbench.model.Action;
 import org.bgbench.model.InvalidParameterException;
@@ -55,6 +54,8 @@ public final class Emulator {
     private final AtomicLong warmupLeft;
     private Runnable warmupEnded;
     private final boolean virtual;
+    /** Members take turns on one platform thread per core ({@link EmulatorConfig.ThreadKind#SHARED}). */
+    private final boolean shared;
     private final boolean yieldBetweenRequests;
     private IntFunction<? extends ValidationLog> logs;
     /** The open model's arrivals (null: closed model), made when the run starts. */
@@ -94,9 +95,18 @@ public final class Emulator {
         this.errors = new StoreErrors(Math.max(1000, 20L * config.threads()), this::abort);
         this.inFlight = new InFlight(config.threads());
         this.warmupLeft = new AtomicLong(config.warmupOperations());
+        this.shared = config.threadKind() == EmulatorConfig.ThreadKind.SHARED;
+        if (shared && SharedThreads.unavailable() != null) {
+            throw new InvalidParameterException("threadkind", SharedThreads.unavailable());
+        }
+        if (shared && !store.handsOffWhileWaiting()) {
+            throw new InvalidParameterException("threadkind", "shared needs a store whose sessions let other members"
+                    + " run while they wait for a reply (postgres, mariadb); this one does not: use auto, virtual or"
+                    + " platform");
+        }
         this.virtual = switch (config.threadKind()) {
             case VIRTUAL -> true;
-            case PLATFORM -> false;
+            case PLATFORM, SHARED -> false;
             case AUTO -> config.threads() > (store.inProcess() ? EmulatorConfig.ThreadKind.PLATFORM_LIMIT
                     : EmulatorConfig.ThreadKind.NETWORKED_PLATFORM_PER_CORE * Runtime.getRuntime().availableProcessors());
         };
@@ -148,9 +158,19 @@ public final class Emulator {
         return t.compareTo(MIN_GRACE) > 0 ? t : MIN_GRACE;
     }
 
-    /** Whether the members run on virtual threads (else platform threads). */
+    /** Whether the members run on virtual threads (else platform threads, of their own or shared). */
     public boolean virtualThreads() {
         return virtual;
+    }
+
+    /** What runs the members: "virtual", "platform" (a thread each) or "shared" (one thread per core, in turns). */
+    public String threadKindName() {
+        return shared ? "shared" : virtual ? "virtual" : "platform";
+    }
+
+    /** The platform threads that run the members in turns with {@code threadkind=shared}: one per core, at most T. */
+    public int sharedThreads() {
+        return shared ? Math.min(config.threads(), Runtime.getRuntime().availableProcessors()) : 0;
     }
 
     /**
@@ -178,18 +198,31 @@ public final class Emulator {
         sessionsOpened = new CountDownLatch(threads);
         go = new CountDownLatch(1);
         List<Thread> members = new ArrayList<>(threads);
+        List<List<Runnable>> turns = new ArrayList<>();
+        for (int c = 0; c < sharedThreads(); c++) {
+            turns.add(new ArrayList<>());
+        }
         for (int t = 0; t < threads; t++) {
             int index = t;
             ActionRecorder rec = recorders.apply(t);
             ValidationLog log = logs == null ? null : logs.apply(t);
-            members.add((virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon()).name("bg-member-" + t).unstarted(() -> {
+            Runnable member = () -> {
                 try {
                     emulate(index, rec, log, remaining);
                 } finally {
                     running.decrementAndGet();
                     ended.countDown();
                 }
-            }));
+            };
+            if (shared) {
+                turns.get(t % turns.size()).add(member);
+            } else {
+                members.add((virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon()).name("bg-member-" + t)
+                        .unstarted(member));
+            }
+        }
+        for (int c = 0; c < turns.size(); c++) {
+            members.add(SharedThreads.carrier("bg-members-" + c, turns.get(c)));
         }
         long warmupNanos = config.warmup().toNanos();
         this.warmupEnded = warmupEnded;
@@ -347,6 +380,13 @@ public final class Emulator {
     /** Waits for {@link #go}; an interrupted member gives up (the run is being stopped). */
     private void awaitGo() {
         try {
+            if (SharedThreads.onSharedThread()) {
+                // The thread's other members still have to open their sessions.
+                while (go.getCount() > 0) {
+                    SharedThreads.park(TimeUnit.MILLISECONDS.toNanos(1));
+                }
+                return;
+            }
             go.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -387,7 +427,7 @@ public final class Emulator {
                     startMeasuring();
                 } else if (left < -1) {
                     while (!measuring && !stop) {
-                        Thread.yield();
+                        SharedThreads.yieldTurn();
                     }
                 }
             }
@@ -430,7 +470,7 @@ public final class Emulator {
                     arrivalDelay = 0;
                 }
                 if (yieldBetweenRequests && (++requests & YIELD_EVERY_MASK) == 0) {
-                    Thread.yield();
+                    SharedThreads.yieldTurn();
                 }
             }
         }
@@ -441,7 +481,7 @@ public final class Emulator {
                 if (stop) {
                     return false;
                 }
-                LockSupport.parkNanos(Math.min(left, STOP_CHECK_NANOS));
+                SharedThreads.park(Math.min(left, STOP_CHECK_NANOS));
             }
             return !stop;
         }
@@ -463,7 +503,7 @@ public final class Emulator {
                     return m;
                 }
                 if (++tries % 64 == 0) {
-                    LockSupport.parkNanos(10_000);
+                    SharedThreads.park(10_000);
                 } else {
                     Thread.onSpinWait();
                 }
@@ -491,7 +531,7 @@ public final class Emulator {
                     // Virtual threads are not time-sliced: against an in-process store that never blocks, a
                     // thread woken from a contended monitor would wait until another thread blocks. Yielding
                     // between requests bounds that wait, at a cost in throughput (see ThreadKind.AUTO).
-                    Thread.yield();
+                    SharedThreads.yieldTurn();
                 }
             }
         }
@@ -513,7 +553,7 @@ public final class Emulator {
 
         private void pause(int ms) {
             if (ms > 0 && !stop) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(ms));
+                SharedThreads.park(TimeUnit.MILLISECONDS.toNanos(ms));
             }
         }
 
@@ -532,7 +572,7 @@ public final class Emulator {
                     return m;
                 }
                 if (++tries % 64 == 0) {
-                    Thread.yield();
+                    SharedThreads.yieldTurn();
                 }
             }
             rec.bgWait(System.nanoTime() - t0);
@@ -561,7 +601,7 @@ public final class Emulator {
             long t0 = System.nanoTime();
             long deadline = t0 + TimeUnit.MILLISECONDS.toNanos(100);
             while (!stop && System.nanoTime() < deadline) {
-                Thread.yield();
+                SharedThreads.yieldTurn();
                 if (locks.tryLock(a)) {
                     rec.bgWait(System.nanoTime() - t0);
                     return true;
@@ -890,7 +930,7 @@ public final class Emulator {
                 return 0;
             }
             long t0 = System.nanoTime();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(config.thinkTimeMs()));
+            SharedThreads.park(TimeUnit.MILLISECONDS.toNanos(config.thinkTimeMs()));
             return System.nanoTime() - t0;
         }
     }

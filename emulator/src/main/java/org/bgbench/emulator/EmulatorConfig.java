@@ -44,7 +44,13 @@ public record EmulatorConfig(int threads, Duration duration, long operations, Du
          */
         AUTO,
         VIRTUAL,
-        PLATFORM;
+        PLATFORM,
+        /**
+         * Members share one platform thread per core and take turns on it, each leaving it while its store waits for
+         * a reply ({@code SharedThreads}): one wake-up serves several replies, as in a client with asynchronous I/O.
+         * Only for stores whose sessions hand off while waiting ({@code DataStore.handsOffWhileWaiting}).
+         */
+        SHARED;
 
         public static final int PLATFORM_LIMIT = 64;
         /** A networked store gets platform threads up to this many per core. */

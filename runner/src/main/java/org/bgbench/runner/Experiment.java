@@ -271,7 +271,7 @@ public final class Experiment {
         String incomplete = Stalls.reason(r.total().stuck(), m.longestStuckNanos(), stalled, outcome.stuckThreads(),
                 emulator.grace().toNanos() / 1e9);
         Map<String, Object> config = new LinkedHashMap<>(r.config());
-        config.put("thread_kind", emulator.virtualThreads() ? "virtual" : "platform");
+        config.put("thread_kind", emulator.threadKindName());
         config.put("completed", outcome.completed() && incomplete == null);
         config.put("abort_reason", outcome.abortReason());
         config.put("stuck_threads", outcome.stuckThreads());

@@ -9,9 +9,10 @@ public final class RunKeys {
     public static final Map<String, String> RUN = new LinkedHashMap<>();
 
     static {
-        RUN.put("threadkind", "auto, virtual or platform: threads emulating members (auto: platform threads up to "
-                + "T = 8 × cores for a networked store and T = 64 for one inside BG's process, virtual beyond; "
-                + "see docs/architecture.md)");
+        RUN.put("threadkind", "auto, virtual, platform or shared: threads emulating members (auto: platform threads up "
+                + "to T = 8 × cores for a networked store and T = 64 for one inside BG's process, virtual beyond; "
+                + "shared: one platform thread per core, its members taking turns while their replies are awaited, "
+                + "for postgres and mariadb; see docs/architecture.md)");
         RUN.put("validation", "true or false: log every read and write and check each read for unpredictable data "
                 + "after the run (default true; USC BG's enablelogging is read when this is not given)");
         RUN.put("enablelogging", "USC BG's name for validation (true or false)");
@@ -148,7 +149,7 @@ public final class RunKeys {
             return org.bgbench.emulator.EmulatorConfig.ThreadKind.valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new org.bgbench.model.InvalidParameterException("threadkind",
-                    "expected auto, virtual or platform, got '" + v + "'");
+                    "expected auto, virtual, platform or shared, got '" + v + "'");
         }
     }
 }

@@ -191,6 +191,11 @@ public class BufferedSocketFactory extends SocketFactory {
             return t >= WATCHED_MIN_MILLIS ? t : 0;
         }
 
+        /** Whether the driver set a timeout too short to be a wait for a reply (pgJDBC's 1 ms peek during COPY). */
+        boolean peeking() {
+            return isShort(timeout);
+        }
+
         /** Starts watching a call that must end within {@code millis}; returns its deadline for {@link #end}. */
         long begin(int millis) {
             long d = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
@@ -272,6 +277,10 @@ public class BufferedSocketFactory extends SocketFactory {
 
     /** One read of {@code socket}, which the watchdog ends if it outlives {@code owner}'s timeout (none if null). */
     static int watchedRead(InputStream socket, BufferedSocket owner, byte[] b, int off, int len) throws IOException {
+        if (owner == null || !owner.peeking()) {
+            // About to wait for a reply: on a thread shared by several members, the others send theirs first.
+            org.bgbench.store.ReplyWait.handOff(() -> arrived(socket));
+        }
         int millis = owner == null ? 0 : owner.watchedMillis();
         if (millis == 0) {
             return socket.read(b, off, len);
@@ -288,6 +297,15 @@ public class BufferedSocketFactory extends SocketFactory {
             throw new SocketTimeoutException("Read timed out");
         }
         return n;
+    }
+
+    /** Whether a read of {@code socket} would return at once (data, or an error or end it would report). */
+    private static boolean arrived(InputStream socket) {
+        try {
+            return socket.available() > 0;
+        } catch (IOException e) {
+            return true;
+        }
     }
 
     /** The socket's own input with its reads watched, nothing else. */
