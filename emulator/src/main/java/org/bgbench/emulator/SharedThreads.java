@@ -14,8 +14,8 @@ import org.bgbench.store.ReplyWait;
  * continuations, and a member gives up the thread where its store waits for a reply ({@link ReplyWait#handOff()}),
  * where it pauses or where it would spin. So a thread sends its members' requests one after another and then reads
  * the replies, which have mostly arrived meanwhile: one wake-up serves several replies, as pgbench's threads do with
- * many connections each. Blocking threads cost a sleep and a wake-up of the member per round trip, which on a machine
- * shared with the store was most of BG's CPU per action (docs/benchmarks.md, issue 20).
+ * many connections each. Blocking threads cost a sleep and a wake-up of the member per round trip, a quarter of BG's
+ * CPU samples on a machine shared with the store (docs/benchmarks.md, issue 20, which also has what this buys).
  *
  * <p>Continuations are the JDK's own mechanism under virtual threads, here without the virtual threads' scheduler and
  * I/O poller (a hand-off to another thread per reply); the class is internal ({@code jdk.internal.vm}), so the JVM
