@@ -9,6 +9,9 @@
 #                  postgres store talks TLS to a server on this machine only when the URL asks (since issue 20); an
 #                  older checkout used pgJDBC's default, prefer, as libpq does, and is compared with pgbench on prefer
 #   BG_MIXES       default "vp lf vfr"; BG_THREADS default "1 4 16 64"; BG_BENCH_RUNS default 3; BG_BENCH_SECONDS 10
+#   BG_WARMUP      BG's warm-up before its measured seconds (default 10s): long enough for the JIT compilers to settle,
+#                  whose threads took 15 % of BG's CPU 3-9 s into a run and share the cores with the server (pgbench,
+#                  compiled C, has none)
 #   BG_CLIENTS     postgres.client values to run each checkout with, space-separated (e.g. "pgjdbc wire"); default:
 #                  the checkout's own default (older checkouts have no such key)
 #   BG_KINDS       threadkind values to run each client with, space-separated (e.g. "platform shared"); default:
@@ -19,6 +22,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out=${1:?usage: bench-pgbench.sh OUTDIR [bg options]}; shift
 runs=${BG_BENCH_RUNS:-3}
 secs=${BG_BENCH_SECONDS:-10}
+warm=${BG_WARMUP:-10s}
 read -r -a checkouts <<< "${BG_CHECKOUTS:-$root}"
 read -r -a modes <<< "${PG_SSLMODES:-disable}"
 mkdir -p "$out"
@@ -41,7 +45,7 @@ for mix in ${BG_MIXES:-vp lf vfr}; do
         f="$out/$mix-T$t-$i-$(basename "$c")-$cl-$kd.json"
         # vfr has no named mix: View Friend Requests alone through the USC key (works in older checkouts too).
         if [ "$mix" = vfr ]; then w=(-p ViewFriendReqAction=1); else w=(--workload "$mix"); fi
-        "$c/bg" run --store postgres "$@" "${opt[@]}" "${w[@]}" --threads "$t" --warmup 2s --duration "${secs}s" --quiet \
+        "$c/bg" run --store postgres "$@" "${opt[@]}" "${w[@]}" --threads "$t" --warmup "$warm" --duration "${secs}s" --quiet \
           --out "$f" > /dev/null 2> >(grep -v '^bg: running' >&2)
         read -r bg us < <(python3 -c "import json;r=json.load(open('$f'));print(int(r['throughput']), round(r['cpu']['bg_us_per_action'],1))")
         printf ' | %-18s %9s %9s %6s %7s' "$mode" "$pg" "$bg" "$(python3 -c "print(f'{$bg/$pg:.2f}')")" "$us"

@@ -50,6 +50,11 @@ public final class Emulator {
     private final InFlight inFlight;
     private volatile boolean stop;
     private volatile boolean measuring;
+    /**
+     * {@link #measuring} as 0 or 1, for the members' loop: it passes the value on rather than branching on it, so the
+     * JIT's code for the loop, compiled during the warm-up, stays valid when the measured period starts.
+     */
+    private volatile int measuredPeriod;
     private volatile String abortReason;
     private final AtomicLong warmupLeft;
     private Runnable warmupEnded;
@@ -310,6 +315,7 @@ public final class Emulator {
             if (clock != null) {
                 clock.startSchedule(System.nanoTime());
             }
+            measuredPeriod = 1;
             measuring = true;
             notifyAll();
         }
@@ -419,7 +425,8 @@ public final class Emulator {
 
         /** Counts a warm-up request; the first one past the warm-up's count starts the measured period. */
         private void warmupGate() {
-            if (!measuring && config.warmupOperations() > 0) {
+            // The count first: with a warm-up of time it is 0 in both periods, and the JIT sees no branch change.
+            if (config.warmupOperations() > 0 && !measuring) {
                 // The first request after the warm-up count starts the measured period; later ones wait
                 // for it so none is recorded into the discarded warm-up.
                 long left = warmupLeft.decrementAndGet();
@@ -515,8 +522,8 @@ public final class Emulator {
         void loop() {
             while (!stop) {
                 warmupGate();
-                boolean measured = measuring;
-                if (measured && config.operations() > 0 && remaining.getAndDecrement() <= 0) {
+                int measured = measuredPeriod;
+                if (config.operations() > 0 && measured == 1 && remaining.getAndDecrement() <= 0) {
                     return;
                 }
                 s.logReads(measured);

@@ -69,8 +69,8 @@ final class MeasuredSession {
     private final org.bgbench.store.FeedList feed = new org.bgbench.store.FeedList();
     /** The share ids a VNF returned, as logged; grows to the largest feed seen. */
     private long[] feedIds = new long[16];
-    /** Whether reads are logged: only in the measured period, and only with a log. */
-    private boolean logReads;
+    /** Whether reads go to the log: whenever there is one (the log keeps them in the measured period only). */
+    private final boolean logReads;
     /** The open model's recorder of service times, or null (closed model). */
     private org.bgbench.model.log.ArrivalRecorder arrivals;
     /** Whether the current arrival is measured (its service times are recorded). */
@@ -108,6 +108,10 @@ final class MeasuredSession {
         this.topK = topK;
         this.profile = new ProfileView(graph.attributeCount());
         this.members = new MemberList(graph.attributeCount());
+        this.logReads = log != null;
+        if (log != null) {
+            log.keepReads(0);
+        }
     }
 
     /**
@@ -115,7 +119,18 @@ final class MeasuredSession {
      * hold every change since the expected state was taken; reads only count in the measured period.
      */
     void logReads(boolean on) {
-        logReads = on && log != null;
+        logReads(on ? 1 : 0);
+    }
+
+    /**
+     * As {@link #logReads(boolean)}: 1 in the measured period, 0 in the warm-up. The reads go to the log either way
+     * and the log drops the warm-up's ({@link ValidationLog#keepReads}), so the code that runs does not change when
+     * the measured period starts.
+     */
+    void logReads(int measured) {
+        if (logReads) {
+            log.keepReads(measured);
+        }
     }
 
     /** The open model: service times go to {@code arrivals} beside the response times. */

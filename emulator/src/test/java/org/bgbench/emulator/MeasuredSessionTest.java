@@ -35,10 +35,22 @@ class MeasuredSessionTest {
 
     static final class ListLog implements ValidationLog {
         final List<Entry> entries = new ArrayList<>();
+        int kept = 1;
+        /** Reads given while they were dropped: the session gives the warm-up's reads too. */
+        int dropped;
 
         @Override
         public void read(byte action, byte item, long id, long startNanos, long endNanos, long observed) {
-            entries.add(new Entry(true, action, item, id, startNanos, endNanos, observed));
+            if (kept == 1) {
+                entries.add(new Entry(true, action, item, id, startNanos, endNanos, observed));
+            } else {
+                dropped++;
+            }
+        }
+
+        @Override
+        public void keepReads(int kept) {
+            this.kept = kept;
         }
 
         @Override
@@ -51,6 +63,10 @@ class MeasuredSessionTest {
         @Override
         public void feedRead(byte action, int member, int k, long startNanos, long endNanos, long[] shareIds,
                              int n) {
+            if (kept == 0) {
+                dropped++;
+                return;
+            }
             feedRecords.add("read " + member + " " + java.util.Arrays.toString(java.util.Arrays.copyOf(shareIds, n)));
         }
 
@@ -147,6 +163,7 @@ class MeasuredSessionTest {
         assertThat(s.viewProfile(a, a)).isTrue();
         assertThat(rec.ok.get(Action.VP.index())).isEqualTo(1);
         assertThat(log.entries).as("warm-up reads are not logged").isEmpty();
+        assertThat(log.dropped).as("but given to the log, which drops them").isEqualTo(2);
 
         s.logReads(true);
         assertThat(s.viewProfile(a, a)).isTrue();

@@ -25,6 +25,15 @@ public interface ValidationLog {
     /** A read of item {@code id} of kind {@code item} that returned {@code observed}. */
     void read(byte action, byte item, long id, long startNanos, long endNanos, long observed);
 
+    /**
+     * Whether the reads given from now on are kept ({@code 1}, the measured period) or dropped ({@code 0}, the
+     * warm-up), until the next call; writes are always kept. The emulator gives its warm-up's reads too, so that the
+     * code it runs is the same before and after the measured period starts: a branch first taken then makes the JIT
+     * throw away and recompile the members' whole hot path inside the measured period, on the cores the store
+     * shares (docs/benchmarks.md, issue 20). An int, not a boolean, so that the implementation need not branch on it.
+     */
+    void keepReads(int kept);
+
     /** A write that changed item {@code id} of kind {@code item} by {@code delta} (e.g. +1 friend). */
     void delta(byte action, byte item, long id, long startNanos, long endNanos, long delta);
 

@@ -68,6 +68,8 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
     private long writes;
     /** Index (among the records given) of the last write, -1 if none. */
     private long lastWrite = -1;
+    /** 1 while reads are kept, 0 while they are dropped ({@link #keepReads}). */
+    private int readKept = 1;
 
     /** End of the encoded records in {@link #buffer}: set by the owner with release, read by flushers with acquire. */
     @SuppressWarnings("unused")
@@ -147,11 +149,25 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
     /** Kind of feed reads in logs and reports (see {@link LogFormat#KIND_FEED}). */
     public static final byte FEED = LogFormat.KIND_FEED;
 
-    /** A read of {@code item} that returned {@code observed}. */
+    /**
+     * A read of {@code item} that returned {@code observed}. A dropped read ({@link #keepReads}) is encoded like a
+     * kept one, then its slot is given back: the same instructions run either way.
+     */
     @Override
     public void read(byte action, byte kind, long item, long startNanos, long endNanos, long observed) {
-        put(LogFormat.TYPE_READ, kind, action, item, startNanos, endNanos, observed);
-        reads++;
+        checkKind(kind);
+        begin(1);
+        int p = pos;
+        encode(LogFormat.TYPE_READ, kind, action, item, startNanos, endNanos, observed);
+        int kept = readKept;
+        pos = p + (pos - p) * kept;
+        publish(kept);
+        reads += kept;
+    }
+
+    @Override
+    public void keepReads(int kept) {
+        readKept = kept & 1;
     }
 
     /** A write that changed {@code item} by {@code delta} (e.g. +1 friend). */
@@ -187,7 +203,12 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
         }
         int c = LogFormat.feedContinuations(n);
         checkGroup(c);
+        int kept = readKept;
+        if ((c + 1) * LogFormat.RECORD_SIZE > capacity && kept == 0) {
+            return; // a group larger than the buffer is written out as it goes and cannot be given back
+        }
         begin(c + 1);
+        int p0 = pos;
         encode(LogFormat.TYPE_FEED_READ, LogFormat.KIND_FEED, action, member, startNanos, endNanos,
                 (long) k << 32 | n);
         for (int i = 0; i < c; i++) {
@@ -197,8 +218,9 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
                 buffer.putLong(p + LogFormat.OFF_PAYLOAD + 8 * j, x < n ? shareIds[x] : 0);
             }
         }
-        publish(c + 1);
-        reads++;
+        pos = p0 + (pos - p0) * kept;
+        publish((c + 1) * kept);
+        reads += kept;
     }
 
     /**
@@ -241,6 +263,12 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
         writes++;
     }
 
+    private static void checkKind(byte kind) {
+        if ((kind & ~LogFormat.MAX_KIND) != 0) {
+            throw new IllegalArgumentException("kind " + kind + " is not in 0.." + LogFormat.MAX_KIND);
+        }
+    }
+
     private static void checkGroup(int continuations) {
         if (continuations + 1 > LogFormat.MAX_GROUP_RECORDS) {
             throw new IllegalArgumentException("a feed record of " + (continuations + 1) + " records exceeds "
@@ -249,9 +277,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
     }
 
     private void put(int type, byte kind, byte action, long item, long start, long end, long value) {
-        if ((kind & ~LogFormat.MAX_KIND) != 0) {
-            throw new IllegalArgumentException("kind " + kind + " is not in 0.." + LogFormat.MAX_KIND);
-        }
+        checkKind(kind);
         begin(1);
         encode(type, kind, action, item, start, end, value);
         publish(1);

@@ -50,6 +50,34 @@ class FeedLogTest {
     }
 
     @Test
+    void readsGivenWhileDroppedLeaveNoTraceAndWritesBetweenThemAreKept() {
+        Path f = tmp.resolve("w.bglog");
+        long[] ids = {9, 8, 7, 6, 5};
+        // a buffer of 4 records: the dropped reads would have filled it several times over
+        try (LogWriter w = LogWriter.create(f, 0, 4 * LogFormat.RECORD_SIZE)) {
+            w.keepReads(0);
+            for (int i = 0; i < 10; i++) {
+                w.read((byte) 0, LogWriter.FRIENDS, 100 + i, 1, 2, i);
+                w.feedRead((byte) 12, 4, 10, 3, 4, ids, 5); // a group of 3 records, fits the buffer
+                if (i == 4) {
+                    w.delta((byte) 4, LogWriter.FRIENDS, 7, 5, 6, 1);
+                }
+            }
+            // a group larger than the buffer cannot be given back once written out: it is not written at all
+            w.feedRead((byte) 12, 4, 40, 3, 4, new long[40], 40);
+            assertThat(w.reads()).isZero();
+            assertThat(w.records()).isEqualTo(1);
+            w.keepReads(1);
+            w.read((byte) 0, LogWriter.PENDING, 5, 7, 8, 3);
+            w.feedRead((byte) 12, 4, 10, 9, 10, ids, 5);
+            assertThat(w.reads()).isEqualTo(2);
+            assertThat(w.writes()).isEqualTo(1);
+        }
+        assertThat(decode(f)).containsExactly("rec 2 7 1", "rec 1 5 3",
+                "vnf 4 k10 " + Arrays.toString(ids) + " 9 10");
+    }
+
+    @Test
     void groupsRoundTripThroughTheFileEvenAcrossBufferDrains() {
         Path f = tmp.resolve("a.bglog");
         long[] ids = new long[40];
