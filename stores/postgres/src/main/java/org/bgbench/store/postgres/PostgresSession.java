@@ -6,6 +6,7 @@ import java.sql.Statement;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import org.bgbench.model.Action;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
@@ -43,10 +44,13 @@ final class PostgresSession implements StoreSession {
     /** The read replica's connection; null without replicas. */
     private Connection r;
     private StoreSession s;
-    /** Opens the session's own-protocol reads ({@code postgres.client=wire}); null with pgJDBC for every action. */
-    private final Supplier<WireReads> wireReads;
-    /** VP, LF, VFR and VTR's connection with {@code postgres.client=wire}; null until opened or after it was lost. */
-    private WireReads wire;
+    /** Opens the session's own-protocol client ({@code postgres.client=wire}); null with pgJDBC for every action. */
+    private final Supplier<WireActions> wireActions;
+    /**
+     * The connection of VP, LF, VFR, VTR and the one-statement friendship writes with {@code postgres.client=wire}; null
+     * until opened or after it was lost.
+     */
+    private WireActions wire;
 
     /**
      * @param connections borrows a connection (fails with a {@link StoreException} saying why)
@@ -61,22 +65,23 @@ final class PostgresSession implements StoreSession {
     }
 
     /**
-     * @param wireReads opens the connection VP, LF, VFR and VTR use instead of pgJDBC's ({@code postgres.client=wire},
+     * @param wireActions opens the connection VP, LF, VFR, VTR and the one-statement friendship writes use instead of
+     *                  pgJDBC's ({@code postgres.client=wire},
      *                  with the store's timeouts set); null for none
      */
     PostgresSession(Supplier<Connection> connections, Supplier<Connection> reads,
                     BiFunction<Connection, Connection, StoreSession> design, long statementMillis, int readMillis,
-                    Supplier<WireReads> wireReads) {
-        this.wireReads = wireReads;
+                    Supplier<WireActions> wireActions) {
+        this.wireActions = wireActions;
         this.connections = connections;
         this.reads = reads;
         this.design = design;
         this.statementMillis = statementMillis;
         this.readMillis = readMillis;
         open();
-        if (wireReads != null) {
+        if (wireActions != null) {
             try {
-                wire = wireReads.get();
+                wire = wireActions.get();
             } catch (RuntimeException e) {
                 try {
                     close();
@@ -89,14 +94,30 @@ final class PostgresSession implements StoreSession {
     }
 
     /** The own-protocol reads, on a new connection if the last one was lost. */
-    private WireReads wire() {
+    private WireActions wire() {
         if (wire == null) {
-            wire = wireReads.get();
+            wire = wireActions.get();
         }
         return wire;
     }
 
-    /** After a failed own-protocol read: drops a lost connection; the next read opens another. */
+    /**
+     * The own-protocol client when it does friendship write {@code action}; null when pgJDBC does it (no wire client,
+     * or a design that does it in a transaction).
+     */
+    private WireActions wireWrites(Action action) {
+        if (wireActions == null) {
+            return null;
+        }
+        try {
+            WireActions w = wire();
+            return w.writes(action) ? w : null;
+        } catch (RuntimeException e) {
+            throw wireFailed(e);
+        }
+    }
+
+    /** After a failed own-protocol action: drops a lost connection; the next action opens another. */
     private RuntimeException wireFailed(RuntimeException e) {
         if (wire != null && wire.isClosed()) {
             wire = null;
@@ -180,7 +201,7 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void viewProfile(int requester, int profile, ProfileView out) {
-        if (wireReads != null) {
+        if (wireActions != null) {
             try {
                 wire().viewProfile(requester, profile, out);
             } catch (RuntimeException e) {
@@ -197,7 +218,7 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void listFriends(int requester, int profile, MemberList out) {
-        if (wireReads != null) {
+        if (wireActions != null) {
             try {
                 wire().listFriends(profile, out);
             } catch (RuntimeException e) {
@@ -214,7 +235,7 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void viewFriendRequests(int member, MemberList out) {
-        if (wireReads != null) {
+        if (wireActions != null) {
             try {
                 wire().viewFriendRequests(member, out);
             } catch (RuntimeException e) {
@@ -231,6 +252,15 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void inviteFriend(int inviter, int invitee) {
+        WireActions w = wireWrites(Action.IF);
+        if (w != null) {
+            try {
+                w.inviteFriend(inviter, invitee);
+            } catch (RuntimeException e) {
+                throw wireFailed(e);
+            }
+            return;
+        }
         try {
             session().inviteFriend(inviter, invitee);
         } catch (RuntimeException e) {
@@ -240,6 +270,15 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void acceptFriendRequest(int invitee, int inviter) {
+        WireActions w = wireWrites(Action.AFR);
+        if (w != null) {
+            try {
+                w.acceptFriendRequest(invitee, inviter);
+            } catch (RuntimeException e) {
+                throw wireFailed(e);
+            }
+            return;
+        }
         try {
             session().acceptFriendRequest(invitee, inviter);
         } catch (RuntimeException e) {
@@ -249,6 +288,15 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void rejectFriendRequest(int invitee, int inviter) {
+        WireActions w = wireWrites(Action.RFR);
+        if (w != null) {
+            try {
+                w.rejectFriendRequest(invitee, inviter);
+            } catch (RuntimeException e) {
+                throw wireFailed(e);
+            }
+            return;
+        }
         try {
             session().rejectFriendRequest(invitee, inviter);
         } catch (RuntimeException e) {
@@ -258,6 +306,15 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void thawFriendship(int member, int friend) {
+        WireActions w = wireWrites(Action.TF);
+        if (w != null) {
+            try {
+                w.thawFriendship(member, friend);
+            } catch (RuntimeException e) {
+                throw wireFailed(e);
+            }
+            return;
+        }
         try {
             session().thawFriendship(member, friend);
         } catch (RuntimeException e) {
@@ -267,7 +324,7 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void viewTopKResources(int requester, int profile, int k, ResourceList out) {
-        if (wireReads != null) {
+        if (wireActions != null) {
             try {
                 wire().viewTopKResources(profile, k, out);
             } catch (RuntimeException e) {
@@ -335,7 +392,7 @@ final class PostgresSession implements StoreSession {
     @Override
     public void close() {
         if (wire != null) {
-            WireReads w = wire;
+            WireActions w = wire;
             wire = null;
             w.close();
         }

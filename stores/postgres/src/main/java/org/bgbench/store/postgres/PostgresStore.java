@@ -88,13 +88,14 @@ public final class PostgresStore extends RelationalStore {
         MATVIEW
     }
 
-    /** Which client the read actions VP, LF, VFR and VTR go through ({@code postgres.client}). */
+    /** Which client the read actions VP, LF, VFR and VTR and the friendship writes go through ({@code postgres.client}). */
     public enum Client {
         /** pgJDBC for every action. */
         PGJDBC,
         /**
-         * BG's own protocol client ({@link org.bgbench.store.postgres.wire.PgWire}) for VP, LF, VFR and VTR, on a second
-         * connection per session; pgJDBC for the rest. The Basic design only, no TLS.
+         * BG's own protocol client ({@link org.bgbench.store.postgres.wire.PgWire}) for VP, LF, VFR and VTR and the
+         * friendship writes the design does in one statement, on a second connection per session; pgJDBC for the
+         * rest. The Basic design only, no TLS.
          */
         WIRE
     }
@@ -600,15 +601,15 @@ public final class PostgresStore extends RelationalStore {
 
     /**
      * A connection of BG's own protocol client with the session's timeouts (statement_timeout, and the read timeout
-     * a second longer) and VP, LF, VFR and VTR prepared on it.
+     * a second longer) and VP, LF, VFR, VTR and the one-statement friendship writes prepared on it.
      */
-    private WireReads openWire(RelationalSchema s, int readMillis) {
+    private WireActions openWire(RelationalSchema s, int readMillis) {
         PgWire w = null;
         try {
             w = PgWire.connect(target.host(), Integer.parseInt(target.port()), target.database(), target.user(),
                     password, readMillis, readMillis);
             w.execute("SET statement_timeout = " + timeout.toMillis());
-            return new WireReads(w, s);
+            return new WireActions(w, s);
         } catch (WireException e) {
             if (w != null) {
                 w.close();

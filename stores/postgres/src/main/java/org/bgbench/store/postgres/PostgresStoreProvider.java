@@ -78,9 +78,10 @@ public final class PostgresStoreProvider implements StoreProvider {
                                 + "connecting or waiting for a pooled connection is bounded by it too; at least 1s; "
                                 + "default max(10s, 100·β)"),
                 new StoreSetting(CLIENT, "pgjdbc",
-                        "the client of View Profile, List Friends, View Friend Requests and View Top-K "
-                                + "Resources: pgjdbc; or wire = BG's own PostgreSQL protocol client, which reads each "
-                                + "reply into one array, on a second connection per session; basic design, images "
+                        "the client of View Profile, List Friends, View Friend Requests, View Top-K Resources "
+                                + "and the friendship writes done in one statement: pgjdbc; or wire = BG's own "
+                                + "PostgreSQL protocol client, which reads each reply into one array, on a second "
+                                + "connection per session; basic design, images "
                                 + "inline, no read replicas, no TLS (one host, this machine or sslmode=disable)"),
                 new StoreSetting(USC_URL, null, "USC BG alias of postgres.url"),
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),

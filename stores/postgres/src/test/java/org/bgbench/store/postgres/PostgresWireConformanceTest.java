@@ -4,8 +4,9 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 
 /**
- * The conformance suite with VP, LF and VFR through BG's own protocol client ({@code postgres.client=wire}): they
- * must return exactly what pgJDBC's path returns.
+ * The conformance suite with VP, LF, VFR, VTR and the four friendship writes through BG's own protocol client
+ * ({@code postgres.client=wire}): they must return and change exactly what pgJDBC's path does, and a write in a state
+ * it was not chosen for must fail as there.
  */
 class PostgresWireConformanceTest extends StoreConformanceSuite {
     @Override

@@ -1,5 +1,6 @@
 package org.bgbench.store.relational;
 
+import org.bgbench.model.Action;
 import org.bgbench.store.FeedDesign;
 import java.util.ArrayList;
 import java.util.List;
@@ -315,6 +316,31 @@ public final class RelationalSchema {
     /** VFR's statement: id, attributes, thumbnail per inviter; the member id its one parameter. */
     public String viewFriendRequestsSql() {
         return viewFriendRequests;
+    }
+
+    /**
+     * The one statement that does friendship write {@code action} (IF, AFR, RFR or TF) in this design, run in
+     * autocommit, or null when the design does it in a transaction of several (two rows per friendship or two tables
+     * for AFR, a push feed for AFR and TF, counts as attributes for all four). Its parameters are the action's
+     * members: inviter, invitee for IF, AFR and RFR; member, friend, friend, member for TF. It changes {@link
+     * #oneStatementRows} rows when the state is the one the action was chosen for.
+     */
+    public String oneStatementWrite(Action action) {
+        if (physical.countAttributes()) {
+            return null;
+        }
+        return switch (action) {
+            case IF -> invite;
+            case AFR -> friendshipRows == 1 && acceptInsert == null && !feed.push() ? accept : null;
+            case RFR -> reject;
+            case TF -> feed.push() ? null : thaw;
+            default -> throw new IllegalArgumentException(action + " is not a friendship write");
+        };
+    }
+
+    /** The rows {@link #oneStatementWrite}'s statement changes: TF's two with two rows per friendship, else one. */
+    public int oneStatementRows(Action action) {
+        return action == Action.TF && friendshipRows == 2 ? 2 : 1;
     }
 
     /** VTR's statement: the wall's member and k, newest first; rid, creatorid, walluserid, type, body, doc. */

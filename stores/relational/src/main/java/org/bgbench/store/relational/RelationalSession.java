@@ -35,6 +35,11 @@ public class RelationalSession implements StoreSession {
     private final boolean twoRows;
     /** {@code counts=attributes}: the friendship writes keep members' counts in their transaction. */
     private final boolean countAttributes;
+    /** The friendship writes the design does in one autocommitted statement ({@link RelationalSchema#oneStatementWrite}). */
+    private final boolean oneStatementIf;
+    private final boolean oneStatementAfr;
+    private final boolean oneStatementRfr;
+    private final boolean oneStatementTf;
     /** {@code images=fs}: where VP reads profile images from; null when they are inline. */
     private final ImageFiles images;
     private final int attributes;
@@ -96,6 +101,10 @@ public class RelationalSession implements StoreSession {
         this.writeLock = writeLock;
         this.twoRows = schema.friendshipRows() == 2;
         this.countAttributes = schema.physical().countAttributes();
+        this.oneStatementIf = schema.oneStatementWrite(Action.IF) != null;
+        this.oneStatementAfr = schema.oneStatementWrite(Action.AFR) != null;
+        this.oneStatementRfr = schema.oneStatementWrite(Action.RFR) != null;
+        this.oneStatementTf = schema.oneStatementWrite(Action.TF) != null;
         this.images = schema.physical().imagesInFiles() ? new ImageFiles(schema.physical().imagesDir()) : null;
         this.attributes = schema.attributeCount();
         this.utf8Text = schema.utf8Text;
@@ -236,7 +245,7 @@ public class RelationalSession implements StoreSession {
         try {
             invite.setInt(1, inviter);
             invite.setInt(2, invitee);
-            if (!countAttributes) {
+            if (oneStatementIf) {
                 update(invite, 1, "IF");
                 return;
             }
@@ -266,7 +275,7 @@ public class RelationalSession implements StoreSession {
         try {
             accept.setInt(1, inviter);
             accept.setInt(2, invitee);
-            if (!twoRows && !feed.push() && acceptInsert == null && !countAttributes) {
+            if (oneStatementAfr) {
                 update(accept, 1, "AFR");
                 return;
             }
@@ -338,7 +347,7 @@ public class RelationalSession implements StoreSession {
         try {
             reject.setInt(1, inviter);
             reject.setInt(2, invitee);
-            if (!countAttributes) {
+            if (oneStatementRfr) {
                 update(reject, 1, "RFR");
                 return;
             }
@@ -358,7 +367,7 @@ public class RelationalSession implements StoreSession {
             thaw.setInt(2, friend);
             thaw.setInt(3, friend);
             thaw.setInt(4, member);
-            if (!feed.push() && !countAttributes) {
+            if (oneStatementTf) {
                 update(thaw, twoRows ? 2 : 1, "TF");
                 return;
             }

@@ -19,19 +19,19 @@ import javax.crypto.spec.SecretKeySpec;
 import org.bgbench.store.relational.net.BufferedSocketFactory;
 
 /**
- * One connection to PostgreSQL speaking the frontend/backend protocol version 3 itself, for BG's read actions with
- * {@code postgres.client=wire}: prepared statements with int parameters whose every result column comes back in
- * binary, and whose rows land in one array per reply ({@link Rows}) instead of an object per field. pgJDBC spends
- * most of List Friends' client CPU allocating, copying and wrapping ~1,300 fields a call; this reads the reply once
- * into the array the views then point into.
+ * One connection to PostgreSQL speaking the frontend/backend protocol version 3 itself, for BG's read actions and
+ * one-statement friendship writes with {@code postgres.client=wire}: prepared statements with int parameters whose
+ * every result column comes back in binary, and whose rows land in one array per reply ({@link Rows}) instead of an
+ * object per field. pgJDBC spends most of List Friends' client CPU allocating, copying and wrapping ~1,300 fields a
+ * call; this reads the reply once into the array the views then point into.
  *
- * <p>What it speaks is what those reads need and no more: the startup message, authentication by trust, password,
+ * <p>What it speaks is what those actions need and no more: the startup message, authentication by trust, password,
  * MD5 or SCRAM-SHA-256 (RFC 5802 and 7677, without channel binding), the extended query protocol (Parse, Describe,
- * Bind, Execute, Sync) for statements with int parameters and int, text or bytea columns, a simple query for
- * settings, and Terminate. No TLS: the store uses it only where pgJDBC would not encrypt either (see the store's
- * README). The socket is blocking and its read timeout is enforced by {@link BufferedSocketFactory}'s watchdog: a
- * server that does not answer fails the call with a {@link WireException} and the connection is closed, as pgJDBC
- * does. An error the server reports leaves the connection usable. Not thread-safe: one member's session.
+ * Bind, Execute, Sync) for statements with int parameters and either int, text or bytea columns or a row count (an
+ * INSERT, UPDATE or DELETE in autocommit), a simple query for settings, and Terminate. No TLS: the store uses it only
+ * where pgJDBC would not encrypt either (see the store's README). The socket is blocking and its read timeout is
+ * enforced by {@link BufferedSocketFactory}'s watchdog: a server that does not answer fails the call with a {@link
+ * WireException} and the connection is closed, as pgJDBC does. An error the server reports leaves the connection usable. Not thread-safe: one member's session.
  */
 public final class PgWire implements AutoCloseable {
     /** Column types a statement may return: int2, int4, int8, text, varchar, bpchar, bytea. */
@@ -85,6 +85,18 @@ public final class PgWire implements AutoCloseable {
 
     /** A statement with int parameters, JDBC's {@code ?} or PostgreSQL's {@code $n}, prepared on the server. */
     public Statement prepare(String sql) throws WireException {
+        return prepare(sql, true);
+    }
+
+    /**
+     * A statement with int parameters that returns no rows (an INSERT, UPDATE or DELETE), prepared on the server,
+     * for {@link #update}.
+     */
+    public Statement prepareUpdate(String sql) throws WireException {
+        return prepare(sql, false);
+    }
+
+    private Statement prepare(String sql, boolean returnsRows) throws WireException {
         String name = "bg" + (statements++);
         Message m = new Message();
         String text = numbered(sql);
@@ -107,6 +119,12 @@ public final class PgWire implements AutoCloseable {
                     skip(len);
                     if (error != null) {
                         throw error;
+                    }
+                    if (!returnsRows) {
+                        if (types != null) {
+                            throw new WireException("the statement returns rows: " + sql, "42000", null);
+                        }
+                        return new Statement(name, params, 0);
                     }
                     if (types == null) {
                         throw new WireException("the statement returns no rows: " + sql, "42000", null);
@@ -136,6 +154,63 @@ public final class PgWire implements AutoCloseable {
     public Rows query(Statement st, int p1, int p2) throws WireException {
         st.bound = 0;
         return run(st.bind(2, p1).bind(2, p2));
+    }
+
+    /**
+     * Runs {@link #prepareUpdate}'s {@code st} with two parameters in autocommit: returns the rows it changed, from
+     * the server's CommandComplete.
+     */
+    public int update(Statement st, int p1, int p2) throws WireException {
+        st.bound = 0;
+        return count(st.bind(2, p1).bind(2, p2));
+    }
+
+    public int update(Statement st, int p1, int p2, int p3, int p4) throws WireException {
+        st.bound = 0;
+        return count(st.bind(4, p1).bind(4, p2).bind(4, p3).bind(4, p4));
+    }
+
+    private int count(Statement st) throws WireException {
+        try {
+            out.write(st.request, 0, st.request.length);
+        } catch (IOException e) {
+            throw broken(e);
+        } finally {
+            st.bound = 0;
+        }
+        int changed = 0;
+        WireException error = null;
+        while (true) {
+            byte type = next();
+            int len = bodyLength();
+            switch (type) {
+                case 'C' -> changed = tagCount(pos, len);
+                case 'E' -> error = error(pos, len);
+                case 'Z' -> {
+                    skip(len);
+                    if (error != null) {
+                        throw error;
+                    }
+                    return changed;
+                }
+                default -> { } // BindComplete, notices, parameter changes
+            }
+            skip(len);
+        }
+    }
+
+    /** The row count that ends a CommandComplete tag ({@code INSERT 0 1}, {@code UPDATE 2}, {@code DELETE 0}). */
+    private int tagCount(int at, int len) {
+        int end = at + len - 1; // the tag's terminating zero
+        int start = end;
+        while (start > at && buf[start - 1] >= '0' && buf[start - 1] <= '9') {
+            start--;
+        }
+        int n = 0;
+        for (int i = start; i < end; i++) {
+            n = n * 10 + (buf[i] - '0');
+        }
+        return n;
     }
 
     private Rows run(Statement st) throws WireException {

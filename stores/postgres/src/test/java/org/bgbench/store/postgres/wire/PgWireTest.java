@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link PgWire} against a real (embedded) PostgreSQL: binary int2/int4/int8, UTF-8 text, NULL and bytea columns;
  * several rows, each reply in a fresh array that the next reply leaves alone; a row larger than the receive buffer;
- * unsupported column types and server errors (a cancelled statement, bad SQL) fail the call with the server's SQLSTATE
- * and leave the connection usable; trust, cleartext, MD5 and SCRAM-SHA-256 logins with right and wrong passwords; a
+ * unsupported column types and server errors (a cancelled statement, bad SQL, a duplicate key) fail the call with
+ * the server's SQLSTATE and leave the connection usable; updates return the rows they changed; trust, cleartext, MD5 and SCRAM-SHA-256 logins with right and wrong passwords; a
  * backend that stops answering (SIGSTOP) fails the call with 08006 after the read timeout and closes the connection.
  */
 class PgWireTest {
@@ -202,6 +202,45 @@ class PgWireTest {
             assertThat(division.getSQLState()).isEqualTo("22012");
             assertThat(divide.rows().size()).isZero();
             assertThat(w.query(divide, 9).getInt(4, 0)).isEqualTo(-1);
+            assertUsable(w);
+        }
+    }
+
+    @Test
+    void updatesReturnTheRowsTheyChangedAndTheirErrorsKeepTheConnectionUsable() throws Exception {
+        sql("DROP TABLE IF EXISTS pair", "CREATE TABLE pair (a int4, b int4, s int4, PRIMARY KEY (a, b))");
+        try (PgWire w = connect("postgres", null)) {
+            PgWire.Statement insert = w.prepareUpdate("INSERT INTO pair (a, b, s) VALUES (?, ?, 1)");
+            PgWire.Statement accept = w.prepareUpdate("UPDATE pair SET s = 2 WHERE a = ? AND b = ? AND s = 1");
+            PgWire.Statement drop = w.prepareUpdate(
+                    "DELETE FROM pair WHERE (a = ? AND b = ?) OR (a = ? AND b = ?)");
+            assertThat(insert.parameters()).isEqualTo(2);
+            assertThat(drop.parameters()).isEqualTo(4);
+            assertThat(w.update(insert, 1, 2)).isEqualTo(1);
+            assertThat(w.update(insert, 2, 1)).isEqualTo(1);
+            for (int i = 10; i < 1_234; i++) {
+                w.update(insert, i, -i);
+            }
+            assertThat(w.update(accept, 1, 2)).isEqualTo(1);
+            assertThat(w.update(accept, 1, 2)).isZero(); // no longer pending
+            assertThat(w.update(drop, 1, 2, 2, 1)).isEqualTo(2);
+            assertThat(w.update(drop, 1, 2, 2, 1)).isZero();
+            // A count of several digits, and autocommit: another connection sees every row at once.
+            PgWire.Statement all = w.prepareUpdate("UPDATE pair SET s = 3 WHERE a >= ? AND a < ?");
+            assertThat(w.update(all, 0, 1_000_000)).isEqualTo(1_224);
+            try (Connection c = pg.getPostgresDatabase().getConnection(); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT count(*) FROM pair WHERE s = 3")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).isEqualTo(1_224);
+            }
+
+            WireException duplicate = thrown(() -> w.update(insert, 10, -10));
+            assertThat(duplicate.getSQLState()).isEqualTo("23505");
+            WireException arity = thrown(() -> w.update(insert, 1, 2, 3, 4));
+            assertThat(arity.getSQLState()).isEqualTo("07001");
+            WireException rows = thrown(() -> w.prepareUpdate("SELECT 1::int4"));
+            assertThat(rows.getSQLState()).isEqualTo("42000");
+            assertThat(w.update(insert, 3, 4)).isEqualTo(1);
             assertUsable(w);
         }
     }
