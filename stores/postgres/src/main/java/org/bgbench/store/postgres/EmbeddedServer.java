@@ -42,6 +42,8 @@ final class EmbeddedServer implements AutoCloseable {
                     .setServerConfig("synchronous_commit", "off")
                     .setServerConfig("max_wal_size", "4GB")
                     .setServerConfig("checkpoint_timeout", "30min")
+                    // Its own socket directory: the wire client connects there, and no other server's socket collides.
+                    .setServerConfig("unix_socket_directories", dir.toString())
                     .start();
             return new EmbeddedServer(dir, data, pg);
         } catch (IOException | RuntimeException e) {
@@ -53,6 +55,11 @@ final class EmbeddedServer implements AutoCloseable {
 
     String url() {
         return "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres";
+    }
+
+    /** The directory of the server's Unix domain socket ({@code .s.PGSQL.<port>}). */
+    String socketDirectory() {
+        return dir.toString();
     }
 
     int port() {

@@ -55,6 +55,8 @@ public final class PostgresStore extends RelationalStore {
     private final Target target;
     /** The read actions' client ({@code postgres.client}). */
     private final Client client;
+    /** The wire client's Unix socket directory ({@code postgres.socket}); null for TCP. */
+    private final String socket;
     /** The password BG logs in with (null with the embedded server), for {@link Client#WIRE}'s connections. */
     private final String password;
     private final Properties loadProperties;
@@ -120,10 +122,14 @@ public final class PostgresStore extends RelationalStore {
      *                       keeps the counts in its view, so it refuses {@code counts=attributes}
      * @param client         the read actions' client; null for pgJDBC. {@link Client#WIRE} takes the basic design
      *                       with images inline and no read replicas
+     * @param socket         with {@link Client#WIRE}: the directory of the server's Unix domain socket (its {@code
+     *                       unix_socket_directories}, e.g. {@code /var/run/postgresql}), which the wire client's
+     *                       connections use instead of TCP to the URL's host, at the URL's port; null for TCP. The
+     *                       embedded server's wire connections always use its own socket
      */
     public record Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
                          Design design, Duration refresh, Duration timeout, FeedDesign feed, ReadReplicas replicas,
-                         PhysicalDesign physical, Client client) {
+                         PhysicalDesign physical, Client client, String socket) {
         public Config {
             if (client == null) {
                 client = Client.PGJDBC;
@@ -157,19 +163,36 @@ public final class PostgresStore extends RelationalStore {
                 throw new IllegalArgumentException("the wire client reads the basic design with images inline and "
                         + "no read replicas");
             }
+            if (socket != null && (client != Client.WIRE || !PgWire.isSocketDirectory(socket))) {
+                throw new IllegalArgumentException("a Unix socket directory is an absolute path, for the wire client: "
+                        + socket);
+            }
+        }
+
+        public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
+                      Design design, Duration refresh, Duration timeout, FeedDesign feed, ReadReplicas replicas,
+                      PhysicalDesign physical, Client client) {
+            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, replicas,
+                    physical, client, null);
         }
 
         public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
                       Design design, Duration refresh, Duration timeout, FeedDesign feed, ReadReplicas replicas,
                       PhysicalDesign physical) {
             this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, replicas,
-                    physical, null);
+                    physical, null, null);
         }
 
         /** The same settings with the read actions' client {@code c}. */
         public Config withClient(Client c) {
             return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed,
-                    replicas, physical, c);
+                    replicas, physical, c, socket);
+        }
+
+        /** The same settings with the wire client's Unix socket directory {@code dir} (null: TCP). */
+        public Config withSocket(String dir) {
+            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed,
+                    replicas, physical, client, dir);
         }
 
         /** No read replicas, the Basic physical design. */
@@ -181,13 +204,13 @@ public final class PostgresStore extends RelationalStore {
         /** The same settings with the read replicas {@code r}. */
         public Config withReplicas(ReadReplicas r) {
             return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, r,
-                    physical, client);
+                    physical, client, socket);
         }
 
         /** The same settings with physical design {@code p}. */
         public Config withPhysical(PhysicalDesign p) {
             return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed,
-                    replicas, p, client);
+                    replicas, p, client, socket);
         }
 
         /** The pull feed. */
@@ -199,7 +222,7 @@ public final class PostgresStore extends RelationalStore {
         /** The same settings with feed design {@code f}. */
         public Config withFeed(FeedDesign f) {
             return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, f,
-                    replicas, physical, client);
+                    replicas, physical, client, socket);
         }
 
         /** The default timeout. */
@@ -222,6 +245,7 @@ public final class PostgresStore extends RelationalStore {
         this.replicaPools = List.copyOf(replicaPools);
         this.timeout = config.timeout();
         this.client = config.client();
+        this.socket = embedded != null ? embedded.socketDirectory() : config.socket();
         this.password = embedded != null ? null : config.password();
         this.target = target;
         this.loadProperties = loadProperties;
@@ -606,15 +630,17 @@ public final class PostgresStore extends RelationalStore {
     private WireActions openWire(RelationalSchema s, int readMillis) {
         PgWire w = null;
         try {
-            w = PgWire.connect(target.host(), Integer.parseInt(target.port()), target.database(), target.user(),
-                    password, readMillis, readMillis);
+            w = PgWire.connect(socket != null ? socket : target.host(), Integer.parseInt(target.port()),
+                    target.database(), target.user(), password, readMillis, readMillis);
             w.execute("SET statement_timeout = " + timeout.toMillis());
             return new WireActions(w, s);
         } catch (WireException e) {
             if (w != null) {
                 w.close();
             }
-            throw new StoreException(target.describe(e) + " (postgres.client=wire)", e);
+            throw new StoreException(target.describe(e) + " (postgres.client=wire"
+                    + (socket == null ? ")" : ", over the Unix socket " + PgWire.socketFile(socket,
+                            Integer.parseInt(target.port())) + " of postgres.socket)"), e);
         }
     }
 

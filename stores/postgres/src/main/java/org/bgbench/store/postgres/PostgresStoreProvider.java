@@ -31,6 +31,7 @@ public final class PostgresStoreProvider implements StoreProvider {
     static final String READ_URLS = "postgres.read-urls";
     static final String READ_ACTIONS = "postgres.read-actions";
     static final String CLIENT = "postgres.client";
+    static final String SOCKET = "postgres.socket";
     static final String DEFAULT_URL = "jdbc:postgresql://localhost:5432/bg";
     static final String DEFAULT_USER = "postgres";
     // USC BG's JDBC client keys, read when the postgres.* key is not given.
@@ -83,6 +84,12 @@ public final class PostgresStoreProvider implements StoreProvider {
                                 + "PostgreSQL protocol client, which reads each reply into one array, on a second "
                                 + "connection per session; basic design, images "
                                 + "inline, no read replicas, no TLS (one host, this machine or sslmode=disable)"),
+                new StoreSetting(SOCKET, null,
+                        "with " + CLIENT + "=wire, a server on this machine: the directory of its Unix domain socket "
+                                + "(unix_socket_directories, e.g. /var/run/postgresql), which the wire client uses "
+                                + "instead of TCP, at postgres.url's port; about half the client CPU of a small "
+                                + "query; the server must let postgres.user in over it (pg_hba.conf 'local'). The "
+                                + "embedded server's wire connections use its socket without it"),
                 new StoreSetting(USC_URL, null, "USC BG alias of postgres.url"),
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
                 new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password")));
@@ -154,7 +161,30 @@ public final class PostgresStoreProvider implements StoreProvider {
                 FeedDesign.from(s),
                 replicas,
                 physical,
-                client);
+                client,
+                socket(s, client));
+    }
+
+    /** {@code postgres.socket}: an absolute directory holding a socket file, with the wire client; null when not given. */
+    static String socket(StoreSettings s, PostgresStore.Client client) {
+        String dir = s.get(SOCKET);
+        if (dir == null || dir.isBlank()) {
+            return null;
+        }
+        if (client != PostgresStore.Client.WIRE) {
+            throw new InvalidParameterException(SOCKET, "is for " + CLIENT + "=wire (pgJDBC speaks TCP only); add -p "
+                    + CLIENT + "=wire or drop " + SOCKET);
+        }
+        if (s.getBoolean(EMBEDDED, false)) {
+            throw new InvalidParameterException(SOCKET, "is for a server of your own: the embedded server's wire "
+                    + "connections already use its Unix socket; drop " + SOCKET);
+        }
+        if (!org.bgbench.store.postgres.wire.PgWire.isSocketDirectory(dir)
+                || !java.nio.file.Files.isDirectory(java.nio.file.Path.of(dir))) {
+            throw new InvalidParameterException(SOCKET, "must be an existing directory given as an absolute path "
+                    + "(the server's unix_socket_directories, e.g. /var/run/postgresql), got " + dir);
+        }
+        return dir;
     }
 
     /** {@code postgres.read-urls} and {@code postgres.read-actions}; refused with the embedded server. */

@@ -11,6 +11,7 @@ import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Settings of the provider that need no server: the design and refresh keys and how bad values are refused. */
 class PostgresStoreProviderTest {
@@ -167,5 +168,26 @@ class PostgresStoreProviderTest {
                 "jdbc:postgresql://db.example.com:5432/bg", "u", null, 2, false, 1)
                 .withClient(PostgresStore.Client.WIRE)))
                 .hasMessageStartingWith("postgres.client=wire speaks to one server without TLS");
+    }
+
+    @Test
+    void aUnixSocketDirectoryIsForTheWireClientAndAServerOfOnesOwn(@TempDir Path dir) {
+        assertThat(config("postgres.client", "wire").socket()).isNull();
+        assertThat(config("postgres.client", "wire", "postgres.socket", dir.toString()).socket())
+                .isEqualTo(dir.toString());
+        assertThatThrownBy(() -> config("postgres.socket", dir.toString()))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageStartingWith("postgres.socket: is for postgres.client=wire");
+        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.socket", "var/run/postgresql"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("absolute path").hasMessageContaining("var/run/postgresql");
+        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.socket",
+                dir.resolve("missing").toString()))
+                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("existing directory");
+        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.embedded", "true",
+                "postgres.socket", dir.toString()))
+                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("embedded server");
+        assertThatThrownBy(() -> new PostgresStore.Config(null, null, null, 0, false, 1).withSocket("/tmp"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wire client");
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * {@code postgres.timeout} with {@code postgres.client=wire}, as {@link PostgresTimeoutTest} checks it for pgJDBC: the
  * server cancels a read that waits too long and the session's own-protocol connection goes on; a server that stops
  * answering (SIGSTOP) fails the read a second later, and once it answers again the session reads on a new connection.
+ * The embedded server's wire connections come over its Unix socket, so these are the socket's timeouts.
  */
 class PostgresWireTimeoutTest {
     private static final SocialGraph GRAPH = PostgresTimeoutTest.GRAPH;
@@ -57,6 +59,23 @@ class PostgresWireTimeoutTest {
             locker.rollback();
             s.listFriends(0, 1, friends);
             assertThat(friends.size()).as("the same session lists again").isEqualTo(listed);
+        }
+    }
+
+    @Test
+    void theEmbeddedServersWireConnectionsUseItsUnixSocket() throws Exception {
+        ProfileView view = new ProfileView(GRAPH.attributeCount());
+        try (StoreSession s = store.openSession(); Connection c = store.connectForLoad();
+             Statement st = c.createStatement()) {
+            s.viewProfile(0, 2, view);
+            // The session's pgJDBC connection comes over TCP, its wire connection over the socket (no client address).
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FILTER (WHERE client_addr IS NULL), "
+                    + "count(*) FILTER (WHERE client_addr IS NOT NULL) FROM pg_stat_activity "
+                    + "WHERE application_name = 'bg' AND pid <> pg_backend_pid()")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).as("wire connections over the Unix socket").isGreaterThanOrEqualTo(1);
+                assertThat(rs.getInt(2)).as("pgJDBC connections over TCP").isGreaterThanOrEqualTo(1);
+            }
         }
     }
 

@@ -1,11 +1,13 @@
 package org.bgbench.store.postgres.wire;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -17,6 +19,7 @@ import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.bgbench.store.relational.net.BufferedSocketFactory;
+import org.bgbench.store.relational.net.LocalSocket;
 
 /**
  * One connection to PostgreSQL speaking the frontend/backend protocol version 3 itself, for BG's read actions and
@@ -28,17 +31,20 @@ import org.bgbench.store.relational.net.BufferedSocketFactory;
  * <p>What it speaks is what those actions need and no more: the startup message, authentication by trust, password,
  * MD5 or SCRAM-SHA-256 (RFC 5802 and 7677, without channel binding), the extended query protocol (Parse, Describe,
  * Bind, Execute, Sync) for statements with int parameters and either int, text or bytea columns or a row count (an
- * INSERT, UPDATE or DELETE in autocommit), a simple query for settings, and Terminate. No TLS: the store uses it only
- * where pgJDBC would not encrypt either (see the store's README). The socket is blocking and its read timeout is
- * enforced by {@link BufferedSocketFactory}'s watchdog: a server that does not answer fails the call with a {@link
- * WireException} and the connection is closed, as pgJDBC does. An error the server reports leaves the connection usable. Not thread-safe: one member's session.
+ * INSERT, UPDATE or DELETE in autocommit), a simple query for settings, and Terminate, over TCP or the server's Unix
+ * domain socket ({@link LocalSocket}, which skips TCP's CPU on both ends). No TLS: the store uses it only where pgJDBC
+ * would not encrypt either (see the store's README). The socket is blocking and its read timeout is enforced by
+ * {@link BufferedSocketFactory}'s watchdog: a server that does not answer fails the call with a {@link WireException}
+ * and the connection is closed, as pgJDBC does. An error the server reports leaves the connection usable. Not
+ * thread-safe: one member's session.
  */
 public final class PgWire implements AutoCloseable {
     /** Column types a statement may return: int2, int4, int8, text, varchar, bpchar, bytea. */
     private static final int[] COLUMN_TYPES = {21, 23, 20, 25, 1043, 1042, 17};
     private static final int INT4 = 23;
 
-    private final Socket socket;
+    /** The TCP socket or the Unix domain socket ({@link LocalSocket}). */
+    private final Closeable socket;
     private final InputStream in;
     private final OutputStream out;
     /** Received bytes; [pos, limit) not yet parsed. */
@@ -50,37 +56,59 @@ public final class PgWire implements AutoCloseable {
     /** The size of the last reply's rows, to size the next reply's array. */
     private int lastReply = 1024;
 
-    private PgWire(Socket socket) throws IOException {
+    private PgWire(Closeable socket, InputStream in, OutputStream out) {
         this.socket = socket;
-        this.in = socket.getInputStream();
-        this.out = socket.getOutputStream();
+        this.in = in;
+        this.out = out;
     }
 
     /**
      * Connects and logs in.
      *
+     * @param host         a host name or address for TCP; or, as libpq takes it, a directory that starts with
+     *                     {@code /}, where the server's Unix domain socket {@code .s.PGSQL.<port>} is (its {@code
+     *                     unix_socket_directories})
      * @param password     null when the server is not to ask for one
      * @param readMillis   how long a reply may take before the connection is given up (0: forever)
      */
     public static PgWire connect(String host, int port, String database, String user, String password,
                                  int connectMillis, int readMillis) throws WireException {
-        Socket s = new BufferedSocketFactory.Unbuffered().createSocket();
-        PgWire w = null;
+        String where = isSocketDirectory(host) ? socketFile(host, port).toString() : host + ":" + port;
+        Closeable c = null;
         try {
-            s.connect(new InetSocketAddress(host, port), connectMillis);
-            s.setTcpNoDelay(true);
-            s.setSoTimeout(readMillis);
-            w = new PgWire(s);
+            PgWire w;
+            if (isSocketDirectory(host)) {
+                LocalSocket s = LocalSocket.connect(socketFile(host, port));
+                c = s;
+                s.setSoTimeout(readMillis);
+                w = new PgWire(s, s.getInputStream(), s.getOutputStream());
+            } else {
+                Socket s = new BufferedSocketFactory.Unbuffered().createSocket();
+                c = s;
+                s.connect(new InetSocketAddress(host, port), connectMillis);
+                s.setTcpNoDelay(true);
+                s.setSoTimeout(readMillis);
+                w = new PgWire(s, s.getInputStream(), s.getOutputStream());
+            }
             w.startup(database, user, password);
             return w;
         } catch (IOException e) {
-            closeQuietly(s);
-            throw new WireException("cannot connect to PostgreSQL at " + host + ":" + port + ": " + e.getMessage(),
-                    "08001", e);
+            closeQuietly(c);
+            throw new WireException("cannot connect to PostgreSQL at " + where + ": " + e.getMessage(), "08001", e);
         } catch (WireException e) {
-            closeQuietly(s);
+            closeQuietly(c);
             throw e;
         }
+    }
+
+    /** Whether {@link #connect}'s host names a directory of Unix domain sockets (it starts with {@code /}). */
+    public static boolean isSocketDirectory(String host) {
+        return host.startsWith("/");
+    }
+
+    /** The server's Unix domain socket in {@code directory}: {@code .s.PGSQL.<port>}, as PostgreSQL names it. */
+    public static Path socketFile(String directory, int port) {
+        return Path.of(directory, ".s.PGSQL." + port);
     }
 
     /** A statement with int parameters, JDBC's {@code ?} or PostgreSQL's {@code $n}, prepared on the server. */
@@ -549,7 +577,10 @@ public final class PgWire implements AutoCloseable {
         return new WireException("the connection to PostgreSQL is lost: " + e.getMessage(), "08006", e);
     }
 
-    private static void closeQuietly(Socket s) {
+    private static void closeQuietly(Closeable s) {
+        if (s == null) {
+            return;
+        }
         try {
             s.close();
         } catch (IOException ignored) {

@@ -37,7 +37,9 @@ class PgWireTest {
 
     @BeforeAll
     static void start() throws Exception {
+        Files.createDirectories(tmp.resolve("s"));
         pg = EmbeddedPostgres.builder().setDataDirectory(tmp.resolve("data")).setCleanDataDirectory(true)
+                .setServerConfig("unix_socket_directories", tmp.resolve("s").toString())
                 .setPGStartupWait(Duration.ofSeconds(60)).start();
     }
 
@@ -243,6 +245,31 @@ class PgWireTest {
             assertThat(w.update(insert, 3, 4)).isEqualTo(1);
             assertUsable(w);
         }
+    }
+
+    @Test
+    void overTheServersUnixSocket() throws Exception {
+        String dir = tmp.resolve("s").toString();
+        assertThat(PgWire.isSocketDirectory(dir)).isTrue();
+        assertThat(PgWire.isSocketDirectory("localhost")).isFalse();
+        try (PgWire w = PgWire.connect(dir, pg.getPort(), "postgres", "postgres", null, CONNECT_MS, READ_MS)) {
+            // inet_client_addr() is NULL only on a Unix socket.
+            Rows r = w.query(w.prepare("SELECT (inet_client_addr() IS NULL)::int4, repeat('z', $1)"), 200_000);
+            assertThat(r.getInt(0, 0)).as("connected over the Unix socket, not TCP").isEqualTo(1);
+            assertThat(r.string(0, 1)).hasSize(200_000);
+            sql("DROP TABLE IF EXISTS local_pair", "CREATE TABLE local_pair (a int4, b int4)");
+            PgWire.Statement insert = w.prepareUpdate("INSERT INTO local_pair VALUES (?, ?)");
+            assertThat(w.update(insert, 1, 2)).isEqualTo(1);
+            WireException bad = thrown(() -> w.prepare("SELECT x FROM no_such_table"));
+            assertThat(bad.getSQLState()).isEqualTo("42P01");
+            assertUsable(w);
+        }
+        Path elsewhere = tmp.resolve("no-server-here");
+        Files.createDirectories(elsewhere);
+        WireException none = thrown(() -> PgWire.connect(elsewhere.toString(), pg.getPort(), "postgres", "postgres",
+                null, CONNECT_MS, READ_MS));
+        assertThat(none.getSQLState()).isEqualTo("08001");
+        assertThat(none.getMessage()).contains(elsewhere.resolve(".s.PGSQL." + pg.getPort()).toString());
     }
 
     @Test

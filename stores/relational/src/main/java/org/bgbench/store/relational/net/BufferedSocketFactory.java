@@ -96,29 +96,16 @@ public class BufferedSocketFactory extends SocketFactory {
     }
 
     /** A socket whose long timeouts are watched, and whose input stream is buffered once, for its whole life. */
-    static final class BufferedSocket extends Socket {
-        private static final VarHandle DEADLINE;
-        /** The deadline's value once the watchdog has closed the socket for passing it. */
-        private static final long EXPIRED = Long.MIN_VALUE;
-
-        static {
-            try {
-                DEADLINE = MethodHandles.lookup().findVarHandle(BufferedSocket.class, "deadline", long.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
+    static final class BufferedSocket extends Socket implements Watched.Owner {
         private final boolean buffered;
         private InputStream in;
-        /** {@link System#nanoTime()} by which the connect or read under way must end; 0 when none is watched. */
-        private volatile long deadline;
+        private final Deadline deadline = new Deadline(this::closeQuietly);
         /** The read timeout as the driver set it, in milliseconds; 0 is none. The JDK holds it if it is short. */
         private volatile int timeout;
 
         BufferedSocket(boolean buffered) {
             this.buffered = buffered;
-            Watchdog.watch(this);
+            Watchdog.watch(deadline);
         }
 
         @Override
@@ -181,44 +168,34 @@ public class BufferedSocketFactory extends SocketFactory {
 
         @Override
         public void close() throws IOException {
-            Watchdog.forget(this);
+            Watchdog.forget(deadline);
             super.close();
         }
 
         /** The timeout the watchdog is to enforce on the next read: 0 when there is none or the JDK holds it. */
-        int watchedMillis() {
+        @Override
+        public int watchedMillis() {
             int t = timeout;
             return t >= WATCHED_MIN_MILLIS ? t : 0;
         }
 
         /** Whether the driver set a timeout too short to be a wait for a reply (pgJDBC's 1 ms peek during COPY). */
-        boolean peeking() {
+        @Override
+        public boolean peeking() {
             return isShort(timeout);
         }
 
-        /** Starts watching a call that must end within {@code millis}; returns its deadline for {@link #end}. */
+        @Override
+        public Deadline deadline() {
+            return deadline;
+        }
+
         long begin(int millis) {
-            long d = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-            if (d == 0 || d == EXPIRED) {
-                d++;
-            }
-            deadline = d;
-            return d;
+            return deadline.begin(millis);
         }
 
-        /** Stops watching; true if the watchdog closed the socket because the call outlived its deadline. */
         boolean end(long d) {
-            return !DEADLINE.compareAndSet(this, d, 0L);
-        }
-
-        /** Closes the socket if its watched call has passed its deadline at {@code now}; false if it has not. */
-        boolean expireIfLate(long now) {
-            long d = deadline;
-            if (d == 0 || d == EXPIRED || now - d < 0 || !DEADLINE.compareAndSet(this, d, EXPIRED)) {
-                return false;
-            }
-            closeQuietly();
-            return true;
+            return deadline.end(d);
         }
 
         private void closeQuietly() {
@@ -229,10 +206,63 @@ public class BufferedSocketFactory extends SocketFactory {
             }
         }
 
-        private static SocketTimeoutException timedOut(String message, IOException cause) {
-            SocketTimeoutException e = new SocketTimeoutException(message);
-            e.initCause(cause);
-            return e;
+    }
+
+    static SocketTimeoutException timedOut(String message, IOException cause) {
+        SocketTimeoutException e = new SocketTimeoutException(message);
+        e.initCause(cause);
+        return e;
+    }
+
+    /**
+     * The deadline of the connect or read under way on one connection, which the {@link Watchdog} enforces by closing
+     * the connection once it has passed.
+     */
+    static final class Deadline {
+        private static final VarHandle AT;
+        /** The deadline's value once the watchdog has closed the connection for passing it. */
+        private static final long EXPIRED = Long.MIN_VALUE;
+
+        static {
+            try {
+                AT = MethodHandles.lookup().findVarHandle(Deadline.class, "at", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        /** {@link System#nanoTime()} by which the call under way must end; 0 when none is watched. */
+        private volatile long at;
+        /** Closes the connection, quietly. */
+        private final Runnable close;
+
+        Deadline(Runnable close) {
+            this.close = close;
+        }
+
+        /** Starts watching a call that must end within {@code millis}; returns its deadline for {@link #end}. */
+        long begin(int millis) {
+            long d = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            if (d == 0 || d == EXPIRED) {
+                d++;
+            }
+            at = d;
+            return d;
+        }
+
+        /** Stops watching; true if the watchdog closed the connection because the call outlived its deadline. */
+        boolean end(long d) {
+            return !AT.compareAndSet(this, d, 0L);
+        }
+
+        /** Closes the connection if its watched call has passed its deadline at {@code now}; false if it has not. */
+        boolean expireIfLate(long now) {
+            long d = at;
+            if (d == 0 || d == EXPIRED || now - d < 0 || !AT.compareAndSet(this, d, EXPIRED)) {
+                return false;
+            }
+            close.run();
+            return true;
         }
     }
 
@@ -243,7 +273,7 @@ public class BufferedSocketFactory extends SocketFactory {
      */
     static final class Watchdog {
         static final long PERIOD_MS = 50;
-        private static final Set<BufferedSocket> SOCKETS = ConcurrentHashMap.newKeySet();
+        private static final Set<Deadline> SOCKETS = ConcurrentHashMap.newKeySet();
 
         static {
             Thread.ofPlatform().daemon().name("bg-socket-watchdog").start(Watchdog::run);
@@ -252,11 +282,11 @@ public class BufferedSocketFactory extends SocketFactory {
         private Watchdog() {
         }
 
-        static void watch(BufferedSocket s) {
+        static void watch(Deadline s) {
             SOCKETS.add(s);
         }
 
-        static void forget(BufferedSocket s) {
+        static void forget(Deadline s) {
             SOCKETS.remove(s);
         }
 
@@ -268,7 +298,7 @@ public class BufferedSocketFactory extends SocketFactory {
                     return;
                 }
                 long now = System.nanoTime();
-                for (BufferedSocket s : SOCKETS) {
+                for (Deadline s : SOCKETS) {
                     s.expireIfLate(now);
                 }
             }
@@ -276,7 +306,7 @@ public class BufferedSocketFactory extends SocketFactory {
     }
 
     /** One read of {@code socket}, which the watchdog ends if it outlives {@code owner}'s timeout (none if null). */
-    static int watchedRead(InputStream socket, BufferedSocket owner, byte[] b, int off, int len) throws IOException {
+    static int watchedRead(InputStream socket, Watched.Owner owner, byte[] b, int off, int len) throws IOException {
         if (owner == null || !owner.peeking()) {
             // About to wait for a reply: on a thread shared by several members, the others send theirs first.
             org.bgbench.store.ReplyWait.handOff(() -> arrived(socket));
@@ -285,14 +315,15 @@ public class BufferedSocketFactory extends SocketFactory {
         if (millis == 0) {
             return socket.read(b, off, len);
         }
-        long d = owner.begin(millis);
+        Deadline deadline = owner.deadline();
+        long d = deadline.begin(millis);
         int n;
         try {
             n = socket.read(b, off, len);
         } catch (IOException e) {
-            throw owner.end(d) ? BufferedSocket.timedOut("Read timed out", e) : e;
+            throw deadline.end(d) ? timedOut("Read timed out", e) : e;
         }
-        if (owner.end(d)) {
+        if (deadline.end(d)) {
             // The data came as the deadline passed and the watchdog closed the socket: it timed out all the same.
             throw new SocketTimeoutException("Read timed out");
         }
@@ -310,11 +341,22 @@ public class BufferedSocketFactory extends SocketFactory {
 
     /** The socket's own input with its reads watched, nothing else. */
     static final class Watched extends InputStream {
+        /** A connection whose reads are watched: its timeout and deadline. */
+        interface Owner {
+            /** The timeout the watchdog is to enforce on the next read: 0 when there is none or the JDK holds it. */
+            int watchedMillis();
+
+            /** Whether the timeout is too short to be a wait for a reply: no hand-off before such a read. */
+            boolean peeking();
+
+            Deadline deadline();
+        }
+
         private final InputStream socket;
-        private final BufferedSocket owner;
+        private final Owner owner;
         private final byte[] one = new byte[1];
 
-        Watched(InputStream socket, BufferedSocket owner) {
+        Watched(InputStream socket, Owner owner) {
             this.socket = socket;
             this.owner = owner;
         }
@@ -353,7 +395,7 @@ public class BufferedSocketFactory extends SocketFactory {
     static final class ReadAhead extends InputStream {
         private final InputStream socket;
         /** The socket whose watched timeout bounds each read; null when reads are not timed here (tests). */
-        private final BufferedSocket owner;
+        private final Watched.Owner owner;
         private final byte[] buf = new byte[BUFFER];
         private int pos;
         private int end;
@@ -362,7 +404,7 @@ public class BufferedSocketFactory extends SocketFactory {
             this(socket, null);
         }
 
-        ReadAhead(InputStream socket, BufferedSocket owner) {
+        ReadAhead(InputStream socket, Watched.Owner owner) {
             this.socket = socket;
             this.owner = owner;
         }
