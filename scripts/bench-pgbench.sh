@@ -13,7 +13,9 @@
 #                  whose threads took 15 % of BG's CPU 3-9 s into a run and share the cores with the server (pgbench,
 #                  compiled C, has none)
 #   BG_CLIENTS     postgres.client values to run each checkout with, space-separated (e.g. "pgjdbc wire"); default:
-#                  the checkout's own default (older checkouts have no such key)
+#                  the checkout's own default (older checkouts have no such key). wire@DIR is the wire client over the
+#                  server's Unix socket in DIR (postgres.socket=DIR), and pgbench then connects there too (-h DIR),
+#                  so both sides use the same transport; otherwise both use TCP to localhost
 #   BG_KINDS       threadkind values to run each client with, space-separated (e.g. "platform shared"); default:
 #                  the checkout's own choice
 # Prints one line per run: mix, T, run, then for each checkout: pgbench tps, BG actions/s, ratio, BG µs/action.
@@ -38,11 +40,14 @@ for mix in ${BG_MIXES:-vp lf vfr}; do
       printf '%-4s %-3s %-3s' "$mix" "$t" "$i"
       for k in "${!checkouts[@]}"; do for cl in "${clients[@]}"; do for kd in "${kinds[@]}"; do
         c=${checkouts[$k]}; mode=${modes[$k]:-${modes[0]}}
-        if [ "$cl" = default ]; then opt=(); else opt=(-p "postgres.client=$cl"); fi
+        host=localhost
+        if [ "$cl" = default ]; then opt=(); elif [[ "$cl" == *@* ]]; then
+          host=${cl#*@}; opt=(-p "postgres.client=${cl%%@*}" -p "postgres.socket=$host")
+        else opt=(-p "postgres.client=$cl"); fi
         if [ "$kd" != default ]; then opt+=(-p "threadkind=$kd"); fi
         pg=$(PGSSLMODE=$mode pgbench -n -M prepared -c "$t" -j 2 -T "$secs" -f "$root/scripts/pgbench/$mix.sql" \
-          -h localhost -U postgres bg 2>/dev/null | awk '/^tps/ {print int($3)}')
-        f="$out/$mix-T$t-$i-$(basename "$c")-$cl-$kd.json"
+          -h "$host" -U postgres bg 2>/dev/null | awk '/^tps/ {print int($3)}')
+        f="$out/$mix-T$t-$i-$(basename "$c")-${cl//\//_}-$kd.json"
         # vfr has no named mix: View Friend Requests alone through the USC key (works in older checkouts too).
         if [ "$mix" = vfr ]; then w=(-p ViewFriendReqAction=1); else w=(--workload "$mix"); fi
         "$c/bg" run --store postgres "$@" "${opt[@]}" "${w[@]}" --threads "$t" --warmup "$warm" --duration "${secs}s" --quiet \

@@ -47,8 +47,8 @@ final class PostgresSession implements StoreSession {
     /** Opens the session's own-protocol client ({@code postgres.client=wire}); null with pgJDBC for every action. */
     private final Supplier<WireActions> wireActions;
     /**
-     * The connection of VP, LF, VFR, VTR and the one-statement friendship writes with {@code postgres.client=wire}; null
-     * until opened or after it was lost.
+     * The connection of VP, LF, VFR, VTR and the one-statement friendship writes with {@code postgres.client=wire};
+     * null until opened or after it was lost.
      */
     private WireActions wire;
 

@@ -90,7 +90,7 @@ public final class PostgresStore extends RelationalStore {
         MATVIEW
     }
 
-    /** Which client the read actions VP, LF, VFR and VTR and the friendship writes go through ({@code postgres.client}). */
+    /** Which client VP, LF, VFR, VTR and the friendship writes go through ({@code postgres.client}). */
     public enum Client {
         /** pgJDBC for every action. */
         PGJDBC,

@@ -165,7 +165,7 @@ public final class PostgresStoreProvider implements StoreProvider {
                 socket(s, client));
     }
 
-    /** {@code postgres.socket}: an absolute directory holding a socket file, with the wire client; null when not given. */
+    /** {@code postgres.socket}: an existing absolute directory, with the wire client; null when not given. */
     static String socket(StoreSettings s, PostgresStore.Client client) {
         String dir = s.get(SOCKET);
         if (dir == null || dir.isBlank()) {

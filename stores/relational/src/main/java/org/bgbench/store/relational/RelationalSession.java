@@ -35,7 +35,7 @@ public class RelationalSession implements StoreSession {
     private final boolean twoRows;
     /** {@code counts=attributes}: the friendship writes keep members' counts in their transaction. */
     private final boolean countAttributes;
-    /** The friendship writes the design does in one autocommitted statement ({@link RelationalSchema#oneStatementWrite}). */
+    /** The friendship writes the design does in one statement in autocommit ({@code oneStatementWrite}). */
     private final boolean oneStatementIf;
     private final boolean oneStatementAfr;
     private final boolean oneStatementRfr;

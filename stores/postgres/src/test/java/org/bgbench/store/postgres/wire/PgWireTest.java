@@ -23,9 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link PgWire} against a real (embedded) PostgreSQL: binary int2/int4/int8, UTF-8 text, NULL and bytea columns;
  * several rows, each reply in a fresh array that the next reply leaves alone; a row larger than the receive buffer;
- * unsupported column types and server errors (a cancelled statement, bad SQL, a duplicate key) fail the call with
- * the server's SQLSTATE and leave the connection usable; updates return the rows they changed; trust, cleartext, MD5 and SCRAM-SHA-256 logins with right and wrong passwords; a
- * backend that stops answering (SIGSTOP) fails the call with 08006 after the read timeout and closes the connection.
+ * unsupported column types and server errors (a cancelled statement, bad SQL, a duplicate key) fail the call with the
+ * server's SQLSTATE and leave the connection usable; updates return the rows they changed; the server's Unix socket
+ * works as TCP does; trust, cleartext, MD5 and SCRAM-SHA-256 logins with right and wrong passwords; a backend that
+ * stops answering (SIGSTOP) fails the call with 08006 after the read timeout and closes the connection.
  */
 class PgWireTest {
     private static final int CONNECT_MS = 5_000;
