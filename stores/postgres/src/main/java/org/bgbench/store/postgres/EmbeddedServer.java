@@ -18,11 +18,23 @@ final class EmbeddedServer implements AutoCloseable {
     private final Path dir;
     private final Path data;
     private final EmbeddedPostgres pg;
+    /** Whether the server listens on a Unix socket in {@link #dir} (not when the path would be too long). */
+    private final boolean socket;
 
-    private EmbeddedServer(Path dir, Path data, EmbeddedPostgres pg) {
+    private EmbeddedServer(Path dir, Path data, EmbeddedPostgres pg, boolean socket) {
         this.dir = dir;
         this.data = data;
         this.pg = pg;
+        this.socket = socket;
+    }
+
+    /**
+     * Whether a socket file in {@code dir} fits a Unix socket address: PostgreSQL refuses to start when the path of
+     * {@code .s.PGSQL.<port>} is longer than 107 bytes (a long TMPDIR); the server then has no Unix socket.
+     */
+    static boolean socketFits(Path dir) {
+        return dir.resolve(".s.PGSQL.65535").toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                <= 107;
     }
 
     static EmbeddedServer start() {
@@ -30,6 +42,7 @@ final class EmbeddedServer implements AutoCloseable {
         try {
             dir = Files.createTempDirectory("bg-postgres-");
             Path data = dir.resolve("data");
+            boolean socket = socketFits(dir);
             EmbeddedPostgres pg = EmbeddedPostgres.builder()
                     .setDataDirectory(data)
                     .setCleanDataDirectory(true)
@@ -43,9 +56,9 @@ final class EmbeddedServer implements AutoCloseable {
                     .setServerConfig("max_wal_size", "4GB")
                     .setServerConfig("checkpoint_timeout", "30min")
                     // Its own socket directory: the wire client connects there, and no other server's socket collides.
-                    .setServerConfig("unix_socket_directories", dir.toString())
+                    .setServerConfig("unix_socket_directories", socket ? dir.toString() : "")
                     .start();
-            return new EmbeddedServer(dir, data, pg);
+            return new EmbeddedServer(dir, data, pg, socket);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(dir);
             throw new StoreException("could not start the embedded PostgreSQL: " + e.getMessage()
@@ -57,9 +70,9 @@ final class EmbeddedServer implements AutoCloseable {
         return "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres";
     }
 
-    /** The directory of the server's Unix domain socket ({@code .s.PGSQL.<port>}). */
+    /** The directory of the server's Unix domain socket ({@code .s.PGSQL.<port>}); null when it has none (TCP only). */
     String socketDirectory() {
-        return dir.toString();
+        return socket ? dir.toString() : null;
     }
 
     int port() {
