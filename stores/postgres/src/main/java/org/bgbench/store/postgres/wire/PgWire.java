@@ -199,13 +199,7 @@ public final class PgWire implements AutoCloseable {
     }
 
     private int count(Statement st) throws WireException {
-        try {
-            out.write(st.request, 0, st.request.length);
-        } catch (IOException e) {
-            throw broken(e);
-        } finally {
-            st.bound = 0;
-        }
+        sendBound(st);
         int changed = 0;
         WireException error = null;
         while (true) {
@@ -227,6 +221,17 @@ public final class PgWire implements AutoCloseable {
         }
     }
 
+    /** Sends {@code st}'s Bind, Execute and Sync with the parameters just bound, and clears them. */
+    private void sendBound(Statement st) throws WireException {
+        try {
+            out.write(st.request, 0, st.request.length);
+        } catch (IOException e) {
+            throw broken(e);
+        } finally {
+            st.bound = 0;
+        }
+    }
+
     /** The row count that ends a CommandComplete tag ({@code INSERT 0 1}, {@code UPDATE 2}, {@code DELETE 0}). */
     private int tagCount(int at, int len) {
         int end = at + len - 1; // the tag's terminating zero
@@ -242,13 +247,7 @@ public final class PgWire implements AutoCloseable {
     }
 
     private Rows run(Statement st) throws WireException {
-        try {
-            out.write(st.request, 0, st.request.length);
-        } catch (IOException e) {
-            throw broken(e);
-        } finally {
-            st.bound = 0;
-        }
+        sendBound(st);
         Rows rows = st.rows;
         rows.reset();
         byte[] reply = new byte[lastReply + (lastReply >> 2)];
