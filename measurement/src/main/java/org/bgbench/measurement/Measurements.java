@@ -386,6 +386,11 @@ public final class Measurements implements AutoCloseable {
         for (int k = 0; k < codes.size(); k++) {
             int block = k * stripes.stride;
             boolean action = Kind.isAction(k);
+            if (!stripes.recorded(to, k)) {
+                // Never recorded: its block is zeros in both snapshots (and in every earlier one).
+                kinds.add(new KindCounts(codes.get(k), NOTHING, 0, 0, 0, 0, 0, 0, 0));
+                continue;
+            }
             // Dense: filling a packed histogram slot by slot costs ~100x more, and these live for one interval. Made
             // only for a kind that ran in it: in a typical mix most kinds do not, and 200 KB a kind a second kept the
             // young generation filling (a G1 pause of 10-30 ms every few seconds, which the open model's schedule

@@ -7,8 +7,9 @@ import org.bgbench.model.Action;
 /**
  * Where emulator threads record what they did. Obtained from {@link Measurements#recorder(int)}; threads whose index
  * maps to the same stripe share one instance, so any number of threads cost no extra memory. Every method is
- * allocation-free, lock-free and safe to call from any thread: a call is one bounds check, an index computation and one
- * atomic add (two for {@link #error}, {@link #bgWait} and {@link #cpu}). Kinds are
+ * allocation-free, lock-free and safe to call from any thread: a call is one bounds check, an index computation, a read
+ * of the stripe's set of recorded kinds (an atomic or the first time a kind is recorded there) and one atomic add (two
+ * for {@link #error}, {@link #bgWait} and {@link #cpu}). Kinds are
  * {@link org.bgbench.model.Kind#index()}: the actions, then the sessions.
  */
 public final class Recorder implements org.bgbench.model.log.ActionRecorder {
@@ -28,6 +29,7 @@ public final class Recorder implements org.bgbench.model.log.ActionRecorder {
     private final long betaNanos;
     private final int counters;
     private final int stripeCounters;
+    private final int kindsRecorded;
 
     Recorder(Stripes stripes, int stripe) {
         LatencyLayout layout = stripes.layout;
@@ -44,11 +46,21 @@ public final class Recorder implements org.bgbench.model.log.ActionRecorder {
         this.betaNanos = stripes.betaNanos;
         this.counters = Stripes.PAD + stripes.counters();
         this.stripeCounters = Stripes.PAD + stripes.stripeCounters();
+        this.kindsRecorded = stripeCounters + Stripes.KINDS_RECORDED;
+    }
+
+    /** Adds {@code kind} to the stripe's recorded kinds, before its first value (the reader skips kinds not there). */
+    private void recorded(int kind) {
+        long bit = 1L << kind;
+        if (((long) SLOT.getOpaque(slots, kindsRecorded) & bit) == 0) {
+            SLOT.getAndBitwiseOr(slots, kindsRecorded, bit);
+        }
     }
 
     /** A completed action or session of {@code kind} that took {@code latencyNanos}. */
     public void ok(int kind, long latencyNanos) {
         int block = Objects.checkIndex(kind, kinds) * stride;
+        recorded(kind);
         long value = latencyNanos < 0 ? 0 : Math.min(latencyNanos, highest);
         int bucket = leadingZeroCountBase - Long.numberOfLeadingZeros(value | subBucketMask);
         int subBucket = (int) (value >>> (bucket + unitMagnitude));
@@ -68,7 +80,9 @@ public final class Recorder implements org.bgbench.model.log.ActionRecorder {
 
     /** An action of {@code kind} the thread could not issue because no valid target existed (it did not reach the store). */
     public void noop(int kind) {
-        SLOT.getAndAdd(slots, Objects.checkIndex(kind, kinds) * stride + counters + Stripes.NOOPS, 1L);
+        int block = Objects.checkIndex(kind, kinds) * stride;
+        recorded(kind);
+        SLOT.getAndAdd(slots, block + counters + Stripes.NOOPS, 1L);
     }
 
     public void noop(Action action) {
@@ -78,6 +92,7 @@ public final class Recorder implements org.bgbench.model.log.ActionRecorder {
     /** An action or session of {@code kind} that failed after {@code latencyNanos}; it is not part of the latency histogram. */
     public void error(int kind, long latencyNanos) {
         int block = Objects.checkIndex(kind, kinds) * stride + counters;
+        recorded(kind);
         SLOT.getAndAdd(slots, block + Stripes.ERRORS, 1L);
         SLOT.getAndAdd(slots, block + Stripes.ERROR_NANOS, Math.max(latencyNanos, 0L));
     }
@@ -93,6 +108,7 @@ public final class Recorder implements org.bgbench.model.log.ActionRecorder {
     @Override
     public void cpu(int kind, long nanos) {
         int block = Objects.checkIndex(kind, kinds) * stride + counters;
+        recorded(kind);
         SLOT.getAndAdd(slots, block + Stripes.CPU_NANOS, Math.max(nanos, 0L));
         SLOT.getAndAdd(slots, block + Stripes.CPU_SAMPLES, 1L);
     }

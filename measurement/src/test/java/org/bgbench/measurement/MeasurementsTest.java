@@ -306,6 +306,77 @@ class MeasurementsTest {
         }
     }
 
+    /**
+     * The sampler reads only the kinds recorded so far: kinds that appear one after another while it samples without a
+     * pause (each thread on its own stripe, 4 stripes, so every kind's first value races with a scan) are counted
+     * exactly, every interval's values once, and a kind never recorded stays empty.
+     */
+    @Test
+    void kindsFirstRecordedWhileSamplingAreCountedExactly() throws Exception {
+        int threads = 4;
+        int perKind = 20_000;
+        int used = KINDS - 1; // the last kind is never recorded
+        List<SecondSample> samples = new ArrayList<>();
+        try (Measurements m = builder().stripes(threads).listener(samples::add).build()) {
+            m.startMeasuring();
+            AtomicBoolean done = new AtomicBoolean();
+            Thread sampler = Thread.ofPlatform().start(() -> {
+                while (!done.get()) {
+                    m.sample();
+                }
+            });
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> recorders = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Recorder r = m.recorder(t);
+                int first = t;
+                recorders.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    // Thread t starts at kind t and walks through the kinds in turn: new kinds keep appearing.
+                    for (int i = 0; i < used; i++) {
+                        int kind = (first + i) % used;
+                        for (int j = 0; j < perKind; j++) {
+                            if (j % 10 == 9) {
+                                r.noop(kind);
+                            } else {
+                                r.ok(kind, 1_000 + j % 500 * 1_000L);
+                            }
+                        }
+                    }
+                }));
+            }
+            go.countDown();
+            for (Thread t : recorders) {
+                t.join();
+            }
+            done.set(true);
+            sampler.join();
+            m.stopMeasuring();
+            RunResult r = m.result();
+
+            assertThat(samples).hasSizeGreaterThan(2);
+            for (int k = 0; k < KINDS; k++) {
+                String code = m.kindCodes().get(k);
+                KindResult fin = k < Action.count() ? r.actions().get(code) : r.sessions().get(code);
+                long oks = k < used ? (long) threads * perKind * 9 / 10 : 0;
+                long noops = k < used ? (long) threads * perKind / 10 : 0;
+                assertThat(fin.count()).as(code).isEqualTo(oks);
+                assertThat(fin.noops()).as(code).isEqualTo(noops);
+                KindCounts merged = KindCounts.empty(code);
+                for (SecondSample s : samples) {
+                    merged = merged.plus(s.kinds().get(k));
+                }
+                assertThat(merged.latencies().getTotalCount()).as(code).isEqualTo(oks);
+                assertThat(merged.latencies()).as(code).isEqualTo(fin.histogram());
+                assertThat(merged.noops()).as(code).isEqualTo(noops);
+            }
+        }
+    }
+
     @Test
     void samplerThreadDeliversWarmupThenMeasuredSamples() throws Exception {
         CountDownLatch warm = new CountDownLatch(2);
