@@ -130,7 +130,11 @@ public final class Rows {
         data = reply;
     }
 
+    /** A big-endian int at {@code p}: one load where the JIT can (1,300 of them in a List Friends reply). */
     static int int32(byte[] a, int p) {
-        return ((a[p] & 0xff) << 24) | ((a[p + 1] & 0xff) << 16) | ((a[p + 2] & 0xff) << 8) | (a[p + 3] & 0xff);
+        return (int) INT32.get(a, p);
     }
+
+    private static final java.lang.invoke.VarHandle INT32 =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.BIG_ENDIAN);
 }
