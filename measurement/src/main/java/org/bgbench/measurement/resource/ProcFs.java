@@ -22,8 +22,14 @@ final class ProcFs {
      */
     static final long TICKS_PER_SECOND = 100;
 
-    /** One process: its parent and its CPU so far, own (utime+stime) plus that of reaped children (cutime+cstime). */
-    record ProcessStat(long pid, long ppid, long cpuTicks) {
+    /**
+     * One process: its parent and its CPU so far, own (utime+stime) plus that of reaped children (cutime+cstime), and
+     * the latter alone.
+     */
+    record ProcessStat(long pid, long ppid, long cpuTicks, long childTicks) {
+        ProcessStat(long pid, long ppid, long cpuTicks) {
+            this(pid, ppid, cpuTicks, 0);
+        }
     }
 
     /** Machine CPU ticks since boot, summed over all CPUs. */
@@ -172,7 +178,7 @@ final class ProcFs {
         long stime = Long.parseLong(f[15 - 3]);
         long cutime = Long.parseLong(f[16 - 3]);
         long cstime = Long.parseLong(f[17 - 3]);
-        return new ProcessStat(pid, ppid, utime + stime + cutime + cstime);
+        return new ProcessStat(pid, ppid, utime + stime + cutime + cstime, cutime + cstime);
     }
 
     /** Parses the aggregate "cpu" line: user nice system idle iowait irq softirq steal (guest is inside user). */

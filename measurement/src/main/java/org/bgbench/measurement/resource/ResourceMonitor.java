@@ -27,6 +27,13 @@ public final class ResourceMonitor implements AutoCloseable {
     private final com.sun.management.OperatingSystemMXBean os;
     private final ProcNode bgNode;
     private final List<StoreHostPoller> hosts;
+    /** How often a reading of the store's processes is taken again when a child was reaped during it. */
+    static final int READ_ATTEMPTS = 4;
+    /** The store's processes that had children in the tree at the last reading, and that reading's ticks. */
+    private Set<Long> parents = Set.of();
+    private long lastStoreTicks;
+    /** Readings of the store that came out below the last one even so, and were held at it (tests). */
+    private long heldReadings;
 
     ResourceMonitor(Path procRoot, Collection<Long> storePids) {
         this(procRoot, storePids, List.of());
@@ -89,10 +96,9 @@ public final class ResourceMonitor implements AutoCloseable {
         long store = -1;
         int storeProcesses = 0;
         if (linux && !storePids.isEmpty()) {
-            List<ProcFs.ProcessStat> all = proc.processes();
-            Set<Long> tree = ProcFs.tree(storePids, all);
-            store = ProcFs.treeTicks(tree, all) * NANOS_PER_TICK;
-            storeProcesses = tree.size();
+            long[] ticksAndProcesses = storeTicks();
+            store = ticksAndProcesses[0] * NANOS_PER_TICK;
+            storeProcesses = (int) ticksAndProcesses[1];
         }
         ProcFs.MachineStat machine = linux ? proc.machine() : null;
         List<NodeReading> nodes = new java.util.ArrayList<>(1 + hosts.size());
@@ -105,6 +111,76 @@ public final class ResourceMonitor implements AutoCloseable {
                         Runtime.getRuntime().availableProcessors(), nodes)
                 : new ResourceSnapshot(now, bg, store, storeProcesses, machine.busyTicks(), machine.iowaitTicks(),
                         machine.totalTicks(), machine.cpus(), nodes);
+    }
+
+    /**
+     * The store trees' CPU ticks and processes. A reading is not atomic: a child reaped after its parent's stat was read
+     * and before its own is counted nowhere (its ticks left the child and reached the parent's cutime in between), and
+     * one read before the parent's is counted twice. A server's backends all closing at the end of a run did that to
+     * the run's last reading, which then held less CPU than its first (the run reported its store at 0.00 cores). So
+     * the parents' reaped-children ticks are read before and after the processes: when they changed meanwhile, the
+     * reading is taken again (up to {@link #READ_ATTEMPTS} times), and the total never goes below the last one (a
+     * reading that still raced loses at most what ran since that one, for one second).
+     */
+    private synchronized long[] storeTicks() {
+        List<ProcFs.ProcessStat> all = List.of();
+        Set<Long> tree = Set.of();
+        for (int attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
+            java.util.Map<Long, Long> before = childTicksOf(parents);
+            all = proc.processes();
+            tree = ProcFs.tree(storePids, all);
+            java.util.Map<Long, ProcFs.ProcessStat> byPid = new java.util.HashMap<>();
+            Set<Long> nowParents = new java.util.HashSet<>();
+            for (ProcFs.ProcessStat p : all) {
+                if (tree.contains(p.pid())) {
+                    byPid.put(p.pid(), p);
+                    if (tree.contains(p.ppid())) {
+                        nowParents.add(p.ppid());
+                    }
+                }
+            }
+            for (Long root : storePids) {
+                if (tree.contains(root)) {
+                    nowParents.add(root);
+                }
+            }
+            boolean steady = true;
+            for (java.util.Map.Entry<Long, Long> e : before.entrySet()) {
+                ProcFs.ProcessStat p = byPid.get(e.getKey());
+                steady &= p == null || p.childTicks() == e.getValue();
+            }
+            java.util.Map<Long, Long> after = childTicksOf(nowParents);
+            for (java.util.Map.Entry<Long, Long> e : after.entrySet()) {
+                steady &= byPid.get(e.getKey()).childTicks() == e.getValue();
+            }
+            parents = nowParents;
+            if (steady) {
+                break;
+            }
+        }
+        long read = ProcFs.treeTicks(tree, all);
+        if (read < lastStoreTicks) {
+            heldReadings++;
+        }
+        long ticks = Math.max(read, lastStoreTicks);
+        lastStoreTicks = ticks;
+        return new long[] {ticks, tree.size()};
+    }
+
+    synchronized long heldReadings() {
+        return heldReadings;
+    }
+
+    /** The reaped-children ticks of those of {@code pids} that still exist. */
+    private java.util.Map<Long, Long> childTicksOf(Set<Long> pids) {
+        java.util.Map<Long, Long> ticks = new java.util.HashMap<>();
+        for (Long pid : pids) {
+            ProcFs.ProcessStat p = proc.process(pid);
+            if (p != null) {
+                ticks.put(pid, p.childTicks());
+            }
+        }
+        return ticks;
     }
 
     private NodeReading bgReading() {

@@ -98,6 +98,49 @@ class ResourceMonitorTest {
         }
     }
 
+    /**
+     * A store whose children keep exiting (a server's backends closing at the end of a run) while it is read: a child
+     * reaped between the reads of its parent and its own stat was counted nowhere, and the tree's CPU dropped, by the
+     * whole run's CPU of the backends when they all closed during the run's last reading (a run reported its store
+     * at 0.00 cores). Readings taken back to back, with children exiting every few milliseconds, must never go down.
+     */
+    @Test
+    void theStoreCpuNeverGoesDownWhileItsChildrenExit() throws Exception {
+        assumeThat(linux()).as("needs /proc").isTrue();
+        // The store: a shell that, after a second, keeps running two CPU-bound children (~20-40 ms each) at a time
+        // and reaps them (into its cutime). Meanwhile 300 idle processes start, so the children's pids lie far above
+        // the shell's, as a server's new backends lie above its postmaster's: a reading spends a while between the
+        // shell's stat and theirs.
+        Process parent = new ProcessBuilder("sh", "-c", "sleep 1; while :; do "
+                + "sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done' & "
+                + "sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' & wait; done").start();
+        List<Process> idle = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 300; i++) {
+                idle.add(new ProcessBuilder("sleep", "60").start());
+            }
+            ResourceMonitor monitor = ResourceMonitor.create(List.of(parent.pid()));
+            long last = monitor.snapshot().storeCpuNanos();
+            long first = last;
+            int readings = 0;
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+            while (System.nanoTime() < end) {
+                long now = monitor.snapshot().storeCpuNanos();
+                readings++;
+                assertThat(now).as("reading %d: the store's CPU went down", readings).isGreaterThanOrEqualTo(last);
+                last = now;
+            }
+            assertThat(last - first).as("the children's CPU").isGreaterThan(500_000_000L);
+            // Read again when a child was reaped during a reading, not merely held at the last total: a reading
+            // taken once came out low in about 1 of 10 here.
+            assertThat(monitor.heldReadings()).as("readings held of %d", readings).isLessThanOrEqualTo(readings / 200);
+        } finally {
+            idle.forEach(Process::destroyForcibly);
+            parent.descendants().forEach(ProcessHandle::destroyForcibly);
+            parent.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
     private static void stat(Path proc, long pid, long ppid, long utime, long stime, long cutime, long cstime)
             throws IOException {
         Files.createDirectories(proc.resolve(Long.toString(pid)));
