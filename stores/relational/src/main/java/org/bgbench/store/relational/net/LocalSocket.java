@@ -4,33 +4,60 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.SocketTimeoutException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channels;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A connection over a Unix domain socket to a server on this machine (PostgreSQL listens on {@code
- * <unix_socket_directories>/.s.PGSQL.<port>}), read as {@link BufferedSocketFactory}'s sockets are: blocking reads
- * without read-ahead, a read timeout of at least a second that the watchdog enforces by closing the connection, and a
- * hand-off ({@link org.bgbench.store.ReplyWait}) before each wait for a reply. Over loopback TCP the system call that
- * sends a request also runs the server's side of TCP; a Unix socket has no TCP, and a small query costs its client
- * about half the CPU (pgbench's, measured in docs/benchmarks.md, issue 20). Not thread-safe: one reader, one writer.
+ * <unix_socket_directories>/.s.PGSQL.<port>}). Over loopback TCP the system call that sends a request also runs the
+ * server's side of TCP; a Unix socket has no TCP, and a small query costs its client about half the CPU (pgbench's,
+ * measured in docs/benchmarks.md, issue 20). Not thread-safe: one reader, one writer.
+ *
+ * <p>A read waits for the reply in {@code epoll}, not in a blocking {@code read}: Linux wakes a thread blocked in a
+ * Unix socket's read also when the peer takes the request off the socket (the sender's buffer space comes back, and
+ * readers and writers wait on one queue), so every reply cost its member two wake-ups; {@code epoll} is woken only for
+ * what it waits for (docs/benchmarks.md, issue 20, has the counts). The channel is non-blocking and registered with
+ * the connection's own selector; a wait is bounded by the read timeout (at least a second), past which the connection
+ * is closed and the read fails with a {@link SocketTimeoutException}. Before each wait for a reply the member hands
+ * off ({@link org.bgbench.store.ReplyWait}), as on {@link BufferedSocketFactory}'s sockets.
  */
 public final class LocalSocket implements Closeable, BufferedSocketFactory.Watched.Owner {
     private final SocketChannel channel;
+    private final Selector readable;
+    /** The JDK's stream over the channel, for {@code available()} only (its reads need a blocking channel). */
+    private final InputStream pending;
     private final InputStream in;
     private final OutputStream out;
-    private final BufferedSocketFactory.Deadline deadline = new BufferedSocketFactory.Deadline(this::closeQuietly);
+    /** Not used: the reads enforce the timeout themselves (the watchdog cannot wake a thread waiting in epoll). */
+    private final BufferedSocketFactory.Deadline deadline = new BufferedSocketFactory.Deadline(() -> { });
     /** The read timeout in milliseconds; 0 is none. */
     private volatile int timeout;
+    /** Selects for writing, made on the first write that finds the socket's buffer full. */
+    private Selector writable;
 
-    private LocalSocket(SocketChannel channel) {
+    private LocalSocket(SocketChannel channel) throws IOException {
         this.channel = channel;
-        this.in = new BufferedSocketFactory.Watched(Channels.newInputStream(channel), this);
-        this.out = Channels.newOutputStream(channel);
-        BufferedSocketFactory.Watchdog.watch(deadline);
+        channel.configureBlocking(false);
+        this.readable = Selector.open();
+        try {
+            channel.register(readable, SelectionKey.OP_READ);
+        } catch (IOException | RuntimeException e) {
+            readable.close();
+            throw e;
+        }
+        this.pending = Channels.newInputStream(channel);
+        this.in = new BufferedSocketFactory.Watched(new Input(), this);
+        this.out = new Output();
     }
 
     /** Connects to the socket file {@code path} (a Unix socket connects at once or fails: no connect timeout). */
@@ -38,11 +65,11 @@ public final class LocalSocket implements Closeable, BufferedSocketFactory.Watch
         SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
         try {
             ch.connect(UnixDomainSocketAddress.of(path));
+            return new LocalSocket(ch);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
-        return new LocalSocket(ch);
     }
 
     public InputStream getInputStream() {
@@ -55,8 +82,8 @@ public final class LocalSocket implements Closeable, BufferedSocketFactory.Watch
 
     /**
      * How long a read may wait, in milliseconds, 0 for ever; past it the connection is closed and the read fails with
-     * a {@link java.net.SocketTimeoutException}, up to the watchdog's period late. A timeout below a second is kept as
-     * a second: the watchdog would keep it only roughly.
+     * a {@link java.net.SocketTimeoutException}. A timeout below a second is kept as a second, as on {@link
+     * BufferedSocketFactory}'s sockets.
      */
     public void setSoTimeout(int millis) {
         if (millis < 0) {
@@ -67,7 +94,7 @@ public final class LocalSocket implements Closeable, BufferedSocketFactory.Watch
 
     @Override
     public int watchedMillis() {
-        return timeout;
+        return 0;
     }
 
     @Override
@@ -86,15 +113,135 @@ public final class LocalSocket implements Closeable, BufferedSocketFactory.Watch
 
     @Override
     public void close() throws IOException {
-        BufferedSocketFactory.Watchdog.forget(deadline);
-        channel.close();
+        try {
+            channel.close();
+        } finally {
+            readable.close();
+            Selector w = writable;
+            if (w != null) {
+                w.close();
+            }
+        }
     }
 
     private void closeQuietly() {
         try {
             close();
         } catch (IOException e) {
-            // Closing fails only if the channel is already closed: the read ends either way.
+            // Closing fails only if the channel is already closed.
+        }
+    }
+
+    /**
+     * Waits in {@code selector} until the channel is ready, or fails once {@code deadline} ({@link System#nanoTime()},
+     * 0 for none) has passed, closing the connection first. A close by another thread ends the wait with an {@link
+     * AsynchronousCloseException}.
+     */
+    private void await(Selector selector, long deadline) throws IOException {
+        long millis = 0;
+        if (deadline != 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                closeQuietly();
+                throw new SocketTimeoutException("Read timed out");
+            }
+            millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)); // 0 would be "for ever"
+        }
+        try {
+            selector.select(k -> { }, millis);
+        } catch (ClosedSelectorException e) {
+            throw new AsynchronousCloseException();
+        }
+    }
+
+    /** The deadline of a read starting now, 0 when reads have no timeout. */
+    private long deadlineFromNow() {
+        int t = timeout;
+        if (t == 0) {
+            return 0;
+        }
+        long d = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(t);
+        return d == 0 ? 1 : d;
+    }
+
+    /** The socket's input: waits in epoll first (a reply is seldom there the instant its request went out). */
+    private final class Input extends InputStream {
+        private final byte[] one = new byte[1];
+        /** The last array read into and a buffer over it: PgWire reads into one array for many replies. */
+        private byte[] wrappedArray;
+        private ByteBuffer wrapped;
+
+        @Override
+        public int read() throws IOException {
+            int n;
+            do {
+                n = read(one, 0, 1);
+            } while (n == 0);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            java.util.Objects.checkFromIndexSize(off, len, b.length);
+            if (len == 0) {
+                return 0;
+            }
+            if (b != wrappedArray) {
+                wrappedArray = b;
+                wrapped = ByteBuffer.wrap(b);
+            }
+            ByteBuffer bb = wrapped;
+            bb.clear().limit(off + len).position(off);
+            long deadline = deadlineFromNow();
+            while (true) {
+                await(readable, deadline);
+                int n = channel.read(bb);
+                if (n != 0) {
+                    return n;
+                }
+            }
+        }
+
+        @Override
+        public int available() throws IOException {
+            return pending.available();
+        }
+
+        @Override
+        public void close() throws IOException {
+            LocalSocket.this.close();
+        }
+    }
+
+    /** The socket's output: writes all, waiting in epoll when the socket's buffer is full. */
+    private final class Output extends OutputStream {
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            java.util.Objects.checkFromIndexSize(off, len, b.length);
+            ByteBuffer bb = ByteBuffer.wrap(b, off, len);
+            while (bb.hasRemaining()) {
+                if (channel.write(bb) == 0) {
+                    if (writable == null) {
+                        writable = Selector.open();
+                        channel.register(writable, SelectionKey.OP_WRITE);
+                    }
+                    try {
+                        writable.select(k -> { }, 0);
+                    } catch (ClosedSelectorException e) {
+                        throw new AsynchronousCloseException();
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            LocalSocket.this.close();
         }
     }
 }

@@ -17,9 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link LocalSocket} against a real Unix domain socket served by this test: what the peer writes arrives, and
- * {@code available()} sees it before a read (the shared threads' test for a reply); a peer that stops answering fails
- * the read after the timeout, which the watchdog enforces by closing the connection; a short timeout is kept as a
- * second; no socket file fails the connect.
+ * {@code available()} sees it before a read (the shared threads' test for a reply); a reader waiting for a reply is
+ * woken once per reply, not also when the peer takes its request; a peer that stops answering fails the read after
+ * the timeout, closing the connection; a short timeout is kept as a second; a close by another thread ends a wait;
+ * no socket file fails the connect.
  */
 class LocalSocketTest {
     @TempDir
@@ -56,6 +57,80 @@ class LocalSocketTest {
         }
     }
 
+    /** The calling thread's voluntary context switches so far (Linux), i.e. how often it blocked. */
+    private static long voluntarySwitches() throws IOException {
+        for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/thread-self/status"))) {
+            if (line.startsWith("voluntary_ctxt_switches:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        throw new IllegalStateException("no voluntary_ctxt_switches in /proc/thread-self/status");
+    }
+
+    @Test
+    void aReaderIsWokenOncePerReplyNotAlsoWhenThePeerTakesItsRequest() throws Exception {
+        // Linux wakes a thread blocked in a Unix socket's read when the peer reads what it sent (its send buffer
+        // frees): a blocking read slept twice per round trip. The peer here takes each request, waits 2 ms, replies.
+        Path file = dir.resolve("s");
+        int trips = 150;
+        try (ServerSocketChannel server = listen(file); LocalSocket s = LocalSocket.connect(file);
+             SocketChannel peer = server.accept()) {
+            s.setSoTimeout(10_000);
+            Thread echo = Thread.ofPlatform().start(() -> {
+                ByteBuffer b = ByteBuffer.allocate(64);
+                try {
+                    for (int i = 0; i < trips; i++) {
+                        b.clear().limit(8);
+                        while (b.hasRemaining()) {
+                            peer.read(b);
+                        }
+                        Thread.sleep(2);
+                        peer.write(b.flip());
+                    }
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            InputStream in = s.getInputStream();
+            byte[] reply = new byte[8];
+            long before = voluntarySwitches();
+            for (int i = 0; i < trips; i++) {
+                s.getOutputStream().write(new byte[] {1, 2, 3, 4, 5, 6, 7, (byte) i});
+                int got = 0;
+                while (got < 8) {
+                    got += in.read(reply, got, 8 - got);
+                }
+                assertThat(reply[7]).isEqualTo((byte) i);
+            }
+            double perTrip = (voluntarySwitches() - before) / (double) trips;
+            echo.join();
+            assertThat(perTrip).as("times the reader slept per round trip").isLessThan(1.5);
+        }
+    }
+
+    @Test
+    void aCloseByAnotherThreadEndsAWait() throws Exception {
+        Path file = dir.resolve("s");
+        try (ServerSocketChannel server = listen(file); LocalSocket s = LocalSocket.connect(file);
+             SocketChannel peer = server.accept()) {
+            s.setSoTimeout(0);
+            Thread closer = Thread.ofPlatform().start(() -> {
+                try {
+                    Thread.sleep(300);
+                    s.close();
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> s.getInputStream().read(new byte[4], 0, 4)).isInstanceOf(IOException.class);
+            assertThat((System.nanoTime() - t0) / 1e9).as("ended by the close, not a timeout").isLessThan(5.0);
+            closer.join();
+            assertThat(s.isClosed()).isTrue();
+            assertThat(peer.isOpen()).isTrue();
+        }
+    }
+
     @Test
     void aPeerThatStopsAnsweringFailsTheReadAfterTheTimeoutAndClosesTheSocket() throws Exception {
         Path file = dir.resolve("s");
@@ -66,7 +141,7 @@ class LocalSocketTest {
             assertThatThrownBy(() -> s.getInputStream().read(new byte[16], 0, 16))
                     .isInstanceOf(SocketTimeoutException.class);
             double waited = (System.nanoTime() - t0) / 1e9;
-            assertThat(waited).as("at least the second the watchdog keeps").isBetween(0.95, 3.0);
+            assertThat(waited).as("at least the second a timeout is kept as").isBetween(0.95, 3.0);
             assertThat(s.isClosed()).isTrue();
             assertThat(peer.isOpen()).isTrue();
         }
