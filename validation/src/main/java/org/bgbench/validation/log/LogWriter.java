@@ -39,6 +39,14 @@ import org.bgbench.model.log.ValidationLog;
  */
 public final class LogWriter implements ValidationLog, AutoCloseable {
     public static final int DEFAULT_BUFFER_BYTES = 256 * 1024;
+    /**
+     * Records before the first drain. The JIT compiles the members' code while the warm-up runs and leaves out, as
+     * never taken, any branch the warm-up did not take; a buffer first drained in the measured period threw away the
+     * compiled read and write paths there (an "unstable if" in {@link #begin}) and had them compiled again on the
+     * cores the store shares (docs/benchmarks.md, issue 20). Drained after 32, 64, 128, … records, the buffer takes
+     * that branch within the warm-up's first seconds.
+     */
+    static final int FIRST_LIMIT_RECORDS = 32;
     /** Bytes of the file covered by one checksum (the last block of a file may be shorter). */
     public static final int BLOCK_BYTES = 64 * 1024;
 
@@ -63,9 +71,17 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
 
     // ---- the owner thread's, plain fields
     private int pos;
+    /**
+     * Bytes the buffer would hold since its last drain had the dropped reads been kept: the buffer is drained by
+     * this, so it drains as often in the warm-up, whose reads are dropped, as in the measured period.
+     */
+    private int fill;
+    /** {@link #fill} past which the buffer is drained: small at first, doubled by each drain up to the capacity. */
+    private int limit;
     private long records;
     private long reads;
     private long writes;
+    private long drains;
     /** Index (among the records given) of the last write, -1 if none. */
     private long lastWrite = -1;
     /** 1 while reads are kept, 0 while they are dropped ({@link #keepReads}). */
@@ -97,6 +113,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
         this.channel = channel;
         this.buffer = buffer;
         this.capacity = buffer.capacity() - buffer.capacity() % LogFormat.RECORD_SIZE;
+        this.limit = Math.min(capacity, FIRST_LIMIT_RECORDS * LogFormat.RECORD_SIZE);
         this.io = buffer.duplicate();
         this.health = health;
         this.fileBytes = header.length;
@@ -289,7 +306,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
      * than the buffer is the exception; a crash then may cut it, and readers drop a cut group).
      */
     private void begin(int n) {
-        if (pos > capacity - n * LogFormat.RECORD_SIZE && pos > 0) {
+        if (fill > limit - n * LogFormat.RECORD_SIZE && fill > 0) {
             pos = drain(pos);
         }
     }
@@ -305,6 +322,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
         b.putLong(p + LogFormat.OFF_END, end);
         b.putLong(p + LogFormat.OFF_VALUE, value);
         pos = p + LogFormat.RECORD_SIZE;
+        fill += LogFormat.RECORD_SIZE;
     }
 
     /** Claims the next slot for continuation {@code i}, writes its tag and index; returns its position. */
@@ -313,6 +331,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
         buffer.put(p, (byte) (LogFormat.TYPE_CONTINUATION << 4));
         buffer.put(p + LogFormat.OFF_ACTION, (byte) i);
         pos = p + LogFormat.RECORD_SIZE;
+        fill += LogFormat.RECORD_SIZE;
         return p;
     }
 
@@ -339,6 +358,9 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
             flushedPos = 0;
             PUBLISHED.setRelease(this, 0);
             pos = 0;
+            fill = 0;
+            limit = Math.min(capacity, limit * 2);
+            drains++;
             return 0;
         } finally {
             lock.unlock();
@@ -416,6 +438,11 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** How many times the owner drained the buffer (tests). */
+    long drains() {
+        return drains;
     }
 
     /** Records given so far (read from another thread, exact once the owner has stopped). */

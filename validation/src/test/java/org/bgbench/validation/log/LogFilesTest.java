@@ -67,6 +67,42 @@ class LogFilesTest {
     }
 
     @Test
+    void droppedReadsDrainTheBufferAsOftenAsKeptOnesFromTheFirstRecordsOn() {
+        // The warm-up's reads are dropped; the buffer must still drain on the measured period's schedule (after 32,
+        // then 64, 128, … records), or the drain's branch is first taken after the JIT compiled it away.
+        int first = LogWriter.FIRST_LIMIT_RECORDS;
+        Path kept = tmp.resolve("kept.bglog");
+        Path dropped = tmp.resolve("dropped.bglog");
+        List<Rec> writes = new ArrayList<>();
+        try (LogWriter k = LogWriter.create(kept, 0, LogWriter.DEFAULT_BUFFER_BYTES);
+             LogWriter d = LogWriter.create(dropped, 1, LogWriter.DEFAULT_BUFFER_BYTES)) {
+            d.keepReads(0);
+            for (int i = 0; i < first; i++) {
+                k.read((byte) 1, LogWriter.FRIENDS, i, i, i + 1, 5);
+                d.read((byte) 1, LogWriter.FRIENDS, i, i, i + 1, 5);
+            }
+            assertThat(k.drains()).as("a full first buffer is not drained before the next record").isZero();
+            assertThat(d.drains()).isZero();
+            for (int i = first; i < first + 2 * first + 1; i++) {
+                k.read((byte) 1, LogWriter.FRIENDS, i, i, i + 1, 5);
+                d.read((byte) 1, LogWriter.FRIENDS, i, i, i + 1, 5);
+                if (i % 10 == 0) {
+                    d.delta((byte) 3, LogWriter.PENDING, i, i, i + 1, 1);
+                    k.delta((byte) 3, LogWriter.PENDING, i, i, i + 1, 1);
+                    writes.add(new Rec(LogFormat.TYPE_DELTA, LogWriter.PENDING, (byte) 3, i, i, i + 1, 1));
+                }
+            }
+            assertThat(d.drains()).as("drained after 32 and 64 more, dropped reads counted")
+                    .isEqualTo(2).isEqualTo(k.drains());
+            assertThat(d.reads()).isZero();
+            assertThat(k.reads()).isEqualTo(3L * first + 1);
+        }
+        assertThat(readAll(dropped)).as("the dropped writer's file: its writes, in order, no read")
+                .isEqualTo(writes);
+        assertThat(readAll(kept)).hasSize(3 * first + 1 + writes.size());
+    }
+
+    @Test
     void recordsFlushedBeforeACrashAreReadable() {
         Path f = tmp.resolve("crash.bglog");
         LogWriter w = LogWriter.create(f, 0, 10 * LogFormat.RECORD_SIZE);
