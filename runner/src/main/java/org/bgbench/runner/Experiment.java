@@ -98,7 +98,7 @@ public final class Experiment {
                 .storeHosts(s.spec().storeHosts()).build();
              // The measured seconds' histograms, per kind, in HdrHistogram's interval log format beside the result.
              IntervalLog hlog = s.out() == null ? null : new IntervalLog(RunArtifacts.hlogFor(s.out()))) {
-            int[] seconds = {0};
+            int[] seconds = {0, 0}; // measured seconds, warm-up seconds
             ExperimentInfo info = info(s);
             Observers.each(o -> o.started(info));
             if (hlog != null) {
@@ -248,6 +248,13 @@ public final class Experiment {
         if (s.progress() != null) {
             s.progress().println(SummaryPrinter.progress(sample));
             s.progress().flush();
+        }
+        // The run's first result built and serialized costs a one-off ~0.3 s of CPU (Jackson introspects the result's
+        // classes for its serializers, classes load, the JIT compiles them); in the measured period that was BG's CPU
+        // taken from a store on the same cores (docs/benchmarks.md, issue 20). One is built and dropped in the
+        // warm-up's second second instead.
+        if (writer != null && sample.warmup() && ++seconds[1] == 2) {
+            writer.rehearse(m.result(context));
         }
         // Rewriting the partial result takes the measurements' lock for ~0.1 s, so not every second.
         if (writer != null && !sample.warmup() && ++seconds[0] % 10 == 0) {

@@ -26,6 +26,14 @@ public final class ResultWriter {
         return file;
     }
 
+    /**
+     * Serializes {@code result} and drops the bytes: a run's first serialization pays once for building Jackson's
+     * serializers of the result's classes, loading classes and compiling them, which a run does in its warm-up.
+     */
+    public void rehearse(RunResult result) {
+        ResultJson.toBytes(result);
+    }
+
     /** Writes (or rewrites) the file; safe to call from several threads. */
     public synchronized void write(RunResult result) throws IOException {
         byte[] json = ResultJson.toBytes(result);

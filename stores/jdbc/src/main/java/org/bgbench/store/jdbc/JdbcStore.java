@@ -92,7 +92,8 @@ public final class JdbcStore extends RelationalStore {
         hc.setPoolName("bg-jdbc");
         hc.setDataSource(ds);
         hc.setMaximumPoolSize(config.pool());
-        hc.setMinimumIdle(Math.min(2, config.pool()));
+        // No idle minimum: Hikari's housekeeper would open connections in the middle of a run (see PostgresStore).
+        hc.setMinimumIdle(0);
         hc.setConnectionTimeout(config.timeout().toMillis());
         hc.setValidationTimeout(Math.min(5_000, config.timeout().toMillis() / 2));
         HikariDataSource pool;

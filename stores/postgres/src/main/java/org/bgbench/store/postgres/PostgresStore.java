@@ -47,8 +47,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class PostgresStore extends RelationalStore {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresStore.class);
-    /** Connections kept idle in the pool; more are opened as sessions ask for them. */
-    private static final int MIN_IDLE = 4;
+    /**
+     * Connections kept idle in the pool: none, each is opened when a session asks for one (sessions open before a run
+     * acts). With a minimum, Hikari's housekeeper, 30 s after the pool opened, found the members' sessions holding
+     * the connections and opened that many more, each with a password exchange (SCRAM: 4,096 rounds of HMAC), in the
+     * middle of a run's measured period (docs/benchmarks.md, issue 20).
+     */
+    private static final int MIN_IDLE = 0;
     /** Upper bound of the automatic pool size. */
     private static final int AUTO_POOL_CAP = 128;
 
