@@ -38,7 +38,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class MariadbStore extends RelationalStore {
     private static final Logger LOG = LoggerFactory.getLogger(MariadbStore.class);
-    private static final int MIN_IDLE = 4;
+    /**
+     * No idle minimum: each connection is opened when a session asks for it. With one, Hikari's housekeeper opened
+     * more in the middle of a run once the members' sessions held the idle ones (see PostgresStore.MIN_IDLE).
+     */
+    private static final int MIN_IDLE = 0;
     private static final int AUTO_POOL_CAP = 128;
     /**
      * Run on every connection: ANSI_QUOTES so {@code "key"} is an identifier (the shared SQL quotes the reserved
