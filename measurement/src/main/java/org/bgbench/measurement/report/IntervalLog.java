@@ -2,6 +2,7 @@ package org.bgbench.measurement.report;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,6 +54,15 @@ public final class IntervalLog implements AutoCloseable {
     private double lastEndS;
     /** What the written intervals hold, per tag; the key "" is the untagged one. */
     private final Map<String, Histogram> written = new LinkedHashMap<>();
+    /**
+     * Where the warm-up's seconds are encoded and dropped. The log starts with the measured period, so its code (the
+     * histograms' compressed encoding and sums) was first run, and compiled by the JIT, there, on cores a store may
+     * share: C2's compilations of HdrHistogram's encoding were half of its work in a run's measured seconds
+     * (docs/benchmarks.md, issue 20). Rehearsed every warm-up second, they are compiled before it.
+     */
+    private HistogramLogWriter rehearsal;
+    private final Map<String, Histogram> rehearsed = new LinkedHashMap<>();
+    private int rehearsals;
 
     /** A log to be written to {@code file} (created with the first measured second; an existing file is replaced). */
     public IntervalLog(Path file) {
@@ -65,9 +75,6 @@ public final class IntervalLog implements AutoCloseable {
 
     /** Writes a measured sample's second (a warm-up sample is ignored); a listener for the measurements. */
     public synchronized void second(SecondSample sample) {
-        if (sample.warmup()) {
-            return;
-        }
         Map<String, Histogram> kinds = new LinkedHashMap<>();
         for (KindCounts k : sample.kinds()) {
             if (k.latencies().getTotalCount() > 0) {
@@ -75,7 +82,31 @@ public final class IntervalLog implements AutoCloseable {
             }
         }
         SeriesPoint p = sample.point();
+        if (sample.warmup()) {
+            rehearse(p.elapsedS() - p.intervalS(), p.elapsedS(), kinds, sample.actionLatencies());
+            return;
+        }
         interval(p.elapsedS() - p.intervalS(), p.elapsedS(), kinds, sample.actionLatencies());
+    }
+
+    /** Encodes a warm-up second as {@link #interval} would write it, into nothing. Never fails the run. */
+    private void rehearse(double startS, double endS, Map<String, Histogram> kinds, Histogram actions) {
+        if (closed || failure != null) {
+            return;
+        }
+        try {
+            if (rehearsal == null) {
+                rehearsal = new HistogramLogWriter(new PrintStream(OutputStream.nullOutputStream(), false,
+                        StandardCharsets.UTF_8));
+            }
+            for (Map.Entry<String, Histogram> e : kinds.entrySet()) {
+                output(rehearsal, rehearsed, startS, endS, e.getKey(), e.getValue());
+            }
+            output(rehearsal, rehearsed, startS, endS, null, actions);
+            rehearsals++;
+        } catch (RuntimeException e) {
+            // A rehearsal only warms code up; the measured seconds report their own failures.
+        }
     }
 
     /**
@@ -120,14 +151,19 @@ public final class IntervalLog implements AutoCloseable {
     }
 
     private void output(double startS, double endS, String tag, Histogram h) {
+        output(writer, written, startS, endS, tag, h);
+    }
+
+    private static void output(HistogramLogWriter to, Map<String, Histogram> sums, double startS, double endS,
+                               String tag, Histogram h) {
         String was = h.getTag();
         h.setTag(tag);
         try {
-            writer.outputIntervalHistogram(startS, endS, h);
+            to.outputIntervalHistogram(startS, endS, h);
         } finally {
             h.setTag(was);
         }
-        written.computeIfAbsent(tag == null ? "" : tag, t -> Latencies.newHistogram()).add(h);
+        sums.computeIfAbsent(tag == null ? "" : tag, t -> Latencies.newHistogram()).add(h);
     }
 
     /** Flushes; a PrintStream keeps its errors to itself until asked. */
@@ -191,6 +227,11 @@ public final class IntervalLog implements AutoCloseable {
             h.subtract(w);
         }
         return h;
+    }
+
+    /** Warm-up seconds encoded and dropped so far (tests). */
+    synchronized int rehearsals() {
+        return rehearsals;
     }
 
     /** The reason the log stopped early, or null. */

@@ -106,6 +106,32 @@ class IntervalLogTest {
     }
 
     @Test
+    void warmUpSecondsAreEncodedButWrittenNowhere() throws Exception {
+        // Their encoding is the measured seconds' code run (and compiled) before the measured period.
+        Path file = dir.resolve("warm.hlog");
+        IntervalLog log = new IntervalLog(file);
+        try (Measurements m = Measurements.builder().threads(1).listener(log::second).build()) {
+            Recorder r = m.recorder(0);
+            for (int s = 0; s < 3; s++) {
+                r.ok(Action.VP, (s + 1) * MS);
+                r.ok(Action.LF, 2 * MS);
+                m.sample();
+            }
+            assertThat(log.rehearsals()).isEqualTo(3);
+            assertThat(file).doesNotExist();
+            m.startMeasuring();
+            r.ok(Action.VP, 9 * MS);
+            m.sample();
+            m.stopMeasuring();
+            log.finish(m.result());
+        }
+        Map<String, Long> totals = totals(file, null);
+        assertThat(totals.get("VP")).as("the measured value only").isEqualTo(1);
+        assertThat(totals).doesNotContainKey("LF");
+        assertThat(log.rehearsals()).isEqualTo(3);
+    }
+
+    @Test
     void aWriteFailureStopsTheLogAndWarnsWithoutFailingTheRun() throws Exception {
         Path blocked = dir.resolve("file");
         Files.writeString(blocked, "not a directory");
