@@ -359,7 +359,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
             PUBLISHED.setRelease(this, 0);
             pos = 0;
             fill = 0;
-            limit = Math.min(capacity, limit * 2);
+            limit = (int) Math.min(capacity, 2L * limit);
             drains++;
             return 0;
         } finally {
