@@ -9,17 +9,33 @@ import java.util.Arrays;
  * for the String ({@link #get}). BG itself validates ids and counts, not attribute text, so a run that nobody reads
  * the attributes of never pays for building Strings: List Friends returns ~1,100 of them per call, and building them
  * was a quarter of BG's CPU in that action against PostgreSQL. YCSB's {@code ByteIterator} makes the same choice.
- * Not thread-safe, like the views that hold it.
+ * A store that reads a reply into one array can also hand over a whole row at once ({@link #setUtf8Row}): the view
+ * then keeps three references per row, not one per attribute. Not thread-safe, like the views that hold it.
  */
 public final class Attributes {
+    /** Kinds of attribute: none (or a String in {@link #text}), its own bytes, or a slice of the row's. */
+    private static final byte NONE = 0;
+    private static final byte OWN = 1;
+    private static final byte ROW = 2;
+
+    /** A String set or decoded; for kind ROW only a cache. */
     private final String[] text;
+    private final byte[] kind;
+    /** Kind OWN: the attribute's array and where its bytes sit in it. */
     private final byte[][] utf8;
-    /** Where attribute a's bytes sit in utf8[a]: a store may hand over slices of one array per reply. */
     private final int[] offset;
     private final int[] length;
+    /** Kind ROW: the row's array, and where attribute a sits in it: rowOffset[rowFrom + a], rowLength[rowFrom + a]. */
+    private byte[] rowData;
+    private int[] rowOffset;
+    private int[] rowLength;
+    private int rowFrom;
+    /** Whether text or utf8 may hold something a row must clear: a row then stores nothing per attribute. */
+    private boolean dirty;
 
     public Attributes(int count) {
         text = new String[count];
+        kind = new byte[count];
         utf8 = new byte[count][];
         offset = new int[count];
         length = new int[count];
@@ -34,9 +50,19 @@ public final class Attributes {
     public String get(int a) {
         String s = text[a];
         if (s == null) {
-            byte[] b = utf8[a];
-            if (b != null) {
-                s = text[a] = new String(b, offset[a], length[a], StandardCharsets.UTF_8);
+            switch (kind[a]) {
+                case OWN -> s = new String(utf8[a], offset[a], length[a], StandardCharsets.UTF_8);
+                case ROW -> {
+                    int len = rowLength[rowFrom + a];
+                    if (len >= 0) {
+                        s = new String(rowData, rowOffset[rowFrom + a], len, StandardCharsets.UTF_8);
+                    }
+                }
+                default -> { }
+            }
+            if (s != null) {
+                text[a] = s;
+                dirty = true;
             }
         }
         return s;
@@ -46,6 +72,8 @@ public final class Attributes {
     public void set(int a, String value) {
         text[a] = value;
         utf8[a] = null;
+        kind[a] = NONE;
+        dirty = true;
     }
 
     /**
@@ -53,10 +81,7 @@ public final class Attributes {
      * the caller must not change it afterwards (a driver's freshly received field qualifies).
      */
     public void setUtf8(int a, byte[] bytes) {
-        text[a] = null;
-        utf8[a] = bytes;
-        offset[a] = 0;
-        length[a] = bytes == null ? 0 : bytes.length;
+        setUtf8(a, bytes, 0, bytes == null ? 0 : bytes.length);
     }
 
     /**
@@ -65,20 +90,58 @@ public final class Attributes {
      * reply, read into one array), which nobody may change afterwards.
      */
     public void setUtf8(int a, byte[] bytes, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, bytes.length);
+        if (bytes != null) {
+            java.util.Objects.checkFromIndexSize(off, len, bytes.length);
+        }
         text[a] = null;
         utf8[a] = bytes;
         offset[a] = off;
         length[a] = len;
+        kind[a] = bytes == null ? NONE : OWN;
+        dirty = true;
+    }
+
+    /**
+     * Sets every attribute to a slice of {@code data}: attribute a is {@code lengths[from + a]} bytes from {@code
+     * offsets[from + a]}, none where that length is negative; past {@code count} attributes are none. All three arrays
+     * are kept, not copied, and nobody may change them afterwards (a reply's fresh arrays qualify). The slices are
+     * checked when read.
+     */
+    public void setUtf8Row(byte[] data, int[] offsets, int[] lengths, int from, int count) {
+        java.util.Objects.checkFromIndexSize(from, count, Math.min(offsets.length, lengths.length));
+        if (count > kind.length) {
+            throw new IndexOutOfBoundsException(count + " attributes for a view of " + kind.length);
+        }
+        if (dirty) {
+            Arrays.fill(text, null);
+            Arrays.fill(utf8, null);
+            dirty = false;
+        }
+        rowData = data;
+        rowOffset = offsets;
+        rowLength = lengths;
+        rowFrom = from;
+        Arrays.fill(kind, 0, count, ROW);
+        Arrays.fill(kind, count, kind.length, NONE);
     }
 
     /** Attribute {@code a} as UTF-8 bytes (the store's own when it set them, else encoded); null if none. */
     public byte[] utf8(int a) {
-        byte[] b = utf8[a];
-        if (b == null) {
-            return text[a] == null ? null : text[a].getBytes(StandardCharsets.UTF_8);
+        switch (kind[a]) {
+            case OWN -> {
+                byte[] b = utf8[a];
+                return offset[a] == 0 && length[a] == b.length ? b
+                        : Arrays.copyOfRange(b, offset[a], offset[a] + length[a]);
+            }
+            case ROW -> {
+                int len = rowLength[rowFrom + a];
+                int off = rowOffset[rowFrom + a];
+                return len < 0 ? null : Arrays.copyOfRange(rowData, off, off + len);
+            }
+            default -> {
+                return text[a] == null ? null : text[a].getBytes(StandardCharsets.UTF_8);
+            }
         }
-        return offset[a] == 0 && length[a] == b.length ? b : Arrays.copyOfRange(b, offset[a], offset[a] + length[a]);
     }
 
     /** Sets the first {@code min(count, values.length)} attributes to {@code values}. */
@@ -100,7 +163,14 @@ public final class Attributes {
 
     /** Forgets every attribute. */
     public void clear() {
-        Arrays.fill(text, null);
-        Arrays.fill(utf8, null);
+        if (dirty) {
+            Arrays.fill(text, null);
+            Arrays.fill(utf8, null);
+            dirty = false;
+        }
+        Arrays.fill(kind, NONE);
+        rowData = null;
+        rowOffset = null;
+        rowLength = null;
     }
 }

@@ -180,18 +180,10 @@ final class WireActions implements AutoCloseable {
         }
     }
 
-    /** The attribute columns from {@code first} on, as slices of the reply's array. */
+    /** The attribute columns from {@code first} on, as slices of the reply's arrays: three references per row. */
     private void text(Rows rows, int r, int first, Attributes out) {
-        byte[] data = rows.data();
-        int n = Math.min(attributes, out.count());
-        for (int a = 0; a < n; a++) {
-            int len = rows.length(r, first + a);
-            if (len < 0) {
-                out.set(a, null);
-            } else {
-                out.setUtf8(a, data, rows.offset(r, first + a), len);
-            }
-        }
+        out.setUtf8Row(rows.data(), rows.offsets(), rows.lengths(), rows.index(r, first),
+                Math.min(attributes, out.count()));
     }
 
     private static StoreException failed(String action, WireException e) {

@@ -4,10 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The rows of one reply, as the server sent them: every row's bytes in one array ({@link #data()}, fresh for each
- * reply, never written again, so views may keep slices of it) and each column's place in it. Columns are in binary
- * format: text and bytea as their bytes, integers big-endian. Reused by the statement for its next reply; not
- * thread-safe.
+ * The rows of one reply, as the server sent them: every row's bytes in one array ({@link #data()}) and each column's
+ * place in it ({@link #offsets()}, {@link #lengths()}), all three fresh for each reply and never written again, so
+ * views may keep them. Columns are in binary format: text and bytea as their bytes, integers big-endian. Reused by
+ * the statement for its next reply; not thread-safe.
  */
 public final class Rows {
     private final int columns;
@@ -34,6 +34,24 @@ public final class Rows {
     /** The reply's bytes; columns are slices of it ({@link #offset}, {@link #length}). */
     public byte[] data() {
         return data;
+    }
+
+    /**
+     * Where each column starts in {@link #data()}, row after row: column {@code col} of row {@code row} at {@link
+     * #index}{@code (row, col)}. Fresh for each reply, as the data.
+     */
+    public int[] offsets() {
+        return offset;
+    }
+
+    /** Each column's length in bytes, -1 when NULL, indexed as {@link #offsets()}. */
+    public int[] lengths() {
+        return length;
+    }
+
+    /** The index of column {@code col} of row {@code row} in {@link #offsets()} and {@link #lengths()}. */
+    public int index(int row, int col) {
+        return check(row, col);
     }
 
     /** Where column {@code col} (0-based) of row {@code row} starts in {@link #data()}. */
@@ -95,7 +113,11 @@ public final class Rows {
 
     // ---- filled by PgWire
 
+    /** Starts a reply: fresh column arrays (views may keep the last ones), as long as the last reply needed. */
     void reset() {
+        int n = Math.max(columns, size * columns);
+        offset = new int[n];
+        length = new int[n];
         size = 0;
     }
 

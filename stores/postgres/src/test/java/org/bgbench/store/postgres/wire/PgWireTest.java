@@ -137,6 +137,16 @@ class PgWireTest {
             byte[] first = r.data();
             byte[] copy = first.clone();
             int offset4 = r.offset(4, 1);
+            int[] offsets = r.offsets();
+            int[] lengths = r.lengths();
+            int[] offsetsCopy = offsets.clone();
+            int[] lengthsCopy = lengths.clone();
+            assertThat(offsets[r.index(4, 1)]).isEqualTo(offset4);
+            assertThat(lengths[r.index(4, 1)]).isEqualTo(5);
+            Rows small = w.query(st, 6, 8); // fits the arrays reply 1 had, were they reused
+            assertThat(small.string(2, 1)).isEqualTo("x".repeat(8));
+            assertThat(offsets).as("reply 1's offsets, untouched by a smaller reply").isEqualTo(offsetsCopy);
+            assertThat(lengths).as("reply 1's lengths, untouched by a smaller reply").isEqualTo(lengthsCopy);
 
             Rows r2 = w.query(st, 100, 400);
             assertThat(r2.size()).isEqualTo(301);
@@ -145,6 +155,10 @@ class PgWireTest {
             assertThat(r2.data()).isNotSameAs(first);
             assertThat(first).as("reply 1's array, untouched by reply 2").isEqualTo(copy);
             assertThat(new String(first, offset4, 5, StandardCharsets.UTF_8)).isEqualTo("xxxxx");
+            // The column arrays too: a view keeps all three (Attributes.setUtf8Row).
+            assertThat(r2.offsets()).isNotSameAs(offsets);
+            assertThat(offsets).as("reply 1's offsets, untouched by reply 2").isEqualTo(offsetsCopy);
+            assertThat(lengths).as("reply 1's lengths, untouched by reply 2").isEqualTo(lengthsCopy);
 
             Rows empty = w.query(st, 5, 1);
             assertThat(empty.size()).isZero();
