@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code available()} sees it before a read (the shared threads' test for a reply); a reader waiting for a reply is
  * woken once per reply, not also when the peer takes its request; a peer that stops answering fails the read after
  * the timeout, closing the connection; a short timeout is kept as a second; a close by another thread ends a wait;
- * no socket file fails the connect.
+ * on a virtual thread the connection blocks in its channel, its timeout then enforced by the watchdog; no socket file
+ * fails the connect.
  */
 class LocalSocketTest {
     @TempDir
@@ -54,6 +55,7 @@ class LocalSocketTest {
             assertThat(n).isEqualTo(2);
             assertThat(b[0]).isEqualTo((byte) 4);
             assertThat(s.isClosed()).isFalse();
+            assertThat(s.blocksInChannel()).as("a platform thread waits in epoll").isFalse();
         }
     }
 
@@ -170,5 +172,48 @@ class LocalSocketTest {
     @Test
     void noSocketFileFailsTheConnect() {
         assertThatThrownBy(() -> LocalSocket.connect(dir.resolve("none"))).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void onAVirtualThreadTheConnectionBlocksInItsChannelAndTheWatchdogEndsALateRead() throws Exception {
+        Path file = dir.resolve("s");
+        try (ServerSocketChannel server = listen(file); LocalSocket s = LocalSocket.connect(file);
+             SocketChannel peer = server.accept()) {
+            s.setSoTimeout(200); // kept as a second
+            java.util.concurrent.FutureTask<double[]> member = new java.util.concurrent.FutureTask<>(() -> {
+                byte[] b = new byte[8];
+                // Three round trips: the peer echoes what it gets.
+                for (int i = 0; i < 3; i++) {
+                    s.getOutputStream().write(new byte[] {(byte) i, 7});
+                    int n = 0;
+                    while (n < 2) {
+                        n += s.getInputStream().read(b, n, b.length - n);
+                    }
+                    assertThat(b[0]).isEqualTo((byte) i);
+                }
+                boolean blocked = s.blocksInChannel();
+                long t0 = System.nanoTime();
+                try {
+                    s.getInputStream().read(b, 0, b.length); // the peer sends nothing more
+                    return new double[] {-1, blocked ? 1 : 0};
+                } catch (SocketTimeoutException e) {
+                    return new double[] {(System.nanoTime() - t0) / 1e9, blocked ? 1 : 0};
+                }
+            });
+            Thread.ofVirtual().start(member);
+            ByteBuffer echo = ByteBuffer.allocate(2);
+            for (int i = 0; i < 3; i++) {
+                echo.clear();
+                while (echo.hasRemaining()) {
+                    peer.read(echo);
+                }
+                peer.write(echo.flip());
+            }
+            double[] got = member.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(got[1]).as("the virtual thread's reads block in the channel").isEqualTo(1);
+            assertThat(got[0]).as("the late read timed out after about the second it is kept as").isBetween(0.95, 3.0);
+            assertThat(s.isClosed()).isTrue();
+            assertThat(peer.isOpen()).isTrue();
+        }
     }
 }
