@@ -47,10 +47,17 @@ public final class PgWire implements AutoCloseable {
     private final Closeable socket;
     private final InputStream in;
     private final OutputStream out;
-    /** Received bytes; [pos, limit) not yet parsed. */
-    private byte[] buf = new byte[64 * 1024];
+    /**
+     * Received bytes; [pos, limit) not yet parsed. A reply with rows is read into a buffer of its own, which then
+     * becomes the reply's {@link Rows#data()}: the rows are not copied out of it, and the next read takes a fresh one.
+     */
+    private byte[] buf = new byte[8 * 1024];
     private int pos;
     private int limit;
+    /** Whether buf now belongs to the last reply's rows (views may still read it), so nothing may write to it. */
+    private boolean handedOver;
+    /** Whether a reply with rows is being read: its rows point into buf from index 0, so buf must not compact. */
+    private boolean inReply;
     private int statements;
     private boolean closed;
 
@@ -248,36 +255,55 @@ public final class PgWire implements AutoCloseable {
         sendBound(st);
         Rows rows = st.rows;
         rows.reset();
-        byte[] reply = new byte[st.lastReply + (st.lastReply >> 2)];
-        int used = 0;
+        // The reply lands in a buffer sized by this statement's last one, from index 0, and stays where it landed.
+        renew(st.lastReply + (st.lastReply >> 2));
+        inReply = true;
         WireException error = null;
-        while (true) {
-            byte type = next();
-            int len = bodyLength();
-            switch (type) {
-                case 'D' -> {
-                    if (used + len > reply.length) {
-                        reply = Arrays.copyOf(reply, Math.max(reply.length * 2, used + len));
+        try {
+            while (true) {
+                byte type = next();
+                int len = bodyLength();
+                switch (type) {
+                    case 'D' -> rows.addRow(buf, pos);
+                    case 'E' -> error = error(pos, len);
+                    case 'Z' -> {
+                        skip(len);
+                        if (error != null) {
+                            rows.reset();
+                            throw error;
+                        }
+                        st.lastReply = Math.max(256, pos);
+                        if (rows.size() > 0) {
+                            rows.finish(buf);
+                            handedOver = true;
+                        }
+                        return rows;
                     }
-                    System.arraycopy(buf, pos, reply, used, len);
-                    rows.addRow(reply, used);
-                    used += len;
+                    default -> { } // BindComplete, CommandComplete, notices, parameter changes
                 }
-                case 'E' -> error = error(pos, len);
-                case 'Z' -> {
-                    skip(len);
-                    if (error != null) {
-                        rows.reset();
-                        throw error;
-                    }
-                    st.lastReply = Math.max(256, used);
-                    rows.finish(reply);
-                    return rows;
-                }
-                default -> { } // BindComplete, CommandComplete, notices, parameter changes
+                skip(len);
             }
-            skip(len);
+        } finally {
+            inReply = false;
         }
+    }
+
+    /**
+     * Moves the unparsed bytes to the front of a buffer of at least {@code capacity} bytes: a fresh one if the last
+     * reply's rows own buf or it is smaller.
+     */
+    private void renew(int capacity) {
+        int rest = limit - pos;
+        if (handedOver || buf.length < capacity) {
+            byte[] fresh = new byte[Math.max(capacity, rest)];
+            System.arraycopy(buf, pos, fresh, 0, rest);
+            buf = fresh;
+            handedOver = false;
+        } else if (pos > 0) {
+            System.arraycopy(buf, pos, buf, 0, rest);
+        }
+        pos = 0;
+        limit = rest;
     }
 
     /** Runs SQL without parameters or rows (e.g. a {@code SET}) through the simple query protocol. */
@@ -497,15 +523,18 @@ public final class PgWire implements AutoCloseable {
         if (limit - pos >= n) {
             return;
         }
-        if (n > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(n, buf.length * 2));
-        }
-        // Move the unparsed rest (part of one message) to the front, so the read may fill the whole buffer: a reply
-        // read in fewer, larger gulps wakes its member fewer times.
-        if (pos > 0) {
+        if (handedOver) {
+            renew(Math.max(n, 8 * 1024));
+        } else if (!inReply && pos > 0) {
+            // Move the unparsed rest (part of one message) to the front, so the read may fill the whole buffer: a
+            // reply read in fewer, larger gulps wakes its member fewer times. Within a reply the rows read so far
+            // point into buf, so it only grows.
             System.arraycopy(buf, pos, buf, 0, limit - pos);
             limit -= pos;
             pos = 0;
+        }
+        if (buf.length - pos < n) {
+            buf = Arrays.copyOf(buf, Math.max(pos + n, buf.length * 2));
         }
         try {
             while (limit - pos < n) {
@@ -640,7 +669,7 @@ public final class PgWire implements AutoCloseable {
         private final Rows rows;
         private int bound;
         /**
-         * The size of its last reply's rows, to size the next reply's array: per statement, as a connection's replies
+         * The size of its last reply, to size the next reply's buffer: per statement, as a connection's replies
          * alternate between sizes (a List Friends of ~28 KB after a View Profile of ~1 KB grew its array five times).
          */
         private int lastReply = 1024;

@@ -4,9 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The rows of one reply, as the server sent them: every row's bytes in one array ({@link #data()}) and each column's
- * place in it ({@link #offsets()}, {@link #lengths()}), all three fresh for each reply and never written again, so
- * views may keep them. Columns are in binary format: text and bytea as their bytes, integers big-endian. Reused by
+ * The rows of one reply, as the server sent them: the reply's bytes as they were read from the socket, DataRows among
+ * the protocol's other messages, in one array ({@link #data()}), and each column's place in it ({@link #offsets()},
+ * {@link #lengths()}), all three fresh for each reply and never written again, so views may keep them. Columns are in binary format: text and bytea as their bytes, integers big-endian. Reused by
  * the statement for its next reply; not thread-safe.
  */
 public final class Rows {

@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
@@ -151,6 +152,9 @@ class PgWireTest {
             Rows r2 = w.query(st, 100, 400);
             assertThat(r2.size()).isEqualTo(301);
             assertThat(r2.getInt(300, 0)).isEqualTo(400);
+            // Rows read before the reply outgrew its buffer (sized by the small replies before it) stay readable.
+            assertThat(r2.getInt(0, 0)).isEqualTo(100);
+            assertThat(r2.string(0, 1)).isEqualTo("x".repeat(100));
             assertThat(r2.string(300, 1)).hasSize(400).matches("x+");
             assertThat(r2.data()).isNotSameAs(first);
             assertThat(first).as("reply 1's array, untouched by reply 2").isEqualTo(copy);
@@ -165,6 +169,33 @@ class PgWireTest {
             assertThatThrownBy(() -> w.query(st, 1)).isInstanceOf(WireException.class)
                     .extracting(e -> ((WireException) e).getSQLState()).isEqualTo("07001");
             assertThat(w.query(st, 2, 3).getInt(1, 0)).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aReplysBytesStayPutWhileTheConnectionReadsOtherReplies() throws Exception {
+        sql("DROP TABLE IF EXISTS kept", "CREATE TABLE kept (a int4, b int4, PRIMARY KEY (a, b))");
+        try (PgWire w = connect("postgres", null)) {
+            PgWire.Statement st = w.prepare("SELECT g, repeat(chr(97 + g % 26), 50) FROM generate_series(1, ?) g");
+            PgWire.Statement insert = w.prepareUpdate("INSERT INTO kept (a, b) VALUES (?, ?)");
+            Rows r = w.query(st, 200);
+            assertThat(r.size()).isEqualTo(200);
+            assertThat(r.string(0, 1)).isEqualTo("b".repeat(50));
+            assertThat(r.string(199, 1)).isEqualTo("s".repeat(50));
+            byte[] data = r.data();
+            byte[] copy = data.clone();
+            int at = r.offset(199, 1);
+            // Every other kind of reply the connection reads next: a row count, a setting, a statement's description.
+            assertThat(w.update(insert, 1, 2)).isEqualTo(1);
+            w.execute("SET application_name = 'bg-test'");
+            PgWire.Statement other = w.prepare("SELECT $1 + 1");
+            assertThat(w.query(other, 41).getInt(0, 0)).isEqualTo(42);
+            assertThat(Arrays.equals(data, copy)).as("the first reply's bytes, which views may still hold, unchanged").isTrue();
+            assertThat(new String(data, at, 50, StandardCharsets.UTF_8)).isEqualTo("s".repeat(50));
+            Rows again = w.query(st, 3);
+            assertThat(again.data()).isNotSameAs(data);
+            assertThat(again.string(2, 1)).isEqualTo("d".repeat(50));
+            assertThat(Arrays.equals(data, copy)).as("still unchanged after the statement's next reply").isTrue();
         }
     }
 
