@@ -73,6 +73,18 @@ class SignalStopTest {
         assertThat(new ProcessBuilder("kill", "-" + sig, Long.toString(p.pid())).start().waitFor()).isZero();
     }
 
+    /** The JVM's thread dump through jcmd, or why there is none. */
+    private static String threadDump(Process p) {
+        try {
+            Process j = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(p.pid()), "Thread.print").redirectErrorStream(true).start();
+            String out = new String(j.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return j.waitFor(30, TimeUnit.SECONDS) ? out : out + "(jcmd did not finish)";
+        } catch (IOException | InterruptedException e) {
+            return "(no thread dump: " + e + ")";
+        }
+    }
+
     private void stopsCleanly(String sig, int exit) throws Exception {
         Path out = dir.resolve(sig + ".json");
         Process p = start(out);
@@ -80,7 +92,12 @@ class SignalStopTest {
             awaitRunning(p);
             long t0 = System.nanoTime();
             signal(p, sig);
-            assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("bg stopped within 30 s of SIG%s", sig).isTrue();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                // Say why: where its threads are, and what it printed.
+                String dump = threadDump(p);
+                throw new AssertionError("bg did not stop within 30 s of SIG" + sig + "; its threads:\n" + dump
+                        + "\nits output:\n" + Files.readString(dir.resolve("run.log")));
+            }
             String log = Files.readString(dir.resolve("run.log"));
             assertThat(p.exitValue()).as(log).isEqualTo(exit);
             assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)).isLessThan(30);
