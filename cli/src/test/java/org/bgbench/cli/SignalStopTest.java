@@ -45,15 +45,39 @@ class SignalStopTest {
                 all.toArray(String[]::new));
     }
 
-    /** {@code bg run} in its own JVM, with this test's classpath and state directory. */
+    /**
+     * {@code bg run} in its own JVM, with this test's classpath and state directory. A process started in the
+     * background of a non-interactive shell (a CI script's {@code &}) ignores SIGINT, and so does everything it
+     * starts; the JVM then keeps ignoring it, as it should for a user's background job. So the child gets SIGINT's
+     * default back through {@code env --default-signal} when this JVM ignores it, as Ctrl-C in a terminal would
+     * find it.
+     */
     private Process start(Path out) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = new ArrayList<>();
+        if (ignoresSigint()) {
+            cmd.addAll(List.of("env", "--default-signal=INT"));
+        }
+        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-Dbg.state.dir=" + dir.resolve("state"), "-cp",
                 System.getProperty("java.class.path"), "org.bgbench.cli.Bg", "run", "--store", "sqlite", "--workload",
                 "high", "--threads", "4", "--duration", "60s", "--warmup", "0", "--out", out.toString()));
         cmd.addAll(List.of(graph));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("run.log").toFile())
                 .start();
+    }
+
+    /** Whether this process ignores SIGINT (bit 2 of the SigIgn mask in /proc/self/status). */
+    private static boolean ignoresSigint() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.exists(status)) {
+            return false;
+        }
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << (2 - 1))) != 0;
+            }
+        }
+        return false;
     }
 
     /** Waits until the run prints its first second of measurements. */
