@@ -77,7 +77,7 @@ class ResultSchemaTest {
                 "machine_cpus", "store_pids", "store_processes", "bg_peak_cores", "store_peak_cores",
                 "machine_peak_cores", "bg_outside_us_per_action");
         assertThat(keys(r.get("config"))).containsExactly("threads", "operations", "locks", "unique_socialites", "seed",
-                "actions", "thread_kind", "completed", "abort_reason", "stuck_threads", "error_samples",
+                "actions", "thread_kind", "sched_policy", "completed", "abort_reason", "stuck_threads", "error_samples",
                 "stalled_seconds", "incomplete_reason");
         assertThat(keys(r.get("workload"))).containsExactly("mix_name", "mix", "write_fraction", "symmetric",
                 "socialites", "targets", "topk", "think_time_ms", "inter_arrival_ms");

@@ -279,6 +279,8 @@ public final class Experiment {
                 emulator.grace().toNanos() / 1e9);
         Map<String, Object> config = new LinkedHashMap<>(r.config());
         config.put("thread_kind", emulator.threadKindName());
+        // Whether BG ran as a batch process (the bg launcher's default) or at the normal policy: it changes BG's CPU.
+        config.put("sched_policy", org.bgbench.store.SchedulingPolicy.current());
         config.put("completed", outcome.completed() && incomplete == null);
         config.put("abort_reason", outcome.abortReason());
         config.put("stuck_threads", outcome.stuckThreads());

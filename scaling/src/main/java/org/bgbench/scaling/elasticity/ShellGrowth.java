@@ -102,7 +102,7 @@ public final class ShellGrowth implements Growth {
         Files.createDirectories(log.toAbsolutePath().getParent());
         Files.writeString(log, "$ " + command + System.lineSeparator(), java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND);
-        Process p = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true)
+        Process p = new ProcessBuilder(org.bgbench.store.SchedulingPolicy.forStoreServer(java.util.List.of("bash", "-c", command))).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         if (timeoutSeconds > 0) {

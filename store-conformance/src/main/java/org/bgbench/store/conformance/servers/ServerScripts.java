@@ -96,7 +96,9 @@ public final class ServerScripts {
         Path log = null;
         try {
             log = Files.createTempFile("bg-" + stem(script) + "-", ".out");
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+            // The server does not inherit BG's batch policy (the bg launcher's default; SchedulingPolicy).
+            ProcessBuilder pb = new ProcessBuilder(org.bgbench.store.SchedulingPolicy.forStoreServer(cmd))
+                    .redirectErrorStream(true).redirectOutput(log.toFile());
             pb.environment().putAll(env);
             Process p = pb.start();
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {

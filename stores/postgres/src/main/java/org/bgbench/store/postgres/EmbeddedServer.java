@@ -58,7 +58,12 @@ final class EmbeddedServer implements AutoCloseable {
                     // Its own socket directory: the wire client connects there, and no other server's socket collides.
                     .setServerConfig("unix_socket_directories", socket ? dir.toString() : "")
                     .start();
-            return new EmbeddedServer(dir, data, pg, socket);
+            EmbeddedServer server = new EmbeddedServer(dir, data, pg, socket);
+            // The server inherited BG's batch policy (the bg launcher's default): BG yields its cores to the store,
+            // not the store to BG, so the postmaster and the processes it runs go back to the normal policy (and the
+            // backends it forks later inherit that). Best effort: a server left at batch only does not preempt BG.
+            server.pid().ifPresent(org.bgbench.store.SchedulingPolicy::resetStoreServer);
+            return server;
         } catch (IOException | RuntimeException e) {
             deleteQuietly(dir);
             throw new StoreException("could not start the embedded PostgreSQL: " + e.getMessage()
