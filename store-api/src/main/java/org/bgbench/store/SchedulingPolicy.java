@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
  * <p>The {@code bg} launcher starts BG as {@code SCHED_BATCH} ({@code chrt --batch 0}; {@code BG_SCHED=normal} turns
  * it off). A batch thread woken by its store's reply does not preempt the task running on that core (usually one of
  * the store's own processes); it runs when that task blocks or its slice ends. On a machine where BG and the store
- * share cores this halved the inter-processor interrupts per action and cut BG's CPU per action by a fifth, with
- * the same throughput (docs/benchmarks.md, issue 20, "BG yields the core to the store"). The policy is inherited by
+ * share cores this halved the inter-processor interrupts per action and cut BG's CPU per action by a fifth, at the
+ * same or a higher throughput (docs/benchmarks.md, issue 20, "BG yields the core to the store"). The policy is inherited by
  * child processes, so a store server BG starts is put back to the normal policy: the store is measured as it would
  * run without BG beside it.
  */
