@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
+import org.bgbench.store.SchedulingPolicy;
 
 /**
  * Growth by the user's shell commands ({@code bash -c}, from the current directory): the add commands run one after
@@ -102,7 +103,9 @@ public final class ShellGrowth implements Growth {
         Files.createDirectories(log.toAbsolutePath().getParent());
         Files.writeString(log, "$ " + command + System.lineSeparator(), java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND);
-        Process p = new ProcessBuilder(org.bgbench.store.SchedulingPolicy.forStoreServer(java.util.List.of("bash", "-c", command))).redirectErrorStream(true)
+        // An add starts store nodes: they get the normal scheduling policy, not BG's batch one (SchedulingPolicy).
+        Process p = new ProcessBuilder(SchedulingPolicy.forStoreServer(List.of("bash", "-c", command)))
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         if (timeoutSeconds > 0) {
