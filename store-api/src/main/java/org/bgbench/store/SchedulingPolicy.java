@@ -27,8 +27,17 @@ public final class SchedulingPolicy {
 
     /** This process's policy ({@code /proc/self/stat}), e.g. "normal" or "batch"; "unknown" off Linux. */
     public static String current() {
+        return read(Path.of("/proc/self/stat"));
+    }
+
+    /** The policy of process (or thread) {@code pid}, as {@link #current}; "unknown" when it is gone. */
+    public static String of(long pid) {
+        return read(Path.of("/proc", Long.toString(pid), "stat"));
+    }
+
+    private static String read(Path stat) {
         try {
-            return fromStat(Files.readString(Path.of("/proc/self/stat")));
+            return fromStat(Files.readString(stat));
         } catch (IOException | RuntimeException e) {
             return "unknown";
         }

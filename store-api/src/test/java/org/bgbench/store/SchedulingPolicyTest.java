@@ -50,8 +50,8 @@ class SchedulingPolicyTest {
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
         // Field 41 of the children's stat: 3 is SCHED_BATCH, 0 SCHED_OTHER.
-        assertThat(out).contains("bg batch", "plain child 3", "store server 0", "server before 3/3, reset ok",
-                "reset server 0/0");
+        assertThat(out).contains("bg batch", "plain child 3", "store server 0", "server before batch/batch, reset ok",
+                "reset server normal/normal");
     }
 
     /** Runs under chrt --batch: reports its own policy and its children's. */
@@ -61,18 +61,17 @@ class SchedulingPolicyTest {
             String policy = "cut -d' ' -f41 /proc/self/stat";
             System.out.println("plain child " + output(List.of("bash", "-c", policy)));
             System.out.println("store server " + output(SchedulingPolicy.forStoreServer(List.of("bash", "-c", policy))));
-            // A server that has started a process of its own before the reset (PostgreSQL's background processes).
-            Process server = new ProcessBuilder("bash", "-c", "sleep 30 & wait").start();
+            // A server that has started a process of its own before the reset (PostgreSQL's background processes);
+            // it prints its child's pid once it has started it, so nothing waits on a clock.
+            Process server = new ProcessBuilder("bash", "-c", "sleep 30 & echo $!; wait").start();
             try {
-                ProcessHandle child = null;
-                for (int i = 0; i < 100 && child == null; i++) {
-                    child = server.children().findFirst().orElse(null);
-                    Thread.sleep(50);
-                }
-                String before = field41(server.pid()) + "/" + field41(child.pid());
+                long child = Long.parseLong(new java.io.BufferedReader(new java.io.InputStreamReader(
+                        server.getInputStream(), StandardCharsets.UTF_8)).readLine().strip());
+                String before = SchedulingPolicy.of(server.pid()) + "/" + SchedulingPolicy.of(child);
                 java.util.Optional<String> failed = SchedulingPolicy.resetStoreServer(server.pid());
                 System.out.println("server before " + before + ", reset " + failed.orElse("ok"));
-                System.out.println("reset server " + field41(server.pid()) + "/" + field41(child.pid()));
+                System.out.println("reset server " + SchedulingPolicy.of(server.pid()) + "/"
+                        + SchedulingPolicy.of(child));
             } finally {
                 server.descendants().forEach(ProcessHandle::destroyForcibly);
                 server.destroyForcibly();
@@ -86,9 +85,5 @@ class SchedulingPolicyTest {
             return s;
         }
 
-        private static String field41(long pid) throws Exception {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            return stat.substring(stat.lastIndexOf(')') + 1).trim().split("\\s+")[38];
-        }
     }
 }

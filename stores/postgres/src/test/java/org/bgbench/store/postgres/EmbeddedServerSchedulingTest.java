@@ -3,7 +3,6 @@ package org.bgbench.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,10 +27,10 @@ class EmbeddedServerSchedulingTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
-        assertThat(out).contains("bg batch", "postmaster 0", "backend 0");
-        // Every process of the server, background ones included: field 41 is 0 (SCHED_OTHER) for each.
+        assertThat(out).contains("bg batch", "postmaster normal", "backend normal");
+        // Every process of the server, background ones included, at SCHED_OTHER.
         String all = out.lines().filter(l -> l.startsWith("server ")).findFirst().orElseThrow();
-        assertThat(all.substring("server ".length()).split(" ")).hasSizeGreaterThanOrEqualTo(4).containsOnly("0");
+        assertThat(all.substring("server ".length()).split(" ")).hasSizeGreaterThanOrEqualTo(4).containsOnly("normal");
     }
 
     /** Runs under chrt --batch: starts the embedded server, connects, reports the policies. */
@@ -46,22 +45,14 @@ class EmbeddedServerSchedulingTest {
                     r.next();
                     backend = r.getLong(1);
                 }
-                System.out.println("postmaster " + field41(postmaster));
-                System.out.println("backend " + field41(backend));
+                System.out.println("postmaster " + SchedulingPolicy.of(postmaster));
+                System.out.println("backend " + SchedulingPolicy.of(backend));
                 StringBuilder all = new StringBuilder("server");
                 ProcessHandle.of(postmaster).orElseThrow().descendants()
-                        .forEach(d -> all.append(' ').append(field41(d.pid())));
+                        .forEach(d -> all.append(' ').append(SchedulingPolicy.of(d.pid())));
                 System.out.println(all);
             }
         }
 
-        private static String field41(long pid) {
-            try {
-                String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-                return stat.substring(stat.lastIndexOf(')') + 1).trim().split("\\s+")[38];
-            } catch (java.io.IOException e) {
-                return "gone";
-            }
-        }
     }
 }
