@@ -69,7 +69,7 @@ class DeckBrowserTest {
         browser = new ChromeDriver(service, options);
         wait = new WebDriverWait(browser, Duration.ofSeconds(90));
         Files.createDirectories(SHOTS);
-        browser.get(deck.uri().toString());
+        browser.get(deck.uri().toString()); // the printed address: its token becomes the page's cookie
         wait.until(d -> "true".equals(d.findElement(By.tagName("body")).getDomAttribute("data-ready")));
     }
 
@@ -111,7 +111,7 @@ class DeckBrowserTest {
         browser.findElement(By.cssSelector("nav [data-tab=setup]")).click();
         new Select(browser.findElement(By.id("command"))).selectByValue(command);
         new Select(browser.findElement(By.id("store"))).selectByValue("sqlite");
-        type("sqlite.file", dir.resolve("deck.sqlite").toString());
+        type("sqlite.file", dir.resolve("runs/deck.sqlite").toString()); // the deck passes on paths under runs only
         type("usercount", "300");
         type("friendcountperuser", "6");
         type("resourcecountperuser", "4");
@@ -300,7 +300,8 @@ class DeckBrowserTest {
 
     private static String get(String href) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                "http://127.0.0.1:" + deck.port() + href)).build(), HttpResponse.BodyHandlers.ofString());
+                "http://127.0.0.1:" + deck.port() + href)).header("Authorization", "Bearer " + deck.token()).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(href).isEqualTo(200);
         return r.body();
     }
