@@ -62,8 +62,9 @@ class DeckBrowserTest {
                 StoreRegistry.discover());
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
+        // The driver talks to the browser over a pipe: where its DevTools port cannot be reached the session still starts.
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1400,1100");
+                "--remote-debugging-pipe", "--window-size=1400,1100");
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
                 .usingAnyFreePort().build();
         browser = new ChromeDriver(service, options);
@@ -153,6 +154,21 @@ class DeckBrowserTest {
 
     @Test
     @Order(2)
+    void aFileOutsideTheRunsDirectoryIsRefusedNextToItsField() throws Exception {
+        setUp("run", "1");
+        type("sqlite.file", dir.resolve("elsewhere.sqlite").toString());
+        browser.findElement(By.id("start")).click();
+        WebElement error = browser.findElement(By.cssSelector(".field-error[data-for='sqlite.file']"));
+        wait.until(d -> !error.getText().isBlank());
+        assertThat(error.getText()).startsWith("sqlite.file: ").contains("outside the runs directory")
+                .contains("--allow-external");
+        assertThat(field("sqlite.file").getDomAttribute("class")).contains("invalid");
+        assertThat(deck.jobs().all()).hasSize(1); // no command was started
+        assertThat(dir.resolve("elsewhere.sqlite")).doesNotExist();
+    }
+
+    @Test
+    @Order(3)
     void aCustomMixIsCheckedAsItIsTyped() {
         browser.findElement(By.cssSelector("nav [data-tab=setup]")).click();
         new Select(browser.findElement(By.id("workload"))).selectByValue("custom");
@@ -171,7 +187,7 @@ class DeckBrowserTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void runsStartedFromThePageAreWatchedLiveAndOpened() throws Exception {
         setUp("run", "2");
         type("--duration", "6s");
@@ -221,7 +237,7 @@ class DeckBrowserTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aShortRatingShowsEachExperimentWithItsVerdictAsItFinishes() throws Exception {
         setUp("rate", null);
         type("--delta", "2s");
@@ -250,7 +266,7 @@ class DeckBrowserTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aScaleResultAndAnElasticityResultAreDrawn() throws Exception {
         // scale.json as bg scale's own report writes it; the elasticity result as the lead's format describes it.
         java.util.function.BiFunction<String, Integer, org.bgbench.scaling.speedup.ScaleReport.Outcome> rated = (name,
