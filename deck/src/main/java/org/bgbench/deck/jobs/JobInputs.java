@@ -27,7 +27,8 @@ public final class JobInputs {
     private static final Pattern DIALECT_NAME = Pattern.compile("[A-Za-z0-9_-]+");
     /** JDBC URL parameters that name a class to load or a file to read (pgjdbc's socketFactory, sslkey, …). */
     private static final Pattern JDBC_RISKY_PARAMETER = Pattern.compile(
-            ".*(factory|class|callback|verifier|plugin|logger|file|cert|key|store|init|script|trust).*");
+            ".*(factory|class|callback|verifier|plugin|credential|logger|file|cert|sslkey|keystore|truststore|init"
+                    + "|script).*");
     /** Options whose value is a file or directory. */
     private static final Pattern PATH_OPTION = Pattern.compile("--(?:[a-z0-9-]+-)?(?:file|dir|ca|cert|key|path|plan"
             + "|jar|image|workload)");
