@@ -7,10 +7,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.net.URLEncoder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -104,7 +104,7 @@ public final class Deck implements AutoCloseable {
         return new Deck(c, allow, stores, new Throttle(backoff, backoff));
     }
 
-    /** The address to open (with the token when one is needed). */
+    /** The address to open, with the token (printed once by {@code bg deck}). */
     public URI uri() {
         InetSocketAddress a = server.getAddress();
         String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getAddress().getHostAddress();
