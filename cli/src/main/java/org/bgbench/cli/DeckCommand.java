@@ -2,9 +2,13 @@ package org.bgbench.cli;
 
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Pattern;
 import org.bgbench.deck.Deck;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.StoreRegistry;
@@ -17,17 +21,27 @@ import picocli.CommandLine.Spec;
         description = "BG's visualization deck: set up, load, run and rate from a browser, watch runs live (also "
                 + "those started from a terminal), browse and compare results (docs/deck.md).")
 final class DeckCommand implements Callable<Integer> {
+    private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+            + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*");
+
     @Spec
     CommandSpec spec;
 
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:7878",
-            description = "Address to serve on (default ${DEFAULT-VALUE}; port 0: any free one). Any non-loopback "
-                    + "address needs --token.")
+            description = "Address to serve on (default ${DEFAULT-VALUE}; port 0: any free one).")
     String listen;
 
     @Option(names = "--token", paramLabel = "T", description = "Required on every request (the printed address "
-            + "carries it); needed when --listen is not a loopback address, since the deck starts runs.")
+            + "carries it), at least 16 characters; default: a random one, printed once.")
     String token;
+
+    @Option(names = "--allow-host", paramLabel = "NAME", split = ",", description = "Also accept requests naming "
+            + "this host (e.g. the machine's DNS name); by default only the addresses the deck listens on.")
+    List<String> allowHosts = new ArrayList<>();
+
+    @Option(names = "--allow-external", description = "Let jobs started from the page load code or files from "
+            + "elsewhere: driver jars, Maven drivers and repositories, dialect files, paths outside --runs.")
+    boolean allowExternal;
 
     @Option(names = "--runs", paramLabel = "DIR", defaultValue = "runs",
             description = "The results directory the deck browses and its commands write to (default ${DEFAULT-VALUE}).")
@@ -40,6 +54,15 @@ final class DeckCommand implements Callable<Integer> {
         if (token != null && token.isBlank()) {
             throw new InvalidParameterException("--token", "must not be empty");
         }
+        for (String h : allowHosts) {
+            if (!HOST_NAME.matcher(h).matches()) {
+                throw new InvalidParameterException("--allow-host", "expected a host name such as bench.example.org"
+                        + " (letters, digits, '-' and '.', no port or scheme); got '" + h + "'");
+            }
+        }
+        if (Files.exists(runs) && !Files.isDirectory(runs)) {
+            throw new InvalidParameterException("--runs", "not a directory: " + runs);
+        }
         Deck.Config config;
         try {
             config = new Deck.Config(address, token, runs, Path.of("").toAbsolutePath(), BgProcess.bgCommand());
@@ -48,7 +71,7 @@ final class DeckCommand implements Callable<Integer> {
         }
         Deck deck;
         try {
-            deck = Deck.start(config, StoreRegistry.discover());
+            deck = Deck.start(config, new Deck.Allow(allowHosts, allowExternal), StoreRegistry.discover());
         } catch (java.io.IOException e) {
             throw new InvalidParameterException("--listen", "cannot listen on " + listen + ": " + e.getMessage());
         }

@@ -374,9 +374,13 @@ class BgCommandTest {
         "deck listen no port    | deck --listen nohost                                   | --listen: expected HOST:PORT with a port 0..65535",
         "deck listen bad port   | deck --listen 127.0.0.1:70000                          | --listen: expected HOST:PORT with a port 0..65535 (0: any free one), e.g. 127.0.0.1:7878; got '127.0.0.1:70000'",
         "deck listen no host    | deck --listen :7878                                    | --listen: expected HOST:PORT",
-        "deck open without token| deck --listen 0.0.0.0:0                                | --token: required when the deck listens on 0.0.0.0",
         "deck empty token       | deck --listen 127.0.0.1:0 --token=                     | --token: must not be empty",
-        "deck address not ours  | deck --listen 192.0.2.1:0 --token t                    | --listen: cannot listen on 192.0.2.1:0",
+        "deck short token       | deck --listen 0.0.0.0:0 --token fifteen-chars-x        | --token: the token has 15 characters; at least 16 are needed",
+        "deck token odd chars   | deck --listen 127.0.0.1:0 --token sixteen;characters   | --token: letters, digits",
+        "deck allow-host a URL  | deck --listen 127.0.0.1:0 --allow-host http://bench.example | --allow-host: expected a host name such as bench.example.org",
+        "deck allow-host a port | deck --listen 127.0.0.1:0 --allow-host bench.example:80 | --allow-host: expected a host name",
+        "deck runs not a dir    | deck --listen 127.0.0.1:0 --runs /dev/null              | --runs: not a directory: /dev/null",
+        "deck address not ours  | deck --listen 192.0.2.1:0 --token sixteen-characters   | --listen: cannot listen on 192.0.2.1:0",
     })
     void badInputGetsOneClearLineAndExitCode2(String what, String args, String message) {
         int code = bg(args.trim().split("\\s+"));
@@ -567,9 +571,15 @@ class BgCommandTest {
             assertThat(m.find(0)).as(deckErr.toString()).isTrue();
             java.net.URI page = java.net.URI.create(m.group(1));
             assertThat(page.getHost()).isEqualTo("127.0.0.1");
+            // a token on loopback too, generated and printed once in the address
+            assertThat(page.getQuery()).matches("token=[A-Za-z0-9_-]{32}");
+            assertThat(deckErr.toString().split(page.getQuery(), -1)).hasSize(2);
             java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            assertThat(http.send(java.net.http.HttpRequest.newBuilder(page.resolve("/api/forms")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
             java.net.http.HttpResponse<String> forms = http.send(java.net.http.HttpRequest.newBuilder(
-                    page.resolve("/api/forms")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                    page.resolve("/api/forms")).header("Authorization", "Bearer " + page.getQuery().substring(6))
+                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
             assertThat(forms.statusCode()).isEqualTo(200);
             assertThat(forms.body()).contains("\"name\":\"sqlite\"").contains("\"name\":\"memory\"");
             org.bgbench.runner.Interrupts.interrupt("stopped by the test");

@@ -62,14 +62,15 @@ class DeckBrowserTest {
                 StoreRegistry.discover());
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
+        // The driver talks to the browser over a pipe: where its DevTools port cannot be reached the session still starts.
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1400,1100");
+                "--remote-debugging-pipe", "--window-size=1400,1100");
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
                 .usingAnyFreePort().build();
         browser = new ChromeDriver(service, options);
         wait = new WebDriverWait(browser, Duration.ofSeconds(90));
         Files.createDirectories(SHOTS);
-        browser.get(deck.uri().toString());
+        browser.get(deck.uri().toString()); // the printed address: its token becomes the page's cookie
         wait.until(d -> "true".equals(d.findElement(By.tagName("body")).getDomAttribute("data-ready")));
     }
 
@@ -111,7 +112,7 @@ class DeckBrowserTest {
         browser.findElement(By.cssSelector("nav [data-tab=setup]")).click();
         new Select(browser.findElement(By.id("command"))).selectByValue(command);
         new Select(browser.findElement(By.id("store"))).selectByValue("sqlite");
-        type("sqlite.file", dir.resolve("deck.sqlite").toString());
+        type("sqlite.file", dir.resolve("runs/deck.sqlite").toString()); // the deck passes on paths under runs only
         type("usercount", "300");
         type("friendcountperuser", "6");
         type("resourcecountperuser", "4");
@@ -153,6 +154,21 @@ class DeckBrowserTest {
 
     @Test
     @Order(2)
+    void aFileOutsideTheRunsDirectoryIsRefusedNextToItsField() throws Exception {
+        setUp("run", "1");
+        type("sqlite.file", dir.resolve("elsewhere.sqlite").toString());
+        browser.findElement(By.id("start")).click();
+        WebElement error = browser.findElement(By.cssSelector(".field-error[data-for='sqlite.file']"));
+        wait.until(d -> !error.getText().isBlank());
+        assertThat(error.getText()).startsWith("sqlite.file: ").contains("outside the runs directory")
+                .contains("--allow-external");
+        assertThat(field("sqlite.file").getDomAttribute("class")).contains("invalid");
+        assertThat(deck.jobs().all()).hasSize(1); // no command was started
+        assertThat(dir.resolve("elsewhere.sqlite")).doesNotExist();
+    }
+
+    @Test
+    @Order(3)
     void aCustomMixIsCheckedAsItIsTyped() {
         browser.findElement(By.cssSelector("nav [data-tab=setup]")).click();
         new Select(browser.findElement(By.id("workload"))).selectByValue("custom");
@@ -171,7 +187,7 @@ class DeckBrowserTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void runsStartedFromThePageAreWatchedLiveAndOpened() throws Exception {
         setUp("run", "2");
         type("--duration", "6s");
@@ -221,7 +237,7 @@ class DeckBrowserTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aShortRatingShowsEachExperimentWithItsVerdictAsItFinishes() throws Exception {
         setUp("rate", null);
         type("--delta", "2s");
@@ -250,7 +266,7 @@ class DeckBrowserTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aScaleResultAndAnElasticityResultAreDrawn() throws Exception {
         // scale.json as bg scale's own report writes it; the elasticity result as the lead's format describes it.
         java.util.function.BiFunction<String, Integer, org.bgbench.scaling.speedup.ScaleReport.Outcome> rated = (name,
@@ -300,7 +316,8 @@ class DeckBrowserTest {
 
     private static String get(String href) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                "http://127.0.0.1:" + deck.port() + href)).build(), HttpResponse.BodyHandlers.ofString());
+                "http://127.0.0.1:" + deck.port() + href)).header("Authorization", "Bearer " + deck.token()).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(href).isEqualTo(200);
         return r.body();
     }

@@ -5,18 +5,20 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import org.bgbench.deck.forms.Forms;
 import org.bgbench.deck.jobs.Job;
+import org.bgbench.deck.jobs.JobInputs;
 import org.bgbench.deck.jobs.JobRequest;
 import org.bgbench.deck.jobs.Jobs;
 import org.bgbench.deck.live.LiveFeed;
@@ -25,17 +27,18 @@ import org.bgbench.store.StoreRegistry;
 
 /**
  * BG's visualization deck (dissertation appendix B): a local web server with the set-up forms, the live view and the
- * results browser. It binds to 127.0.0.1 unless told otherwise; on any other address every request must carry the
- * token (it can start runs against databases). Built on the JDK's own HTTP server: the deck serves a handful of JSON
- * endpoints and one event stream, which needs no framework.
+ * results browser. It binds to 127.0.0.1 unless told otherwise, and on every address each request must carry the
+ * token and name the deck's own address ({@link Gate}), since it can start runs against databases. Built on the JDK's
+ * own HTTP server: the deck serves a handful of JSON endpoints and one event stream, which needs no framework.
  */
 public final class Deck implements AutoCloseable {
     /** uPlot's WebJar, served under {@code /uplot/}. */
     static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
     private static final String WEB = "org/bgbench/deck/web/";
-    private static final String COOKIE = "bg_deck_token";
     private final HttpServer server;
     private final String token;
+    private final Gate gate;
+    private final JobInputs inputs;
     private final Jobs jobs;
     private final Results results;
     private final LiveFeed live;
@@ -45,24 +48,40 @@ public final class Deck implements AutoCloseable {
      * What the deck needs.
      *
      * @param bind    address and port (port 0: any free one)
-     * @param token   required on every request when not null; must be given when {@code bind} is not a loopback address
+     * @param token   required on every request; null: the deck generates one (see {@link #uri()})
      * @param runs    the results directory (the commands' default {@code runs/})
      * @param workDir where started commands run
      * @param bg      how to start BG: the command and arguments before the subcommand
      */
     public record Config(InetSocketAddress bind, String token, Path runs, Path workDir, List<String> bg) {
         public Config {
-            if (!bind.getAddress().isLoopbackAddress() && (token == null || token.isBlank())) {
-                throw new IllegalArgumentException("--token: required when the deck listens on " + bind.getAddress()
-                        .getHostAddress() + " (not a loopback address), since it can start runs against databases");
+            if (token != null) {
+                DeckToken.check(token);
             }
         }
     }
 
-    private Deck(Config c, StoreRegistry stores) throws IOException {
-        this.token = c.token();
+    /**
+     * What the deck accepts beyond its defaults.
+     *
+     * @param hosts    names a request's {@code Host} may give besides the addresses the deck listens on
+     * @param external whether jobs may name code or files from elsewhere ({@link JobInputs})
+     */
+    public record Allow(List<String> hosts, boolean external) {
+        /** Only the deck's own addresses, no code or files from elsewhere. */
+        public static final Allow NONE = new Allow(List.of(), false);
+
+        public Allow {
+            hosts = List.copyOf(hosts);
+        }
+    }
+
+    private Deck(Config c, Allow allow, StoreRegistry stores, Throttle throttle) throws IOException {
+        this.token = c.token() == null ? DeckToken.generate() : c.token();
+        this.gate = new Gate(c.bind().getAddress(), token, Set.copyOf(allow.hosts()), throttle);
         this.stores = stores;
         this.results = new Results(c.runs());
+        this.inputs = new JobInputs(stores, c.workDir(), results.root(), allow.external());
         this.jobs = new Jobs(c.bg(), c.workDir(), results.root());
         this.live = new LiveFeed(results.root(), () -> jobs.all().stream().map(Jobs::summary).toList());
         this.server = HttpServer.create(c.bind(), 64);
@@ -71,18 +90,34 @@ public final class Deck implements AutoCloseable {
         server.start();
     }
 
+    /** A deck that accepts only its own addresses and refuses code and files from elsewhere. */
     public static Deck start(Config c, StoreRegistry stores) throws IOException {
-        return new Deck(c, stores);
+        return start(c, Allow.NONE, stores);
     }
 
-    /** The address to open (with the token when one is needed). */
+    public static Deck start(Config c, Allow allow, StoreRegistry stores) throws IOException {
+        return new Deck(c, allow, stores, new Throttle(Throttle.BASE, Throttle.MAX));
+    }
+
+    /** A deck whose backoff after a wrong token is {@code backoff}, for tests that must not depend on timing. */
+    static Deck start(Config c, Allow allow, StoreRegistry stores, Duration backoff) throws IOException {
+        return new Deck(c, allow, stores, new Throttle(backoff, backoff));
+    }
+
+    /** The address to open, with the token (printed once by {@code bg deck}). */
     public URI uri() {
         InetSocketAddress a = server.getAddress();
         String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getAddress().getHostAddress();
         if (host.contains(":")) {
             host = "[" + host + "]";
         }
-        return URI.create("http://" + host + ":" + a.getPort() + "/" + (token == null ? "" : "?token=" + token));
+        return URI.create("http://" + host + ":" + a.getPort() + "/?token="
+                + URLEncoder.encode(token, StandardCharsets.UTF_8));
+    }
+
+    /** The token every request must carry. */
+    public String token() {
+        return token;
     }
 
     public int port() {
@@ -91,8 +126,14 @@ public final class Deck implements AutoCloseable {
 
     private void handle(HttpExchange ex) throws IOException {
         try (ex) {
-            if (!authorized(ex)) {
-                Http.error(ex, 401, "this deck needs its token: open the address 'bg deck' printed");
+            // No other site may frame the page, read a download's type differently or learn the address from a link.
+            ex.getResponseHeaders().set("X-Frame-Options", "DENY");
+            ex.getResponseHeaders().set("Content-Security-Policy", "frame-ancestors 'none'");
+            ex.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+            ex.getResponseHeaders().set("Referrer-Policy", "no-referrer");
+            Gate.Refusal refused = gate.check(ex);
+            if (refused != null) {
+                Http.error(ex, refused.status(), refused.message());
                 return;
             }
             String path = ex.getRequestURI().getPath();
@@ -101,8 +142,11 @@ public final class Deck implements AutoCloseable {
                 Http.error(ex, 405, "GET or POST");
                 return;
             }
-            if (method.equals("POST") && !sameOrigin(ex)) {
-                Http.error(ex, 403, "requests that start commands must come from the deck's own page");
+            if (method.equals("GET") && (path.equals("/") || path.equals("/index.html"))
+                    && Http.query(ex).containsKey("token")) {
+                // the cookie is set: the token leaves the address bar and the browser's history
+                ex.getResponseHeaders().set("Location", "/");
+                Http.send(ex, 303, "text/plain; charset=utf-8", new byte[0]);
                 return;
             }
             try {
@@ -133,7 +177,16 @@ public final class Deck implements AutoCloseable {
             }
             case "/api/jobs" -> {
                 if (method.equals("POST")) {
-                    Job j = jobs.start(Http.body(ex, JobRequest.class));
+                    JobRequest request = Http.body(ex, JobRequest.class);
+                    try {
+                        inputs.check(request);
+                    } catch (IllegalArgumentException e) {
+                        // one line naming the setting or option the deck does not pass on, marked on the form
+                        String field = e.getMessage().substring(0, Math.max(0, e.getMessage().indexOf(": ")));
+                        Http.json(ex, 400, Map.of("error", e.getMessage(), "field", field));
+                        return;
+                    }
+                    Job j = jobs.start(request);
                     Http.json(ex, 200, Jobs.summary(j));
                 } else {
                     Http.json(ex, 200, jobs.all().stream().map(Jobs::summary).toList());
@@ -213,57 +266,6 @@ public final class Deck implements AutoCloseable {
             }
             Http.send(ex, 200, type, in.readAllBytes());
         }
-    }
-
-    /** The token from the header, the query (the address printed) or the cookie set by the first page. */
-    private boolean authorized(HttpExchange ex) {
-        if (token == null) {
-            return true;
-        }
-        String given = Http.query(ex).get("token");
-        boolean fromQuery = given != null;
-        if (given == null) {
-            String auth = ex.getRequestHeaders().getFirst("Authorization");
-            if (auth != null && auth.startsWith("Bearer ")) {
-                given = auth.substring(7).trim();
-            }
-        }
-        if (given == null) {
-            List<String> cookies = ex.getRequestHeaders().getOrDefault("Cookie", List.of());
-            for (String header : cookies) {
-                for (String c : header.split(";")) {
-                    String t = c.trim();
-                    if (t.startsWith(COOKIE + "=")) {
-                        given = t.substring(COOKIE.length() + 1);
-                    }
-                }
-            }
-        }
-        boolean right = given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
-                token.getBytes(StandardCharsets.UTF_8));
-        if (right && fromQuery) {
-            // only the right token becomes the cookie: a link with any other value must not set one
-            ex.getResponseHeaders().add("Set-Cookie", COOKIE + "=" + token + "; Path=/; HttpOnly; SameSite=Strict");
-        }
-        return right;
-    }
-
-    /**
-     * A POST from another site (a page the user has open elsewhere) must not start runs: browsers send Origin with
-     * such requests, and it must name this deck.
-     */
-    private boolean sameOrigin(HttpExchange ex) {
-        String origin = ex.getRequestHeaders().getFirst("Origin");
-        if (origin == null) {
-            return true; // not a browser's cross-site request (curl, tests)
-        }
-        String host = ex.getRequestHeaders().getFirst("Host");
-        return host != null && (origin.equals("http://" + host) || origin.equals("https://" + host));
-    }
-
-    /** Whether {@code address} is a loopback address (the deck's default needs no token there). */
-    public static boolean loopback(String host) throws IOException {
-        return InetAddress.getByName(host).isLoopbackAddress();
     }
 
     @Override

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The deck's HTTP surface without a browser: the token, the origin check, the forms, the mix check, bad requests. */
 class DeckHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String TOKEN = "s3cret-token";
+    private static final String TOKEN = "s3cret-token-of-this-test";
     @TempDir
     Path dir;
     Path runs;
@@ -46,8 +46,10 @@ class DeckHttpTest {
         runs = Files.createDirectories(dir.resolve("runs"));
         Files.writeString(runs.resolve("inside.txt"), "inside the runs directory");
         Files.writeString(dir.resolve("secret.txt"), "OUTSIDE-SECRET");
+        // no backoff after a wrong token: these tests send wrong tokens and then the right one (DeckSecurityTest
+        // tests the backoff)
         deck = Deck.start(new Deck.Config(new InetSocketAddress("0.0.0.0", 0), TOKEN, runs, dir, List.of("true")),
-                StoreRegistry.discover());
+                Deck.Allow.NONE, StoreRegistry.discover(), java.time.Duration.ofNanos(1));
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     }
 
@@ -82,14 +84,17 @@ class DeckHttpTest {
     }
 
     @Test
-    void aDeckOnANonLoopbackAddressNeedsAToken() {
-        for (String token : new String[] {null, "", "  "}) {
+    void aDeckOnAnyAddressHasAToken() throws Exception {
+        for (String token : new String[] {"", "  "}) {
             assertThatThrownBy(() -> new Deck.Config(new InetSocketAddress("0.0.0.0", 0), token, runs, dir,
                     List.of("true"))).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--token:");
         }
-        // loopback: no token needed
-        assertThat(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir, List.of("true")).token())
-                .isNull();
+        // none given: the deck makes one, on a loopback address too
+        try (Deck d = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir,
+                List.of("true")), StoreRegistry.discover())) {
+            assertThat(d.token()).hasSizeGreaterThanOrEqualTo(DeckToken.MIN_LENGTH);
+            assertThat(d.uri().getQuery()).isEqualTo("token=" + d.token());
+        }
     }
 
     @Test
@@ -108,10 +113,10 @@ class DeckHttpTest {
         assertThat(post("/api/mix", "{}", "Authorization", "Basic " + TOKEN).statusCode()).isEqualTo(401);
 
         HttpResponse<String> withQuery = get("/?token=" + TOKEN);
-        assertThat(withQuery.statusCode()).isEqualTo(200);
-        assertThat(withQuery.body()).containsIgnoringCase("<html");
+        assertThat(withQuery.statusCode()).isEqualTo(303); // on to the page, the token out of the address bar
         String cookie = withQuery.headers().firstValue("Set-Cookie").orElseThrow();
-        assertThat(cookie).startsWith("bg_deck_token=" + TOKEN + ";").contains("HttpOnly");
+        assertThat(cookie).startsWith("bg_deck_").contains("=" + TOKEN + ";").contains("HttpOnly");
+        assertThat(get("/", "Cookie", cookie.substring(0, cookie.indexOf(';'))).body()).containsIgnoringCase("<html");
         // the page's later requests carry the cookie only
         assertThat(get("/api/runs", "Cookie", cookie.substring(0, cookie.indexOf(';'))).statusCode()).isEqualTo(200);
         assertThat(get("/api/runs", "Cookie", "other=1; " + cookie.substring(0, cookie.indexOf(';')))
@@ -170,7 +175,9 @@ class DeckHttpTest {
                         + "echo ready; wait")),
                 StoreRegistry.discover())) {
             String at = "http://127.0.0.1:" + d.port();
+            String bearer = "Bearer " + d.token();
             HttpResponse<String> started = http.send(HttpRequest.newBuilder(URI.create(at + "/api/jobs"))
+                    .header("Authorization", bearer)
                     .POST(HttpRequest.BodyPublishers.ofString("{\"command\":\"run\",\"store\":\"memory\"}"))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
@@ -182,16 +189,19 @@ class DeckHttpTest {
             }
             assertThat(job.lines()).startsWith(dir.toRealPath().toString(), "ready");
             assertThat(job.exitCode()).isNull();
-            JsonNode running = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(at + "/api/jobs")).build(),
+            JsonNode running = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(at + "/api/jobs"))
+                    .header("Authorization", bearer).build(),
                     HttpResponse.BodyHandlers.ofString()).body());
             assertThat(running).hasSize(1);
             assertThat(running.get(0).path("running").asBoolean()).isTrue();
 
             HttpResponse<String> none = http.send(HttpRequest.newBuilder(URI.create(at + "/api/jobs/stop?id=" + (id + 1)))
+                    .header("Authorization", bearer)
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(none.statusCode()).isEqualTo(404);
             assertThat(job.exitCode()).isNull();
             HttpResponse<String> stop = http.send(HttpRequest.newBuilder(URI.create(at + "/api/jobs/stop?id=" + id))
+                    .header("Authorization", bearer)
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(stop.statusCode()).isEqualTo(200);
             while (job.exitCode() == null && System.nanoTime() < deadline) {

@@ -196,19 +196,21 @@ public final class Jobs {
         }
     }
 
-    /** A summary of every job for the page. */
+    /** A summary of a job for the page, its secrets masked. */
     public static Map<String, Object> summary(Job j) {
         Map<String, Object> m = new java.util.LinkedHashMap<>();
         m.put("id", j.id());
         m.put("command", j.command());
-        m.put("args", j.args());
+        m.put("args", Masked.args(j.args())); // never a password, secret or token
         m.put("result", j.result() == null ? null : j.result().getFileName().toString());
         m.put("started", j.startedMillis());
         m.put("running", j.exitCode() == null);
         m.put("exit_code", j.exitCode());
-        m.put("error", j.error());
+        Job.FieldError e = j.error();
+        m.put("error", e == null ? null : new Job.FieldError(e.field(), Masked.lines(List.of(e.message()), j.args())
+                .get(0)));
         List<String> lines = j.lines();
-        m.put("output", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        m.put("output", Masked.lines(lines.subList(Math.max(0, lines.size() - 40), lines.size()), j.args()));
         return m;
     }
 }

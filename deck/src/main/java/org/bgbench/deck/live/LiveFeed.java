@@ -194,7 +194,8 @@ public final class LiveFeed implements AutoCloseable {
         }
         long since = System.currentTimeMillis() - LIVE_MILLIS;
         try (Stream<Path> s = Files.walk(runs, 2)) {
-            return s.filter(which).filter(p -> {
+            // a link out of the runs directory is not followed (it could name any file of this host)
+            return s.filter(which).filter(p -> org.bgbench.deck.results.Results.confined(runs, p)).filter(p -> {
                 try {
                     return Files.getLastModifiedTime(p).toMillis() >= since;
                 } catch (IOException e) {

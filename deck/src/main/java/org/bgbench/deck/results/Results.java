@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * (directories holding {@code rating.json} or, while they run, {@code experiments.jsonl}), {@code bg scale}'s
  * directories (holding {@code scale.json}) and elasticity results (JSON with {@code "kind": "elasticity"}, as
  * {@code elasticity.json}), newest first; one result
- * read whole; a run's per-second series as CSV. Every path the page sends is resolved inside the runs directory.
+ * read whole; a run's per-second series as CSV. Every path the page sends is resolved inside the runs directory, and
+ * no link out of it is followed; a file that is not JSON is refused without a word of its content.
  */
 public final class Results {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -34,7 +35,7 @@ public final class Results {
         return runs;
     }
 
-    /** {@code relative} inside the runs directory, or an exception for anything outside it. */
+    /** {@code relative} inside the runs directory, or an exception for anything outside it, links resolved. */
     public Path resolve(String relative) {
         if (relative == null || relative.isBlank()) {
             throw new IllegalArgumentException("path: a file under " + runs);
@@ -43,7 +44,45 @@ public final class Results {
         if (!p.startsWith(runs)) {
             throw new IllegalArgumentException("path: must stay under " + runs);
         }
+        if (!confined(runs, p)) {
+            throw new IllegalArgumentException("path: a link out of " + runs + " is not followed");
+        }
         return p;
+    }
+
+    /**
+     * Whether {@code p}, with every link resolved, is under {@code root}, also with its links resolved; a path that
+     * does not exist is judged by its name.
+     */
+    public static boolean confined(Path root, Path p) {
+        Path rootReal;
+        try {
+            rootReal = root.toRealPath();
+        } catch (IOException e) {
+            rootReal = root.toAbsolutePath().normalize();
+        }
+        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return p.toAbsolutePath().normalize().startsWith(root.toAbsolutePath().normalize());
+        }
+        try {
+            return p.toRealPath().startsWith(rootReal);
+        } catch (IOException e) {
+            return false; // a dangling link, or one that cannot be followed
+        }
+    }
+
+    /** A JSON file under the runs directory; anything else is refused without its content. */
+    private JsonNode read(Path p) throws IOException {
+        if (!confined(runs, p)) {
+            throw new IllegalArgumentException("path: a link out of " + runs + " is not followed");
+        }
+        try {
+            return JSON.readTree(p.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // Jackson's message quotes the file's text: name the file and the line only
+            throw new IllegalArgumentException("path: " + relative(p) + " is not a JSON file BG wrote (line "
+                    + e.getLocation().getLineNr() + ")");
+        }
     }
 
     public String relative(Path p) {
@@ -57,7 +96,8 @@ public final class Results {
             return out;
         }
         try (Stream<Path> s = Files.walk(runs, 2)) {
-            for (Path p : s.sorted(Comparator.comparing(Results::modified).reversed()).toList()) {
+            for (Path p : s.filter(p -> confined(runs, p)).sorted(Comparator.comparing(Results::modified).reversed())
+                    .toList()) {
                 String name = p.getFileName().toString();
                 if (Files.isDirectory(p) && Files.exists(p.resolve("scale.json"))) {
                     out.add(scale(p));
@@ -87,8 +127,8 @@ public final class Results {
     private Map<String, Object> run(Path p) {
         JsonNode n;
         try {
-            n = JSON.readTree(p.toFile());
-        } catch (IOException e) {
+            n = read(p);
+        } catch (IOException | IllegalArgumentException e) {
             return null;
         }
         if (n != null && "elasticity".equals(n.path("kind").asText())) {
@@ -122,7 +162,7 @@ public final class Results {
         try {
             Path file = dir.resolve("rating.json");
             if (Files.exists(file)) {
-                JsonNode n = JSON.readTree(file.toFile());
+                JsonNode n = read(file);
                 m.put("store", n.path("store").asText(null));
                 m.put("mix", n.path("workload").asText(null));
                 m.put("soar", number(n.path("soar").path("actions_per_second")));
@@ -131,7 +171,7 @@ public final class Results {
             } else {
                 m.put("running", true);
             }
-        } catch (IOException e) {
+        } catch (IOException | IllegalArgumentException e) {
             m.put("error", e.getMessage());
         }
         return m;
@@ -144,7 +184,7 @@ public final class Results {
         m.put("path", relative(dir));
         m.put("modified", modified(dir));
         try {
-            JsonNode n = JSON.readTree(dir.resolve("scale.json").toFile());
+            JsonNode n = read(dir.resolve("scale.json"));
             m.put("store", n.path("store").asText(null));
             m.put("mix", n.path("workload").asText(null));
             m.put("mode", n.path("mode").asText(null));
@@ -160,7 +200,7 @@ public final class Results {
                 configs.add(cm);
             }
             m.put("configurations", configs);
-        } catch (IOException e) {
+        } catch (IOException | IllegalArgumentException e) {
             m.put("error", e.getMessage());
         }
         return m;
@@ -202,7 +242,7 @@ public final class Results {
             ObjectNode r = JSON.createObjectNode();
             r.put("kind", "scale");
             r.put("path", relative(p));
-            JsonNode scale = JSON.readTree(p.resolve("scale.json").toFile());
+            JsonNode scale = read(p.resolve("scale.json"));
             // Each configuration's rating as a path the page can open like any other rating.
             for (JsonNode c : scale.path("configurations")) {
                 if (c instanceof ObjectNode o && c.path("rating_dir").isTextual()
@@ -219,12 +259,14 @@ public final class Results {
             r.put("path", relative(p));
             Path file = p.resolve("rating.json");
             if (Files.exists(file)) {
-                r.set("rating", JSON.readTree(file.toFile()));
+                r.set("rating", read(file));
             }
-            r.set("experiments", experiments(p));
+            if (confined(runs, p.resolve("experiments.jsonl"))) {
+                r.set("experiments", experiments(p));
+            }
             return r;
         }
-        JsonNode n = JSON.readTree(p.toFile());
+        JsonNode n = read(p);
         if (n instanceof ObjectNode o && "elasticity".equals(o.path("kind").asText())) {
             o.put("path", relative(p));
             // bg elasticity writes its chart beside the result (X.svg)
@@ -270,7 +312,7 @@ public final class Results {
 
     /** A run's per-second series as CSV, one row a second, the columns of the result's series. */
     public String csv(String relative) throws IOException {
-        JsonNode n = JSON.readTree(resolve(relative).toFile());
+        JsonNode n = read(resolve(relative));
         JsonNode series = n.path("series");
         if (!series.isArray()) {
             throw new IllegalArgumentException("path: not a run result with a series");

@@ -9,6 +9,9 @@ const el = (tag, attrs = {}, ...kids) => {
   for (const k of kids) e.append(k);
   return e;
 };
+// Every POST carries this header: the deck refuses a cookie-authenticated POST without it, and no other site's page
+// can add it (a custom header needs the deck's consent, which it never gives).
+const post = (url, body) => fetch(url, {method: 'POST', headers: {'X-Bg-Deck': '1'}, body});
 const fmt = (v, d = 1) => v == null || Number.isNaN(v) ? '–' : Number(v).toLocaleString('en', {maximumFractionDigits: d});
 const COLORS = ['#1f6feb', '#d1242f', '#1a7f37', '#9a6700', '#8250df', '#bf3989', '#0a7ea4', '#57606a'];
 
@@ -89,7 +92,7 @@ async function checkMix() {
   // One request per keystroke: their answers can come back out of order, and only the last one asked describes the
   // fields as they are now (an earlier one shown last left a stale check on the page).
   const asked = ++mixAsked;
-  const r = await (await fetch('/api/mix', {method: 'POST', body: JSON.stringify(customMix())})).json();
+  const r = await (await post('/api/mix', JSON.stringify(customMix()))).json();
   if (asked !== mixAsked) return;
   mixOk = r.sums_to_100 && r.errors.length === 0;
   const parts = [`sum ${fmt(r.sum, 4)} %` + (r.sums_to_100 ? ' ✓' : ' — must be 100 %')];
@@ -129,9 +132,9 @@ async function start(ev) {
   if ($('#workload').value === 'custom' && $('#command').value !== 'load' && !mixOk) {
     showError('workload', 'the custom mix must sum to 100 %'); return;
   }
-  const res = await fetch('/api/jobs', {method: 'POST', body: JSON.stringify(request())});
+  const res = await post('/api/jobs', JSON.stringify(request()));
   const j = await res.json();
-  if (!res.ok) { showError(null, j.error); return; }
+  if (!res.ok) { showError(j.field || null, j.error); return; }
   $('#status').textContent = `started #${j.id}: bg ${j.args.join(' ')}`;
   if (j.command !== 'load') { followNext = j.result; }
 }
@@ -140,7 +143,7 @@ function renderJobs(jobs) {
   const tb = $('#jobs tbody'); tb.replaceChildren();
   for (const j of jobs.slice().reverse()) {
     const state = j.running ? 'running' : (j.exit_code === 0 ? 'done' : `exit ${j.exit_code}`);
-    const stop = j.running ? el('button', {text: 'stop', onclick: () => fetch('/api/jobs/stop?id=' + j.id, {method: 'POST'})}) : '';
+    const stop = j.running ? el('button', {text: 'stop', onclick: () => post('/api/jobs/stop?id=' + j.id)}) : '';
     tb.append(el('tr', {'data-job': j.id}, el('td', {text: j.id}), el('td', {class: 'l', text: j.command}), el('td', {class: 'l', text: state}),
       el('td', {class: 'l', text: j.result || ''}), el('td', {class: 'l', text: j.output.length ? j.output[j.output.length - 1] : ''}), el('td', {}, stop)));
     if (j.error && !shownErrors.has(j.id)) { shownErrors.add(j.id); showError(j.error.field, j.error.message); }

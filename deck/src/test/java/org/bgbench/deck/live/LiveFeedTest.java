@@ -101,7 +101,7 @@ class LiveFeedTest {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try (Deck deck = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir,
                 List.of("true")), StoreRegistry.discover())) {
-            URI live = URI.create("http://127.0.0.1:" + deck.port() + "/api/live");
+            URI live = URI.create("http://127.0.0.1:" + deck.port() + "/api/live?token=" + deck.token());
             Page early = new Page(http, live);
             await("the first page is connected", () -> deck.live().clients() == 1);
 
@@ -109,8 +109,8 @@ class LiveFeedTest {
             Socket leaving = new Socket("127.0.0.1", deck.port());
             leaving.setSoTimeout(20_000);
             OutputStream o = leaving.getOutputStream();
-            o.write(("GET /api/live HTTP/1.1\r\nHost: 127.0.0.1:" + deck.port() + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            o.write(("GET /api/live?token=" + deck.token() + " HTTP/1.1\r\nHost: 127.0.0.1:" + deck.port()
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             o.flush();
             await("the leaving page is connected", () -> deck.live().clients() == 2);
 
@@ -194,7 +194,8 @@ class LiveFeedTest {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try (Deck deck = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir,
                 List.of("true")), StoreRegistry.discover());
-             Page page = new Page(http, URI.create("http://127.0.0.1:" + deck.port() + "/api/live"))) {
+             Page page = new Page(http, URI.create("http://127.0.0.1:" + deck.port() + "/api/live?token="
+                     + deck.token()))) {
             java.util.function.Supplier<List<JsonNode>> experiments = () -> page.events.stream()
                     .filter(e -> "experiment".equals(e.type()) && e.data().path("path").asText().equals("rate-memory"))
                     .map(Event::data).toList();
