@@ -659,9 +659,9 @@ public final class GraphState {
                 where[0] = "the record of share " + (x + 1) + " of " + n;
                 long id = in.readLong();
                 int account = in.readInt();
-                if (account < 0 || account >= members) {
-                    throw new java.io.IOException("it names account " + account + ", which a graph of " + members
-                            + " members does not have");
+                if (account < 0 || account >= graph.accounts()) {
+                    throw new java.io.IOException("it names account " + account + ", which a graph of "
+                            + graph.accounts() + " accounts does not have");
                 }
                 long rid = in.readLong();
                 int r = in.readInt();
