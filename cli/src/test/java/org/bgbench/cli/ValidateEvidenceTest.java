@@ -172,6 +172,10 @@ class ValidateEvidenceTest {
         assertThat(bg("compare", dir.toString())).isZero();
         assertThat(out.toString()).contains("! " + result).contains("(! " + line + ")")
                 .doesNotContain("! " + dir.resolve("b.json"));
+
+        err.getBuffer().setLength(0);
+        bg("breakeven", result.toString(), dir.resolve("b.json").toString());
+        assertThat(err.toString()).contains("bg: warning: " + line).doesNotContain("b.json: its");
     }
 
     @Test
