@@ -189,6 +189,25 @@ class ValidateEvidenceTest {
         assertThat(bg("validate", result.toString())).as("the rewritten result still matches").isZero();
     }
 
+    @Test
+    void aResultOfAnOlderBgIsCheckedAsBeforeWithANote() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) m.readTree(result.toFile());
+        tree.remove("checksum");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("config")).remove(java.util.List.of("run_id",
+                "evidence"));
+        Files.writeString(result, m.writerWithDefaultPrettyPrinter().writeValueAsString(tree));
+
+        assertThat(bg("validate", result.toString())).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("note: " + result + " records no run id (a BG older than run ids wrote it)")
+                .contains("note: " + result + " carries no checksum of its figures").contains("Updated " + result);
+        assertThat(org.bgbench.measurement.report.ResultChecksum.check(result))
+                .isEqualTo(org.bgbench.measurement.report.ResultChecksum.Status.MATCHES);
+        out.getBuffer().setLength(0);
+        assertThat(bg("compare", result.toString())).isZero();
+        assertThat(out.toString()).doesNotContain("!");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"cut", "header", "empty", "garbage", "appended"})
     void aDamagedExpectedStateIsNamedWithWhatIsWrong(String how) throws Exception {
