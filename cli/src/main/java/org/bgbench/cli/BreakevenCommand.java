@@ -106,6 +106,12 @@ final class BreakevenCommand implements Callable<Integer> {
         Path nf = pick(changed, "NEW");
         ServiceTimes b = ServiceTimes.of(bf, read(bf));
         ServiceTimes n = ServiceTimes.of(nf, read(nf));
+        for (Path f : List.of(bf, nf)) {
+            if (org.bgbench.measurement.report.ResultChecksum.checkQuietly(f)
+                    == org.bgbench.measurement.report.ResultChecksum.Status.DIFFERS) {
+                err.println("bg: warning: " + org.bgbench.measurement.report.ResultChecksum.differs(f));
+            }
+        }
         for (ServiceTimes s : List.of(b, n)) {
             String which = s == b ? "BASIC" : "NEW";
             if (s.reads() == 0) {

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.bgbench.measurement.CpuResult;
 import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.report.ResultChecksum;
 import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.model.InvalidParameterException;
 import picocli.CommandLine.Command;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = "One line per run result (JSON files or folders of them): store, mix, T, throughput, p95, CPU.")
+        description = {"One line per run result (JSON files or folders of them): store, mix, T, throughput, p95, CPU.",
+            "A result whose figures no longer match the checksum BG wrote with them is marked '!' before its file."})
 final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -63,11 +65,16 @@ final class CompareCommand implements Callable<Integer> {
                 continue;
             }
             CpuResult c = r.cpu();
-            out.printf(Locale.ROOT, "%-10s %-9s %6d %,12.0f %9.3f %9.3f %8.2f %8s %8s %9s  %s%n",
+            // A figure changed by hand since BG wrote the file: listed, and marked as such.
+            boolean edited = ResultChecksum.checkQuietly(f) == ResultChecksum.Status.DIFFERS;
+            out.printf(Locale.ROOT, "%-10s %-9s %6d %,12.0f %9.3f %9.3f %8.2f %8s %8s %9s %s %s%n",
                     r.store().getOrDefault("name", "?"), r.workload().getOrDefault("mix_name", "?"), r.threads(),
                     r.throughput(), nz(r.total().p50Ms()), nz(r.total().p95Ms()), nz(r.total().withinBetaPct()),
                     fmt(c == null ? null : c.bgCores()), fmt(c == null ? null : c.storeCores()),
-                    fmt(c == null ? null : c.bgUsPerAction()), f);
+                    fmt(c == null ? null : c.bgUsPerAction()), edited ? "!" : " ", f);
+            if (edited) {
+                out.println("  (! " + ResultChecksum.differs(f) + ")");
+            }
         }
         return 0;
     }

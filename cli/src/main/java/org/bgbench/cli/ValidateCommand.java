@@ -9,9 +9,12 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.Unpredictable;
+import org.bgbench.measurement.RunEvidence;
+import org.bgbench.measurement.report.ResultChecksum;
 import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.measurement.report.ResultWriter;
 import org.bgbench.runner.RunArtifacts;
+import org.bgbench.runner.RunBinding;
 import org.bgbench.runner.RunKeys;
 import org.bgbench.runner.RunValidation;
 import org.bgbench.runner.ValidationOptions;
@@ -26,8 +29,10 @@ import picocli.CommandLine.Spec;
         description = {"Check every logged read of a finished run for unpredictable data (dissertation chapter 6), again or with",
             "other settings, and update the run's result JSON. RUN is the result file or the directory beside it.",
             "The logs are first checked against the manifest the run wrote: a log that is missing, cut short or",
-            "damaged makes the verdict incomplete (exit code 1), and an incomplete verdict does not replace a complete",
-            "one in the result unless --overwrite is given."})
+            "damaged makes the verdict incomplete (exit code 1), and so do logs or an expected state that another run",
+            "wrote (the result records its run's id and their checksums). An incomplete verdict does not replace a",
+            "complete one in the result unless --overwrite is given; a result whose figures no longer match its",
+            "checksum (edited by hand) is not updated."})
 final class ValidateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -52,9 +57,17 @@ final class ValidateCommand implements Callable<Integer> {
                 java.util.Set.of());
         ValidationOptions o = RunKeys.validation(params);
         RunArtifacts a = RunArtifacts.find(run);
-        ValidationResult v = a.hasExpectedState() ? RunValidation.validate(a, a.loadExpectedState(), o)
+        RunResult result = readQuietly(a);
+        // The logs and the expected state must be this run's: another run's are named, never judged.
+        RunBinding.Checked bound = RunBinding.check(a, result);
+        ValidationResult v = bound.problem() != null ? RunValidation.inspectUnbound(a, o, bound.file(), bound.problem())
+                : bound.state() != null ? RunValidation.validate(a, bound.state(), o)
                 : RunValidation.inspectWithoutState(a, o);
         Unpredictable section = RunValidation.section(v, o.tauPct());
+        if (result != null && RunEvidence.of(result).runId() == null) {
+            out.println("note: " + a.result() + " records no run id (a BG older than run ids wrote it), so its logs and "
+                    + "expected state cannot be checked to be its own");
+        }
         out.print(RunValidation.summary(section));
         out.printf(Locale.ROOT, "%s %,d records in %.2f s (%,.0f records/s, %d threads%s)%n",
                 section.verdictComplete() ? "Validated" : "Read", v.recordsRead(), v.seconds(), v.recordsPerSecond(),
@@ -68,7 +81,22 @@ final class ValidateCommand implements Callable<Integer> {
         return recorded ? 0 : Bg.FAILED;
     }
 
-    /** Puts the verdict into the run's result, unless that would hide a complete verdict; false if it could not. */
+    /** The run's result, or null when there is none or it cannot be read ({@link #record} says why). */
+    private static RunResult readQuietly(RunArtifacts a) {
+        if (!Files.isRegularFile(a.result())) {
+            return null;
+        }
+        try {
+            return ResultJson.read(a.result());
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Puts the verdict into the run's result, unless that would hide a complete verdict or the result's figures were
+     * changed by hand (rewriting it would give them a checksum); false if it could not.
+     */
     private boolean record(RunArtifacts a, Unpredictable section, ValidationOptions o, PrintWriter out,
                            PrintWriter err) {
         if (!Files.isRegularFile(a.result())) {
@@ -81,6 +109,17 @@ final class ValidateCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("bg: error: the verdict above was not recorded: " + e.getMessage());
             return false;
+        }
+        switch (ResultChecksum.checkQuietly(a.result())) {
+            case DIFFERS -> {
+                err.println("bg: error: " + ResultChecksum.differs(a.result()) + "; the verdict above was not recorded "
+                        + "in it");
+                return false;
+            }
+            case NONE -> out.println("note: " + a.result() + " carries no checksum of its figures (a BG older than "
+                    + "the checksum wrote it); recording the verdict gives it one");
+            case MATCHES -> {
+            }
         }
         Unpredictable old = r.unpredictable();
         if (!section.verdictComplete() && old != null && old.verdictComplete()) {

@@ -13,6 +13,7 @@ import org.bgbench.emulator.InFlight;
 import org.bgbench.emulator.RunOutcome;
 import org.bgbench.measurement.Measurements;
 import org.bgbench.measurement.RunContext;
+import org.bgbench.measurement.RunEvidence;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SecondSample;
 import org.bgbench.measurement.Stalls;
@@ -84,7 +85,9 @@ public final class Experiment {
                 : new WorkloadAdapter(s.workload().mix(),
                         s.workload().socialites().sampler(members, s.workload().seed()),
                         s.workload().targets().sampler(members, s.workload().seed() + 1));
-        RunContext context = context(s);
+        // The run's id binds its result to the logs and the expected state it leaves beside it.
+        RunEvidence evidence = new RunEvidence(RunEvidence.newRunId(), null, null, -1, null);
+        RunContext context = context(s, evidence.runId());
         if (s.out() != null) {
             // The same command run again: its earlier result and logs move aside instead of mixing with this run's.
             Path earlier = RunArtifacts.keepEarlier(s.out());
@@ -128,6 +131,7 @@ public final class Experiment {
             if (s.validation() != null && s.out() != null) {
                 artifacts = RunArtifacts.forResult(s.out());
                 LogDirectory dir = artifacts.createLogs(s.emulator().threads());
+                dir.runId(evidence.runId());
                 logs = dir;
                 emulator.withLogs(t -> dir.newWriter());
             }
@@ -166,11 +170,16 @@ public final class Experiment {
                 // Its last interval: what the result has beyond the seconds (the stuck executions).
                 result = hlog.finish(result);
             }
+            if (artifacts != null) {
+                evidence = artifacts.withManifest(evidence);
+                result = evidence.into(result);
+            }
             write(writer, result, s);
             if (artifacts != null) {
                 // The measured result is on disk before validation starts, so nothing measured is lost if it fails.
                 try {
-                    artifacts.saveExpectedState(s.state());
+                    evidence = artifacts.saveExpectedState(s.state(), evidence);
+                    result = evidence.into(result);
                 } catch (java.io.UncheckedIOException e) {
                     // validation below uses the state in memory; only a later 'bg validate' needs the file
                     result = result.withWarning("BG's expected state could not be saved, so 'bg validate' cannot "
@@ -311,7 +320,7 @@ public final class Experiment {
         return r.withWarnings(warnings);
     }
 
-    private static RunContext context(Setup s) {
+    private static RunContext context(Setup s, String runId) {
         WorkloadSpec w = s.workload();
         Map<String, Object> workload = new LinkedHashMap<>();
         workload.put("mix_name", w.mixName());
@@ -344,6 +353,7 @@ public final class Experiment {
         config.put("unique_socialites", s.emulator().uniqueSocialites());
         config.put("seed", s.emulator().seed());
         config.put("actions", List.of(Action.values()).stream().map(Action::name).toList());
+        config.put(RunEvidence.RUN_ID, runId);
         return new RunContext(workload, store, graph, config);
     }
 }

@@ -1,18 +1,11 @@
 package org.bgbench.runner;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.bgbench.model.GraphSpec;
+import org.bgbench.measurement.RunEvidence;
 import org.bgbench.model.InvalidParameterException;
-import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.validation.log.LogDirectory;
 import org.bgbench.validation.log.LogWriter;
@@ -24,9 +17,6 @@ import org.bgbench.validation.log.LogWriter;
  * {@code bg validate} needs to check the run again later.
  */
 public record RunArtifacts(Path result, Path dir) {
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-
     public static RunArtifacts forResult(Path result) {
         String name = result.getFileName().toString();
         String stem = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name + ".run";
@@ -134,7 +124,8 @@ public record RunArtifacts(Path result, Path dir) {
 
     /** Whether BG's expected state at the end of the run was saved (a run killed before its end has none). */
     public boolean hasExpectedState() {
-        return Files.isRegularFile(dir.resolve("expected.state")) && Files.isRegularFile(dir.resolve("graph.json"));
+        return Files.isRegularFile(dir.resolve(ExpectedStateFile.STATE))
+                && Files.isRegularFile(dir.resolve(ExpectedStateFile.GRAPH));
     }
 
     public Path logs() {
@@ -155,34 +146,22 @@ public record RunArtifacts(Path result, Path dir) {
         return LogDirectory.create(logs(), buffer, LogDirectory.DEFAULT_FLUSH_INTERVAL, LogDirectory.AUTO_RESERVE);
     }
 
-    public void saveExpectedState(GraphState state) {
+    /**
+     * Saves BG's expected state at the end of the run {@code evidence} names, beside its logs ({@link ExpectedStateFile}) and returns
+     * {@code evidence} with the files' checksums, for the result to record.
+     */
+    public RunEvidence saveExpectedState(GraphState state, RunEvidence evidence) {
         try {
-            Files.createDirectories(dir);
-            JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("graph.json").toFile(), state.graph().spec());
-            Path tmp = dir.resolve("expected.state.tmp");
-            try {
-                try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
-                    state.writeTo(out);
-                }
-                Files.move(tmp, dir.resolve("expected.state"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            } finally {
-                // on a full disk the partial file would keep the space the result needs
-                Files.deleteIfExists(tmp);
-            }
+            ExpectedStateFile.Saved saved = ExpectedStateFile.save(dir, state, evidence.runId());
+            return evidence.withExpectedState(saved.stateSha256(), saved.stateBytes(), saved.graphSha256());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot save the expected state in " + dir + ": " + e.getMessage(), e);
         }
     }
 
-    public GraphState loadExpectedState() {
-        try {
-            GraphSpec spec = JSON.readValue(dir.resolve("graph.json").toFile(), GraphSpec.class);
-            try (DataInputStream in = new DataInputStream(new BufferedInputStream(
-                    Files.newInputStream(dir.resolve("expected.state"))))) {
-                return GraphState.readFrom(new SocialGraph(spec), in);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the expected state in " + dir + ": " + e.getMessage(), e);
-        }
+    /** {@code evidence} with the checksum of the manifest the logs closed with (unchanged when there is none). */
+    public RunEvidence withManifest(RunEvidence evidence) {
+        String sha = RunBinding.manifestSha256(this);
+        return sha == null ? evidence : evidence.withManifest(sha);
     }
 }

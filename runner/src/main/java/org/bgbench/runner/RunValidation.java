@@ -117,6 +117,20 @@ public final class RunValidation {
                         + "are unknown");
     }
 
+    /**
+     * What the logs of a run hold when its reads cannot be checked because a piece of its evidence ({@code file}) is
+     * not the run's own or cannot be read ({@link RunBinding}): an incomplete result that says so first.
+     */
+    public static ValidationResult inspectUnbound(RunArtifacts artifacts, ValidationOptions o, String file,
+                                                  String why) {
+        return Validator.builder((kind, item) -> {
+                    throw new IllegalStateException("no item values without the run's expected state");
+                }, ValueMode.FINAL)
+                .threads(o.threads())
+                .build()
+                .inspect(artifacts.logs(), file, why);
+    }
+
     private static int member(long item, int members, byte kind) {
         if (item < 0 || item >= members) {
             throw notInGraph(kind, item);

@@ -198,8 +198,13 @@ public final class Validator {
      * names every problem and counts the reads. The item values given to the builder are never asked.
      */
     public ValidationResult inspect(Path logDirectory, String whyNotChecked) {
+        return inspect(logDirectory, null, whyNotChecked);
+    }
+
+    /** As {@link #inspect(Path, String)}, naming the file (e.g. another run's) that is why no read can be checked. */
+    public ValidationResult inspect(Path logDirectory, String file, String whyNotChecked) {
         Evidence ev = Evidence.of(logDirectory);
-        ev.problem(null, -1, whyNotChecked);
+        ev.problem(file, -1, whyNotChecked);
         ev.writesMissing(whyNotChecked);
         long t0 = System.nanoTime();
         List<String> warnings = Collections.synchronizedList(new ArrayList<>());

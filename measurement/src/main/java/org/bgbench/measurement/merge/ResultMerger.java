@@ -101,6 +101,9 @@ public final class ResultMerger {
             workers.add(w);
         }
         Map<String, Object> config = new LinkedHashMap<>(first.config());
+        // Each worker's run has its own id and evidence, in its own directory; the merged result has neither.
+        config.remove(org.bgbench.measurement.RunEvidence.RUN_ID);
+        config.remove(org.bgbench.measurement.RunEvidence.EVIDENCE);
         config.put("workers", workers);
         config.putAll(extraConfig);
         // A worker whose store stopped answering makes the experiment incomplete: its words, and every stalled second.

@@ -31,11 +31,14 @@ public final class ResultJson {
         }
     }
 
+    /** The result file's bytes, with the checksum of its figures ({@link ResultChecksum}). */
     static byte[] toBytes(RunResult result) {
         try {
-            return MAPPER.writeValueAsBytes(result);
+            return ResultChecksum.sign(MAPPER, MAPPER.writeValueAsBytes(result));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("result cannot be written as JSON: " + e.getOriginalMessage(), e);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -120,6 +120,33 @@ class ResultJsonTest {
     }
 
     @Test
+    void aFigureChangedByHandNoLongerMatchesTheChecksumButReformattingStillDoes(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("r.json");
+        new ResultWriter(file).write(sampleResult());
+        assertThat(ResultChecksum.check(file)).isEqualTo(ResultChecksum.Status.MATCHES);
+
+        // Another layout, keys in another order, 12 written as 12.0: the same figures.
+        ObjectMapper m = new ObjectMapper();
+        JsonNode tree = m.readTree(file.toFile());
+        Files.writeString(file, m.writer().with(com.fasterxml.jackson.databind.SerializationFeature
+                .ORDER_MAP_ENTRIES_BY_KEYS).writeValueAsString(m.treeToValue(tree, java.util.TreeMap.class)));
+        assertThat(ResultChecksum.check(file)).isEqualTo(ResultChecksum.Status.MATCHES);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree).put("threads", 50.0);
+        Files.writeString(file, m.writeValueAsString(tree));
+        assertThat(ResultChecksum.check(file)).isEqualTo(ResultChecksum.Status.MATCHES);
+
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("total")).put("count", 1_000_000);
+        Files.writeString(file, m.writeValueAsString(tree));
+        assertThat(ResultChecksum.check(file)).isEqualTo(ResultChecksum.Status.DIFFERS);
+        assertThat(ResultChecksum.differs(file)).isEqualTo(file + ": its measured figures do not match the checksum "
+                + "it was written with (edited by hand?)");
+
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree).remove(ResultChecksum.KEY);
+        Files.writeString(file, m.writeValueAsString(tree));
+        assertThat(ResultChecksum.check(file)).as("a file of an older BG").isEqualTo(ResultChecksum.Status.NONE);
+    }
+
+    @Test
     void rewritingLeavesOneCompleteFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("result.json");
         ResultWriter writer = new ResultWriter(file);

@@ -63,9 +63,10 @@ final class DeltaSet {
         writeSet(out, added);
     }
 
-    void read(java.io.DataInput in) throws java.io.IOException {
-        removed = readSet(in);
-        added = readSet(in);
+    /** Reads what {@link #write} wrote; {@code members} bounds the set sizes, so garbage cannot exhaust the heap. */
+    void read(java.io.DataInput in, int members) throws java.io.IOException {
+        removed = readSet(in, members);
+        added = readSet(in, members);
     }
 
     private static void writeSet(java.io.DataOutput out, IntOpenHashSet set) throws java.io.IOException {
@@ -78,12 +79,12 @@ final class DeltaSet {
         }
     }
 
-    private static IntOpenHashSet readSet(java.io.DataInput in) throws java.io.IOException {
-        int n = in.readInt();
+    private static IntOpenHashSet readSet(java.io.DataInput in, int members) throws java.io.IOException {
+        int n = GraphState.count(in.readInt(), members, "members in a set");
         if (n == 0) {
             return null;
         }
-        IntOpenHashSet set = new IntOpenHashSet(n);
+        IntOpenHashSet set = new IntOpenHashSet(Math.min(n, 1 << 10));
         for (int i = 0; i < n; i++) {
             set.add(in.readInt());
         }

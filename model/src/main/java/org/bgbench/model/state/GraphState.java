@@ -580,42 +580,65 @@ public final class GraphState {
         }
     }
 
-    /** Reads a state written by {@link #writeTo}; refuses one written for another graph. */
+    /**
+     * Reads a state written by {@link #writeTo}; refuses one written for another graph. A state that is cut short or
+     * damaged is refused with a {@link StateFormatException} naming the part reading stopped in. Counts are checked
+     * against the graph and nothing is allocated from a count before its elements are read, so garbage fails here
+     * instead of exhausting the heap.
+     */
     public static GraphState readFrom(SocialGraph graph, java.io.DataInput in) throws java.io.IOException {
+        String[] where = {"the header"};
+        try {
+            return read(graph, in, where);
+        } catch (java.io.IOException | RuntimeException e) {
+            throw StateFormatException.of(where[0], e);
+        }
+    }
+
+    private static GraphState read(SocialGraph graph, java.io.DataInput in, String[] where) throws java.io.IOException {
         int format = in.readInt();
         if (format != FORMAT && format != FORMAT_SHARES) {
-            throw new java.io.IOException("not a BG state file");
+            throw new java.io.IOException(String.format(java.util.Locale.ROOT, "it does not start as a BG state file "
+                    + "does (its first bytes are %08x)", format));
         }
         String fingerprint = in.readUTF();
         if (!fingerprint.equals(graph.spec().fingerprint())) {
-            throw new java.io.IOException("the state belongs to another graph: " + fingerprint);
+            throw new java.io.IOException("it holds the state of another graph (fingerprint " + fingerprint
+                    + "; this graph's is " + graph.spec().fingerprint() + ")");
         }
         GraphState state = new GraphState(graph, in.readLong());
-        int touched = in.readInt();
+        int members = graph.members();
+        int touched = count(in.readInt(), members, "touched members");
         for (int t = 0; t < touched; t++) {
+            where[0] = "the record of the " + ordinal(t + 1) + " touched member";
             int i = in.readInt();
+            if (i < 0 || i >= members) {
+                throw new java.io.IOException("it names member " + i + ", which a graph of " + members + " members "
+                        + "does not have");
+            }
+            where[0] = "member " + i + "'s record";
             MemberState s = new MemberState(0, 0);
-            s.friends.read(in);
-            s.inviters.read(in);
-            s.invitees.read(in);
-            s.friendCount = in.readInt();
-            s.pendingCount = in.readInt();
-            int slots = in.readInt();
+            s.friends.read(in, members);
+            s.inviters.read(in, members);
+            s.invitees.read(in, members);
+            s.friendCount = count(in.readInt(), members, "friends");
+            s.pendingCount = count(in.readInt(), members, "pending invitations");
+            int slots = count(in.readInt(), Integer.MAX_VALUE, "resources with changed comments");
             if (slots > 0) {
-                s.comments = new Int2ObjectOpenHashMap<>(slots);
+                s.comments = new Int2ObjectOpenHashMap<>();
                 for (int c = 0; c < slots; c++) {
                     int slot = in.readInt();
                     CommentDelta d = new CommentDelta();
-                    int deleted = in.readInt();
+                    int deleted = count(in.readInt(), Integer.MAX_VALUE, "deleted comments");
                     if (deleted > 0) {
-                        d.deletedInitial = new IntOpenHashSet(deleted);
+                        d.deletedInitial = new IntOpenHashSet();
                         for (int k = 0; k < deleted; k++) {
                             d.deletedInitial.add(in.readInt());
                         }
                     }
-                    int added = in.readInt();
+                    int added = count(in.readInt(), Integer.MAX_VALUE, "added comments");
                     if (added > 0) {
-                        d.added = new LongArrayList(added);
+                        d.added = new LongArrayList();
                         for (int k = 0; k < added; k++) {
                             d.added.add(in.readLong());
                         }
@@ -626,24 +649,55 @@ public final class GraphState {
             state.states[i] = s;
         }
         if (format == FORMAT_SHARES) {
+            where[0] = "the shares' header";
             state.nextShareSeq.set(in.readLong());
             long n = in.readLong();
+            if (n < 0) {
+                throw new java.io.IOException("a count of " + n + " shares");
+            }
             for (long x = 0; x < n; x++) {
+                where[0] = "the record of share " + (x + 1) + " of " + n;
                 long id = in.readLong();
                 int account = in.readInt();
+                if (account < 0 || account >= graph.accounts()) {
+                    throw new java.io.IOException("it names account " + account + ", which a graph of "
+                            + graph.accounts() + " accounts does not have");
+                }
                 long rid = in.readLong();
                 int r = in.readInt();
                 int[] recipients = null;
                 if (r >= 0) {
-                    recipients = new int[r];
-                    for (int k = 0; k < r; k++) {
-                        recipients[k] = in.readInt();
+                    int size = count(r, members, "recipients");
+                    it.unimi.dsi.fastutil.ints.IntArrayList list = new it.unimi.dsi.fastutil.ints.IntArrayList();
+                    for (int k = 0; k < size; k++) {
+                        list.add(in.readInt());
                     }
+                    recipients = list.toIntArray();
                 }
                 state.share(account, id, rid, recipients);
             }
         }
         return state;
+    }
+
+    /** A count read from a state file, refused when it is negative or larger than {@code max}. */
+    static int count(int n, int max, String what) throws java.io.IOException {
+        if (n < 0 || n > max) {
+            throw new java.io.IOException(String.format(java.util.Locale.ROOT, "a count of %,d %s%s", n, what,
+                    n < 0 ? "" : String.format(java.util.Locale.ROOT, ", more than the graph's %,d members", max)));
+        }
+        return n;
+    }
+
+    private static String ordinal(int n) {
+        int mod100 = n % 100;
+        String suffix = mod100 >= 11 && mod100 <= 13 ? "th" : switch (n % 10) {
+            case 1 -> "st";
+            case 2 -> "nd";
+            case 3 -> "rd";
+            default -> "th";
+        };
+        return String.format(java.util.Locale.ROOT, "%,d", n) + suffix;
     }
 
     /** Whether {@code index} was ever touched by a write (its state may differ from the generated one). */

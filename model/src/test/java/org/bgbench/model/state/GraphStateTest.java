@@ -128,6 +128,42 @@ class GraphStateTest {
         assertThat(copy.newCommentId()).isEqualTo(state.newCommentId());
     }
 
+    @Test
+    void aDamagedStateSaysWhereReadingStoppedWithoutAllocatingFromItsCounts() throws Exception {
+        GraphState state = new GraphState(g);
+        int invited = 0;
+        for (int b = 1; b < g.members() && invited < 3; b++) {
+            if (state.relation(0, b) == Relation.NONE) {
+                state.invite(0, b);
+                invited++;
+            }
+        }
+        var bytes = new java.io.ByteArrayOutputStream();
+        state.writeTo(new java.io.DataOutputStream(bytes));
+        byte[] all = bytes.toByteArray();
+        for (int cut = 0; cut < all.length; cut++) {
+            byte[] part = java.util.Arrays.copyOf(all, cut);
+            StateFormatException e = org.assertj.core.api.Assertions.catchThrowableOfType(StateFormatException.class,
+                    () -> GraphState.readFrom(g, new java.io.DataInputStream(new java.io.ByteArrayInputStream(part))));
+            assertThat(e).as("cut at %d", cut).isNotNull();
+            assertThat(e.endedEarly()).isTrue();
+            assertThat(e.getMessage()).startsWith("ends inside ").doesNotContain("null");
+        }
+        // The count of touched members, after the format, the fingerprint and the next comment id.
+        int at = 4 + 2 + g.spec().fingerprint().length() + 8;
+        java.nio.ByteBuffer.wrap(all).putInt(at, Integer.MAX_VALUE);
+        StateFormatException huge = org.assertj.core.api.Assertions.catchThrowableOfType(StateFormatException.class,
+                () -> GraphState.readFrom(g, new java.io.DataInputStream(new java.io.ByteArrayInputStream(all))));
+        assertThat(huge.endedEarly()).isFalse();
+        assertThat(huge.getMessage()).isEqualTo("the header: a count of 2,147,483,647 touched members, more than the "
+                + "graph's 60 members");
+        SocialGraph other = new SocialGraph(new GraphSpec(61, 0, 6, 3, 2, 0.6, false, 0, 0, 2, 4, 8, 2, 5));
+        StateFormatException graph = org.assertj.core.api.Assertions.catchThrowableOfType(StateFormatException.class,
+                () -> GraphState.readFrom(other, new java.io.DataInputStream(new java.io.ByteArrayInputStream(
+                        bytes.toByteArray()))));
+        assertThat(graph.what()).startsWith("it holds the state of another graph (fingerprint ");
+    }
+
     private GraphState roundTrip(GraphState state) {
         try {
             var bytes = new java.io.ByteArrayOutputStream();

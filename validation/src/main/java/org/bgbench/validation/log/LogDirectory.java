@@ -47,6 +47,7 @@ public final class LogDirectory implements AutoCloseable {
     private volatile boolean closed;
     private LogManifest manifest;
     private String manifestError;
+    private volatile String runId;
 
     private LogDirectory(Path dir, boolean writable, int bufferBytes, long flushNanos) {
         this.dir = dir;
@@ -196,6 +197,11 @@ public final class LogDirectory implements AutoCloseable {
         return writersByName.get(f.getFileName().toString());
     }
 
+    /** Names the run that writes these logs; the manifest records it, so its logs can be told from another run's. */
+    public void runId(String id) {
+        this.runId = id;
+    }
+
     /** Closes the logs of a run whose threads have all stopped; see {@link #close(String)}. */
     @Override
     public void close() {
@@ -245,7 +251,7 @@ public final class LogDirectory implements AutoCloseable {
                         : w.file().getFileName() + ": " + status;
             }
         }
-        LogManifest m = new LogManifest(LogManifest.now(), reason == null, reason, unloggedWrites,
+        LogManifest m = new LogManifest(LogManifest.now(), runId, reason == null, reason, unloggedWrites,
                 LogWriter.BLOCK_BYTES, entries);
         try {
             m.write(dir);

@@ -23,8 +23,9 @@ import java.util.zip.CRC32C;
  * <p>A small text file, so that a user can read it:
  *
  * <pre>
- * bg-validation-manifest 1
+ * bg-validation-manifest 2
  * created 2025-01-31T12:00:00Z
+ * run 3f2a9c1d5e6b7a80
  * clean true
  * reason -
  * unlogged-writes -
@@ -40,6 +41,8 @@ import java.util.zip.CRC32C;
  * The last line is the CRC32C of everything before it, so a manifest that is cut or damaged is recognised as such.
  *
  * @param created        when the logs were closed (ISO-8601)
+ * @param run            the id of the run that wrote the logs (its result records it too), or null (version 1, or a
+ *                       caller that gave none)
  * @param clean          every record given reached its file and {@code unloggedWrites} is null
  * @param reason         why the run is not clean, or null
  * @param unloggedWrites why writes may be missing from every log although no writer failed (threads still running
@@ -47,14 +50,21 @@ import java.util.zip.CRC32C;
  * @param blockBytes     bytes per checksum
  * @param files          one entry per log file, by name
  */
-public record LogManifest(String created, boolean clean, String reason, String unloggedWrites, int blockBytes,
-                          List<Entry> files) {
+public record LogManifest(String created, String run, boolean clean, String reason, String unloggedWrites,
+                          int blockBytes, List<Entry> files) {
     public static final String FILE = "manifest.txt";
     static final String MAGIC = "bg-validation-manifest";
-    static final int VERSION = 1;
+    /** Version 2 adds the run's id; version 1 is still read. */
+    static final int VERSION = 2;
 
     public LogManifest {
         files = List.copyOf(files);
+    }
+
+    /** A manifest that names no run. */
+    public LogManifest(String created, boolean clean, String reason, String unloggedWrites, int blockBytes,
+                       List<Entry> files) {
+        this(created, null, clean, reason, unloggedWrites, blockBytes, files);
     }
 
     /**
@@ -88,6 +98,7 @@ public record LogManifest(String created, boolean clean, String reason, String u
         StringBuilder sb = new StringBuilder();
         sb.append(MAGIC).append(' ').append(VERSION).append('\n');
         sb.append("created ").append(created).append('\n');
+        sb.append("run ").append(text(run)).append('\n');
         sb.append("clean ").append(clean).append('\n');
         sb.append("reason ").append(text(reason)).append('\n');
         sb.append("unlogged-writes ").append(text(unloggedWrites)).append('\n');
@@ -166,10 +177,11 @@ public record LogManifest(String created, boolean clean, String reason, String u
         if (head.length != 2 || !head[0].equals(MAGIC)) {
             throw p.bad("not a BG validation manifest");
         }
-        if (!head[1].equals(Integer.toString(VERSION))) {
-            throw p.bad("manifest version " + head[1] + " (this BG reads version " + VERSION + ")");
+        if (!head[1].equals("1") && !head[1].equals(Integer.toString(VERSION))) {
+            throw p.bad("manifest version " + head[1] + " (this BG reads versions 1 to " + VERSION + ")");
         }
         String created = p.value("created");
+        String run = head[1].equals("1") ? null : untext(p.value("run"));
         boolean clean = Boolean.parseBoolean(p.value("clean"));
         String reason = untext(p.value("reason"));
         String unlogged = untext(p.value("unlogged-writes"));
@@ -203,7 +215,7 @@ public record LogManifest(String created, boolean clean, String reason, String u
             files.add(new Entry(f[0], p.number(f[2]), p.number(f[4]), p.number(f[6]), p.number(f[8]),
                     p.number(f[10]), p.number(f[12]), status, crcs));
         }
-        return new LogManifest(created, clean, reason, unlogged, blockBytes, files);
+        return new LogManifest(created, run, clean, reason, unlogged, blockBytes, files);
     }
 
     private static int lineAt(String text, int offset) {

@@ -52,6 +52,29 @@ class LogManifestTest {
     }
 
     @Test
+    void theManifestNamesItsRunAndAVersionOneManifestIsStillRead() throws Exception {
+        Path dir = tmp.resolve("run");
+        try (LogDirectory d = LogDirectory.create(dir)) {
+            d.newWriter().read((byte) 0, LogWriter.FRIENDS, 1, 1, 2, 7);
+            d.runId("3f2a9c1d5e6b7a80");
+        }
+        assertThat(Files.readString(dir.resolve(LogManifest.FILE))).startsWith("bg-validation-manifest 2\ncreated ")
+                .contains("\nrun 3f2a9c1d5e6b7a80\n");
+        assertThat(LogManifest.read(dir).run()).isEqualTo("3f2a9c1d5e6b7a80");
+
+        // What a BG before run ids wrote: version 1, no run line.
+        String v2 = Files.readString(dir.resolve(LogManifest.FILE));
+        String body = v2.substring(0, v2.lastIndexOf("end ")).replace("manifest 2\n", "manifest 1\n")
+                .replace("run 3f2a9c1d5e6b7a80\n", "");
+        CRC32C crc = new CRC32C();
+        crc.update(body.getBytes(StandardCharsets.UTF_8));
+        Files.writeString(dir.resolve(LogManifest.FILE), body + String.format("end %08x%n", (int) crc.getValue()));
+        LogManifest old = LogManifest.read(dir);
+        assertThat(old.run()).isNull();
+        assertThat(old.files()).hasSize(1);
+    }
+
+    @Test
     void theManifestDescribesWhatTheFilesHold() throws Exception {
         Path dir = threeLogs("m");
         LogManifest m = LogManifest.read(dir);
