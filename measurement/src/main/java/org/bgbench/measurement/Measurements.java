@@ -102,7 +102,8 @@ public final class Measurements implements AutoCloseable {
             recorders[s] = new Recorder(stripes, s);
         }
         this.ownMonitor = b.monitor == null;
-        this.monitor = b.monitor != null ? b.monitor : ResourceMonitor.create(b.storePids, b.storeHosts);
+        this.monitor = b.monitor != null ? b.monitor
+                : ResourceMonitor.create(b.storePids, b.storeHosts, b.storePidFinder);
         this.listeners.addAll(b.listeners);
         this.previous = new long[stripes.snapshotLength];
         this.current = new long[stripes.snapshotLength];
@@ -646,6 +647,7 @@ public final class Measurements implements AutoCloseable {
         private long periodNanos = 1_000_000_000L;
         private int stripes = defaultStripes(Runtime.getRuntime().availableProcessors());
         private Collection<Long> storePids = List.of();
+        private java.util.function.Supplier<? extends Collection<Long>> storePidFinder;
         private List<String> storeHosts = List.of();
         private ResourceMonitor monitor;
         private final List<Consumer<SecondSample>> listeners = new ArrayList<>();
@@ -692,6 +694,15 @@ public final class Measurements implements AutoCloseable {
         /** Local pids of the store; each counts with all its descendants. */
         public Builder storePids(Collection<Long> pids) {
             this.storePids = List.copyOf(pids);
+            return this;
+        }
+
+        /**
+         * Finds the store server's pids again when one of {@link #storePids} exits during the run (a server that was
+         * restarted), so its new processes count from then on; asked on a thread of its own, at most once a second.
+         */
+        public Builder storePidFinder(java.util.function.Supplier<? extends Collection<Long>> finder) {
+            this.storePidFinder = finder;
             return this;
         }
 

@@ -95,6 +95,8 @@ public final class Experiment {
         ResultWriter writer = s.out() == null ? null : new ResultWriter(s.out());
         try (Measurements m = Measurements.builder().threads(s.emulator().threads())
                 .beta(s.beta()).storePids(s.store().localServerPids())
+                // A server restarted during the run has new processes: asked for again, as at the start.
+                .storePidFinder(s.store()::localServerPids)
                 .storeHosts(s.spec().storeHosts()).build();
              // The measured seconds' histograms, per kind, in HdrHistogram's interval log format beside the result.
              IntervalLog hlog = s.out() == null ? null : new IntervalLog(RunArtifacts.hlogFor(s.out()))) {
