@@ -212,9 +212,14 @@ class ResourceMonitorTest {
                 "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done; sleep 60 & wait").start();
     }
 
-    private static void awaitDone(Process p) throws IOException {
+    /** Waits for the server's "done" and then for its child: the shell prints before it forks the sleep. */
+    private static void awaitDone(Process p) throws IOException, InterruptedException {
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII));
         assertThat(out.readLine()).isEqualTo("done");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (p.descendants().count() < 1 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
     }
 
     /**
