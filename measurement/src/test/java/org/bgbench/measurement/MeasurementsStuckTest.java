@@ -165,7 +165,8 @@ class MeasurementsStuckTest {
         }
         assertThat(Stalls.reason(0, 0, List.of(), seconds, 0, 11))
                 .isEqualTo("The store refused every call from second 5 to 13: cannot reach PostgreSQL at "
-                        + "localhost:5432: connection refused (is the server running?). The run does not meet the SLA.");
+                        + "localhost:5432: connection refused (is the server running?). The run does not meet the "
+                        + "SLA.");
         assertThat(Stalls.reason(0, 0, List.of(2, 3), List.of(new Stalls.Refusal(5, "I/O error"),
                 new Stalls.Refusal(7, "connection\nrefused"), new Stalls.Refusal(9, "I/O error")), 0, 11))
                 .isEqualTo("The store stopped answering: seconds 2–3 completed nothing while actions waited on the "
