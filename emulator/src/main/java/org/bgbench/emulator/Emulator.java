@@ -154,6 +154,19 @@ public final class Emulator {
     }
 
     /**
+     * Whether every store call that returned since the last success failed, the first of them having begun at or
+     * before {@code nanoTime} ({@link System#nanoTime()}); refused-second detection reads it while the run goes on.
+     */
+    public boolean failingSince(long nanoTime) {
+        return errors.failingSince(nanoTime);
+    }
+
+    /** The message of the store's last failure in this run, or null when it has not failed. */
+    public String lastFailure() {
+        return errors.lastFailure();
+    }
+
+    /**
      * How long after the measured period the threads get to leave the store before they are abandoned:
      * max(5 s, the store's {@link DataStore#callTimeout()}), the time by which every call that
      * was waiting has returned or failed if the store's timeouts work.

@@ -421,7 +421,7 @@ final class MeasuredSession {
         inFlight.end(slot);
         rec.error(kind, t1 - t0 + startDelay);
         startDelay = 0;
-        errors.failed(kind, e);
+        errors.failed(kind, t0, e);
         return false;
     }
 

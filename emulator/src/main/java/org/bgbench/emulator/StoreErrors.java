@@ -9,14 +9,22 @@ import java.util.function.Consumer;
 import org.bgbench.model.Kind;
 
 /**
- * The store's failures during one run, shared by all members: the first message per kind for the report, and the end
+ * The store's failures during one run, shared by all members: the first message per kind for the report, the end
  * of the run once the store has failed {@code limit} actions in a row (a store that is down would otherwise fill the
- * whole run with errors). A final class, not an interface, so the per-action {@link #succeeded()} inlines.
+ * whole run with errors), and since when every call has failed, with the last failure's words (a second in which the
+ * store failed every call makes the run incomplete, as one in which it answered nothing). A final class, not an
+ * interface, so the per-action {@link #succeeded()} inlines.
  */
 final class StoreErrors {
+    /** {@link #streakStart} when the last call returned succeeded. */
+    private static final long NONE = Long.MIN_VALUE;
+
     private final long limit;
     private final Consumer<String> abort;
     private final AtomicLong inARow = new AtomicLong();
+    /** The start of the first failed call since the last success ({@link System#nanoTime()}), or {@link #NONE}. */
+    private final AtomicLong streakStart = new AtomicLong(NONE);
+    private volatile String lastFailure;
     private final Map<String, String> samples = new ConcurrentSkipListMap<>();
 
     /**
@@ -34,16 +42,43 @@ final class StoreErrors {
         if (inARow.getPlain() != 0) {
             inARow.set(0);
         }
+        if (streakStart.getPlain() != NONE) {
+            streakStart.set(NONE);
+        }
     }
 
-    /** The store failed an action of kind {@code kindIndex} ({@link Kind#index()}). */
-    void failed(int kindIndex, RuntimeException e) {
-        failed(Kind.byIndex(kindIndex).code(), e);
+    /** The store failed an action of kind {@code kindIndex} ({@link Kind#index()}) that began at {@code startNanos}. */
+    void failed(int kindIndex, long startNanos, RuntimeException e) {
+        failed(Kind.byIndex(kindIndex).code(), startNanos, e);
     }
 
     /** Something the store did failed; {@code what} names it in {@link #samples()}. */
     void failed(String what, RuntimeException e) {
-        samples.putIfAbsent(what, String.valueOf(e.getMessage()));
+        failed(what, System.nanoTime(), e);
+    }
+
+    /**
+     * Whether every call that returned since the last success failed, and the first of them began at or before
+     * {@code nanoTime}: with no success in a second either, the store failed every call in it. A failure streak that
+     * began inside the second (one transient error in a quiet second) does not count.
+     */
+    boolean failingSince(long nanoTime) {
+        long start = streakStart.get();
+        return start != NONE && start - nanoTime <= 0;
+    }
+
+    /** The message of the last failure, or null before the first. */
+    String lastFailure() {
+        return lastFailure;
+    }
+
+    private void failed(String what, long startNanos, RuntimeException e) {
+        String message = String.valueOf(e.getMessage());
+        lastFailure = message;
+        if (streakStart.getPlain() == NONE) {
+            streakStart.compareAndSet(NONE, startNanos);
+        }
+        samples.putIfAbsent(what, message);
         if (inARow.incrementAndGet() >= limit) {
             abort.accept("the store failed " + limit + " actions in a row; last error: " + e.getMessage());
         }

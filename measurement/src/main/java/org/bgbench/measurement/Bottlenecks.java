@@ -21,6 +21,8 @@ final class Bottlenecks {
     static final double IOWAIT_FRACTION = 0.2;
     /** Share of seconds with a saturated BG CPU reported even when the average is below saturation. */
     static final double SATURATED_SECONDS = 0.2;
+    /** Share of a second's calls that failed from which that second is named: a store failing a large part of them. */
+    static final double ERROR_SHARE = 0.1;
 
     private Bottlenecks() {
     }
@@ -68,8 +70,8 @@ final class Bottlenecks {
                     + " socialite): use more members or fewer threads", 100 * waited));
         }
         if (total.errors() > 0) {
-            w.add(fmt("%,d actions failed (%.2f %% of attempted actions); errors count against the SLA",
-                    total.errors(), 100.0 * total.errors() / attempted));
+            w.add(fmt("%,d actions failed (%.2f %% of attempted actions)%s; errors count against the SLA",
+                    total.errors(), 100.0 * total.errors() / attempted, errorSeconds(r.series())));
         }
         if (attempted > 0 && total.noops() > NOOP_FRACTION * attempted) {
             w.add(fmt("no-ops were %.1f %% of attempted actions (%s): the issued mix differs from the configured mix",
@@ -117,6 +119,43 @@ final class Bottlenecks {
                                 + " other seconds", which, n.missingSeconds(), n.missingSeconds() + n.seconds()));
             }
         }
+    }
+
+    /**
+     * The seconds in which failures were a large share of the calls, e.g. ", and at least 10 % of the calls in 10 of
+     * 14 seconds: second 4 (35 %), seconds 5–14 (100 %)": a run's total can hide a store that failed every call for
+     * seconds while it completed thousands a second before. Empty when there are none.
+     */
+    static String errorSeconds(List<SeriesPoint> series) {
+        List<String> runs = new ArrayList<>();
+        int named = 0;
+        int i = 0;
+        while (i < series.size()) {
+            Double pct = series.get(i).errorPct();
+            if (pct == null || pct < 100 * ERROR_SHARE) {
+                i++;
+                continue;
+            }
+            int from = i;
+            double low = pct;
+            double high = pct;
+            while (i + 1 < series.size() && series.get(i + 1).errorPct() != null
+                    && series.get(i + 1).errorPct() >= 100 * ERROR_SHARE) {
+                i++;
+                low = Math.min(low, series.get(i).errorPct());
+                high = Math.max(high, series.get(i).errorPct());
+            }
+            int first = series.get(from).second();
+            int last = series.get(i).second();
+            named += i - from + 1;
+            String share = Math.round(low) == Math.round(high) ? fmt("%.0f %%", low)
+                    : fmt("%.0f–%.0f %%", low, high);
+            runs.add(first == last ? fmt("second %d (%s)", first, share)
+                    : fmt("seconds %d–%d (%s)", first, last, share));
+            i++;
+        }
+        return runs.isEmpty() ? "" : fmt(", and at least %.0f %% of the calls in %d of %d seconds: %s",
+                100 * ERROR_SHARE, named, series.size(), String.join(", ", runs));
     }
 
     /** The actions with the most no-ops, with each one's no-op share of its own attempts. */

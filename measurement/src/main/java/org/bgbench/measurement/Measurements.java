@@ -85,6 +85,11 @@ public final class Measurements implements AutoCloseable {
     private final List<Integer> stalledSeconds = new ArrayList<>();
     /** Whether a call has been waiting on the store since a given {@link System#nanoTime()}; null: not watched. */
     private volatile java.util.function.LongPredicate waitingSince;
+    /** Seconds of the series in which the store failed every call, each with the failure's words. */
+    private final List<Stalls.Refusal> refusals = new ArrayList<>();
+    /** Whether every call has failed since a given {@link System#nanoTime()}; null: not watched. */
+    private volatile java.util.function.LongPredicate failingSince;
+    private volatile java.util.function.Supplier<String> lastFailure;
 
     private Measurements(Builder b) {
         this.codes = Kind.all().stream().map(Kind::code).toList();
@@ -97,7 +102,8 @@ public final class Measurements implements AutoCloseable {
             recorders[s] = new Recorder(stripes, s);
         }
         this.ownMonitor = b.monitor == null;
-        this.monitor = b.monitor != null ? b.monitor : ResourceMonitor.create(b.storePids, b.storeHosts);
+        this.monitor = b.monitor != null ? b.monitor
+                : ResourceMonitor.create(b.storePids, b.storeHosts, b.storePidFinder);
         this.listeners.addAll(b.listeners);
         this.previous = new long[stripes.snapshotLength];
         this.current = new long[stripes.snapshotLength];
@@ -162,6 +168,18 @@ public final class Measurements implements AutoCloseable {
         this.waitingSince = waitingSince;
     }
 
+    /**
+     * Watches for refused seconds: {@code failingSince} tells whether every store call that returned since some
+     * {@link System#nanoTime()} failed (none succeeded since), {@code lastFailure} gives the last failure's words. A
+     * measured interval in which no action completed, actions failed, and every call had been failing since its start
+     * is recorded in {@link #refusals()}: a store that fails every call is as stopped as one that answers none.
+     */
+    public void watchFailures(java.util.function.LongPredicate failingSince,
+                              java.util.function.Supplier<String> lastFailure) {
+        this.lastFailure = lastFailure;
+        this.failingSince = failingSince;
+    }
+
     /** How long an execution must have waited when the period ended to count as stuck: max(β, the sample period). */
     public long stuckThresholdNanos() {
         return Math.max(betaNanos, periodNanos);
@@ -202,6 +220,11 @@ public final class Measurements implements AutoCloseable {
     /** The {@link SeriesPoint#second()}s of the measured period that stalled (see {@link #watchWaiting}). */
     public synchronized List<Integer> stalledSeconds() {
         return List.copyOf(stalledSeconds);
+    }
+
+    /** The seconds of the measured period in which the store failed every call (see {@link #watchFailures}). */
+    public synchronized List<Stalls.Refusal> refusals() {
+        return List.copyOf(refusals);
     }
 
     public void addListener(Consumer<SecondSample> listener) {
@@ -337,6 +360,9 @@ public final class Measurements implements AutoCloseable {
             nodeSeries.add(use.nodes());
             if (stalled(interval, intervalStart, now)) {
                 stalledSeconds.add(point.second());
+            } else if (refused(interval, intervalStart, now)) {
+                java.util.function.Supplier<String> words = lastFailure;
+                refusals.add(new Stalls.Refusal(point.second(), words == null ? null : words.get()));
             }
         }
         SecondSample sample = new SecondSample(warmup, point, interval.kinds, h, interval.bgWaitNanos, use);
@@ -362,6 +388,19 @@ public final class Measurements implements AutoCloseable {
             return false;
         }
         return w.test(Math.min(start, now - betaNanos));
+    }
+
+    /**
+     * Whether the store failed every call in the interval that ends {@code now}: it was (nearly) a whole period long,
+     * no action completed in it, some failed, and every call that returned since its start failed.
+     */
+    private boolean refused(Interval interval, long start, long now) {
+        java.util.function.LongPredicate f = failingSince;
+        if (f == null || interval.actionLatencies.getTotalCount() > 0 || interval.actionErrors == 0
+                || now - start < periodNanos * 9 / 10) {
+            return false;
+        }
+        return f.test(start);
     }
 
     /** Differences of two cumulative snapshots, per kind and for all actions together. */
@@ -608,6 +647,7 @@ public final class Measurements implements AutoCloseable {
         private long periodNanos = 1_000_000_000L;
         private int stripes = defaultStripes(Runtime.getRuntime().availableProcessors());
         private Collection<Long> storePids = List.of();
+        private java.util.function.Supplier<? extends Collection<Long>> storePidFinder;
         private List<String> storeHosts = List.of();
         private ResourceMonitor monitor;
         private final List<Consumer<SecondSample>> listeners = new ArrayList<>();
@@ -654,6 +694,15 @@ public final class Measurements implements AutoCloseable {
         /** Local pids of the store; each counts with all its descendants. */
         public Builder storePids(Collection<Long> pids) {
             this.storePids = List.copyOf(pids);
+            return this;
+        }
+
+        /**
+         * Finds the store server's pids again when one of {@link #storePids} exits during the run (a server that was
+         * restarted), so its new processes count from then on; asked on a thread of its own, at most once a second.
+         */
+        public Builder storePidFinder(java.util.function.Supplier<? extends Collection<Long>> finder) {
+            this.storePidFinder = finder;
             return this;
         }
 

@@ -1,5 +1,7 @@
 package org.bgbench.measurement;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
@@ -21,8 +23,19 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param machineCores CPU of the whole machine, cores
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonIgnoreProperties(value = "error_pct", allowGetters = true)
 public record SeriesPoint(int second, double elapsedS, double intervalS, long actions, double throughput, long sessions,
                           long errors, long noops, Double p50Ms, Double p95Ms, Double p99Ms, Double maxMs,
                           Double withinBetaPct, double bgWaitMs, Double bgCores, Double storeCores,
                           Double machineCores) {
+
+    /**
+     * The share of the calls that returned in the interval (completed and failed) that failed, %; null when none
+     * returned. Written as {@code error_pct}, derived from {@link #actions()} and {@link #errors()}.
+     */
+    @JsonProperty("error_pct")
+    public Double errorPct() {
+        long returned = actions + errors;
+        return returned == 0 ? null : 100.0 * errors / returned;
+    }
 }

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Executions still waiting on the store when the measured period ended (stuck: in the latencies with their waits as
- * lower bounds, never within β, counted per kind) and seconds in which nothing returned while a call waited throughout
- * (stalled), and the words a result carries for them.
+ * lower bounds, never within β, counted per kind), seconds in which nothing returned while a call waited throughout
+ * (stalled), seconds in which the store failed every call (refused), and the words a result carries for them.
  */
 class MeasurementsStuckTest {
     private static final long MS = 1_000_000L;
@@ -102,6 +102,49 @@ class MeasurementsStuckTest {
     }
 
     @Test
+    void aSecondInWhichTheStoreFailedEveryCallSinceItsStartIsRefused() throws Exception {
+        long[] streakStart = {Long.MAX_VALUE};
+        String[] last = {null};
+        try (Measurements m = Measurements.builder().threads(1).samplePeriod(Duration.ofMillis(500))
+                .beta(Duration.ofMillis(50)).build()) {
+            m.watchFailures(since -> streakStart[0] <= since, () -> last[0]);
+            m.startMeasuring();
+            streakStart[0] = System.nanoTime() - 1;
+            m.recorder(0).error(Action.VP.index(), 300 * MS);
+            Thread.sleep(600);
+            m.sample();                       // 1: only a failure, but the failing began inside it: not refused
+            last[0] = "cannot reach the store: connection refused.";
+            m.recorder(0).error(Action.LF.index(), 300 * MS);
+            Thread.sleep(600);
+            m.sample();                       // 2: every call failed since before it: refused
+            Thread.sleep(600);
+            m.sample();                       // 3: nothing failed (nor completed): not refused
+            m.recorder(0).error(Action.VP.index(), 300 * MS);
+            m.recorder(0).ok(Action.VP, MS);
+            Thread.sleep(600);
+            m.sample();                       // 4: an action completed: not refused
+            m.recorder(0).error(Action.VP.index(), 300 * MS);
+            last[0] = "I/O error";
+            Thread.sleep(600);
+            m.stopMeasuring();                // 5: refused, with the words of its last failure
+            assertThat(m.refusals()).containsExactly(
+                    new Stalls.Refusal(2, "cannot reach the store: connection refused."),
+                    new Stalls.Refusal(5, "I/O error"));
+            assertThat(m.stalledSeconds()).isEmpty();
+            RunResult r = m.result();
+            assertThat(r.series().get(1).errorPct()).isEqualTo(100.0);
+            assertThat(r.series().get(2).errorPct()).as("no call returned").isNull();
+            assertThat(r.series().get(3).errorPct()).isEqualTo(50.0);
+            assertThat(ResultJson.toJson(r)).contains("\"error_pct\" : 100.0");
+            assertThat(ResultJson.fromJson(ResultJson.toJson(r)).series()).isEqualTo(r.series());
+            assertThat(SummaryPrinter.summary(r)).contains("4 actions failed (80.00 % of attempted actions), and at "
+                    + "least 10 % of the calls in 4 of 5 seconds: seconds 1–2 (100 %), seconds 4–5 (50–100 %); "
+                    + "errors count against the SLA");
+            assertThat(SummaryPrinter.progress(r.series().get(3), false)).contains("errors 1 (50 %)");
+        }
+    }
+
+    @Test
     void theReasonSaysInWordsWhatStoppedAndThatTheSlaIsNotMet() {
         assertThat(Stalls.reason(0, 0, List.of(), 0, 5)).isNull();
         assertThat(Stalls.reason(16, 12_345 * MS, List.of(5, 6, 7, 8, 19), 0, 11))
@@ -115,6 +158,20 @@ class MeasurementsStuckTest {
                         + "threads were still inside the store 5 s after the run ended and were abandoned. The run "
                         + "does not meet the SLA.");
         assertThat(Stalls.ranges(List.of(1, 2, 3, 5, 7, 8))).isEqualTo("1–3, 5, 7–8");
+        String refused = "cannot reach PostgreSQL at localhost:5432: connection refused (is the server running?).";
+        List<Stalls.Refusal> seconds = new ArrayList<>();
+        for (int s = 5; s <= 13; s++) {
+            seconds.add(new Stalls.Refusal(s, refused));
+        }
+        assertThat(Stalls.reason(0, 0, List.of(), seconds, 0, 11))
+                .isEqualTo("The store refused every call from second 5 to 13: cannot reach PostgreSQL at "
+                        + "localhost:5432: connection refused (is the server running?). The run does not meet the "
+                        + "SLA.");
+        assertThat(Stalls.reason(0, 0, List.of(2, 3), List.of(new Stalls.Refusal(5, "I/O error"),
+                new Stalls.Refusal(7, "connection\nrefused"), new Stalls.Refusal(9, "I/O error")), 0, 11))
+                .isEqualTo("The store stopped answering: seconds 2–3 completed nothing while actions waited on the "
+                        + "store; the store refused every call in seconds 5, 9: I/O error; and in second 7: "
+                        + "connection refused. The run does not meet the SLA.");
     }
 
     @Test
@@ -130,6 +187,7 @@ class MeasurementsStuckTest {
                 Map<String, Object> config = new java.util.LinkedHashMap<>(r.config());
                 config.put("completed", w == 0);
                 config.put(Stalls.STALLED_SECONDS, w == 0 ? List.of() : List.of(2, 3));
+                config.put(Stalls.REFUSED_SECONDS, w == 0 ? List.of(6, 7) : List.of(5, 6));
                 config.put(Stalls.INCOMPLETE_REASON, w == 0 ? null : "The store stopped answering: x.");
                 parts.add(r.withContext(new RunContext(null, null, null, config)));
             }
@@ -140,6 +198,7 @@ class MeasurementsStuckTest {
         assertThat(merged.total().count()).isEqualTo(2);
         assertThat(merged.incompleteReason()).isEqualTo("b:2: The store stopped answering: x.");
         assertThat(merged.config()).containsEntry("completed", false)
-                .containsEntry(Stalls.STALLED_SECONDS, List.of(2, 3));
+                .containsEntry(Stalls.STALLED_SECONDS, List.of(2, 3))
+                .containsEntry(Stalls.REFUSED_SECONDS, List.of(5, 6, 7));
     }
 }

@@ -98,6 +98,8 @@ public final class Experiment {
         ResultWriter writer = s.out() == null ? null : new ResultWriter(s.out());
         try (Measurements m = Measurements.builder().threads(s.emulator().threads())
                 .beta(s.beta()).storePids(s.store().localServerPids())
+                // A server restarted during the run has new processes: asked for again, as at the start.
+                .storePidFinder(s.store()::localServerPids)
                 .storeHosts(s.spec().storeHosts()).build();
              // The measured seconds' histograms, per kind, in HdrHistogram's interval log format beside the result.
              IntervalLog hlog = s.out() == null ? null : new IntervalLog(RunArtifacts.hlogFor(s.out()))) {
@@ -123,6 +125,8 @@ public final class Experiment {
             }
             // A second in which nothing returned while a member waited on the store throughout is a stalled second.
             m.watchWaiting(emulator.inFlight()::waitingSince);
+            // One in which nothing completed and every call failed is a refused second: the store is as stopped.
+            m.watchFailures(emulator::failingSince, emulator::lastFailure);
             if (s.aborter() != null) {
                 s.aborter().accept(emulator::abort);
             }
@@ -279,13 +283,14 @@ public final class Experiment {
 
     /**
      * Adds how the run ended (the measurements flag no-ops that distort the mix themselves): it is incomplete when it
-     * stopped early, or when the store stopped answering (actions stuck at the end, stalled seconds, threads that did
-     * not leave the store in time; {@link Stalls}).
+     * stopped early, or when the store stopped answering (actions stuck at the end, stalled seconds, seconds in which
+     * it failed every call, threads that did not leave the store in time; {@link Stalls}).
      */
     private static RunResult finish(RunResult r, RunOutcome outcome, Setup s, Emulator emulator, Measurements m) {
         List<Integer> stalled = m.stalledSeconds();
-        String incomplete = Stalls.reason(r.total().stuck(), m.longestStuckNanos(), stalled, outcome.stuckThreads(),
-                emulator.grace().toNanos() / 1e9);
+        List<Stalls.Refusal> refused = m.refusals();
+        String incomplete = Stalls.reason(r.total().stuck(), m.longestStuckNanos(), stalled, refused,
+                outcome.stuckThreads(), emulator.grace().toNanos() / 1e9);
         Map<String, Object> config = new LinkedHashMap<>(r.config());
         config.put("thread_kind", emulator.threadKindName());
         // Whether BG ran as a batch process (the bg launcher's default) or at the normal policy: it changes BG's CPU.
@@ -295,6 +300,7 @@ public final class Experiment {
         config.put("stuck_threads", outcome.stuckThreads());
         config.put("error_samples", outcome.errorSamples());
         config.put(Stalls.STALLED_SECONDS, stalled);
+        config.put(Stalls.REFUSED_SECONDS, Stalls.seconds(refused));
         config.put(Stalls.INCOMPLETE_REASON, incomplete);
         RunResult out = r.withContext(new RunContext(r.workload(), r.store(), r.graph(), config));
         if (s.store().inProcess()) {

@@ -432,10 +432,11 @@ public final class LocalStore implements AutoCloseable {
         }
         Experiment.Outcome o = Experiment.run(new Experiment.Setup(store, provider.name(), settings.asMap(), state,
                 workload, spec, out, progress));
-        // Actions still waiting on the store when the run ended may or may not have written: BG's state cannot vouch
-        // for the store, so it stays marked as written by a run that did not end (and is not touched again now, as
-        // the store may not be answering); the next command refuses it until it is repaired or reloaded.
-        boolean uncertain = o.result().total().stuck() > 0 || o.run().stuckThreads() > 0;
+        // Actions still waiting on the store when the run ended may or may not have written, and so may writes in
+        // flight when the store failed every call for a second (it died or lost its connections): BG's state cannot
+        // vouch for the store, so it stays marked as written by a run that did not end (and is not touched again now,
+        // as the store may not be answering); the next command refuses it until it is repaired or reloaded.
+        boolean uncertain = org.bgbench.measurement.Stalls.writesUncertain(o.result()) || o.run().stuckThreads() > 0;
         if (writes && !uncertain) {
             saveState();
         }

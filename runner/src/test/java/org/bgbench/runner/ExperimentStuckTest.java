@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * An experiment against a store whose calls stop returning half a second in (they block on a latch, as against a
  * frozen server, with no timeout): it ends within duration + 5 s, the actions still waiting are in the result per
  * action with their waits, the seconds after the freeze are stalled, and the result, on disk too, is incomplete and
- * says so in words.
+ * says so in words. And one against a store that fails every call for two seconds (as a server that is down): those
+ * seconds are refused, which makes the run incomplete in the same way, whatever the store.
  */
 class ExperimentStuckTest {
     private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,
@@ -57,6 +58,37 @@ class ExperimentStuckTest {
                             new Class<?>[] {StoreSession.class}, (p, m, a) -> {
                                 if (!m.getName().equals("close") && frozen.get()) {
                                     thawed.await();
+                                }
+                                return invoke(s, m, a);
+                            });
+                });
+    }
+
+    /**
+     * The memory store whose session calls fail after 50 ms, as against a server that is down, from 1.5 s to 3.8 s
+     * after the first call (the run has no warm-up, so that is its measured start).
+     */
+    private static DataStore failing(DataStore memory) {
+        long[] first = {0};
+        return (DataStore) Proxy.newProxyInstance(DataStore.class.getClassLoader(), new Class<?>[] {DataStore.class},
+                (proxy, method, args) -> {
+                    Object r = invoke(memory, method, args);
+                    if (!method.getName().equals("openSession")) {
+                        return r;
+                    }
+                    StoreSession s = (StoreSession) r;
+                    return Proxy.newProxyInstance(StoreSession.class.getClassLoader(),
+                            new Class<?>[] {StoreSession.class}, (p, m, a) -> {
+                                long now = System.nanoTime();
+                                synchronized (first) {
+                                    first[0] = first[0] == 0 ? now : first[0];
+                                }
+                                long since = now - first[0];
+                                if (!m.getName().equals("close") && since > 1_500_000_000L
+                                        && since < 3_800_000_000L) {
+                                    Thread.sleep(50);
+                                    throw new org.bgbench.store.StoreException("cannot reach the store: connection "
+                                            + "refused.");
                                 }
                                 return invoke(s, m, a);
                             });
@@ -130,6 +162,43 @@ class ExperimentStuckTest {
             IntervalLogRunTest.assertAddsUp(hlog, onDisk);
             assertThat(java.nio.file.Files.readString(hlog))
                     .contains("#" + org.bgbench.measurement.report.IntervalLog.REST_COMMENT);
+        }
+    }
+
+    @Test
+    void secondsInWhichTheStoreFailedEveryCallMakeTheRunIncompleteWhateverTheStore() throws Exception {
+        try (DataStore memory = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "down")))) {
+            StoreConformanceSuite.load(memory, GRAPH, 2);
+            DataStore store = failing(memory);
+            WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
+            ExperimentSpec spec = ExperimentSpec.timed(ws, 4, Duration.ofSeconds(5), Duration.ZERO,
+                    EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
+            Path out = dir.resolve("down.json");
+            StringWriter progress = new StringWriter();
+            Experiment.Outcome o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(),
+                    new GraphState(GRAPH), ws, spec, out, new PrintWriter(progress, true)));
+
+            RunResult r = ResultJson.read(out);
+            assertThat(o.run().completed()).as("the run itself went to its end").isTrue();
+            @SuppressWarnings("unchecked")
+            List<Integer> refused = (List<Integer>) r.config().get(Stalls.REFUSED_SECONDS);
+            assertThat(refused).as("down from 1.5 s to 3.8 s").isNotEmpty().allMatch(s -> s >= 2 && s <= 5);
+            assertThat(r.config()).containsEntry("completed", false);
+            assertThat((List<?>) r.config().get(Stalls.STALLED_SECONDS)).isEmpty();
+            assertThat(r.incompleteReason()).matches("The store refused every call (from second \\d to \\d|in "
+                    + "second \\d): cannot reach the store: connection refused\\. The run does not meet the SLA\\.");
+            for (org.bgbench.measurement.SeriesPoint p : r.series()) {
+                if (refused.contains(p.second())) {
+                    assertThat(p.actions()).isZero();
+                    assertThat(p.errorPct()).isEqualTo(100.0);
+                }
+            }
+            int lastRefused = refused.get(refused.size() - 1);
+            assertThat(r.series()).as("it answered again").anyMatch(p -> p.second() > lastRefused && p.actions() > 0);
+            assertThat(SummaryPrinter.summary(r)).contains("Incomplete  The store refused every call");
+            assertThat(org.bgbench.runner.rating.RatingRunner.measurement(r).succeeds(
+                    new org.bgbench.rating.Sla(0, Duration.ofSeconds(10), 100, Duration.ofMinutes(1), 100)))
+                    .as("fails even an SLA that allows every error").isFalse();
         }
     }
 }

@@ -456,10 +456,12 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
         RunResult observed = merged;
         Observers.each(o -> o.finished(info, observed));
-        if (writes && failed.isEmpty() && parts.size() == active.size()) {
+        if (writes && failed.isEmpty() && parts.size() == active.size()
+                && parts.stream().noneMatch(org.bgbench.measurement.Stalls::writesUncertain)) {
             // Every worker's state holds exactly the writes the store acknowledged: seal them with one token (after
-            // the results are on disk, so a worker lost now loses nothing measured). A worker that failed leaves the
-            // store marked as written by a run that did not end.
+            // the results are on disk, so a worker lost now loses nothing measured). A worker that failed, or whose
+            // store stopped answering or refused every call for a second, leaves the store marked as written by a
+            // run that did not end.
             sealWrites(touched == 0);
         }
         return new Outcome(merged, parts, completed, reason, List.copyOf(failed), touched);

@@ -106,21 +106,26 @@ public final class ResultMerger {
         config.remove(org.bgbench.measurement.RunEvidence.EVIDENCE);
         config.put("workers", workers);
         config.putAll(extraConfig);
-        // A worker whose store stopped answering makes the experiment incomplete: its words, and every stalled second.
+        // A worker whose store stopped answering makes the experiment incomplete: its words, and every stalled or
+        // refused second.
         List<String> incomplete = new ArrayList<>();
-        java.util.SortedSet<Integer> stalled = new java.util.TreeSet<>();
         for (int i = 0; i < parts.size(); i++) {
             RunResult p = parts.get(i);
             if (p.incompleteReason() != null) {
                 incomplete.add((i < workerNames.size() ? workerNames.get(i) : "worker " + i) + ": "
                         + p.incompleteReason());
             }
-            if (p.config().get(Stalls.STALLED_SECONDS) instanceof List<?> list) {
-                list.forEach(x -> stalled.add(((Number) x).intValue()));
-            }
         }
-        if (parts.stream().anyMatch(p -> p.config().containsKey(Stalls.STALLED_SECONDS))) {
-            config.put(Stalls.STALLED_SECONDS, List.copyOf(stalled));
+        for (String key : List.of(Stalls.STALLED_SECONDS, Stalls.REFUSED_SECONDS)) {
+            java.util.SortedSet<Integer> listed = new java.util.TreeSet<>();
+            for (RunResult p : parts) {
+                if (p.config().get(key) instanceof List<?> list) {
+                    list.forEach(x -> listed.add(((Number) x).intValue()));
+                }
+            }
+            if (parts.stream().anyMatch(p -> p.config().containsKey(key))) {
+                config.put(key, List.copyOf(listed));
+            }
         }
         if (!incomplete.isEmpty()) {
             config.put("completed", false);

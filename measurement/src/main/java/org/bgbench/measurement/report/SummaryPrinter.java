@@ -146,6 +146,9 @@ public final class SummaryPrinter {
         StringBuilder sb = new StringBuilder();
         sb.append(warmup ? "warm-up " : "").append(fmt("%4.0fs  %,8.0f act/s  p95 %s ms  errors %,d", p.elapsedS(),
                 p.throughput(), shortMs(p.p95Ms()), p.errors()));
+        if (p.errors() > 0 && p.errorPct() != null) {
+            sb.append(fmt(" (%.0f %%)", p.errorPct()));
+        }
         if (p.bgCores() != null) {
             sb.append(fmt("  bg %.1f cores", p.bgCores()));
         }

@@ -14,6 +14,11 @@ import java.util.Set;
  * JVM and the machine; with store pids every snapshot scans /proc/[pid]/stat of all processes (a few ms per second).
  * Thread-safe.
  *
+ * <p>A store server that is restarted during a run gets new processes: when a root of the store's trees has exited,
+ * the monitor asks the store for its server's pids again (on a thread of its own, at most once a second, so a store
+ * that does not answer never holds a snapshot up) and counts the new trees from then on, their CPU added to what the
+ * old ones had used.
+ *
  * <p>It also reads nodes ({@link NodeUse}): BG's own machine from /proc ({@link ProcNode}), and each store host from
  * its Prometheus node exporter ({@link StoreHostPoller}, without ever waiting for one). {@link #close()} ends the
  * store hosts' HTTP clients.
@@ -23,7 +28,22 @@ public final class ResourceMonitor implements AutoCloseable {
 
     private final ProcFs proc;
     private final boolean linux;
-    private final List<Long> storePids;
+    /** Whether the store's processes are watched at all (it had local pids when the monitor was made). */
+    private final boolean watchStore;
+    /** The live roots of the store's trees; a root that exited is dropped, one the finder names is added. */
+    private volatile List<Long> storePids;
+    /** Finds the store server's pids again after a root exited (a restarted server); null: never looked for. */
+    private final java.util.function.Supplier<? extends Collection<Long>> finder;
+    private final java.util.concurrent.atomic.AtomicBoolean finding = new java.util.concurrent.atomic.AtomicBoolean();
+    /** What the finder answered last, not yet taken by a reading; null when nothing is waiting. */
+    private volatile List<Long> found;
+    /** Roots that exited and were not replaced yet, and when the finder was last asked (0: never). */
+    private int missingRoots;
+    private long askedNanos;
+    private volatile boolean closed;
+    /** Each live root's tree's ticks at the last reading, and the ticks of the roots that exited since the start. */
+    private final java.util.Map<Long, Long> rootTicks = new java.util.HashMap<>();
+    private long exitedTicks;
     private final com.sun.management.OperatingSystemMXBean os;
     private final ProcNode bgNode;
     private final List<StoreHostPoller> hosts;
@@ -40,6 +60,13 @@ public final class ResourceMonitor implements AutoCloseable {
     }
 
     ResourceMonitor(Path procRoot, Collection<Long> storePids, List<String> storeHosts) {
+        this(procRoot, storePids, storeHosts, null);
+    }
+
+    ResourceMonitor(Path procRoot, Collection<Long> storePids, List<String> storeHosts,
+                    java.util.function.Supplier<? extends Collection<Long>> finder) {
+        this.finder = finder;
+        this.watchStore = !storePids.isEmpty();
         this.proc = new ProcFs(procRoot);
         this.bgNode = new ProcNode(procRoot);
         this.hosts = storeHosts.stream().map(h -> new StoreHostPoller(new NodeExporterClient(h))).toList();
@@ -64,6 +91,15 @@ public final class ResourceMonitor implements AutoCloseable {
         return new ResourceMonitor(Path.of("/proc"), storePids, storeHosts);
     }
 
+    /**
+     * A monitor as {@link #create(Collection, List)} that asks {@code finder} for the store server's pids again when
+     * one of {@code storePids} exits during the run (a server restarted), and counts the new processes from then on.
+     */
+    public static ResourceMonitor create(Collection<Long> storePids, List<String> storeHosts,
+                                         java.util.function.Supplier<? extends Collection<Long>> finder) {
+        return new ResourceMonitor(Path.of("/proc"), storePids, storeHosts, finder);
+    }
+
     /** The store hosts' node exporters, as {@code HOST:PORT}. */
     public List<String> storeHosts() {
         return hosts.stream().map(StoreHostPoller::name).toList();
@@ -75,7 +111,7 @@ public final class ResourceMonitor implements AutoCloseable {
                 .filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }
 
-    /** The pids whose process trees count as the store. */
+    /** The pids whose process trees count as the store now (a restarted server's new ones once found). */
     public List<Long> storePids() {
         return storePids;
     }
@@ -95,7 +131,7 @@ public final class ResourceMonitor implements AutoCloseable {
         long bg = bgCpuNanos();
         long store = -1;
         int storeProcesses = 0;
-        if (linux && !storePids.isEmpty()) {
+        if (linux && watchStore) {
             long[] ticksAndProcesses = storeTicks();
             store = ticksAndProcesses[0] * NANOS_PER_TICK;
             storeProcesses = (int) ticksAndProcesses[1];
@@ -123,6 +159,8 @@ public final class ResourceMonitor implements AutoCloseable {
      * reading that still raced loses at most what ran since that one, for one second).
      */
     private synchronized long[] storeTicks() {
+        adoptFound();
+        List<Long> storePids = this.storePids;
         List<ProcFs.ProcessStat> all = List.of();
         Set<Long> tree = Set.of();
         for (int attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
@@ -158,13 +196,71 @@ public final class ResourceMonitor implements AutoCloseable {
                 break;
             }
         }
-        long read = ProcFs.treeTicks(tree, all);
-        if (read < lastStoreTicks) {
-            heldReadings++;
+        // Each root's tree on its own, so a root that exits takes its last reading along and the others go on.
+        long read = 0;
+        List<Long> alive = new java.util.ArrayList<>(storePids.size());
+        for (Long root : storePids) {
+            Long last = rootTicks.get(root);
+            if (!tree.contains(root)) {
+                exitedTicks += last == null ? 0 : last;
+                rootTicks.remove(root);
+                missingRoots++;
+                continue;
+            }
+            alive.add(root);
+            long t = ProcFs.treeTicks(ProcFs.tree(List.of(root), all), all);
+            if (last != null && t < last) {
+                heldReadings++;
+                t = last;
+            }
+            rootTicks.put(root, t);
+            read += t;
         }
-        long ticks = Math.max(read, lastStoreTicks);
+        if (alive.size() < storePids.size()) {
+            this.storePids = List.copyOf(alive);
+        }
+        if (missingRoots > 0) {
+            askFinder();
+        }
+        long ticks = Math.max(exitedTicks + read, lastStoreTicks);
         lastStoreTicks = ticks;
         return new long[] {ticks, tree.size()};
+    }
+
+    /** Adds the live pids the finder answered that are not roots yet: a restarted server's new processes. */
+    private void adoptFound() {
+        List<Long> answer = found;
+        if (answer == null) {
+            return;
+        }
+        found = null;
+        List<Long> roots = new java.util.ArrayList<>(storePids);
+        for (Long pid : answer) {
+            if (!roots.contains(pid) && proc.process(pid) != null) {
+                roots.add(pid);
+                missingRoots = Math.max(0, missingRoots - 1);
+            }
+        }
+        storePids = List.copyOf(roots);
+    }
+
+    /** Asks the finder for the store's pids on a thread of its own, unless it is asked already or was within 1 s. */
+    private void askFinder() {
+        long now = System.nanoTime();
+        boolean recently = askedNanos != 0 && now - askedNanos < 1_000_000_000L;
+        if (finder == null || closed || recently || !finding.compareAndSet(false, true)) {
+            return;
+        }
+        askedNanos = now;
+        Thread.ofPlatform().daemon().name("bg-store-pids").start(() -> {
+            try {
+                found = List.copyOf(finder.get());
+            } catch (RuntimeException e) {
+                // The store does not answer yet (still restarting): asked again a second later.
+            } finally {
+                finding.set(false);
+            }
+        });
     }
 
     synchronized long heldReadings() {
@@ -197,6 +293,7 @@ public final class ResourceMonitor implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         hosts.forEach(StoreHostPoller::close);
     }
 

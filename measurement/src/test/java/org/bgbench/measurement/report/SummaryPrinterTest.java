@@ -73,6 +73,7 @@ class SummaryPrinterTest {
                 .isEqualTo("  12s    45,120 act/s  p95 1.2 ms  errors 0  bg 0.9 cores  store 1.1 cores");
         SeriesPoint idle = new SeriesPoint(3, 3.0, 1.0, 0, 0, 0, 2, 0, null, null, null, null, null, 0, null, null,
                 null);
-        assertThat(SummaryPrinter.progress(idle, true)).isEqualTo("warm-up    3s         0 act/s  p95 - ms  errors 2");
+        assertThat(SummaryPrinter.progress(idle, true))
+                .isEqualTo("warm-up    3s         0 act/s  p95 - ms  errors 2 (100 %)");
     }
 }

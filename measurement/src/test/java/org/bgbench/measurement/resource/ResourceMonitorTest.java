@@ -205,4 +205,74 @@ class ResourceMonitorTest {
         assertThat(use.machineCores()).isNaN();
         assertThat(monitor.processTree(SELF)).isEmpty();
     }
+
+    /** Runs {@code sh} that burns some CPU, prints "done" and idles: a store server with one child process. */
+    private static Process server() throws IOException {
+        return new ProcessBuilder("sh", "-c",
+                "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done; sleep 60 & wait").start();
+    }
+
+    /** Waits for the server's "done" and then for its child: the shell prints before it forks the sleep. */
+    private static void awaitDone(Process p) throws IOException, InterruptedException {
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII));
+        assertThat(out.readLine()).isEqualTo("done");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (p.descendants().count() < 1 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    /**
+     * A store server killed and started again during a run: its new processes are found through the store (asked
+     * again on a thread of the monitor's own once the old root has exited) and counted from then on, the CPU the old
+     * ones used kept, so the store does not read as "0 processes" to the end of the run.
+     */
+    @Test
+    void aRestartedServersNewProcessesAreFoundAndCounted() throws Exception {
+        assumeThat(linux()).as("needs /proc").isTrue();
+        Process first = server();
+        Process[] second = {null};
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        try {
+            awaitDone(first);
+            ResourceMonitor monitor = ResourceMonitor.create(List.of(first.pid()), List.of(), () -> {
+                asked.incrementAndGet();
+                return second[0] == null ? List.of() : List.of(second[0].pid());
+            });
+            ResourceSnapshot before = monitor.snapshot();
+            assertThat(before.storeProcesses()).isEqualTo(2);
+            assertThat(asked.get()).as("not asked while the server lives").isZero();
+            first.descendants().forEach(ProcessHandle::destroyForcibly);
+            first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            ResourceSnapshot down = monitor.snapshot();
+            assertThat(down.storeProcesses()).as("the server is down").isZero();
+            assertThat(down.storeCpuNanos()).as("what it used stays counted")
+                    .isGreaterThanOrEqualTo(before.storeCpuNanos());
+
+            second[0] = server();
+            awaitDone(second[0]);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            ResourceSnapshot up = monitor.snapshot();
+            while (up.storeProcesses() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                up = monitor.snapshot();
+            }
+            assertThat(up.storeProcesses()).as("the restarted server's processes").isEqualTo(2);
+            assertThat(monitor.storePids()).containsExactly(second[0].pid());
+            assertThat(up.storeCpuNanos()).as("the old server's CPU and the new one's")
+                    .isGreaterThan(before.storeCpuNanos());
+            assertThat(ResourceMonitor.between(down, up).storeCpuSeconds()).isPositive();
+            int times = asked.get();
+            monitor.snapshot();
+            assertThat(asked.get()).as("not asked again once found").isEqualTo(times);
+            monitor.close();
+        } finally {
+            for (Process p : new Process[] {first, second[0]}) {
+                if (p != null) {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
 }

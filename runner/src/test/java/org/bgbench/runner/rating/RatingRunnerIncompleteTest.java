@@ -75,6 +75,41 @@ class RatingRunnerIncompleteTest {
         assertThat(Measurement.fromMap(m.toMap())).as("kept in the rating's report").isEqualTo(m);
     }
 
+    /**
+     * A store that failed every call for seconds (killed and restarted, calls failing as they were made) left few
+     * errors against thousands of actions: within an SLA's error allowance, yet the experiment is incomplete and fails.
+     */
+    @Test
+    void anExperimentWhoseStoreRefusedEveryCallForSecondsFailsEvenAnSlaThatAllowsItsErrors() {
+        RunResult r;
+        try (Measurements m = Measurements.builder().threads(4).build()) {
+            m.startMeasuring();
+            for (int i = 0; i < 10_000; i++) {
+                m.recorder(i).ok(Action.VP, 2_000_000L);
+            }
+            for (int i = 0; i < 3; i++) {
+                m.recorder(i).error(Action.VP.index(), 1_000_000_000L);
+            }
+            m.stopMeasuring();
+            r = m.result();
+        }
+        String words = Stalls.reason(0, 0, List.of(), List.of(new Stalls.Refusal(5, "connection refused"),
+                new Stalls.Refusal(6, "connection refused")), 0, 11);
+        Map<String, Object> config = new LinkedHashMap<>(r.config());
+        config.put("completed", false);
+        config.put(Stalls.REFUSED_SECONDS, List.of(5, 6));
+        config.put(Stalls.INCOMPLETE_REASON, words);
+        RunResult refused = r.withContext(new RunContext(null, null, null, config));
+        Sla allowingErrors = new Sla(95, Duration.ofMillis(100), 0.01, Duration.ofSeconds(10), 0.1);
+        assertThat(RatingRunner.measurement(r).succeeds(allowingErrors)).as("0.03 % errors are allowed").isTrue();
+        Measurement m = RatingRunner.measurement(refused);
+        assertThat(m.succeeds(allowingErrors)).isFalse();
+        assertThat(m.failures(allowingErrors)).containsExactly("the experiment is incomplete: The store refused every "
+                + "call from second 5 to 6: connection refused.");
+        assertThat(org.bgbench.measurement.Stalls.writesUncertain(refused)).as("the store is reset, not trusted")
+                .isTrue();
+    }
+
     @Test
     void anOpenModelExperimentBehindItsScheduleFailsTheSlaWhateverItsLatencies() {
         org.bgbench.measurement.open.OpenModelRecorder rec = new org.bgbench.measurement.open.OpenModelRecorder(
