@@ -147,6 +147,7 @@ final class RateCommand implements Callable<Integer> {
         }
         params.put("mix", workload, "--workload");
         params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
+        params.warnings().forEach(w -> err.println("bg: warning: " + w));
         Sla theSla = Sla.parse("--sla", sla);
         Duration deltaDuration = Durations.parse("--delta", delta);
         theSla.checkExperimentDuration("--delta", deltaDuration);

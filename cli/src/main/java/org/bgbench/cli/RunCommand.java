@@ -25,6 +25,7 @@ import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.model.Durations;
+import org.bgbench.workload.WorkloadFile;
 import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.bgbench.workload.mix.Mixes;
@@ -235,14 +236,18 @@ final class RunCommand implements Callable<Integer> {
 
     private Parameters parameters() {
         Parameters params = storeOptions.parameters();
+        Path workloadFile = null;
         if (workload != null) {
             Path file = Path.of(workload);
             if (Files.isRegularFile(file)) {
-                Parameters fromFile = Parameters.of(java.util.List.of(file), java.util.List.of());
+                // The file's keys first; -P files and -p override them, each keeping where it came from.
+                WorkloadFile wf = WorkloadFile.read("--workload", file);
                 Parameters merged = Parameters.of(java.util.List.of(), java.util.List.of());
-                fromFile.asMap().forEach((k, v) -> merged.put(k, v, file.toString()));
-                params.asMap().forEach((k, v) -> merged.put(k, v, "-p"));
+                wf.keys().forEach((k, v) -> merged.put(k, v, file.toString()));
+                Parameters given = params;
+                given.asMap().forEach((k, v) -> merged.put(k, v, given.origin(k)));
                 params = merged;
+                workloadFile = file;
             } else if (Mixes.find(workload).isPresent()) {
                 params.put("mix", workload, "-p");
             } else {
@@ -250,6 +255,7 @@ final class RunCommand implements Callable<Integer> {
                         + "' is neither a file nor a named mix; named mixes: " + String.join(", ", Mixes.names()));
             }
         }
+        MixSources.check(params, storeOptions.files, workloadFile);
         putIf(params, "arrivals", arrivals);
         putIf(params, "arrivalprocess", arrivalProcess);
         putIf(params, "maxlag", maxLag);
@@ -287,6 +293,7 @@ final class RunCommand implements Callable<Integer> {
 
     private static Path defaultOut(String store, String mix, int threads) {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        return Path.of("runs", stamp + "-" + store + "-" + mix + "-T" + threads + ".json");
+        // A workload file's name labels its mix: keep the result's name a plain file name.
+        return Path.of("runs", stamp + "-" + store + "-" + mix.replaceAll("[^\\w.-]", "_") + "-T" + threads + ".json");
     }
 }

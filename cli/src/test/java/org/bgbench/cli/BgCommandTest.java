@@ -280,6 +280,67 @@ class BgCommandTest {
     }
 
     @Test
+    void aWorkloadFileThatSetsNoMixIsRefusedInOneLineAndNothingRuns() throws Exception {
+        Path empty = dir.resolve("HighUpdateActions");
+        Files.writeString(empty, "");
+        Path garbage = dir.resolve("garbage");
+        Files.writeString(garbage, "this is not a workload file\n");
+        Path result = dir.resolve("none.json");
+        String[][] cases = {
+            {"--workload", empty.toString()}, {"--workload", garbage.toString()}, {"-P", garbage.toString()}};
+        String[] messages = {
+            "--workload: " + empty + " is empty: it sets no action frequency (such as ViewProfileAction=0.35; 'bg keys'"
+                + " lists them) and names no mix (mix=high)",
+            "--workload: " + garbage + " sets no action frequency",
+            "-P: " + garbage + " sets no action frequency (such as ViewProfileAction=0.35; 'bg keys' lists them) and"
+                + " no mix is named; give --workload NAME"};
+        for (int i = 0; i < cases.length; i++) {
+            err.getBuffer().setLength(0);
+            assertThat(bg(with(GRAPH, "run", "--store", "memory", "-p", "memory.name=no-mix", cases[i][0], cases[i][1],
+                    "--operations", "100", "--quiet", "--out", result.toString()))).as(err.toString())
+                    .isEqualTo(Bg.BAD_INPUT);
+            assertThat(err.toString()).contains(messages[i]).doesNotContain("\tat ");
+            assertThat(err.toString().lines().filter(l -> l.startsWith("bg: error:")).count()).isEqualTo(1);
+        }
+        err.getBuffer().setLength(0);
+        assertThat(bg(with(GRAPH, "sweep", "--store", "memory", "-P", empty.toString(), "--threads", "1",
+                "--duration", "1s", "--out", dir.resolve("sweep.json").toString()))).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("-P: " + empty + " sets no action frequency");
+        assertThat(result).doesNotExist();
+        assertThat(dir.resolve("sweep.json")).doesNotExist();
+    }
+
+    @Test
+    void aWorkloadFileLabelsTheResultWithItsNameAndWarnsAboutLinesBgDoesNotKnow() throws Exception {
+        Path file = dir.resolve("ReadMostly");
+        // USC BG's db key is known and ignored on purpose: no warning for it.
+        Files.writeString(file, String.join("\n", "ViewProfileAction=0.6", "ListFriendsAction=0.4",
+                "garbage line here", "usercont=300", "db=edu.usc.bg.base.DB", ""));
+        Path result = dir.resolve("read-mostly.json");
+        assertThat(bg(with(GRAPH, "run", "--store", "memory", "-p", "memory.name=labelled", "--workload",
+                file.toString(), "--operations", "300", "--quiet", "--out", result.toString())))
+                .as(err.toString()).isZero();
+        assertThat(err.toString()).contains("bg: warning: ignoring garbage (value 'line here') in " + file
+                        + ": not a key BG knows; 'bg keys' lists them",
+                "bg: warning: ignoring usercont (value '300') in " + file + ": not a key BG knows (did you mean "
+                        + "usercount?)", "bg: running ReadMostly on memory")
+                .doesNotContain("db=", "ignoring db");
+        RunResult r = ResultJson.read(result);
+        assertThat(r.workload().get("mix_name")).isEqualTo("ReadMostly");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> mix = (Map<String, Object>) r.workload().get("mix");
+        assertThat(mix).containsEntry("ViewProfileAction", "0.6").containsEntry("ListFriendsAction", "0.4")
+                .containsEntry("ViewTopKResourcesAction", "0");
+        assertThat(r.actions().get("VTR").count()).isZero();
+        // -p on top of the file's frequencies makes it another mix: no longer the file's.
+        Path other = dir.resolve("other.json");
+        assertThat(bg(with(GRAPH, "run", "--store", "memory", "-p", "memory.name=labelled", "--workload",
+                file.toString(), "-p", "ViewProfileAction=0.5", "-p", "ListFriendsAction=0.5", "--operations", "100",
+                "--quiet", "--out", other.toString()))).as(err.toString()).isZero();
+        assertThat(ResultJson.read(other).workload().get("mix_name")).isEqualTo("custom");
+    }
+
+    @Test
     void everyCommandsHelpFormatsWithoutPicocliWarnings() {
         // An unescaped % in a description makes picocli print "[picocli WARN] Could not format ..." to System.err.
         java.io.PrintStream saved = System.err;
