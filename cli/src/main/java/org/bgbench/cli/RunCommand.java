@@ -56,7 +56,8 @@ final class RunCommand implements Callable<Integer> {
             description = "Measured time after warm-up, e.g. 30s, 5m (default: maxexecutiontime, else 60s).")
     String duration;
 
-    @Option(names = "--operations", paramLabel = "N", description = "Requests to issue after warm-up instead of a duration.")
+    @Option(names = "--operations", paramLabel = "N", description = "Requests to issue after warm-up instead of a "
+            + "duration, at least 1.")
     Long operations;
 
     @Option(names = "--warmup", paramLabel = "DURATION|N", description = "Warm-up excluded from results: a time (10s) or a request count.")
@@ -260,6 +261,11 @@ final class RunCommand implements Callable<Integer> {
         putIf(params, "arrivalprocess", arrivalProcess);
         putIf(params, "maxlag", maxLag);
         putIf(params, "maxlatepct", maxLatePct);
+        if (operations != null && operations < 1) {
+            // 0 used to fall through to the default 60 s: a count of nothing is not a bound.
+            throw new InvalidParameterException("--operations", "must be at least 1, or omit it for a run bounded "
+                    + "by --duration; got " + operations);
+        }
         if (threads != null) {
             if (threads < 1) {
                 throw new InvalidParameterException("--threads", "T must be at least 1, got " + threads);
