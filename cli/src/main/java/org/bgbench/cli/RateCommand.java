@@ -59,8 +59,8 @@ final class RateCommand implements Callable<Integer> {
     @Mixin
     StoreOptions storeOptions;
 
-    @Option(names = "--workload", paramLabel = "NAME", defaultValue = "high",
-            description = "A named mix (default ${DEFAULT-VALUE}).")
+    @Option(names = "--workload", paramLabel = "NAME",
+            description = "A named mix (default high, or the mix -P files set by frequency keys).")
     String workload;
 
     @Option(names = "--sla", paramLabel = "α:β:τ:Δ", defaultValue = "95%:100ms:0.01%:60s",
@@ -143,11 +143,17 @@ final class RateCommand implements Callable<Integer> {
         Parameters params = storeOptions.parameters();
         models();
         checkCounts();
-        if (Mixes.find(workload).isEmpty()) {
-            throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named mixes: "
-                    + String.join(", ", Mixes.names()));
+        if (workload == null && !WorkloadParameters.frequencyKeys(params.asMap()).isEmpty()) {
+            // A USC workload file given with -P: its mix is rated, under the file's name.
+            MixSources.check(params, storeOptions.files, null);
+        } else {
+            workload = workload == null ? "high" : workload;
+            if (Mixes.find(workload).isEmpty()) {
+                throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named "
+                        + "mixes: " + String.join(", ", Mixes.names()));
+            }
+            params.put("mix", workload, "--workload");
         }
-        params.put("mix", workload, "--workload");
         params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
         params.warnings().forEach(w -> err.println("bg: warning: " + w));
         Sla theSla = Sla.parse("--sla", sla);
@@ -170,6 +176,7 @@ final class RateCommand implements Callable<Integer> {
         Duration warm = Durations.parse("--warmup", warmup);
         SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
         WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
+        workload = ws.mixName();
         WorkloadChecks.feasible(ws, graph);
         ValidationOptions validation = RunKeys.validation(params);
         ValidationOptions quiet = validation == null ? null

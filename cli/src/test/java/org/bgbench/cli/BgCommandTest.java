@@ -196,6 +196,23 @@ class BgCommandTest {
     }
 
     @Test
+    void rateRatesTheMixOfAWorkloadFileGivenWithPUnderTheFilesName() throws Exception {
+        Path file = dir.resolve("ReadMostly");
+        Files.writeString(file, "ViewProfileAction=0.6\nListFriendsAction=0.4\n");
+        Path rating = dir.resolve("rating-file");
+        int code = bg(with(GRAPH, "rate", "--store", "memory", "-p", "memory.name=cli-rate-file", "-P", file.toString(),
+                "--delta", "1s", "--warmup", "0s", "--sla", "95%:100ms:0.01%:1s", "--target", "soar",
+                "--max-threads", "1", "--no-confirm", "--out", rating.toString()));
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("bg: rating memory with the ReadMostly mix");
+        try (var files = Files.list(rating)) {
+            Path first = files.filter(f -> f.getFileName().toString().matches("\\d+-T\\d+\\.json")).findFirst()
+                    .orElseThrow();
+            assertThat(ResultJson.read(first).workload().get("mix_name")).isEqualTo("ReadMostly");
+        }
+    }
+
+    @Test
     void quickstartLoadsRunsAndRates() throws Exception {
         Path qs = dir.resolve("qs");
         int code = bg("quickstart", "-p", "sqlite.file=" + dir.resolve("qs.sqlite"), "-p", "usercount=300",

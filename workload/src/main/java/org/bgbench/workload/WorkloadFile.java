@@ -1,6 +1,8 @@
 package org.bgbench.workload;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.model.InvalidParameterException;
@@ -12,11 +14,11 @@ import org.bgbench.model.InvalidParameterException;
  * garbage, only other keys) is refused rather than run as the default mix under the file's name.
  *
  * @param path the file as given
- * @param keys its keys and values in file order
+ * @param keys its keys and values, in file order
  */
 public record WorkloadFile(Path path, Map<String, String> keys) {
     public WorkloadFile {
-        keys = Map.copyOf(keys);
+        keys = Collections.unmodifiableMap(new LinkedHashMap<>(keys));
     }
 
     /**
@@ -32,7 +34,7 @@ public record WorkloadFile(Path path, Map<String, String> keys) {
         } catch (InvalidParameterException e) {
             throw new InvalidParameterException(option, e.getMessage());
         }
-        WorkloadFile w = new WorkloadFile(file, new java.util.LinkedHashMap<>(keys));
+        WorkloadFile w = new WorkloadFile(file, keys);
         if (w.frequencyKeys().isEmpty() && !WorkloadParameters.namesMix(keys)) {
             throw new InvalidParameterException(option, file + (keys.isEmpty() ? " is empty: it" : "")
                     + " sets no action frequency (such as ViewProfileAction=0.35; 'bg keys' lists them) and names no "
