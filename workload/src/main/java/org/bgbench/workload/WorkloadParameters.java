@@ -328,6 +328,10 @@ public final class WorkloadParameters {
             return Warmup.NONE;
         }
         String v = props.get("warmup").trim();
+        if (v.startsWith("-")) {
+            throw new InvalidParameterException("warmup", "must be 0 or more: a whole number of requests (1000) or a "
+                    + "time with a unit (30s, 2m), got '" + v + "'");
+        }
         if (Durations.hasUnit(v)) {
             Duration t = Durations.parse("warmup", v);
             return t.isZero() ? Warmup.NONE : new Warmup.Time(t);
