@@ -102,6 +102,9 @@ final class BreakevenCommand implements Callable<Integer> {
         if (writeFraction != null && !(writeFraction > 0 && writeFraction <= 1)) {
             throw new InvalidParameterException("--write-fraction", "expected a number in (0, 1], got " + writeFraction);
         }
+        if (threads != null && threads < 1) {
+            throw new InvalidParameterException("--threads", "T must be at least 1, got " + threads);
+        }
         Path bf = pick(basic, "BASIC");
         Path nf = pick(changed, "NEW");
         ServiceTimes b = ServiceTimes.of(bf, read(bf));

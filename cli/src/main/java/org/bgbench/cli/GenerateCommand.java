@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bgbench.model.GraphParameters;
+import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
@@ -37,6 +38,12 @@ final class GenerateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (threads != null && threads < 1) {
+            throw new InvalidParameterException("--threads", "must be at least 1, got " + threads);
+        }
+        if (writes < 0) {
+            throw new InvalidParameterException("--writes", "must be 0 or more, got " + writes);
+        }
         Parameters params = Parameters.of(List.of(), overrides);
         params.check(GraphParameters.KEYS.keySet(), Keys.IGNORED_USC);
         SocialGraph g = new SocialGraph(GraphParameters.toSpec(params.asMap()));

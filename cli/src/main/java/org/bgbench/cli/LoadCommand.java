@@ -7,6 +7,7 @@ import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.loader.LoadReport;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.GraphSpec;
+import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
@@ -47,6 +48,9 @@ final class LoadCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         StoreProvider provider = storeOptions.provider(StoreRegistry.discover());
+        if (threads != null && threads < 1) {
+            throw new InvalidParameterException("--threads", "must be at least 1, got " + threads);
+        }
         Parameters params = storeOptions.parameters();
         params.check(Keys.forLoad(provider).keySet(), Keys.IGNORED_USC);
         params.warnings().forEach(w -> err.println("bg: warning: " + w));

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.cluster.coordinator.ClusterExecutor;
+import org.bgbench.emulator.open.ArrivalSchedule;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
@@ -58,8 +59,8 @@ final class RateCommand implements Callable<Integer> {
     @Mixin
     StoreOptions storeOptions;
 
-    @Option(names = "--workload", paramLabel = "NAME", defaultValue = "high",
-            description = "A named mix (default ${DEFAULT-VALUE}).")
+    @Option(names = "--workload", paramLabel = "NAME",
+            description = "A named mix (default high, or the mix -P files set by frequency keys).")
     String workload;
 
     @Option(names = "--sla", paramLabel = "α:β:τ:Δ", defaultValue = "95%:100ms:0.01%:60s",
@@ -141,12 +142,20 @@ final class RateCommand implements Callable<Integer> {
         }
         Parameters params = storeOptions.parameters();
         models();
-        if (Mixes.find(workload).isEmpty()) {
-            throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named mixes: "
-                    + String.join(", ", Mixes.names()));
+        checkCounts();
+        if (workload == null && !WorkloadParameters.frequencyKeys(params.asMap()).isEmpty()) {
+            // A USC workload file given with -P: its mix is rated, under the file's name.
+            MixSources.check(params, storeOptions.files, null);
+        } else {
+            workload = workload == null ? "high" : workload;
+            if (Mixes.find(workload).isEmpty()) {
+                throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named "
+                        + "mixes: " + String.join(", ", Mixes.names()));
+            }
+            params.put("mix", workload, "--workload");
         }
-        params.put("mix", workload, "--workload");
         params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
+        params.warnings().forEach(w -> err.println("bg: warning: " + w));
         Sla theSla = Sla.parse("--sla", sla);
         Duration deltaDuration = Durations.parse("--delta", delta);
         theSla.checkExperimentDuration("--delta", deltaDuration);
@@ -167,6 +176,7 @@ final class RateCommand implements Callable<Integer> {
         Duration warm = Durations.parse("--warmup", warmup);
         SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
         WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
+        workload = ws.mixName();
         WorkloadChecks.feasible(ws, graph);
         ValidationOptions validation = RunKeys.validation(params);
         ValidationOptions quiet = validation == null ? null
@@ -304,6 +314,35 @@ final class RateCommand implements Callable<Integer> {
                 err.println("bg: warning: " + w);
             }
         };
+    }
+
+    /**
+     * The search's bounds and the open model's, checked before anything runs (an open rating after a closed one would
+     * otherwise meet a bad --in-flight only once the closed rating is done), each naming its option.
+     */
+    private void checkCounts() {
+        if (maxThreads < 1) {
+            throw new InvalidParameterException("--max-threads", "must be at least 1, got " + maxThreads);
+        }
+        if (!(climbingFactor > 1 && climbingFactor <= 1024)) {
+            throw new InvalidParameterException("--climbing-factor", "the climbing factor r must be a number above 1 "
+                    + "(and at most 1024) such as 2, got " + climbingFactor);
+        }
+        if (inFlight != null && inFlight < 1) {
+            throw new InvalidParameterException("--in-flight", "must be at least 1, got " + inFlight);
+        }
+        if (rateUnit != null && !(rateUnit > 0 && rateUnit <= ArrivalSchedule.MAX_RATE)) {
+            throw new InvalidParameterException("--rate-unit", "must be a rate above 0 and at most "
+                    + ArrivalSchedule.maxRateText() + " per second, got " + rateUnit);
+        }
+        if (!(maxRate > 0 && maxRate <= ArrivalSchedule.MAX_RATE)) {
+            throw new InvalidParameterException("--max-rate", "must be a rate above 0 and at most "
+                    + ArrivalSchedule.maxRateText() + " per second, got " + maxRate);
+        }
+        if (rateUnit != null && rateUnit > maxRate) {
+            throw new InvalidParameterException("--max-rate", "is below the search's first step, --rate-unit "
+                    + rateUnit + "; raise --max-rate or lower --rate-unit");
+        }
     }
 
     /** Which models {@code --model} rates: {closed, open}. */

@@ -25,6 +25,7 @@ import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.model.Durations;
+import org.bgbench.workload.WorkloadFile;
 import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.bgbench.workload.mix.Mixes;
@@ -55,7 +56,8 @@ final class RunCommand implements Callable<Integer> {
             description = "Measured time after warm-up, e.g. 30s, 5m (default: maxexecutiontime, else 60s).")
     String duration;
 
-    @Option(names = "--operations", paramLabel = "N", description = "Requests to issue after warm-up instead of a duration.")
+    @Option(names = "--operations", paramLabel = "N", description = "Requests to issue after warm-up instead of a "
+            + "duration, at least 1.")
     Long operations;
 
     @Option(names = "--warmup", paramLabel = "DURATION|N", description = "Warm-up excluded from results: a time (10s) or a request count.")
@@ -235,14 +237,18 @@ final class RunCommand implements Callable<Integer> {
 
     private Parameters parameters() {
         Parameters params = storeOptions.parameters();
+        Path workloadFile = null;
         if (workload != null) {
             Path file = Path.of(workload);
             if (Files.isRegularFile(file)) {
-                Parameters fromFile = Parameters.of(java.util.List.of(file), java.util.List.of());
+                // The file's keys first; -P files and -p override them, each keeping where it came from.
+                WorkloadFile wf = WorkloadFile.read("--workload", file);
                 Parameters merged = Parameters.of(java.util.List.of(), java.util.List.of());
-                fromFile.asMap().forEach((k, v) -> merged.put(k, v, file.toString()));
-                params.asMap().forEach((k, v) -> merged.put(k, v, "-p"));
+                wf.keys().forEach((k, v) -> merged.put(k, v, file.toString()));
+                Parameters given = params;
+                given.asMap().forEach((k, v) -> merged.put(k, v, given.origin(k)));
                 params = merged;
+                workloadFile = file;
             } else if (Mixes.find(workload).isPresent()) {
                 params.put("mix", workload, "-p");
             } else {
@@ -250,10 +256,16 @@ final class RunCommand implements Callable<Integer> {
                         + "' is neither a file nor a named mix; named mixes: " + String.join(", ", Mixes.names()));
             }
         }
+        MixSources.check(params, storeOptions.files, workloadFile);
         putIf(params, "arrivals", arrivals);
         putIf(params, "arrivalprocess", arrivalProcess);
         putIf(params, "maxlag", maxLag);
         putIf(params, "maxlatepct", maxLatePct);
+        if (operations != null && operations < 1) {
+            // 0 used to fall through to the default 60 s: a count of nothing is not a bound.
+            throw new InvalidParameterException("--operations", "must be at least 1, or omit it for a run bounded "
+                    + "by --duration; got " + operations);
+        }
         if (threads != null) {
             if (threads < 1) {
                 throw new InvalidParameterException("--threads", "T must be at least 1, got " + threads);
@@ -287,6 +299,7 @@ final class RunCommand implements Callable<Integer> {
 
     private static Path defaultOut(String store, String mix, int threads) {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        return Path.of("runs", stamp + "-" + store + "-" + mix + "-T" + threads + ".json");
+        // A workload file's name labels its mix: keep the result's name a plain file name.
+        return Path.of("runs", stamp + "-" + store + "-" + mix.replaceAll("[^\\w.-]", "_") + "-T" + threads + ".json");
     }
 }

@@ -113,6 +113,7 @@ final class SweepCommand implements Callable<Integer> {
             }
             params.put("mix", workload, "--workload");
         }
+        MixSources.check(params, storeOptions.files, null);
         if (threads == null || threads.isEmpty() || threads.stream().anyMatch(t -> t == null || t < 1)) {
             throw new InvalidParameterException("--threads", "give values of T of at least 1, e.g. 1,2,4,8, got "
                     + threads);

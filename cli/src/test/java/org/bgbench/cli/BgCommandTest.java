@@ -196,6 +196,23 @@ class BgCommandTest {
     }
 
     @Test
+    void rateRatesTheMixOfAWorkloadFileGivenWithPUnderTheFilesName() throws Exception {
+        Path file = dir.resolve("ReadMostly");
+        Files.writeString(file, "ViewProfileAction=0.6\nListFriendsAction=0.4\n");
+        Path rating = dir.resolve("rating-file");
+        int code = bg(with(GRAPH, "rate", "--store", "memory", "-p", "memory.name=cli-rate-file", "-P", file.toString(),
+                "--delta", "1s", "--warmup", "0s", "--sla", "95%:100ms:0.01%:1s", "--target", "soar",
+                "--max-threads", "1", "--no-confirm", "--out", rating.toString()));
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("bg: rating memory with the ReadMostly mix");
+        try (var files = Files.list(rating)) {
+            Path first = files.filter(f -> f.getFileName().toString().matches("\\d+-T\\d+\\.json")).findFirst()
+                    .orElseThrow();
+            assertThat(ResultJson.read(first).workload().get("mix_name")).isEqualTo("ReadMostly");
+        }
+    }
+
+    @Test
     void quickstartLoadsRunsAndRates() throws Exception {
         Path qs = dir.resolve("qs");
         int code = bg("quickstart", "-p", "sqlite.file=" + dir.resolve("qs.sqlite"), "-p", "usercount=300",
@@ -280,6 +297,67 @@ class BgCommandTest {
     }
 
     @Test
+    void aWorkloadFileThatSetsNoMixIsRefusedInOneLineAndNothingRuns() throws Exception {
+        Path empty = dir.resolve("HighUpdateActions");
+        Files.writeString(empty, "");
+        Path garbage = dir.resolve("garbage");
+        Files.writeString(garbage, "this is not a workload file\n");
+        Path result = dir.resolve("none.json");
+        String[][] cases = {
+            {"--workload", empty.toString()}, {"--workload", garbage.toString()}, {"-P", garbage.toString()}};
+        String[] messages = {
+            "--workload: " + empty + " is empty: it sets no action frequency (such as ViewProfileAction=0.35; 'bg keys'"
+                + " lists them) and names no mix (mix=high)",
+            "--workload: " + garbage + " sets no action frequency",
+            "-P: " + garbage + " sets no action frequency (such as ViewProfileAction=0.35; 'bg keys' lists them) and"
+                + " no mix is named; give --workload NAME"};
+        for (int i = 0; i < cases.length; i++) {
+            err.getBuffer().setLength(0);
+            assertThat(bg(with(GRAPH, "run", "--store", "memory", "-p", "memory.name=no-mix", cases[i][0], cases[i][1],
+                    "--operations", "100", "--quiet", "--out", result.toString()))).as(err.toString())
+                    .isEqualTo(Bg.BAD_INPUT);
+            assertThat(err.toString()).contains(messages[i]).doesNotContain("\tat ");
+            assertThat(err.toString().lines().filter(l -> l.startsWith("bg: error:")).count()).isEqualTo(1);
+        }
+        err.getBuffer().setLength(0);
+        assertThat(bg(with(GRAPH, "sweep", "--store", "memory", "-P", empty.toString(), "--threads", "1",
+                "--duration", "1s", "--out", dir.resolve("sweep.json").toString()))).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("-P: " + empty + " sets no action frequency");
+        assertThat(result).doesNotExist();
+        assertThat(dir.resolve("sweep.json")).doesNotExist();
+    }
+
+    @Test
+    void aWorkloadFileLabelsTheResultWithItsNameAndWarnsAboutLinesBgDoesNotKnow() throws Exception {
+        Path file = dir.resolve("ReadMostly");
+        // USC BG's db key is known and ignored on purpose: no warning for it.
+        Files.writeString(file, String.join("\n", "ViewProfileAction=0.6", "ListFriendsAction=0.4",
+                "garbage line here", "usercont=300", "db=edu.usc.bg.base.DB", ""));
+        Path result = dir.resolve("read-mostly.json");
+        assertThat(bg(with(GRAPH, "run", "--store", "memory", "-p", "memory.name=labelled", "--workload",
+                file.toString(), "--operations", "300", "--quiet", "--out", result.toString())))
+                .as(err.toString()).isZero();
+        assertThat(err.toString()).contains("bg: warning: ignoring garbage (value 'line here') in " + file
+                        + ": not a key BG knows; 'bg keys' lists them",
+                "bg: warning: ignoring usercont (value '300') in " + file + ": not a key BG knows (did you mean "
+                        + "usercount?)", "bg: running ReadMostly on memory")
+                .doesNotContain("db=", "ignoring db");
+        RunResult r = ResultJson.read(result);
+        assertThat(r.workload().get("mix_name")).isEqualTo("ReadMostly");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> mix = (Map<String, Object>) r.workload().get("mix");
+        assertThat(mix).containsEntry("ViewProfileAction", "0.6").containsEntry("ListFriendsAction", "0.4")
+                .containsEntry("ViewTopKResourcesAction", "0");
+        assertThat(r.actions().get("VTR").count()).isZero();
+        // -p on top of the file's frequencies makes it another mix: no longer the file's.
+        Path other = dir.resolve("other.json");
+        assertThat(bg(with(GRAPH, "run", "--store", "memory", "-p", "memory.name=labelled", "--workload",
+                file.toString(), "-p", "ViewProfileAction=0.5", "-p", "ListFriendsAction=0.5", "--operations", "100",
+                "--quiet", "--out", other.toString()))).as(err.toString()).isZero();
+        assertThat(ResultJson.read(other).workload().get("mix_name")).isEqualTo("custom");
+    }
+
+    @Test
     void everyCommandsHelpFormatsWithoutPicocliWarnings() {
         // An unescaped % in a description makes picocli print "[picocli WARN] Could not format ..." to System.err.
         java.io.PrintStream saved = System.err;
@@ -347,6 +425,23 @@ class BgCommandTest {
         "memory store too big   | load --store memory -p usercount=50000000             | usercount: the memory store would need about",
         "int too large          | load --store memory -p usercount=3000000000           | usercount: 3000000000 is too large: at most 2,147,483,647",
         "long too large         | run --store memory -p operationcount=99999999999999999999 -p usercount=200 -p friendcountperuser=4 | is too large",
+        "operations 0           | run --store memory --operations 0 -p usercount=200 -p friendcountperuser=4 | --operations: must be at least 1, or omit it for a run bounded by --duration; got 0",
+        "operations negative    | run --store memory --operations -5 -p usercount=200 -p friendcountperuser=4 | --operations: must be at least 1",
+        "operationcount negative| run --store memory -p operationcount=-1 -p usercount=200 -p friendcountperuser=4 | operationcount: must be 0 or more, got -1",
+        "duration 0             | run --store memory --duration 0s -p usercount=200 -p friendcountperuser=4 | --duration: must be longer than 0, got 0s",
+        "quickstart duration 0  | quickstart --store memory --duration 0s --no-rate -p usercount=200 -p friendcountperuser=4 | --duration: must be longer than 0, got 0s",
+        "rate max-threads 0     | rate --store memory --max-threads 0 -p usercount=200 -p friendcountperuser=4 | --max-threads: must be at least 1, got 0",
+        "rate climbing factor 1 | rate --store memory --climbing-factor 1 -p usercount=200 -p friendcountperuser=4 | --climbing-factor: the climbing factor r must be a number above 1",
+        "rate max-rate 0        | rate --store memory --model open --max-rate 0 -p usercount=200 -p friendcountperuser=4 | --max-rate: must be a rate above 0 and at most 1,000,000,000 per second, got 0.0",
+        "rate max-rate too high | rate --store memory --model open --max-rate 1e12 -p usercount=200 -p friendcountperuser=4 | --max-rate: must be a rate above 0 and at most 1,000,000,000 per second",
+        "rate unit above max    | rate --store memory --model open --rate-unit 500 --max-rate 100 -p usercount=200 -p friendcountperuser=4 | --max-rate: is below the search's first step, --rate-unit 500.0",
+        "arrivals too high      | run --store memory --arrivals 1e12 --duration 1s -p usercount=200 -p friendcountperuser=4 | --arrivals: '1e12': the rate must be at most 1,000,000,000 arrivals per second",
+        "breakeven threads 0    | breakeven a.json b.json --threads 0                   | --threads: T must be at least 1, got 0",
+        "warmup count negative  | run --store memory --warmup -5 -p usercount=200 -p friendcountperuser=4 | --warmup: must be 0 or more: a time (10s) or a request count (500), got '-5'",
+        "warmup key negative    | run --store memory -p warmup=-5 -p usercount=200 -p friendcountperuser=4 | warmup: must be 0 or more: a whole number of requests (1000) or a time with a unit (30s, 2m), got '-5'",
+        "load threads 0         | load --store memory --threads 0 -p usercount=200 -p friendcountperuser=4 | --threads: must be at least 1, got 0",
+        "generate threads 0     | generate --threads 0 -p usercount=200 -p friendcountperuser=4 | --threads: must be at least 1, got 0",
+        "generate writes < 0    | generate --writes -1 -p usercount=200 -p friendcountperuser=4 | --writes: must be 0 or more, got -1",
         "picocli conversion     | run --store memory --threads many -p usercount=200     | Invalid value for option '--threads'",
         "unknown option         | run --store memory --thread 4                          | Unknown options: '--thread', '4'",
         "beta not positive      | run --store memory --beta 0s -p usercount=200 -p friendcountperuser=4 | --beta: β must be longer than 0",

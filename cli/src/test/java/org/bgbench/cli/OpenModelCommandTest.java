@@ -93,6 +93,27 @@ class OpenModelCommandTest {
     }
 
     @Test
+    void aRunInWhichAlmostNoArrivalStartedIsInvalid() throws Exception {
+        // Every action takes 200 ms and one is in flight: of the 500 arrivals due in the 1 s period about 5 start. The
+        // bound (2 s) is longer than the period, so no arrival left unstarted can have waited longer than it.
+        Path file = dir.resolve("few.json");
+        int code = Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), "run", "--store", "scripted",
+                "-p", "usercount=200", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2",
+                "-p", "verify.sample=0", "-p", "scripted.base-ms=200", "-p", "scripted.per-call=true",
+                "-p", "memory.name=open-few-" + dir.getFileName(), "-p", "validation=false", "--workload", "vp",
+                "--threads", "1", "--arrivals", "500", "--duration", "1s", "--warmup", "0", "--max-lag", "2s",
+                "--quiet", "--out", file.toString());
+        assertThat(code).as(err.toString()).isEqualTo(Bg.FAILED);
+        JsonNode open = read(file).path("open");
+        assertThat(open.path("started").asLong()).isLessThan(20);
+        assertThat(open.path("unstarted").asLong()).isGreaterThan(400);
+        assertThat(open.path("late").asLong()).isGreaterThanOrEqualTo(open.path("unstarted").asLong());
+        assertThat(open.path("valid").asBoolean()).isFalse();
+        assertThat(open.path("invalid_reason").asText()).contains("fell behind its schedule", "never started");
+        assertThat(err.toString()).contains("bg: error: the run is invalid: BG fell behind its schedule");
+    }
+
+    @Test
     void theOpenModelRatingIsTheRateAtWhichTheInFlightLimitIsFull() throws Exception {
         // Every action takes 5 ms (plus BG's own time) and at most 4 are in flight: the store serves c = 4 / service
         // time a second. Below c each arrival takes its service time; above it the backlog grows all run long and

@@ -101,7 +101,8 @@ public record EmulatorConfig(int threads, Duration duration, long operations, Du
             throw new InvalidParameterException("operationcount", "must be 0 or more, got " + operations);
         }
         if (operations == 0 && (duration == null || duration.isZero() || duration.isNegative())) {
-            throw new InvalidParameterException("--duration", "must be positive, got " + duration);
+            throw new InvalidParameterException("--duration", "must be longer than 0, got "
+                    + (duration == null ? "none" : org.bgbench.model.Durations.format(duration)));
         }
         if (warmup == null || warmup.isNegative() || warmupOperations < 0) {
             throw new InvalidParameterException("warmup", "must be 0 or more");

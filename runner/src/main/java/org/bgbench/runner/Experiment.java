@@ -118,7 +118,7 @@ public final class Experiment {
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
                     m::recorder);
             org.bgbench.measurement.open.OpenModelRecorder open = openRecorder(s, m);
-            long[] backlog = new long[3];
+            long[] backlog = new long[2];
             if (open != null) {
                 m.addListener(open);
                 emulator.withArrivals(open::stripe);
@@ -150,7 +150,7 @@ public final class Experiment {
                     }
                     m.stopMeasuring();
                     if (open != null) {
-                        takeBacklog(emulator, s.spec().open(), backlog, end);
+                        takeBacklog(emulator, backlog, end);
                     }
                 });
             } finally {
@@ -168,7 +168,7 @@ public final class Experiment {
             }
             RunResult result = finish(m.result(context), outcome, s, emulator, m);
             if (open != null) {
-                result = result.withOpen(open.result(result.durationS(), backlog[0], backlog[1], backlog[2]));
+                result = result.withOpen(open.result(result.durationS(), backlog[0], backlog[1]));
             }
             if (hlog != null) {
                 // Its last interval: what the result has beyond the seconds (the stuck executions).
@@ -225,18 +225,17 @@ public final class Experiment {
     }
 
     /**
-     * The arrivals due in the measured period that no thread had taken when it ended: how many, how long the oldest
-     * had waited, and how many had waited longer than the lag bound (they count as late: a store that froze at the end
-     * must not look punctual because BG never got to its backlog), at {@code now}, when the period ended.
+     * The arrivals due in the measured period that no thread had taken when it ended: how many and how long the oldest
+     * had waited, at {@code now}, when the period ended (they all count as late: a store that froze at the end must
+     * not look punctual because BG never got to its backlog).
      */
-    private static void takeBacklog(Emulator emulator, OpenModel o, long[] backlog, long now) {
+    private static void takeBacklog(Emulator emulator, long[] backlog, long now) {
         org.bgbench.emulator.open.ArrivalClock clock = emulator.arrivalClock();
         if (clock == null) {
             return;
         }
         backlog[0] = Math.round(clock.untakenBefore(now));
         backlog[1] = Math.max(0, now - clock.oldestUntaken());
-        backlog[2] = Math.round(clock.untakenBefore(now - o.maxLag().toNanos()));
     }
 
     private static ExperimentInfo info(Setup s) {

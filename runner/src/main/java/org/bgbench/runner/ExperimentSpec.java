@@ -99,6 +99,10 @@ public record ExperimentSpec(int threads, Duration duration, long operations, Du
         Warmup w = ws.warmup();
         if (warmup != null) {
             String text = warmup.trim();
+            if (text.startsWith("-")) {
+                throw new InvalidParameterException("--warmup", "must be 0 or more: a time (10s) or a request count "
+                        + "(500), got '" + text + "'");
+            }
             if (text.matches("\\d+")) {
                 long n = Long.parseLong(text);
                 w = n == 0 ? Warmup.NONE : new Warmup.Requests(n);

@@ -18,8 +18,9 @@ import org.bgbench.model.InvalidParameterException;
 /**
  * Property parameters as USC BG takes them: {@code -P file} (applied in order) then {@code -p key=value} overrides.
  * Keys are case-sensitive as in the original, but checked against every key BG knows: an unknown {@code -p} key is an
- * error; an unknown key inside a USC property file only draws a warning, because the original's files carry keys for
- * its own classes (e.g. {@code db}, {@code workload}) that mean nothing here.
+ * error; an unknown key (or a line that is no {@code key=value}) inside a property file draws a warning naming the
+ * file, because the original's files carry keys for its own classes that mean nothing here. Keys of the original that
+ * BG knows and deliberately ignores (e.g. {@code db}) pass silently from a file, with a warning from {@code -p}.
  */
 public final class Parameters {
     private final Map<String, String> values = new LinkedHashMap<>();
@@ -79,6 +80,11 @@ public final class Parameters {
         return values.containsKey(key);
     }
 
+    /** Where {@code key}'s value came from: a property file's path, {@code -p}, an option, or null when not set. */
+    public String origin(String key) {
+        return origin.get(key);
+    }
+
     /**
      * Checks every key against {@code known}; {@code ignoredUsc} are keys of the original BG that BG accepts without
      * using (warned about if set).
@@ -96,9 +102,18 @@ public final class Parameters {
                 continue;
             }
             boolean fromFile = !"-p".equals(origin.get(key));
-            if (ignoredUsc.contains(key) || fromFile) {
-                warnings.add("ignoring " + key + "=" + e.getValue() + " from " + origin.get(key)
-                        + (ignoredUsc.contains(key) ? " (a USC BG setting BG does not need)" : " (unknown key)"));
+            if (ignoredUsc.contains(key)) {
+                if (!fromFile) {
+                    warnings.add("ignoring " + key + "=" + e.getValue() + " from -p (a USC BG setting BG does not "
+                            + "need)");
+                }
+                continue;
+            }
+            if (fromFile) {
+                // Properties syntax reads a line of garbage as a key with the rest of the line as its value.
+                warnings.add("ignoring " + key + (e.getValue().isEmpty() ? "" : " (value '" + e.getValue() + "')")
+                        + " in " + origin.get(key) + ": not a key BG knows" + suggestion(key, known)
+                        + "; 'bg keys' lists them");
                 continue;
             }
             throw new InvalidParameterException(key, "unknown parameter" + suggestion(key, known)

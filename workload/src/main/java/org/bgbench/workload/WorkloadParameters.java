@@ -39,6 +39,9 @@ import org.bgbench.workload.mix.Mixes;
  * misspelt frequency does not silently become 0.
  */
 public final class WorkloadParameters {
+    /** The key naming a mix given by frequencies, for results ({@code custom} when not given). */
+    public static final String MIX_NAME = "mixname";
+
     /** Key → description, in the order {@code bg run --help} lists them. */
     public static final Map<String, String> KEYS;
 
@@ -47,6 +50,8 @@ public final class WorkloadParameters {
         k.put("mix", "named mix: " + String.join(", ", Mixes.names()) + " (default " + WorkloadSpec.DEFAULT_MIX
                 + "; not together with frequency keys)");
         k.put("workload", "USC BG's workload class (ignored), or a named mix like mix");
+        k.put(MIX_NAME, "the name results give a mix set by frequency keys (default custom; a workload file's own "
+                + "name when the file sets them)");
         for (Action a : Action.values()) {
             k.put(a.uscKey(), "fraction of requests that are " + a.title() + " (" + a.name()
                     + "), 0..1 or a percentage such as 40%");
@@ -158,7 +163,17 @@ public final class WorkloadParameters {
                         intOf(props, "sharelistsize", d.feeds().listSize())));
     }
 
-    /** A mix and its name: a named mix's, or {@code custom}. */
+    /** The frequency keys of implemented actions and sessions among {@code props}' keys. */
+    public static List<String> frequencyKeys(Map<String, String> props) {
+        return props.keySet().stream().filter(k -> Kind.byUscKey(k).isPresent()).toList();
+    }
+
+    /** Whether {@code props} name a mix ({@code mix}, or USC's {@code workload} when it is not a Java class). */
+    public static boolean namesMix(Map<String, String> props) {
+        return present(props, "mix") || present(props, "workload") && !props.get("workload").contains(".");
+    }
+
+    /** A mix and its name: a named mix's, or {@code custom} (or {@value #MIX_NAME}'s). */
     public record NamedOrCustom(String name, Mix mix) {
     }
 
@@ -201,6 +216,10 @@ public final class WorkloadParameters {
         if (workload != null && workload.contains(".")) {
             workload = null; // USC's workload class, e.g. edu.usc.bg.workloads.CoreWorkload
         }
+        String label = present(props, MIX_NAME) ? props.get(MIX_NAME).trim() : null;
+        if (label != null && given.isEmpty()) {
+            throw new InvalidParameterException(MIX_NAME, "names a mix given by frequency keys, and none is given");
+        }
         if (given.isEmpty()) {
             if (named != null) {
                 return new NamedOrCustom(Mixes.find(named).map(Mixes.NamedMix::name).orElse(named),
@@ -232,7 +251,7 @@ public final class WorkloadParameters {
                     + "got " + sum + " (" + Mix.percent(sum) + ") from " + keys
                     + "; keys not given count as 0 (fractions such as 0.4, or percentages such as 40%)");
         }
-        return new NamedOrCustom("custom", Mix.ofWeights(w));
+        return new NamedOrCustom(label != null ? label : "custom", Mix.ofWeights(w));
     }
 
     private record Frequency(double value, boolean percent) {
@@ -309,6 +328,10 @@ public final class WorkloadParameters {
             return Warmup.NONE;
         }
         String v = props.get("warmup").trim();
+        if (v.startsWith("-")) {
+            throw new InvalidParameterException("warmup", "must be 0 or more: a whole number of requests (1000) or a "
+                    + "time with a unit (30s, 2m), got '" + v + "'");
+        }
         if (Durations.hasUnit(v)) {
             Duration t = Durations.parse("warmup", v);
             return t.isZero() ? Warmup.NONE : new Warmup.Time(t);

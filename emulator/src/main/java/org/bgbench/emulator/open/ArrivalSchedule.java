@@ -23,6 +23,18 @@ public record ArrivalSchedule(List<Phase> phases, Process process) {
     /** The command-line option this schedule comes from, named in its error messages. */
     public static final String OPTION = "--arrivals";
 
+    /**
+     * The highest rate a phase may ask for, arrivals per second. {@link ArrivalClock} spaces arrivals in steps of
+     * 1/1024 ns: at this rate a gap is 1024 steps, within 0.1 % of the rate asked for; far beyond it gaps round to a
+     * step or two and the rate offered is not the one asked for. It is a thousand times what one BG starts.
+     */
+    public static final double MAX_RATE = 1e9;
+
+    /** {@link #MAX_RATE} as the messages write it. */
+    public static String maxRateText() {
+        return String.format(Locale.ROOT, "%,d", (long) MAX_RATE);
+    }
+
     /** How arrivals are spaced at a given rate. */
     public enum Process { CONSTANT, POISSON }
 
@@ -104,6 +116,11 @@ public record ArrivalSchedule(List<Phase> phases, Process process) {
         if (!(r > 0) || Double.isInfinite(r)) {
             throw new InvalidParameterException(OPTION, "'" + item.trim() + "': the rate must be a number of arrivals "
                     + "per second above 0, got '" + text + "'");
+        }
+        if (r > MAX_RATE) {
+            throw new InvalidParameterException(OPTION, "'" + item.trim() + "': the rate must be at most "
+                    + maxRateText() + " arrivals per second (the finest spacing BG's arrival clock keeps), got '"
+                    + text + "'");
         }
         return r;
     }

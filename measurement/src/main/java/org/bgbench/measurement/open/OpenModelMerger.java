@@ -58,9 +58,9 @@ public final class OpenModelMerger {
         double latePct = offered == 0 ? 0 : 100.0 * late / offered;
         String reason = null;
         if (latePct > first.maxLatePct()) {
-            reason = String.format(Locale.ROOT, "BG fell behind its schedule: %.1f %% of the %d arrivals due started "
-                    + "more than %.0f ms after their due time (at most %.1f %% may)", latePct, offered,
-                    first.maxLagMs(), first.maxLatePct()) + (reasons.isEmpty() ? "" : "; on the workers: "
+            reason = String.format(Locale.ROOT, "BG fell behind its schedule: %.1f %% of the %,d arrivals due were "
+                    + "late (started more than %.0f ms after their due time, or %,d never started; at most %.1f %% "
+                    + "may be late)", latePct, offered, first.maxLagMs(), unstarted, first.maxLatePct()) + (reasons.isEmpty() ? "" : "; on the workers: "
                     + String.join("; ", reasons));
         } else if (offered == 0) {
             reason = "no arrival started in the measured period";

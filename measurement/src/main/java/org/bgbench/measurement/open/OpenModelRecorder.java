@@ -167,11 +167,11 @@ public final class OpenModelRecorder implements Consumer<SecondSample> {
 
     /**
      * The open section of a run whose measured period lasted {@code seconds}, with the backlog left at its end:
-     * {@code unstarted} arrivals had been due and not started, the oldest for {@code oldestUnstartedNanos}, and
-     * {@code unstartedLate} of them for longer than the lag bound.
+     * {@code unstarted} arrivals had been due and not started, the oldest for {@code oldestUnstartedNanos}. Every one
+     * of them counts as late, however recently it came due: it was never offered to the store, and in a period not
+     * much longer than the lag bound none of them could have waited longer than the bound.
      */
-    public synchronized OpenModelResult result(double seconds, long unstarted, long oldestUnstartedNanos,
-                                               long unstartedLate) {
+    public synchronized OpenModelResult result(double seconds, long unstarted, long oldestUnstartedNanos) {
         long n = 0;
         long lateStarted = 0;
         long q = 0;
@@ -197,13 +197,14 @@ public final class OpenModelRecorder implements Consumer<SecondSample> {
             }
         }
         long offered = n + unstarted;
-        long lateTotal = lateStarted + unstartedLate;
+        long lateTotal = lateStarted + unstarted;
         double latePct = offered == 0 ? 0 : 100.0 * lateTotal / offered;
         String reason = null;
         if (latePct > maxLatePct) {
-            reason = String.format(Locale.ROOT, "BG fell behind its schedule: %.1f %% of the %d arrivals due started "
-                            + "more than %s after their due time (at most %.1f %% may)%s", latePct, offered,
-                    lag(), maxLatePct, q > 0 ? String.format(Locale.ROOT, "; %.1f %% found all %d threads busy: "
+            reason = String.format(Locale.ROOT, "BG fell behind its schedule: %.1f %% of the %,d arrivals due were "
+                            + "late (%,d started more than %s after their due time, %,d never started; at most %.1f %% "
+                            + "may be late)%s", latePct, offered, lateStarted, lag(), unstarted, maxLatePct,
+                    q > 0 ? String.format(Locale.ROOT, "; %.1f %% found all %d threads busy: "
                             + "raise --threads if the store can take more at once, else the store cannot keep up "
                             + "with this rate", 100.0 * q / Math.max(1, n), inFlightLimit)
                             : "; threads were free, so BG's own CPU could not keep up");

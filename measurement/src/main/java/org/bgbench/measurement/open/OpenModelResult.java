@@ -21,8 +21,8 @@ import java.util.Map;
  * @param queued         arrivals already due when a thread took them: every thread was busy (the in-flight limit)
  * @param unstarted      arrivals due in the measured period that no thread had started when it ended
  * @param oldestUnstartedMs how long the oldest of those had been due when the period ended, ms
- * @param late           started arrivals that started more than {@code maxLagMs} after their due time, plus unstarted
- *                       ones that had been due that long
+ * @param late           started arrivals that started more than {@code maxLagMs} after their due time, plus every
+ *                       unstarted one (never offered to the store)
  * @param latePct        100 × late / offered
  * @param startDelay     how long after its due time each arrival started
  * @param valid          false when BG fell behind its schedule beyond the bound: the store was not offered the rate

@@ -108,7 +108,7 @@ public final class SummaryPrinter {
         org.bgbench.measurement.open.LatencySummary d = o.startDelay();
         sb.append(fmt("Open     arrivals %s (%s): %,d due, %s/s; latencies above count from each arrival's due "
                         + "time%n", o.schedule(), o.process(), o.offered(), num(o.offeredRate(), 1)));
-        sb.append(fmt("Schedule start delay p50 %s ms, p99 %s ms, max %s ms; %s %% late (> %s ms, at most %s %% may); "
+        sb.append(fmt("Schedule start delay p50 %s ms, p99 %s ms, max %s ms; %s %% late (> %s ms or never started, at most %s %% may); "
                         + "%s %% found all %d threads busy; %,d not started at the end%n", ms(d.p50Ms()),
                 ms(d.p99Ms()), ms(d.maxMs()), num(o.latePct(), 2), num(o.maxLagMs(), 0), num(o.maxLatePct(), 1),
                 num(o.started() == 0 ? 0 : 100.0 * o.queued() / o.started(), 2), o.inFlightLimit(), o.unstarted()));

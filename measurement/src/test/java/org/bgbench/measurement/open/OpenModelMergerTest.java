@@ -36,10 +36,10 @@ class OpenModelMergerTest {
             both.stripe(i).started(0, delay, i % 3 == 0);
             both.stripe(i).service(i % 4, service);
         }
-        OpenModelResult ra = a.result(10, 0, 0, 0);
+        OpenModelResult ra = a.result(10, 0, 0);
         assertThat(ra.valid()).as("worker a alone: 10 % late").isFalse();
-        OpenModelResult merged = OpenModelMerger.merge(Arrays.asList(ra, null, b.result(10, 0, 0, 0)), "1000", 8);
-        OpenModelResult one = both.result(10, 0, 0, 0);
+        OpenModelResult merged = OpenModelMerger.merge(Arrays.asList(ra, null, b.result(10, 0, 0)), "1000", 8);
+        OpenModelResult one = both.result(10, 0, 0);
         assertThat(merged.valid()).as("1 % of all late").isTrue();
         assertThat(merged.started()).isEqualTo(one.started());
         assertThat(merged.late()).isEqualTo(one.late());

@@ -118,14 +118,14 @@ class RatingRunnerIncompleteTest {
         for (int i = 0; i < 100; i++) {
             rec.stripe(i).started(0, i < 10 ? 2_000_000_000L : 1_000L, i < 10);
         }
-        RunResult behind = result(false).withOpen(rec.result(10, 0, 0, 0));
+        RunResult behind = result(false).withOpen(rec.result(10, 0, 0));
         Measurement m = RatingRunner.measurement(behind);
         assertThat(m.withinBetaPct()).isEqualTo(100);
         assertThat(m.succeeds(SLA)).isFalse();
         assertThat(m.failures(SLA)).singleElement().asString().contains("the experiment is incomplete",
                 "BG fell behind its schedule: 10.0 % of the 100 arrivals");
         RunResult onTime = result(false).withOpen(new org.bgbench.measurement.open.OpenModelRecorder("1000",
-                "constant", 4, Duration.ofSeconds(1), 5, List.of("VP"), List.of()).result(10, 0, 0, 0));
+                "constant", 4, Duration.ofSeconds(1), 5, List.of("VP"), List.of()).result(10, 0, 0));
         assertThat(onTime.open().valid()).as("no arrival at all is not valid either").isFalse();
     }
 
