@@ -51,6 +51,9 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
     static final List<String> SQLITE_INIT = List.of("PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
             "PRAGMA busy_timeout = 30000");
 
+    /** The values of {@code jdbc.dialect} that name a built-in dialect rather than a dialect file. */
+    static final List<String> NAMES = List.of("postgresql", "postgres", "mariadb", "mysql", "sqlite", "generic", "ansi");
+
     /** The dialect of {@code value}, or the one guessed from {@code url} when {@code value} is empty. */
     static JdbcDialect of(String value, String url) {
         if (value == null || value.isBlank()) {

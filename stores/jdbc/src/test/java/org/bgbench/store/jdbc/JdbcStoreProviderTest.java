@@ -49,9 +49,17 @@ class JdbcStoreProviderTest {
                 "feed.design", "feed.push");
         assertThat(p.settings().stream().filter(s -> s.key().equals("jdbc.dialect")).findFirst().orElseThrow()
                 .description()).contains("guessed from jdbc.url");
-        // Read-only inputs: a worker reads them where they are instead of confining them under its directory.
-        assertThat(p.settings().stream().filter(s -> s.key().equals("jdbc.driver-jar")).findFirst().orElseThrow()
-                .path()).isFalse();
+        // Each setting says what it names: code (a worker refuses it unless allowed), a file or a URL.
+        java.util.Map<String, StoreSetting> byKey = new java.util.HashMap<>();
+        p.settings().forEach(s -> byKey.put(s.key(), s));
+        for (String code : List.of("jdbc.driver-jar", "jdbc.driver-maven", "jdbc.maven-repo", "jdbc.driver")) {
+            assertThat(byKey.get(code).loadsCode()).as(code).isTrue();
+        }
+        assertThat(byKey.get("jdbc.url").namesDatabase()).isTrue();
+        assertThat(byKey.get("jdbc.dialect").namesFile("sqlite")).isFalse();
+        assertThat(byKey.get("jdbc.dialect").namesFile("my.properties")).isTrue();
+        assertThat(byKey.get("images.dir").namesFile()).isTrue();
+        assertThat(byKey.get("jdbc.pool").namesFile() || byKey.get("jdbc.pool").loadsCode()).isFalse();
     }
 
     @Test
