@@ -57,10 +57,10 @@ final class WorkerCommand implements Callable<Integer> {
                     + "store settings may name files or directories in (default ${DEFAULT-VALUE}).")
     Path dir;
 
-    @Option(names = WorkerConfinement.ALLOW_CODE_OPTION, description = "Let the coordinator name code for the store "
-            + "to load or run (jdbc.driver-jar, jdbc.driver-maven, jdbc.maven-repo, jdbc.driver: any setting that loads "
-            + "code) and database URLs whose files BG cannot tell. Without it a worker refuses them; files and "
-            + "directories stay under --dir either way.")
+    @Option(names = WorkerConfinement.ALLOW_CODE_OPTION, description = "Let the coordinator name code for the "
+            + "store to load or run (jdbc.driver-jar, jdbc.driver-maven, jdbc.maven-repo, jdbc.driver: any setting "
+            + "that loads code) and database URLs whose files BG cannot tell. Without it a worker refuses them; "
+            + "files and directories stay under --dir either way.")
     boolean allowCode;
 
     @picocli.CommandLine.Mixin

@@ -415,7 +415,7 @@ class BgCommandTest {
         return port;
     }
 
-    /** A secret of whitespace, or of a character or two repeated, is no secret: from the flag, a file, the environment. */
+    /** A secret of whitespace, or of a character or two repeated, is no secret: from the flag, a file, the env. */
     @Test
     void aBlankOrTriviallyWeakSecretIsRefusedWhereverItComesFrom() throws Exception {
         String blank = " ".repeat(16);

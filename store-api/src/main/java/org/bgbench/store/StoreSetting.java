@@ -59,6 +59,11 @@ public record StoreSetting(String key, String defaultValue, String description, 
         return new StoreSetting(key, defaultValue, description, kind, List.of());
     }
 
+    /** A setting whose value is a file or a directory on BG's host (as {@link Kind#FILE}: both are confined alike). */
+    public static StoreSetting path(String key, String defaultValue, String description) {
+        return of(Kind.FILE, key, defaultValue, description);
+    }
+
     /** A {@link Kind#FILE_OR_NAME} setting: one of {@code names}, else a file. */
     public static StoreSetting fileOrName(String key, String defaultValue, String description, String... names) {
         return new StoreSetting(key, defaultValue, description, Kind.FILE_OR_NAME, List.of(names));

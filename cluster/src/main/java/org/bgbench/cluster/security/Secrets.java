@@ -162,7 +162,8 @@ public final class Secrets {
         }
         if (content.isBlank() && !content.replace("\n", "").replace("\r", "").isEmpty()) {
             throw new SecurityOptionException("--secret-file", file + " holds only whitespace; give a random secret"
-                    + " (start a worker without a secret to have one generated, or use e.g. 'openssl rand -base64 24')");
+                    + " (start a worker without a secret to have one generated, or use e.g."
+                    + " 'openssl rand -base64 24')");
         }
         content = content.strip();
         if (content.contains("\n") || content.contains("\r")) {

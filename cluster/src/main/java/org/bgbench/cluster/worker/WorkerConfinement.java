@@ -69,7 +69,8 @@ public final class WorkerConfinement {
             if (s.namesFile(v)) {
                 out.put(s.key(), under(s.key(), v).toString());
             } else if (s.namesDatabase()) {
-                out.put(s.key(), new DatabaseUrls(this).confine(s.key(), v, s.kind() == StoreSetting.Kind.DATABASE_URLS));
+                boolean list = s.kind() == StoreSetting.Kind.DATABASE_URLS;
+                out.put(s.key(), new DatabaseUrls(this).confine(s.key(), v, list));
             } else if (s.loadsCode() && !allowCode && !v.equals(s.defaultValue())) {
                 throw new IllegalArgumentException(s.key() + ": names code for the worker to load or run ("
                         + describe(s.kind()) + "); a worker takes none from its coordinator unless it was started "

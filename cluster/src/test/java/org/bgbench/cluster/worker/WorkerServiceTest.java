@@ -255,7 +255,8 @@ class WorkerServiceTest {
                 new Row("jdbc", "jdbc.url", "jdbc:derby:/abs/derby", out),
                 new Row("jdbc", "jdbc.url", "jdbc:oracle:thin:@//db:1521/bg", url),
                 new Row("jdbc", "jdbc.url", "jdbc:sqlite::resource:http://evil/x.db", url),
-                new Row("postgres", "postgres.url", "jdbc:postgresql://db/bg?socketFactory=org.evil.F", "socketFactory"),
+                new Row("postgres", "postgres.url", "jdbc:postgresql://db/bg?socketFactory=org.evil.F",
+                        "socketFactory"),
                 new Row("postgres", "postgres.url", "jdbc:postgresql://db/bg?sslrootcert=/etc/shadow", "sslrootcert"),
                 new Row("postgres", "postgres.read-urls", "jdbc:postgresql://r1/bg,jdbc:sqlite:/x.db", out),
                 // Code: jars, Maven coordinates, repositories, classes.

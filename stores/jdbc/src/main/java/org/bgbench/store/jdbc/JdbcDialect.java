@@ -1,7 +1,6 @@
 package org.bgbench.store.jdbc;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -52,7 +51,8 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
             "PRAGMA busy_timeout = 30000");
 
     /** The values of {@code jdbc.dialect} that name a built-in dialect rather than a dialect file. */
-    static final List<String> NAMES = List.of("postgresql", "postgres", "mariadb", "mysql", "sqlite", "generic", "ansi");
+    static final List<String> NAMES = List.of("postgresql", "postgres", "mariadb", "mysql", "sqlite", "generic",
+            "ansi");
 
     /** The dialect of {@code value}, or the one guessed from {@code url} when {@code value} is empty. */
     static JdbcDialect of(String value, String url) {

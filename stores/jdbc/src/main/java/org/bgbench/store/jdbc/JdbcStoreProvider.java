@@ -46,16 +46,21 @@ public final class JdbcStoreProvider implements StoreProvider {
     @Override
     public List<StoreSetting> settings() {
         List<StoreSetting> all = new ArrayList<>(List.of(
-                StoreSetting.of(StoreSetting.Kind.DATABASE_URL, URL, null, "JDBC URL of the database (required), e.g. jdbc:h2:/data/bg, "
+                StoreSetting.of(StoreSetting.Kind.DATABASE_URL, URL, null,
+                        "JDBC URL of the database (required), e.g. jdbc:h2:/data/bg, "
                         + "jdbc:sqlserver://host;databaseName=bg, jdbc:oracle:thin:@//host:1521/bg"),
-                StoreSetting.of(StoreSetting.Kind.CLASS_NAME, DRIVER, null, "driver class, e.g. org.h2.Driver; default: the driver the jars "
+                StoreSetting.of(StoreSetting.Kind.CLASS_NAME, DRIVER, null,
+                        "driver class, e.g. org.h2.Driver; default: the driver the jars "
                         + "register (META-INF/services) that accepts jdbc.url"),
-                StoreSetting.of(StoreSetting.Kind.JAR, DRIVER_JAR, null, "driver jar file(s), comma separated; without it or "
+                StoreSetting.of(StoreSetting.Kind.JAR, DRIVER_JAR, null,
+                        "driver jar file(s), comma separated; without it or "
                         + "jdbc.driver-maven the driver comes from BG's class path (SQLite, PostgreSQL, MariaDB)"),
-                StoreSetting.of(StoreSetting.Kind.MAVEN_ARTIFACT, DRIVER_MAVEN, null, "driver as Maven coordinates group:artifact:version, comma "
+                StoreSetting.of(StoreSetting.Kind.MAVEN_ARTIFACT, DRIVER_MAVEN, null,
+                        "driver as Maven coordinates group:artifact:version, comma "
                         + "separated; taken from ~/.m2/repository, else downloaded from jdbc.maven-repo into "
                         + "~/.bg/drivers after a SHA-1 check; the jar alone, no transitive dependencies"),
-                StoreSetting.of(StoreSetting.Kind.CODE_REPOSITORY, MAVEN_REPO, DEFAULT_REPO, "Maven repository jdbc.driver-maven downloads from "
+                StoreSetting.of(StoreSetting.Kind.CODE_REPOSITORY, MAVEN_REPO, DEFAULT_REPO,
+                        "Maven repository jdbc.driver-maven downloads from "
                         + "(https, http or file URL)"),
                 new StoreSetting(USER, null, "user to log in as (or in the URL, if the driver takes it there)"),
                 new StoreSetting(PASSWORD, null, "password of the user"),
