@@ -10,19 +10,10 @@ import org.bgbench.store.StoreSetting;
 /** Every parameter key BG knows, by group, for checking user input and for {@code bg keys}. */
 final class Keys {
     /** Keys of BG's loader. */
-    static final Map<String, String> LOAD = new LinkedHashMap<>();
+    static final Map<String, String> LOAD = org.bgbench.runner.RunKeys.LOADER;
 
     /** Keys of the original BG that name its own classes or features BG does differently; accepted, ignored. */
-    static final Set<String> IGNORED_USC = Set.of("db", "userworkload", "friendshipworkload",
-            "resourceworkload", "exportfile", "exporter", "measurementtype", "timeseries.granularity",
-            "validationapproach", "initapproach",
-            "port", "monitor", "ratingmode", "expectedlatency", "expectedavgstaleness", "expectedstalenessperc",
-            "insertorder", "fieldcount", "fieldlength", "readallfields", "writeallfields", "dbclients",
-            "logdir", "lockreads", "maxtime", "benchmarkstats");
-
-    static {
-        LOAD.put("numloadthreads", "loader threads (default: 2 × cores)");
-    }
+    static final Set<String> IGNORED_USC = org.bgbench.runner.RunKeys.IGNORED_USC;
 
     private Keys() {
     }

@@ -9,6 +9,7 @@ import org.bgbench.cluster.security.Secrets;
 import org.bgbench.cluster.security.SecurityOptionException;
 import org.bgbench.cluster.security.TlsServer;
 import org.bgbench.cluster.rpc.WorkerServer;
+import org.bgbench.cluster.worker.WorkerConfinement;
 import org.bgbench.cluster.worker.WorkerService;
 import org.bgbench.model.InvalidParameterException;
 import picocli.CommandLine.Command;
@@ -52,8 +53,15 @@ final class WorkerCommand implements Callable<Integer> {
     // --- end of security options -----------------------------------------------------------------------------------
 
     @Option(names = "--dir", paramLabel = "DIR", defaultValue = "bg-data/worker",
-            description = "Where this worker keeps its own results and logs (default ${DEFAULT-VALUE}).")
+            description = "Where this worker keeps its own results and logs, and the only place a coordinator's "
+                    + "store settings may name files or directories in (default ${DEFAULT-VALUE}).")
     Path dir;
+
+    @Option(names = WorkerConfinement.ALLOW_CODE_OPTION, description = "Let the coordinator name code for the "
+            + "store to load or run (jdbc.driver-jar, jdbc.driver-maven, jdbc.maven-repo, jdbc.driver: any setting "
+            + "that loads code) and database URLs whose files BG cannot tell. Without it a worker refuses them; "
+            + "files and directories stay under --dir either way.")
+    boolean allowCode;
 
     @picocli.CommandLine.Mixin
     MetricsOptions metrics = new MetricsOptions();
@@ -94,7 +102,7 @@ final class WorkerCommand implements Callable<Integer> {
         } catch (SecurityOptionException e) {
             throw new InvalidParameterException(e.option(), e.getMessage());
         }
-        WorkerService service = new WorkerService(dir, err);
+        WorkerService service = new WorkerService(dir, err, allowCode);
         try (WorkerServer server = WorkerServer.builder(address, service).secret(sharedSecret).tls(identity)
                 .messages(say).start();
              // Its metrics are labelled with the address coordinators name it by in --workers.

@@ -514,6 +514,85 @@ class BgCommandTest {
         return port;
     }
 
+    /** A secret of whitespace, or of a character or two repeated, is no secret: from the flag, a file, the env. */
+    @Test
+    void aBlankOrTriviallyWeakSecretIsRefusedWhereverItComesFrom() throws Exception {
+        String blank = " ".repeat(16);
+        assertThat(bg("worker", "--listen", "127.0.0.1:0", "--dir", dir.toString(), "--secret", blank))
+                .isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("bg: error: --secret: the secret is only whitespace");
+        assertThat(bg("shutdown", "--workers", "127.0.0.1:1", "--secret", "abababababababab")).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("--secret: the secret has only 2 different characters; at least 8");
+        assertThat(bg("shutdown", "--workers", "127.0.0.1:1", "--secret", " sixteen-characters")).isEqualTo(
+                Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("--secret: the secret begins or ends with whitespace");
+        java.nio.file.Path file = dir.resolve("blank.secret");
+        java.nio.file.Files.writeString(file, blank + "\n");
+        assertThat(bg("worker", "--listen", "127.0.0.1:0", "--dir", dir.toString(), "--secret-file", file.toString()))
+                .isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("--secret-file: " + file + " holds only whitespace");
+        assertThat(bg("shutdown", "--workers", "127.0.0.1:1", "--secret-file", file.toString())).isEqualTo(
+                Bg.BAD_INPUT);
+        assertThat(err.toString()).doesNotContain("\tat ");
+
+        // The environment: a real process, started with BG_SECRET of spaces.
+        ProcessBuilder pb = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), Bg.class.getName(), "worker", "--listen",
+                "127.0.0.1:0", "--dir", dir.resolve("w").toString()).redirectErrorStream(true);
+        pb.environment().put("BG_SECRET", blank);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isEqualTo(Bg.BAD_INPUT);
+        assertThat(out).contains("bg: error: BG_SECRET: the secret is only whitespace").doesNotContain("listening");
+    }
+
+    /**
+     * A coordinator cannot make a real worker write outside its --dir or load a jar: the worker refuses the settings
+     * (one line naming the key), the coordinator's command fails, and nothing appears where it pointed.
+     */
+    @Test
+    void aWorkerRefusesACoordinatorsFilesOutsideItsDirectoryAndItsCode() throws Exception {
+        java.nio.file.Path secretFile = dir.resolve("w.secret");
+        java.nio.file.Files.writeString(secretFile, "a-secret-for-the-confinement-test\n");
+        java.nio.file.Files.setPosixFilePermissions(secretFile,
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        java.util.concurrent.atomic.AtomicInteger code = new java.util.concurrent.atomic.AtomicInteger(-1);
+        StringWriter workerErr = new StringWriter();
+        Thread[] worker = new Thread[1];
+        int port = startWorker(workerErr, code, worker, "--secret-file", secretFile.toString());
+        String workers = "127.0.0.1:" + port;
+        java.nio.file.Path outside = dir.resolve("outside.db");
+        java.nio.file.Path jar = dir.resolve("evil.jar");
+        java.nio.file.Files.writeString(jar, "not a jar");
+        try {
+            String[][] attempts = {
+                {"jdbc.url=jdbc:sqlite:" + outside, "jdbc.url: sqlite:" + outside},
+                {"jdbc.driver-jar=" + jar, "jdbc.driver-jar: names code for the worker to load or run"},
+                {"jdbc.dialect=/etc/passwd", "jdbc.dialect=/etc/passwd: a worker keeps its files under its own"},
+            };
+            for (String[] a : attempts) {
+                int before = err.getBuffer().length();
+                String[] setting = a[0].startsWith("jdbc.url") ? new String[] {"-p", a[0]}
+                        : new String[] {"-p", "jdbc.url=jdbc:sqlite:w.db", "-p", a[0]};
+                java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("load", "--store", "jdbc",
+                        "--workers", workers, "--secret-file", secretFile.toString(), "-p", "usercount=100", "-p",
+                        "friendcountperuser=4", "-p", "resourcecountperuser=1"));
+                args.addAll(java.util.List.of(setting));
+                int exit = bg(args.toArray(String[]::new));
+                String said = err.toString().substring(before);
+                assertThat(exit).as(said).isEqualTo(Bg.FAILED);
+                assertThat(said.lines().filter(l -> l.startsWith("bg: error:")).count()).as(said).isEqualTo(1);
+                assertThat(said).as(a[0]).contains(a[1].startsWith("jdbc.url") ? "under its own directory" : a[1])
+                        .doesNotContain("root:x:").doesNotContain("\tat ");
+            }
+            assertThat(outside).doesNotExist();
+            assertThat(worker[0].isAlive()).as("the worker still serves").isTrue();
+        } finally {
+            bg("shutdown", "--workers", workers, "--secret-file", secretFile.toString());
+            worker[0].join(java.time.Duration.ofSeconds(15));
+        }
+    }
+
     @Test
     void aWorkerServesUntilItsCoordinatorShutsItDown() throws Exception {
         // No secret: the worker generates one and writes it to the --secret-file that does not exist yet.

@@ -2,11 +2,23 @@ package org.bgbench.runner;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /** The keys of a run that belong to the engine (threads, validation), with their meaning and their parsing. */
 public final class RunKeys {
     /** Keys of BG's emulator and validation that USC BG does not have, with what they mean. */
     public static final Map<String, String> RUN = new LinkedHashMap<>();
+
+    /** Keys of BG's loader. */
+    public static final Map<String, String> LOADER = Map.of("numloadthreads", "loader threads (default: 2 × cores)");
+
+    /** Keys of the original BG that name its own classes or features BG does differently; accepted, ignored. */
+    public static final Set<String> IGNORED_USC = Set.of("db", "userworkload", "friendshipworkload",
+            "resourceworkload", "exportfile", "exporter", "measurementtype", "timeseries.granularity",
+            "validationapproach", "initapproach",
+            "port", "monitor", "ratingmode", "expectedlatency", "expectedavgstaleness", "expectedstalenessperc",
+            "insertorder", "fieldcount", "fieldlength", "readallfields", "writeallfields", "dbclients",
+            "logdir", "lockreads", "maxtime", "benchmarkstats");
 
     static {
         RUN.put("threadkind", "auto, virtual, platform or shared: threads emulating members (auto: platform threads up "

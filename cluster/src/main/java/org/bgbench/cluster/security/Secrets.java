@@ -20,7 +20,8 @@ import java.util.function.Function;
  *
  * <p>In order: {@code --secret S} (works, but warns: other users of the host see it in {@code ps}), {@code
  * --secret-file F} (the file's content, surrounding whitespace ignored; warns when the group or others may read the
- * file), the environment variable {@value #ENV}. A secret has at least {@value #MIN_LENGTH} characters. A worker given
+ * file), the environment variable {@value #ENV}. A secret has at least {@value #MIN_LENGTH} characters and is not
+ * trivially weak ({@link #check}). A worker given
  * none of them generates one ({@value #GENERATED_BYTES} random bytes, URL-safe Base64), prints it, and writes it to the
  * {@code --secret-file} when that names a file that does not exist yet (mode 600). A coordinator needs one.
  */
@@ -30,6 +31,9 @@ public final class Secrets {
 
     /** The shortest secret accepted, in characters. */
     public static final int MIN_LENGTH = 16;
+
+    /** The fewest different characters a secret must have: {@code aaaa…} or {@code abab…} is no secret. */
+    public static final int MIN_DISTINCT = 8;
 
     /** The environment variable that may hold the secret. */
     public static final String ENV = "BG_SECRET";
@@ -114,17 +118,35 @@ public final class Secrets {
     }
 
     /**
-     * Checks that {@code secret} is long enough.
+     * Checks that {@code secret} is not trivially weak: at least {@value #MIN_LENGTH} characters, not only whitespace,
+     * no control characters, no whitespace at either end (a secret file drops it, so the two ends would disagree),
+     * and at least {@value #MIN_DISTINCT} different characters. The message never shows the secret.
      *
      * @param option what to name in the error, e.g. {@code --secret-file}
-     * @throws SecurityOptionException when it has fewer than {@value #MIN_LENGTH} characters
+     * @throws SecurityOptionException when it is not such a secret
      */
     public static void check(String option, String secret) {
-        int length = secret == null ? 0 : secret.codePointCount(0, secret.length());
+        String s = secret == null ? "" : secret;
+        int length = s.codePointCount(0, s.length());
+        String how = " (start a worker without a secret to have one generated, or use e.g. 'openssl rand -base64 24')";
+        if (length > 0 && s.isBlank()) {
+            throw new SecurityOptionException(option, "the secret is only whitespace; give a random one" + how);
+        }
         if (length < MIN_LENGTH) {
             throw new SecurityOptionException(option, "the secret has " + length + " characters; at least " + MIN_LENGTH
-                    + " are needed (start a worker without a secret to have one generated, or use e.g."
-                    + " 'openssl rand -base64 24')");
+                    + " are needed" + how);
+        }
+        if (s.codePoints().anyMatch(Character::isISOControl)) {
+            throw new SecurityOptionException(option, "the secret holds control characters; give printable ones" + how);
+        }
+        if (!s.strip().equals(s)) {
+            throw new SecurityOptionException(option, "the secret begins or ends with whitespace, which a secret file "
+                    + "would drop; give it without" + how);
+        }
+        long distinct = s.codePoints().distinct().count();
+        if (distinct < MIN_DISTINCT) {
+            throw new SecurityOptionException(option, "the secret has only " + distinct + " different characters; at "
+                    + "least " + MIN_DISTINCT + " are needed" + how);
         }
     }
 
@@ -132,12 +154,18 @@ public final class Secrets {
     static String read(Path file, Consumer<String> say) {
         String content;
         try {
-            content = Files.readString(file, StandardCharsets.UTF_8).strip();
+            content = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw new SecurityOptionException("--secret-file", "no such file: " + file);
         } catch (IOException | RuntimeException e) {
             throw new SecurityOptionException("--secret-file", "cannot read " + file + ": " + e.getMessage(), e);
         }
+        if (content.isBlank() && !content.replace("\n", "").replace("\r", "").isEmpty()) {
+            throw new SecurityOptionException("--secret-file", file + " holds only whitespace; give a random secret"
+                    + " (start a worker without a secret to have one generated, or use e.g."
+                    + " 'openssl rand -base64 24')");
+        }
+        content = content.strip();
         if (content.contains("\n") || content.contains("\r")) {
             throw new SecurityOptionException("--secret-file", file + " must hold the secret on one line");
         }

@@ -46,6 +46,8 @@ import org.bgbench.workload.WorkloadSpec;
 public final class WorkerService implements WorkerBackend {
     private final Path dir;
     private final PrintWriter log;
+    /** What the coordinator's settings may reach on this host. */
+    private final WorkerConfinement confinement;
     private DataStore store;
     private String identity;
     private StoreProvider provider;
@@ -65,9 +67,20 @@ public final class WorkerService implements WorkerBackend {
     private int index;
     private int runs;
 
+    /** A worker that takes no code from its coordinator. */
     public WorkerService(Path dir, PrintWriter log) {
+        this(dir, log, false);
+    }
+
+    /**
+     * @param allowCode the worker was started with {@value WorkerConfinement#ALLOW_CODE_OPTION}: the coordinator may
+     *                  name jars, Maven coordinates, repositories, classes and commands, and URLs whose files BG cannot
+     *                  tell
+     */
+    public WorkerService(Path dir, PrintWriter log, boolean allowCode) {
         this.dir = dir;
         this.log = log;
+        this.confinement = new WorkerConfinement(dir, allowCode);
     }
 
     /** Ends the running experiment early; set while one runs. */
@@ -180,7 +193,8 @@ public final class WorkerService implements WorkerBackend {
         Map<String, String> p = new LinkedHashMap<>(args.params());
         Parameters newParams = Parameters.of(List.of(), p.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
         StoreProvider newProvider = StoreRegistry.discover().get(args.store());
-        StoreSettings newSettings = StoreSettings.forProvider(newProvider, confine(newProvider, newParams.asMap()));
+        StoreSettings newSettings = StoreSettings.forProvider(newProvider,
+                confinement.confine(newProvider, newParams.asMap()));
         String beta = p.get(StoreSettings.BETA_PARAMETER);
         if (beta != null) {
             newSettings = newSettings.withBeta(org.bgbench.model.Durations.parse(StoreSettings.BETA_PARAMETER, beta));
@@ -215,30 +229,6 @@ public final class WorkerService implements WorkerBackend {
     private void fresh() {
         state = plan.newState(graph, index);
         heldMark = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
-    }
-
-    /**
-     * The settings with every file or directory a coordinator names kept under this worker's {@code --dir}: a
-     * coordinator must not make a worker write anywhere else, so absolute paths and {@code ..} are refused.
-     */
-    private Map<String, String> confine(StoreProvider provider, Map<String, String> given) {
-        Map<String, String> out = new LinkedHashMap<>(given);
-        for (org.bgbench.store.StoreSetting s : provider.settings()) {
-            if (!s.path()) {
-                continue;
-            }
-            String v = given.getOrDefault(s.key(), s.defaultValue());
-            if (v == null) {
-                continue;
-            }
-            Path p = Path.of(v);
-            if (p.isAbsolute() || p.normalize().startsWith("..") || v.contains("..")) {
-                throw new IllegalArgumentException(s.key() + "=" + v + ": a worker keeps its files under its own "
-                        + "directory (--dir " + dir + "); give a relative path without '..'");
-            }
-            out.put(s.key(), dir.resolve(p).normalize().toString());
-        }
-        return out;
     }
 
     private Messages.Loaded load(Messages.Load args, Consumer<JsonNode> out) {

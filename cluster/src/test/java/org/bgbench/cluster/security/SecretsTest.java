@@ -94,7 +94,27 @@ class SecretsTest {
         assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, "", null, NO_ENV, s -> { })), "--secret",
                 "has 0 characters");
         // sixteen characters, not bytes
-        assertThat(Secrets.resolve(Side.WORKER, "é".repeat(16), null, NO_ENV, s -> { }).secret()).hasSize(16);
+        assertThat(Secrets.resolve(Side.WORKER, "éèêëàâäôöûüùïîçñ", null, NO_ENV, s -> { }).secret()).hasSize(16);
+    }
+
+    @Test
+    void whitespaceAndTriviallyWeakSecretsAreRefusedFromEverySource() throws Exception {
+        String blank = " ".repeat(16);
+        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, blank, null, NO_ENV, s -> { })), "--secret",
+                "the secret is only whitespace");
+        assertOption(catchThrowable(() -> Secrets.resolve(Side.COORDINATOR, null, file("blank", blank + "\t\n",
+                "rw-------"), NO_ENV, s -> { })), "--secret-file", "holds only whitespace");
+        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, null, null, Map.of("BG_SECRET", blank)::get,
+                s -> { })), "BG_SECRET", "the secret is only whitespace");
+        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, "é".repeat(16), null, NO_ENV, s -> { })),
+                "--secret", "only 1 different characters; at least 8");
+        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, GOOD + " ", null, NO_ENV, s -> { })),
+                "--secret", "begins or ends with whitespace");
+        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, GOOD + "\u0007", null, NO_ENV, s -> { })),
+                "--secret", "control characters");
+        // Inner spaces are fine: a passphrase.
+        assertThat(Secrets.resolve(Side.WORKER, "correct horse battery staple", null, NO_ENV, s -> { }).secret())
+                .isEqualTo("correct horse battery staple");
     }
 
     @Test

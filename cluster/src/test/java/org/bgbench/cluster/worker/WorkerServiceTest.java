@@ -202,8 +202,7 @@ class WorkerServiceTest {
         WorkerService w = service();
         ClusterPlan plan = plan();
         for (String bad : List.of("/tmp/elsewhere.sqlite", "../escape.sqlite", "a/../../escape.sqlite")) {
-            Map<String, String> p = new java.util.TreeMap<>(PARAMS);
-            p.put("fragments", "4");
+            Map<String, String> p = otherStore();
             p.put("sqlite.file", bad);
             assertThatThrownBy(() -> w.call(Operations.OPEN, Messages.tree(new Messages.Open("sqlite", p,
                     plan.layout(), 0)))).as(bad).isInstanceOf(IllegalArgumentException.class)
@@ -211,14 +210,131 @@ class WorkerServiceTest {
         }
         assertThat(dir.getParent().resolve("escape.sqlite")).doesNotExist();
         // A relative file is the worker's own, under its directory.
-        Map<String, String> p = new java.util.TreeMap<>(PARAMS);
-        p.put("fragments", "4");
+        Map<String, String> p = otherStore();
         p.put("sqlite.file", "db/w.sqlite");
         Messages.Opened o = call(w, Operations.OPEN, new Messages.Open("sqlite", p, plan.layout(), 0),
                 Messages.Opened.class);
         assertThat(o.loaded()).isFalse();
         assertThat(dir.resolve("db/w.sqlite")).exists();
         w.closeStore();
+    }
+
+    /** The graph's and workload's parameters for a store other than memory (a worker refuses memory.name there). */
+    private static Map<String, String> otherStore() {
+        Map<String, String> p = new java.util.TreeMap<>(PARAMS);
+        p.remove(MemoryStoreProvider.NAME_KEY);
+        p.put("fragments", "4");
+        return p;
+    }
+
+    /** One setting a coordinator sends, and the words of the worker's refusal (null: accepted). */
+    record Row(String store, String key, String value, String refusal) {
+        @Override
+        public String toString() {
+            return store + " " + key + "=" + value;
+        }
+    }
+
+    static List<Row> settingsOfEveryKind() {
+        String code = "unless it was started with --allow-store-code";
+        String url = "a worker refuses it unless started with --allow-store-code";
+        String out = "under its own directory";
+        return List.of(
+                // FILE and DIRECTORY: under --dir only.
+                new Row("sqlite", "sqlite.file", "/tmp/elsewhere.sqlite", out),
+                new Row("sqlite", "images.dir", "../images", out),
+                new Row("sqlite", "images.dir", "~/images", out),
+                new Row("postgres", "postgres.socket", "/var/run/postgresql", out),
+                // FILE_OR_NAME: a dialect's name stays a name, a file stays under --dir.
+                new Row("jdbc", "jdbc.dialect", "/etc/shadow", out),
+                // DATABASE_URL(S): the file a driver opens, by the URL's form.
+                new Row("jdbc", "jdbc.url", "jdbc:sqlite:/abs/path.db", out),
+                new Row("jdbc", "jdbc.url", "jdbc:sqlite:file:../up.db", out),
+                new Row("jdbc", "jdbc.url", "jdbc:h2:/abs/h2db", out),
+                new Row("jdbc", "jdbc.url", "jdbc:h2:mem:x;INIT=RUNSCRIPT FROM '/etc/x.sql'", "parameter INIT"),
+                new Row("jdbc", "jdbc.url", "jdbc:derby:/abs/derby", out),
+                new Row("jdbc", "jdbc.url", "jdbc:oracle:thin:@//db:1521/bg", url),
+                new Row("jdbc", "jdbc.url", "jdbc:sqlite::resource:http://evil/x.db", url),
+                new Row("postgres", "postgres.url", "jdbc:postgresql://db/bg?socketFactory=org.evil.F",
+                        "socketFactory"),
+                new Row("postgres", "postgres.url", "jdbc:postgresql://db/bg?sslrootcert=/etc/shadow", "sslrootcert"),
+                new Row("postgres", "postgres.read-urls", "jdbc:postgresql://r1/bg,jdbc:sqlite:/x.db", out),
+                // Code: jars, Maven coordinates, repositories, classes.
+                new Row("jdbc", "jdbc.driver-jar", "/abs/evil.jar", code),
+                new Row("jdbc", "jdbc.driver-maven", "com.h2database:h2:2.3.232", code),
+                new Row("jdbc", "jdbc.maven-repo", "https://evil.example/repo", code),
+                new Row("jdbc", "jdbc.driver", "org.evil.Driver", code),
+                // A key no store and no part of BG declares.
+                new Row("sqlite", "sqlite.fille", "x.sqlite", "declares no such setting"),
+                // Accepted: relative files, names, network URLs with plain parameters, in-memory databases.
+                new Row("jdbc", "jdbc.url", "jdbc:sqlite:w.sqlite", null),
+                new Row("postgres", "postgres.url", "jdbc:postgresql://127.0.0.1:1/bg?sslmode=disable", null));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.MethodSource("settingsOfEveryKind")
+    void everySettingThatNamesAFileOrCodeIsConfinedOrRefused(Row row) throws Exception {
+        WorkerService w = service();
+        ClusterPlan plan = plan();
+        Map<String, String> p = otherStore();
+        p.put(row.key(), row.value());
+        if (row.store().equals("jdbc") && !row.key().equals("jdbc.url")) {
+            p.put("jdbc.url", "jdbc:sqlite:w.sqlite");
+        }
+        if (row.store().equals("postgres")) {
+            p.put("postgres.pool", "1"); // no server: open fails after the settings passed
+        }
+        JsonNode open = Messages.tree(new Messages.Open(row.store(), p, plan.layout(), 0));
+        try {
+            if (row.refusal() == null) {
+                try {
+                    w.call(Operations.OPEN, open);
+                } catch (RuntimeException e) {
+                    // Accepted by the worker; only the store itself may fail (no PostgreSQL on port 1).
+                    assertThat(row.store()).as(e.toString()).isEqualTo("postgres");
+                    assertThat(e.getMessage()).doesNotContain("worker");
+                }
+            } else {
+                assertThatThrownBy(() -> w.call(Operations.OPEN, open)).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageStartingWith(row.key()).hasMessageContaining(row.refusal());
+            }
+        } finally {
+            w.closeStore();
+        }
+        // Nothing was written outside the worker's directory, and the store's file is under it.
+        try (var left = java.nio.file.Files.list(dir.getParent())) {
+            assertThat(left.map(f -> f.getFileName().toString())).doesNotContain("up.db", "images", "escape.sqlite");
+        }
+        if (row.refusal() == null && row.store().equals("jdbc")) {
+            assertThat(dir.resolve("w.sqlite")).exists();
+        }
+    }
+
+    @Test
+    void aLinkInsideTheDirectoryDoesNotLeadOutOfIt(@TempDir Path outside) throws Exception {
+        java.nio.file.Files.createSymbolicLink(dir.resolve("link"), outside);
+        WorkerService w = service();
+        Map<String, String> p = otherStore();
+        p.put("sqlite.file", "link/w.sqlite");
+        assertThatThrownBy(() -> w.call(Operations.OPEN, Messages.tree(new Messages.Open("sqlite", p,
+                plan().layout(), 0)))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sqlite.file=link/w.sqlite").hasMessageContaining("symbolic link");
+        assertThat(outside.resolve("w.sqlite")).doesNotExist();
+    }
+
+    @Test
+    void aWorkerStartedToAllowCodeTakesADriverJarButStillConfinesFiles() throws Exception {
+        WorkerService w = new WorkerService(dir, new PrintWriter(log, true), true);
+        Map<String, String> p = otherStore();
+        p.put("jdbc.url", "jdbc:sqlite:/abs/path.db");
+        p.put("jdbc.driver-jar", dir.resolve("no-such.jar").toString());
+        JsonNode open = Messages.tree(new Messages.Open("jdbc", p, plan().layout(), 0));
+        assertThatThrownBy(() -> w.call(Operations.OPEN, open)).hasMessageStartingWith("jdbc.url")
+                .hasMessageContaining("under its own directory");
+        p.put("jdbc.url", "jdbc:sqlite:w.db");
+        // The jar passes the worker and reaches the store, which looks for it.
+        assertThatThrownBy(() -> w.call(Operations.OPEN, Messages.tree(new Messages.Open("jdbc", p, plan().layout(),
+                0)))).hasMessageContaining("no such jar file");
     }
 
     @Test

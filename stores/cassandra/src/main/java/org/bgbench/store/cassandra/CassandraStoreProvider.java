@@ -78,7 +78,7 @@ public final class CassandraStoreProvider implements StoreProvider {
                         "the tables' read_repair: BLOCKING (Cassandra's default: a read that sees replicas disagree "
                                 + "repairs them) or NONE"),
                 new StoreSetting(LOAD_IN_FLIGHT, "256", "asynchronous writes each loading thread keeps in flight"),
-                StoreSetting.path(SERVER_DIR, null,
+                StoreSetting.of(StoreSetting.Kind.DIRECTORY, SERVER_DIR, null,
                         "optional: the scripts/cassandra.sh directory of local nodes: BG reports their CPU and keeps a "
                                 + "snapshot image of them (over JMX)")));
         all.addAll(FeedDesign.settings());

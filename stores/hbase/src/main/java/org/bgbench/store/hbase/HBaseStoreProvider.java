@@ -70,7 +70,7 @@ public final class HBaseStoreProvider implements StoreProvider {
                 new StoreSetting(DURABILITY, "sync",
                         "write-ahead log of the actions' writes: sync (HBase's default, written to the log before "
                                 + "acknowledged), fsync (forced to disk), async (written in the background), skip"),
-                StoreSetting.path(SERVER_DIR, null,
+                StoreSetting.of(StoreSetting.Kind.DIRECTORY, SERVER_DIR, null,
                         "optional: the scripts/hbase.sh directory of a local server: BG reports its CPU")));
         all.addAll(FeedDesign.settings());
         return List.copyOf(all);

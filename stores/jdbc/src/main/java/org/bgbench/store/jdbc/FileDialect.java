@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.relational.BatchInsertSink;
 import org.bgbench.store.relational.RelationalSchema;
@@ -46,16 +47,26 @@ final class FileDialect implements SqlDialect {
     private final Map<String, String> v;
     private final SqlRewriter rewriter;
 
+    /** The generic dialect, or a dialect of properties that were not read from a file. */
+    FileDialect(Properties props, String source) {
+        this(props, source, List.of());
+    }
+
     /**
+     * Errors name the file, the line and what is wrong, never the file's text: the path may name a file that is not a
+     * dialect file at all, whose content must not be shown.
+     *
      * @param props  the file's properties (empty for the generic dialect)
      * @param source named in errors: the file's path
+     * @param lines  the file's lines, to say which line is wrong (empty: no line numbers)
      * @throws InvalidParameterException naming {@code jdbc.dialect} for an unknown key or a bad value
      */
-    FileDialect(Properties props, String source) {
+    FileDialect(Properties props, String source, List<String> lines) {
         Map<String, String> values = new TreeMap<>(KEYS);
-        for (String key : props.stringPropertyNames()) {
+        for (String key : new TreeSet<>(props.stringPropertyNames())) {
             if (!KEYS.containsKey(key)) {
-                throw bad(source, "unknown key '" + key + "'; a dialect file takes " + String.join(", ", KEYS.keySet()));
+                throw bad(source, at(lines, key) + "holds a key that is not a dialect key (its text is not shown); "
+                        + "a dialect file takes " + String.join(", ", KEYS.keySet()));
             }
             values.put(key, props.getProperty(key).trim());
         }
@@ -63,23 +74,42 @@ final class FileDialect implements SqlDialect {
         for (String key : Set.of("keys-at-create", "single-writer", "lateral-joins", "drop-if-exists")) {
             String b = v.get(key).toLowerCase(Locale.ROOT);
             if (!b.equals("true") && !b.equals("false")) {
-                throw bad(source, key + " must be true or false, got '" + v.get(key) + "'");
+                throw bad(source, at(lines, key) + key + " must be true or false");
             }
         }
         for (String key : Set.of("name", "binary-type", "big-id-type", "meta-key-type", "table-exists-query")) {
             if (v.get(key).isEmpty()) {
-                throw bad(source, key + " must not be empty");
+                throw bad(source, at(lines, key) + key + " must not be empty");
             }
         }
         if (!v.get("table-exists-query").contains("?")) {
-            throw bad(source, "table-exists-query must take the table name as its one parameter (?)");
+            throw bad(source, at(lines, "table-exists-query")
+                    + "table-exists-query must take the table name as its one parameter (?)");
         }
         SqlRewriter.Limit limit = SqlRewriter.Limit.of(v.get("limit"));
         if (limit == null) {
-            throw bad(source, "limit must be one of limit, fetch-first, offset-fetch, got '" + v.get("limit") + "'");
+            throw bad(source, at(lines, "limit") + "limit must be one of limit, fetch-first, offset-fetch");
         }
         this.rewriter = new SqlRewriter(limit, v.get("text-type").isEmpty() ? null : v.get("text-type"),
                 flag("drop-if-exists"));
+    }
+
+    /** "line N: " for the first line of {@code lines} that sets {@code key}, or nothing when none does. */
+    static String at(List<String> lines, String key) {
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i).stripLeading();
+            if (l.isEmpty() || l.startsWith("#") || l.startsWith("!")) {
+                continue;
+            }
+            int end = 0;
+            while (end < l.length() && "=: \t\f".indexOf(l.charAt(end)) < 0) {
+                end += l.charAt(end) == '\\' ? 2 : 1;
+            }
+            if (l.substring(0, Math.min(end, l.length())).replace("\\", "").equals(key)) {
+                return "line " + (i + 1) + ": ";
+            }
+        }
+        return "";
     }
 
     private static InvalidParameterException bad(String source, String what) {

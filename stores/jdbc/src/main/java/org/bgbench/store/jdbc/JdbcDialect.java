@@ -1,7 +1,6 @@
 package org.bgbench.store.jdbc;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -50,6 +49,10 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
      */
     static final List<String> SQLITE_INIT = List.of("PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
             "PRAGMA busy_timeout = 30000");
+
+    /** The values of {@code jdbc.dialect} that name a built-in dialect rather than a dialect file. */
+    static final List<String> NAMES = List.of("postgresql", "postgres", "mariadb", "mysql", "sqlite", "generic",
+            "ansi");
 
     /** The dialect of {@code value}, or the one guessed from {@code url} when {@code value} is empty. */
     static JdbcDialect of(String value, String url) {
@@ -106,13 +109,22 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
                     + path.toAbsolutePath() + " (or give one of postgresql, mariadb, sqlite, generic)");
         }
         Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (IOException | IllegalArgumentException e) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+            p.load(new java.io.StringReader(String.join("\n", lines)));
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new InvalidParameterException(JdbcStoreProvider.DIALECT, "dialect file " + path
+                    + ": not UTF-8 text (a dialect file is a .properties text file)");
+        } catch (IllegalArgumentException e) {
+            // Properties says only "Malformed \\uxxxx encoding": a bad escape, no text of the file.
+            throw new InvalidParameterException(JdbcStoreProvider.DIALECT, "dialect file " + path
+                    + ": a malformed \\u escape (a dialect file is a .properties text file)");
+        } catch (IOException e) {
             throw new InvalidParameterException(JdbcStoreProvider.DIALECT, "cannot read dialect file " + path + ": "
-                    + e.getMessage());
+                    + e.getClass().getSimpleName());
         }
-        FileDialect d = new FileDialect(p, path.toString());
+        FileDialect d = new FileDialect(p, path.toString(), lines);
         return new JdbcDialect(path.toString(), false, d, d.init());
     }
 

@@ -46,25 +46,30 @@ public final class JdbcStoreProvider implements StoreProvider {
     @Override
     public List<StoreSetting> settings() {
         List<StoreSetting> all = new ArrayList<>(List.of(
-                new StoreSetting(URL, null, "JDBC URL of the database (required), e.g. jdbc:h2:/data/bg, "
+                StoreSetting.of(StoreSetting.Kind.DATABASE_URL, URL, null,
+                        "JDBC URL of the database (required), e.g. jdbc:h2:/data/bg, "
                         + "jdbc:sqlserver://host;databaseName=bg, jdbc:oracle:thin:@//host:1521/bg"),
-                new StoreSetting(DRIVER, null, "driver class, e.g. org.h2.Driver; default: the driver the jars "
+                StoreSetting.of(StoreSetting.Kind.CLASS_NAME, DRIVER, null,
+                        "driver class, e.g. org.h2.Driver; default: the driver the jars "
                         + "register (META-INF/services) that accepts jdbc.url"),
-                // Not a path setting: the jars are read, never written, and a worker reads them at the same paths.
-                new StoreSetting(DRIVER_JAR, null, "driver jar file(s), comma separated; without it or "
+                StoreSetting.of(StoreSetting.Kind.JAR, DRIVER_JAR, null,
+                        "driver jar file(s), comma separated; without it or "
                         + "jdbc.driver-maven the driver comes from BG's class path (SQLite, PostgreSQL, MariaDB)"),
-                new StoreSetting(DRIVER_MAVEN, null, "driver as Maven coordinates group:artifact:version, comma "
+                StoreSetting.of(StoreSetting.Kind.MAVEN_ARTIFACT, DRIVER_MAVEN, null,
+                        "driver as Maven coordinates group:artifact:version, comma "
                         + "separated; taken from ~/.m2/repository, else downloaded from jdbc.maven-repo into "
                         + "~/.bg/drivers after a SHA-1 check; the jar alone, no transitive dependencies"),
-                new StoreSetting(MAVEN_REPO, DEFAULT_REPO, "Maven repository jdbc.driver-maven downloads from "
+                StoreSetting.of(StoreSetting.Kind.CODE_REPOSITORY, MAVEN_REPO, DEFAULT_REPO,
+                        "Maven repository jdbc.driver-maven downloads from "
                         + "(https, http or file URL)"),
                 new StoreSetting(USER, null, "user to log in as (or in the URL, if the driver takes it there)"),
                 new StoreSetting(PASSWORD, null, "password of the user"),
                 new StoreSetting(POOL, Integer.toString(DEFAULT_POOL),
                         "session connections (each emulator thread holds one); loaders open their own"),
-                new StoreSetting(DIALECT, null, "postgresql, mariadb (also MySQL), sqlite, generic (portable SQL; "
-                        + "alias ansi), or the path of a .properties dialect file; default: guessed from jdbc.url's "
-                        + "prefix (jdbc:postgresql, jdbc:mariadb or jdbc:mysql, jdbc:sqlite, else generic)"),
+                StoreSetting.fileOrName(DIALECT, null, "postgresql, mariadb (also MySQL), sqlite, generic "
+                        + "(portable SQL; alias ansi), or the path of a .properties dialect file; default: guessed "
+                        + "from jdbc.url's prefix (jdbc:postgresql, jdbc:mariadb or jdbc:mysql, jdbc:sqlite, else "
+                        + "generic)", JdbcDialect.NAMES.toArray(String[]::new)),
                 // No default value: it follows β, as the other SQL stores' timeouts do.
                 new StoreSetting(TIMEOUT, null, "longest a session's statement runs (JDBC query timeout); a server "
                         + "that does not answer at all is given up 1 s later (network timeout, where the driver has "

@@ -49,9 +49,17 @@ class JdbcStoreProviderTest {
                 "feed.design", "feed.push");
         assertThat(p.settings().stream().filter(s -> s.key().equals("jdbc.dialect")).findFirst().orElseThrow()
                 .description()).contains("guessed from jdbc.url");
-        // Read-only inputs: a worker reads them where they are instead of confining them under its directory.
-        assertThat(p.settings().stream().filter(s -> s.key().equals("jdbc.driver-jar")).findFirst().orElseThrow()
-                .path()).isFalse();
+        // Each setting says what it names: code (a worker refuses it unless allowed), a file or a URL.
+        java.util.Map<String, StoreSetting> byKey = new java.util.HashMap<>();
+        p.settings().forEach(s -> byKey.put(s.key(), s));
+        for (String code : List.of("jdbc.driver-jar", "jdbc.driver-maven", "jdbc.maven-repo", "jdbc.driver")) {
+            assertThat(byKey.get(code).loadsCode()).as(code).isTrue();
+        }
+        assertThat(byKey.get("jdbc.url").namesDatabase()).isTrue();
+        assertThat(byKey.get("jdbc.dialect").namesFile("sqlite")).isFalse();
+        assertThat(byKey.get("jdbc.dialect").namesFile("my.properties")).isTrue();
+        assertThat(byKey.get("images.dir").namesFile()).isTrue();
+        assertThat(byKey.get("jdbc.pool").namesFile() || byKey.get("jdbc.pool").loadsCode()).isFalse();
     }
 
     @Test
@@ -110,9 +118,10 @@ class JdbcStoreProviderTest {
                 tmp.resolve("missing.properties").toString());
         Path f = tmp.resolve("bad.properties");
         Files.writeString(f, "binary-typ=BLOB\n");
-        refused("jdbc.dialect", "unknown key 'binary-typ'", "jdbc.url", h2Url(), "jdbc.dialect", f.toString());
-        Files.writeString(f, "single-writer=yes\n");
-        refused("jdbc.dialect", "single-writer must be true or false", "jdbc.url", h2Url(), "jdbc.dialect",
+        refused("jdbc.dialect", "line 1: holds a key that is not a dialect key", "jdbc.url", h2Url(), "jdbc.dialect",
+                f.toString());
+        Files.writeString(f, "# a dialect\nsingle-writer=yes\n");
+        refused("jdbc.dialect", "line 2: single-writer must be true or false", "jdbc.url", h2Url(), "jdbc.dialect",
                 f.toString());
         Files.writeString(f, "limit=top\n");
         refused("jdbc.dialect", "limit must be one of limit, fetch-first, offset-fetch", "jdbc.url", h2Url(),
@@ -121,6 +130,22 @@ class JdbcStoreProviderTest {
         refused("jdbc.dialect", "one parameter", "jdbc.url", h2Url(), "jdbc.dialect", f.toString());
         Files.writeString(f, "big-id-type=\n");
         refused("jdbc.dialect", "big-id-type must not be empty", "jdbc.url", h2Url(), "jdbc.dialect", f.toString());
+    }
+
+    /** A file that is no dialect file (a password file named by mistake or by a hostile coordinator) is not shown. */
+    @Test
+    void aDialectFileThatDoesNotParseIsNamedButItsTextIsNotShown() throws IOException {
+        Path f = tmp.resolve("shadow.properties");
+        for (String text : List.of("root:$6$s3cretHash:19000:0:99999:7:::\n", "name=x\nlimit=s3cretHash\n",
+                "keys-at-create=s3cretHash\n", "bad\\uZZZZ s3cretHash\n")) {
+            Files.writeString(f, text);
+            assertThatThrownBy(() -> JdbcTests.open(tmp, "jdbc.url", h2Url(), "jdbc.dialect", f.toString()).close())
+                    .as(text).isInstanceOf(InvalidParameterException.class)
+                    .hasMessageStartingWith("jdbc.dialect: dialect file " + f)
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("s3cretHash", "root", "\n"));
+        }
+        Files.write(f, new byte[] {(byte) 0xff, (byte) 0xfe, 's', '3', 'c'});
+        refused("jdbc.dialect", "not UTF-8 text", "jdbc.url", h2Url(), "jdbc.dialect", f.toString());
     }
 
     @Test

@@ -40,7 +40,7 @@ public final class MariadbStoreProvider implements StoreProvider {
     @Override
     public List<StoreSetting> settings() {
         List<StoreSetting> all = new java.util.ArrayList<>(List.of(
-                new StoreSetting(URL, DEFAULT_URL,
+                StoreSetting.of(StoreSetting.Kind.DATABASE_URL, URL, DEFAULT_URL,
                         "JDBC URL jdbc:mariadb://host:port/database (also for MySQL); scripts/mariadb.sh url DIR "
                                 + "prints the one of a private server"),
                 new StoreSetting(USER, DEFAULT_USER, "user to log in as"),

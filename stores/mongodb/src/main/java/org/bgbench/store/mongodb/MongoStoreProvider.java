@@ -46,7 +46,7 @@ public final class MongoStoreProvider implements StoreProvider {
     @Override
     public List<StoreSetting> settings() {
         List<StoreSetting> all = new ArrayList<>(List.of(
-                new StoreSetting(URI, "mongodb://127.0.0.1:27017/",
+                StoreSetting.of(StoreSetting.Kind.DATABASE_URL, URI, "mongodb://127.0.0.1:27017/",
                         "MongoDB connection string (standalone, replica set with replicaSet=..., or mongos; user "
                                 + "and password in it); scripts/ferretdb.sh uri DIR prints a test server's"),
                 new StoreSetting(DATABASE, "bg", "database of BG's collections"),

@@ -53,7 +53,7 @@ public final class PostgresStoreProvider implements StoreProvider {
     @Override
     public List<StoreSetting> settings() {
         List<StoreSetting> all = new java.util.ArrayList<>(List.of(
-                new StoreSetting(URL, DEFAULT_URL, "JDBC URL of the database"),
+                StoreSetting.of(StoreSetting.Kind.DATABASE_URL, URL, DEFAULT_URL, "JDBC URL of the database"),
                 new StoreSetting(USER, DEFAULT_USER, "role to log in as"),
                 new StoreSetting(PASSWORD, null, "password of the role"),
                 new StoreSetting(POOL, "0",
@@ -84,13 +84,13 @@ public final class PostgresStoreProvider implements StoreProvider {
                                 + "PostgreSQL protocol client, which reads each reply into one array, on a second "
                                 + "connection per session; basic design, images "
                                 + "inline, no read replicas, no TLS (one host, this machine or sslmode=disable)"),
-                new StoreSetting(SOCKET, null,
+                StoreSetting.of(StoreSetting.Kind.DIRECTORY, SOCKET, null,
                         "with " + CLIENT + "=wire, a server on this machine: the directory of its Unix domain socket "
                                 + "(unix_socket_directories, e.g. /var/run/postgresql), which the wire client uses "
                                 + "instead of TCP, at postgres.url's port; about half the client CPU of a small "
                                 + "query; the server must let postgres.user in over it (pg_hba.conf 'local'). The "
                                 + "embedded server's wire connections use its socket without it"),
-                new StoreSetting(USC_URL, null, "USC BG alias of postgres.url"),
+                StoreSetting.of(StoreSetting.Kind.DATABASE_URL, USC_URL, null, "USC BG alias of postgres.url"),
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
                 new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password")));
         all.addAll(PhysicalDesign.settings("~/.bg/images/postgres-<database> (postgres-embedded with an embedded "

@@ -70,7 +70,7 @@ public record PhysicalDesign(int friendshipTables, boolean countAttributes, bool
                 new StoreSetting(IMAGES_KEY, "inline",
                         "profile images (CIKM 2013 section C): inline = BLOB column of members; fs = one file per "
                                 + "member under images.dir, the member row holding its path; thumbnails stay inline"),
-                StoreSetting.path(IMAGES_DIR_KEY, null,
+                StoreSetting.of(StoreSetting.Kind.DIRECTORY, IMAGES_DIR_KEY, null,
                         "images=fs only: directory of the profile image files; default " + imagesDirDefault));
     }
 

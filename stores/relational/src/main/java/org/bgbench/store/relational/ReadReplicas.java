@@ -47,7 +47,7 @@ public record ReadReplicas(String urlsKey, List<String> urls, Set<Action> action
     public static List<StoreSetting> settings(String prefix, String what) {
         return List.of(
                 // No default values: a run without replicas has no such key, and its settings stay what they were.
-                new StoreSetting(prefix + ".read-urls", null,
+                StoreSetting.of(StoreSetting.Kind.DATABASE_URLS, prefix + ".read-urls", null,
                         "comma-separated JDBC URLs of " + what + " read replicas (same user and password as the "
                                 + "primary); session i reads from replica i mod n; default none (every read on the "
                                 + "primary)"),

@@ -31,7 +31,7 @@ public final class SqliteStoreProvider implements StoreProvider {
     @Override
     public List<StoreSetting> settings() {
         List<StoreSetting> all = new java.util.ArrayList<>(List.of(
-                StoreSetting.path(FILE, "bg-data/bg.sqlite",
+                StoreSetting.of(StoreSetting.Kind.FILE, FILE, "bg-data/bg.sqlite",
                         "database file, relative to the working directory; parent directories are created"),
                 new StoreSetting(BUSY_TIMEOUT, "30000",
                         "milliseconds a statement waits for a lock held by another process"),
