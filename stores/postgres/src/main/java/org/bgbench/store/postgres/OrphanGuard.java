@@ -12,21 +12,20 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.bgbench.store.DeathWatch;
 
 /**
  * Keeps an embedded PostgreSQL from outliving the BG that started it. pg_ctl starts the postmaster in a session of
- * its own, so nothing stops it when BG is killed with SIGKILL: a watchdog ({@code sh}) started with the server waits
- * on a pipe from BG, which the kernel closes when BG is gone however it ended, and then stops the server (SIGQUIT,
- * PostgreSQL's immediate shutdown) and deletes its throwaway directory. The directory records its owner (BG's pid and
- * start time), so the next start also removes what a BG left whose watchdog died with it.
+ * its own, so nothing stops it when BG is killed with SIGKILL: a {@link DeathWatch} started with the server waits
+ * until BG is gone however it ended, and then stops the server (SIGQUIT, PostgreSQL's immediate shutdown) and deletes
+ * its throwaway directory. The directory records its owner (BG's pid and start time), so the next start also removes
+ * what a BG left whose watchdog died with it.
  */
 final class OrphanGuard {
     /** The file in a server's directory naming the BG that owns it: its pid and start time (epoch ms). */
     static final String OWNER = "owner";
-    /** Waits for the pipe from BG to close, then stops the postmaster of data directory $1 and deletes $2. */
-    private static final String WATCHDOG = """
-            trap '' INT HUP
-            while read -r line; do :; done
+    /** Stops the postmaster of data directory $1 (SIGQUIT, then SIGKILL after 10 s) and deletes $2. */
+    private static final String STOP = """
             pid=$(head -n 1 "$1/postmaster.pid" 2>/dev/null)
             if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
               kill -QUIT "$pid"
@@ -37,10 +36,10 @@ final class OrphanGuard {
             rm -rf "$2"
             """;
 
-    private final Process watchdog;
+    private final DeathWatch watch;
 
-    private OrphanGuard(Process watchdog) {
-        this.watchdog = watchdog;
+    private OrphanGuard(DeathWatch watch) {
+        this.watch = watch;
     }
 
     /** Records this BG as the owner of {@code dir}, before anything else is put there. */
@@ -52,18 +51,12 @@ final class OrphanGuard {
 
     /** Starts the watchdog of the server whose data directory is {@code data}, inside {@code dir}. */
     static OrphanGuard watch(Path dir, Path data) throws IOException {
-        Process p = new ProcessBuilder("sh", "-c", WATCHDOG, "bg-postgres-watchdog", data.toString(), dir.toString())
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        return new OrphanGuard(p);
+        return new OrphanGuard(DeathWatch.start(STOP, data.toString(), dir.toString()));
     }
 
-    /** After BG stopped the server itself: the watchdog finds nothing left to do and exits. */
+    /** After BG stopped the server and deleted its directory itself. */
     void release() {
-        try {
-            watchdog.getOutputStream().close();
-        } catch (IOException e) {
-            watchdog.destroy();
-        }
+        watch.release();
     }
 
     /**
