@@ -49,14 +49,23 @@ final class OrphanGuard {
                 StandardCharsets.UTF_8);
     }
 
-    /** Starts the watchdog of the server whose data directory is {@code data}, inside {@code dir}. */
-    static OrphanGuard watch(Path dir, Path data) throws IOException {
-        return new OrphanGuard(DeathWatch.start(STOP, data.toString(), dir.toString()));
+    /**
+     * Starts the watchdog of the server whose data directory is {@code data}, inside {@code dir}. Without a POSIX
+     * {@code sh} (Windows) there is none, and only the next start's clean-up remains.
+     */
+    static OrphanGuard watch(Path dir, Path data) {
+        try {
+            return new OrphanGuard(DeathWatch.start(STOP, data.toString(), dir.toString()));
+        } catch (IOException e) {
+            return new OrphanGuard(null);
+        }
     }
 
     /** After BG stopped the server and deleted its directory itself. */
     void release() {
-        watch.release();
+        if (watch != null) {
+            watch.release();
+        }
     }
 
     /**
