@@ -31,6 +31,8 @@ public final class Bg {
     }
 
     public static void main(String[] args) {
+        // Before any library makes a logger: each of their log records becomes one line (LibraryLog).
+        LibraryLog.install();
         Signals.install();
         int code = run(args);
         // Stopped by a signal: the command finished cleanly (result, state and logs written), so exit as the signal

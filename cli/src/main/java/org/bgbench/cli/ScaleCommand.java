@@ -215,7 +215,13 @@ final class ScaleCommand implements Callable<Integer> {
         String failure = null;
         RatingDir rating = null;
         ScalePlan.Configuration config = c;
+        // BG owns the configuration's servers from its start command to its stop command: a bg scale killed in
+        // between (SIGKILL, a crash) still runs the stop command, from a watchdog.
+        org.bgbench.store.DeathWatch stopOnDeath = null;
         try {
+            if (c.stop() != null) {
+                stopOnDeath = org.bgbench.store.DeathWatch.start("exec bash -c \"$1\"", c.stop());
+            }
             if (c.start() != null) {
                 failure = shell(stdout, err, prefix, "start", c.start());
             }
@@ -277,6 +283,9 @@ final class ScaleCommand implements Callable<Integer> {
         } catch (IOException e) {
             failure = "cannot run a command: " + e.getMessage();
         } finally {
+            if (stopOnDeath != null) {
+                stopOnDeath.release();
+            }
             if (c.stop() != null) {
                 try {
                     String stopFailure = shell(stdout, err, prefix, "stop", c.stop());

@@ -244,4 +244,50 @@ class ScaleCommandTest {
                 java.util.Map.entry("postgres.url", "jdbc:postgresql://h:1/bg"),
                 java.util.Map.entry("postgres.read-urls", "jdbc:postgresql://h:2/bg"));
     }
+
+    /**
+     * A bg scale killed with SIGKILL while a configuration's start command runs: the configuration's stop command
+     * still runs (from BG's watchdog), so the servers the plan started do not outlive BG.
+     */
+    @Test
+    void aScaleKilledWithSigkillStillRunsTheStopCommand(@TempDir Path dir) throws Exception {
+        Path started = dir.resolve("started");
+        Path stopped = dir.resolve("stopped");
+        Path sleeper = dir.resolve("sleeper.pid");
+        String plan = """
+                {"store": "sqlite", "configurations": [
+                  {"name": "one", "nodes": 1, "start": "echo $$ > '%s'; touch '%s'; exec sleep 120",
+                   "stop": "touch '%s'"}
+                ]}""".formatted(sleeper, started, stopped);
+        Path planFile = Files.writeString(dir.resolve("plan.json"), plan);
+        List<String> cmd = new ArrayList<>(BgProcess.bgCommand());
+        cmd.addAll(List.of("scale", "--plan", planFile.toString(), "--mode", "speedup", "--workload", "verylow",
+                "--sla", "95%:100ms:100%:1s", "--delta", "1s", "--warmup", "0s", "--max-threads", "2",
+                "--no-confirm", "-p", "usercount=100", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2",
+                "--out", dir.resolve("scale").toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("scale.log")
+                .toFile()).start();
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (!Files.exists(started)) {
+                assertThat(p.isAlive()).as(Files.readString(dir.resolve("scale.log"))).isTrue();
+                assertThat(System.nanoTime()).as("the start command runs").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            assertThat(stopped).doesNotExist();
+            p.destroyForcibly(); // SIGKILL
+            assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(stopped) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(stopped).as("the stop command ran after bg scale was killed").exists();
+        } finally {
+            p.destroyForcibly();
+            // The start command's sleep stands for a server; this test stops it itself.
+            if (Files.exists(sleeper)) {
+                ProcessHandle.of(Long.parseLong(Files.readString(sleeper).trim())).ifPresent(ProcessHandle::destroy);
+            }
+        }
+    }
 }

