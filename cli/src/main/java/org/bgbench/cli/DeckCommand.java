@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Pattern;
 import org.bgbench.deck.Deck;
+import org.bgbench.deck.jobs.JobInputs;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.StoreRegistry;
 import picocli.CommandLine.Command;
@@ -39,7 +40,7 @@ final class DeckCommand implements Callable<Integer> {
             + "this host (e.g. the machine's DNS name); by default only the addresses the deck listens on.")
     List<String> allowHosts = new ArrayList<>();
 
-    @Option(names = "--allow-external", description = "Let jobs started from the page load code or files from "
+    @Option(names = JobInputs.ALLOW_OPTION, description = "Let jobs started from the page load code or files from "
             + "elsewhere: driver jars, Maven drivers and repositories, dialect files, paths outside --runs.")
     boolean allowExternal;
 

@@ -9,7 +9,6 @@ import org.bgbench.cluster.security.Secrets;
 import org.bgbench.cluster.security.SecurityOptionException;
 import org.bgbench.cluster.security.TlsServer;
 import org.bgbench.cluster.rpc.WorkerServer;
-import org.bgbench.cluster.worker.WorkerConfinement;
 import org.bgbench.cluster.worker.WorkerService;
 import org.bgbench.model.InvalidParameterException;
 import picocli.CommandLine.Command;
@@ -57,7 +56,7 @@ final class WorkerCommand implements Callable<Integer> {
                     + "store settings may name files or directories in (default ${DEFAULT-VALUE}).")
     Path dir;
 
-    @Option(names = WorkerConfinement.ALLOW_CODE_OPTION, description = "Let the coordinator name code for the "
+    @Option(names = WorkerService.ALLOW_CODE_OPTION, description = "Let the coordinator name code for the "
             + "store to load or run (jdbc.driver-jar, jdbc.driver-maven, jdbc.maven-repo, jdbc.driver: any setting "
             + "that loads code) and database URLs whose files BG cannot tell. Without it a worker refuses them; "
             + "files and directories stay under --dir either way.")

@@ -567,8 +567,8 @@ class BgCommandTest {
         try {
             String[][] attempts = {
                 {"jdbc.url=jdbc:sqlite:" + outside, "jdbc.url: sqlite:" + outside},
-                {"jdbc.driver-jar=" + jar, "jdbc.driver-jar: names code for the worker to load or run"},
-                {"jdbc.dialect=/etc/passwd", "jdbc.dialect=/etc/passwd: a worker keeps its files under its own"},
+                {"jdbc.driver-jar=" + jar, "jdbc.driver-jar: names code for BG to load or run"},
+                {"jdbc.dialect=/etc/passwd", "jdbc.dialect: '/etc/passwd' is outside the worker's own directory"},
             };
             for (String[] a : attempts) {
                 int before = err.getBuffer().length();
@@ -582,7 +582,8 @@ class BgCommandTest {
                 String said = err.toString().substring(before);
                 assertThat(exit).as(said).isEqualTo(Bg.FAILED);
                 assertThat(said.lines().filter(l -> l.startsWith("bg: error:")).count()).as(said).isEqualTo(1);
-                assertThat(said).as(a[0]).contains(a[1].startsWith("jdbc.url") ? "under its own directory" : a[1])
+                assertThat(said).as(a[0])
+                        .contains(a[1].startsWith("jdbc.url") ? "outside the worker's own directory" : a[1])
                         .doesNotContain("root:x:").doesNotContain("\tat ");
             }
             assertThat(outside).doesNotExist();

@@ -168,10 +168,11 @@ class DeckSecurityTest {
         refused.put("jdbc.maven-repo", "http://attacker.example/maven2");
         refused.put("jdbc.driver-jar", outside.resolve("evil.jar").toString());
         refused.put("jdbc.dialect", outside.resolve("dialect.properties").toString());
-        refused.put("postgres.url", "jdbc:postgresql://127.0.0.1/bg?socketFactory=org.example.Evil&socketFactoryArg=x");
+        refused.put("jdbc.url", "jdbc:postgresql://127.0.0.1/bg?socketFactory=org.example.Evil&socketFactoryArg=x");
         refused.put("sqlite.file", outside.resolve("bg.sqlite").toString());
         for (Map.Entry<String, String> e : refused.entrySet()) {
-            HttpResponse<String> r = job(deck, Map.of("command", "load", "store", "jdbc", "settings",
+            String store = e.getKey().substring(0, e.getKey().indexOf('.'));
+            HttpResponse<String> r = job(deck, Map.of("command", "load", "store", store, "settings",
                     Map.of(e.getKey(), e.getValue())));
             assertThat(r.statusCode()).as(e.getKey()).isEqualTo(400);
             assertThat(error(r)).as(e.getKey()).startsWith(e.getKey() + ": ").contains("--allow-external")
@@ -182,7 +183,8 @@ class DeckSecurityTest {
             HttpResponse<String> r = job(deck, Map.of("command", "load", "store", "sqlite", "settings",
                     Map.of("sqlite.file", file)));
             assertThat(r.statusCode()).as(file).isEqualTo(400);
-            assertThat(error(r)).as(file).startsWith("sqlite.file: '" + file + "' is outside the runs directory");
+            assertThat(error(r)).as(file).startsWith("sqlite.file: '" + file + "' ")
+                    .containsAnyOf("is outside the runs directory", "leads out of the runs directory");
         }
         HttpResponse<String> workload = job(deck, Map.of("command", "run", "store", "memory", "workload",
                 "/etc/passwd"));
@@ -194,8 +196,14 @@ class DeckSecurityTest {
 
         // what stays under the runs directory, a built-in dialect and a named mix are passed on
         HttpResponse<String> inside = job(deck, Map.of("command", "run", "store", "sqlite", "workload", "high",
-                "settings", Map.of("sqlite.file", "runs/bg.sqlite", "jdbc.dialect", "sqlite")));
+                "settings", Map.of("sqlite.file", "runs/bg.sqlite")));
         assertThat(inside.statusCode()).as(inside.body()).isEqualTo(200);
+        HttpResponse<String> jdbc = job(deck, Map.of("command", "run", "store", "jdbc", "workload", "high",
+                "settings", Map.of("jdbc.url", "jdbc:sqlite:runs/bg.sqlite", "jdbc.dialect", "sqlite")));
+        assertThat(jdbc.statusCode()).as(jdbc.body()).isEqualTo(200);
+        HttpResponse<String> unknown = job(deck, Map.of("command", "run", "store", "sqlite", "settings",
+                Map.of("sqlite.fille", "runs/x.sqlite")));
+        assertThat(error(unknown)).startsWith("sqlite.fille: the sqlite store declares no such setting");
         try (Deck open = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir,
                 List.of("true")), new Deck.Allow(List.of(), true), StoreRegistry.discover())) {
             HttpResponse<String> allowed = job(open, Map.of("command", "load", "store", "jdbc", "settings",
@@ -213,7 +221,7 @@ class DeckSecurityTest {
                 List.of("bash", "-c", "echo \"$@\"", "bg")), StoreRegistry.discover())) {
             Map<String, String> settings = new LinkedHashMap<>();
             settings.put("postgres.password", "hunter2-pass");
-            settings.put("mongodb.uri", "mongodb://bg:uri-pass-9@127.0.0.1:27017/");
+            settings.put("postgres.read-urls", "jdbc:postgresql://bg:uri-pass-9@127.0.0.1:5433/bg");
             settings.put("postgres.url", "jdbc:postgresql://127.0.0.1/bg?user=bg&password=url-pass-7");
             HttpResponse<String> r = job(echo, Map.of("command", "run", "store", "postgres", "settings", settings,
                     "options", Map.of("--secret", "sixteen-secret-chars")));
@@ -231,7 +239,7 @@ class DeckSecurityTest {
                 assertThat(r.body()).doesNotContain(secret);
             }
             JsonNode args = JSON.readTree(list).get(0).path("args");
-            assertThat(args.toString()).contains("postgres.password=****").contains("mongodb://bg:****@127.0.0.1")
+            assertThat(args.toString()).contains("postgres.password=****").contains("postgresql://bg:****@127.0.0.1")
                     .contains("password=****").contains("--secret=****");
         }
     }

@@ -27,6 +27,7 @@ import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
 import org.bgbench.runner.ValidationOptions;
+import org.bgbench.runner.confine.SettingsConfinement;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreImage;
@@ -44,10 +45,12 @@ import org.bgbench.workload.WorkloadSpec;
  * store with its state. Operations arrive one at a time from {@link ClusterCoordinator}; see {@link Operations}.
  */
 public final class WorkerService implements WorkerBackend {
+    /** The {@code bg worker} option that lets a coordinator name code (and URLs whose files BG cannot tell). */
+    public static final String ALLOW_CODE_OPTION = "--allow-store-code";
     private final Path dir;
     private final PrintWriter log;
     /** What the coordinator's settings may reach on this host. */
-    private final WorkerConfinement confinement;
+    private final SettingsConfinement confinement;
     private DataStore store;
     private String identity;
     private StoreProvider provider;
@@ -73,14 +76,17 @@ public final class WorkerService implements WorkerBackend {
     }
 
     /**
-     * @param allowCode the worker was started with {@value WorkerConfinement#ALLOW_CODE_OPTION}: the coordinator may
+     * @param allowCode the worker was started with {@value #ALLOW_CODE_OPTION}: the coordinator may
      *                  name jars, Maven coordinates, repositories, classes and commands, and URLs whose files BG cannot
      *                  tell
      */
     public WorkerService(Path dir, PrintWriter log, boolean allowCode) {
         this.dir = dir;
         this.log = log;
-        this.confinement = new WorkerConfinement(dir, allowCode);
+        this.confinement = new SettingsConfinement(new SettingsConfinement.Scope(dir, dir,
+                "the worker's own directory (--dir " + dir.toAbsolutePath().normalize() + ")",
+                "a worker keeps its files under it; give a path relative to it",
+                "a worker takes none from its coordinator unless it was started with " + ALLOW_CODE_OPTION, allowCode));
     }
 
     /** Ends the running experiment early; set while one runs. */

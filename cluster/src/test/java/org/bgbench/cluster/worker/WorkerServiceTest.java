@@ -206,7 +206,8 @@ class WorkerServiceTest {
             p.put("sqlite.file", bad);
             assertThatThrownBy(() -> w.call(Operations.OPEN, Messages.tree(new Messages.Open("sqlite", p,
                     plan.layout(), 0)))).as(bad).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("sqlite.file=" + bad).hasMessageContaining("under its own directory");
+                    .hasMessageContaining("sqlite.file: '" + bad + "'")
+                    .hasMessageContaining("outside the worker's own directory");
         }
         assertThat(dir.getParent().resolve("escape.sqlite")).doesNotExist();
         // A relative file is the worker's own, under its directory.
@@ -237,8 +238,8 @@ class WorkerServiceTest {
 
     static List<Row> settingsOfEveryKind() {
         String code = "unless it was started with --allow-store-code";
-        String url = "a worker refuses it unless started with --allow-store-code";
-        String out = "under its own directory";
+        String url = "unless it was started with --allow-store-code";
+        String out = "outside the worker's own directory";
         return List.of(
                 // FILE and DIRECTORY: under --dir only.
                 new Row("sqlite", "sqlite.file", "/tmp/elsewhere.sqlite", out),
@@ -318,7 +319,7 @@ class WorkerServiceTest {
         p.put("sqlite.file", "link/w.sqlite");
         assertThatThrownBy(() -> w.call(Operations.OPEN, Messages.tree(new Messages.Open("sqlite", p,
                 plan().layout(), 0)))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("sqlite.file=link/w.sqlite").hasMessageContaining("symbolic link");
+                .hasMessageContaining("sqlite.file: 'link/w.sqlite'").hasMessageContaining("symbolic link");
         assertThat(outside.resolve("w.sqlite")).doesNotExist();
     }
 
@@ -330,7 +331,7 @@ class WorkerServiceTest {
         p.put("jdbc.driver-jar", dir.resolve("no-such.jar").toString());
         JsonNode open = Messages.tree(new Messages.Open("jdbc", p, plan().layout(), 0));
         assertThatThrownBy(() -> w.call(Operations.OPEN, open)).hasMessageStartingWith("jdbc.url")
-                .hasMessageContaining("under its own directory");
+                .hasMessageContaining("outside the worker's own directory");
         p.put("jdbc.url", "jdbc:sqlite:w.db");
         // The jar passes the worker and reaches the store, which looks for it.
         assertThatThrownBy(() -> w.call(Operations.OPEN, Messages.tree(new Messages.Open("jdbc", p, plan().layout(),

@@ -1,4 +1,4 @@
-package org.bgbench.cluster.worker;
+package org.bgbench.runner.confine;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,10 +8,10 @@ import java.util.regex.Pattern;
 /**
  * The files a database URL makes a driver open, read by the part of the URL that does not depend on the driver: the
  * path of {@code jdbc:sqlite:}, {@code jdbc:h2:}, {@code jdbc:derby:} and {@code jdbc:hsqldb:} (kept under the
- * worker's directory, in-memory databases left as they are), and the network URLs of PostgreSQL, MariaDB/MySQL,
+ * scope's root, in-memory databases left as they are), and the network URLs of PostgreSQL, MariaDB/MySQL,
  * Derby, H2, HSQLDB and MongoDB (no file of BG's host). Their parameters ({@code ?k=v&…}, {@code ;k=v}) must be plain
  * words or numbers under names that do not name files or classes: drivers take certificates, key stores, log files,
- * socket factories and init scripts there. A URL of any other form is refused unless the worker allows code.
+ * socket factories and init scripts there. A URL of any other form is refused unless the scope allows code.
  */
 final class DatabaseUrls {
     /** Network URLs: the driver connects to a host and opens no file of BG's host for the URL itself. */
@@ -23,17 +23,17 @@ final class DatabaseUrls {
     private static final Pattern RISKY_NAME = Pattern.compile("(?i).*(file|factory|class|path|dir|cert|key|plugin"
             + "|callback|verifier|lib|init|script|trust|store|jaas|krb|gss|sspi|log|url|jar|resource|alias).*");
 
-    private final WorkerConfinement confinement;
+    private final SettingsConfinement confinement;
 
-    DatabaseUrls(WorkerConfinement confinement) {
+    DatabaseUrls(SettingsConfinement confinement) {
         this.confinement = confinement;
     }
 
     /**
-     * {@code value} with the file of every URL in it under the worker's directory.
+     * {@code value} with the file of every URL in it under the scope's root.
      *
      * @param list the value is comma-separated URLs
-     * @throws IllegalArgumentException naming {@code key} when a URL names a file elsewhere, or (unless the worker
+     * @throws IllegalArgumentException naming {@code key} when a URL names a file elsewhere, or (unless the scope
      *     allows code) a URL whose files BG cannot tell
      */
     String confine(String key, String value, boolean list) {
@@ -80,7 +80,7 @@ final class DatabaseUrls {
         return undetermined(key, url);
     }
 
-    /** An H2, Derby or HSQLDB URL of a database in memory or in a file: the file under the worker's directory. */
+    /** An H2, Derby or HSQLDB URL of a database in memory or in a file: the file under the scope's root. */
     private String embedded(String key, String url, String engine) {
         String rest = url.substring(("jdbc:" + engine + ":").length());
         int semi = rest.indexOf(';');
@@ -116,9 +116,8 @@ final class DatabaseUrls {
             String value = eq < 0 ? "" : p.substring(eq + 1);
             if (RISKY_NAME.matcher(name).matches() || !PLAIN_VALUE.matcher(value).matches()) {
                 throw new IllegalArgumentException(key + ": the URL's parameter " + name + " may name a file or a "
-                        + "class for the driver (a worker takes only plain words and numbers, under names that do not "
-                        + "name files or classes); it refuses it unless started with "
-                        + WorkerConfinement.ALLOW_CODE_OPTION);
+                        + "class for the driver (only plain words and numbers pass, under names that do not name "
+                        + "files or classes); " + confinement.scope().codeHint());
             }
         }
     }
@@ -129,7 +128,6 @@ final class DatabaseUrls {
         }
         throw new IllegalArgumentException(key + ": BG cannot tell which files the driver of this URL opens (it reads "
                 + "jdbc:sqlite:FILE, jdbc:h2:, jdbc:derby:, jdbc:hsqldb: files and the network URLs of PostgreSQL, "
-                + "MariaDB/MySQL and MongoDB); a worker refuses it unless started with "
-                + WorkerConfinement.ALLOW_CODE_OPTION);
+                + "MariaDB/MySQL and MongoDB); " + confinement.scope().codeHint());
     }
 }

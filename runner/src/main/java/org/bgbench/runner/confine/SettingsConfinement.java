@@ -1,4 +1,4 @@
-package org.bgbench.cluster.worker;
+package org.bgbench.runner.confine;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,40 +14,48 @@ import org.bgbench.store.StoreSettings;
 import org.bgbench.workload.WorkloadParameters;
 
 /**
- * What a coordinator may make a worker touch: one rule over every store's settings, by their declared
- * {@link StoreSetting.Kind}. Files and directories resolve under the worker's {@code --dir} (after normalising and
- * resolving the symbolic links of the parts that exist); database URLs are confined by the file part BG can parse,
- * and refused where it cannot tell it; settings that load or run code are refused unless the worker was started with
- * {@value #ALLOW_CODE_OPTION}; keys neither the store nor BG declares are refused.
+ * What settings from elsewhere (a worker's coordinator, a page that reaches the deck) may make BG touch: one rule over
+ * every store's settings, by their declared {@link StoreSetting.Kind}. Files and directories resolve under the scope's
+ * root (after normalising and resolving the symbolic links of the parts that exist); database URLs are confined by
+ * the file part BG can parse, and refused where it cannot tell it; settings that load or run code are refused unless
+ * the scope allows code; keys neither the store nor BG declares are refused.
  */
-public final class WorkerConfinement {
-    /** The {@code bg worker} option that lets a coordinator name code (and URLs whose files BG cannot tell). */
-    public static final String ALLOW_CODE_OPTION = "--allow-store-code";
-
-    private final Path dir;
-    private final boolean allowCode;
-
+public final class SettingsConfinement {
     /**
-     * @param dir       the worker's {@code --dir}
-     * @param allowCode whether the worker was started with {@value #ALLOW_CODE_OPTION}
-     */
-    public WorkerConfinement(Path dir, boolean allowCode) {
-        this.dir = dir.toAbsolutePath().normalize();
-        this.allowCode = allowCode;
-    }
-
-    public Path dir() {
-        return dir;
-    }
-
-    public boolean allowsCode() {
-        return allowCode;
-    }
-
-    /**
-     * The coordinator's parameters with every store setting checked and its files made absolute under {@link #dir()}.
+     * Where settings may lead, and how a refusal says so.
      *
-     * @throws IllegalArgumentException naming the key, what is wrong and what a worker accepts
+     * @param root      the directory every file must stay under
+     * @param base      the directory relative paths are taken from
+     * @param place     the root in words, e.g. "the worker's own directory (--dir w)"
+     * @param pathHint  what a refusal of a path adds, e.g. "a worker keeps its files under it"
+     * @param codeHint  what a refusal of code adds: how to allow it
+     * @param allowCode whether code (and URLs whose files BG cannot tell) is allowed
+     */
+    public record Scope(Path root, Path base, String place, String pathHint, String codeHint, boolean allowCode) {
+        public Scope {
+            root = root.toAbsolutePath().normalize();
+            base = base.toAbsolutePath().normalize();
+        }
+    }
+
+    private final Scope scope;
+
+    public SettingsConfinement(Scope scope) {
+        this.scope = scope;
+    }
+
+    public Scope scope() {
+        return scope;
+    }
+
+    boolean allowsCode() {
+        return scope.allowCode();
+    }
+
+    /**
+     * {@code given} with every store setting checked and its files made absolute under the scope's root.
+     *
+     * @throws IllegalArgumentException naming the key, what is wrong and what is accepted
      */
     public Map<String, String> confine(StoreProvider provider, Map<String, String> given) {
         Map<String, StoreSetting> declared = new LinkedHashMap<>();
@@ -57,7 +65,8 @@ public final class WorkerConfinement {
         for (String key : new TreeSet<>(given.keySet())) {
             if (!declared.containsKey(key) && !isBgParameter(key)) {
                 throw new IllegalArgumentException(key + ": the " + provider.name() + " store declares no such "
-                        + "setting and BG has no such parameter; a worker refuses keys it cannot check");
+                        + "setting and BG has no such parameter; settings from elsewhere are refused unless BG can "
+                        + "check them");
             }
         }
         Map<String, String> out = new LinkedHashMap<>(given);
@@ -71,10 +80,9 @@ public final class WorkerConfinement {
             } else if (s.namesDatabase()) {
                 boolean list = s.kind() == StoreSetting.Kind.DATABASE_URLS;
                 out.put(s.key(), new DatabaseUrls(this).confine(s.key(), v, list));
-            } else if (s.loadsCode() && !allowCode && !v.equals(s.defaultValue())) {
-                throw new IllegalArgumentException(s.key() + ": names code for the worker to load or run ("
-                        + describe(s.kind()) + "); a worker takes none from its coordinator unless it was started "
-                        + "with " + ALLOW_CODE_OPTION);
+            } else if (s.loadsCode() && !scope.allowCode() && !v.equals(s.defaultValue())) {
+                throw new IllegalArgumentException(s.key() + ": names code for BG to load or run ("
+                        + describe(s.kind()) + "); " + scope.codeHint());
             }
         }
         return out;
@@ -99,26 +107,28 @@ public final class WorkerConfinement {
     }
 
     /**
-     * {@code value} as a path under {@link #dir()}: relative, without {@code ..}, and still under it once the links
-     * of its existing parts are resolved (a link inside the directory must not lead out of it).
+     * {@code value} as a path under the scope's root, taken from its base when relative: still under the root once
+     * normalised and once the links of its existing parts are resolved (a link inside it must not lead out of it).
      *
      * @throws IllegalArgumentException naming {@code key} when it is not
      */
-    Path under(String key, String value) {
+    public Path under(String key, String value) {
         Path p;
         try {
-            p = Path.of(value.trim());
+            String v = value.trim();
+            // BG takes ~ as the home directory, as the shell would
+            p = Path.of(v.equals("~") || v.startsWith("~/") ? System.getProperty("user.home") + v.substring(1) : v);
         } catch (java.nio.file.InvalidPathException e) {
-            throw new IllegalArgumentException(key + "=" + value + ": not a path (" + e.getReason() + ")");
+            throw new IllegalArgumentException(key + ": '" + value + "' is not a path (" + e.getReason() + ")");
         }
-        if (p.isAbsolute() || value.contains("..") || value.trim().startsWith("~")) {
-            throw new IllegalArgumentException(key + "=" + value + ": a worker keeps its files under its own "
-                    + "directory (--dir " + dir + "); give a relative path without '..'");
+        Path resolved = scope.base().resolve(p).normalize();
+        if (!resolved.startsWith(scope.root())) {
+            throw new IllegalArgumentException(key + ": '" + value + "' is outside " + scope.place() + "; "
+                    + scope.pathHint());
         }
-        Path resolved = dir.resolve(p).normalize();
-        if (!real(resolved).startsWith(real(dir))) {
-            throw new IllegalArgumentException(key + "=" + value + ": leads out of the worker's own directory "
-                    + "(--dir " + dir + ") through a symbolic link; a worker keeps its files under it");
+        if (!real(resolved).startsWith(real(scope.root()))) {
+            throw new IllegalArgumentException(key + ": '" + value + "' leads out of " + scope.place() + " through "
+                    + "a symbolic link; " + scope.pathHint());
         }
         return resolved;
     }
