@@ -102,6 +102,9 @@ final class BreakevenCommand implements Callable<Integer> {
         if (writeFraction != null && !(writeFraction > 0 && writeFraction <= 1)) {
             throw new InvalidParameterException("--write-fraction", "expected a number in (0, 1], got " + writeFraction);
         }
+        if (json != null) {
+            org.bgbench.runner.OutputGuard.file("--json", json);
+        }
         Path bf = pick(basic, "BASIC");
         Path nf = pick(changed, "NEW");
         ServiceTimes b = ServiceTimes.of(bf, read(bf));
