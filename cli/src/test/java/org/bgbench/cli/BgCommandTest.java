@@ -193,6 +193,43 @@ class BgCommandTest {
     }
 
     @Test
+    void aRunWhoseOutFolderIsDeletedEndsSealedWithItsSummaryAndValidateSaysWhy() throws Exception {
+        assertThat(bg(with(GRAPH, "load", "--store", "sqlite", "-p", db))).as(err.toString()).isZero();
+        Path folder = dir.resolve("gone");
+        Path result = folder.resolve("r.json");
+        String[] run = with(GRAPH, "run", "--store", "sqlite", "-p", db, "--workload", "high", "--threads", "1",
+                "--duration", "3s", "--warmup", "0s", "--quiet", "--out", result.toString());
+        int[] code = {-1};
+        Thread t = Thread.ofPlatform().start(() -> code[0] = bg(run));
+        // the member's log is open: the run is under way
+        while (!Files.exists(folder.resolve("r/logs/thread-00000.bglog")) && t.isAlive()) {
+            Thread.sleep(20);
+        }
+        try (java.util.stream.Stream<Path> all = Files.walk(folder)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p); // as rm -rf does
+            }
+        }
+        t.join();
+        assertThat(code[0]).as(err.toString()).isEqualTo(Bg.FAILED);
+        String reason = "the validation logs " + folder.resolve("r/logs") + " were deleted during the run, so no "
+                + "read can be checked";
+        assertThat(out.toString()).contains("BG run: ").contains("Validation INCOMPLETE: " + reason)
+                .contains("Result: " + result);
+        assertThat(err.toString()).contains("bg: error: validation incomplete: " + reason).doesNotContain("Exception");
+        assertThat(ResultJson.read(result).unpredictable().incompleteReason()).isEqualTo(reason);
+
+        // the store's mark was sealed: the next run is not refused as one that has not ended
+        assertThat(bg(with(GRAPH, "run", "--store", "sqlite", "-p", db, "--workload", "high", "--operations", "200",
+                "--quiet", "--out", dir.resolve("next.json").toString()))).as(err.toString()).isZero();
+
+        err.getBuffer().setLength(0);
+        assertThat(bg("validate", result.toString())).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("The run could not validate its reads: " + reason)
+                .doesNotContain("validation=false");
+    }
+
+    @Test
     void anOutThatIsADirectoryIsRefusedBeforeTheRun() {
         assertThat(bg(with(GRAPH, "run", "--store", "memory", "--operations", "100", "--out", dir.toString())))
                 .isEqualTo(Bg.BAD_INPUT);
