@@ -105,6 +105,9 @@ final class BreakevenCommand implements Callable<Integer> {
         if (threads != null && threads < 1) {
             throw new InvalidParameterException("--threads", "T must be at least 1, got " + threads);
         }
+        if (json != null) {
+            org.bgbench.runner.OutputGuard.file("--json", json);
+        }
         Path bf = pick(basic, "BASIC");
         Path nf = pick(changed, "NEW");
         ServiceTimes b = ServiceTimes.of(bf, read(bf));

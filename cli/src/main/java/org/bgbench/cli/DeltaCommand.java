@@ -159,6 +159,8 @@ final class DeltaCommand implements Callable<Integer> {
         StoreSettings storeSettings = storeOptions.settings(provider, params);
         Path file = out != null ? out : Path.of("runs", "delta-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".json");
+        org.bgbench.runner.OutputGuard.file("--out", file);
+        org.bgbench.runner.OutputGuard.runResult("--out", runFile(file));
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
         try (LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
                 loaders, RunKeys.verifySample(params), err)) {
@@ -168,7 +170,7 @@ final class DeltaCommand implements Callable<Integer> {
             int t = threads != null ? threads : saturatingThreads(runner, probeDuration, probes, err);
             err.printf(Locale.ROOT, "bg: delta run: %s on %s, T=%d for %s%n", workload, provider.name(), t,
                     Durations.format(big));
-            Path runFile = file.resolveSibling(file.getFileName().toString().replaceFirst("\\.json$", "") + "-run.json");
+            Path runFile = runFile(file);
             if (file.getParent() != null) {
                 Files.createDirectories(file.getParent());
             }
@@ -183,6 +185,7 @@ final class DeltaCommand implements Callable<Integer> {
             double mixDeviation = wholeRunMixDeviation(r, ws);
 
             Map<String, Object> json = new LinkedHashMap<>();
+            json.put("format", "bg-delta/1"); // first: OutputGuard recognises BG's files by it
             json.put("store", provider.name());
             json.put("workload", workload);
             json.put("threads", t);
@@ -306,5 +309,10 @@ final class DeltaCommand implements Callable<Integer> {
             }
             return o.result();
         }
+    }
+
+    /** The long run the analysis reads, beside the result. */
+    private static Path runFile(Path file) {
+        return file.resolveSibling(file.getFileName().toString().replaceFirst("\\.json$", "") + "-run.json");
     }
 }

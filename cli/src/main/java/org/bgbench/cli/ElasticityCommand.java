@@ -183,6 +183,12 @@ final class ElasticityCommand implements Callable<Integer> {
             throw new InvalidParameterException("--out", file + " is a directory; give a file such as "
                     + file.resolve("elasticity.json"));
         }
+        org.bgbench.runner.OutputGuard.file("--out", file);
+        if (!Files.exists(file) && Files.exists(sibling(file, ".svg"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // the chart beside a result is BG's when the result is; without one it is someone else's file
+            throw new InvalidParameterException("--out", sibling(file, ".svg") + " exists without the result it would "
+                    + "chart; BG replaces only its own earlier results: give another path");
+        }
         Files.createDirectories(file.toAbsolutePath().getParent());
         List<String> warnings = new ArrayList<>();
         java.util.Set<String> hosts = Hosts.inSettings(settings.asMap());

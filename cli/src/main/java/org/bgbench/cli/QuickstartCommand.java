@@ -104,6 +104,7 @@ final class QuickstartCommand implements Callable<Integer> {
         StoreSettings settings = StoreSettings.forProvider(provider, params.asMap());
         Path runDir = outDir != null ? outDir
                 : Path.of("runs", "quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        org.bgbench.runner.OutputGuard.directory("--out", runDir);
         if (rateMaxThreads < 1) {
             throw new InvalidParameterException("--rate-max-threads", "must be at least 1, got " + rateMaxThreads);
         }

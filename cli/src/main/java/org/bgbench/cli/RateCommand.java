@@ -188,6 +188,7 @@ final class RateCommand implements Callable<Integer> {
         StoreSettings storeSettings = storeOptions.settings(provider, params).withBeta(theSla.beta());
         Path dir = out != null ? out : Path.of("runs", "rate-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + provider.name());
+        org.bgbench.runner.OutputGuard.directory("--out", dir);
         Files.createDirectories(dir);
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
         long t0 = System.nanoTime();

@@ -129,7 +129,7 @@ final class RunCommand implements Callable<Integer> {
         StoreSettings settings = storeOptions.settings(provider, params).withBeta(es.beta());
         Path resultFile = out != null ? out : defaultOut(provider.name(), ws.mixName(), es.threads());
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
-        checkOut(resultFile);
+        org.bgbench.runner.OutputGuard.runResult("--out", resultFile);
         Path earlier = RunArtifacts.keepEarlier(resultFile);
         if (earlier != null) {
             err.println("bg: " + resultFile + " held an earlier run; kept it as " + earlier);
@@ -152,14 +152,18 @@ final class RunCommand implements Callable<Integer> {
             Experiment.Outcome outcome = store.run(ws, es, resultFile, quiet ? null : err);
             stdout.print(SummaryPrinter.summary(outcome.result()));
             stdout.print(RunValidation.summary(outcome.result().unpredictable()));
-            stdout.println("Result: " + resultFile.toAbsolutePath());
+            stdout.println("Result: " + resultFile.toAbsolutePath() + (outcome.unwritten() == null ? ""
+                    : " (not written: the summary above is what was measured)"));
             String incomplete = outcome.result().incompleteReason();
             if (incomplete != null) {
                 err.println("bg: error: the run is incomplete: " + incomplete);
             }
+            if (outcome.unwritten() != null) {
+                err.println("bg: error: " + outcome.unwritten() + "; the summary above is what was measured");
+            }
             boolean onSchedule = onSchedule(outcome.result(), err);
             return outcome.run().completed() & validationComplete(outcome.result(), err) && incomplete == null
-                    && onSchedule ? 0 : Bg.FAILED;
+                    && onSchedule && outcome.unwritten() == null ? 0 : Bg.FAILED;
         }
     }
 
@@ -278,22 +282,6 @@ final class RunCommand implements Callable<Integer> {
     private static void putIf(Parameters params, String key, String value) {
         if (value != null) {
             params.put(key, value, "--" + key);
-        }
-    }
-
-    /** A result file BG can write, checked before anything runs. */
-    private static void checkOut(Path file) {
-        if (Files.isDirectory(file)) {
-            throw new InvalidParameterException("--out", file + " is a directory; give a file such as " + file.resolve(
-                    "run.json"));
-        }
-        Path parent = file.toAbsolutePath().getParent();
-        while (parent != null && !Files.exists(parent)) {
-            parent = parent.getParent();
-        }
-        if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
-            throw new InvalidParameterException("--out", "cannot write " + file + ": " + (parent == null
-                    ? "no such place" : parent + " is not a writable directory"));
         }
     }
 

@@ -158,9 +158,7 @@ final class ScaleCommand implements Callable<Integer> {
         }
         Path dir = out != null ? out : Path.of("runs", "scale-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + thePlan.store());
-        if (Files.exists(dir) && !Files.isDirectory(dir)) {
-            throw new InvalidParameterException("--out", dir + " is a file; give a directory");
-        }
+        org.bgbench.runner.OutputGuard.directory("--out", dir);
         if (Files.exists(dir.resolve("scale.json"))) {
             throw new InvalidParameterException("--out", dir + " already holds a scale.json; give another directory");
         }

@@ -146,10 +146,12 @@ final class SweepCommand implements Callable<Integer> {
             throw new InvalidParameterException("--out", file + " is a directory; give a file such as "
                     + file.resolve("sweep.json"));
         }
+        org.bgbench.runner.OutputGuard.file("--out", file);
         Path dir = file.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
         String base = file.getFileName().toString().replaceFirst("\\.json$", "");
         Path runs = dir.resolve(base + "-runs");
+        org.bgbench.runner.OutputGuard.directory("--out", runs);
+        Files.createDirectories(dir);
         Files.createDirectories(runs);
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads",
                 2 * Runtime.getRuntime().availableProcessors());

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The bg command end to end, in process, against a real SQLite file. */
 class BgCommandTest {
@@ -136,6 +137,96 @@ class BgCommandTest {
         assertThat(dir.resolve("again.1.hlog")).as("the earlier run's interval log goes with it").isRegularFile();
         assertThat(dir.resolve("again.hlog")).isRegularFile();
         assertThat(ResultJson.read(result).unpredictable().readsChecked()).isPositive();
+    }
+
+    /**
+     * Every writing command refuses an --out that exists and is not BG's own (a file of the user's, a FIFO), in one
+     * line before it runs, and leaves it as it was; a command writing a directory refuses a file there.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"run --store memory --operations 100", "sweep --store memory --threads 1",
+        "delta --store memory", "elasticity --store memory --nodes 1", "breakeven a.json b.json --json",
+        "rate --store memory", "quickstart", "scale --mode speedup --workload vp --plan PLAN"})
+    void anOutThatIsNotBgsIsRefusedBeforeTheRunAndLeftAsItIs(String command) throws Exception {
+        Path plan = Files.writeString(dir.resolve("plan.json"), """
+                {"store": "sqlite", "configurations": [{"name": "one", "nodes": 1, "settings": {"sqlite.file": "%s"}}]}
+                """.formatted(dir.resolve("s.sqlite")));
+        boolean dirOut = command.startsWith("rate") || command.startsWith("quickstart") || command.startsWith("scale");
+        Path mine = Files.writeString(dir.resolve(dirOut ? "notes" : "notes.json"), "my notes");
+        List<String> args = new ArrayList<>(List.of(command.replace("PLAN", plan.toString()).split(" ")));
+        if (!command.startsWith("breakeven")) {
+            args.add("--out");
+        }
+        args.add(mine.toString());
+        if (!command.startsWith("breakeven") && !command.startsWith("quickstart") && !command.startsWith("scale")) {
+            args.addAll(List.of("-p", "usercount=200", "-p", "friendcountperuser=4"));
+        }
+        int code = bg(args.toArray(String[]::new));
+        assertThat(code).as(err.toString()).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString().lines().filter(l -> l.startsWith("bg: error:")).toList()).singleElement()
+                .asString().contains(mine + (dirOut ? " is a file; give a directory"
+                        : " exists and is not a BG result (BG recognises its own by their content)"));
+        assertThat(mine).hasContent("my notes");
+        try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+            assertThat(left.map(p -> p.getFileName().toString()).filter(n -> !n.equals("state")))
+                    .as("nothing moved aside or written").containsExactlyInAnyOrder("plan.json", mine.getFileName()
+                            .toString());
+        }
+    }
+
+    @Test
+    void aFifoOrALinkToADeviceAsOutIsRefusedAndLeftAsItIs() throws Exception {
+        Path fifo = dir.resolve("pipe.json");
+        Process p = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assertThat(p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0).isTrue();
+        Path link = Files.createSymbolicLink(dir.resolve("null.json"), Path.of("/dev/null"));
+        assertThat(bg(with(GRAPH, "run", "--store", "memory", "--operations", "100", "--out", fifo.toString())))
+                .isEqualTo(Bg.BAD_INPUT);
+        assertThat(bg(with(GRAPH, "run", "--store", "memory", "--operations", "100", "--out", link.toString())))
+                .isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("--out: " + fifo + " is a device, FIFO or socket, not a regular file")
+                .contains("--out: " + link + " is a symbolic link (to /dev/null)").doesNotContain("Exception");
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(fifo).exists();
+        assertThat(dir.resolve("pipe.1.json")).doesNotExist();
+        assertThat(dir.resolve("null.1.json")).doesNotExist();
+    }
+
+    @Test
+    void aRunWhoseOutFolderIsDeletedEndsSealedWithItsSummaryAndValidateSaysWhy() throws Exception {
+        assertThat(bg(with(GRAPH, "load", "--store", "sqlite", "-p", db))).as(err.toString()).isZero();
+        Path folder = dir.resolve("gone");
+        Path result = folder.resolve("r.json");
+        String[] run = with(GRAPH, "run", "--store", "sqlite", "-p", db, "--workload", "high", "--threads", "1",
+                "--duration", "3s", "--warmup", "0s", "--quiet", "--out", result.toString());
+        int[] code = {-1};
+        Thread t = Thread.ofPlatform().start(() -> code[0] = bg(run));
+        // the member's log is open: the run is under way
+        while (!Files.exists(folder.resolve("r/logs/thread-00000.bglog")) && t.isAlive()) {
+            Thread.sleep(20);
+        }
+        try (java.util.stream.Stream<Path> all = Files.walk(folder)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p); // as rm -rf does
+            }
+        }
+        t.join();
+        assertThat(code[0]).as(err.toString()).isEqualTo(Bg.FAILED);
+        String reason = "the validation logs " + folder.resolve("r/logs") + " were deleted during the run, so no "
+                + "read can be checked";
+        assertThat(out.toString()).contains("BG run: ").contains("Validation INCOMPLETE: " + reason)
+                .contains("Result: " + result);
+        assertThat(err.toString()).contains("bg: error: validation incomplete: " + reason).doesNotContain("Exception");
+        assertThat(ResultJson.read(result).unpredictable().incompleteReason()).isEqualTo(reason);
+
+        // the store's mark was sealed: the next run is not refused as one that has not ended
+        assertThat(bg(with(GRAPH, "run", "--store", "sqlite", "-p", db, "--workload", "high", "--operations", "200",
+                "--quiet", "--out", dir.resolve("next.json").toString()))).as(err.toString()).isZero();
+
+        err.getBuffer().setLength(0);
+        assertThat(bg("validate", result.toString())).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("The run could not validate its reads: " + reason)
+                .doesNotContain("validation=false");
     }
 
     @Test
@@ -466,6 +557,14 @@ class BgCommandTest {
         "bad worker rates       | run --store memory --workers 127.0.0.1:1,127.0.0.1:2 --worker-rates 1 --secret s -p usercount=200 -p friendcountperuser=4 | --worker-rates",
         "store host no host     | run --store memory --store-host :9100 -p usercount=200 -p friendcountperuser=4 | --store-host: expected HOST or HOST:PORT",
         "store host bad port    | rate --store memory --store-host db1:70000 -p usercount=200 -p friendcountperuser=4 | --store-host: expected HOST or HOST:PORT (port 1..65535, default 9100), got 'db1:70000'",
+        "run out in /proc       | run --store memory --out /proc/bg-run.json -p usercount=200 -p friendcountperuser=4 | --out: /proc/bg-run.json is in /proc, a system directory",
+        "run out a system file  | run --store memory --out /proc/cpuinfo -p usercount=200 -p friendcountperuser=4 | --out: /proc/cpuinfo is in /proc, a system directory",
+        "rate out a system dir  | rate --store memory --out /sys/bg-rating -p usercount=200 -p friendcountperuser=4 | --out: /sys/bg-rating is in /sys, a system directory",
+        "sweep out /proc        | sweep --store memory --threads 1 --out /proc/bg.json -p usercount=200 -p friendcountperuser=4 | --out: /proc/bg.json is in /proc, a system directory",
+        "delta out /proc        | delta --store memory --out /proc/bg-delta.json -p usercount=200 -p friendcountperuser=4 | --out: /proc/bg-delta.json is in /proc, a system directory",
+        "elasticity out /proc   | elasticity --store memory --nodes 1 --out /proc/e.json -p usercount=200 -p friendcountperuser=4 | --out: /proc/e.json is in /proc, a system directory",
+        "quickstart out /sys    | quickstart --out /sys/bg                               | --out: /sys/bg is in /sys, a system directory",
+        "breakeven json /proc   | breakeven a.json b.json --json /proc/be.json           | --json: /proc/be.json is in /proc, a system directory",
         "deck listen no port    | deck --listen nohost                                   | --listen: expected HOST:PORT with a port 0..65535",
         "deck listen bad port   | deck --listen 127.0.0.1:70000                          | --listen: expected HOST:PORT with a port 0..65535 (0: any free one), e.g. 127.0.0.1:7878; got '127.0.0.1:70000'",
         "deck listen no host    | deck --listen :7878                                    | --listen: expected HOST:PORT",

@@ -61,6 +61,99 @@ class LogFailuresProcessTest {
         }
     }
 
+    /**
+     * Mounts a tmpfs of {@code size} at {@code mnt}: a real disk to fill. Needs root (CI runs as root); elsewhere the
+     * test is skipped, but under CI a missing privilege is a failure, so the fault is never silently left untested.
+     */
+    private static boolean mountSmallDisk(Path mnt, String size) throws Exception {
+        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+        Files.createDirectories(mnt);
+        try {
+            Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", mnt.toString())
+                    .redirectErrorStream(true).start();
+            String why = new String(m.getInputStream().readAllBytes());
+            if (m.waitFor(30, TimeUnit.SECONDS) && m.exitValue() == 0) {
+                return true;
+            }
+            if (ci) {
+                fail("cannot mount a tmpfs to fill (CI must run this test as root): " + why);
+            }
+            Assumptions.abort("cannot mount a tmpfs (not root?): " + why);
+        } catch (java.io.IOException e) {
+            if (ci) {
+                fail("cannot run mount: " + e.getMessage());
+            }
+            Assumptions.abort("cannot run mount: " + e.getMessage());
+        }
+        return false;
+    }
+
+    private static void unmount(Path mnt) throws Exception {
+        new ProcessBuilder("umount", mnt.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Writes {@code file} until the disk is full, as another program on the machine might. */
+    private static void fill(Path file) throws Exception {
+        byte[] chunk = new byte[64 << 10];
+        try (java.io.OutputStream o = Files.newOutputStream(file)) {
+            while (true) {
+                o.write(chunk);
+            }
+        } catch (java.io.IOException full) {
+            // no space left: what was written stays
+        }
+    }
+
+    @Test
+    void aDiskFilledDuringTheRunStillGetsTheResultAndTheSummary() throws Exception {
+        Path mnt = dir.resolve("filled-disk");
+        mountSmallDisk(mnt, "2m");
+        try {
+            Path out = mnt.resolve("d.json");
+            Path reserve = mnt.resolve(".d.json.reserve");
+            Process p = bgRun(out, dir.resolve("d.log"), "--threads", "2", "--duration", "3s", "-p",
+                    "validation=false");
+            // its first second is measured (the interval log opens on it): then another program fills the disk
+            while (!Files.exists(mnt.resolve("d.hlog")) && p.isAlive()) {
+                Thread.sleep(20);
+            }
+            assertThat(p.isAlive()).as(Files.readString(dir.resolve("d.log"))).isTrue();
+            fill(mnt.resolve("filler"));
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            String console = Files.readString(dir.resolve("d.log"));
+            assertThat(console).contains("BG run: ").contains("Result: " + out).doesNotContain("cannot write the result")
+                    .doesNotContain("Exception");
+            assertThat(p.exitValue()).as(console).isZero();
+            JsonNode r = JSON.readTree(out.toFile());
+            assertThat(r.get("partial").asBoolean()).isFalse();
+            assertThat(r.get("total").get("count").asLong()).isPositive();
+            assertThat(reserve).as("the reserve is given back").doesNotExist();
+        } finally {
+            unmount(mnt);
+        }
+    }
+
+    @Test
+    void aDiskFullFromTheStartStillPrintsTheSummaryAndSaysTheResultIsNotWritten() throws Exception {
+        Path mnt = dir.resolve("full-disk");
+        mountSmallDisk(mnt, "1m");
+        try {
+            fill(mnt.resolve("filler"));
+            Path out = mnt.resolve("n.json");
+            Process p = bgRun(out, dir.resolve("n.log"), "--threads", "2", "--duration", "2s", "-p",
+                    "validation=false");
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            String console = Files.readString(dir.resolve("n.log"));
+            assertThat(p.exitValue()).as(console).isEqualTo(Bg.FAILED);
+            assertThat(console).contains("BG run: ").contains("Result: " + out + " (not written: the summary above "
+                    + "is what was measured)").contains("bg: error: cannot write the result to " + out + ": ")
+                    .contains("No space left on device; the summary above is what was measured")
+                    .doesNotContain("Exception");
+        } finally {
+            unmount(mnt);
+        }
+    }
+
     @Test
     void aRunKilledWithSigkillLeavesLogsThatReachItsLastSecondAndValidateCallsThemIncomplete() throws Exception {
         Path out = dir.resolve("k.json");
@@ -106,29 +199,8 @@ class LogFailuresProcessTest {
 
     @Test
     void aFullDiskStopsLoggingTheResultIsStillWrittenAndNoStoreErrorIsCounted() throws Exception {
-        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
         Path mnt = dir.resolve("small-disk");
-        Files.createDirectories(mnt);
-        // Needs root (CI runs as root) to mount a small tmpfs: a real full disk. Elsewhere the test is skipped, but
-        // under CI a missing privilege is a failure, so the fault is never silently left untested.
-        boolean mounted = false;
-        try {
-            Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mnt.toString())
-                    .redirectErrorStream(true).start();
-            String why = new String(m.getInputStream().readAllBytes());
-            mounted = m.waitFor(30, TimeUnit.SECONDS) && m.exitValue() == 0;
-            if (!mounted) {
-                if (ci) {
-                    fail("cannot mount a tmpfs to fill (CI must run this test as root): " + why);
-                }
-                Assumptions.abort("cannot mount a tmpfs (not root?): " + why);
-            }
-        } catch (java.io.IOException e) {
-            if (ci) {
-                fail("cannot run mount: " + e.getMessage());
-            }
-            Assumptions.abort("cannot run mount: " + e.getMessage());
-        }
+        boolean mounted = mountSmallDisk(mnt, "3m");
         try {
             Path out = mnt.resolve("f.json");
             Process p = bgRun(out, dir.resolve("f.log"), "--threads", "4", "--duration", "3s");
@@ -157,7 +229,7 @@ class LogFailuresProcessTest {
                     .contains("No space left on device");
         } finally {
             if (mounted) {
-                new ProcessBuilder("umount", mnt.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+                unmount(mnt);
             }
         }
     }

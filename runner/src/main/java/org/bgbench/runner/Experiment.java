@@ -74,8 +74,15 @@ public final class Experiment {
                           org.bgbench.workload.distribution.MemberSampler targets) {
     }
 
-    /** The measured (and validated) result, and how the run ended. */
-    public record Outcome(RunResult result, RunOutcome run) {
+    /**
+     * The measured (and validated) result, and how the run ended.
+     *
+     * @param unwritten why the result could not be written to its file (the disk, the folder), or null when it was
+     */
+    public record Outcome(RunResult result, RunOutcome run, String unwritten) {
+        public Outcome(RunResult result, RunOutcome run) {
+            this(result, run, null);
+        }
     }
 
     public static Outcome run(Setup s) {
@@ -113,6 +120,10 @@ public final class Experiment {
             m.addListener(sample -> Observers.each(o -> o.second(info, sample)));
             if (s.samples() != null) {
                 m.addListener(s.samples()::accept);
+            }
+            if (writer != null) {
+                // Space for the result, sized from the result itself, before anything else can fill the disk.
+                writer.rehearse(m.result(context));
             }
             m.startSampler();
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
@@ -173,12 +184,16 @@ public final class Experiment {
             if (hlog != null) {
                 // Its last interval: what the result has beyond the seconds (the stuck executions).
                 result = hlog.finish(result);
+                if (!java.nio.file.Files.exists(hlog.file())) {
+                    result = result.withWarning(hlog.file() + " was deleted during the run: its per-second histograms "
+                            + "are lost (the result holds the run's own)");
+                }
             }
             if (artifacts != null) {
                 evidence = artifacts.withManifest(evidence);
                 result = evidence.into(result);
             }
-            write(writer, result, s);
+            String unwritten = write(writer, result, s);
             if (artifacts != null) {
                 // The measured result is on disk before validation starts, so nothing measured is lost if it fails.
                 try {
@@ -194,14 +209,16 @@ public final class Experiment {
                     result = result.withWarning("validation was skipped because the run was " + Interrupts.reason()
                             + "; 'bg validate " + s.out() + "' checks the reads from the logs kept beside it");
                 } else {
-                    result = RunValidation.validateInto(result, artifacts, s.state(), s.validation(), s.progress(),
-                            logs);
+                    result = validate(result, artifacts, s, logs);
                 }
-                write(writer, result, s);
+                unwritten = write(writer, result, s);
+            }
+            if (writer != null) {
+                writer.release();
             }
             RunResult done = result;
             Observers.each(o -> o.finished(info, done));
-            return new Outcome(result, outcome);
+            return new Outcome(result, outcome, unwritten);
         }
     }
 
@@ -245,13 +262,40 @@ public final class Experiment {
                 e.warmup().toNanos() / 1e9, s.out());
     }
 
-    private static void write(ResultWriter writer, RunResult result, Setup s) {
-        if (writer != null) {
-            try {
-                writer.write(result);
-            } catch (IOException e) {
-                throw new org.bgbench.store.StoreException("cannot write the result to " + s.out() + ": " + e.getMessage(), e);
+    /**
+     * Validates the run's reads; when its logs cannot be read at all (the folder was deleted during the run), the
+     * verdict says why instead of failing the run, whose measurements and store state do not depend on them.
+     */
+    private static RunResult validate(RunResult result, RunArtifacts artifacts, Setup s, LogDirectory logs) {
+        try {
+            return RunValidation.validateInto(result, artifacts, s.state(), s.validation(), s.progress(), logs);
+        } catch (RuntimeException e) {
+            String reason = !java.nio.file.Files.isDirectory(artifacts.logs())
+                    ? "the validation logs " + artifacts.logs() + " were deleted during the run, so no read can be "
+                    + "checked" : "the validation logs could not be read: " + e.getMessage();
+            return RunValidation.into(result, org.bgbench.measurement.Unpredictable.notChecked(reason,
+                    s.validation().tauPct(), List.of()), s.validation(), artifacts);
+        }
+    }
+
+    /**
+     * Writes the final result (a full disk frees the writer's reserve first); why it could not be, or null. The run
+     * goes on either way: its summary, verdict and the store's state do not depend on the file.
+     */
+    private static String write(ResultWriter writer, RunResult result, Setup s) {
+        if (writer == null) {
+            return null;
+        }
+        try {
+            writer.writeFinal(result);
+            return null;
+        } catch (IOException | RuntimeException e) {
+            String why = "cannot write the result to " + s.out() + ": " + e.getMessage();
+            if (s.progress() != null) {
+                s.progress().println("bg: warning: " + why);
+                s.progress().flush();
             }
+            return why;
         }
     }
 

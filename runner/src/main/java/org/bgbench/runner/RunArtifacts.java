@@ -43,9 +43,11 @@ public record RunArtifacts(Path result, Path dir) {
      * Moves an earlier run's result {@code X.json}, its interval log {@code X.hlog} and its directory {@code X/} aside
      * to {@code X.N.json}, {@code X.N.hlog} and {@code X.N/} (the first N free), so running the same command again
      * neither fails nor loses what was measured. Returns the earlier result's new name (the name it would have when
-     * only its log or directory was there), or null when there was none.
+     * only its log or directory was there), or null when there was none. Only what {@link OutputGuard#runResult}
+     * recognises as an earlier run's is moved; anything else at those paths is refused.
      */
     public static Path keepEarlier(Path result) {
+        OutputGuard.runResult("--out", result);
         RunArtifacts a = forResult(result);
         Path hlog = hlogFor(result);
         if (!Files.exists(result) && !Files.exists(a.dir()) && !Files.exists(hlog)) {
@@ -114,6 +116,9 @@ public record RunArtifacts(Path result, Path dir) {
             r = org.bgbench.measurement.report.ResultJson.read(a.result);
         } catch (IOException e) {
             return "Its result cannot tell why: " + e.getMessage();
+        }
+        if (r.unpredictable() != null && !r.unpredictable().verdictComplete()) {
+            return "The run could not validate its reads: " + r.unpredictable().incompleteReason() + ".";
         }
         if (r.unpredictable() == null) {
             return "The run was made with validation=false (or enablelogging=false), so it logged nothing to check.";

@@ -114,16 +114,19 @@ class IntervalLogRunTest {
     @Test
     void anEarlierHlogMovesAsideWithItsResult() throws Exception {
         Path out = dir.resolve("again.json");
-        Files.writeString(out, "{}");
-        Files.writeString(dir.resolve("again.hlog"), "#earlier\n");
+        // only BG's own files move aside (OutputGuard): a result and an interval log as BG starts them
+        Files.writeString(out, "{\"format\": \"bg-run-result/1\"}");
+        String earlier = "#BG per-second latency histograms\n#earlier\n";
+        Files.writeString(dir.resolve("again.hlog"), earlier);
         assertThat(RunArtifacts.keepEarlier(out)).isEqualTo(dir.resolve("again.1.json"));
-        assertThat(dir.resolve("again.1.hlog")).hasContent("#earlier");
+        assertThat(dir.resolve("again.1.hlog")).hasContent(earlier.strip());
         assertThat(dir.resolve("again.hlog")).doesNotExist();
 
         // A log left alone (its run was killed before the result was written) is kept too, and never overwritten.
-        Files.writeString(dir.resolve("again.hlog"), "#killed\n");
+        String killed = "#BG per-second latency histograms\n#killed\n";
+        Files.writeString(dir.resolve("again.hlog"), killed);
         assertThat(RunArtifacts.keepEarlier(out)).isEqualTo(dir.resolve("again.2.json"));
-        assertThat(dir.resolve("again.2.hlog")).hasContent("#killed");
-        assertThat(dir.resolve("again.1.hlog")).hasContent("#earlier");
+        assertThat(dir.resolve("again.2.hlog")).hasContent(killed.strip());
+        assertThat(dir.resolve("again.1.hlog")).hasContent(earlier.strip());
     }
 }

@@ -14,12 +14,23 @@ import org.bgbench.measurement.RunResult;
  * Writes a result file atomically: the JSON goes to a temporary file in the same directory, is forced to disk, and is
  * renamed over the target. Readers see the old or the new file, never a torn one, so calling {@link #write} every
  * few seconds during a run keeps what was measured even if the process dies.
+ *
+ * <p>Beside the result it keeps a space reserve, {@code .X.json.reserve}, sized from the result itself (twice its
+ * last size and {@link #MARGIN}: the final result is a little larger than the partial ones, and is written while the
+ * previous one is still there). {@link #writeFinal} frees it when the disk is full, so the measured result is
+ * written even when something else filled the disk during the run; {@link #release} deletes it.
  */
 public final class ResultWriter {
+    /** What the reserve holds beyond twice the result's size: the seconds and the verdict a final result adds. */
+    public static final int MARGIN = 128 << 10;
+    private static final byte[] ZEROS = new byte[64 << 10];
     private final Path file;
+    private final Path reserve;
+    private long reserved;
 
     public ResultWriter(Path file) {
         this.file = file.toAbsolutePath();
+        this.reserve = this.file.resolveSibling("." + this.file.getFileName() + ".reserve");
     }
 
     public Path file() {
@@ -31,12 +42,80 @@ public final class ResultWriter {
      * serializers of the result's classes, loading classes and compiling them, which a run does in its warm-up.
      */
     public void rehearse(RunResult result) {
-        ResultJson.toBytes(result);
+        reserveFor(ResultJson.toBytes(result).length);
     }
 
-    /** Writes (or rewrites) the file; safe to call from several threads. */
+    /** Writes (or rewrites) the file, then grows the reserve to its size; safe to call from several threads. */
     public synchronized void write(RunResult result) throws IOException {
         byte[] json = ResultJson.toBytes(result);
+        writeBytes(json);
+        reserveFor(json.length);
+    }
+
+    /**
+     * Writes the measured result; when the disk is full, frees the reserve and tries again, so the disk filling
+     * during the run does not lose it. The reserve is made again afterwards (as far as there is room) for a later
+     * rewrite, such as the result with its validation's verdict.
+     */
+    public synchronized void writeFinal(RunResult result) throws IOException {
+        byte[] json = ResultJson.toBytes(result);
+        try {
+            writeBytes(json);
+        } catch (IOException e) {
+            if (!release()) {
+                throw e;
+            }
+            writeBytes(json);
+        }
+        reserveFor(json.length);
+    }
+
+    /**
+     * Grows the reserve to twice {@code resultBytes} and {@link #MARGIN} as far as the disk has room; a reserve it
+     * cannot complete keeps what it got.
+     */
+    public synchronized void reserveFor(int resultBytes) {
+        long want = 2L * resultBytes + MARGIN;
+        if (reserved >= want && Files.isRegularFile(reserve)) {
+            return;
+        }
+        try {
+            Files.createDirectories(file.getParent());
+            try (FileChannel channel = FileChannel.open(reserve, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                long size = channel.size();
+                channel.position(size);
+                // real bytes, not a sparse length: only written blocks are the file system's to give back
+                while (size < want) {
+                    ByteBuffer zeros = ByteBuffer.wrap(ZEROS, 0, (int) Math.min(ZEROS.length, want - size));
+                    size += channel.write(zeros);
+                }
+                reserved = size;
+            }
+        } catch (IOException e) {
+            try {
+                reserved = Files.exists(reserve) ? Files.size(reserve) : 0;
+            } catch (IOException ignored) {
+                reserved = 0;
+            }
+        }
+    }
+
+    /** Deletes the reserve; whether there was one. */
+    public synchronized boolean release() {
+        reserved = 0;
+        try {
+            return Files.deleteIfExists(reserve);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The reserve beside the result ({@code .X.json.reserve}). */
+    public Path reserveFile() {
+        return reserve;
+    }
+
+    private void writeBytes(byte[] json) throws IOException {
         Path dir = file.getParent();
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");

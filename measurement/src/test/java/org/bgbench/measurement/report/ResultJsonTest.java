@@ -154,6 +154,10 @@ class ResultJsonTest {
         for (int i = 0; i < 5; i++) {
             writer.write(result.withWarning("rewrite " + i));
         }
+        // the space reserve beside it, sized from the result, until the run gives it back
+        assertThat(Files.size(writer.reserveFile())).isGreaterThanOrEqualTo(2 * Files.size(file)
+                + ResultWriter.MARGIN);
+        assertThat(writer.release()).isTrue();
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files).containsExactly(file);
         }
