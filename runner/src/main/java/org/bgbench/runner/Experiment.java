@@ -78,6 +78,27 @@ public final class Experiment {
     }
 
     public static Outcome run(Setup s) {
+        return run(s, () -> { });
+    }
+
+    /**
+     * Refuses (as bad input) an experiment that cannot run on this store and graph, or whose members cannot fit in
+     * what BG has left ({@link MemberBudget}), before anything is sized by it: a caller checks it before it marks the
+     * store as being written.
+     */
+    public static void check(Setup s) {
+        Emulator.check(s.emulator(), s.state().graph().members(), s.store());
+        boolean logs = s.validation() != null && s.out() != null;
+        MemberBudget.check(s.spec().threads(), logs, logs ? RunArtifacts.logBufferBytes(s.spec().threads()) : 0);
+    }
+
+    /**
+     * {@link #run(Setup)}, with {@code beforeFirstAction} run once every member has its session, right before the
+     * first acts: nothing of the experiment reached the store before it, and when it throws no member acts and this
+     * throws what it threw.
+     */
+    public static Outcome run(Setup s, Runnable beforeFirstAction) {
+        check(s);
         int members = s.state().graph().members();
         WorkloadAdapter workload = s.members() != null
                 ? new WorkloadAdapter(s.workload().mix(), s.members().socialites(), s.members().targets())
@@ -111,7 +132,7 @@ public final class Experiment {
             }
             m.startSampler();
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
-                    m::recorder);
+                    m::recorder).beforeFirstAction(beforeFirstAction);
             org.bgbench.measurement.open.OpenModelRecorder open = openRecorder(s, m);
             long[] backlog = new long[3];
             if (open != null) {

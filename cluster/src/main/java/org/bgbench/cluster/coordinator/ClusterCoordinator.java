@@ -75,6 +75,8 @@ public final class ClusterCoordinator implements AutoCloseable {
     private Map<String, String> params;
     /** The workers' answers to the last {@code open}. */
     private List<Messages.Opened> opened = List.of();
+    /** Per writer of the mark: the store's mark as it answered at open or as the coordinator wrote it since. */
+    private final Map<Integer, String> knownMarks = new java.util.HashMap<>();
 
     /** @param tls the channel's TLS, or null for plaintext */
     public ClusterCoordinator(List<String> addresses, String secret, org.bgbench.cluster.security.TlsClient tls,
@@ -136,6 +138,10 @@ public final class ClusterCoordinator implements AutoCloseable {
                 Messages.tree(new Messages.Open(store, sorted, plan.layout(), k)), CALL)).stream()
                 .map(n -> Messages.read(n, Messages.Opened.class)).toList();
         opened = answers;
+        knownMarks.clear();
+        for (int k : markWriters()) {
+            knownMarks.put(k, answers.get(k).storeMark());
+        }
         for (int k = 0; k < workers.size(); k++) {
             err.printf(Locale.ROOT, "bg: worker %d owns %,d members in fragments %s%n", k, answers.get(k).members(),
                     java.util.Arrays.toString(plan.fragments(k)));
@@ -592,6 +598,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private void mark(String mark) {
         List<Integer> writers = markWriters();
         each((k, w) -> w.call(Operations.MARK, Messages.tree(new Messages.Mark(mark, writers.contains(k))), CALL));
+        writers.forEach(k -> knownMarks.put(k, mark));
     }
 
     /**
@@ -608,10 +615,13 @@ public final class ClusterCoordinator implements AutoCloseable {
         String running = org.bgbench.store.StateMark.running(java.util.UUID.randomUUID().toString().substring(0, 8)
                 + " started " + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " by the"
                 + " coordinator on " + host + " pid " + ProcessHandle.current().pid() + ": " + what).text();
+        // A compare-and-set from the mark each writer's store answered: of two coordinators (or a coordinator and a
+        // bg run) that checked the same mark, only one starts writing.
         List<Integer> writers = markWriters();
         each((k, w) -> writers.contains(k)
-                ? w.call(Operations.MARK, Messages.tree(new Messages.Mark(running, true)), CALL)
+                ? w.call(Operations.MARK, Messages.tree(new Messages.Mark(running, true, knownMarks.get(k))), CALL)
                 : Messages.tree(Messages.Ack.OK));
+        writers.forEach(k -> knownMarks.put(k, running));
     }
 
     /** After the workers' writes ended and each holds its state: one fresh token for all (or the loaded mark). */
