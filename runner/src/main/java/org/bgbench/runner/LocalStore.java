@@ -471,11 +471,12 @@ public final class LocalStore implements AutoCloseable {
         try {
             if (store.replaceStateMark(mark, before)) {
                 mark = before;
-                writing = false;
             }
         } catch (RuntimeException e) {
             // The store stays marked running, which refuses the next run: safe, and the caller reports its failure.
         }
+        // Whatever happened, this process does not seal a mark that may not be its own any more.
+        writing = false;
     }
 
     /**
@@ -530,7 +531,9 @@ public final class LocalStore implements AutoCloseable {
             return;
         }
         if (!state.changed()) {
-            generatedAgain();
+            seal(StateMark.loaded(graph.spec().fingerprint()).text());
+            state = new GraphState(graph);
+            dropToken();
             return;
         }
         String t = StateFiles.newToken();
@@ -540,10 +543,33 @@ public final class LocalStore implements AutoCloseable {
             throw new UncheckedIOException("cannot save BG's expected state to " + states.fileFor(t) + ": "
                     + e.getMessage() + "; the store stays marked as written by a run that did not end", e);
         }
-        mark = StateMark.state(t).text();
-        store.writeStateMark(mark);
+        try {
+            seal(StateMark.state(t).text());
+        } catch (org.bgbench.store.StoreException e) {
+            try {
+                states.delete(t);
+            } catch (IOException ignored) {
+                // A stray state file names no store's mark; the refusal is what matters.
+            }
+            throw e;
+        }
         token = t;
+    }
+
+    /**
+     * Replaces this process's {@code running:} mark with {@code next}, by compare-and-set: when another command
+     * changed the mark while this one wrote (a load, a repair), what the store holds is nobody's known state, and
+     * the mark it has is left as it is.
+     */
+    private void seal(String next) {
+        boolean ours = store.replaceStateMark(mark, next);
         writing = false;
+        if (!ours) {
+            throw new org.bgbench.store.StoreException("the store's state mark changed while this run wrote to it (it "
+                    + "is now " + store.stateMark().orElse("none") + "): another BG command wrote to the store too, so "
+                    + "BG cannot vouch for what it holds. " + advice());
+        }
+        mark = next;
     }
 
     /**
