@@ -618,9 +618,26 @@ public final class ClusterCoordinator implements AutoCloseable {
         // A compare-and-set from the mark each writer's store answered: of two coordinators (or a coordinator and a
         // bg run) that checked the same mark, only one starts writing.
         List<Integer> writers = markWriters();
-        each((k, w) -> writers.contains(k)
-                ? w.call(Operations.MARK, Messages.tree(new Messages.Mark(running, true, knownMarks.get(k))), CALL)
-                : Messages.tree(Messages.Ack.OK));
+        try {
+            each((k, w) -> writers.contains(k)
+                    ? w.call(Operations.MARK, Messages.tree(new Messages.Mark(running, true, knownMarks.get(k))), CALL)
+                    : Messages.tree(Messages.Ack.OK));
+        } catch (ClusterException e) {
+            // Stores of their own: those this coordinator marked go back to the mark they had (a compare-and-set
+            // from its running mark, which fails harmlessly where another run holds the store), so a refused run
+            // leaves no mark behind.
+            for (int k : writers) {
+                String had = knownMarks.get(k);
+                if (had != null) {
+                    try {
+                        workers.get(k).call(Operations.MARK, Messages.tree(new Messages.Mark(had, true, running)), CALL);
+                    } catch (RuntimeException notOurs) {
+                        // Not marked by this coordinator, or the worker is gone: nothing to give back.
+                    }
+                }
+            }
+            throw e;
+        }
         writers.forEach(k -> knownMarks.put(k, running));
     }
 
