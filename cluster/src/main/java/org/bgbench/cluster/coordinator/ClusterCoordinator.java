@@ -261,6 +261,9 @@ public final class ClusterCoordinator implements AutoCloseable {
                     Messages.tree(new Messages.FinishLoad(total, loadS, false)), Duration.ofHours(1)),
                     Messages.Finished.class);
         }
+        // finishLoad wrote the loaded graph's mark into the store.
+        markWriters().forEach(k -> knownMarks.put(k, org.bgbench.store.StateMark.loaded(graph.spec().fingerprint())
+                .text()));
         return new LoadSummary(total, loadS, fin.finishS(), (System.nanoTime() - t0) / 1e9, fin);
     }
 
@@ -569,6 +572,8 @@ public final class ClusterCoordinator implements AutoCloseable {
             for (int k = 1; k < workers.size(); k++) {
                 r.add(reset(workers.get(k), Messages.ResetHow.STATE));
             }
+            // The image brought back the mark it was taken with: images are taken of a loaded store only.
+            knownMarks.put(0, org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text());
             return r;
         }
         boolean writes = how == Messages.ResetHow.REPAIR || how == Messages.ResetHow.FULL;
@@ -579,6 +584,10 @@ public final class ClusterCoordinator implements AutoCloseable {
                 .map(n -> Messages.read(n, Messages.ResetDone.class)).toList();
         if (writes && r.stream().allMatch(Messages.ResetDone::verified)) {
             markLoaded();
+        }
+        if (how == Messages.ResetHow.IMAGE) {
+            markWriters().forEach(k -> knownMarks.put(k, org.bgbench.store.StateMark.loaded(graph.spec()
+                    .fingerprint()).text()));
         }
         return r;
     }
