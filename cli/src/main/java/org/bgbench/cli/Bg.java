@@ -83,6 +83,11 @@ public final class Bg {
         });
         try {
             return cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            // A size BG could not check beforehand (a store's sessions, a result): one line, as for every failure.
+            cl.getErr().println("bg: error: BG ran out of memory (" + e.getMessage() + "); give it more "
+                    + "(BG_JAVA_OPTS=-Xmx…, now " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB) or ask for less");
+            return FAILED;
         } finally {
             // The console writers picocli makes are buffered: flush them, or what a command printed without a
             // newline (or before System.exit) is lost.

@@ -303,9 +303,9 @@ final class DeltaCommand implements Callable<Integer> {
             count[0]++;
             Experiment.Outcome o = store.run(ws, template.withThreads(threads).withDuration(duration)
                     .withSeed(template.seed() + count[0]), out, null);
-            if (!o.run().completed()) {
+            if (!o.run().completed() || o.unsealed() != null) {
                 throw new org.bgbench.store.StoreException("the run at T=" + threads + " stopped: "
-                        + o.run().abortReason());
+                        + (o.unsealed() != null ? o.unsealed() : o.run().abortReason()));
             }
             return o.result();
         }

@@ -21,6 +21,7 @@ import org.bgbench.rating.RatingListener;
 import org.bgbench.rating.RatingResult;
 import org.bgbench.rating.RatingSettings;
 import org.bgbench.rating.Sla;
+import org.bgbench.runner.Experiment;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.Loading;
 import org.bgbench.runner.LocalStore;
@@ -124,7 +125,11 @@ final class QuickstartCommand implements Callable<Integer> {
                 ExperimentSpec es = ExperimentSpec.timed(ws, t, measured, Duration.ofSeconds(1),
                         EmulatorConfig.ThreadKind.AUTO, ExperimentSpec.DEFAULT_BETA, validation);
                 err.printf("bg: T=%d, %s of %s (after 1 s warm-up)%n", t, Durations.format(measured), mix);
-                results.add(db.run(ws, es, runDir.resolve("T" + t + ".json"), null).result());
+                Experiment.Outcome o = db.run(ws, es, runDir.resolve("T" + t + ".json"), null);
+                if (o.unsealed() != null) {
+                    throw new org.bgbench.store.StoreException(o.unsealed());
+                }
+                results.add(o.result());
             }
             if (!noRate) {
                 rating = rate(db, params, validation, runDir, loaders, err);

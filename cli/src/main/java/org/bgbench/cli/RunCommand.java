@@ -161,9 +161,12 @@ final class RunCommand implements Callable<Integer> {
             if (outcome.unwritten() != null) {
                 err.println("bg: error: " + outcome.unwritten() + "; the summary above is what was measured");
             }
+            if (outcome.unsealed() != null) {
+                err.println("bg: error: " + outcome.unsealed());
+            }
             boolean onSchedule = onSchedule(outcome.result(), err);
             return outcome.run().completed() & validationComplete(outcome.result(), err) && incomplete == null
-                    && onSchedule && outcome.unwritten() == null ? 0 : Bg.FAILED;
+                    && onSchedule && outcome.unwritten() == null && outcome.unsealed() == null ? 0 : Bg.FAILED;
         }
     }
 

@@ -191,9 +191,10 @@ final class SweepCommand implements Callable<Integer> {
                 stdout.printf(Locale.ROOT, "%6d %,12.0f %9.2f  %s%n", t, p.throughput(), p.withinBetaPct(),
                         latencies(p));
                 stdout.flush();
-                if (!o.run().completed()) {
-                    err.println("bg: error: the point at T=" + t + " did not complete (" + o.run().abortReason()
-                            + "); the sweep stops here and keeps the points measured");
+                if (!o.run().completed() || o.unsealed() != null) {
+                    err.println("bg: error: the point at T=" + t + " did not complete (" + (o.unsealed() != null
+                            ? o.unsealed() : o.run().abortReason()) + "); the sweep stops here and keeps the points "
+                            + "measured");
                     return Bg.FAILED;
                 }
             }

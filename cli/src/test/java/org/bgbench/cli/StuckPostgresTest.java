@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bg run} against a PostgreSQL server that is stopped (SIGSTOP on the postmaster and every backend: the kernel
  * still accepts connections, nothing answers) one second into a 6 s run, and continued only after the command
  * returned: the run ends on time, exits 1, and the result on disk and the summary say which actions were stuck, which
- * seconds stalled, and that the run does not meet the SLA.
+ * seconds stalled, and that the run does not meet the SLA. On the same server, {@code bg run} processes released at
+ * one instant: one runs, the others are refused.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StuckPostgresTest {
@@ -177,5 +178,69 @@ class StuckPostgresTest {
                 "--duration", "1s", "--out", dir.resolve("bad.json").toString()))).isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString().strip()).isEqualTo("bg: error: postgres.timeout: expected a timeout such as 10s, "
                 + "30s or 2m, got 'soon'");
+    }
+
+    /**
+     * Runs started at the same instant: a row lock on the state mark, held here, lets each {@code bg run} process
+     * read the mark and check the store (it then prints "bg: running") but not mark it; released, they all try at
+     * once. One runs; the others exit 1 with the usual line and write no result.
+     */
+    @Test
+    void ofRunsStartedAtTheSameInstantOneRunsAndTheOthersAreRefused() throws Exception {
+        StringWriter loadErr = new StringWriter();
+        assertThat(bg(new StringWriter(), loadErr, with("load", "--store", "postgres", "-p", url, "--replace")))
+                .as(loadErr.toString()).isZero();
+        int n = 3;
+        List<Process> runs = new ArrayList<>();
+        try (Connection lock = pg.getPostgresDatabase().getConnection()) {
+            lock.setAutoCommit(false);
+            try (Statement st = lock.createStatement()) {
+                st.executeQuery("SELECT value FROM bg_meta WHERE \"key\" = 'state' FOR UPDATE").close();
+            }
+            for (int i = 0; i < n; i++) {
+                List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                        .toString(), "--enable-native-access=ALL-UNNAMED", "-Xmx512m",
+                        "-Dbg.state.dir=" + dir.resolve("state"), "-cp", System.getProperty("java.class.path"),
+                        "org.bgbench.cli.Bg"));
+                cmd.addAll(List.of(with("run", "--store", "postgres", "-p", url, "--workload", "high", "--threads",
+                        "2", "--duration", "2s", "--warmup", "0s", "--quiet", "--out",
+                        dir.resolve("same-" + i + ".json").toString())));
+                runs.add(new ProcessBuilder(cmd).directory(dir.toFile())
+                        .redirectOutput(dir.resolve("same-" + i + ".out").toFile())
+                        .redirectError(dir.resolve("same-" + i + ".err").toFile()).start());
+            }
+            for (int i = 0; i < n; i++) {
+                Path err = dir.resolve("same-" + i + ".err");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (runs.get(i).isAlive() && System.nanoTime() < deadline
+                        && !java.nio.file.Files.readString(err).contains("bg: running")) {
+                    Thread.sleep(20);
+                }
+                assertThat(java.nio.file.Files.readString(err)).as("run %d checked the store", i)
+                        .contains("bg: running");
+            }
+            lock.rollback();
+        }
+        int ran = 0;
+        for (int i = 0; i < n; i++) {
+            assertThat(runs.get(i).waitFor(120, TimeUnit.SECONDS)).isTrue();
+            String err = java.nio.file.Files.readString(dir.resolve("same-" + i + ".err"));
+            String both = "exit " + runs.get(i).exitValue() + "\n" + err;
+            if (runs.get(i).exitValue() == 0) {
+                ran++;
+            } else {
+                assertThat(runs.get(i).exitValue()).as(both).isEqualTo(Bg.FAILED);
+                assertThat(err.lines().filter(l -> l.startsWith("bg: error:")).toList()).as(both).hasSize(1)
+                        .allMatch(l -> l.startsWith("bg: error: a run on this store has not ended ("));
+                assertThat(err).as(both).doesNotContain("Exception");
+                assertThat(dir.resolve("same-" + i + ".json")).doesNotExist();
+            }
+        }
+        assertThat(ran).as("runs that started").isOne();
+        try (Connection c = pg.getPostgresDatabase().getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT value FROM bg_meta WHERE \"key\" = 'state'")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).as("the one run sealed its state").startsWith("state:");
+        }
     }
 }

@@ -63,6 +63,7 @@ public final class Emulator {
     private final boolean shared;
     private final boolean yieldBetweenRequests;
     private IntFunction<? extends ValidationLog> logs;
+    private Runnable beforeFirstAction = () -> { };
     /** The open model's arrivals (null: closed model), made when the run starts. */
     private volatile org.bgbench.emulator.open.ArrivalClock clock;
     /** Counted down as each member has opened its session (or failed to). */
@@ -90,6 +91,8 @@ public final class Emulator {
      */
     public Emulator(DataStore store, GraphState state, Workload workload, EmulatorConfig config,
                     IntFunction<ActionRecorder> recorders) {
+        // Bad input is refused before anything is sized by it.
+        check(config, state.graph().members(), store);
         this.store = store;
         this.state = state;
         this.graph = state.graph();
@@ -101,14 +104,6 @@ public final class Emulator {
         this.inFlight = new InFlight(config.threads());
         this.warmupLeft = new AtomicLong(config.warmupOperations());
         this.shared = config.threadKind() == EmulatorConfig.ThreadKind.SHARED;
-        if (shared && SharedThreads.unavailable() != null) {
-            throw new InvalidParameterException("threadkind", SharedThreads.unavailable());
-        }
-        if (shared && !store.handsOffWhileWaiting()) {
-            throw new InvalidParameterException("threadkind", "shared needs a store whose sessions let other members"
-                    + " run while they wait for a reply (postgres, mariadb); this one does not: use auto, virtual or"
-                    + " platform");
-        }
         this.virtual = switch (config.threadKind()) {
             case VIRTUAL -> true;
             case PLATFORM, SHARED -> false;
@@ -117,10 +112,38 @@ public final class Emulator {
         };
         this.yieldBetweenRequests = virtual && store.inProcess()
                 && config.threads() > Runtime.getRuntime().availableProcessors();
-        if (config.uniqueSocialites() && config.threads() > graph.members()) {
-            throw new InvalidParameterException("--threads", "T=" + config.threads()
-                    + " exceeds the " + graph.members() + " members; with unique socialites each thread needs its own member");
+    }
+
+    /**
+     * Refuses (an {@link InvalidParameterException}) a configuration this emulator cannot run against {@code store}
+     * with a graph of {@code members} members: shared threads where there are none or the store holds its thread
+     * while it waits, more threads than members with unique socialites. The constructor checks it first; a caller
+     * checks it before it marks the store as being written.
+     */
+    public static void check(EmulatorConfig config, int members, DataStore store) {
+        boolean shared = config.threadKind() == EmulatorConfig.ThreadKind.SHARED;
+        if (shared && SharedThreads.unavailable() != null) {
+            throw new InvalidParameterException("threadkind", SharedThreads.unavailable());
         }
+        if (shared && !store.handsOffWhileWaiting()) {
+            throw new InvalidParameterException("threadkind", "shared needs a store whose sessions let other members"
+                    + " run while they wait for a reply (postgres, mariadb); this one does not: use auto, virtual or"
+                    + " platform");
+        }
+        if (config.uniqueSocialites() && config.threads() > members) {
+            throw new InvalidParameterException("--threads", "T=" + config.threads()
+                    + " exceeds the " + members + " members; with unique socialites each thread needs its own member");
+        }
+    }
+
+    /**
+     * Runs {@code hook} once every member has opened its session, right before the first may act: nothing reached
+     * the store before it. When it throws, no member acts and {@link #run} throws what it threw once the members are
+     * gone. Call before {@link #run}.
+     */
+    public Emulator beforeFirstAction(Runnable hook) {
+        this.beforeFirstAction = hook;
+        return this;
     }
 
     /**
@@ -250,8 +273,17 @@ public final class Emulator {
             // Every member opens its session before any acts: a server that forks a backend and checks a password
             // per connection accepted them too slowly while the first members already loaded it (T=64 platform
             // threads against PostgreSQL on 2 cores: sessions timed out), and the warm-up measured set-up.
+            RuntimeException refused = null;
             try {
                 awaitSessions(running);
+                if (abortReason == null && !stop) {
+                    try {
+                        beforeFirstAction.run();
+                    } catch (RuntimeException e) {
+                        refused = e;
+                        stop = true;
+                    }
+                }
                 if (config.open()) {
                     clock = new org.bgbench.emulator.open.ArrivalClock(config.arrivals(), System.nanoTime());
                 }
@@ -260,6 +292,11 @@ public final class Emulator {
                 }
             } finally {
                 go.countDown();
+            }
+            if (refused != null) {
+                // Each member sees stop when it wakes and leaves without acting.
+                ended.await();
+                throw refused;
             }
             if (warmupNanos > 0) {
                 waitUntil(System.nanoTime() + warmupNanos, ended);

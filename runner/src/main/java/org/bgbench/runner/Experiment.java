@@ -79,13 +79,44 @@ public final class Experiment {
      *
      * @param unwritten why the result could not be written to its file (the disk, the folder), or null when it was
      */
-    public record Outcome(RunResult result, RunOutcome run, String unwritten) {
+    /**
+     * @param unwritten why the result could not be written, or null
+     * @param unsealed  why the store's mark could not be sealed with the run's state after it (the store failed at the
+     *                  end, another command wrote to it), or null: the store stays marked as written by a run that did
+     *                  not end
+     */
+    public record Outcome(RunResult result, RunOutcome run, String unwritten, String unsealed) {
         public Outcome(RunResult result, RunOutcome run) {
-            this(result, run, null);
+            this(result, run, null, null);
+        }
+
+        public Outcome withUnsealed(String why) {
+            return new Outcome(result, run, unwritten, why);
         }
     }
 
     public static Outcome run(Setup s) {
+        return run(s, () -> { });
+    }
+
+    /**
+     * Refuses (as bad input) an experiment that cannot run on this store and graph, or whose members cannot fit in
+     * what BG has left ({@link MemberBudget}), before anything is sized by it: a caller checks it before it marks the
+     * store as being written.
+     */
+    public static void check(Setup s) {
+        Emulator.check(s.emulator(), s.state().graph().members(), s.store());
+        boolean logs = s.validation() != null && s.out() != null;
+        MemberBudget.check(s.spec().threads(), logs, logs ? RunArtifacts.logBufferBytes(s.spec().threads()) : 0);
+    }
+
+    /**
+     * {@link #run(Setup)}, with {@code beforeFirstAction} run once every member has its session, right before the
+     * first acts: nothing of the experiment reached the store before it, and when it throws no member acts and this
+     * throws what it threw.
+     */
+    public static Outcome run(Setup s, Runnable beforeFirstAction) {
+        check(s);
         int members = s.state().graph().members();
         WorkloadAdapter workload = s.members() != null
                 ? new WorkloadAdapter(s.workload().mix(), s.members().socialites(), s.members().targets())
@@ -127,7 +158,7 @@ public final class Experiment {
             }
             m.startSampler();
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
-                    m::recorder);
+                    m::recorder).beforeFirstAction(beforeFirstAction);
             org.bgbench.measurement.open.OpenModelRecorder open = openRecorder(s, m);
             long[] backlog = new long[2];
             if (open != null) {
@@ -218,7 +249,7 @@ public final class Experiment {
             }
             RunResult done = result;
             Observers.each(o -> o.finished(info, done));
-            return new Outcome(result, outcome, unwritten);
+            return new Outcome(result, outcome, unwritten, null);
         }
     }
 

@@ -50,6 +50,10 @@ public final class LocalStore implements AutoCloseable {
     private String token;
     /** Whether this process set the store's mark to {@code running:…} and has not ended its writes yet. */
     private boolean writing;
+    /** The mark this process last read from the store or wrote into it: what marking it running expects. */
+    private String mark;
+    /** While {@link #writing}: the mark before, to go back to when none of the run's writes reached the store. */
+    private String before;
     private LoadReport loadReport;
 
     private LocalStore(StoreProvider provider, StoreSettings settings, DataStore store, SocialGraph graph,
@@ -185,6 +189,7 @@ public final class LocalStore implements AutoCloseable {
         }
         StateMark mark = StateMark.parse(raw.get()).orElseThrow(() -> mismatch("the store's state mark '"
                 + raw.get() + "' is not one BG writes."));
+        this.mark = raw.get();
         switch (mark.kind()) {
             case LOADED -> {
                 if (!mark.value().equals(want)) {
@@ -205,9 +210,13 @@ public final class LocalStore implements AutoCloseable {
                 state = saved.get();
                 token = mark.value();
             }
-            case RUNNING -> throw mismatch("a run on this store has not ended (" + mark.value() + "). If it is not "
-                    + "still running, it was interrupted and BG does not know which of its writes reached the store.");
+            case RUNNING -> throw notEnded(mark);
         }
+    }
+
+    private StateMismatch notEnded(StateMark running) {
+        return mismatch("a run on this store has not ended (" + running.value() + "). If it is not still running, it "
+                + "was interrupted and BG does not know which of its writes reached the store.");
     }
 
     /** The sampled check before a run: {@code n} touched and {@code n} random members, and the totals. */
@@ -356,9 +365,18 @@ public final class LocalStore implements AutoCloseable {
                 throw new LoadException("the store does not hold this graph (a load did not finish, or it holds "
                         + "another); load it (bg load --store " + provider.name() + " --replace)");
             }
-            String before = store.stateMark().orElse("(none)");
+            Optional<String> raw = store.stateMark();
+            String before = raw.orElse("(none)");
             Optional<StateMark> old = markOf(store);
-            store.writeStateMark(running("bg verify --repair"));
+            String running = running("bg verify --repair");
+            // From the mark read, so a run that starts at the same instant is not overwritten unseen.
+            if (raw.isEmpty()) {
+                store.writeStateMark(running);
+            } else if (!store.replaceStateMark(raw.get(), running)) {
+                throw new LoadException("the store's state mark changed while bg verify --repair read it (it was "
+                        + before + ", it is " + store.stateMark().orElse("none") + "): another BG command is writing "
+                        + "to the store; repair it once that has ended");
+            }
             StoreRepair.Report r = StoreRepair.toGenerated(store, graph, Math.max(1, threads), null);
             List<String> remaining = StateComparison.differences(store, new GraphState(graph), limit);
             if (remaining.isEmpty() && r.refused().isEmpty()) {
@@ -397,7 +415,8 @@ public final class LocalStore implements AutoCloseable {
     /** The store holds the generated graph (after a load, a verified repair): say so in its mark and in BG's state. */
     private void generatedAgain() {
         state = new GraphState(graph);
-        store.writeStateMark(StateMark.loaded(graph.spec().fingerprint()).text());
+        mark = StateMark.loaded(graph.spec().fingerprint()).text();
+        store.writeStateMark(mark);
         writing = false;
         dropToken();
     }
@@ -419,26 +438,92 @@ public final class LocalStore implements AutoCloseable {
      * state file of the old token no longer describes the store and is deleted.
      */
     public void beginWrites(String what) {
-        store.writeStateMark(running(what));
-        writing = true;
+        claimWrites(what);
         dropToken();
     }
 
-    /** Runs one experiment on this store from the state BG expects, and saves the state it ends in. */
+    /**
+     * Marks the store {@code running:…} in one compare-and-set from the mark this process checked: of two commands
+     * that checked the same mark, one marks it and the other is refused (a {@link StateMismatch}), as it would have
+     * been had it started a moment later.
+     */
+    private void claimWrites(String what) {
+        String running = running(what);
+        if (mark == null || !store.replaceStateMark(mark, running)) {
+            Optional<StateMark> now = store.stateMark().flatMap(StateMark::parse);
+            if (now.isPresent() && now.get().kind() == StateMark.Kind.RUNNING) {
+                throw notEnded(now.get());
+            }
+            throw mismatch("the store's state mark changed after this command checked it (it was " + mark + ", it is "
+                    + now.map(StateMark::text).orElse("none") + "): another BG command wrote to the store meanwhile.");
+        }
+        before = mark;
+        mark = running;
+        writing = true;
+    }
+
+    /**
+     * No write of the run reached the store (it failed, or was refused, before its first action): the store is
+     * marked as it was before, and the state file of that mark is still BG's state. Leaves the mark {@code running:}
+     * when another process changed it meanwhile or the store does not answer; the caller's failure is what counts.
+     */
+    private void giveBackMark() {
+        try {
+            if (store.replaceStateMark(mark, before)) {
+                mark = before;
+            }
+        } catch (RuntimeException e) {
+            // The store stays marked running, which refuses the next run: safe, and the caller reports its failure.
+        }
+        // Whatever happened, this process does not seal a mark that may not be its own any more.
+        writing = false;
+    }
+
+    /**
+     * Runs one experiment on this store from the state BG expects, and saves the state it ends in. An experiment BG
+     * refuses ({@link Experiment#check}) is refused before the store is marked; one that fails before its first
+     * action leaves the store marked as it was.
+     */
     public Experiment.Outcome run(WorkloadSpec workload, ExperimentSpec spec, Path out, PrintWriter progress) {
         boolean writes = workload.mix().writeFraction() > 0;
-        if (writes) {
-            beginWrites("a run of the " + workload.mixName() + " mix with T=" + spec.threads());
+        Experiment.Setup setup = new Experiment.Setup(store, provider.name(), settings.asMap(), state, workload, spec,
+                out, progress);
+        Experiment.check(setup);
+        if (!writes) {
+            return Experiment.run(setup);
         }
-        Experiment.Outcome o = Experiment.run(new Experiment.Setup(store, provider.name(), settings.asMap(), state,
-                workload, spec, out, progress));
+        claimWrites("a run of the " + workload.mixName() + " mix with T=" + spec.threads());
+        boolean[] acting = {false};
+        Experiment.Outcome o;
+        try {
+            o = Experiment.run(setup, () -> {
+                // From here on the store may hold writes the old state file does not describe.
+                dropToken();
+                acting[0] = true;
+            });
+        } catch (RuntimeException | Error e) {
+            if (!acting[0]) {
+                giveBackMark();
+            }
+            throw e;
+        }
+        if (!acting[0]) {
+            // The members never acted (a session failed to open, the run was stopped first).
+            giveBackMark();
+            return o;
+        }
         // Actions still waiting on the store when the run ended may or may not have written, and so may writes in
         // flight when the store failed every call for a second (it died or lost its connections): BG's state cannot
         // vouch for the store, so it stays marked as written by a run that did not end (and is not touched again now,
         // as the store may not be answering); the next command refuses it until it is repaired or reloaded.
         boolean uncertain = org.bgbench.measurement.Stalls.writesUncertain(o.result()) || o.run().stuckThreads() > 0;
         if (writes && !uncertain) {
-            saveState();
+            try {
+                saveState();
+            } catch (RuntimeException e) {
+                // What was measured is on disk already; the caller shows it, then why the store cannot be vouched for.
+                return o.withUnsealed(e.getMessage());
+            }
         }
         return o;
     }
@@ -452,7 +537,9 @@ public final class LocalStore implements AutoCloseable {
             return;
         }
         if (!state.changed()) {
-            generatedAgain();
+            seal(StateMark.loaded(graph.spec().fingerprint()).text());
+            state = new GraphState(graph);
+            dropToken();
             return;
         }
         String t = StateFiles.newToken();
@@ -462,9 +549,33 @@ public final class LocalStore implements AutoCloseable {
             throw new UncheckedIOException("cannot save BG's expected state to " + states.fileFor(t) + ": "
                     + e.getMessage() + "; the store stays marked as written by a run that did not end", e);
         }
-        store.writeStateMark(StateMark.state(t).text());
+        try {
+            seal(StateMark.state(t).text());
+        } catch (org.bgbench.store.StoreException e) {
+            try {
+                states.delete(t);
+            } catch (IOException ignored) {
+                // A stray state file names no store's mark; the refusal is what matters.
+            }
+            throw e;
+        }
         token = t;
+    }
+
+    /**
+     * Replaces this process's {@code running:} mark with {@code next}, by compare-and-set: when another command
+     * changed the mark while this one wrote (a load, a repair), what the store holds is nobody's known state, and
+     * the mark it has is left as it is.
+     */
+    private void seal(String next) {
+        boolean ours = store.replaceStateMark(mark, next);
         writing = false;
+        if (!ours) {
+            throw new org.bgbench.store.StoreException("the store's state mark changed while this run wrote to it (it "
+                    + "is now " + store.stateMark().orElse("none") + "): another BG command wrote to the store too, so "
+                    + "BG cannot vouch for what it holds. " + advice());
+        }
+        mark = next;
     }
 
     /**

@@ -147,8 +147,13 @@ public record RunArtifacts(Path result, Path dir) {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
         }
-        int buffer = (int) Math.max(8 << 10, Math.min(LogWriter.DEFAULT_BUFFER_BYTES, (64L << 20) / Math.max(1, threads)));
-        return LogDirectory.create(logs(), buffer, LogDirectory.DEFAULT_FLUSH_INTERVAL, LogDirectory.AUTO_RESERVE);
+        return LogDirectory.create(logs(), logBufferBytes(threads), LogDirectory.DEFAULT_FLUSH_INTERVAL,
+                LogDirectory.AUTO_RESERVE);
+    }
+
+    /** Each thread's validation log buffer in a run of {@code threads}: 64 MiB shared, from 8 KiB to 256 KiB each. */
+    static int logBufferBytes(int threads) {
+        return (int) Math.max(8 << 10, Math.min(LogWriter.DEFAULT_BUFFER_BYTES, (64L << 20) / Math.max(1, threads)));
     }
 
     /**

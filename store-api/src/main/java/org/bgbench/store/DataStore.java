@@ -48,7 +48,8 @@ public interface DataStore extends AutoCloseable {
      * is replaced by a load ({@link #finishLoad}), goes with {@link #dropSchema} and {@link #createSchema}, and an
      * {@link StoreImage} carries the mark it was saved with back on {@link StoreImage#restore()}.
      *
-     * <p>Every store must implement this pair; the defaults only keep test doubles compiling and fail when used.
+     * <p>Every store must implement this one, {@link #writeStateMark} and {@link #replaceStateMark}; the defaults only
+     * keep test doubles compiling and fail when used.
      */
     default Optional<String> stateMark() {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " does not keep BG's state mark");
@@ -61,6 +62,18 @@ public interface DataStore extends AutoCloseable {
      * holds no BG schema.
      */
     default void writeStateMark(String mark) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not keep BG's state mark");
+    }
+
+    /**
+     * Replaces the state mark with {@code mark} only if it is exactly {@code expected}, in one atomic step of the store
+     * (a conditional update, a lightweight transaction, a check-and-mutate): of any number of callers that expect
+     * the same mark, in any processes or hosts, at most one succeeds. Returns whether it did; false when the store
+     * holds another mark or none, and then the mark is unchanged. Durable like {@link #writeStateMark}, and fails
+     * like it with a {@link StoreException} when the store holds no BG schema. BG marks a store {@code running:}
+     * through this, from the mark it checked, so two runs started at the same instant cannot both start.
+     */
+    default boolean replaceStateMark(String expected, String mark) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " does not keep BG's state mark");
     }
 

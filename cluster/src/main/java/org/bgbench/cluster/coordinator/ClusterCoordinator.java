@@ -75,6 +75,8 @@ public final class ClusterCoordinator implements AutoCloseable {
     private Map<String, String> params;
     /** The workers' answers to the last {@code open}. */
     private List<Messages.Opened> opened = List.of();
+    /** Per writer of the mark: the store's mark as it answered at open or as the coordinator wrote it since. */
+    private final Map<Integer, String> knownMarks = new java.util.HashMap<>();
 
     /** @param tls the channel's TLS, or null for plaintext */
     public ClusterCoordinator(List<String> addresses, String secret, org.bgbench.cluster.security.TlsClient tls,
@@ -136,6 +138,10 @@ public final class ClusterCoordinator implements AutoCloseable {
                 Messages.tree(new Messages.Open(store, sorted, plan.layout(), k)), CALL)).stream()
                 .map(n -> Messages.read(n, Messages.Opened.class)).toList();
         opened = answers;
+        knownMarks.clear();
+        for (int k : markWriters()) {
+            knownMarks.put(k, answers.get(k).storeMark());
+        }
         for (int k = 0; k < workers.size(); k++) {
             err.printf(Locale.ROOT, "bg: worker %d owns %,d members in fragments %s%n", k, answers.get(k).members(),
                     java.util.Arrays.toString(plan.fragments(k)));
@@ -255,6 +261,9 @@ public final class ClusterCoordinator implements AutoCloseable {
                     Messages.tree(new Messages.FinishLoad(total, loadS, false)), Duration.ofHours(1)),
                     Messages.Finished.class);
         }
+        // finishLoad wrote the loaded graph's mark into the store.
+        markWriters().forEach(k -> knownMarks.put(k, org.bgbench.store.StateMark.loaded(graph.spec().fingerprint())
+                .text()));
         return new LoadSummary(total, loadS, fin.finishS(), (System.nanoTime() - t0) / 1e9, fin);
     }
 
@@ -565,6 +574,8 @@ public final class ClusterCoordinator implements AutoCloseable {
             for (int k = 1; k < workers.size(); k++) {
                 r.add(reset(workers.get(k), Messages.ResetHow.STATE));
             }
+            // The image brought back the mark it was taken with: images are taken of a loaded store only.
+            knownMarks.put(0, org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text());
             return r;
         }
         boolean writes = how == Messages.ResetHow.REPAIR || how == Messages.ResetHow.FULL;
@@ -575,6 +586,10 @@ public final class ClusterCoordinator implements AutoCloseable {
                 .map(n -> Messages.read(n, Messages.ResetDone.class)).toList();
         if (writes && r.stream().allMatch(Messages.ResetDone::verified)) {
             markLoaded();
+        }
+        if (how == Messages.ResetHow.IMAGE) {
+            markWriters().forEach(k -> knownMarks.put(k, org.bgbench.store.StateMark.loaded(graph.spec()
+                    .fingerprint()).text()));
         }
         return r;
     }
@@ -594,6 +609,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private void mark(String mark) {
         List<Integer> writers = markWriters();
         each((k, w) -> w.call(Operations.MARK, Messages.tree(new Messages.Mark(mark, writers.contains(k))), CALL));
+        writers.forEach(k -> knownMarks.put(k, mark));
     }
 
     /**
@@ -610,10 +626,30 @@ public final class ClusterCoordinator implements AutoCloseable {
         String running = org.bgbench.store.StateMark.running(java.util.UUID.randomUUID().toString().substring(0, 8)
                 + " started " + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " by the"
                 + " coordinator on " + host + " pid " + ProcessHandle.current().pid() + ": " + what).text();
+        // A compare-and-set from the mark each writer's store answered: of two coordinators (or a coordinator and a
+        // bg run) that checked the same mark, only one starts writing.
         List<Integer> writers = markWriters();
-        each((k, w) -> writers.contains(k)
-                ? w.call(Operations.MARK, Messages.tree(new Messages.Mark(running, true)), CALL)
-                : Messages.tree(Messages.Ack.OK));
+        try {
+            each((k, w) -> writers.contains(k)
+                    ? w.call(Operations.MARK, Messages.tree(new Messages.Mark(running, true, knownMarks.get(k))), CALL)
+                    : Messages.tree(Messages.Ack.OK));
+        } catch (ClusterException e) {
+            // Stores of their own: those this coordinator marked go back to the mark they had (a compare-and-set
+            // from its running mark, which fails harmlessly where another run holds the store), so a refused run
+            // leaves no mark behind.
+            for (int k : writers) {
+                String had = knownMarks.get(k);
+                if (had != null) {
+                    try {
+                        workers.get(k).call(Operations.MARK, Messages.tree(new Messages.Mark(had, true, running)), CALL);
+                    } catch (RuntimeException notOurs) {
+                        // Not marked by this coordinator, or the worker is gone: nothing to give back.
+                    }
+                }
+            }
+            throw e;
+        }
+        writers.forEach(k -> knownMarks.put(k, running));
     }
 
     /** After the workers' writes ended and each holds its state: one fresh token for all (or the loaded mark). */

@@ -65,9 +65,13 @@ public final class Messages {
 
     /**
      * {@code mark}: the worker's state now is the one {@code mark} names (it adopts it as its held mark), and, when
-     * {@code write}, the worker writes it into its store as the store's state mark.
+     * {@code write}, the worker writes it into its store as the store's state mark; with {@code expected} (null: none)
+     * only if the store's mark is still that one, in one compare-and-set, and refuses otherwise.
      */
-    public record Mark(String mark, boolean write) {
+    public record Mark(String mark, boolean write, String expected) {
+        public Mark(String mark, boolean write) {
+            this(mark, write, null);
+        }
     }
 
     /** {@code load}: loader threads on the worker. */

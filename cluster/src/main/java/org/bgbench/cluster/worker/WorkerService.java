@@ -146,8 +146,10 @@ public final class WorkerService implements WorkerBackend {
             case Operations.VERIFY -> Messages.tree(verify(Messages.read(args, Messages.Verify.class)));
             case Operations.MARK -> {
                 Messages.Mark m = Messages.read(args, Messages.Mark.class);
-                if (m.write()) {
+                if (m.write() && m.expected() == null) {
                     open().writeStateMark(m.mark());
+                } else if (m.write() && !open().replaceStateMark(m.expected(), m.mark())) {
+                    throw markTaken(m.expected());
                 }
                 heldMark = m.mark();
                 yield ok();
@@ -229,6 +231,20 @@ public final class WorkerService implements WorkerBackend {
         boolean loaded = open().loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent();
         return new Messages.Opened(plan.members(index).length, loaded, keep, state.touchedMembers(),
                 loaded ? open().stateMark().orElse(null) : null, heldMark);
+    }
+
+    /** Why the store's mark could not be set from {@code expected}: a run that has not ended, or another change. */
+    private org.bgbench.store.StoreException markTaken(String expected) {
+        java.util.Optional<org.bgbench.store.StateMark> now = open().stateMark()
+                .flatMap(org.bgbench.store.StateMark::parse);
+        if (now.isPresent() && now.get().kind() == org.bgbench.store.StateMark.Kind.RUNNING) {
+            return new org.bgbench.store.StoreException("a run on this store has not ended (" + now.get().value()
+                    + "). If it is not still running, it was interrupted and BG does not know which of its writes "
+                    + "reached the store.");
+        }
+        return new org.bgbench.store.StoreException("the store's state mark changed after the coordinator checked it "
+                + "(it was " + expected + ", it is " + now.map(org.bgbench.store.StateMark::text).orElse("none")
+                + "): another BG command wrote to the store meanwhile.");
     }
 
     /** This worker's state is the generated graph (a fresh plan, a load, a reset). */

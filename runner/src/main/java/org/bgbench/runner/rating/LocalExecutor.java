@@ -27,6 +27,10 @@ public final class LocalExecutor implements ExperimentExecutor {
     @Override
     public Outcome run(ExperimentSpec spec, Path out) {
         Experiment.Outcome o = store.run(workload, spec, out, null);
+        if (o.unsealed() != null) {
+            // the store could not be vouched for after it: an experiment that did not end well, reset as after errors
+            return new Outcome(o.result(), false, o.unsealed(), List.of());
+        }
         return new Outcome(o.result(), o.run().completed(), o.run().abortReason(), List.of());
     }
 

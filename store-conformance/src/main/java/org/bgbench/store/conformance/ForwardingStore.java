@@ -50,6 +50,21 @@ public class ForwardingStore implements DataStore {
     }
 
     @Override
+    public java.util.Optional<String> stateMark() {
+        return delegate.stateMark();
+    }
+
+    @Override
+    public void writeStateMark(String mark) {
+        delegate.writeStateMark(mark);
+    }
+
+    @Override
+    public boolean replaceStateMark(String expected, String mark) {
+        return delegate.replaceStateMark(expected, mark);
+    }
+
+    @Override
     public void clearShares() {
         delegate.clearShares();
     }

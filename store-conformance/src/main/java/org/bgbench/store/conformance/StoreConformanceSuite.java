@@ -186,6 +186,65 @@ public abstract class StoreConformanceSuite {
         assertThat(store.stateMark()).contains("running:written by another handle");
     }
 
+    /** Handles racing for the mark in {@link #ofManyReplacingTheSameMarkAtTheSameInstantExactlyOneSucceeds}. */
+    private static final int RACERS = 6;
+    /** Rounds of that race: a store that checks and writes in two steps loses one of them. */
+    private static final int RACE_ROUNDS = 12;
+
+    /**
+     * Two runs that start together both read the mark they may start from; the store's compare-and-set must let only
+     * one of them write {@code running:}. Each racer has its own handle where the store can be opened again (its own
+     * connections, as separate processes would), and all are released by one barrier in every round.
+     */
+    @Test
+    void ofManyReplacingTheSameMarkAtTheSameInstantExactlyOneSucceeds() throws Exception {
+        String loaded = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
+        assertThat(store.replaceStateMark("state:another", "running:not this one"))
+                .as("a mark other than the expected one is not replaced").isFalse();
+        assertThat(store.stateMark()).contains(loaded);
+        List<DataStore> handles = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(RACERS);
+        try {
+            for (int i = 0; i < RACERS; i++) {
+                DataStore again = openAgain();
+                handles.add(again == null ? store : again);
+            }
+            String expected = loaded;
+            for (int round = 0; round < RACE_ROUNDS; round++) {
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(RACERS);
+                List<Future<Boolean>> won = new ArrayList<>();
+                for (int i = 0; i < RACERS; i++) {
+                    DataStore h = handles.get(i);
+                    String from = expected;
+                    String to = "running:round " + round + " racer " + i;
+                    won.add(pool.submit(() -> {
+                        start.await();
+                        return h.replaceStateMark(from, to);
+                    }));
+                }
+                List<Integer> winners = new ArrayList<>();
+                for (int i = 0; i < RACERS; i++) {
+                    if (won.get(i).get()) {
+                        winners.add(i);
+                    }
+                }
+                assertThat(winners).as("racers that replaced %s in round %d", expected, round).hasSize(1);
+                expected = "running:round " + round + " racer " + winners.get(0);
+                assertThat(store.stateMark()).as("the winner's mark, round %d", round).contains(expected);
+            }
+        } finally {
+            pool.shutdownNow();
+            for (DataStore h : handles) {
+                if (h != store) {
+                    h.close();
+                }
+            }
+        }
+        store.dropSchema();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.replaceStateMark("loaded:x", "running:y"))
+                .as("no schema, no mark").isInstanceOf(org.bgbench.store.StoreException.class);
+    }
+
     @Test
     void anImageRestoreBringsBackTheMarkItWasSavedWith() {
         java.util.Optional<org.bgbench.store.StoreImage> image = store.image();

@@ -90,6 +90,11 @@ public final class CasqlStore implements DataStore {
     }
 
     @Override
+    public boolean replaceStateMark(String expected, String mark) {
+        return database.replaceStateMark(expected, mark);
+    }
+
+    @Override
     public void createSchema(GraphSpec spec) {
         try {
             database.createSchema(spec);

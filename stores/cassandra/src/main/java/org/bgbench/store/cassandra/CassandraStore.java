@@ -279,13 +279,31 @@ final class CassandraStore implements DataStore {
         return meta().map(Meta::mark);
     }
 
+    /**
+     * A lightweight transaction like {@link #replaceStateMark}: writes of one cell through Paxos and around it must not
+     * mix (their timestamps come from different clocks), so every change of the mark after a load goes through it.
+     */
     @Override
     public void writeStateMark(String mark) {
+        if (!hasSchema() || !markTransaction("IF EXISTS", mark)) {
+            throw new StoreException("keyspace " + ks + " holds no BG schema to write the state mark into");
+        }
+    }
+
+    /** {@code UPDATE … IF mark = ?}: Paxos among the replicas decides which of many callers replaces the mark. */
+    @Override
+    public boolean replaceStateMark(String expected, String mark) {
         if (!hasSchema()) {
             throw new StoreException("keyspace " + ks + " holds no BG schema to write the state mark into");
         }
-        session.execute(SimpleStatement.newInstance("UPDATE " + ks + "." + CassandraSchema.META
-                + " SET mark = ? WHERE id = 0", mark).setConsistencyLevel(metaConsistency()));
+        return markTransaction("IF mark = ?", mark, expected);
+    }
+
+    private boolean markTransaction(String condition, Object... values) {
+        return session.execute(SimpleStatement.newInstance("UPDATE " + ks + "." + CassandraSchema.META
+                        + " SET mark = ? WHERE id = 0 " + condition, values)
+                .setConsistencyLevel(metaConsistency()).setSerialConsistencyLevel(DefaultConsistencyLevel.SERIAL))
+                .wasApplied();
     }
 
     @Override

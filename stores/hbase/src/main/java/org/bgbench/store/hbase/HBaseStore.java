@@ -345,6 +345,23 @@ final class HBaseStore implements DataStore {
         }
     }
 
+    /** HBase's check-and-mutate on the meta row: the region server checks the cell and puts under the row's lock. */
+    @Override
+    public boolean replaceStateMark(String expected, String mark) {
+        if (meta().isEmpty()) {
+            throw new StoreException("HBase holds no BG schema under prefix " + config.prefix()
+                    + " to write the state mark into");
+        }
+        try (Table t = open(HBaseSchema.META)) {
+            return t.checkAndMutate(org.apache.hadoop.hbase.client.CheckAndMutate.newBuilder(HBaseSchema.META_ROW)
+                    .ifEquals(HBaseSchema.M, HBaseSchema.MARK, Bytes.toBytes(expected))
+                    .build(new Put(HBaseSchema.META_ROW).addColumn(HBaseSchema.M, HBaseSchema.MARK,
+                            Bytes.toBytes(mark)))).isSuccess();
+        } catch (IOException e) {
+            throw new StoreException("cannot write BG's state mark: " + cause(e), e);
+        }
+    }
+
     @Override
     public GraphLoader newLoader(SocialGraph graph) {
         return new HBaseLoader(this, graph);

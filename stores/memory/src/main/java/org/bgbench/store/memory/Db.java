@@ -30,6 +30,8 @@ final class Db {
     volatile String loadedFingerprint;
     /** BG's state mark ({@link org.bgbench.store.StateMark}), or null; part of the contents, so images carry it. */
     volatile String stateMark;
+    private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<Db, String> STATE_MARK =
+            java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(Db.class, String.class, "stateMark");
 
     Db(GraphSpec spec, FeedDesign design) {
         this.spec = spec;
@@ -130,6 +132,22 @@ final class Db {
         c.loadedFingerprint = loadedFingerprint;
         c.stateMark = stateMark;
         return c;
+    }
+
+    /**
+     * Replaces the state mark with {@code mark} if it equals {@code expected}: a compare-and-set on the field, so of
+     * many threads expecting one mark one wins, whatever plain writes of it happen meanwhile.
+     */
+    boolean replaceStateMark(String expected, String mark) {
+        while (true) {
+            String now = stateMark;
+            if (!expected.equals(now)) {
+                return false;
+            }
+            if (STATE_MARK.compareAndSet(this, now, mark)) {
+                return true;
+            }
+        }
     }
 
     /** Totals over loaded members; each member is read atomically, the whole is exact when no writes run. */

@@ -95,6 +95,17 @@ final class MemoryStore implements DataStore {
     }
 
     @Override
+    public boolean replaceStateMark(String expected, String mark) {
+        open();
+        Db d = instance.db;
+        if (d == null) {
+            throw new StoreException("memory store '" + instance.name + "' holds no BG schema; cannot record BG's"
+                    + " state mark");
+        }
+        return d.replaceStateMark(expected, mark);
+    }
+
+    @Override
     public void clearShares() {
         open();
         instance.requireDb().clearShares();

@@ -270,6 +270,10 @@ final class MongoStore implements DataStore {
                 .primary()).withReadConcern(ReadConcern.LOCAL);
     }
 
+    /** The meta document's count of the mark's changes, and the prefix of the documents claiming one. */
+    private static final String MARK_GENERATION = "mark_generation";
+    private static final String MARK_CLAIM = "mark-claim-";
+
     private Optional<Document> metaDoc() {
         return Optional.ofNullable(meta().find(Filters.eq(ID, 0)).first());
     }
@@ -313,10 +317,42 @@ final class MongoStore implements DataStore {
 
     @Override
     public void writeStateMark(String mark) {
-        if (meta().updateOne(Filters.eq(ID, 0), Updates.set("mark", mark)).getMatchedCount() == 0) {
-            throw new StoreException("database " + config.database() + " holds no BG schema to write the state mark "
-                    + "into");
+        if (meta().updateOne(Filters.eq(ID, 0), Updates.combine(Updates.set("mark", mark),
+                Updates.inc(MARK_GENERATION, 1))).getMatchedCount() == 0) {
+            throw noSchemaForTheMark();
         }
+    }
+
+    private StoreException noSchemaForTheMark() {
+        return new StoreException("database " + config.database() + " holds no BG schema to write the state mark into");
+    }
+
+    /**
+     * Every change of the mark counts a generation; a compare-and-set claims the change away from its generation by
+     * inserting a document whose {@code _id} names it, which the unique {@code _id} lets one caller do. An update
+     * filtered on the old mark alone is one atomic step on MongoDB but not on FerretDB, which reads the document and
+     * writes it back in two. The claim of the generation before is deleted: only the latest is needed.
+     */
+    @Override
+    public boolean replaceStateMark(String expected, String mark) {
+        Document m = metaDoc().orElseThrow(this::noSchemaForTheMark);
+        if (!expected.equals(m.getString("mark"))) {
+            return false;
+        }
+        Number g = m.get(MARK_GENERATION, Number.class);
+        long generation = g == null ? 0 : g.longValue();
+        try {
+            meta().insertOne(new Document(ID, MARK_CLAIM + generation));
+        } catch (com.mongodb.MongoWriteException e) {
+            if (e.getError().getCategory() == com.mongodb.ErrorCategory.DUPLICATE_KEY) {
+                return false;
+            }
+            throw e;
+        }
+        meta().updateOne(Filters.eq(ID, 0), Updates.combine(Updates.set("mark", mark),
+                Updates.set(MARK_GENERATION, generation + 1)));
+        meta().deleteOne(Filters.eq(ID, MARK_CLAIM + (generation - 1)));
+        return true;
     }
 
     @Override

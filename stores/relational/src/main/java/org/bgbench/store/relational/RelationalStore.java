@@ -349,6 +349,31 @@ public abstract class RelationalStore implements DataStore {
         }
     }
 
+    /**
+     * One conditional {@code UPDATE} of the {@code state} row: every engine takes the row's write lock and checks the
+     * old value under it (a waiting update sees the committed value), so of many that expect one mark one succeeds.
+     */
+    @Override
+    public boolean replaceStateMark(String expected, String mark) {
+        lock();
+        try (Connection c = connect()) {
+            if (!tableExists(c, RelationalSchema.META)) {
+                throw new StoreException(dialect.name() + " holds no BG schema; cannot record BG's state mark");
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE bg_meta SET value = ? WHERE \"key\" = ? AND value = ?")) {
+                ps.setString(1, mark);
+                ps.setString(2, STATE);
+                ps.setString(3, expected);
+                return ps.executeUpdate() == 1;
+            }
+        } catch (SQLException e) {
+            throw failure("recording BG's state mark", e);
+        } finally {
+            unlock();
+        }
+    }
+
     @Override
     public StoreCounts counts() {
         RelationalSchema s = schema();
