@@ -279,16 +279,18 @@ public final class ClusterCoordinator implements AutoCloseable {
      */
     public Outcome run(ExperimentSpec spec, Path out, PrintWriter progress) throws IOException {
         boolean writes = workload.mix().writeFraction() > 0;
-        if (writes) {
-            beginWrites("a run of the " + workload.mixName() + " mix with T=" + spec.threads() + " on "
-                    + workers.size() + " workers");
-        }
         int[] split = plan.threads(spec.threads());
         List<Integer> active = new ArrayList<>();
         for (int k = 0; k < split.length; k++) {
             if (split[k] > 0) {
                 active.add(k);
             }
+        }
+        checkShares(spec, split, active);
+        Map<Integer, String> before = new java.util.HashMap<>(knownMarks);
+        if (writes) {
+            beginWrites("a run of the " + workload.mixName() + " mix with T=" + spec.threads() + " on "
+                    + workers.size() + " workers");
         }
         Map<Integer, List<Object[]>> seconds = new TreeMap<>();
         List<SeriesPoint> series = new ArrayList<>();
@@ -304,9 +306,7 @@ public final class ClusterCoordinator implements AutoCloseable {
         java.util.concurrent.ExecutorCompletionService<JsonNode> completions =
                 new java.util.concurrent.ExecutorCompletionService<>(pool);
         for (int k : active) {
-            // The open model: each worker offers the share of the rate its threads are of T.
-            JsonNode a = Messages.tree(spec.withThreads(split[k]).withOpen(spec.open() == null ? null
-                    : spec.open().scaled((double) split[k] / spec.threads())));
+            JsonNode a = share(spec, split, k);
             WorkerClient w = workers.get(k);
             futures.add(completions.submit(() -> w.stream(Operations.RUN, a, IDLE, total, m -> {
                 Messages.Second sec = Messages.read(m, Messages.Second.class);
@@ -348,6 +348,7 @@ public final class ClusterCoordinator implements AutoCloseable {
         long deadline = System.nanoTime() + total.toNanos() + IDLE.toNanos();
         boolean[] done = new boolean[futures.size()];
         List<Integer> failed = new ArrayList<>();
+        java.util.Set<Integer> idle = new java.util.HashSet<>();
         // Ctrl-C on the coordinator: the workers stop now and what they measured is merged and written as usual.
         Interrupts.Registration interrupt = Interrupts.onInterrupt(why -> stopOthers(active, done, "the coordinator was "
                 + why));
@@ -377,6 +378,9 @@ public final class ClusterCoordinator implements AutoCloseable {
                 parts.add(r.result());
                 partNames.add(names.get(k));
                 touched += r.touched();
+                if (!r.acted()) {
+                    idle.add(k);
+                }
                 if (!r.completed()) {
                     completed = false;
                     reason = reason != null ? reason : "worker " + k + " " + names.get(k) + ": " + r.abortReason();
@@ -403,6 +407,11 @@ public final class ClusterCoordinator implements AutoCloseable {
             }
         }
         interrupt.close();
+        boolean seal = writes && failed.isEmpty() && parts.size() == active.size()
+                && parts.stream().noneMatch(org.bgbench.measurement.Stalls::writesUncertain);
+        if (writes && !seal) {
+            giveBack(before, active, idle, failed);
+        }
         if (parts.isEmpty()) {
             if (hlog != null) {
                 hlog.close(); // keeps the seconds merged so far
@@ -465,8 +474,7 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
         RunResult observed = merged;
         Observers.each(o -> o.finished(info, observed));
-        if (writes && failed.isEmpty() && parts.size() == active.size()
-                && parts.stream().noneMatch(org.bgbench.measurement.Stalls::writesUncertain)) {
+        if (seal) {
             // Every worker's state holds exactly the writes the store acknowledged: seal them with one token (after
             // the results are on disk, so a worker lost now loses nothing measured). A worker that failed, or whose
             // store stopped answering or refused every call for a second, leaves the store marked as written by a
@@ -474,6 +482,61 @@ public final class ClusterCoordinator implements AutoCloseable {
             sealWrites(touched == 0);
         }
         return new Outcome(merged, parts, completed, reason, List.copyOf(failed), touched);
+    }
+
+    /** Worker {@code k}'s share of {@code spec}: its threads, and in the open model its share of the rate. */
+    private static JsonNode share(ExperimentSpec spec, int[] split, int k) {
+        return Messages.tree(spec.withThreads(split[k]).withOpen(spec.open() == null ? null
+                : spec.open().scaled((double) split[k] / spec.threads())));
+    }
+
+    /**
+     * Every worker with threads checks its share before the store is marked: a share a worker refuses (T its heap
+     * cannot hold, a thread kind its store cannot use) is bad input naming the parameter and the worker, and leaves
+     * no mark behind.
+     */
+    private void checkShares(ExperimentSpec spec, int[] split, List<Integer> active) {
+        List<JsonNode> answers = each((k, w) -> active.contains(k)
+                ? w.call(Operations.CHECK, share(spec, split, k), CALL) : Messages.tree(Messages.Checked.OK));
+        for (int k = 0; k < answers.size(); k++) {
+            Messages.Checked c = Messages.read(answers.get(k), Messages.Checked.class);
+            if (c.parameter() != null) {
+                throw new org.bgbench.model.InvalidParameterException(c.parameter(), "worker " + k + " "
+                        + names.get(k) + " refuses its share of the experiment (T=" + split[k] + " of "
+                        + spec.threads() + "): " + c.problem());
+            }
+        }
+    }
+
+    /**
+     * After an experiment that is not sealed: each writer's store gets back the mark it had before the experiment
+     * (a compare-and-set from the running mark, so a store another command changed meanwhile keeps its mark) when
+     * no worker whose writes it holds acted (every worker with threads for a shared store, the writer itself for a
+     * store of its own), as each says. Where that is not known (a worker lost or not ended) the store stays marked as
+     * written by a run that did not end.
+     */
+    private void giveBack(Map<Integer, String> before, List<Integer> active, java.util.Set<Integer> idle,
+                          List<Integer> failed) {
+        for (int k : markWriters()) {
+            String had = before.get(k);
+            List<Integer> holders = separateStores ? (active.contains(k) ? List.of(k) : List.of()) : active;
+            try {
+                boolean unacted = had != null;
+                for (int j : holders) {
+                    if (!unacted || idle.contains(j) || j == k && failed.contains(j)) {
+                        continue; // the writer's own answer comes with its compare-and-set
+                    }
+                    unacted = failed.contains(j) && Messages.read(workers.get(j).call(Operations.MARK,
+                            Messages.tree(new Messages.Mark(had, false, null, true)), CALL), Messages.Ack.class).ok();
+                }
+                if (unacted && Messages.read(workers.get(k).call(Operations.MARK, Messages.tree(new Messages.Mark(had,
+                        true, knownMarks.get(k), active.contains(k))), CALL), Messages.Ack.class).ok()) {
+                    knownMarks.put(k, had);
+                }
+            } catch (RuntimeException e) {
+                // The worker is gone or the store changed: it stays marked running; the experiment's failure counts.
+            }
+        }
     }
 
     /**

@@ -66,12 +66,26 @@ public final class Messages {
     /**
      * {@code mark}: the worker's state now is the one {@code mark} names (it adopts it as its held mark), and, when
      * {@code write}, the worker writes it into its store as the store's state mark; with {@code expected} (null: none)
-     * only if the store's mark is still that one, in one compare-and-set, and refuses otherwise.
+     * only if the store's mark is still that one, in one compare-and-set, and refuses otherwise. With
+     * {@code ifUnacted} the worker does nothing and answers {@code Ack(false)} when its members acted in its last
+     * run: a mark given back after a failed run must not hide a write that may have reached the store.
      */
-    public record Mark(String mark, boolean write, String expected) {
+    public record Mark(String mark, boolean write, String expected, boolean ifUnacted) {
         public Mark(String mark, boolean write) {
-            this(mark, write, null);
+            this(mark, write, null, false);
         }
+
+        public Mark(String mark, boolean write, String expected) {
+            this(mark, write, expected, false);
+        }
+    }
+
+    /**
+     * The answer to {@code check}: null {@code parameter} when the worker can run its share, else the parameter it
+     * refuses and why (the message of BG's bad-input line without the parameter's name).
+     */
+    public record Checked(String parameter, String problem) {
+        public static final Checked OK = new Checked(null, null);
     }
 
     /** {@code load}: loader threads on the worker. */
@@ -109,9 +123,11 @@ public final class Messages {
 
     /**
      * The end of a run on a worker: its own validated result, where the worker keeps it, and how many of its members
-     * writes have changed since its part of the store last held the generated graph (a repair's size).
+     * writes have changed since its part of the store last held the generated graph (a repair's size), and whether
+     * its members acted (false: the run ended before its first action, so nothing of it reached the store).
      */
-    public record RunDone(boolean completed, String abortReason, String file, RunResult result, int touched) {
+    public record RunDone(boolean completed, String abortReason, String file, RunResult result, int touched,
+                          boolean acted) {
     }
 
     /**

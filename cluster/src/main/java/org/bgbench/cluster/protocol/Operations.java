@@ -3,18 +3,24 @@ package org.bgbench.cluster.protocol;
 /**
  * The operations a coordinator sends its workers, carried as JSON over the transport ({@link Messages} are their
  * arguments and answers). In a rating: {@code hello} each, {@code open} each with the plan, then per experiment
- * {@code run} on all at once, and {@code reset} between experiments; {@code bg load} sends {@code create-schema} to
+ * {@code check} on all (before the store is marked) and {@code run} on all at once, and {@code reset} between
+ * experiments; {@code bg load} sends {@code create-schema} to
  * worker 0 (to every worker for stores of their own), {@code load} to all, {@code finish-load} to worker 0.
  */
 public final class Operations {
     /** Bumped when an operation's arguments or answer change incompatibly. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     public static final String HELLO = "hello";
     public static final String OPEN = "open";
     public static final String CREATE_SCHEMA = "create-schema";
     public static final String LOAD = "load";
     public static final String FINISH_LOAD = "finish-load";
+    /**
+     * Whether the worker can run its share of an experiment ({@link Messages.Checked}): asked of every worker before
+     * the store is marked as being written, so an experiment a worker refuses leaves no mark behind.
+     */
+    public static final String CHECK = "check";
     public static final String RUN = "run";
     public static final String RESET = "reset";
     public static final String SAVE_IMAGE = "save-image";

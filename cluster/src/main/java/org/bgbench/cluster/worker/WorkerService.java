@@ -69,6 +69,8 @@ public final class WorkerService implements WorkerBackend {
     private ClusterPlan plan;
     private int index;
     private int runs;
+    /** Whether the members of the last run began to act (false: nothing of it reached the store). */
+    private volatile boolean membersActed;
 
     /** A worker that takes no code from its coordinator. */
     public WorkerService(Path dir, PrintWriter log) {
@@ -144,8 +146,13 @@ public final class WorkerService implements WorkerBackend {
             case Operations.RESET -> Messages.tree(reset(Messages.read(args, Messages.Reset.class)));
             case Operations.SAVE_IMAGE -> Messages.tree(saveImage());
             case Operations.VERIFY -> Messages.tree(verify(Messages.read(args, Messages.Verify.class)));
+            case Operations.CHECK -> Messages.tree(check(Messages.read(args, ExperimentSpec.class)));
             case Operations.MARK -> {
                 Messages.Mark m = Messages.read(args, Messages.Mark.class);
+                if (m.ifUnacted() && membersActed) {
+                    // Writes of the last run may have reached the store: its mark stays as it is.
+                    yield Messages.tree(new Messages.Ack(false));
+                }
                 if (m.write() && m.expected() == null) {
                     open().writeStateMark(m.mark());
                 } else if (m.write() && !open().replaceStateMark(m.expected(), m.mark())) {
@@ -281,13 +288,48 @@ public final class WorkerService implements WorkerBackend {
                 c.comments());
     }
 
-    /** One experiment on this worker's members; streams every second, returns the validated result. */
-    private Messages.RunDone run(ExperimentSpec asked, Consumer<JsonNode> out) throws Exception {
+    /** This worker's part of the experiment the coordinator asked for: its seed, its own way to validate. */
+    private ExperimentSpec share(ExperimentSpec asked) {
         // The coordinator decides whether to validate and τ; how (memory, threads, buckets) is this worker's -p.
         ValidationOptions mine = asked.validation() == null ? null : RunKeys.validation(params);
         ValidationOptions v = mine == null ? null : new ValidationOptions(mine.memoryBytes(), mine.threads(),
                 mine.buckets(), asked.validation().tauPct(), mine.keepLogs());
-        ExperimentSpec spec = asked.withSeed(asked.seed() + 7919L * index).withValidation(v);
+        return asked.withSeed(asked.seed() + 7919L * index).withValidation(v);
+    }
+
+    /** Whether this worker can run its share ({@link Experiment#check}), sized as {@link #run} would size it. */
+    private Messages.Checked check(ExperimentSpec asked) {
+        try {
+            Experiment.check(new Experiment.Setup(open(), storeName, storeSettings, state, workload, share(asked),
+                    dir.resolve("check.json"), null));
+            return Messages.Checked.OK;
+        } catch (org.bgbench.model.InvalidParameterException e) {
+            String prefix = e.parameter() + ": ";
+            String problem = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length())
+                    : e.getMessage();
+            return new Messages.Checked(e.parameter(), problem);
+        }
+    }
+
+    /**
+     * One experiment on this worker's members; streams every second, returns the validated result. A run that ends
+     * or fails before its members act leaves the worker holding the mark it held before (its state is unchanged).
+     */
+    private Messages.RunDone run(ExperimentSpec asked, Consumer<JsonNode> out) throws Exception {
+        membersActed = false;
+        String held = heldMark;
+        try {
+            return runShare(asked, out);
+        } finally {
+            abortRun = null;
+            if (!membersActed) {
+                heldMark = held;
+            }
+        }
+    }
+
+    private Messages.RunDone runShare(ExperimentSpec asked, Consumer<JsonNode> out) throws Exception {
+        ExperimentSpec spec = share(asked);
         Files.createDirectories(dir);
         // Named by time too: a restarted worker must not reuse an earlier run's log directory.
         Path result = dir.resolve(String.format(Locale.ROOT, "run-%s-%03d-w%d-T%d.json",
@@ -325,10 +367,9 @@ public final class WorkerService implements WorkerBackend {
                             a.accept("the coordinator cancelled the run");
                         }
                     }
-                }, a -> abortRun = a));
-        abortRun = null;
+                }, a -> abortRun = a), () -> membersActed = true);
         return new Messages.RunDone(o.run().completed(), o.run().abortReason(), result.toAbsolutePath().toString(),
-                o.result(), state.touchedMembers());
+                o.result(), state.touchedMembers(), membersActed);
     }
 
     private Messages.ResetDone reset(Messages.Reset args) {

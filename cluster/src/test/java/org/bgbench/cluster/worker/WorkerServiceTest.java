@@ -160,6 +160,43 @@ class WorkerServiceTest {
         assertThat(o.touched()).isZero();
     }
 
+    /**
+     * {@code check} refuses a share the worker's heap cannot hold as bad input, before anything is marked. A run that
+     * fails before its members act leaves the worker holding its mark and lets the coordinator give the store's mark
+     * back ({@code ifUnacted}); after a run whose members acted the worker refuses to.
+     */
+    @Test
+    void aWorkerChecksItsShareAndGivesTheMarkBackOnlyWhenItsMembersNeverActed() throws Exception {
+        WorkerService w = service();
+        ClusterPlan plan = plan();
+        open(w, plan);
+        loadShare(w, plan);
+        String loaded = open(w, plan).storeMark();
+        assertThat(call(w, Operations.CHECK, experiment(2), Messages.Checked.class)).isEqualTo(Messages.Checked.OK);
+        Messages.Checked huge = call(w, Operations.CHECK, experiment(50_000_000), Messages.Checked.class);
+        assertThat(huge.parameter()).isEqualTo("--threads");
+        assertThat(huge.problem()).startsWith("T=50000000 ");
+
+        // A coordinator that marked the store anyway: the run fails before its members act.
+        String running = org.bgbench.store.StateMark.running("a test run").text();
+        call(w, Operations.MARK, new Messages.Mark(running, true, loaded), Messages.Ack.class);
+        assertThatThrownBy(() -> w.stream(Operations.RUN, Messages.tree(experiment(50_000_000)), m -> { }))
+                .isInstanceOf(org.bgbench.model.InvalidParameterException.class);
+        assertThat(call(w, Operations.MARK, new Messages.Mark(loaded, true, running, true), Messages.Ack.class).ok())
+                .isTrue();
+        Messages.Opened back = open(w, plan);
+        assertThat(back.storeMark()).isEqualTo(loaded);
+        assertThat(back.heldMark()).isEqualTo(loaded);
+
+        call(w, Operations.MARK, new Messages.Mark(running, true, loaded), Messages.Ack.class);
+        Messages.RunDone done = Messages.read(w.stream(Operations.RUN, Messages.tree(experiment(2)), m -> { }),
+                Messages.RunDone.class);
+        assertThat(done.acted()).isTrue();
+        assertThat(call(w, Operations.MARK, new Messages.Mark(loaded, true, running, true), Messages.Ack.class).ok())
+                .as("a run whose members acted keeps the store marked").isFalse();
+        assertThat(open(w, plan).storeMark()).isEqualTo(running);
+    }
+
     @Test
     void aWorkerReportsTheStoresMarkAndTheMarkOfTheStateItHolds() throws Exception {
         WorkerService w = service();
