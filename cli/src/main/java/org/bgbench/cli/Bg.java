@@ -116,7 +116,6 @@ public final class Bg {
 
     /** BG's own message without the class names a driver's text may have brought in, else the cause in words. */
     private static String words(Throwable e) {
-        String m = ErrorText.withoutClassNames(e.getMessage());
-        return m.isEmpty() ? ErrorText.of(e) : m;
+        return ErrorText.message(e);
     }
 }

@@ -71,6 +71,16 @@ public final class ErrorText {
     }
 
     /**
+     * {@code t}'s own message, all of it, without exception class names ("read failed: Read timed out" from a
+     * driver's "read failed: java.net.SocketTimeoutException: Read timed out"); {@link #of} when it says nothing else.
+     * For a driver exception whose own sentence already reads well: it stays as the driver wrote it.
+     */
+    public static String message(Throwable t) {
+        String own = t == null ? "" : withoutClassNames(t.getMessage());
+        return own.isEmpty() ? of(t) : own;
+    }
+
+    /**
      * The causes from {@code t} to its root. A wrapper without a cause but with suppressed ones (the Cassandra
      * driver's "all nodes failed" holds each node's error so) continues with the first of those.
      */

@@ -104,6 +104,16 @@ class ErrorTextTest {
     }
 
     @Test
+    void aDriversOwnSentenceStaysWithoutTheClassNamesInIt() {
+        // As Jedis wraps a read timeout: its message is the cause's toString().
+        assertThat(ErrorText.message(new IllegalStateException("java.net.SocketTimeoutException: Read timed out",
+                new SocketTimeoutException("Read timed out")))).isEqualTo("Read timed out");
+        assertThat(ErrorText.message(new PSQLException("ERROR: relation \"x\" does not exist\n  Position: 15",
+                PSQLState.UNDEFINED_TABLE))).isEqualTo("ERROR: relation \"x\" does not exist\n  Position: 15");
+        assertThat(ErrorText.message(new IllegalStateException((String) null))).isEqualTo("illegal state");
+    }
+
+    @Test
     void bgsOwnWordsAreKept() {
         StoreException own = new StoreException("loading into Cassandra failed: Query timed out after PT2S",
                 new DriverTimeoutException("Query timed out after PT2S"));

@@ -454,7 +454,7 @@ final class CassandraStore implements DataStore {
             long quarter = (to - from) / 4;
             if (depth == 3 || quarter == 0) {
                 throw new StoreException("counting rows timed out even in ranges of 1/" + (COUNT_SPLITS << 6)
-                        + " of the ring: " + e.getMessage(), e);
+                        + " of the ring: " + ErrorText.message(e), e);
             }
             long[] total = null;
             for (int q = 0; q < 4; q++) {
