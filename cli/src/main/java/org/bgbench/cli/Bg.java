@@ -3,6 +3,7 @@ package org.bgbench.cli;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.loader.LoadException;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.StoreException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -97,17 +98,24 @@ public final class Bg {
     }
 
     static String describe(Throwable e) {
-        if (e instanceof InvalidParameterException || e instanceof StoreException || e instanceof LoadException
-                || e instanceof ClusterCoordinator.ClusterException
+        if (e instanceof StoreException || e instanceof LoadException) {
+            return words(e);
+        }
+        if (e instanceof InvalidParameterException || e instanceof ClusterCoordinator.ClusterException
                 || e instanceof org.bgbench.cluster.rpc.WorkerException) {
             return e.getMessage();
         }
         // Never a class name: the user gets what went wrong, and the stack trace on request.
         String m = e.getMessage();
         if (e instanceof java.io.UncheckedIOException && m != null) {
-            return m;
+            return words(e);
         }
-        return (m == null || m.isBlank() ? "an unexpected failure inside BG (a bug; please report it)" : m)
+        return (m == null || m.isBlank() ? "an unexpected failure inside BG (a bug; please report it)" : words(e))
                 + " (set BG_DEBUG=1 for the stack trace)";
+    }
+
+    /** BG's own message without the class names a driver's text may have brought in, else the cause in words. */
+    private static String words(Throwable e) {
+        return ErrorText.message(e);
     }
 }

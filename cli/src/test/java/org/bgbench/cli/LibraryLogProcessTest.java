@@ -34,6 +34,7 @@ class LibraryLogProcessTest {
     private static final Pattern STACK_FRAME = Pattern.compile("(?m)^\\s+at |^Caused by|\\.\\.\\. \\d+ more");
     private static final Pattern EXCEPTION_CLASS =
             Pattern.compile("\\b[a-z]+(\\.[a-z0-9]+)+\\.[A-Z]\\w*(Exception|Error)\\b");
+    private static final Pattern ANY_EXCEPTION_NAME = Pattern.compile("\\b[A-Z]\\w*(Exception|Error)\\b");
     /** BG's per-second progress lines, its first line and its own error lines (not library logging). */
     private static final Pattern BG_OWN = Pattern.compile("^\\s+\\d+s\\s.*|^bg: (error:|running) .*|^\\s*$");
 
@@ -141,5 +142,8 @@ class LibraryLogProcessTest {
         assertThat(p.exitValue()).as(stderr).isEqualTo(Bg.FAILED);
         assertThat(stderr).contains("bg: Cassandra driver: [s0] Error connecting to Node(");
         assertOneLinePerEvent(stderr, 2);
+        // BG's own line says why in words too ("connection refused", "the connection was closed").
+        assertThat(stderr).contains("bg: error: cannot connect to Cassandra at 127.0.0.1:1 (cassandra.contact-points): ")
+                .as("no exception class name, not even a simple one").doesNotContainPattern(ANY_EXCEPTION_NAME);
     }
 }

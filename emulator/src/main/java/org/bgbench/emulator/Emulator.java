@@ -406,7 +406,7 @@ public final class Emulator {
         } catch (RuntimeException e) {
             inFlight.end(slot);
             errors.failed("store session", e);
-            abort("a thread could not use the store: " + e.getMessage());
+            abort("a thread could not use the store: " + org.bgbench.store.ErrorText.of(e));
             return;
         } finally {
             sessionsOpened.countDown();
@@ -429,7 +429,7 @@ public final class Emulator {
         } catch (RuntimeException e) {
             inFlight.end(slot);
             errors.failed("store session", e);
-            abort("a thread could not use the store: " + e.getMessage());
+            abort("a thread could not use the store: " + org.bgbench.store.ErrorText.of(e));
         }
     }
 

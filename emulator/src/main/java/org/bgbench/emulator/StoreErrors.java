@@ -7,11 +7,13 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.bgbench.model.Kind;
+import org.bgbench.store.ErrorText;
 
 /**
  * The store's failures during one run, shared by all members: the first message per kind for the report, the end
  * of the run once the store has failed {@code limit} actions in a row (a store that is down would otherwise fill the
- * whole run with errors), and since when every call has failed, with the last failure's words (a second in which the
+ * whole run with errors), and since when every call has failed, with the last failure's words ({@link ErrorText}:
+ * the driver's meaning, never its class names; a second in which the
  * store failed every call makes the run incomplete, as one in which it answered nothing). A final class, not an
  * interface, so the per-action {@link #succeeded()} inlines.
  */
@@ -73,14 +75,14 @@ final class StoreErrors {
     }
 
     private void failed(String what, long startNanos, RuntimeException e) {
-        String message = String.valueOf(e.getMessage());
+        String message = ErrorText.of(e);
         lastFailure = message;
         if (streakStart.getPlain() == NONE) {
             streakStart.compareAndSet(NONE, startNanos);
         }
         samples.putIfAbsent(what, message);
         if (inARow.incrementAndGet() >= limit) {
-            abort.accept("the store failed " + limit + " actions in a row; last error: " + e.getMessage());
+            abort.accept("the store failed " + limit + " actions in a row; last error: " + message);
         }
     }
 

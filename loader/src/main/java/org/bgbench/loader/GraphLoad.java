@@ -175,7 +175,6 @@ public final class GraphLoad {
     }
 
     static String message(Throwable t) {
-        String m = t.getMessage();
-        return m == null ? t.getClass().getSimpleName() : m;
+        return org.bgbench.store.ErrorText.of(t);
     }
 }

@@ -496,9 +496,9 @@ public final class Rating {
         }
     }
 
+    /** The failure in words, without its class name (the store's "connection refused", not "IOException: …"). */
     private static String describe(Throwable e) {
-        String msg = e.getMessage();
-        return msg == null || msg.isBlank() ? e.getClass().getName() : e.getClass().getSimpleName() + ": " + msg;
+        return org.bgbench.store.ErrorText.message(e);
     }
 
     private void checkNotStarted() {

@@ -223,8 +223,8 @@ class RatingTest {
         };
         RatingResult r = new Rating(RatingSettings.defaults(SLA), dying).listener(seen::add).rate();
         assertThat(r.complete()).isFalse();
-        assertThat(r.stopReason()).hasValue("the experiment with T=8 (10m) failed: IOException: connection "
-                + "refused: the store died");
+        assertThat(r.stopReason()).hasValue("the experiment with T=8 (10m) failed: connection refused: the "
+                + "store died");
         assertThat(r.stopCause()).containsInstanceOf(IOException.class);
         assertThat(r.experiments()).extracting(Experiment::threads).containsExactly(1, 2, 4);
         assertThat(seen).isEqualTo(r.experiments());

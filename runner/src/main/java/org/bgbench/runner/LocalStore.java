@@ -522,7 +522,7 @@ public final class LocalStore implements AutoCloseable {
                 saveState();
             } catch (RuntimeException e) {
                 // What was measured is on disk already; the caller shows it, then why the store cannot be vouched for.
-                return o.withUnsealed(e.getMessage());
+                return o.withUnsealed(org.bgbench.store.ErrorText.message(e));
             }
         }
         return o;

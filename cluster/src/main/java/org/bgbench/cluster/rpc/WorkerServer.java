@@ -403,8 +403,7 @@ public final class WorkerServer implements AutoCloseable {
                 log.warn("'{}' failed", op.name, e);
                 status = Status.UNKNOWN;
             }
-            String message = e.getMessage() == null || e.getMessage().isBlank()
-                    ? e.getClass().getSimpleName() : e.getMessage();
+            String message = org.bgbench.store.ErrorText.of(e);
             try {
                 responses.onError(status.withDescription(Protocol.shorten(message)).asRuntimeException());
             } catch (RuntimeException sendFailure) {

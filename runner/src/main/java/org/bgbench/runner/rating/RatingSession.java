@@ -84,7 +84,7 @@ public final class RatingSession {
             executor.finish();
         } catch (RuntimeException e) {
             // A store that died with the rating cannot take BG's last state mark; what was measured is written anyway.
-            finishError = e.getMessage();
+            finishError = org.bgbench.store.ErrorText.message(e);
         }
         double total = (System.nanoTime() - startNanos) / 1e9;
         RatingTime time = RatingTime.of(result, runner, zeta, delta, total);

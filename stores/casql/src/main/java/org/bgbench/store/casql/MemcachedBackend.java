@@ -199,7 +199,7 @@ final class MemcachedBackend extends CacheBackend implements CacheBackend.Ops {
         if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
-        return new StoreException(what + " on " + describe() + " failed: " + e.getMessage(), e);
+        return new StoreException(what + " on " + describe() + " failed: " + org.bgbench.store.ErrorText.message(e), e);
     }
 
     @Override

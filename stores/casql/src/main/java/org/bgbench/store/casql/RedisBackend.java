@@ -138,7 +138,7 @@ final class RedisBackend extends CacheBackend {
     }
 
     private StoreException failed(String what, RedisException e) {
-        return new StoreException(what + " on " + describe() + " failed: " + e.getMessage(), e);
+        return new StoreException(what + " on " + describe() + " failed: " + org.bgbench.store.ErrorText.message(e), e);
     }
 
     @Override

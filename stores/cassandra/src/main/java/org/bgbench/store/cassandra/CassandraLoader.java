@@ -181,7 +181,7 @@ final class CassandraLoader implements GraphLoader {
     private void send(Statement<?> s) {
         Throwable failed = failure.get();
         if (failed != null) {
-            throw new StoreException("loading into Cassandra failed: " + failed.getMessage(), failed);
+            throw new StoreException("loading into Cassandra failed: " + org.bgbench.store.ErrorText.of(failed), failed);
         }
         try {
             inFlight.acquire();
@@ -231,7 +231,7 @@ final class CassandraLoader implements GraphLoader {
         }
         Throwable failed = failure.get();
         if (failed != null) {
-            throw new StoreException("loading into Cassandra failed: " + failed.getMessage(), failed);
+            throw new StoreException("loading into Cassandra failed: " + org.bgbench.store.ErrorText.of(failed), failed);
         }
     }
 

@@ -32,6 +32,7 @@ import java.util.stream.Collectors;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreCounts;
@@ -107,21 +108,17 @@ final class CassandraStore implements DataStore {
                     .CONTACT_POINTS + "): " + firstCause(e) + "; start a node (scripts/cassandra.sh start DIR prints "
                     + "its contact points) or correct the setting", e);
         } catch (DriverException | IllegalArgumentException | IllegalStateException e) {
-            throw new StoreException("cannot connect to Cassandra at " + where + ": " + e.getMessage(), e);
+            throw new StoreException("cannot connect to Cassandra at " + where + ": " + ErrorText.of(e), e);
         }
     }
 
     private static String firstCause(AllNodesFailedException e) {
         for (Map.Entry<Node, List<Throwable>> entry : e.getAllErrors().entrySet()) {
             for (Throwable t : entry.getValue()) {
-                Throwable c = t;
-                while (c.getCause() != null) {
-                    c = c.getCause();
-                }
-                return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+                return ErrorText.of(t);
             }
         }
-        return e.getMessage();
+        return ErrorText.of(e);
     }
 
     /** The local datacenter must exist and hold at least RF nodes: else writes fail at run time, one by one. */
@@ -233,7 +230,7 @@ final class CassandraStore implements DataStore {
         try {
             session.execute(SimpleStatement.newInstance(cql).setTimeout(DDL_TIMEOUT));
         } catch (DriverException e) {
-            throw new StoreException("Cassandra refused '" + cql + "': " + e.getMessage(), e);
+            throw new StoreException("Cassandra refused '" + cql + "': " + ErrorText.of(e), e);
         }
     }
 
@@ -437,7 +434,7 @@ final class CassandraStore implements DataStore {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
             }
-            throw new StoreException("counting " + cql + " failed: " + e.getCause(), e.getCause());
+            throw new StoreException("counting " + cql + " failed: " + ErrorText.of(e.getCause()), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StoreException("interrupted while counting", e);
@@ -457,7 +454,7 @@ final class CassandraStore implements DataStore {
             long quarter = (to - from) / 4;
             if (depth == 3 || quarter == 0) {
                 throw new StoreException("counting rows timed out even in ranges of 1/" + (COUNT_SPLITS << 6)
-                        + " of the ring: " + e.getMessage(), e);
+                        + " of the ring: " + ErrorText.message(e), e);
             }
             long[] total = null;
             for (int q = 0; q < 4; q++) {

@@ -28,6 +28,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreCounts;
@@ -102,8 +103,7 @@ final class HBaseStore implements DataStore {
                 s.connect(new InetSocketAddress(host, config.zkPort()), connectMs);
                 return;
             } catch (IOException e) {
-                causes.add(host + ":" + config.zkPort() + " " + (e.getMessage() == null ? e.getClass().getSimpleName()
-                        : e.getMessage()));
+                causes.add(host + ":" + config.zkPort() + " " + ErrorText.of(e));
             }
         }
         throw new StoreException("cannot reach ZooKeeper at " + where + " (" + HBaseStoreProvider.QUORUM + ", "
@@ -144,13 +144,7 @@ final class HBaseStore implements DataStore {
     }
 
     static String cause(Throwable e) {
-        Throwable c = e;
-        while (c.getCause() != null && c.getCause() != c) {
-            c = c.getCause();
-        }
-        String m = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
-        int nl = m.indexOf('\n');
-        return nl < 0 ? m : m.substring(0, nl);
+        return ErrorText.of(e);
     }
 
     private static void closeQuietly(Connection c) {

@@ -122,7 +122,7 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
                     + ": a malformed \\u escape (a dialect file is a .properties text file)");
         } catch (IOException e) {
             throw new InvalidParameterException(JdbcStoreProvider.DIALECT, "cannot read dialect file " + path + ": "
-                    + e.getClass().getSimpleName());
+                    + org.bgbench.store.ErrorText.of(e));
         }
         FileDialect d = new FileDialect(p, path.toString(), lines);
         return new JdbcDialect(path.toString(), false, d, d.init());

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.Executor;
 import org.bgbench.model.Durations;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.FeedDesign;
@@ -107,8 +108,9 @@ public final class JdbcStore extends RelationalStore {
     }
 
     private static String message(Throwable e) {
-        String m = e.getMessage();
-        return m == null || m.isBlank() ? e.toString() : m.replace('\n', ' ');
+        // The driver's own sentence when it has one ("Connection to localhost:1 refused. ..."), else its cause's.
+        String m = e.getMessage() == null ? "" : ErrorText.clean(e.getMessage().replace('\n', ' '));
+        return m.isEmpty() ? ErrorText.of(e) : m;
     }
 
     @Override

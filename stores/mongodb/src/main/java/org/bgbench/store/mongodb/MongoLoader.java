@@ -194,7 +194,7 @@ final class MongoLoader implements GraphLoader {
                 collection.insertMany(pending, new InsertManyOptions().ordered(false));
             } catch (com.mongodb.MongoException e) {
                 throw new StoreException("loading " + collection.getNamespace().getCollectionName() + " into MongoDB "
-                        + "failed: " + e.getMessage(), e);
+                        + "failed: " + org.bgbench.store.ErrorText.message(e), e);
             }
             pending.clear();
             bytes = 0;

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreCounts;
@@ -225,7 +226,7 @@ final class MongoStore implements DataStore {
                 c = c.getCause();
             }
             why.add(server.getAddress() + ": " + (c == null ? "no answer (" + server.getState() + ")"
-                    : oneLine(c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage())));
+                    : oneLine(ErrorText.of(c))));
         }
         return why.isEmpty() ? "no server answered" : String.join("; ", why);
     }
@@ -250,7 +251,7 @@ final class MongoStore implements DataStore {
         if (c instanceof MongoCommandException m) {
             return m.getErrorCodeName() + ": " + oneLine(m.getErrorMessage());
         }
-        return oneLine(c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage());
+        return oneLine(ErrorText.of(c));
     }
 
     MongoConfig config() {

@@ -187,7 +187,7 @@ final class WireActions implements AutoCloseable {
     }
 
     private static StoreException failed(String action, WireException e) {
-        return new StoreException(action + " failed: " + e.getMessage(), e);
+        return new StoreException(action + " failed: " + org.bgbench.store.ErrorText.message(e), e);
     }
 
     /** Whether the connection is gone (a timeout, the server went away): the session opens another. */

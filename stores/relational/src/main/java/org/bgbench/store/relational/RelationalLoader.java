@@ -94,7 +94,7 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
             }
         } catch (SQLException e) {
             throw new StoreException("loading members " + graph.memberId(start) + ".." + graph.memberId(to - 1)
-                    + " failed: " + e.getMessage(), e);
+                    + " failed: " + org.bgbench.store.ErrorText.message(e), e);
         }
     }
 

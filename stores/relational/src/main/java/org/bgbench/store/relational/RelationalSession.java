@@ -679,7 +679,7 @@ public class RelationalSession implements StoreSession {
     }
 
     private static StoreException failed(String action, SQLException e) {
-        return new StoreException(action + " failed: " + e.getMessage(), e);
+        return new StoreException(action + " failed: " + org.bgbench.store.ErrorText.message(e), e);
     }
 
     private void closeQuietly() {

@@ -18,6 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.FinishProgress;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StoreCounts;
@@ -105,7 +106,7 @@ public abstract class RelationalStore implements DataStore {
 
     /** Turns a failed statement into the exception users see; dialects may add advice. */
     protected StoreException failure(String what, SQLException e) {
-        return new StoreException(what + " failed on " + dialect.name() + ": " + e.getMessage(), e);
+        return new StoreException(what + " failed on " + dialect.name() + ": " + ErrorText.message(e), e);
     }
 
     @Override
