@@ -287,6 +287,33 @@ class BgCommandTest {
     }
 
     @Test
+    void rateOnAFullDiskPrintsItsExperimentsAndRatingThenNamesWhatItCannotWrite() throws Exception {
+        Path mnt = dir.resolve("full-disk");
+        SmallDisk.mount(mnt, "1m");
+        try {
+            SmallDisk.fill(mnt.resolve("filler"));
+            Path rating = mnt.resolve("rating");
+            int code = bg(with(GRAPH, "rate", "--store", "memory", "-p", "memory.name=cli-rate-full", "-p",
+                    "validation=false", "--delta", "1s", "--warmup", "0s", "--sla", "95%:100ms:0.01%:1s",
+                    "--target", "soar", "--max-threads", "1", "--no-confirm", "--out", rating.toString()));
+            assertThat(code).as(err.toString()).isEqualTo(Bg.FAILED);
+            // the experiment's row and the rating are printed; then one line names the first file not written
+            assertThat(out.toString()).containsPattern("(?m)^ +1 +1 +[0-9,]+ ").contains("SoAR ")
+                    .contains("experiments in");
+            assertThat(err.toString()).containsOnlyOnce("bg: error: cannot write ")
+                    .contains("cannot write the result to " + rating.resolve("01-T1.json"))
+                    .contains("No space left on device").contains("more files not written)")
+                    .contains("; the rating above is what was measured").doesNotContain("Exception", "\tat ");
+            try (var left = Files.list(rating)) {
+                assertThat(left.map(f -> f.getFileName().toString())).as("no reserve or temporary file is left")
+                        .noneMatch(n -> n.endsWith(".reserve") || n.endsWith(".tmp"));
+            }
+        } finally {
+            SmallDisk.unmount(mnt);
+        }
+    }
+
+    @Test
     void rateRatesTheMixOfAWorkloadFileGivenWithPUnderTheFilesName() throws Exception {
         Path file = dir.resolve("ReadMostly");
         Files.writeString(file, "ViewProfileAction=0.6\nListFriendsAction=0.4\n");
