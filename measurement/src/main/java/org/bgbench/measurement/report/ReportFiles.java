@@ -30,6 +30,18 @@ public final class ReportFiles {
         }
     }
 
+    /** Writes a run's result to {@code file}, as {@link ResultWriter#writeFinal} does; whether it was written. */
+    public synchronized boolean write(Path file, org.bgbench.measurement.RunResult result) {
+        ResultWriter w = writers.computeIfAbsent(file.toAbsolutePath(), ResultWriter::new);
+        try {
+            w.writeFinal(result);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            failed("cannot write the result to " + file + ": " + e.getMessage());
+            return false;
+        }
+    }
+
     /**
      * Sets space aside for {@code file} before it is first written ({@link ResultWriter#MARGIN}), so a disk that
      * fills before then does not lose it.
@@ -55,12 +67,17 @@ public final class ReportFiles {
      * every file was written.
      */
     public synchronized String errorLine(String printed) {
+        String why = why();
+        return why == null ? null : "bg: error: " + why + "; " + printed + " is what was measured";
+    }
+
+    /** The first file not written and why, with how many more were not; null when every file was written. */
+    public synchronized String why() {
         if (failures.isEmpty()) {
             return null;
         }
-        String more = failures.size() == 1 ? "" : " (and " + (failures.size() - 1) + " more file"
-                + (failures.size() == 2 ? "" : "s") + " not written)";
-        return "bg: error: " + failures.get(0) + more + "; " + printed + " is what was measured";
+        return failures.get(0) + (failures.size() == 1 ? "" : " (and " + (failures.size() - 1) + " more file"
+                + (failures.size() == 2 ? "" : "s") + " not written)");
     }
 
     /** Deletes the reserves beside the files: the command is done with them. */
