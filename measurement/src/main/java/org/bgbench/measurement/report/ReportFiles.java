@@ -17,29 +17,38 @@ import java.util.Map;
 public final class ReportFiles {
     private final Map<Path, ResultWriter> writers = new LinkedHashMap<>();
     private final List<String> failures = new ArrayList<>();
+    private final Map<Path, String> failedFiles = new LinkedHashMap<>();
 
     /** Writes {@code text} to {@code file} (replacing it atomically); whether it was written. */
     public synchronized boolean write(Path file, String text) {
-        ResultWriter w = writers.computeIfAbsent(file.toAbsolutePath(), ResultWriter::new);
+        return write(file, text.getBytes(StandardCharsets.UTF_8), "cannot write " + file);
+    }
+
+    /** Writes {@code bytes}; a file rewritten (a report after each point) counts as lost only if its last write is. */
+    private boolean write(Path file, byte[] bytes, String what) {
+        Path key = file.toAbsolutePath();
+        ResultWriter w = writers.computeIfAbsent(key, ResultWriter::new);
         try {
-            w.writeFinal(text.getBytes(StandardCharsets.UTF_8));
+            w.writeFinal(bytes);
+            String earlier = failedFiles.remove(key);
+            if (earlier != null) {
+                failures.remove(earlier);
+            }
             return true;
         } catch (IOException | RuntimeException e) {
-            failed("cannot write " + file + ": " + e.getMessage());
+            String why = what + ": " + e.getMessage();
+            String earlier = failedFiles.put(key, why);
+            if (earlier != null) {
+                failures.remove(earlier);
+            }
+            failures.add(why);
             return false;
         }
     }
 
     /** Writes a run's result to {@code file}, as {@link ResultWriter#writeFinal} does; whether it was written. */
     public synchronized boolean write(Path file, org.bgbench.measurement.RunResult result) {
-        ResultWriter w = writers.computeIfAbsent(file.toAbsolutePath(), ResultWriter::new);
-        try {
-            w.writeFinal(result);
-            return true;
-        } catch (IOException | RuntimeException e) {
-            failed("cannot write the result to " + file + ": " + e.getMessage());
-            return false;
-        }
+        return write(file, ResultJson.toBytes(result), "cannot write the result to " + file);
     }
 
     /**
