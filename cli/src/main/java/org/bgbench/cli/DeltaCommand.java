@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -164,8 +163,11 @@ final class DeltaCommand implements Callable<Integer> {
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
         try (LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
                 loaders, RunKeys.verifySample(params), err)) {
+            // The analysis goes through a space reserve; a file still not written is named after the figures.
+            org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+            files.reserve(file);
             Runner runner = new Runner(store, ws, ExperimentSpec.timed(ws, 1, big, warm, kind,
-                    ExperimentSpec.DEFAULT_BETA, null));
+                    ExperimentSpec.DEFAULT_BETA, null), files);
             List<Map<String, Object>> probes = new ArrayList<>();
             int t = threads != null ? threads : saturatingThreads(runner, probeDuration, probes, err);
             err.printf(Locale.ROOT, "bg: delta run: %s on %s, T=%d for %s%n", workload, provider.name(), t,
@@ -203,9 +205,8 @@ final class DeltaCommand implements Callable<Integer> {
             json.put("probes", probes);
             json.put("series_throughput", perSecond);
             json.put("run_result", runFile.toString());
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, JSON.writeValueAsString(json));
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            files.write(file, JSON.writeValueAsString(json));
+            files.release();
 
             stdout.printf(Locale.ROOT, "T=%d, %s measured, %,.0f actions/s overall%n", t,
                     Durations.format(big), r.throughput());
@@ -221,6 +222,11 @@ final class DeltaCommand implements Callable<Integer> {
                         + "(tolerance %s)%n", mixDeviation, fmt(mixTolerance));
             }
             stdout.println("Result: " + file.toAbsolutePath());
+            String unwritten = files.errorLine("the analysis above");
+            if (unwritten != null) {
+                err.println(unwritten);
+                return Bg.FAILED;
+            }
             return 0;
         }
     }
@@ -294,15 +300,18 @@ final class DeltaCommand implements Callable<Integer> {
     }
 
     /** Runs experiments against one store, keeping BG's state between them (validation off). */
-    private record Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template, int[] count) {
-        Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template) {
-            this(store, ws, template, new int[1]);
+    private record Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template,
+                          org.bgbench.measurement.report.ReportFiles files, int[] count) {
+        Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template,
+               org.bgbench.measurement.report.ReportFiles files) {
+            this(store, ws, template, files, new int[1]);
         }
 
         RunResult run(int threads, Duration duration, Path out) {
             count[0]++;
             Experiment.Outcome o = store.run(ws, template.withThreads(threads).withDuration(duration)
                     .withSeed(template.seed() + count[0]), out, null);
+            files.failed(o.unwritten());
             if (!o.run().completed() || o.unsealed() != null) {
                 throw new org.bgbench.store.StoreException("the run at T=" + threads + " stopped: "
                         + (o.unsealed() != null ? o.unsealed() : o.run().abortReason()));

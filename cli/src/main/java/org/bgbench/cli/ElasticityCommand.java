@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -58,6 +57,8 @@ import picocli.CommandLine.Spec;
             "scalability score (Avg_2N − Avg_N)/Avg_N. docs/scaling.md."})
 final class ElasticityCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** The report and its chart, each through a space reserve; what cannot be written is named after the figures. */
+    private final org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
 
     @Spec
     CommandSpec spec;
@@ -211,6 +212,8 @@ final class ElasticityCommand implements Callable<Integer> {
         about.put("warnings", warnings);
         int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
         ElasticityResult result;
+        files.reserve(file);
+        files.reserve(sibling(file, ".svg"));
         try (LocalStore store = LocalStore.open(provider, settings, graph,
                 load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD, loaders,
                 RunKeys.verifySample(params), err);
@@ -244,8 +247,13 @@ final class ElasticityCommand implements Callable<Integer> {
             });
         }
         save(file, result, about, prev);
+        files.release();
         stdout.print(describe(result, prev, file));
-        if (Interrupts.interrupted()) {
+        String unwritten = files.errorLine("the elasticity above");
+        if (unwritten != null) {
+            err.println(unwritten);
+        }
+        if (Interrupts.interrupted() || unwritten != null) {
             return Bg.FAILED;
         }
         return result.status() == ElasticityResult.Status.STABLE
@@ -339,19 +347,13 @@ final class ElasticityCommand implements Callable<Integer> {
             json.put("scalability", scalability(r, prev, about));
         }
         try {
-            write(file, JSON.writeValueAsString(json));
-            write(sibling(file, ".svg"), ElasticityChart.svg(r, "Elasticity of " + about.get("store") + ": "
+            // Written whole or not at all (a crash mid-write keeps the previous point's file), through a reserve.
+            files.write(file, JSON.writeValueAsString(json));
+            files.write(sibling(file, ".svg"), ElasticityChart.svg(r, "Elasticity of " + about.get("store") + ": "
                     + about.get("nodesBefore") + " → " + about.get("nodesAfter") + " nodes"));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot write " + file, e);
+            files.failed("cannot write " + file + ": " + e.getMessage());
         }
-    }
-
-    /** Written whole or not at all: a crash mid-write keeps the previous point's file. */
-    private static void write(Path file, String text) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static Path sibling(Path json, String suffix) {

@@ -239,7 +239,7 @@ final class RateCommand implements Callable<Integer> {
                     deltaDuration, dir, t0, "BG rating of " + storeName + " (" + workload + " mix)", extra);
             stdout.print(closed.describe());
             if (!m[1]) {
-                return closed.result().complete() ? 0 : Bg.FAILED;
+                return unwritten(err, closed.unwritten()) && closed.result().complete() ? 0 : Bg.FAILED;
             }
         }
         double soar = closed == null ? 0 : closed.result().soar().map(x -> x.actionsPerSecond()).orElse(0.0);
@@ -275,16 +275,38 @@ final class RateCommand implements Callable<Integer> {
                 "BG open-model rating of " + storeName + " (" + workload + " mix)", openExtra,
                 org.bgbench.rating.RatingReport.Axis.arrivals(unit));
         stdout.print(open.describe());
+        java.util.List<String> unwritten = new java.util.ArrayList<>(closed == null
+                ? java.util.List.of() : closed.unwritten());
+        unwritten.addAll(open.unwritten());
         if (closed != null) {
             Path chart = dir.resolve("models.svg");
             Double openRating = open.result().socialites().filter(x -> x.threads() > 0)
                     .map(x -> x.threads() * unit).orElse(null);
-            Files.writeString(chart, org.bgbench.rating.ModelsChart.svg("Closed and open model: " + storeName + " ("
+            org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+            if (files.write(chart, org.bgbench.rating.ModelsChart.svg("Closed and open model: " + storeName + " ("
                             + workload + " mix)", points(closedRunner, theSla, false), points(openRunner, theSla, true),
-                    soar > 0 ? soar : null, openRating, theSla.beta().toNanos() / 1e6));
-            stdout.println("Chart: " + chart.toAbsolutePath());
+                    soar > 0 ? soar : null, openRating, theSla.beta().toNanos() / 1e6))) {
+                stdout.println("Chart: " + chart.toAbsolutePath());
+            }
+            files.release();
+            unwritten.addAll(files.failures());
         }
-        return (closed == null || closed.result().complete()) && open.result().complete() ? 0 : Bg.FAILED;
+        return unwritten(err, unwritten) && (closed == null || closed.result().complete())
+                && open.result().complete() ? 0 : Bg.FAILED;
+    }
+
+    /**
+     * After the rating's figures are printed: one error line for the files that could not be written (a full disk);
+     * whether there were none.
+     */
+    private static boolean unwritten(PrintWriter err, java.util.List<String> failures) {
+        org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+        failures.forEach(files::failed);
+        String line = files.errorLine("the rating above");
+        if (line != null) {
+            err.println(line);
+        }
+        return line == null;
     }
 
     /** Each experiment's load and p99 for the chart of both models: throughput (closed) or offered rate (open). */

@@ -210,14 +210,18 @@ final class RunCommand implements Callable<Integer> {
                 stdout.println("Failed: " + o.reason());
                 err.println("bg: error: the run failed: " + o.reason());
             }
-            stdout.println("Result: " + resultFile.toAbsolutePath());
+            stdout.println("Result: " + resultFile.toAbsolutePath() + (o.unwritten() == null ? ""
+                    : " (not written: the summary above is what was measured)"));
             String incomplete = o.result().incompleteReason();
             if (incomplete != null) {
                 err.println("bg: error: the run is incomplete: " + incomplete);
             }
+            if (o.unwritten() != null) {
+                err.println("bg: error: " + o.unwritten() + "; the summary above is what was measured");
+            }
             boolean onSchedule = onSchedule(o.result(), err);
             return o.completed() & validationComplete(o.result(), err) && incomplete == null && onSchedule
-                    ? 0 : Bg.FAILED;
+                    && o.unwritten() == null ? 0 : Bg.FAILED;
         }
     }
 

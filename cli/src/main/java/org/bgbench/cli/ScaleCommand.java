@@ -95,6 +95,8 @@ final class ScaleCommand implements Callable<Integer> {
     private Set<String> loadKeys = Set.of();
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** scale.json and scale.svg, each through a space reserve; what cannot be written is named after the table. */
+    private final org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -163,6 +165,8 @@ final class ScaleCommand implements Callable<Integer> {
             throw new InvalidParameterException("--out", dir + " already holds a scale.json; give another directory");
         }
         Files.createDirectories(dir);
+        files.reserve(dir.resolve("scale.json"));
+        files.reserve(dir.resolve("scale.svg"));
         err.printf("bg: %s of %s over %d configurations, SLA %s, δ=%s; results in %s%n", theMode.label(),
                 thePlan.store(), thePlan.configurations().size(), sla, delta, dir);
         err.flush();
@@ -184,10 +188,17 @@ final class ScaleCommand implements Callable<Integer> {
         }
         ScaleReport report = report(theMode, thePlan, outcomes);
         write(dir, report);
+        files.release();
         stdout.print(report.table());
-        stdout.println("Written: " + dir.resolve("scale.json") + ", " + dir.resolve("scale.svg"));
+        String unwritten = files.errorLine("the table above");
+        if (unwritten == null) {
+            stdout.println("Written: " + dir.resolve("scale.json") + ", " + dir.resolve("scale.svg"));
+        }
         stdout.flush();
-        return report.complete() ? 0 : Bg.FAILED;
+        if (unwritten != null) {
+            err.println(unwritten);
+        }
+        return report.complete() && unwritten == null ? 0 : Bg.FAILED;
     }
 
     private ScalePlan readPlan() {
@@ -339,11 +350,8 @@ final class ScaleCommand implements Callable<Integer> {
         json.put("workload", workload);
         json.put("delta", delta);
         json.put("graph_keys", keys);
-        Path tmp = dir.resolve("scale.json.tmp");
-        Files.writeString(tmp, JSON.writeValueAsString(json) + "\n");
-        Files.move(tmp, dir.resolve("scale.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        Files.writeString(dir.resolve("scale.svg"), r.svg());
+        files.write(dir.resolve("scale.json"), JSON.writeValueAsString(json) + "\n");
+        files.write(dir.resolve("scale.svg"), r.svg());
     }
 
     private static String shell(PrintWriter stdout, PrintWriter err, String prefix, String what, String command)

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -168,6 +167,10 @@ final class SweepCommand implements Callable<Integer> {
         header.put("warmup_s", warm.toMillis() / 1000.0);
         header.put("beta_ms", b.toMillis());
         header.put("grows_data", ws.mix().growsData());
+        // The curve's files go through space reserves; one that cannot be written ends the sweep after its row.
+        org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+        files.reserve(file);
+        files.reserve(dir.resolve(base + ".csv"));
         try (LocalStore store = LocalStore.open(provider, settings, graph,
                 load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD, loaders,
                 RunKeys.verifySample(params), err)) {
@@ -187,10 +190,17 @@ final class SweepCommand implements Callable<Integer> {
                 Experiment.Outcome o = store.run(ws, es, runFile, quiet ? null : err);
                 Point p = point(t, o.result(), runFile);
                 points.add(p);
-                write(file, dir.resolve(base + ".csv"), header, points);
+                files.failed(o.unwritten());
+                write(files, file, dir.resolve(base + ".csv"), header, points);
                 stdout.printf(Locale.ROOT, "%6d %,12.0f %9.2f  %s%n", t, p.throughput(), p.withinBetaPct(),
                         latencies(p));
                 stdout.flush();
+                if (files.errorLine("") != null) {
+                    err.println(files.errorLine("the table above"));
+                    err.println("bg: the sweep stops at T=" + t + " with the points above");
+                    files.release();
+                    return Bg.FAILED;
+                }
                 if (!o.run().completed() || o.unsealed() != null) {
                     err.println("bg: error: the point at T=" + t + " did not complete (" + (o.unsealed() != null
                             ? o.unsealed() : o.run().abortReason()) + "); the sweep stops here and keeps the points "
@@ -199,6 +209,7 @@ final class SweepCommand implements Callable<Integer> {
                 }
             }
         }
+        files.release();
         stdout.println("Result: " + file.toAbsolutePath());
         return 0;
     }
@@ -273,12 +284,11 @@ final class SweepCommand implements Callable<Integer> {
     }
 
     /** Writes the curve so far, atomically: an interrupted sweep keeps every completed point. */
-    private static void write(Path json, Path csv, Map<String, Object> header, List<Point> points) throws IOException {
+    private static void write(org.bgbench.measurement.report.ReportFiles files, Path json, Path csv,
+                              Map<String, Object> header, List<Point> points) throws IOException {
         Map<String, Object> doc = new LinkedHashMap<>(header);
         doc.put("points", points);
-        Path tmp = json.resolveSibling(json.getFileName() + ".tmp");
-        Files.writeString(tmp, JSON.writeValueAsString(doc));
-        Files.move(tmp, json, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        files.write(json, JSON.writeValueAsString(doc));
         java.util.TreeSet<String> actions = new java.util.TreeSet<>();
         points.forEach(p -> actions.addAll(p.perAction().keySet()));
         StringBuilder c = new StringBuilder("threads,throughput,within_beta_pct,actions,errors,unpredictable_pct,"
@@ -299,9 +309,7 @@ final class SweepCommand implements Callable<Integer> {
             }
             c.append('\n');
         }
-        Path ctmp = csv.resolveSibling(csv.getFileName() + ".tmp");
-        Files.writeString(ctmp, c);
-        Files.move(ctmp, csv, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        files.write(csv, c.toString());
     }
 
     private static String fmt(double d) {

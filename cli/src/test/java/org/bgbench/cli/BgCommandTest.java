@@ -287,6 +287,33 @@ class BgCommandTest {
     }
 
     @Test
+    void rateOnAFullDiskPrintsItsExperimentsAndRatingThenNamesWhatItCannotWrite() throws Exception {
+        Path mnt = dir.resolve("full-disk");
+        SmallDisk.mount(mnt, "1m");
+        try {
+            SmallDisk.fill(mnt.resolve("filler"));
+            Path rating = mnt.resolve("rating");
+            int code = bg(with(GRAPH, "rate", "--store", "memory", "-p", "memory.name=cli-rate-full", "-p",
+                    "validation=false", "--delta", "1s", "--warmup", "0s", "--sla", "95%:100ms:0.01%:1s",
+                    "--target", "soar", "--max-threads", "1", "--no-confirm", "--out", rating.toString()));
+            assertThat(code).as(err.toString()).isEqualTo(Bg.FAILED);
+            // the experiment's row and the rating are printed; then one line names the first file not written
+            assertThat(out.toString()).containsPattern("(?m)^ +1 +1 +[0-9,]+ ").contains("SoAR ")
+                    .contains("experiments in");
+            assertThat(err.toString()).containsOnlyOnce("bg: error: cannot write ")
+                    .contains("cannot write the result to " + rating.resolve("01-T1.json"))
+                    .contains("No space left on device").contains("more files not written)")
+                    .contains("; the rating above is what was measured").doesNotContain("Exception", "\tat ");
+            try (var left = Files.list(rating)) {
+                assertThat(left.map(f -> f.getFileName().toString())).as("no reserve or temporary file is left")
+                        .noneMatch(n -> n.endsWith(".reserve") || n.endsWith(".tmp"));
+            }
+        } finally {
+            SmallDisk.unmount(mnt);
+        }
+    }
+
+    @Test
     void rateRatesTheMixOfAWorkloadFileGivenWithPUnderTheFilesName() throws Exception {
         Path file = dir.resolve("ReadMostly");
         Files.writeString(file, "ViewProfileAction=0.6\nListFriendsAction=0.4\n");
@@ -749,6 +776,38 @@ class BgCommandTest {
         assertThat(code.get()).isZero();
     }
 
+    /**
+     * The same workers, the coordinator's --out on a full disk: the merged summary is printed, then one error line
+     * naming the merged result and the workers' copies, and the run fails.
+     */
+    private void fullDiskOnTheCoordinator(String workers, String secret) throws Exception {
+        java.nio.file.Path mnt = dir.resolve("full-disk");
+        SmallDisk.mount(mnt, "1m");
+        try {
+            SmallDisk.fill(mnt.resolve("filler"));
+            java.nio.file.Path full = mnt.resolve("full.json");
+            int before = err.getBuffer().length();
+            int printed = out.getBuffer().length();
+            assertThat(bg("run", "--store", "sqlite", "-p", "sqlite.file=hlog.sqlite", "--workers", workers,
+                    "--secret", secret, "--threads", "2", "--duration", "1s", "--warmup", "0s", "--quiet", "--out",
+                    full.toString(), "-p", "usercount=200", "-p", "friendcountperuser=4", "-p", "fragments=2"))
+                    .as(err.toString()).isEqualTo(Bg.FAILED);
+            String said = err.toString().substring(before);
+            assertThat(out.toString().substring(printed)).contains("BG run: ").contains("Workers  2")
+                    .contains("Result: " + full.toAbsolutePath() + " (not written: the summary above is what was "
+                            + "measured)");
+            assertThat(said).containsOnlyOnce("bg: error: cannot write the result to " + full + ": ")
+                    .contains("No space left on device (and 2 more files not written); the summary above is what "
+                            + "was measured").doesNotContain("Exception", "\tat ");
+            try (var left = java.nio.file.Files.list(mnt)) {
+                assertThat(left.map(f -> f.getFileName().toString())).as("no reserve or temporary file is left")
+                        .noneMatch(n -> n.endsWith(".reserve") || n.endsWith(".tmp"));
+            }
+        } finally {
+            SmallDisk.unmount(mnt);
+        }
+    }
+
     @Test
     void aRunOnTwoWorkersWritesAMergedHlogWithTheMergedResultsCounts() throws Exception {
         String secret = "a-secret-for-the-hlog-test";
@@ -766,6 +825,7 @@ class BgCommandTest {
                     "--secret", secret, "--threads", "4",
                     "--duration", "2s", "--warmup", "1s", "--quiet", "--out", result.toString(), "-p", "usercount=200",
                     "-p", "friendcountperuser=4", "-p", "fragments=2")).as(err.toString()).isZero();
+            fullDiskOnTheCoordinator(workers, secret);
         } finally {
             bg("shutdown", "--workers", workers, "--secret", secret);
             w1[0].join(java.time.Duration.ofSeconds(15));

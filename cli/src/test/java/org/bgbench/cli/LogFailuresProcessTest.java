@@ -1,7 +1,6 @@
 package org.bgbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,53 +59,10 @@ class LogFailuresProcessTest {
         }
     }
 
-    /**
-     * Mounts a tmpfs of {@code size} at {@code mnt}: a real disk to fill. Needs root (CI runs as root); elsewhere the
-     * test is skipped, but under CI a missing privilege is a failure, so the fault is never silently left untested.
-     */
-    private static boolean mountSmallDisk(Path mnt, String size) throws Exception {
-        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-        Files.createDirectories(mnt);
-        try {
-            Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", mnt.toString())
-                    .redirectErrorStream(true).start();
-            String why = new String(m.getInputStream().readAllBytes());
-            if (m.waitFor(30, TimeUnit.SECONDS) && m.exitValue() == 0) {
-                return true;
-            }
-            if (ci) {
-                fail("cannot mount a tmpfs to fill (CI must run this test as root): " + why);
-            }
-            Assumptions.abort("cannot mount a tmpfs (not root?): " + why);
-        } catch (java.io.IOException e) {
-            if (ci) {
-                fail("cannot run mount: " + e.getMessage());
-            }
-            Assumptions.abort("cannot run mount: " + e.getMessage());
-        }
-        return false;
-    }
-
-    private static void unmount(Path mnt) throws Exception {
-        new ProcessBuilder("umount", mnt.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
-    }
-
-    /** Writes {@code file} until the disk is full, as another program on the machine might. */
-    private static void fill(Path file) throws Exception {
-        byte[] chunk = new byte[64 << 10];
-        try (java.io.OutputStream o = Files.newOutputStream(file)) {
-            while (true) {
-                o.write(chunk);
-            }
-        } catch (java.io.IOException full) {
-            // no space left: what was written stays
-        }
-    }
-
     @Test
     void aDiskFilledDuringTheRunStillGetsTheResultAndTheSummary() throws Exception {
         Path mnt = dir.resolve("filled-disk");
-        mountSmallDisk(mnt, "2m");
+        SmallDisk.mount(mnt, "2m");
         try {
             Path out = mnt.resolve("d.json");
             Path reserve = mnt.resolve(".d.json.reserve");
@@ -118,7 +73,7 @@ class LogFailuresProcessTest {
                 Thread.sleep(20);
             }
             assertThat(p.isAlive()).as(Files.readString(dir.resolve("d.log"))).isTrue();
-            fill(mnt.resolve("filler"));
+            SmallDisk.fill(mnt.resolve("filler"));
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
             String console = Files.readString(dir.resolve("d.log"));
             assertThat(console).contains("BG run: ").contains("Result: " + out).doesNotContain("cannot write the result")
@@ -129,16 +84,16 @@ class LogFailuresProcessTest {
             assertThat(r.get("total").get("count").asLong()).isPositive();
             assertThat(reserve).as("the reserve is given back").doesNotExist();
         } finally {
-            unmount(mnt);
+            SmallDisk.unmount(mnt);
         }
     }
 
     @Test
     void aDiskFullFromTheStartStillPrintsTheSummaryAndSaysTheResultIsNotWritten() throws Exception {
         Path mnt = dir.resolve("full-disk");
-        mountSmallDisk(mnt, "1m");
+        SmallDisk.mount(mnt, "1m");
         try {
-            fill(mnt.resolve("filler"));
+            SmallDisk.fill(mnt.resolve("filler"));
             Path out = mnt.resolve("n.json");
             Process p = bgRun(out, dir.resolve("n.log"), "--threads", "2", "--duration", "2s", "-p",
                     "validation=false");
@@ -150,7 +105,7 @@ class LogFailuresProcessTest {
                     .contains("No space left on device; the summary above is what was measured")
                     .doesNotContain("Exception");
         } finally {
-            unmount(mnt);
+            SmallDisk.unmount(mnt);
         }
     }
 
@@ -200,7 +155,7 @@ class LogFailuresProcessTest {
     @Test
     void aFullDiskStopsLoggingTheResultIsStillWrittenAndNoStoreErrorIsCounted() throws Exception {
         Path mnt = dir.resolve("small-disk");
-        boolean mounted = mountSmallDisk(mnt, "3m");
+        boolean mounted = SmallDisk.mount(mnt, "3m");
         try {
             Path out = mnt.resolve("f.json");
             Process p = bgRun(out, dir.resolve("f.log"), "--threads", "4", "--duration", "3s");
@@ -229,7 +184,7 @@ class LogFailuresProcessTest {
                     .contains("No space left on device");
         } finally {
             if (mounted) {
-                unmount(mnt);
+                SmallDisk.unmount(mnt);
             }
         }
     }

@@ -62,6 +62,34 @@ class SweepCommandTest {
     }
 
     @Test
+    void aFullDiskStillPrintsTheMeasuredRowAndNamesTheFileItCannotWrite() throws Exception {
+        Path mnt = dir.resolve("full-disk");
+        SmallDisk.mount(mnt, "1m");
+        try {
+            SmallDisk.fill(mnt.resolve("filler"));
+            Path json = mnt.resolve("sweep.json");
+            int rc = bg(concat(new String[] {"sweep", "--store", "memory", "-p", "memory.name=sweep-full", "--load",
+                "--workload", "high", "-p", "validation=false", "--threads", "1,2", "--duration", "1s", "--quiet",
+                "--out", json.toString()},
+                    GRAPH));
+            assertThat(rc).as(err.toString()).isEqualTo(Bg.FAILED);
+            // the row of what was measured, then one line naming the file, then where the sweep stopped
+            assertThat(out.toString()).as(err.toString()).containsPattern("(?m)^ +1 +[0-9,]+ +[0-9.]+ ")
+                    .doesNotContain("Result: ");
+            assertThat(err.toString()).containsOnlyOnce("bg: error: cannot write ")
+                    .contains("No space left on device").contains("; the table above is what was measured")
+                    .contains("bg: the sweep stops at T=1").doesNotContain("Exception", "\tat ");
+            assertThat(out.toString()).doesNotContainPattern("(?m)^ +2 +[0-9,]+ ");
+            try (java.util.stream.Stream<Path> left = Files.list(mnt)) {
+                assertThat(left.map(p -> p.getFileName().toString())).as("no reserve or temporary file is left")
+                        .noneMatch(n -> n.endsWith(".reserve") || n.endsWith(".tmp"));
+            }
+        } finally {
+            SmallDisk.unmount(mnt);
+        }
+    }
+
+    @Test
     void badInputNamesTheOption() {
         assertThat(bg(concat(new String[] {"sweep", "--store", "memory", "--threads", "0,2"}, GRAPH)))
                 .isEqualTo(Bg.BAD_INPUT);

@@ -28,7 +28,6 @@ import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
 import org.bgbench.measurement.merge.ResultMerger;
 import org.bgbench.measurement.report.IntervalLog;
-import org.bgbench.measurement.report.ResultWriter;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.workload.WorkloadSpec;
 import org.bgbench.cluster.plan.ClusterPlan;
@@ -267,9 +266,12 @@ public final class ClusterCoordinator implements AutoCloseable {
         return new LoadSummary(total, loadS, fin.finishS(), (System.nanoTime() - t0) / 1e9, fin);
     }
 
-    /** Result of one experiment on all workers. */
+    /**
+     * Result of one experiment on all workers; {@code unwritten} says which of its files could not be written (a
+     * full disk) or is null.
+     */
     public record Outcome(RunResult result, List<RunResult> parts, boolean completed, String reason, List<Integer> failed,
-                          int touched) {
+                          int touched, String unwritten) {
     }
 
     /**
@@ -296,6 +298,11 @@ public final class ClusterCoordinator implements AutoCloseable {
         List<SeriesPoint> series = new ArrayList<>();
         // The merged seconds' histograms per kind, beside the merged result (X.hlog for X.json).
         IntervalLog hlog = out == null ? null : new IntervalLog(RunArtifacts.hlogFor(out));
+        // Space for the merged result before the run can fill the disk; its files are written through it at the end.
+        org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+        if (out != null) {
+            files.reserve(out);
+        }
         long betaNs = spec.beta().toNanos();
         // The merged seconds for this process's observers (the deck's live file of the merged result).
         ExperimentInfo info = new ExperimentInfo(storeName, workload.mixName(), spec.threads(), betaNs / 1e6,
@@ -465,12 +472,20 @@ public final class ClusterCoordinator implements AutoCloseable {
             }
         }
         if (out != null) {
+            // The merged result first, through its reserve (freed then for the workers' copies); a file that cannot
+            // be written is reported with the outcome, after the summary of what was measured.
+            files.write(out, merged);
+            files.release();
             Path dir = out.resolveSibling(out.getFileName().toString().replaceFirst("\\.json$", "") + "-workers");
-            Files.createDirectories(dir);
-            for (int i = 0; i < parts.size(); i++) {
-                new ResultWriter(dir.resolve("w" + names.indexOf(partNames.get(i)) + ".json")).write(parts.get(i));
+            try {
+                Files.createDirectories(dir);
+                for (int i = 0; i < parts.size(); i++) {
+                    files.write(dir.resolve("w" + names.indexOf(partNames.get(i)) + ".json"), parts.get(i));
+                }
+            } catch (IOException e) {
+                files.failed("cannot write the workers' results to " + dir + ": " + e.getMessage());
             }
-            new ResultWriter(out).write(merged);
+            files.release();
         }
         RunResult observed = merged;
         Observers.each(o -> o.finished(info, observed));
@@ -481,7 +496,7 @@ public final class ClusterCoordinator implements AutoCloseable {
             // run that did not end.
             sealWrites(touched == 0);
         }
-        return new Outcome(merged, parts, completed, reason, List.copyOf(failed), touched);
+        return new Outcome(merged, parts, completed, reason, List.copyOf(failed), touched, files.why());
     }
 
     /** Worker {@code k}'s share of {@code spec}: its threads, and in the open model its share of the rate. */

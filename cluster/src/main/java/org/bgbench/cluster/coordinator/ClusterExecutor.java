@@ -45,7 +45,7 @@ public final class ClusterExecutor implements ExperimentExecutor {
             return new Outcome(null, false, e.getMessage(), List.of(e.worker()));
         }
         touched = o.touched();
-        return new Outcome(o.result(), o.completed(), o.reason(), o.failed());
+        return new Outcome(o.result(), o.completed(), o.reason(), o.failed(), o.unwritten());
     }
 
     @Override

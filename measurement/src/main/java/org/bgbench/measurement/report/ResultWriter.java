@@ -58,7 +58,14 @@ public final class ResultWriter {
      * rewrite, such as the result with its validation's verdict.
      */
     public synchronized void writeFinal(RunResult result) throws IOException {
-        byte[] json = ResultJson.toBytes(result);
+        writeFinal(ResultJson.toBytes(result));
+    }
+
+    /**
+     * The same for a file that is not a run's result (a sweep's points, a rating's report, a scale report): written
+     * atomically, through the reserve when the disk is full, and the reserve grown to its size afterwards.
+     */
+    public synchronized void writeFinal(byte[] json) throws IOException {
         try {
             writeBytes(json);
         } catch (IOException e) {

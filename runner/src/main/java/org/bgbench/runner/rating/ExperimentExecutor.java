@@ -11,8 +11,15 @@ import org.bgbench.runner.ExperimentSpec;
  * executor). The {@link RatingRunner} decides what to run and how to reset; an executor only does it.
  */
 public interface ExperimentExecutor {
-    /** How one experiment ended. {@code failedWorkers} names the workers that failed it (empty in one process). */
-    record Outcome(RunResult result, boolean completed, String reason, List<Integer> failedWorkers) {
+    /**
+     * How one experiment ended. {@code failedWorkers} names the workers that failed it (empty in one process);
+     * {@code unwritten} says why its result file could not be written (a full disk), or is null.
+     */
+    record Outcome(RunResult result, boolean completed, String reason, List<Integer> failedWorkers,
+                   String unwritten) {
+        public Outcome(RunResult result, boolean completed, String reason, List<Integer> failedWorkers) {
+            this(result, completed, reason, failedWorkers, null);
+        }
     }
 
     /** What a RepairDB pass did. */

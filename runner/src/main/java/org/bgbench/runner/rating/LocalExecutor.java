@@ -29,9 +29,9 @@ public final class LocalExecutor implements ExperimentExecutor {
         Experiment.Outcome o = store.run(workload, spec, out, null);
         if (o.unsealed() != null) {
             // the store could not be vouched for after it: an experiment that did not end well, reset as after errors
-            return new Outcome(o.result(), false, o.unsealed(), List.of());
+            return new Outcome(o.result(), false, o.unsealed(), List.of(), o.unwritten());
         }
-        return new Outcome(o.result(), o.run().completed(), o.run().abortReason(), List.of());
+        return new Outcome(o.result(), o.run().completed(), o.run().abortReason(), List.of(), o.unwritten());
     }
 
     @Override

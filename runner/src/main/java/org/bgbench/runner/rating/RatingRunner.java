@@ -44,6 +44,7 @@ public final class RatingRunner implements ExperimentRunner {
     private long repairedRelationships;
     private long repairedComments;
     private final List<String> notes = new ArrayList<>();
+    private final List<String> unwritten = new ArrayList<>();
     private final List<RunResult> results = new ArrayList<>();
     /** The open model's rating: its arrivals (the rate set per experiment), null for the closed model's. */
     private org.bgbench.runner.OpenModel open;
@@ -136,6 +137,10 @@ public final class RatingRunner implements ExperimentRunner {
         err.printf(Locale.ROOT, "bg: experiment %d: %s for %s%s%n", count, label(threads), Durations.format(duration),
                 executor.workers() > 1 ? " on " + executor.workers() + " workers" : "");
         ExperimentExecutor.Outcome o = executor.run(spec, out);
+        if (o.unwritten() != null) {
+            // measured all the same: the rating goes on, and says at its end which results it could not keep
+            unwritten.add(o.unwritten());
+        }
         if (!o.completed() && org.bgbench.runner.Interrupts.interrupted()) {
             throw new StoreException("the rating was " + org.bgbench.runner.Interrupts.reason() + " during experiment "
                     + count + " at " + label(threads) + "; its partial result is " + out);
@@ -312,6 +317,11 @@ public final class RatingRunner implements ExperimentRunner {
     }
 
     /** Fallbacks and other things the rating's reader should know about the resets. */
+    /** Why each experiment's result that could not be written was not (a full disk), in order. */
+    public List<String> unwritten() {
+        return List.copyOf(unwritten);
+    }
+
     public List<String> notes() {
         return notes;
     }

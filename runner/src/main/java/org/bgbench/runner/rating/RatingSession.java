@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,9 +27,12 @@ public final class RatingSession {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final ObjectMapper LINES = new ObjectMapper();
 
-    /** What a rating found, how long it took and where its report is. */
+    /**
+     * What a rating found, how long it took and where its report is; {@code unwritten} says why each file of it that
+     * could not be written (an experiment's result, a report) was not.
+     */
     public record Report(RatingResult result, RatingTime time, List<String> notes, Path dir,
-                         org.bgbench.rating.RatingReport.Axis axis) {
+                         org.bgbench.rating.RatingReport.Axis axis, List<String> unwritten) {
         /** The lines a user reads at the end of {@code bg rate}. */
         public String describe() {
             StringBuilder sb = new StringBuilder();
@@ -78,6 +80,9 @@ public final class RatingSession {
                               Map<String, Object> extra, org.bgbench.rating.RatingReport.Axis axis) throws IOException {
         double zeta = (System.nanoTime() - startNanos) / 1e9;
         Files.createDirectories(dir);
+        // Space for the reports before the experiments can fill the disk; a report still unwritten is reported.
+        org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+        List.of("rating.json", "rating.svg", "rating.html").forEach(f -> files.reserve(dir.resolve(f)));
         RatingResult result = new Rating(settings, runner).listener(progressFile(dir, listener)).rate();
         String finishError = null;
         try {
@@ -96,12 +101,16 @@ public final class RatingSession {
         if (finishError != null) {
             json.put("finish_error", "BG could not record its state in the store after the rating: " + finishError);
         }
+        if (!runner.unwritten().isEmpty()) {
+            json.put("unwritten_results", runner.unwritten());
+        }
         json.putAll(extra);
-        Files.createDirectories(dir);
-        write(dir.resolve("rating.json"), JSON.writeValueAsString(json));
-        write(dir.resolve("rating.svg"), RatingReport.svg(result, axis));
-        write(dir.resolve("rating.html"), RatingReport.html(result, title, axis));
-        return new Report(result, time, List.copyOf(runner.notes()), dir, axis);
+        runner.unwritten().forEach(files::failed);
+        files.write(dir.resolve("rating.json"), JSON.writeValueAsString(json));
+        files.write(dir.resolve("rating.svg"), RatingReport.svg(result, axis));
+        files.write(dir.resolve("rating.html"), RatingReport.html(result, title, axis));
+        files.release();
+        return new Report(result, time, List.copyOf(runner.notes()), dir, axis, files.failures());
     }
 
     /**
@@ -130,11 +139,5 @@ public final class RatingSession {
                 listener.warning(warning);
             }
         };
-    }
-
-    private static void write(Path file, String text) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }
