@@ -187,9 +187,9 @@ public abstract class StoreConformanceSuite {
     }
 
     /** Handles racing for the mark in {@link #ofManyReplacingTheSameMarkAtTheSameInstantExactlyOneSucceeds}. */
-    private static final int RACERS = 6;
+    private static final int RACERS = 4;
     /** Rounds of that race: a store that checks and writes in two steps loses one of them. */
-    private static final int RACE_ROUNDS = 12;
+    private static final int RACE_ROUNDS = 6;
 
     /**
      * Two runs that start together both read the mark they may start from; the store's compare-and-set must let only
