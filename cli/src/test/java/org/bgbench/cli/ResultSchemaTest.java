@@ -57,7 +57,7 @@ class ResultSchemaTest {
         assertThat(keys(r)).containsExactly("format", "partial", "start_time", "end_time", "throughput", "threads",
                 "duration_s", "warmup_s", "beta_ms", "open", "total", "actions", "sessions", "cpu", "nodes", "bg_wait",
                 "bottleneck_warnings", "series", "histogram_config", "workload", "store", "graph", "config",
-                "unpredictable");
+                "unpredictable", "checksum");
         // 'open' (issue 19) is null for the closed model (docs/open-model.md).
         assertThat(r.get("open").isNull()).isTrue();
         // 'nodes' (issue 17 item 5): BG's own machine at least, with these keys (docs/resources.md).
@@ -77,8 +77,8 @@ class ResultSchemaTest {
                 "machine_cpus", "store_pids", "store_processes", "bg_peak_cores", "store_peak_cores",
                 "machine_peak_cores", "bg_outside_us_per_action");
         assertThat(keys(r.get("config"))).containsExactly("threads", "operations", "locks", "unique_socialites", "seed",
-                "actions", "thread_kind", "sched_policy", "completed", "abort_reason", "stuck_threads", "error_samples",
-                "stalled_seconds", "incomplete_reason");
+                "actions", "run_id", "thread_kind", "sched_policy", "completed", "abort_reason", "stuck_threads",
+                "error_samples", "stalled_seconds", "refused_seconds", "incomplete_reason", "evidence");
         assertThat(keys(r.get("workload"))).containsExactly("mix_name", "mix", "write_fraction", "symmetric",
                 "socialites", "targets", "topk", "think_time_ms", "inter_arrival_ms");
         assertThat(keys(r.get("store"))).containsExactly("name", "settings");
@@ -100,7 +100,7 @@ class ResultSchemaTest {
         assertThat(keys(r.get("bg_wait"))).containsExactly("total_ms", "count", "action_time_ms", "fraction");
         assertThat(keys(r.get("series").get(0))).containsExactly("second", "elapsed_s", "interval_s", "actions",
                 "throughput", "sessions", "errors", "noops", "p50_ms", "p95_ms", "p99_ms", "max_ms", "within_beta_pct",
-                "bg_wait_ms", "bg_cores", "store_cores", "machine_cores");
+                "bg_wait_ms", "bg_cores", "store_cores", "machine_cores", "error_pct");
     }
 
     @Test
