@@ -20,6 +20,7 @@ import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StateComparison;
 import org.bgbench.store.sqlite.SqliteStoreProvider;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The bg command end to end, in process, against a real SQLite file. */
+@Tag("server")
 class BgCommandTest {
     @TempDir
     Path dir;

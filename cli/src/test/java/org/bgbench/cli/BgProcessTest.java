@@ -9,9 +9,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.bgbench.runner.Interrupts;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Child processes of bg scale: output with a prefix, the last error line, and a stop passed on. */
+@Tag("server")
 class BgProcessTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
@@ -40,6 +41,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * are real {@code bg} processes. Screenshots go to {@code target/deck-screenshots} (kept as CI artifacts).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("server")
 class DeckBrowserTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path DRIVER = Path.of("/usr/bin/chromedriver");

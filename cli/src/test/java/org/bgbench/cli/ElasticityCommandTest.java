@@ -15,6 +15,7 @@ import org.bgbench.scaling.elasticity.Curves;
 import org.bgbench.scaling.elasticity.ElasticityScore;
 import org.bgbench.scaling.elasticity.SetPoint;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bg elasticity end to end on the scripted store: request sets whose times the store's script fixes (sets 12 to 17,
  * right after the add, four times slower), so the points, the moments and the score are known before the run.
  */
+@Tag("server")
 class ElasticityCommandTest {
     @TempDir
     Path dir;

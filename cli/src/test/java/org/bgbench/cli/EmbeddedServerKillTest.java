@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A real {@code bg run --store postgres --embedded} killed with SIGKILL mid-run: the embedded PostgreSQL it started
  * must not outlive it. Its postmaster stops and its throwaway directory is deleted within seconds.
  */
+@Tag("server")
 class EmbeddedServerKillTest {
     private static final Pattern A_SECOND = Pattern.compile("(?m)^\\s+\\d+s\\s.*act/s");
 

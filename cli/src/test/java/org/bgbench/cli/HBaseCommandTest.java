@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.store.hbase.HBaseServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on a real standalone HBase with BG's validation judging every read, in the Basic design with pull feeds and in the
  * Manual design with sorted-push content feeds (the one feed design the conformance suites do not run).
  */
+@Tag("server")
 class HBaseCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] GRAPH = {"-p", "usercount=400", "-p", "friendcountperuser=10",

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restarted server's processes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("server")
 class KilledPostgresTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] GRAPH = {"-p", "usercount=200", "-p", "friendcountperuser=10",

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Each event is a line or two, without a stack trace or an exception class name.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("server")
 class LibraryLogProcessTest {
     private static final String[] GRAPH = {"-p", "usercount=200", "-p", "friendcountperuser=10",
         "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};

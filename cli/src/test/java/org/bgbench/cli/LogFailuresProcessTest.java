@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the kill, and {@code bg validate} must call them incomplete, not unpredictable), and a full disk (the result must
  * still be written, validation incomplete with the reason, the run failing, no store error counted).
  */
+@Tag("server")
 class LogFailuresProcessTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -2,6 +2,7 @@ package org.bgbench.cli;
 
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.mariadb.MariadbStoreProvider;
+import org.junit.jupiter.api.Tag;
 
 /**
  * {@link ReplicaReadsSuite} on MariaDB: a primary and a GTID replica with {@code MASTER_DELAY=1}
@@ -9,6 +10,7 @@ import org.bgbench.store.mariadb.MariadbStoreProvider;
  * write shows on the replica up to about 1 s after it ran, plus the replica's apply lag (measured here under load: all
  * reads fresh from 1.7 s on); every read from 3 s after a write on must be fresh.
  */
+@Tag("server")
 class MariadbReplicaTest extends ReplicaReadsSuite {
     @Override
     ReplicaPair startPair() {

@@ -19,6 +19,7 @@ import org.bgbench.metrics.PrometheusParsers;
 import org.bgbench.metrics.PrometheusParsers.Format;
 import org.bgbench.metrics.PrometheusParsers.Sample;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Prometheus Python client), a bg worker serves the experiments coordinators run on it, labelled with its address,
  * and bad values are one line of bad input.
  */
+@Tag("server")
 class MetricsCommandTest {
     private static final Pattern URL = Pattern.compile("bg: metrics at (http://\\S+/metrics)");
     private static final String[] GRAPH = {"-p", "usercount=300", "-p", "friendcountperuser=10",

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.store.mongodb.FerretServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The mongodb store through {@code bg}: bad input is one line and a non-zero exit; a load and a run of the high mix
  * on FerretDB (over PostgreSQL) with BG's validation judging every read, in the pull and the sorted-push feed design.
  */
+@Tag("server")
 class MongoCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] GRAPH = {"-p", "usercount=400", "-p", "friendcountperuser=10",

@@ -2,11 +2,13 @@ package org.bgbench.cli;
 
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.postgres.PostgresStoreProvider;
+import org.junit.jupiter.api.Tag;
 
 /**
  * {@link ReplicaReadsSuite} on PostgreSQL: a primary and a streaming replica with a 1 s {@code recovery_min_apply_delay}
  * (scripts/postgres-replica.sh); every read from 2 s after a write on must be fresh.
  */
+@Tag("server")
 class PostgresReplicaTest extends ReplicaReadsSuite {
     @Override
     ReplicaPair startPair() {

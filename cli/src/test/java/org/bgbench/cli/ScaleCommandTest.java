@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code urls} command), and a configuration whose start command fails. Every node is on this machine, so the report
  * must say its figures demonstrate the method only.
  */
+@Tag("server")
 class ScaleCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final StringWriter out = new StringWriter();

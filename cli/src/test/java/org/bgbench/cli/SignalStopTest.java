@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.bgbench.measurement.report.ResultJson;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Ctrl-C and SIGTERM on a real {@code bg run} process: it stops within seconds, exits 130 or 143, and leaves the
  * result, BG's expected state and the logs, so the next run starts from the right state and sees no unpredictable read.
  */
+@Tag("server")
 class SignalStopTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

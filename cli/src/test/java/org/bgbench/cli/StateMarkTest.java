@@ -23,6 +23,7 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.sqlite.SqliteStoreProvider;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * repaired ({@code bg verify --repair}) or reloaded; a store changed behind BG's back is refused by the sampled check.
  * Every step checks the exit code, the message and what is on disk (the store's mark, the state files).
  */
+@Tag("server")
 class StateMarkTest {
     private static final List<String> GRAPH = List.of("-p", "usercount=1000", "-p", "friendcountperuser=10",
             "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1");

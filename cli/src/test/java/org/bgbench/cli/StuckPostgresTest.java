@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one instant: one runs, the others are refused.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("server")
 class StuckPostgresTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] GRAPH = {"-p", "usercount=200", "-p", "friendcountperuser=10",

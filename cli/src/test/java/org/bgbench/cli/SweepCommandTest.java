@@ -10,10 +10,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** bg sweep end to end, in process, against the memory store in a push design, with validation on. */
+@Tag("server")
 class SweepCommandTest {
     @TempDir
     Path dir;

@@ -20,6 +20,7 @@ import org.bgbench.validation.ValidationResult;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Real stores that serve stale data by design, and their consistent variants, under the high mix with many threads:
  * validation must find unpredictable reads in the first and none in the second (dissertation chapter 6, dissertation 8.1).
  */
+@Tag("server")
 class EmulatorStaleStoresTest {
     private static Process redis;
     private static int redisPort;

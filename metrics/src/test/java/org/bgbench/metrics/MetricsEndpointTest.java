@@ -30,6 +30,7 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
 import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * counters per action equal the result file's, each histogram's count equals its completed counter and its buckets
  * are cumulative, and the gauges say the experiment is over.
  */
+@Tag("server")
 class MetricsEndpointTest {
     private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,
             20, 4, 3));

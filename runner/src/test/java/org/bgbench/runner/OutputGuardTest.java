@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.bgbench.model.InvalidParameterException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The rule for the paths BG writes, on real files: only BG's own earlier results are moved aside; devices, FIFOs,
  * links, other people's files and the system trees are refused with one line naming the option, and left as they are.
  */
+@Tag("server")
 class OutputGuardTest {
     private static final String RESULT = "{\"format\":\"bg-run-result/1\",\"partial\":false}";
 

@@ -27,6 +27,7 @@ import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * nodes, BG's machine and the host, into the result JSON's {@code nodes} section, and hands them to every second's
  * listeners.
  */
+@Tag("server")
 class StoreHostsExperimentTest {
     private static final Path EXPORTER = Path.of("/usr/bin/prometheus-node-exporter");
     private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * the bg launcher starts BG) starts children through {@link SchedulingPolicy#forStoreServer} and resets a running one
  * with {@link SchedulingPolicy#resetStoreServer}; the kernel's /proc says what each ended up with.
  */
+@Tag("server")
 class SchedulingPolicyTest {
     @Test
     void thePolicyIsField41AfterACommandNameWithSpacesAndParentheses() {

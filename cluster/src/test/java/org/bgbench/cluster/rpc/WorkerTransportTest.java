@@ -27,11 +27,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.bgbench.cluster.rpc.WorkerException.Kind;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The transport over real gRPC on loopback, with workers in this JVM and, to freeze or kill them, in another. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("server")
 class WorkerTransportTest {
 
     private static final String SECRET = "lab-secret-42-long-enough";

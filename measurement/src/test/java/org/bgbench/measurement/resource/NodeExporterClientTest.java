@@ -10,10 +10,12 @@ import java.util.List;
 import org.bgbench.measurement.Measurements;
 import org.bgbench.measurement.NodeResult;
 import org.bgbench.measurement.RunResult;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The node-exporter reader against a real prometheus-node-exporter process on this machine. */
+@Tag("server")
 class NodeExporterClientTest {
     @TempDir
     Path dir;

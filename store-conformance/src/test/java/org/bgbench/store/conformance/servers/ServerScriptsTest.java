@@ -10,11 +10,13 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opentest4j.TestAbortedException;
 
 /** The private-server support shared by the store modules' test helpers; starts no server, only tiny scripts. */
+@Tag("server")
 class ServerScriptsTest {
     @TempDir
     Path tmp;

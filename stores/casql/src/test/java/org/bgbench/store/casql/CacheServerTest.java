@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.TestAbortedException;
 
@@ -12,6 +13,7 @@ import org.opentest4j.TestAbortedException;
  * A missing cache server fails its tests under CI and skips them elsewhere, saying what to install (issue 21). What
  * counts as CI being set is ServerScriptsTest's (store-conformance).
  */
+@Tag("server")
 class CacheServerTest {
     @Test
     void aMissingServerFailsUnderCi() {

@@ -13,9 +13,11 @@ import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.postgres.PostgresStoreProvider;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Settings, their checks and messages, registration, and unreachable caches; needs no server. */
+@Tag("server")
 class CasqlSettingsTest {
     private final CasqlStoreProvider provider = new CasqlStoreProvider();
 

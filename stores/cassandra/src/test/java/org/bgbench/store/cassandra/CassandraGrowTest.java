@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.bgbench.store.conformance.servers.ServerScripts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * the token ranges it took over (a CL=ONE read of every row finds it), and the script's status, settings, settled and
  * stop must cover it.
  */
+@Tag("server")
 class CassandraGrowTest {
     private static final int ROWS = 200;
     private static final long T0 = System.nanoTime();

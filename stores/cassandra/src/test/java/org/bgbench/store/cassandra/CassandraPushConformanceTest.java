@@ -3,8 +3,10 @@ package org.bgbench.store.cassandra;
 import java.util.Map;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Tag;
 
 /** The conformance suite on one real Cassandra node: push feeds with references, unlogged batches. */
+@Tag("server")
 class CassandraPushConformanceTest extends StoreConformanceSuite {
     private static final Map<String, String> SETTINGS = Map.of("feed.design", "push", "cassandra.batch", "unlogged");
 

@@ -11,10 +11,12 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import java.nio.file.Files;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.TestAbortedException;
 
 /** The shared single-node server of {@link CassandraServer}: starts, answers CQL, freezes and thaws. */
+@Tag("server")
 class CassandraServerTest {
 
     private static CqlSession session(CassandraServer s) {

@@ -14,9 +14,11 @@ import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** What the conformance suite does not cover: settings, bad input, schema reuse, BG's consistent reads. */
+@Tag("server")
 class CassandraStoreTest {
     private static CassandraConfig config(Map<String, String> given) {
         return CassandraStoreProvider.config(StoreSettings.forProvider(new CassandraStoreProvider(), given));

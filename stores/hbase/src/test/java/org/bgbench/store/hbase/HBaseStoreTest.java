@@ -18,9 +18,11 @@ import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** What the conformance suite does not cover: settings, bad input, a missing table, designs not reused, the bulk path. */
+@Tag("server")
 class HBaseStoreTest {
     private static final GraphSpec SMALL = new GraphSpec(40, 0, 4, 2, 1, 0.5, false, 0, 0, 3, 5, 10, 2, 7);
 

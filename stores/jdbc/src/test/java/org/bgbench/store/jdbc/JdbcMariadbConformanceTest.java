@@ -7,6 +7,7 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.mariadb.MariadbServer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * mariadbd is missing, skips otherwise): MariaDB Connector/J from BG's own class path (no jar given), the dialect
  * named {@code mysql} (an alias of mariadb).
  */
+@Tag("server")
 class JdbcMariadbConformanceTest extends StoreConformanceSuite {
     @TempDir
     static Path dir;

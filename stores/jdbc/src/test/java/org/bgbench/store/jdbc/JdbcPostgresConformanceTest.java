@@ -10,6 +10,7 @@ import java.time.Duration;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The conformance suite through {@code jdbc} on PostgreSQL: an embedded server (the postgres store's zonky binaries),
  * the driver given as a jar path (pgJDBC of this build's local repository), the dialect guessed from the URL.
  */
+@Tag("server")
 class JdbcPostgresConformanceTest extends StoreConformanceSuite {
     @TempDir
     static Path dir;

@@ -7,12 +7,14 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The conformance suite with CIKM 2013's Boosted SQL design (section G): two friendship tables, two rows per
  * friendship, counts as attributes, profile images in files; loaded by LOAD DATA LOCAL INFILE.
  */
+@Tag("server")
 class MariadbBoostedConformanceTest extends StoreConformanceSuite {
     @TempDir
     static Path dir;

@@ -3,8 +3,10 @@ package org.bgbench.store.mariadb;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 
 /** The conformance suite against one private MariaDB server (scripts/mariadb.sh), started for the class. */
+@Tag("server")
 class MariadbConformanceTest extends StoreConformanceSuite {
     private MariadbServer server;
 

@@ -5,8 +5,10 @@ import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.RelationalFeedSuite;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 /** Feed following in every feed design against one private MariaDB server (scripts/mariadb.sh). */
+@Tag("server")
 class MariadbFeedTest extends RelationalFeedSuite {
     private MariadbServer server;
 

@@ -4,8 +4,10 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.FeedDesign;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 
 /** The conformance suite with feed.design=push, feed.push=reference, 1 friendship row(s), the infile load path. */
+@Tag("server")
 class MariadbPushConformanceTest extends StoreConformanceSuite {
     private static final FeedDesign FEED = new FeedDesign(FeedDesign.Kind.PUSH, false);
     private MariadbServer server;

@@ -15,6 +15,7 @@ import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.servers.ServerScripts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * reaches both replicas, {@code urls} lists both as {@code mariadb.read-urls} (the store reads two replicas), stop ends
  * all three pids. Skipped without mariadbd, failed then under CI.
  */
+@Tag("server")
 class MariadbReplicasScriptTest {
     private Path script;
     private Path dir;

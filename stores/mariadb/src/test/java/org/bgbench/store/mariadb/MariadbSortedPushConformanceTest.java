@@ -4,8 +4,10 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.FeedDesign;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 
 /** The conformance suite with feed.design=sorted-push, feed.push=content, 2 friendship row(s), the batch load path. */
+@Tag("server")
 class MariadbSortedPushConformanceTest extends StoreConformanceSuite {
     private static final FeedDesign FEED = new FeedDesign(FeedDesign.Kind.SORTED_PUSH, true);
     private MariadbServer server;

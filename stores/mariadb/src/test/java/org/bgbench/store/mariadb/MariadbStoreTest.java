@@ -21,6 +21,7 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.relational.RelationalSchema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.opentest4j.TestAbortedException;
@@ -30,6 +31,7 @@ import org.opentest4j.TestAbortedException;
  * byte, the server's pid, the image's presence and how an unreachable server is reported. One private server.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("server")
 class MariadbStoreTest {
     private MariadbServer server;
     private MariadbStore store;

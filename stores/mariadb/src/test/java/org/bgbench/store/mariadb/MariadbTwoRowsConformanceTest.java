@@ -4,11 +4,13 @@ import org.bgbench.model.GraphSpec;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The conformance suite with two rows per friendship and the JDBC-batch load path, on a graph with an odd φ, member
  * ids from 0 and more attributes than USC BG's eleven columns.
  */
+@Tag("server")
 class MariadbTwoRowsConformanceTest extends StoreConformanceSuite {
     private MariadbServer server;
 

@@ -5,12 +5,14 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The conformance suite with two friendship tables, one row per friendship, counts as attributes and the push feed,
  * loaded by JDBC batches: AFR and TF change counts, friendship rows and feed rows in one InnoDB transaction, under
  * many threads at once.
  */
+@Tag("server")
 class MariadbTwoTablesPushConformanceTest extends StoreConformanceSuite {
     private MariadbServer server;
 

@@ -18,6 +18,7 @@ import java.util.List;
 import org.bgbench.store.conformance.servers.ServerScripts;
 import org.bgbench.store.mongodb.FerretServer.Backend;
 import org.bson.Document;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Real FerretDB servers (scripts/ferretdb.sh) over both backends, and what the servers need; the rule for missing
  * prerequisites is ServerScriptsTest's (store-conformance).
  */
+@Tag("server")
 class FerretServerTest {
 
     @ParameterizedTest

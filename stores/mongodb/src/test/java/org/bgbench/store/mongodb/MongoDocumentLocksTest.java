@@ -14,12 +14,14 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Why {@code mongodb.document-locks} exists: FerretDB v1 applies an update by reading the document and writing it back,
  * so concurrent updates of one document overwrite each other (MongoDB applies each atomically). 8 threads each invite
  * one member 40 times; every invitation must be in her pending array.
  */
+@Tag("server")
 class MongoDocumentLocksTest {
     private static final int THREADS = 8;
     private static final int EACH = 40;

@@ -5,6 +5,7 @@ import org.bgbench.model.FeedSpec;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The conformance suite on FerretDB over PostgreSQL: sorted-push feeds carrying the resources' content, journaled
@@ -12,6 +13,7 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
  * scans its collection, and with the suite's 120 members this class alone took five minutes of CI (the suite's
  * random write counts scale with the graph too: the same writes per member, half as many writes).
  */
+@Tag("server")
 class MongoSortedPushConformanceTest extends StoreConformanceSuite {
     private static final Map<String, String> SETTINGS = Map.of("feed.design", "sorted-push", "feed.push", "content",
             MongoStoreProvider.WRITE_CONCERN, "majority", MongoStoreProvider.JOURNAL, "true",

@@ -5,6 +5,7 @@ import org.bgbench.model.FeedSpec;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The conformance suite on FerretDB over SQLite: push feeds by reference (the rest as by default), on a graph half the
@@ -13,6 +14,7 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
  * write counts to the graph ({@code StoreConformanceSuite.scaledToGraph}): the same writes per member as on the
  * suite's 120-member graph, half as many writes.
  */
+@Tag("server")
 class MongoSqliteConformanceTest extends StoreConformanceSuite {
     private static final Map<String, String> SETTINGS = Map.of("feed.design", "push");
 

@@ -15,9 +15,11 @@ import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** What the conformance suite does not cover: settings, bad input, the server check, design records. */
+@Tag("server")
 class MongoStoreTest {
     private static MongoConfig config(Map<String, String> given) {
         return MongoStoreProvider.config(StoreSettings.forProvider(new MongoStoreProvider(), given));

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.bgbench.store.SchedulingPolicy;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * normal policy: the postmaster, the background processes it started, and a backend forked for a connection later.
  * In a real JVM under {@code chrt --batch}, read back from the kernel's /proc.
  */
+@Tag("server")
 class EmbeddedServerSchedulingTest {
     @Test
     void theEmbeddedServerRunsAtTheNormalPolicyUnderABatchBg() throws Exception {

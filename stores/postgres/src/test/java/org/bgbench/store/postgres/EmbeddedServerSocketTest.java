@@ -3,12 +3,14 @@ package org.bgbench.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The embedded server keeps a Unix socket only where its path fits a socket address (107 bytes): with a long TMPDIR
  * PostgreSQL would refuse to start, so the server then listens on TCP alone.
  */
+@Tag("server")
 class EmbeddedServerSocketTest {
     @Test
     void aSocketInAShortDirectoryFitsAndInALongOneDoesNot() {

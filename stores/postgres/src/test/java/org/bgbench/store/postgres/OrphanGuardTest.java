@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What an embedded server's BG leaves when it is killed together with the server's watchdog: the next start stops
  * that server and deletes its directory, and leaves the directories of running BGs alone.
  */
+@Tag("server")
 class OrphanGuardTest {
     @TempDir
     Path tmp;

@@ -5,12 +5,14 @@ import org.bgbench.model.GraphSpec;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.relational.PhysicalDesign;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The conformance suite with CIKM 2013's Boosted SQL design (section G): two friendship tables, two rows per
  * friendship, counts as attributes, profile images in files; on a graph with an odd φ and member ids from 0.
  */
+@Tag("server")
 class PostgresBoostedConformanceTest extends StoreConformanceSuite {
     @TempDir
     static Path dir;

@@ -2,8 +2,10 @@ package org.bgbench.store.postgres;
 
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Tag;
 
 /** The conformance suite against one embedded PostgreSQL, started for the class and stopped when the suite closes it. */
+@Tag("server")
 class PostgresConformanceTest extends StoreConformanceSuite {
     @Override
     protected DataStore openStore() {

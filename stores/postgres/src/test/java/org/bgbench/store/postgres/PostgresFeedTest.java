@@ -15,6 +15,7 @@ import org.bgbench.store.relational.RelationalFeedSuite;
 import org.bgbench.store.relational.RelationalSchema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and recreates it, so no other handle may sit in it); and the plans of the feed statements on a store with many
  * shares.
  */
+@Tag("server")
 class PostgresFeedTest extends RelationalFeedSuite {
     /** A URL parameter giving every connection {@code plan_cache_mode = force_custom_plan}. */
     static final String CUSTOM_PLANS = "?options=-c%20plan_cache_mode%3Dforce_custom_plan";

@@ -2,8 +2,10 @@ package org.bgbench.store.postgres;
 
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Tag;
 
 /** The conformance suite on the materialized-view design with synchronous refresh: VP counts are never stale. */
+@Tag("server")
 class PostgresMatviewConformanceTest extends StoreConformanceSuite {
     @Override
     protected DataStore openStore() {

@@ -26,6 +26,7 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * test: stale VP counts with an interval refresh, fresh ones under concurrent synchronous writers, refresh failures,
  * images, and switching designs over one loaded database.
  */
+@Tag("server")
 class PostgresMatviewTest {
     private static final GraphSpec SPEC = new GraphSpec(120, 0, 10, 4, 1, 0.6, false, 0, 0, 11, 8, 20, 2, 9);
     private static final SocialGraph GRAPH = new SocialGraph(SPEC);

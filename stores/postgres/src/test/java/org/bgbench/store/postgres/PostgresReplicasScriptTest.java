@@ -19,6 +19,7 @@ import org.bgbench.store.conformance.servers.ServerScripts;
 import org.bgbench.store.relational.ReadReplicas;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * {@code postgres.read-urls}, which the store reads as two replicas; {@code --replicas 0} is the primary alone. Skipped
  * without PostgreSQL's server binaries, failed then under CI.
  */
+@Tag("server")
 class PostgresReplicasScriptTest {
     private Path script;
     private Path dir;

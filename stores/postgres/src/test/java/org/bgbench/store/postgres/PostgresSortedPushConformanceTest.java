@@ -3,8 +3,10 @@ package org.bgbench.store.postgres;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.FeedDesign;
+import org.junit.jupiter.api.Tag;
 
 /** The conformance suite with the sorted push feed, feed rows referencing their resources. */
+@Tag("server")
 class PostgresSortedPushConformanceTest extends StoreConformanceSuite {
     private static final FeedDesign FEED = new FeedDesign(FeedDesign.Kind.SORTED_PUSH, false);
 

@@ -10,10 +10,12 @@ import java.util.Map;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.relational.PhysicalDesign;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Settings of the provider that need no server: the design and refresh keys and how bad values are refused. */
+@Tag("server")
 class PostgresStoreProviderTest {
     private final PostgresStoreProvider provider = new PostgresStoreProvider();
 

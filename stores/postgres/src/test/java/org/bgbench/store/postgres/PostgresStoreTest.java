@@ -29,9 +29,11 @@ import org.bgbench.store.conformance.StateComparison;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Connection handling, errors users see, and the server pid, against one embedded PostgreSQL. */
+@Tag("server")
 class PostgresStoreTest {
     private static PostgresStore embedded;
     private static int port;

@@ -18,6 +18,7 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * the call a second later, and once it answers again the session works on a new connection, the pool not poisoned;
  * sessions' timeouts never reach the pool's other users.
  */
+@Tag("server")
 class PostgresTimeoutTest {
     static final Duration TIMEOUT = Duration.ofSeconds(2);
     static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(50, 0, 4, 2, 1, 1.0, false, 0, 0, 2, 4, 10,

@@ -3,11 +3,13 @@ package org.bgbench.store.postgres;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The conformance suite with two rows per friendship, on a graph with an odd φ (diameter edges), member ids from 0
  * more attributes than USC BG's eleven columns, and pages.
  */
+@Tag("server")
 class PostgresTwoRowsConformanceTest extends StoreConformanceSuite {
     @Override
     protected GraphSpec spec() {

@@ -2,12 +2,14 @@ package org.bgbench.store.postgres;
 
 import org.bgbench.store.DataStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The conformance suite with VP, LF, VFR, VTR and the four friendship writes through BG's own protocol client
  * ({@code postgres.client=wire}): they must return and change exactly what pgJDBC's path does, and a write in a state
  * it was not chosen for must fail as there.
  */
+@Tag("server")
 class PostgresWireConformanceTest extends StoreConformanceSuite {
     @Override
     protected DataStore openStore() {

@@ -16,6 +16,7 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * answering (SIGSTOP) fails the read a second later, and once it answers again the session reads on a new connection.
  * The embedded server's wire connections come over its Unix socket, so these are the socket's timeouts.
  */
+@Tag("server")
 class PostgresWireTimeoutTest {
     private static final SocialGraph GRAPH = PostgresTimeoutTest.GRAPH;
     private static PostgresStore store;

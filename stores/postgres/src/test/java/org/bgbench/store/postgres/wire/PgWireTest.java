@@ -18,6 +18,7 @@ import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * works as TCP does; trust, cleartext, MD5 and SCRAM-SHA-256 logins with right and wrong passwords; a backend that
  * stops answering (SIGSTOP) fails the call with 08006 after the read timeout and closes the connection.
  */
+@Tag("server")
 class PgWireTest {
     private static final int CONNECT_MS = 5_000;
     private static final int READ_MS = 10_000;
