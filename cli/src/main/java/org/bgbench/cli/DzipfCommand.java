@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.bgbench.cluster.plan.ClusterPlan;
+import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.workload.distribution.DZipfian;
 import picocli.CommandLine.Command;
@@ -102,7 +103,8 @@ final class DzipfCommand implements Callable<Integer> {
                     + " fragments, got " + fragments);
         }
         org.bgbench.model.generator.SocialGraph g = new org.bgbench.model.generator.SocialGraph(
-                new org.bgbench.model.GraphSpec(members, 0, 2, 0, 0, 1.0, false, 0, 0, 1, 1, 1, fragments, seed));
+                GraphSpec.builder().members(members).friendsPerMember(2).resourcesPerMember(0).attributeCount(1)
+                        .attributeLength(1).commentLength(1).fragments(fragments).seed(seed).build());
         double[] rates = new double[n];
         java.util.Arrays.fill(rates, 1);
         return ClusterPlan.assign(g, rates, seed).dzipfian(theta);

@@ -39,8 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * seconds are refused, which makes the run incomplete in the same way, whatever the store.
  */
 class ExperimentStuckTest {
-    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,
-            20, 4, 3));
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
 
     @TempDir
     Path dir;

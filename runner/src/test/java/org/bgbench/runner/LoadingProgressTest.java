@@ -27,7 +27,10 @@ import org.junit.jupiter.api.Test;
  */
 class LoadingProgressTest {
     private static final SocialGraph GRAPH =
-            new SocialGraph(new GraphSpec(500, 10, 4, 2, 1, 0.9, true, 16, 32, 3, 5, 10, 0, 8));
+            new SocialGraph(GraphSpec.builder().members(500).memberIdOffset(10).friendsPerMember(4)
+                    .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.9).images(true)
+                    .thumbnailBytes(16).profileImageBytes(32).attributeCount(3).attributeLength(5).commentLength(10)
+                    .seed(8).build());
 
     @Test
     void theIndexPhaseShowsTimeSpentThenShareDoneAndTimeLeftWithTheLastStep() throws Exception {

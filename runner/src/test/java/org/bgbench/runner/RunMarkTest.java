@@ -31,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RunMarkTest {
     private static final SocialGraph GRAPH =
-            new SocialGraph(new GraphSpec(200, 10, 4, 2, 1, 0.9, false, 0, 0, 3, 5, 10, 0, 8));
+            new SocialGraph(GraphSpec.builder().members(200).memberIdOffset(10).friendsPerMember(4)
+                    .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.9).attributeCount(3)
+                    .attributeLength(5).commentLength(10).seed(8).build());
 
     @TempDir
     Path dir;

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /** Pages and follows (dissertation 5.1) and BG's expected feeds. */
 class FeedGraphTest {
     private static GraphSpec spec(int m, int phi, int pages, int rho, int iota) {
-        return new GraphSpec(m, 10, phi, 3, 0, 1.0, false, 0, 0, 2, 4, 8, 0, 5)
+        return GraphSpec.builder().members(m).memberIdOffset(10).friendsPerMember(phi).resourcesPerMember(3)
+                .attributeCount(2).attributeLength(4).commentLength(8).seed(5).build()
                 .withFeed(new FeedSpec(pages, rho, iota, 2));
     }
 
@@ -45,7 +46,8 @@ class FeedGraphTest {
         }
         int[] none = {0};
         g.forEachPageLoadedWith(5, 5, p -> none[0]++);
-        new SocialGraph(new GraphSpec(1_000, 10, 10, 3, 0, 1.0, false, 0, 0, 2, 4, 8, 0, 5))
+        new SocialGraph(GraphSpec.builder().members(1_000).memberIdOffset(10).friendsPerMember(10)
+                .resourcesPerMember(3).attributeCount(2).attributeLength(4).commentLength(8).seed(5).build())
                 .forEachPageLoadedWith(0, 1_000, p -> none[0]++);
         assertThat(none[0]).isZero();
     }
@@ -106,7 +108,8 @@ class FeedGraphTest {
         assertThatThrownBy(() -> spec(100, 10, 20, 5, 0)).hasMessageContaining("ϱ·ι");
         assertThatThrownBy(() -> spec(10, 2, 20, 1, 0)).hasMessageContaining("must not exceed the number of members");
         assertThatThrownBy(() -> new FeedSpec(0, 3, 0, -1)).hasMessageContaining("needs pages");
-        assertThatThrownBy(() -> new GraphSpec(1000, 0, 10, 3, 0, 1.0, false, 0, 0, 2, 4, 8, 3, 5)
+        assertThatThrownBy(() -> GraphSpec.builder().members(1000).friendsPerMember(10).resourcesPerMember(3)
+                .attributeCount(2).attributeLength(4).commentLength(8).fragments(3).seed(5).build()
                 .withFeed(new FeedSpec(10, 2, 0, 2))).hasMessageContaining("fragments");
     }
 

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /** GraphState against a naive full copy of the graph (sets of pairs) under long random valid sequences. */
 class GraphStateTest {
-    private final SocialGraph g = new SocialGraph(new GraphSpec(60, 0, 6, 3, 2, 0.6, false, 0, 0, 2, 4, 8, 2, 5));
+    private final SocialGraph g = new SocialGraph(GraphSpec.builder().members(60).friendsPerMember(6)
+            .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.6).attributeCount(2)
+            .attributeLength(4).commentLength(8).fragments(2).seed(5).build());
 
     @Test
     void matchesANaiveModelAfterRandomValidWrites() {
@@ -157,7 +159,9 @@ class GraphStateTest {
         assertThat(huge.endedEarly()).isFalse();
         assertThat(huge.getMessage()).isEqualTo("the header: a count of 2,147,483,647 touched members, more than the "
                 + "graph's 60 members");
-        SocialGraph other = new SocialGraph(new GraphSpec(61, 0, 6, 3, 2, 0.6, false, 0, 0, 2, 4, 8, 2, 5));
+        SocialGraph other = new SocialGraph(GraphSpec.builder().members(61).friendsPerMember(6)
+                .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.6).attributeCount(2)
+                .attributeLength(4).commentLength(8).fragments(2).seed(5).build());
         StateFormatException graph = org.assertj.core.api.Assertions.catchThrowableOfType(StateFormatException.class,
                 () -> GraphState.readFrom(other, new java.io.DataInputStream(new java.io.ByteArrayInputStream(
                         bytes.toByteArray()))));
@@ -176,7 +180,7 @@ class GraphStateTest {
 
     @Test
     void untouchedStateCostsNoPerMemberObjects() {
-        SocialGraph big = new SocialGraph(new GraphSpec(1_000_000, 0, 100, 100, 0, 1.0, false, 0, 0, 11, 20, 100, 0, 1));
+        SocialGraph big = new SocialGraph(GraphSpec.builder().members(1_000_000).seed(1).build());
         GraphState state = new GraphState(big);
         assertThat(state.friendCount(123_456)).isEqualTo(100);
         assertThat(state.pickFriend(5, 3)).isNotNegative();
