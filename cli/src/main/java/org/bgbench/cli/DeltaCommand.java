@@ -22,7 +22,6 @@ import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
 import org.bgbench.model.Action;
 import org.bgbench.model.Durations;
-import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.rating.DeltaAnalyzer;
@@ -31,11 +30,9 @@ import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.LocalStore;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
-import org.bgbench.runner.WorkloadChecks;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.bgbench.workload.mix.Mixes;
 import picocli.CommandLine.Command;
@@ -149,18 +146,17 @@ final class DeltaCommand implements Callable<Integer> {
                     + String.join(", ", Mixes.names()));
         }
         params.put("mix", workload, "--workload");
-        params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
-        params.warnings().forEach(w -> err.println("bg: warning: " + w));
-        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
-        WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-        WorkloadChecks.feasible(ws, graph);
-        EmulatorConfig.ThreadKind kind = RunKeys.threadKind(params);
-        StoreSettings storeSettings = storeOptions.settings(provider, params);
+        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup.Plan plan = setup.plan();
+        SocialGraph graph = plan.graph();
+        WorkloadSpec ws = plan.workload();
+        EmulatorConfig.ThreadKind kind = setup.threadKind();
+        StoreSettings storeSettings = setup.storeSettings(storeOptions);
         Path file = out != null ? out : Path.of("runs", "delta-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".json");
         org.bgbench.runner.OutputGuard.file("--out", file);
         org.bgbench.runner.OutputGuard.runResult("--out", runFile(file));
-        int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
+        int loaders = setup.loaders();
         try (LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
                 loaders, RunKeys.verifySample(params), err)) {
             // The analysis goes through a space reserve; a file still not written is named after the figures.

@@ -16,8 +16,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.bgbench.model.Action;
-import org.bgbench.model.Durations;
-import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.ExperimentSpec;
@@ -25,7 +23,6 @@ import org.bgbench.runner.Interrupts;
 import org.bgbench.runner.LocalStore;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
-import org.bgbench.runner.WorkloadChecks;
 import org.bgbench.scaling.elasticity.Curves;
 import org.bgbench.scaling.elasticity.DeltaStability;
 import org.bgbench.scaling.elasticity.ElasticityPlan;
@@ -40,7 +37,6 @@ import org.bgbench.scaling.speedup.Hosts;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -164,19 +160,19 @@ final class ElasticityCommand implements Callable<Integer> {
         if (settled != null && add.isEmpty()) {
             throw new InvalidParameterException("--settled", "only means something with --add");
         }
-        ElasticityPlan plan = new ElasticityPlan(requestSet, repeats, nodes * threadsPerNode, warmupSets, baseline, after, window,
-                margin, maxPoints, Curves.Interpolation.parse("--interpolation", interpolation));
+        ElasticityPlan plan = new ElasticityPlan(
+                new ElasticityPlan.Sets(requestSet, repeats, nodes * threadsPerNode, warmupSets),
+                new ElasticityPlan.Stability(baseline, after, window, margin, maxPoints),
+                Curves.Interpolation.parse("--interpolation", interpolation));
         JsonNode prev = previous == null ? null : readPrevious(previous);
         Parameters params = storeOptions.parameters();
         String mix = mix(params);
-        params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
-        params.warnings().forEach(w -> err.println("bg: warning: " + w));
-        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
-        WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-        WorkloadChecks.feasible(ws, graph);
-        ExperimentSpec template = ExperimentSpec.of(ws, null, (long) requestSet, "0", RunKeys.threadKind(params),
-                Durations.parse("--beta", beta), null);
-        StoreSettings settings = storeOptions.settings(provider, params).withBeta(template.beta());
+        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup.Plan planned = setup.plan();
+        SocialGraph graph = planned.graph();
+        WorkloadSpec ws = planned.workload();
+        ExperimentSpec template = setup.experiment(ws, null, (long) requestSet, "0", beta, false);
+        StoreSettings settings = setup.storeSettings(storeOptions).withBeta(template.beta());
         Path file = out != null ? out : Path.of("runs", "elasticity-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + provider.name()
                 + "-N" + nodes + ".json");
@@ -210,7 +206,7 @@ final class ElasticityCommand implements Callable<Integer> {
         about.put("readPct", round(100 * (1 - ws.mix().writeFraction())));
         about.put("storeHosts", List.copyOf(hosts));
         about.put("warnings", warnings);
-        int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
+        int loaders = setup.loaders();
         ElasticityResult result;
         files.reserve(file);
         files.reserve(sibling(file, ".svg"));

@@ -16,7 +16,6 @@ import java.util.concurrent.Callable;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.cluster.coordinator.ClusterExecutor;
 import org.bgbench.emulator.open.ArrivalSchedule;
-import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.rating.LocalSearch;
@@ -29,7 +28,6 @@ import org.bgbench.runner.LocalStore;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
 import org.bgbench.runner.ValidationOptions;
-import org.bgbench.runner.WorkloadChecks;
 import org.bgbench.runner.rating.ExperimentExecutor;
 import org.bgbench.runner.rating.LocalExecutor;
 import org.bgbench.runner.rating.RatingRunner;
@@ -154,8 +152,7 @@ final class RateCommand implements Callable<Integer> {
             }
             params.put("mix", workload, "--workload");
         }
-        params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
-        params.warnings().forEach(w -> err.println("bg: warning: " + w));
+        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
         Sla theSla = Sla.parse("--sla", sla);
         Duration deltaDuration = Durations.parse("--delta", delta);
         theSla.checkExperimentDuration("--delta", deltaDuration);
@@ -174,23 +171,23 @@ final class RateCommand implements Callable<Integer> {
                 .build();
         ResetPolicy policy = new ResetPolicy(ResetPolicy.Mode.parse(reset));
         Duration warm = Durations.parse("--warmup", warmup);
-        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
-        WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
+        ExperimentSetup.Plan plan = setup.plan();
+        SocialGraph graph = plan.graph();
+        WorkloadSpec ws = plan.workload();
         workload = ws.mixName();
-        WorkloadChecks.feasible(ws, graph);
-        ValidationOptions validation = RunKeys.validation(params);
+        ValidationOptions validation = setup.validation();
         ValidationOptions quiet = validation == null ? null
                 : new ValidationOptions(validation.memoryBytes(), validation.threads(), validation.buckets(),
                         theSla.tauPct(), false);
-        ExperimentSpec template = ExperimentSpec.timed(ws, 1, deltaDuration, warm, RunKeys.threadKind(params),
-                theSla.beta(), quiet).withStoreHosts(storeHosts.resolve(err));
+        ExperimentSpec template = setup.timed(ws, 1, deltaDuration, warm, theSla.beta(), quiet)
+                .withStoreHosts(storeHosts.resolve(err));
         // The store's default timeouts follow the SLA's β.
-        StoreSettings storeSettings = storeOptions.settings(provider, params).withBeta(theSla.beta());
+        StoreSettings storeSettings = setup.storeSettings(storeOptions).withBeta(theSla.beta());
         Path dir = out != null ? out : Path.of("runs", "rate-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + provider.name());
         org.bgbench.runner.OutputGuard.directory("--out", dir);
         Files.createDirectories(dir);
-        int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
+        int loaders = setup.loaders();
         long t0 = System.nanoTime();
         Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("store", provider.name());

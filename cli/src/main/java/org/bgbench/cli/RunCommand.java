@@ -9,8 +9,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.measurement.report.SummaryPrinter;
-import org.bgbench.model.GraphParameters;
-import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.Experiment;
@@ -26,7 +24,6 @@ import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.model.Durations;
 import org.bgbench.workload.WorkloadFile;
-import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.bgbench.workload.mix.Mixes;
 import picocli.CommandLine.Command;
@@ -115,20 +112,17 @@ final class RunCommand implements Callable<Integer> {
                     + "each 'bg worker' its own --metrics HOST:PORT");
         }
         Parameters params = parameters();
-        params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
-        params.warnings().forEach(w -> err.println("bg: warning: " + w));
-        GraphSpec graphSpec = GraphParameters.toSpec(params.asMap());
-        WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-        SocialGraph graph = new SocialGraph(graphSpec);
-        WorkloadChecks.feasible(ws, graph);
+        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup.Plan plan = setup.plan();
+        WorkloadSpec ws = plan.workload();
+        SocialGraph graph = plan.graph();
         WorkloadChecks.warnings(ws).forEach(w -> err.println("bg: warning: " + w));
-        ExperimentSpec es = ExperimentSpec.of(ws, duration, operations, warmup, RunKeys.threadKind(params),
-                Durations.parse("--beta", beta), RunKeys.validation(params)).withStoreHosts(storeHosts.resolve(err))
-                .withOpen(RunKeys.openModel(params));
+        ExperimentSpec es = setup.experiment(ws, duration, operations, warmup, beta, true)
+                .withStoreHosts(storeHosts.resolve(err)).withOpen(RunKeys.openModel(params));
         // The store's default timeouts follow β.
-        StoreSettings settings = storeOptions.settings(provider, params).withBeta(es.beta());
+        StoreSettings settings = setup.storeSettings(storeOptions).withBeta(es.beta());
         Path resultFile = out != null ? out : defaultOut(provider.name(), ws.mixName(), es.threads());
-        int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
+        int loaders = setup.loaders();
         org.bgbench.runner.OutputGuard.runResult("--out", resultFile);
         Path earlier = RunArtifacts.keepEarlier(resultFile);
         if (earlier != null) {

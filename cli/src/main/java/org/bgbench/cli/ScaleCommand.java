@@ -119,8 +119,7 @@ final class ScaleCommand implements Callable<Integer> {
                 }
             }
         }
-        Parameters.of(List.of(), keys).check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(),
-                Set.of());
+        ExperimentSetup.checkKeys(provider, Parameters.of(List.of(), keys), Set.of());
         loadKeys = Keys.forLoad(provider).keySet();
         Sla.parse("--sla", sla).checkExperimentDuration("--delta", Durations.parse("--delta", delta));
         Durations.parse("--warmup", warmup);
@@ -177,9 +176,10 @@ final class ScaleCommand implements Callable<Integer> {
             String name = String.format(Locale.ROOT, "%02d-%s", i + 1, c.name());
             if (org.bgbench.runner.Interrupts.interrupted()) {
                 // Stopped (Ctrl-C, SIGTERM): the children stopped with it; the rest is not started.
-                outcomes.add(ScaleReport.Outcome.failed(c.name(), c.nodes(), GraphParameters.toSpec(graphs.get(i))
-                        .members(), name, "not started: bg scale was " + org.bgbench.runner.Interrupts.reason(),
-                        false));
+                ScaleReport.Outcome.Config planned = new ScaleReport.Outcome.Config(c.name(), c.nodes(),
+                        GraphParameters.toSpec(graphs.get(i)).members(), name);
+                outcomes.add(ScaleReport.Outcome.failed(planned, "not started: bg scale was "
+                        + org.bgbench.runner.Interrupts.reason(), false));
                 continue;
             }
             outcomes.add(configuration(stdout, err, thePlan, c, name, graphs.get(i), dir));
@@ -313,16 +313,20 @@ final class ScaleCommand implements Callable<Integer> {
         if (rating == null) {
             err.println("bg: configuration " + name + " failed: " + failure);
             err.flush();
-            return ScaleReport.Outcome.failed(c.name(), c.nodes(), members, rel, failure, oneHost);
+            ScaleReport.Outcome.Config planned = new ScaleReport.Outcome.Config(c.name(), c.nodes(), members, rel);
+            return ScaleReport.Outcome.failed(planned, failure, oneHost);
         }
         if (failure != null) {
             err.println("bg: configuration " + name + " failed: " + failure + " (its rating is kept)");
             err.flush();
         }
-        return new ScaleReport.Outcome(c.name(), c.nodes(), failure == null, rating.soar(), rating.threads(),
-                rating.status(), members, rel, failure, rating.resources(),
-                oneHost ? Bottleneck.onOneMachine(rating.resources(), thePlan.linkBytesPerS(), rating.cpu())
-                        : Bottleneck.of(rating.resources(), thePlan.linkBytesPerS()), oneHost);
+        Bottleneck bottleneck = oneHost
+                ? Bottleneck.onOneMachine(rating.resources(), thePlan.linkBytesPerS(), rating.cpu())
+                : Bottleneck.of(rating.resources(), thePlan.linkBytesPerS());
+        return new ScaleReport.Outcome(new ScaleReport.Outcome.Config(c.name(), c.nodes(), members, rel),
+                new ScaleReport.Outcome.Rating(failure == null, rating.soar(), rating.threads(), rating.status(),
+                        failure),
+                new ScaleReport.Outcome.Hardware(rating.resources(), bottleneck, oneHost));
     }
 
     private ScaleReport report(ScaleMode mode, ScalePlan plan, List<ScaleReport.Outcome> outcomes) {

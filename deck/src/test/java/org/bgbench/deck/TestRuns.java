@@ -36,8 +36,8 @@ public final class TestRuns {
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
             ExperimentSpec spec = ExperimentSpec.timed(ws, 2, Duration.ofSeconds(2), Duration.ofSeconds(1),
                     EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
-            return Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec,
-                    out, null)).result();
+            return Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec, new Experiment.Output(out, null))).result();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

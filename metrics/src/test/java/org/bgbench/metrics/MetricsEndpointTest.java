@@ -62,7 +62,8 @@ class MetricsEndpointTest {
                     EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100),
                     new ValidationOptions(64L << 20, 1, 10, 0.01, false));
             CompletableFuture<Experiment.Outcome> run = CompletableFuture.supplyAsync(() -> Experiment.run(
-                    new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec, out, null)));
+                    new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()), new GraphState(GRAPH), ws,
+                            spec, new Experiment.Output(out, null))));
 
             // During the run: a measured second has been counted while the experiment still runs.
             List<Sample> during = null;

@@ -471,8 +471,8 @@ public final class Rating {
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         List<String> failures = m.failures(sla);
-        Experiment e = new Experiment(experiments.size() + 1, threads, duration, m, failures.isEmpty(), failures,
-                phase, startedAt, wall, false);
+        Experiment e = new Experiment(experiments.size() + 1, phase, new Experiment.Input(threads, duration), m,
+                new Experiment.Verdict(failures.isEmpty(), failures), new Experiment.Origin(startedAt, wall, false));
         cache.put(key, e);
         experiments.add(e);
         runs++;

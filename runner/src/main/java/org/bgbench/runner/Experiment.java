@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.bgbench.emulator.Emulator;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.emulator.InFlight;
@@ -42,18 +43,56 @@ public final class Experiment {
     /**
      * What an experiment runs against and where its output goes.
      *
-     * @param members  the members this process emulates (a worker's share of the graph), or null for all; its samplers
-     *                 draw socialites and targets from them only
-     * @param samples  also receives every sampled second (a worker streams them to its coordinator), or null
-     * @param aborter  receives a way to end the run early (with a reason), or null
+     * @param subject  the store under test
+     * @param state    BG's knowledge of the loaded graph
+     * @param workload the workload's settings
+     * @param spec     the experiment's settings
+     * @param output   where the result and progress go
+     * @param hooks    how a worker narrows, watches and ends the run; {@link Hooks#NONE} for a process on its own
      */
-    public record Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
-                        WorkloadSpec workload, ExperimentSpec spec, Path out, PrintWriter progress, Members members,
-                        java.util.function.Consumer<SecondSample> samples,
-                        java.util.function.Consumer<java.util.function.Consumer<String>> aborter) {
-        public Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
-                     WorkloadSpec workload, ExperimentSpec spec, Path out, PrintWriter progress) {
-            this(store, storeName, storeSettings, state, workload, spec, out, progress, null, null, null);
+    public record Setup(Subject subject, GraphState state, WorkloadSpec workload, ExperimentSpec spec, Output output,
+                        Hooks hooks) {
+        public Setup {
+            if (hooks == null) {
+                hooks = Hooks.NONE;
+            }
+        }
+
+        /** A process's own experiment: all members, no sample listener, no aborter. */
+        public Setup(Subject subject, GraphState state, WorkloadSpec workload, ExperimentSpec spec, Output output) {
+            this(subject, state, workload, spec, output, Hooks.NONE);
+        }
+
+        public DataStore store() {
+            return subject.store();
+        }
+
+        public String storeName() {
+            return subject.name();
+        }
+
+        public Map<String, String> storeSettings() {
+            return subject.settings();
+        }
+
+        public Path out() {
+            return output.out();
+        }
+
+        public PrintWriter progress() {
+            return output.progress();
+        }
+
+        public Members members() {
+            return hooks.members();
+        }
+
+        public Consumer<SecondSample> samples() {
+            return hooks.samples();
+        }
+
+        public Consumer<Consumer<String>> aborter() {
+            return hooks.aborter();
         }
 
         EmulatorConfig emulator() {
@@ -67,6 +106,38 @@ public final class Experiment {
         Duration beta() {
             return spec.beta();
         }
+    }
+
+    /**
+     * The store under test.
+     *
+     * @param store    the open store
+     * @param name     its provider's name, for the result
+     * @param settings its settings as given, for the result
+     */
+    public record Subject(DataStore store, String name, Map<String, String> settings) {
+    }
+
+    /**
+     * Where an experiment's output goes.
+     *
+     * @param out      the result JSON, or null for none
+     * @param progress where progress lines go, or null for none
+     */
+    public record Output(Path out, PrintWriter progress) {
+    }
+
+    /**
+     * How a worker narrows, watches and ends an experiment.
+     *
+     * @param members the members this process emulates (a worker's share of the graph), or null for all; its samplers
+     *                draw socialites and targets from them only
+     * @param samples also receives every sampled second (a worker streams them to its coordinator), or null
+     * @param aborter receives a way to end the run early (with a reason), or null
+     */
+    public record Hooks(Members members, Consumer<SecondSample> samples, Consumer<Consumer<String>> aborter) {
+        /** No narrowing, no listener, no aborter. */
+        public static final Hooks NONE = new Hooks(null, null, null);
     }
 
     /** A worker's members and the samplers that draw from them. */

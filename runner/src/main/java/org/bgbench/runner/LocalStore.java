@@ -486,8 +486,8 @@ public final class LocalStore implements AutoCloseable {
      */
     public Experiment.Outcome run(WorkloadSpec workload, ExperimentSpec spec, Path out, PrintWriter progress) {
         boolean writes = workload.mix().writeFraction() > 0;
-        Experiment.Setup setup = new Experiment.Setup(store, provider.name(), settings.asMap(), state, workload, spec,
-                out, progress);
+        Experiment.Setup setup = new Experiment.Setup(new Experiment.Subject(store, provider.name(),
+                settings.asMap()), state, workload, spec, new Experiment.Output(out, progress));
         Experiment.check(setup);
         if (!writes) {
             return Experiment.run(setup);

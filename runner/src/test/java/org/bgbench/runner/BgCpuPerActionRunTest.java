@@ -52,8 +52,8 @@ class BgCpuPerActionRunTest {
             // 40,000 requests after 1,000 of warm-up: the high mix's rarest actions (2 %) run ~800 times each.
             ExperimentSpec spec = ExperimentSpec.of(ws, null, 40_000L, "1000", EmulatorConfig.ThreadKind.PLATFORM,
                     null, null).withThreads(2);
-            Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec, out,
-                    null));
+            Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec, new Experiment.Output(out, null)));
         }
         RunResult r = ResultJson.read(out);
         assertThat(r.total().count()).isPositive();

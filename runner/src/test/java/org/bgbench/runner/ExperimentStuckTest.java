@@ -128,8 +128,8 @@ class ExperimentStuckTest {
             long t0 = System.nanoTime();
             Experiment.Outcome o;
             try {
-                o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec,
-                        out, new PrintWriter(progress, true)));
+                o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                        new GraphState(GRAPH), ws, spec, new Experiment.Output(out, new PrintWriter(progress, true))));
             } finally {
                 thawed.countDown();
             }
@@ -176,8 +176,9 @@ class ExperimentStuckTest {
                     EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
             Path out = dir.resolve("down.json");
             StringWriter progress = new StringWriter();
-            Experiment.Outcome o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(),
-                    new GraphState(GRAPH), ws, spec, out, new PrintWriter(progress, true)));
+            Experiment.Outcome o = Experiment.run(new Experiment.Setup(
+                    new Experiment.Subject(store, "memory", Map.of()), new GraphState(GRAPH), ws, spec,
+                    new Experiment.Output(out, new PrintWriter(progress, true))));
 
             RunResult r = ResultJson.read(out);
             assertThat(o.run().completed()).as("the run itself went to its end").isTrue();

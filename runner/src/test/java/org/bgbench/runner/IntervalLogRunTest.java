@@ -80,8 +80,8 @@ class IntervalLogRunTest {
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
             ExperimentSpec spec = ExperimentSpec.timed(ws, 2, Duration.ofSeconds(2), Duration.ofSeconds(1),
                     EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
-            o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec,
-                    out, null));
+            o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec, new Experiment.Output(out, null)));
         }
         Path hlog = dir.resolve("logged.hlog");
         assertThat(RunArtifacts.hlogFor(out)).isEqualTo(hlog);

@@ -82,8 +82,9 @@ class StoreHostsExperimentTest {
         try (DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "hosts")))) {
             StoreConformanceSuite.load(store, GRAPH, 2);
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-            Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws,
-                    spec(ws, 3, address), out, null, null, seconds::add, null));
+            Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec(ws, 3, address), new Experiment.Output(out, null),
+                    new Experiment.Hooks(null, seconds::add, null)));
         } finally {
             exporter.destroy();
             exporter.waitFor(5, TimeUnit.SECONDS);
@@ -130,8 +131,9 @@ class StoreHostsExperimentTest {
                     exporter.destroyForcibly();
                 }
             };
-            o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws,
-                    spec(ws, 5, address), out, null, null, killer, null));
+            o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec(ws, 5, address), new Experiment.Output(out, null),
+                    new Experiment.Hooks(null, killer, null)));
         } finally {
             exporter.destroyForcibly();
             exporter.waitFor(5, TimeUnit.SECONDS);

@@ -74,8 +74,8 @@ class ObserversTest {
             Experiment.Outcome o;
             try (Observers.Registration a = Observers.register(failing);
                  Observers.Registration b = Observers.register(watching)) {
-                o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec,
-                        out, null));
+                o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                        new GraphState(GRAPH), ws, spec, new Experiment.Output(out, null)));
             }
             assertThat(started.get()).isEqualTo(new ExperimentInfo("memory", "high", 2, 100, 2, 1, out));
             assertThat(finished.get()).isSameAs(o.result());
@@ -84,8 +84,8 @@ class ObserversTest {
             assertThat(measured).isPositive().isEqualTo(o.result().total().count());
 
             started.set(null);
-            Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec,
-                    dir.resolve("unobserved.json"), null));
+            Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec, new Experiment.Output(dir.resolve("unobserved.json"), null)));
             assertThat(started.get()).as("a closed registration").isNull();
         }
     }

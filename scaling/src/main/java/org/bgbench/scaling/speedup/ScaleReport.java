@@ -24,31 +24,103 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
     /**
      * One configuration's result.
      *
-     * @param name       the configuration's name
-     * @param nodes      N
-     * @param rated      whether its rating finished
-     * @param soar       SoAR in actions/s (null when it failed)
-     * @param threads    T at SoAR (null when it failed)
-     * @param soarStatus the rating's status of the SoAR (confirmed, unconfirmed, zero, …)
-     * @param members    M of its graph
-     * @param ratingDir  the rating's directory, relative to scale.json's
-     * @param error      why it failed, or null
-     * @param resources  the SoAR experiment's nodes (BG's machine, then the store hosts), empty when unknown
-     * @param bottleneck its bottleneck (null when it failed before any rating)
-     * @param oneHost    whether every node was on BG's own machine
+     * @param config   which configuration it was
+     * @param rating   what its rating found
+     * @param hardware the nodes of its SoAR experiment and their bottleneck
      */
-    public record Outcome(String name, int nodes, boolean rated, Double soar, Integer threads, String soarStatus,
-                          long members, String ratingDir, String error, List<NodeResult> resources,
-                          Bottleneck bottleneck, boolean oneHost) {
-        public Outcome {
-            resources = resources == null ? List.of() : List.copyOf(resources);
+    public record Outcome(Config config, Rating rating, Hardware hardware) {
+
+        /**
+         * A configuration of the plan.
+         *
+         * @param name      the configuration's name
+         * @param nodes     N
+         * @param members   M of its graph
+         * @param ratingDir the rating's directory, relative to scale.json's
+         */
+        public record Config(String name, int nodes, long members, String ratingDir) {
+        }
+
+        /**
+         * What a configuration's rating found.
+         *
+         * @param rated      whether its rating finished
+         * @param soar       SoAR in actions/s (null when it failed)
+         * @param threads    T at SoAR (null when it failed)
+         * @param soarStatus the rating's status of the SoAR (confirmed, unconfirmed, zero, …)
+         * @param error      why it failed, or null
+         */
+        public record Rating(boolean rated, Double soar, Integer threads, String soarStatus, String error) {
+            /** A rating that failed for {@code error}. */
+            public static Rating failed(String error) {
+                return new Rating(false, null, null, null, error);
+            }
+        }
+
+        /**
+         * Where a configuration's SoAR experiment ran.
+         *
+         * @param resources  the SoAR experiment's nodes (BG's machine, then the store hosts), empty when unknown
+         * @param bottleneck its bottleneck (null when it failed before any rating)
+         * @param oneHost    whether every node was on BG's own machine
+         */
+        public record Hardware(List<NodeResult> resources, Bottleneck bottleneck, boolean oneHost) {
+            public Hardware {
+                resources = resources == null ? List.of() : List.copyOf(resources);
+            }
         }
 
         /** A configuration that could not be rated. */
-        public static Outcome failed(String name, int nodes, long members, String ratingDir, String error,
-                                     boolean oneHost) {
-            return new Outcome(name, nodes, false, null, null, null, members, ratingDir, error, List.of(), null,
-                    oneHost);
+        public static Outcome failed(Config config, String error, boolean oneHost) {
+            return new Outcome(config, Rating.failed(error), new Hardware(List.of(), null, oneHost));
+        }
+
+        public String name() {
+            return config.name();
+        }
+
+        public int nodes() {
+            return config.nodes();
+        }
+
+        public long members() {
+            return config.members();
+        }
+
+        public String ratingDir() {
+            return config.ratingDir();
+        }
+
+        public boolean rated() {
+            return rating.rated();
+        }
+
+        public Double soar() {
+            return rating.soar();
+        }
+
+        public Integer threads() {
+            return rating.threads();
+        }
+
+        public String soarStatus() {
+            return rating.soarStatus();
+        }
+
+        public String error() {
+            return rating.error();
+        }
+
+        public List<NodeResult> resources() {
+            return hardware.resources();
+        }
+
+        public Bottleneck bottleneck() {
+            return hardware.bottleneck();
+        }
+
+        public boolean oneHost() {
+            return hardware.oneHost();
         }
     }
 

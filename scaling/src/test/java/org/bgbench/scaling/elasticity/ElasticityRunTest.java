@@ -77,7 +77,8 @@ class ElasticityRunTest {
     }
 
     private static ElasticityPlan plan(int baseline, int maxPoints) {
-        return new ElasticityPlan(100, 1, 2, 0, baseline, 3, 5, 1.0, maxPoints, Interpolation.LINEAR);
+        return new ElasticityPlan(new ElasticityPlan.Sets(100, 1, 2, 0),
+                new ElasticityPlan.Stability(baseline, 3, 5, 1.0, maxPoints), Interpolation.LINEAR);
     }
 
     @Test
