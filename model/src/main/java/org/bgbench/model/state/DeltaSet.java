@@ -80,7 +80,7 @@ final class DeltaSet {
     }
 
     private static IntOpenHashSet readSet(java.io.DataInput in, int members) throws java.io.IOException {
-        int n = GraphState.count(in.readInt(), members, "members in a set");
+        int n = StateFile.count(in.readInt(), members, "members in a set");
         if (n == 0) {
             return null;
         }
