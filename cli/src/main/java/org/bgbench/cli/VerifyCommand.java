@@ -8,9 +8,9 @@ import java.util.concurrent.Callable;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.cluster.protocol.Messages;
 import org.bgbench.model.GraphParameters;
-import org.bgbench.runner.LocalStore;
-import org.bgbench.runner.Parameters;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.runner.Parameters;
+import org.bgbench.runner.StoreVerification;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
@@ -63,7 +63,7 @@ final class VerifyCommand implements Callable<Integer> {
         if (repair) {
             return repair(out, err, provider, settings, graph);
         }
-        LocalStore.Verification v = LocalStore.verify(provider, settings, graph, limit);
+        StoreVerification.Verification v = StoreVerification.verify(provider, settings, graph, limit);
         out.println("State mark: " + v.mark() + "; compared with " + v.comparedWith());
         if (v.problem() != null) {
             out.println("Problem: " + v.problem());
@@ -83,7 +83,7 @@ final class VerifyCommand implements Callable<Integer> {
         err.printf("bg: repairing %s: reading all %,d members and fixing what differs from the generated graph%n",
                 provider.name(), graph.members());
         err.flush();
-        LocalStore.Repair r = LocalStore.repair(provider, settings, graph, n, limit, err);
+        StoreVerification.Repair r = StoreVerification.repair(provider, settings, graph, n, limit, err);
         out.println("State mark before: " + r.markBefore());
         out.printf(java.util.Locale.ROOT, "Read %,d members in %.1f s; restored %,d relationships and %,d comments "
                 + "with %,d actions%n", r.report().members(), r.report().seconds(), r.report().relationships(),
