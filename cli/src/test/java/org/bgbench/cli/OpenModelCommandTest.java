@@ -150,8 +150,8 @@ class OpenModelCommandTest {
         java.util.concurrent.atomic.AtomicInteger c2 = new java.util.concurrent.atomic.AtomicInteger(-1);
         Thread[] w1 = new Thread[1];
         Thread[] w2 = new Thread[1];
-        int p1 = BgCommandTest.startWorker(dir, new StringWriter(), c1, w1, "--secret", secret);
-        int p2 = BgCommandTest.startWorker(dir, new StringWriter(), c2, w2, "--secret", secret);
+        int p1 = BgCommandFixture.startWorker(dir, new StringWriter(), c1, w1, "--secret", secret);
+        int p2 = BgCommandFixture.startWorker(dir, new StringWriter(), c2, w2, "--secret", secret);
         String workers = "127.0.0.1:" + p1 + ",127.0.0.1:" + p2;
         Path file = dir.resolve("two.json");
         try {
