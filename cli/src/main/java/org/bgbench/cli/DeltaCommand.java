@@ -20,6 +20,7 @@ import org.bgbench.measurement.CpuResult;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
+import org.bgbench.measurement.report.ReportFiles;
 import org.bgbench.model.Action;
 import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
@@ -28,8 +29,10 @@ import org.bgbench.rating.DeltaAnalyzer;
 import org.bgbench.runner.Experiment;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
+import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
@@ -117,7 +120,7 @@ final class DeltaCommand implements Callable<Integer> {
         return String.format(Locale.ROOT, "the mix shares resources (SR %.2f %% of requests): every share makes later "
                 + "feeds larger%s, so no δ shorter than Δ gives Δ's answer (dissertation 7.3, figure 7.12); compare "
                 + "feed designs by throughput versus T at one duration with bg sweep instead of a SoAR",
-                100 * ws.mix().perRequest(org.bgbench.model.Action.SR),
+                100 * ws.mix().perRequest(Action.SR),
                 falling ? " and throughput fell from window to window" : "");
     }
 
@@ -154,13 +157,13 @@ final class DeltaCommand implements Callable<Integer> {
         StoreSettings storeSettings = setup.storeSettings(storeOptions);
         Path file = out != null ? out : Path.of("runs", "delta-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".json");
-        org.bgbench.runner.OutputGuard.file("--out", file);
-        org.bgbench.runner.OutputGuard.runResult("--out", runFile(file));
+        OutputGuard.file("--out", file);
+        OutputGuard.runResult("--out", runFile(file));
         int loaders = setup.loaders();
         try (LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
                 loaders, RunKeys.verifySample(params), err)) {
             // The analysis goes through a space reserve; a file still not written is named after the figures.
-            org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+            ReportFiles files = new ReportFiles();
             files.reserve(file);
             Runner runner = new Runner(store, ws, ExperimentSpec.timed(ws, 1, big, warm, kind,
                     ExperimentSpec.DEFAULT_BETA, null), files);
@@ -176,7 +179,7 @@ final class DeltaCommand implements Callable<Integer> {
             List<SeriesPoint> series = r.series();
             double[] perSecond = series.stream().mapToDouble(SeriesPoint::throughput).toArray();
             if (perSecond.length < settings.minimumSeconds()) {
-                throw new org.bgbench.store.StoreException("the run measured only " + perSecond.length
+                throw new StoreException("the run measured only " + perSecond.length
                         + " s of series; the analysis needs " + settings.minimumSeconds() + " s");
             }
             DeltaAnalyzer.Result result = DeltaAnalyzer.analyze(perSecond, settings, r.durationS());
@@ -297,9 +300,9 @@ final class DeltaCommand implements Callable<Integer> {
 
     /** Runs experiments against one store, keeping BG's state between them (validation off). */
     private record Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template,
-                          org.bgbench.measurement.report.ReportFiles files, int[] count) {
+                          ReportFiles files, int[] count) {
         Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template,
-               org.bgbench.measurement.report.ReportFiles files) {
+               ReportFiles files) {
             this(store, ws, template, files, new int[1]);
         }
 
@@ -309,7 +312,7 @@ final class DeltaCommand implements Callable<Integer> {
                     .withSeed(template.seed() + count[0]), out, null);
             files.failed(o.unwritten());
             if (!o.run().completed() || o.unsealed() != null) {
-                throw new org.bgbench.store.StoreException("the run at T=" + threads + " stopped: "
+                throw new StoreException("the run at T=" + threads + " stopped: "
                         + (o.unsealed() != null ? o.unsealed() : o.run().abortReason()));
             }
             return o.result();

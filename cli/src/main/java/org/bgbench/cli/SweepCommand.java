@@ -15,16 +15,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import org.bgbench.loader.repair.RepairDb;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.Unpredictable;
+import org.bgbench.measurement.report.ReportFiles;
 import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.Experiment;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
 import org.bgbench.store.StoreProvider;
@@ -164,11 +168,11 @@ final class SweepCommand implements Callable<Integer> {
             throw new InvalidParameterException("--out", file + " is a directory; give a file such as "
                     + file.resolve("sweep.json"));
         }
-        org.bgbench.runner.OutputGuard.file("--out", file);
+        OutputGuard.file("--out", file);
         Path dir = file.toAbsolutePath().getParent();
         String base = file.getFileName().toString().replaceFirst("\\.json$", "");
         Path runs = dir.resolve(base + "-runs");
-        org.bgbench.runner.OutputGuard.directory("--out", runs);
+        OutputGuard.directory("--out", runs);
         Files.createDirectories(dir);
         Files.createDirectories(runs);
         int loaders = setup.loaders();
@@ -186,7 +190,7 @@ final class SweepCommand implements Callable<Integer> {
         header.put("beta_ms", b.toMillis());
         header.put("grows_data", ws.mix().growsData());
         // The curve's files go through space reserves; one that cannot be written ends the sweep after its row.
-        org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+        ReportFiles files = new ReportFiles();
         files.reserve(file);
         files.reserve(dir.resolve(base + ".csv"));
         try (LocalStore store = LocalStore.open(provider, settings, graph,
@@ -247,7 +251,7 @@ final class SweepCommand implements Callable<Integer> {
         switch (method) {
             case "image" -> store.restoreImage();
             case "repair" -> {
-                org.bgbench.loader.repair.RepairDb.Report r = store.repair(
+                RepairDb.Report r = store.repair(
                         Math.max(2, Runtime.getRuntime().availableProcessors()));
                 if (!r.verified()) {
                     err.println("bg: RepairDB could not verify the store (" + r.mismatches().get(0)
@@ -302,12 +306,12 @@ final class SweepCommand implements Callable<Integer> {
     }
 
     /** Writes the curve so far, atomically: an interrupted sweep keeps every completed point. */
-    private static void write(org.bgbench.measurement.report.ReportFiles files, Path json, Path csv,
+    private static void write(ReportFiles files, Path json, Path csv,
                               Map<String, Object> header, List<Point> points) throws IOException {
         Map<String, Object> doc = new LinkedHashMap<>(header);
         doc.put("points", points);
         files.write(json, JSON.writeValueAsString(doc));
-        java.util.TreeSet<String> actions = new java.util.TreeSet<>();
+        TreeSet<String> actions = new TreeSet<>();
         points.forEach(p -> actions.addAll(p.perAction().keySet()));
         StringBuilder c = new StringBuilder("threads,throughput,within_beta_pct,actions,errors,unpredictable_pct,"
                 + "vnf_unpredictable_pct");

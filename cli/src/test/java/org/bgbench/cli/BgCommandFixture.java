@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,7 +45,7 @@ abstract class BgCommandFixture {
     }
 
     /** Starts 'bg worker' on a free loopback port in a thread; returns its port once it listens. */
-    int startWorker(StringWriter workerErr, java.util.concurrent.atomic.AtomicInteger code, Thread[] thread,
+    int startWorker(StringWriter workerErr, AtomicInteger code, Thread[] thread,
                             String... options) throws Exception {
         return startWorker(dir, workerErr, code, thread, options);
     }
@@ -51,15 +54,15 @@ abstract class BgCommandFixture {
      * Starts {@code bg worker} on a free loopback port in a thread of this JVM, its directory under {@code dir}, and
      * waits until it listens; its exit code goes to {@code code}.
      */
-    static int startWorker(java.nio.file.Path dir, StringWriter workerErr, java.util.concurrent.atomic.AtomicInteger code,
+    static int startWorker(Path dir, StringWriter workerErr, AtomicInteger code,
                            Thread[] thread, String... options) throws Exception {
         int port;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("worker", "--listen",
+        List<String> args = new ArrayList<>(List.of("worker", "--listen",
                 "127.0.0.1:" + port, "--dir", dir.resolve("worker-" + port).toString()));
-        args.addAll(java.util.List.of(options));
+        args.addAll(List.of(options));
         thread[0] = Thread.ofPlatform().start(() -> code.set(Bg.run(new PrintWriter(new StringWriter(), true),
                 new PrintWriter(workerErr, true), args.toArray(String[]::new))));
         long deadline = System.nanoTime() + 30_000_000_000L;

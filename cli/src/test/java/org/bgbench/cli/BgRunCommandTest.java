@@ -6,8 +6,11 @@ import java.io.DataInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.model.GraphParameters;
@@ -135,7 +138,7 @@ class BgRunCommandTest extends BgCommandFixture {
                 .asString().contains(mine + (dirOut ? " is a file; give a directory"
                         : " exists and is not a BG result (BG recognises its own by their content)"));
         assertThat(mine).hasContent("my notes");
-        try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+        try (Stream<Path> left = Files.list(dir)) {
             assertThat(left.map(p -> p.getFileName().toString()).filter(n -> !n.equals("state")))
                     .as("nothing moved aside or written").containsExactlyInAnyOrder("plan.json", mine.getFileName()
                             .toString());
@@ -146,7 +149,7 @@ class BgRunCommandTest extends BgCommandFixture {
     void aFifoOrALinkToADeviceAsOutIsRefusedAndLeftAsItIs() throws Exception {
         Path fifo = dir.resolve("pipe.json");
         Process p = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
-        assertThat(p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0).isTrue();
+        assertThat(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0).isTrue();
         Path link = Files.createSymbolicLink(dir.resolve("null.json"), Path.of("/dev/null"));
         assertThat(bg(with(GRAPH, "run", "--store", "memory", "--operations", "100", "--out", fifo.toString())))
                 .isEqualTo(Bg.BAD_INPUT);
@@ -173,8 +176,8 @@ class BgRunCommandTest extends BgCommandFixture {
         while (!Files.exists(folder.resolve("r/logs/thread-00000.bglog")) && t.isAlive()) {
             Thread.sleep(20);
         }
-        try (java.util.stream.Stream<Path> all = Files.walk(folder)) {
-            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        try (Stream<Path> all = Files.walk(folder)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p); // as rm -rf does
             }
         }

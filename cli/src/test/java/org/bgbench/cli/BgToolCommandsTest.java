@@ -2,8 +2,12 @@ package org.bgbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,7 +45,7 @@ class BgToolCommandsTest extends BgCommandFixture {
         // picocli's console writers are buffered: the single-N and --rates reports, printed without a newline-flush,
         // were lost when bg exited (issue 21: 'bg dzipf -N 13' printed nothing, exit 0).
         StringWriter console = new StringWriter();
-        PrintWriter buffered = new PrintWriter(new java.io.BufferedWriter(console), true);
+        PrintWriter buffered = new PrintWriter(new BufferedWriter(console), true);
         assertThat(Bg.run(buffered, new PrintWriter(err, true), "dzipf", "-M", "2000", "-N", "13", "--requests", "0"))
                 .as(err.toString()).isZero();
         assertThat(console.toString()).contains("N=13").contains("χ² vs centralised Zipfian");
@@ -83,9 +87,9 @@ class BgToolCommandsTest extends BgCommandFixture {
     @Test
     void everyCommandsHelpFormatsWithoutPicocliWarnings() {
         // An unescaped % in a description makes picocli print "[picocli WARN] Could not format ..." to System.err.
-        java.io.PrintStream saved = System.err;
-        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        PrintStream saved = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             for (String command : new picocli.CommandLine(new Bg()).getSubcommands().keySet()) {
                 assertThat(bg(command, "--help")).as(command).isZero();
@@ -93,7 +97,7 @@ class BgToolCommandsTest extends BgCommandFixture {
         } finally {
             System.setErr(saved);
         }
-        assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
+        assertThat(captured.toString(StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BiFunction;
+import java.util.stream.Collectors;
 import org.bgbench.deck.Deck;
 import org.bgbench.scaling.speedup.ScaleMode;
 import org.bgbench.scaling.speedup.ScaleReport;
@@ -138,7 +139,7 @@ class DeckBrowserTest {
                 && deck.jobs().all().stream().allMatch(j -> j.exitCode() != null));
         assertThat(deck.jobs().all().stream().filter(j -> j.exitCode() == 0).count())
                 .as(() -> deck.jobs().all().stream().map(j -> j.args() + " exit " + j.exitCode() + ":\n  "
-                        + String.join("\n  ", j.lines())).collect(java.util.stream.Collectors.joining("\n")))
+                        + String.join("\n  ", j.lines())).collect(Collectors.joining("\n")))
                 .isEqualTo(succeeded);
     }
 

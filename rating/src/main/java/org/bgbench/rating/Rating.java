@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.bgbench.model.Durations;
+import org.bgbench.store.ErrorText;
 
 /**
  * Rates a data store (dissertation 7.1): asks an {@link ExperimentRunner} for experiments with different T
@@ -498,7 +499,7 @@ public final class Rating {
 
     /** The failure in words, without its class name (the store's "connection refused", not "IOException: …"). */
     private static String describe(Throwable e) {
-        return org.bgbench.store.ErrorText.message(e);
+        return ErrorText.message(e);
     }
 
     private void checkNotStarted() {

@@ -12,6 +12,7 @@ import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.SequenceInputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -153,7 +154,7 @@ final class ExpectedStateFile {
                         : String.format(Locale.ROOT, "%s cannot be read at byte %,d, in %s: %s", file, counted.count,
                                 e.where(), e.what()));
             }
-            long extra = counted.transferTo(java.io.OutputStream.nullOutputStream());
+            long extra = counted.transferTo(OutputStream.nullOutputStream());
             if (extra > 0) {
                 throw new BadEvidence(STATE, String.format(Locale.ROOT, "%s has %,d bytes after the end of the state, "
                         + "at byte %,d%s", file, extra, counted.count - extra, wrote));
@@ -184,7 +185,7 @@ final class ExpectedStateFile {
     static String sha256(Path file) throws IOException {
         MessageDigest md = sha256();
         try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
+            in.transferTo(OutputStream.nullOutputStream());
         }
         return HexFormat.of().formatHex(md.digest());
     }

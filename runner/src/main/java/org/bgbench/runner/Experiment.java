@@ -2,8 +2,11 @@ package org.bgbench.runner;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,12 +15,16 @@ import org.bgbench.emulator.Emulator;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.emulator.InFlight;
 import org.bgbench.emulator.RunOutcome;
+import org.bgbench.emulator.open.ArrivalClock;
+import org.bgbench.emulator.open.ArrivalSchedule;
 import org.bgbench.measurement.Measurements;
 import org.bgbench.measurement.RunContext;
 import org.bgbench.measurement.RunEvidence;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SecondSample;
 import org.bgbench.measurement.Stalls;
+import org.bgbench.measurement.Unpredictable;
+import org.bgbench.measurement.open.OpenModelRecorder;
 import org.bgbench.measurement.report.IntervalLog;
 import org.bgbench.measurement.report.ResultWriter;
 import org.bgbench.measurement.report.SummaryPrinter;
@@ -28,8 +35,10 @@ import org.bgbench.model.state.GraphState;
 import org.bgbench.runner.observe.ExperimentInfo;
 import org.bgbench.runner.observe.Observers;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.SchedulingPolicy;
 import org.bgbench.validation.log.LogDirectory;
 import org.bgbench.workload.WorkloadSpec;
+import org.bgbench.workload.distribution.MemberSampler;
 
 /**
  * One experiment: T emulated members against a loaded store for a duration, measured, with the result written to
@@ -141,8 +150,8 @@ public final class Experiment {
     }
 
     /** A worker's members and the samplers that draw from them. */
-    public record Members(org.bgbench.workload.distribution.MemberSampler socialites,
-                          org.bgbench.workload.distribution.MemberSampler targets) {
+    public record Members(MemberSampler socialites,
+                          MemberSampler targets) {
     }
 
     /**
@@ -230,7 +239,7 @@ public final class Experiment {
             m.startSampler();
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
                     m::recorder).beforeFirstAction(beforeFirstAction);
-            org.bgbench.measurement.open.OpenModelRecorder open = openRecorder(s, m);
+            OpenModelRecorder open = openRecorder(s, m);
             long[] backlog = new long[2];
             if (open != null) {
                 m.addListener(open);
@@ -286,7 +295,7 @@ public final class Experiment {
             if (hlog != null) {
                 // Its last interval: what the result has beyond the seconds (the stuck executions).
                 result = hlog.finish(result);
-                if (!java.nio.file.Files.exists(hlog.file())) {
+                if (!Files.exists(hlog.file())) {
                     result = result.withWarning(hlog.file() + " was deleted during the run: its per-second histograms "
                             + "are lost (the result holds the run's own)");
                 }
@@ -301,7 +310,7 @@ public final class Experiment {
                 try {
                     evidence = artifacts.saveExpectedState(s.state(), evidence);
                     result = evidence.into(result);
-                } catch (java.io.UncheckedIOException e) {
+                } catch (UncheckedIOException e) {
                     // validation below uses the state in memory; only a later 'bg validate' needs the file
                     result = result.withWarning("BG's expected state could not be saved, so 'bg validate' cannot "
                             + "check this run again: " + e.getMessage());
@@ -325,21 +334,21 @@ public final class Experiment {
     }
 
     /** The open model's recorder, with the schedule's phases in seconds of the measured period; null when closed. */
-    private static org.bgbench.measurement.open.OpenModelRecorder openRecorder(Setup s, Measurements m) {
+    private static OpenModelRecorder openRecorder(Setup s, Measurements m) {
         OpenModel o = s.spec().open();
         if (o == null) {
             return null;
         }
-        org.bgbench.emulator.open.ArrivalSchedule schedule = o.schedule();
-        List<org.bgbench.measurement.open.OpenModelRecorder.PhasePlan> phases = new java.util.ArrayList<>();
+        ArrivalSchedule schedule = o.schedule();
+        List<OpenModelRecorder.PhasePlan> phases = new ArrayList<>();
         for (int i = 0; i < schedule.phases().size(); i++) {
-            org.bgbench.emulator.open.ArrivalSchedule.Phase p = schedule.phases().get(i);
+            ArrivalSchedule.Phase p = schedule.phases().get(i);
             double start = schedule.phaseStart(i) / 1e9;
             double end = p.duration() == null ? Double.POSITIVE_INFINITY : start + p.duration().toNanos() / 1e9;
-            phases.add(new org.bgbench.measurement.open.OpenModelRecorder.PhasePlan(p.label(), start, end,
+            phases.add(new OpenModelRecorder.PhasePlan(p.label(), start, end,
                     p.fromRate(), p.toRate()));
         }
-        return new org.bgbench.measurement.open.OpenModelRecorder(schedule.text(), o.process(), s.spec().threads(),
+        return new OpenModelRecorder(schedule.text(), o.process(), s.spec().threads(),
                 o.maxLag(), o.maxLatePct(), m.kindCodes(), phases);
     }
 
@@ -349,7 +358,7 @@ public final class Experiment {
      * not look punctual because BG never got to its backlog).
      */
     private static void takeBacklog(Emulator emulator, long[] backlog, long now) {
-        org.bgbench.emulator.open.ArrivalClock clock = emulator.arrivalClock();
+        ArrivalClock clock = emulator.arrivalClock();
         if (clock == null) {
             return;
         }
@@ -372,10 +381,10 @@ public final class Experiment {
         try {
             return RunValidation.validateInto(result, artifacts, s.state(), s.validation(), s.progress(), logs);
         } catch (RuntimeException e) {
-            String reason = !java.nio.file.Files.isDirectory(artifacts.logs())
+            String reason = !Files.isDirectory(artifacts.logs())
                     ? "the validation logs " + artifacts.logs() + " were deleted during the run, so no read can be "
                     + "checked" : "the validation logs could not be read: " + e.getMessage();
-            return RunValidation.into(result, org.bgbench.measurement.Unpredictable.notChecked(reason,
+            return RunValidation.into(result, Unpredictable.notChecked(reason,
                     s.validation().tauPct(), List.of()), s.validation(), artifacts);
         }
     }
@@ -439,7 +448,7 @@ public final class Experiment {
         Map<String, Object> config = new LinkedHashMap<>(r.config());
         config.put("thread_kind", emulator.threadKindName());
         // Whether BG ran as a batch process (the bg launcher's default) or at the normal policy: it changes BG's CPU.
-        config.put("sched_policy", org.bgbench.store.SchedulingPolicy.current());
+        config.put("sched_policy", SchedulingPolicy.current());
         config.put("completed", outcome.completed() && incomplete == null);
         config.put("abort_reason", outcome.abortReason());
         config.put("stuck_threads", outcome.stuckThreads());

@@ -3,6 +3,7 @@ package org.bgbench.runner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -13,10 +14,13 @@ import java.util.Optional;
 import org.bgbench.loader.LoadException;
 import org.bgbench.loader.LoadReport;
 import org.bgbench.loader.repair.RepairDb;
+import org.bgbench.measurement.Stalls;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.StateMark;
+import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSettings;
@@ -308,7 +312,7 @@ public final class LocalStore implements AutoCloseable {
     static String running(String what) {
         String host;
         try {
-            host = java.net.InetAddress.getLocalHost().getHostName();
+            host = InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             host = "this host";
         }
@@ -433,13 +437,13 @@ public final class LocalStore implements AutoCloseable {
         // flight when the store failed every call for a second (it died or lost its connections): BG's state cannot
         // vouch for the store, so it stays marked as written by a run that did not end (and is not touched again now,
         // as the store may not be answering); the next command refuses it until it is repaired or reloaded.
-        boolean uncertain = org.bgbench.measurement.Stalls.writesUncertain(o.result()) || o.run().stuckThreads() > 0;
+        boolean uncertain = Stalls.writesUncertain(o.result()) || o.run().stuckThreads() > 0;
         if (writes && !uncertain) {
             try {
                 saveState();
             } catch (RuntimeException e) {
                 // What was measured is on disk already; the caller shows it, then why the store cannot be vouched for.
-                return o.withUnsealed(org.bgbench.store.ErrorText.message(e));
+                return o.withUnsealed(ErrorText.message(e));
             }
         }
         return o;
@@ -468,7 +472,7 @@ public final class LocalStore implements AutoCloseable {
         }
         try {
             seal(StateMark.state(t).text());
-        } catch (org.bgbench.store.StoreException e) {
+        } catch (StoreException e) {
             try {
                 states.delete(t);
             } catch (IOException ignored) {
@@ -488,7 +492,7 @@ public final class LocalStore implements AutoCloseable {
         boolean ours = store.replaceStateMark(mark, next);
         writing = false;
         if (!ours) {
-            throw new org.bgbench.store.StoreException("the store's state mark changed while this run wrote to it (it "
+            throw new StoreException("the store's state mark changed while this run wrote to it (it "
                     + "is now " + store.stateMark().orElse("none") + "): another BG command wrote to the store too, so "
                     + "BG cannot vouch for what it holds. " + advice());
         }

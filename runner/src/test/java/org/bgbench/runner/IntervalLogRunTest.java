@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,7 +97,7 @@ class IntervalLogRunTest {
         assertThat(intervals.get("")).as("one per measured second, warm-up excluded").isEqualTo(onDisk.series().size());
         assertThat(Files.readString(hlog)).as("nothing was stuck").doesNotContain(IntervalLog.REST_COMMENT);
         String busiest = onDisk.actions().entrySet().stream()
-                .max(java.util.Map.Entry.comparingByValue(java.util.Comparator.comparingLong(KindResult::count)))
+                .max(Map.Entry.comparingByValue(Comparator.comparingLong(KindResult::count)))
                 .orElseThrow().getKey();
         assertThat(totals.get(busiest)).isEqualTo(onDisk.actions().get(busiest).count());
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,8 +15,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.bgbench.emulator.EmulatorConfig;
+import org.bgbench.measurement.SecondSample;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
@@ -61,7 +65,7 @@ class StoreHostsExperimentTest {
         return exporter;
     }
 
-    private static int freePort() throws java.io.IOException {
+    private static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
@@ -78,7 +82,7 @@ class StoreHostsExperimentTest {
         String address = "127.0.0.1:" + port;
         Process exporter = startExporter(port);
         Path out = dir.resolve("result.json");
-        List<org.bgbench.measurement.SecondSample> seconds = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<SecondSample> seconds = new CopyOnWriteArrayList<>();
         try (DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "hosts")))) {
             StoreConformanceSuite.load(store, GRAPH, 2);
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
@@ -126,7 +130,7 @@ class StoreHostsExperimentTest {
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
             int[] measured = {0};
             // The host goes away after the second measured second, on the sampler's own thread.
-            java.util.function.Consumer<org.bgbench.measurement.SecondSample> killer = sample -> {
+            Consumer<SecondSample> killer = sample -> {
                 if (!sample.warmup() && ++measured[0] == 2) {
                     exporter.destroyForcibly();
                 }
@@ -159,7 +163,7 @@ class StoreHostsExperimentTest {
                 if (r.statusCode() == 200) {
                     return;
                 }
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 if (!exporter.isAlive() || System.nanoTime() > deadline) {
                     throw new IllegalStateException("the node exporter did not answer on " + address, e);
                 }

@@ -15,6 +15,7 @@ import java.util.StringJoiner;
 import org.bgbench.model.Action;
 import org.bgbench.model.Durations;
 import org.bgbench.model.FeedWorkload;
+import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.Kind;
 import org.bgbench.model.SessionType;
@@ -313,7 +314,7 @@ public final class WorkloadParameters {
     }
 
     private static double doubleOf(Map<String, String> props, String key) {
-        return org.bgbench.model.GraphParameters.doubleOf(props, key, Double.NaN);
+        return GraphParameters.doubleOf(props, key, Double.NaN);
     }
 
     /** YCSB's latest uses the Zipfian constant 0.99, θ = 1 − 0.99 in BG's terms; the others BG's 0.27. */

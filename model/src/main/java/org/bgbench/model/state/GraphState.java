@@ -9,8 +9,14 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
@@ -37,8 +43,8 @@ public final class GraphState {
     /** Sequence of the next share; a share's id is sequence × accounts + account, unique across workers. */
     final AtomicLong nextShareSeq = new AtomicLong();
     /** Shares by account index, each list in id order; null until the account shares. */
-    private final java.util.concurrent.atomic.AtomicReferenceArray<java.util.List<Share>> shares;
-    private final java.util.concurrent.atomic.AtomicLong shareCount = new AtomicLong();
+    private final AtomicReferenceArray<List<Share>> shares;
+    private final AtomicLong shareCount = new AtomicLong();
 
     /** @param commentIdBase first id this state hands to new comments; must not collide with another worker's. */
     public GraphState(SocialGraph graph, long commentIdBase) {
@@ -47,7 +53,7 @@ public final class GraphState {
         this.commentsPerResource = graph.spec().commentsPerResource();
         this.resourcesPerMember = graph.spec().resourcesPerMember();
         this.nextCommentId = new AtomicLong(Math.max(commentIdBase, graph.firstFreeCommentId()));
-        this.shares = new java.util.concurrent.atomic.AtomicReferenceArray<>(graph.accounts());
+        this.shares = new AtomicReferenceArray<>(graph.accounts());
     }
 
     public GraphState(SocialGraph graph) {
@@ -416,9 +422,9 @@ public final class GraphState {
             // A member who shared is touched: her state (her shares) differs from the generated graph's.
             state(account);
         }
-        java.util.List<Share> list = shares.get(account);
+        List<Share> list = shares.get(account);
         if (list == null) {
-            shares.compareAndSet(account, null, new java.util.ArrayList<>(4));
+            shares.compareAndSet(account, null, new ArrayList<>(4));
             list = shares.get(account);
         }
         synchronized (list) {
@@ -433,7 +439,7 @@ public final class GraphState {
 
     /** Shares of account {@code account}, oldest first. */
     public Share[] shares(int account) {
-        java.util.List<Share> list = shares.get(account);
+        List<Share> list = shares.get(account);
         if (list == null) {
             return new Share[0];
         }
@@ -447,7 +453,7 @@ public final class GraphState {
     }
 
     /** Calls {@code action} with every share, by account then id. */
-    public void forEachShare(java.util.function.Consumer<Share> action) {
+    public void forEachShare(Consumer<Share> action) {
         for (int a = 0; a < graph.accounts(); a++) {
             for (Share sh : shares(a)) {
                 action.accept(sh);
@@ -467,8 +473,8 @@ public final class GraphState {
      * by her friends and followed pages that are public or list her.
      */
     public Share[] feed(int index, int k) {
-        java.util.PriorityQueue<Share> top = new java.util.PriorityQueue<>(
-                java.util.Comparator.comparingLong(Share::id));
+        PriorityQueue<Share> top = new PriorityQueue<>(
+                Comparator.comparingLong(Share::id));
         for (int producer : producers(index)) {
             Share[] of = shares(producer);
             for (int i = of.length - 1; i >= 0; i--) {
@@ -485,7 +491,7 @@ public final class GraphState {
             }
         }
         Share[] out = top.toArray(new Share[0]);
-        Arrays.sort(out, java.util.Comparator.comparingLong(Share::id).reversed());
+        Arrays.sort(out, Comparator.comparingLong(Share::id).reversed());
         return out;
     }
 

@@ -9,6 +9,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.SplittableRandom;
 import org.bgbench.model.FeedSpec;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.GraphSpec;
@@ -28,7 +30,7 @@ class FeedGraphTest {
     @Test
     void loadersOfAnySplitOfTheMembersLoadEveryPageOnce() {
         SocialGraph g = new SocialGraph(spec(10_000, 100, 100, 10, 1000));
-        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        SplittableRandom rnd = new SplittableRandom(7);
         for (int round = 0; round < 20; round++) {
             int[] loaded = new int[g.pages()];
             int from = 0;
@@ -74,7 +76,7 @@ class FeedGraphTest {
             g.forEachFollower(p, f::add);
             assertThat(f.toIntArray()).hasSize(1000);
             int page = p;
-            assertThat(java.util.Arrays.stream(f.toIntArray()).allMatch(i -> g.follows(i, page))).isTrue();
+            assertThat(Arrays.stream(f.toIntArray()).allMatch(i -> g.follows(i, page))).isTrue();
         }
         assertThat(g.totalFollows()).isEqualTo(100_000);
     }
@@ -115,7 +117,7 @@ class FeedGraphTest {
 
     @Test
     void theKeysDescribeTheFeedGraph() {
-        GraphSpec s = GraphParameters.toSpec(java.util.Map.of("usercount", "10000", "pagecount", "100",
+        GraphSpec s = GraphParameters.toSpec(Map.of("usercount", "10000", "pagecount", "100",
                 "pagesperuser", "10", "followersperpage", "1000"));
         assertThat(s.feed()).isEqualTo(new FeedSpec(100, 10, 1000, -1));
         assertThat(new SocialGraph(s).resourcesPerPage()).as("ρ by default").isEqualTo(100);

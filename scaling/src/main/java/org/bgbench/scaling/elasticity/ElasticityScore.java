@@ -3,6 +3,7 @@ package org.bgbench.scaling.elasticity;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.apache.commons.math3.analysis.UnivariateFunction;
 
 /**
@@ -83,7 +84,7 @@ public record ElasticityScore(double elasticity, Areas areas, Level before, Leve
         return (a() + bRaw()) / ((rt1() + rt2()) * (av1() + av2()));
     }
 
-    private static double mean(List<SetPoint> points, java.util.function.ToDoubleFunction<SetPoint> f) {
+    private static double mean(List<SetPoint> points, ToDoubleFunction<SetPoint> f) {
         return points.stream().mapToDouble(f).average().orElse(Double.NaN);
     }
 

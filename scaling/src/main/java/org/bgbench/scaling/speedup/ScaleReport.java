@@ -1,11 +1,14 @@
 package org.bgbench.scaling.speedup;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
 import org.bgbench.measurement.NodeResult;
+import org.bgbench.rating.Svg;
 
 /**
  * What {@code bg scale} found: each configuration's SoAR under the one SLA, its ratio to the baseline's (speedup
@@ -285,8 +288,8 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         int pw = W - LEFT - RIGHT;
         int ph = H - TOP - BOTTOM;
         double xMax = maxNodes + Math.max(1, maxNodes * 0.05);
-        java.util.function.DoubleUnaryOperator x = n -> LEFT + pw * n / xMax;
-        java.util.function.DoubleUnaryOperator y = v -> TOP + ph - ph * v / top;
+        DoubleUnaryOperator x = n -> LEFT + pw * n / xMax;
+        DoubleUnaryOperator y = v -> TOP + ph - ph * v / top;
         s.append("<g stroke=\"#cccccc\">\n");
         for (int i = 0; i <= 5; i++) {
             s.append(line(LEFT, y.applyAsDouble(top * i / 5), LEFT + pw, y.applyAsDouble(top * i / 5)));
@@ -314,7 +317,7 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         }
         if (!rated.isEmpty()) {
             s.append("<polyline fill=\"none\" stroke=\"#ef6c00\" stroke-width=\"2\" points=\"");
-            for (Outcome o : rated.stream().sorted(java.util.Comparator.comparingInt(Outcome::nodes)).toList()) {
+            for (Outcome o : rated.stream().sorted(Comparator.comparingInt(Outcome::nodes)).toList()) {
                 s.append(f(x.applyAsDouble(o.nodes()))).append(',').append(f(y.applyAsDouble(o.soar()))).append(' ');
             }
             s.append("\"/>\n");
@@ -364,14 +367,14 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
 
     private static void text(StringBuilder s, double x, double y, String anchor, int size, String weight,
                              String content, String colour, String transform) {
-        org.bgbench.rating.Svg.text(s, x, y, anchor, size, weight, content, colour, transform);
+        Svg.text(s, x, y, anchor, size, weight, content, colour, transform);
     }
 
     private static String f(double v) {
-        return org.bgbench.rating.Svg.num(v);
+        return Svg.num(v);
     }
 
     static String esc(String s) {
-        return org.bgbench.rating.Svg.esc(s);
+        return Svg.esc(s);
     }
 }

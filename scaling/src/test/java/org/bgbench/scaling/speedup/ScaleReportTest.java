@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -118,7 +119,7 @@ class ScaleReportTest {
         RatingDir r;
         try {
             r = RatingDir.read(dir);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError("a hand-written result should read: " + e.getMessage(), e);
         }
         assertThat(r.soar()).isEqualTo(1234.5);
