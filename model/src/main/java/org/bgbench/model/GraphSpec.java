@@ -7,7 +7,7 @@ import java.util.Objects;
  * The database parameters of a BG social graph (dissertation table 3.1). Two equal specs generate the
  * same graph, so a spec (its {@link #fingerprint()}) identifies what a store holds.
  *
- * Build one with {@link #builder()} (the defaults, changed by name) or {@link #toBuilder()}.
+ * <p>Build one with {@link #builder()} (the defaults, changed by name) or {@link #toBuilder()}.
  *
  * @param sizes     members, friends, resources and comments
  * @param media     members' images
@@ -245,6 +245,10 @@ public record GraphSpec(Sizes sizes, Media media, Text text, int fragments, long
         private int fragments;
         private long seed;
         private FeedSpec feed;
+
+        /** A builder with every parameter 0 (no feed), for readers that set each one (graph.json). */
+        private Builder() {
+        }
 
         private Builder(GraphSpec from) {
             members = from.members();

@@ -17,7 +17,7 @@ import org.bgbench.workload.WorkloadSpec;
  * workload ({@link #of}) and changes it with the {@code with…} methods; a coordinator sends it to its workers as the
  * run message (it is plain data, so it travels as JSON).
  *
- * Build one with {@link #builder()} or {@link #toBuilder()}.
+ * <p>Build one with {@link #builder()} or {@link #toBuilder()}.
  *
  * @param threads    T, emulated members at once (closed model)
  * @param length     how long it runs, and its warm-up

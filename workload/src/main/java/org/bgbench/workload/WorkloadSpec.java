@@ -18,7 +18,7 @@ import org.bgbench.workload.mix.Mixes;
  * The workload parameters of a BG run: what to issue, how to pick members, how long, with how many threads.
  * Built from USC-style properties by {@link WorkloadParameters#toSpec(Map)}.
  *
- * Build one with {@link #builder()} (the defaults, changed by name) or {@link #toBuilder()}.
+ * <p>Build one with {@link #builder()} (the defaults, changed by name) or {@link #toBuilder()}.
  *
  * @param requests what to issue
  * @param members  how members are picked and guarded
