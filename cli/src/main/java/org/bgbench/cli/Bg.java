@@ -1,12 +1,17 @@
 package org.bgbench.cli;
 
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
+import org.bgbench.cluster.rpc.WorkerException;
+import org.bgbench.deck.live.LiveFile;
 import org.bgbench.loader.LoadException;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.runner.observe.Observers;
 import org.bgbench.store.ErrorText;
 import org.bgbench.store.StoreException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code bg} command. */
 @Command(name = "bg", mixinStandardHelpOptions = true, version = "BG 0.1.0",
@@ -26,7 +31,7 @@ public final class Bg {
      */
     private static synchronized void writeLiveFiles() {
         if (!liveFiles && Boolean.parseBoolean(System.getProperty("bg.live", "true"))) {
-            org.bgbench.runner.observe.Observers.register(new org.bgbench.deck.live.LiveFile());
+            Observers.register(new LiveFile());
             liveFiles = true;
         }
     }
@@ -46,7 +51,7 @@ public final class Bg {
     }
 
     /** Runs {@code bg} with its output and errors going to the given writers (null: the console). */
-    public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
         writeLiveFiles();
         CommandLine cl = new CommandLine(new Bg());
         if (out != null) {
@@ -66,7 +71,7 @@ public final class Bg {
         // Bad options (an unknown option, a value picocli cannot convert) get one line like every other error, with
         // picocli's suggestion for a mistyped command, instead of the whole usage.
         cl.setParameterExceptionHandler((e, badArgs) -> {
-            java.io.PrintWriter w = e.getCommandLine().getErr();
+            PrintWriter w = e.getCommandLine().getErr();
             w.println("bg: error: " + e.getMessage() + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
                     + " --help')");
             CommandLine.UnmatchedArgumentException.printSuggestions(e, w);
@@ -102,12 +107,12 @@ public final class Bg {
             return words(e);
         }
         if (e instanceof InvalidParameterException || e instanceof ClusterCoordinator.ClusterException
-                || e instanceof org.bgbench.cluster.rpc.WorkerException) {
+                || e instanceof WorkerException) {
             return e.getMessage();
         }
         // Never a class name: the user gets what went wrong, and the stack trace on request.
         String m = e.getMessage();
-        if (e instanceof java.io.UncheckedIOException && m != null) {
+        if (e instanceof UncheckedIOException && m != null) {
             return words(e);
         }
         return (m == null || m.isBlank() ? "an unexpected failure inside BG (a bug; please report it)" : words(e))

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.bgbench.runner.Interrupts;
 
 /**
  * Commands run as child processes: {@code bg} itself (the deck's jobs, {@code bg scale}'s loads and ratings) and
@@ -72,8 +73,8 @@ final class BgProcess {
     static Finished run(List<String> command, String prefix, PrintWriter out, PrintWriter err, boolean capture,
                         boolean stopOnInterrupt) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).start();
-        try (org.bgbench.runner.Interrupts.Registration r = stopOnInterrupt
-                ? org.bgbench.runner.Interrupts.onInterrupt(why -> p.destroy()) : () -> { }) {
+        try (Interrupts.Registration r = stopOnInterrupt
+                ? Interrupts.onInterrupt(why -> p.destroy()) : () -> { }) {
             return finish(p, prefix, out, err, capture);
         }
     }

@@ -18,10 +18,12 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.report.ResultChecksum;
 import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.model.Action;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.rating.BreakEven;
+import org.bgbench.runner.OutputGuard;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -106,16 +108,16 @@ final class BreakevenCommand implements Callable<Integer> {
             throw new InvalidParameterException("--threads", "T must be at least 1, got " + threads);
         }
         if (json != null) {
-            org.bgbench.runner.OutputGuard.file("--json", json);
+            OutputGuard.file("--json", json);
         }
         Path bf = pick(basic, "BASIC");
         Path nf = pick(changed, "NEW");
         ServiceTimes b = ServiceTimes.of(bf, read(bf));
         ServiceTimes n = ServiceTimes.of(nf, read(nf));
         for (Path f : List.of(bf, nf)) {
-            if (org.bgbench.measurement.report.ResultChecksum.checkQuietly(f)
-                    == org.bgbench.measurement.report.ResultChecksum.Status.DIFFERS) {
-                err.println("bg: warning: " + org.bgbench.measurement.report.ResultChecksum.differs(f));
+            if (ResultChecksum.checkQuietly(f)
+                    == ResultChecksum.Status.DIFFERS) {
+                err.println("bg: warning: " + ResultChecksum.differs(f));
             }
         }
         for (ServiceTimes s : List.of(b, n)) {

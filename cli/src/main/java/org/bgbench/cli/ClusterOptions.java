@@ -1,15 +1,22 @@
 package org.bgbench.cli;
 
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
+import org.bgbench.cluster.security.Secrets;
+import org.bgbench.cluster.security.SecurityOptionException;
+import org.bgbench.cluster.security.TlsClient;
+import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.store.StoreProvider;
-import org.bgbench.model.Durations;
+import org.bgbench.store.StoreSettings;
 import org.bgbench.workload.WorkloadSpec;
 import picocli.CommandLine.Option;
 
@@ -26,14 +33,14 @@ final class ClusterOptions {
 
     @Option(names = "--secret-file", paramLabel = "FILE",
             description = "File holding the workers' shared secret (default: $BG_SECRET).")
-    java.nio.file.Path secretFile;
+    Path secretFile;
 
     @Option(names = "--tls", description = "Talk TLS to the workers (trusting the system's CAs unless --tls-ca or --tls-pin).")
     boolean tls;
 
     @Option(names = "--tls-ca", paramLabel = "PEM",
             description = "Trust workers whose certificates these CAs signed and that name the host in --workers; implies --tls.")
-    java.nio.file.Path tlsCa;
+    Path tlsCa;
 
     @Option(names = "--tls-pin", paramLabel = "SHA256,…", split = ",",
             description = "Trust exactly the worker certificates with these SHA-256 fingerprints (each worker prints its "
@@ -41,14 +48,14 @@ final class ClusterOptions {
     List<String> tlsPins;
 
     /** The secret and TLS trust from the options above; bad values are bad input naming the option. */
-    private ClusterCoordinator connectSecurely(java.io.PrintWriter err) {
+    private ClusterCoordinator connectSecurely(PrintWriter err) {
         String s;
-        org.bgbench.cluster.security.TlsClient t;
+        TlsClient t;
         try {
-            s = org.bgbench.cluster.security.Secrets.resolve(org.bgbench.cluster.security.Secrets.Side.COORDINATOR,
+            s = Secrets.resolve(Secrets.Side.COORDINATOR,
                     secret, secretFile, System::getenv, line -> err.println("bg: " + line)).secret();
-            t = org.bgbench.cluster.security.TlsClient.resolve(tls, tlsCa, tlsPins);
-        } catch (org.bgbench.cluster.security.SecurityOptionException e) {
+            t = TlsClient.resolve(tls, tlsCa, tlsPins);
+        } catch (SecurityOptionException e) {
             throw new InvalidParameterException(e.option(), e.getMessage());
         }
         err.flush();
@@ -74,8 +81,8 @@ final class ClusterOptions {
                  WorkloadSpec ws, ExperimentSpec template, int calibrationThreads) {
         Duration d = calibrate == null ? null : Durations.parse("--calibrate", calibrate);
         // The workers' stores derive their default timeouts from β, as this process's would.
-        Map<String, String> withBeta = new java.util.TreeMap<>(params);
-        withBeta.put(org.bgbench.store.StoreSettings.BETA_PARAMETER, Durations.format(template.beta()));
+        Map<String, String> withBeta = new TreeMap<>(params);
+        withBeta.put(StoreSettings.BETA_PARAMETER, Durations.format(template.beta()));
         return c.open(provider.name(), withBeta, graph, ws, rates(), provider.traits().onePerWorker(), d, template,
                 calibrationThreads);
     }
@@ -106,7 +113,7 @@ final class ClusterOptions {
         return rates.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    ClusterCoordinator connect(java.io.PrintWriter err) {
+    ClusterCoordinator connect(PrintWriter err) {
         rates(); // bad --worker-rates is bad input, before any connection
         if (calibrate != null) {
             Durations.parse("--calibrate", calibrate);

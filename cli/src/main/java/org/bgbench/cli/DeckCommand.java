@@ -1,5 +1,6 @@
 package org.bgbench.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.util.regex.Pattern;
 import org.bgbench.deck.Deck;
 import org.bgbench.deck.jobs.JobInputs;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.runner.Interrupts;
 import org.bgbench.store.StoreRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -73,11 +75,11 @@ final class DeckCommand implements Callable<Integer> {
         Deck deck;
         try {
             deck = Deck.start(config, new Deck.Allow(allowHosts, allowExternal), StoreRegistry.discover());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new InvalidParameterException("--listen", "cannot listen on " + listen + ": " + e.getMessage());
         }
         CountDownLatch stop = new CountDownLatch(1);
-        try (deck; org.bgbench.runner.Interrupts.Registration r = org.bgbench.runner.Interrupts.onInterrupt(
+        try (deck; Interrupts.Registration r = Interrupts.onInterrupt(
                 why -> stop.countDown())) {
             err.println("bg deck: open " + deck.uri() + " (results in " + runs.toAbsolutePath() + "; Ctrl-C stops "
                     + "the deck, not the runs it started)");

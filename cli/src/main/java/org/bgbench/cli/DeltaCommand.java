@@ -20,22 +20,22 @@ import org.bgbench.measurement.CpuResult;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
+import org.bgbench.measurement.report.ReportFiles;
 import org.bgbench.model.Action;
 import org.bgbench.model.Durations;
-import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.rating.DeltaAnalyzer;
 import org.bgbench.runner.Experiment;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
-import org.bgbench.runner.WorkloadChecks;
+import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.bgbench.workload.mix.Mixes;
 import picocli.CommandLine.Command;
@@ -120,7 +120,7 @@ final class DeltaCommand implements Callable<Integer> {
         return String.format(Locale.ROOT, "the mix shares resources (SR %.2f %% of requests): every share makes later "
                 + "feeds larger%s, so no δ shorter than Δ gives Δ's answer (dissertation 7.3, figure 7.12); compare "
                 + "feed designs by throughput versus T at one duration with bg sweep instead of a SoAR",
-                100 * ws.mix().perRequest(org.bgbench.model.Action.SR),
+                100 * ws.mix().perRequest(Action.SR),
                 falling ? " and throughput fell from window to window" : "");
     }
 
@@ -149,22 +149,21 @@ final class DeltaCommand implements Callable<Integer> {
                     + String.join(", ", Mixes.names()));
         }
         params.put("mix", workload, "--workload");
-        params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
-        params.warnings().forEach(w -> err.println("bg: warning: " + w));
-        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
-        WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-        WorkloadChecks.feasible(ws, graph);
-        EmulatorConfig.ThreadKind kind = RunKeys.threadKind(params);
-        StoreSettings storeSettings = storeOptions.settings(provider, params);
+        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup.Plan plan = setup.plan();
+        SocialGraph graph = plan.graph();
+        WorkloadSpec ws = plan.workload();
+        EmulatorConfig.ThreadKind kind = setup.threadKind();
+        StoreSettings storeSettings = setup.storeSettings(storeOptions);
         Path file = out != null ? out : Path.of("runs", "delta-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".json");
-        org.bgbench.runner.OutputGuard.file("--out", file);
-        org.bgbench.runner.OutputGuard.runResult("--out", runFile(file));
-        int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
+        OutputGuard.file("--out", file);
+        OutputGuard.runResult("--out", runFile(file));
+        int loaders = setup.loaders();
         try (LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
                 loaders, RunKeys.verifySample(params), err)) {
             // The analysis goes through a space reserve; a file still not written is named after the figures.
-            org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+            ReportFiles files = new ReportFiles();
             files.reserve(file);
             Runner runner = new Runner(store, ws, ExperimentSpec.timed(ws, 1, big, warm, kind,
                     ExperimentSpec.DEFAULT_BETA, null), files);
@@ -180,7 +179,7 @@ final class DeltaCommand implements Callable<Integer> {
             List<SeriesPoint> series = r.series();
             double[] perSecond = series.stream().mapToDouble(SeriesPoint::throughput).toArray();
             if (perSecond.length < settings.minimumSeconds()) {
-                throw new org.bgbench.store.StoreException("the run measured only " + perSecond.length
+                throw new StoreException("the run measured only " + perSecond.length
                         + " s of series; the analysis needs " + settings.minimumSeconds() + " s");
             }
             DeltaAnalyzer.Result result = DeltaAnalyzer.analyze(perSecond, settings, r.durationS());
@@ -301,9 +300,9 @@ final class DeltaCommand implements Callable<Integer> {
 
     /** Runs experiments against one store, keeping BG's state between them (validation off). */
     private record Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template,
-                          org.bgbench.measurement.report.ReportFiles files, int[] count) {
+                          ReportFiles files, int[] count) {
         Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template,
-               org.bgbench.measurement.report.ReportFiles files) {
+               ReportFiles files) {
             this(store, ws, template, files, new int[1]);
         }
 
@@ -313,7 +312,7 @@ final class DeltaCommand implements Callable<Integer> {
                     .withSeed(template.seed() + count[0]), out, null);
             files.failed(o.unwritten());
             if (!o.run().completed() || o.unsealed() != null) {
-                throw new org.bgbench.store.StoreException("the run at T=" + threads + " stopped: "
+                throw new StoreException("the run at T=" + threads + " stopped: "
                         + (o.unsealed() != null ? o.unsealed() : o.run().abortReason()));
             }
             return o.result();

@@ -2,12 +2,16 @@ package org.bgbench.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.bgbench.cluster.plan.ClusterPlan;
+import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.workload.distribution.DZipfian;
+import org.bgbench.workload.distribution.Zipfian;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -55,7 +59,7 @@ final class DzipfCommand implements Callable<Integer> {
         if (members < 1) {
             throw new InvalidParameterException("--members", "must be at least 1, got " + members);
         }
-        org.bgbench.workload.distribution.Zipfian.checkTheta("--theta", theta);
+        Zipfian.checkTheta("--theta", theta);
         if (requests < 0) {
             throw new InvalidParameterException("--requests", "must be 0 or more, got " + requests);
         }
@@ -101,10 +105,11 @@ final class DzipfCommand implements Callable<Integer> {
             throw new InvalidParameterException("--fragments", "N=" + n + " workers need at least " + n
                     + " fragments, got " + fragments);
         }
-        org.bgbench.model.generator.SocialGraph g = new org.bgbench.model.generator.SocialGraph(
-                new org.bgbench.model.GraphSpec(members, 0, 2, 0, 0, 1.0, false, 0, 0, 1, 1, 1, fragments, seed));
+        SocialGraph g = new SocialGraph(
+                GraphSpec.builder().members(members).friendsPerMember(2).resourcesPerMember(0).attributeCount(1)
+                        .attributeLength(1).commentLength(1).fragments(fragments).seed(seed).build());
         double[] rates = new double[n];
-        java.util.Arrays.fill(rates, 1);
+        Arrays.fill(rates, 1);
         return ClusterPlan.assign(g, rates, seed).dzipfian(theta);
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -14,18 +15,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.DoubleSupplier;
+import org.bgbench.measurement.report.ReportFiles;
 import org.bgbench.model.Action;
-import org.bgbench.model.Durations;
-import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.Interrupts;
 import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
-import org.bgbench.runner.WorkloadChecks;
 import org.bgbench.scaling.elasticity.Curves;
 import org.bgbench.scaling.elasticity.DeltaStability;
 import org.bgbench.scaling.elasticity.ElasticityPlan;
@@ -40,7 +42,6 @@ import org.bgbench.scaling.speedup.Hosts;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,7 +59,7 @@ import picocli.CommandLine.Spec;
 final class ElasticityCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** The report and its chart, each through a space reserve; what cannot be written is named after the figures. */
-    private final org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+    private final ReportFiles files = new ReportFiles();
 
     @Spec
     CommandSpec spec;
@@ -164,19 +165,19 @@ final class ElasticityCommand implements Callable<Integer> {
         if (settled != null && add.isEmpty()) {
             throw new InvalidParameterException("--settled", "only means something with --add");
         }
-        ElasticityPlan plan = new ElasticityPlan(requestSet, repeats, nodes * threadsPerNode, warmupSets, baseline, after, window,
-                margin, maxPoints, Curves.Interpolation.parse("--interpolation", interpolation));
+        ElasticityPlan plan = new ElasticityPlan(
+                new ElasticityPlan.Sets(requestSet, repeats, nodes * threadsPerNode, warmupSets),
+                new ElasticityPlan.Stability(baseline, after, window, margin, maxPoints),
+                Curves.Interpolation.parse("--interpolation", interpolation));
         JsonNode prev = previous == null ? null : readPrevious(previous);
         Parameters params = storeOptions.parameters();
         String mix = mix(params);
-        params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
-        params.warnings().forEach(w -> err.println("bg: warning: " + w));
-        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
-        WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-        WorkloadChecks.feasible(ws, graph);
-        ExperimentSpec template = ExperimentSpec.of(ws, null, (long) requestSet, "0", RunKeys.threadKind(params),
-                Durations.parse("--beta", beta), null);
-        StoreSettings settings = storeOptions.settings(provider, params).withBeta(template.beta());
+        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup.Plan planned = setup.plan();
+        SocialGraph graph = planned.graph();
+        WorkloadSpec ws = planned.workload();
+        ExperimentSpec template = setup.experiment(ws, null, (long) requestSet, "0", beta, false);
+        StoreSettings settings = setup.storeSettings(storeOptions).withBeta(template.beta());
         Path file = out != null ? out : Path.of("runs", "elasticity-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + provider.name()
                 + "-N" + nodes + ".json");
@@ -184,15 +185,15 @@ final class ElasticityCommand implements Callable<Integer> {
             throw new InvalidParameterException("--out", file + " is a directory; give a file such as "
                     + file.resolve("elasticity.json"));
         }
-        org.bgbench.runner.OutputGuard.file("--out", file);
-        if (!Files.exists(file) && Files.exists(sibling(file, ".svg"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        OutputGuard.file("--out", file);
+        if (!Files.exists(file) && Files.exists(sibling(file, ".svg"), LinkOption.NOFOLLOW_LINKS)) {
             // the chart beside a result is BG's when the result is; without one it is someone else's file
             throw new InvalidParameterException("--out", sibling(file, ".svg") + " exists without the result it would "
                     + "chart; BG replaces only its own earlier results: give another path");
         }
         Files.createDirectories(file.toAbsolutePath().getParent());
         List<String> warnings = new ArrayList<>();
-        java.util.Set<String> hosts = Hosts.inSettings(settings.asMap());
+        Set<String> hosts = Hosts.inSettings(settings.asMap());
         if (Hosts.allOnThisMachine(hosts)) {
             // Issue 18: figures from nodes that share BG's machine must say so.
             warnings.add("every node of the store (" + (hosts.isEmpty() ? "in BG's process" : String.join(", ", hosts))
@@ -210,7 +211,7 @@ final class ElasticityCommand implements Callable<Integer> {
         about.put("readPct", round(100 * (1 - ws.mix().writeFraction())));
         about.put("storeHosts", List.copyOf(hosts));
         about.put("warnings", warnings);
-        int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
+        int loaders = setup.loaders();
         ElasticityResult result;
         files.reserve(file);
         files.reserve(sibling(file, ".svg"));
@@ -224,7 +225,7 @@ final class ElasticityCommand implements Callable<Integer> {
             stdout.printf("%4s %9s %-10s %10s %10s %12s%n", "#", "t (s)", "phase", "set (s)", "sd (s)", "latency ms");
             stdout.flush();
             long t0 = System.nanoTime();
-            java.util.function.DoubleSupplier clock = () -> (System.nanoTime() - t0) / 1e9;
+            DoubleSupplier clock = () -> (System.nanoTime() - t0) / 1e9;
             ShellGrowth growth = add.isEmpty() ? null : new ShellGrowth(add, settled, sibling(file, ".add.log"));
             int[] printed = {0};
             ElasticityRun run = new ElasticityRun(plan, new ExperimentRequestSets(store, ws, template), clock,

@@ -1,11 +1,15 @@
 package org.bgbench.cli;
 
+import java.io.PrintWriter;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.bgbench.model.GraphParameters;
+import org.bgbench.runner.RunKeys;
+import org.bgbench.workload.WorkloadParameters;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 @Command(name = "keys", mixinStandardHelpOptions = true,
         description = "List every -p key BG understands (USC BG's keys included); store settings: 'bg stores'.")
@@ -18,13 +22,13 @@ final class KeysCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         print(out, "Graph (bg load)", GraphParameters.KEYS);
         print(out, "Loader", Keys.LOAD);
-        print(out, "Workload (bg run)", org.bgbench.workload.WorkloadParameters.KEYS);
-        print(out, "Emulator (bg run)", org.bgbench.runner.RunKeys.RUN);
-        out.println("Accepted from USC BG property files but not used: " + String.join(", ", new java.util.TreeSet<>(Keys.IGNORED_USC)));
+        print(out, "Workload (bg run)", WorkloadParameters.KEYS);
+        print(out, "Emulator (bg run)", RunKeys.RUN);
+        out.println("Accepted from USC BG property files but not used: " + String.join(", ", new TreeSet<>(Keys.IGNORED_USC)));
         return 0;
     }
 
-    static void print(java.io.PrintWriter out, String title, Map<String, String> keys) {
+    static void print(PrintWriter out, String title, Map<String, String> keys) {
         out.println(title + ":");
         keys.forEach((k, d) -> out.printf("  %-26s %s%n", k, d));
         out.println();

@@ -1,7 +1,9 @@
 package org.bgbench.cli;
 
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.loader.LoadReport;
@@ -9,16 +11,18 @@ import org.bgbench.model.GraphParameters;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.runner.Loading;
+import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.Parameters;
+import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
-import org.bgbench.runner.Loading;
-import org.bgbench.runner.Parameters;
-import org.bgbench.runner.LocalStore;
+import org.bgbench.workload.WorkloadParameters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "load", mixinStandardHelpOptions = true,
         description = {"Create the schema and load a generated social graph, then check it.",
@@ -63,7 +67,7 @@ final class LoadCommand implements Callable<Integer> {
         }
         if (restoreImage) {
             if (cluster.active()) {
-                throw new org.bgbench.model.InvalidParameterException("--restore-image", "restores one store in this "
+                throw new InvalidParameterException("--restore-image", "restores one store in this "
                         + "process; with --workers use bg rate --reset image, or reload");
             }
             String mark = LocalStore.restoreImage(provider, storeOptions.settings(provider, params), graph, err);
@@ -84,26 +88,26 @@ final class LoadCommand implements Callable<Integer> {
     /** Each worker loads its own fragments in parallel; the first creates the schema and finishes (dissertation 4.3). */
     private int loadWithWorkers(PrintWriter out, PrintWriter err, StoreProvider provider, Parameters params,
                                 SocialGraph graph, int loaders) {
-        Map<String, String> all = new java.util.TreeMap<>(storeOptions.settings(provider, params).asMap());
+        Map<String, String> all = new TreeMap<>(storeOptions.settings(provider, params).asMap());
         all.putAll(params.asMap());
         try (ClusterCoordinator c = cluster.connect(err)) {
             boolean loaded = c.open(provider.name(), all, graph,
-                    org.bgbench.workload.WorkloadParameters.toSpec(params.asMap()), cluster.rates(),
+                    WorkloadParameters.toSpec(params.asMap()), cluster.rates(),
                     provider.traits().onePerWorker());
             if (loaded && !replace) {
                 out.println("The store already holds this graph (" + graph.spec().fingerprint() + "); nothing to do."
                         + " Pass --replace to load it again.");
-                String fresh = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
+                String fresh = StateMark.loaded(graph.spec().fingerprint()).text();
                 c.storeMarks().stream().filter(m -> !fresh.equals(m)).findFirst().ifPresent(m -> err.println(
                         "bg: note: the store holds this graph, but not as loaded (its state mark: " + m + "); pass "
                                 + "--replace to load it anew"));
                 return 0;
             }
             ClusterCoordinator.LoadSummary r = c.load(loaders);
-            out.printf(java.util.Locale.ROOT, "Loaded %s with %d workers in %.1f s (load %.1f s + finish %.1f s): %,d rows, "
+            out.printf(Locale.ROOT, "Loaded %s with %d workers in %.1f s (load %.1f s + finish %.1f s): %,d rows, "
                             + "%,.0f rows/s%n", provider.name(), c.names().size(), r.totalS(), r.loadS(), r.finishS(),
                     r.rows(), r.rows() / Math.max(1e-9, r.loadS()));
-            out.printf(java.util.Locale.ROOT, "  sanity check passed: %,d members, %,d friendships, %,d pending, %,d resources, "
+            out.printf(Locale.ROOT, "  sanity check passed: %,d members, %,d friendships, %,d pending, %,d resources, "
                             + "%,d comments%n", r.counts().members(), r.counts().friendships(), r.counts().pending(),
                     r.counts().resources(), r.counts().comments());
             return 0;

@@ -2,6 +2,7 @@ package org.bgbench.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -25,6 +26,7 @@ import org.bgbench.runner.Experiment;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.Loading;
 import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
 import org.bgbench.runner.ValidationOptions;
@@ -32,15 +34,16 @@ import org.bgbench.runner.rating.LocalExecutor;
 import org.bgbench.runner.rating.RatingRunner;
 import org.bgbench.runner.rating.RatingSession;
 import org.bgbench.runner.rating.ResetPolicy;
+import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "quickstart", mixinStandardHelpOptions = true,
         description = {"BG's main job on the embedded default: load a small graph into SQLite if it is not there, run",
@@ -105,7 +108,7 @@ final class QuickstartCommand implements Callable<Integer> {
         StoreSettings settings = StoreSettings.forProvider(provider, params.asMap());
         Path runDir = outDir != null ? outDir
                 : Path.of("runs", "quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        org.bgbench.runner.OutputGuard.directory("--out", runDir);
+        OutputGuard.directory("--out", runDir);
         if (rateMaxThreads < 1) {
             throw new InvalidParameterException("--rate-max-threads", "must be at least 1, got " + rateMaxThreads);
         }
@@ -127,7 +130,7 @@ final class QuickstartCommand implements Callable<Integer> {
                 err.printf("bg: T=%d, %s of %s (after 1 s warm-up)%n", t, Durations.format(measured), mix);
                 Experiment.Outcome o = db.run(ws, es, runDir.resolve("T" + t + ".json"), null);
                 if (o.unsealed() != null) {
-                    throw new org.bgbench.store.StoreException(o.unsealed());
+                    throw new StoreException(o.unsealed());
                 }
                 results.add(o.result());
             }
@@ -185,7 +188,7 @@ final class QuickstartCommand implements Callable<Integer> {
         ExperimentSpec template = ExperimentSpec.timed(ws, 1, delta, Duration.ofSeconds(1),
                 EmulatorConfig.ThreadKind.AUTO, theSla.beta(), v);
         Path dir = runDir.resolve("rating");
-        java.nio.file.Files.createDirectories(dir);
+        Files.createDirectories(dir);
         LocalExecutor executor = new LocalExecutor(db, ws, loaders, err);
         RatingRunner runner = new RatingRunner(executor, ws, template, new ResetPolicy(ResetPolicy.Mode.AUTO), dir,
                 err, false);

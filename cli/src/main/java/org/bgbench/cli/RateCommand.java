@@ -7,29 +7,39 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.cluster.coordinator.ClusterExecutor;
 import org.bgbench.emulator.open.ArrivalSchedule;
-import org.bgbench.model.GraphParameters;
+import org.bgbench.loader.LoadException;
+import org.bgbench.measurement.report.ReportFiles;
+import org.bgbench.metrics.MetricsEndpoint;
+import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.rating.Experiment;
 import org.bgbench.rating.LocalSearch;
+import org.bgbench.rating.ModelsChart;
 import org.bgbench.rating.RatingListener;
+import org.bgbench.rating.RatingReport;
 import org.bgbench.rating.RatingSettings;
 import org.bgbench.rating.Sla;
 import org.bgbench.rating.Target;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.OpenModel;
+import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
 import org.bgbench.runner.ValidationOptions;
-import org.bgbench.runner.WorkloadChecks;
 import org.bgbench.runner.rating.ExperimentExecutor;
 import org.bgbench.runner.rating.LocalExecutor;
 import org.bgbench.runner.rating.RatingRunner;
@@ -38,7 +48,6 @@ import org.bgbench.runner.rating.ResetPolicy;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.model.Durations;
 import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.bgbench.workload.mix.Mixes;
@@ -154,8 +163,7 @@ final class RateCommand implements Callable<Integer> {
             }
             params.put("mix", workload, "--workload");
         }
-        params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
-        params.warnings().forEach(w -> err.println("bg: warning: " + w));
+        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
         Sla theSla = Sla.parse("--sla", sla);
         Duration deltaDuration = Durations.parse("--delta", delta);
         theSla.checkExperimentDuration("--delta", deltaDuration);
@@ -174,35 +182,35 @@ final class RateCommand implements Callable<Integer> {
                 .build();
         ResetPolicy policy = new ResetPolicy(ResetPolicy.Mode.parse(reset));
         Duration warm = Durations.parse("--warmup", warmup);
-        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
-        WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
+        ExperimentSetup.Plan plan = setup.plan();
+        SocialGraph graph = plan.graph();
+        WorkloadSpec ws = plan.workload();
         workload = ws.mixName();
-        WorkloadChecks.feasible(ws, graph);
-        ValidationOptions validation = RunKeys.validation(params);
+        ValidationOptions validation = setup.validation();
         ValidationOptions quiet = validation == null ? null
                 : new ValidationOptions(validation.memoryBytes(), validation.threads(), validation.buckets(),
                         theSla.tauPct(), false);
-        ExperimentSpec template = ExperimentSpec.timed(ws, 1, deltaDuration, warm, RunKeys.threadKind(params),
-                theSla.beta(), quiet).withStoreHosts(storeHosts.resolve(err));
+        ExperimentSpec template = setup.timed(ws, 1, deltaDuration, warm, theSla.beta(), quiet)
+                .withStoreHosts(storeHosts.resolve(err));
         // The store's default timeouts follow the SLA's β.
-        StoreSettings storeSettings = storeOptions.settings(provider, params).withBeta(theSla.beta());
+        StoreSettings storeSettings = setup.storeSettings(storeOptions).withBeta(theSla.beta());
         Path dir = out != null ? out : Path.of("runs", "rate-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + provider.name());
-        org.bgbench.runner.OutputGuard.directory("--out", dir);
+        OutputGuard.directory("--out", dir);
         Files.createDirectories(dir);
-        int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
+        int loaders = setup.loaders();
         long t0 = System.nanoTime();
         Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("store", provider.name());
         extra.put("workload", workload);
         if (cluster.active()) {
             extra.put("workers", cluster.workers);
-            Map<String, String> all = new java.util.TreeMap<>(storeSettings.asMap());
+            Map<String, String> all = new TreeMap<>(storeSettings.asMap());
             all.putAll(params.asMap());
             try (ClusterCoordinator c = cluster.connect(err)) {
                 if (!cluster.open(c, provider, all, graph, ws, template, 4)) {
                     if (!provider.traits().forgetsOnClose()) {
-                        throw new org.bgbench.loader.LoadException("the store does not hold this graph; load it first "
+                        throw new LoadException("the store does not hold this graph; load it first "
                                 + "(bg load --store " + provider.name() + " --workers ... with the same -p graph keys)");
                     }
                     c.load(loaders);
@@ -214,7 +222,7 @@ final class RateCommand implements Callable<Integer> {
                         deltaDuration, dir, t0, extra);
             }
         }
-        try (org.bgbench.metrics.MetricsEndpoint endpoint = metrics.start("local", err);
+        try (MetricsEndpoint endpoint = metrics.start("local", err);
              LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
                 loaders, RunKeys.verifySample(params), err)) {
             LocalExecutor executor = new LocalExecutor(store, ws, loaders, err);
@@ -252,7 +260,7 @@ final class RateCommand implements Callable<Integer> {
         int inFlight = this.inFlight != null ? this.inFlight : soarThreads > 0 ? soarThreads : 64;
         Path openDir = m[0] ? dir.resolve("open") : dir;
         RatingRunner openRunner = new RatingRunner(executor, ws, template, policy, openDir, err, cluster.keepGoing)
-                .openModel(org.bgbench.runner.OpenModel.of("1", arrivalProcess), inFlight, unit);
+                .openModel(OpenModel.of("1", arrivalProcess), inFlight, unit);
         if (closedRunner != null) {
             openRunner.after(closedRunner);
         } else {
@@ -264,7 +272,7 @@ final class RateCommand implements Callable<Integer> {
         RatingSettings openSettings = RatingSettings.builder(theSla).experimentDuration(deltaDuration)
                 .climbingFactor(2).localSearch(settings.localSearch()).targets(EnumSet.of(Target.SOCIALITES))
                 .confirm(!noConfirm).maxThreads((int) Math.max(1, Math.min(maxRate / unit, 1 << 24)))
-                .wording(org.bgbench.rating.RatingReport.Axis.arrivals(unit)::words).build();
+                .wording(RatingReport.Axis.arrivals(unit)::words).build();
         Map<String, Object> openExtra = new LinkedHashMap<>(extra);
         openExtra.put("model", "open");
         openExtra.put("rate_unit", unit);
@@ -273,17 +281,17 @@ final class RateCommand implements Callable<Integer> {
         RatingSession.Report open = RatingSession.rate(openSettings, openRunner, executor,
                 listener(stdout, err, "rate", openRunner), deltaDuration, openDir, System.nanoTime(),
                 "BG open-model rating of " + storeName + " (" + workload + " mix)", openExtra,
-                org.bgbench.rating.RatingReport.Axis.arrivals(unit));
+                RatingReport.Axis.arrivals(unit));
         stdout.print(open.describe());
-        java.util.List<String> unwritten = new java.util.ArrayList<>(closed == null
-                ? java.util.List.of() : closed.unwritten());
+        List<String> unwritten = new ArrayList<>(closed == null
+                ? List.of() : closed.unwritten());
         unwritten.addAll(open.unwritten());
         if (closed != null) {
             Path chart = dir.resolve("models.svg");
             Double openRating = open.result().socialites().filter(x -> x.threads() > 0)
                     .map(x -> x.threads() * unit).orElse(null);
-            org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
-            if (files.write(chart, org.bgbench.rating.ModelsChart.svg("Closed and open model: " + storeName + " ("
+            ReportFiles files = new ReportFiles();
+            if (files.write(chart, ModelsChart.svg("Closed and open model: " + storeName + " ("
                             + workload + " mix)", points(closedRunner, theSla, false), points(openRunner, theSla, true),
                     soar > 0 ? soar : null, openRating, theSla.beta().toNanos() / 1e6))) {
                 stdout.println("Chart: " + chart.toAbsolutePath());
@@ -299,8 +307,8 @@ final class RateCommand implements Callable<Integer> {
      * After the rating's figures are printed: one error line for the files that could not be written (a full disk);
      * whether there were none.
      */
-    private static boolean unwritten(PrintWriter err, java.util.List<String> failures) {
-        org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+    private static boolean unwritten(PrintWriter err, List<String> failures) {
+        ReportFiles files = new ReportFiles();
         failures.forEach(files::failed);
         String line = files.errorLine("the rating above");
         if (line != null) {
@@ -310,9 +318,9 @@ final class RateCommand implements Callable<Integer> {
     }
 
     /** Each experiment's load and p99 for the chart of both models: throughput (closed) or offered rate (open). */
-    private static java.util.List<org.bgbench.rating.ModelsChart.Point> points(RatingRunner runner, Sla sla,
+    private static List<ModelsChart.Point> points(RatingRunner runner, Sla sla,
                                                                             boolean open) {
-        return runner.results().stream().map(r -> new org.bgbench.rating.ModelsChart.Point(
+        return runner.results().stream().map(r -> new ModelsChart.Point(
                 open && r.open() != null ? r.open().offeredRate() : r.throughput(),
                 r.total().p99Ms() == null ? 0 : r.total().p99Ms(),
                 RatingRunner.measurement(r).succeeds(sla))).toList();
@@ -323,7 +331,7 @@ final class RateCommand implements Callable<Integer> {
         stdout.flush();
         return new RatingListener() {
             @Override
-            public void experimentFinished(org.bgbench.rating.Experiment e) {
+            public void experimentFinished(Experiment e) {
                 stdout.printf(Locale.ROOT, "%4d %9s %,12.0f %9.2f %14s %7s  %s%n", e.index(),
                         x.equals("T") ? Integer.toString(e.threads()) : runner.rate(e.threads()),
                         e.throughput(), e.measurement().withinBetaPct(), e.measurement().validationIncomplete() != null

@@ -6,16 +6,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
+import org.bgbench.loader.LoadException;
+import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.report.SummaryPrinter;
-import org.bgbench.model.GraphParameters;
-import org.bgbench.model.GraphSpec;
+import org.bgbench.metrics.MetricsEndpoint;
+import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.Experiment;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunArtifacts;
 import org.bgbench.runner.RunKeys;
@@ -24,16 +32,14 @@ import org.bgbench.runner.WorkloadChecks;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.model.Durations;
 import org.bgbench.workload.WorkloadFile;
-import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.bgbench.workload.mix.Mixes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Emulate T members performing a mix of actions and sessions against a loaded store, measure.",
@@ -115,21 +121,18 @@ final class RunCommand implements Callable<Integer> {
                     + "each 'bg worker' its own --metrics HOST:PORT");
         }
         Parameters params = parameters();
-        params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
-        params.warnings().forEach(w -> err.println("bg: warning: " + w));
-        GraphSpec graphSpec = GraphParameters.toSpec(params.asMap());
-        WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-        SocialGraph graph = new SocialGraph(graphSpec);
-        WorkloadChecks.feasible(ws, graph);
+        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup.Plan plan = setup.plan();
+        WorkloadSpec ws = plan.workload();
+        SocialGraph graph = plan.graph();
         WorkloadChecks.warnings(ws).forEach(w -> err.println("bg: warning: " + w));
-        ExperimentSpec es = ExperimentSpec.of(ws, duration, operations, warmup, RunKeys.threadKind(params),
-                Durations.parse("--beta", beta), RunKeys.validation(params)).withStoreHosts(storeHosts.resolve(err))
-                .withOpen(RunKeys.openModel(params));
+        ExperimentSpec es = setup.experiment(ws, duration, operations, warmup, beta, true)
+                .withStoreHosts(storeHosts.resolve(err)).withOpen(RunKeys.openModel(params));
         // The store's default timeouts follow β.
-        StoreSettings settings = storeOptions.settings(provider, params).withBeta(es.beta());
+        StoreSettings settings = setup.storeSettings(storeOptions).withBeta(es.beta());
         Path resultFile = out != null ? out : defaultOut(provider.name(), ws.mixName(), es.threads());
-        int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
-        org.bgbench.runner.OutputGuard.runResult("--out", resultFile);
+        int loaders = setup.loaders();
+        OutputGuard.runResult("--out", resultFile);
         Path earlier = RunArtifacts.keepEarlier(resultFile);
         if (earlier != null) {
             err.println("bg: " + resultFile + " held an earlier run; kept it as " + earlier);
@@ -137,7 +140,7 @@ final class RunCommand implements Callable<Integer> {
         if (cluster.active()) {
             return runWithWorkers(stdout, err, provider, params, settings, graph, ws, es, resultFile, loaders);
         }
-        try (org.bgbench.metrics.MetricsEndpoint endpoint = metrics.start("local", err);
+        try (MetricsEndpoint endpoint = metrics.start("local", err);
              LocalStore store = LocalStore.open(provider, settings, graph,
                 load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD, loaders,
                 RunKeys.verifySample(params), err)) {
@@ -182,14 +185,14 @@ final class RunCommand implements Callable<Integer> {
         if (es.operations() > 0) {
             throw new InvalidParameterException("--operations", "runs with --workers are timed; use --duration");
         }
-        java.util.Map<String, String> all = new java.util.TreeMap<>(settings.asMap());
+        Map<String, String> all = new TreeMap<>(settings.asMap());
         all.putAll(params.asMap());
         try (ClusterCoordinator c = cluster.connect(err)) {
             boolean loaded = cluster.open(c, provider, all, graph, ws, es,
                     Math.max(1, es.threads() / cluster.workers.size()));
             if (!loaded) {
                 if (!load && !provider.traits().forgetsOnClose()) {
-                    throw new org.bgbench.loader.LoadException("the store does not hold this graph; load it first "
+                    throw new LoadException("the store does not hold this graph; load it first "
                             + "(bg load --store " + provider.name() + " --workers ... with the same -p graph keys) or "
                             + "pass --load");
                 }
@@ -199,12 +202,12 @@ final class RunCommand implements Callable<Integer> {
             }
             err.printf("bg: running %s on %s with %d workers: T=%d (%s per worker), %s%n", ws.mixName(),
                     provider.name(), c.names().size(), es.threads(),
-                    java.util.Arrays.toString(c.plan().threads(es.threads())), Durations.format(es.duration()));
+                    Arrays.toString(c.plan().threads(es.threads())), Durations.format(es.duration()));
             ClusterCoordinator.Outcome o = c.run(es, resultFile, quiet ? null : err);
             stdout.print(SummaryPrinter.summary(o.result()));
             stdout.print(RunValidation.summary(o.result().unpredictable()));
             Object chi = o.result().config().get("chi_square_measured");
-            stdout.printf(java.util.Locale.ROOT, "Workers  %d, χ² of the global distribution vs the centralised one: "
+            stdout.printf(Locale.ROOT, "Workers  %d, χ² of the global distribution vs the centralised one: "
                     + "%s (planned %s)%n", c.names().size(), chi, o.result().config().get("chi_square_planned"));
             if (!o.completed()) {
                 stdout.println("Failed: " + o.reason());
@@ -226,7 +229,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** Whether an open-model run kept to its schedule (a closed one always does); if not, says so on stderr. */
-    static boolean onSchedule(org.bgbench.measurement.RunResult r, PrintWriter err) {
+    static boolean onSchedule(RunResult r, PrintWriter err) {
         if (r.open() == null || r.open().valid()) {
             return true;
         }
@@ -238,7 +241,7 @@ final class RunCommand implements Callable<Integer> {
      * Whether the run's validation (if any) could check every read; if not, says so on stderr: the run then fails,
      * because its verdict on unpredictable data is missing.
      */
-    static boolean validationComplete(org.bgbench.measurement.RunResult r, PrintWriter err) {
+    static boolean validationComplete(RunResult r, PrintWriter err) {
         if (r.unpredictable() == null || r.unpredictable().verdictComplete()) {
             return true;
         }
@@ -254,7 +257,7 @@ final class RunCommand implements Callable<Integer> {
             if (Files.isRegularFile(file)) {
                 // The file's keys first; -P files and -p override them, each keeping where it came from.
                 WorkloadFile wf = WorkloadFile.read("--workload", file);
-                Parameters merged = Parameters.of(java.util.List.of(), java.util.List.of());
+                Parameters merged = Parameters.of(List.of(), List.of());
                 wf.keys().forEach((k, v) -> merged.put(k, v, file.toString()));
                 Parameters given = params;
                 given.asMap().forEach((k, v) -> merged.put(k, v, given.origin(k)));

@@ -17,20 +17,27 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.bgbench.measurement.report.ReportFiles;
 import org.bgbench.model.Durations;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.rating.Sla;
+import org.bgbench.runner.Interrupts;
+import org.bgbench.runner.OutputGuard;
+import org.bgbench.runner.Parameters;
+import org.bgbench.runner.rating.ResetPolicy;
 import org.bgbench.scaling.speedup.Bottleneck;
 import org.bgbench.scaling.speedup.Hosts;
 import org.bgbench.scaling.speedup.RatingDir;
 import org.bgbench.scaling.speedup.ScaleMode;
 import org.bgbench.scaling.speedup.ScalePlan;
 import org.bgbench.scaling.speedup.ScaleReport;
-import org.bgbench.runner.Parameters;
+import org.bgbench.store.DeathWatch;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
+import org.bgbench.workload.mix.Mixes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -96,7 +103,7 @@ final class ScaleCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** scale.json and scale.svg, each through a space reserve; what cannot be written is named after the table. */
-    private final org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+    private final ReportFiles files = new ReportFiles();
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -119,19 +126,18 @@ final class ScaleCommand implements Callable<Integer> {
                 }
             }
         }
-        Parameters.of(List.of(), keys).check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(),
-                Set.of());
+        ExperimentSetup.checkKeys(provider, Parameters.of(List.of(), keys), Set.of());
         loadKeys = Keys.forLoad(provider).keySet();
         Sla.parse("--sla", sla).checkExperimentDuration("--delta", Durations.parse("--delta", delta));
         Durations.parse("--warmup", warmup);
-        if (org.bgbench.workload.mix.Mixes.find(workload).isEmpty()) {
+        if (Mixes.find(workload).isEmpty()) {
             throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named mixes: "
-                    + String.join(", ", org.bgbench.workload.mix.Mixes.names()));
+                    + String.join(", ", Mixes.names()));
         }
         if (!search.equalsIgnoreCase("optimal") && !search.equalsIgnoreCase("approximate")) {
             throw new InvalidParameterException("--search", "expected optimal or approximate, got '" + search + "'");
         }
-        org.bgbench.runner.rating.ResetPolicy.Mode.parse(reset);
+        ResetPolicy.Mode.parse(reset);
         if (maxThreads < 1) {
             throw new InvalidParameterException("--max-threads", "expected a whole number ≥ 1, got " + maxThreads);
         }
@@ -150,7 +156,7 @@ final class ScaleCommand implements Callable<Integer> {
             Map<String, String> g = theMode.graphKeys(given, c.nodes(), baseNodes, defaultMembers);
             try {
                 // a graph the generator refuses is bad input now, not a failed child later
-                new org.bgbench.model.generator.SocialGraph(GraphParameters.toSpec(g));
+                new SocialGraph(GraphParameters.toSpec(g));
             } catch (InvalidParameterException e) {
                 throw e;
             } catch (IllegalArgumentException | ArithmeticException e) {
@@ -160,7 +166,7 @@ final class ScaleCommand implements Callable<Integer> {
         }
         Path dir = out != null ? out : Path.of("runs", "scale-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + thePlan.store());
-        org.bgbench.runner.OutputGuard.directory("--out", dir);
+        OutputGuard.directory("--out", dir);
         if (Files.exists(dir.resolve("scale.json"))) {
             throw new InvalidParameterException("--out", dir + " already holds a scale.json; give another directory");
         }
@@ -175,11 +181,12 @@ final class ScaleCommand implements Callable<Integer> {
         for (int i = 0; i < thePlan.configurations().size(); i++) {
             ScalePlan.Configuration c = thePlan.configurations().get(i);
             String name = String.format(Locale.ROOT, "%02d-%s", i + 1, c.name());
-            if (org.bgbench.runner.Interrupts.interrupted()) {
+            if (Interrupts.interrupted()) {
                 // Stopped (Ctrl-C, SIGTERM): the children stopped with it; the rest is not started.
-                outcomes.add(ScaleReport.Outcome.failed(c.name(), c.nodes(), GraphParameters.toSpec(graphs.get(i))
-                        .members(), name, "not started: bg scale was " + org.bgbench.runner.Interrupts.reason(),
-                        false));
+                ScaleReport.Outcome.Config planned = new ScaleReport.Outcome.Config(c.name(), c.nodes(),
+                        GraphParameters.toSpec(graphs.get(i)).members(), name);
+                outcomes.add(ScaleReport.Outcome.failed(planned, "not started: bg scale was "
+                        + Interrupts.reason(), false));
                 continue;
             }
             outcomes.add(configuration(stdout, err, thePlan, c, name, graphs.get(i), dir));
@@ -226,10 +233,10 @@ final class ScaleCommand implements Callable<Integer> {
         ScalePlan.Configuration config = c;
         // BG owns the configuration's servers from its start command to its stop command: a bg scale killed in
         // between (SIGKILL, a crash) still runs the stop command, from a watchdog.
-        org.bgbench.store.DeathWatch stopOnDeath = null;
+        DeathWatch stopOnDeath = null;
         try {
             if (c.stop() != null) {
-                stopOnDeath = org.bgbench.store.DeathWatch.start("exec bash -c \"$1\"", c.stop());
+                stopOnDeath = DeathWatch.start("exec bash -c \"$1\"", c.stop());
             }
             if (c.start() != null) {
                 failure = shell(stdout, err, prefix, "start", c.start());
@@ -242,8 +249,8 @@ final class ScaleCommand implements Callable<Integer> {
                     config = c.withSettings(keyValues(f.stdout()));
                 }
             }
-            if (failure == null && org.bgbench.runner.Interrupts.interrupted()) {
-                failure = "not loaded or rated: bg scale was " + org.bgbench.runner.Interrupts.reason();
+            if (failure == null && Interrupts.interrupted()) {
+                failure = "not loaded or rated: bg scale was " + Interrupts.reason();
             }
             if (failure == null) {
                 List<String> common = new ArrayList<>(List.of("--store", thePlan.store()));
@@ -263,8 +270,8 @@ final class ScaleCommand implements Callable<Integer> {
                 BgProcess.Finished l = bg(stdout, err, prefix, load);
                 if (l.exitCode() != 0) {
                     failure = commandFailed("bg load", l);
-                } else if (org.bgbench.runner.Interrupts.interrupted()) {
-                    failure = "not rated: bg scale was " + org.bgbench.runner.Interrupts.reason();
+                } else if (Interrupts.interrupted()) {
+                    failure = "not rated: bg scale was " + Interrupts.reason();
                 } else {
                     List<String> rate = new ArrayList<>(List.of("rate", "--target", "soar", "--out",
                             ratingDir.toString(), "--workload", workload, "--sla", sla, "--delta", delta, "--warmup",
@@ -313,16 +320,20 @@ final class ScaleCommand implements Callable<Integer> {
         if (rating == null) {
             err.println("bg: configuration " + name + " failed: " + failure);
             err.flush();
-            return ScaleReport.Outcome.failed(c.name(), c.nodes(), members, rel, failure, oneHost);
+            ScaleReport.Outcome.Config planned = new ScaleReport.Outcome.Config(c.name(), c.nodes(), members, rel);
+            return ScaleReport.Outcome.failed(planned, failure, oneHost);
         }
         if (failure != null) {
             err.println("bg: configuration " + name + " failed: " + failure + " (its rating is kept)");
             err.flush();
         }
-        return new ScaleReport.Outcome(c.name(), c.nodes(), failure == null, rating.soar(), rating.threads(),
-                rating.status(), members, rel, failure, rating.resources(),
-                oneHost ? Bottleneck.onOneMachine(rating.resources(), thePlan.linkBytesPerS(), rating.cpu())
-                        : Bottleneck.of(rating.resources(), thePlan.linkBytesPerS()), oneHost);
+        Bottleneck bottleneck = oneHost
+                ? Bottleneck.onOneMachine(rating.resources(), thePlan.linkBytesPerS(), rating.cpu())
+                : Bottleneck.of(rating.resources(), thePlan.linkBytesPerS());
+        return new ScaleReport.Outcome(new ScaleReport.Outcome.Config(c.name(), c.nodes(), members, rel),
+                new ScaleReport.Outcome.Rating(failure == null, rating.soar(), rating.threads(), rating.status(),
+                        failure),
+                new ScaleReport.Outcome.Hardware(rating.resources(), bottleneck, oneHost));
     }
 
     private ScaleReport report(ScaleMode mode, ScalePlan plan, List<ScaleReport.Outcome> outcomes) {

@@ -1,8 +1,9 @@
 package org.bgbench.cli;
 
-import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import org.bgbench.cluster.coordinator.ClusterCoordinator;
+import org.bgbench.model.InvalidParameterException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,7 +22,7 @@ final class ShutdownCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         if (!cluster.active()) {
-            throw new org.bgbench.model.InvalidParameterException("--workers", "name the workers to shut down");
+            throw new InvalidParameterException("--workers", "name the workers to shut down");
         }
         try (ClusterCoordinator c = cluster.connect(spec.commandLine().getErr())) {
             c.shutdownWorkers();

@@ -1,5 +1,6 @@
 package org.bgbench.cli;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -14,24 +15,25 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import org.bgbench.loader.repair.RepairDb;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.Unpredictable;
+import org.bgbench.measurement.report.ReportFiles;
 import org.bgbench.model.Durations;
-import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.Experiment;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
-import org.bgbench.runner.WorkloadChecks;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.bgbench.workload.mix.Mixes;
 import picocli.CommandLine.Command;
@@ -93,10 +95,32 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No per-second progress lines.")
     boolean quiet;
 
-    /** One point of the curve. */
-    record Point(int threads, double throughput, double withinBetaPct, long actions, long errors,
-                 Map<String, Map<String, Object>> perAction, Double unpredictablePct, Double vnfUnpredictablePct,
-                 String result) {
+    /**
+     * One point of the curve. Its JSON is flat (the nested parts unwrapped), as the sweep's JSON has always been.
+     *
+     * @param threads   T
+     * @param totals    throughput and counts over every action
+     * @param perAction each action's count, throughput, latencies and errors
+     * @param validity  the unpredictable shares, or nulls when no reads were checked
+     * @param result    the run's result file
+     */
+    record Point(int threads, @JsonUnwrapped Totals totals, Map<String, Map<String, Object>> perAction,
+                 @JsonUnwrapped Validity validity, String result) {
+        double throughput() {
+            return totals.throughput();
+        }
+
+        double withinBetaPct() {
+            return totals.withinBetaPct();
+        }
+    }
+
+    /** A point's throughput and counts over every action. */
+    record Totals(double throughput, double withinBetaPct, long actions, long errors) {
+    }
+
+    /** A point's unpredictable shares: of all reads, and of View News Feed's. */
+    record Validity(Double unpredictablePct, Double vnfUnpredictablePct) {
     }
 
     @Override
@@ -122,11 +146,10 @@ final class SweepCommand implements Callable<Integer> {
             throw new InvalidParameterException("--reset", "expected auto, image, repair, reload or none, got '"
                     + reset + "'");
         }
-        params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), Keys.IGNORED_USC);
-        params.warnings().forEach(w -> err.println("bg: warning: " + w));
-        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
-        WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-        WorkloadChecks.feasible(ws, graph);
+        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup.Plan plan = setup.plan();
+        SocialGraph graph = plan.graph();
+        WorkloadSpec ws = plan.workload();
         ws.mix().symmetryWarnings().forEach(w -> err.println("bg: warning: " + w));
         Duration measured = Durations.parse("--duration", duration);
         Duration warm = Durations.parse("--warmup", warmup);
@@ -137,7 +160,7 @@ final class SweepCommand implements Callable<Integer> {
             throw new InvalidParameterException("--warmup", "must not be negative, got " + warmup);
         }
         Duration b = Durations.parse("--beta", beta);
-        StoreSettings settings = storeOptions.settings(provider, params).withBeta(b);
+        StoreSettings settings = setup.storeSettings(storeOptions).withBeta(b);
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Path file = out != null ? out : Path.of("runs", "sweep-" + stamp + "-" + provider.name() + "-"
                 + ws.mixName() + ".json");
@@ -145,15 +168,14 @@ final class SweepCommand implements Callable<Integer> {
             throw new InvalidParameterException("--out", file + " is a directory; give a file such as "
                     + file.resolve("sweep.json"));
         }
-        org.bgbench.runner.OutputGuard.file("--out", file);
+        OutputGuard.file("--out", file);
         Path dir = file.toAbsolutePath().getParent();
         String base = file.getFileName().toString().replaceFirst("\\.json$", "");
         Path runs = dir.resolve(base + "-runs");
-        org.bgbench.runner.OutputGuard.directory("--out", runs);
+        OutputGuard.directory("--out", runs);
         Files.createDirectories(dir);
         Files.createDirectories(runs);
-        int loaders = GraphParameters.intOf(params.asMap(), "numloadthreads",
-                2 * Runtime.getRuntime().availableProcessors());
+        int loaders = setup.loaders();
 
         List<Point> points = new ArrayList<>();
         Map<String, Object> header = new LinkedHashMap<>();
@@ -168,7 +190,7 @@ final class SweepCommand implements Callable<Integer> {
         header.put("beta_ms", b.toMillis());
         header.put("grows_data", ws.mix().growsData());
         // The curve's files go through space reserves; one that cannot be written ends the sweep after its row.
-        org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+        ReportFiles files = new ReportFiles();
         files.reserve(file);
         files.reserve(dir.resolve(base + ".csv"));
         try (LocalStore store = LocalStore.open(provider, settings, graph,
@@ -184,8 +206,7 @@ final class SweepCommand implements Callable<Integer> {
                 if (!points.isEmpty() || store.state().changed()) {
                     resetStore(method, store, loaders, err);
                 }
-                ExperimentSpec es = ExperimentSpec.timed(ws, t, measured, warm, RunKeys.threadKind(params), b,
-                        RunKeys.validation(params));
+                ExperimentSpec es = setup.timedAsKeysSay(ws, t, measured, warm, b);
                 Path runFile = runs.resolve("T" + t + ".json");
                 Experiment.Outcome o = store.run(ws, es, runFile, quiet ? null : err);
                 Point p = point(t, o.result(), runFile);
@@ -230,7 +251,7 @@ final class SweepCommand implements Callable<Integer> {
         switch (method) {
             case "image" -> store.restoreImage();
             case "repair" -> {
-                org.bgbench.loader.repair.RepairDb.Report r = store.repair(
+                RepairDb.Report r = store.repair(
                         Math.max(2, Runtime.getRuntime().availableProcessors()));
                 if (!r.verified()) {
                     err.println("bg: RepairDB could not verify the store (" + r.mismatches().get(0)
@@ -265,8 +286,9 @@ final class SweepCommand implements Callable<Integer> {
         Double all = u == null || u.readsChecked() == 0 ? null : u.pct();
         Double vnf = u == null || !u.actions().containsKey("VNF") ? null : u.actions().get("VNF").pct();
         KindResult total = r.total();
-        return new Point(t, r.throughput(), total.withinBetaPct() == null ? 0 : total.withinBetaPct(), total.count(),
-                total.errors(), per, all, vnf, file.toString());
+        Totals totals = new Totals(r.throughput(), total.withinBetaPct() == null ? 0 : total.withinBetaPct(),
+                total.count(), total.errors());
+        return new Point(t, totals, per, new Validity(all, vnf), file.toString());
     }
 
     private static String latencies(Point p) {
@@ -277,19 +299,19 @@ final class SweepCommand implements Callable<Integer> {
                 s.append(String.format(Locale.ROOT, "%s %.2f  ", a, (Double) mean));
             }
         });
-        if (p.vnfUnpredictablePct() != null) {
-            s.append(String.format(Locale.ROOT, "(VNF unpredictable %.3f %%)", p.vnfUnpredictablePct()));
+        if (p.validity().vnfUnpredictablePct() != null) {
+            s.append(String.format(Locale.ROOT, "(VNF unpredictable %.3f %%)", p.validity().vnfUnpredictablePct()));
         }
         return s.toString().trim();
     }
 
     /** Writes the curve so far, atomically: an interrupted sweep keeps every completed point. */
-    private static void write(org.bgbench.measurement.report.ReportFiles files, Path json, Path csv,
+    private static void write(ReportFiles files, Path json, Path csv,
                               Map<String, Object> header, List<Point> points) throws IOException {
         Map<String, Object> doc = new LinkedHashMap<>(header);
         doc.put("points", points);
         files.write(json, JSON.writeValueAsString(doc));
-        java.util.TreeSet<String> actions = new java.util.TreeSet<>();
+        TreeSet<String> actions = new TreeSet<>();
         points.forEach(p -> actions.addAll(p.perAction().keySet()));
         StringBuilder c = new StringBuilder("threads,throughput,within_beta_pct,actions,errors,unpredictable_pct,"
                 + "vnf_unpredictable_pct");
@@ -299,9 +321,10 @@ final class SweepCommand implements Callable<Integer> {
         c.append('\n');
         for (Point p : points) {
             c.append(p.threads()).append(',').append(fmt(p.throughput())).append(',').append(fmt(p.withinBetaPct()))
-                    .append(',').append(p.actions()).append(',').append(p.errors()).append(',')
-                    .append(p.unpredictablePct() == null ? "" : fmt(p.unpredictablePct())).append(',')
-                    .append(p.vnfUnpredictablePct() == null ? "" : fmt(p.vnfUnpredictablePct()));
+                    .append(',').append(p.totals().actions()).append(',').append(p.totals().errors()).append(',')
+                    .append(p.validity().unpredictablePct() == null ? "" : fmt(p.validity().unpredictablePct()))
+                    .append(',').append(p.validity().vnfUnpredictablePct() == null ? ""
+                            : fmt(p.validity().vnfUnpredictablePct()));
             for (String a : actions) {
                 Map<String, Object> m = p.perAction().get(a);
                 c.append(',').append(m == null || m.get("mean_ms") == null ? "" : fmt((Double) m.get("mean_ms")))

@@ -3,13 +3,15 @@ package org.bgbench.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import org.bgbench.measurement.RunEvidence;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.Unpredictable;
-import org.bgbench.measurement.RunEvidence;
 import org.bgbench.measurement.report.ResultChecksum;
 import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.measurement.report.ResultWriter;
@@ -38,7 +40,7 @@ final class ValidateCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Parameters(paramLabel = "RUN", description = "A run's result JSON (runs/….json) or its directory (runs/…/).")
-    java.nio.file.Path run;
+    Path run;
 
     @Option(names = "-p", paramLabel = "KEY=VALUE", description = "validation.memory, validation.threads, "
             + "freshness.buckets, tau; repeatable.")
@@ -53,8 +55,8 @@ final class ValidateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         org.bgbench.runner.Parameters params = org.bgbench.runner.Parameters.of(List.of(), overrides);
-        params.check(java.util.Set.of("validation.memory", "validation.threads", "freshness.buckets", "tau"),
-                java.util.Set.of());
+        params.check(Set.of("validation.memory", "validation.threads", "freshness.buckets", "tau"),
+                Set.of());
         ValidationOptions o = RunKeys.validation(params);
         RunArtifacts a = RunArtifacts.find(run);
         RunResult result = readQuietly(a);

@@ -2,15 +2,18 @@ package org.bgbench.cli;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.cluster.protocol.Messages;
+import org.bgbench.loader.LoadException;
 import org.bgbench.model.GraphParameters;
-import org.bgbench.runner.LocalStore;
-import org.bgbench.runner.Parameters;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.runner.Parameters;
+import org.bgbench.runner.StoreVerification;
+import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
@@ -63,7 +66,7 @@ final class VerifyCommand implements Callable<Integer> {
         if (repair) {
             return repair(out, err, provider, settings, graph);
         }
-        LocalStore.Verification v = LocalStore.verify(provider, settings, graph, limit);
+        StoreVerification.Verification v = StoreVerification.verify(provider, settings, graph, limit);
         out.println("State mark: " + v.mark() + "; compared with " + v.comparedWith());
         if (v.problem() != null) {
             out.println("Problem: " + v.problem());
@@ -83,9 +86,9 @@ final class VerifyCommand implements Callable<Integer> {
         err.printf("bg: repairing %s: reading all %,d members and fixing what differs from the generated graph%n",
                 provider.name(), graph.members());
         err.flush();
-        LocalStore.Repair r = LocalStore.repair(provider, settings, graph, n, limit, err);
+        StoreVerification.Repair r = StoreVerification.repair(provider, settings, graph, n, limit, err);
         out.println("State mark before: " + r.markBefore());
-        out.printf(java.util.Locale.ROOT, "Read %,d members in %.1f s; restored %,d relationships and %,d comments "
+        out.printf(Locale.ROOT, "Read %,d members in %.1f s; restored %,d relationships and %,d comments "
                 + "with %,d actions%n", r.report().members(), r.report().seconds(), r.report().relationships(),
                 r.report().comments(), r.report().storeCalls());
         if (!r.report().refused().isEmpty()) {
@@ -113,7 +116,7 @@ final class VerifyCommand implements Callable<Integer> {
         try (ClusterCoordinator c = cluster.connect(err)) {
             if (!c.open(provider.name(), all, graph, WorkloadParameters.toSpec(params.asMap()), cluster.rates(),
                     provider.traits().onePerWorker())) {
-                throw new org.bgbench.loader.LoadException("the store does not hold this graph");
+                throw new LoadException("the store does not hold this graph");
             }
             if (repair) {
                 err.printf("bg: repairing %s on %d workers: each reads its members and fixes what differs from the "
@@ -123,12 +126,12 @@ final class VerifyCommand implements Callable<Integer> {
                 boolean ok = true;
                 for (int k = 0; k < done.size(); k++) {
                     Messages.ResetDone d = done.get(k);
-                    out.printf(java.util.Locale.ROOT, "worker %d %s: restored %,d relationships and %,d comments in "
+                    out.printf(Locale.ROOT, "worker %d %s: restored %,d relationships and %,d comments in "
                             + "%.1f s%s%n", k, c.names().get(k), d.relationships(), d.comments(), d.seconds(),
                             d.verified() ? "" : "; still different: " + d.mismatch());
                     ok &= d.verified();
                 }
-                out.println("State mark after: " + (ok ? org.bgbench.store.StateMark.loaded(graph.spec().fingerprint())
+                out.println("State mark after: " + (ok ? StateMark.loaded(graph.spec().fingerprint())
                         : "unchanged from running: (the repair did not finish)"));
                 out.println(ok ? "The store holds exactly the generated graph again."
                         : "The repair could not bring the store back; reload it (bg load --store " + provider.name()

@@ -5,12 +5,14 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import org.bgbench.cluster.rpc.WorkerServer;
 import org.bgbench.cluster.security.Secrets;
 import org.bgbench.cluster.security.SecurityOptionException;
 import org.bgbench.cluster.security.TlsServer;
-import org.bgbench.cluster.rpc.WorkerServer;
 import org.bgbench.cluster.worker.WorkerService;
+import org.bgbench.metrics.MetricsEndpoint;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.runner.Interrupts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -105,7 +107,7 @@ final class WorkerCommand implements Callable<Integer> {
         try (WorkerServer server = WorkerServer.builder(address, service).secret(sharedSecret).tls(identity)
                 .messages(say).start();
              // Its metrics are labelled with the address coordinators name it by in --workers.
-             org.bgbench.metrics.MetricsEndpoint endpoint = metrics.start(host + ":" + server.port(), err)) {
+             MetricsEndpoint endpoint = metrics.start(host + ":" + server.port(), err)) {
             err.printf("bg worker: listening on %s:%d%s (results in %s)%n", host, server.port(),
                     identity == null ? "" : " with TLS", dir.toAbsolutePath());
             err.flush();
@@ -120,7 +122,7 @@ final class WorkerCommand implements Callable<Integer> {
             });
             // Ctrl-C or SIGTERM: the running experiment (if any) ends and answers its coordinator, then the worker
             // stops serving.
-            try (org.bgbench.runner.Interrupts.Registration r = org.bgbench.runner.Interrupts.onInterrupt(why -> {
+            try (Interrupts.Registration r = Interrupts.onInterrupt(why -> {
                 Thread.ofPlatform().daemon().start(() -> {
                     try {
                         Thread.sleep(1000); // the stopped run's answer leaves first
@@ -132,7 +134,7 @@ final class WorkerCommand implements Callable<Integer> {
             })) {
                 server.awaitTermination();
             }
-            err.println(org.bgbench.runner.Interrupts.interrupted() ? "bg worker: " + org.bgbench.runner.Interrupts
+            err.println(Interrupts.interrupted() ? "bg worker: " + Interrupts
                     .reason() : "bg worker: shut down by the coordinator");
             err.flush();
         }

@@ -68,8 +68,8 @@ class ClusterMarkTest {
         AtomicInteger code2 = new AtomicInteger(-1);
         Thread[] w1 = new Thread[1];
         Thread[] w2 = new Thread[1];
-        int p1 = BgCommandTest.startWorker(dir, new StringWriter(), code1, w1, "--secret", SECRET);
-        int p2 = BgCommandTest.startWorker(dir, new StringWriter(), code2, w2, "--secret", SECRET);
+        int p1 = BgCommandFixture.startWorker(dir, new StringWriter(), code1, w1, "--secret", SECRET);
+        int p2 = BgCommandFixture.startWorker(dir, new StringWriter(), code2, w2, "--secret", SECRET);
         String workers = "127.0.0.1:" + p1 + ",127.0.0.1:" + p2;
         try {
             assertThat(bg(cluster(workers, "load"))).as(err.toString()).isZero();

@@ -8,13 +8,17 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bgbench.cluster.rpc.WorkerServer;
 import org.bgbench.cluster.worker.WorkerService;
+import org.bgbench.store.StoreSettings;
+import org.bgbench.store.postgres.PostgresStoreProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -159,9 +163,9 @@ class ClusterPostgresTest {
 
     /** The store's state mark, read as BG reads it. */
     private String storeMark() {
-        var provider = new org.bgbench.store.postgres.PostgresStoreProvider();
-        try (var store = provider.open(org.bgbench.store.StoreSettings.forProvider(provider,
-                java.util.Map.of("postgres.url", url.substring("postgres.url=".length()), "postgres.pool", "2")))) {
+        var provider = new PostgresStoreProvider();
+        try (var store = provider.open(StoreSettings.forProvider(provider,
+                Map.of("postgres.url", url.substring("postgres.url=".length()), "postgres.pool", "2")))) {
             return store.stateMark().orElse("(none)");
         }
     }
@@ -235,7 +239,7 @@ class ClusterPostgresTest {
         Thread killer = Thread.ofPlatform().start(() -> {
             try {
                 long deadline = System.nanoTime() + 120_000_000_000L;
-                while (System.nanoTime() < deadline && !java.nio.file.Files.exists(rating.resolve("01-T1.json"))) {
+                while (System.nanoTime() < deadline && !Files.exists(rating.resolve("01-T1.json"))) {
                     Thread.sleep(20);
                 }
                 // As a killed process would: its server and its database connections go away.
@@ -259,7 +263,7 @@ class ClusterPostgresTest {
         assertThat(rating.resolve("02-T2.json")).exists();
         // Found dead while an experiment ran, the failed attempt's merged result is kept beside the retried one's;
         // found dead when the workers check their shares before it, nothing of it ran, so there is none to keep.
-        if (!java.nio.file.Files.exists(rating.resolve("02-T2-failed.json"))) {
+        if (!Files.exists(rating.resolve("02-T2-failed.json"))) {
             assertThat(r.at("/reset_notes").toString()).as(err.toString()).contains("failed (worker 127.0.0.1:"
                     + thirdPort);
         }

@@ -13,7 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiFunction;
+import java.util.stream.Collectors;
 import org.bgbench.deck.Deck;
+import org.bgbench.scaling.speedup.ScaleMode;
+import org.bgbench.scaling.speedup.ScaleReport;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.conformance.servers.ServerScripts;
 import org.junit.jupiter.api.AfterAll;
@@ -137,7 +141,7 @@ class DeckBrowserTest {
                 && deck.jobs().all().stream().allMatch(j -> j.exitCode() != null));
         assertThat(deck.jobs().all().stream().filter(j -> j.exitCode() == 0).count())
                 .as(() -> deck.jobs().all().stream().map(j -> j.args() + " exit " + j.exitCode() + ":\n  "
-                        + String.join("\n  ", j.lines())).collect(java.util.stream.Collectors.joining("\n")))
+                        + String.join("\n  ", j.lines())).collect(Collectors.joining("\n")))
                 .isEqualTo(succeeded);
     }
 
@@ -271,13 +275,14 @@ class DeckBrowserTest {
     @Order(6)
     void aScaleResultAndAnElasticityResultAreDrawn() throws Exception {
         // scale.json as bg scale's own report writes it; the elasticity result as the lead's format describes it.
-        java.util.function.BiFunction<String, Integer, org.bgbench.scaling.speedup.ScaleReport.Outcome> rated = (name,
-                n) -> new org.bgbench.scaling.speedup.ScaleReport.Outcome(name, n, true, 1000.0 * n * 0.9 + 100, 4 * n,
-                "confirmed", 1000, "0" + n + "-" + name, null, List.of(), null, true);
-        org.bgbench.scaling.speedup.ScaleReport report = new org.bgbench.scaling.speedup.ScaleReport(
-                org.bgbench.scaling.speedup.ScaleMode.SPEEDUP, "postgres", "95%:100ms:0.01%:60s",
-                List.of(rated.apply("one", 1), rated.apply("two", 2), org.bgbench.scaling.speedup.ScaleReport.Outcome
-                        .failed("three", 3, 1000, "03-three", "start command exited 3: port in use", true)),
+        BiFunction<String, Integer, ScaleReport.Outcome> rated = (name, n) -> new ScaleReport.Outcome(
+                new ScaleReport.Outcome.Config(name, n, 1000, "0" + n + "-" + name),
+                new ScaleReport.Outcome.Rating(true, 1000.0 * n * 0.9 + 100, 4 * n, "confirmed", null),
+                new ScaleReport.Outcome.Hardware(List.of(), null, true));
+        ScaleReport report = new ScaleReport(ScaleMode.SPEEDUP, "postgres", "95%:100ms:0.01%:60s",
+                List.of(rated.apply("one", 1), rated.apply("two", 2), ScaleReport.Outcome.failed(
+                        new ScaleReport.Outcome.Config("three", 3, 1000, "03-three"),
+                        "start command exited 3: port in use", true)),
                 List.of("every configuration's nodes and BG ran on this one machine"));
         Path scale = Files.createDirectories(dir.resolve("runs/scale-deck"));
         Files.writeString(scale.resolve("scale.json"), JSON.writeValueAsString(report.toMap()));

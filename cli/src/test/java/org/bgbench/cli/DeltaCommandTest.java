@@ -9,6 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.bgbench.rating.DeltaAnalyzer;
+import org.bgbench.workload.WorkloadParameters;
+import org.bgbench.workload.WorkloadSpec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,14 +67,14 @@ class DeltaCommandTest {
         for (int t = 0; t < falling.length; t++) {
             falling[t] = Math.max(1, 10_000 * Math.pow(0.7, t));
         }
-        org.bgbench.rating.DeltaAnalyzer.Result r = org.bgbench.rating.DeltaAnalyzer.analyze(falling,
-                org.bgbench.rating.DeltaAnalyzer.Settings.defaults(), 120);
+        DeltaAnalyzer.Result r = DeltaAnalyzer.analyze(falling,
+                DeltaAnalyzer.Settings.defaults(), 120);
         assertThat(r.converged()).isFalse();
-        org.bgbench.workload.WorkloadSpec feeds = org.bgbench.workload.WorkloadParameters.toSpec(
+        WorkloadSpec feeds = WorkloadParameters.toSpec(
                 Map.of("mix", "feed-sr80"));
         assertThat(DeltaCommand.growthNote(r, feeds)).contains("SR 80.00 %", "figure 7.12", "bg sweep",
                 "throughput fell");
-        assertThat(DeltaCommand.growthNote(r, org.bgbench.workload.WorkloadParameters.toSpec(Map.of("mix", "high"))))
+        assertThat(DeltaCommand.growthNote(r, WorkloadParameters.toSpec(Map.of("mix", "high"))))
                 .as("a mix without shares does not grow the data").isNull();
     }
 }

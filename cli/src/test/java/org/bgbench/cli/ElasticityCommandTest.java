@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.bgbench.runner.Interrupts;
 import org.bgbench.scaling.elasticity.Curves;
 import org.bgbench.scaling.elasticity.ElasticityScore;
 import org.bgbench.scaling.elasticity.SetPoint;
@@ -34,7 +35,7 @@ class ElasticityCommandTest {
     @BeforeEach
     void stateDir() {
         System.setProperty("bg.state.dir", dir.resolve("state").toString());
-        org.bgbench.runner.Interrupts.reset();
+        Interrupts.reset();
     }
 
     private int bg(List<String> args) {

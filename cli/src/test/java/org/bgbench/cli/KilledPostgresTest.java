@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -119,7 +120,7 @@ class KilledPostgresTest {
         Path result = dir.resolve("killed.json");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        List<Long> killed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Long> killed = new CopyOnWriteArrayList<>();
         Thread killer = Thread.ofPlatform().daemon().start(() -> {
             try {
                 waitFor(2, err);

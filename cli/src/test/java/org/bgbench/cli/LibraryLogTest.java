@@ -3,6 +3,7 @@ package org.bgbench.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.PrintStream;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,7 @@ class LibraryLogTest {
     void aRecordIsOneLineNamingTheLibraryAndTheRootCauseWithoutClassNames() {
         LibraryLog log = new LibraryLog(out, false, Duration.ofHours(1));
         Throwable broken = new SQLException("An I/O error occurred while sending to the backend.",
-                new java.io.EOFException());
+                new EOFException());
         log.publish(record("com.zaxxer.hikari.pool.ProxyConnection", Level.WARNING, "bg-postgres - Connection "
                 + "org.postgresql.jdbc.PgConnection@cd1e646 marked as broken because of SQLSTATE(08006)", broken));
         log.publish(record("com.datastax.oss.driver.internal.core.control.ControlConnection", Level.WARNING,

@@ -2,11 +2,16 @@ package org.bgbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,9 +20,9 @@ import java.util.regex.Pattern;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.report.ResultJson;
-import org.bgbench.metrics.PrometheusParsers;
 import org.bgbench.metrics.PrometheusParsers.Format;
 import org.bgbench.metrics.PrometheusParsers.Sample;
+import org.bgbench.metrics.PrometheusParsers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -52,7 +57,7 @@ class MetricsCommandTest {
     }
 
     private static String[] with(String[] base, String... more) {
-        List<String> all = new java.util.ArrayList<>(List.of(more));
+        List<String> all = new ArrayList<>(List.of(more));
         all.addAll(List.of(base));
         return all.toArray(String[]::new);
     }
@@ -137,7 +142,7 @@ class MetricsCommandTest {
             String body;
             try {
                 body = PrometheusParsers.scrape(url, Format.TEXT);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 break; // the rating has ended and closed its endpoint
             }
             List<Sample> samples = PrometheusParsers.parse(body, Format.TEXT);
@@ -170,9 +175,9 @@ class MetricsCommandTest {
         PrometheusParsers.requireTools();
         Path secret = dir.resolve("worker.secret");
         Files.writeString(secret, "a-secret-for-the-metrics-test\n");
-        Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
         int port;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
         StringWriter workerErr = new StringWriter();
@@ -241,7 +246,7 @@ class MetricsCommandTest {
 
     @Test
     void aPortInUseIsBadInput() throws Exception {
-        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int code = bg(with(GRAPH, "run", "--store", "memory", "--duration", "1s", "--quiet", "--metrics",
                     "127.0.0.1:" + taken.getLocalPort(), "--out", dir.resolve("taken.json").toString()));
             assertThat(code).as(err.toString()).isEqualTo(Bg.BAD_INPUT);

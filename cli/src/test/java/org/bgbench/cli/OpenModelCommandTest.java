@@ -7,9 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.bgbench.runner.Interrupts;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +30,7 @@ class OpenModelCommandTest {
     @BeforeEach
     void stateDir() {
         System.setProperty("bg.state.dir", dir.resolve("state").toString());
-        org.bgbench.runner.Interrupts.reset();
+        Interrupts.reset();
     }
 
     private int bg(String... more) {
@@ -137,21 +142,21 @@ class OpenModelCommandTest {
         int rated = r.path("socialites").path("threads").asInt() * 25;
         assertThat((double) rated).as(out.toString()).isBetween(capacity - 50, capacity + 50);
         assertThat(r.path("model").asText()).isEqualTo("open");
-        assertThat(out.toString()).contains("Open-model rating " + String.format(java.util.Locale.ROOT, "%,d", rated)
+        assertThat(out.toString()).contains("Open-model rating " + String.format(Locale.ROOT, "%,d", rated)
                 + " arrivals/s");
-        assertThat(java.nio.file.Files.readString(rating.resolve("rating.svg"))).contains("arrival rate",
-                "Open-model rating = " + String.format(java.util.Locale.ROOT, "%,d", rated));
+        assertThat(Files.readString(rating.resolve("rating.svg"))).contains("arrival rate",
+                "Open-model rating = " + String.format(Locale.ROOT, "%,d", rated));
     }
 
     @Test
     void onTwoWorkersEachOffersHalfTheRateAndTheirFiguresMergeWithoutLoss() throws Exception {
         String secret = "a-secret-for-the-open-model-test";
-        java.util.concurrent.atomic.AtomicInteger c1 = new java.util.concurrent.atomic.AtomicInteger(-1);
-        java.util.concurrent.atomic.AtomicInteger c2 = new java.util.concurrent.atomic.AtomicInteger(-1);
+        AtomicInteger c1 = new AtomicInteger(-1);
+        AtomicInteger c2 = new AtomicInteger(-1);
         Thread[] w1 = new Thread[1];
         Thread[] w2 = new Thread[1];
-        int p1 = BgCommandTest.startWorker(dir, new StringWriter(), c1, w1, "--secret", secret);
-        int p2 = BgCommandTest.startWorker(dir, new StringWriter(), c2, w2, "--secret", secret);
+        int p1 = BgCommandFixture.startWorker(dir, new StringWriter(), c1, w1, "--secret", secret);
+        int p2 = BgCommandFixture.startWorker(dir, new StringWriter(), c2, w2, "--secret", secret);
         String workers = "127.0.0.1:" + p1 + ",127.0.0.1:" + p2;
         Path file = dir.resolve("two.json");
         try {
@@ -163,8 +168,8 @@ class OpenModelCommandTest {
         } finally {
             Bg.run(new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), "shutdown",
                     "--workers", workers, "--secret", secret);
-            w1[0].join(java.time.Duration.ofSeconds(15));
-            w2[0].join(java.time.Duration.ofSeconds(15));
+            w1[0].join(Duration.ofSeconds(15));
+            w2[0].join(Duration.ofSeconds(15));
         }
         JsonNode open = read(file).path("open");
         assertThat(open.path("schedule").asText()).isEqualTo("400:2s,ramp:800:2s");
@@ -173,7 +178,7 @@ class OpenModelCommandTest {
         assertThat(open.path("offered").asLong()).isCloseTo(2000, within(20L));
         assertThat(open.path("phases").get(1).path("to_rate").asDouble()).isEqualTo(800);
         List<JsonNode> parts = new ArrayList<>();
-        try (var files = java.nio.file.Files.list(dir.resolve("two-workers"))) {
+        try (var files = Files.list(dir.resolve("two-workers"))) {
             for (Path f : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
                 parts.add(read(f).path("open"));
             }

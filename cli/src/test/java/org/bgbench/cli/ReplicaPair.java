@@ -3,6 +3,7 @@ package org.bgbench.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +41,7 @@ final class ReplicaPair implements AutoCloseable {
     }
 
     static boolean mariadbInstalled() {
-        List<String> dirs = new java.util.ArrayList<>(List.of("/usr/sbin", "/usr/local/sbin", "/usr/bin",
+        List<String> dirs = new ArrayList<>(List.of("/usr/sbin", "/usr/local/sbin", "/usr/bin",
                 "/usr/local/bin"));
         dirs.addAll(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
         return dirs.stream().anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, "mariadbd")));
@@ -109,7 +110,7 @@ final class ReplicaPair implements AutoCloseable {
     }
 
     private static String run(Path script, String... args) throws IOException {
-        List<String> cmd = new java.util.ArrayList<>(List.of("bash", script.toString()));
+        List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         // Two MariaDB servers for a small test graph: no need for scripts/mariadb.sh's 1 GiB buffer pool each.

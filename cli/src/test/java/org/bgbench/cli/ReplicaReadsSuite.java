@@ -3,10 +3,14 @@ package org.bgbench.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.store.DataStore;
@@ -59,20 +63,20 @@ abstract class ReplicaReadsSuite {
     }
 
     @BeforeAll
-    void start() throws java.io.IOException {
-        dir = java.nio.file.Files.createTempDirectory("bg-replica-test");
+    void start() throws IOException {
+        dir = Files.createTempDirectory("bg-replica-test");
         pair = startPair();
         assertThat(bg(with("load", "--store", store(), "-p", store() + ".url=" + pair.url(), "--replace")))
                 .as(err.toString()).isZero();
     }
 
     @AfterAll
-    void stop() throws java.io.IOException {
+    void stop() throws IOException {
         if (pair != null) {
             pair.close();
         }
-        try (var files = java.nio.file.Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        try (var files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
     }
 
@@ -179,7 +183,7 @@ abstract class ReplicaReadsSuite {
             assertThat(store.localServerPids()).containsExactlyElementsOf(pair.pids());
         }
         int port;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+        try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
         String dead = "jdbc:" + (store().equals("postgres") ? "postgresql" : store()) + "://127.0.0.1:" + port + "/bg";

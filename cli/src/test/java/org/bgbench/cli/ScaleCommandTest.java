@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +69,7 @@ class ScaleCommandTest {
         // store's host is this machine), so its bottleneck comes from a store host's figures.
         boolean exporter = Files.isExecutable(Path.of("/usr/bin/prometheus-node-exporter"));
         int port;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+        try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
         String exporterAddress = "127.0.0.1:" + port;
@@ -243,8 +246,8 @@ class ScaleCommandTest {
     void settingsCommandLines() {
         assertThat(ScaleCommand.keyValues("starting the servers\npostgres.url=jdbc:postgresql://h:1/bg\n"
                 + "postgres.read-urls = jdbc:postgresql://h:2/bg\n")).containsExactly(
-                java.util.Map.entry("postgres.url", "jdbc:postgresql://h:1/bg"),
-                java.util.Map.entry("postgres.read-urls", "jdbc:postgresql://h:2/bg"));
+                Map.entry("postgres.url", "jdbc:postgresql://h:1/bg"),
+                Map.entry("postgres.read-urls", "jdbc:postgresql://h:2/bg"));
     }
 
     /**
@@ -270,7 +273,7 @@ class ScaleCommandTest {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("scale.log")
                 .toFile()).start();
         try {
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!Files.exists(started)) {
                 assertThat(p.isAlive()).as(Files.readString(dir.resolve("scale.log"))).isTrue();
                 assertThat(System.nanoTime()).as("the start command runs").isLessThan(deadline);
@@ -278,8 +281,8 @@ class ScaleCommandTest {
             }
             assertThat(stopped).doesNotExist();
             p.destroyForcibly(); // SIGKILL
-            assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-            deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!Files.exists(stopped) && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }

@@ -3,7 +3,9 @@ package org.bgbench.cli;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.bgbench.model.generator.SocialGraph;
@@ -38,7 +40,7 @@ public final class ScriptedStoreProvider implements StoreProvider {
 
     @Override
     public List<StoreSetting> settings() {
-        List<StoreSetting> s = new java.util.ArrayList<>(memory.settings());
+        List<StoreSetting> s = new ArrayList<>(memory.settings());
         s.add(new StoreSetting("scripted.base-ms", "1", "time of one action, ms"));
         s.add(new StoreSetting("scripted.slow-ms", "1", "time of one action in a slow set, ms"));
         s.add(new StoreSetting("scripted.slow-sets", "", "FROM-TO: indexes of the slow sets"));
@@ -48,7 +50,7 @@ public final class ScriptedStoreProvider implements StoreProvider {
     }
 
     @Override
-    public java.util.OptionalLong heapBytes(SocialGraph graph) {
+    public OptionalLong heapBytes(SocialGraph graph) {
         return memory.heapBytes(graph);
     }
 

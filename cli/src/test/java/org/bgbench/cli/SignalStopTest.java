@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,7 +105,7 @@ class SignalStopTest {
         try {
             Process j = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                     Long.toString(p.pid()), "Thread.print").redirectErrorStream(true).start();
-            String out = new String(j.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String out = new String(j.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             return j.waitFor(30, TimeUnit.SECONDS) ? out : out + "(jcmd did not finish)";
         } catch (IOException | InterruptedException e) {
             return "(no thread dump: " + e + ")";

@@ -2,6 +2,8 @@ package org.bgbench.cli;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +32,7 @@ final class SmallDisk {
                 fail("cannot mount a tmpfs to fill (CI must run this test as root): " + why);
             }
             Assumptions.abort("cannot mount a tmpfs (not root?): " + why);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             if (ci) {
                 fail("cannot run mount: " + e.getMessage());
             }
@@ -46,11 +48,11 @@ final class SmallDisk {
     /** Writes {@code file} until the disk is full, as another program on the machine might. */
     static void fill(Path file) throws Exception {
         byte[] chunk = new byte[64 << 10];
-        try (java.io.OutputStream o = Files.newOutputStream(file)) {
+        try (OutputStream o = Files.newOutputStream(file)) {
             while (true) {
                 o.write(chunk);
             }
-        } catch (java.io.IOException full) {
+        } catch (IOException full) {
             // no space left: what was written stays
         }
     }

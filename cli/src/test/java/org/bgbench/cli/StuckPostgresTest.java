@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -14,6 +15,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -94,7 +96,7 @@ class StuckPostgresTest {
         Path result = dir.resolve("stuck.json");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        List<Long> stopped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Long> stopped = new CopyOnWriteArrayList<>();
         long[] frozenAt = {0};
         // Stops the server once the first measured second is reported; never leaves it stopped past a minute.
         Thread freezer = Thread.ofPlatform().daemon().start(() -> {
@@ -215,10 +217,10 @@ class StuckPostgresTest {
                 Path err = dir.resolve("same-" + i + ".err");
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
                 while (runs.get(i).isAlive() && System.nanoTime() < deadline
-                        && !java.nio.file.Files.readString(err).contains("bg: running")) {
+                        && !Files.readString(err).contains("bg: running")) {
                     Thread.sleep(20);
                 }
-                assertThat(java.nio.file.Files.readString(err)).as("run %d checked the store", i)
+                assertThat(Files.readString(err)).as("run %d checked the store", i)
                         .contains("bg: running");
             }
             lock.rollback();
@@ -226,7 +228,7 @@ class StuckPostgresTest {
         int ran = 0;
         for (int i = 0; i < n; i++) {
             assertThat(runs.get(i).waitFor(120, TimeUnit.SECONDS)).isTrue();
-            String err = java.nio.file.Files.readString(dir.resolve("same-" + i + ".err"));
+            String err = Files.readString(dir.resolve("same-" + i + ".err"));
             String both = "exit " + runs.get(i).exitValue() + "\n" + err;
             if (runs.get(i).exitValue() == 0) {
                 ran++;

@@ -7,8 +7,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -82,7 +84,7 @@ class SweepCommandTest {
                     .contains("No space left on device").contains("; the table above is what was measured")
                     .contains("bg: the sweep stops at T=1").doesNotContain("Exception", "\tat ");
             assertThat(out.toString()).doesNotContainPattern("(?m)^ +2 +[0-9,]+ ");
-            try (java.util.stream.Stream<Path> left = Files.list(mnt)) {
+            try (Stream<Path> left = Files.list(mnt)) {
                 assertThat(left.map(p -> p.getFileName().toString())).as("no reserve or temporary file is left")
                         .noneMatch(n -> n.endsWith(".reserve") || n.endsWith(".tmp"));
             }
@@ -106,7 +108,7 @@ class SweepCommandTest {
     }
 
     private static String[] concat(String[] a, String[] b) {
-        String[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] c = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, c, a.length, b.length);
         return c;
     }

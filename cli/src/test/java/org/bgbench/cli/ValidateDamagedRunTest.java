@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
+import java.util.Locale;
 import java.util.stream.Stream;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.Unpredictable;
@@ -146,7 +147,7 @@ class ValidateDamagedRunTest {
         Unpredictable.FileProblem p = verdict().files().get(0);
         long blockStart = at / 65_536 * 65_536;
         assertThat(p.offset()).isBetween(blockStart - 33, at);
-        assertThat(p.problem()).contains(String.format(java.util.Locale.ROOT, "bytes %,d to", blockStart))
+        assertThat(p.problem()).contains(String.format(Locale.ROOT, "bytes %,d to", blockStart))
                 .contains("do not match the checksum the run recorded");
         assertThat(out.toString() + err).doesNotContain("Exception").doesNotContain("\tat ");
     }

@@ -10,11 +10,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.bgbench.measurement.RunEvidence;
 import org.bgbench.measurement.Unpredictable;
+import org.bgbench.measurement.report.ResultChecksum;
 import org.bgbench.measurement.report.ResultJson;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -194,15 +197,15 @@ class ValidateEvidenceTest {
         com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
         var tree = (com.fasterxml.jackson.databind.node.ObjectNode) m.readTree(result.toFile());
         tree.remove("checksum");
-        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("config")).remove(java.util.List.of("run_id",
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("config")).remove(List.of("run_id",
                 "evidence"));
         Files.writeString(result, m.writerWithDefaultPrettyPrinter().writeValueAsString(tree));
 
         assertThat(bg("validate", result.toString())).as(err.toString()).isZero();
         assertThat(out.toString()).contains("note: " + result + " records no run id (a BG older than run ids wrote it)")
                 .contains("note: " + result + " carries no checksum of its figures").contains("Updated " + result);
-        assertThat(org.bgbench.measurement.report.ResultChecksum.check(result))
-                .isEqualTo(org.bgbench.measurement.report.ResultChecksum.Status.MATCHES);
+        assertThat(ResultChecksum.check(result))
+                .isEqualTo(ResultChecksum.Status.MATCHES);
         out.getBuffer().setLength(0);
         assertThat(bg("compare", result.toString())).isZero();
         assertThat(out.toString()).doesNotContain("!");
@@ -224,15 +227,15 @@ class ValidateEvidenceTest {
             default -> Files.write(f, new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
         }
         String e = assertNamedNotJudged("expected.state");
-        String wrote = String.format(java.util.Locale.ROOT, "; the run wrote %,d bytes", size);
+        String wrote = String.format(Locale.ROOT, "; the run wrote %,d bytes", size);
         switch (how) {
             case "cut" -> assertThat(e).containsPattern(Pattern.quote(f + " ends at byte "
-                    + String.format(java.util.Locale.ROOT, "%,d", size / 2)) + " inside (member \\d+'s record|the "
+                    + String.format(Locale.ROOT, "%,d", size / 2)) + " inside (member \\d+'s record|the "
                     + "record of share \\d+ of \\d+|the shares' header)" + Pattern.quote(wrote));
             case "header" -> assertThat(e).contains(f + " ends at byte 10 inside its header (the run's id)" + wrote);
             case "empty" -> assertThat(e).contains(f + " is empty (0 bytes)" + wrote);
             case "garbage" -> assertThat(e).contains(f + " is not a BG state file: it starts with bytes 68656c6c");
-            default -> assertThat(e).contains(String.format(java.util.Locale.ROOT, "%s has 3 bytes after the end of "
+            default -> assertThat(e).contains(String.format(Locale.ROOT, "%s has 3 bytes after the end of "
                     + "the state, at byte %,d", f, size));
         }
         assertThat(e).doesNotContain(": null");

@@ -20,8 +20,9 @@ import org.bgbench.workload.WorkloadSpec;
 
 /** A real, short experiment on the memory store (1 s warm-up, 2 s measured, 2 threads) writing its result to a file. */
 public final class TestRuns {
-    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,
-            20, 4, 3));
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
     private static final AtomicInteger STORES = new AtomicInteger();
 
     private TestRuns() {
@@ -35,8 +36,8 @@ public final class TestRuns {
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
             ExperimentSpec spec = ExperimentSpec.timed(ws, 2, Duration.ofSeconds(2), Duration.ofSeconds(1),
                     EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
-            return Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec,
-                    out, null)).result();
+            return Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec, new Experiment.Output(out, null))).result();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.Test;
  * calls, the CPU time their thread spent in the call, per action and never per session.
  */
 class EmulatorBgCpuTest {
-    private final SocialGraph graph = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6, 20, 4,
-            3));
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
 
     @BeforeEach
     void clock() {

@@ -35,7 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EmulatorFeedValidationTest {
     /** 300 members in 3 fragments, 30 pages (10 per fragment), each member following 3. */
-    static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(300, 0, 10, 4, 2, 0.7, false, 0, 0, 4, 6, 20, 3, 3)
+    static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(300).friendsPerMember(10)
+            .resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(3).seed(3).build()
             .withFeed(new FeedSpec(30, 3, 0, 2)));
     /** Pages issue 5 % of the shares, 30 % of the shares go to lists of 5. */
     static final FeedWorkload FEEDS = new FeedWorkload(10, 0.05, 0.3, 5);

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /** Members act only once every member has its store session, and a session that cannot open still ends the run. */
 class EmulatorSessionGateTest {
-    private final SocialGraph graph = new SocialGraph(new GraphSpec(200, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6, 20, 4,
-            5));
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(200).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(5).build());
 
     private DataStore loadedStore(String name) {
         DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", name)));

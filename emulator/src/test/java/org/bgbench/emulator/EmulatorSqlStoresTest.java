@@ -23,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * (the stores check that each write changes exactly the rows it should) and the store must end in BG's expected state.
  */
 class EmulatorSqlStoresTest {
-    private final SocialGraph graph = new SocialGraph(new GraphSpec(500, 0, 10, 5, 1, 0.8, false, 0, 0, 4, 6, 20, 4, 3));
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(500).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(1).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
 
     @TempDir
     Path dir;

@@ -29,7 +29,9 @@ import org.junit.jupiter.api.Test;
  * waited, the threads get the grace to leave and are then abandoned, and the run returns within duration + grace.
  */
 class EmulatorStuckTest {
-    private final SocialGraph graph = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6, 20, 4, 3));
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
 
     /** A store that passes calls to the memory store until {@link #freeze}, then blocks them until released. */
     private static final class FreezingStore extends ForwardingStore {

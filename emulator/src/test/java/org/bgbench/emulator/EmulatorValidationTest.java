@@ -30,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * unpredictable read under the high mix with many threads, and a store that corrupts reads is caught every time.
  */
 class EmulatorValidationTest {
-    static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(300, 0, 10, 4, 2, 0.7, false, 0, 0, 4, 6, 20, 4, 3));
+    static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(300).friendsPerMember(10)
+            .resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
 
     @TempDir
     Path dir;

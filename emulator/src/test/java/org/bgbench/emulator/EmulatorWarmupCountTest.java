@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
  * request after them starts the measured period, and the period lasts the run's duration from there.
  */
 class EmulatorWarmupCountTest {
-    private final SocialGraph graph = new SocialGraph(new GraphSpec(200, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6, 20, 4,
-            5));
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(200).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(5).build());
 
     @Test
     void theFirstNRequestsAreNotMeasuredAndThePeriodStartsAfterThem() {

@@ -26,7 +26,9 @@ import org.junit.jupiter.api.Test;
  */
 class MeasuredSessionTest {
     private static final SocialGraph GRAPH =
-            new SocialGraph(new GraphSpec(200, 0, 10, 5, 2, 0.7, false, 0, 0, 4, 6, 20, 2, 3)
+            new SocialGraph(GraphSpec.builder().members(200).friendsPerMember(10).resourcesPerMember(5)
+                    .commentsPerResource(2).confirmedFraction(0.7).attributeCount(4).attributeLength(6)
+                    .commentLength(20).fragments(2).seed(3).build()
                     .withFeed(new org.bgbench.model.FeedSpec(10, 2, 0, 2)));
 
     /** One logged record; the test's log may allocate. */

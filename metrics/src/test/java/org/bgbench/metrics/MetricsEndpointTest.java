@@ -42,8 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("server")
 class MetricsEndpointTest {
-    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,
-            20, 4, 3));
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
 
     @TempDir
     Path dir;
@@ -63,7 +64,8 @@ class MetricsEndpointTest {
                     EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100),
                     new ValidationOptions(64L << 20, 1, 10, 0.01, false));
             CompletableFuture<Experiment.Outcome> run = CompletableFuture.supplyAsync(() -> Experiment.run(
-                    new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec, out, null)));
+                    new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()), new GraphState(GRAPH), ws,
+                            spec, new Experiment.Output(out, null))));
 
             // During the run: a measured second has been counted while the experiment still runs.
             List<Sample> during = null;

@@ -55,22 +55,24 @@ public final class GraphParameters {
         if (props.containsKey("profileimagebytes")) {
             profile = bytesOf(props, "profileimagebytes");
         }
-        return new GraphSpec(
-                intOf(props, "usercount", d.members()),
-                intOf(props, "useroffset", d.memberIdOffset()),
-                intOf(props, "friendcountperuser", d.friendsPerMember()),
-                intOf(props, "resourcecountperuser", d.resourcesPerMember()),
-                intOf(props, "commentcountperresource", d.commentsPerResource()),
-                doubleOf(props, "confperc", d.confirmedFraction()),
-                boolOf(props, "insertimage", d.images()),
-                thumb, profile,
-                intOf(props, "attributecount", d.attributeCount()),
-                intOf(props, "attributelength", d.attributeLength()),
-                intOf(props, "commentlength", d.commentLength()),
-                intOf(props, "fragments", d.fragments()),
-                longOf(props, "graphseed", d.seed()),
-                new FeedSpec(intOf(props, "pagecount", 0), intOf(props, "pagesperuser", 0),
-                        intOf(props, "followersperpage", 0), intOf(props, "resourcecountperpage", -1)));
+        return GraphSpec.builder()
+                .members(intOf(props, "usercount", d.members()))
+                .memberIdOffset(intOf(props, "useroffset", d.memberIdOffset()))
+                .friendsPerMember(intOf(props, "friendcountperuser", d.friendsPerMember()))
+                .resourcesPerMember(intOf(props, "resourcecountperuser", d.resourcesPerMember()))
+                .commentsPerResource(intOf(props, "commentcountperresource", d.commentsPerResource()))
+                .confirmedFraction(doubleOf(props, "confperc", d.confirmedFraction()))
+                .images(boolOf(props, "insertimage", d.images()))
+                .thumbnailBytes(thumb)
+                .profileImageBytes(profile)
+                .attributeCount(intOf(props, "attributecount", d.attributeCount()))
+                .attributeLength(intOf(props, "attributelength", d.attributeLength()))
+                .commentLength(intOf(props, "commentlength", d.commentLength()))
+                .fragments(intOf(props, "fragments", d.fragments()))
+                .seed(longOf(props, "graphseed", d.seed()))
+                .feed(new FeedSpec(intOf(props, "pagecount", 0), intOf(props, "pagesperuser", 0),
+                        intOf(props, "followersperpage", 0), intOf(props, "resourcecountperpage", -1)))
+                .build();
     }
 
     public static int intOf(Map<String, String> p, String key, int fallback) {

@@ -3,6 +3,7 @@ package org.bgbench.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class KindTest {
@@ -41,7 +42,7 @@ class KindTest {
         for (Kind k : Kind.all()) {
             assertThat(Kind.byCode(k.code())).contains(k);
             assertThat(Kind.byUscKey(k.uscKey())).contains(k);
-            assertThat(Kind.byUscKey(" " + k.uscKey().toUpperCase(java.util.Locale.ROOT) + " ")).contains(k);
+            assertThat(Kind.byUscKey(" " + k.uscKey().toUpperCase(Locale.ROOT) + " ")).contains(k);
         }
         assertThat(Kind.byUscKey("ViewProfileAction")).contains(Action.VP);
         assertThat(Kind.byUscKey("DeleteCommentOnResourceAction")).contains(Action.DCR);

@@ -1,5 +1,7 @@
 package org.bgbench.rating;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -134,7 +136,7 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
     private static String distinct(double v, double limit) {
         String s = num(v);
         for (int digits = 3; s.equals(num(limit)) && digits <= 12; digits++) {
-            s = new java.math.BigDecimal(v).round(new java.math.MathContext(digits + 2)).stripTrailingZeros()
+            s = new BigDecimal(v).round(new MathContext(digits + 2)).stripTrailingZeros()
                     .toPlainString();
         }
         return s;

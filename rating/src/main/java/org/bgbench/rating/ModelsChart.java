@@ -1,5 +1,6 @@
 package org.bgbench.rating;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -189,6 +190,6 @@ public final class ModelsChart {
 
     private static String ms(double v) {
         return v >= 10 ? String.format(Locale.ROOT, "%,.0f", v) : v >= 1 ? String.format(Locale.ROOT, "%.1f", v)
-                : new java.math.BigDecimal(String.format(Locale.ROOT, "%.3g", v)).stripTrailingZeros().toPlainString();
+                : new BigDecimal(String.format(Locale.ROOT, "%.3g", v)).stripTrailingZeros().toPlainString();
     }
 }

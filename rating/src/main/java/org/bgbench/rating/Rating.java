@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.bgbench.model.Durations;
+import org.bgbench.store.ErrorText;
 
 /**
  * Rates a data store (dissertation 7.1): asks an {@link ExperimentRunner} for experiments with different T
@@ -471,8 +472,8 @@ public final class Rating {
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         List<String> failures = m.failures(sla);
-        Experiment e = new Experiment(experiments.size() + 1, threads, duration, m, failures.isEmpty(), failures,
-                phase, startedAt, wall, false);
+        Experiment e = new Experiment(experiments.size() + 1, phase, new Experiment.Input(threads, duration), m,
+                new Experiment.Verdict(failures.isEmpty(), failures), new Experiment.Origin(startedAt, wall, false));
         cache.put(key, e);
         experiments.add(e);
         runs++;
@@ -498,7 +499,7 @@ public final class Rating {
 
     /** The failure in words, without its class name (the store's "connection refused", not "IOException: …"). */
     private static String describe(Throwable e) {
-        return org.bgbench.store.ErrorText.message(e);
+        return ErrorText.message(e);
     }
 
     private void checkNotStarted() {

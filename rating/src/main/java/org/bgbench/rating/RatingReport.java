@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.bgbench.model.Durations;
 
 /**
@@ -53,10 +55,10 @@ public final class RatingReport {
             if (this == THREADS || THREADS.equals(this)) {
                 return warning;
             }
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\bT=(?:max-threads=)?(\\d+)").matcher(warning);
+            Matcher m = Pattern.compile("\\bT=(?:max-threads=)?(\\d+)").matcher(warning);
             StringBuilder b = new StringBuilder();
             while (m.find()) {
-                m.appendReplacement(b, java.util.regex.Matcher.quoteReplacement(symbol + "=" + value(
+                m.appendReplacement(b, Matcher.quoteReplacement(symbol + "=" + value(
                         Integer.parseInt(m.group(1))) + "/s"));
             }
             m.appendTail(b);

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
 
@@ -40,7 +41,7 @@ public final class RatingSettings {
     private final double throughputTolerancePct;
     private final double withinBetaTolerancePct;
     private final double confirmationTolerancePct;
-    private final java.util.function.UnaryOperator<String> wording;
+    private final UnaryOperator<String> wording;
 
     private RatingSettings(Builder b) {
         this.wording = b.wording;
@@ -193,7 +194,7 @@ public final class RatingSettings {
         private double throughputTolerancePct = 5;
         private double withinBetaTolerancePct = 1;
         private double confirmationTolerancePct = 10;
-        private java.util.function.UnaryOperator<String> wording = java.util.function.UnaryOperator.identity();
+        private UnaryOperator<String> wording = UnaryOperator.identity();
 
         private Builder(Sla sla) {
             this.sla = Objects.requireNonNull(sla, "sla");
@@ -203,7 +204,7 @@ public final class RatingSettings {
          * How warnings name what the search varies (default: as T): the open-model rating's search runs over rate
          * steps, and its warnings say rates ({@link RatingReport.Axis#words}).
          */
-        public Builder wording(java.util.function.UnaryOperator<String> words) {
+        public Builder wording(UnaryOperator<String> words) {
             this.wording = Objects.requireNonNull(words, "words");
             return this;
         }

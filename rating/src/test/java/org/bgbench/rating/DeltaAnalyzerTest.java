@@ -6,13 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntToDoubleFunction;
 import org.bgbench.model.InvalidParameterException;
 import org.junit.jupiter.api.Test;
 
 class DeltaAnalyzerTest {
     private static final DeltaAnalyzer.Settings DEFAULTS = DeltaAnalyzer.Settings.defaults();
 
-    private static double[] series(int n, java.util.function.IntToDoubleFunction f) {
+    private static double[] series(int n, IntToDoubleFunction f) {
         double[] s = new double[n];
         for (int i = 0; i < n; i++) {
             s[i] = f.applyAsDouble(i);

@@ -64,8 +64,9 @@ class MeasurementTest {
     @Test
     void experimentRoundTripsThroughItsMap() {
         Measurement m = new Measurement(1234.5, 97.25, 0.001, 2, 740_700, 600);
-        Experiment e = new Experiment(3, 16, Duration.ofSeconds(30), m, false, List.of("2 actions failed"),
-                Phase.SOAR_LOCAL, Instant.parse("2025-01-02T03:04:05Z"), 31.5, false);
+        Experiment e = new Experiment(3, Phase.SOAR_LOCAL, new Experiment.Input(16, Duration.ofSeconds(30)), m,
+                new Experiment.Verdict(false, List.of("2 actions failed")),
+                new Experiment.Origin(Instant.parse("2025-01-02T03:04:05Z"), 31.5, false));
         Map<String, Object> map = e.toMap();
         assertThat(map).containsEntry("threads", 16).containsEntry("phase", "soar-local")
                 .containsEntry("duration", "30s").containsEntry("throughput", 1234.5)

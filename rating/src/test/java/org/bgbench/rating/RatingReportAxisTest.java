@@ -3,6 +3,7 @@ package org.bgbench.rating;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,7 @@ class RatingReportAxisTest {
     void aRatingWithTheOpenModelsWordingWarnsInRates() {
         Sla sla = new Sla(95, Duration.ofMillis(100), 0.01, Duration.ofSeconds(10));
         RatingSettings settings = RatingSettings.builder(sla).experimentDuration(Duration.ofSeconds(10))
-                .targets(java.util.EnumSet.of(Target.SOCIALITES)).maxThreads(4).confirm(false)
+                .targets(EnumSet.of(Target.SOCIALITES)).maxThreads(4).confirm(false)
                 .wording(RatingReport.Axis.arrivals(100)::words).build();
         // Every rate meets the SLA: the search stops at the cap and says so in rates.
         RatingResult r = new Rating(settings, (x, d) -> new Measurement(x * 100.0, 100, 0, 0, x * 1000L, 10)).rate();

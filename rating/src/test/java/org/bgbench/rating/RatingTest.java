@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** Behaviour of the rating beyond accuracy: cache, zero, warnings, stopping, confirmation, resuming, limits. */
@@ -330,7 +331,7 @@ class RatingTest {
         assertThat(resumed.experimentsRun()).isEqualTo(fresh.experimentsRun() - 6);
         assertThat(resumed.experiments().subList(0, 6)).allMatch(Experiment::resumed);
         assertThat(resumed.experiments()).extracting(Experiment::index)
-                .isEqualTo(java.util.stream.IntStream.rangeClosed(1, resumed.experiments().size()).boxed().toList());
+                .isEqualTo(IntStream.rangeClosed(1, resumed.experiments().size()).boxed().toList());
     }
 
     @Test

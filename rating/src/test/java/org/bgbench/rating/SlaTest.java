@@ -8,6 +8,7 @@ import java.io.StringReader;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.bgbench.model.InvalidParameterException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -140,7 +141,7 @@ class SlaTest {
                 .isInstanceOf(InvalidParameterException.class).hasMessageContaining("max-experiments");
         assertThatThrownBy(() -> RatingSettings.builder(sla).throughputTolerancePct(-1).build())
                 .isInstanceOf(InvalidParameterException.class).hasMessageContaining("throughput-tolerance");
-        assertThatThrownBy(() -> RatingSettings.builder(sla).targets(java.util.Set.of()).build())
+        assertThatThrownBy(() -> RatingSettings.builder(sla).targets(Set.of()).build())
                 .isInstanceOf(InvalidParameterException.class).hasMessageContaining("soar, socialites");
         RatingSettings d = RatingSettings.defaults(sla);
         assertThat(d.experimentDuration()).isEqualTo(sla.duration());

@@ -2,13 +2,14 @@ package org.bgbench.rating;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class SvgTest {
     @Test
     void textIsEscapedAndPlacedWithDotDecimalsInAnyLocale() {
-        java.util.Locale before = java.util.Locale.getDefault();
-        java.util.Locale.setDefault(java.util.Locale.GERMANY);
+        Locale before = Locale.getDefault();
+        Locale.setDefault(Locale.GERMANY);
         try {
             StringBuilder s = new StringBuilder();
             Svg.text(s, 10.25, 3, "end", 12, "bold", "SoAR <T> & \"β\"", "#c33", "rotate(-90 1 2)");
@@ -20,7 +21,7 @@ class SvgTest {
             assertThat(plain.toString()).isEqualTo("<text x=\"1.0\" y=\"2.0\" text-anchor=\"start\" "
                     + "font-size=\"10\">a&#39;b </text>\n");
         } finally {
-            java.util.Locale.setDefault(before);
+            Locale.setDefault(before);
         }
     }
 }

@@ -1,8 +1,11 @@
 package org.bgbench.runner;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
@@ -12,6 +15,7 @@ import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.SequenceInputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -40,7 +44,27 @@ final class ExpectedStateFile {
     private static final int MAGIC = 0x42475253; // "BGRS"
     private static final int OLD_FORMAT = 0x42475331; // "BGS1", "BGS2": GraphState's own header
     private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .addMixIn(GraphSpec.class, FlatGraphSpec.class)
+            .addMixIn(GraphSpec.Builder.class, FlatGraphSpecBuilder.class);
+
+    /** {@value #GRAPH} keeps the flat keys it always had: GraphSpec's parts unwrapped, read back through its builder. */
+    @JsonDeserialize(builder = GraphSpec.Builder.class)
+    private abstract static class FlatGraphSpec {
+        @JsonUnwrapped
+        abstract GraphSpec.Sizes sizes();
+
+        @JsonUnwrapped
+        abstract GraphSpec.Media media();
+
+        @JsonUnwrapped
+        abstract GraphSpec.Text text();
+    }
+
+    /** The builder's setters are named as the keys, without a prefix. */
+    @JsonPOJOBuilder(withPrefix = "")
+    private abstract static class FlatGraphSpecBuilder {
+    }
 
     /** What was saved: the run's id, the files' checksums and the state's length. */
     record Saved(String stateSha256, long stateBytes, String graphSha256) {
@@ -153,7 +177,7 @@ final class ExpectedStateFile {
                         : String.format(Locale.ROOT, "%s cannot be read at byte %,d, in %s: %s", file, counted.count,
                                 e.where(), e.what()));
             }
-            long extra = counted.transferTo(java.io.OutputStream.nullOutputStream());
+            long extra = counted.transferTo(OutputStream.nullOutputStream());
             if (extra > 0) {
                 throw new BadEvidence(STATE, String.format(Locale.ROOT, "%s has %,d bytes after the end of the state, "
                         + "at byte %,d%s", file, extra, counted.count - extra, wrote));
@@ -184,7 +208,7 @@ final class ExpectedStateFile {
     static String sha256(Path file) throws IOException {
         MessageDigest md = sha256();
         try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
+            in.transferTo(OutputStream.nullOutputStream());
         }
         return HexFormat.of().formatHex(md.digest());
     }

@@ -2,21 +2,29 @@ package org.bgbench.runner;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.bgbench.emulator.Emulator;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.emulator.InFlight;
 import org.bgbench.emulator.RunOutcome;
+import org.bgbench.emulator.open.ArrivalClock;
+import org.bgbench.emulator.open.ArrivalSchedule;
 import org.bgbench.measurement.Measurements;
 import org.bgbench.measurement.RunContext;
 import org.bgbench.measurement.RunEvidence;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SecondSample;
 import org.bgbench.measurement.Stalls;
+import org.bgbench.measurement.Unpredictable;
+import org.bgbench.measurement.open.OpenModelRecorder;
 import org.bgbench.measurement.report.IntervalLog;
 import org.bgbench.measurement.report.ResultWriter;
 import org.bgbench.measurement.report.SummaryPrinter;
@@ -27,8 +35,10 @@ import org.bgbench.model.state.GraphState;
 import org.bgbench.runner.observe.ExperimentInfo;
 import org.bgbench.runner.observe.Observers;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.SchedulingPolicy;
 import org.bgbench.validation.log.LogDirectory;
 import org.bgbench.workload.WorkloadSpec;
+import org.bgbench.workload.distribution.MemberSampler;
 
 /**
  * One experiment: T emulated members against a loaded store for a duration, measured, with the result written to
@@ -42,18 +52,56 @@ public final class Experiment {
     /**
      * What an experiment runs against and where its output goes.
      *
-     * @param members  the members this process emulates (a worker's share of the graph), or null for all; its samplers
-     *                 draw socialites and targets from them only
-     * @param samples  also receives every sampled second (a worker streams them to its coordinator), or null
-     * @param aborter  receives a way to end the run early (with a reason), or null
+     * @param subject  the store under test
+     * @param state    BG's knowledge of the loaded graph
+     * @param workload the workload's settings
+     * @param spec     the experiment's settings
+     * @param output   where the result and progress go
+     * @param hooks    how a worker narrows, watches and ends the run; {@link Hooks#NONE} for a process on its own
      */
-    public record Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
-                        WorkloadSpec workload, ExperimentSpec spec, Path out, PrintWriter progress, Members members,
-                        java.util.function.Consumer<SecondSample> samples,
-                        java.util.function.Consumer<java.util.function.Consumer<String>> aborter) {
-        public Setup(DataStore store, String storeName, Map<String, String> storeSettings, GraphState state,
-                     WorkloadSpec workload, ExperimentSpec spec, Path out, PrintWriter progress) {
-            this(store, storeName, storeSettings, state, workload, spec, out, progress, null, null, null);
+    public record Setup(Subject subject, GraphState state, WorkloadSpec workload, ExperimentSpec spec, Output output,
+                        Hooks hooks) {
+        public Setup {
+            if (hooks == null) {
+                hooks = Hooks.NONE;
+            }
+        }
+
+        /** A process's own experiment: all members, no sample listener, no aborter. */
+        public Setup(Subject subject, GraphState state, WorkloadSpec workload, ExperimentSpec spec, Output output) {
+            this(subject, state, workload, spec, output, Hooks.NONE);
+        }
+
+        public DataStore store() {
+            return subject.store();
+        }
+
+        public String storeName() {
+            return subject.name();
+        }
+
+        public Map<String, String> storeSettings() {
+            return subject.settings();
+        }
+
+        public Path out() {
+            return output.out();
+        }
+
+        public PrintWriter progress() {
+            return output.progress();
+        }
+
+        public Members members() {
+            return hooks.members();
+        }
+
+        public Consumer<SecondSample> samples() {
+            return hooks.samples();
+        }
+
+        public Consumer<Consumer<String>> aborter() {
+            return hooks.aborter();
         }
 
         EmulatorConfig emulator() {
@@ -69,9 +117,41 @@ public final class Experiment {
         }
     }
 
+    /**
+     * The store under test.
+     *
+     * @param store    the open store
+     * @param name     its provider's name, for the result
+     * @param settings its settings as given, for the result
+     */
+    public record Subject(DataStore store, String name, Map<String, String> settings) {
+    }
+
+    /**
+     * Where an experiment's output goes.
+     *
+     * @param out      the result JSON, or null for none
+     * @param progress where progress lines go, or null for none
+     */
+    public record Output(Path out, PrintWriter progress) {
+    }
+
+    /**
+     * How a worker narrows, watches and ends an experiment.
+     *
+     * @param members the members this process emulates (a worker's share of the graph), or null for all; its samplers
+     *                draw socialites and targets from them only
+     * @param samples also receives every sampled second (a worker streams them to its coordinator), or null
+     * @param aborter receives a way to end the run early (with a reason), or null
+     */
+    public record Hooks(Members members, Consumer<SecondSample> samples, Consumer<Consumer<String>> aborter) {
+        /** No narrowing, no listener, no aborter. */
+        public static final Hooks NONE = new Hooks(null, null, null);
+    }
+
     /** A worker's members and the samplers that draw from them. */
-    public record Members(org.bgbench.workload.distribution.MemberSampler socialites,
-                          org.bgbench.workload.distribution.MemberSampler targets) {
+    public record Members(MemberSampler socialites,
+                          MemberSampler targets) {
     }
 
     /**
@@ -159,7 +239,7 @@ public final class Experiment {
             m.startSampler();
             Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
                     m::recorder).beforeFirstAction(beforeFirstAction);
-            org.bgbench.measurement.open.OpenModelRecorder open = openRecorder(s, m);
+            OpenModelRecorder open = openRecorder(s, m);
             long[] backlog = new long[2];
             if (open != null) {
                 m.addListener(open);
@@ -215,7 +295,7 @@ public final class Experiment {
             if (hlog != null) {
                 // Its last interval: what the result has beyond the seconds (the stuck executions).
                 result = hlog.finish(result);
-                if (!java.nio.file.Files.exists(hlog.file())) {
+                if (!Files.exists(hlog.file())) {
                     result = result.withWarning(hlog.file() + " was deleted during the run: its per-second histograms "
                             + "are lost (the result holds the run's own)");
                 }
@@ -230,7 +310,7 @@ public final class Experiment {
                 try {
                     evidence = artifacts.saveExpectedState(s.state(), evidence);
                     result = evidence.into(result);
-                } catch (java.io.UncheckedIOException e) {
+                } catch (UncheckedIOException e) {
                     // validation below uses the state in memory; only a later 'bg validate' needs the file
                     result = result.withWarning("BG's expected state could not be saved, so 'bg validate' cannot "
                             + "check this run again: " + e.getMessage());
@@ -254,21 +334,21 @@ public final class Experiment {
     }
 
     /** The open model's recorder, with the schedule's phases in seconds of the measured period; null when closed. */
-    private static org.bgbench.measurement.open.OpenModelRecorder openRecorder(Setup s, Measurements m) {
+    private static OpenModelRecorder openRecorder(Setup s, Measurements m) {
         OpenModel o = s.spec().open();
         if (o == null) {
             return null;
         }
-        org.bgbench.emulator.open.ArrivalSchedule schedule = o.schedule();
-        List<org.bgbench.measurement.open.OpenModelRecorder.PhasePlan> phases = new java.util.ArrayList<>();
+        ArrivalSchedule schedule = o.schedule();
+        List<OpenModelRecorder.PhasePlan> phases = new ArrayList<>();
         for (int i = 0; i < schedule.phases().size(); i++) {
-            org.bgbench.emulator.open.ArrivalSchedule.Phase p = schedule.phases().get(i);
+            ArrivalSchedule.Phase p = schedule.phases().get(i);
             double start = schedule.phaseStart(i) / 1e9;
             double end = p.duration() == null ? Double.POSITIVE_INFINITY : start + p.duration().toNanos() / 1e9;
-            phases.add(new org.bgbench.measurement.open.OpenModelRecorder.PhasePlan(p.label(), start, end,
+            phases.add(new OpenModelRecorder.PhasePlan(p.label(), start, end,
                     p.fromRate(), p.toRate()));
         }
-        return new org.bgbench.measurement.open.OpenModelRecorder(schedule.text(), o.process(), s.spec().threads(),
+        return new OpenModelRecorder(schedule.text(), o.process(), s.spec().threads(),
                 o.maxLag(), o.maxLatePct(), m.kindCodes(), phases);
     }
 
@@ -278,7 +358,7 @@ public final class Experiment {
      * not look punctual because BG never got to its backlog).
      */
     private static void takeBacklog(Emulator emulator, long[] backlog, long now) {
-        org.bgbench.emulator.open.ArrivalClock clock = emulator.arrivalClock();
+        ArrivalClock clock = emulator.arrivalClock();
         if (clock == null) {
             return;
         }
@@ -301,10 +381,10 @@ public final class Experiment {
         try {
             return RunValidation.validateInto(result, artifacts, s.state(), s.validation(), s.progress(), logs);
         } catch (RuntimeException e) {
-            String reason = !java.nio.file.Files.isDirectory(artifacts.logs())
+            String reason = !Files.isDirectory(artifacts.logs())
                     ? "the validation logs " + artifacts.logs() + " were deleted during the run, so no read can be "
                     + "checked" : "the validation logs could not be read: " + e.getMessage();
-            return RunValidation.into(result, org.bgbench.measurement.Unpredictable.notChecked(reason,
+            return RunValidation.into(result, Unpredictable.notChecked(reason,
                     s.validation().tauPct(), List.of()), s.validation(), artifacts);
         }
     }
@@ -368,7 +448,7 @@ public final class Experiment {
         Map<String, Object> config = new LinkedHashMap<>(r.config());
         config.put("thread_kind", emulator.threadKindName());
         // Whether BG ran as a batch process (the bg launcher's default) or at the normal policy: it changes BG's CPU.
-        config.put("sched_policy", org.bgbench.store.SchedulingPolicy.current());
+        config.put("sched_policy", SchedulingPolicy.current());
         config.put("completed", outcome.completed() && incomplete == null);
         config.put("abort_reason", outcome.abortReason());
         config.put("stuck_threads", outcome.stuckThreads());

@@ -1,10 +1,13 @@
 package org.bgbench.runner;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.emulator.EmulatorConfig.ThreadKind;
-import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.Durations;
+import org.bgbench.model.FeedWorkload;
+import org.bgbench.model.InvalidParameterException;
 import org.bgbench.workload.Warmup;
 import org.bgbench.workload.WorkloadSpec;
 
@@ -14,71 +17,90 @@ import org.bgbench.workload.WorkloadSpec;
  * workload ({@link #of}) and changes it with the {@code with…} methods; a coordinator sends it to its workers as the
  * run message (it is plain data, so it travels as JSON).
  *
- * @param threads          T, emulated members at once (closed model)
- * @param duration         measured time after warm-up; ignored when {@code operations} > 0
- * @param operations       requests to issue after warm-up; 0 runs for {@code duration}
- * @param warmup           time at the start that is not measured
- * @param warmupOperations requests at the start that are not measured (when {@code warmup} is 0)
- * @param thinkTimeMs      ε, pause between the actions of a session
- * @param interArrivalMs   ψ, pause of a member between two requests
- * @param topK             k of View Top-K Resources
- * @param commentLength    characters of a posted comment
- * @param locks            lock members as the dissertation's table 5.1 says
- * @param uniqueSocialites a member is emulated by at most one thread at a time
- * @param seed             seed of the members' random generators
- * @param threadKind       which threads emulate the members
- * @param beta             β of the SLA, for the share of actions within it
- * @param validation       how reads are validated, or null for no validation logs
- * @param feeds            how SR and VNF are issued
- * @param storeHosts       store hosts whose Prometheus node exporters are read each second ({@code HOST:PORT},
- *                         {@code --store-host}; docs/resources.md), empty for none
- * @param open             the open model's arrivals (docs/open-model.md), or null for the closed model; then
- *                         {@code threads} is the in-flight limit
+ * <p>Build one with {@link #builder()} or {@link #toBuilder()}.
+ *
+ * @param threads    T, emulated members at once (closed model)
+ * @param length     how long it runs, and its warm-up
+ * @param requests   what each member issues
+ * @param seed       seed of the members' random generators
+ * @param threadKind which threads emulate the members
+ * @param measuring  β, validation and store hosts
+ * @param open       the open model's arrivals (docs/open-model.md), or null for the closed model; then
+ *                   {@code threads} is the in-flight limit
  */
-public record ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
-                             int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
-                             boolean uniqueSocialites, long seed, ThreadKind threadKind, Duration beta,
-                             ValidationOptions validation, org.bgbench.model.FeedWorkload feeds,
-                             java.util.List<String> storeHosts, OpenModel open) {
+public record ExperimentSpec(int threads, Length length, Requests requests, long seed, ThreadKind threadKind,
+                             Measuring measuring, OpenModel open) {
     /** β when none is given: the dissertation's 100 ms. */
     public static final Duration DEFAULT_BETA = Duration.ofMillis(100);
 
-    /** A closed-model experiment. */
-    public ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
-                          int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
-                          boolean uniqueSocialites, long seed, ThreadKind threadKind, Duration beta,
-                          ValidationOptions validation, org.bgbench.model.FeedWorkload feeds,
-                          java.util.List<String> storeHosts) {
-        this(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK, commentLength,
-                locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts, null);
+    /**
+     * How long the experiment runs and how much of its start is not measured.
+     *
+     * @param duration         measured time after warm-up; ignored when {@code operations} > 0
+     * @param operations       requests to issue after warm-up; 0 runs for {@code duration}
+     * @param warmup           time at the start that is not measured
+     * @param warmupOperations requests at the start that are not measured (when {@code warmup} is 0)
+     */
+    public record Length(Duration duration, long operations, Duration warmup, long warmupOperations) {
     }
 
-    /** An experiment without store hosts. */
-    public ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
-                          int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
-                          boolean uniqueSocialites, long seed, ThreadKind threadKind, Duration beta,
-                          ValidationOptions validation, org.bgbench.model.FeedWorkload feeds) {
-        this(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK, commentLength,
-                locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, java.util.List.of());
+    /**
+     * What each member issues, and how members are guarded.
+     *
+     * @param thinkTimeMs      ε, pause between the actions of a session
+     * @param interArrivalMs   ψ, pause of a member between two requests
+     * @param topK             k of View Top-K Resources
+     * @param commentLength    characters of a posted comment
+     * @param locks            lock members as the dissertation's table 5.1 says
+     * @param uniqueSocialites a member is emulated by at most one thread at a time
+     * @param feeds            how SR and VNF are issued
+     */
+    public record Requests(int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
+                           boolean uniqueSocialites, FeedWorkload feeds) {
     }
 
-    /** An experiment with the default feed settings. */
-    public ExperimentSpec(int threads, Duration duration, long operations, Duration warmup, long warmupOperations,
-                          int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
-                          boolean uniqueSocialites, long seed, ThreadKind threadKind, Duration beta,
-                          ValidationOptions validation) {
-        this(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK, commentLength,
-                locks, uniqueSocialites, seed, threadKind, beta, validation, org.bgbench.model.FeedWorkload.DEFAULTS);
+    /**
+     * What is measured besides the actions: β, validation and the store hosts' resources.
+     *
+     * @param beta       β of the SLA, for the share of actions within it
+     * @param validation how reads are validated, or null for no validation logs
+     * @param storeHosts store hosts whose Prometheus node exporters are read each second ({@code HOST:PORT},
+     *                   {@code --store-host}; docs/resources.md), empty for none
+     */
+    public record Measuring(Duration beta, ValidationOptions validation, List<String> storeHosts) {
+    }
+
+    /** A builder with nothing set: no feeds or β given means the defaults, no store hosts means none. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder that starts from this experiment. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     public ExperimentSpec {
-        storeHosts = storeHosts == null ? java.util.List.of() : java.util.List.copyOf(storeHosts);
-        if (feeds == null) {
-            feeds = org.bgbench.model.FeedWorkload.DEFAULTS;
+        Objects.requireNonNull(length, "length");
+        Objects.requireNonNull(requests, "requests");
+        if (measuring == null) {
+            measuring = new Measuring(null, null, null);
         }
-        if (beta == null) {
-            beta = DEFAULT_BETA;
-        }
+        List<String> storeHosts = measuring.storeHosts() == null ? List.of() : List.copyOf(measuring.storeHosts());
+        FeedWorkload feeds = requests.feeds() == null ? FeedWorkload.DEFAULTS : requests.feeds();
+        Duration beta = measuring.beta() == null ? DEFAULT_BETA : measuring.beta();
+        Duration duration = length.duration();
+        long operations = length.operations();
+        Duration warmup = length.warmup();
+        long warmupOperations = length.warmupOperations();
+        int thinkTimeMs = requests.thinkTimeMs();
+        int interArrivalMs = requests.interArrivalMs();
+        int topK = requests.topK();
+        int commentLength = requests.commentLength();
+        boolean locks = requests.locks();
+        boolean uniqueSocialites = requests.uniqueSocialites();
+        requests = new Requests(thinkTimeMs, interArrivalMs, topK, commentLength, locks, uniqueSocialites, feeds);
+        measuring = new Measuring(beta, measuring.validation(), storeHosts);
         if (!beta.isPositive()) {
             throw new InvalidParameterException("--beta", "β must be longer than 0, got " + Durations.format(beta));
         }
@@ -132,49 +154,49 @@ public record ExperimentSpec(int threads, Duration duration, long operations, Du
                         + Durations.format(warm));
             }
         }
-        return new ExperimentSpec(ws.threads(), measured, ops, warm, warmOps, (int) ws.thinkTime().toMillis(),
-                (int) ws.interArrivalTime().toMillis(), ws.topK(), ws.commentLength(), ws.locks(),
-                ws.uniqueSocialites(), ws.seed(), threadKind, beta, validation, ws.feeds());
+        return fromWorkload(ws).threads(ws.threads()).duration(measured).operations(ops).warmup(warm)
+                .warmupOperations(warmOps).threadKind(threadKind).beta(beta).validation(validation).build();
     }
 
     /** A timed experiment of the workload's settings: T threads for {@code duration} after {@code warmup}. */
     public static ExperimentSpec timed(WorkloadSpec ws, int threads, Duration duration, Duration warmup,
                                        ThreadKind threadKind, Duration beta, ValidationOptions validation) {
-        return new ExperimentSpec(threads, duration, 0, warmup, 0, (int) ws.thinkTime().toMillis(),
-                (int) ws.interArrivalTime().toMillis(), ws.topK(), ws.commentLength(), ws.locks(),
-                ws.uniqueSocialites(), ws.seed(), threadKind, beta, validation, ws.feeds());
+        return fromWorkload(ws).threads(threads).duration(duration).operations(0).warmup(warmup).warmupOperations(0)
+                .threadKind(threadKind).beta(beta).validation(validation).build();
+    }
+
+    /** A builder with the workload's pauses, k, comment length, locks, seed and feed settings. */
+    private static Builder fromWorkload(WorkloadSpec ws) {
+        return builder().thinkTimeMs((int) ws.thinkTime().toMillis())
+                .interArrivalMs((int) ws.interArrivalTime().toMillis())
+                .topK(ws.topK()).commentLength(ws.commentLength()).locks(ws.locks())
+                .uniqueSocialites(ws.uniqueSocialites()).seed(ws.seed()).feeds(ws.feeds());
     }
 
     public ExperimentSpec withThreads(int t) {
-        return new ExperimentSpec(t, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
-                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts, open);
+        return toBuilder().threads(t).build();
     }
 
     /** A timed run of {@code d} (no request count). */
     public ExperimentSpec withDuration(Duration d) {
-        return new ExperimentSpec(threads, d, 0, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
-                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts, open);
+        return toBuilder().duration(d).operations(0).build();
     }
 
     public ExperimentSpec withSeed(long s) {
-        return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, s, threadKind, beta, validation, feeds, storeHosts, open);
+        return toBuilder().seed(s).build();
     }
 
     public ExperimentSpec withBeta(Duration b) {
-        return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, seed, threadKind, b, validation, feeds, storeHosts, open);
+        return toBuilder().beta(b).build();
     }
 
     public ExperimentSpec withValidation(ValidationOptions v) {
-        return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, seed, threadKind, beta, v, feeds, storeHosts, open);
+        return toBuilder().validation(v).build();
     }
 
     /** The same experiment reading these store hosts' node exporters ({@code HOST:PORT} each). */
-    public ExperimentSpec withStoreHosts(java.util.List<String> hosts) {
-        return new ExperimentSpec(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs,
-                topK, commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, hosts, open);
+    public ExperimentSpec withStoreHosts(List<String> hosts) {
+        return toBuilder().storeHosts(hosts).build();
     }
 
     /**
@@ -182,8 +204,8 @@ public record ExperimentSpec(int threads, Duration duration, long operations, Du
      * period's length to it.
      */
     public ExperimentSpec withOpen(OpenModel o) {
-        Duration d = duration;
-        long ops = operations;
+        Duration d = duration();
+        long ops = operations();
         if (o != null) {
             Duration length = o.schedule().length();
             if (length != null) {
@@ -194,14 +216,211 @@ public record ExperimentSpec(int threads, Duration duration, long operations, Du
                         + "or its schedule's length, not a request count");
             }
         }
-        return new ExperimentSpec(threads, d, ops, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
-                commentLength, locks, uniqueSocialites, seed, threadKind, beta, validation, feeds, storeHosts, o);
+        return toBuilder().duration(d).operations(ops).open(o).build();
     }
 
     /** The emulator's view of this experiment. */
     public EmulatorConfig toEmulatorConfig() {
-        return new EmulatorConfig(threads, duration, operations, warmup, warmupOperations, thinkTimeMs,
-                interArrivalMs, topK, commentLength, locks, uniqueSocialites, seed, threadKind, feeds,
+        return new EmulatorConfig(threads, duration(), operations(), warmup(), warmupOperations(), thinkTimeMs(),
+                interArrivalMs(), topK(), commentLength(), locks(), uniqueSocialites(), seed, threadKind, feeds(),
                 open == null ? null : open.schedule());
+    }
+
+    public Duration duration() {
+        return length.duration();
+    }
+
+    public long operations() {
+        return length.operations();
+    }
+
+    public Duration warmup() {
+        return length.warmup();
+    }
+
+    public long warmupOperations() {
+        return length.warmupOperations();
+    }
+
+    public int thinkTimeMs() {
+        return requests.thinkTimeMs();
+    }
+
+    public int interArrivalMs() {
+        return requests.interArrivalMs();
+    }
+
+    public int topK() {
+        return requests.topK();
+    }
+
+    public int commentLength() {
+        return requests.commentLength();
+    }
+
+    public boolean locks() {
+        return requests.locks();
+    }
+
+    public boolean uniqueSocialites() {
+        return requests.uniqueSocialites();
+    }
+
+    public FeedWorkload feeds() {
+        return requests.feeds();
+    }
+
+    public Duration beta() {
+        return measuring.beta();
+    }
+
+    public ValidationOptions validation() {
+        return measuring.validation();
+    }
+
+    public List<String> storeHosts() {
+        return measuring.storeHosts();
+    }
+
+    /** Sets an experiment's parameters by name; {@link #build()} checks them all at once. */
+    public static final class Builder {
+        private int threads;
+        private Duration duration;
+        private long operations;
+        private Duration warmup;
+        private long warmupOperations;
+        private int thinkTimeMs;
+        private int interArrivalMs;
+        private int topK;
+        private int commentLength;
+        private boolean locks;
+        private boolean uniqueSocialites;
+        private FeedWorkload feeds;
+        private long seed;
+        private ThreadKind threadKind;
+        private Duration beta;
+        private ValidationOptions validation;
+        private List<String> storeHosts;
+        private OpenModel open;
+
+        private Builder() {
+        }
+
+        private Builder(ExperimentSpec from) {
+            threads = from.threads();
+            duration = from.duration();
+            operations = from.operations();
+            warmup = from.warmup();
+            warmupOperations = from.warmupOperations();
+            thinkTimeMs = from.thinkTimeMs();
+            interArrivalMs = from.interArrivalMs();
+            topK = from.topK();
+            commentLength = from.commentLength();
+            locks = from.locks();
+            uniqueSocialites = from.uniqueSocialites();
+            feeds = from.feeds();
+            seed = from.seed();
+            threadKind = from.threadKind();
+            beta = from.beta();
+            validation = from.validation();
+            storeHosts = from.storeHosts();
+            open = from.open();
+        }
+
+        public Builder threads(int v) {
+            threads = v;
+            return this;
+        }
+
+        public Builder duration(Duration v) {
+            duration = v;
+            return this;
+        }
+
+        public Builder operations(long v) {
+            operations = v;
+            return this;
+        }
+
+        public Builder warmup(Duration v) {
+            warmup = v;
+            return this;
+        }
+
+        public Builder warmupOperations(long v) {
+            warmupOperations = v;
+            return this;
+        }
+
+        public Builder thinkTimeMs(int v) {
+            thinkTimeMs = v;
+            return this;
+        }
+
+        public Builder interArrivalMs(int v) {
+            interArrivalMs = v;
+            return this;
+        }
+
+        public Builder topK(int v) {
+            topK = v;
+            return this;
+        }
+
+        public Builder commentLength(int v) {
+            commentLength = v;
+            return this;
+        }
+
+        public Builder locks(boolean v) {
+            locks = v;
+            return this;
+        }
+
+        public Builder uniqueSocialites(boolean v) {
+            uniqueSocialites = v;
+            return this;
+        }
+
+        public Builder feeds(FeedWorkload v) {
+            feeds = v;
+            return this;
+        }
+
+        public Builder seed(long v) {
+            seed = v;
+            return this;
+        }
+
+        public Builder threadKind(ThreadKind v) {
+            threadKind = v;
+            return this;
+        }
+
+        public Builder beta(Duration v) {
+            beta = v;
+            return this;
+        }
+
+        public Builder validation(ValidationOptions v) {
+            validation = v;
+            return this;
+        }
+
+        public Builder storeHosts(List<String> v) {
+            storeHosts = v;
+            return this;
+        }
+
+        public Builder open(OpenModel v) {
+            open = v;
+            return this;
+        }
+
+        public ExperimentSpec build() {
+            return new ExperimentSpec(threads, new Length(duration, operations, warmup, warmupOperations),
+                    new Requests(thinkTimeMs, interArrivalMs, topK, commentLength, locks, uniqueSocialites, feeds),
+                    seed, threadKind, new Measuring(beta, validation, storeHosts), open);
+        }
     }
 }

@@ -1,14 +1,20 @@
 package org.bgbench.runner;
 
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.bgbench.loader.GraphLoad;
 import org.bgbench.loader.LoadException;
 import org.bgbench.loader.LoadReport;
 import org.bgbench.model.GraphSpec;
+import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreProvider;
 
 /** Loading a graph into a store with a progress line per second, and the report a user reads afterwards. */
 public final class Loading {
@@ -73,15 +79,15 @@ public final class Loading {
      * Refuses a graph that cannot fit the heap of a store that keeps it in BG's process (the memory store), with the
      * estimate, before any load starts; warns when it would take most of the heap.
      */
-    public static void checkFits(org.bgbench.store.StoreProvider provider, SocialGraph graph, PrintWriter err) {
-        java.util.OptionalLong need = provider.heapBytes(graph);
+    public static void checkFits(StoreProvider provider, SocialGraph graph, PrintWriter err) {
+        OptionalLong need = provider.heapBytes(graph);
         if (need.isEmpty()) {
             return;
         }
         long max = Runtime.getRuntime().maxMemory();
         double gib = 1L << 30;
         if (need.getAsLong() > 0.9 * max) {
-            throw new org.bgbench.model.InvalidParameterException("usercount", String.format(Locale.ROOT,
+            throw new InvalidParameterException("usercount", String.format(Locale.ROOT,
                     "the %s store would need about %.1f GiB of BG's heap for this graph (M=%,d), BG may use %.1f GiB; "
                             + "give BG more (BG_JAVA_OPTS=-Xmx%dg) or load a smaller graph", provider.name(),
                     need.getAsLong() / gib, graph.members(), max / gib,
@@ -126,8 +132,8 @@ public final class Loading {
      */
     static long peakHeapBytes() {
         long sum = 0;
-        for (java.lang.management.MemoryPoolMXBean p : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
-            if (p.getType() == java.lang.management.MemoryType.HEAP && p.getPeakUsage() != null) {
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) {
                 sum += p.getPeakUsage().getUsed();
             }
         }

@@ -3,6 +3,7 @@ package org.bgbench.runner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -13,11 +14,13 @@ import java.util.Optional;
 import org.bgbench.loader.LoadException;
 import org.bgbench.loader.LoadReport;
 import org.bgbench.loader.repair.RepairDb;
-import org.bgbench.loader.repair.StoreRepair;
+import org.bgbench.measurement.Stalls;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.StateMark;
+import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSettings;
@@ -45,9 +48,9 @@ public final class LocalStore implements AutoCloseable {
     private final DataStore store;
     private final SocialGraph graph;
     private final StateFiles states;
-    private GraphState state;
+    GraphState state;
     /** The token of the state file that describes the store, or null when it holds the generated graph. */
-    private String token;
+    String token;
     /** Whether this process set the store's mark to {@code running:…} and has not ended its writes yet. */
     private boolean writing;
     /** The mark this process last read from the store or wrote into it: what marking it running expects. */
@@ -56,8 +59,8 @@ public final class LocalStore implements AutoCloseable {
     private String before;
     private LoadReport loadReport;
 
-    private LocalStore(StoreProvider provider, StoreSettings settings, DataStore store, SocialGraph graph,
-                       StateFiles states) {
+    LocalStore(StoreProvider provider, StoreSettings settings, DataStore store, SocialGraph graph,
+               StateFiles states) {
         this.provider = provider;
         this.settings = settings;
         this.store = store;
@@ -180,7 +183,7 @@ public final class LocalStore implements AutoCloseable {
      * Sets BG's state from the store's mark: the generated graph for {@code loaded:} this graph, the saved state for
      * {@code state:} a token with a file here; anything else is a {@link StateMismatch}.
      */
-    private void adoptMark() {
+    void adoptMark() {
         Optional<String> raw = store.stateMark();
         String want = graph.spec().fingerprint();
         if (raw.isEmpty()) {
@@ -289,12 +292,12 @@ public final class LocalStore implements AutoCloseable {
         }
     }
 
-    private static Optional<StateMark> markOf(DataStore store) {
+    static Optional<StateMark> markOf(DataStore store) {
         return store.loadedGraph().isEmpty() ? Optional.empty() : store.stateMark().flatMap(StateMark::parse);
     }
 
     /** Deletes the state file an old mark named; it no longer describes the store. */
-    private static void deleteStale(StateFiles states, Optional<StateMark> old, PrintWriter err) {
+    static void deleteStale(StateFiles states, Optional<StateMark> old, PrintWriter err) {
         if (old.isPresent() && old.get().kind() == StateMark.Kind.STATE) {
             try {
                 states.delete(old.get().value());
@@ -305,93 +308,11 @@ public final class LocalStore implements AutoCloseable {
         }
     }
 
-    /**
-     * What {@code bg verify} found: the store's differences from the state BG would use, the store's mark, what was
-     * compared, and why that is not a state BG could run from (null when it is).
-     */
-    public record Verification(int members, int touched, List<String> differences, String mark, String comparedWith,
-                               String problem) {
-        public boolean clean() {
-            return differences.isEmpty() && problem == null;
-        }
-    }
-
-    /**
-     * {@code bg verify}: reads the store's mark and compares the store, member by member through its own reads, with
-     * the state the mark names. When that is not a state BG could run from (a run that never ended, a token without
-     * a state file here, no mark) the store is compared with the generated graph and the problem reported. Read-only.
-     */
-    public static Verification verify(StoreProvider provider, StoreSettings settings, SocialGraph graph, int limit) {
-        StateFiles states = StateFiles.defaultLocation();
-        try (DataStore store = provider.open(settings)) {
-            if (store.loadedGraph().filter(graph.spec().fingerprint()::equals).isEmpty()) {
-                throw new LoadException("the store does not hold this graph");
-            }
-            LocalStore s = new LocalStore(provider, settings, store, graph, states);
-            String mark = store.stateMark().orElse("(none)");
-            String problem = null;
-            try {
-                s.adoptMark();
-            } catch (StateMismatch e) {
-                problem = e.getMessage();
-                s.state = new GraphState(graph);
-                s.token = null;
-            }
-            String against = s.token == null ? "the generated graph"
-                    : "the state saved in " + states.fileFor(s.token).toAbsolutePath();
-            return new Verification(graph.members(), s.state.touchedMembers(),
-                    StateComparison.differences(store, s.state, limit), mark, against, problem);
-        }
-    }
-
-    /** What {@code bg verify --repair} did, what it could not fix, and the store's mark before and after. */
-    public record Repair(String markBefore, String markAfter, StoreRepair.Report report, List<String> remaining) {
-        public boolean done() {
-            return remaining.isEmpty() && report.refused().isEmpty();
-        }
-    }
-
-    /**
-     * {@code bg verify --repair}: brings the store back to the generated graph, whatever its mark says, by reading
-     * every member and fixing each difference through the store's own actions ({@link StoreRepair}), then reads the
-     * whole store back. When it agrees the store gets the loaded mark and the stale state file is deleted; otherwise
-     * the mark stays {@code running:} (runs refuse the store) and {@link Repair#remaining()} says what is left.
-     */
-    public static Repair repair(StoreProvider provider, StoreSettings settings, SocialGraph graph, int threads,
-                                int limit, PrintWriter err) {
-        StateFiles states = StateFiles.defaultLocation();
-        try (DataStore store = provider.open(settings)) {
-            if (store.loadedGraph().filter(graph.spec().fingerprint()::equals).isEmpty()) {
-                throw new LoadException("the store does not hold this graph (a load did not finish, or it holds "
-                        + "another); load it (bg load --store " + provider.name() + " --replace)");
-            }
-            Optional<String> raw = store.stateMark();
-            String before = raw.orElse("(none)");
-            Optional<StateMark> old = markOf(store);
-            String running = running("bg verify --repair");
-            // From the mark read, so a run that starts at the same instant is not overwritten unseen.
-            if (raw.isEmpty()) {
-                store.writeStateMark(running);
-            } else if (!store.replaceStateMark(raw.get(), running)) {
-                throw new LoadException("the store's state mark changed while bg verify --repair read it (it was "
-                        + before + ", it is " + store.stateMark().orElse("none") + "): another BG command is writing "
-                        + "to the store; repair it once that has ended");
-            }
-            StoreRepair.Report r = StoreRepair.toGenerated(store, graph, Math.max(1, threads), null);
-            List<String> remaining = StateComparison.differences(store, new GraphState(graph), limit);
-            if (remaining.isEmpty() && r.refused().isEmpty()) {
-                store.writeStateMark(StateMark.loaded(graph.spec().fingerprint()).text());
-                deleteStale(states, old, err);
-            }
-            return new Repair(before, store.stateMark().orElse("(none)"), r, remaining);
-        }
-    }
-
     /** The mark of a run starting now in this process; {@code what} says which. */
     static String running(String what) {
         String host;
         try {
-            host = java.net.InetAddress.getLocalHost().getHostName();
+            host = InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             host = "this host";
         }
@@ -486,8 +407,8 @@ public final class LocalStore implements AutoCloseable {
      */
     public Experiment.Outcome run(WorkloadSpec workload, ExperimentSpec spec, Path out, PrintWriter progress) {
         boolean writes = workload.mix().writeFraction() > 0;
-        Experiment.Setup setup = new Experiment.Setup(store, provider.name(), settings.asMap(), state, workload, spec,
-                out, progress);
+        Experiment.Setup setup = new Experiment.Setup(new Experiment.Subject(store, provider.name(),
+                settings.asMap()), state, workload, spec, new Experiment.Output(out, progress));
         Experiment.check(setup);
         if (!writes) {
             return Experiment.run(setup);
@@ -516,13 +437,13 @@ public final class LocalStore implements AutoCloseable {
         // flight when the store failed every call for a second (it died or lost its connections): BG's state cannot
         // vouch for the store, so it stays marked as written by a run that did not end (and is not touched again now,
         // as the store may not be answering); the next command refuses it until it is repaired or reloaded.
-        boolean uncertain = org.bgbench.measurement.Stalls.writesUncertain(o.result()) || o.run().stuckThreads() > 0;
+        boolean uncertain = Stalls.writesUncertain(o.result()) || o.run().stuckThreads() > 0;
         if (writes && !uncertain) {
             try {
                 saveState();
             } catch (RuntimeException e) {
                 // What was measured is on disk already; the caller shows it, then why the store cannot be vouched for.
-                return o.withUnsealed(org.bgbench.store.ErrorText.message(e));
+                return o.withUnsealed(ErrorText.message(e));
             }
         }
         return o;
@@ -551,7 +472,7 @@ public final class LocalStore implements AutoCloseable {
         }
         try {
             seal(StateMark.state(t).text());
-        } catch (org.bgbench.store.StoreException e) {
+        } catch (StoreException e) {
             try {
                 states.delete(t);
             } catch (IOException ignored) {
@@ -571,7 +492,7 @@ public final class LocalStore implements AutoCloseable {
         boolean ours = store.replaceStateMark(mark, next);
         writing = false;
         if (!ours) {
-            throw new org.bgbench.store.StoreException("the store's state mark changed while this run wrote to it (it "
+            throw new StoreException("the store's state mark changed while this run wrote to it (it "
                     + "is now " + store.stateMark().orElse("none") + "): another BG command wrote to the store too, so "
                     + "BG cannot vouch for what it holds. " + advice());
         }

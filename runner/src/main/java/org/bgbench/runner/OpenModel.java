@@ -1,6 +1,7 @@
 package org.bgbench.runner;
 
 import java.time.Duration;
+import java.util.Locale;
 import org.bgbench.emulator.open.ArrivalSchedule;
 import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
@@ -35,7 +36,7 @@ public record OpenModel(String arrivals, String process, Duration maxLag, double
                     + maxLatePct);
         }
         ArrivalSchedule s = ArrivalSchedule.parse(arrivals, process);
-        process = s.process().name().toLowerCase(java.util.Locale.ROOT);
+        process = s.process().name().toLowerCase(Locale.ROOT);
     }
 
     /** Settings with the default bounds. */

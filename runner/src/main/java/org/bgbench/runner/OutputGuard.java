@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.bgbench.model.InvalidParameterException;
 
@@ -137,7 +138,7 @@ public final class OutputGuard {
         return notOwn(file, OutputGuard::isBgJson, "a BG result");
     }
 
-    private static String notOwn(Path p, java.util.function.Predicate<Path> own, String what) {
+    private static String notOwn(Path p, Predicate<Path> own, String what) {
         if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }

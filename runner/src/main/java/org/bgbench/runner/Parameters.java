@@ -7,12 +7,14 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.bgbench.model.InvalidParameterException;
 
 /**
@@ -69,7 +71,7 @@ public final class Parameters {
     }
 
     public Map<String, String> asMap() {
-        return java.util.Collections.unmodifiableMap(values);
+        return Collections.unmodifiableMap(values);
     }
 
     public String get(String key) {
@@ -94,7 +96,7 @@ public final class Parameters {
     }
 
     /** As {@link #check(Collection, Set)} with a test for known keys; {@code names} are offered as suggestions. */
-    public void check(java.util.function.Predicate<String> isKnown, Collection<String> names, Set<String> ignoredUsc) {
+    public void check(Predicate<String> isKnown, Collection<String> names, Set<String> ignoredUsc) {
         Collection<String> known = names;
         for (Map.Entry<String, String> e : values.entrySet()) {
             String key = e.getKey();

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.bgbench.measurement.RunEvidence;
+import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.validation.log.LogDirectory;
@@ -111,9 +113,9 @@ public record RunArtifacts(Path result, Path dir) {
         if (!Files.isRegularFile(a.result)) {
             return "Its result " + a.result + " is not there either: the run was moved or deleted.";
         }
-        org.bgbench.measurement.RunResult r;
+        RunResult r;
         try {
-            r = org.bgbench.measurement.report.ResultJson.read(a.result);
+            r = ResultJson.read(a.result);
         } catch (IOException e) {
             return "Its result cannot tell why: " + e.getMessage();
         }

@@ -1,8 +1,15 @@
 package org.bgbench.runner;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.bgbench.emulator.EmulatorConfig;
+import org.bgbench.model.Durations;
+import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.Numbers;
 
 /** The keys of a run that belong to the engine (threads, validation), with their meaning and their parsing. */
 public final class RunKeys {
@@ -55,22 +62,22 @@ public final class RunKeys {
             arrivals = target.trim();
         }
         if (arrivals == null || arrivals.isBlank()) {
-            for (String k : java.util.List.of("arrivalprocess", "maxlag", "maxlatepct")) {
+            for (String k : List.of("arrivalprocess", "maxlag", "maxlatepct")) {
                 if (p.get(k) != null) {
-                    throw new org.bgbench.model.InvalidParameterException(k, "applies to the open model only: give "
+                    throw new InvalidParameterException(k, "applies to the open model only: give "
                             + "--arrivals RATE too");
                 }
             }
             return null;
         }
-        java.time.Duration lag = p.get("maxlag") == null ? OpenModel.DEFAULT_MAX_LAG
-                : org.bgbench.model.Durations.parse("maxlag", p.get("maxlag"));
+        Duration lag = p.get("maxlag") == null ? OpenModel.DEFAULT_MAX_LAG
+                : Durations.parse("maxlag", p.get("maxlag"));
         double late = OpenModel.DEFAULT_MAX_LATE_PCT;
         if (p.get("maxlatepct") != null) {
             try {
                 late = Double.parseDouble(p.get("maxlatepct").trim());
             } catch (NumberFormatException e) {
-                throw new org.bgbench.model.InvalidParameterException("maxlatepct", "expected a percentage from 0 "
+                throw new InvalidParameterException("maxlatepct", "expected a percentage from 0 "
                         + "up to 100, got '" + p.get("maxlatepct") + "'");
             }
         }
@@ -108,7 +115,7 @@ public final class RunKeys {
                 tau = -1;
             }
             if (!(tau >= 0 && tau <= 100)) {
-                throw new org.bgbench.model.InvalidParameterException("tau", "expected a percentage from 0 to 100, got '"
+                throw new InvalidParameterException("tau", "expected a percentage from 0 to 100, got '"
                         + p.get("tau") + "'");
             }
         }
@@ -130,7 +137,7 @@ public final class RunKeys {
         } catch (NumberFormatException e) {
             // fall through
         }
-        throw new org.bgbench.model.InvalidParameterException("verify.sample", "expected a whole number of members, "
+        throw new InvalidParameterException("verify.sample", "expected a whole number of members, "
                 + "0 or more, got '" + v + "'");
     }
 
@@ -141,26 +148,26 @@ public final class RunKeys {
         if (v.equalsIgnoreCase("false")) {
             return false;
         }
-        throw new org.bgbench.model.InvalidParameterException(key, "expected true or false, got '" + v + "'");
+        throw new InvalidParameterException(key, "expected true or false, got '" + v + "'");
     }
 
     private static int positive(String key, String v) {
-        if (org.bgbench.model.Numbers.parseInt(key, v) >= 1) {
-            return org.bgbench.model.Numbers.parseInt(key, v);
+        if (Numbers.parseInt(key, v) >= 1) {
+            return Numbers.parseInt(key, v);
         }
-        throw new org.bgbench.model.InvalidParameterException(key, "expected a whole number of at least 1, got '"
+        throw new InvalidParameterException(key, "expected a whole number of at least 1, got '"
                 + v + "'");
     }
 
-    public static org.bgbench.emulator.EmulatorConfig.ThreadKind threadKind(Parameters p) {
+    public static EmulatorConfig.ThreadKind threadKind(Parameters p) {
         String v = p.get("threadkind");
         if (v == null) {
-            return org.bgbench.emulator.EmulatorConfig.ThreadKind.AUTO;
+            return EmulatorConfig.ThreadKind.AUTO;
         }
         try {
-            return org.bgbench.emulator.EmulatorConfig.ThreadKind.valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
+            return EmulatorConfig.ThreadKind.valueOf(v.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new org.bgbench.model.InvalidParameterException("threadkind",
+            throw new InvalidParameterException("threadkind",
                     "expected auto, virtual, platform or shared, got '" + v + "'");
         }
     }

@@ -16,6 +16,7 @@ import org.bgbench.measurement.Unpredictable;
 import org.bgbench.model.Action;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.validation.ActionStats;
+import org.bgbench.validation.FeedState;
 import org.bgbench.validation.FreshnessBucket;
 import org.bgbench.validation.LogProblem;
 import org.bgbench.validation.UnpredictableRead;
@@ -97,7 +98,7 @@ public final class RunValidation {
                 .memoryLimitBytes(o.memoryBytes())
                 .freshnessBuckets(o.buckets())
                 .actionNames(ACTIONS)
-                .feeds(org.bgbench.validation.FeedState.of(state))
+                .feeds(FeedState.of(state))
                 .build()
                 .validate(artifacts.logs());
     }

@@ -15,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import org.bgbench.loader.LoadException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 
@@ -50,7 +51,7 @@ public final class StateFiles {
     /** The file of the state saved under {@code token}. A token BG did not make (a hand-edited mark) is refused. */
     public Path fileFor(String token) {
         if (token == null || !TOKEN.matcher(token).matches()) {
-            throw new org.bgbench.loader.LoadException("the store's state mark names '" + token + "', which is not a "
+            throw new LoadException("the store's state mark names '" + token + "', which is not a "
                     + "token BG writes; reload the store (bg load --replace) or repair it with bg verify --repair");
         }
         return dir.resolve(token + ".state");
@@ -65,7 +66,7 @@ public final class StateFiles {
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
             return Optional.of(GraphState.readFrom(graph, in));
         } catch (IOException e) {
-            throw new org.bgbench.loader.LoadException("cannot read BG's saved state " + file + " (" + e.getMessage()
+            throw new LoadException("cannot read BG's saved state " + file + " (" + e.getMessage()
                     + "); reload the store (bg load --replace) or repair it with bg verify --repair");
         }
     }

@@ -1,5 +1,7 @@
 package org.bgbench.runner;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.workload.WorkloadSpec;
@@ -24,8 +26,8 @@ public final class WorkloadChecks {
     }
 
     /** Warnings about a workload that runs but whose figures need care. */
-    public static java.util.List<String> warnings(WorkloadSpec ws) {
-        java.util.List<String> w = new java.util.ArrayList<>(ws.mix().symmetryWarnings());
+    public static List<String> warnings(WorkloadSpec ws) {
+        List<String> w = new ArrayList<>(ws.mix().symmetryWarnings());
         if (ws.mix().growsData()) {
             w.add("Share Resource grows the data as the run goes (dissertation 7.3, 8.4): throughput and latency "
                     + "depend on the run's length, so compare feed designs at equal durations, e.g. with bg sweep");

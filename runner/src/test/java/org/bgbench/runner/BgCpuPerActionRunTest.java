@@ -33,8 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * calls, sessions have none, and {@code cpu.bg_outside_us_per_action} is what is left of {@code bg_us_per_action}.
  */
 class BgCpuPerActionRunTest {
-    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,
-            20, 4, 3));
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
 
     @TempDir
     Path dir;
@@ -51,8 +52,8 @@ class BgCpuPerActionRunTest {
             // 40,000 requests after 1,000 of warm-up: the high mix's rarest actions (2 %) run ~800 times each.
             ExperimentSpec spec = ExperimentSpec.of(ws, null, 40_000L, "1000", EmulatorConfig.ThreadKind.PLATFORM,
                     null, null).withThreads(2);
-            Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec, out,
-                    null));
+            Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec, new Experiment.Output(out, null)));
         }
         RunResult r = ResultJson.read(out);
         assertThat(r.total().count()).isPositive();

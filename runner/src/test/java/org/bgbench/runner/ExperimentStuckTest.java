@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,13 +17,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.SeriesPoint;
 import org.bgbench.measurement.Stalls;
+import org.bgbench.measurement.report.IntervalLog;
 import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.measurement.report.SummaryPrinter;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
+import org.bgbench.rating.Sla;
+import org.bgbench.runner.rating.RatingRunner;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
@@ -39,8 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
  * seconds are refused, which makes the run incomplete in the same way, whatever the store.
  */
 class ExperimentStuckTest {
-    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,
-            20, 4, 3));
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
 
     @TempDir
     Path dir;
@@ -87,7 +95,7 @@ class ExperimentStuckTest {
                                 if (!m.getName().equals("close") && since > 1_500_000_000L
                                         && since < 3_800_000_000L) {
                                     Thread.sleep(50);
-                                    throw new org.bgbench.store.StoreException("cannot reach the store: connection "
+                                    throw new StoreException("cannot reach the store: connection "
                                             + "refused.");
                                 }
                                 return invoke(s, m, a);
@@ -95,7 +103,7 @@ class ExperimentStuckTest {
                 });
     }
 
-    private static Object invoke(Object target, java.lang.reflect.Method m, Object[] args) throws Throwable {
+    private static Object invoke(Object target, Method m, Object[] args) throws Throwable {
         try {
             return m.invoke(target, args);
         } catch (InvocationTargetException e) {
@@ -127,8 +135,8 @@ class ExperimentStuckTest {
             long t0 = System.nanoTime();
             Experiment.Outcome o;
             try {
-                o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec,
-                        out, new PrintWriter(progress, true)));
+                o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                        new GraphState(GRAPH), ws, spec, new Experiment.Output(out, new PrintWriter(progress, true))));
             } finally {
                 thawed.countDown();
             }
@@ -160,8 +168,8 @@ class ExperimentStuckTest {
             // The interval log's last interval holds the stuck actions, so its totals are still the result's.
             Path hlog = RunArtifacts.hlogFor(out);
             IntervalLogRunTest.assertAddsUp(hlog, onDisk);
-            assertThat(java.nio.file.Files.readString(hlog))
-                    .contains("#" + org.bgbench.measurement.report.IntervalLog.REST_COMMENT);
+            assertThat(Files.readString(hlog))
+                    .contains("#" + IntervalLog.REST_COMMENT);
         }
     }
 
@@ -175,8 +183,9 @@ class ExperimentStuckTest {
                     EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
             Path out = dir.resolve("down.json");
             StringWriter progress = new StringWriter();
-            Experiment.Outcome o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(),
-                    new GraphState(GRAPH), ws, spec, out, new PrintWriter(progress, true)));
+            Experiment.Outcome o = Experiment.run(new Experiment.Setup(
+                    new Experiment.Subject(store, "memory", Map.of()), new GraphState(GRAPH), ws, spec,
+                    new Experiment.Output(out, new PrintWriter(progress, true))));
 
             RunResult r = ResultJson.read(out);
             assertThat(o.run().completed()).as("the run itself went to its end").isTrue();
@@ -187,7 +196,7 @@ class ExperimentStuckTest {
             assertThat((List<?>) r.config().get(Stalls.STALLED_SECONDS)).isEmpty();
             assertThat(r.incompleteReason()).matches("The store refused every call (from second \\d to \\d|in "
                     + "second \\d): cannot reach the store: connection refused\\. The run does not meet the SLA\\.");
-            for (org.bgbench.measurement.SeriesPoint p : r.series()) {
+            for (SeriesPoint p : r.series()) {
                 if (refused.contains(p.second())) {
                     assertThat(p.actions()).isZero();
                     assertThat(p.errorPct()).isEqualTo(100.0);
@@ -196,8 +205,8 @@ class ExperimentStuckTest {
             int lastRefused = refused.get(refused.size() - 1);
             assertThat(r.series()).as("it answered again").anyMatch(p -> p.second() > lastRefused && p.actions() > 0);
             assertThat(SummaryPrinter.summary(r)).contains("Incomplete  The store refused every call");
-            assertThat(org.bgbench.runner.rating.RatingRunner.measurement(r).succeeds(
-                    new org.bgbench.rating.Sla(0, Duration.ofSeconds(10), 100, Duration.ofMinutes(1), 100)))
+            assertThat(RatingRunner.measurement(r).succeeds(
+                    new Sla(0, Duration.ofSeconds(10), 100, Duration.ofMinutes(1), 100)))
                     .as("fails even an SLA that allows every error").isFalse();
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * running the same result name again moves it aside with the earlier result.
  */
 class IntervalLogRunTest {
-    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,
-            20, 4, 3));
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
 
     @TempDir
     Path dir;
@@ -79,8 +81,8 @@ class IntervalLogRunTest {
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
             ExperimentSpec spec = ExperimentSpec.timed(ws, 2, Duration.ofSeconds(2), Duration.ofSeconds(1),
                     EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
-            o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec,
-                    out, null));
+            o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec, new Experiment.Output(out, null)));
         }
         Path hlog = dir.resolve("logged.hlog");
         assertThat(RunArtifacts.hlogFor(out)).isEqualTo(hlog);
@@ -95,7 +97,7 @@ class IntervalLogRunTest {
         assertThat(intervals.get("")).as("one per measured second, warm-up excluded").isEqualTo(onDisk.series().size());
         assertThat(Files.readString(hlog)).as("nothing was stuck").doesNotContain(IntervalLog.REST_COMMENT);
         String busiest = onDisk.actions().entrySet().stream()
-                .max(java.util.Map.Entry.comparingByValue(java.util.Comparator.comparingLong(KindResult::count)))
+                .max(Map.Entry.comparingByValue(Comparator.comparingLong(KindResult::count)))
                 .orElseThrow().getKey();
         assertThat(totals.get(busiest)).isEqualTo(onDisk.actions().get(busiest).count());
 

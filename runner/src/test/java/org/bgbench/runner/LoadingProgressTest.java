@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -14,6 +15,8 @@ import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.FinishProgress;
+import org.bgbench.store.StoreProvider;
+import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.memory.MemoryStoreProvider;
@@ -27,7 +30,10 @@ import org.junit.jupiter.api.Test;
  */
 class LoadingProgressTest {
     private static final SocialGraph GRAPH =
-            new SocialGraph(new GraphSpec(500, 10, 4, 2, 1, 0.9, true, 16, 32, 3, 5, 10, 0, 8));
+            new SocialGraph(GraphSpec.builder().members(500).memberIdOffset(10).friendsPerMember(4)
+                    .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.9).images(true)
+                    .thumbnailBytes(16).profileImageBytes(32).attributeCount(3).attributeLength(5).commentLength(10)
+                    .seed(8).build());
 
     @Test
     void theIndexPhaseShowsTimeSpentThenShareDoneAndTimeLeftWithTheLastStep() throws Exception {
@@ -67,7 +73,7 @@ class LoadingProgressTest {
                 Loading.load(store, GRAPH, 2, true, new PrintWriter(out, true), rate);
             }
             if (rate < rows / 100.0) {
-                assertThat(out.text()).contains(String.format(java.util.Locale.ROOT,
+                assertThat(out.text()).contains(String.format(Locale.ROOT,
                         "bg: warning: this graph has %,d rows; at %,.0f rows/s", rows, rate)).contains("about 16m40s");
             } else {
                 assertThat(out.text()).doesNotContain("warning");
@@ -81,7 +87,7 @@ class LoadingProgressTest {
                 + GRAPH.totalResources() + GRAPH.totalInitialComments();
         // The memory store, naming a rate at which this graph takes 1,000 s to load.
         MemoryStoreProvider memory = new MemoryStoreProvider();
-        org.bgbench.store.StoreProvider slow = new org.bgbench.store.StoreProvider() {
+        StoreProvider slow = new StoreProvider() {
             @Override
             public String name() {
                 return memory.name();
@@ -93,7 +99,7 @@ class LoadingProgressTest {
             }
 
             @Override
-            public List<org.bgbench.store.StoreSetting> settings() {
+            public List<StoreSetting> settings() {
                 return memory.settings();
             }
 
@@ -111,7 +117,7 @@ class LoadingProgressTest {
         LoadReport report = LocalStore.load(slow, StoreSettings.of(Map.of("memory.name", "loading-provider-rate")), GRAPH,
                 2, true, new PrintWriter(out, true));
         assertThat(report).isNotNull();
-        assertThat(out.text()).contains(String.format(java.util.Locale.ROOT,
+        assertThat(out.text()).contains(String.format(Locale.ROOT,
                 "bg: warning: this graph has %,d rows; at %,.0f rows/s", rows, rows / 1000.0)).contains("about 16m40s");
     }
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
@@ -16,6 +17,7 @@ import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSession;
+import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.memory.MemoryStoreProvider;
@@ -31,15 +33,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RunMarkTest {
     private static final SocialGraph GRAPH =
-            new SocialGraph(new GraphSpec(200, 10, 4, 2, 1, 0.9, false, 0, 0, 3, 5, 10, 0, 8));
+            new SocialGraph(GraphSpec.builder().members(200).memberIdOffset(10).friendsPerMember(4)
+                    .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.9).attributeCount(3)
+                    .attributeLength(5).commentLength(10).seed(8).build());
 
     @TempDir
     Path dir;
 
     /** Once set, no session can be opened any more. */
-    private final java.util.concurrent.atomic.AtomicBoolean full = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean full = new AtomicBoolean();
     /** Once set, the store cannot say which processes serve it. */
-    private final java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean broken = new AtomicBoolean();
 
     /** The memory store, whose sessions cannot be opened once it is {@link #full}. */
     private StoreProvider refusingSessions() {
@@ -56,7 +60,7 @@ class RunMarkTest {
             }
 
             @Override
-            public List<org.bgbench.store.StoreSetting> settings() {
+            public List<StoreSetting> settings() {
                 return memory.settings();
             }
 

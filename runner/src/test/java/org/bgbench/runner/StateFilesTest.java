@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A saved state cut short is refused with the file and the part of the state where it ends, not "null". */
 class StateFilesTest {
-    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,
-            8, 2, 5));
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(8).fragments(2).seed(5).build());
 
     @TempDir
     Path dir;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,8 +15,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.bgbench.emulator.EmulatorConfig;
+import org.bgbench.measurement.SecondSample;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
@@ -39,8 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("server")
 class StoreHostsExperimentTest {
     private static final Path EXPORTER = Path.of("/usr/bin/prometheus-node-exporter");
-    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,
-            20, 4, 3));
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
 
     @TempDir
     Path dir;
@@ -62,7 +67,7 @@ class StoreHostsExperimentTest {
         return exporter;
     }
 
-    private static int freePort() throws java.io.IOException {
+    private static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
@@ -79,12 +84,13 @@ class StoreHostsExperimentTest {
         String address = "127.0.0.1:" + port;
         Process exporter = startExporter(port);
         Path out = dir.resolve("result.json");
-        List<org.bgbench.measurement.SecondSample> seconds = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<SecondSample> seconds = new CopyOnWriteArrayList<>();
         try (DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "hosts")))) {
             StoreConformanceSuite.load(store, GRAPH, 2);
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-            Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws,
-                    spec(ws, 3, address), out, null, null, seconds::add, null));
+            Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec(ws, 3, address), new Experiment.Output(out, null),
+                    new Experiment.Hooks(null, seconds::add, null)));
         } finally {
             exporter.destroy();
             exporter.waitFor(5, TimeUnit.SECONDS);
@@ -126,13 +132,14 @@ class StoreHostsExperimentTest {
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
             int[] measured = {0};
             // The host goes away after the second measured second, on the sampler's own thread.
-            java.util.function.Consumer<org.bgbench.measurement.SecondSample> killer = sample -> {
+            Consumer<SecondSample> killer = sample -> {
                 if (!sample.warmup() && ++measured[0] == 2) {
                     exporter.destroyForcibly();
                 }
             };
-            o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws,
-                    spec(ws, 5, address), out, null, null, killer, null));
+            o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec(ws, 5, address), new Experiment.Output(out, null),
+                    new Experiment.Hooks(null, killer, null)));
         } finally {
             exporter.destroyForcibly();
             exporter.waitFor(5, TimeUnit.SECONDS);
@@ -158,7 +165,7 @@ class StoreHostsExperimentTest {
                 if (r.statusCode() == 200) {
                     return;
                 }
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 if (!exporter.isAlive() || System.nanoTime() > deadline) {
                     throw new IllegalStateException("the node exporter did not answer on " + address, e);
                 }

@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.StringJoiner;
 import org.bgbench.model.Action;
 import org.bgbench.model.Durations;
+import org.bgbench.model.FeedWorkload;
+import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.Kind;
 import org.bgbench.model.SessionType;
@@ -143,24 +145,25 @@ public final class WorkloadParameters {
                 : operations > 0 ? Duration.ZERO : WorkloadSpec.DEFAULT_DURATION;
 
         int workers = workers(props);
-        return new WorkloadSpec(
-                mix.mix(), mix.name(), socialites, targets,
-                intOf(props, "topk", d.topK()),
-                intOf(props, "commentlength", d.commentLength()),
-                millis(props, "thinktime"),
-                millis(props, "interarrivaltime"),
-                threads, time, operations,
-                warmup(props),
-                intOf(props, "warmupthreads", threads),
-                boolOf(props, "locks", d.locks()),
-                boolOf(props, "uniquesocialites", d.uniqueSocialites()),
-                workers, intOf(props, "machineid", d.workerIndex()),
-                rates(props, workers),
-                longOf(props, "workloadseed", d.seed()),
-                new org.bgbench.model.FeedWorkload(intOf(props, "feedk", d.feeds().k()),
+        return WorkloadSpec.builder()
+                .mix(mix.mix()).mixName(mix.name()).socialites(socialites).targets(targets)
+                .topK(intOf(props, "topk", d.topK()))
+                .commentLength(intOf(props, "commentlength", d.commentLength()))
+                .thinkTime(millis(props, "thinktime"))
+                .interArrivalTime(millis(props, "interarrivaltime"))
+                .threads(threads).maxExecutionTime(time).operations(operations)
+                .warmup(warmup(props))
+                .warmupThreads(intOf(props, "warmupthreads", threads))
+                .locks(boolOf(props, "locks", d.locks()))
+                .uniqueSocialites(boolOf(props, "uniquesocialites", d.uniqueSocialites()))
+                .workers(workers).workerIndex(intOf(props, "machineid", d.workerIndex()))
+                .workerRates(rates(props, workers))
+                .seed(longOf(props, "workloadseed", d.seed()))
+                .feeds(new FeedWorkload(intOf(props, "feedk", d.feeds().k()),
                         fraction(props, "pageshareratio", d.feeds().pageShareFraction()),
                         fraction(props, "sharelistratio", d.feeds().listFraction()),
-                        intOf(props, "sharelistsize", d.feeds().listSize())));
+                        intOf(props, "sharelistsize", d.feeds().listSize())))
+                .build();
     }
 
     /** The frequency keys of implemented actions and sessions among {@code props}' keys. */
@@ -311,7 +314,7 @@ public final class WorkloadParameters {
     }
 
     private static double doubleOf(Map<String, String> props, String key) {
-        return org.bgbench.model.GraphParameters.doubleOf(props, key, Double.NaN);
+        return GraphParameters.doubleOf(props, key, Double.NaN);
     }
 
     /** YCSB's latest uses the Zipfian constant 0.99, θ = 1 − 0.99 in BG's terms; the others BG's 0.27. */

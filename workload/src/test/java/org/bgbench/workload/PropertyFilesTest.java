@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.workload.mix.Mixes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,6 +71,6 @@ class PropertyFilesTest {
                 ViewTopKResourcesAction=0.499
                 """);
         WorkloadSpec s = WorkloadParameters.toSpec(PropertyFiles.read(f));
-        assertThat(s.mix()).isEqualTo(org.bgbench.workload.mix.Mixes.byName("verylow"));
+        assertThat(s.mix()).isEqualTo(Mixes.byName("verylow"));
     }
 }

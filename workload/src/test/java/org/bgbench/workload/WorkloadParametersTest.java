@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.model.Action;
+import org.bgbench.model.FeedWorkload;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.SessionType;
 import org.bgbench.workload.distribution.DistributionKind;
@@ -133,7 +134,7 @@ class WorkloadParametersTest {
                         e -> assertThat(e.parameter()).isEqualTo("ListCommonFriendsAction"))
                 .hasMessageContaining("does not implement");
         assertThat(WorkloadParameters.toSpec(props("ViewNewsFeedAction", "0.9", "ShareResourceAction", "10%"))
-                .mix().perRequest(org.bgbench.model.Action.SR)).as("USC BG's feed keys").isEqualTo(0.1);
+                .mix().perRequest(Action.SR)).as("USC BG's feed keys").isEqualTo(0.1);
         assertThat(WorkloadParameters.isKey("viewprofileaction")).isTrue();
         assertThat(WorkloadParameters.isKey("threadcount")).isTrue();
         assertThat(WorkloadParameters.isKey("usercount")).isFalse();
@@ -247,13 +248,13 @@ class WorkloadParametersTest {
     void feedKeysAndTheMixesOfTable89() {
         WorkloadSpec ws = WorkloadParameters.toSpec(props("mix", "feed-high", "feedk", "20", "pageshareratio", "1%",
                 "sharelistratio", "0.25", "sharelistsize", "4"));
-        assertThat(ws.feeds()).isEqualTo(new org.bgbench.model.FeedWorkload(20, 0.01, 0.25, 4));
-        assertThat(ws.mix().perRequest(org.bgbench.model.Action.VNF)).isEqualTo(0.89);
+        assertThat(ws.feeds()).isEqualTo(new FeedWorkload(20, 0.01, 0.25, 4));
+        assertThat(ws.mix().perRequest(Action.VNF)).isEqualTo(0.89);
         assertThat(ws.mix().growsData()).isTrue();
         assertThat(ws.mix().isSymmetric()).as("table 8.9's friendship writes are symmetric").isTrue();
         assertThat(WorkloadParameters.toSpec(props("mix", "feed-verylow")).mix().perRequest(
-                org.bgbench.model.Action.SR)).isEqualTo(0.001);
-        assertThat(WorkloadParameters.toSpec(props()).feeds()).isEqualTo(org.bgbench.model.FeedWorkload.DEFAULTS);
+                Action.SR)).isEqualTo(0.001);
+        assertThat(WorkloadParameters.toSpec(props()).feeds()).isEqualTo(FeedWorkload.DEFAULTS);
         assertThatThrownBy(() -> WorkloadParameters.toSpec(props("feedk", "0")))
                 .isInstanceOfSatisfying(InvalidParameterException.class, e -> assertThat(e.parameter()).isEqualTo("feedk"));
         assertThatThrownBy(() -> WorkloadParameters.toSpec(props("pageshareratio", "lots")))

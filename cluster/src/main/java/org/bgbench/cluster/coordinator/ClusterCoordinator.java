@@ -182,9 +182,8 @@ public final class ClusterCoordinator implements AutoCloseable {
         for (int k = 0; k < workers.size(); k++) {
             ExperimentSpec spec = template.withThreads(threads).withDuration(duration).withSeed(17L + k)
                     .withValidation(null);
-            spec = new ExperimentSpec(spec.threads(), spec.duration(), 0, Duration.ZERO, 0, spec.thinkTimeMs(),
-                    spec.interArrivalMs(), spec.topK(), spec.commentLength(), spec.locks(), spec.uniqueSocialites(),
-                    spec.seed(), spec.threadKind(), spec.beta(), null, spec.feeds());
+            spec = spec.toBuilder().operations(0).warmup(Duration.ZERO).warmupOperations(0).validation(null)
+                    .storeHosts(List.of()).open(null).build();
             JsonNode r = workers.get(k).stream(Operations.RUN, Messages.tree(spec), IDLE, duration.plusMinutes(10),
                     m -> { });
             rates[k] = Messages.read(r, Messages.RunDone.class).result().throughput();

@@ -300,8 +300,8 @@ public final class WorkerService implements WorkerBackend {
     /** Whether this worker can run its share ({@link Experiment#check}), sized as {@link #run} would size it. */
     private Messages.Checked check(ExperimentSpec asked) {
         try {
-            Experiment.check(new Experiment.Setup(open(), storeName, storeSettings, state, workload, share(asked),
-                    dir.resolve("check.json"), null));
+            Experiment.check(new Experiment.Setup(new Experiment.Subject(open(), storeName, storeSettings), state,
+                    workload, share(asked), new Experiment.Output(dir.resolve("check.json"), null)));
             return Messages.Checked.OK;
         } catch (org.bgbench.model.InvalidParameterException e) {
             String prefix = e.parameter() + ": ";
@@ -340,8 +340,9 @@ public final class WorkerService implements WorkerBackend {
             // Not sealed until the coordinator says which token these writes end in.
             heldMark = org.bgbench.store.StateMark.running("a run on worker " + index).text();
         }
-        Experiment.Outcome o = Experiment.run(new Experiment.Setup(open(), storeName, storeSettings, state, workload,
-                spec, result, null, members, sample -> {
+        Experiment.Outcome o = Experiment.run(new Experiment.Setup(new Experiment.Subject(open(), storeName,
+                storeSettings), state, workload, spec, new Experiment.Output(result, null), new Experiment.Hooks(members,
+                sample -> {
                     // Per kind too, for the coordinator's merged interval log (warm-up seconds are not merged).
                     Map<String, String> kinds = new LinkedHashMap<>();
                     Map<String, long[]> counts = new LinkedHashMap<>();
@@ -367,7 +368,7 @@ public final class WorkerService implements WorkerBackend {
                             a.accept("the coordinator cancelled the run");
                         }
                     }
-                }, a -> abortRun = a), () -> membersActed = true);
+                }, a -> abortRun = a)), () -> membersActed = true);
         return new Messages.RunDone(o.run().completed(), o.run().abortReason(), result.toAbsolutePath().toString(),
                 o.result(), state.touchedMembers(), membersActed);
     }

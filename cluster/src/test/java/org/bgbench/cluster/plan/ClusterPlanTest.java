@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 
 class ClusterPlanTest {
     private static SocialGraph graph(int members, int fragments) {
-        return new SocialGraph(new GraphSpec(members, 0, 4, 2, 1, 1.0, false, 0, 0, 1, 1, 1, fragments, 3));
+        return new SocialGraph(GraphSpec.builder().members(members).friendsPerMember(4).resourcesPerMember(2)
+                .commentsPerResource(1).attributeCount(1).attributeLength(1).commentLength(1).fragments(fragments)
+                .seed(3).build());
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.bgbench.model.generator;
 
 import java.util.function.IntConsumer;
 import org.bgbench.model.GraphSpec;
+import org.bgbench.model.InvalidParameterException;
 
 /**
  * The deterministic social graph of a {@link GraphSpec} (dissertation 5.1). Every relationship, resource, comment
@@ -58,7 +59,7 @@ public final class SocialGraph {
         this.pagesPerFragment = pages / fragments;
         this.resourcesPerPage = spec.feed().pageResources(spec.resourcesPerMember());
         if (smallSize <= spec.friendsPerMember()) {
-            throw new org.bgbench.model.InvalidParameterException("fragments",
+            throw new InvalidParameterException("fragments",
                     fragments + " fragments leave " + smallSize + " members in a fragment, not more than φ="
                             + spec.friendsPerMember());
         }

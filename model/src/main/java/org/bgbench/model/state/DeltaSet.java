@@ -1,6 +1,10 @@
 package org.bgbench.model.state;
 
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.function.IntConsumer;
 
 /**
  * A set of member indexes kept as its difference from a generated initial set: members removed from the initial set
@@ -58,18 +62,18 @@ final class DeltaSet {
         return it.nextInt();
     }
 
-    void write(java.io.DataOutput out) throws java.io.IOException {
+    void write(DataOutput out) throws IOException {
         writeSet(out, removed);
         writeSet(out, added);
     }
 
     /** Reads what {@link #write} wrote; {@code members} bounds the set sizes, so garbage cannot exhaust the heap. */
-    void read(java.io.DataInput in, int members) throws java.io.IOException {
+    void read(DataInput in, int members) throws IOException {
         removed = readSet(in, members);
         added = readSet(in, members);
     }
 
-    private static void writeSet(java.io.DataOutput out, IntOpenHashSet set) throws java.io.IOException {
+    private static void writeSet(DataOutput out, IntOpenHashSet set) throws IOException {
         out.writeInt(set == null ? 0 : set.size());
         if (set != null) {
             var it = set.iterator();
@@ -79,8 +83,8 @@ final class DeltaSet {
         }
     }
 
-    private static IntOpenHashSet readSet(java.io.DataInput in, int members) throws java.io.IOException {
-        int n = GraphState.count(in.readInt(), members, "members in a set");
+    private static IntOpenHashSet readSet(DataInput in, int members) throws IOException {
+        int n = StateFile.count(in.readInt(), members, "members in a set");
         if (n == 0) {
             return null;
         }
@@ -91,7 +95,7 @@ final class DeltaSet {
         return set;
     }
 
-    void forEachAdded(java.util.function.IntConsumer out) {
+    void forEachAdded(IntConsumer out) {
         if (added != null) {
             added.forEach(out);
         }

@@ -4,10 +4,19 @@ import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
@@ -27,15 +36,15 @@ public final class GraphState {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(MemberState[].class);
 
     private final SocialGraph graph;
-    private final MemberState[] states;
+    final MemberState[] states;
     private final int commentsPerResource;
     private final int resourcesPerMember;
-    private final AtomicLong nextCommentId;
+    final AtomicLong nextCommentId;
     /** Sequence of the next share; a share's id is sequence × accounts + account, unique across workers. */
-    private final AtomicLong nextShareSeq = new AtomicLong();
+    final AtomicLong nextShareSeq = new AtomicLong();
     /** Shares by account index, each list in id order; null until the account shares. */
-    private final java.util.concurrent.atomic.AtomicReferenceArray<java.util.List<Share>> shares;
-    private final java.util.concurrent.atomic.AtomicLong shareCount = new AtomicLong();
+    private final AtomicReferenceArray<List<Share>> shares;
+    private final AtomicLong shareCount = new AtomicLong();
 
     /** @param commentIdBase first id this state hands to new comments; must not collide with another worker's. */
     public GraphState(SocialGraph graph, long commentIdBase) {
@@ -44,7 +53,7 @@ public final class GraphState {
         this.commentsPerResource = graph.spec().commentsPerResource();
         this.resourcesPerMember = graph.spec().resourcesPerMember();
         this.nextCommentId = new AtomicLong(Math.max(commentIdBase, graph.firstFreeCommentId()));
-        this.shares = new java.util.concurrent.atomic.AtomicReferenceArray<>(graph.accounts());
+        this.shares = new AtomicReferenceArray<>(graph.accounts());
     }
 
     public GraphState(SocialGraph graph) {
@@ -55,7 +64,7 @@ public final class GraphState {
         return graph;
     }
 
-    private static final class MemberState {
+    static final class MemberState {
         final DeltaSet friends = new DeltaSet();
         final DeltaSet inviters = new DeltaSet();
         final DeltaSet invitees = new DeltaSet();
@@ -69,7 +78,7 @@ public final class GraphState {
         }
     }
 
-    private static final class CommentDelta {
+    static final class CommentDelta {
         IntOpenHashSet deletedInitial;
         LongArrayList added;
 
@@ -78,7 +87,7 @@ public final class GraphState {
         }
     }
 
-    private MemberState peek(int index) {
+    MemberState peek(int index) {
         return (MemberState) SLOTS.getAcquire(states, index);
     }
 
@@ -413,9 +422,9 @@ public final class GraphState {
             // A member who shared is touched: her state (her shares) differs from the generated graph's.
             state(account);
         }
-        java.util.List<Share> list = shares.get(account);
+        List<Share> list = shares.get(account);
         if (list == null) {
-            shares.compareAndSet(account, null, new java.util.ArrayList<>(4));
+            shares.compareAndSet(account, null, new ArrayList<>(4));
             list = shares.get(account);
         }
         synchronized (list) {
@@ -430,7 +439,7 @@ public final class GraphState {
 
     /** Shares of account {@code account}, oldest first. */
     public Share[] shares(int account) {
-        java.util.List<Share> list = shares.get(account);
+        List<Share> list = shares.get(account);
         if (list == null) {
             return new Share[0];
         }
@@ -444,7 +453,7 @@ public final class GraphState {
     }
 
     /** Calls {@code action} with every share, by account then id. */
-    public void forEachShare(java.util.function.Consumer<Share> action) {
+    public void forEachShare(Consumer<Share> action) {
         for (int a = 0; a < graph.accounts(); a++) {
             for (Share sh : shares(a)) {
                 action.accept(sh);
@@ -464,8 +473,8 @@ public final class GraphState {
      * by her friends and followed pages that are public or list her.
      */
     public Share[] feed(int index, int k) {
-        java.util.PriorityQueue<Share> top = new java.util.PriorityQueue<>(
-                java.util.Comparator.comparingLong(Share::id));
+        PriorityQueue<Share> top = new PriorityQueue<>(
+                Comparator.comparingLong(Share::id));
         for (int producer : producers(index)) {
             Share[] of = shares(producer);
             for (int i = of.length - 1; i >= 0; i--) {
@@ -482,7 +491,7 @@ public final class GraphState {
             }
         }
         Share[] out = top.toArray(new Share[0]);
-        Arrays.sort(out, java.util.Comparator.comparingLong(Share::id).reversed());
+        Arrays.sort(out, Comparator.comparingLong(Share::id).reversed());
         return out;
     }
 
@@ -511,193 +520,20 @@ public final class GraphState {
         }
     }
 
-    private static final int FORMAT = 0x42475331; // "BGS1"
-    /** BGS1 followed by the shares. */
-    private static final int FORMAT_SHARES = 0x42475332; // "BGS2"
-
     /**
      * Writes the state (only what differs from the generated graph) so a later run can start where this one ended
-     * (dissertation 5.2, dissertation 7.2). Call when no thread is changing the state.
+     * (dissertation 5.2, dissertation 7.2). Call when no thread is changing the state. The format is {@link StateFile}'s.
      */
-    public void writeTo(java.io.DataOutput out) throws java.io.IOException {
-        out.writeInt(FORMAT_SHARES);
-        out.writeUTF(graph.spec().fingerprint());
-        out.writeLong(nextCommentId.get());
-        out.writeInt(touchedMembers());
-        for (int i = 0; i < states.length; i++) {
-            MemberState s = peek(i);
-            if (s == null) {
-                continue;
-            }
-            synchronized (s) {
-                out.writeInt(i);
-                s.friends.write(out);
-                s.inviters.write(out);
-                s.invitees.write(out);
-                out.writeInt(s.friendCount);
-                out.writeInt(s.pendingCount);
-                out.writeInt(s.comments == null ? 0 : s.comments.size());
-                if (s.comments != null) {
-                    for (var e : s.comments.int2ObjectEntrySet()) {
-                        CommentDelta d = e.getValue();
-                        out.writeInt(e.getIntKey());
-                        out.writeInt(d.deletedInitial == null ? 0 : d.deletedInitial.size());
-                        if (d.deletedInitial != null) {
-                            for (int k : d.deletedInitial) {
-                                out.writeInt(k);
-                            }
-                        }
-                        out.writeInt(d.added == null ? 0 : d.added.size());
-                        if (d.added != null) {
-                            for (long mid : d.added) {
-                                out.writeLong(mid);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        out.writeLong(nextShareSeq.get());
-        out.writeLong(shareCount());
-        java.io.IOException[] failed = {null};
-        forEachShare(sh -> {
-            try {
-                out.writeLong(sh.id());
-                out.writeInt(sh.account());
-                out.writeLong(sh.resource());
-                out.writeInt(sh.recipients() == null ? -1 : sh.recipients().length);
-                if (sh.recipients() != null) {
-                    for (int r : sh.recipients()) {
-                        out.writeInt(r);
-                    }
-                }
-            } catch (java.io.IOException e) {
-                failed[0] = e;
-            }
-        });
-        if (failed[0] != null) {
-            throw failed[0];
-        }
+    public void writeTo(DataOutput out) throws IOException {
+        StateFile.write(this, out);
     }
 
     /**
      * Reads a state written by {@link #writeTo}; refuses one written for another graph. A state that is cut short or
-     * damaged is refused with a {@link StateFormatException} naming the part reading stopped in. Counts are checked
-     * against the graph and nothing is allocated from a count before its elements are read, so garbage fails here
-     * instead of exhausting the heap.
+     * damaged is refused with a {@link StateFormatException} naming the part reading stopped in.
      */
-    public static GraphState readFrom(SocialGraph graph, java.io.DataInput in) throws java.io.IOException {
-        String[] where = {"the header"};
-        try {
-            return read(graph, in, where);
-        } catch (java.io.IOException | RuntimeException e) {
-            throw StateFormatException.of(where[0], e);
-        }
-    }
-
-    private static GraphState read(SocialGraph graph, java.io.DataInput in, String[] where) throws java.io.IOException {
-        int format = in.readInt();
-        if (format != FORMAT && format != FORMAT_SHARES) {
-            throw new java.io.IOException(String.format(java.util.Locale.ROOT, "it does not start as a BG state file "
-                    + "does (its first bytes are %08x)", format));
-        }
-        String fingerprint = in.readUTF();
-        if (!fingerprint.equals(graph.spec().fingerprint())) {
-            throw new java.io.IOException("it holds the state of another graph (fingerprint " + fingerprint
-                    + "; this graph's is " + graph.spec().fingerprint() + ")");
-        }
-        GraphState state = new GraphState(graph, in.readLong());
-        int members = graph.members();
-        int touched = count(in.readInt(), members, "touched members");
-        for (int t = 0; t < touched; t++) {
-            where[0] = "the record of the " + ordinal(t + 1) + " touched member";
-            int i = in.readInt();
-            if (i < 0 || i >= members) {
-                throw new java.io.IOException("it names member " + i + ", which a graph of " + members + " members "
-                        + "does not have");
-            }
-            where[0] = "member " + i + "'s record";
-            MemberState s = new MemberState(0, 0);
-            s.friends.read(in, members);
-            s.inviters.read(in, members);
-            s.invitees.read(in, members);
-            s.friendCount = count(in.readInt(), members, "friends");
-            s.pendingCount = count(in.readInt(), members, "pending invitations");
-            int slots = count(in.readInt(), Integer.MAX_VALUE, "resources with changed comments");
-            if (slots > 0) {
-                s.comments = new Int2ObjectOpenHashMap<>();
-                for (int c = 0; c < slots; c++) {
-                    int slot = in.readInt();
-                    CommentDelta d = new CommentDelta();
-                    int deleted = count(in.readInt(), Integer.MAX_VALUE, "deleted comments");
-                    if (deleted > 0) {
-                        d.deletedInitial = new IntOpenHashSet();
-                        for (int k = 0; k < deleted; k++) {
-                            d.deletedInitial.add(in.readInt());
-                        }
-                    }
-                    int added = count(in.readInt(), Integer.MAX_VALUE, "added comments");
-                    if (added > 0) {
-                        d.added = new LongArrayList();
-                        for (int k = 0; k < added; k++) {
-                            d.added.add(in.readLong());
-                        }
-                    }
-                    s.comments.put(slot, d);
-                }
-            }
-            state.states[i] = s;
-        }
-        if (format == FORMAT_SHARES) {
-            where[0] = "the shares' header";
-            state.nextShareSeq.set(in.readLong());
-            long n = in.readLong();
-            if (n < 0) {
-                throw new java.io.IOException("a count of " + n + " shares");
-            }
-            for (long x = 0; x < n; x++) {
-                where[0] = "the record of share " + (x + 1) + " of " + n;
-                long id = in.readLong();
-                int account = in.readInt();
-                if (account < 0 || account >= graph.accounts()) {
-                    throw new java.io.IOException("it names account " + account + ", which a graph of "
-                            + graph.accounts() + " accounts does not have");
-                }
-                long rid = in.readLong();
-                int r = in.readInt();
-                int[] recipients = null;
-                if (r >= 0) {
-                    int size = count(r, members, "recipients");
-                    it.unimi.dsi.fastutil.ints.IntArrayList list = new it.unimi.dsi.fastutil.ints.IntArrayList();
-                    for (int k = 0; k < size; k++) {
-                        list.add(in.readInt());
-                    }
-                    recipients = list.toIntArray();
-                }
-                state.share(account, id, rid, recipients);
-            }
-        }
-        return state;
-    }
-
-    /** A count read from a state file, refused when it is negative or larger than {@code max}. */
-    static int count(int n, int max, String what) throws java.io.IOException {
-        if (n < 0 || n > max) {
-            throw new java.io.IOException(String.format(java.util.Locale.ROOT, "a count of %,d %s%s", n, what,
-                    n < 0 ? "" : String.format(java.util.Locale.ROOT, ", more than the graph's %,d members", max)));
-        }
-        return n;
-    }
-
-    private static String ordinal(int n) {
-        int mod100 = n % 100;
-        String suffix = mod100 >= 11 && mod100 <= 13 ? "th" : switch (n % 10) {
-            case 1 -> "st";
-            case 2 -> "nd";
-            case 3 -> "rd";
-            default -> "th";
-        };
-        return String.format(java.util.Locale.ROOT, "%,d", n) + suffix;
+    public static GraphState readFrom(SocialGraph graph, DataInput in) throws IOException {
+        return StateFile.read(graph, in);
     }
 
     /** Whether {@code index} was ever touched by a write (its state may differ from the generated one). */

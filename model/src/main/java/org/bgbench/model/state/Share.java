@@ -1,5 +1,7 @@
 package org.bgbench.model.state;
 
+import java.util.Arrays;
+
 /**
  * One Share Resource (dissertation 3.2): account {@code account} (member or page index, see
  * {@link org.bgbench.model.generator.SocialGraph#accountId}) shared its resource {@code resource} as share {@code id}
@@ -13,6 +15,6 @@ public record Share(long id, int account, long resource, int[] recipients) {
 
     /** Whether member {@code index}, if she follows or is a friend of the sharer, sees it. */
     public boolean visibleTo(int index) {
-        return recipients == null || java.util.Arrays.binarySearch(recipients, index) >= 0;
+        return recipients == null || Arrays.binarySearch(recipients, index) >= 0;
     }
 }

@@ -9,6 +9,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.SplittableRandom;
 import org.bgbench.model.FeedSpec;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.GraphSpec;
@@ -20,14 +22,15 @@ import org.junit.jupiter.api.Test;
 /** Pages and follows (dissertation 5.1) and BG's expected feeds. */
 class FeedGraphTest {
     private static GraphSpec spec(int m, int phi, int pages, int rho, int iota) {
-        return new GraphSpec(m, 10, phi, 3, 0, 1.0, false, 0, 0, 2, 4, 8, 0, 5)
+        return GraphSpec.builder().members(m).memberIdOffset(10).friendsPerMember(phi).resourcesPerMember(3)
+                .attributeCount(2).attributeLength(4).commentLength(8).seed(5).build()
                 .withFeed(new FeedSpec(pages, rho, iota, 2));
     }
 
     @Test
     void loadersOfAnySplitOfTheMembersLoadEveryPageOnce() {
         SocialGraph g = new SocialGraph(spec(10_000, 100, 100, 10, 1000));
-        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        SplittableRandom rnd = new SplittableRandom(7);
         for (int round = 0; round < 20; round++) {
             int[] loaded = new int[g.pages()];
             int from = 0;
@@ -45,7 +48,8 @@ class FeedGraphTest {
         }
         int[] none = {0};
         g.forEachPageLoadedWith(5, 5, p -> none[0]++);
-        new SocialGraph(new GraphSpec(1_000, 10, 10, 3, 0, 1.0, false, 0, 0, 2, 4, 8, 0, 5))
+        new SocialGraph(GraphSpec.builder().members(1_000).memberIdOffset(10).friendsPerMember(10)
+                .resourcesPerMember(3).attributeCount(2).attributeLength(4).commentLength(8).seed(5).build())
                 .forEachPageLoadedWith(0, 1_000, p -> none[0]++);
         assertThat(none[0]).isZero();
     }
@@ -72,7 +76,7 @@ class FeedGraphTest {
             g.forEachFollower(p, f::add);
             assertThat(f.toIntArray()).hasSize(1000);
             int page = p;
-            assertThat(java.util.Arrays.stream(f.toIntArray()).allMatch(i -> g.follows(i, page))).isTrue();
+            assertThat(Arrays.stream(f.toIntArray()).allMatch(i -> g.follows(i, page))).isTrue();
         }
         assertThat(g.totalFollows()).isEqualTo(100_000);
     }
@@ -106,13 +110,14 @@ class FeedGraphTest {
         assertThatThrownBy(() -> spec(100, 10, 20, 5, 0)).hasMessageContaining("ϱ·ι");
         assertThatThrownBy(() -> spec(10, 2, 20, 1, 0)).hasMessageContaining("must not exceed the number of members");
         assertThatThrownBy(() -> new FeedSpec(0, 3, 0, -1)).hasMessageContaining("needs pages");
-        assertThatThrownBy(() -> new GraphSpec(1000, 0, 10, 3, 0, 1.0, false, 0, 0, 2, 4, 8, 3, 5)
+        assertThatThrownBy(() -> GraphSpec.builder().members(1000).friendsPerMember(10).resourcesPerMember(3)
+                .attributeCount(2).attributeLength(4).commentLength(8).fragments(3).seed(5).build()
                 .withFeed(new FeedSpec(10, 2, 0, 2))).hasMessageContaining("fragments");
     }
 
     @Test
     void theKeysDescribeTheFeedGraph() {
-        GraphSpec s = GraphParameters.toSpec(java.util.Map.of("usercount", "10000", "pagecount", "100",
+        GraphSpec s = GraphParameters.toSpec(Map.of("usercount", "10000", "pagecount", "100",
                 "pagesperuser", "10", "followersperpage", "1000"));
         assertThat(s.feed()).isEqualTo(new FeedSpec(100, 10, 1000, -1));
         assertThat(new SocialGraph(s).resourcesPerPage()).as("ρ by default").isEqualTo(100);

@@ -14,7 +14,9 @@ import java.util.Map;
 
 class SocialGraphTest {
     private static GraphSpec spec(int m, int phi, double confirmed, int fragments) {
-        return new GraphSpec(m, 0, phi, 3, 1, confirmed, false, 0, 0, 3, 5, 10, fragments, 9);
+        return GraphSpec.builder().members(m).friendsPerMember(phi).resourcesPerMember(3).commentsPerResource(1)
+                .confirmedFraction(confirmed).attributeCount(3).attributeLength(5).commentLength(10)
+                .fragments(fragments).seed(9).build();
     }
 
     @ParameterizedTest
@@ -88,20 +90,29 @@ class SocialGraphTest {
 
     @Test
     void generationIsDeterministicAndSeedDependent() {
-        GraphSpec a = new GraphSpec(500, 0, 10, 2, 1, 0.5, true, 32, 64, 4, 8, 12, 0, 1);
+        GraphSpec a = GraphSpec.builder().members(500).friendsPerMember(10).resourcesPerMember(2)
+                .commentsPerResource(1).confirmedFraction(0.5).images(true).thumbnailBytes(32).profileImageBytes(64)
+                .attributeCount(4).attributeLength(8).commentLength(12).seed(1).build();
         SocialGraph g1 = new SocialGraph(a);
         SocialGraph g2 = new SocialGraph(a);
-        SocialGraph other = new SocialGraph(new GraphSpec(500, 0, 10, 2, 1, 0.5, true, 32, 64, 4, 8, 12, 0, 2));
+        SocialGraph other = new SocialGraph(GraphSpec.builder().members(500).friendsPerMember(10)
+                .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.5).images(true).thumbnailBytes(32)
+                .profileImageBytes(64).attributeCount(4).attributeLength(8).commentLength(12).seed(2).build());
         assertThat(g1.attribute(17, 2)).isEqualTo(g2.attribute(17, 2)).hasSize(8).isNotEqualTo(other.attribute(17, 2));
         assertThat(g1.thumbnail(3)).isEqualTo(g2.thumbnail(3)).hasSize(32);
         assertThat(g1.profileImage(3)).hasSize(64);
         assertThat(g1.totalPendingInvitations()).isEqualTo(g2.totalPendingInvitations());
-        assertThat(a.fingerprint()).isEqualTo(new GraphSpec(500, 0, 10, 2, 1, 0.5, true, 32, 64, 4, 8, 12, 0, 1).fingerprint());
+        assertThat(a.fingerprint()).isEqualTo(GraphSpec.builder().members(500).friendsPerMember(10)
+                .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.5).images(true).thumbnailBytes(32)
+                .profileImageBytes(64).attributeCount(4).attributeLength(8).commentLength(12).seed(1).build()
+                .fingerprint());
     }
 
     @Test
     void resourcesAndCommentsAreNumberedPerOwner() {
-        SocialGraph g = new SocialGraph(new GraphSpec(50, 100, 4, 3, 2, 1.0, false, 0, 0, 2, 4, 6, 1, 3));
+        SocialGraph g = new SocialGraph(GraphSpec.builder().members(50).memberIdOffset(100).friendsPerMember(4)
+                .resourcesPerMember(3).commentsPerResource(2).attributeCount(2).attributeLength(4).commentLength(6)
+                .fragments(1).seed(3).build());
         assertThat(g.resourceId(10, 2)).isEqualTo(32);
         assertThat(g.resourceOwner(32)).isEqualTo(10);
         assertThat(g.commentId(32, 1)).isEqualTo(65);

@@ -3,13 +3,20 @@ package org.bgbench.model.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
@@ -17,7 +24,9 @@ import org.junit.jupiter.api.Test;
 
 /** GraphState against a naive full copy of the graph (sets of pairs) under long random valid sequences. */
 class GraphStateTest {
-    private final SocialGraph g = new SocialGraph(new GraphSpec(60, 0, 6, 3, 2, 0.6, false, 0, 0, 2, 4, 8, 2, 5));
+    private final SocialGraph g = new SocialGraph(GraphSpec.builder().members(60).friendsPerMember(6)
+            .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.6).attributeCount(2)
+            .attributeLength(4).commentLength(8).fragments(2).seed(5).build());
 
     @Test
     void matchesANaiveModelAfterRandomValidWrites() {
@@ -138,45 +147,47 @@ class GraphStateTest {
                 invited++;
             }
         }
-        var bytes = new java.io.ByteArrayOutputStream();
-        state.writeTo(new java.io.DataOutputStream(bytes));
+        var bytes = new ByteArrayOutputStream();
+        state.writeTo(new DataOutputStream(bytes));
         byte[] all = bytes.toByteArray();
         for (int cut = 0; cut < all.length; cut++) {
-            byte[] part = java.util.Arrays.copyOf(all, cut);
+            byte[] part = Arrays.copyOf(all, cut);
             StateFormatException e = org.assertj.core.api.Assertions.catchThrowableOfType(StateFormatException.class,
-                    () -> GraphState.readFrom(g, new java.io.DataInputStream(new java.io.ByteArrayInputStream(part))));
+                    () -> GraphState.readFrom(g, new DataInputStream(new ByteArrayInputStream(part))));
             assertThat(e).as("cut at %d", cut).isNotNull();
             assertThat(e.endedEarly()).isTrue();
             assertThat(e.getMessage()).startsWith("ends inside ").doesNotContain("null");
         }
         // The count of touched members, after the format, the fingerprint and the next comment id.
         int at = 4 + 2 + g.spec().fingerprint().length() + 8;
-        java.nio.ByteBuffer.wrap(all).putInt(at, Integer.MAX_VALUE);
+        ByteBuffer.wrap(all).putInt(at, Integer.MAX_VALUE);
         StateFormatException huge = org.assertj.core.api.Assertions.catchThrowableOfType(StateFormatException.class,
-                () -> GraphState.readFrom(g, new java.io.DataInputStream(new java.io.ByteArrayInputStream(all))));
+                () -> GraphState.readFrom(g, new DataInputStream(new ByteArrayInputStream(all))));
         assertThat(huge.endedEarly()).isFalse();
         assertThat(huge.getMessage()).isEqualTo("the header: a count of 2,147,483,647 touched members, more than the "
                 + "graph's 60 members");
-        SocialGraph other = new SocialGraph(new GraphSpec(61, 0, 6, 3, 2, 0.6, false, 0, 0, 2, 4, 8, 2, 5));
+        SocialGraph other = new SocialGraph(GraphSpec.builder().members(61).friendsPerMember(6)
+                .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.6).attributeCount(2)
+                .attributeLength(4).commentLength(8).fragments(2).seed(5).build());
         StateFormatException graph = org.assertj.core.api.Assertions.catchThrowableOfType(StateFormatException.class,
-                () -> GraphState.readFrom(other, new java.io.DataInputStream(new java.io.ByteArrayInputStream(
+                () -> GraphState.readFrom(other, new DataInputStream(new ByteArrayInputStream(
                         bytes.toByteArray()))));
         assertThat(graph.what()).startsWith("it holds the state of another graph (fingerprint ");
     }
 
     private GraphState roundTrip(GraphState state) {
         try {
-            var bytes = new java.io.ByteArrayOutputStream();
-            state.writeTo(new java.io.DataOutputStream(bytes));
-            return GraphState.readFrom(g, new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
-        } catch (java.io.IOException e) {
+            var bytes = new ByteArrayOutputStream();
+            state.writeTo(new DataOutputStream(bytes));
+            return GraphState.readFrom(g, new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        } catch (IOException e) {
             throw new AssertionError(e);
         }
     }
 
     @Test
     void untouchedStateCostsNoPerMemberObjects() {
-        SocialGraph big = new SocialGraph(new GraphSpec(1_000_000, 0, 100, 100, 0, 1.0, false, 0, 0, 11, 20, 100, 0, 1));
+        SocialGraph big = new SocialGraph(GraphSpec.builder().members(1_000_000).seed(1).build());
         GraphState state = new GraphState(big);
         assertThat(state.friendCount(123_456)).isEqualTo(100);
         assertThat(state.pickFriend(5, 3)).isNotNegative();

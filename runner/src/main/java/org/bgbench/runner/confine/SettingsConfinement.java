@@ -2,8 +2,10 @@ package org.bgbench.runner.confine;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import org.bgbench.model.GraphParameters;
@@ -102,7 +104,7 @@ public final class SettingsConfinement {
             case CODE_REPOSITORY -> "a repository to download code from";
             case CLASS_NAME -> "a Java class";
             case COMMAND -> "a command";
-            default -> kind.name().toLowerCase(java.util.Locale.ROOT);
+            default -> kind.name().toLowerCase(Locale.ROOT);
         };
     }
 
@@ -118,7 +120,7 @@ public final class SettingsConfinement {
             String v = value.trim();
             // BG takes ~ as the home directory, as the shell would
             p = Path.of(v.equals("~") || v.startsWith("~/") ? System.getProperty("user.home") + v.substring(1) : v);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw new IllegalArgumentException(key + ": '" + value + "' is not a path (" + e.getReason() + ")");
         }
         Path resolved = scope.base().resolve(p).normalize();

@@ -13,11 +13,16 @@ import java.util.Locale;
 import java.util.Map;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.Stalls;
+import org.bgbench.model.Durations;
+import org.bgbench.model.InvalidParameterException;
 import org.bgbench.rating.ExperimentRunner;
 import org.bgbench.rating.Measurement;
-import org.bgbench.store.StoreException;
 import org.bgbench.runner.ExperimentSpec;
-import org.bgbench.model.Durations;
+import org.bgbench.runner.Interrupts;
+import org.bgbench.runner.OpenModel;
+import org.bgbench.runner.RunArtifacts;
+import org.bgbench.store.StoreException;
 import org.bgbench.workload.WorkloadSpec;
 
 /**
@@ -47,7 +52,7 @@ public final class RatingRunner implements ExperimentRunner {
     private final List<String> unwritten = new ArrayList<>();
     private final List<RunResult> results = new ArrayList<>();
     /** The open model's rating: its arrivals (the rate set per experiment), null for the closed model's. */
-    private org.bgbench.runner.OpenModel open;
+    private OpenModel open;
     private int inFlight;
     private double rateUnit;
 
@@ -71,12 +76,12 @@ public final class RatingRunner implements ExperimentRunner {
      * of {@code unit} per second, each experiment offers that rate to at most {@code inFlight} threads, and one that
      * fell behind its schedule fails the SLA.
      */
-    public RatingRunner openModel(org.bgbench.runner.OpenModel arrivals, int inFlight, double unit) {
+    public RatingRunner openModel(OpenModel arrivals, int inFlight, double unit) {
         if (inFlight < 1) {
-            throw new org.bgbench.model.InvalidParameterException("--in-flight", "must be at least 1, got " + inFlight);
+            throw new InvalidParameterException("--in-flight", "must be at least 1, got " + inFlight);
         }
         if (!(unit > 0) || Double.isInfinite(unit)) {
-            throw new org.bgbench.model.InvalidParameterException("--rate-unit", "must be a rate above 0 per second, "
+            throw new InvalidParameterException("--rate-unit", "must be a rate above 0 per second, "
                     + "got " + unit);
         }
         this.open = arrivals;
@@ -118,9 +123,9 @@ public final class RatingRunner implements ExperimentRunner {
 
     @Override
     public Measurement run(int threads, Duration duration) {
-        if (org.bgbench.runner.Interrupts.interrupted()) {
+        if (Interrupts.interrupted()) {
             // The rating stops with what it measured; its report is still written.
-            throw new StoreException("the rating was " + org.bgbench.runner.Interrupts.reason());
+            throw new StoreException("the rating was " + Interrupts.reason());
         }
         if (count > 0 || resetFirst) {
             resetFirst = false;
@@ -141,8 +146,8 @@ public final class RatingRunner implements ExperimentRunner {
             // measured all the same: the rating goes on, and says at its end which results it could not keep
             unwritten.add(o.unwritten());
         }
-        if (!o.completed() && org.bgbench.runner.Interrupts.interrupted()) {
-            throw new StoreException("the rating was " + org.bgbench.runner.Interrupts.reason() + " during experiment "
+        if (!o.completed() && Interrupts.interrupted()) {
+            throw new StoreException("the rating was " + Interrupts.reason() + " during experiment "
                     + count + " at " + label(threads) + "; its partial result is " + out);
         }
         if (!o.completed()) {
@@ -182,7 +187,7 @@ public final class RatingRunner implements ExperimentRunner {
                 ? r.unpredictable().incompleteReason() : null;
         Double within = total.withinBetaPctCountingErrors();
         String incomplete = r.incompleteReason() == null ? null
-                : r.incompleteReason().replace(" " + org.bgbench.measurement.Stalls.VERDICT, "");
+                : r.incompleteReason().replace(" " + Stalls.VERDICT, "");
         if (r.open() != null && !r.open().valid()) {
             // The open model: a run behind its schedule did not offer the rate it stands for, so it cannot meet it.
             incomplete = (incomplete == null ? "" : incomplete + "; ") + r.open().invalidReason();
@@ -199,9 +204,9 @@ public final class RatingRunner implements ExperimentRunner {
                         StandardCopyOption.REPLACE_EXISTING);
             }
             // Its interval log goes with it, so the retry's log does not replace it.
-            Path hlog = org.bgbench.runner.RunArtifacts.hlogFor(out);
+            Path hlog = RunArtifacts.hlogFor(out);
             if (Files.exists(hlog)) {
-                Files.move(hlog, org.bgbench.runner.RunArtifacts.hlogFor(out.resolveSibling(
+                Files.move(hlog, RunArtifacts.hlogFor(out.resolveSibling(
                         out.getFileName().toString().replaceFirst("\\.json$", "-failed.json"))),
                         StandardCopyOption.REPLACE_EXISTING);
             }

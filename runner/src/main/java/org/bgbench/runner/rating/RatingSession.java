@@ -5,16 +5,20 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.bgbench.measurement.report.ReportFiles;
+import org.bgbench.rating.Experiment;
 import org.bgbench.rating.Rating;
 import org.bgbench.rating.RatingListener;
 import org.bgbench.rating.RatingReport;
 import org.bgbench.rating.RatingResult;
 import org.bgbench.rating.RatingSettings;
+import org.bgbench.store.ErrorText;
 
 /**
  * A whole rating: the search over T on a {@link RatingRunner}, then {@code rating.json} (the result, the rating-time
@@ -32,14 +36,14 @@ public final class RatingSession {
      * could not be written (an experiment's result, a report) was not.
      */
     public record Report(RatingResult result, RatingTime time, List<String> notes, Path dir,
-                         org.bgbench.rating.RatingReport.Axis axis, List<String> unwritten) {
+                         RatingReport.Axis axis, List<String> unwritten) {
         /** The lines a user reads at the end of {@code bg rate}. */
         public String describe() {
             StringBuilder sb = new StringBuilder();
             sb.append(System.lineSeparator());
             result.soar().ifPresent(s -> sb.append(String.format(Locale.ROOT, "SoAR       %,.0f actions/s at T=%d (%s)%n",
                     s.actionsPerSecond(), s.threads(), s.status())));
-            if (axis == org.bgbench.rating.RatingReport.Axis.THREADS) {
+            if (axis == RatingReport.Axis.THREADS) {
                 result.socialites().ifPresent(s -> sb.append(String.format(Locale.ROOT,
                         "Socialites %d (%,.0f actions/s, %s)%n", s.threads(), s.throughput(), s.status())));
             } else {
@@ -71,17 +75,17 @@ public final class RatingSession {
                               RatingListener listener, Duration delta, Path dir, long startNanos, String title,
                               Map<String, Object> extra) throws IOException {
         return rate(settings, runner, executor, listener, delta, dir, startNanos, title, extra,
-                org.bgbench.rating.RatingReport.Axis.THREADS);
+                RatingReport.Axis.THREADS);
     }
 
     /** The same, for a search over the quantity {@code axis} names (the open model's arrival rate). */
     public static Report rate(RatingSettings settings, RatingRunner runner, ExperimentExecutor executor,
                               RatingListener listener, Duration delta, Path dir, long startNanos, String title,
-                              Map<String, Object> extra, org.bgbench.rating.RatingReport.Axis axis) throws IOException {
+                              Map<String, Object> extra, RatingReport.Axis axis) throws IOException {
         double zeta = (System.nanoTime() - startNanos) / 1e9;
         Files.createDirectories(dir);
         // Space for the reports before the experiments can fill the disk; a report still unwritten is reported.
-        org.bgbench.measurement.report.ReportFiles files = new org.bgbench.measurement.report.ReportFiles();
+        ReportFiles files = new ReportFiles();
         List.of("rating.json", "rating.svg", "rating.html").forEach(f -> files.reserve(dir.resolve(f)));
         RatingResult result = new Rating(settings, runner).listener(progressFile(dir, listener)).rate();
         String finishError = null;
@@ -89,7 +93,7 @@ public final class RatingSession {
             executor.finish();
         } catch (RuntimeException e) {
             // A store that died with the rating cannot take BG's last state mark; what was measured is written anyway.
-            finishError = org.bgbench.store.ErrorText.message(e);
+            finishError = ErrorText.message(e);
         }
         double total = (System.nanoTime() - startNanos) / 1e9;
         RatingTime time = RatingTime.of(result, runner, zeta, delta, total);
@@ -122,12 +126,12 @@ public final class RatingSession {
         boolean[] failed = {false};
         return new RatingListener() {
             @Override
-            public void experimentFinished(org.bgbench.rating.Experiment e) {
+            public void experimentFinished(Experiment e) {
                 listener.experimentFinished(e);
                 if (!failed[0]) {
                     try {
                         Files.writeString(file, LINES.writeValueAsString(e.toMap()) + "\n",
-                                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
                     } catch (IOException | RuntimeException x) {
                         failed[0] = true;
                     }

@@ -16,17 +16,35 @@ import org.bgbench.rating.RatingResult;
  * length of the confirmation runs. The model leaves out each experiment's warm-up, its validation and BG's own start,
  * which the report shows as the difference to the measured total.
  *
- * @param zeta        ζ, seconds
- * @param omega       ω, resets other than LoadFree
- * @param nu          ν, mean seconds of those resets (0 when there were none)
- * @param eta         η, search experiments run
- * @param delta       δ, seconds
- * @param confirm     Δ, seconds of the confirmation runs
+ * @param terms         the model's terms
  * @param searchSeconds measured seconds of the search experiments (η·δ in the model)
- * @param total       measured Λ, seconds
+ * @param total         measured Λ, seconds
+ * @param resetLog      the resets by kind and what RepairDB restored
  */
-public record RatingTime(double zeta, int omega, double nu, int eta, double delta, double confirm, double searchSeconds,
-                  double total, Map<String, Integer> resets, Map<String, Double> resetSeconds, long[] repaired) {
+public record RatingTime(Terms terms, double searchSeconds, double total, ResetLog resetLog) {
+
+    /**
+     * The terms of Λ = ζ + ω·ν + η·δ + Δ.
+     *
+     * @param zeta    ζ, seconds
+     * @param omega   ω, resets other than LoadFree
+     * @param nu      ν, mean seconds of those resets (0 when there were none)
+     * @param eta     η, search experiments run
+     * @param delta   δ, seconds
+     * @param confirm Δ, seconds of the confirmation runs
+     */
+    public record Terms(double zeta, int omega, double nu, int eta, double delta, double confirm) {
+    }
+
+    /**
+     * The resets of a rating.
+     *
+     * @param resets       resets by kind
+     * @param resetSeconds seconds spent in them by kind
+     * @param repaired     relationships and comments RepairDB restored
+     */
+    public record ResetLog(Map<String, Integer> resets, Map<String, Double> resetSeconds, long[] repaired) {
+    }
 
     public static RatingTime of(RatingResult result, RatingRunner runner, double zeta, Duration delta, double total) {
         int eta = 0;
@@ -51,32 +69,33 @@ public record RatingTime(double zeta, int omega, double nu, int eta, double delt
                 resetTotal += runner.resetSecondsBy().getOrDefault(r.getKey(), 0.0);
             }
         }
-        return new RatingTime(zeta, omega, omega == 0 ? 0 : resetTotal / omega, eta, delta.toNanos() / 1e9, confirm,
-                search, total, Map.copyOf(runner.resets()), Map.copyOf(runner.resetSecondsBy()), runner.repaired());
+        Terms terms = new Terms(zeta, omega, omega == 0 ? 0 : resetTotal / omega, eta, delta.toNanos() / 1e9, confirm);
+        return new RatingTime(terms, search, total,
+                new ResetLog(Map.copyOf(runner.resets()), Map.copyOf(runner.resetSecondsBy()), runner.repaired()));
     }
 
     /** Λ as the model computes it from the terms. */
     public double model() {
-        return zeta + omega * nu + eta * delta + confirm;
+        return zeta() + omega() * nu() + eta() * delta() + confirm();
     }
 
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("total_s", total);
         m.put("model_s", model());
-        m.put("zeta_s", zeta);
-        m.put("omega", omega);
-        m.put("nu_s", nu);
-        m.put("eta", eta);
-        m.put("delta_s", delta);
-        m.put("confirmation_s", confirm);
+        m.put("zeta_s", zeta());
+        m.put("omega", omega());
+        m.put("nu_s", nu());
+        m.put("eta", eta());
+        m.put("delta_s", delta());
+        m.put("confirmation_s", confirm());
         m.put("search_measured_s", searchSeconds);
-        m.put("reset_s", omega * nu);
-        m.put("resets", resets);
-        m.put("reset_seconds_by_kind", resetSeconds);
-        m.put("repaired_relationships", repaired[0]);
-        m.put("repaired_comments", repaired[1]);
-        m.put("other_s", Math.max(0, total - zeta - omega * nu - searchSeconds - confirm));
+        m.put("reset_s", omega() * nu());
+        m.put("resets", resets());
+        m.put("reset_seconds_by_kind", resetSeconds());
+        m.put("repaired_relationships", repaired()[0]);
+        m.put("repaired_comments", repaired()[1]);
+        m.put("other_s", Math.max(0, total - zeta() - omega() * nu() - searchSeconds - confirm()));
         return m;
     }
 
@@ -84,28 +103,64 @@ public record RatingTime(double zeta, int omega, double nu, int eta, double delt
     public String describe() {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "Rating time Λ = ζ + ω·ν + η·δ + Δ = %.1f + %d×%.2f + %d×%.0f + %.1f = %.0f s"
-                + " (measured %.0f s)%n", zeta, omega, nu, eta, delta, confirm, model(), total));
+                + " (measured %.0f s)%n", zeta(), omega(), nu(), eta(), delta(), confirm(), model(), total));
         sb.append(String.format(Locale.ROOT, "  ζ  %.1f s before the first experiment (load or image, if needed)%n",
-                zeta));
+                zeta()));
         StringBuilder kinds = new StringBuilder();
-        for (Map.Entry<String, Integer> r : resets.entrySet()) {
+        for (Map.Entry<String, Integer> r : resets().entrySet()) {
             if (kinds.length() > 0) {
                 kinds.append(", ");
             }
             kinds.append(String.format(Locale.ROOT, "%s %d in %.1f s", r.getKey(), r.getValue(),
-                    resetSeconds.getOrDefault(r.getKey(), 0.0)));
+                    resetSeconds().getOrDefault(r.getKey(), 0.0)));
         }
-        sb.append(String.format(Locale.ROOT, "  ων %d resets of %.2f s on average%s%n", omega, nu,
+        sb.append(String.format(Locale.ROOT, "  ων %d resets of %.2f s on average%s%n", omega(), nu(),
                 kinds.length() == 0 ? "" : " (" + kinds + ")"));
-        if (repaired[0] + repaired[1] > 0) {
+        if (repaired()[0] + repaired()[1] > 0) {
             sb.append(String.format(Locale.ROOT, "     RepairDB restored %,d relationships and %,d comments%n",
-                    repaired[0], repaired[1]));
+                    repaired()[0], repaired()[1]));
         }
-        sb.append(String.format(Locale.ROOT, "  ηδ %d search experiments of %.0f s (measured %.1f s)%n", eta, delta,
+        sb.append(String.format(Locale.ROOT, "  ηδ %d search experiments of %.0f s (measured %.1f s)%n", eta(), delta(),
                 searchSeconds));
-        sb.append(String.format(Locale.ROOT, "  Δ  %.1f s of confirmation%n", confirm));
+        sb.append(String.format(Locale.ROOT, "  Δ  %.1f s of confirmation%n", confirm()));
         sb.append(String.format(Locale.ROOT, "  other %.1f s: warm-ups, validation, BG's start%n",
-                Math.max(0, total - zeta - omega * nu - searchSeconds - confirm)));
+                Math.max(0, total - zeta() - omega() * nu() - searchSeconds - confirm())));
         return sb.toString();
+    }
+
+    public double zeta() {
+        return terms.zeta();
+    }
+
+    public int omega() {
+        return terms.omega();
+    }
+
+    public double nu() {
+        return terms.nu();
+    }
+
+    public int eta() {
+        return terms.eta();
+    }
+
+    public double delta() {
+        return terms.delta();
+    }
+
+    public double confirm() {
+        return terms.confirm();
+    }
+
+    public Map<String, Integer> resets() {
+        return resetLog.resets();
+    }
+
+    public Map<String, Double> resetSeconds() {
+        return resetLog.resetSeconds();
+    }
+
+    public long[] repaired() {
+        return resetLog.repaired();
     }
 }

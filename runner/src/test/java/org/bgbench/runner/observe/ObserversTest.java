@@ -31,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * further experiment.
  */
 class ObserversTest {
-    private static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(400, 0, 10, 5, 2, 0.8, false, 0, 0, 4, 6,
-            20, 4, 3));
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
+            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
 
     @TempDir
     Path dir;
@@ -73,8 +74,8 @@ class ObserversTest {
             Experiment.Outcome o;
             try (Observers.Registration a = Observers.register(failing);
                  Observers.Registration b = Observers.register(watching)) {
-                o = Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec,
-                        out, null));
+                o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                        new GraphState(GRAPH), ws, spec, new Experiment.Output(out, null)));
             }
             assertThat(started.get()).isEqualTo(new ExperimentInfo("memory", "high", 2, 100, 2, 1, out));
             assertThat(finished.get()).isSameAs(o.result());
@@ -83,8 +84,8 @@ class ObserversTest {
             assertThat(measured).isPositive().isEqualTo(o.result().total().count());
 
             started.set(null);
-            Experiment.run(new Experiment.Setup(store, "memory", Map.of(), new GraphState(GRAPH), ws, spec,
-                    dir.resolve("unobserved.json"), null));
+            Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH), ws, spec, new Experiment.Output(dir.resolve("unobserved.json"), null)));
             assertThat(started.get()).as("a closed registration").isNull();
         }
     }

@@ -15,7 +15,9 @@ import org.bgbench.measurement.Measurements;
 import org.bgbench.measurement.RunContext;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.Stalls;
+import org.bgbench.measurement.open.OpenModelRecorder;
 import org.bgbench.model.Action;
+import org.bgbench.model.Kind;
 import org.bgbench.rating.Measurement;
 import org.bgbench.rating.Sla;
 import org.bgbench.runner.ExperimentSpec;
@@ -106,15 +108,15 @@ class RatingRunnerIncompleteTest {
         assertThat(m.succeeds(allowingErrors)).isFalse();
         assertThat(m.failures(allowingErrors)).containsExactly("the experiment is incomplete: The store refused every "
                 + "call from second 5 to 6: connection refused.");
-        assertThat(org.bgbench.measurement.Stalls.writesUncertain(refused)).as("the store is reset, not trusted")
+        assertThat(Stalls.writesUncertain(refused)).as("the store is reset, not trusted")
                 .isTrue();
     }
 
     @Test
     void anOpenModelExperimentBehindItsScheduleFailsTheSlaWhateverItsLatencies() {
-        org.bgbench.measurement.open.OpenModelRecorder rec = new org.bgbench.measurement.open.OpenModelRecorder(
+        OpenModelRecorder rec = new OpenModelRecorder(
                 "1000", "constant", 4, Duration.ofSeconds(1), 5,
-                org.bgbench.model.Kind.all().stream().map(org.bgbench.model.Kind::code).toList(), List.of());
+                Kind.all().stream().map(Kind::code).toList(), List.of());
         for (int i = 0; i < 100; i++) {
             rec.stripe(i).started(0, i < 10 ? 2_000_000_000L : 1_000L, i < 10);
         }
@@ -124,7 +126,7 @@ class RatingRunnerIncompleteTest {
         assertThat(m.succeeds(SLA)).isFalse();
         assertThat(m.failures(SLA)).singleElement().asString().contains("the experiment is incomplete",
                 "BG fell behind its schedule: 10.0 % of the 100 arrivals");
-        RunResult onTime = result(false).withOpen(new org.bgbench.measurement.open.OpenModelRecorder("1000",
+        RunResult onTime = result(false).withOpen(new OpenModelRecorder("1000",
                 "constant", 4, Duration.ofSeconds(1), 5, List.of("VP"), List.of()).result(10, 0, 0));
         assertThat(onTime.open().valid()).as("no arrival at all is not valid either").isFalse();
     }

@@ -2,6 +2,8 @@ package org.bgbench.scaling.elasticity;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The elasticity paper's stability test (its section 2): the delta time of a point is |mean_k − mean_{k−1}|; a stable
@@ -58,19 +60,19 @@ public final class DeltaStability {
      * flagged although it changes Av1 and the score by no more than that; a drifting baseline beyond both makes Av1 and
      * the median wrong, so the score would be too.
      */
-    public static java.util.Optional<String> drift(List<SetPoint> baseline, double median) {
+    public static Optional<String> drift(List<SetPoint> baseline, double median) {
         int n = baseline.size();
         if (n < 4) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         double first = baseline.subList(0, n / 2).stream().mapToDouble(SetPoint::mean).average().orElse(0);
         double second = baseline.subList(n - n / 2, n).stream().mapToDouble(SetPoint::mean).average().orElse(0);
         double mean = baseline.stream().mapToDouble(SetPoint::mean).average().orElse(0);
         double diff = Math.abs(second - first);
         if (diff <= 2 * median || diff <= DRIFT_FRACTION * mean) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(String.format(java.util.Locale.ROOT, "the baseline was not stable: its mean set "
+        return Optional.of(String.format(Locale.ROOT, "the baseline was not stable: its mean set "
                 + "time went from %.4f s (first half) to %.4f s (second half), more than twice its median delta time "
                 + "(%.4f s) and more than 3 %% of its mean; warm the store up longer (--warmup-sets) or measure a longer baseline (--baseline), or "
                 + "Av1, the median and the score describe a moving target", first, second, median));

@@ -3,6 +3,7 @@ package org.bgbench.scaling.elasticity;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.apache.commons.math3.analysis.UnivariateFunction;
 
 /**
@@ -25,8 +26,27 @@ import org.apache.commons.math3.analysis.UnivariateFunction;
  * @param sd1        mean standard deviation of the set times before the add, s
  * @param sd2        the same once stable again, s
  */
-public record ElasticityScore(double elasticity, double a, double b, double bRaw, double rt1, double rt2, double av1,
-                              double av2, double sd1, double sd2) {
+public record ElasticityScore(double elasticity, Areas areas, Level before, Level after) {
+
+    /**
+     * The areas between the curves and the ramp from before to after.
+     *
+     * @param a    A, of the mean set times
+     * @param b    B, of the standard deviations
+     * @param bRaw the whole area under the standard deviations' curve
+     */
+    public record Areas(double a, double b, double bRaw) {
+    }
+
+    /**
+     * The stable level on one side of the add.
+     *
+     * @param rt mean latency (Rt1, Rt2)
+     * @param av mean set time (Av1, Av2)
+     * @param sd standard deviation of the set times (SD1, SD2)
+     */
+    public record Level(double rt, double av, double sd) {
+    }
 
     /**
      * The score of a timeline.
@@ -55,16 +75,16 @@ public record ElasticityScore(double elasticity, double a, double b, double bRaw
         double b = Curves.areaAboveRamp(sds, addAt, stableAt, sd1, sd2, knots);
         double bRaw = Curves.areaAboveRamp(sds, addAt, stableAt, 0, 0, knots);
         double denominator = (rt1 + rt2) * (av1 + av2);
-        return new ElasticityScore(denominator > 0 ? (a + b) / denominator : Double.NaN, a, b, bRaw, rt1, rt2, av1, av2,
-                sd1, sd2);
+        return new ElasticityScore(denominator > 0 ? (a + b) / denominator : Double.NaN, new Areas(a, b, bRaw),
+                new Level(rt1, av1, sd1), new Level(rt2, av2, sd2));
     }
 
     /** The score with the whole standard-deviation area (bRaw) in place of B. */
     public double elasticityWithRawB() {
-        return (a + bRaw) / ((rt1 + rt2) * (av1 + av2));
+        return (a() + bRaw()) / ((rt1() + rt2()) * (av1() + av2()));
     }
 
-    private static double mean(List<SetPoint> points, java.util.function.ToDoubleFunction<SetPoint> f) {
+    private static double mean(List<SetPoint> points, ToDoubleFunction<SetPoint> f) {
         return points.stream().mapToDouble(f).average().orElse(Double.NaN);
     }
 
@@ -72,15 +92,51 @@ public record ElasticityScore(double elasticity, double a, double b, double bRaw
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("elasticity", elasticity);
         m.put("elasticityWithRawB", elasticityWithRawB());
-        m.put("a", a);
-        m.put("b", b);
-        m.put("bRaw", bRaw);
-        m.put("rt1", rt1);
-        m.put("rt2", rt2);
-        m.put("av1", av1);
-        m.put("av2", av2);
-        m.put("sd1", sd1);
-        m.put("sd2", sd2);
+        m.put("a", a());
+        m.put("b", b());
+        m.put("bRaw", bRaw());
+        m.put("rt1", rt1());
+        m.put("rt2", rt2());
+        m.put("av1", av1());
+        m.put("av2", av2());
+        m.put("sd1", sd1());
+        m.put("sd2", sd2());
         return m;
+    }
+
+    public double a() {
+        return areas.a();
+    }
+
+    public double b() {
+        return areas.b();
+    }
+
+    public double bRaw() {
+        return areas.bRaw();
+    }
+
+    public double rt1() {
+        return before.rt();
+    }
+
+    public double rt2() {
+        return after.rt();
+    }
+
+    public double av1() {
+        return before.av();
+    }
+
+    public double av2() {
+        return after.av();
+    }
+
+    public double sd1() {
+        return before.sd();
+    }
+
+    public double sd2() {
+        return after.sd();
     }
 }

@@ -1,5 +1,6 @@
 package org.bgbench.scaling.elasticity;
 
+import java.time.Duration;
 import org.bgbench.runner.Experiment;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.LocalStore;
@@ -25,10 +26,8 @@ public final class ExperimentRequestSets implements RequestSets {
 
     @Override
     public SetRun run(int requests, int threads, long seed) {
-        ExperimentSpec t = template;
-        ExperimentSpec spec = new ExperimentSpec(threads, t.duration(), requests, java.time.Duration.ZERO, 0,
-                t.thinkTimeMs(), t.interArrivalMs(), t.topK(), t.commentLength(), t.locks(), t.uniqueSocialites(),
-                seed, t.threadKind(), t.beta(), null, t.feeds(), t.storeHosts());
+        ExperimentSpec spec = template.toBuilder().threads(threads).operations(requests).warmup(Duration.ZERO)
+                .warmupOperations(0).seed(seed).validation(null).open(null).build();
         Experiment.Outcome o = store.run(workload, spec, null, null);
         var total = o.result().total();
         double latency = total.meanMs() == null ? 0 : total.meanMs() / 1000.0;

@@ -1,6 +1,7 @@
 package org.bgbench.scaling.elasticity;
 
 import java.util.List;
+import java.util.function.DoubleSupplier;
 
 /** How the store grows under load: the user's add-node commands, and optionally the store's own "data settled" check. */
 public interface Growth {
@@ -9,7 +10,7 @@ public interface Growth {
      *
      * @param now seconds since the test began (after its warm-up): the clock of the steps' times
      */
-    void begin(java.util.function.DoubleSupplier now);
+    void begin(DoubleSupplier now);
 
     /** Whether every add command has ended. */
     boolean ended();

@@ -1,5 +1,7 @@
 package org.bgbench.scaling.elasticity;
 
+import java.util.Locale;
+
 /**
  * One point of the elasticity timeline: a request set run {@code n} times back to back (the elasticity paper runs each
  * set ten times "to compute an average value", its section 4.5), with the mean and standard deviation of those set
@@ -21,7 +23,7 @@ public record SetPoint(int index, double start, double end, double mean, double 
         BASELINE, TRANSITION, STABLE;
 
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

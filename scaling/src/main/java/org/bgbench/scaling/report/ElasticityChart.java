@@ -2,6 +2,8 @@ package org.bgbench.scaling.report;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.DoubleUnaryOperator;
+import org.bgbench.rating.Svg;
 import org.bgbench.scaling.elasticity.ElasticityResult;
 import org.bgbench.scaling.elasticity.Growth;
 import org.bgbench.scaling.elasticity.SetPoint;
@@ -31,8 +33,8 @@ public final class ElasticityChart {
         }
         yMax = yMax <= 0 ? 1 : yMax * 1.1;
         double ym = yMax;
-        java.util.function.DoubleUnaryOperator x = t -> L + t / xMax * (W - L - R);
-        java.util.function.DoubleUnaryOperator y = v -> H - B - v / ym * (H - T - B);
+        DoubleUnaryOperator x = t -> L + t / xMax * (W - L - R);
+        DoubleUnaryOperator y = v -> H - B - v / ym * (H - T - B);
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                 + "font-family=\"sans-serif\" font-size=\"12\">%n", W, H));
@@ -93,6 +95,6 @@ public final class ElasticityChart {
     }
 
     private static String esc(String t) {
-        return org.bgbench.rating.Svg.esc(t);
+        return Svg.esc(t);
     }
 }

@@ -1,9 +1,11 @@
 package org.bgbench.scaling.speedup;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.bgbench.measurement.CpuResult;
 import org.bgbench.measurement.NodeResult;
 
 /**
@@ -80,7 +82,7 @@ public record Bottleneck(boolean known, String node, String role, String resourc
      * @param cpu the SoAR experiment's CPU figures, or null
      */
     public static Bottleneck onOneMachine(List<NodeResult> nodes, double linkBytesPerS,
-                                          org.bgbench.measurement.CpuResult cpu) {
+                                          CpuResult cpu) {
         Bottleneck b = of(nodes, linkBytesPerS);
         if (cpu == null || cpu.storeCores() == null || cpu.bgCores() == null || cpu.storeProcesses() == 0
                 || cpu.machineCores() == null || cpu.machineCpus() <= 0 || (b.resource() != null
@@ -114,7 +116,7 @@ public record Bottleneck(boolean known, String node, String role, String resourc
     }
 
     private static List<Use> uses(NodeResult n, double link) {
-        List<Use> out = new java.util.ArrayList<>();
+        List<Use> out = new ArrayList<>();
         Double busy = mean(n.busyCores());
         if (busy != null && n.cpus() > 0) {
             out.add(new Use(n, "cpu", busy / n.cpus(), String.format(Locale.ROOT, "CPU %.1f of %d cores busy", busy,

@@ -6,8 +6,11 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
+import org.bgbench.measurement.CpuResult;
 import org.bgbench.measurement.NodeResult;
 import org.bgbench.measurement.report.ResultJson;
 
@@ -24,7 +27,7 @@ import org.bgbench.measurement.report.ResultJson;
  * @param cpu       the SoAR experiment's CPU figures (BG's and the store's processes), or null
  */
 public record RatingDir(double soar, int threads, String status, boolean complete, String stop,
-                        List<NodeResult> resources, org.bgbench.measurement.CpuResult cpu) {
+                        List<NodeResult> resources, CpuResult cpu) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -42,7 +45,7 @@ public record RatingDir(double soar, int threads, String status, boolean complet
         JsonNode experiment = soar.path("confirmation_experiment").isIntegralNumber()
                 ? soar.path("confirmation_experiment") : soar.path("search_experiment");
         List<NodeResult> nodes = List.of();
-        org.bgbench.measurement.CpuResult cpu = null;
+        CpuResult cpu = null;
         if (experiment.isIntegralNumber()) {
             Path result = experimentResult(dir, experiment.asInt(), soar.path("threads").asInt());
             if (result != null) {
@@ -68,14 +71,14 @@ public record RatingDir(double soar, int threads, String status, boolean complet
         String prefix = String.format(Locale.ROOT, "%02d-T", index);
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, prefix + "*.json")) {
             for (Path f : files) {
-                if (f.getFileName().toString().matches(java.util.regex.Pattern.quote(prefix) + "\\d+\\.json")) {
+                if (f.getFileName().toString().matches(Pattern.quote(prefix) + "\\d+\\.json")) {
                     return f;
                 }
             }
         }
         try (var files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().matches("\\d+-T" + threads + "\\.json"))
-                    .max(java.util.Comparator.comparing(f -> f.getFileName().toString())).orElse(null);
+                    .max(Comparator.comparing(f -> f.getFileName().toString())).orElse(null);
         }
     }
 }

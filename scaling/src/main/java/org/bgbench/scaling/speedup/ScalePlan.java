@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +41,7 @@ public record ScalePlan(String store, double networkMbps, List<Configuration> co
     public record Configuration(String name, int nodes, Map<String, String> settings, List<String> storeHosts,
                                 String start, String settingsCommand, String stop) {
         public Configuration {
-            settings = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(settings)); // in the plan's order
+            settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings)); // in the plan's order
             storeHosts = List.copyOf(storeHosts);
         }
 

@@ -1,11 +1,14 @@
 package org.bgbench.scaling.speedup;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
 import org.bgbench.measurement.NodeResult;
+import org.bgbench.rating.Svg;
 
 /**
  * What {@code bg scale} found: each configuration's SoAR under the one SLA, its ratio to the baseline's (speedup
@@ -24,31 +27,103 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
     /**
      * One configuration's result.
      *
-     * @param name       the configuration's name
-     * @param nodes      N
-     * @param rated      whether its rating finished
-     * @param soar       SoAR in actions/s (null when it failed)
-     * @param threads    T at SoAR (null when it failed)
-     * @param soarStatus the rating's status of the SoAR (confirmed, unconfirmed, zero, …)
-     * @param members    M of its graph
-     * @param ratingDir  the rating's directory, relative to scale.json's
-     * @param error      why it failed, or null
-     * @param resources  the SoAR experiment's nodes (BG's machine, then the store hosts), empty when unknown
-     * @param bottleneck its bottleneck (null when it failed before any rating)
-     * @param oneHost    whether every node was on BG's own machine
+     * @param config   which configuration it was
+     * @param rating   what its rating found
+     * @param hardware the nodes of its SoAR experiment and their bottleneck
      */
-    public record Outcome(String name, int nodes, boolean rated, Double soar, Integer threads, String soarStatus,
-                          long members, String ratingDir, String error, List<NodeResult> resources,
-                          Bottleneck bottleneck, boolean oneHost) {
-        public Outcome {
-            resources = resources == null ? List.of() : List.copyOf(resources);
+    public record Outcome(Config config, Rating rating, Hardware hardware) {
+
+        /**
+         * A configuration of the plan.
+         *
+         * @param name      the configuration's name
+         * @param nodes     N
+         * @param members   M of its graph
+         * @param ratingDir the rating's directory, relative to scale.json's
+         */
+        public record Config(String name, int nodes, long members, String ratingDir) {
+        }
+
+        /**
+         * What a configuration's rating found.
+         *
+         * @param rated      whether its rating finished
+         * @param soar       SoAR in actions/s (null when it failed)
+         * @param threads    T at SoAR (null when it failed)
+         * @param soarStatus the rating's status of the SoAR (confirmed, unconfirmed, zero, …)
+         * @param error      why it failed, or null
+         */
+        public record Rating(boolean rated, Double soar, Integer threads, String soarStatus, String error) {
+            /** A rating that failed for {@code error}. */
+            public static Rating failed(String error) {
+                return new Rating(false, null, null, null, error);
+            }
+        }
+
+        /**
+         * Where a configuration's SoAR experiment ran.
+         *
+         * @param resources  the SoAR experiment's nodes (BG's machine, then the store hosts), empty when unknown
+         * @param bottleneck its bottleneck (null when it failed before any rating)
+         * @param oneHost    whether every node was on BG's own machine
+         */
+        public record Hardware(List<NodeResult> resources, Bottleneck bottleneck, boolean oneHost) {
+            public Hardware {
+                resources = resources == null ? List.of() : List.copyOf(resources);
+            }
         }
 
         /** A configuration that could not be rated. */
-        public static Outcome failed(String name, int nodes, long members, String ratingDir, String error,
-                                     boolean oneHost) {
-            return new Outcome(name, nodes, false, null, null, null, members, ratingDir, error, List.of(), null,
-                    oneHost);
+        public static Outcome failed(Config config, String error, boolean oneHost) {
+            return new Outcome(config, Rating.failed(error), new Hardware(List.of(), null, oneHost));
+        }
+
+        public String name() {
+            return config.name();
+        }
+
+        public int nodes() {
+            return config.nodes();
+        }
+
+        public long members() {
+            return config.members();
+        }
+
+        public String ratingDir() {
+            return config.ratingDir();
+        }
+
+        public boolean rated() {
+            return rating.rated();
+        }
+
+        public Double soar() {
+            return rating.soar();
+        }
+
+        public Integer threads() {
+            return rating.threads();
+        }
+
+        public String soarStatus() {
+            return rating.soarStatus();
+        }
+
+        public String error() {
+            return rating.error();
+        }
+
+        public List<NodeResult> resources() {
+            return hardware.resources();
+        }
+
+        public Bottleneck bottleneck() {
+            return hardware.bottleneck();
+        }
+
+        public boolean oneHost() {
+            return hardware.oneHost();
         }
     }
 
@@ -213,8 +288,8 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         int pw = W - LEFT - RIGHT;
         int ph = H - TOP - BOTTOM;
         double xMax = maxNodes + Math.max(1, maxNodes * 0.05);
-        java.util.function.DoubleUnaryOperator x = n -> LEFT + pw * n / xMax;
-        java.util.function.DoubleUnaryOperator y = v -> TOP + ph - ph * v / top;
+        DoubleUnaryOperator x = n -> LEFT + pw * n / xMax;
+        DoubleUnaryOperator y = v -> TOP + ph - ph * v / top;
         s.append("<g stroke=\"#cccccc\">\n");
         for (int i = 0; i <= 5; i++) {
             s.append(line(LEFT, y.applyAsDouble(top * i / 5), LEFT + pw, y.applyAsDouble(top * i / 5)));
@@ -242,7 +317,7 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         }
         if (!rated.isEmpty()) {
             s.append("<polyline fill=\"none\" stroke=\"#ef6c00\" stroke-width=\"2\" points=\"");
-            for (Outcome o : rated.stream().sorted(java.util.Comparator.comparingInt(Outcome::nodes)).toList()) {
+            for (Outcome o : rated.stream().sorted(Comparator.comparingInt(Outcome::nodes)).toList()) {
                 s.append(f(x.applyAsDouble(o.nodes()))).append(',').append(f(y.applyAsDouble(o.soar()))).append(' ');
             }
             s.append("\"/>\n");
@@ -292,14 +367,14 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
 
     private static void text(StringBuilder s, double x, double y, String anchor, int size, String weight,
                              String content, String colour, String transform) {
-        org.bgbench.rating.Svg.text(s, x, y, anchor, size, weight, content, colour, transform);
+        Svg.text(s, x, y, anchor, size, weight, content, colour, transform);
     }
 
     private static String f(double v) {
-        return org.bgbench.rating.Svg.num(v);
+        return Svg.num(v);
     }
 
     static String esc(String s) {
-        return org.bgbench.rating.Svg.esc(s);
+        return Svg.esc(s);
     }
 }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.DoubleSupplier;
 import org.bgbench.scaling.elasticity.Curves.Interpolation;
 import org.bgbench.scaling.elasticity.SetPoint.Phase;
 import org.junit.jupiter.api.Test;
@@ -50,7 +52,7 @@ class ElasticityRunTest {
         }
 
         @Override
-        public void begin(java.util.function.DoubleSupplier now) {
+        public void begin(DoubleSupplier now) {
             begun = true;
             startedAt = now.getAsDouble();
         }
@@ -77,7 +79,8 @@ class ElasticityRunTest {
     }
 
     private static ElasticityPlan plan(int baseline, int maxPoints) {
-        return new ElasticityPlan(100, 1, 2, 0, baseline, 3, 5, 1.0, maxPoints, Interpolation.LINEAR);
+        return new ElasticityPlan(new ElasticityPlan.Sets(100, 1, 2, 0),
+                new ElasticityPlan.Stability(baseline, 3, 5, 1.0, maxPoints), Interpolation.LINEAR);
     }
 
     @Test
@@ -117,7 +120,7 @@ class ElasticityRunTest {
         assertThat(seen).hasSize(18);
         assertThat(seen.get(16).status()).isEqualTo(ElasticityResult.Status.RUNNING);
         assertThat(sets.seeds).doesNotHaveDuplicates().hasSize(17).startsWith(7L);
-        assertThat(r.toMap(java.util.Map.of("store", "script"))).containsEntry("status", "stable")
+        assertThat(r.toMap(Map.of("store", "script"))).containsEntry("status", "stable")
                 .containsEntry("store", "script").containsKey("score");
     }
 

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
-import org.bgbench.measurement.NodeResult;
+import org.bgbench.measurement.CpuResult;
 import org.bgbench.measurement.NodeResult.MeanMax;
+import org.bgbench.measurement.NodeResult;
 import org.junit.jupiter.api.Test;
 
 class BottleneckTest {
@@ -77,7 +78,7 @@ class BottleneckTest {
         // BG's host and the store host are the same two cores: as nodes they tie; the processes tell them apart.
         List<NodeResult> same = List.of(node("vm", "bg", 2, 2.0, 0.0, 0.0, 0.0),
                 node("127.0.0.1:9100", "store", 2, 1.99, 0.0, 0.0, 0.0));
-        org.bgbench.measurement.CpuResult cpu = new org.bgbench.measurement.CpuResult(0.27, 21.6, 1.71, 1.99, 0.0,
+        CpuResult cpu = new CpuResult(0.27, 21.6, 1.71, 1.99, 0.0,
                 1.4, 8.5, 2, 2, List.of(11L, 12L, 13L), 3, 0.3, 1.8, 2.0, null);
         Bottleneck b = Bottleneck.onOneMachine(same, 0, cpu);
         assertThat(b.known()).isTrue();
@@ -87,7 +88,7 @@ class BottleneckTest {
         assertThat(b.text()).isEqualTo("this machine's CPU, shared by every node and BG: 2.0 of 2 cores busy "
                 + "(100 %): the store's 3 processes 1.71 cores, BG 0.27");
         // Without the store's processes measured, the node figures are all there is.
-        org.bgbench.measurement.CpuResult bgOnly = new org.bgbench.measurement.CpuResult(0.27, 21.6, null, 1.99, 0.0,
+        CpuResult bgOnly = new CpuResult(0.27, 21.6, null, 1.99, 0.0,
                 1.4, null, 2, 2, List.of(), 0, 0.3, null, 2.0, null);
         assertThat(Bottleneck.onOneMachine(same, 0, bgOnly)).isEqualTo(Bottleneck.of(same, 0));
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ScaleReportTest {
     private static Outcome rated(String name, int nodes, double soar, int threads) {
-        return new Outcome(name, nodes, true, soar, threads, "confirmed", 1000L * nodes, "0" + nodes + "-" + name,
-                null, List.of(), null, false);
+        return new Outcome(new Outcome.Config(name, nodes, 1000L * nodes, "0" + nodes + "-" + name),
+                new Outcome.Rating(true, soar, threads, "confirmed", null), new Outcome.Hardware(List.of(), null, false));
     }
 
     @Test
@@ -49,7 +50,8 @@ class ScaleReportTest {
 
     @Test
     void failedConfigurationsHaveNoRatio() throws Exception {
-        Outcome failed = Outcome.failed("two", 2, 1000, "02-two", "start failed: port in use", true);
+        Outcome failed = Outcome.failed(new Outcome.Config("two", 2, 1000, "02-two"), "start failed: port in use",
+                true);
         ScaleReport r = new ScaleReport(ScaleMode.SPEEDUP, "postgres", "95%:100ms:0.01%:1s",
                 List.of(rated("one", 1, 500, 4), failed), List.of("every node shared this machine"));
         assertThat(r.complete()).isFalse();
@@ -79,7 +81,8 @@ class ScaleReportTest {
                 new NodeResult.MeanMax(3e6, 4e6), new NodeResult.MeanMax(1e6, 2e6), none, none, none,
                 new NodeResult.MeanMax(40.0, 60.0));
         Bottleneck b = Bottleneck.of(List.of(db), 0);
-        Outcome one = new Outcome("one", 1, true, 100.0, 2, "confirmed", 100, "01-one", null, List.of(db), b, false);
+        Outcome one = new Outcome(new Outcome.Config("one", 1, 100, "01-one"),
+                new Outcome.Rating(true, 100.0, 2, "confirmed", null), new Outcome.Hardware(List.of(db), b, false));
         String table = new ScaleReport(ScaleMode.SPEEDUP, "p", "s", List.of(one), List.of()).table();
         assertThat(table).contains("bottleneck of one: store host db1:9100: busiest disk busy 40 % of the time (40 %)")
                 .contains("  store host db1:9100: CPU 1.50 of 4 cores, disk busy 40 %, network in 3.00 / out 1.00 MB/s,"
@@ -90,7 +93,7 @@ class ScaleReportTest {
     void theChartHasAPointPerRatedConfigurationAndTheIdealLine() {
         ScaleReport r = new ScaleReport(ScaleMode.SPEEDUP, "postgres", "95%:100ms:0.01%:60s",
                 List.of(rated("one", 1, 1000, 8), rated("two", 2, 1800, 16),
-                        Outcome.failed("three", 3, 1000, "03-three", "x", false)), List.of());
+                        Outcome.failed(new Outcome.Config("three", 3, 1000, "03-three"), "x", false)), List.of());
         String svg = r.svg();
         assertThat(svg).startsWith("<svg").endsWith("</svg>\n");
         assertThat(svg.split("<circle", -1)).hasSize(3);
@@ -116,7 +119,7 @@ class ScaleReportTest {
         RatingDir r;
         try {
             r = RatingDir.read(dir);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError("a hand-written result should read: " + e.getMessage(), e);
         }
         assertThat(r.soar()).isEqualTo(1234.5);

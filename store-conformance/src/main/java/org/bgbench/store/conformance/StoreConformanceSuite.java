@@ -55,7 +55,9 @@ public abstract class StoreConformanceSuite {
      * member following 3 of them (ι = 30), each page owning 3 resources.
      */
     protected GraphSpec spec() {
-        return new GraphSpec(120, 1000, 10, 4, 2, 0.7, true, 64, 256, 11, 12, 40, 3, 42)
+        return GraphSpec.builder().members(120).memberIdOffset(1000).friendsPerMember(10).resourcesPerMember(4)
+                .commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(64)
+                .profileImageBytes(256).attributeLength(12).commentLength(40).fragments(3).seed(42).build()
                 .withFeed(new org.bgbench.model.FeedSpec(12, 3, 0, 3));
     }
 

@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Test;
 
 // Lives with the memory store because the loader cannot depend on a store (the conformance suite depends on it).
 class GraphLoadTest {
-    private final SocialGraph graph = new SocialGraph(new GraphSpec(3000, 10, 20, 5, 1, 0.9, true, 16, 32, 3, 5, 10, 0, 8));
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(3000).memberIdOffset(10)
+            .friendsPerMember(20).resourcesPerMember(5).commentsPerResource(1).confirmedFraction(0.9).images(true)
+            .thumbnailBytes(16).profileImageBytes(32).attributeCount(3).attributeLength(5).commentLength(10).seed(8)
+            .build());
 
     private DataStore memory(String name) {
         return new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", name)));

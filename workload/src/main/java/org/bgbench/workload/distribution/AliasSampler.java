@@ -1,5 +1,6 @@
 package org.bgbench.workload.distribution;
 
+import java.util.HashMap;
 import java.util.random.RandomGenerator;
 
 /**
@@ -69,7 +70,7 @@ public final class AliasSampler implements MemberSampler {
         int[] slotAlias = alias;
         if (members != null) {
             // Translate member aliases back to slots.
-            java.util.HashMap<Integer, Integer> slotOf = new java.util.HashMap<>(n * 2);
+            HashMap<Integer, Integer> slotOf = new HashMap<>(n * 2);
             for (int i = 0; i < n; i++) {
                 slotOf.put(members[i], i);
             }

@@ -1,5 +1,6 @@
 package org.bgbench.workload.distribution;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /** Test helper: Pearson goodness-of-fit of a sampler's draws against expected probabilities per slot. */
@@ -10,7 +11,7 @@ final class Fits {
     /** Counts per slot of {@code draws} draws; members are mapped back to slots. */
     static long[] counts(MemberSampler s, int memberBound, long draws, long seed) {
         int[] slotOf = new int[memberBound];
-        java.util.Arrays.fill(slotOf, -1);
+        Arrays.fill(slotOf, -1);
         for (int slot = 0; slot < s.size(); slot++) {
             slotOf[s.member(slot)] = slot;
         }

@@ -50,7 +50,9 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class CasqlBehaviour {
-    static final GraphSpec SPEC = new GraphSpec(120, 1000, 10, 4, 2, 0.7, true, 64, 256, 11, 12, 40, 3, 42);
+    static final GraphSpec SPEC = GraphSpec.builder().members(120).memberIdOffset(1000).friendsPerMember(10)
+            .resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(64)
+            .profileImageBytes(256).attributeLength(12).commentLength(40).fragments(3).seed(42).build();
     /** SPEC with pages: P=6, ϱ=2, so ι=40 followers a page, each page's followers within its fragment. */
     static final GraphSpec FEED_SPEC = SPEC.withFeed(new FeedSpec(6, 2, 0, 2));
     static final int K = 3;

@@ -99,7 +99,9 @@ class CassandraStoreTest {
 
     @Test
     void aLoadReusesTheTablesAndAppliesChangedTableOptions() {
-        GraphSpec spec = new GraphSpec(40, 0, 4, 2, 1, 0.5, false, 0, 0, 3, 5, 10, 2, 7);
+        GraphSpec spec = GraphSpec.builder().members(40).friendsPerMember(4).resourcesPerMember(2)
+                .commentsPerResource(1).confirmedFraction(0.5).attributeCount(3).attributeLength(5)
+                .commentLength(10).fragments(2).seed(7).build();
         SocialGraph graph = new SocialGraph(spec);
         try (CassandraStore a = CassandraStores.open("bg_reuse", Map.of())) {
             StoreConformanceSuite.load(a, graph, 2);

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
 /** What the conformance suite does not cover: settings, bad input, a missing table, designs not reused, the bulk path. */
 @Tag("server")
 class HBaseStoreTest {
-    private static final GraphSpec SMALL = new GraphSpec(40, 0, 4, 2, 1, 0.5, false, 0, 0, 3, 5, 10, 2, 7);
+    private static final GraphSpec SMALL = GraphSpec.builder().members(40).friendsPerMember(4).resourcesPerMember(2)
+            .commentsPerResource(1).confirmedFraction(0.5).attributeCount(3).attributeLength(5).commentLength(10)
+            .fragments(2).seed(7).build();
 
     private static HBaseConfig config(Map<String, String> given) {
         return HBaseStoreProvider.config(StoreSettings.forProvider(new HBaseStoreProvider(), given));
@@ -67,7 +69,8 @@ class HBaseStoreTest {
     @Test
     void splitKeysCutTheIdRangesEvenlyInOrder() {
         HBaseConfig c = config(Map.of("hbase.regions", "4"));
-        GraphSpec spec = new GraphSpec(10_000, 500, 10, 100, 0, 1.0, false, 0, 0, 3, 5, 10, 0, 7);
+        GraphSpec spec = GraphSpec.builder().memberIdOffset(500).friendsPerMember(10).attributeCount(3)
+                .attributeLength(5).commentLength(10).seed(7).build();
         byte[][] members = HBaseSchema.splits(c, HBaseSchema.MEMBERS, spec, 1_000_000, 10_000);
         assertThat(members).hasNumberOfRows(3);
         assertThat(Bytes.toInt(members[0])).isEqualTo(3000);

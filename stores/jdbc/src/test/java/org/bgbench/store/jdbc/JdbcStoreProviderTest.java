@@ -193,7 +193,10 @@ class JdbcStoreProviderTest {
     void theGenericDialectIsNotEnoughForH2AndSaysWhy() {
         try (JdbcStore s = JdbcTests.open(tmp, "jdbc.url", h2Url(), "jdbc.driver-maven", h2())) {
             assertThat(s.dialectDescription()).isEqualTo("generic (guessed from jdbc.url)");
-            assertThatThrownBy(() -> s.createSchema(new GraphSpec(120, 1000, 10, 4, 2, 0.7, true, 64, 256, 11, 12, 40, 3, 42)))
+            assertThatThrownBy(() -> s.createSchema(GraphSpec.builder().members(120).memberIdOffset(1000)
+                    .friendsPerMember(10).resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7)
+                    .images(true).thumbnailBytes(64).profileImageBytes(256).attributeLength(12).commentLength(40)
+                    .fragments(3).seed(42).build()))
                     .isInstanceOf(StoreException.class)
                     .hasMessageContaining("creating the BG schema (CREATE TABLE bg_meta")
                     .hasMessageContaining("generic SQL");

@@ -114,7 +114,9 @@ class MariadbStoreTest {
     /** Every byte value and the characters LOAD DATA treats specially come back unchanged, in text and images. */
     @Test
     void theInfilePathKeepsEveryByte() throws Exception {
-        GraphSpec spec = new GraphSpec(4, 0, 0, 0, 0, 0.0, true, 256, 256, 11, 1, 10, 0, 1);
+        GraphSpec spec = GraphSpec.builder().members(4).friendsPerMember(0).resourcesPerMember(0)
+                .confirmedFraction(0.0).images(true).thumbnailBytes(256).profileImageBytes(256).attributeLength(1)
+                .commentLength(10).seed(1).build();
         store.createSchema(spec);
         byte[] all = new byte[256];
         for (int i = 0; i < 256; i++) {
@@ -160,7 +162,9 @@ class MariadbStoreTest {
 
     @Test
     void theImageExistsOnlyForTheLoadedGraph() throws Exception {
-        SocialGraph graph = new SocialGraph(new GraphSpec(30, 0, 4, 2, 1, 0.5, false, 2048, 12288, 11, 3, 20, 0, 5));
+        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(30).friendsPerMember(4)
+                .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.5).attributeLength(3)
+                .commentLength(20).seed(5).build());
         StoreConformanceSuite.load(store, graph, 2);
         assertThat(store.image()).isPresent();
         var image = store.image().get();
@@ -178,8 +182,9 @@ class MariadbStoreTest {
             }
         }
         // Another graph loaded: the saved image is not of it.
-        StoreConformanceSuite.load(store, new SocialGraph(new GraphSpec(31, 0, 4, 2, 1, 0.5, false, 2048, 12288, 11, 3, 20,
-                0, 5)), 1);
+        StoreConformanceSuite.load(store, new SocialGraph(GraphSpec.builder().members(31).friendsPerMember(4)
+                .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.5).attributeLength(3)
+                .commentLength(20).seed(5).build()), 1);
         assertThat(image.exists()).isFalse();
     }
 }

@@ -17,7 +17,9 @@ class MariadbTwoRowsConformanceTest extends StoreConformanceSuite {
     @Override
     protected GraphSpec spec() {
         // 10 pages, 5 per fragment, each member following 3 (ι = 60), 2 resources per page.
-        return new GraphSpec(200, 0, 9, 5, 2, 0.7, true, 32, 128, 14, 8, 30, 2, 7)
+        return GraphSpec.builder().members(200).friendsPerMember(9).resourcesPerMember(5).commentsPerResource(2)
+                .confirmedFraction(0.7).images(true).thumbnailBytes(32).profileImageBytes(128).attributeCount(14)
+                .attributeLength(8).commentLength(30).fragments(2).seed(7).build()
                 .withFeed(new org.bgbench.model.FeedSpec(10, 3, 0, 2));
     }
 

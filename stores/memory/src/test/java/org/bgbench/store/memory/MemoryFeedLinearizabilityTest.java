@@ -61,8 +61,9 @@ class MemoryFeedLinearizabilityTest {
     @ParameterizedTest
     @ValueSource(strings = {"pull", "push/reference", "push/content", "sorted-push/reference"})
     void everyFeedReadIsTheFeedAtAnInstantDuringTheCall(String design) throws Exception {
-        SocialGraph g = new SocialGraph(new GraphSpec(100, 0, 6, 2, 0, 1.0, false, 0, 0, 1, 4, 10, 1, 7,
-                new FeedSpec(10, 3, 0, 1)));
+        SocialGraph g = new SocialGraph(GraphSpec.builder().members(100).friendsPerMember(6).resourcesPerMember(2)
+                .attributeCount(1).attributeLength(4).commentLength(10).fragments(1).seed(7)
+                .feed(new FeedSpec(10, 3, 0, 1)).build());
         int x = 0;
         int[] fixedFriends = friendsOf(g, x);
         List<Integer> pages = new ArrayList<>();

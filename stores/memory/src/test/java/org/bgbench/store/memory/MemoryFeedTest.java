@@ -31,8 +31,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Feeds of the memory store against BG's oracle ({@link GraphState#feed}) in every design (dissertation 8.4.2). */
 class MemoryFeedTest {
     /** 200 members, 20 pages of 30 followers in 2 fragments, 80 % of relationships confirmed so AFR has work. */
-    static final GraphSpec SPEC = new GraphSpec(200, 10, 10, 3, 1, 0.8, false, 0, 0, 2, 4, 10, 2, 5,
-            new FeedSpec(20, 3, 0, 2));
+    static final GraphSpec SPEC = GraphSpec.builder().members(200).memberIdOffset(10).friendsPerMember(10)
+            .resourcesPerMember(3).commentsPerResource(1).confirmedFraction(0.8).attributeCount(2)
+            .attributeLength(4).commentLength(10).fragments(2).seed(5).feed(new FeedSpec(20, 3, 0, 2)).build();
     static final String[] DESIGNS = {"pull", "push/reference", "push/content", "sorted-push/reference",
         "sorted-push/content"};
 
@@ -260,8 +261,9 @@ class MemoryFeedTest {
     @ParameterizedTest
     @ValueSource(strings = {"push/reference", "sorted-push/reference"})
     void aPageWithThousandsOfFollowersPushesToAll(String design) throws Exception {
-        SocialGraph g = new SocialGraph(new GraphSpec(4000, 0, 2, 1, 0, 1.0, false, 0, 0, 1, 4, 10, 1, 5,
-                new FeedSpec(2, 1, 0, 1)));
+        SocialGraph g = new SocialGraph(GraphSpec.builder().members(4000).friendsPerMember(2).resourcesPerMember(1)
+                .attributeCount(1).attributeLength(4).commentLength(10).fragments(1).seed(5)
+                .feed(new FeedSpec(2, 1, 0, 1)).build());
         try (DataStore store = open(name, design)) {
             StoreConformanceSuite.load(store, g, 2);
             // A small stack, as a busy emulator thread may have.

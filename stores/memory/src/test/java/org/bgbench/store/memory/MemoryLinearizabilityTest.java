@@ -56,7 +56,9 @@ class MemoryLinearizabilityTest {
      */
     @Test
     void acceptIsOneAtomicStepOnBothMembers() throws Exception {
-        SocialGraph graph = new SocialGraph(new GraphSpec(200, 50, 40, 0, 0, 0.0, false, 0, 0, 2, 4, 10, 1, 3));
+        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(200).memberIdOffset(50).friendsPerMember(40)
+                .resourcesPerMember(0).confirmedFraction(0.0).attributeCount(2).attributeLength(4).commentLength(10)
+                .fragments(1).seed(3).build());
         List<Pair> pairs = new ArrayList<>();
         int[] sum = new int[graph.members()];
         for (int i = 0; i < graph.members(); i++) {
@@ -119,7 +121,9 @@ class MemoryLinearizabilityTest {
     /** Only thaws: once one side no longer lists the other, a later read of the other side must not list it either. */
     @Test
     void thawIsOneAtomicStepOnBothMembers() throws Exception {
-        SocialGraph graph = new SocialGraph(new GraphSpec(200, 0, 40, 0, 0, 1.0, false, 0, 0, 2, 4, 10, 1, 3));
+        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(200).friendsPerMember(40)
+                .resourcesPerMember(0).attributeCount(2).attributeLength(4).commentLength(10).fragments(1).seed(3)
+                .build());
         List<Pair> pairs = new ArrayList<>();
         for (int i = 0; i < graph.members(); i += 2) {
             int e = i;
@@ -158,7 +162,9 @@ class MemoryLinearizabilityTest {
      */
     @Test
     void commentViewsAreSnapshots() throws Exception {
-        SocialGraph graph = new SocialGraph(new GraphSpec(50, 0, 4, 2, 6, 1.0, false, 0, 0, 2, 4, 10, 1, 3));
+        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(50).friendsPerMember(4)
+                .resourcesPerMember(2).commentsPerResource(6).attributeCount(2).attributeLength(4).commentLength(10)
+                .fragments(1).seed(3).build());
         try (DataStore store = MemoryStoreTest.open(name)) {
             StoreConformanceSuite.load(store, graph, 1);
             long rid = graph.resourceId(0, 1);
@@ -218,7 +224,9 @@ class MemoryLinearizabilityTest {
      */
     @Test
     void churnOnFewMembersKeepsTheRelationConsistent() throws Exception {
-        SocialGraph graph = new SocialGraph(new GraphSpec(12, 100, 4, 0, 0, 0.5, false, 0, 0, 2, 4, 10, 1, 3));
+        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(12).memberIdOffset(100).friendsPerMember(4)
+                .resourcesPerMember(0).confirmedFraction(0.5).attributeCount(2).attributeLength(4).commentLength(10)
+                .fragments(1).seed(3).build());
         int m = graph.members();
         AtomicInteger succeeded = new AtomicInteger();
         AtomicInteger refused = new AtomicInteger();

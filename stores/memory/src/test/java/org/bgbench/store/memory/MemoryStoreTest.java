@@ -25,7 +25,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class MemoryStoreTest {
-    static final GraphSpec SPEC = new GraphSpec(400, 7, 12, 3, 2, 0.6, true, 32, 64, 5, 8, 20, 4, 9);
+    static final GraphSpec SPEC = GraphSpec.builder().members(400).memberIdOffset(7).friendsPerMember(12)
+            .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.6).images(true).thumbnailBytes(32)
+            .profileImageBytes(64).attributeCount(5).attributeLength(8).commentLength(20).fragments(4).seed(9)
+            .build();
 
     private final String name = "test-" + UUID.randomUUID();
     private final SocialGraph graph = new SocialGraph(SPEC);

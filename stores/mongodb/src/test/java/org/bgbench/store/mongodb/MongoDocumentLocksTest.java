@@ -40,7 +40,9 @@ class MongoDocumentLocksTest {
     }
 
     private static int invitationsKept(FerretServer.Backend backend, String db, boolean locks) throws Exception {
-        GraphSpec spec = new GraphSpec(30, 1000, 4, 2, 1, 0.7, false, 0, 0, 11, 1, 40, 2, 42);
+        GraphSpec spec = GraphSpec.builder().members(30).memberIdOffset(1000).friendsPerMember(4)
+                .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.7).attributeLength(1)
+                .commentLength(40).fragments(2).seed(42).build();
         SocialGraph graph = new SocialGraph(spec);
         try (MongoStore s = MongoStores.open(backend, db, Map.of(MongoStoreProvider.DOCUMENT_LOCKS,
                 Boolean.toString(locks)))) {

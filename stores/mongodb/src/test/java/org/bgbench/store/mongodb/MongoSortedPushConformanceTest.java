@@ -21,7 +21,9 @@ class MongoSortedPushConformanceTest extends StoreConformanceSuite {
 
     @Override
     protected GraphSpec spec() {
-        return new GraphSpec(60, 1000, 10, 2, 2, 0.7, true, 64, 256, 11, 12, 40, 3, 42)
+        return GraphSpec.builder().members(60).memberIdOffset(1000).friendsPerMember(10).resourcesPerMember(2)
+                .commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(64)
+                .profileImageBytes(256).attributeLength(12).commentLength(40).fragments(3).seed(42).build()
                 .withFeed(new FeedSpec(6, 2, 0, 3));
     }
 

@@ -119,7 +119,9 @@ class MongoStoreTest {
 
     @Test
     void aGraphLoadedForOneDesignIsNotReusedByAnother() {
-        GraphSpec spec = new GraphSpec(60, 1000, 6, 3, 2, 0.7, true, 64, 256, 11, 2, 40, 3, 42);
+        GraphSpec spec = GraphSpec.builder().members(60).memberIdOffset(1000).friendsPerMember(6)
+                .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(64)
+                .profileImageBytes(256).attributeLength(2).commentLength(40).fragments(3).seed(42).build();
         SocialGraph graph = new SocialGraph(spec);
         try (MongoStore s = MongoStores.open(FerretServer.Backend.SQLITE, "bg_designs", Map.of())) {
             StoreConformanceSuite.load(s, graph, 2);
@@ -140,7 +142,9 @@ class MongoStoreTest {
 
     @Test
     void fetchingOneDocumentAtATimeReturnsWhatTheInQueryReturns() {
-        GraphSpec spec = new GraphSpec(60, 1000, 6, 3, 2, 0.7, true, 64, 256, 11, 2, 40, 3, 42);
+        GraphSpec spec = GraphSpec.builder().members(60).memberIdOffset(1000).friendsPerMember(6)
+                .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(64)
+                .profileImageBytes(256).attributeLength(2).commentLength(40).fragments(3).seed(42).build();
         SocialGraph graph = new SocialGraph(spec);
         try (MongoStore in = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_each", Map.of())) {
             StoreConformanceSuite.load(in, graph, 2);
@@ -191,7 +195,9 @@ class MongoStoreTest {
 
     @Test
     void imagesInGridFsAreTheGeneratedOnes() {
-        GraphSpec spec = new GraphSpec(40, 1000, 6, 2, 1, 0.7, true, 64, 256, 11, 2, 40, 2, 42);
+        GraphSpec spec = GraphSpec.builder().members(40).memberIdOffset(1000).friendsPerMember(6)
+                .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.7).images(true).thumbnailBytes(64)
+                .profileImageBytes(256).attributeLength(2).commentLength(40).fragments(2).seed(42).build();
         SocialGraph graph = new SocialGraph(spec);
         try (MongoStore s = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_gridfs",
                 Map.of(MongoStoreProvider.IMAGES, "gridfs"))) {
@@ -225,7 +231,9 @@ class MongoStoreTest {
      */
     @Test
     void embeddedCommentsArePostedDeletedAndCountedLikeTheCollectionsOnes() throws Exception {
-        GraphSpec spec = new GraphSpec(40, 1000, 6, 3, 2, 0.7, false, 0, 0, 11, 2, 40, 2, 42);
+        GraphSpec spec = GraphSpec.builder().members(40).memberIdOffset(1000).friendsPerMember(6)
+                .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.7).attributeLength(2)
+                .commentLength(40).fragments(2).seed(42).build();
         SocialGraph graph = new SocialGraph(spec);
         try (MongoStore s = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_embedded",
                 Map.of(MongoStoreProvider.COMMENTS, "embedded"))) {

@@ -36,7 +36,9 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("server")
 class PostgresMatviewTest {
-    private static final GraphSpec SPEC = new GraphSpec(120, 0, 10, 4, 1, 0.6, false, 0, 0, 11, 8, 20, 2, 9);
+    private static final GraphSpec SPEC = GraphSpec.builder().members(120).friendsPerMember(10)
+            .resourcesPerMember(4).commentsPerResource(1).confirmedFraction(0.6).attributeLength(8)
+            .commentLength(20).fragments(2).seed(9).build();
     private static final SocialGraph GRAPH = new SocialGraph(SPEC);
     private static PostgresStore server;
 
@@ -218,7 +220,9 @@ class PostgresMatviewTest {
     @Test
     void twoRowsPerFriendshipAcceptAndRefreshInOneTransaction() throws Exception {
         // Odd φ and member ids from 0, like PostgresTwoRowsConformanceTest.
-        SocialGraph graph = new SocialGraph(new GraphSpec(200, 0, 9, 5, 1, 0.7, false, 0, 0, 11, 8, 20, 2, 7));
+        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(200).friendsPerMember(9)
+                .resourcesPerMember(5).commentsPerResource(1).confirmedFraction(0.7).attributeLength(8)
+                .commentLength(20).fragments(2).seed(7).build());
         open("mv_tworows", PostgresStore.Design.BASIC, null).close();
         try (PostgresStore store = reopen("mv_tworows", 2, PostgresStore.Design.MATVIEW, null)) {
             StoreConformanceSuite.load(store, graph, 2);

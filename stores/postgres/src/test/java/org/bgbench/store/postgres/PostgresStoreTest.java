@@ -187,7 +187,9 @@ class PostgresStoreTest {
 
     @Test
     void anImageBringsBackTheLoadedGraphAfterWrites() {
-        GraphSpec spec = new GraphSpec(120, 0, 6, 3, 1, 0.6, false, 0, 0, 11, 8, 20, 2, 9);
+        GraphSpec spec = GraphSpec.builder().members(120).friendsPerMember(6).resourcesPerMember(3)
+                .commentsPerResource(1).confirmedFraction(0.6).attributeLength(8).commentLength(20).fragments(2)
+                .seed(9).build();
         SocialGraph graph = new SocialGraph(spec);
         StoreImage image = embedded.image().orElseThrow();
         StoreConformanceSuite.load(embedded, graph, 2);
@@ -210,7 +212,10 @@ class PostgresStoreTest {
 
     @Test
     void aLoadedGraphServesSessionsOfAStoreOpenedLater() {
-        GraphSpec spec = new GraphSpec(200, 500, 10, 5, 2, 0.7, true, 16, 64, 13, 10, 20, 2, 3);
+        GraphSpec spec = GraphSpec.builder().members(200).memberIdOffset(500).friendsPerMember(10)
+                .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(16)
+                .profileImageBytes(64).attributeCount(13).attributeLength(10).commentLength(20).fragments(2).seed(3)
+                .build();
         SocialGraph graph = new SocialGraph(spec);
         try (PostgresStore store = connect(url("bg"), "bguser", "right")) {
             StoreConformanceSuite.load(store, graph, 4);

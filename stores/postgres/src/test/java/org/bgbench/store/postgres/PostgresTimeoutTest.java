@@ -30,8 +30,9 @@ import org.junit.jupiter.api.Test;
 @Tag("server")
 class PostgresTimeoutTest {
     static final Duration TIMEOUT = Duration.ofSeconds(2);
-    static final SocialGraph GRAPH = new SocialGraph(new GraphSpec(50, 0, 4, 2, 1, 1.0, false, 0, 0, 2, 4, 10,
-            2, 3));
+    static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(50).friendsPerMember(4)
+            .resourcesPerMember(2).commentsPerResource(1).attributeCount(2).attributeLength(4).commentLength(10)
+            .fragments(2).seed(3).build());
     private static PostgresStore store;
 
     @BeforeAll

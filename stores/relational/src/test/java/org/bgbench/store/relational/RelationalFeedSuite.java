@@ -39,7 +39,9 @@ public abstract class RelationalFeedSuite {
 
     /** M=200, φ=10, ρ=5, P=20 pages in 2 fragments, ϱ=4 (ι=40), 3 resources per page. */
     protected GraphSpec spec() {
-        return new GraphSpec(200, 0, 10, 5, 2, 1.0, false, 0, 0, 3, 5, 10, 2, 7L).withFeed(new FeedSpec(20, 4, 0, 3));
+        return GraphSpec.builder().members(200).friendsPerMember(10).resourcesPerMember(5).commentsPerResource(2)
+                .attributeCount(3).attributeLength(5).commentLength(10).fragments(2).seed(7L).build()
+                .withFeed(new FeedSpec(20, 4, 0, 3));
     }
 
     protected Stream<FeedDesign> designs() {
@@ -215,7 +217,9 @@ public abstract class RelationalFeedSuite {
     @ParameterizedTest
     @MethodSource("designs")
     void aGraphWithoutPagesLoadsAndSharesBetweenFriends(FeedDesign design) {
-        SocialGraph graph = new SocialGraph(new GraphSpec(120, 1000, 10, 4, 2, 0.7, false, 0, 0, 11, 12, 40, 3, 42));
+        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(120).memberIdOffset(1000)
+                .friendsPerMember(10).resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7)
+                .attributeLength(12).commentLength(40).fragments(3).seed(42).build());
         try (DataStore store = open(design)) {
             load(store, graph);
             assertThat(store.counts()).isEqualTo(new StoreCounts(graph.members(), graph.totalFriendships(),

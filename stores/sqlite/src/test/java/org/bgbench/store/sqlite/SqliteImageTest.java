@@ -25,9 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Database images on real SQLite files: save, writes through sessions, restore, and which graph an image holds. */
 class SqliteImageTest {
-    private static final GraphSpec SPEC = new GraphSpec(200, 500, 10, 5, 2, 0.7, true, 16, 64, 13, 10, 20, 2, 3);
+    private static final GraphSpec SPEC = GraphSpec.builder().members(200).memberIdOffset(500).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(16)
+            .profileImageBytes(64).attributeCount(13).attributeLength(10).commentLength(20).fragments(2).seed(3)
+            .build();
     /** Another graph: more members, so another fingerprint. */
-    private static final GraphSpec OTHER = new GraphSpec(150, 500, 8, 4, 2, 0.7, false, 16, 64, 10, 10, 20, 2, 3);
+    private static final GraphSpec OTHER = GraphSpec.builder().members(150).memberIdOffset(500).friendsPerMember(8)
+            .resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7).attributeCount(10)
+            .attributeLength(10).commentLength(20).fragments(2).seed(3).build();
 
     @TempDir
     Path dir;

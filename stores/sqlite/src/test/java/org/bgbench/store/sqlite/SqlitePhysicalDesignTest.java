@@ -33,7 +33,9 @@ class SqlitePhysicalDesignTest {
     @TempDir
     Path dir;
 
-    private final GraphSpec spec = new GraphSpec(60, 0, 6, 3, 1, 0.7, true, 16, 64, 11, 5, 10, 2, 3);
+    private final GraphSpec spec = GraphSpec.builder().members(60).friendsPerMember(6).resourcesPerMember(3)
+            .commentsPerResource(1).confirmedFraction(0.7).images(true).thumbnailBytes(16).profileImageBytes(64)
+            .attributeLength(5).commentLength(10).fragments(2).seed(3).build();
     private final SocialGraph graph = new SocialGraph(spec);
 
     private SqliteStore open(int rows, PhysicalDesign physical) {
@@ -138,7 +140,9 @@ class SqlitePhysicalDesignTest {
 
     @Test
     void aGraphWithoutImagesLoadsWithImagesInFiles() {
-        GraphSpec noImages = new GraphSpec(60, 0, 6, 3, 1, 0.7, false, 0, 0, 11, 5, 10, 2, 3);
+        GraphSpec noImages = GraphSpec.builder().members(60).friendsPerMember(6).resourcesPerMember(3)
+                .commentsPerResource(1).confirmedFraction(0.7).attributeLength(5).commentLength(10).fragments(2)
+                .seed(3).build();
         try (DataStore store = open(1, new PhysicalDesign(1, false, true, dir.resolve("images")))) {
             StoreConformanceSuite.load(store, new SocialGraph(noImages), 2);
             assertThat(store.loadedGraph()).contains(noImages.fingerprint());

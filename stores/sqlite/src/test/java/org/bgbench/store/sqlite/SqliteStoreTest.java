@@ -24,7 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SqliteStoreTest {
-    private static final GraphSpec SPEC = new GraphSpec(200, 500, 10, 5, 2, 0.7, true, 16, 64, 13, 10, 20, 2, 3);
+    private static final GraphSpec SPEC = GraphSpec.builder().members(200).memberIdOffset(500).friendsPerMember(10)
+            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(16)
+            .profileImageBytes(64).attributeCount(13).attributeLength(10).commentLength(20).fragments(2).seed(3)
+            .build();
 
     @TempDir
     Path dir;
