@@ -322,10 +322,19 @@ public final class Validator {
         String reason = ev.writesMissing() + String.format(Locale.ROOT, "; no read can be checked, since each is "
                 + "judged against every write of its item (%,d reads%s not checked)", unchecked,
                 ev.manifest == null ? " or more" : "");
-        return new ValidationResult(in.records, in.reads, in.records - in.reads, 0, 0, 0, 0, 0, 0, List.of(),
-                List.of(), List.of(), 0, 0, 0, ev.sources.size(), in.partial, in.invalid, 0, false, 0, threads,
-                seconds, warnings, false, reason, ev.sortedProblems(), unchecked, in.feedReads, in.feedShares,
-                in.feedChanges, List.of(), 0);
+        return new ValidationResult(records(ev, in), ValidationResult.Reads.none(unchecked), List.of(), List.of(),
+                ValidationResult.Freshness.NONE, feeds(in, List.of(), 0),
+                new ValidationResult.Work(0, false, 0, threads, seconds),
+                new ValidationResult.Integrity(false, reason, ev.sortedProblems(), warnings));
+    }
+
+    private static ValidationResult.Records records(Evidence ev, Pass1 in) {
+        return new ValidationResult.Records(in.records, in.reads, in.records - in.reads, ev.sources.size(), in.partial,
+                in.invalid);
+    }
+
+    private static ValidationResult.Feeds feeds(Pass1 in, List<FreshnessBucket> curve, long curveReads) {
+        return new ValidationResult.Feeds(in.feedReads, in.feedShares, in.feedChanges, curve, curveReads);
     }
 
     private ValidationResult run(Evidence ev, Partitions parts, ExecutorService pool, Plan plan,
@@ -447,11 +456,13 @@ public final class Validator {
                     + "that remain were checked%s, but %,d could not be", checked, unpredictable > 0
                     ? String.format(Locale.ROOT, " (%,d of them are unpredictable)", unpredictable) : "", unchecked);
         }
-        return new ValidationResult(in.records, in.reads, in.records - in.reads, checked, unpredictable,
-                pct(unpredictable, checked), skipped, unwritten, noOverlap, perAction, samples, curve, horizon / 1e6,
-                freshTotal, freshBeyond, ev.sources.size(), in.partial, in.invalid, plan.partitions(), plan.spill(),
-                spillBytes, threads, seconds, warnings, problems.isEmpty(), reason, problems, unchecked,
-                in.feedReads, in.feedShares, in.feedChanges, feedCurve, feedFreshTotal);
+        ValidationResult.Reads reads = new ValidationResult.Reads(checked, unpredictable, pct(unpredictable, checked),
+                skipped, unwritten, noOverlap, unchecked);
+        return new ValidationResult(records(ev, in), reads, perAction, samples,
+                new ValidationResult.Freshness(curve, horizon / 1e6, freshTotal, freshBeyond),
+                feeds(in, feedCurve, feedFreshTotal),
+                new ValidationResult.Work(plan.partitions(), plan.spill(), spillBytes, threads, seconds),
+                new ValidationResult.Integrity(problems.isEmpty(), reason, problems, warnings));
     }
 
     private List<FreshnessBucket> curve(long[] fr, long[] fv, long horizon) {
