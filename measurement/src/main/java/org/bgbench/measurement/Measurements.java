@@ -577,11 +577,12 @@ public final class Measurements implements AutoCloseable {
         BgWaitResult bgWait = new BgWaitResult(waitMs, totals.bgWaitCount, actionTimeMs,
                 actionTimeMs > 0 ? waitMs / actionTimeMs : null);
 
-        RunResult result = new RunResult(RunResult.FORMAT, phase != Phase.STOPPED, start.toString(), end.toString(),
-                total.throughput(), threads, seconds,
-                started ? warmupSeconds : (System.nanoTime() - createdNanos) / 1e9, betaNanos / 1e6,
-                actions, sessions, total, List.copyOf(series), cpu, bgWait, List.of(), HistogramConfig.current(),
-                Map.of(), Map.of(), Map.of(), Map.of(), null, nodes()).withContext(context);
+        RunResult result = new RunResult(
+                new RunResult.Header(RunResult.FORMAT, phase != Phase.STOPPED, start.toString(), end.toString()),
+                new RunResult.Rate(total.throughput(), threads, seconds,
+                        started ? warmupSeconds : (System.nanoTime() - createdNanos) / 1e9, betaNanos / 1e6),
+                new RunResult.Figures(actions, sessions, total, List.copyOf(series), HistogramConfig.current()),
+                new RunResult.Environment(cpu, bgWait, nodes(), List.of()), context, null, null);
         for (String warning : Bottlenecks.warnings(result, periodNanos / 1e9)) {
             result = result.withWarning(warning);
         }
