@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class BgCpuRecordingTest {
     private static final int ACTIONS = Action.count();
 
-    private static Measurements.Builder builder() {
+    private static MeasurementsBuilder builder() {
         return Measurements.builder().threads(8).resourceMonitor(ResourceMonitor.create(List.of()));
     }
 
