@@ -58,7 +58,7 @@ record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsW
             boolean action = Kind.isAction(k);
             if (!stripes.recorded(to, k)) {
                 // Never recorded: its block is zeros in both snapshots (and in every earlier one).
-                kinds.add(new KindCounts(codes.get(k), NOTHING, 0, 0, 0, 0, 0, 0, 0));
+                kinds.add(new KindCounts(codes.get(k), NOTHING, 0, 0, KindCounts.NO_OUTCOMES, KindCounts.NO_CPU));
                 continue;
             }
             // Dense: filling a packed histogram slot by slot costs ~100x more, and these live for one interval. Made
@@ -80,8 +80,9 @@ record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsW
             long kindCpuNanos = to[block + counters + Stripes.CPU_NANOS] - from[block + counters + Stripes.CPU_NANOS];
             long kindCpuSamples = to[block + counters + Stripes.CPU_SAMPLES]
                     - from[block + counters + Stripes.CPU_SAMPLES];
-            kinds.add(new KindCounts(codes.get(k), h == null ? NOTHING : h, withinBeta, kindNoops, kindErrors,
-                    kindErrorNanos, 0, kindCpuNanos, kindCpuSamples));
+            kinds.add(new KindCounts(codes.get(k), h == null ? NOTHING : h, withinBeta, 0,
+                    new KindCounts.Outcomes(kindNoops, kindErrors, kindErrorNanos),
+                    new KindCounts.Cpu(kindCpuNanos, kindCpuSamples)));
             if (action) {
                 actionsWithinBeta += withinBeta;
             } else if (h != null) {

@@ -448,8 +448,8 @@ public final class Measurements implements AutoCloseable {
             }
         }
         KindResult total = KindResult.of(new KindCounts("total", actionLatencies, totals.actionsWithinBeta(),
-                actionNoops, actionErrors, totals.failures().errorNanos(), actionStuck, totals.actionCpu().nanos(),
-                totals.actionCpu().samples()), seconds);
+                actionStuck, new KindCounts.Outcomes(actionNoops, actionErrors, totals.failures().errorNanos()),
+                new KindCounts.Cpu(totals.actionCpu().nanos(), totals.actionCpu().samples())), seconds);
 
         ResourceUse use = started ? ResourceMonitor.between(baselineResources, lastResources)
                 : ResourceMonitor.between(lastResources, lastResources);

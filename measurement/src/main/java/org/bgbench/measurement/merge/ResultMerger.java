@@ -51,8 +51,9 @@ public final class ResultMerger {
                 cpuSamples += k.bgCpuSamples();
             }
         }
-        return KindResult.of(new KindCounts(code, h, within, noops, errors, Math.round(errorNanos), stuck,
-                Math.round(cpuNanos), cpuSamples), seconds);
+        return KindResult.of(new KindCounts(code, h, within, stuck,
+                new KindCounts.Outcomes(noops, errors, Math.round(errorNanos)),
+                new KindCounts.Cpu(Math.round(cpuNanos), cpuSamples)), seconds);
     }
 
     /**
