@@ -1,9 +1,7 @@
 package org.bgbench.measurement;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +11,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.LongPredicate;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
+import org.bgbench.measurement.resource.NodeReading;
+import org.bgbench.measurement.resource.NodeUse;
 import org.bgbench.measurement.resource.ResourceMonitor;
 import org.bgbench.measurement.resource.ResourceSnapshot;
 import org.bgbench.measurement.resource.ResourceUse;
@@ -46,7 +49,6 @@ public final class Measurements implements AutoCloseable {
      * The latencies of a kind that did not run in an interval: one shared empty histogram, never written (samples'
      * histograms are read-only to their receivers, see {@link KindCounts}).
      */
-    private static final Histogram NOTHING = Latencies.newHistogram();
 
     private final List<String> codes;
     private final int threads;
@@ -73,7 +75,7 @@ public final class Measurements implements AutoCloseable {
     private ResourceSnapshot lastResources;
     private final List<SeriesPoint> series = new ArrayList<>();
     /** Per measured second, each node's figures (as in {@link ResourceUse#nodes()}). */
-    private final List<List<org.bgbench.measurement.resource.NodeUse>> nodeSeries = new ArrayList<>();
+    private final List<List<NodeUse>> nodeSeries = new ArrayList<>();
     private ScheduledExecutorService sampler;
     private ScheduledFuture<?> samplerTask;
     private long samplerGeneration;
@@ -84,14 +86,14 @@ public final class Measurements implements AutoCloseable {
     /** Seconds of the series in which nothing returned while a call was waiting on the store throughout. */
     private final List<Integer> stalledSeconds = new ArrayList<>();
     /** Whether a call has been waiting on the store since a given {@link System#nanoTime()}; null: not watched. */
-    private volatile java.util.function.LongPredicate waitingSince;
+    private volatile LongPredicate waitingSince;
     /** Seconds of the series in which the store failed every call, each with the failure's words. */
     private final List<Stalls.Refusal> refusals = new ArrayList<>();
     /** Whether every call has failed since a given {@link System#nanoTime()}; null: not watched. */
-    private volatile java.util.function.LongPredicate failingSince;
-    private volatile java.util.function.Supplier<String> lastFailure;
+    private volatile LongPredicate failingSince;
+    private volatile Supplier<String> lastFailure;
 
-    private Measurements(Builder b) {
+    Measurements(MeasurementsBuilder b) {
         this.codes = Kind.all().stream().map(Kind::code).toList();
         this.threads = b.threads;
         this.betaNanos = b.betaNanos;
@@ -113,8 +115,8 @@ public final class Measurements implements AutoCloseable {
         this.lastResources = monitor.snapshot();
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static MeasurementsBuilder builder() {
+        return new MeasurementsBuilder();
     }
 
     // ---------------------------------------------------------------- recording side
@@ -164,7 +166,7 @@ public final class Measurements implements AutoCloseable {
      * action returned (completed or failed) while a call was waiting throughout it, and for longer than β, is recorded
      * in {@link #stalledSeconds()}.
      */
-    public void watchWaiting(java.util.function.LongPredicate waitingSince) {
+    public void watchWaiting(LongPredicate waitingSince) {
         this.waitingSince = waitingSince;
     }
 
@@ -174,8 +176,8 @@ public final class Measurements implements AutoCloseable {
      * measured interval in which no action completed, actions failed, and every call had been failing since its start
      * is recorded in {@link #refusals()}: a store that fails every call is as stopped as one that answers none.
      */
-    public void watchFailures(java.util.function.LongPredicate failingSince,
-                              java.util.function.Supplier<String> lastFailure) {
+    public void watchFailures(LongPredicate failingSince,
+                              Supplier<String> lastFailure) {
         this.lastFailure = lastFailure;
         this.failingSince = failingSince;
     }
@@ -332,21 +334,21 @@ public final class Measurements implements AutoCloseable {
         // The interval ends when the scan of the stripes has finished: it includes everything the scan saw.
         long now = System.nanoTime();
         ResourceSnapshot resources = monitor.snapshot();
-        Interval interval = interval(current, previous);
+        Interval interval = Interval.between(stripes, codes, current, previous);
         ResourceUse use = ResourceMonitor.between(lastResources, resources);
         double seconds = (now - lastSampleNanos) / 1e9;
-        Histogram h = interval.actionLatencies;
+        Histogram h = interval.actionLatencies();
         boolean any = h.getTotalCount() > 0;
         secondInPhase++;
         SeriesPoint point = new SeriesPoint(secondInPhase, (now - phaseStartNanos) / 1e9, seconds,
-                h.getTotalCount(), seconds > 0 ? h.getTotalCount() / seconds : 0, interval.sessions,
-                interval.errors, interval.noops,
+                h.getTotalCount(), seconds > 0 ? h.getTotalCount() / seconds : 0, interval.sessions(),
+                interval.failures().errors(), interval.failures().noops(),
                 any ? Latencies.millis(h.getValueAtPercentile(50)) : null,
                 any ? Latencies.millis(h.getValueAtPercentile(95)) : null,
                 any ? Latencies.millis(h.getValueAtPercentile(99)) : null,
                 any ? Latencies.millis(h.getMaxValue()) : null,
-                any ? 100.0 * interval.actionsWithinBeta / h.getTotalCount() : null,
-                interval.bgWaitNanos / 1e6, known(use.bgCores()), known(use.storeCores()),
+                any ? 100.0 * interval.actionsWithinBeta() / h.getTotalCount() : null,
+                interval.waits().nanos() / 1e6, known(use.bgCores()), known(use.storeCores()),
                 known(use.machineCores()));
         long[] swap = previous;
         previous = current;
@@ -361,11 +363,11 @@ public final class Measurements implements AutoCloseable {
             if (stalled(interval, intervalStart, now)) {
                 stalledSeconds.add(point.second());
             } else if (refused(interval, intervalStart, now)) {
-                java.util.function.Supplier<String> words = lastFailure;
+                Supplier<String> words = lastFailure;
                 refusals.add(new Stalls.Refusal(point.second(), words == null ? null : words.get()));
             }
         }
-        SecondSample sample = new SecondSample(warmup, point, interval.kinds, h, interval.bgWaitNanos, use);
+        SecondSample sample = new SecondSample(warmup, point, interval.kinds(), h, interval.waits().nanos(), use);
         for (Consumer<SecondSample> listener : listeners) {
             try {
                 listener.accept(sample);
@@ -381,9 +383,9 @@ public final class Measurements implements AutoCloseable {
      * it, and a call had been waiting on the store since its start and for longer than β.
      */
     private boolean stalled(Interval interval, long start, long now) {
-        java.util.function.LongPredicate w = waitingSince;
+        LongPredicate w = waitingSince;
         long length = now - start;
-        if (w == null || interval.actionLatencies.getTotalCount() > 0 || interval.actionErrors > 0
+        if (w == null || interval.actionLatencies().getTotalCount() > 0 || interval.failures().actionErrors() > 0
                 || length < periodNanos * 9 / 10) {
             return false;
         }
@@ -395,123 +397,12 @@ public final class Measurements implements AutoCloseable {
      * no action completed in it, some failed, and every call that returned since its start failed.
      */
     private boolean refused(Interval interval, long start, long now) {
-        java.util.function.LongPredicate f = failingSince;
-        if (f == null || interval.actionLatencies.getTotalCount() > 0 || interval.actionErrors == 0
+        LongPredicate f = failingSince;
+        if (f == null || interval.actionLatencies().getTotalCount() > 0 || interval.failures().actionErrors() == 0
                 || now - start < periodNanos * 9 / 10) {
             return false;
         }
         return f.test(start);
-    }
-
-    /** Differences of two cumulative snapshots, per kind and for all actions together. */
-    private record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsWithinBeta, long sessions,
-                            long errors, long noops, long errorNanos, long bgWaitNanos, long bgWaitCount,
-                            long actionErrors, long actionCpuNanos, long actionCpuSamples) {
-    }
-
-    private Interval interval(long[] to, long[] from) {
-        LatencyLayout layout = stripes.layout;
-        int counters = stripes.counters();
-        Histogram actions = Latencies.newHistogram();
-        List<KindCounts> kinds = new ArrayList<>(codes.size());
-        long actionsWithinBeta = 0;
-        long sessions = 0;
-        long errors = 0;
-        long noops = 0;
-        long errorNanos = 0;
-        long actionErrors = 0;
-        long actionCpuNanos = 0;
-        long actionCpuSamples = 0;
-        for (int k = 0; k < codes.size(); k++) {
-            int block = k * stripes.stride;
-            boolean action = Kind.isAction(k);
-            if (!stripes.recorded(to, k)) {
-                // Never recorded: its block is zeros in both snapshots (and in every earlier one).
-                kinds.add(new KindCounts(codes.get(k), NOTHING, 0, 0, 0, 0, 0, 0, 0));
-                continue;
-            }
-            // Dense: filling a packed histogram slot by slot costs ~100x more, and these live for one interval. Made
-            // only for a kind that ran in it: in a typical mix most kinds do not, and 200 KB a kind a second kept the
-            // young generation filling (a G1 pause of 10-30 ms every few seconds, which the open model's schedule
-            // error shows).
-            long aboveBetaInItsSlot = to[block + counters + Stripes.ABOVE_BETA]
-                    - from[block + counters + Stripes.ABOVE_BETA];
-            long withinBeta = countedUpTo(to, from, block, stripes.betaIndex);
-            Histogram h = null;
-            if (withinBeta != 0 || aboveBetaInItsSlot != 0 || anyCounted(to, from, block, layout.length)) {
-                h = Latencies.newHistogram();
-                record(to, from, block, layout, stripes.betaIndex, aboveBetaInItsSlot, h, action ? actions : null);
-            }
-            long kindNoops = to[block + counters + Stripes.NOOPS] - from[block + counters + Stripes.NOOPS];
-            long kindErrors = to[block + counters + Stripes.ERRORS] - from[block + counters + Stripes.ERRORS];
-            long kindErrorNanos = to[block + counters + Stripes.ERROR_NANOS]
-                    - from[block + counters + Stripes.ERROR_NANOS];
-            long kindCpuNanos = to[block + counters + Stripes.CPU_NANOS] - from[block + counters + Stripes.CPU_NANOS];
-            long kindCpuSamples = to[block + counters + Stripes.CPU_SAMPLES]
-                    - from[block + counters + Stripes.CPU_SAMPLES];
-            kinds.add(new KindCounts(codes.get(k), h == null ? NOTHING : h, withinBeta, kindNoops, kindErrors,
-                    kindErrorNanos, 0, kindCpuNanos, kindCpuSamples));
-            if (action) {
-                actionsWithinBeta += withinBeta;
-            } else if (h != null) {
-                sessions += h.getTotalCount();
-            }
-            errors += kindErrors;
-            noops += kindNoops;
-            errorNanos += action ? kindErrorNanos : 0;
-            actionErrors += action ? kindErrors : 0;
-            actionCpuNanos += action ? kindCpuNanos : 0;
-            actionCpuSamples += action ? kindCpuSamples : 0;
-        }
-        int s = stripes.stripeCounters();
-        return new Interval(List.copyOf(kinds), actions, actionsWithinBeta, sessions, errors, noops, errorNanos,
-                to[s + Stripes.BG_WAIT_NANOS] - from[s + Stripes.BG_WAIT_NANOS],
-                to[s + Stripes.BG_WAIT_COUNT] - from[s + Stripes.BG_WAIT_COUNT], actionErrors, actionCpuNanos,
-                actionCpuSamples);
-    }
-
-    // The slot loops below are small methods of their own: inlined into interval() they made a 30 KB method that C2
-    // compiled four times in a run's first seconds (300 ms of CPU each, after a failed loop predicate), the largest
-    // share of BG's CPU outside actions in a short run (docs/benchmarks.md, issue 20).
-
-    /** Counts in slots 0..{@code last} of one kind's block between two snapshots. */
-    private static long countedUpTo(long[] to, long[] from, int block, int last) {
-        long n = 0;
-        for (int i = block; i <= block + last; i++) {
-            n += to[i] - from[i];
-        }
-        return n;
-    }
-
-    /** Whether any of one kind's {@code slots} latency slots changed between two snapshots. */
-    private static boolean anyCounted(long[] to, long[] from, int block, int slots) {
-        for (int i = block; i < block + slots; i++) {
-            if (to[i] != from[i]) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Records one kind's slot counts between two snapshots into {@code h} (and {@code all}, when not null), each at
-     * its slot's lowest value; the waits above β counted in β's slot join that slot.
-     */
-    private static void record(long[] to, long[] from, int block, LatencyLayout layout, int betaIndex,
-                               long aboveBetaInItsSlot, Histogram h, Histogram all) {
-        for (int i = 0; i < layout.length; i++) {
-            long c = to[block + i] - from[block + i];
-            if (i == betaIndex) {
-                c += aboveBetaInItsSlot;
-            }
-            if (c != 0) {
-                long value = layout.lowestValue(i);
-                h.recordValueWithCount(value, c);
-                if (all != null) {
-                    all.recordValueWithCount(value, c);
-                }
-            }
-        }
     }
 
     /**
@@ -523,7 +414,7 @@ public final class Measurements implements AutoCloseable {
         boolean started = phase != Phase.WARMUP;
         long[] to = previous;
         long[] from = started ? baseline : previous;
-        Interval totals = interval(to, from);
+        Interval totals = Interval.between(stripes, codes, to, from);
         double seconds = started ? (lastSampleNanos - phaseStartNanos) / 1e9 : 0;
         Instant start = started ? measureStart : Instant.now();
         Instant end = start.plusNanos(started ? lastSampleNanos - phaseStartNanos : 0);
@@ -533,13 +424,14 @@ public final class Measurements implements AutoCloseable {
         long actionNoops = 0;
         long actionErrors = 0;
         long actionStuck = 0;
-        Histogram actionLatencies = totals.actionLatencies;
+        Histogram actionLatencies = totals.actionLatencies();
         for (int k = 0; k < codes.size(); k++) {
-            KindCounts counts = totals.kinds.get(k);
+            KindCounts counts = totals.kinds().get(k);
             if (stuckLatencies != null && stuckLatencies[k] != null) {
                 // The kind's histogram is its own dense copy (or the shared empty one, which gets a copy): the stuck
                 // waits join it as lower bounds.
-                Histogram own = counts.latencies() == NOTHING ? Latencies.newHistogram() : counts.latencies();
+                Histogram own = counts.latencies() == Interval.NOTHING ? Latencies.newHistogram()
+                        : counts.latencies();
                 own.add(stuckLatencies[k]);
                 counts = counts.withStuck(own, stuckCounts[k]);
                 if (Kind.isAction(k)) {
@@ -555,9 +447,9 @@ public final class Measurements implements AutoCloseable {
                 sessions.put(codes.get(k), KindResult.of(counts, seconds));
             }
         }
-        KindResult total = KindResult.of(new KindCounts("total", actionLatencies, totals.actionsWithinBeta,
-                actionNoops, actionErrors, totals.errorNanos, actionStuck, totals.actionCpuNanos,
-                totals.actionCpuSamples), seconds);
+        KindResult total = KindResult.of(new KindCounts("total", actionLatencies, totals.actionsWithinBeta(),
+                actionStuck, new KindCounts.Outcomes(actionNoops, actionErrors, totals.failures().errorNanos()),
+                new KindCounts.Cpu(totals.actionCpu().nanos(), totals.actionCpu().samples())), seconds);
 
         ResourceUse use = started ? ResourceMonitor.between(baselineResources, lastResources)
                 : ResourceMonitor.between(lastResources, lastResources);
@@ -572,16 +464,17 @@ public final class Measurements implements AutoCloseable {
                 CpuResult.outsideUsPerAction(bgUsPerAction, actions.values()));
 
         double actionTimeMs = (total.meanMs() == null ? 0 : total.meanMs() * (total.count() + total.stuck()))
-                + totals.errorNanos / 1e6;
-        double waitMs = totals.bgWaitNanos / 1e6;
-        BgWaitResult bgWait = new BgWaitResult(waitMs, totals.bgWaitCount, actionTimeMs,
+                + totals.failures().errorNanos() / 1e6;
+        double waitMs = totals.waits().nanos() / 1e6;
+        BgWaitResult bgWait = new BgWaitResult(waitMs, totals.waits().count(), actionTimeMs,
                 actionTimeMs > 0 ? waitMs / actionTimeMs : null);
 
-        RunResult result = new RunResult(RunResult.FORMAT, phase != Phase.STOPPED, start.toString(), end.toString(),
-                total.throughput(), threads, seconds,
-                started ? warmupSeconds : (System.nanoTime() - createdNanos) / 1e9, betaNanos / 1e6,
-                actions, sessions, total, List.copyOf(series), cpu, bgWait, List.of(), HistogramConfig.current(),
-                Map.of(), Map.of(), Map.of(), Map.of(), null, nodes()).withContext(context);
+        RunResult result = new RunResult(
+                new RunResult.Header(RunResult.FORMAT, phase != Phase.STOPPED, start.toString(), end.toString()),
+                new RunResult.Rate(total.throughput(), threads, seconds,
+                        started ? warmupSeconds : (System.nanoTime() - createdNanos) / 1e9, betaNanos / 1e6),
+                new RunResult.Figures(actions, sessions, total, List.copyOf(series), HistogramConfig.current()),
+                new RunResult.Environment(cpu, bgWait, nodes(), List.of()), context, null, null);
         for (String warning : Bottlenecks.warnings(result, periodNanos / 1e9)) {
             result = result.withWarning(warning);
         }
@@ -591,10 +484,10 @@ public final class Measurements implements AutoCloseable {
     /** Each node's figures over the measured seconds so far, in the order of {@link ResourceUse#nodes()}. */
     private List<NodeResult> nodes() {
         List<NodeResult> out = new ArrayList<>();
-        List<org.bgbench.measurement.resource.NodeReading> names = lastResources.nodes();
+        List<NodeReading> names = lastResources.nodes();
         for (int i = 0; i < names.size(); i++) {
-            List<org.bgbench.measurement.resource.NodeUse> perSecond = new ArrayList<>(nodeSeries.size());
-            for (List<org.bgbench.measurement.resource.NodeUse> second : nodeSeries) {
+            List<NodeUse> perSecond = new ArrayList<>(nodeSeries.size());
+            for (List<NodeUse> second : nodeSeries) {
                 if (i < second.size()) {
                     perSecond.add(second.get(i));
                 }
@@ -609,7 +502,7 @@ public final class Measurements implements AutoCloseable {
         return result(RunContext.empty());
     }
 
-    private static Double peak(List<SeriesPoint> points, java.util.function.Function<SeriesPoint, Double> field) {
+    private static Double peak(List<SeriesPoint> points, Function<SeriesPoint, Double> field) {
         Double max = null;
         for (SeriesPoint p : points) {
             Double v = field.apply(p);
@@ -638,109 +531,6 @@ public final class Measurements implements AutoCloseable {
         stopSampler();
         if (ownMonitor) {
             monitor.close();
-        }
-    }
-
-    public static final class Builder {
-        private int threads = 1;
-        private long betaNanos = 100_000_000L;
-        private long periodNanos = 1_000_000_000L;
-        private int stripes = defaultStripes(Runtime.getRuntime().availableProcessors());
-        private Collection<Long> storePids = List.of();
-        private java.util.function.Supplier<? extends Collection<Long>> storePidFinder;
-        private List<String> storeHosts = List.of();
-        private ResourceMonitor monitor;
-        private final List<Consumer<SecondSample>> listeners = new ArrayList<>();
-
-        private Builder() {
-        }
-
-        /** Emulator threads of the run (reported, not enforced). */
-        public Builder threads(int threads) {
-            if (threads < 1) {
-                throw new IllegalArgumentException("threads must be >= 1");
-            }
-            this.threads = threads;
-            return this;
-        }
-
-        /** The SLA's β; default 100 ms. */
-        public Builder beta(Duration beta) {
-            if (beta.isNegative()) {
-                throw new IllegalArgumentException("negative beta");
-            }
-            this.betaNanos = beta.toNanos();
-            return this;
-        }
-
-        /** Length of a sampling interval; default 1 s. */
-        public Builder samplePeriod(Duration period) {
-            if (period.isNegative() || period.isZero()) {
-                throw new IllegalArgumentException("sample period must be positive");
-            }
-            this.periodNanos = period.toNanos();
-            return this;
-        }
-
-        /** Stripe count, rounded up to a power of two; default {@link #defaultStripes(int)} of the processors. */
-        public Builder stripes(int stripes) {
-            if (stripes < 1 || stripes > 1024) {
-                throw new IllegalArgumentException("stripes must be 1..1024");
-            }
-            this.stripes = ceilPowerOfTwo(stripes);
-            return this;
-        }
-
-        /** Local pids of the store; each counts with all its descendants. */
-        public Builder storePids(Collection<Long> pids) {
-            this.storePids = List.copyOf(pids);
-            return this;
-        }
-
-        /**
-         * Finds the store server's pids again when one of {@link #storePids} exits during the run (a server that was
-         * restarted), so its new processes count from then on; asked on a thread of its own, at most once a second.
-         */
-        public Builder storePidFinder(java.util.function.Supplier<? extends Collection<Long>> finder) {
-            this.storePidFinder = finder;
-            return this;
-        }
-
-        /**
-         * Store hosts whose Prometheus node exporters are read each second ({@code HOST} or {@code HOST:PORT}, see
-         * {@link org.bgbench.measurement.resource.NodeExporterClient#address(String)}).
-         */
-        public Builder storeHosts(List<String> hosts) {
-            this.storeHosts = List.copyOf(hosts);
-            return this;
-        }
-
-        /** A resource monitor to use instead of one for {@link #storePids} and {@link #storeHosts}. */
-        public Builder resourceMonitor(ResourceMonitor monitor) {
-            this.monitor = monitor;
-            return this;
-        }
-
-        /** Receives every sample, warm-up ones flagged, on the sampling thread; keep it short. */
-        public Builder listener(Consumer<SecondSample> listener) {
-            listeners.add(listener);
-            return this;
-        }
-
-        public Measurements build() {
-            return new Measurements(this);
-        }
-
-        /**
-         * Twice the processors, as a power of two, at most 32: virtual threads run on about one carrier per
-         * processor, so two carriers rarely land on the same stripe, while memory stays bounded on large machines.
-         */
-        public static int defaultStripes(int processors) {
-            return Math.min(32, ceilPowerOfTwo(2 * Math.max(1, processors)));
-        }
-
-        private static int ceilPowerOfTwo(int n) {
-            return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
         }
     }
 }

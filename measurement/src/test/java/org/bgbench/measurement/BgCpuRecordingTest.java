@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class BgCpuRecordingTest {
     private static final int ACTIONS = Action.count();
 
-    private static Measurements.Builder builder() {
+    private static MeasurementsBuilder builder() {
         return Measurements.builder().threads(8).resourceMonitor(ResourceMonitor.create(List.of()));
     }
 
@@ -196,7 +196,8 @@ class BgCpuRecordingTest {
 
     @Test
     void outsideIsUnknownWhenEitherPartIs() {
-        KindResult vp = KindResult.of(new KindCounts("VP", Latencies.newHistogram(), 0, 0, 0, 0, 0, 30_000, 3), 1);
+        KindResult vp = KindResult.of(new KindCounts("VP", Latencies.newHistogram(), 0, 0,
+                KindCounts.NO_OUTCOMES, new KindCounts.Cpu(30_000, 3)), 1);
         KindResult withCount = withCount(5, 20_000, 2);
         KindResult noFigure = withCount(7, 0, 0);
         assertThat(withCount.bgCpuUs()).isEqualTo(10.0);
@@ -212,8 +213,10 @@ class BgCpuRecordingTest {
 
     @Test
     void kindCountsAddTheirCpuCounters() {
-        KindCounts a = new KindCounts("VP", Latencies.newHistogram(), 1, 2, 3, 4, 5, 600, 7);
-        KindCounts b = new KindCounts("VP", Latencies.newHistogram(), 10, 20, 30, 40, 50, 6_000, 70);
+        KindCounts a = new KindCounts("VP", Latencies.newHistogram(), 1, 5, new KindCounts.Outcomes(2, 3, 4),
+                new KindCounts.Cpu(600, 7));
+        KindCounts b = new KindCounts("VP", Latencies.newHistogram(), 10, 50, new KindCounts.Outcomes(20, 30, 40),
+                new KindCounts.Cpu(6_000, 70));
         KindCounts sum = a.plus(b);
         assertThat(sum.cpuNanos()).isEqualTo(6_600);
         assertThat(sum.cpuSamples()).isEqualTo(77);
@@ -228,7 +231,8 @@ class BgCpuRecordingTest {
     private static KindResult withCount(int count, long cpuNanos, long cpuSamples) {
         org.HdrHistogram.Histogram h = Latencies.newHistogram();
         h.recordValueWithCount(1_000_000, count);
-        return KindResult.of(new KindCounts("X", h, count, 0, 0, 0, 0, cpuNanos, cpuSamples), 1);
+        return KindResult.of(new KindCounts("X", h, count, 0, KindCounts.NO_OUTCOMES,
+                new KindCounts.Cpu(cpuNanos, cpuSamples)), 1);
     }
 
     /** The process CPU clock may tick in 10 ms steps: burn until it has moved, so bg_us_per_action is known. */

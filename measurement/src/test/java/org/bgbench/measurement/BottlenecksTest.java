@@ -33,9 +33,8 @@ class BottlenecksTest {
     }
 
     private static RunResult with(RunResult r, CpuResult cpu, List<SeriesPoint> series) {
-        return new RunResult(r.format(), r.partial(), r.startTime(), r.endTime(), r.throughput(), r.threads(),
-                r.durationS(), r.warmupS(), r.betaMs(), r.actions(), r.sessions(), r.total(), series, cpu, r.bgWait(),
-                List.of(), r.histogramConfig(), r.workload(), r.store(), r.graph(), r.config(), r.unpredictable());
+        return new RunResult(r.header(), r.rate(), r.figures().withSeries(series),
+                new RunResult.Environment(cpu, r.bgWait(), List.of(), List.of()), r.context(), r.unpredictable(), null);
     }
 
     private static SeriesPoint second(int n, double intervalS, Double bgCores) {
@@ -74,14 +73,12 @@ class BottlenecksTest {
     void namesTheSaturatedNodeAndResource() {
         RunResult r = measured(false);
         RunResult clean = with(r, cpu(0.5, 0.5, 1.0, 0.0), r.series());
-        RunResult busy = new RunResult(clean.format(), false, clean.startTime(), clean.endTime(), clean.throughput(),
-                clean.threads(), clean.durationS(), clean.warmupS(), clean.betaMs(), clean.actions(), clean.sessions(),
-                clean.total(), clean.series(), clean.cpu(), clean.bgWait(), List.of(), clean.histogramConfig(),
-                clean.workload(), clean.store(), clean.graph(), clean.config(), null, List.of(
+        RunResult busy = new RunResult(new RunResult.Header(clean.format(), false, clean.startTime(), clean.endTime()),
+                clean.rate(), clean.figures(), new RunResult.Environment(clean.cpu(), clean.bgWait(), List.of(
                         node("vm", "bg", 4, 3.9, 95.0, 0),
                         node("db1:9100", "store", 8, 7.3, 50.0, 0),
                         node("db2:9100", "store", 8, 7.1, 89.9, 3),
-                        node("db3:9100", "store", 8, 0.0, 0.0, 0)));
+                        node("db3:9100", "store", 8, 0.0, 0.0, 0)), List.of()), clean.context(), null, null);
         assertThat(Bottlenecks.warnings(busy, 1.0)).containsExactly(
                 "BG's machine vm: its busiest disk was busy 95 % of the time: this node's disk limited the run",
                 "store host db1:9100: its CPU was saturated (7.3 of 8 cores busy on average): this node limited the"

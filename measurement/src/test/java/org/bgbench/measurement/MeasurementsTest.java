@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MeasurementsTest {
     private static final int KINDS = Kind.count();
 
-    private static Measurements.Builder builder() {
+    private static MeasurementsBuilder builder() {
         return Measurements.builder().threads(8)
                 .resourceMonitor(ResourceMonitor.create(List.of()));
     }
@@ -473,9 +473,9 @@ class MeasurementsTest {
             assertThatThrownBy(() -> m.recorder(-1)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(m::stopMeasuring).isInstanceOf(IllegalStateException.class);
         }
-        assertThat(Measurements.Builder.defaultStripes(2)).isEqualTo(4);
-        assertThat(Measurements.Builder.defaultStripes(3)).isEqualTo(8);
-        assertThat(Measurements.Builder.defaultStripes(256)).isEqualTo(32);
+        assertThat(MeasurementsBuilder.defaultStripes(2)).isEqualTo(4);
+        assertThat(MeasurementsBuilder.defaultStripes(3)).isEqualTo(8);
+        assertThat(MeasurementsBuilder.defaultStripes(256)).isEqualTo(32);
         assertThat(Measurements.builder().stripes(5).build().stripeCount()).isEqualTo(8);
     }
 }

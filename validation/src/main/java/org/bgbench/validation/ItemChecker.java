@@ -294,7 +294,7 @@ final class ItemChecker {
             dStartCum[i + 1] = dStartCum[i] + dv[i];
             maxDeltaDuration = Math.max(maxDeltaDuration, de[i] - ds[i]);
         }
-        if (!ascending(de, nd)) {
+        if (!ParallelArrays.ascending(de, nd)) {
             Sorts.byKey(dByEnd, 0, nd, de);
         }
         for (int i = 0; i < nd; i++) {
@@ -316,63 +316,19 @@ final class ItemChecker {
     }
 
     private void sortByStart() {
-        if (!ascending(ds, nd)) {
-            permute3(ds, de, dv, nd);
+        if (!ParallelArrays.ascending(ds, nd)) {
+            ParallelArrays.permute3(ds, de, dv, nd);
         }
-        if (!ascending(as, na)) {
-            permute3(as, ae, av, na);
+        if (!ParallelArrays.ascending(as, na)) {
+            ParallelArrays.permute3(as, ae, av, na);
         }
-        if (!ascending(rs, nr)) {
-            int[] idx = order(rs, nr);
-            ra = permuteBytes(ra, idx, nr);
-            rs = permute(rs, idx, nr);
-            re = permute(re, idx, nr);
-            rv = permute(rv, idx, nr);
+        if (!ParallelArrays.ascending(rs, nr)) {
+            int[] idx = ParallelArrays.order(rs, nr);
+            ra = ParallelArrays.permuteBytes(ra, idx, nr);
+            rs = ParallelArrays.permute(rs, idx, nr);
+            re = ParallelArrays.permute(re, idx, nr);
+            rv = ParallelArrays.permute(rv, idx, nr);
         }
-    }
-
-    private static boolean ascending(long[] a, int n) {
-        for (int i = 1; i < n; i++) {
-            if (a[i] < a[i - 1]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int[] order(long[] key, int n) {
-        int[] idx = new int[n];
-        for (int i = 0; i < n; i++) {
-            idx[i] = i;
-        }
-        Sorts.byKey(idx, 0, n, key);
-        return idx;
-    }
-
-    private static void permute3(long[] a, long[] b, long[] c, int n) {
-        int[] idx = order(a, n);
-        long[] ta = permute(a, idx, n);
-        long[] tb = permute(b, idx, n);
-        long[] tc = permute(c, idx, n);
-        System.arraycopy(ta, 0, a, 0, n);
-        System.arraycopy(tb, 0, b, 0, n);
-        System.arraycopy(tc, 0, c, 0, n);
-    }
-
-    private static long[] permute(long[] a, int[] idx, int n) {
-        long[] t = new long[a.length];
-        for (int i = 0; i < n; i++) {
-            t[i] = a[idx[i]];
-        }
-        return t;
-    }
-
-    private static byte[] permuteBytes(byte[] a, int[] idx, int n) {
-        byte[] t = new byte[a.length];
-        for (int i = 0; i < n; i++) {
-            t[i] = a[idx[i]];
-        }
-        return t;
     }
 
     // ---------------------------------------------------------------------------------------------------- deciding
@@ -579,7 +535,7 @@ final class ItemChecker {
         if (from > sa) {
             from = Long.MIN_VALUE;
         }
-        for (int j = lowerBound(ds, nd, from); j < nd && ds[j] <= ea; j++) {
+        for (int j = ParallelArrays.lowerBound(ds, nd, from); j < nd && ds[j] <= ea; j++) {
             if (de[j] >= sa && mark[j] != stamp) {
                 mark[j] = stamp;
                 if (nInv == involved.length) {
@@ -591,7 +547,8 @@ final class ItemChecker {
         // deltas that start after a ended and end before the read started are applied whatever p and t are
         long fixed = 0;
         if (ea < reV) {
-            fixed = dStartCum[upperBound(ds, nd, reV)] - dStartCum[upperBound(ds, nd, ea)];
+            fixed = dStartCum[ParallelArrays.upperBound(ds, nd, reV)]
+                    - dStartCum[ParallelArrays.upperBound(ds, nd, ea)];
             for (int i = 0; i < koD; i++) {
                 int j = oD[i];
                 if (ds[j] > ea) {
@@ -673,35 +630,5 @@ final class ItemChecker {
             }
         }
         return unknown ? SubsetSums.UNKNOWN : SubsetSums.NO;
-    }
-
-    /** First index in sorted {@code a[0, n)} with {@code a[i] >= x}. */
-    private static int lowerBound(long[] a, int n, long x) {
-        int lo = 0;
-        int hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (a[mid] < x) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    /** First index in sorted {@code a[0, n)} with {@code a[i] > x}. */
-    private static int upperBound(long[] a, int n, long x) {
-        int lo = 0;
-        int hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (a[mid] <= x) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 }

@@ -494,8 +494,8 @@ final class PartitionProcessor implements ItemChecker.Sink {
         } else {
             acceptable = fromChecker ? checker.acceptable().describe(8) : "[" + onlyValue + "]";
         }
-        UnpredictableRead s = new UnpredictableRead(a, actionName(actionNames, a), curKind, curItem, start, end,
-                observed, acceptable, shown);
+        UnpredictableRead s = new UnpredictableRead(a, actionName(actionNames, a), curKind, curItem,
+                new UnpredictableRead.Span(start, end), observed, acceptable, shown);
         if (samples.size() < sampleLimit) {
             samples.add(s);
         } else if (SAMPLE_ORDER.compare(s, samples.peek()) < 0) {

@@ -1,8 +1,6 @@
 package org.bgbench.validation;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,11 +14,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bgbench.validation.log.LogDirectory;
 import org.bgbench.validation.log.LogFormat;
-import org.bgbench.validation.log.LogReader;
 
 /**
  * Validates the reads of a run's logs (dissertation chapter 6) and computes the freshness-confidence curve.
@@ -261,7 +259,7 @@ public final class Validator {
         try {
             if (!ev.writesComplete()) {
                 // Nothing can be checked: read the files only to say what they hold and where they are damaged.
-                Pass1 total = pass1(ev, null, pool, warnings);
+                PartitionPass total = pass1(ev, null, pool, warnings);
                 return incomplete(ev, total, warnings, (System.nanoTime() - t0) / 1e9);
             }
             long estimate = ev.estimatedRecords();
@@ -293,13 +291,13 @@ public final class Validator {
     }
 
     /** Pass 1 over every source, on the pool: into {@code parts}, or only counting when it is null. */
-    private Pass1 pass1(Evidence ev, Partitions parts, ExecutorService pool, List<String> warnings) {
+    private PartitionPass pass1(Evidence ev, Partitions parts, ExecutorService pool, List<String> warnings) {
         AtomicInteger nextFile = new AtomicInteger();
         List<Evidence.Source> files = ev.sources;
-        List<Callable<Pass1>> readers = new ArrayList<>();
+        List<Callable<PartitionPass>> readers = new ArrayList<>();
         for (int t = 0; t < Math.min(threads, Math.max(1, files.size())); t++) {
             readers.add(() -> {
-                Pass1 sink = new Pass1(parts);
+                PartitionPass sink = new PartitionPass(parts);
                 for (int i; (i = nextFile.getAndIncrement()) < files.size(); ) {
                     sink.read(files.get(i), ev, warnings);
                 }
@@ -309,29 +307,38 @@ public final class Validator {
                 return sink;
             });
         }
-        Pass1 total = new Pass1(null);
-        for (Pass1 s : runAll(pool, readers)) {
+        PartitionPass total = new PartitionPass(null);
+        for (PartitionPass s : runAll(pool, readers)) {
             total.add(s);
         }
         return total;
     }
 
     /** The result when not every write is in the logs: no read checked, what was found, why. */
-    private ValidationResult incomplete(Evidence ev, Pass1 in, List<String> warnings, double seconds) {
+    private ValidationResult incomplete(Evidence ev, PartitionPass in, List<String> warnings, double seconds) {
         long unchecked = ev.manifest != null ? ev.readsExpected : in.reads;
         String reason = ev.writesMissing() + String.format(Locale.ROOT, "; no read can be checked, since each is "
                 + "judged against every write of its item (%,d reads%s not checked)", unchecked,
                 ev.manifest == null ? " or more" : "");
-        return new ValidationResult(in.records, in.reads, in.records - in.reads, 0, 0, 0, 0, 0, 0, List.of(),
-                List.of(), List.of(), 0, 0, 0, ev.sources.size(), in.partial, in.invalid, 0, false, 0, threads,
-                seconds, warnings, false, reason, ev.sortedProblems(), unchecked, in.feedReads, in.feedShares,
-                in.feedChanges, List.of(), 0);
+        return new ValidationResult(records(ev, in), ValidationResult.Reads.none(unchecked), List.of(), List.of(),
+                ValidationResult.Freshness.NONE, feeds(in, List.of(), 0),
+                new ValidationResult.Work(0, false, 0, threads, seconds),
+                new ValidationResult.Integrity(false, reason, ev.sortedProblems(), warnings));
+    }
+
+    private static ValidationResult.Records records(Evidence ev, PartitionPass in) {
+        return new ValidationResult.Records(in.records, in.reads, in.records - in.reads, ev.sources.size(), in.partial,
+                in.invalid);
+    }
+
+    private static ValidationResult.Feeds feeds(PartitionPass in, List<FreshnessBucket> curve, long curveReads) {
+        return new ValidationResult.Feeds(in.feedReads, in.feedShares, in.feedChanges, curve, curveReads);
     }
 
     private ValidationResult run(Evidence ev, Partitions parts, ExecutorService pool, Plan plan,
             List<String> warnings, long t0) {
         // ---- pass 1: partition
-        Pass1 total = pass1(ev, parts, pool, warnings);
+        PartitionPass total = pass1(ev, parts, pool, warnings);
         parts.endOfInput();
         if (!ev.writesComplete()) {
             // reading found writes missing (a file cut or damaged before its last write): check nothing
@@ -386,7 +393,7 @@ public final class Validator {
         return result(ev, total, done, horizon, plan, parts.spillBytes(), warnings, (System.nanoTime() - t0) / 1e9);
     }
 
-    private ValidationResult result(Evidence ev, Pass1 in, List<PartitionProcessor> procs, long horizon, Plan plan,
+    private ValidationResult result(Evidence ev, PartitionPass in, List<PartitionProcessor> procs, long horizon, Plan plan,
             long spillBytes, List<String> warnings, double seconds) {
         long checked = 0;
         long unpredictable = 0;
@@ -447,11 +454,13 @@ public final class Validator {
                     + "that remain were checked%s, but %,d could not be", checked, unpredictable > 0
                     ? String.format(Locale.ROOT, " (%,d of them are unpredictable)", unpredictable) : "", unchecked);
         }
-        return new ValidationResult(in.records, in.reads, in.records - in.reads, checked, unpredictable,
-                pct(unpredictable, checked), skipped, unwritten, noOverlap, perAction, samples, curve, horizon / 1e6,
-                freshTotal, freshBeyond, ev.sources.size(), in.partial, in.invalid, plan.partitions(), plan.spill(),
-                spillBytes, threads, seconds, warnings, problems.isEmpty(), reason, problems, unchecked,
-                in.feedReads, in.feedShares, in.feedChanges, feedCurve, feedFreshTotal);
+        ValidationResult.Reads reads = new ValidationResult.Reads(checked, unpredictable, pct(unpredictable, checked),
+                skipped, unwritten, noOverlap, unchecked);
+        return new ValidationResult(records(ev, in), reads, perAction, samples,
+                new ValidationResult.Freshness(curve, horizon / 1e6, freshTotal, freshBeyond),
+                feeds(in, feedCurve, feedFreshTotal),
+                new ValidationResult.Work(plan.partitions(), plan.spill(), spillBytes, threads, seconds),
+                new ValidationResult.Integrity(problems.isEmpty(), reason, problems, warnings));
     }
 
     private List<FreshnessBucket> curve(long[] fr, long[] fv, long horizon) {
@@ -471,158 +480,6 @@ public final class Validator {
 
     private static double pct(long part, long whole) {
         return whole == 0 ? 0 : 100.0 * part / whole;
-    }
-
-    /** Pass 1 of one thread: reads files, appends each record to its partition, counts. */
-    private static final class Pass1 implements LogReader.RawVisitor {
-        final Partitions.Appender appender;
-        final int count;
-        long records;
-        long reads;
-        long partial;
-        long invalid;
-        long minStart = Long.MAX_VALUE;
-        long maxEnd = Long.MIN_VALUE;
-        long feedReads;
-        long feedReadsWithoutK;
-        long feedShares;
-        long feedChanges;
-        /** Shares and friendship changes this thread decoded (all threads' after {@link #add}). */
-        final List<FeedIndex.Collector> feedWrites = new ArrayList<>();
-        private final FeedIndex.Collector collector = new FeedIndex.Collector();
-
-        Pass1(Partitions parts) {
-            this.appender = parts == null ? null : parts.appender();
-            this.count = parts == null ? 0 : parts.count;
-        }
-
-        void read(Evidence.Source s, Evidence ev, List<String> warnings) {
-            Path file = s.file();
-            String name = s.name();
-            long readsBefore = reads;
-            LogReader r;
-            try {
-                r = s.entry() == null ? LogReader.open(file) : LogReader.open(file, s.entry(), ev.blockBytes);
-            } catch (java.io.UncheckedIOException e) {
-                if (s.entry() == null && ev.manifest == null && ev.writesComplete()) {
-                    throw e; // files given as they are: a foreign file is the caller's error
-                }
-                ev.problem(name, -1, "cannot be read: " + e.getCause().getMessage());
-                ev.afterReading(s, LogFormat.HEADER_SIZE);
-                return;
-            }
-            try (r) {
-                records += r.forEachRaw(this);
-                if (r.damage() != null) {
-                    ev.problem(name, r.damageOffset(), r.damage());
-                }
-                if (r.damage() == null && (r.partialRecordBytes() > 0 || r.truncatedHeader()
-                        || r.cutGroupRecords() > 0)) {
-                    partial++;
-                    String w = r.cutGroupRecords() > 0 ? "incomplete last feed record ignored (" + r.cutGroupRecords()
-                            + " records of its group and " + r.partialRecordBytes() + " bytes; its writer did not "
-                            + "finish cleanly)" : "incomplete last record ignored (" + r.partialRecordBytes()
-                            + " bytes; its writer did not finish cleanly)";
-                    if (s.entry() != null) {
-                        ev.problem(name, r.deliveredEnd(), w);
-                    } else {
-                        warnings.add(name + ": " + w);
-                    }
-                }
-                if (r.invalidRecords() > 0) {
-                    invalid += r.invalidRecords();
-                    if (s.entry() == null) {
-                        warnings.add(name + ": invalid record at byte " + r.deliveredEnd() + "; the "
-                                + r.invalidRecords() + " record(s) after it were skipped");
-                    }
-                }
-                ev.afterReading(s, r.deliveredEnd());
-                if (s.entry() != null && reads - readsBefore < s.entry().reads() && r.damage() == null
-                        && r.partialRecordBytes() == 0 && s.entry().ok()) {
-                    ev.problem(name, r.deliveredEnd(), String.format(Locale.ROOT, "holds %,d reads; the run logged "
-                            + "%,d", reads - readsBefore, s.entry().reads()));
-                }
-            }
-        }
-
-        @Override
-        public void record(byte[] b, int off) {
-            int type = LogFormat.type(b, off);
-            if (type >= LogFormat.TYPE_FEED_READ) {
-                feedRecord(b, off, type);
-                return;
-            }
-            byte kind = LogFormat.kind(b, off);
-            long item = LogFormat.item(b, off);
-            if (appender != null) {
-                appender.append(Partitions.partition(Partitions.hash(kind, item), count), b, off);
-            }
-            if (type == LogFormat.TYPE_READ) {
-                reads++;
-            }
-            times(b, off);
-        }
-
-        private void times(byte[] b, int off) {
-            long s = LogFormat.start(b, off);
-            long e = LogFormat.end(b, off);
-            if (s < minStart) {
-                minStart = s;
-            }
-            if (e > maxEnd) {
-                maxEnd = e;
-            }
-        }
-
-        /**
-         * Feed records (dissertation 6.1.2): a feed read goes, with its continuations, to its member's partition; shares
-         * and friendship changes are kept for the index every feed read is checked against. The reader hands a group out
-         * only whole, so at its head the whole group is in {@code b}.
-         */
-        private void feedRecord(byte[] b, int off, int type) {
-            switch (type) {
-                case LogFormat.TYPE_FEED_READ -> {
-                    reads++;
-                    feedReads++;
-                    if (LogFormat.value(b, off) >>> 32 == 0) {
-                        feedReadsWithoutK++;
-                    }
-                    if (appender != null) {
-                        long member = LogFormat.item(b, off);
-                        appender.appendGroup(Partitions.partition(Partitions.hash(LogFormat.KIND_FEED, member), count),
-                                b, off, LogFormat.groupRecords(b, off));
-                    }
-                    times(b, off);
-                }
-                case LogFormat.TYPE_SHARE -> {
-                    feedShares++;
-                    collector.share(b, off);
-                    times(b, off);
-                }
-                case LogFormat.TYPE_FRIENDSHIP -> {
-                    feedChanges++;
-                    collector.friendship(b, off);
-                    times(b, off);
-                }
-                default -> {
-                    // a continuation: handled with its head
-                }
-            }
-        }
-
-        void add(Pass1 o) {
-            feedReads += o.feedReads;
-            feedReadsWithoutK += o.feedReadsWithoutK;
-            feedShares += o.feedShares;
-            feedChanges += o.feedChanges;
-            feedWrites.add(o.collector);
-            records += o.records;
-            reads += o.reads;
-            partial += o.partial;
-            invalid += o.invalid;
-            minStart = Math.min(minStart, o.minStart);
-            maxEnd = Math.max(maxEnd, o.maxEnd);
-        }
     }
 
     private static <T> List<T> runAll(ExecutorService pool, List<Callable<T>> tasks) {
@@ -653,7 +510,7 @@ public final class Validator {
         return out;
     }
 
-    private static java.util.concurrent.ThreadFactory daemonThreads() {
+    private static ThreadFactory daemonThreads() {
         AtomicInteger n = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, "bg-validation-" + n.getAndIncrement());

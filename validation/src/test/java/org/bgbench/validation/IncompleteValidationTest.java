@@ -35,7 +35,8 @@ class IncompleteValidationTest {
     @BeforeEach
     void correctRun() {
         dir = tmp.resolve("logs");
-        SyntheticRun.Config c = new SyntheticRun.Config(120_000, 32, 300, 1_000, 0.2, 2_000, 1_000, 2.0, 0, 8, 17);
+        SyntheticRun.Config c = new SyntheticRun.Config(120_000, new SyntheticRun.Load(32, 0.2, 2_000, 1_000),
+                new SyntheticRun.Items(300, 1_000, 2.0), 0, 8, 17);
         try (LogDirectory d = LogDirectory.create(dir)) {
             run = SyntheticRun.generate(d, c);
         }

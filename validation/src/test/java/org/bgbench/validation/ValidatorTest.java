@@ -75,7 +75,8 @@ class ValidatorTest {
     @Test
     void correctSyntheticRunHasNoUnpredictableReads() {
         Path dir = tmp.resolve("ok");
-        SyntheticRun.Config c = new SyntheticRun.Config(300_000, 64, 2_000, 5_000, 0.2, 2_000, 1_000, 3.0, 0, 8, 5);
+        SyntheticRun.Config c = new SyntheticRun.Config(300_000, new SyntheticRun.Load(64, 0.2, 2_000, 1_000),
+                new SyntheticRun.Items(2_000, 5_000, 3.0), 0, 8, 5);
         SyntheticRun.Summary s;
         try (LogDirectory d = LogDirectory.create(dir)) {
             s = SyntheticRun.generate(d, c);
@@ -105,7 +106,8 @@ class ValidatorTest {
     @Test
     void injectedErrorsAreFlaggedExactly() {
         Path clean = tmp.resolve("clean");
-        SyntheticRun.Config c = new SyntheticRun.Config(60_000, 32, 300, 1_000, 0.25, 2_000, 500, 2.0, 0, 4, 9);
+        SyntheticRun.Config c = new SyntheticRun.Config(60_000, new SyntheticRun.Load(32, 0.25, 2_000, 500),
+                new SyntheticRun.Items(300, 1_000, 2.0), 0, 4, 9);
         try (LogDirectory d = LogDirectory.create(clean)) {
             SyntheticRun.generate(d, c);
         }
@@ -188,8 +190,8 @@ class ValidatorTest {
     @Test
     void spillingGivesTheSameResultAsMemory() throws Exception {
         Path dir = tmp.resolve("spill-vs-mem");
-        SyntheticRun.Config c = new SyntheticRun.Config(200_000, 64, 1_000, 3_000, 0.15, 3_000, 1_000, 3.0, 0.002, 6,
-                11);
+        SyntheticRun.Config c = new SyntheticRun.Config(200_000, new SyntheticRun.Load(64, 0.15, 3_000, 1_000),
+                new SyntheticRun.Items(1_000, 3_000, 3.0), 0.002, 6, 11);
         try (LogDirectory d = LogDirectory.create(dir)) {
             SyntheticRun.generate(d, c);
         }

@@ -601,7 +601,8 @@ public final class ClusterCoordinator implements AutoCloseable {
     /** One kind's merged second from its histogram and its summed counts (null: none in the second). */
     static KindCounts kindCounts(String code, Histogram latencies, long[] counts) {
         long[] c = counts == null ? new long[SECOND_COUNTS] : java.util.Arrays.copyOf(counts, SECOND_COUNTS);
-        return new KindCounts(code, latencies, c[0], c[1], c[2], c[3], 0, c[4], c[5]);
+        return new KindCounts(code, latencies, c[0], 0, new KindCounts.Outcomes(c[1], c[2], c[3]),
+                new KindCounts.Cpu(c[4], c[5]));
     }
 
     private void stopOthers(List<Integer> active, boolean[] done) {

@@ -27,9 +27,10 @@ class StoreHostsMessageTest {
 
         NodeResult.MeanMax m = new NodeResult.MeanMax(1.5, 2.0);
         NodeResult.MeanMax none = new NodeResult.MeanMax(null, null);
-        RunResult r = new RunResult(RunResult.FORMAT, false, null, null, 0, 1, 0, 0, 100, null, null, null, null,
-                null, null, null, null, null, null, null, null, null,
-                List.of(new NodeResult("db1:9100", "store", 8, 10, 1, m, m, m, m, m, none, m, m, m)));
+        RunResult r = new RunResult(new RunResult.Header(RunResult.FORMAT, false, null, null),
+                new RunResult.Rate(0, 1, 0, 0, 100), null, new RunResult.Environment(null, null,
+                List.of(new NodeResult("db1:9100", "store", 8, 10, 1, m, m, m, m, m, none, m, m, m)), null), null, null,
+                null);
         assertThat(Messages.read(Messages.tree(r), RunResult.class).nodes()).isEqualTo(r.nodes());
     }
 }

@@ -51,8 +51,9 @@ public final class ResultMerger {
                 cpuSamples += k.bgCpuSamples();
             }
         }
-        return KindResult.of(new KindCounts(code, h, within, noops, errors, Math.round(errorNanos), stuck,
-                Math.round(cpuNanos), cpuSamples), seconds);
+        return KindResult.of(new KindCounts(code, h, within, stuck,
+                new KindCounts.Outcomes(noops, errors, Math.round(errorNanos)),
+                new KindCounts.Cpu(Math.round(cpuNanos), cpuSamples)), seconds);
     }
 
     /**
@@ -131,11 +132,14 @@ public final class ResultMerger {
             config.put("completed", false);
             config.put(Stalls.INCOMPLETE_REASON, String.join(" ", incomplete));
         }
-        return new RunResult(first.format(), parts.stream().anyMatch(RunResult::partial), earliest(parts),
-                latest(parts), throughput, threads, seconds, first.warmupS(), first.betaMs(), actions, sessions, total,
-                series, cpu(parts, total.count(), actions.values()), bgWait(parts), List.copyOf(warnings),
-                first.histogramConfig(), first.workload(), first.store(), first.graph(), config,
-                unpredictable(parts, workerNames), nodes(parts));
+        return new RunResult(
+                new RunResult.Header(first.format(), parts.stream().anyMatch(RunResult::partial), earliest(parts),
+                        latest(parts)),
+                new RunResult.Rate(throughput, threads, seconds, first.warmupS(), first.betaMs()),
+                new RunResult.Figures(actions, sessions, total, series, first.histogramConfig()),
+                new RunResult.Environment(cpu(parts, total.count(), actions.values()), bgWait(parts), nodes(parts),
+                        List.copyOf(warnings)),
+                first.context().withConfig(config), unpredictable(parts, workerNames), null);
     }
 
     /**

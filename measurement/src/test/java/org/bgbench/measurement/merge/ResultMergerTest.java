@@ -242,10 +242,7 @@ class ResultMergerTest {
 
     private static RunResult withNodes(org.bgbench.measurement.NodeResult... nodes) {
         RunResult r = withoutValidation();
-        return new RunResult(r.format(), r.partial(), r.startTime(), r.endTime(), r.throughput(), r.threads(),
-                r.durationS(), r.warmupS(), r.betaMs(), r.actions(), r.sessions(), r.total(), r.series(), r.cpu(),
-                r.bgWait(), r.bottleneckWarnings(), r.histogramConfig(), r.workload(), r.store(), r.graph(),
-                r.config(), r.unpredictable(), List.of(nodes));
+        return r.withOpen(null).withEnvironment(r.environment().withNodes(List.of(nodes)));
     }
 
     private static RunResult withoutValidation() {

@@ -48,14 +48,11 @@ class SummaryPrinterTest {
     void withoutBgsCpuPerActionTheCpuLineSaysNothingOfIt() {
         RunResult r = ResultJsonTest.sampleResult();
         org.bgbench.measurement.CpuResult c = r.cpu();
-        RunResult unknown = new RunResult(r.format(), r.partial(), r.startTime(), r.endTime(), r.throughput(),
-                r.threads(), r.durationS(), r.warmupS(), r.betaMs(), r.actions(), r.sessions(), r.total(), r.series(),
+        RunResult unknown = r.withOpen(null).withEnvironment(r.environment().withCpu(
                 new org.bgbench.measurement.CpuResult(c.bgCores(), c.bgUsPerAction(), c.storeCores(), c.machineCores(),
                         c.machineIowaitCores(), c.bgCpuS(), c.storeCpuS(), c.bgAvailableCores(), c.machineCpus(),
                         c.storePids(), c.storeProcesses(), c.bgPeakCores(), c.storePeakCores(), c.machinePeakCores(),
-                        null),
-                r.bgWait(), r.bottleneckWarnings(), r.histogramConfig(), r.workload(), r.store(), r.graph(),
-                r.config(), r.unpredictable(), r.nodes());
+                        null)));
         String cpu = SummaryPrinter.summary(unknown).lines().filter(l -> l.startsWith("CPU ")).findFirst()
                 .orElseThrow();
         assertThat(cpu).doesNotContain("outside").containsPattern("\\(\\S+ µs/action\\)");

@@ -21,21 +21,67 @@ public final class SyntheticFeedRun {
     static final byte TF = 6;
 
     /**
-     * @param reads      feed reads
-     * @param members    members (pages are extra accounts)
-     * @param pages      pages
-     * @param follows    pages each member follows (ϱ)
-     * @param friends    initial friends per member (a ring: i ± 1 … ± friends/2)
-     * @param k          feed size asked for
-     * @param shareRatio shares per feed read
+     * @param reads     feed reads
+     * @param graph     members, pages and who follows and befriends whom
+     * @param mix       what the reads ask for and the writes that overlap them
+     * @param errorRate fraction of feed reads that miss the newest share
+     * @param files     log files (writers) the records are spread over
+     * @param seed      random seed
+     */
+    public record Config(long reads, Graph graph, Mix mix, double errorRate, int files, long seed) {
+        public static Config defaults(long reads) {
+            return new Config(reads, new Graph(10_000, 100, 2, 10), new Mix(10, 0.05, 0.01, 64), 0, 16, 42);
+        }
+
+        public int members() {
+            return graph.members();
+        }
+
+        public int pages() {
+            return graph.pages();
+        }
+
+        public int follows() {
+            return graph.follows();
+        }
+
+        public int friends() {
+            return graph.friends();
+        }
+
+        public int k() {
+            return mix.k();
+        }
+
+        public double shareRatio() {
+            return mix.shareRatio();
+        }
+
+        public double changeRatio() {
+            return mix.changeRatio();
+        }
+
+        public int concurrency() {
+            return mix.concurrency();
+        }
+    }
+
+    /**
+     * @param members members (pages are extra accounts)
+     * @param pages   pages
+     * @param follows pages each member follows (ϱ)
+     * @param friends initial friends per member (a ring: i ± 1 … ± friends/2)
+     */
+    public record Graph(int members, int pages, int follows, int friends) {
+    }
+
+    /**
+     * @param k           feed size asked for
+     * @param shareRatio  shares per feed read
      * @param changeRatio friendship changes per feed read
      * @param concurrency actions in flight at once (their intervals overlap)
      */
-    public record Config(long reads, int members, int pages, int follows, int friends, int k, double shareRatio,
-                         double changeRatio, int concurrency, double errorRate, int files, long seed) {
-        public static Config defaults(long reads) {
-            return new Config(reads, 10_000, 100, 2, 10, 10, 0.05, 0.01, 64, 0, 16, 42);
-        }
+    public record Mix(int k, double shareRatio, double changeRatio, int concurrency) {
     }
 
     public record Summary(long reads, long shares, long changes, long injected) {}

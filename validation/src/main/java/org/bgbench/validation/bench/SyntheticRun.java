@@ -13,38 +13,75 @@ import org.bgbench.validation.log.LogWriter;
  */
 public final class SyntheticRun {
     /**
-     * @param records       records to write
-     * @param threads       virtual emulator threads (they share items, so their actions overlap)
-     * @param members       items of kinds FRIENDS and PENDING
-     * @param resources     items of kind COMMENTS
-     * @param writeFraction fraction of actions that write (each writes one delta of ±1)
-     * @param meanActionNs  mean action duration
-     * @param meanThinkNs   mean idle time between two actions of a thread
-     * @param skew          item skew: item = floor(n · u^skew); 1 is uniform, larger is more skewed
-     * @param errorRate     fraction of reads that observe value + 1
-     * @param files         log files (writers) the records are spread over
-     * @param seed          random seed
+     * @param records   records to write
+     * @param load      the emulator threads and their actions
+     * @param items     the items they act on
+     * @param errorRate fraction of reads that observe value + 1
+     * @param files     log files (writers) the records are spread over
+     * @param seed      random seed
      */
-    public record Config(long records, int threads, int members, int resources, double writeFraction,
-            long meanActionNs, long meanThinkNs, double skew, double errorRate, int files, long seed) {
+    public record Config(long records, Load load, Items items, double errorRate, int files, long seed) {
         public static Config defaults(long records) {
-            return new Config(records, 256, 100_000, 1_000_000, 0.1, 2_000_000, 1_000_000, 3.0, 0, 16, 42);
+            return new Config(records, new Load(256, 0.1, 2_000_000, 1_000_000), new Items(100_000, 1_000_000, 3.0),
+                    0, 16, 42);
         }
 
         public Config withRecords(long n) {
-            return new Config(n, threads, members, resources, writeFraction, meanActionNs, meanThinkNs, skew,
-                    errorRate, files, seed);
+            return new Config(n, load, items, errorRate, files, seed);
         }
 
         public Config withErrorRate(double r) {
-            return new Config(records, threads, members, resources, writeFraction, meanActionNs, meanThinkNs, skew, r,
-                    files, seed);
+            return new Config(records, load, items, r, files, seed);
         }
 
         public Config withSeed(long s) {
-            return new Config(records, threads, members, resources, writeFraction, meanActionNs, meanThinkNs, skew,
-                    errorRate, files, s);
+            return new Config(records, load, items, errorRate, files, s);
         }
+
+        public int threads() {
+            return load.threads();
+        }
+
+        public double writeFraction() {
+            return load.writeFraction();
+        }
+
+        public long meanActionNs() {
+            return load.meanActionNs();
+        }
+
+        public long meanThinkNs() {
+            return load.meanThinkNs();
+        }
+
+        public int members() {
+            return items.members();
+        }
+
+        public int resources() {
+            return items.resources();
+        }
+
+        public double skew() {
+            return items.skew();
+        }
+    }
+
+    /**
+     * @param threads       virtual emulator threads (they share items, so their actions overlap)
+     * @param writeFraction fraction of actions that write (each writes one delta of ±1)
+     * @param meanActionNs  mean action duration
+     * @param meanThinkNs   mean idle time between two actions of a thread
+     */
+    public record Load(int threads, double writeFraction, long meanActionNs, long meanThinkNs) {
+    }
+
+    /**
+     * @param members   items of kinds FRIENDS and PENDING
+     * @param resources items of kind COMMENTS
+     * @param skew      item skew: item = floor(n · u^skew); 1 is uniform, larger is more skewed
+     */
+    public record Items(int members, int resources, double skew) {
     }
 
     /** What was generated; {@link #initial} gives every item's initial value. */

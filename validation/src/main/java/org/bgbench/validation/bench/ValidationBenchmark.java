@@ -75,8 +75,9 @@ public final class ValidationBenchmark {
             feeds(feedReads, feedMembers, threads, memory, errorRate, dir, keep);
             return;
         }
-        c = new SyntheticRun.Config(records, emulatorThreads, members, resources, writeFraction, c.meanActionNs(),
-                c.meanThinkNs(), c.skew(), errorRate, files, c.seed());
+        c = new SyntheticRun.Config(records,
+                new SyntheticRun.Load(emulatorThreads, writeFraction, c.meanActionNs(), c.meanThinkNs()),
+                new SyntheticRun.Items(members, resources, c.skew()), errorRate, files, c.seed());
         boolean temp = dir == null;
         Path logs = temp ? Files.createTempDirectory("bg-validation-bench") : dir;
         try {
@@ -155,8 +156,9 @@ public final class ValidationBenchmark {
     private static void feeds(long reads, int members, int threads, long memory, double errorRate, Path dir,
             boolean keep) throws IOException {
         SyntheticFeedRun.Config d = SyntheticFeedRun.Config.defaults(reads);
-        SyntheticFeedRun.Config c = new SyntheticFeedRun.Config(reads, members, Math.max(1, members / 100), d.follows(),
-                d.friends(), d.k(), d.shareRatio(), d.changeRatio(), d.concurrency(), errorRate, d.files(), d.seed());
+        SyntheticFeedRun.Config c = new SyntheticFeedRun.Config(reads,
+                new SyntheticFeedRun.Graph(members, Math.max(1, members / 100), d.follows(), d.friends()), d.mix(),
+                errorRate, d.files(), d.seed());
         boolean temp = dir == null;
         Path logs = temp ? Files.createTempDirectory("bg-validation-feed-bench") : dir;
         try {
