@@ -21,7 +21,7 @@ import org.bgbench.store.StoreSession;
  *
  * <p>On one call in {@value #CPU_EVERY} it also records the CPU time its thread spent in the store's call
  * ({@link ActionRecorder#cpu}): the store binding, its driver, TLS, system calls. Platform threads only: a virtual
- * thread has no CPU clock of its own, and nothing is recorded; on a shared thread only the member's own slices count.
+ * thread has no CPU clock of its own, and nothing is recorded.
  *
  * <p>Members are BG's member indexes; this class turns them into the store's ids. Read actions fill views owned by
  * this class and reused, so an action allocates nothing here. One instance per member thread, not thread-safe.
@@ -394,9 +394,7 @@ final class MeasuredSession {
      * is read before the call's start time, so its cost is not in the latency.
      */
     private long start(int kind) {
-        // On a shared thread the thread's clock also runs for the members that take their turns during the call:
-        // SharedThreads counts this member's slices only.
-        cpuAtStart = (++calls & (CPU_EVERY - 1)) == 0 && CPU_CLOCK != null ? SharedThreads.cpuStart() : -1;
+        cpuAtStart = (++calls & (CPU_EVERY - 1)) == 0 && CPU_CLOCK != null ? CPU_CLOCK.getCurrentThreadCpuTime() : -1;
         long t0 = System.nanoTime();
         inFlight.begin(slot, kind, t0);
         return t0;
@@ -431,7 +429,8 @@ final class MeasuredSession {
      */
     private void cpuUsed(int kind) {
         if (cpuAtStart >= 0) {
-            long used = SharedThreads.cpuEnd(cpuAtStart);
+            long now = CPU_CLOCK.getCurrentThreadCpuTime();
+            long used = now < 0 ? -1 : now - cpuAtStart;
             if (used >= 0) {
                 rec.cpu(kind, used);
             }

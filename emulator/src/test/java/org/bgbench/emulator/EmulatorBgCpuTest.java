@@ -46,8 +46,8 @@ class EmulatorBgCpuTest {
     }
 
     private static EmulatorConfig platform(int threads, long operations, long seed) {
-        return new EmulatorConfig(threads, null, operations, Duration.ZERO, 0, 0, 0, 5, 20, true, true, seed,
-                EmulatorConfig.ThreadKind.PLATFORM);
+        return EmulatorConfig.builder().threads(threads).operations(operations).topK(5).commentLength(20).locks(true)
+                .uniqueSocialites(true).seed(seed).threadKind(EmulatorConfig.ThreadKind.PLATFORM).build();
     }
 
     @Test

@@ -51,8 +51,9 @@ class EmulatorFeedValidationTest {
     }
 
     static ValidationResult runAndValidate(DataStore store, GraphState state, int threads, long requests, Path logs) {
-        EmulatorConfig cfg = new EmulatorConfig(threads, null, requests, Duration.ZERO, 0, 0, 0, 5, 20, true, true, 3,
-                EmulatorConfig.ThreadKind.AUTO, FEEDS);
+        EmulatorConfig cfg = EmulatorConfig.builder().threads(threads).operations(requests).topK(5).commentLength(20)
+                .locks(true).uniqueSocialites(true).seed(3).threadKind(EmulatorConfig.ThreadKind.AUTO).feeds(FEEDS)
+                .build();
         RunOutcome out;
         try (LogDirectory d = LogDirectory.create(logs)) {
             out = new Emulator(store, state, new WeightedWorkload(state.graph().members(), mix()), cfg,

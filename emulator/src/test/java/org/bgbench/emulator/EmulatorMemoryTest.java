@@ -16,6 +16,8 @@ import org.bgbench.store.conformance.StateComparison;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Runs the emulator with many threads against the in-memory store, which refuses any invalid action. */
 class EmulatorMemoryTest {
@@ -29,12 +31,15 @@ class EmulatorMemoryTest {
         return store;
     }
 
-    @Test
-    void manyThreadsLeaveTheStoreInTheExpectedStateWithNoInvalidAction() {
-        try (DataStore store = loadedStore("emulator-high")) {
+    /** On platform threads (auto's choice at T = 64 for a store in BG's process) and on virtual threads. */
+    @ParameterizedTest
+    @EnumSource(value = EmulatorConfig.ThreadKind.class, names = {"PLATFORM", "VIRTUAL"})
+    void manyThreadsLeaveTheStoreInTheExpectedStateWithNoInvalidAction(EmulatorConfig.ThreadKind kind) {
+        try (DataStore store = loadedStore("emulator-high-" + kind)) {
             GraphState state = new GraphState(graph);
             CountingRecorder rec = new CountingRecorder();
-            EmulatorConfig cfg = new EmulatorConfig(64, null, 200_000, Duration.ZERO, 0, 0, 0, 5, 20, true, true, 1);
+            EmulatorConfig cfg = EmulatorConfig.builder().threads(64).operations(200_000).topK(5).commentLength(20)
+                    .locks(true).uniqueSocialites(true).seed(1).threadKind(kind).build();
             RunOutcome out = new Emulator(store, state, new WeightedWorkload(graph.members(), WeightedWorkload.high()),
                     cfg, t -> rec).run(() -> { });
             assertThat(out.completed()).isTrue();
@@ -65,7 +70,8 @@ class EmulatorMemoryTest {
             for (SessionType s : SessionType.values()) {
                 w[s.index()] = 1;
             }
-            EmulatorConfig cfg = new EmulatorConfig(32, null, 20_000, Duration.ZERO, 0, 0, 0, 5, 20, true, true, 2);
+            EmulatorConfig cfg = EmulatorConfig.builder().threads(32).operations(20_000).topK(5).commentLength(20)
+                    .locks(true).uniqueSocialites(true).seed(2).build();
             RunOutcome out = new Emulator(store, state, new WeightedWorkload(graph.members(), w), cfg, t -> rec)
                     .run(() -> { });
             assertThat(out.errorSamples()).isEmpty();
@@ -98,7 +104,8 @@ class EmulatorMemoryTest {
             GraphState state = new GraphState(graph);
             CountingRecorder rec = new CountingRecorder();
             long[] ended = {0};
-            EmulatorConfig cfg = new EmulatorConfig(1, null, 200, Duration.ZERO, 0, 0, 0, 5, 20, true, true, 5);
+            EmulatorConfig cfg = EmulatorConfig.builder().threads(1).operations(200).topK(5).commentLength(20)
+                    .locks(true).uniqueSocialites(true).seed(5).build();
             new Emulator(store, state, new WeightedWorkload(graph.members(), WeightedWorkload.high()), cfg, t -> rec)
                     .run(() -> { }, () -> ended[0] = System.nanoTime());
             // 200 memory-store actions take a few milliseconds; the period used to end at the emulator's next 50 ms
@@ -114,8 +121,9 @@ class EmulatorMemoryTest {
             GraphState state = new GraphState(graph);
             CountingRecorder rec = new CountingRecorder();
             boolean[] warm = {false};
-            EmulatorConfig cfg = new EmulatorConfig(8, Duration.ofMillis(300), 0, Duration.ofMillis(100), 0, 0, 0, 5,
-                    20, true, true, 3);
+            EmulatorConfig cfg = EmulatorConfig.builder().threads(8).duration(Duration.ofMillis(300))
+                    .warmup(Duration.ofMillis(100)).topK(5).commentLength(20).locks(true).uniqueSocialites(true)
+                    .seed(3).build();
             RunOutcome out = new Emulator(store, state, new WeightedWorkload(graph.members(), WeightedWorkload.high()),
                     cfg, t -> rec).run(() -> warm[0] = true);
             assertThat(out.completed()).isTrue();
@@ -131,7 +139,8 @@ class EmulatorMemoryTest {
             GraphState state = new GraphState(graph);
             CountingRecorder rec = new CountingRecorder();
             long[] issuedAtWarmupEnd = {-1};
-            EmulatorConfig cfg = new EmulatorConfig(16, null, 5_000, Duration.ZERO, 1_000, 0, 0, 5, 20, true, true, 4);
+            EmulatorConfig cfg = EmulatorConfig.builder().threads(16).operations(5_000).warmupOperations(1_000)
+                    .topK(5).commentLength(20).locks(true).uniqueSocialites(true).seed(4).build();
             new Emulator(store, state, new WeightedWorkload(graph.members(), WeightedWorkload.high()), cfg, t -> rec)
                     .run(() -> issuedAtWarmupEnd[0] = rec.total(rec.ok) + rec.total(rec.noop));
             long issued = rec.total(rec.ok) + rec.total(rec.noop);

@@ -34,8 +34,9 @@ class EmulatorSessionGateTest {
     }
 
     private EmulatorConfig config(int threads, EmulatorConfig.ThreadKind kind) {
-        return new EmulatorConfig(threads, Duration.ofMillis(400), 0, Duration.ofMillis(100), 0, 0, 0, 5, 20, true,
-                true, 3, kind);
+        return EmulatorConfig.builder().threads(threads).duration(Duration.ofMillis(400))
+                .warmup(Duration.ofMillis(100)).topK(5).commentLength(20).locks(true).uniqueSocialites(true).seed(3)
+                .threadKind(kind).build();
     }
 
     private WeightedWorkload vpOnly() {
@@ -53,12 +54,6 @@ class EmulatorSessionGateTest {
             try (DataStore memory = loadedStore("gate-" + kind)) {
                 // Every fourth session takes 300 ms to open, like a connection a loaded server is slow to accept.
                 DataStore store = new ForwardingStore(memory) {
-                    // Never blocks, so nothing hands off; shared threads still have to hold every member at the gate.
-                    @Override
-                    public boolean handsOffWhileWaiting() {
-                        return true;
-                    }
-
                     @Override
                     public StoreSession openSession() {
                         if (opened.getAndIncrement() % 4 == 3) {

@@ -47,8 +47,8 @@ class EmulatorSqlStoresTest {
         StoreConformanceSuite.load(store, graph, 2);
         GraphState state = new GraphState(graph);
         CountingRecorder rec = new CountingRecorder();
-        EmulatorConfig cfg = new EmulatorConfig(threads, null, 8_000, Duration.ZERO, 0, 0, 0, 5, 20, true, true, 9,
-                kind);
+        EmulatorConfig cfg = EmulatorConfig.builder().threads(threads).operations(8_000).topK(5).commentLength(20)
+                .locks(true).uniqueSocialites(true).seed(9).threadKind(kind).build();
         RunOutcome out = new Emulator(store, state, new WeightedWorkload(graph.members(), highWithComments()), cfg,
                 t -> rec).run(() -> { });
         assertThat(out.errorSamples()).isEmpty();
@@ -63,35 +63,6 @@ class EmulatorSqlStoresTest {
         try (DataStore store = new SqliteStoreProvider().open(
                 StoreSettings.of(Map.of("sqlite.file", dir.resolve("e.sqlite").toString())))) {
             runAndCompare(store, 32);
-        }
-    }
-
-    /**
-     * 32 members taking turns on one thread per core, each leaving it while PostgreSQL answers (pgJDBC's writes
-     * and the wire client's reads alike): the same writes, the same end state, and the members really interleaved.
-     */
-    @Test
-    void postgresOnSharedThreadsEndsInTheExpectedState() {
-        long before = SharedThreads.handOffs();
-        try (DataStore store = new PostgresStoreProvider().open(StoreSettings.forProvider(new PostgresStoreProvider(),
-                Map.of("postgres.embedded", "true", "postgres.pool", "40", "postgres.client", "wire")))) {
-            assertThat(store.handsOffWhileWaiting()).isTrue();
-            runAndCompare(store, 32, EmulatorConfig.ThreadKind.SHARED);
-        }
-        assertThat(SharedThreads.handOffs() - before).as("members left their thread while the store answered")
-                .isGreaterThan(8_000);
-    }
-
-    @Test
-    void sharedThreadsAreRefusedForAStoreThatDoesNotHandOff() {
-        try (DataStore store = new SqliteStoreProvider().open(
-                StoreSettings.of(Map.of("sqlite.file", dir.resolve("s.sqlite").toString())))) {
-            EmulatorConfig cfg = new EmulatorConfig(4, null, 100, Duration.ZERO, 0, 0, 0, 5, 20, true, true, 9,
-                    EmulatorConfig.ThreadKind.SHARED);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Emulator(store, new GraphState(graph),
-                            new WeightedWorkload(graph.members(), highWithComments()), cfg, t -> new CountingRecorder()))
-                    .isInstanceOf(org.bgbench.model.InvalidParameterException.class)
-                    .hasMessageContaining("threadkind").hasMessageContaining("shared needs a store");
         }
     }
 

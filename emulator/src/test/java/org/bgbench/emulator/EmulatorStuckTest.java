@@ -82,8 +82,9 @@ class EmulatorStuckTest {
         int threads = 4;
         try (DataStore memory = loaded("emulator-stuck")) {
             FreezingStore store = new FreezingStore(memory, Duration.ZERO);
-            EmulatorConfig cfg = new EmulatorConfig(threads, Duration.ofSeconds(3), 0, Duration.ZERO, 0, 0, 0, 5, 20,
-                    true, true, 7, EmulatorConfig.ThreadKind.PLATFORM);
+            EmulatorConfig cfg = EmulatorConfig.builder().threads(threads).duration(Duration.ofSeconds(3)).topK(5)
+                    .commentLength(20).locks(true).uniqueSocialites(true).seed(7)
+                    .threadKind(EmulatorConfig.ThreadKind.PLATFORM).build();
             Emulator emulator = new Emulator(store, new GraphState(graph),
                     new WeightedWorkload(graph.members(), WeightedWorkload.high()), cfg, t -> new CountingRecorder());
             assertThat(emulator.grace()).as("a store without timeouts gets the least grace").isEqualTo(
@@ -140,8 +141,9 @@ class EmulatorStuckTest {
         try (DataStore memory = loaded("emulator-timeout")) {
             // Calls fail 6 s after the freeze: the grace is the store's timeout, and every thread is back within it.
             FreezingStore store = new FreezingStore(memory, Duration.ofSeconds(6));
-            EmulatorConfig cfg = new EmulatorConfig(2, Duration.ofSeconds(2), 0, Duration.ZERO, 0, 0, 0, 5, 20, true,
-                    true, 8, EmulatorConfig.ThreadKind.PLATFORM);
+            EmulatorConfig cfg = EmulatorConfig.builder().threads(2).duration(Duration.ofSeconds(2)).topK(5)
+                    .commentLength(20).locks(true).uniqueSocialites(true).seed(8)
+                    .threadKind(EmulatorConfig.ThreadKind.PLATFORM).build();
             Emulator emulator = new Emulator(store, new GraphState(graph),
                     new WeightedWorkload(graph.members(), WeightedWorkload.high()), cfg, t -> new CountingRecorder());
             assertThat(emulator.grace()).isEqualTo(Duration.ofSeconds(6));

@@ -50,7 +50,8 @@ class EmulatorValidationTest {
     /** Runs the mix with logs on and validates them against the expected state at the end. */
     static ValidationResult runAndValidate(DataStore store, GraphState state, double[] mix, int threads, long requests,
                                            Path logs) {
-        EmulatorConfig cfg = new EmulatorConfig(threads, null, requests, Duration.ZERO, 0, 0, 0, 5, 20, true, true, 3);
+        EmulatorConfig cfg = EmulatorConfig.builder().threads(threads).operations(requests).topK(5).commentLength(20)
+                .locks(true).uniqueSocialites(true).seed(3).build();
         RunOutcome out;
         try (LogDirectory dir = LogDirectory.create(logs)) {
             out = new Emulator(store, state, new WeightedWorkload(state.graph().members(), mix), cfg,

@@ -54,8 +54,9 @@ class EmulatorWarmupCountTest {
             };
             Map<Action, Double> w = new EnumMap<>(Action.class);
             w.put(Action.VP, 1.0);
-            EmulatorConfig config = new EmulatorConfig(threads, Duration.ofMillis(300), 0, Duration.ZERO, warmup, 0, 0,
-                    5, 20, true, true, 3, EmulatorConfig.ThreadKind.PLATFORM);
+            EmulatorConfig config = EmulatorConfig.builder().threads(threads).duration(Duration.ofMillis(300))
+                    .warmupOperations(warmup).topK(5).commentLength(20).locks(true).uniqueSocialites(true).seed(3)
+                    .threadKind(EmulatorConfig.ThreadKind.PLATFORM).build();
             RunOutcome out = new Emulator(store, new GraphState(graph),
                     new WeightedWorkload(graph.members(), WeightedWorkload.weights(w)), config, t -> rec)
                     .run(() -> {

@@ -88,8 +88,10 @@ class OpenModelTest {
             EmulatorValidationTest.CorruptingStore store = new EmulatorValidationTest.CorruptingStore(memory, 41,
                     1_000_000);
             GraphState state = new GraphState(EmulatorValidationTest.GRAPH);
-            EmulatorConfig cfg = new EmulatorConfig(16, Duration.ofSeconds(3), 0, Duration.ZERO, 0, 0, 0, 5, 20,
-                    true, true, 3, EmulatorConfig.ThreadKind.AUTO, null, ArrivalSchedule.parse("20000", "poisson"));
+            EmulatorConfig cfg = EmulatorConfig.builder().threads(16).duration(Duration.ofSeconds(3)).topK(5)
+                    .commentLength(20).locks(true).uniqueSocialites(true).seed(3)
+                    .threadKind(EmulatorConfig.ThreadKind.AUTO).arrivals(ArrivalSchedule.parse("20000", "poisson"))
+                    .build();
             RunOutcome out;
             Path logs = dir.resolve("logs");
             try (LogDirectory d = LogDirectory.create(logs)) {
@@ -115,8 +117,9 @@ class OpenModelTest {
                 "freeze-" + threads + (arrivals != null))))) {
             StoreConformanceSuite.load(memory, EmulatorValidationTest.GRAPH, 2);
             FreezingStore store = new FreezingStore(memory);
-            EmulatorConfig cfg = new EmulatorConfig(threads, Duration.ofSeconds(MEASURED_S), 0, Duration.ZERO, 0, 0,
-                    0, 5, 20, true, true, 7, EmulatorConfig.ThreadKind.AUTO, null, arrivals);
+            EmulatorConfig cfg = EmulatorConfig.builder().threads(threads).duration(Duration.ofSeconds(MEASURED_S))
+                    .topK(5).commentLength(20).locks(true).uniqueSocialites(true).seed(7)
+                    .threadKind(EmulatorConfig.ThreadKind.AUTO).arrivals(arrivals).build();
             LatencyLog log = new LatencyLog(keep);
             RunOutcome out = new Emulator(store, new GraphState(EmulatorValidationTest.GRAPH),
                     new WeightedWorkload(EmulatorValidationTest.GRAPH.members(), VP_ONLY), cfg, t -> log)

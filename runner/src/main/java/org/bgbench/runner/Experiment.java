@@ -490,8 +490,8 @@ public final class Experiment {
         workload.put("socialites", w.socialites().describe());
         workload.put("targets", w.targets().describe());
         workload.put("topk", w.topK());
-        workload.put("think_time_ms", s.emulator().thinkTimeMs());
-        workload.put("inter_arrival_ms", s.emulator().interArrivalMs());
+        workload.put("think_time_ms", s.emulator().pacing().thinkTimeMs());
+        workload.put("inter_arrival_ms", s.emulator().pacing().interArrivalMs());
         Map<String, Object> store = new LinkedHashMap<>();
         store.put("name", s.storeName());
         Map<String, String> settings = new LinkedHashMap<>(s.storeSettings());
@@ -508,10 +508,10 @@ public final class Experiment {
         graph.put("fingerprint", g.fingerprint());
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("threads", s.emulator().threads());
-        config.put("operations", s.emulator().operations());
-        config.put("locks", s.emulator().locks());
-        config.put("unique_socialites", s.emulator().uniqueSocialites());
-        config.put("seed", s.emulator().seed());
+        config.put("operations", s.emulator().length().operations());
+        config.put("locks", s.emulator().members().locks());
+        config.put("unique_socialites", s.emulator().members().uniqueSocialites());
+        config.put("seed", s.emulator().members().seed());
         config.put("actions", List.of(Action.values()).stream().map(Action::name).toList());
         config.put(RunEvidence.RUN_ID, runId);
         return new RunContext(workload, store, graph, config);

@@ -106,9 +106,11 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
         }
         // The emulator's own checks, so a bad spec fails where it is built, not on a worker (the fields are not
         // assigned yet in a compact constructor: pass the parameters).
-        new EmulatorConfig(threads, duration, operations, warmup, warmupOperations, thinkTimeMs, interArrivalMs, topK,
-                commentLength, locks, uniqueSocialites, seed, threadKind, feeds,
-                open == null ? null : open.schedule());
+        EmulatorConfig.builder().threads(threads).threadKind(threadKind).locks(locks)
+                .uniqueSocialites(uniqueSocialites).seed(seed).duration(duration).operations(operations)
+                .warmup(warmup).warmupOperations(warmupOperations).thinkTimeMs(thinkTimeMs)
+                .interArrivalMs(interArrivalMs).topK(topK).commentLength(commentLength).feeds(feeds)
+                .arrivals(open == null ? null : open.schedule()).build();
     }
 
     /**
@@ -221,9 +223,11 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
 
     /** The emulator's view of this experiment. */
     public EmulatorConfig toEmulatorConfig() {
-        return new EmulatorConfig(threads, duration(), operations(), warmup(), warmupOperations(), thinkTimeMs(),
-                interArrivalMs(), topK(), commentLength(), locks(), uniqueSocialites(), seed, threadKind, feeds(),
-                open == null ? null : open.schedule());
+        return EmulatorConfig.builder().threads(threads).threadKind(threadKind).locks(locks())
+                .uniqueSocialites(uniqueSocialites()).seed(seed).duration(duration()).operations(operations())
+                .warmup(warmup()).warmupOperations(warmupOperations()).thinkTimeMs(thinkTimeMs())
+                .interArrivalMs(interArrivalMs()).topK(topK()).commentLength(commentLength()).feeds(feeds())
+                .arrivals(open == null ? null : open.schedule()).build();
     }
 
     public Duration duration() {

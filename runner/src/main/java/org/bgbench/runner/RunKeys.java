@@ -28,10 +28,9 @@ public final class RunKeys {
             "logdir", "lockreads", "maxtime", "benchmarkstats");
 
     static {
-        RUN.put("threadkind", "auto, virtual, platform or shared: threads emulating members (auto: platform threads up "
+        RUN.put("threadkind", "auto, virtual or platform: threads emulating members (auto: platform threads up "
                 + "to T = 8 × cores for a networked store and T = 64 for one inside BG's process, virtual beyond; "
-                + "shared: one platform thread per core, its members taking turns while their replies are awaited, "
-                + "for postgres and mariadb; see docs/architecture.md)");
+                + "see docs/architecture.md)");
         RUN.put("validation", "true or false: log every read and write and check each read for unpredictable data "
                 + "after the run (default true; USC BG's enablelogging is read when this is not given)");
         RUN.put("enablelogging", "USC BG's name for validation (true or false)");
@@ -164,11 +163,15 @@ public final class RunKeys {
         if (v == null) {
             return EmulatorConfig.ThreadKind.AUTO;
         }
+        if (v.trim().equalsIgnoreCase("shared")) {
+            throw new InvalidParameterException("threadkind", "shared is no longer offered: members run"
+                    + " on platform or virtual threads (threadkind=auto, platform or virtual)");
+        }
         try {
             return EmulatorConfig.ThreadKind.valueOf(v.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new InvalidParameterException("threadkind",
-                    "expected auto, virtual, platform or shared, got '" + v + "'");
+                    "expected auto, virtual or platform, got '" + v + "'");
         }
     }
 }

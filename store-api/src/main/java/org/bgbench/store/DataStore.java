@@ -118,15 +118,6 @@ public interface DataStore extends AutoCloseable {
     }
 
     /**
-     * Whether the store's sessions call {@link ReplyWait#handOff()} before each blocking wait for a reply, so several
-     * members can share a thread ({@code threadkind=shared}); a store that waits elsewhere (a driver's future) would
-     * hold the thread's other members up, and BG refuses shared threads for it.
-     */
-    default boolean handsOffWhileWaiting() {
-        return false;
-    }
-
-    /**
      * The longest one call of a session can wait before the store's own timeouts (connect, read, statement) fail it,
      * or zero when the store has none (it runs in BG's process and never waits on anyone). After a run's measured
      * period its threads get at most max(5 s, this) to leave the store; those still inside are abandoned.

@@ -10,13 +10,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * The Linux scheduling policy BG's process runs under, and the one the store servers it starts get.
  *
- * <p>The {@code bg} launcher starts BG as {@code SCHED_BATCH} ({@code chrt --batch 0}; {@code BG_SCHED=normal} turns
- * it off). A batch thread woken by its store's reply does not preempt the task running on that core (usually one of
- * the store's own processes); it runs when that task blocks or its slice ends. On a machine where BG and the store
- * share cores this halved the inter-processor interrupts per action and cut BG's CPU per action by a fifth, at the
- * same or a higher throughput (docs/benchmarks.md, issue 20, "BG yields the core to the store"). The policy is inherited by
- * child processes, so a store server BG starts is put back to the normal policy: the store is measured as it would
- * run without BG beside it.
+ * <p>BG runs at the normal policy; with {@code BG_SCHED=batch} (an opt-in) the {@code bg} launcher starts it as
+ * {@code SCHED_BATCH} ({@code chrt --batch 0}). A batch thread woken by its store's reply does not preempt the task
+ * running on that core (usually one of the store's own processes); it runs when that task blocks or its slice ends
+ * (docs/benchmarks.md, "BG yields the core to the store"). The policy is inherited by child processes, so only when BG
+ * runs as batch is a store server BG starts put back to the normal policy: the store is measured as it would run
+ * without BG beside it. At the normal policy both methods leave everything as it is.
  */
 public final class SchedulingPolicy {
     /** The policy names by the kernel's numbers (sched.h): SCHED_OTHER is "normal". */

@@ -44,25 +44,40 @@ class SchedulingPolicyTest {
 
     @Test
     void aBatchBgStartsAndResetsItsStoreServersAtTheNormalPolicy() throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("chrt", "--batch", "0",
+        String out = child("--batch");
+        // Field 41 of the children's stat: 3 is SCHED_BATCH, 0 SCHED_OTHER.
+        assertThat(out).contains("bg batch", "plain child 3", "store server 0", "server before batch/batch, reset ok",
+                "reset server normal/normal", "server command [chrt, --other, 0, true]");
+    }
+
+    /** BG's default policy: nothing to put back, so store servers are started and left as they are, without chrt. */
+    @Test
+    void aNormalBgLeavesItsStoreServersAlone() throws Exception {
+        String out = child("--other");
+        assertThat(out).contains("bg normal", "plain child 0", "store server 0", "server before normal/normal, reset ok",
+                "reset server normal/normal", "server command [true]");
+    }
+
+    /** Runs {@link Child} in a JVM started under {@code chrt POLICY 0}; returns what it printed. */
+    private static String child(String policy) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("chrt", policy, "0",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), Child.class.getName()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
-        // Field 41 of the children's stat: 3 is SCHED_BATCH, 0 SCHED_OTHER.
-        assertThat(out).contains("bg batch", "plain child 3", "store server 0", "server before batch/batch, reset ok",
-                "reset server normal/normal");
+        return out;
     }
 
-    /** Runs under chrt --batch: reports its own policy and its children's. */
+    /** Runs under chrt: reports its own policy and its children's, and how a store server would be started. */
     public static final class Child {
         public static void main(String[] args) throws Exception {
             System.out.println("bg " + SchedulingPolicy.current());
             String policy = "cut -d' ' -f41 /proc/self/stat";
             System.out.println("plain child " + output(List.of("bash", "-c", policy)));
             System.out.println("store server " + output(SchedulingPolicy.forStoreServer(List.of("bash", "-c", policy))));
+            System.out.println("server command " + SchedulingPolicy.forStoreServer(List.of("true")));
             // A server that has started a process of its own before the reset (PostgreSQL's background processes);
             // it prints its child's pid once it has started it, so nothing waits on a clock.
             Process server = new ProcessBuilder("bash", "-c", "sleep 30 & echo $!; wait").start();

@@ -96,7 +96,7 @@ public final class ServerScripts {
         Path log = null;
         try {
             log = Files.createTempFile("bg-" + stem(script) + "-", ".out");
-            // The server does not inherit BG's batch policy (the bg launcher's default; SchedulingPolicy).
+            // The server does not inherit BG's batch policy (the bg launcher's BG_SCHED=batch; SchedulingPolicy).
             ProcessBuilder pb = new ProcessBuilder(org.bgbench.store.SchedulingPolicy.forStoreServer(cmd))
                     .redirectErrorStream(true).redirectOutput(log.toFile());
             pb.environment().putAll(env);

@@ -320,10 +320,7 @@ public final class MariadbStore extends RelationalStore {
     @Override
     protected Connection connectForRead(int session) {
         if (!replicasCaughtUp) {
-            // The wait holds this store's monitor: no other member of a shared thread may run meanwhile.
-            try (org.bgbench.store.ReplyWait.Stay stay = org.bgbench.store.ReplyWait.stay()) {
-                awaitReplicas();
-            }
+            awaitReplicas();
         }
         Replica r = replicaPools.get(replicas.replicaOf(session));
         try {
@@ -435,12 +432,6 @@ public final class MariadbStore extends RelationalStore {
     /** Called after a restore replaced the tables. */
     void schemaReplaced() {
         forgetSchema();
-    }
-
-    /** Every connection reads through {@link BufferedSocketFactory}, which hands off before each wait for a reply. */
-    @Override
-    public boolean handsOffWhileWaiting() {
-        return true;
     }
 
     /**

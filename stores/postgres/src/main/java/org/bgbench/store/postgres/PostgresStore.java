@@ -26,7 +26,6 @@ import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.FeedDesign;
-import org.bgbench.store.ReplyWait;
 import org.bgbench.store.relational.net.BufferedSocketFactory;
 import org.bgbench.store.postgres.wire.PgWire;
 import org.bgbench.store.postgres.wire.WireException;
@@ -446,10 +445,7 @@ public final class PostgresStore extends RelationalStore {
     @Override
     protected Connection connectForRead(int session) {
         if (!replicasCaughtUp) {
-            // The wait holds this store's monitor: no other member of a shared thread may run meanwhile.
-            try (ReplyWait.Stay stay = ReplyWait.stay()) {
-                awaitReplicas();
-            }
+            awaitReplicas();
         }
         Replica r = replicaPools.get(replicas.replicaOf(session));
         try {
@@ -611,9 +607,7 @@ public final class PostgresStore extends RelationalStore {
     public StoreSession openSession() {
         RelationalSchema s = schema();
         if (view != null) {
-            try (ReplyWait.Stay stay = ReplyWait.stay()) { // prepares under a monitor the first time
-                view.ensureReady();
-            }
+            view.ensureReady();
         }
         boolean sync = view != null && view.synchronous();
         java.util.function.Supplier<Connection> reads = null;
@@ -654,9 +648,7 @@ public final class PostgresStore extends RelationalStore {
     public StoreSession openConsistentSession() {
         RelationalSchema s = schema();
         if (view != null) {
-            try (ReplyWait.Stay stay = ReplyWait.stay()) { // prepares under a monitor the first time
-                view.ensureReady();
-            }
+            view.ensureReady();
         }
         boolean sync = view != null && view.synchronous();
         return new PostgresSession(this::connect, null, (c, r) -> view == null ? new RelationalSession(c, s, null)
@@ -667,12 +659,6 @@ public final class PostgresStore extends RelationalStore {
     /** The read replicas' URLs ({@code postgres.read-urls}); empty without replicas. */
     public List<String> readUrls() {
         return replicaPools.stream().map(Replica::url).toList();
-    }
-
-    /** Every connection reads through {@link BufferedSocketFactory}, which hands off before each wait for a reply. */
-    @Override
-    public boolean handsOffWhileWaiting() {
-        return true;
     }
 
     /** A statement runs at most {@code postgres.timeout}; a server that does not answer is given up a second later. */

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * A BG started as {@code SCHED_BATCH} (the bg launcher's default) puts the embedded PostgreSQL it starts back to the
+ * A BG started as {@code SCHED_BATCH} (the bg launcher's {@code BG_SCHED=batch}) puts the embedded PostgreSQL it starts back to the
  * normal policy: the postmaster, the background processes it started, and a backend forked for a connection later.
  * In a real JVM under {@code chrt --batch}, read back from the kernel's /proc.
  */

@@ -457,23 +457,20 @@ public abstract class RelationalStore implements DataStore {
         if (s != null) {
             return s;
         }
-        // Reads the database under this store's monitor: no other member of a shared thread may run meanwhile.
-        try (org.bgbench.store.ReplyWait.Stay stay = org.bgbench.store.ReplyWait.stay()) {
-            synchronized (this) {
-                if (schema == null) {
-                    try (Connection c = connect(); Statement st = c.createStatement();
-                         ResultSet rs = st.executeQuery("SELECT * FROM members WHERE 1 = 0")) {
-                        // userid, the attributes, pic (or picpath), tpic, and the counts with counts=attributes
-                        int extra = 1 + new RelationalSchema(1, friendshipRows, feed, false, physical).memberExtraColumns();
-                        schema = new RelationalSchema(rs.getMetaData().getColumnCount() - extra, friendshipRows, feed,
-                                dialect.lateralJoins(), physical, dialect.textAsUtf8Bytes());
-                    } catch (SQLException e) {
-                        throw new StoreException(dialect.name() + " holds no BG schema (" + e.getMessage()
-                                + "); load a graph first", e);
-                    }
+        synchronized (this) {
+            if (schema == null) {
+                try (Connection c = connect(); Statement st = c.createStatement();
+                     ResultSet rs = st.executeQuery("SELECT * FROM members WHERE 1 = 0")) {
+                    // userid, the attributes, pic (or picpath), tpic, and the counts with counts=attributes
+                    int extra = 1 + new RelationalSchema(1, friendshipRows, feed, false, physical).memberExtraColumns();
+                    schema = new RelationalSchema(rs.getMetaData().getColumnCount() - extra, friendshipRows, feed,
+                            dialect.lateralJoins(), physical, dialect.textAsUtf8Bytes());
+                } catch (SQLException e) {
+                    throw new StoreException(dialect.name() + " holds no BG schema (" + e.getMessage()
+                            + "); load a graph first", e);
                 }
-                return schema;
             }
+            return schema;
         }
     }
 

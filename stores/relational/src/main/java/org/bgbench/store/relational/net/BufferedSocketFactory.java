@@ -307,10 +307,6 @@ public class BufferedSocketFactory extends SocketFactory {
 
     /** One read of {@code socket}, which the watchdog ends if it outlives {@code owner}'s timeout (none if null). */
     static int watchedRead(InputStream socket, Watched.Owner owner, byte[] b, int off, int len) throws IOException {
-        if (owner == null || !owner.peeking()) {
-            // About to wait for a reply: on a thread shared by several members, the others send theirs first.
-            org.bgbench.store.ReplyWait.handOff(() -> arrived(socket));
-        }
         int millis = owner == null ? 0 : owner.watchedMillis();
         if (millis == 0) {
             return socket.read(b, off, len);
@@ -328,15 +324,6 @@ public class BufferedSocketFactory extends SocketFactory {
             throw new SocketTimeoutException("Read timed out");
         }
         return n;
-    }
-
-    /** Whether a read of {@code socket} would return at once (data, or an error or end it would report). */
-    private static boolean arrived(InputStream socket) {
-        try {
-            return socket.available() > 0;
-        } catch (IOException e) {
-            return true;
-        }
     }
 
     /** The socket's own input with its reads watched, nothing else. */

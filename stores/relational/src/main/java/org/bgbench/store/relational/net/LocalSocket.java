@@ -28,10 +28,9 @@ import java.util.concurrent.TimeUnit;
  * readers and writers wait on one queue), so every reply cost its member two wake-ups; {@code epoll} is woken only for
  * what it waits for (docs/benchmarks.md, issue 20, has the counts). The channel is non-blocking and registered with
  * the connection's own selector; a wait is bounded by the read timeout (at least a second), past which the connection
- * is closed and the read fails with a {@link SocketTimeoutException}. Before each wait for a reply the member hands
- * off ({@link org.bgbench.store.ReplyWait}), as on {@link BufferedSocketFactory}'s sockets.
+ * is closed and the read fails with a {@link SocketTimeoutException}.
  *
- * <p>A virtual thread (members on shared threads) does not wait in a selector: the JDK parks it on the selector's own
+ * <p>A virtual thread does not wait in a selector: the JDK parks it on the selector's own
  * epoll descriptor through its poller, one more descriptor, wake-up and {@code epoll_wait} per reply (BG's CPU per
  * action in the high mix at T = 64: 41 µs, against 15–18 over TCP). On the first read or write by a virtual thread the
  * connection drops its selectors and blocks in the channel, where the JDK parks the thread on the socket itself, as
