@@ -27,9 +27,6 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.ReplyWait;
-import org.bgbench.store.relational.net.BufferedSocketFactory;
-import org.bgbench.store.postgres.wire.PgWire;
-import org.bgbench.store.postgres.wire.WireException;
 import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalSchema;
@@ -58,12 +55,6 @@ public final class PostgresStore extends RelationalStore {
     private static final int AUTO_POOL_CAP = 128;
 
     private final Target target;
-    /** The read actions' client ({@code postgres.client}). */
-    private final Client client;
-    /** The wire client's Unix socket directory ({@code postgres.socket}); null for TCP. */
-    private final String socket;
-    /** The password BG logs in with (null with the embedded server), for {@link Client#WIRE}'s connections. */
-    private final String password;
     private final Properties loadProperties;
     private final HikariDataSource pool;
     private final EmbeddedServer embedded;
@@ -95,18 +86,6 @@ public final class PostgresStore extends RelationalStore {
         MATVIEW
     }
 
-    /** Which client VP, LF, VFR, VTR and the friendship writes go through ({@code postgres.client}). */
-    public enum Client {
-        /** pgJDBC for every action. */
-        PGJDBC,
-        /**
-         * BG's own protocol client ({@link org.bgbench.store.postgres.wire.PgWire}) for VP, LF, VFR and VTR and the
-         * friendship writes the design does in one statement, on a second connection per session; pgJDBC for the
-         * rest. The Basic design only, no TLS.
-         */
-        WIRE
-    }
-
     /**
      * Connection settings of a store.
      *
@@ -125,20 +104,11 @@ public final class PostgresStore extends RelationalStore {
      * @param replicas       read replicas and the read actions sent to them; null for none
      * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E); the matview design
      *                       keeps the counts in its view, so it refuses {@code counts=attributes}
-     * @param client         the read actions' client; null for pgJDBC. {@link Client#WIRE} takes the basic design
-     *                       with images inline and no read replicas
-     * @param socket         with {@link Client#WIRE}: the directory of the server's Unix domain socket (its {@code
-     *                       unix_socket_directories}, e.g. {@code /var/run/postgresql}), which the wire client's
-     *                       connections use instead of TCP to the URL's host, at the URL's port; null for TCP. The
-     *                       embedded server's wire connections always use its own socket
      */
     public record Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
                          Design design, Duration refresh, Duration timeout, FeedDesign feed, ReadReplicas replicas,
-                         PhysicalDesign physical, Client client, String socket) {
+                         PhysicalDesign physical) {
         public Config {
-            if (client == null) {
-                client = Client.PGJDBC;
-            }
             if (replicas == null) {
                 replicas = ReadReplicas.NONE;
             }
@@ -163,71 +133,30 @@ public final class PostgresStore extends RelationalStore {
             if (timeout.compareTo(StoreSettings.MIN_TIMEOUT) < 0) {
                 throw new IllegalArgumentException("the timeout must be at least 1 s, got " + timeout);
             }
-            if (client == Client.WIRE && (design != Design.BASIC || physical.imagesInFiles()
-                    || !replicas.urls().isEmpty())) {
-                throw new IllegalArgumentException("the wire client reads the basic design with images inline and "
-                        + "no read replicas");
-            }
-            if (socket != null && (client != Client.WIRE || !PgWire.isSocketDirectory(socket))) {
-                throw new IllegalArgumentException("a Unix socket directory is an absolute path, for the wire client: "
-                        + socket);
-            }
-        }
-
-        public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
-                      Design design, Duration refresh, Duration timeout, FeedDesign feed, ReadReplicas replicas,
-                      PhysicalDesign physical, Client client) {
-            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, replicas,
-                    physical, client, null);
-        }
-
-        public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
-                      Design design, Duration refresh, Duration timeout, FeedDesign feed, ReadReplicas replicas,
-                      PhysicalDesign physical) {
-            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, replicas,
-                    physical, null, null);
-        }
-
-        /** The same settings with the read actions' client {@code c}. */
-        public Config withClient(Client c) {
-            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed,
-                    replicas, physical, c, socket);
-        }
-
-        /** The same settings with the wire client's Unix socket directory {@code dir} (null: TCP). */
-        public Config withSocket(String dir) {
-            return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed,
-                    replicas, physical, client, dir);
-        }
-
-        /** No read replicas, the Basic physical design. */
-        public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
-                      Design design, Duration refresh, Duration timeout, FeedDesign feed) {
-            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, null, null);
         }
 
         /** The same settings with the read replicas {@code r}. */
         public Config withReplicas(ReadReplicas r) {
             return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed, r,
-                    physical, client, socket);
+                    physical);
         }
 
         /** The same settings with physical design {@code p}. */
         public Config withPhysical(PhysicalDesign p) {
             return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, feed,
-                    replicas, p, client, socket);
+                    replicas, p);
         }
 
         /** The pull feed. */
         public Config(String url, String user, String password, int pool, boolean embedded, int friendshipRows,
                       Design design, Duration refresh, Duration timeout) {
-            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, null);
+            this(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, null, null, null);
         }
 
         /** The same settings with feed design {@code f}. */
         public Config withFeed(FeedDesign f) {
             return new Config(url, user, password, pool, embedded, friendshipRows, design, refresh, timeout, f,
-                    replicas, physical, client, socket);
+                    replicas, physical);
         }
 
         /** The default timeout. */
@@ -249,9 +178,6 @@ public final class PostgresStore extends RelationalStore {
         this.replicas = config.replicas();
         this.replicaPools = List.copyOf(replicaPools);
         this.timeout = config.timeout();
-        this.client = config.client();
-        this.socket = embedded != null ? embedded.socketDirectory() : config.socket();
-        this.password = embedded != null ? null : config.password();
         this.target = target;
         this.loadProperties = loadProperties;
         this.pool = pool;
@@ -282,10 +208,6 @@ public final class PostgresStore extends RelationalStore {
             String user = server != null || config.user() == null ? "postgres" : config.user();
             String password = server != null ? null : config.password();
             Target target = Target.of(url, user);
-            if (config.client() == Client.WIRE && (target.host().contains(",") || !target.plaintext())) {
-                throw new StoreException("postgres.client=wire speaks to one server without TLS: give postgres.url "
-                        + "one host and, unless it is this machine, sslmode=disable (got " + url + ")");
-            }
             Properties props = new Properties();
             props.setProperty("user", user);
             if (password != null) {
@@ -299,7 +221,6 @@ public final class PostgresStore extends RelationalStore {
             // BG sessions run the same few statements millions of times: plan them server-side from the first use.
             props.setProperty("prepareThreshold", "1");
             target.chooseTls(props);
-            props.setProperty("socketFactory", BufferedSocketFactory.class.getName());
 
             int version;
             int slots;
@@ -624,29 +545,7 @@ public final class PostgresStore extends RelationalStore {
         int readMillis = (int) Math.min(Integer.MAX_VALUE, timeout.plusSeconds(1).toMillis());
         return new PostgresSession(this::connect, reads, (c, r) -> view == null
                 ? new RelationalSession(c, r, replicas.actions(), s, null)
-                : new MatviewSession(c, r, replicas.actions(), s, sync), timeout.toMillis(), readMillis,
-                client == Client.WIRE ? () -> openWire(s, readMillis) : null);
-    }
-
-    /**
-     * A connection of BG's own protocol client with the session's timeouts (statement_timeout, and the read timeout
-     * a second longer) and VP, LF, VFR, VTR and the one-statement friendship writes prepared on it.
-     */
-    private WireActions openWire(RelationalSchema s, int readMillis) {
-        PgWire w = null;
-        try {
-            w = PgWire.connect(socket != null ? socket : target.host(), Integer.parseInt(target.port()),
-                    target.database(), target.user(), password, readMillis, readMillis);
-            w.execute("SET statement_timeout = " + timeout.toMillis());
-            return new WireActions(w, s);
-        } catch (WireException e) {
-            if (w != null) {
-                w.close();
-            }
-            throw new StoreException(target.describe(e) + " (postgres.client=wire"
-                    + (socket == null ? ")" : ", over the Unix socket " + PgWire.socketFile(socket,
-                            Integer.parseInt(target.port())) + " of postgres.socket)"), e);
-        }
+                : new MatviewSession(c, r, replicas.actions(), s, sync), timeout.toMillis(), readMillis);
     }
 
     /** A session with the store's timeouts whose every statement runs on the primary, for BG's checks. */
@@ -667,12 +566,6 @@ public final class PostgresStore extends RelationalStore {
     /** The read replicas' URLs ({@code postgres.read-urls}); empty without replicas. */
     public List<String> readUrls() {
         return replicaPools.stream().map(Replica::url).toList();
-    }
-
-    /** Every connection reads through {@link BufferedSocketFactory}, which hands off before each wait for a reply. */
-    @Override
-    public boolean handsOffWhileWaiting() {
-        return true;
     }
 
     /** A statement runs at most {@code postgres.timeout}; a server that does not answer is given up a second later. */

@@ -137,57 +137,18 @@ class PostgresStoreProviderTest {
     }
 
     @Test
-    void theReadClientIsPgjdbcUnlessWireIsAskedFor() {
-        assertThat(config().client()).isEqualTo(PostgresStore.Client.PGJDBC);
-        assertThat(config("postgres.client", "wire").client()).isEqualTo(PostgresStore.Client.WIRE);
+    void theSettingsOfTheRemovedWireClientAreRefusedSayingWhatReplacedThem(@TempDir Path dir) {
+        // pgjdbc is what BG does for every action: an old command line that names it still runs.
+        assertThat(config("postgres.client", "pgjdbc").pool()).isZero();
+        assertThatThrownBy(() -> config("postgres.client", "wire"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessage("postgres.client: BG's own protocol client (wire) is gone: BG uses pgJDBC for every "
+                        + "action; drop the setting");
         assertThatThrownBy(() -> config("postgres.client", "libpq"))
-                .isInstanceOf(InvalidParameterException.class)
-                .hasMessage("postgres.client: expected one of pgjdbc, wire, got 'libpq'");
-    }
-
-    @Test
-    void theWireClientRefusesWhatItCannotRead() {
-        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.design", "matview"))
-                .isInstanceOf(InvalidParameterException.class)
-                .hasMessageContaining("postgres.client: wire reads the basic design")
-                .hasMessageContaining("postgres.design=matview");
-        assertThatThrownBy(() -> config("postgres.client", "wire", "images", "fs"))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("images=fs");
-        assertThatThrownBy(() -> config("postgres.client", "wire",
-                "postgres.read-urls", "jdbc:postgresql://localhost:5433/bg"))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("postgres.read-urls");
-    }
-
-    @Test
-    void theWireClientSpeaksOnlyWithoutTls() {
-        assertThat(Target.of("jdbc:postgresql://localhost:5432/bg", "u").plaintext()).isTrue();
-        assertThat(Target.of("jdbc:postgresql://127.0.0.1:5432/bg?sslmode=require", "u").plaintext()).isFalse();
-        assertThat(Target.of("jdbc:postgresql://db.example.com:5432/bg", "u").plaintext()).isFalse();
-        assertThat(Target.of("jdbc:postgresql://db.example.com:5432/bg?sslmode=disable", "u").plaintext()).isTrue();
-        assertThatThrownBy(() -> PostgresStore.open(new PostgresStore.Config(
-                "jdbc:postgresql://db.example.com:5432/bg", "u", null, 2, false, 1)
-                .withClient(PostgresStore.Client.WIRE)))
-                .hasMessageStartingWith("postgres.client=wire speaks to one server without TLS");
-    }
-
-    @Test
-    void aUnixSocketDirectoryIsForTheWireClientAndAServerOfOnesOwn(@TempDir Path dir) {
-        assertThat(config("postgres.client", "wire").socket()).isNull();
-        assertThat(config("postgres.client", "wire", "postgres.socket", dir.toString()).socket())
-                .isEqualTo(dir.toString());
+                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("pgJDBC");
         assertThatThrownBy(() -> config("postgres.socket", dir.toString()))
                 .isInstanceOf(InvalidParameterException.class)
-                .hasMessageStartingWith("postgres.socket: is for postgres.client=wire");
-        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.socket", "var/run/postgresql"))
-                .isInstanceOf(InvalidParameterException.class)
-                .hasMessageContaining("absolute path").hasMessageContaining("var/run/postgresql");
-        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.socket",
-                dir.resolve("missing").toString()))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("existing directory");
-        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.embedded", "true",
-                "postgres.socket", dir.toString()))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("embedded server");
-        assertThatThrownBy(() -> new PostgresStore.Config(null, null, null, 0, false, 1).withSocket("/tmp"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wire client");
+                .hasMessage("postgres.socket: is gone with BG's own protocol client: BG uses pgJDBC over TCP to "
+                        + "postgres.url; drop the setting");
     }
 }
