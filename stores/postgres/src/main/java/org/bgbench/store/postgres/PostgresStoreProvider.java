@@ -113,7 +113,7 @@ public final class PostgresStoreProvider implements StoreProvider {
         return PostgresStore.open(config(settings));
     }
 
-    static PostgresStore.Config config(StoreSettings s) {
+    static PostgresConfig config(StoreSettings s) {
         int pool = s.getInt(POOL, 0);
         if (pool < 0) {
             throw new InvalidParameterException(POOL, "must be 0 (automatic) or more, got " + pool);
@@ -132,19 +132,19 @@ public final class PostgresStoreProvider implements StoreProvider {
         }
         refuseGone(s);
         ReadReplicas replicas = replicas(s);
-        return new PostgresStore.Config(
-                url,
-                either(s, USER, USC_USER, DEFAULT_USER),
-                either(s, PASSWORD, USC_PASSWORD, null),
-                pool,
-                embedded,
-                Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")),
-                design,
-                refreshInterval(s.get(REFRESH), design),
-                s.timeout(TIMEOUT),
-                FeedDesign.from(s),
-                replicas,
-                physical);
+        return PostgresConfig.at(url)
+                .user(either(s, USER, USC_USER, DEFAULT_USER))
+                .password(either(s, PASSWORD, USC_PASSWORD, null))
+                .pool(pool)
+                .embedded(embedded)
+                .friendshipRows(Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")))
+                .design(design)
+                .refresh(refreshInterval(s.get(REFRESH), design))
+                .timeout(s.timeout(TIMEOUT))
+                .feed(FeedDesign.from(s))
+                .replicas(replicas)
+                .physical(physical)
+                .build();
     }
 
     /**

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PostgresStoreProviderTest {
     private final PostgresStoreProvider provider = new PostgresStoreProvider();
 
-    private PostgresStore.Config config(String... keyValues) {
+    private PostgresConfig config(String... keyValues) {
         Map<String, String> given = new HashMap<>();
         for (int i = 0; i < keyValues.length; i += 2) {
             given.put(keyValues[i], keyValues[i + 1]);
@@ -27,24 +27,24 @@ class PostgresStoreProviderTest {
 
     @Test
     void theBasicDesignIsTheDefault() {
-        PostgresStore.Config c = config();
-        assertThat(c.design()).isEqualTo(PostgresStore.Design.BASIC);
-        assertThat(c.refresh()).isNull();
+        PostgresConfig c = config();
+        assertThat(c.designs().view()).isEqualTo(PostgresStore.Design.BASIC);
+        assertThat(c.designs().refresh()).isNull();
         assertThat(provider.settings()).extracting(s -> s.key()).contains("postgres.design", "postgres.refresh");
     }
 
     @Test
     void theMatviewDesignRefreshesSynchronouslyOrAtAnInterval() {
-        assertThat(config("postgres.design", "matview").design()).isEqualTo(PostgresStore.Design.MATVIEW);
-        assertThat(config("postgres.design", "matview").refresh()).as("sync by default").isNull();
-        assertThat(config("postgres.design", "MatView", "postgres.refresh", "SYNC").refresh()).isNull();
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "5s").refresh())
+        assertThat(config("postgres.design", "matview").designs().view()).isEqualTo(PostgresStore.Design.MATVIEW);
+        assertThat(config("postgres.design", "matview").designs().refresh()).as("sync by default").isNull();
+        assertThat(config("postgres.design", "MatView", "postgres.refresh", "SYNC").designs().refresh()).isNull();
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "5s").designs().refresh())
                 .isEqualTo(Duration.ofSeconds(5));
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "500ms").refresh())
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "500ms").designs().refresh())
                 .isEqualTo(Duration.ofMillis(500));
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "PT1M").refresh())
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "PT1M").designs().refresh())
                 .isEqualTo(Duration.ofMinutes(1));
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "2").refresh())
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "2").designs().refresh())
                 .as("a plain number is seconds, as BG's other durations").isEqualTo(Duration.ofSeconds(2));
     }
 
@@ -84,8 +84,8 @@ class PostgresStoreProviderTest {
 
     @Test
     void theConfigRecordRefusesAnIntervalWithoutTheView() {
-        assertThatThrownBy(() -> new PostgresStore.Config(null, null, null, 0, true, 1, PostgresStore.Design.BASIC,
-                Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> PostgresConfig.embedded().refresh(Duration.ofSeconds(1))
+                .build()).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -120,14 +120,14 @@ class PostgresStoreProviderTest {
 
     @Test
     void thePhysicalDesignSettingsAreReadAndMatviewRefusesCountsAsAttributes() {
-        assertThat(config().physical()).isEqualTo(PhysicalDesign.BASIC);
+        assertThat(config().designs().physical()).isEqualTo(PhysicalDesign.BASIC);
         PhysicalDesign boosted = config("friendship.tables", "2", "counts", "attributes", "images", "fs",
-                "postgres.url", "jdbc:postgresql://db:5432/social?ssl=false").physical();
+                "postgres.url", "jdbc:postgresql://db:5432/social?ssl=false").designs().physical();
         assertThat(boosted).isEqualTo(new PhysicalDesign(2, true, true,
                 Path.of(System.getProperty("user.home"), ".bg", "images", "postgres-social")));
-        assertThat(config("postgres.embedded", "true", "images", "fs").physical().imagesDir().getFileName())
+        assertThat(config("postgres.embedded", "true", "images", "fs").designs().physical().imagesDir().getFileName())
                 .isEqualTo(Path.of("postgres-embedded"));
-        assertThat(config("postgres.design", "matview", "friendship.tables", "2").physical().twoTables()).isTrue();
+        assertThat(config("postgres.design", "matview", "friendship.tables", "2").designs().physical().twoTables()).isTrue();
         assertThatThrownBy(() -> config("postgres.design", "matview", "counts", "attributes"))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessage("counts: attributes cannot be combined with postgres.design=matview (both keep VP's counts:"
@@ -139,7 +139,7 @@ class PostgresStoreProviderTest {
     @Test
     void theSettingsOfTheRemovedWireClientAreRefusedSayingWhatReplacedThem(@TempDir Path dir) {
         // pgjdbc is what BG does for every action: an old command line that names it still runs.
-        assertThat(config("postgres.client", "pgjdbc").pool()).isZero();
+        assertThat(config("postgres.client", "pgjdbc").server().pool()).isZero();
         assertThatThrownBy(() -> config("postgres.client", "wire"))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessage("postgres.client: BG's own protocol client (wire) is gone: BG uses pgJDBC for every "
