@@ -64,22 +64,6 @@ class EmulatorSqlStoresTest {
         }
     }
 
-    /**
-     * 32 members taking turns on one thread per core, each leaving it while PostgreSQL answers (pgJDBC's writes
-     * and the wire client's reads alike): the same writes, the same end state, and the members really interleaved.
-     */
-    @Test
-    void postgresOnSharedThreadsEndsInTheExpectedState() {
-        long before = SharedThreads.handOffs();
-        try (DataStore store = new PostgresStoreProvider().open(StoreSettings.forProvider(new PostgresStoreProvider(),
-                Map.of("postgres.embedded", "true", "postgres.pool", "40", "postgres.client", "wire")))) {
-            assertThat(store.handsOffWhileWaiting()).isTrue();
-            runAndCompare(store, 32, EmulatorConfig.ThreadKind.SHARED);
-        }
-        assertThat(SharedThreads.handOffs() - before).as("members left their thread while the store answered")
-                .isGreaterThan(8_000);
-    }
-
     @Test
     void sharedThreadsAreRefusedForAStoreThatDoesNotHandOff() {
         try (DataStore store = new SqliteStoreProvider().open(
