@@ -37,6 +37,7 @@ import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.bgbench.store.postgres.PostgresConfig;
 import org.bgbench.store.postgres.PostgresStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,7 +76,7 @@ abstract class CasqlBehaviour {
         if (server() != null) {
             server = CacheServer.start(server());
         }
-        postgres = PostgresStore.open(new PostgresStore.Config(null, null, null, 2, true, 1));
+        postgres = PostgresStore.open(PostgresConfig.embedded().pool(2).build());
     }
 
     @AfterAll

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.postgres.PostgresConfig;
 import org.bgbench.store.postgres.PostgresStore;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.RelationalFeedSuite;
@@ -34,7 +35,7 @@ abstract class CasqlFeedSuite extends RelationalFeedSuite {
         if (server() != null) {
             server = CacheServer.start(server());
         }
-        postgres = PostgresStore.open(new PostgresStore.Config(null, null, null, 2, true, 1));
+        postgres = PostgresStore.open(PostgresConfig.embedded().pool(2).build());
         try (Connection c = DriverManager.getConnection(postgres.url(), "postgres", "");
              Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE casql_feed");

@@ -23,7 +23,6 @@ import org.bgbench.model.Durations;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.FeedDesign;
-import org.bgbench.store.relational.net.BufferedSocketFactory;
 import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.PoolBorrow;
@@ -186,9 +185,6 @@ public final class MariadbStore extends RelationalStore {
         props.setProperty("useBulkStmts", "true");
         props.setProperty("useServerPrepStmts", "true");
         props.setProperty("cachePrepStmts", "true");
-        // Blocking sockets whose long timeouts a watchdog enforces: one read per reply, not read, poll and read again
-        // (stores/postgres/README.md, "Blocking sockets"). Connector/J buffers 16 KiB itself.
-        props.setProperty("socketFactory", BufferedSocketFactory.Unbuffered.class.getName());
         int slots;
         try (Connection c = direct(url, props); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT @@max_connections")) {

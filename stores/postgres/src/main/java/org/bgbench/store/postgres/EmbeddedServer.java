@@ -20,25 +20,13 @@ final class EmbeddedServer implements AutoCloseable {
     private final Path dir;
     private final Path data;
     private final EmbeddedPostgres pg;
-    /** Whether the server listens on a Unix socket in {@link #dir} (not when the path would be too long). */
-    private final boolean socket;
     private final OrphanGuard guard;
 
-    private EmbeddedServer(Path dir, Path data, EmbeddedPostgres pg, boolean socket, OrphanGuard guard) {
+    private EmbeddedServer(Path dir, Path data, EmbeddedPostgres pg, OrphanGuard guard) {
         this.dir = dir;
         this.data = data;
         this.pg = pg;
-        this.socket = socket;
         this.guard = guard;
-    }
-
-    /**
-     * Whether a socket file in {@code dir} fits a Unix socket address: PostgreSQL refuses to start when the path of
-     * {@code .s.PGSQL.<port>} is longer than 107 bytes (a long TMPDIR); the server then has no Unix socket.
-     */
-    static boolean socketFits(Path dir) {
-        return dir.resolve(".s.PGSQL.65535").toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
-                <= 107;
     }
 
     static EmbeddedServer start() {
@@ -53,7 +41,6 @@ final class EmbeddedServer implements AutoCloseable {
             Path data = dir.resolve("data");
             // Watching before the server starts: a BG killed while it starts leaves nothing behind either.
             guard = OrphanGuard.watch(dir, data);
-            boolean socket = socketFits(dir);
             EmbeddedPostgres pg = EmbeddedPostgres.builder()
                     .setDataDirectory(data)
                     .setCleanDataDirectory(true)
@@ -66,10 +53,10 @@ final class EmbeddedServer implements AutoCloseable {
                     .setServerConfig("synchronous_commit", "off")
                     .setServerConfig("max_wal_size", "4GB")
                     .setServerConfig("checkpoint_timeout", "30min")
-                    // Its own socket directory: the wire client connects there, and no other server's socket collides.
-                    .setServerConfig("unix_socket_directories", socket ? dir.toString() : "")
+                    // TCP only (pgJDBC's transport): no Unix socket to collide with another server's.
+                    .setServerConfig("unix_socket_directories", "")
                     .start();
-            EmbeddedServer server = new EmbeddedServer(dir, data, pg, socket, guard);
+            EmbeddedServer server = new EmbeddedServer(dir, data, pg, guard);
             // The server inherited BG's batch policy (the bg launcher's default): BG yields its cores to the store,
             // not the store to BG, so the postmaster and the processes it runs go back to the normal policy (and the
             // backends it forks later inherit that). Best effort: a server left at batch only does not preempt BG.
@@ -90,11 +77,6 @@ final class EmbeddedServer implements AutoCloseable {
 
     String url() {
         return "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres";
-    }
-
-    /** The directory of the server's Unix domain socket ({@code .s.PGSQL.<port>}); null when it has none (TCP only). */
-    String socketDirectory() {
-        return socket ? dir.toString() : null;
     }
 
     int port() {

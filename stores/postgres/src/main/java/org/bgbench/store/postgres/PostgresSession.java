@@ -3,10 +3,10 @@ package org.bgbench.store.postgres;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
-import org.bgbench.model.Action;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
@@ -44,13 +44,6 @@ final class PostgresSession implements StoreSession {
     /** The read replica's connection; null without replicas. */
     private Connection r;
     private StoreSession s;
-    /** Opens the session's own-protocol client ({@code postgres.client=wire}); null with pgJDBC for every action. */
-    private final Supplier<WireActions> wireActions;
-    /**
-     * The connection of VP, LF, VFR, VTR and the one-statement friendship writes with {@code postgres.client=wire};
-     * null until opened or after it was lost.
-     */
-    private WireActions wire;
 
     /**
      * @param connections borrows a connection (fails with a {@link StoreException} saying why)
@@ -61,68 +54,12 @@ final class PostgresSession implements StoreSession {
      */
     PostgresSession(Supplier<Connection> connections, Supplier<Connection> reads,
                     BiFunction<Connection, Connection, StoreSession> design, long statementMillis, int readMillis) {
-        this(connections, reads, design, statementMillis, readMillis, null);
-    }
-
-    /**
-     * @param wireActions opens the connection VP, LF, VFR, VTR and the one-statement friendship writes use instead of
-     *                  pgJDBC's ({@code postgres.client=wire},
-     *                  with the store's timeouts set); null for none
-     */
-    PostgresSession(Supplier<Connection> connections, Supplier<Connection> reads,
-                    BiFunction<Connection, Connection, StoreSession> design, long statementMillis, int readMillis,
-                    Supplier<WireActions> wireActions) {
-        this.wireActions = wireActions;
         this.connections = connections;
         this.reads = reads;
         this.design = design;
         this.statementMillis = statementMillis;
         this.readMillis = readMillis;
         open();
-        if (wireActions != null) {
-            try {
-                wire = wireActions.get();
-            } catch (RuntimeException e) {
-                try {
-                    close();
-                } catch (RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                throw e;
-            }
-        }
-    }
-
-    /** The own-protocol reads, on a new connection if the last one was lost. */
-    private WireActions wire() {
-        if (wire == null) {
-            wire = wireActions.get();
-        }
-        return wire;
-    }
-
-    /**
-     * The own-protocol client when it does friendship write {@code action}; null when pgJDBC does it (no wire client,
-     * or a design that does it in a transaction).
-     */
-    private WireActions wireWrites(Action action) {
-        if (wireActions == null) {
-            return null;
-        }
-        try {
-            WireActions w = wire();
-            return w.writes(action) ? w : null;
-        } catch (RuntimeException e) {
-            throw wireFailed(e);
-        }
-    }
-
-    /** After a failed own-protocol action: drops a lost connection; the next action opens another. */
-    private RuntimeException wireFailed(RuntimeException e) {
-        if (wire != null && wire.isClosed()) {
-            wire = null;
-        }
-        return e;
     }
 
     private void open() {
@@ -144,7 +81,7 @@ final class PostgresSession implements StoreSession {
         // back to the pool without this session's timeouts.
         StoreSession created = design.apply(conn, read);
         try {
-            for (Connection x : read == null ? java.util.List.of(conn) : java.util.List.of(conn, read)) {
+            for (Connection x : read == null ? List.of(conn) : List.of(conn, read)) {
                 x.setNetworkTimeout(DIRECT, readMillis);
                 try (Statement st = x.createStatement()) {
                     st.execute("SET statement_timeout = " + statementMillis);
@@ -201,14 +138,6 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void viewProfile(int requester, int profile, ProfileView out) {
-        if (wireActions != null) {
-            try {
-                wire().viewProfile(requester, profile, out);
-            } catch (RuntimeException e) {
-                throw wireFailed(e);
-            }
-            return;
-        }
         try {
             session().viewProfile(requester, profile, out);
         } catch (RuntimeException e) {
@@ -218,14 +147,6 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void listFriends(int requester, int profile, MemberList out) {
-        if (wireActions != null) {
-            try {
-                wire().listFriends(profile, out);
-            } catch (RuntimeException e) {
-                throw wireFailed(e);
-            }
-            return;
-        }
         try {
             session().listFriends(requester, profile, out);
         } catch (RuntimeException e) {
@@ -235,14 +156,6 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void viewFriendRequests(int member, MemberList out) {
-        if (wireActions != null) {
-            try {
-                wire().viewFriendRequests(member, out);
-            } catch (RuntimeException e) {
-                throw wireFailed(e);
-            }
-            return;
-        }
         try {
             session().viewFriendRequests(member, out);
         } catch (RuntimeException e) {
@@ -252,15 +165,6 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void inviteFriend(int inviter, int invitee) {
-        WireActions w = wireWrites(Action.IF);
-        if (w != null) {
-            try {
-                w.inviteFriend(inviter, invitee);
-            } catch (RuntimeException e) {
-                throw wireFailed(e);
-            }
-            return;
-        }
         try {
             session().inviteFriend(inviter, invitee);
         } catch (RuntimeException e) {
@@ -270,15 +174,6 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void acceptFriendRequest(int invitee, int inviter) {
-        WireActions w = wireWrites(Action.AFR);
-        if (w != null) {
-            try {
-                w.acceptFriendRequest(invitee, inviter);
-            } catch (RuntimeException e) {
-                throw wireFailed(e);
-            }
-            return;
-        }
         try {
             session().acceptFriendRequest(invitee, inviter);
         } catch (RuntimeException e) {
@@ -288,15 +183,6 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void rejectFriendRequest(int invitee, int inviter) {
-        WireActions w = wireWrites(Action.RFR);
-        if (w != null) {
-            try {
-                w.rejectFriendRequest(invitee, inviter);
-            } catch (RuntimeException e) {
-                throw wireFailed(e);
-            }
-            return;
-        }
         try {
             session().rejectFriendRequest(invitee, inviter);
         } catch (RuntimeException e) {
@@ -306,15 +192,6 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void thawFriendship(int member, int friend) {
-        WireActions w = wireWrites(Action.TF);
-        if (w != null) {
-            try {
-                w.thawFriendship(member, friend);
-            } catch (RuntimeException e) {
-                throw wireFailed(e);
-            }
-            return;
-        }
         try {
             session().thawFriendship(member, friend);
         } catch (RuntimeException e) {
@@ -324,14 +201,6 @@ final class PostgresSession implements StoreSession {
 
     @Override
     public void viewTopKResources(int requester, int profile, int k, ResourceList out) {
-        if (wireActions != null) {
-            try {
-                wire().viewTopKResources(profile, k, out);
-            } catch (RuntimeException e) {
-                throw wireFailed(e);
-            }
-            return;
-        }
         try {
             session().viewTopKResources(requester, profile, k, out);
         } catch (RuntimeException e) {
@@ -391,16 +260,11 @@ final class PostgresSession implements StoreSession {
      */
     @Override
     public void close() {
-        if (wire != null) {
-            WireActions w = wire;
-            wire = null;
-            w.close();
-        }
         if (s == null) {
             return;
         }
         try {
-            for (Connection x : r == null ? java.util.List.of(c) : java.util.List.of(c, r)) {
+            for (Connection x : r == null ? List.of(c) : List.of(c, r)) {
                 reset(x);
             }
         } finally {

@@ -1,6 +1,7 @@
 package org.bgbench.store.postgres;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.bgbench.model.InvalidParameterException;
@@ -32,6 +33,10 @@ public final class PostgresStoreProvider implements StoreProvider {
     static final String READ_ACTIONS = "postgres.read-actions";
     static final String CLIENT = "postgres.client";
     static final String SOCKET = "postgres.socket";
+    static final String GONE_CLIENT = "BG's own protocol client (wire) is gone: BG uses pgJDBC for every action; drop "
+            + "the setting";
+    static final String GONE_SOCKET = "is gone with BG's own protocol client: BG uses pgJDBC over TCP to postgres.url; "
+            + "drop the setting";
     static final String DEFAULT_URL = "jdbc:postgresql://localhost:5432/bg";
     static final String DEFAULT_USER = "postgres";
     // USC BG's JDBC client keys, read when the postgres.* key is not given.
@@ -52,7 +57,7 @@ public final class PostgresStoreProvider implements StoreProvider {
 
     @Override
     public List<StoreSetting> settings() {
-        List<StoreSetting> all = new java.util.ArrayList<>(List.of(
+        List<StoreSetting> all = new ArrayList<>(List.of(
                 StoreSetting.of(StoreSetting.Kind.DATABASE_URL, URL, DEFAULT_URL, "JDBC URL of the database"),
                 new StoreSetting(USER, DEFAULT_USER, "role to log in as"),
                 new StoreSetting(PASSWORD, null, "password of the role"),
@@ -78,18 +83,9 @@ public final class PostgresStoreProvider implements StoreProvider {
                                 + "server that does not answer at all is given up 1 s later (read timeout), and "
                                 + "connecting or waiting for a pooled connection is bounded by it too; at least 1s; "
                                 + "default max(10s, 100·β)"),
-                new StoreSetting(CLIENT, "pgjdbc",
-                        "the client of View Profile, List Friends, View Friend Requests, View Top-K Resources "
-                                + "and the friendship writes done in one statement: pgjdbc; or wire = BG's own "
-                                + "PostgreSQL protocol client, which reads each reply into one array, on a second "
-                                + "connection per session; basic design, images "
-                                + "inline, no read replicas, no TLS (one host, this machine or sslmode=disable)"),
-                StoreSetting.of(StoreSetting.Kind.DIRECTORY, SOCKET, null,
-                        "with " + CLIENT + "=wire, a server on this machine: the directory of its Unix domain socket "
-                                + "(unix_socket_directories, e.g. /var/run/postgresql), which the wire client uses "
-                                + "instead of TCP, at postgres.url's port; about half the client CPU of a small "
-                                + "query; the server must let postgres.user in over it (pg_hba.conf 'local'). The "
-                                + "embedded server's wire connections use its socket without it"),
+                // Gone: kept in the list only so that a command line naming them gets one line saying what replaced them.
+                new StoreSetting(CLIENT, null, GONE_CLIENT),
+                StoreSetting.of(StoreSetting.Kind.DIRECTORY, SOCKET, null, GONE_SOCKET),
                 StoreSetting.of(StoreSetting.Kind.DATABASE_URL, USC_URL, null, "USC BG alias of postgres.url"),
                 new StoreSetting(USC_USER, null, "USC BG alias of postgres.user"),
                 new StoreSetting(USC_PASSWORD, null, "USC BG alias of postgres.password")));
@@ -117,7 +113,7 @@ public final class PostgresStoreProvider implements StoreProvider {
         return PostgresStore.open(config(settings));
     }
 
-    static PostgresStore.Config config(StoreSettings s) {
+    static PostgresConfig config(StoreSettings s) {
         int pool = s.getInt(POOL, 0);
         if (pool < 0) {
             throw new InvalidParameterException(POOL, "must be 0 (automatic) or more, got " + pool);
@@ -134,57 +130,36 @@ public final class PostgresStoreProvider implements StoreProvider {
             throw new InvalidParameterException(PhysicalDesign.COUNTS_KEY, "attributes cannot be combined with "
                     + DESIGN + "=matview (both keep VP's counts: the view or the member columns); choose one");
         }
-        PostgresStore.Client client = switch (s.getChoice(CLIENT, "pgjdbc", "pgjdbc", "wire")) {
-            case "wire" -> PostgresStore.Client.WIRE;
-            default -> PostgresStore.Client.PGJDBC;
-        };
+        refuseGone(s);
         ReadReplicas replicas = replicas(s);
-        if (client == PostgresStore.Client.WIRE) {
-            String why = design == PostgresStore.Design.MATVIEW ? DESIGN + "=matview"
-                    : physical.imagesInFiles() ? PhysicalDesign.IMAGES_KEY + "=fs"
-                    : !replicas.urls().isEmpty() ? READ_URLS : null;
-            if (why != null) {
-                throw new InvalidParameterException(CLIENT, "wire reads the basic design with images inline and no "
-                        + "read replicas, not with " + why + "; use " + CLIENT + "=pgjdbc");
-            }
-        }
-        return new PostgresStore.Config(
-                url,
-                either(s, USER, USC_USER, DEFAULT_USER),
-                either(s, PASSWORD, USC_PASSWORD, null),
-                pool,
-                embedded,
-                Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")),
-                design,
-                refreshInterval(s.get(REFRESH), design),
-                s.timeout(TIMEOUT),
-                FeedDesign.from(s),
-                replicas,
-                physical,
-                client,
-                socket(s, client));
+        return PostgresConfig.at(url)
+                .user(either(s, USER, USC_USER, DEFAULT_USER))
+                .password(either(s, PASSWORD, USC_PASSWORD, null))
+                .pool(pool)
+                .embedded(embedded)
+                .friendshipRows(Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")))
+                .design(design)
+                .refresh(refreshInterval(s.get(REFRESH), design))
+                .timeout(s.timeout(TIMEOUT))
+                .feed(FeedDesign.from(s))
+                .replicas(replicas)
+                .physical(physical)
+                .build();
     }
 
-    /** {@code postgres.socket}: an existing absolute directory, with the wire client; null when not given. */
-    static String socket(StoreSettings s, PostgresStore.Client client) {
-        String dir = s.get(SOCKET);
-        if (dir == null || dir.isBlank()) {
-            return null;
+    /**
+     * Refuses the settings of BG's own PostgreSQL protocol client, which is gone: {@code postgres.client=pgjdbc} is
+     * what BG does anyway and passes; any other client, and any {@code postgres.socket}, is refused in one line.
+     */
+    static void refuseGone(StoreSettings s) {
+        String client = s.get(CLIENT);
+        if (client != null && !client.isBlank() && !client.trim().equalsIgnoreCase("pgjdbc")) {
+            throw new InvalidParameterException(CLIENT, GONE_CLIENT);
         }
-        if (client != PostgresStore.Client.WIRE) {
-            throw new InvalidParameterException(SOCKET, "is for " + CLIENT + "=wire (pgJDBC speaks TCP only); add -p "
-                    + CLIENT + "=wire or drop " + SOCKET);
+        String socket = s.get(SOCKET);
+        if (socket != null && !socket.isBlank()) {
+            throw new InvalidParameterException(SOCKET, GONE_SOCKET);
         }
-        if (s.getBoolean(EMBEDDED, false)) {
-            throw new InvalidParameterException(SOCKET, "is for a server of your own: the embedded server's wire "
-                    + "connections already use its Unix socket; drop " + SOCKET);
-        }
-        if (!org.bgbench.store.postgres.wire.PgWire.isSocketDirectory(dir)
-                || !java.nio.file.Files.isDirectory(java.nio.file.Path.of(dir))) {
-            throw new InvalidParameterException(SOCKET, "must be an existing directory given as an absolute path "
-                    + "(the server's unix_socket_directories, e.g. /var/run/postgresql), got " + dir);
-        }
-        return dir;
     }
 
     /** {@code postgres.read-urls} and {@code postgres.read-actions}; refused with the embedded server. */

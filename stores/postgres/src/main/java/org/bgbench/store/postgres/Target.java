@@ -46,17 +46,6 @@ record Target(String url, String host, String port, String database, String user
         }
     }
 
-    /**
-     * Whether BG talks to the server unencrypted: on this machine unless the URL chooses, elsewhere only when the URL
-     * says {@code sslmode=disable}. BG's own protocol client ({@code postgres.client=wire}) has no TLS and connects
-     * only then.
-     */
-    boolean plaintext() {
-        Properties p = Driver.parseURL(url, null);
-        String mode = p == null ? null : p.getProperty("sslmode");
-        return "disable".equals(mode) || (loopback() && !choosesTls());
-    }
-
     /** Whether the URL itself says whether to encrypt. */
     boolean choosesTls() {
         Properties p = Driver.parseURL(url, null);

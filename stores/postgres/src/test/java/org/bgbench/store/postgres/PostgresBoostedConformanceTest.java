@@ -31,12 +31,12 @@ class PostgresBoostedConformanceTest extends StoreConformanceSuite {
 
     @Override
     protected DataStore openStore() {
-        return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 2).withPhysical(boosted()));
+        return PostgresStore.open(PostgresConfig.embedded().friendshipRows(2).physical(boosted()).build());
     }
 
     @Override
     protected DataStore openAgain() {
-        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 2)
-                .withPhysical(boosted()));
+        return PostgresStore.open(PostgresConfig.at(((PostgresStore) store).url()).pool(2).friendshipRows(2)
+                .physical(boosted()).build());
     }
 }

@@ -9,12 +9,12 @@ import org.junit.jupiter.api.Tag;
 class PostgresConformanceTest extends StoreConformanceSuite {
     @Override
     protected DataStore openStore() {
-        return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 1));
+        return PostgresStore.open(PostgresConfig.embedded().build());
     }
 
     /** A second client of the embedded server (closing the suite's own handle would stop the server). */
     @Override
     protected DataStore openAgain() {
-        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 1));
+        return PostgresStore.open(PostgresConfig.at(((PostgresStore) store).url()).pool(2).build());
     }
 }

@@ -34,7 +34,7 @@ class PostgresFeedTest extends RelationalFeedSuite {
 
     @BeforeAll
     void start() throws Exception {
-        server = PostgresStore.open(new PostgresStore.Config(null, null, null, 2, true, 1));
+        server = PostgresStore.open(PostgresConfig.embedded().pool(2).build());
         try (Connection c = DriverManager.getConnection(server.url(), "postgres", "");
              Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE feed");
@@ -55,7 +55,7 @@ class PostgresFeedTest extends RelationalFeedSuite {
 
     @Override
     protected DataStore open(FeedDesign design) {
-        return PostgresStore.open(new PostgresStore.Config(url, null, null, 2, false, 1).withFeed(design));
+        return PostgresStore.open(PostgresConfig.at(url).pool(2).feed(design).build());
     }
 
     /**

@@ -15,7 +15,7 @@ class PostgresLoadBenchmark {
     @Test
     void loadStandardGraph() {
         SocialGraph graph = new SocialGraph(GraphSpec.defaults());
-        try (PostgresStore store = PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 1))) {
+        try (PostgresStore store = PostgresStore.open(PostgresConfig.embedded().build())) {
             for (int round = 0; round < 2; round++) {
                 long t0 = System.nanoTime();
                 store.createSchema(graph.spec());

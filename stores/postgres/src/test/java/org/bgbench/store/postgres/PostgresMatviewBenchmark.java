@@ -39,8 +39,8 @@ class PostgresMatviewBenchmark {
     }
 
     private static void run(String name, PostgresStore.Design design, Duration refresh, SocialGraph graph) {
-        try (PostgresStore store = PostgresStore.open(new PostgresStore.Config(null, null, null, 4, true, 1, design,
-                refresh))) {
+        try (PostgresStore store = PostgresStore.open(PostgresConfig.embedded().pool(4).design(design)
+                .refresh(refresh).build())) {
             measure(name, store, graph);
         }
     }

@@ -9,13 +9,12 @@ import org.junit.jupiter.api.Tag;
 class PostgresMatviewConformanceTest extends StoreConformanceSuite {
     @Override
     protected DataStore openStore() {
-        return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 1,
-                PostgresStore.Design.MATVIEW, null));
+        return PostgresStore.open(PostgresConfig.embedded().design(PostgresStore.Design.MATVIEW).build());
     }
 
     @Override
     protected DataStore openAgain() {
-        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 1,
-                PostgresStore.Design.MATVIEW, null));
+        return PostgresStore.open(PostgresConfig.at(((PostgresStore) store).url()).pool(2)
+                .design(PostgresStore.Design.MATVIEW).build());
     }
 }

@@ -15,13 +15,13 @@ class PostgresMatviewPushConformanceTest extends StoreConformanceSuite {
 
     @Override
     protected DataStore openStore() {
-        return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 2,
-                PostgresStore.Design.MATVIEW, null).withFeed(FEED));
+        return PostgresStore.open(PostgresConfig.embedded().friendshipRows(2).design(PostgresStore.Design.MATVIEW)
+                .feed(FEED).build());
     }
 
     @Override
     protected DataStore openAgain() {
-        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 2,
-                PostgresStore.Design.MATVIEW, null).withFeed(FEED));
+        return PostgresStore.open(PostgresConfig.at(((PostgresStore) store).url()).pool(2).friendshipRows(2)
+                .design(PostgresStore.Design.MATVIEW).feed(FEED).build());
     }
 }

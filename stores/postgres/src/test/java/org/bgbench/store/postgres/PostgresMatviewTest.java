@@ -44,7 +44,7 @@ class PostgresMatviewTest {
 
     @BeforeAll
     static void start() {
-        server = PostgresStore.open(new PostgresStore.Config(null, null, null, 2, true, 1));
+        server = PostgresStore.open(PostgresConfig.embedded().pool(2).build());
     }
 
     @AfterAll
@@ -68,7 +68,8 @@ class PostgresMatviewTest {
 
     private static PostgresStore reopen(String database, int rows, PostgresStore.Design design, Duration refresh) {
         String url = "jdbc:postgresql://localhost:" + server.embeddedServer().port() + "/" + database;
-        return PostgresStore.open(new PostgresStore.Config(url, "postgres", null, 8, false, rows, design, refresh));
+        return PostgresStore.open(PostgresConfig.at(url).user("postgres").pool(8).friendshipRows(rows).design(design)
+                .refresh(refresh).build());
     }
 
     private static void sql(PostgresStore store, String statement) throws Exception {
@@ -275,8 +276,8 @@ class PostgresMatviewTest {
     void theViewCountsTwoFriendshipTables() throws Exception {
         open("mv_twotables", PostgresStore.Design.BASIC, null).close();
         String url = "jdbc:postgresql://localhost:" + server.embeddedServer().port() + "/mv_twotables";
-        try (PostgresStore store = PostgresStore.open(new PostgresStore.Config(url, "postgres", null, 8, false, 1,
-                PostgresStore.Design.MATVIEW, null).withPhysical(new PhysicalDesign(2, false, false, null)))) {
+        try (PostgresStore store = PostgresStore.open(PostgresConfig.at(url).user("postgres").pool(8)
+                .design(PostgresStore.Design.MATVIEW).physical(new PhysicalDesign(2, false, false, null)).build())) {
             StoreConformanceSuite.load(store, GRAPH, 2);
             GraphState state = new GraphState(GRAPH);
             try (StoreSession s = store.openSession()) {

@@ -12,12 +12,11 @@ class PostgresPushConformanceTest extends StoreConformanceSuite {
 
     @Override
     protected DataStore openStore() {
-        return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 1).withFeed(FEED));
+        return PostgresStore.open(PostgresConfig.embedded().feed(FEED).build());
     }
 
     @Override
     protected DataStore openAgain() {
-        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 1)
-                .withFeed(FEED));
+        return PostgresStore.open(PostgresConfig.at(((PostgresStore) store).url()).pool(2).feed(FEED).build());
     }
 }

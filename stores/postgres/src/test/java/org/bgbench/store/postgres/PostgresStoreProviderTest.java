@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PostgresStoreProviderTest {
     private final PostgresStoreProvider provider = new PostgresStoreProvider();
 
-    private PostgresStore.Config config(String... keyValues) {
+    private PostgresConfig config(String... keyValues) {
         Map<String, String> given = new HashMap<>();
         for (int i = 0; i < keyValues.length; i += 2) {
             given.put(keyValues[i], keyValues[i + 1]);
@@ -29,24 +29,24 @@ class PostgresStoreProviderTest {
 
     @Test
     void theBasicDesignIsTheDefault() {
-        PostgresStore.Config c = config();
-        assertThat(c.design()).isEqualTo(PostgresStore.Design.BASIC);
-        assertThat(c.refresh()).isNull();
+        PostgresConfig c = config();
+        assertThat(c.designs().view()).isEqualTo(PostgresStore.Design.BASIC);
+        assertThat(c.designs().refresh()).isNull();
         assertThat(provider.settings()).extracting(s -> s.key()).contains("postgres.design", "postgres.refresh");
     }
 
     @Test
     void theMatviewDesignRefreshesSynchronouslyOrAtAnInterval() {
-        assertThat(config("postgres.design", "matview").design()).isEqualTo(PostgresStore.Design.MATVIEW);
-        assertThat(config("postgres.design", "matview").refresh()).as("sync by default").isNull();
-        assertThat(config("postgres.design", "MatView", "postgres.refresh", "SYNC").refresh()).isNull();
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "5s").refresh())
+        assertThat(config("postgres.design", "matview").designs().view()).isEqualTo(PostgresStore.Design.MATVIEW);
+        assertThat(config("postgres.design", "matview").designs().refresh()).as("sync by default").isNull();
+        assertThat(config("postgres.design", "MatView", "postgres.refresh", "SYNC").designs().refresh()).isNull();
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "5s").designs().refresh())
                 .isEqualTo(Duration.ofSeconds(5));
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "500ms").refresh())
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "500ms").designs().refresh())
                 .isEqualTo(Duration.ofMillis(500));
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "PT1M").refresh())
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "PT1M").designs().refresh())
                 .isEqualTo(Duration.ofMinutes(1));
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "2").refresh())
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "2").designs().refresh())
                 .as("a plain number is seconds, as BG's other durations").isEqualTo(Duration.ofSeconds(2));
     }
 
@@ -86,8 +86,8 @@ class PostgresStoreProviderTest {
 
     @Test
     void theConfigRecordRefusesAnIntervalWithoutTheView() {
-        assertThatThrownBy(() -> new PostgresStore.Config(null, null, null, 0, true, 1, PostgresStore.Design.BASIC,
-                Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> PostgresConfig.embedded().refresh(Duration.ofSeconds(1))
+                .build()).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -122,14 +122,14 @@ class PostgresStoreProviderTest {
 
     @Test
     void thePhysicalDesignSettingsAreReadAndMatviewRefusesCountsAsAttributes() {
-        assertThat(config().physical()).isEqualTo(PhysicalDesign.BASIC);
+        assertThat(config().designs().physical()).isEqualTo(PhysicalDesign.BASIC);
         PhysicalDesign boosted = config("friendship.tables", "2", "counts", "attributes", "images", "fs",
-                "postgres.url", "jdbc:postgresql://db:5432/social?ssl=false").physical();
+                "postgres.url", "jdbc:postgresql://db:5432/social?ssl=false").designs().physical();
         assertThat(boosted).isEqualTo(new PhysicalDesign(2, true, true,
                 Path.of(System.getProperty("user.home"), ".bg", "images", "postgres-social")));
-        assertThat(config("postgres.embedded", "true", "images", "fs").physical().imagesDir().getFileName())
+        assertThat(config("postgres.embedded", "true", "images", "fs").designs().physical().imagesDir().getFileName())
                 .isEqualTo(Path.of("postgres-embedded"));
-        assertThat(config("postgres.design", "matview", "friendship.tables", "2").physical().twoTables()).isTrue();
+        assertThat(config("postgres.design", "matview", "friendship.tables", "2").designs().physical().twoTables()).isTrue();
         assertThatThrownBy(() -> config("postgres.design", "matview", "counts", "attributes"))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessage("counts: attributes cannot be combined with postgres.design=matview (both keep VP's counts:"
@@ -139,57 +139,18 @@ class PostgresStoreProviderTest {
     }
 
     @Test
-    void theReadClientIsPgjdbcUnlessWireIsAskedFor() {
-        assertThat(config().client()).isEqualTo(PostgresStore.Client.PGJDBC);
-        assertThat(config("postgres.client", "wire").client()).isEqualTo(PostgresStore.Client.WIRE);
+    void theSettingsOfTheRemovedWireClientAreRefusedSayingWhatReplacedThem(@TempDir Path dir) {
+        // pgjdbc is what BG does for every action: an old command line that names it still runs.
+        assertThat(config("postgres.client", "pgjdbc").server().pool()).isZero();
+        assertThatThrownBy(() -> config("postgres.client", "wire"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessage("postgres.client: BG's own protocol client (wire) is gone: BG uses pgJDBC for every "
+                        + "action; drop the setting");
         assertThatThrownBy(() -> config("postgres.client", "libpq"))
-                .isInstanceOf(InvalidParameterException.class)
-                .hasMessage("postgres.client: expected one of pgjdbc, wire, got 'libpq'");
-    }
-
-    @Test
-    void theWireClientRefusesWhatItCannotRead() {
-        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.design", "matview"))
-                .isInstanceOf(InvalidParameterException.class)
-                .hasMessageContaining("postgres.client: wire reads the basic design")
-                .hasMessageContaining("postgres.design=matview");
-        assertThatThrownBy(() -> config("postgres.client", "wire", "images", "fs"))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("images=fs");
-        assertThatThrownBy(() -> config("postgres.client", "wire",
-                "postgres.read-urls", "jdbc:postgresql://localhost:5433/bg"))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("postgres.read-urls");
-    }
-
-    @Test
-    void theWireClientSpeaksOnlyWithoutTls() {
-        assertThat(Target.of("jdbc:postgresql://localhost:5432/bg", "u").plaintext()).isTrue();
-        assertThat(Target.of("jdbc:postgresql://127.0.0.1:5432/bg?sslmode=require", "u").plaintext()).isFalse();
-        assertThat(Target.of("jdbc:postgresql://db.example.com:5432/bg", "u").plaintext()).isFalse();
-        assertThat(Target.of("jdbc:postgresql://db.example.com:5432/bg?sslmode=disable", "u").plaintext()).isTrue();
-        assertThatThrownBy(() -> PostgresStore.open(new PostgresStore.Config(
-                "jdbc:postgresql://db.example.com:5432/bg", "u", null, 2, false, 1)
-                .withClient(PostgresStore.Client.WIRE)))
-                .hasMessageStartingWith("postgres.client=wire speaks to one server without TLS");
-    }
-
-    @Test
-    void aUnixSocketDirectoryIsForTheWireClientAndAServerOfOnesOwn(@TempDir Path dir) {
-        assertThat(config("postgres.client", "wire").socket()).isNull();
-        assertThat(config("postgres.client", "wire", "postgres.socket", dir.toString()).socket())
-                .isEqualTo(dir.toString());
+                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("pgJDBC");
         assertThatThrownBy(() -> config("postgres.socket", dir.toString()))
                 .isInstanceOf(InvalidParameterException.class)
-                .hasMessageStartingWith("postgres.socket: is for postgres.client=wire");
-        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.socket", "var/run/postgresql"))
-                .isInstanceOf(InvalidParameterException.class)
-                .hasMessageContaining("absolute path").hasMessageContaining("var/run/postgresql");
-        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.socket",
-                dir.resolve("missing").toString()))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("existing directory");
-        assertThatThrownBy(() -> config("postgres.client", "wire", "postgres.embedded", "true",
-                "postgres.socket", dir.toString()))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("embedded server");
-        assertThatThrownBy(() -> new PostgresStore.Config(null, null, null, 0, false, 1).withSocket("/tmp"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wire client");
+                .hasMessage("postgres.socket: is gone with BG's own protocol client: BG uses pgJDBC over TCP to "
+                        + "postgres.url; drop the setting");
     }
 }

@@ -40,7 +40,7 @@ class PostgresStoreTest {
 
     @BeforeAll
     static void start() throws Exception {
-        embedded = PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 1));
+        embedded = PostgresStore.open(PostgresConfig.embedded().build());
         port = embedded.embeddedServer().port();
         // A role that must give a password, so a wrong one can be refused (the embedded server trusts everyone else).
         try (Connection c = DriverManager.getConnection(embedded.url(), "postgres", "");
@@ -65,7 +65,7 @@ class PostgresStoreTest {
     }
 
     private static PostgresStore connect(String url, String user, String password) {
-        return PostgresStore.open(new PostgresStore.Config(url, user, password, 4, false, 1));
+        return PostgresStore.open(PostgresConfig.at(url).user(user).password(password).pool(4).build());
     }
 
     private static String url(String database) {
@@ -76,8 +76,8 @@ class PostgresStoreTest {
     void sixtyFourSessionsAskingAtOnceAllGetAConnection() throws Exception {
         // Hikari's adder could miss waiting borrowers when many asked at once, and one timed out with the pool far
         // from full; BG asks again in slices. Three rounds of 64 at once, each holding its connection until all have.
-        try (PostgresStore store = PostgresStore.open(new PostgresStore.Config(embedded.url(), "postgres", null, 80,
-                false, 1))) {
+        try (PostgresStore store = PostgresStore.open(PostgresConfig.at(embedded.url()).user("postgres").pool(80)
+                .build())) {
             org.bgbench.store.relational.SessionsAtOnce.allGetAConnection(store::connect, 64, 3);
         }
     }

@@ -38,8 +38,7 @@ class PostgresTimeoutTest {
     @BeforeAll
     static void start() {
         // Two pooled connections: the maintenance connection below is the one a closed session gave back.
-        store = PostgresStore.open(new PostgresStore.Config(null, null, null, 2, true, 1, PostgresStore.Design.BASIC,
-                null, TIMEOUT));
+        store = PostgresStore.open(PostgresConfig.embedded().pool(2).timeout(TIMEOUT).build());
         StoreConformanceSuite.load(store, GRAPH, 1);
     }
 

@@ -22,11 +22,11 @@ class PostgresTwoRowsConformanceTest extends StoreConformanceSuite {
 
     @Override
     protected DataStore openStore() {
-        return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 2));
+        return PostgresStore.open(PostgresConfig.embedded().friendshipRows(2).build());
     }
 
     @Override
     protected DataStore openAgain() {
-        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 2));
+        return PostgresStore.open(PostgresConfig.at(((PostgresStore) store).url()).pool(2).friendshipRows(2).build());
     }
 }

@@ -15,12 +15,12 @@ class PostgresTwoTablesConformanceTest extends StoreConformanceSuite {
 
     @Override
     protected DataStore openStore() {
-        return PostgresStore.open(new PostgresStore.Config(null, null, null, 0, true, 1).withPhysical(TWO_TABLES));
+        return PostgresStore.open(PostgresConfig.embedded().physical(TWO_TABLES).build());
     }
 
     @Override
     protected DataStore openAgain() {
-        return PostgresStore.open(new PostgresStore.Config(((PostgresStore) store).url(), null, null, 2, false, 1)
-                .withPhysical(TWO_TABLES));
+        return PostgresStore.open(PostgresConfig.at(((PostgresStore) store).url()).pool(2).physical(TWO_TABLES)
+                .build());
     }
 }
