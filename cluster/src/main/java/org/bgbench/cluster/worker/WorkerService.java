@@ -136,7 +136,7 @@ public final class WorkerService implements WorkerBackend {
 
     private JsonNode serve(String op, JsonNode args) throws Exception {
         return switch (op) {
-            case Operations.HELLO -> Messages.tree(hello());
+            case Operations.HELLO -> Messages.tree(hello(Messages.read(args, Messages.Greeting.class)));
             case Operations.OPEN -> Messages.tree(open(Messages.read(args, Messages.Open.class)));
             case Operations.CREATE_SCHEMA -> {
                 open().createSchema(graph.spec());
@@ -182,7 +182,16 @@ public final class WorkerService implements WorkerBackend {
         return Messages.tree(Messages.Ack.OK);
     }
 
-    private static Messages.Hello hello() throws Exception {
+    /** This worker's host and version; a coordinator of another protocol version is refused in one line. */
+    private Messages.Hello hello(Messages.Greeting greeting) throws Exception {
+        if (greeting.protocol() != Operations.VERSION) {
+            String why = "this worker speaks protocol " + Operations.VERSION + ", the coordinator "
+                    + (greeting.protocol() > 0 ? greeting.protocol() : "an earlier one (4 or below)")
+                    + "; run the same BG version everywhere";
+            log.println("bg worker: refused a coordinator: " + why);
+            log.flush();
+            throw new IllegalArgumentException(why);
+        }
         return new Messages.Hello(InetAddress.getLocalHost().getHostName(), ProcessHandle.current().pid(),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
                 Runtime.version().toString(), Operations.VERSION);
@@ -343,21 +352,17 @@ public final class WorkerService implements WorkerBackend {
         Experiment.Outcome o = Experiment.run(new Experiment.Setup(open(), storeName, storeSettings, state, workload,
                 spec, result, null, members, sample -> {
                     // Per kind too, for the coordinator's merged interval log (warm-up seconds are not merged).
-                    Map<String, String> kinds = new LinkedHashMap<>();
-                    Map<String, long[]> counts = new LinkedHashMap<>();
+                    Map<String, Messages.KindSecond> kinds = new LinkedHashMap<>();
                     if (!sample.warmup()) {
                         for (KindCounts k : sample.kinds()) {
-                            if (k.latencies().getTotalCount() > 0) {
-                                kinds.put(k.code(), Latencies.encode(k.latencies()));
-                            }
-                            if (k.latencies().getTotalCount() > 0 || k.noops() > 0 || k.errors() > 0) {
-                                counts.put(k.code(), new long[] {k.withinBeta(), k.noops(), k.errors(),
-                                        k.errorNanos(), k.cpuNanos(), k.cpuSamples()});
+                            Messages.KindSecond streamed = Messages.KindSecond.of(k);
+                            if (streamed != null) {
+                                kinds.put(k.code(), streamed);
                             }
                         }
                     }
                     Messages.Second s = new Messages.Second(sample.warmup(), sample.point(),
-                            Latencies.encode(sample.actionLatencies()), kinds, counts);
+                            Latencies.encode(sample.actionLatencies()), kinds);
                     try {
                         out.accept(Messages.tree(s));
                     } catch (java.util.concurrent.CancellationException e) {

@@ -82,9 +82,23 @@ class WorkerServiceTest {
 
     @Test
     void helloNamesTheProtocolVersion() throws Exception {
-        Messages.Hello h = call(service(), Operations.HELLO, Messages.Ack.OK, Messages.Hello.class);
+        Messages.Hello h = call(service(), Operations.HELLO, Messages.Greeting.mine(), Messages.Hello.class);
         assertThat(h.protocol()).isEqualTo(Operations.VERSION);
         assertThat(h.pid()).isEqualTo(ProcessHandle.current().pid());
+    }
+
+    @Test
+    void aCoordinatorOfAnotherProtocolVersionIsRefusedInOneLineNamingBoth() throws Exception {
+        WorkerService w = service();
+        int other = Operations.VERSION - 1;
+        assertThatThrownBy(() -> w.call(Operations.HELLO, Messages.tree(new Messages.Greeting(other))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("this worker speaks protocol " + Operations.VERSION + ", the coordinator " + other
+                        + "; run the same BG version everywhere");
+        // A coordinator before versions were sent greets with an empty acknowledgement.
+        assertThatThrownBy(() -> w.call(Operations.HELLO, Messages.tree(Messages.Ack.OK)))
+                .hasMessage("this worker speaks protocol " + Operations.VERSION + ", the coordinator an earlier one "
+                        + "(4 or below); run the same BG version everywhere");
     }
 
     @Test
@@ -107,15 +121,16 @@ class WorkerServiceTest {
         assertThat(Path.of(done.file())).exists().startsWith(dir);
         // The measured seconds carry each kind's histogram: together they are the worker's result, per kind.
         java.util.Map<String, Long> streamed = new java.util.HashMap<>();
-        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.kinds().forEach((code, hdr) ->
-                streamed.merge(code, org.bgbench.measurement.Latencies.decode(hdr).getTotalCount(), Long::sum)));
+        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.kinds().forEach((code, k) ->
+                streamed.merge(code, k.latencies().getTotalCount(), Long::sum)));
         done.result().actions().forEach((code, k) -> assertThat(streamed.getOrDefault(code, 0L)).as(code)
                 .isEqualTo(k.count() + k.stuck()));
         assertThat(seconds).filteredOn(Messages.Second::warmup).allMatch(s -> s.kinds().isEmpty());
         // Their counts carry BG's CPU in the sampled calls, which add up to the result's figures.
         java.util.Map<String, long[]> cpu = new java.util.HashMap<>();
-        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.counts().forEach((code, c) ->
-                cpu.merge(code, new long[] {c[4], c[5]}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]})));
+        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.kinds().forEach((code, c) ->
+                cpu.merge(code, new long[] {c.cpuNanos(), c.cpuSamples()},
+                        (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]})));
         assertThat(done.result().total().bgCpuSamples()).isPositive();
         done.result().actions().forEach((code, k) -> {
             long[] c = cpu.getOrDefault(code, new long[2]);
