@@ -23,6 +23,7 @@ import org.bgbench.deck.jobs.JobRequest;
 import org.bgbench.deck.jobs.Jobs;
 import org.bgbench.deck.live.LiveFeed;
 import org.bgbench.deck.results.Results;
+import org.bgbench.runner.guard.Throttle;
 import org.bgbench.store.StoreRegistry;
 
 /**
@@ -96,12 +97,12 @@ public final class Deck implements AutoCloseable {
     }
 
     public static Deck start(Config c, Allow allow, StoreRegistry stores) throws IOException {
-        return new Deck(c, allow, stores, new Throttle(Throttle.BASE, Throttle.MAX));
+        return new Deck(c, allow, stores, new Throttle(Throttle.BASE, Throttle.MAX, Throttle.MAX_SOURCES, "token", line -> { }));
     }
 
     /** A deck whose backoff after a wrong token is {@code backoff}, for tests that must not depend on timing. */
     static Deck start(Config c, Allow allow, StoreRegistry stores, Duration backoff) throws IOException {
-        return new Deck(c, allow, stores, new Throttle(backoff, backoff));
+        return new Deck(c, allow, stores, new Throttle(backoff, backoff, Throttle.MAX_SOURCES, "token", line -> { }));
     }
 
     /** The address to open, with the token (printed once by {@code bg deck}). */

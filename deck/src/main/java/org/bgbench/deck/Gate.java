@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.bgbench.runner.guard.Throttle;
 
 /**
  * Decides whether the deck serves a request: its {@code Host} must be an address the deck listens on, {@code
@@ -87,10 +88,10 @@ final class Gate {
         }
         // Comparing digests in constant time reveals neither the token's bytes nor its length.
         if (!MessageDigest.isEqual(sha256(given.getBytes(StandardCharsets.UTF_8)), sha256(token))) {
-            throttle.refused(from, now);
+            throttle.refused(from, "wrong token", now);
             return new Refusal(401, "wrong token: open the address 'bg deck' printed");
         }
-        throttle.accepted(from);
+        throttle.accepted(from, now);
         if (fromCookie && ex.getRequestMethod().equals("POST") && ex.getRequestHeaders().getFirst(HEADER) == null) {
             return new Refusal(403, "requests that start commands must come from the deck's own page");
         }

@@ -20,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.bgbench.runner.guard.Throttle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
