@@ -6,6 +6,8 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -44,7 +46,7 @@ final class Gate {
         this.names = Set.copyOf(names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList());
         this.throttle = throttle;
         byte[] id = new byte[6];
-        new java.security.SecureRandom().nextBytes(id);
+        new SecureRandom().nextBytes(id);
         this.cookie = "bg_deck_" + HexFormat.of().formatHex(id);
     }
 
@@ -187,7 +189,7 @@ final class Gate {
     private static byte[] sha256(byte[] b) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(b);
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -154,7 +155,7 @@ final class Gate implements ServerInterceptor {
             }
             trailers.put(Protocol.HOLDER_GRACE, Long.toString(busy.graceMillis()));
             close(call, Status.FAILED_PRECONDITION.withDescription("this worker is serving another coordinator ("
-                    + busy.holder() + ", since " + java.time.Instant.ofEpochMilli(busy.sinceMillis()) + ")"), trailers);
+                    + busy.holder() + ", since " + Instant.ofEpochMilli(busy.sinceMillis()) + ")"), trailers);
             return new ServerCall.Listener<>() {};
         }
         return next.startCall(call, headers);

@@ -33,6 +33,7 @@ import java.util.function.Consumer;
 import javax.net.ssl.SSLException;
 import org.bgbench.cluster.security.TlsServer;
 import org.bgbench.runner.guard.Throttle;
+import org.bgbench.store.ErrorText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -402,7 +403,7 @@ public final class WorkerServer implements AutoCloseable {
                 log.warn("'{}' failed", op.name, e);
                 status = Status.UNKNOWN;
             }
-            String message = org.bgbench.store.ErrorText.of(e);
+            String message = ErrorText.of(e);
             try {
                 responses.onError(status.withDescription(Protocol.shorten(message)).asRuntimeException());
             } catch (RuntimeException sendFailure) {

@@ -5,10 +5,16 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
 import org.bgbench.cluster.plan.ClusterPlan;
 import org.bgbench.cluster.protocol.Messages;
@@ -17,9 +23,12 @@ import org.bgbench.cluster.rpc.WorkerBackend;
 import org.bgbench.loader.GraphLoad;
 import org.bgbench.loader.LoadReport;
 import org.bgbench.loader.repair.RepairDb;
+import org.bgbench.loader.repair.StoreRepair;
 import org.bgbench.measurement.KindCounts;
 import org.bgbench.measurement.Latencies;
+import org.bgbench.model.Durations;
 import org.bgbench.model.GraphParameters;
+import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.runner.Experiment;
@@ -29,7 +38,9 @@ import org.bgbench.runner.RunKeys;
 import org.bgbench.runner.ValidationOptions;
 import org.bgbench.runner.confine.SettingsConfinement;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreCounts;
+import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
@@ -221,10 +232,10 @@ public final class WorkerService implements WorkerBackend {
                 confinement.confine(newProvider, newParams.asMap()));
         String beta = p.get(StoreSettings.BETA_PARAMETER);
         if (beta != null) {
-            newSettings = newSettings.withBeta(org.bgbench.model.Durations.parse(StoreSettings.BETA_PARAMETER, beta));
+            newSettings = newSettings.withBeta(Durations.parse(StoreSettings.BETA_PARAMETER, beta));
         }
         SocialGraph newGraph = new SocialGraph(GraphParameters.toSpec(newParams.asMap()));
-        String identity = newProvider.name() + new java.util.TreeMap<>(newSettings.asMap()) + newGraph.spec().fingerprint()
+        String identity = newProvider.name() + new TreeMap<>(newSettings.asMap()) + newGraph.spec().fingerprint()
                 + Messages.tree(args.plan()) + "#" + args.worker();
         params = newParams;
         workload = WorkloadParameters.toSpec(params.asMap());
@@ -250,23 +261,23 @@ public final class WorkerService implements WorkerBackend {
     }
 
     /** Why the store's mark could not be set from {@code expected}: a run that has not ended, or another change. */
-    private org.bgbench.store.StoreException markTaken(String expected) {
-        java.util.Optional<org.bgbench.store.StateMark> now = open().stateMark()
-                .flatMap(org.bgbench.store.StateMark::parse);
-        if (now.isPresent() && now.get().kind() == org.bgbench.store.StateMark.Kind.RUNNING) {
-            return new org.bgbench.store.StoreException("a run on this store has not ended (" + now.get().value()
+    private StoreException markTaken(String expected) {
+        Optional<StateMark> now = open().stateMark()
+                .flatMap(StateMark::parse);
+        if (now.isPresent() && now.get().kind() == StateMark.Kind.RUNNING) {
+            return new StoreException("a run on this store has not ended (" + now.get().value()
                     + "). If it is not still running, it was interrupted and BG does not know which of its writes "
                     + "reached the store.");
         }
-        return new org.bgbench.store.StoreException("the store's state mark changed after the coordinator checked it "
-                + "(it was " + expected + ", it is " + now.map(org.bgbench.store.StateMark::text).orElse("none")
+        return new StoreException("the store's state mark changed after the coordinator checked it "
+                + "(it was " + expected + ", it is " + now.map(StateMark::text).orElse("none")
                 + "): another BG command wrote to the store meanwhile.");
     }
 
     /** This worker's state is the generated graph (a fresh plan, a load, a reset). */
     private void fresh() {
         state = plan.newState(graph, index);
-        heldMark = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
+        heldMark = StateMark.loaded(graph.spec().fingerprint()).text();
     }
 
     private Messages.Loaded load(Messages.Load args, Consumer<JsonNode> out) {
@@ -312,7 +323,7 @@ public final class WorkerService implements WorkerBackend {
             Experiment.check(new Experiment.Setup(open(), storeName, storeSettings, state, workload, share(asked),
                     dir.resolve("check.json"), null));
             return Messages.Checked.OK;
-        } catch (org.bgbench.model.InvalidParameterException e) {
+        } catch (InvalidParameterException e) {
             String prefix = e.parameter() + ": ";
             String problem = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length())
                     : e.getMessage();
@@ -342,12 +353,12 @@ public final class WorkerService implements WorkerBackend {
         Files.createDirectories(dir);
         // Named by time too: a restarted worker must not reuse an earlier run's log directory.
         Path result = dir.resolve(String.format(Locale.ROOT, "run-%s-%03d-w%d-T%d.json",
-                java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")),
+                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")),
                 ++runs, index, spec.threads()));
         Experiment.Members members = plan.samplers(workload, index);
         if (workload.mix().writeFraction() > 0) {
             // Not sealed until the coordinator says which token these writes end in.
-            heldMark = org.bgbench.store.StateMark.running("a run on worker " + index).text();
+            heldMark = StateMark.running("a run on worker " + index).text();
         }
         Experiment.Outcome o = Experiment.run(new Experiment.Setup(open(), storeName, storeSettings, state, workload,
                 spec, result, null, members, sample -> {
@@ -365,7 +376,7 @@ public final class WorkerService implements WorkerBackend {
                             Latencies.encode(sample.actionLatencies()), kinds);
                     try {
                         out.accept(Messages.tree(s));
-                    } catch (java.util.concurrent.CancellationException e) {
+                    } catch (CancellationException e) {
                         // The coordinator is gone: finish (the result stays in this worker's folder).
                         Consumer<String> a = abortRun;
                         if (a != null) {
@@ -383,7 +394,7 @@ public final class WorkerService implements WorkerBackend {
             case STATE -> fresh();
             case REPAIR -> {
                 int touched = state.touchedMembers();
-                heldMark = org.bgbench.store.StateMark.running("RepairDB on worker " + index).text();
+                heldMark = StateMark.running("RepairDB on worker " + index).text();
                 RepairDb.Report r = RepairDb.undo(open(), state, Math.max(2, args.threads()));
                 if (r.verified()) {
                     fresh();
@@ -403,11 +414,11 @@ public final class WorkerService implements WorkerBackend {
             }
             case FULL -> {
                 int touched = state.touchedMembers();
-                heldMark = org.bgbench.store.StateMark.running("bg verify --repair on worker " + index).text();
+                heldMark = StateMark.running("bg verify --repair on worker " + index).text();
                 int[] mine = plan.members(index);
-                org.bgbench.loader.repair.StoreRepair.Report r = org.bgbench.loader.repair.StoreRepair.toGenerated(
+                StoreRepair.Report r = StoreRepair.toGenerated(
                         open(), graph, Math.max(1, args.threads()), mine);
-                List<String> left = new java.util.ArrayList<>(r.refused());
+                List<String> left = new ArrayList<>(r.refused());
                 left.addAll(StateComparison.differences(open(), plan.newState(graph, index), 10, mine));
                 if (left.isEmpty()) {
                     fresh();
@@ -423,15 +434,15 @@ public final class WorkerService implements WorkerBackend {
     }
 
     private Messages.ImageSaved saveImage() {
-        java.util.Optional<StoreImage> image = open().image();
+        Optional<StoreImage> image = open().image();
         if (image.isEmpty()) {
             return new Messages.ImageSaved(false, null, false);
         }
         Double seconds = null;
         if (!image.get().exists()) {
             // An image is restored as the generated graph: take one only of a store marked as freshly loaded.
-            if (!open().stateMark().equals(java.util.Optional.of(
-                    org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text()))) {
+            if (!open().stateMark().equals(Optional.of(
+                    StateMark.loaded(graph.spec().fingerprint()).text()))) {
                 return new Messages.ImageSaved(true, null, true);
             }
             long t0 = System.nanoTime();
