@@ -55,4 +55,18 @@ class ThrottleTest {
         t.sweep(now + Throttle.FORGET_AFTER.toNanos() + 1);
         assertThat(t.sources()).isZero();
     }
+
+    @Test
+    void theLogNamesTheCredentialItGuards() throws Exception {
+        List<String> lines = new ArrayList<>();
+        Throttle t = new Throttle(Duration.ofMillis(100), Duration.ofSeconds(5), 8, "token", lines::add);
+        InetAddress a = InetAddress.getByName("10.0.0.9");
+        t.refused(a, "wrong token", 0);
+        assertThat(t.delay(a, 0)).isEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
+        t.accepted(a, 1);
+        assertThat(lines).containsExactly("refused a call from 10.0.0.9: wrong token; its further calls wait 100ms, "
+                + "doubling up to 5s, and are counted here once a minute",
+                "10.0.0.9 presented the right token after 1 refused call");
+        assertThat(t.delay(a, 1)).isZero();
+    }
 }
