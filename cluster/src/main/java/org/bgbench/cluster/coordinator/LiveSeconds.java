@@ -147,7 +147,7 @@ final class LiveSeconds {
 
     /** One kind's merged second from its histogram and its summed counts (null: none in the second). */
     static KindCounts kindCounts(String code, Histogram latencies, Messages.KindSecond counts) {
-        Messages.KindSecond c = counts == null ? new Messages.KindSecond(null, 0, 0, 0, 0, 0, 0) : counts;
+        Messages.KindSecond c = counts == null ? Messages.KindSecond.NONE : counts;
         return new KindCounts(code, latencies, c.withinBeta(), c.noops(), c.errors(), c.errorNanos(), 0, c.cpuNanos(),
                 c.cpuSamples());
     }

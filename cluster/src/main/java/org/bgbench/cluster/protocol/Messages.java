@@ -143,6 +143,9 @@ public final class Messages {
      */
     public record KindSecond(String hdr, long withinBeta, long noops, long errors, long errorNanos, long cpuNanos,
                              long cpuSamples) {
+        /** A kind that did nothing in the second. */
+        public static final KindSecond NONE = new KindSecond(null, 0, 0, 0, 0, 0, 0);
+
         /** What a worker streams of {@code k}; null when the kind did nothing in the second. */
         public static KindSecond of(KindCounts k) {
             boolean executed = k.latencies().getTotalCount() > 0;
