@@ -1,5 +1,6 @@
 package org.bgbench.deck;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +25,7 @@ import org.bgbench.deck.jobs.JobRequest;
 import org.bgbench.deck.jobs.Jobs;
 import org.bgbench.deck.live.LiveFeed;
 import org.bgbench.deck.results.Results;
+import org.bgbench.runner.guard.Throttle;
 import org.bgbench.store.StoreRegistry;
 
 /**
@@ -96,12 +99,12 @@ public final class Deck implements AutoCloseable {
     }
 
     public static Deck start(Config c, Allow allow, StoreRegistry stores) throws IOException {
-        return new Deck(c, allow, stores, new Throttle(Throttle.BASE, Throttle.MAX));
+        return new Deck(c, allow, stores, new Throttle(Throttle.BASE, Throttle.MAX, Throttle.MAX_SOURCES, "token", line -> { }));
     }
 
     /** A deck whose backoff after a wrong token is {@code backoff}, for tests that must not depend on timing. */
     static Deck start(Config c, Allow allow, StoreRegistry stores, Duration backoff) throws IOException {
-        return new Deck(c, allow, stores, new Throttle(backoff, backoff));
+        return new Deck(c, allow, stores, new Throttle(backoff, backoff, Throttle.MAX_SOURCES, "token", line -> { }));
     }
 
     /** The address to open, with the token (printed once by {@code bg deck}). */
@@ -153,7 +156,7 @@ public final class Deck implements AutoCloseable {
                 route(ex, method, path);
             } catch (IllegalArgumentException e) {
                 Http.error(ex, 400, e.getMessage());
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (JsonProcessingException e) {
                 Http.error(ex, 400, "the request is not the JSON the deck expects: " + e.getOriginalMessage());
             } catch (RuntimeException e) {
                 Http.error(ex, 500, "the deck failed: " + e);
@@ -170,7 +173,7 @@ public final class Deck implements AutoCloseable {
             case "/uplot/uPlot.min.css" -> resource(ex, UPLOT + "uPlot.min.css", "text/css");
             case "/api/forms" -> Http.json(ex, 200, Forms.describe(stores));
             case "/api/mix" -> {
-                Map<String, Double> mix = new java.util.LinkedHashMap<>();
+                Map<String, Double> mix = new LinkedHashMap<>();
                 Http.body(ex, Map.class).forEach((k, v) -> mix.put(String.valueOf(k), v instanceof Number n
                         ? n.doubleValue() : v == null || String.valueOf(v).isBlank() ? null : parse(k, v)));
                 Http.json(ex, 200, Forms.checkMix(mix));

@@ -6,11 +6,14 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.bgbench.runner.guard.Throttle;
 
 /**
  * Decides whether the deck serves a request: its {@code Host} must be an address the deck listens on, {@code
@@ -43,7 +46,7 @@ final class Gate {
         this.names = Set.copyOf(names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList());
         this.throttle = throttle;
         byte[] id = new byte[6];
-        new java.security.SecureRandom().nextBytes(id);
+        new SecureRandom().nextBytes(id);
         this.cookie = "bg_deck_" + HexFormat.of().formatHex(id);
     }
 
@@ -87,10 +90,10 @@ final class Gate {
         }
         // Comparing digests in constant time reveals neither the token's bytes nor its length.
         if (!MessageDigest.isEqual(sha256(given.getBytes(StandardCharsets.UTF_8)), sha256(token))) {
-            throttle.refused(from, now);
+            throttle.refused(from, "wrong token", now);
             return new Refusal(401, "wrong token: open the address 'bg deck' printed");
         }
-        throttle.accepted(from);
+        throttle.accepted(from, now);
         if (fromCookie && ex.getRequestMethod().equals("POST") && ex.getRequestHeaders().getFirst(HEADER) == null) {
             return new Refusal(403, "requests that start commands must come from the deck's own page");
         }
@@ -186,7 +189,7 @@ final class Gate {
     private static byte[] sha256(byte[] b) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(b);
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -16,10 +16,15 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.assertj.core.data.Offset;
+import org.bgbench.deck.jobs.Job;
 import org.bgbench.model.Kind;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
@@ -49,7 +54,7 @@ class DeckHttpTest {
         // no backoff after a wrong token: these tests send wrong tokens and then the right one (DeckSecurityTest
         // tests the backoff)
         deck = Deck.start(new Deck.Config(new InetSocketAddress("0.0.0.0", 0), TOKEN, runs, dir, List.of("true")),
-                Deck.Allow.NONE, StoreRegistry.discover(), java.time.Duration.ofNanos(1));
+                Deck.Allow.NONE, StoreRegistry.discover(), Duration.ofNanos(1));
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     }
 
@@ -131,7 +136,7 @@ class DeckHttpTest {
         HttpResponse<String> page = get("/", "Authorization", "Bearer " + TOKEN);
         assertThat(page.statusCode()).isEqualTo(200);
         // every script and style sheet the page names is served with its type
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:src|href)=\"(/[^\"]+)\"").matcher(page.body());
+        Matcher m = Pattern.compile("(?:src|href)=\"(/[^\"]+)\"").matcher(page.body());
         List<String> loaded = new ArrayList<>();
         while (m.find()) {
             loaded.add(m.group(1));
@@ -182,7 +187,7 @@ class DeckHttpTest {
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
             int id = JSON.readTree(started.body()).path("id").asInt();
-            org.bgbench.deck.jobs.Job job = d.jobs().get(id);
+            Job job = d.jobs().get(id);
             long deadline = System.nanoTime() + 20_000_000_000L;
             while (!job.lines().contains("ready") && System.nanoTime() < deadline) {
                 Thread.sleep(10);
@@ -268,7 +273,7 @@ class DeckHttpTest {
         JsonNode ok = JSON.readTree(post("/api/mix", JSON.writeValueAsString(pct)).body());
         assertThat(ok.path("sums_to_100").asBoolean()).as(ok.toString()).isTrue();
         assertThat(ok.path("symmetric").asBoolean()).as(ok.toString()).isTrue();
-        assertThat(ok.path("sum").asDouble()).isCloseTo(100, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(ok.path("sum").asDouble()).isCloseTo(100, Offset.offset(1e-9));
         assertThat(ok.path("warnings")).isEmpty();
 
         Map<String, Double> moved = new LinkedHashMap<>(pct);

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.bgbench.deck.jobs.Job;
 import org.bgbench.store.StoreRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -226,7 +227,7 @@ class DeckSecurityTest {
             HttpResponse<String> r = job(echo, Map.of("command", "run", "store", "postgres", "settings", settings,
                     "options", Map.of("--secret", "sixteen-secret-chars")));
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-            org.bgbench.deck.jobs.Job j = echo.jobs().get(JSON.readTree(r.body()).path("id").asInt());
+            Job j = echo.jobs().get(JSON.readTree(r.body()).path("id").asInt());
             long deadline = System.nanoTime() + 20_000_000_000L;
             while (j.exitCode() == null && System.nanoTime() < deadline) {
                 Thread.sleep(10);

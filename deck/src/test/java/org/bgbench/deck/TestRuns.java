@@ -1,5 +1,9 @@
 package org.bgbench.deck;
 
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -48,23 +52,23 @@ public final class TestRuns {
      * the first configuration's rating as {@code scale/01-primary/rating.json}) and an elasticity result
      * ({@code elast/elasticity.json}, the format the lead's {@code bg elasticity} writes).
      */
-    public static void scaleAndElasticity(Path runs) throws java.io.IOException {
-        Path scale = java.nio.file.Files.createDirectories(runs.resolve("scale"));
-        java.nio.file.Files.writeString(scale.resolve("scale.json"), sample("scale.json"));
-        java.nio.file.Files.writeString(java.nio.file.Files.createDirectories(scale.resolve("01-primary"))
+    public static void scaleAndElasticity(Path runs) throws IOException {
+        Path scale = Files.createDirectories(runs.resolve("scale"));
+        Files.writeString(scale.resolve("scale.json"), sample("scale.json"));
+        Files.writeString(Files.createDirectories(scale.resolve("01-primary"))
                 .resolve("rating.json"), "{\"soar\":{\"actions_per_second\":1000.0,\"threads\":8,\"status\":\"confirmed\"},"
                 + "\"complete\":true,\"store\":\"postgres\",\"workload\":\"high\"}");
-        java.nio.file.Files.writeString(java.nio.file.Files.createDirectories(runs.resolve("elast"))
+        Files.writeString(Files.createDirectories(runs.resolve("elast"))
                 .resolve("elasticity.json"), sample("elasticity.json"));
     }
 
     /** A sample file of the test resources. */
-    public static String sample(String name) throws java.io.IOException {
+    public static String sample(String name) throws IOException {
         try (var in = TestRuns.class.getResourceAsStream("samples/" + name)) {
             if (in == null) {
-                throw new java.io.FileNotFoundException("samples/" + name);
+                throw new FileNotFoundException("samples/" + name);
             }
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 }

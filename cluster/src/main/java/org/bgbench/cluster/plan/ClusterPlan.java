@@ -3,9 +3,11 @@ package org.bgbench.cluster.plan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
+import org.bgbench.runner.Experiment;
 import org.bgbench.workload.WorkloadSpec;
 import org.bgbench.workload.distribution.DZipfian;
 import org.bgbench.workload.distribution.DistributionKind;
@@ -113,7 +115,7 @@ public final class ClusterPlan {
     }
 
     public int[] members(int worker) {
-        return Arrays.stream(ranges(worker)).flatMapToInt(r -> java.util.stream.IntStream.range(r[0], r[1])).toArray();
+        return Arrays.stream(ranges(worker)).flatMapToInt(r -> IntStream.range(r[0], r[1])).toArray();
     }
 
     /** Workers number new comments from disjoint bases, so their ids never collide. */
@@ -144,8 +146,8 @@ public final class ClusterPlan {
         return d.sampler(members(worker), seed);
     }
 
-    public org.bgbench.runner.Experiment.Members samplers(WorkloadSpec ws, int worker) {
-        return new org.bgbench.runner.Experiment.Members(sampler(ws.socialites(), worker), sampler(ws.targets(), worker));
+    public Experiment.Members samplers(WorkloadSpec ws, int worker) {
+        return new Experiment.Members(sampler(ws.socialites(), worker), sampler(ws.targets(), worker));
     }
 
     /** T split over the workers by their quotas (largest remainder); a worker may get 0 when T is below N. */

@@ -1,5 +1,6 @@
 package org.bgbench.cluster.protocol;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,13 +8,18 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 import org.bgbench.cluster.plan.ClusterPlan;
+import org.bgbench.measurement.KindCounts;
+import org.bgbench.measurement.Latencies;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
 
 /**
  * The arguments and answers of the {@link Operations}, as records. They cross the transport as JSON trees
- * ({@link #tree}, {@link #read}); a field a newer peer adds is ignored by an older one.
+ * ({@link #tree}, {@link #read}) with named properties. A coordinator and its workers speak one version of them
+ * ({@link Operations#VERSION}, checked both ways at {@code hello}); within a version a field a peer does not know is
+ * ignored.
  */
 public final class Messages {
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -33,7 +39,7 @@ public final class Messages {
     public static <T> T read(JsonNode node, Class<T> type) {
         try {
             return JSON.treeToValue(node, type);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("malformed " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
         }
     }
@@ -43,7 +49,17 @@ public final class Messages {
         public static final Ack OK = new Ack(true);
     }
 
-    /** The worker's answer to {@code hello}. */
+    /**
+     * The coordinator's {@code hello}: the protocol version it speaks ({@link Operations#VERSION}); a worker of another
+     * version refuses it. A coordinator before version 5 sent no version (read as 0).
+     */
+    public record Greeting(int protocol) {
+        public static Greeting mine() {
+            return new Greeting(Operations.VERSION);
+        }
+    }
+
+    /** The worker's answer to {@code hello}, with the protocol version it speaks. */
     public record Hello(String host, long pid, int cores, long maxHeap, String java, int protocol) {
     }
 
@@ -106,18 +122,49 @@ public final class Messages {
     }
 
     /**
-     * One second of a run as a worker streams it: its figures, the latency histogram of all its actions, and one per
-     * action or session code that had executions in it (base64 HdrHistogram, {@link
-     * org.bgbench.measurement.Latencies#encode}); {@code kinds} is null from a worker that does not send them.
-     * {@code counts} holds, per code with executions, no-ops or errors in the second, {within β, no-ops, errors,
-     * error nanoseconds, BG's CPU nanoseconds in the sampled store calls, sampled calls} (null from a worker that does
-     * not send them; the last two are missing from a worker of an earlier version), so the coordinator's merged
-     * seconds carry per-action figures for its observers (the deck's live file).
+     * One second of a run as a worker streams it: its figures, the latency histogram of all its actions (base64
+     * HdrHistogram, {@link Latencies#encode}), and per action or session code that had executions, no-ops or errors
+     * in it, that kind's figures ({@link KindSecond}), so the coordinator's merged seconds carry per-action figures
+     * for its interval log and its observers (the deck's live file). Warm-up seconds carry no kinds.
      */
-    public record Second(boolean warmup, SeriesPoint point, String hdr, Map<String, String> kinds,
-                         Map<String, long[]> counts) {
-        public Second(boolean warmup, SeriesPoint point, String hdr, Map<String, String> kinds) {
-            this(warmup, point, hdr, kinds, null);
+    public record Second(boolean warmup, SeriesPoint point, String hdr, Map<String, KindSecond> kinds) {
+    }
+
+    /**
+     * One kind's part of a streamed {@link Second}.
+     *
+     * @param hdr        latencies of its executions (base64 HdrHistogram), or null when none completed or got stuck
+     * @param withinBeta executions with latency within β
+     * @param noops      executions skipped for want of a valid target
+     * @param errors     executions that failed
+     * @param errorNanos total time of the failed executions, ns
+     * @param cpuNanos   BG's thread CPU time in the sampled store calls, ns
+     * @param cpuSamples the store calls sampled for {@code cpuNanos}
+     */
+    public record KindSecond(String hdr, long withinBeta, long noops, long errors, long errorNanos, long cpuNanos,
+                             long cpuSamples) {
+        /** A kind that did nothing in the second. */
+        public static final KindSecond NONE = new KindSecond(null, 0, 0, 0, 0, 0, 0);
+
+        /** What a worker streams of {@code k}; null when the kind did nothing in the second. */
+        public static KindSecond of(KindCounts k) {
+            boolean executed = k.latencies().getTotalCount() > 0;
+            if (!executed && k.noops() == 0 && k.errors() == 0) {
+                return null;
+            }
+            return new KindSecond(executed ? Latencies.encode(k.latencies()) : null, k.withinBeta(), k.noops(),
+                    k.errors(), k.errorNanos(), k.cpuNanos(), k.cpuSamples());
+        }
+
+        /** The latencies as a histogram (empty when none were sent). */
+        public Histogram latencies() {
+            return hdr == null ? Latencies.newHistogram() : Latencies.decode(hdr);
+        }
+
+        /** The sum of both kinds' counts; the histogram is left out (the coordinator adds those itself). */
+        public KindSecond plusCounts(KindSecond o) {
+            return new KindSecond(null, withinBeta + o.withinBeta, noops + o.noops, errors + o.errors,
+                    errorNanos + o.errorNanos, cpuNanos + o.cpuNanos, cpuSamples + o.cpuSamples);
         }
     }
 

@@ -8,8 +8,13 @@ package org.bgbench.cluster.protocol;
  * worker 0 (to every worker for stores of their own), {@code load} to all, {@code finish-load} to worker 0.
  */
 public final class Operations {
-    /** Bumped when an operation's arguments or answer change incompatibly. */
-    public static final int VERSION = 4;
+    /**
+     * The protocol version, bumped when an operation's arguments or answer change incompatibly. A coordinator sends
+     * it with {@code hello} ({@link Messages.Greeting}) and the worker answers with its own ({@link Messages.Hello}):
+     * each end refuses the other unless they are equal. Version 5 sends each kind's figures of a streamed second as
+     * named properties ({@link Messages.KindSecond}).
+     */
+    public static final int VERSION = 5;
 
     public static final String HELLO = "hello";
     public static final String OPEN = "open";

@@ -14,12 +14,14 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.bgbench.runner.guard.Throttle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -153,7 +155,7 @@ final class Gate implements ServerInterceptor {
             }
             trailers.put(Protocol.HOLDER_GRACE, Long.toString(busy.graceMillis()));
             close(call, Status.FAILED_PRECONDITION.withDescription("this worker is serving another coordinator ("
-                    + busy.holder() + ", since " + java.time.Instant.ofEpochMilli(busy.sinceMillis()) + ")"), trailers);
+                    + busy.holder() + ", since " + Instant.ofEpochMilli(busy.sinceMillis()) + ")"), trailers);
             return new ServerCall.Listener<>() {};
         }
         return next.startCall(call, headers);

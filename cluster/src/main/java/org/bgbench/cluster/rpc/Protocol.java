@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 import org.bgbench.cluster.security.Secrets;
 
 /**
@@ -144,7 +145,7 @@ final class Protocol {
         if (ms % 1000 == 0) {
             return ms / 1000 + "s";
         }
-        return String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0);
+        return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
     }
 
     /** Jackson JSON as a gRPC marshaller. */

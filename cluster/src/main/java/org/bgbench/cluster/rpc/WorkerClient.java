@@ -4,13 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
-import io.grpc.ClientStreamTracer;
 import io.grpc.ConnectivityState;
-import io.grpc.ForwardingClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
-import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
@@ -20,21 +17,9 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.PortUnreachableException;
-import java.net.UnknownHostException;
-import java.nio.channels.UnresolvedAddressException;
 import java.security.SecureRandom;
-import java.security.cert.CertificateException;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
-import java.time.temporal.ChronoUnit;
 import java.util.Base64;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -77,6 +62,7 @@ public final class WorkerClient implements AutoCloseable {
     private final byte[] secret; // null only in tests: sends no secret at all
     private final String session = newSessionId();
     private final TlsClient tls;
+    private final CallFailures failures;
     private final ManagedChannel channel;
     private final AtomicBoolean used = new AtomicBoolean();
 
@@ -111,7 +97,8 @@ public final class WorkerClient implements AutoCloseable {
         this.address = target.toString();
         this.secret = sendSecret ? secretBytes : null;
         this.tls = tls;
-        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(target.host, target.port);
+        this.failures = new CallFailures(address, tls);
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(target.host(), target.port());
         if (tls == null) {
             builder.usePlaintext();
         } else {
@@ -179,14 +166,14 @@ public final class WorkerClient implements AutoCloseable {
         try {
             return result.get(timeoutNanos + DEADLINE_GRACE_NANOS, TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
-            throw failure(op, e.getCause(), false, reached.get(), timeout);
+            throw failures.failure(op, e.getCause(), false, reached.get(), timeout);
         } catch (TimeoutException e) {
             call.cancel("the coordinator gave up waiting", null);
-            throw timedOut(op, timeout, e);
+            throw failures.timedOut(op, timeout, e);
         } catch (InterruptedException e) {
             call.cancel("the coordinator was interrupted", null);
             Thread.currentThread().interrupt();
-            throw interrupted(op, e);
+            throw failures.interrupted(op, e);
         }
     }
 
@@ -249,7 +236,7 @@ public final class WorkerClient implements AutoCloseable {
                 if (event == null) {
                     if (totalNanos - (System.nanoTime() - start) <= 0) {
                         call.cancel("total timeout", null);
-                        throw timedOut(op, totalTimeout, null);
+                        throw failures.timedOut(op, totalTimeout, null);
                     }
                     call.cancel("idle timeout", null);
                     throw new WorkerException(Kind.HUNG, address, "worker " + address + " sent nothing for "
@@ -258,7 +245,7 @@ public final class WorkerClient implements AutoCloseable {
                 }
                 if (event instanceof Ended ended) {
                     if (ended.error != null) {
-                        throw failure(op, ended.error, answered, reached.get(), totalTimeout);
+                        throw failures.failure(op, ended.error, answered, reached.get(), totalTimeout);
                     }
                     if (last == null) {
                         throw new WorkerException(Kind.FAILED, address, "worker " + address + " ended '" + op
@@ -279,7 +266,7 @@ public final class WorkerClient implements AutoCloseable {
         } catch (InterruptedException e) {
             call.cancel("the coordinator was interrupted", null);
             Thread.currentThread().interrupt();
-            throw interrupted(op, e);
+            throw failures.interrupted(op, e);
         } catch (RuntimeException | Error e) {
             call.cancel("the coordinator stopped reading", e); // no-op when the call already ended
             throw e;
@@ -324,44 +311,9 @@ public final class WorkerClient implements AutoCloseable {
 
     private record Ended(Throwable error) {}
 
-    /**
-     * Whether a call got onto an established HTTP/2 connection (the worker's HTTP/2 settings had arrived): set by a
-     * stream tracer when gRPC creates the call's stream on a ready transport.
-     */
-    private static final class Reached extends ClientStreamTracer.Factory {
-        private final AtomicBoolean reached = new AtomicBoolean();
-
-        static Reached of(ClientCall<?, ?> call) {
-            return ((TracedCall) call).reached;
-        }
-
-        boolean get() {
-            return reached.get();
-        }
-
-        @Override
-        public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata headers) {
-            return new ClientStreamTracer() {
-                @Override
-                public void streamCreated(io.grpc.Attributes transportAttrs, Metadata headers) {
-                    reached.set(true);
-                }
-            };
-        }
-    }
-
-    private abstract static class TracedCall extends ForwardingClientCall.SimpleForwardingClientCall<JsonNode, JsonNode> {
-        final Reached reached;
-
-        TracedCall(ClientCall<JsonNode, JsonNode> delegate, Reached reached) {
-            super(delegate);
-            this.reached = reached;
-        }
-    }
-
     private ClientCall<JsonNode, JsonNode> newCall(MethodDescriptor<JsonNode, JsonNode> method, CallOptions options) {
         Reached reached = new Reached();
-        return new TracedCall(channel.newCall(method, options.withStreamTracerFactory(reached)), reached) {
+        return new Reached.TracedCall(channel.newCall(method, options.withStreamTracerFactory(reached)), reached) {
             @Override
             public void start(Listener<JsonNode> listener, Metadata headers) {
                 if (secret != null) {
@@ -383,194 +335,10 @@ public final class WorkerClient implements AutoCloseable {
         }
     }
 
-    /**
-     * @param answered whether anything came back from the worker
-     * @param reached whether the call got onto an established HTTP/2 connection to it
-     */
-    private WorkerException failure(String op, Throwable t, boolean answered, boolean reached, Duration timeout) {
-        if (t instanceof WorkerException w) {
-            return w;
-        }
-        Status status = Status.fromThrowable(t);
-        String detail = status.getDescription() == null ? status.getCode().toString() : status.getDescription();
-        WorkerException tlsProblem = tlsFailure(status, answered || reached, t);
-        if (tlsProblem != null) {
-            return tlsProblem;
-        }
-        Metadata trailers = Status.trailersFromThrowable(t);
-        if (status.getCode() == Status.Code.FAILED_PRECONDITION && trailers != null
-                && Protocol.REFUSAL_BUSY.equals(trailers.get(Protocol.REFUSAL))) {
-            return busy(trailers, t);
-        }
-        if (status.getCode() == Status.Code.UNIMPLEMENTED || detail.startsWith("HTTP status code")) {
-            // Something answered there, but not a BG worker (another gRPC server, an HTTP server, a proxy).
-            return new WorkerException(Kind.UNREACHABLE, address, "worker " + address + " is unreachable: what"
-                    + " answers there is not a BG worker (" + detail + "); is that the worker's port?", t);
-        }
-        return switch (status.getCode()) {
-            case UNAUTHENTICATED -> new WorkerException(Kind.REFUSED_SECRET, address, "worker " + address
-                    + " refused the secret (the coordinator and its workers must be given the same secret)"
-                    + (detail.startsWith("too many") ? ": " + detail : ""), t);
-            case DEADLINE_EXCEEDED -> timedOut(op, timeout, t);
-            case UNAVAILABLE -> {
-                if (!answered && isConnectFailure(status)) {
-                    yield new WorkerException(Kind.UNREACHABLE, address, "worker " + address + " is unreachable ("
-                            + connectProblem(status) + "): is a worker running there, listening on that address?", t);
-                }
-                if (detail.toLowerCase(Locale.ROOT).contains("keepalive")) {
-                    yield new WorkerException(Kind.HUNG, address, "worker " + address + " stopped answering"
-                            + " keepalive pings during '" + op + "': the worker process is frozen or the network to"
-                            + " it is cut", t);
-                }
-                yield new WorkerException(Kind.DIED, address, "worker " + address + " went away during '" + op
-                        + "': the connection broke (the worker process died or shut down, or the network failed;"
-                        + " gRPC says: " + detail + ")", t);
-            }
-            case INVALID_ARGUMENT -> new WorkerException(Kind.FAILED, address,
-                    "worker " + address + " rejected '" + op + "': " + detail, t, true);
-            default -> new WorkerException(Kind.FAILED, address,
-                    "worker " + address + " failed '" + op + "': " + detail, t);
-        };
-    }
-
-    /** "worker 10.0.0.2:7420 is serving another coordinator (10.0.0.9, since 12:03:14); stop it or wait". */
-    private WorkerException busy(Metadata trailers, Throwable t) {
-        String holder = trailers.get(Protocol.HOLDER);
-        String since = "";
-        try {
-            LocalDateTime at = LocalDateTime.ofInstant(
-                    Instant.ofEpochMilli(Long.parseLong(trailers.get(Protocol.HOLDER_SINCE))), ZoneId.systemDefault());
-            since = ", since " + (at.toLocalDate().equals(LocalDate.now())
-                    ? at.toLocalTime().truncatedTo(ChronoUnit.SECONDS) : at.truncatedTo(ChronoUnit.SECONDS));
-        } catch (RuntimeException e) {
-            // an older or odd worker: say less
-        }
-        String gone = "";
-        try {
-            String g = trailers.get(Protocol.HOLDER_GONE);
-            if (g != null) {
-                long goneS = Long.parseLong(g) / 1000;
-                long graceS = Long.parseLong(trailers.get(Protocol.HOLDER_GRACE)) / 1000;
-                gone = ", disconnected " + goneS + " s ago: free in " + Math.max(1, graceS - goneS) + " s";
-            }
-        } catch (RuntimeException e) {
-            // idem
-        }
-        return new WorkerException(Kind.BUSY, address, "worker " + address + " is serving another coordinator ("
-                + (holder == null ? "unknown" : holder) + since + gone + "); stop it or wait", t);
-    }
-
-    /**
-     * A failed TLS handshake, or a TLS/plaintext mismatch; null when the failure is something else.
-     *
-     * @param connected whether the call got past the HTTP/2 handshake (then it is not about TLS)
-     */
-    private WorkerException tlsFailure(Status status, boolean connected, Throwable t) {
-        if (connected || status.getCode() != Status.Code.UNAVAILABLE) {
-            return null;
-        }
-        SSLException ssl = null;
-        CertificateException cert = null;
-        for (Throwable c = status.getCause(); c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof SSLException s && ssl == null) {
-                ssl = s;
-            }
-            if (c instanceof CertificateException ce) {
-                cert = ce;
-            }
-        }
-        String detail = status.getDescription() == null ? "" : status.getDescription();
-        if (tls == null) {
-            // A TLS server drops a plaintext client at its first bytes: the connection closes (or is reset) after it
-            // was opened and before the HTTP/2 handshake, which a BG worker without TLS never does.
-            if (ssl != null || !isConnectFailure(status)) {
-                return new WorkerException(Kind.TLS, address, "worker " + address + " closed the connection before"
-                        + " the HTTP/2 handshake: it probably expects TLS (give the coordinator --tls with --tls-pin or"
-                        + " --tls-ca), or what listens there is not a BG worker; gRPC says: " + detail, t);
-            }
-            return null;
-        }
-        if (ssl == null) {
-            return null;
-        }
-        String why;
-        if (cert != null) {
-            String m = rootMessage(cert);
-            why = m.contains("PKIX path") || m.contains("unable to find valid certification path")
-                    ? "its certificate is not signed by an authority trusted here (" + tls.description() + ")"
-                    : m.contains("No subject alternative") || m.contains("No name matching")
-                    ? "its certificate does not name " + address.substring(0, address.lastIndexOf(':'))
-                            + " (" + m + "); connect by a name it carries, or pin it with --tls-pin"
-                    : m;
-        } else {
-            String m = rootMessage(ssl);
-            why = m.toLowerCase(Locale.ROOT).contains("unrecognized ssl message")
-                    || m.toLowerCase(Locale.ROOT).contains("not an ssl/tls record")
-                    ? "it does not speak TLS (a worker started without --tls?)"
-                    : m;
-        }
-        return new WorkerException(Kind.TLS, address, "worker " + address + " failed the TLS handshake: " + why
-                + "; nothing was sent", t);
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t.getMessage() == null ? t.toString() : t.getMessage();
-    }
-
     private static String newSessionId() {
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-    }
-
-    private WorkerException timedOut(String op, Duration timeout, Throwable cause) {
-        return new WorkerException(Kind.TIMEOUT, address, "worker " + address + " did not finish '" + op
-                + "' within " + Protocol.describe(timeout), cause);
-    }
-
-    private WorkerException interrupted(String op, Throwable cause) {
-        return new WorkerException(Kind.INTERRUPTED, address, "the call of '" + op + "' on worker " + address
-                + " was interrupted and cancelled", cause);
-    }
-
-    private static boolean isConnectFailure(Status status) {
-        for (Throwable t = status.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ConnectException || t instanceof UnknownHostException
-                    || t instanceof NoRouteToHostException || t instanceof PortUnreachableException
-                    || t instanceof UnresolvedAddressException) {
-                return true;
-            }
-        }
-        String d = status.getDescription();
-        return d != null && d.startsWith("Unable to resolve host");
-    }
-
-    private static String connectProblem(Status status) {
-        Throwable root = status.getCause();
-        while (root != null && root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        if (root instanceof UnknownHostException) {
-            return "unknown host " + root.getMessage();
-        }
-        if (root != null && root.getMessage() != null) {
-            String message = root.getMessage().toLowerCase(Locale.ROOT);
-            if (message.contains("refused")) {
-                return "connection refused";
-            }
-            if (message.contains("no route")) {
-                return "no route to host";
-            }
-            if (message.contains("timed out")) {
-                return "no answer within " + CONNECT_TIMEOUT_MILLIS / 1000 + " s";
-            }
-            return root.getMessage();
-        }
-        return status.getDescription() == null ? "connection failed" : status.getDescription();
     }
 
     private static void requireOp(String op) {
@@ -584,38 +352,5 @@ public final class WorkerClient implements AutoCloseable {
             throw new IllegalArgumentException(name + " must be positive, got " + d);
         }
         return d;
-    }
-
-    /** A validated {@code host:port}. */
-    private record HostPort(String host, int port) {
-        static HostPort parse(String text) {
-            String s = text == null ? "" : text.strip();
-            String host;
-            String port;
-            if (s.startsWith("[")) {
-                int close = s.indexOf("]:");
-                host = close < 0 ? "" : s.substring(1, close);
-                port = close < 0 ? "" : s.substring(close + 2);
-            } else {
-                int colon = s.lastIndexOf(':');
-                host = colon < 0 || s.indexOf(':') != colon ? "" : s.substring(0, colon);
-                port = colon < 0 ? "" : s.substring(colon + 1);
-            }
-            int p = -1;
-            if (!port.isEmpty() && port.length() <= 5 && port.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                p = Integer.parseInt(port);
-            }
-            if (host.isBlank() || host.chars().anyMatch(Character::isWhitespace) || p < 1 || p > 65535) {
-                throw new IllegalArgumentException("bad worker address '" + text + "': expected host:port with a"
-                        + " port from 1 to 65535, e.g. 10.0.0.7:7070 or [fe80::1]:7070 (--workers takes a"
-                        + " comma-separated list of them)");
-            }
-            return new HostPort(host, p);
-        }
-
-        @Override
-        public String toString() {
-            return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
-        }
     }
 }

@@ -32,6 +32,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLException;
 import org.bgbench.cluster.security.TlsServer;
+import org.bgbench.runner.guard.Throttle;
+import org.bgbench.store.ErrorText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,8 +59,6 @@ public final class WorkerServer implements AutoCloseable {
     public static final long BACKOFF_BASE_MILLIS = 100;
     /** Longest wait of a source address after wrong secrets. */
     public static final long BACKOFF_MAX_MILLIS = 5000;
-    /** Source addresses whose failed attempts are remembered at most (least recently seen forgotten first). */
-    static final int MAX_SOURCES = 4096;
     /**
      * How long a coordinator whose connections all closed keeps its session (so it may reconnect), as long as the
      * coordinator's own heartbeat timeout.
@@ -81,7 +81,7 @@ public final class WorkerServer implements AutoCloseable {
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("bg-worker-heartbeat"));
         Consumer<String> warn = b.messages != null ? b.messages : log::warn;
         Consumer<String> info = b.messages != null ? b.messages : log::info;
-        Throttle throttle = new Throttle(b.backoffBase, b.backoffMax, MAX_SOURCES, warn);
+        Throttle throttle = new Throttle(b.backoffBase, b.backoffMax, Throttle.MAX_SOURCES, "secret", warn);
         this.sessions = new Sessions(b.sessionGrace, info);
         Gate gate = new Gate(secret, throttle, sessions, heartbeats);
         ServerServiceDefinition service = ServerServiceDefinition.builder(Protocol.SERVICE)
@@ -403,7 +403,7 @@ public final class WorkerServer implements AutoCloseable {
                 log.warn("'{}' failed", op.name, e);
                 status = Status.UNKNOWN;
             }
-            String message = org.bgbench.store.ErrorText.of(e);
+            String message = ErrorText.of(e);
             try {
                 responses.onError(status.withDescription(Protocol.shorten(message)).asRuntimeException());
             } catch (RuntimeException sendFailure) {

@@ -5,10 +5,16 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
 import org.bgbench.cluster.plan.ClusterPlan;
 import org.bgbench.cluster.protocol.Messages;
@@ -17,9 +23,12 @@ import org.bgbench.cluster.rpc.WorkerBackend;
 import org.bgbench.loader.GraphLoad;
 import org.bgbench.loader.LoadReport;
 import org.bgbench.loader.repair.RepairDb;
+import org.bgbench.loader.repair.StoreRepair;
 import org.bgbench.measurement.KindCounts;
 import org.bgbench.measurement.Latencies;
+import org.bgbench.model.Durations;
 import org.bgbench.model.GraphParameters;
+import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.runner.Experiment;
@@ -29,7 +38,9 @@ import org.bgbench.runner.RunKeys;
 import org.bgbench.runner.ValidationOptions;
 import org.bgbench.runner.confine.SettingsConfinement;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreCounts;
+import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
@@ -136,7 +147,7 @@ public final class WorkerService implements WorkerBackend {
 
     private JsonNode serve(String op, JsonNode args) throws Exception {
         return switch (op) {
-            case Operations.HELLO -> Messages.tree(hello());
+            case Operations.HELLO -> Messages.tree(hello(Messages.read(args, Messages.Greeting.class)));
             case Operations.OPEN -> Messages.tree(open(Messages.read(args, Messages.Open.class)));
             case Operations.CREATE_SCHEMA -> {
                 open().createSchema(graph.spec());
@@ -182,7 +193,16 @@ public final class WorkerService implements WorkerBackend {
         return Messages.tree(Messages.Ack.OK);
     }
 
-    private static Messages.Hello hello() throws Exception {
+    /** This worker's host and version; a coordinator of another protocol version is refused in one line. */
+    private Messages.Hello hello(Messages.Greeting greeting) throws Exception {
+        if (greeting.protocol() != Operations.VERSION) {
+            String why = "this worker speaks protocol " + Operations.VERSION + ", the coordinator "
+                    + (greeting.protocol() > 0 ? greeting.protocol() : "an earlier one (4 or below)")
+                    + "; run the same BG version everywhere";
+            log.println("bg worker: refused a coordinator: " + why);
+            log.flush();
+            throw new IllegalArgumentException(why);
+        }
         return new Messages.Hello(InetAddress.getLocalHost().getHostName(), ProcessHandle.current().pid(),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
                 Runtime.version().toString(), Operations.VERSION);
@@ -212,10 +232,10 @@ public final class WorkerService implements WorkerBackend {
                 confinement.confine(newProvider, newParams.asMap()));
         String beta = p.get(StoreSettings.BETA_PARAMETER);
         if (beta != null) {
-            newSettings = newSettings.withBeta(org.bgbench.model.Durations.parse(StoreSettings.BETA_PARAMETER, beta));
+            newSettings = newSettings.withBeta(Durations.parse(StoreSettings.BETA_PARAMETER, beta));
         }
         SocialGraph newGraph = new SocialGraph(GraphParameters.toSpec(newParams.asMap()));
-        String identity = newProvider.name() + new java.util.TreeMap<>(newSettings.asMap()) + newGraph.spec().fingerprint()
+        String identity = newProvider.name() + new TreeMap<>(newSettings.asMap()) + newGraph.spec().fingerprint()
                 + Messages.tree(args.plan()) + "#" + args.worker();
         params = newParams;
         workload = WorkloadParameters.toSpec(params.asMap());
@@ -241,23 +261,23 @@ public final class WorkerService implements WorkerBackend {
     }
 
     /** Why the store's mark could not be set from {@code expected}: a run that has not ended, or another change. */
-    private org.bgbench.store.StoreException markTaken(String expected) {
-        java.util.Optional<org.bgbench.store.StateMark> now = open().stateMark()
-                .flatMap(org.bgbench.store.StateMark::parse);
-        if (now.isPresent() && now.get().kind() == org.bgbench.store.StateMark.Kind.RUNNING) {
-            return new org.bgbench.store.StoreException("a run on this store has not ended (" + now.get().value()
+    private StoreException markTaken(String expected) {
+        Optional<StateMark> now = open().stateMark()
+                .flatMap(StateMark::parse);
+        if (now.isPresent() && now.get().kind() == StateMark.Kind.RUNNING) {
+            return new StoreException("a run on this store has not ended (" + now.get().value()
                     + "). If it is not still running, it was interrupted and BG does not know which of its writes "
                     + "reached the store.");
         }
-        return new org.bgbench.store.StoreException("the store's state mark changed after the coordinator checked it "
-                + "(it was " + expected + ", it is " + now.map(org.bgbench.store.StateMark::text).orElse("none")
+        return new StoreException("the store's state mark changed after the coordinator checked it "
+                + "(it was " + expected + ", it is " + now.map(StateMark::text).orElse("none")
                 + "): another BG command wrote to the store meanwhile.");
     }
 
     /** This worker's state is the generated graph (a fresh plan, a load, a reset). */
     private void fresh() {
         state = plan.newState(graph, index);
-        heldMark = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
+        heldMark = StateMark.loaded(graph.spec().fingerprint()).text();
     }
 
     private Messages.Loaded load(Messages.Load args, Consumer<JsonNode> out) {
@@ -303,7 +323,7 @@ public final class WorkerService implements WorkerBackend {
             Experiment.check(new Experiment.Setup(new Experiment.Subject(open(), storeName, storeSettings), state,
                     workload, share(asked), new Experiment.Output(dir.resolve("check.json"), null)));
             return Messages.Checked.OK;
-        } catch (org.bgbench.model.InvalidParameterException e) {
+        } catch (InvalidParameterException e) {
             String prefix = e.parameter() + ": ";
             String problem = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length())
                     : e.getMessage();
@@ -333,35 +353,31 @@ public final class WorkerService implements WorkerBackend {
         Files.createDirectories(dir);
         // Named by time too: a restarted worker must not reuse an earlier run's log directory.
         Path result = dir.resolve(String.format(Locale.ROOT, "run-%s-%03d-w%d-T%d.json",
-                java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")),
+                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")),
                 ++runs, index, spec.threads()));
         Experiment.Members members = plan.samplers(workload, index);
         if (workload.mix().writeFraction() > 0) {
             // Not sealed until the coordinator says which token these writes end in.
-            heldMark = org.bgbench.store.StateMark.running("a run on worker " + index).text();
+            heldMark = StateMark.running("a run on worker " + index).text();
         }
         Experiment.Outcome o = Experiment.run(new Experiment.Setup(new Experiment.Subject(open(), storeName,
                 storeSettings), state, workload, spec, new Experiment.Output(result, null), new Experiment.Hooks(members,
                 sample -> {
                     // Per kind too, for the coordinator's merged interval log (warm-up seconds are not merged).
-                    Map<String, String> kinds = new LinkedHashMap<>();
-                    Map<String, long[]> counts = new LinkedHashMap<>();
+                    Map<String, Messages.KindSecond> kinds = new LinkedHashMap<>();
                     if (!sample.warmup()) {
                         for (KindCounts k : sample.kinds()) {
-                            if (k.latencies().getTotalCount() > 0) {
-                                kinds.put(k.code(), Latencies.encode(k.latencies()));
-                            }
-                            if (k.latencies().getTotalCount() > 0 || k.noops() > 0 || k.errors() > 0) {
-                                counts.put(k.code(), new long[] {k.withinBeta(), k.noops(), k.errors(),
-                                        k.errorNanos(), k.cpuNanos(), k.cpuSamples()});
+                            Messages.KindSecond streamed = Messages.KindSecond.of(k);
+                            if (streamed != null) {
+                                kinds.put(k.code(), streamed);
                             }
                         }
                     }
                     Messages.Second s = new Messages.Second(sample.warmup(), sample.point(),
-                            Latencies.encode(sample.actionLatencies()), kinds, counts);
+                            Latencies.encode(sample.actionLatencies()), kinds);
                     try {
                         out.accept(Messages.tree(s));
-                    } catch (java.util.concurrent.CancellationException e) {
+                    } catch (CancellationException e) {
                         // The coordinator is gone: finish (the result stays in this worker's folder).
                         Consumer<String> a = abortRun;
                         if (a != null) {
@@ -379,7 +395,7 @@ public final class WorkerService implements WorkerBackend {
             case STATE -> fresh();
             case REPAIR -> {
                 int touched = state.touchedMembers();
-                heldMark = org.bgbench.store.StateMark.running("RepairDB on worker " + index).text();
+                heldMark = StateMark.running("RepairDB on worker " + index).text();
                 RepairDb.Report r = RepairDb.undo(open(), state, Math.max(2, args.threads()));
                 if (r.verified()) {
                     fresh();
@@ -399,11 +415,11 @@ public final class WorkerService implements WorkerBackend {
             }
             case FULL -> {
                 int touched = state.touchedMembers();
-                heldMark = org.bgbench.store.StateMark.running("bg verify --repair on worker " + index).text();
+                heldMark = StateMark.running("bg verify --repair on worker " + index).text();
                 int[] mine = plan.members(index);
-                org.bgbench.loader.repair.StoreRepair.Report r = org.bgbench.loader.repair.StoreRepair.toGenerated(
+                StoreRepair.Report r = StoreRepair.toGenerated(
                         open(), graph, Math.max(1, args.threads()), mine);
-                List<String> left = new java.util.ArrayList<>(r.refused());
+                List<String> left = new ArrayList<>(r.refused());
                 left.addAll(StateComparison.differences(open(), plan.newState(graph, index), 10, mine));
                 if (left.isEmpty()) {
                     fresh();
@@ -419,15 +435,15 @@ public final class WorkerService implements WorkerBackend {
     }
 
     private Messages.ImageSaved saveImage() {
-        java.util.Optional<StoreImage> image = open().image();
+        Optional<StoreImage> image = open().image();
         if (image.isEmpty()) {
             return new Messages.ImageSaved(false, null, false);
         }
         Double seconds = null;
         if (!image.get().exists()) {
             // An image is restored as the generated graph: take one only of a store marked as freshly loaded.
-            if (!open().stateMark().equals(java.util.Optional.of(
-                    org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text()))) {
+            if (!open().stateMark().equals(Optional.of(
+                    StateMark.loaded(graph.spec().fingerprint()).text()))) {
                 return new Messages.ImageSaved(true, null, true);
             }
             long t0 = System.nanoTime();

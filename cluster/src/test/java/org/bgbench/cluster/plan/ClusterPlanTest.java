@@ -5,11 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.stream.IntStream;
+import org.bgbench.cluster.protocol.Messages;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
+import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.distribution.DistributionSpec;
 import org.bgbench.workload.distribution.MemberSampler;
 import org.junit.jupiter.api.Test;
@@ -63,11 +69,11 @@ class ClusterPlanTest {
         assertThat(plan.chiSquare(DistributionSpec.uniform(), new double[] {1, 1})).isLessThan(1e-12);
         for (int k = 0; k < 2; k++) {
             int[] mine = plan.members(k);
-            java.util.Set<Integer> own = new java.util.HashSet<>();
+            Set<Integer> own = new HashSet<>();
             Arrays.stream(mine).forEach(own::add);
-            MemberSampler s = plan.samplers(org.bgbench.workload.WorkloadParameters.toSpec(java.util.Map.of()), k)
+            MemberSampler s = plan.samplers(WorkloadParameters.toSpec(Map.of()), k)
                     .socialites();
-            java.util.SplittableRandom rnd = new java.util.SplittableRandom(k);
+            SplittableRandom rnd = new SplittableRandom(k);
             for (int i = 0; i < 20_000; i++) {
                 assertThat(own).contains(s.next(rnd));
             }
@@ -79,8 +85,8 @@ class ClusterPlanTest {
         SocialGraph g = graph(3_000, 6);
         ClusterPlan plan = ClusterPlan.assign(g, new double[] {2, 1}, 5);
         // As a worker receives it: through the protocol's JSON.
-        ClusterPlan back = ClusterPlan.of(org.bgbench.cluster.protocol.Messages.read(
-                org.bgbench.cluster.protocol.Messages.tree(plan.layout()), ClusterPlan.Layout.class), g);
+        ClusterPlan back = ClusterPlan.of(Messages.read(
+                Messages.tree(plan.layout()), ClusterPlan.Layout.class), g);
         assertThat(back.layout().fragments()).isDeepEqualTo(plan.layout().fragments());
         assertThat(back.layout().rates()).isEqualTo(plan.layout().rates());
         assertThat(back.layout().seed()).isEqualTo(plan.layout().seed());

@@ -3,19 +3,27 @@ package org.bgbench.cluster.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.cert.X509Certificate;
+import java.util.Date;
 import java.util.List;
+import org.assertj.core.api.Assertions;
+import org.assertj.core.api.ThrowableAssert;
 import org.bgbench.cluster.security.Fingerprints;
 import org.bgbench.cluster.security.SecurityOptionException;
 import org.bgbench.cluster.security.TlsClient;
 import org.bgbench.cluster.security.TlsServer;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.asn1.pkcs.EncryptedPrivateKeyInfo;
+import org.bouncycastle.asn1.pkcs.PKCS12PBEParams;
+import org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +56,7 @@ class TlsFilesTest {
         KeyPair rsa = g.generateKeyPair();
         X500Name name = new X500Name("CN=rsa");
         X509Certificate rsaCert = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(
-                name, java.math.BigInteger.TEN, new java.util.Date(), new java.util.Date(System.currentTimeMillis()
+                name, BigInteger.TEN, new Date(), new Date(System.currentTimeMillis()
                 + 86_400_000L), name, rsa.getPublic())
                 .build(new JcaContentSignerBuilder("SHA256withRSA").build(rsa.getPrivate())));
         Path rsaCertFile = Files.writeString(dir.resolve("rsa.pem"), TestCa.pem(rsaCert));
@@ -63,10 +71,10 @@ class TlsFilesTest {
         assertOption(catchThrowable(() -> TlsServer.fromPem(key, key)), "--tls-cert", "certificate");
         assertOption(catchThrowable(() -> TlsServer.fromPem(cert, cert)), "--tls-key", "holds no private key");
         Path encrypted = Files.writeString(dir.resolve("enc.key"), TestCa.pem("ENCRYPTED PRIVATE KEY",
-                new org.bouncycastle.asn1.pkcs.EncryptedPrivateKeyInfo(
-                        new org.bouncycastle.asn1.x509.AlgorithmIdentifier(
-                                org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers.pbeWithSHAAnd3_KeyTripleDES_CBC,
-                                new org.bouncycastle.asn1.pkcs.PKCS12PBEParams(new byte[8], 2048)),
+                new EncryptedPrivateKeyInfo(
+                        new AlgorithmIdentifier(
+                                PKCSObjectIdentifiers.pbeWithSHAAnd3_KeyTripleDES_CBC,
+                                new PKCS12PBEParams(new byte[8], 2048)),
                         new byte[64]).getEncoded()));
         assertOption(catchThrowable(() -> TlsServer.fromPem(cert, encrypted)), "--tls-key", "is encrypted");
     }
@@ -94,7 +102,7 @@ class TlsFilesTest {
         assertThat(Fingerprints.parse("--tls-pin", "sha256:" + fp.replace(":", "").toLowerCase())).isEqualTo(fp);
     }
 
-    private static Throwable catchThrowable(org.assertj.core.api.ThrowableAssert.ThrowingCallable c) {
-        return org.assertj.core.api.Assertions.catchThrowable(c);
+    private static Throwable catchThrowable(ThrowableAssert.ThrowingCallable c) {
+        return Assertions.catchThrowable(c);
     }
 }

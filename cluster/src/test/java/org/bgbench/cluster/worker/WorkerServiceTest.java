@@ -6,25 +6,34 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import org.assertj.core.data.Offset;
 import org.bgbench.cluster.plan.ClusterPlan;
 import org.bgbench.cluster.protocol.Messages;
 import org.bgbench.cluster.protocol.Operations;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.model.GraphParameters;
+import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.ExperimentSpec;
+import org.bgbench.runner.RunArtifacts;
 import org.bgbench.runner.ValidationOptions;
+import org.bgbench.store.StateMark;
 import org.bgbench.store.memory.MemoryStoreProvider;
 import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The worker's operations, called as the transport calls them, against a real memory store. */
 class WorkerServiceTest {
@@ -58,7 +67,7 @@ class WorkerServiceTest {
     }
 
     private Messages.Opened open(WorkerService w, ClusterPlan plan) throws Exception {
-        Map<String, String> p = new java.util.TreeMap<>(PARAMS);
+        Map<String, String> p = new TreeMap<>(PARAMS);
         p.put("fragments", "4");
         return call(w, Operations.OPEN, new Messages.Open("memory", p, plan.layout(), 0), Messages.Opened.class);
     }
@@ -82,9 +91,23 @@ class WorkerServiceTest {
 
     @Test
     void helloNamesTheProtocolVersion() throws Exception {
-        Messages.Hello h = call(service(), Operations.HELLO, Messages.Ack.OK, Messages.Hello.class);
+        Messages.Hello h = call(service(), Operations.HELLO, Messages.Greeting.mine(), Messages.Hello.class);
         assertThat(h.protocol()).isEqualTo(Operations.VERSION);
         assertThat(h.pid()).isEqualTo(ProcessHandle.current().pid());
+    }
+
+    @Test
+    void aCoordinatorOfAnotherProtocolVersionIsRefusedInOneLineNamingBoth() throws Exception {
+        WorkerService w = service();
+        int other = Operations.VERSION - 1;
+        assertThatThrownBy(() -> w.call(Operations.HELLO, Messages.tree(new Messages.Greeting(other))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("this worker speaks protocol " + Operations.VERSION + ", the coordinator " + other
+                        + "; run the same BG version everywhere");
+        // A coordinator before versions were sent greets with an empty acknowledgement.
+        assertThatThrownBy(() -> w.call(Operations.HELLO, Messages.tree(Messages.Ack.OK)))
+                .hasMessage("this worker speaks protocol " + Operations.VERSION + ", the coordinator an earlier one "
+                        + "(4 or below); run the same BG version everywhere");
     }
 
     @Test
@@ -106,26 +129,27 @@ class WorkerServiceTest {
         assertThat(seconds).isNotEmpty();
         assertThat(Path.of(done.file())).exists().startsWith(dir);
         // The measured seconds carry each kind's histogram: together they are the worker's result, per kind.
-        java.util.Map<String, Long> streamed = new java.util.HashMap<>();
-        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.kinds().forEach((code, hdr) ->
-                streamed.merge(code, org.bgbench.measurement.Latencies.decode(hdr).getTotalCount(), Long::sum)));
+        Map<String, Long> streamed = new HashMap<>();
+        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.kinds().forEach((code, k) ->
+                streamed.merge(code, k.latencies().getTotalCount(), Long::sum)));
         done.result().actions().forEach((code, k) -> assertThat(streamed.getOrDefault(code, 0L)).as(code)
                 .isEqualTo(k.count() + k.stuck()));
         assertThat(seconds).filteredOn(Messages.Second::warmup).allMatch(s -> s.kinds().isEmpty());
         // Their counts carry BG's CPU in the sampled calls, which add up to the result's figures.
-        java.util.Map<String, long[]> cpu = new java.util.HashMap<>();
-        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.counts().forEach((code, c) ->
-                cpu.merge(code, new long[] {c[4], c[5]}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]})));
+        Map<String, long[]> cpu = new HashMap<>();
+        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.kinds().forEach((code, c) ->
+                cpu.merge(code, new long[] {c.cpuNanos(), c.cpuSamples()},
+                        (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]})));
         assertThat(done.result().total().bgCpuSamples()).isPositive();
         done.result().actions().forEach((code, k) -> {
             long[] c = cpu.getOrDefault(code, new long[2]);
             assertThat(c[1]).as(code).isEqualTo(k.bgCpuSamples());
             if (k.bgCpuUs() != null) {
                 assertThat(c[0] / 1e3 / c[1]).as(code).isCloseTo(k.bgCpuUs(),
-                        org.assertj.core.data.Offset.offset(1e-9));
+                        Offset.offset(1e-9));
             }
         });
-        assertThat(org.bgbench.runner.RunArtifacts.hlogFor(Path.of(done.file()))).as("the worker's own log")
+        assertThat(RunArtifacts.hlogFor(Path.of(done.file()))).as("the worker's own log")
                 .isRegularFile();
 
         // A later command of the same coordinator setup finds the state this worker's run left.
@@ -178,10 +202,10 @@ class WorkerServiceTest {
         assertThat(huge.problem()).startsWith("T=50000000 ");
 
         // A coordinator that marked the store anyway: the run fails before its members act.
-        String running = org.bgbench.store.StateMark.running("a test run").text();
+        String running = StateMark.running("a test run").text();
         call(w, Operations.MARK, new Messages.Mark(running, true, loaded), Messages.Ack.class);
         assertThatThrownBy(() -> w.stream(Operations.RUN, Messages.tree(experiment(50_000_000)), m -> { }))
-                .isInstanceOf(org.bgbench.model.InvalidParameterException.class);
+                .isInstanceOf(InvalidParameterException.class);
         assertThat(call(w, Operations.MARK, new Messages.Mark(loaded, true, running, true), Messages.Ack.class).ok())
                 .isTrue();
         Messages.Opened back = open(w, plan);
@@ -259,7 +283,7 @@ class WorkerServiceTest {
 
     /** The graph's and workload's parameters for a store other than memory (a worker refuses memory.name there). */
     private static Map<String, String> otherStore() {
-        Map<String, String> p = new java.util.TreeMap<>(PARAMS);
+        Map<String, String> p = new TreeMap<>(PARAMS);
         p.remove(MemoryStoreProvider.NAME_KEY);
         p.put("fragments", "4");
         return p;
@@ -309,8 +333,8 @@ class WorkerServiceTest {
                 new Row("postgres", "postgres.url", "jdbc:postgresql://127.0.0.1:1/bg?sslmode=disable", null));
     }
 
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.MethodSource("settingsOfEveryKind")
+    @ParameterizedTest
+    @MethodSource("settingsOfEveryKind")
     void everySettingThatNamesAFileOrCodeIsConfinedOrRefused(Row row) throws Exception {
         WorkerService w = service();
         ClusterPlan plan = plan();
@@ -340,7 +364,7 @@ class WorkerServiceTest {
             w.closeStore();
         }
         // Nothing was written outside the worker's directory, and the store's file is under it.
-        try (var left = java.nio.file.Files.list(dir.getParent())) {
+        try (var left = Files.list(dir.getParent())) {
             assertThat(left.map(f -> f.getFileName().toString())).doesNotContain("up.db", "images", "escape.sqlite");
         }
         if (row.refusal() == null && row.store().equals("jdbc")) {
@@ -350,7 +374,7 @@ class WorkerServiceTest {
 
     @Test
     void aLinkInsideTheDirectoryDoesNotLeadOutOfIt(@TempDir Path outside) throws Exception {
-        java.nio.file.Files.createSymbolicLink(dir.resolve("link"), outside);
+        Files.createSymbolicLink(dir.resolve("link"), outside);
         WorkerService w = service();
         Map<String, String> p = otherStore();
         p.put("sqlite.file", "link/w.sqlite");

@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.bgbench.model.Kind;
+import java.util.Optional;
 import org.bgbench.model.GraphParameters;
+import org.bgbench.model.Kind;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSetting;
@@ -87,7 +88,7 @@ public final class Forms {
                 errors.add(e.getKey() + ": a percentage from 0 to 100, got " + v);
                 continue;
             }
-            java.util.Optional<Kind> k = Kind.byCode(e.getKey());
+            Optional<Kind> k = Kind.byCode(e.getKey());
             if (k.isEmpty()) {
                 errors.add(e.getKey() + ": not an action or session code");
                 continue;

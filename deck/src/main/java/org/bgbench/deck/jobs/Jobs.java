@@ -8,14 +8,17 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.bgbench.model.Kind;
 
 /**
  * Starts the commands the deck's forms ask for as {@code bg} processes, exactly as a user would type them, so the deck
@@ -59,7 +62,7 @@ public final class Jobs {
     /** The arguments of {@code r} after {@code bg}, with the result path the deck chose. */
     public static List<String> arguments(JobRequest r, Path result) {
         if (r.command() == null || !COMMANDS.contains(r.command())) {
-            throw new IllegalArgumentException("command: one of " + String.join(", ", new java.util.TreeSet<>(COMMANDS)));
+            throw new IllegalArgumentException("command: one of " + String.join(", ", new TreeSet<>(COMMANDS)));
         }
         List<String> a = new ArrayList<>();
         a.add(r.command());
@@ -73,7 +76,7 @@ public final class Jobs {
                 // Every kind as USC BG's frequency key, so the mix is exactly the form's.
                 r.mix().forEach((code, pct) -> {
                     if (pct != null && pct > 0) {
-                        String key = org.bgbench.model.Kind.byCode(code).orElseThrow(
+                        String key = Kind.byCode(code).orElseThrow(
                                 () -> new IllegalArgumentException("mix: unknown action or session '" + code + "'"))
                                 .uscKey();
                         a.add("-p");
@@ -198,7 +201,7 @@ public final class Jobs {
 
     /** A summary of a job for the page, its secrets masked. */
     public static Map<String, Object> summary(Job j) {
-        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", j.id());
         m.put("command", j.command());
         m.put("args", Masked.args(j.args())); // never a password, secret or token

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +16,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.bgbench.deck.results.Results;
 import org.bgbench.runner.rating.RatingSession;
 
 /**
@@ -188,21 +191,21 @@ public final class LiveFeed implements AutoCloseable {
      * Files a run writes now: live files sit beside results, in the runs directory or one level down (a rating's or a
      * sweep's directory); the walk stops there, so the runs' validation logs are never listed each second.
      */
-    private List<Path> recent(java.util.function.Predicate<Path> which) {
+    private List<Path> recent(Predicate<Path> which) {
         if (!Files.isDirectory(runs)) {
             return List.of();
         }
         long since = System.currentTimeMillis() - LIVE_MILLIS;
         try (Stream<Path> s = Files.walk(runs, 2)) {
             // a link out of the runs directory is not followed (it could name any file of this host)
-            return s.filter(which).filter(p -> org.bgbench.deck.results.Results.confined(runs, p)).filter(p -> {
+            return s.filter(which).filter(p -> Results.confined(runs, p)).filter(p -> {
                 try {
                     return Files.getLastModifiedTime(p).toMillis() >= since;
                 } catch (IOException e) {
                     return false;
                 }
             }).sorted().toList();
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return List.of();
         }
     }

@@ -6,7 +6,9 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.HdrHistogram.Histogram;
@@ -159,8 +161,8 @@ public final class LiveFile implements ExperimentObserver {
         private Nodes() {
         }
 
-        static java.util.List<Map<String, Object>> of(ResourceUse use) {
-            java.util.List<Map<String, Object>> nodes = new java.util.ArrayList<>();
+        static List<Map<String, Object>> of(ResourceUse use) {
+            List<Map<String, Object>> nodes = new ArrayList<>();
             if (use == null) {
                 return nodes;
             }

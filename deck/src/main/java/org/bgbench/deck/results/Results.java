@@ -1,11 +1,13 @@
 package org.bgbench.deck.results;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -61,7 +63,7 @@ public final class Results {
         } catch (IOException e) {
             rootReal = root.toAbsolutePath().normalize();
         }
-        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
             return p.toAbsolutePath().normalize().startsWith(root.toAbsolutePath().normalize());
         }
         try {
@@ -78,7 +80,7 @@ public final class Results {
         }
         try {
             return JSON.readTree(p.toFile());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             // Jackson's message quotes the file's text: name the file and the line only
             throw new IllegalArgumentException("path: " + relative(p) + " is not a JSON file BG wrote (line "
                     + e.getLocation().getLineNr() + ")");

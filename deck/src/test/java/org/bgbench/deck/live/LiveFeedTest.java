@@ -15,11 +15,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.bgbench.deck.Deck;
 import org.bgbench.deck.TestRuns;
@@ -85,7 +88,7 @@ class LiveFeedTest {
         }
     }
 
-    private static void await(String what, java.util.function.BooleanSupplier done) throws InterruptedException {
+    private static void await(String what, BooleanSupplier done) throws InterruptedException {
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (!done.getAsBoolean() && System.nanoTime() < deadline) {
             Thread.sleep(20);
@@ -196,7 +199,7 @@ class LiveFeedTest {
                 List.of("true")), StoreRegistry.discover());
              Page page = new Page(http, URI.create("http://127.0.0.1:" + deck.port() + "/api/live?token="
                      + deck.token()))) {
-            java.util.function.Supplier<List<JsonNode>> experiments = () -> page.events.stream()
+            Supplier<List<JsonNode>> experiments = () -> page.events.stream()
                     .filter(e -> "experiment".equals(e.type()) && e.data().path("path").asText().equals("rate-memory"))
                     .map(Event::data).toList();
             await("the page is connected", () -> deck.live().clients() == 1);
@@ -207,13 +210,13 @@ class LiveFeedTest {
             assertThat(experiments.get().getFirst().path("data").path("throughput").asDouble()).isEqualTo(100.5);
 
             String second = "{\"threads\":2,\"throughput\":180.0}\n";
-            Files.writeString(progress, second + "{\"threads\":4,", java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(progress, second + "{\"threads\":4,", StandardOpenOption.APPEND);
             await("the second experiment", () -> experiments.get().size() >= 2);
             int jobs = (int) page.events.stream().filter(e -> "jobs".equals(e.type())).count();
             await("two more ticks", () -> page.events.stream().filter(e -> "jobs".equals(e.type())).count() >= jobs + 2);
             assertThat(experiments.get()).as("the half-written line is not sent").hasSize(2);
 
-            Files.writeString(progress, "\"throughput\":300.0}\n", java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(progress, "\"throughput\":300.0}\n", StandardOpenOption.APPEND);
             await("the third experiment", () -> experiments.get().size() >= 3);
             assertThat(experiments.get()).extracting(n -> n.path("at").asLong())
                     .containsExactlyElementsOf(lineEnds(progress));

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.bgbench.deck.TestRuns;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SecondSample;
@@ -28,7 +29,7 @@ class LiveFileTest {
         Path out = dir.resolve("runs").resolve("live-run.json");
         RunResult result;
         // what the runner hands its observers, to compare with what the file says
-        List<SecondSample> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<SecondSample> samples = new CopyOnWriteArrayList<>();
         ExperimentObserver watching = new ExperimentObserver() {
             @Override
             public void second(ExperimentInfo info, SecondSample sample) {

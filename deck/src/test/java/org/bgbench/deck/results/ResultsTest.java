@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.deck.TestRuns;
@@ -126,7 +127,7 @@ class ResultsTest {
         Path r = Files.createDirectories(other.resolve("runs"));
         TestRuns.scaleAndElasticity(r);
         Results results = new Results(r);
-        Map<String, Map<String, Object>> byPath = new java.util.HashMap<>();
+        Map<String, Map<String, Object>> byPath = new HashMap<>();
         for (Map<String, Object> m : results.list()) {
             byPath.put((String) m.get("path"), m);
         }
