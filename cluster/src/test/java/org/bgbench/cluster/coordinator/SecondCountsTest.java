@@ -40,7 +40,8 @@ class SecondCountsTest {
 
     @Test
     void aKindsSecondCrossesTheWireAsNamedPropertiesAndBack() {
-        KindCounts k = new KindCounts("VP", Latencies.newHistogram(), 7, 1, 2, 3_000, 0, 40_000, 4);
+        KindCounts k = new KindCounts("VP", Latencies.newHistogram(), 7, 0, new KindCounts.Outcomes(1, 2, 3_000),
+                new KindCounts.Cpu(40_000, 4));
         k.latencies().recordValue(1_000_000);
         Messages.Second sec = new Messages.Second(false, null, Latencies.encode(Latencies.newHistogram()),
                 Map.of("VP", KindSecond.of(k)));
@@ -57,7 +58,8 @@ class SecondCountsTest {
         assertThat(LiveSeconds.kindCounts("VP", back.latencies(), back).cpuSamples()).isEqualTo(4);
         // A kind that did nothing in the second is not sent; one with only errors has no histogram.
         assertThat(KindSecond.of(KindCounts.empty("LF"))).isNull();
-        assertThat(KindSecond.of(new KindCounts("LF", Latencies.newHistogram(), 0, 0, 1, 10, 0, 0, 0)).hdr())
+        assertThat(KindSecond.of(new KindCounts("LF", Latencies.newHistogram(), 0, 0, new KindCounts.Outcomes(0, 1, 10),
+                KindCounts.NO_CPU)).hdr())
                 .isNull();
     }
 }
