@@ -33,10 +33,12 @@ import org.bgbench.workload.mix.Mix;
 import org.bgbench.workload.mix.Mixes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The deck's HTTP surface without a browser: the token, the origin check, the forms, the mix check, bad requests. */
+@Tag("server")
 class DeckHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOKEN = "s3cret-token-of-this-test";

@@ -24,6 +24,7 @@ import org.bgbench.deck.jobs.Job;
 import org.bgbench.store.StoreRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * naming code or files from elsewhere, secrets in the job list, links out of the runs directory and files that are
  * not JSON. A real deck on loopback and a real HTTP client (java.net.http, allowed to set Host by the module's pom).
  */
+@Tag("server")
 class DeckSecurityTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     @TempDir

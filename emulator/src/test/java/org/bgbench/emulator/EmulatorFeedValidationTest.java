@@ -25,6 +25,7 @@ import org.bgbench.validation.Validator;
 import org.bgbench.validation.ValueMode;
 import org.bgbench.validation.log.LogDirectory;
 import org.bgbench.validation.log.LogWriter;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * unpredictable View News Feed while members share, befriend and unfriend at once, and a push store whose fan-out
  * runs late is caught.
  */
+@Tag("server")
 class EmulatorFeedValidationTest {
     /** 300 members in 3 fragments, 30 pages (10 per fragment), each member following 3. */
     static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(300).friendsPerMember(10)

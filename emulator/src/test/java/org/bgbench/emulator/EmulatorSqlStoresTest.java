@@ -15,6 +15,7 @@ import org.bgbench.store.conformance.StateComparison;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.postgres.PostgresStoreProvider;
 import org.bgbench.store.sqlite.SqliteStoreProvider;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Many emulated members against real SQL stores: with the high mix plus comment writes, every action must succeed
  * (the stores check that each write changes exactly the rows it should) and the store must end in BG's expected state.
  */
+@Tag("server")
 class EmulatorSqlStoresTest {
     private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(500).friendsPerMember(10)
             .resourcesPerMember(5).commentsPerResource(1).confirmedFraction(0.8).attributeCount(4)

@@ -22,6 +22,7 @@ import org.bgbench.validation.ValueMode;
 import org.bgbench.validation.log.LogDirectory;
 import org.bgbench.validation.log.LogWriter;
 import org.bgbench.store.conformance.ForwardingStore;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The emulator's read and write logs validated after real concurrent runs (dissertation ch. 6): a correct store shows no
  * unpredictable read under the high mix with many threads, and a store that corrupts reads is caught every time.
  */
+@Tag("server")
 class EmulatorValidationTest {
     static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(300).friendsPerMember(10)
             .resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7).attributeCount(4)

@@ -8,12 +8,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.model.Kind;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The command lines the deck builds from a form, the field a refusal names, and real processes standing in for bg.
  */
+@Tag("server")
 class JobsTest {
     @TempDir
     Path dir;
