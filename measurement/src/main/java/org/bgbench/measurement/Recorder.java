@@ -3,6 +3,7 @@ package org.bgbench.measurement;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import org.bgbench.model.Action;
+import org.bgbench.model.log.ActionRecorder;
 
 /**
  * Where emulator threads record what they did. Obtained from {@link Measurements#recorder(int)}; threads whose index
@@ -12,7 +13,7 @@ import org.bgbench.model.Action;
  * for {@link #error}, {@link #bgWait} and {@link #cpu}). Kinds are
  * {@link org.bgbench.model.Kind#index()}: the actions, then the sessions.
  */
-public final class Recorder implements org.bgbench.model.log.ActionRecorder {
+public final class Recorder implements ActionRecorder {
     private static final VarHandle SLOT = Stripes.SLOT;
 
     private final long[] slots;

@@ -1,5 +1,6 @@
 package org.bgbench.measurement;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -39,6 +40,6 @@ public record RunContext(Map<String, Object> workload, Map<String, Object> store
 
     // Insertion-ordered copies keep the JSON in the caller's order; null values are allowed in a section.
     private static Map<String, Object> copy(Map<String, ?> section) {
-        return section == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(section));
+        return section == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(section));
     }
 }

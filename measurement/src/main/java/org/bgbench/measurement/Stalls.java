@@ -1,8 +1,10 @@
 package org.bgbench.measurement;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * When the store stopped answering during a run: the result's words for it and the {@code config} keys that carry it.
@@ -105,7 +107,7 @@ public final class Stalls {
      * 13: connection refused", "… in seconds 2–3, 7: …".
      */
     static String refused(List<Refusal> refusals) {
-        java.util.Map<String, List<Integer>> byCause = new java.util.LinkedHashMap<>();
+        Map<String, List<Integer>> byCause = new LinkedHashMap<>();
         for (Refusal r : refusals) {
             byCause.computeIfAbsent(cause(r.cause()), k -> new ArrayList<>()).add(r.second());
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -79,7 +80,7 @@ public record Unpredictable(long readsChecked, long unpredictableReads, double p
     public record FileProblem(String file, Long offset, String problem) {
         @Override
         public String toString() {
-            return (file == null ? "" : file + (offset == null ? "" : String.format(java.util.Locale.ROOT,
+            return (file == null ? "" : file + (offset == null ? "" : String.format(Locale.ROOT,
                     " at byte %,d", offset)) + ": ") + problem;
         }
     }

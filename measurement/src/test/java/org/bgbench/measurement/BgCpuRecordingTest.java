@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -237,7 +239,7 @@ class BgCpuRecordingTest {
 
     /** The process CPU clock may tick in 10 ms steps: burn until it has moved, so bg_us_per_action is known. */
     private static void burnCpu() {
-        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        var os = (OperatingSystemMXBean) ManagementFactory
                 .getOperatingSystemMXBean();
         long start = os.getProcessCpuTime();
         long deadline = System.nanoTime() + 10_000_000_000L;

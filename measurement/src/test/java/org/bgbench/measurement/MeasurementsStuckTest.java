@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.measurement.merge.ResultMerger;
@@ -184,7 +185,7 @@ class MeasurementsStuckTest {
                 m.stopMeasuring();
                 m.stillWaiting(Action.VP.index(), 2_000 * MS);
                 RunResult r = m.result();
-                Map<String, Object> config = new java.util.LinkedHashMap<>(r.config());
+                Map<String, Object> config = new LinkedHashMap<>(r.config());
                 config.put("completed", w == 0);
                 config.put(Stalls.STALLED_SECONDS, w == 0 ? List.of() : List.of(2, 3));
                 config.put(Stalls.REFUSED_SECONDS, w == 0 ? List.of(6, 7) : List.of(5, 6));

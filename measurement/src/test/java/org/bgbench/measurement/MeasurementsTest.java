@@ -4,13 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 import org.HdrHistogram.Histogram;
 import org.bgbench.measurement.resource.ResourceMonitor;
 import org.bgbench.model.Action;
@@ -381,7 +385,7 @@ class MeasurementsTest {
     void samplerThreadDeliversWarmupThenMeasuredSamples() throws Exception {
         CountDownLatch warm = new CountDownLatch(2);
         CountDownLatch measured = new CountDownLatch(3);
-        List<SecondSample> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<SecondSample> seen = Collections.synchronizedList(new ArrayList<>());
         try (Measurements m = builder().samplePeriod(Duration.ofMillis(20)).listener(s -> {
             seen.add(s);
             (s.warmup() ? warm : measured).countDown();
@@ -398,7 +402,7 @@ class MeasurementsTest {
             assertThat(r.total().count()).isEqualTo(1);
             assertThat(r.series()).hasSize((int) seen.stream().filter(s -> !s.warmup()).count());
             assertThat(r.series().stream().map(SeriesPoint::second).toList())
-                    .isEqualTo(java.util.stream.IntStream.rangeClosed(1, r.series().size()).boxed().toList());
+                    .isEqualTo(IntStream.rangeClosed(1, r.series().size()).boxed().toList());
             assertThat(r.cpu().bgCores()).isNotNull().isPositive();
             // Stopped: the sampler delivers nothing more, and sampling by hand is refused.
             assertThat(seen).hasSize(size);
@@ -408,7 +412,7 @@ class MeasurementsTest {
 
     // The JVM's CPU clock may tick in 10 ms steps; an idle 60 ms window can honestly read 0 cores.
     private static void burnCpuUntilTheProcessClockMoves() {
-        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        var os = (OperatingSystemMXBean) ManagementFactory
                 .getOperatingSystemMXBean();
         long start = os.getProcessCpuTime();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.IntFunction;
 import org.bgbench.measurement.resource.ResourceMonitor;
+import org.bgbench.model.Kind;
 
 /**
  * Manual micro benchmark of the recording path (not a test; run its main). Compares BG's striped recorder at several
@@ -15,7 +16,7 @@ import org.bgbench.measurement.resource.ResourceMonitor;
  * sustains) and CPU ns per record (wall time × busy cores / records).
  */
 public final class RecordingBenchmark {
-    private static final int KINDS = org.bgbench.model.Kind.count();
+    private static final int KINDS = Kind.count();
     private static final long[] LATENCIES = new long[4096];
 
     static {

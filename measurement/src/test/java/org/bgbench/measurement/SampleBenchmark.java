@@ -2,6 +2,7 @@ package org.bgbench.measurement;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -15,7 +16,7 @@ import org.bgbench.measurement.resource.ResourceMonitor;
  */
 public final class SampleBenchmark {
     public static void main(String[] args) {
-        int[] kindCounts = args.length == 0 ? new int[] {1, 8} : java.util.Arrays.stream(args)
+        int[] kindCounts = args.length == 0 ? new int[] {1, 8} : Arrays.stream(args)
                 .mapToInt(Integer::parseInt).toArray();
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         SplittableRandom random = new SplittableRandom(7);
@@ -36,8 +37,8 @@ public final class SampleBenchmark {
                     m.sample();
                     costs[s] = cpu.getCurrentThreadCpuTime() - before;
                 }
-                long[] last = java.util.Arrays.copyOfRange(costs, 10, costs.length);
-                java.util.Arrays.sort(last);
+                long[] last = Arrays.copyOfRange(costs, 10, costs.length);
+                Arrays.sort(last);
                 System.out.printf(Locale.ROOT, "%d kinds: sample() CPU median %.2f ms, min %.2f, max %.2f%n", kinds,
                         last[last.length / 2] / 1e6, last[0] / 1e6, last[last.length - 1] / 1e6);
             }

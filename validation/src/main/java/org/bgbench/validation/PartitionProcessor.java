@@ -1,5 +1,8 @@
 package org.bgbench.validation;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.PriorityQueue;
@@ -237,8 +240,8 @@ final class PartitionProcessor implements ItemChecker.Sink {
         }
     }
 
-    private static final java.lang.invoke.VarHandle LONG_LE = java.lang.invoke.MethodHandles
-            .byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_LE = MethodHandles
+            .byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Checks the partition's feed reads member by member, each member's in start order. */
     private void checkFeeds() {

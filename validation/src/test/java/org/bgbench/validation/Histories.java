@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -33,7 +34,7 @@ final class Histories {
     static void write(Path dir, List<Rec> records, int files, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         List<Rec> shuffled = new ArrayList<>(records);
-        Collections.shuffle(shuffled, new java.util.Random(seed));
+        Collections.shuffle(shuffled, new Random(seed));
         try (LogDirectory d = LogDirectory.create(dir)) {
             LogWriter[] w = new LogWriter[files];
             for (int i = 0; i < files; i++) {

@@ -7,7 +7,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.bgbench.validation.bench.SyntheticRun;
 import org.bgbench.validation.log.LogDirectory;
@@ -120,7 +122,7 @@ class IncompleteValidationTest {
 
     private void deleteAll() throws Exception {
         try (var s = Files.walk(dir)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 
@@ -167,7 +169,7 @@ class IncompleteValidationTest {
         assertThat(r.unpredictableReads()).isEqualTo(1);
         assertThat(r.incompleteReason()).startsWith("thread-00000.bglog at byte 200,000: the file ends at byte 200,000")
                 .contains("every write is in the logs").contains("(1 of them are unpredictable)")
-                .contains(String.format(java.util.Locale.ROOT, "but %,d could not be", 10_000 - kept));
+                .contains(String.format(Locale.ROOT, "but %,d could not be", 10_000 - kept));
     }
 
     @Test
@@ -202,8 +204,8 @@ class IncompleteValidationTest {
         assertThat(x.readsChecked()).as("nothing is missing; the extras are ignored").isEqualTo(run.reads());
         assertThat(x.unpredictableReads()).isZero();
         assertThat(x.problems()).extracting(LogProblem::toString).containsExactly(
-                "thread-00004.bglog at byte " + String.format(java.util.Locale.ROOT, "%,d",
-                        Files.size(file(4)) - 3) + ": 3 bytes beyond the " + String.format(java.util.Locale.ROOT,
+                "thread-00004.bglog at byte " + String.format(Locale.ROOT, "%,d",
+                        Files.size(file(4)) - 3) + ": 3 bytes beyond the " + String.format(Locale.ROOT,
                         "%,d", Files.size(file(4)) - 3) + " the run wrote (appended later); ignored",
                 "thread-00099.bglog: not in the manifest (not written by this run); ignored");
     }

@@ -1,15 +1,21 @@
 package org.bgbench.measurement.merge;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.HdrHistogram.Histogram;
 import org.bgbench.measurement.BgWaitResult;
 import org.bgbench.measurement.CpuResult;
 import org.bgbench.measurement.KindCounts;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.Latencies;
+import org.bgbench.measurement.NodeResult;
+import org.bgbench.measurement.RunEvidence;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
 import org.bgbench.measurement.Stalls;
@@ -103,8 +109,8 @@ public final class ResultMerger {
         }
         Map<String, Object> config = new LinkedHashMap<>(first.config());
         // Each worker's run has its own id and evidence, in its own directory; the merged result has neither.
-        config.remove(org.bgbench.measurement.RunEvidence.RUN_ID);
-        config.remove(org.bgbench.measurement.RunEvidence.EVIDENCE);
+        config.remove(RunEvidence.RUN_ID);
+        config.remove(RunEvidence.EVIDENCE);
         config.put("workers", workers);
         config.putAll(extraConfig);
         // A worker whose store stopped answering makes the experiment incomplete: its words, and every stalled or
@@ -118,7 +124,7 @@ public final class ResultMerger {
             }
         }
         for (String key : List.of(Stalls.STALLED_SECONDS, Stalls.REFUSED_SECONDS)) {
-            java.util.SortedSet<Integer> listed = new java.util.TreeSet<>();
+            SortedSet<Integer> listed = new TreeSet<>();
             for (RunResult p : parts) {
                 if (p.config().get(key) instanceof List<?> list) {
                     list.forEach(x -> listed.add(((Number) x).intValue()));
@@ -146,10 +152,10 @@ public final class ResultMerger {
      * Every worker's nodes: each worker's own machine, and each store host once (every worker reads the same hosts;
      * the first worker's figures of a host stand for it).
      */
-    private static List<org.bgbench.measurement.NodeResult> nodes(List<RunResult> parts) {
-        Map<String, org.bgbench.measurement.NodeResult> byNode = new java.util.LinkedHashMap<>();
+    private static List<NodeResult> nodes(List<RunResult> parts) {
+        Map<String, NodeResult> byNode = new LinkedHashMap<>();
         for (RunResult p : parts) {
-            for (org.bgbench.measurement.NodeResult n : p.nodes()) {
+            for (NodeResult n : p.nodes()) {
                 byNode.putIfAbsent(n.role() + " " + n.name(), n);
             }
         }
@@ -157,12 +163,12 @@ public final class ResultMerger {
     }
 
     private static String earliest(List<RunResult> parts) {
-        return parts.stream().map(RunResult::startTime).filter(java.util.Objects::nonNull).min(String::compareTo)
+        return parts.stream().map(RunResult::startTime).filter(Objects::nonNull).min(String::compareTo)
                 .orElse(null);
     }
 
     private static String latest(List<RunResult> parts) {
-        return parts.stream().map(RunResult::endTime).filter(java.util.Objects::nonNull).max(String::compareTo)
+        return parts.stream().map(RunResult::endTime).filter(Objects::nonNull).max(String::compareTo)
                 .orElse(null);
     }
 
@@ -170,7 +176,7 @@ public final class ResultMerger {
      * BG's CPU adds up over the workers' processes; the store's is taken from the first worker that saw it. The CPU
      * outside the store calls comes from the merged {@code actions}.
      */
-    private static CpuResult cpu(List<RunResult> parts, long count, java.util.Collection<KindResult> actions) {
+    private static CpuResult cpu(List<RunResult> parts, long count, Collection<KindResult> actions) {
         Double bg = null;
         Double bgS = null;
         int cores = 0;

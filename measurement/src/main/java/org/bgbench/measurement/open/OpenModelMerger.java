@@ -5,7 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.HdrHistogram.Histogram;
+import org.bgbench.measurement.Latencies;
 
 /**
  * The open section of a run on several workers from theirs: each worker issued its share of the rate, so counts and
@@ -23,7 +25,7 @@ public final class OpenModelMerger {
      * @return null when no part has an open section
      */
     public static OpenModelResult merge(List<OpenModelResult> parts, String schedule, int inFlightLimit) {
-        List<OpenModelResult> ps = parts.stream().filter(java.util.Objects::nonNull).toList();
+        List<OpenModelResult> ps = parts.stream().filter(Objects::nonNull).toList();
         if (ps.isEmpty()) {
             return null;
         }
@@ -35,7 +37,7 @@ public final class OpenModelMerger {
         long late = 0;
         double rate = 0;
         Double oldest = null;
-        Histogram delay = org.bgbench.measurement.Latencies.newHistogram();
+        Histogram delay = Latencies.newHistogram();
         Map<String, Histogram> service = new LinkedHashMap<>();
         List<String> reasons = new ArrayList<>();
         for (OpenModelResult p : ps) {
@@ -50,7 +52,7 @@ public final class OpenModelMerger {
             }
             delay.add(p.startDelay().histogram());
             p.service().forEach((k, v) -> service.computeIfAbsent(k,
-                    x -> org.bgbench.measurement.Latencies.newHistogram()).add(v.histogram()));
+                    x -> Latencies.newHistogram()).add(v.histogram()));
             if (!p.valid()) {
                 reasons.add(p.invalidReason());
             }
@@ -74,7 +76,7 @@ public final class OpenModelMerger {
             double from = 0;
             double to = 0;
             double throughput = 0;
-            Histogram h = org.bgbench.measurement.Latencies.newHistogram();
+            Histogram h = Latencies.newHistogram();
             for (OpenModelResult p : ps) {
                 if (i < p.phases().size()) {
                     OpenModelResult.PhaseResult q = p.phases().get(i);

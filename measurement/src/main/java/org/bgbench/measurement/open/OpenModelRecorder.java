@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.HdrHistogram.AtomicHistogram;
@@ -98,11 +99,11 @@ public final class OpenModelRecorder implements Consumer<SecondSample> {
         final LongAdder late = new LongAdder();
         final AtomicHistogram startDelay = histogram();
         /** Per kind, made on its first service time. */
-        final java.util.concurrent.atomic.AtomicReferenceArray<AtomicHistogram> service;
+        final AtomicReferenceArray<AtomicHistogram> service;
         final AtomicLongArray phaseStarted;
 
         Stripe(int kinds, int phaseCount) {
-            this.service = new java.util.concurrent.atomic.AtomicReferenceArray<>(kinds);
+            this.service = new AtomicReferenceArray<>(kinds);
             this.phaseStarted = new AtomicLongArray(phaseCount);
         }
 

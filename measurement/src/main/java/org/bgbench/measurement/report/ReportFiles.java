@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.bgbench.measurement.RunResult;
 
 /**
  * The files one command writes besides its runs' results (a sweep's JSON and CSV, a rating's reports, a scale or
@@ -47,7 +48,7 @@ public final class ReportFiles {
     }
 
     /** Writes a run's result to {@code file}, as {@link ResultWriter#writeFinal} does; whether it was written. */
-    public synchronized boolean write(Path file, org.bgbench.measurement.RunResult result) {
+    public synchronized boolean write(Path file, RunResult result) {
         return write(file, ResultJson.toBytes(result), "cannot write the result to " + file);
     }
 

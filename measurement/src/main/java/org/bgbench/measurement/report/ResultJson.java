@@ -1,10 +1,14 @@
 package org.bgbench.measurement.report;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import org.bgbench.measurement.RunResult;
 
@@ -37,8 +41,8 @@ public final class ResultJson {
             return ResultChecksum.sign(MAPPER, MAPPER.writeValueAsBytes(result));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("result cannot be written as JSON: " + e.getOriginalMessage(), e);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -70,8 +74,8 @@ public final class ResultJson {
 
         BadResultException(Path file, JsonProcessingException e) {
             super(describe(file, e), e);
-            this.notJson = e instanceof com.fasterxml.jackson.core.JsonParseException
-                    || e instanceof com.fasterxml.jackson.core.io.JsonEOFException
+            this.notJson = e instanceof JsonParseException
+                    || e instanceof JsonEOFException
                     || String.valueOf(e.getOriginalMessage()).startsWith("No content to map");
         }
 
@@ -85,13 +89,13 @@ public final class ResultJson {
             if (what.startsWith("No content to map")) {
                 return file + " is empty: not a BG result";
             }
-            com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+            JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
             // Jackson's own wording, without its pointer to the source (which it redacts anyway)
             int cut = what.indexOf("\n at [Source");
             what = (cut >= 0 ? what.substring(0, cut) : what).replace('\n', ' ');
-            boolean syntax = e instanceof com.fasterxml.jackson.core.JsonParseException
-                    || e instanceof com.fasterxml.jackson.core.io.JsonEOFException;
+            boolean syntax = e instanceof JsonParseException
+                    || e instanceof JsonEOFException;
             return file + (syntax ? " is not valid JSON" : " is not a BG result") + where + ": " + what;
         }
     }

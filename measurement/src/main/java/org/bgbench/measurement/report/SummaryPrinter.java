@@ -1,14 +1,18 @@
 package org.bgbench.measurement.report;
 
 import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import org.bgbench.measurement.BgWaitResult;
 import org.bgbench.measurement.CpuResult;
 import org.bgbench.measurement.KindResult;
+import org.bgbench.measurement.NodeResult;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SecondSample;
 import org.bgbench.measurement.SeriesPoint;
+import org.bgbench.measurement.open.LatencySummary;
+import org.bgbench.measurement.open.OpenModelResult;
 
 /** The human-readable forms of results: a fixed-width summary table and one-line progress reports. */
 public final class SummaryPrinter {
@@ -70,7 +74,7 @@ public final class SummaryPrinter {
         sb.append(System.lineSeparator());
         if (r.nodes().stream().anyMatch(n -> !"bg".equals(n.role()))) {
             // BG's machine alone is what the CPU line shows; with store hosts every node gets a line of means.
-            for (org.bgbench.measurement.NodeResult n : r.nodes()) {
+            for (NodeResult n : r.nodes()) {
                 sb.append(fmt("Node     %s (%s): CPU %s of %d cores (max %s), memory %s of %s GB, network %s/%s MB/s"
                                 + " in/out, disks %s/%s MB/s read/written, busiest disk %s %%%n", n.name(), n.role(),
                         num(n.busyCores().mean(), 2), n.cpus(), num(n.busyCores().max(), 2),
@@ -104,8 +108,8 @@ public final class SummaryPrinter {
      * The open model's lines: the latencies above are response times (from each arrival's due time); here the schedule
      * kept, the service times beside them, and each phase.
      */
-    private static void open(StringBuilder sb, org.bgbench.measurement.open.OpenModelResult o) {
-        org.bgbench.measurement.open.LatencySummary d = o.startDelay();
+    private static void open(StringBuilder sb, OpenModelResult o) {
+        LatencySummary d = o.startDelay();
         sb.append(fmt("Open     arrivals %s (%s): %,d due, %s/s; latencies above count from each arrival's due "
                         + "time%n", o.schedule(), o.process(), o.offered(), num(o.offeredRate(), 1)));
         sb.append(fmt("Schedule start delay p50 %s ms, p99 %s ms, max %s ms; %s %% late (> %s ms or never started, at most %s %% may); "
@@ -118,7 +122,7 @@ public final class SummaryPrinter {
         if (o.phases().size() > 1) {
             sb.append(fmt("%-5s %-22s %9s %10s %10s %10s %10s%n", "phase", "schedule", "from s", "act/s", "p95 ms",
                     "p99 ms", "max ms"));
-            for (org.bgbench.measurement.open.OpenModelResult.PhaseResult p : o.phases()) {
+            for (OpenModelResult.PhaseResult p : o.phases()) {
                 sb.append(fmt("%-5d %-22s %9s %10s %10s %10s %10s%n", p.index(), p.label(), num(p.startS(), 1),
                         num(p.throughput(), 1), ms(p.response().p95Ms()), ms(p.response().p99Ms()),
                         ms(p.response().maxMs())));
@@ -134,7 +138,7 @@ public final class SummaryPrinter {
 
     /** One table row; the last cell (stuck) only with {@code stuck}. */
     private static void row(StringBuilder sb, boolean stuck, Object... cells) {
-        sb.append(stuck ? fmt(STUCK_ROW, cells) : fmt(ROW, java.util.Arrays.copyOf(cells, cells.length - 1)));
+        sb.append(stuck ? fmt(STUCK_ROW, cells) : fmt(ROW, Arrays.copyOf(cells, cells.length - 1)));
     }
 
     /** One progress line, e.g. {@code   12s   45,120 act/s  p95 1.2 ms  errors 0  bg 0.9 cores  store 1.1 cores}. */

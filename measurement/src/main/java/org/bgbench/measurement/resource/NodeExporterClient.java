@@ -1,10 +1,12 @@
 package org.bgbench.measurement.resource;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Reads one store host's counters from its Prometheus node exporter ({@code http://HOST:PORT/metrics}; Debian's
@@ -121,7 +125,7 @@ public final class NodeExporterClient implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while reading " + uri, e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new IOException("cannot read " + uri + ": " + describe(cause), cause);
         }
@@ -129,13 +133,13 @@ public final class NodeExporterClient implements AutoCloseable {
 
     /** A failure in a few words (the JDK's timeouts and refusals often carry no message). */
     public static String describe(Throwable t) {
-        while (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
+        while (t instanceof CompletionException && t.getCause() != null) {
             t = t.getCause();
         }
-        if (t instanceof java.net.http.HttpTimeoutException) {
+        if (t instanceof HttpTimeoutException) {
             return "no answer within " + TIMEOUT.toMillis() + " ms";
         }
-        if (t instanceof java.net.ConnectException) {
+        if (t instanceof ConnectException) {
             return "connection refused or unreachable";
         }
         return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();

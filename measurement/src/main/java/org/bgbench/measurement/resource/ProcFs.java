@@ -1,5 +1,6 @@
 package org.bgbench.measurement.resource;
 
+import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +67,7 @@ final class ProcFs {
             return List.of();
         }
         List<ProcessStat> all = new ArrayList<>(names.length);
-        String base = root.toString() + java.io.File.separator;
+        String base = root.toString() + File.separator;
         for (String name : names) {
             if (isNumber(name)) {
                 long pid = Long.parseLong(name);

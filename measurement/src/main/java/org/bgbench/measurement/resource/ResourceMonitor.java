@@ -3,9 +3,16 @@ package org.bgbench.measurement.resource;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * Samples CPU use of BG's own JVM, of the store's local processes (each given pid with all its descendants: a
@@ -33,8 +40,8 @@ public final class ResourceMonitor implements AutoCloseable {
     /** The live roots of the store's trees; a root that exited is dropped, one the finder names is added. */
     private volatile List<Long> storePids;
     /** Finds the store server's pids again after a root exited (a restarted server); null: never looked for. */
-    private final java.util.function.Supplier<? extends Collection<Long>> finder;
-    private final java.util.concurrent.atomic.AtomicBoolean finding = new java.util.concurrent.atomic.AtomicBoolean();
+    private final Supplier<? extends Collection<Long>> finder;
+    private final AtomicBoolean finding = new AtomicBoolean();
     /** What the finder answered last, not yet taken by a reading; null when nothing is waiting. */
     private volatile List<Long> found;
     /** Roots that exited and were not replaced yet, and when the finder was last asked (0: never). */
@@ -42,7 +49,7 @@ public final class ResourceMonitor implements AutoCloseable {
     private long askedNanos;
     private volatile boolean closed;
     /** Each live root's tree's ticks at the last reading, and the ticks of the roots that exited since the start. */
-    private final java.util.Map<Long, Long> rootTicks = new java.util.HashMap<>();
+    private final Map<Long, Long> rootTicks = new HashMap<>();
     private long exitedTicks;
     private final com.sun.management.OperatingSystemMXBean os;
     private final ProcNode bgNode;
@@ -64,7 +71,7 @@ public final class ResourceMonitor implements AutoCloseable {
     }
 
     ResourceMonitor(Path procRoot, Collection<Long> storePids, List<String> storeHosts,
-                    java.util.function.Supplier<? extends Collection<Long>> finder) {
+                    Supplier<? extends Collection<Long>> finder) {
         this.finder = finder;
         this.watchStore = !storePids.isEmpty();
         this.proc = new ProcFs(procRoot);
@@ -96,7 +103,7 @@ public final class ResourceMonitor implements AutoCloseable {
      * one of {@code storePids} exits during the run (a server restarted), and counts the new processes from then on.
      */
     public static ResourceMonitor create(Collection<Long> storePids, List<String> storeHosts,
-                                         java.util.function.Supplier<? extends Collection<Long>> finder) {
+                                         Supplier<? extends Collection<Long>> finder) {
         return new ResourceMonitor(Path.of("/proc"), storePids, storeHosts, finder);
     }
 
@@ -108,7 +115,7 @@ public final class ResourceMonitor implements AutoCloseable {
     /** Why a store host's last request failed, or null when it answered (or is not one of them). */
     public String storeHostError(String name) {
         return hosts.stream().filter(h -> h.name().equals(name)).map(StoreHostPoller::lastError)
-                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+                .filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     /** The pids whose process trees count as the store now (a restarted server's new ones once found). */
@@ -137,7 +144,7 @@ public final class ResourceMonitor implements AutoCloseable {
             storeProcesses = (int) ticksAndProcesses[1];
         }
         ProcFs.MachineStat machine = linux ? proc.machine() : null;
-        List<NodeReading> nodes = new java.util.ArrayList<>(1 + hosts.size());
+        List<NodeReading> nodes = new ArrayList<>(1 + hosts.size());
         nodes.add(bgReading());
         for (StoreHostPoller h : hosts) {
             nodes.add(h.latestAndAsk());
@@ -164,11 +171,11 @@ public final class ResourceMonitor implements AutoCloseable {
         List<ProcFs.ProcessStat> all = List.of();
         Set<Long> tree = Set.of();
         for (int attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
-            java.util.Map<Long, Long> before = childTicksOf(parents);
+            Map<Long, Long> before = childTicksOf(parents);
             all = proc.processes();
             tree = ProcFs.tree(storePids, all);
-            java.util.Map<Long, ProcFs.ProcessStat> byPid = new java.util.HashMap<>();
-            Set<Long> nowParents = new java.util.HashSet<>();
+            Map<Long, ProcFs.ProcessStat> byPid = new HashMap<>();
+            Set<Long> nowParents = new HashSet<>();
             for (ProcFs.ProcessStat p : all) {
                 if (tree.contains(p.pid())) {
                     byPid.put(p.pid(), p);
@@ -183,12 +190,12 @@ public final class ResourceMonitor implements AutoCloseable {
                 }
             }
             boolean steady = true;
-            for (java.util.Map.Entry<Long, Long> e : before.entrySet()) {
+            for (Map.Entry<Long, Long> e : before.entrySet()) {
                 ProcFs.ProcessStat p = byPid.get(e.getKey());
                 steady &= p == null || p.childTicks() == e.getValue();
             }
-            java.util.Map<Long, Long> after = childTicksOf(nowParents);
-            for (java.util.Map.Entry<Long, Long> e : after.entrySet()) {
+            Map<Long, Long> after = childTicksOf(nowParents);
+            for (Map.Entry<Long, Long> e : after.entrySet()) {
                 steady &= byPid.get(e.getKey()).childTicks() == e.getValue();
             }
             parents = nowParents;
@@ -198,7 +205,7 @@ public final class ResourceMonitor implements AutoCloseable {
         }
         // Each root's tree on its own, so a root that exits takes its last reading along and the others go on.
         long read = 0;
-        List<Long> alive = new java.util.ArrayList<>(storePids.size());
+        List<Long> alive = new ArrayList<>(storePids.size());
         for (Long root : storePids) {
             Long last = rootTicks.get(root);
             if (!tree.contains(root)) {
@@ -234,7 +241,7 @@ public final class ResourceMonitor implements AutoCloseable {
             return;
         }
         found = null;
-        List<Long> roots = new java.util.ArrayList<>(storePids);
+        List<Long> roots = new ArrayList<>(storePids);
         for (Long pid : answer) {
             if (!roots.contains(pid) && proc.process(pid) != null) {
                 roots.add(pid);
@@ -268,8 +275,8 @@ public final class ResourceMonitor implements AutoCloseable {
     }
 
     /** The reaped-children ticks of those of {@code pids} that still exist. */
-    private java.util.Map<Long, Long> childTicksOf(Set<Long> pids) {
-        java.util.Map<Long, Long> ticks = new java.util.HashMap<>();
+    private Map<Long, Long> childTicksOf(Set<Long> pids) {
+        Map<Long, Long> ticks = new HashMap<>();
         for (Long pid : pids) {
             ProcFs.ProcessStat p = proc.process(pid);
             if (p != null) {
@@ -332,7 +339,7 @@ public final class ResourceMonitor implements AutoCloseable {
             iowait = (double) Math.max(0, to.machineIowaitTicks() - from.machineIowaitTicks()) / total
                     * to.machineCpus();
         }
-        List<NodeUse> nodes = new java.util.ArrayList<>(to.nodes().size());
+        List<NodeUse> nodes = new ArrayList<>(to.nodes().size());
         for (int i = 0; i < to.nodes().size(); i++) {
             NodeReading b = to.nodes().get(i);
             NodeReading a = i < from.nodes().size() ? from.nodes().get(i) : null;

@@ -1,5 +1,7 @@
 package org.bgbench.measurement.resource;
 
+import java.util.List;
+
 /**
  * Cumulative CPU counters at one instant; {@link ResourceMonitor#between} turns two of them into use. A negative value
  * means "not available here".
@@ -17,15 +19,15 @@ package org.bgbench.measurement.resource;
  */
 public record ResourceSnapshot(long nanoTime, long bgCpuNanos, long storeCpuNanos, int storeProcesses,
                                long machineBusyTicks, long machineIowaitTicks, long machineTotalTicks,
-                               int machineCpus, java.util.List<NodeReading> nodes) {
+                               int machineCpus, List<NodeReading> nodes) {
     public ResourceSnapshot {
-        nodes = nodes == null ? java.util.List.of() : java.util.List.copyOf(nodes);
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
     }
 
     /** A snapshot without node readings. */
     public ResourceSnapshot(long nanoTime, long bgCpuNanos, long storeCpuNanos, int storeProcesses,
                             long machineBusyTicks, long machineIowaitTicks, long machineTotalTicks, int machineCpus) {
         this(nanoTime, bgCpuNanos, storeCpuNanos, storeProcesses, machineBusyTicks, machineIowaitTicks,
-                machineTotalTicks, machineCpus, java.util.List.of());
+                machineTotalTicks, machineCpus, List.of());
     }
 }

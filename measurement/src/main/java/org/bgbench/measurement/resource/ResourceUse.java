@@ -1,5 +1,7 @@
 package org.bgbench.measurement.resource;
 
+import java.util.List;
+
 /**
  * CPU used between two snapshots, in cores (CPU seconds per wall-clock second). {@code NaN} means unknown.
  *
@@ -17,15 +19,15 @@ package org.bgbench.measurement.resource;
  */
 public record ResourceUse(double seconds, double bgCores, double storeCores, double machineCores,
                           double machineIowaitCores, int machineCpus, double bgCpuSeconds, double storeCpuSeconds,
-                          java.util.List<NodeUse> nodes) {
+                          List<NodeUse> nodes) {
     public ResourceUse {
-        nodes = nodes == null ? java.util.List.of() : java.util.List.copyOf(nodes);
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
     }
 
     /** CPU use without node figures. */
     public ResourceUse(double seconds, double bgCores, double storeCores, double machineCores,
                        double machineIowaitCores, int machineCpus, double bgCpuSeconds, double storeCpuSeconds) {
         this(seconds, bgCores, storeCores, machineCores, machineIowaitCores, machineCpus, bgCpuSeconds,
-                storeCpuSeconds, java.util.List.of());
+                storeCpuSeconds, List.of());
     }
 }

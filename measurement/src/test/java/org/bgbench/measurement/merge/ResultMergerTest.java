@@ -3,15 +3,21 @@ package org.bgbench.measurement.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.HdrHistogram.Histogram;
+import org.bgbench.measurement.CpuResult;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.Latencies;
 import org.bgbench.measurement.Measurements;
+import org.bgbench.measurement.NodeResult;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
+import org.bgbench.measurement.Unpredictable;
 import org.bgbench.measurement.resource.ResourceMonitor;
 import org.bgbench.model.Action;
 import org.junit.jupiter.api.Test;
@@ -129,9 +135,9 @@ class ResultMergerTest {
         assertThat(r1.actions().get("IF").bgCpuUs()).isNull();
         assertThat(r2.actions().get("LF").bgCpuUs()).isNull();
         RunResult merged = ResultMerger.merge(List.of(r1, r2), List.of("a:1", "b:2"), List.of(), Map.of());
-        List<KindResult> kinds = new java.util.ArrayList<>(ref.actions().values());
+        List<KindResult> kinds = new ArrayList<>(ref.actions().values());
         kinds.add(ref.total());
-        List<KindResult> got = new java.util.ArrayList<>(merged.actions().values());
+        List<KindResult> got = new ArrayList<>(merged.actions().values());
         got.add(merged.total());
         for (int i = 0; i < kinds.size(); i++) {
             KindResult want = kinds.get(i);
@@ -149,17 +155,17 @@ class ResultMergerTest {
         // Outside the calls: from the merged figures.
         assertThat(merged.cpu().bgUsPerAction()).isNotNull();
         assertThat(merged.cpu().bgOutsideUsPerAction()).isNotNull()
-                .isEqualTo(org.bgbench.measurement.CpuResult.outsideUsPerAction(merged.cpu().bgUsPerAction(),
+                .isEqualTo(CpuResult.outsideUsPerAction(merged.cpu().bgUsPerAction(),
                         merged.actions().values()));
         for (RunResult p : List.of(r1, r2, ref)) {
-            assertThat(p.cpu().bgOutsideUsPerAction()).isEqualTo(org.bgbench.measurement.CpuResult
+            assertThat(p.cpu().bgOutsideUsPerAction()).isEqualTo(CpuResult
                     .outsideUsPerAction(p.cpu().bgUsPerAction(), p.actions().values()));
         }
     }
 
     // The JVM's CPU clock may tick in 10 ms steps: without this, BG's CPU per action can honestly be 0 or unknown.
     private static void burnCpuUntilTheProcessClockMoves() {
-        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        var os = (OperatingSystemMXBean) ManagementFactory
                 .getOperatingSystemMXBean();
         long start = os.getProcessCpuTime();
         long deadline = System.nanoTime() + 10_000_000_000L;
@@ -178,7 +184,7 @@ class ResultMergerTest {
     void unpredictableReadsAddUpAndThePercentageIsRecomputed() {
         RunResult a = withUnpredictable(1000, 0);
         RunResult b = withUnpredictable(3000, 30);
-        org.bgbench.measurement.Unpredictable u = ResultMerger.unpredictable(List.of(a, b));
+        Unpredictable u = ResultMerger.unpredictable(List.of(a, b));
         assertThat(u.readsChecked()).isEqualTo(4000L);
         assertThat(u.unpredictableReads()).isEqualTo(30L);
         assertThat(u.pct()).isCloseTo(0.75, within(1e-12));
@@ -191,10 +197,10 @@ class ResultMergerTest {
     @Test
     void oneWorkersIncompleteValidationMakesTheMergedVerdictIncomplete() {
         RunResult a = withUnpredictable(1000, 0);
-        RunResult b = withoutValidation().withUnpredictable(new org.bgbench.measurement.Unpredictable(0, 0, 0, 0.01,
+        RunResult b = withoutValidation().withUnpredictable(new Unpredictable(0, 0, 0, 0.01,
                 true, 0L, Map.of(), null, List.of(), null, null, false, "thread-00001.bglog is missing", 700L,
-                List.of(new org.bgbench.measurement.Unpredictable.FileProblem("thread-00001.bglog", null, "missing"))));
-        org.bgbench.measurement.Unpredictable u = ResultMerger.unpredictable(List.of(a, b), List.of("h1:7420",
+                List.of(new Unpredictable.FileProblem("thread-00001.bglog", null, "missing"))));
+        Unpredictable u = ResultMerger.unpredictable(List.of(a, b), List.of("h1:7420",
                 "h2:7420"));
         assertThat(u.verdictComplete()).isFalse();
         assertThat(u.meetsTau()).isFalse();
@@ -235,12 +241,12 @@ class ResultMergerTest {
         assertThat(merged.nodes().get(1)).isSameAs(a.nodes().get(1));
     }
 
-    private static org.bgbench.measurement.NodeResult node(String name, String role) {
-        org.bgbench.measurement.NodeResult.MeanMax m = new org.bgbench.measurement.NodeResult.MeanMax(1.0, 2.0);
-        return new org.bgbench.measurement.NodeResult(name, role, 4, 10, 0, m, m, m, m, m, m, m, m, m);
+    private static NodeResult node(String name, String role) {
+        NodeResult.MeanMax m = new NodeResult.MeanMax(1.0, 2.0);
+        return new NodeResult(name, role, 4, 10, 0, m, m, m, m, m, m, m, m, m);
     }
 
-    private static RunResult withNodes(org.bgbench.measurement.NodeResult... nodes) {
+    private static RunResult withNodes(NodeResult... nodes) {
         RunResult r = withoutValidation();
         return r.withOpen(null).withEnvironment(r.environment().withNodes(List.of(nodes)));
     }
@@ -254,8 +260,8 @@ class ResultMergerTest {
     }
 
     private static RunResult withUnpredictable(long checked, long bad) {
-        return withoutValidation().withUnpredictable(new org.bgbench.measurement.Unpredictable(checked, bad,
-                100.0 * bad / checked, 0.01, bad == 0, 0L, Map.of("VP", new org.bgbench.measurement.Unpredictable
+        return withoutValidation().withUnpredictable(new Unpredictable(checked, bad,
+                100.0 * bad / checked, 0.01, bad == 0, 0L, Map.of("VP", new Unpredictable
                         .ActionReads(checked, bad, 100.0 * bad / checked)), null, List.of(), null, null));
     }
 }

@@ -5,16 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.assertj.core.data.Offset;
 import org.bgbench.measurement.Measurements;
 import org.bgbench.measurement.Recorder;
 import org.bgbench.measurement.RunContext;
 import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.Unpredictable;
 import org.bgbench.measurement.resource.ResourceMonitor;
 import org.bgbench.model.Action;
 import org.bgbench.model.SessionType;
@@ -75,7 +80,7 @@ class ResultJsonTest {
         root.get("actions").forEach(kinds::add);
         root.get("sessions").forEach(kinds::add);
         kinds.add(root.get("total"));
-        assertThat(kinds).hasSize(org.bgbench.model.Action.count() + 8 + 1);
+        assertThat(kinds).hasSize(Action.count() + 8 + 1);
         for (JsonNode kind : kinds) {
             for (String key : KIND_KEYS) {
                 assertThat(kind.has(key)).as(key).isTrue();
@@ -85,7 +90,7 @@ class ResultJsonTest {
         assertThat(root.get("actions").get("VFR").get("p50_ms").isNull()).isTrue();
         assertThat(root.get("sessions").has("VSP")).isTrue();
         assertThat(root.get("actions").get("VP").get("bg_cpu_us").asDouble()).isCloseTo(12.3,
-                org.assertj.core.data.Offset.offset(1e-9));
+                Offset.offset(1e-9));
         assertThat(root.get("actions").get("VP").get("bg_cpu_samples").asLong()).isEqualTo(63);
         assertThat(root.get("actions").get("VFR").get("bg_cpu_us").isNull()).isTrue();
         assertThat(root.get("actions").get("VFR").get("bg_cpu_samples").asLong()).isZero();
@@ -106,14 +111,14 @@ class ResultJsonTest {
 
     @Test
     void roundTripsThroughAFile(@TempDir Path dir) throws Exception {
-        RunResult result = sampleResult().withUnpredictable(new org.bgbench.measurement.Unpredictable(12, 0, 0.0, 0.01,
+        RunResult result = sampleResult().withUnpredictable(new Unpredictable(12, 0, 0.0, 0.01,
                 true, 0, Map.of(), null, List.of(), null, null));
         ResultWriter writer = new ResultWriter(dir.resolve("runs/run-1.json"));
         writer.write(result);
         RunResult back = writer.read();
         assertThat(back).isEqualTo(result);
         // BG's own machine is a node whenever /proc is there.
-        assertThat(back.nodes()).isEqualTo(result.nodes()).hasSize(java.nio.file.Files.isReadable(
+        assertThat(back.nodes()).isEqualTo(result.nodes()).hasSize(Files.isReadable(
                 Path.of("/proc/stat")) ? 1 : 0);
         assertThat(back.actions().get("LF").histogram()).isEqualTo(result.actions().get("LF").histogram());
         assertThat(ResultJson.fromJson(ResultJson.toJson(result))).isEqualTo(result);
@@ -128,20 +133,20 @@ class ResultJsonTest {
         // Another layout, keys in another order, 12 written as 12.0: the same figures.
         ObjectMapper m = new ObjectMapper();
         JsonNode tree = m.readTree(file.toFile());
-        Files.writeString(file, m.writer().with(com.fasterxml.jackson.databind.SerializationFeature
-                .ORDER_MAP_ENTRIES_BY_KEYS).writeValueAsString(m.treeToValue(tree, java.util.TreeMap.class)));
+        Files.writeString(file, m.writer().with(SerializationFeature
+                .ORDER_MAP_ENTRIES_BY_KEYS).writeValueAsString(m.treeToValue(tree, TreeMap.class)));
         assertThat(ResultChecksum.check(file)).isEqualTo(ResultChecksum.Status.MATCHES);
-        ((com.fasterxml.jackson.databind.node.ObjectNode) tree).put("threads", 50.0);
+        ((ObjectNode) tree).put("threads", 50.0);
         Files.writeString(file, m.writeValueAsString(tree));
         assertThat(ResultChecksum.check(file)).isEqualTo(ResultChecksum.Status.MATCHES);
 
-        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("total")).put("count", 1_000_000);
+        ((ObjectNode) tree.get("total")).put("count", 1_000_000);
         Files.writeString(file, m.writeValueAsString(tree));
         assertThat(ResultChecksum.check(file)).isEqualTo(ResultChecksum.Status.DIFFERS);
         assertThat(ResultChecksum.differs(file)).isEqualTo(file + ": its measured figures do not match the checksum "
                 + "it was written with (edited by hand?)");
 
-        ((com.fasterxml.jackson.databind.node.ObjectNode) tree).remove(ResultChecksum.KEY);
+        ((ObjectNode) tree).remove(ResultChecksum.KEY);
         Files.writeString(file, m.writeValueAsString(tree));
         assertThat(ResultChecksum.check(file)).as("a file of an older BG").isEqualTo(ResultChecksum.Status.NONE);
     }

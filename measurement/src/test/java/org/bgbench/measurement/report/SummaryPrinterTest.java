@@ -3,6 +3,8 @@ package org.bgbench.measurement.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Locale;
+import org.bgbench.measurement.CpuResult;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
 import org.junit.jupiter.api.Test;
@@ -34,22 +36,22 @@ class SummaryPrinterTest {
         assertThat(row(lines, "LF").substring(0, end)).endsWith(" 45.0");
         assertThat(row(lines, "VFR").substring(0, end)).endsWith(" -");
         assertThat(row(lines, "VSP").substring(0, end)).endsWith(" -");
-        String totalCpu = String.format(java.util.Locale.ROOT, " %.1f", r.total().bgCpuUs());
+        String totalCpu = String.format(Locale.ROOT, " %.1f", r.total().bgCpuUs());
         assertThat(row(lines, "total").substring(0, end)).endsWith(totalCpu);
         assertThat(lines).anyMatch(l -> l.startsWith("session ") && l.length() == width
                 && l.substring(0, end).endsWith("BG µs"));
         String cpu = lines.stream().filter(l -> l.startsWith("CPU ")).findFirst().orElseThrow();
         assertThat(r.cpu().bgOutsideUsPerAction()).isNotNull();
-        assertThat(cpu).contains(String.format(java.util.Locale.ROOT, " µs/action, outside calls %,.1f µs/action)",
+        assertThat(cpu).contains(String.format(Locale.ROOT, " µs/action, outside calls %,.1f µs/action)",
                 r.cpu().bgOutsideUsPerAction()));
     }
 
     @Test
     void withoutBgsCpuPerActionTheCpuLineSaysNothingOfIt() {
         RunResult r = ResultJsonTest.sampleResult();
-        org.bgbench.measurement.CpuResult c = r.cpu();
+        CpuResult c = r.cpu();
         RunResult unknown = r.withOpen(null).withEnvironment(r.environment().withCpu(
-                new org.bgbench.measurement.CpuResult(c.bgCores(), c.bgUsPerAction(), c.storeCores(), c.machineCores(),
+                new CpuResult(c.bgCores(), c.bgUsPerAction(), c.storeCores(), c.machineCores(),
                         c.machineIowaitCores(), c.bgCpuS(), c.storeCpuS(), c.bgAvailableCores(), c.machineCpus(),
                         c.storePids(), c.storeProcesses(), c.bgPeakCores(), c.storePeakCores(), c.machinePeakCores(),
                         null)));

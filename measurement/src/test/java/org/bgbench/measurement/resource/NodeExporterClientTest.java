@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.bgbench.measurement.Measurements;
 import org.bgbench.measurement.NodeResult;
 import org.bgbench.measurement.RunResult;
@@ -51,11 +52,11 @@ class NodeExporterClientTest {
             assertThat(a.memUsedBytes()).isBetween(0.0, a.memTotalBytes());
             // Counters read a few ms apart: equal up to what the machine did in between.
             assertThat(a.cpuTotalSeconds()).isCloseTo(local.cpuTotalSeconds(),
-                    org.assertj.core.api.Assertions.within(1.0 * a.cpus()));
+                    Assertions.within(1.0 * a.cpus()));
             assertThat(a.netRxBytes()).isCloseTo(local.netRxBytes(),
-                    org.assertj.core.api.Assertions.within(1e7 + 0.001 * local.netRxBytes()));
+                    Assertions.within(1e7 + 0.001 * local.netRxBytes()));
             assertThat(a.diskReadBytes()).isCloseTo(local.diskReadBytes(),
-                    org.assertj.core.api.Assertions.within(1e8 + 0.001 * local.diskReadBytes()));
+                    Assertions.within(1e8 + 0.001 * local.diskReadBytes()));
             assertThat(a.diskIoSeconds().keySet()).isEqualTo(local.diskIoSeconds().keySet());
 
             NodeUse u = NodeUse.between(a, b, b.name(), b.role());

@@ -1,8 +1,8 @@
 package org.bgbench.measurement.resource;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,8 +12,10 @@ import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,7 +118,7 @@ class ResourceMonitorTest {
         Process parent = new ProcessBuilder("sh", "-c", "sleep 1; while :; do "
                 + "sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done' & "
                 + "sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' & wait; done").start();
-        List<Process> idle = new java.util.ArrayList<>();
+        List<Process> idle = new ArrayList<>();
         try {
             for (int i = 0; i < 300; i++) {
                 idle.add(new ProcessBuilder("sleep", "60").start());
@@ -234,7 +236,7 @@ class ResourceMonitorTest {
         assumeThat(linux()).as("needs /proc").isTrue();
         Process first = server();
         Process[] second = {null};
-        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger asked = new AtomicInteger();
         try {
             awaitDone(first);
             ResourceMonitor monitor = ResourceMonitor.create(List.of(first.pid()), List.of(), () -> {

@@ -1,5 +1,6 @@
 package org.bgbench.validation.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -195,7 +196,7 @@ public final class ValidationBenchmark {
 
     /** CPU time of the whole process (all threads, GC included), or 0 if the JVM does not say. */
     private static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
             return os.getProcessCpuTime();
         }
         return 0;

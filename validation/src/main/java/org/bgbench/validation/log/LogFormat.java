@@ -2,6 +2,7 @@ package org.bgbench.validation.log;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
@@ -217,7 +218,7 @@ public final class LogFormat {
     }
 
     /** Writes the 8-byte {@code v} at byte {@code i} of a group's stream into a buffer holding the group at {@code head}. */
-    static void putStreamLong(java.nio.ByteBuffer bb, int head, int i, long v) {
+    static void putStreamLong(ByteBuffer bb, int head, int i, long v) {
         bb.putLong(streamOffset(head, i), v);
     }
 
