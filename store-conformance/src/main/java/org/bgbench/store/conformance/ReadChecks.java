@@ -17,9 +17,10 @@ final class ReadChecks extends FixtureChecks {
     }
 
     void countsMatchTheGenerator() {
-        assertThat(store.counts()).isEqualTo(new StoreCounts(graph.members(), graph.totalFriendships(),
-                graph.totalPendingInvitations(), graph.totalResources(), graph.totalInitialComments(), graph.pages(),
-                graph.totalFollows(), graph.totalPageResources(), 0));
+        assertThat(store.counts()).isEqualTo(new StoreCounts(new StoreCounts.Social(graph.members(),
+                graph.totalFriendships(), graph.totalPendingInvitations(), graph.totalResources(),
+                graph.totalInitialComments()),
+                new StoreCounts.Feed(graph.pages(), graph.totalFollows(), graph.totalPageResources(), 0)));
         assertThat(graph.totalPendingInvitations()).as("the suite's graph has pending invitations").isPositive();
     }
 

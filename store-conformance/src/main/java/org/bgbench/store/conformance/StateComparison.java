@@ -86,8 +86,9 @@ public final class StateComparison {
         }
         if (diffs.isEmpty() && members == null) {
             StoreCounts c = store.counts();
-            StoreCounts want = new StoreCounts(g.members(), friendships / 2, pending, g.totalResources(), comments,
-                    g.pages(), g.totalFollows(), g.totalPageResources(), state.shareCount());
+            StoreCounts want = new StoreCounts(new StoreCounts.Social(g.members(), friendships / 2, pending,
+                    g.totalResources(), comments),
+                    new StoreCounts.Feed(g.pages(), g.totalFollows(), g.totalPageResources(), state.shareCount()));
             if (!c.equals(want)) {
                 diffs.add("totals: " + describe(c, want));
             }
@@ -109,9 +110,9 @@ public final class StateComparison {
                 delta[2] += state.commentCount(g.resourceId(i, j)) - g.spec().commentsPerResource();
             }
         });
-        return new StoreCounts(g.members(), g.totalFriendships() + delta[0] / 2, g.totalPendingInvitations() + delta[1],
-                g.totalResources(), g.totalInitialComments() + delta[2], g.pages(), g.totalFollows(),
-                g.totalPageResources(), state.shareCount());
+        return new StoreCounts(new StoreCounts.Social(g.members(), g.totalFriendships() + delta[0] / 2,
+                g.totalPendingInvitations() + delta[1], g.totalResources(), g.totalInitialComments() + delta[2]),
+                new StoreCounts.Feed(g.pages(), g.totalFollows(), g.totalPageResources(), state.shareCount()));
     }
 
     /**

@@ -102,7 +102,8 @@ class GraphLoadTest {
         @Override
         public StoreCounts counts() {
             StoreCounts c = delegate.counts();
-            return new StoreCounts(c.members(), c.friendships(), c.pending(), c.resources() - 1, c.comments());
+            return new StoreCounts(new StoreCounts.Social(c.members(), c.friendships(), c.pending(),
+                    c.resources() - 1, c.comments()));
         }
     }
 }

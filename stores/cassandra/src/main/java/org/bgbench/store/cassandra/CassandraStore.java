@@ -345,7 +345,7 @@ final class CassandraStore implements DataStore {
     @Override
     public StoreCounts counts() {
         if (!hasSchema()) {
-            return new StoreCounts(0, 0, 0, 0, 0);
+            return StoreCounts.EMPTY;
         }
         ConsistencyLevel cl = consistentRead();
         long[] m = new long[4];
@@ -378,8 +378,8 @@ final class CassandraStore implements DataStore {
             }
         }
         long shares = countRows(CassandraSchema.SHARES, "sharer", cl);
-        return new StoreCounts(m[0], m[1] / 2, m[2], resources - pageResources, comments, pages, m[3], pageResources,
-                shares);
+        return new StoreCounts(new StoreCounts.Social(m[0], m[1] / 2, m[2], resources - pageResources, comments),
+                new StoreCounts.Feed(pages, m[3], pageResources, shares));
     }
 
     /** The element count of a serialized set (protocol v3+: a 4-byte count first); 0 for an empty or null set. */

@@ -436,7 +436,7 @@ final class HBaseStore implements DataStore {
     @Override
     public StoreCounts counts() {
         if (meta().isEmpty()) {
-            return new StoreCounts(0, 0, 0, 0, 0);
+            return StoreCounts.EMPTY;
         }
         return new HBaseCounts(this, firstPageId()).count();
     }

@@ -189,7 +189,7 @@ final class Db {
                 }
             }
         }
-        return new StoreCounts(memberCount, friendEnds / 2, pending, resources, comments, pageCount, follows,
-                pageResources, shares);
+        return new StoreCounts(new StoreCounts.Social(memberCount, friendEnds / 2, pending, resources, comments),
+                new StoreCounts.Feed(pageCount, follows, pageResources, shares));
     }
 }

@@ -115,7 +115,7 @@ final class MemoryStore implements DataStore {
     public StoreCounts counts() {
         open();
         Db d = instance.db;
-        return d == null ? new StoreCounts(0, 0, 0, 0, 0) : d.counts();
+        return d == null ? StoreCounts.EMPTY : d.counts();
     }
 
     @Override

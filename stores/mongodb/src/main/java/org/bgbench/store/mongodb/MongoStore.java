@@ -419,8 +419,9 @@ final class MongoStore implements DataStore {
             }
         }
         long shares = primary.getCollection(SHARES).countDocuments();
-        return new StoreCounts(members, friends / 2, pending, resources - pageResources, comments, pages, follows,
-                pageResources, shares);
+        return new StoreCounts(new StoreCounts.Social(members, friends / 2, pending, resources - pageResources,
+                comments),
+                new StoreCounts.Feed(pages, follows, pageResources, shares));
     }
 
     private static int size(Document d, String field) {
