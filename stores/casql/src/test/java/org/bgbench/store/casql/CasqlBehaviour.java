@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -237,7 +239,7 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
             GraphState state = new GraphState(graph);
             int pairs = 6;
             int[][] pair = new int[pairs][];
-            Set<Integer> used = new java.util.HashSet<>();
+            Set<Integer> used = new HashSet<>();
             for (int p = 0, from = 0; p < pairs; p++) {
                 int[] candidate;
                 do {
@@ -347,7 +349,7 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
                 }
             }
             for (Thread t : threads) {
-                assertThat(t.join(java.time.Duration.ofSeconds(30))).as("thread finished").isTrue();
+                assertThat(t.join(Duration.ofSeconds(30))).as("thread finished").isTrue();
             }
             store.hook(null);
             assertThat(failures).isEmpty();

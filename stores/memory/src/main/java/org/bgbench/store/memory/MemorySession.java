@@ -2,6 +2,7 @@ package org.bgbench.store.memory;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.function.Consumer;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
@@ -35,13 +36,13 @@ final class MemorySession implements StoreSession {
     private Account[] accounts = new Account[0];
 
     /** Where push designs hand a share's fan-out when it is delayed ({@code feed.fanout.delay}); null: inside SR. */
-    private final java.util.function.Consumer<Runnable> later;
+    private final Consumer<Runnable> later;
 
     MemorySession(Instance instance) {
         this(instance, null);
     }
 
-    MemorySession(Instance instance, java.util.function.Consumer<Runnable> later) {
+    MemorySession(Instance instance, Consumer<Runnable> later) {
         this.instance = instance;
         this.later = later;
     }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.UUID;
+import org.assertj.core.api.Assertions;
 import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.CommentList;
@@ -52,11 +54,11 @@ class MemoryStoreTest {
                 .containsExactly("memory.name=default", "feed.design=pull", "feed.push=reference",
                 "feed.fanout.delay=0");
         assertThat(p.settings()).allSatisfy(s -> assertThat(s.description()).isNotBlank().doesNotContain("\n"));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.open(org.bgbench.store.StoreSettings.of(
-                java.util.Map.of("feed.fanout.delay", "200ms")))).hasMessageContaining("feed.fanout.delay")
+        Assertions.assertThatThrownBy(() -> p.open(StoreSettings.of(
+                Map.of("feed.fanout.delay", "200ms")))).hasMessageContaining("feed.fanout.delay")
                 .hasMessageContaining("push");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.open(org.bgbench.store.StoreSettings.of(
-                java.util.Map.of("feed.design", "push", "feed.fanout.delay", "soon"))))
+        Assertions.assertThatThrownBy(() -> p.open(StoreSettings.of(
+                Map.of("feed.design", "push", "feed.fanout.delay", "soon"))))
                 .hasMessageContaining("feed.fanout.delay");
     }
 
@@ -149,7 +151,7 @@ class MemoryStoreTest {
             int inviter = state.pickInviter(a, 0);
             int stranger = -1;
             for (int b = 0; b < graph.members(); b++) {
-                if (b != a && state.relation(a, b) == org.bgbench.model.generator.Relation.NONE) {
+                if (b != a && state.relation(a, b) == Relation.NONE) {
                     stranger = b;
                     break;
                 }

@@ -6,9 +6,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.bgbench.store.conformance.servers.ServerScripts;
 import org.bgbench.store.conformance.servers.SharedServer;
@@ -34,7 +37,7 @@ public final class FerretServer implements AutoCloseable {
         POSTGRESQL, SQLITE;
 
         String arg() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -148,7 +151,7 @@ public final class FerretServer implements AutoCloseable {
 
     /** "go1.24", "go1.26.8", "go2.0" are; "go1.19.8", "devel ..." and "" are not. */
     static boolean goVersionOk(String goversion) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^go(\\d+)\\.(\\d+)").matcher(goversion);
+        Matcher m = Pattern.compile("^go(\\d+)\\.(\\d+)").matcher(goversion);
         if (!m.find()) {
             return false;
         }
