@@ -59,7 +59,7 @@ final class ConformanceFixture {
         return (int) Math.max(1, (long) writes * Math.min(graph.members(), SIZED_FOR_MEMBERS) / SIZED_FOR_MEMBERS);
     }
 
-    /** Random valid writes by {@code steps} actions ({@link #scaledToGraph scaled}), checked to have changed the store. */
+    /** Random valid writes by {@code steps} actions ({@link #scaledToGraph scaled}), checked to have changed it. */
     GraphState randomWrites(int steps, long seed) {
         int scaled = scaledToGraph(steps);
         GraphState state = new GraphState(graph);
