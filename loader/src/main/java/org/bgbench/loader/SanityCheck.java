@@ -23,8 +23,9 @@ public final class SanityCheck {
     /** The problems found; empty when the store holds the freshly generated graph. */
     public static List<String> problems(DataStore store, SocialGraph g, StoreCounts counts, int sample) {
         List<String> problems = new ArrayList<>();
-        StoreCounts want = new StoreCounts(g.members(), g.totalFriendships(), g.totalPendingInvitations(),
-                g.totalResources(), g.totalInitialComments(), g.pages(), g.totalFollows(), g.totalPageResources(), 0);
+        StoreCounts want = new StoreCounts(new StoreCounts.Social(g.members(), g.totalFriendships(),
+                g.totalPendingInvitations(), g.totalResources(), g.totalInitialComments()),
+                new StoreCounts.Feed(g.pages(), g.totalFollows(), g.totalPageResources(), 0));
         compare(problems, "members", counts.members(), want.members());
         compare(problems, "confirmed friendships", counts.friendships(), want.friendships());
         compare(problems, "pending invitations", counts.pending(), want.pending());

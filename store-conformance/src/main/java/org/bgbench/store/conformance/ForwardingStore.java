@@ -1,9 +1,12 @@
 package org.bgbench.store.conformance;
 
+import java.util.Optional;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FeedList;
+import org.bgbench.store.FinishProgress;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
@@ -20,7 +23,7 @@ public class ForwardingStore implements DataStore {
     }
 
     @Override
-    public java.util.Optional<String> loadedGraph() {
+    public Optional<String> loadedGraph() {
         return delegate.loadedGraph();
     }
 
@@ -45,12 +48,12 @@ public class ForwardingStore implements DataStore {
     }
 
     @Override
-    public void finishLoad(SocialGraph graph, org.bgbench.store.FinishProgress progress) {
+    public void finishLoad(SocialGraph graph, FinishProgress progress) {
         delegate.finishLoad(graph, progress);
     }
 
     @Override
-    public java.util.Optional<String> stateMark() {
+    public Optional<String> stateMark() {
         return delegate.stateMark();
     }
 
@@ -158,7 +161,7 @@ public class ForwardingStore implements DataStore {
         }
 
         @Override
-        public void viewNewsFeed(int member, int k, org.bgbench.store.FeedList out) {
+        public void viewNewsFeed(int member, int k, FeedList out) {
             s.viewNewsFeed(member, k, out);
         }
 

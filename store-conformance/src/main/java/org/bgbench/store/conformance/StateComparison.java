@@ -3,10 +3,15 @@ package org.bgbench.store.conformance;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
+import org.bgbench.model.state.Share;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.StoreCounts;
@@ -35,7 +40,7 @@ public final class StateComparison {
     public static List<String> differences(DataStore store, GraphState state, int limit, int[] members) {
         SocialGraph g = state.graph();
         List<String> diffs = new ArrayList<>();
-        org.bgbench.store.FeedList feed = new org.bgbench.store.FeedList();
+        FeedList feed = new FeedList();
         long friendships = 0;
         long pending = 0;
         long comments = 0;
@@ -86,8 +91,9 @@ public final class StateComparison {
         }
         if (diffs.isEmpty() && members == null) {
             StoreCounts c = store.counts();
-            StoreCounts want = new StoreCounts(g.members(), friendships / 2, pending, g.totalResources(), comments,
-                    g.pages(), g.totalFollows(), g.totalPageResources(), state.shareCount());
+            StoreCounts want = new StoreCounts(new StoreCounts.Social(g.members(), friendships / 2, pending,
+                    g.totalResources(), comments),
+                    new StoreCounts.Feed(g.pages(), g.totalFollows(), g.totalPageResources(), state.shareCount()));
             if (!c.equals(want)) {
                 diffs.add("totals: " + describe(c, want));
             }
@@ -109,9 +115,9 @@ public final class StateComparison {
                 delta[2] += state.commentCount(g.resourceId(i, j)) - g.spec().commentsPerResource();
             }
         });
-        return new StoreCounts(g.members(), g.totalFriendships() + delta[0] / 2, g.totalPendingInvitations() + delta[1],
-                g.totalResources(), g.totalInitialComments() + delta[2], g.pages(), g.totalFollows(),
-                g.totalPageResources(), state.shareCount());
+        return new StoreCounts(new StoreCounts.Social(g.members(), g.totalFriendships() + delta[0] / 2,
+                g.totalPendingInvitations() + delta[1], g.totalResources(), g.totalInitialComments() + delta[2]),
+                new StoreCounts.Feed(g.pages(), g.totalFollows(), g.totalPageResources(), state.shareCount()));
     }
 
     /**
@@ -119,9 +125,9 @@ public final class StateComparison {
      * order (most recent first), each with its resource, sharer and the resource's attributes.
      */
     public static void feedDifferences(StoreSession s, GraphState state, int i, int k,
-                                       org.bgbench.store.FeedList feed, List<String> diffs) {
+                                       FeedList feed, List<String> diffs) {
         SocialGraph g = state.graph();
-        org.bgbench.model.state.Share[] want = state.feed(i, k);
+        Share[] want = state.feed(i, k);
         feed.clear();
         s.viewNewsFeed(g.memberId(i), k, feed);
         long[] wantIds = new long[want.length];
@@ -134,7 +140,7 @@ public final class StateComparison {
             return;
         }
         for (int x = 0; x < want.length; x++) {
-            org.bgbench.store.FeedList.Row row = feed.get(x);
+            FeedList.Row row = feed.get(x);
             long rid = want[x].resource();
             if (row.resourceId != rid || row.sharerId != g.accountId(want[x].account())
                     || !g.resourceType(rid).equals(row.type) || !g.resourceBody(rid).equals(row.body)
@@ -155,10 +161,10 @@ public final class StateComparison {
      */
     public static List<String> sampled(DataStore store, GraphState state, int n, long seed, int limit) {
         SocialGraph g = state.graph();
-        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+        SplittableRandom rnd = new SplittableRandom(seed);
         it.unimi.dsi.fastutil.ints.IntArrayList touched = new it.unimi.dsi.fastutil.ints.IntArrayList();
         state.forEachTouched(touched::add);
-        java.util.TreeSet<Integer> pick = new java.util.TreeSet<>();
+        TreeSet<Integer> pick = new TreeSet<>();
         // A partial Fisher–Yates shuffle: n distinct touched members.
         int[] t = touched.toIntArray();
         for (int k = 0; k < Math.min(n, t.length); k++) {
@@ -191,7 +197,7 @@ public final class StateComparison {
         long[] expected = {want.members(), want.friendships(), want.pending(), want.resources(), want.comments()};
         for (int k = 0; k < names.length; k++) {
             if (have[k] != expected[k]) {
-                parts.add(String.format(java.util.Locale.ROOT, "%s %,d, expected %,d", names[k], have[k], expected[k]));
+                parts.add(String.format(Locale.ROOT, "%s %,d, expected %,d", names[k], have[k], expected[k]));
             }
         }
         return String.join("; ", parts);

@@ -1,5 +1,6 @@
 package org.bgbench.store.conformance;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.bgbench.model.Action;
 import org.bgbench.model.generator.Relation;
@@ -123,11 +124,11 @@ final class ValidActions {
                 if (rnd.nextInt(3) == 0) {
                     // A list: some of the sharer's audience, leaving others out (they must not see it).
                     int[] audience = audience(account);
-                    recipients = java.util.Arrays.stream(audience).filter(x -> rnd.nextBoolean()).toArray();
+                    recipients = Arrays.stream(audience).filter(x -> rnd.nextBoolean()).toArray();
                 }
                 long shareId = state.newShareId(account);
                 s.shareResource(g.accountId(account), rid, shareId,
-                        recipients == null ? null : java.util.Arrays.stream(recipients).map(g::memberId).toArray());
+                        recipients == null ? null : Arrays.stream(recipients).map(g::memberId).toArray());
                 state.share(account, shareId, rid, recipients);
             }
             default -> throw new IllegalArgumentException("not a write: " + action);

@@ -9,6 +9,7 @@ import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.GraphLoader;
+import org.bgbench.store.LoadProgress;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSettings;
@@ -81,7 +82,7 @@ class GraphLoadTest {
             GraphLoader real = delegate.newLoader(graph);
             return new GraphLoader() {
                 @Override
-                public void load(int from, int to, org.bgbench.store.LoadProgress progress) {
+                public void load(int from, int to, LoadProgress progress) {
                     if (left.decrementAndGet() < 0) {
                         throw new StoreException("could not write: disk full");
                     }
@@ -105,7 +106,8 @@ class GraphLoadTest {
         @Override
         public StoreCounts counts() {
             StoreCounts c = delegate.counts();
-            return new StoreCounts(c.members(), c.friendships(), c.pending(), c.resources() - 1, c.comments());
+            return new StoreCounts(new StoreCounts.Social(c.members(), c.friendships(), c.pending(),
+                    c.resources() - 1, c.comments()));
         }
     }
 }

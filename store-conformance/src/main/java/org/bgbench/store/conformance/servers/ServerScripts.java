@@ -246,6 +246,29 @@ public final class ServerScripts {
         return v;
     }
 
+    /**
+     * SIGKILLs the processes {@code pids} that were started for {@code dir} (their command line names it: guards
+     * against a reused pid; one whose command line cannot be read counts as started for it), waits up to 20 s for
+     * each to exit, then deletes {@code dir}. A test server's data is deleted right after, so a clean shutdown would
+     * only cost time; a frozen (SIGSTOPped) process dies too.
+     */
+    public static void killAndDelete(Path dir, List<Long> pids) {
+        List<ProcessHandle> procs = new ArrayList<>();
+        for (long pid : pids) {
+            ProcessHandle.of(pid).filter(h -> h.info().commandLine().map(c -> c.contains(dir.toString())).orElse(true))
+                    .ifPresent(procs::add);
+        }
+        procs.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle h : procs) {
+            try {
+                h.onExit().get(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // Deleting below still frees most of the disk.
+            }
+        }
+        deleteTree(dir);
+    }
+
     /** Deletes {@code dir} and everything under it, as far as it can; nothing when it is null or absent. */
     public static void deleteTree(Path dir) {
         if (dir == null || !Files.exists(dir)) {

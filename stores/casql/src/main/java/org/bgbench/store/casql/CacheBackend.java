@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.bgbench.store.StoreException;
 
 /**
  * A cache the store keeps the read actions' results in, with the operations of the lease protocol (see the README):
@@ -69,7 +70,7 @@ abstract class CacheBackend implements AutoCloseable {
     @Override
     public abstract void close();
 
-    /** Cache operations of one session. Failures are {@link org.bgbench.store.StoreException}s naming the cache. */
+    /** Cache operations of one session. Failures are {@link StoreException}s naming the cache. */
     interface Ops {
         /** The entry under {@code key}; null on a miss; {@link #LEASED} when another reader holds a lease on it. */
         Object get(String key);

@@ -12,17 +12,32 @@ import org.bgbench.store.StoreSettings;
  * The cache side of a {@code casql} store, checked once when the store opens.
  *
  * @param cache         which cache holds the read actions' results
- * @param host          cache server host (client-server caches)
- * @param port          cache server port (client-server caches)
- * @param pool          connections to the cache server, shared by all sessions
- * @param consistency   how writes keep the cache consistent with PostgreSQL
- * @param ttlMillis     life of an entry in {@code ttl} mode
- * @param safetyMillis  life of an entry in {@code invalidate} mode; 0: until invalidated or evicted
+ * @param server        how to reach a client-server cache
+ * @param freshness     how writes keep the cache consistent and how long entries live
  * @param capacityBytes upper bound of the in-process cache's estimated size
- * @param timeout       how long connecting to the cache server and each command wait (client-server caches)
  */
-public record CasqlConfig(Cache cache, String host, int port, int pool, Consistency consistency, long ttlMillis,
-                          long safetyMillis, long capacityBytes, Duration timeout) {
+public record CasqlConfig(Cache cache, Server server, Freshness freshness, long capacityBytes) {
+    /**
+     * A client-server cache's address and connections.
+     *
+     * @param host    cache server host
+     * @param port    cache server port
+     * @param pool    connections to the cache server, shared by all sessions
+     * @param timeout how long connecting to the cache server and each command wait
+     */
+    public record Server(String host, int port, int pool, Duration timeout) {
+    }
+
+    /**
+     * How cached values stay fresh.
+     *
+     * @param consistency  how writes keep the cache consistent with PostgreSQL
+     * @param ttlMillis    life of an entry in {@code ttl} mode
+     * @param safetyMillis life of an entry in {@code invalidate} mode; 0: until invalidated or evicted
+     */
+    public record Freshness(Consistency consistency, long ttlMillis, long safetyMillis) {
+    }
+
     static final String CACHE = "cache";
     static final String HOST = "cache.host";
     static final String PORT = "cache.port";
@@ -104,17 +119,49 @@ public record CasqlConfig(Cache cache, String host, int port, int pool, Consiste
         if (capacity < 1 << 20) {
             throw new InvalidParameterException(SIZE, "expected at least 1MB, got '" + s.get(SIZE) + "'");
         }
-        return new CasqlConfig(cache, host, port, pool, consistency, ttl, safety, capacity, s.timeout(TIMEOUT));
+        return new CasqlConfig(cache, new Server(host, port, pool, s.timeout(TIMEOUT)),
+                new Freshness(consistency, ttl, safety), capacity);
+    }
+
+    // The parts' settings, read where they are used.
+
+    public String host() {
+        return server.host();
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public int pool() {
+        return server.pool();
+    }
+
+    public Duration timeout() {
+        return server.timeout();
+    }
+
+    public Consistency consistency() {
+        return freshness.consistency();
+    }
+
+    public long ttlMillis() {
+        return freshness.ttlMillis();
+    }
+
+    public long safetyMillis() {
+        return freshness.safetyMillis();
     }
 
     /** Life of a cached value: the TTL in ttl mode, the safety TTL (0: none) in invalidate mode. */
     long valueMillis() {
-        return consistency == Consistency.TTL ? ttlMillis : safetyMillis;
+        return consistency() == Consistency.TTL ? ttlMillis() : safetyMillis();
     }
 
     /** host:port of a client-server cache, as messages show it. */
     String address() {
-        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+        String host = server.host();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + server.port();
     }
 
     private static void wholeSeconds(String key, String text, long ms) {

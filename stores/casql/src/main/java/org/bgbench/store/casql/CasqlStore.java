@@ -1,5 +1,6 @@
 package org.bgbench.store.casql;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -7,6 +8,7 @@ import java.util.function.BiConsumer;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FinishProgress;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreImage;
@@ -121,11 +123,11 @@ public final class CasqlStore implements DataStore {
 
     @Override
     public void finishLoad(SocialGraph graph) {
-        finishLoad(graph, org.bgbench.store.FinishProgress.NONE);
+        finishLoad(graph, FinishProgress.NONE);
     }
 
     @Override
-    public void finishLoad(SocialGraph graph, org.bgbench.store.FinishProgress progress) {
+    public void finishLoad(SocialGraph graph, FinishProgress progress) {
         try {
             database.finishLoad(graph, progress);
         } finally {
@@ -207,8 +209,8 @@ public final class CasqlStore implements DataStore {
      * that stopped answering fails the action within its own timeout after the other answered.
      */
     @Override
-    public java.time.Duration callTimeout() {
-        java.time.Duration db = database.callTimeout();
+    public Duration callTimeout() {
+        Duration db = database.callTimeout();
         return config.cache().remote() ? db.plus(config.timeout()) : db;
     }
 

@@ -17,6 +17,8 @@ import net.rubyeye.xmemcached.exception.MemcachedServerException;
 import net.rubyeye.xmemcached.transcoders.CachedData;
 import net.rubyeye.xmemcached.transcoders.CompressionMode;
 import net.rubyeye.xmemcached.transcoders.Transcoder;
+import org.bgbench.model.Durations;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.StoreException;
 
 /**
@@ -87,7 +89,7 @@ final class MemcachedBackend extends CacheBackend implements CacheBackend.Ops {
                     + "memcached running there? set " + CasqlConfig.HOST + " and " + CasqlConfig.PORT + ")", e);
         } catch (SocketTimeoutException e) {
             throw new StoreException("cannot reach memcached at " + config.address() + ": timed out after "
-                    + org.bgbench.model.Durations.format(config.timeout()) + " (" + CasqlConfig.TIMEOUT
+                    + Durations.format(config.timeout()) + " (" + CasqlConfig.TIMEOUT
                     + "; is a firewall dropping the connection?)", e);
         } catch (IOException e) {
             throw new StoreException("cannot reach memcached at " + config.address() + ": " + e.getMessage(), e);
@@ -199,7 +201,7 @@ final class MemcachedBackend extends CacheBackend implements CacheBackend.Ops {
         if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
-        return new StoreException(what + " on " + describe() + " failed: " + org.bgbench.store.ErrorText.message(e), e);
+        return new StoreException(what + " on " + describe() + " failed: " + ErrorText.message(e), e);
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.StoreException;
 
 /**
@@ -138,7 +139,7 @@ final class RedisBackend extends CacheBackend {
     }
 
     private StoreException failed(String what, RedisException e) {
-        return new StoreException(what + " on " + describe() + " failed: " + org.bgbench.store.ErrorText.message(e), e);
+        return new StoreException(what + " on " + describe() + " failed: " + ErrorText.message(e), e);
     }
 
     @Override

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
@@ -20,12 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
-import org.bgbench.model.FeedSpec;
-import org.bgbench.model.GraphSpec;
-import org.bgbench.model.generator.Relation;
-import org.bgbench.model.generator.SocialGraph;
+import java.util.function.Supplier;
 import org.bgbench.model.state.GraphState;
-import org.bgbench.model.state.Share;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.FeedList;
 import org.bgbench.store.GraphLoader;
@@ -35,86 +31,16 @@ import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSession;
-import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
-import org.bgbench.store.postgres.PostgresConfig;
-import org.bgbench.store.postgres.PostgresStore;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * What the cache adds, against one real cache and one embedded PostgreSQL per class: which keys each write deletes,
  * the lease protocol under deterministic interleavings and under heavy real concurrency, stale reads within the TTL
- * in ttl mode, flushes on load and image restore, and the cache server's pid. Subclasses name the cache.
+ * in ttl mode, flushes on load and image restore, and the cache server's pid; with the feed tests of {@link
+ * CasqlFeedBehaviour}. Subclasses name the cache.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class CasqlBehaviour {
-    static final GraphSpec SPEC = GraphSpec.builder().members(120).memberIdOffset(1000).friendsPerMember(10)
-            .resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(64)
-            .profileImageBytes(256).attributeLength(12).commentLength(40).fragments(3).seed(42).build();
-    /** SPEC with pages: P=6, ϱ=2, so ι=40 followers a page, each page's followers within its fragment. */
-    static final GraphSpec FEED_SPEC = SPEC.withFeed(new FeedSpec(6, 2, 0, 2));
-    static final int K = 3;
-    /** k of the feed tests' VNF: more than one step's shares, so order and cut-off both matter. */
-    static final int FEED_K = 4;
-    /** Write cycles (7 writes each) every writer of the concurrency test goes through at least. */
-    static final int MIN_CYCLES = 5;
-
-    private final CasqlStoreProvider provider = new CasqlStoreProvider();
-    final SocialGraph graph = new SocialGraph(SPEC);
-    final SocialGraph feedGraph = new SocialGraph(FEED_SPEC);
-    private CacheServer server;
-    private PostgresStore postgres;
-
-    /** The cache server to start, or null for the in-process cache. */
-    abstract CacheServer.Kind server();
-
-    @BeforeAll
-    void start() {
-        if (server() != null) {
-            server = CacheServer.start(server());
-        }
-        postgres = PostgresStore.open(PostgresConfig.embedded().pool(2).build());
-    }
-
-    @AfterAll
-    void stop() {
-        try {
-            if (postgres != null) {
-                postgres.close();
-            }
-        } finally {
-            if (server != null) {
-                server.close();
-            }
-        }
-    }
-
-    /** A casql store on this class's cache and PostgreSQL ({@code database}, default {@code postgres}). */
-    CasqlStore open(String consistency, String... more) {
-        Map<String, String> s = new HashMap<>();
-        if (server != null) {
-            s.putAll(server.settings());
-        } else {
-            s.put("cache", "caffeine");
-        }
-        s.put("consistency", consistency);
-        s.put("postgres.url", postgres.url());
-        s.put("postgres.pool", "48");
-        // 48 sessions opening connections at once on a busy 2-core machine can take longer than the default 10 s.
-        s.put("postgres.timeout", "60s");
-        for (int i = 0; i < more.length; i += 2) {
-            s.put(more[i], more[i + 1]);
-        }
-        return (CasqlStore) provider.open(StoreSettings.forProvider(provider, s));
-    }
-
-    int id(int index) {
-        return graph.memberId(index);
-    }
-
+abstract class CasqlBehaviour extends CasqlFeedBehaviour {
     // ---- which keys each write deletes [CIKM section F]
 
     @Test
@@ -186,9 +112,6 @@ abstract class CasqlBehaviour {
         s.viewNewsFeed(id(m), K, new FeedList());
     }
 
-    static boolean isEntry(Object o) {
-        return o != null && o != CacheBackend.LEASED;
-    }
 
     // ---- the lease protocol, interleaved deterministically
 
@@ -242,8 +165,8 @@ abstract class CasqlBehaviour {
         }
     }
 
-    private void race(CasqlStore store, CasqlStore.Stage stage, String key, java.util.function.Supplier<String> read,
-                      java.util.function.Supplier<String> database, Runnable write) {
+    private void race(CasqlStore store, CasqlStore.Stage stage, String key, Supplier<String> read,
+                      Supplier<String> database, Runnable write) {
         CacheBackend.Ops ops = store.cache().ops();
         ops.delete(key);
         String before = database.get();
@@ -316,7 +239,7 @@ abstract class CasqlBehaviour {
             GraphState state = new GraphState(graph);
             int pairs = 6;
             int[][] pair = new int[pairs][];
-            Set<Integer> used = new java.util.HashSet<>();
+            Set<Integer> used = new HashSet<>();
             for (int p = 0, from = 0; p < pairs; p++) {
                 int[] candidate;
                 do {
@@ -426,7 +349,7 @@ abstract class CasqlBehaviour {
                 }
             }
             for (Thread t : threads) {
-                assertThat(t.join(java.time.Duration.ofSeconds(30))).as("thread finished").isTrue();
+                assertThat(t.join(Duration.ofSeconds(30))).as("thread finished").isTrue();
             }
             store.hook(null);
             assertThat(failures).isEmpty();
@@ -526,265 +449,6 @@ abstract class CasqlBehaviour {
         }
     }
 
-    // ---- feed following: SR, VNF, and the feeds AFR and TF change [dissertation 8.4.2]
-
-    @Test
-    void feedsFollowTheOracleWithThePullDesign() {
-        feedsFollowTheOracle("pull", "reference");
-    }
-
-    @Test
-    void feedsFollowTheOracleWithThePushDesign() {
-        feedsFollowTheOracle("push", "reference");
-    }
-
-    @Test
-    void feedsFollowTheOracleWithTheSortedPushContentDesign() {
-        feedsFollowTheOracle("sorted-push", "content");
-    }
-
-    /**
-     * In invalidate mode, with every watched feed cached before each write: SR (a member's public share, a page's, a
-     * list share), AFR and TF delete exactly the feed keys of the members who may see the change, and the cached VNF
-     * then equals BG's oracle ({@link GraphState#feed}) and PostgreSQL. clearShares leaves every feed empty.
-     */
-    private void feedsFollowTheOracle(String design, String push) {
-        try (CasqlStore store = open("invalidate", "feed.design", design, "feed.push", push)) {
-            StoreConformanceSuite.load(store, feedGraph, 3);
-            GraphState state = new GraphState(feedGraph);
-            CacheBackend.Ops ops = store.cache().ops();
-            int x = 0;
-            int[] xFriends = state.friends(x);
-            int f1 = xFriends[0];
-            int f2 = xFriends[1];
-            int y = unrelatedPair(state, x)[1];
-            int[] followed = new int[1];
-            feedGraph.forEachFollowedPage(x, p -> followed[0] = p);
-            int page = followed[0];
-            int pageId = feedGraph.accountId(feedGraph.pageAccount(page));
-            // A follower of the page who is neither x nor one of x's friends, and a member of another fragment.
-            int follower = -1;
-            for (int m = 0; m < feedGraph.members() && follower < 0; m++) {
-                if (m != x && m != y && feedGraph.follows(m, page) && state.relation(x, m) == Relation.NONE) {
-                    follower = m;
-                }
-            }
-            assertThat(follower).as("a follower of page %d unrelated to %d", page, x).isNotNegative();
-            int outsider = (x + feedGraph.members() / 3) % feedGraph.members();
-            assertThat(feedGraph.fragmentOf(outsider)).isNotEqualTo(feedGraph.fragmentOf(x));
-            int[] watched = {x, f1, f2, y, follower, outsider};
-            try (StoreSession s = store.openSession(); StoreSession direct = store.database().openSession()) {
-                assertFeeds(s, direct, ops, state, watched, "after the load (no shares)");
-
-                long public1 = state.newShareId(x);
-                long rid = feedGraph.resourceId(x, 0);
-                assertFeedKeysDeleted(s, ops, state, watched, () -> s.shareResource(id(x), rid, public1, null),
-                        audience(state, x, watched));
-                state.share(x, public1, rid, null);
-                assertFeeds(s, direct, ops, state, watched, "after x's public share");
-
-                long pageShare = state.newShareId(feedGraph.pageAccount(page));
-                long pageRid = feedGraph.pageResourceId(page, 1);
-                int[] followers = Arrays.stream(watched).filter(m -> feedGraph.follows(m, page)).toArray();
-                assertThat(followers).contains(x, follower);
-                assertFeedKeysDeleted(s, ops, state, watched, () -> s.shareResource(pageId, pageRid, pageShare, null),
-                        followers);
-                state.share(feedGraph.pageAccount(page), pageShare, pageRid, null);
-                assertFeeds(s, direct, ops, state, watched, "after the page's share");
-
-                // A list share with a friend and a non-friend: only they lose their keys; only the friend sees it.
-                long listed = state.newShareId(x);
-                long rid2 = feedGraph.resourceId(x, 1);
-                assertFeedKeysDeleted(s, ops, state, watched,
-                        () -> s.shareResource(id(x), rid2, listed, new int[] {id(f1), id(y)}), new int[] {f1, y});
-                state.share(x, listed, rid2, new int[] {f1, y});
-                assertFeeds(s, direct, ops, state, watched, "after x's share with " + f1 + " and " + y);
-                assertThat(ids(state.feed(f1, FEED_K))).contains(listed);
-                assertThat(ids(state.feed(f2, FEED_K))).doesNotContain(listed);
-
-                // A share with an empty list reaches no one and deletes nothing.
-                long nobody = state.newShareId(x);
-                assertFeedKeysDeleted(s, ops, state, watched,
-                        () -> s.shareResource(id(x), rid2, nobody, new int[0]), new int[0]);
-                state.share(x, nobody, rid2, new int[0]);
-                assertFeeds(s, direct, ops, state, watched, "after x's share with nobody");
-
-                // y becomes x's friend: she now sees x's public share and the one listing her.
-                s.inviteFriend(id(x), id(y));
-                state.invite(x, y);
-                assertFeedKeysDeleted(s, ops, state, watched, () -> s.acceptFriendRequest(id(y), id(x)),
-                        new int[] {x, y});
-                state.accept(y, x);
-                assertThat(ids(state.feed(y, FEED_K))).contains(public1, listed);
-                assertFeeds(s, direct, ops, state, watched, "after " + y + " accepted " + x);
-
-                // f1 stops being x's friend: x's shares leave her feed.
-                assertFeedKeysDeleted(s, ops, state, watched, () -> s.thawFriendship(id(x), id(f1)),
-                        new int[] {x, f1});
-                state.thaw(x, f1);
-                assertThat(ids(state.feed(f1, FEED_K))).doesNotContain(public1, listed);
-                assertFeeds(s, direct, ops, state, watched, "after " + x + " and " + f1 + " thawed");
-
-                // More shares than k: the cached feed keeps the newest k, in order.
-                for (int j = 0; j < FEED_K; j++) {
-                    long id = state.newShareId(x);
-                    long r = feedGraph.resourceId(x, j % feedGraph.spec().resourcesPerMember());
-                    s.shareResource(id(x), r, id, null);
-                    state.share(x, id, r, null);
-                }
-                assertFeeds(s, direct, ops, state, watched, "after " + FEED_K + " more shares");
-
-                store.clearShares();
-                for (int m : watched) {
-                    assertThat(ops.get("vnf:" + id(m))).as("clearShares drops the feed of %d", m).isNull();
-                }
-                assertFeeds(s, direct, ops, new GraphState(feedGraph), watched, "after clearShares");
-            }
-        }
-    }
-
-    /**
-     * In ttl mode a share deletes nothing: a friend's cached feed goes on showing the feed without it until the TTL
-     * passes, a VNF that BG's validation finds differs from every acceptable value (dissertation 6.1.4).
-     */
-    @Test
-    void ttlModeServesAStaleFeedAfterAShare() throws Exception {
-        long ttlMs = 3_000;
-        try (CasqlStore store = open("ttl", "ttl", "3s")) {
-            StoreConformanceSuite.load(store, feedGraph, 3);
-            GraphState state = new GraphState(feedGraph);
-            int x = 0;
-            int f = state.friends(x)[0];
-            CacheBackend.Ops ops = store.cache().ops();
-            try (StoreSession s = store.openSession(); StoreSession direct = store.database().openSession()) {
-                String before = feed(s, feedGraph, f, FEED_K).get();
-                long cachedAt = System.nanoTime();
-                long share = state.newShareId(x);
-                long rid = feedGraph.resourceId(x, 0);
-                s.shareResource(id(x), rid, share, null);
-                state.share(x, share, rid, null);
-                assertThat(isEntry(ops.get("vnf:" + id(f)))).as("SR deletes nothing in ttl mode").isTrue();
-                String oracle = oracle(state, f, FEED_K);
-                assertThat(feed(direct, feedGraph, f, FEED_K).get()).as("PostgreSQL has the share").isEqualTo(oracle);
-                FeedList stale = new FeedList();
-                s.viewNewsFeed(id(f), FEED_K, stale);
-                assertThat(System.nanoTime() - cachedAt).as("the stale read happened well within the ttl")
-                        .isLessThan(TimeUnit.MILLISECONDS.toNanos(ttlMs / 2));
-                assertThat(show(stale)).as("VNF within the ttl: the feed before the share").isEqualTo(before)
-                        .isNotEqualTo(oracle);
-                // What validation compares: the share ids read against those the oracle allows.
-                assertThat(stale.shareIds()).doesNotContain(share)
-                        .isNotEqualTo(Arrays.stream(state.feed(f, FEED_K)).mapToLong(Share::id).toArray());
-                long deadline = cachedAt + TimeUnit.MILLISECONDS.toNanos(ttlMs + 1_500);
-                LockSupport.parkNanos(Math.max(0, cachedAt + TimeUnit.MILLISECONDS.toNanos(ttlMs) - System.nanoTime()));
-                while (!feed(s, feedGraph, f, FEED_K).get().equals(oracle) && System.nanoTime() < deadline) {
-                    Thread.sleep(50);
-                }
-                assertThat(feed(s, feedGraph, f, FEED_K).get()).as("VNF after the ttl").isEqualTo(oracle);
-            }
-        }
-    }
-
-    /** A feed entry filled for a smaller k is replaced by a VNF with a larger one, which then serves both. */
-    @Test
-    void aLargerKReplacesTheCachedFeedOfASmallerOne() {
-        try (CasqlStore store = open("invalidate")) {
-            StoreConformanceSuite.load(store, feedGraph, 3);
-            GraphState state = new GraphState(feedGraph);
-            int x = 0;
-            int f = state.friends(x)[0];
-            try (StoreSession s = store.openSession(); StoreSession direct = store.database().openSession()) {
-                for (int j = 0; j < 5; j++) {
-                    long id = state.newShareId(x);
-                    long r = feedGraph.resourceId(x, j % feedGraph.spec().resourcesPerMember());
-                    s.shareResource(id(x), r, id, null);
-                    state.share(x, id, r, null);
-                }
-                CacheBackend.Ops ops = store.cache().ops();
-                assertThat(feed(s, feedGraph, f, 2).get()).isEqualTo(oracle(state, f, 2));
-                Object small = ops.get("vnf:" + id(f));
-                assertThat(isEntry(small)).isTrue();
-                assertThat(feed(s, feedGraph, f, 4).get()).as("k=4 over a k=2 entry").isEqualTo(oracle(state, f, 4))
-                        .isEqualTo(feed(direct, feedGraph, f, 4).get());
-                assertThat(isEntry(ops.get("vnf:" + id(f)))).as("the k=4 read cached its feed").isTrue();
-                // The k=4 entry now answers k=2 and k=3 from the cache, with PostgreSQL's shares gone to prove it.
-                store.database().clearShares();
-                assertThat(feed(s, feedGraph, f, 2).get()).isEqualTo(oracle(state, f, 2));
-                assertThat(feed(s, feedGraph, f, 3).get()).isEqualTo(oracle(state, f, 3));
-            }
-        }
-    }
-
-    /** Members of {@code watched} whose feed a public share of member {@code sharer} reaches: her current friends. */
-    private static int[] audience(GraphState state, int sharer, int[] watched) {
-        return Arrays.stream(watched).filter(m -> state.relation(sharer, m) == Relation.FRIENDS).toArray();
-    }
-
-    private static long[] ids(Share[] shares) {
-        return Arrays.stream(shares).mapToLong(Share::id).toArray();
-    }
-
-    /** Caches every watched feed, runs {@code write}, and checks it deleted exactly the feed keys of {@code expected}. */
-    private void assertFeedKeysDeleted(StoreSession s, CacheBackend.Ops ops, GraphState state, int[] watched,
-                                       Runnable write, int[] expected) {
-        for (int m : watched) {
-            s.viewNewsFeed(id(m), FEED_K, new FeedList());
-            assertThat(isEntry(ops.get("vnf:" + id(m)))).as("feed of %d cached before the write", m).isTrue();
-        }
-        write.run();
-        Set<String> gone = new LinkedHashSet<>();
-        for (int m : watched) {
-            if (ops.get("vnf:" + id(m)) == null) {
-                gone.add("vnf:" + id(m));
-            }
-        }
-        assertThat(gone).as("feed keys the write deleted")
-                .containsExactlyInAnyOrder(Arrays.stream(expected).mapToObj(m -> "vnf:" + id(m)).toArray(String[]::new));
-    }
-
-    /** Each watched feed, read twice through the cache (fill or hit, then hit), equals the oracle and PostgreSQL. */
-    private void assertFeeds(StoreSession s, StoreSession direct, CacheBackend.Ops ops, GraphState state,
-                             int[] watched, String when) {
-        for (int m : watched) {
-            String expected = oracle(state, m, FEED_K);
-            assertThat(feed(direct, feedGraph, m, FEED_K).get()).as("PostgreSQL's feed of %d %s", m, when)
-                    .isEqualTo(expected);
-            assertThat(feed(s, feedGraph, m, FEED_K).get()).as("feed of %d %s", m, when).isEqualTo(expected);
-            assertThat(isEntry(ops.get("vnf:" + id(m)))).as("feed of %d cached %s", m, when).isTrue();
-            assertThat(feed(s, feedGraph, m, FEED_K).get()).as("cached feed of %d %s", m, when).isEqualTo(expected);
-        }
-    }
-
-    /** The feed BG expects, as {@link #show(FeedList)} prints one. */
-    private String oracle(GraphState state, int member, int k) {
-        StringBuilder b = new StringBuilder();
-        for (Share sh : state.feed(member, k)) {
-            long r = sh.resource();
-            b.append(sh.id()).append('/').append(r).append('/').append(feedGraph.accountId(sh.account())).append('/')
-                    .append(feedGraph.resourceType(r)).append('/').append(feedGraph.resourceBody(r)).append('/')
-                    .append(feedGraph.resourceDoc(r)).append(';');
-        }
-        return b.toString();
-    }
-
-    static String show(FeedList l) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < l.size(); i++) {
-            FeedList.Row r = l.get(i);
-            b.append(r.shareId).append('/').append(r.resourceId).append('/').append(r.sharerId).append('/')
-                    .append(r.type).append('/').append(r.body).append('/').append(r.doc).append(';');
-        }
-        return b.toString();
-    }
-
-    java.util.function.Supplier<String> feed(StoreSession s, SocialGraph g, int m, int k) {
-        return () -> {
-            FeedList l = new FeedList();
-            s.viewNewsFeed(g.memberId(m), k, l);
-            return show(l);
-        };
-    }
-
     // ---- flushes
 
     @Test
@@ -875,90 +539,11 @@ abstract class CasqlBehaviour {
         try (CasqlStore store = open("invalidate")) {
             List<Long> pids = store.localServerPids();
             assertThat(pids).as("PostgreSQL's postmaster").isNotEmpty();
-            if (server != null) {
-                assertThat(pids).contains(server.pid());
+            if (cacheServer() != null) {
+                assertThat(pids).contains(cacheServer().pid());
             } else {
                 assertThat(pids).containsExactlyElementsOf(store.database().localServerPids());
             }
         }
-    }
-
-    // ---- helpers
-
-    /** Two members with no relation, searching from {@code from} within one fragment. */
-    int[] unrelatedPair(GraphState state, int from) {
-        for (int a = from; a < graph.members(); a++) {
-            for (int d = 1; d < graph.members(); d++) {
-                int b = (a + d) % graph.members();
-                if (graph.fragmentOf(a) == graph.fragmentOf(b) && state.relation(a, b) == Relation.NONE) {
-                    return new int[] {a, b};
-                }
-            }
-        }
-        throw new AssertionError("no unrelated pair");
-    }
-
-    java.util.function.Supplier<String> profile(StoreSession s, int m) {
-        return () -> {
-            ProfileView p = new ProfileView(graph.attributeCount());
-            s.viewProfile(id(m), id(m), p);
-            return p.memberId + " " + Arrays.toString(p.attributes.toArray()) + " img=" + Arrays.hashCode(p.profileImage)
-                    + " friends=" + p.friendCount + " resources=" + p.resourceCount + " pending=" + p.pendingCount;
-        };
-    }
-
-    java.util.function.Supplier<String> friends(StoreSession s, int m) {
-        return () -> {
-            MemberList l = new MemberList(graph.attributeCount());
-            s.listFriends(id(m), id(m), l);
-            return members(l);
-        };
-    }
-
-    java.util.function.Supplier<String> requests(StoreSession s, int m) {
-        return () -> {
-            MemberList l = new MemberList(graph.attributeCount());
-            s.viewFriendRequests(id(m), l);
-            return members(l);
-        };
-    }
-
-    java.util.function.Supplier<String> top(StoreSession s, int m) {
-        return () -> {
-            ResourceList l = new ResourceList();
-            s.viewTopKResources(id(m), id(m), K, l);
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < l.size(); i++) {
-                ResourceList.Row r = l.get(i);
-                b.append(r.resourceId).append('/').append(r.creatorId).append('/').append(r.wallUserId).append('/')
-                        .append(r.type).append('/').append(r.body).append('/').append(r.doc).append(';');
-            }
-            return b.toString();
-        };
-    }
-
-    java.util.function.Supplier<String> comments(StoreSession s, long r) {
-        return () -> {
-            CommentList l = new CommentList();
-            s.viewCommentsOnResource(id(0), id(graph.resourceOwner(r)), r, l);
-            List<String> rows = new ArrayList<>();
-            for (int i = 0; i < l.size(); i++) {
-                CommentList.Row c = l.get(i);
-                rows.add(c.commentId + "/" + c.resourceId + "/" + c.creatorId + "/" + c.modifierId + "/"
-                        + c.timestampMs + "/" + c.type + "/" + c.content);
-            }
-            rows.sort(null);
-            return rows.toString();
-        };
-    }
-
-    private static String members(MemberList l) {
-        List<String> rows = new ArrayList<>();
-        for (int i = 0; i < l.size(); i++) {
-            MemberList.Row r = l.get(i);
-            rows.add(r.memberId + Arrays.toString(r.attributes.toArray()) + Arrays.hashCode(r.thumbnail));
-        }
-        rows.sort(null);
-        return rows.toString();
     }
 }

@@ -4,11 +4,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HashMap;
 import java.util.Map;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.store.postgres.PostgresConfig;
 import org.bgbench.store.postgres.PostgresStore;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.RelationalFeedSuite;
@@ -22,8 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
  * server per class; subclasses name the cache.
  */
 abstract class CasqlFeedSuite extends RelationalFeedSuite {
-    private CacheServer server;
-    private PostgresStore postgres;
+    private CasqlBackends backends;
     /** A database of the suite's own: an image copies it as a template, which needs no one else connected. */
     private String url;
 
@@ -32,10 +29,8 @@ abstract class CasqlFeedSuite extends RelationalFeedSuite {
 
     @BeforeAll
     void start() {
-        if (server() != null) {
-            server = CacheServer.start(server());
-        }
-        postgres = PostgresStore.open(PostgresConfig.embedded().pool(2).build());
+        backends = CasqlBackends.start(server());
+        PostgresStore postgres = backends.postgres();
         try (Connection c = DriverManager.getConnection(postgres.url(), "postgres", "");
              Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE casql_feed");
@@ -43,32 +38,21 @@ abstract class CasqlFeedSuite extends RelationalFeedSuite {
             throw new IllegalStateException(e);
         }
         // Custom plans only (same statements, same results), as in PostgresFeedTest: right after a load the share
-        // tables hold no statistics, and PostgreSQL's generic plan of the prepared pull-feed statement cost about
-        // 30 ms a call instead of 0.3 ms until autovacuum analyzed them: over 60 s of each class went to that plan.
+        // tables hold no statistics, and PostgreSQL's generic plan of the prepared pull-feed statement is far slower
+        // until autovacuum has analyzed them.
         url = postgres.url().replaceAll("/postgres$", "/casql_feed") + "?options=-c%20plan_cache_mode%3Dforce_custom_plan";
     }
 
     @AfterAll
     void stop() {
-        try {
-            if (postgres != null) {
-                postgres.close();
-            }
-        } finally {
-            if (server != null) {
-                server.close();
-            }
+        if (backends != null) {
+            backends.close();
         }
     }
 
     @Override
     protected DataStore open(FeedDesign design) {
-        Map<String, String> s = new HashMap<>();
-        if (server != null) {
-            s.putAll(server.settings());
-        } else {
-            s.put("cache", "caffeine");
-        }
+        Map<String, String> s = backends.cacheSettings();
         s.put("consistency", "invalidate");
         s.put("postgres.url", url);
         s.put("postgres.pool", "8");

@@ -3,6 +3,7 @@ package org.bgbench.store.casql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -120,10 +121,10 @@ class CasqlSettingsTest {
 
     @Test
     void theCacheTimeoutFollowsBetaUnlessGiven() {
-        assertThat(config().timeout()).isEqualTo(java.time.Duration.ofSeconds(10));
-        assertThat(config("cache.timeout", "3s").timeout()).isEqualTo(java.time.Duration.ofSeconds(3));
+        assertThat(config().timeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config("cache.timeout", "3s").timeout()).isEqualTo(Duration.ofSeconds(3));
         assertThat(CasqlConfig.of(StoreSettings.forProvider(provider, Map.of())
-                .withBeta(java.time.Duration.ofMillis(200))).timeout()).isEqualTo(java.time.Duration.ofSeconds(20));
+                .withBeta(Duration.ofMillis(200))).timeout()).isEqualTo(Duration.ofSeconds(20));
         refused("cache.timeout", "such as 10s", "cache.timeout", "soon");
         refused("cache.timeout", "from 1s to 1d", "cache.timeout", "100ms");
         refused("cache.timeout", "from 1s to 1d", "cache.timeout", "0");

@@ -3,6 +3,7 @@ package org.bgbench.store.cassandra;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,28 +12,56 @@ import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.FeedDesign;
 
 /**
- * Everything the {@code cassandra} store was opened with, checked.
+ * Everything the {@code cassandra} store was opened with, checked: how to reach the cluster, the keyspace's and tables'
+ * shape, and how the actions read and write.
  *
- * @param contactPoints     nodes the driver first connects to
- * @param datacenter        the local datacenter: requests go to its nodes, the keyspace is replicated in it
- * @param keyspace          the keyspace BG's tables live in
- * @param replicationFactor replicas of every row in {@code datacenter} (NetworkTopologyStrategy)
- * @param readConsistency   consistency level of the actions' reads
- * @param writeConsistency  consistency level of the actions' writes and of the load
- * @param durableWrites     the keyspace's {@code durable_writes} (false: writes skip the commit log)
- * @param timeout           the driver's request timeout
- * @param batch             how AFR and TF write the two members they change
- * @param design            the physical design
- * @param feed              feed following's design
- * @param speculativeRetry  the tables' {@code speculative_retry} (Cassandra's default 99p)
- * @param readRepair        the tables' {@code read_repair}: BLOCKING (Cassandra's default) or NONE
- * @param loadInFlight      asynchronous writes each loading thread keeps in flight
- * @param serverDir         a {@code scripts/cassandra.sh} directory of the local nodes (their pids), or null
+ * @param connection where the nodes are and how long a request may take
+ * @param schema     the keyspace's replication and the tables' designs and options
+ * @param actions    the actions' consistency levels and how they write
  */
-record CassandraConfig(List<InetSocketAddress> contactPoints, String datacenter, String keyspace,
-                       int replicationFactor, ConsistencyLevel readConsistency, ConsistencyLevel writeConsistency,
-                       boolean durableWrites, Duration timeout, Batch batch, Design design, FeedDesign feed,
-                       String speculativeRetry, String readRepair, int loadInFlight, java.nio.file.Path serverDir) {
+record CassandraConfig(Connection connection, Schema schema, Actions actions) {
+
+    /**
+     * How BG reaches the cluster.
+     *
+     * @param contactPoints nodes the driver first connects to
+     * @param datacenter    the local datacenter: requests go to its nodes, the keyspace is replicated in it
+     * @param keyspace      the keyspace BG's tables live in
+     * @param timeout       the driver's request timeout
+     * @param serverDir     a {@code scripts/cassandra.sh} directory of the local nodes (their pids), or null
+     */
+    record Connection(List<InetSocketAddress> contactPoints, String datacenter, String keyspace, Duration timeout,
+            Path serverDir) {
+        Connection {
+            contactPoints = List.copyOf(contactPoints);
+        }
+    }
+
+    /**
+     * The keyspace and its tables.
+     *
+     * @param replicationFactor replicas of every row in the datacenter (NetworkTopologyStrategy)
+     * @param durableWrites     the keyspace's {@code durable_writes} (false: writes skip the commit log)
+     * @param design            the physical design
+     * @param feed              feed following's design
+     * @param speculativeRetry  the tables' {@code speculative_retry} (Cassandra's default 99p)
+     * @param readRepair        the tables' {@code read_repair}: BLOCKING (Cassandra's default) or NONE
+     */
+    record Schema(int replicationFactor, boolean durableWrites, Design design, FeedDesign feed,
+            String speculativeRetry, String readRepair) {
+    }
+
+    /**
+     * How the actions and the load read and write.
+     *
+     * @param readConsistency  consistency level of the actions' reads
+     * @param writeConsistency consistency level of the actions' writes and of the load
+     * @param batch            how AFR and TF write the two members they change
+     * @param loadInFlight     asynchronous writes each loading thread keeps in flight
+     */
+    record Actions(ConsistencyLevel readConsistency, ConsistencyLevel writeConsistency, Batch batch,
+            int loadInFlight) {
+    }
 
     /** How a write that changes two members' rows (AFR, TF) reaches the store. */
     enum Batch {
@@ -58,42 +87,101 @@ record CassandraConfig(List<InetSocketAddress> contactPoints, String datacenter,
         REPORT
     }
 
-    CassandraConfig {
-        contactPoints = List.copyOf(contactPoints);
-    }
-
     /** The same settings with another keyspace. */
     CassandraConfig withKeyspace(String ks) {
-        return new CassandraConfig(contactPoints, datacenter, ks, replicationFactor, readConsistency,
-                writeConsistency, durableWrites, timeout, batch, design, feed, speculativeRetry, readRepair,
-                loadInFlight, serverDir);
+        Connection c = connection;
+        return new CassandraConfig(new Connection(c.contactPoints(), c.datacenter(), ks, c.timeout(), c.serverDir()),
+                schema, actions);
     }
 
     /** The same settings with other consistency levels. */
     CassandraConfig withConsistency(ConsistencyLevel read, ConsistencyLevel write) {
-        return new CassandraConfig(contactPoints, datacenter, keyspace, replicationFactor, read, write,
-                durableWrites, timeout, batch, design, feed, speculativeRetry, readRepair, loadInFlight, serverDir);
+        return new CassandraConfig(connection, schema,
+                new Actions(read, write, actions.batch(), actions.loadInFlight()));
     }
 
     /** The same settings with another feed design. */
     CassandraConfig withFeed(FeedDesign f) {
-        return new CassandraConfig(contactPoints, datacenter, keyspace, replicationFactor, readConsistency,
-                writeConsistency, durableWrites, timeout, batch, design, f, speculativeRetry, readRepair,
-                loadInFlight, serverDir);
+        Schema t = schema;
+        return new CassandraConfig(connection, new Schema(t.replicationFactor(), t.durableWrites(), t.design(), f,
+                t.speculativeRetry(), t.readRepair()), actions);
     }
 
     /** The same settings with another physical design and batch kind. */
     CassandraConfig withDesign(Design d, Batch b) {
-        return new CassandraConfig(contactPoints, datacenter, keyspace, replicationFactor, readConsistency,
-                writeConsistency, durableWrites, timeout, b, d, feed, speculativeRetry, readRepair, loadInFlight,
-                serverDir);
+        Schema t = schema;
+        return new CassandraConfig(connection, new Schema(t.replicationFactor(), t.durableWrites(), d, t.feed(),
+                t.speculativeRetry(), t.readRepair()),
+                new Actions(actions.readConsistency(), actions.writeConsistency(), b, actions.loadInFlight()));
     }
 
     /** The same settings with other table options for what hides staleness. */
     CassandraConfig withTableOptions(String speculative, String repair) {
-        return new CassandraConfig(contactPoints, datacenter, keyspace, replicationFactor, readConsistency,
-                writeConsistency, durableWrites, timeout, batch, design, feed, speculative, repair, loadInFlight,
-                serverDir);
+        Schema t = schema;
+        return new CassandraConfig(connection, new Schema(t.replicationFactor(), t.durableWrites(), t.design(),
+                t.feed(), speculative, repair), actions);
+    }
+
+    // The parts' settings, read where they are used.
+
+    List<InetSocketAddress> contactPoints() {
+        return connection.contactPoints();
+    }
+
+    String datacenter() {
+        return connection.datacenter();
+    }
+
+    String keyspace() {
+        return connection.keyspace();
+    }
+
+    Duration timeout() {
+        return connection.timeout();
+    }
+
+    Path serverDir() {
+        return connection.serverDir();
+    }
+
+    int replicationFactor() {
+        return schema.replicationFactor();
+    }
+
+    boolean durableWrites() {
+        return schema.durableWrites();
+    }
+
+    Design design() {
+        return schema.design();
+    }
+
+    FeedDesign feed() {
+        return schema.feed();
+    }
+
+    String speculativeRetry() {
+        return schema.speculativeRetry();
+    }
+
+    String readRepair() {
+        return schema.readRepair();
+    }
+
+    ConsistencyLevel readConsistency() {
+        return actions.readConsistency();
+    }
+
+    ConsistencyLevel writeConsistency() {
+        return actions.writeConsistency();
+    }
+
+    Batch batch() {
+        return actions.batch();
+    }
+
+    int loadInFlight() {
+        return actions.loadInFlight();
     }
 
     /**
@@ -101,8 +189,8 @@ record CassandraConfig(List<InetSocketAddress> contactPoints, String datacenter,
      * it already overlaps every write (reads plus writes reach more than RF replicas), else ALL.
      */
     ConsistencyLevel consistentReadLevel() {
-        int rf = replicationFactor;
-        return replicas(readConsistency, rf) + replicas(writeConsistency, rf) > rf ? readConsistency
+        int rf = replicationFactor();
+        return replicas(readConsistency(), rf) + replicas(writeConsistency(), rf) > rf ? readConsistency()
                 : DefaultConsistencyLevel.ALL;
     }
 
@@ -119,7 +207,7 @@ record CassandraConfig(List<InetSocketAddress> contactPoints, String datacenter,
 
     /** What a keyspace loaded for this configuration records: another design cannot reuse it. */
     String describe() {
-        return "design=" + design.name().toLowerCase(Locale.ROOT) + " " + feed.describe();
+        return "design=" + design().name().toLowerCase(Locale.ROOT) + " " + feed().describe();
     }
 
     /** Parses {@code host[:port],host[:port]...}; the port defaults to 9042. */

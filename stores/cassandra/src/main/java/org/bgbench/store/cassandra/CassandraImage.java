@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -160,7 +161,7 @@ final class CassandraImage implements StoreImage {
                 List<String> failed = (List<String>) jmx.invoke(table, "importNewSSTables",
                         new Object[] {new HashSet<>(List.of(dir.toString())), true, true, false, false, true, false,
                             true},
-                        new String[] {java.util.Set.class.getName(), "boolean", "boolean", "boolean", "boolean",
+                        new String[] {Set.class.getName(), "boolean", "boolean", "boolean", "boolean",
                             "boolean", "boolean", "boolean"});
                 if (failed != null && !failed.isEmpty()) {
                     throw new StoreException("node " + node.name() + " could not import " + failed);

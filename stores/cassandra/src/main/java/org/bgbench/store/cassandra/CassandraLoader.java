@@ -1,20 +1,29 @@
 package org.bgbench.store.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
+import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntToLongFunction;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.LoadProgress;
 import org.bgbench.store.StoreException;
@@ -110,7 +119,7 @@ final class CassandraLoader implements GraphLoader {
     }
 
     /** A wall's resources in batches of its partition, then each resource's comments in batches of theirs. */
-    private void loadWall(int wall, int count, java.util.function.IntToLongFunction rid) {
+    private void loadWall(int wall, int count, IntToLongFunction rid) {
         Batcher resources = new Batcher();
         for (int j = 0; j < count; j++) {
             long r = rid.applyAsLong(j);
@@ -181,7 +190,7 @@ final class CassandraLoader implements GraphLoader {
     private void send(Statement<?> s) {
         Throwable failed = failure.get();
         if (failed != null) {
-            throw new StoreException("loading into Cassandra failed: " + org.bgbench.store.ErrorText.of(failed), failed);
+            throw new StoreException("loading into Cassandra failed: " + ErrorText.of(failed), failed);
         }
         try {
             inFlight.acquire();
@@ -199,11 +208,11 @@ final class CassandraLoader implements GraphLoader {
      */
     private void attempt(Statement<?> s, int tried) {
         session.executeAsync(s).whenComplete((r, e) -> {
-            Throwable cause = e instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+            Throwable cause = e instanceof CompletionException c && c.getCause() != null
                     ? c.getCause() : e;
             if (cause != null && tried + 1 < TRIES && failure.get() == null && retryable(cause)) {
-                java.util.concurrent.CompletableFuture.delayedExecutor(50L << tried,
-                        java.util.concurrent.TimeUnit.MILLISECONDS).execute(() -> attempt(s, tried + 1));
+                CompletableFuture.delayedExecutor(50L << tried,
+                        TimeUnit.MILLISECONDS).execute(() -> attempt(s, tried + 1));
                 return;
             }
             if (cause != null) {
@@ -214,10 +223,10 @@ final class CassandraLoader implements GraphLoader {
     }
 
     private static boolean retryable(Throwable e) {
-        return e instanceof com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException
-                || e instanceof com.datastax.oss.driver.api.core.servererrors.OverloadedException
-                || e instanceof com.datastax.oss.driver.api.core.DriverTimeoutException
-                || e instanceof com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+        return e instanceof WriteTimeoutException
+                || e instanceof OverloadedException
+                || e instanceof DriverTimeoutException
+                || e instanceof UnavailableException;
     }
 
     /** Waits for every write in flight; fails when one of them did. */
@@ -231,7 +240,7 @@ final class CassandraLoader implements GraphLoader {
         }
         Throwable failed = failure.get();
         if (failed != null) {
-            throw new StoreException("loading into Cassandra failed: " + org.bgbench.store.ErrorText.of(failed), failed);
+            throw new StoreException("loading into Cassandra failed: " + ErrorText.of(failed), failed);
         }
     }
 

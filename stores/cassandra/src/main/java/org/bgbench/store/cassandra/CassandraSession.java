@@ -14,12 +14,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import org.bgbench.store.Attributes;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
+import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
 
 /**
@@ -53,7 +55,7 @@ final class CassandraSession implements StoreSession {
         CompletionStage<AsyncResultSet> count = report ? cql.executeAsync(st.resourceCount.bind(profile)) : null;
         Row r = cql.execute((own ? st.ownProfile : st.profile).bind(profile)).one();
         if (r == null) {
-            throw new org.bgbench.store.StoreException("VP: no member " + profile);
+            throw new StoreException("VP: no member " + profile);
         }
         out.memberId = profile;
         copy(r.getList(0, String.class), out.attributes);
@@ -92,7 +94,7 @@ final class CassandraSession implements StoreSession {
         for (i = 0; i < n; i++) {
             Row r = join(rows[i]).one();
             if (r == null) {
-                throw new org.bgbench.store.StoreException("member " + order[i] + " is related but not in the store");
+                throw new StoreException("member " + order[i] + " is related but not in the store");
             }
             MemberList.Row row = out.add(order[i]);
             copy(r.getList(0, String.class), row.attributes);
@@ -398,7 +400,7 @@ final class CassandraSession implements StoreSession {
         // Sessions share the store's CqlSession.
     }
 
-    private static void copy(List<String> from, org.bgbench.store.Attributes to) {
+    private static void copy(List<String> from, Attributes to) {
         for (int i = 0, n = Math.min(from.size(), to.count()); i < n; i++) {
             to.set(i, from.get(i));
         }

@@ -6,15 +6,20 @@ import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.DriverException;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -22,12 +27,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
@@ -37,6 +49,7 @@ import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreException;
+import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSession;
 
 /**
@@ -222,7 +235,7 @@ final class CassandraStore implements DataStore {
 
     /** A speculative_retry value as Cassandra shows it back: NONE reads NEVER, 99PERCENTILE reads 99p. */
     static String retryPolicy(String v) {
-        String u = v.trim().toUpperCase(java.util.Locale.ROOT).replace("PERCENTILE", "P");
+        String u = v.trim().toUpperCase(Locale.ROOT).replace("PERCENTILE", "P");
         return u.equals("NONE") ? "NEVER" : u;
     }
 
@@ -255,7 +268,7 @@ final class CassandraStore implements DataStore {
                     .setConsistencyLevel(metaConsistency())).one();
             return r == null ? Optional.empty()
                     : Optional.of(new Meta(r.getString(0), r.getString(1), r.getString(2), r.getInt(3), r.getInt(4)));
-        } catch (com.datastax.oss.driver.api.core.servererrors.InvalidQueryException e) {
+        } catch (InvalidQueryException e) {
             // Dropped meanwhile by another BG process.
             return Optional.empty();
         }
@@ -323,7 +336,7 @@ final class CassandraStore implements DataStore {
 
     /** A snapshot image when BG knows the local nodes' directory ({@code cassandra.server-dir}). */
     @Override
-    public Optional<org.bgbench.store.StoreImage> image() {
+    public Optional<StoreImage> image() {
         return config.serverDir() == null ? Optional.empty() : Optional.of(new CassandraImage(this,
                 config.serverDir()));
     }
@@ -345,7 +358,7 @@ final class CassandraStore implements DataStore {
     @Override
     public StoreCounts counts() {
         if (!hasSchema()) {
-            return new StoreCounts(0, 0, 0, 0, 0);
+            return StoreCounts.EMPTY;
         }
         ConsistencyLevel cl = consistentRead();
         long[] m = new long[4];
@@ -378,8 +391,8 @@ final class CassandraStore implements DataStore {
             }
         }
         long shares = countRows(CassandraSchema.SHARES, "sharer", cl);
-        return new StoreCounts(m[0], m[1] / 2, m[2], resources - pageResources, comments, pages, m[3], pageResources,
-                shares);
+        return new StoreCounts(new StoreCounts.Social(m[0], m[1] / 2, m[2], resources - pageResources, comments),
+                new StoreCounts.Feed(pages, m[3], pageResources, shares));
     }
 
     /** The element count of a serialized set (protocol v3+: a 4-byte count first); 0 for an empty or null set. */
@@ -395,20 +408,20 @@ final class CassandraStore implements DataStore {
     }
 
     /** Runs {@code cql} (two bind markers: a token range) over every range in parallel and adds up the sums. */
-    private void forEachRange(String cql, ConsistencyLevel cl, java.util.function.Function<ResultSet, long[]> sum,
+    private void forEachRange(String cql, ConsistencyLevel cl, Function<ResultSet, long[]> sum,
                               long[] into) {
-        try (var ranges = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+        try (var ranges = Executors.newVirtualThreadPerTaskExecutor()) {
             forEachRange(cql, cl, sum, into, ranges);
         }
     }
 
-    private void forEachRange(String cql, ConsistencyLevel cl, java.util.function.Function<ResultSet, long[]> sum,
-                              long[] into, java.util.concurrent.ExecutorService ranges) {
+    private void forEachRange(String cql, ConsistencyLevel cl, Function<ResultSet, long[]> sum,
+                              long[] into, ExecutorService ranges) {
         var prepared = session.prepare(cql);
         // A few ranges per node at a time: all at once overload a small node into read timeouts.
         int nodes = Math.max(1, session.getMetadata().getNodes().size());
-        java.util.concurrent.Semaphore running = new java.util.concurrent.Semaphore(Math.min(32, 4 * nodes));
-        List<java.util.concurrent.Future<long[]>> parts = new ArrayList<>();
+        Semaphore running = new Semaphore(Math.min(32, 4 * nodes));
+        List<Future<long[]>> parts = new ArrayList<>();
         long step = 1L << (64 - Integer.numberOfTrailingZeros(COUNT_SPLITS));
         for (int i = 0; i < COUNT_SPLITS; i++) {
             long from = Long.MIN_VALUE + i * step;
@@ -424,13 +437,13 @@ final class CassandraStore implements DataStore {
             }));
         }
         try {
-            for (java.util.concurrent.Future<long[]> p : parts) {
+            for (Future<long[]> p : parts) {
                 long[] v = p.get();
                 for (int i = 0; i < into.length; i++) {
                     into[i] += v[i];
                 }
             }
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
             }
@@ -444,13 +457,13 @@ final class CassandraStore implements DataStore {
     }
 
     /** The sums of one token range (from, to]; a range the server times out on is counted again in quarters. */
-    private long[] countRange(com.datastax.oss.driver.api.core.cql.PreparedStatement prepared, ConsistencyLevel cl,
-                              java.util.function.Function<ResultSet, long[]> sum, long from, long to, int depth) {
+    private long[] countRange(PreparedStatement prepared, ConsistencyLevel cl,
+                              Function<ResultSet, long[]> sum, long from, long to, int depth) {
         try {
             return sum.apply(session.execute(prepared.bind(from, to).setConsistencyLevel(cl)
                     .setTimeout(DDL_TIMEOUT)));
-        } catch (com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException
-                 | com.datastax.oss.driver.api.core.DriverTimeoutException e) {
+        } catch (ReadTimeoutException
+                 | DriverTimeoutException e) {
             long quarter = (to - from) / 4;
             if (depth == 3 || quarter == 0) {
                 throw new StoreException("counting rows timed out even in ranges of 1/" + (COUNT_SPLITS << 6)
@@ -546,7 +559,7 @@ final class CassandraStore implements DataStore {
                     }
                 }
             }
-        } catch (java.io.IOException | NumberFormatException e) {
+        } catch (IOException | NumberFormatException e) {
             return List.of();
         }
         return pids;

@@ -3,6 +3,7 @@ package org.bgbench.store.cassandra;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.FeedDesign;
@@ -125,24 +126,23 @@ public final class CassandraStoreProvider implements StoreProvider {
                     + "a time such as 50ms, got '" + speculative + "'");
         }
         String dir = s.get(SERVER_DIR);
-        return new CassandraConfig(
-                CassandraConfig.contactPoints(CONTACT_POINTS, s.get(CONTACT_POINTS, "127.0.0.1:9042")),
-                dc, keyspace, rf,
+        CassandraConfig.Connection connection = new CassandraConfig.Connection(
+                CassandraConfig.contactPoints(CONTACT_POINTS, s.get(CONTACT_POINTS, "127.0.0.1:9042")), dc, keyspace,
+                s.timeout(TIMEOUT), dir == null || dir.isBlank() ? null : Path.of(dir));
+        CassandraConfig.Schema schema = new CassandraConfig.Schema(rf, s.getBoolean(DURABLE_WRITES, true),
+                s.getChoice(DESIGN, "bg", "bg", "report").equals("report") ? CassandraConfig.Design.REPORT
+                        : CassandraConfig.Design.BG,
+                FeedDesign.from(s), speculative,
+                s.getChoice(READ_REPAIR, "blocking", "blocking", "none").toUpperCase(Locale.ROOT));
+        CassandraConfig.Actions actions = new CassandraConfig.Actions(
                 CassandraConfig.consistency(READ_CONSISTENCY, s.get(READ_CONSISTENCY, "QUORUM"), false),
                 CassandraConfig.consistency(WRITE_CONSISTENCY, s.get(WRITE_CONSISTENCY, "QUORUM"), true),
-                s.getBoolean(DURABLE_WRITES, true),
-                s.timeout(TIMEOUT),
                 switch (s.getChoice(BATCH, "logged", "logged", "unlogged", "separate")) {
                     case "unlogged" -> CassandraConfig.Batch.UNLOGGED;
                     case "separate" -> CassandraConfig.Batch.SEPARATE;
                     default -> CassandraConfig.Batch.LOGGED;
                 },
-                s.getChoice(DESIGN, "bg", "bg", "report").equals("report") ? CassandraConfig.Design.REPORT
-                        : CassandraConfig.Design.BG,
-                FeedDesign.from(s),
-                speculative,
-                s.getChoice(READ_REPAIR, "blocking", "blocking", "none").toUpperCase(java.util.Locale.ROOT),
-                inFlight,
-                dir == null || dir.isBlank() ? null : Path.of(dir));
+                inFlight);
+        return new CassandraConfig(connection, schema, actions);
     }
 }

@@ -8,10 +8,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.bgbench.store.conformance.servers.ServerScripts;
+import org.bgbench.store.conformance.servers.SharedServer;
 
 /**
  * Private Apache Cassandra 5.0 nodes for tests, started by {@code scripts/cassandra.sh start DIR [--nodes N]} in a
@@ -29,8 +28,8 @@ public final class CassandraServer implements AutoCloseable {
     public static final String VERSION = "5.0.9";
     public static final String DATACENTER = "datacenter1";
 
-    private static CassandraServer single;
-    private static RuntimeException singleFailure;
+    private static final SharedServer<CassandraServer> SINGLE = new SharedServer<>("Cassandra node",
+            CassandraServer::requireJdk, () -> start(1, Map.of(), true), CassandraServer::destroy);
 
     private final Path script;
     private final Path dir;
@@ -54,24 +53,8 @@ public final class CassandraServer implements AutoCloseable {
      * {@link #close()} does nothing: a shutdown hook kills it and deletes its directory when the JVM exits. A failed
      * start is remembered, so later calls fail at once instead of waiting again.
      */
-    public static synchronized CassandraServer single() {
-        if (single != null) {
-            return single;
-        }
-        if (singleFailure != null) {
-            throw new IllegalStateException("the shared Cassandra node failed to start earlier: "
-                    + singleFailure.getMessage(), singleFailure);
-        }
-        requireJdk();
-        try {
-            CassandraServer s = start(1, Map.of(), true);
-            Runtime.getRuntime().addShutdownHook(new Thread(s::destroy, "bg-cassandra-single-stop"));
-            single = s;
-            return s;
-        } catch (RuntimeException e) {
-            singleFailure = e;
-            throw e;
-        }
+    public static CassandraServer single() {
+        return SINGLE.get();
     }
 
     /** A new cluster of {@code nodes} nodes (node I on 127.0.0.I); the caller closes it. */
@@ -287,20 +270,13 @@ public final class CassandraServer implements AutoCloseable {
         }
     }
 
-    /**
-     * SIGKILL every node by its pid (the data is deleted right after, so a clean shutdown would only cost time; a
-     * frozen node dies too), wait for them to exit, delete the directory.
-     */
+    /** Kills every node by its pid file and deletes the directory ({@link ServerScripts#killAndDelete}). */
     private void destroy() {
-        List<ProcessHandle> procs = new ArrayList<>();
-        try (Stream<Path> pidFiles = Files.list(dir.resolve("nodes"))) {
-            for (Path n : pidFiles.toList()) {
+        List<Long> pids = new ArrayList<>();
+        try (Stream<Path> nodeDirs = Files.list(dir.resolve("nodes"))) {
+            for (Path n : nodeDirs.toList()) {
                 try {
-                    long p = Long.parseLong(Files.readString(n.resolve("pid")).trim());
-                    // Only a process started for this directory (guards against a reused pid).
-                    Optional<ProcessHandle> h = ProcessHandle.of(p).filter(ph -> ph.info().commandLine()
-                            .map(c -> c.contains(dir.toString())).orElse(true));
-                    h.ifPresent(procs::add);
+                    pids.add(Long.parseLong(Files.readString(n.resolve("pid")).trim()));
                 } catch (IOException | NumberFormatException e) {
                     // No pid: that node never started.
                 }
@@ -308,15 +284,7 @@ public final class CassandraServer implements AutoCloseable {
         } catch (IOException e) {
             // No nodes directory: nothing started.
         }
-        procs.forEach(ProcessHandle::destroyForcibly);
-        for (ProcessHandle h : procs) {
-            try {
-                h.onExit().get(20, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                // Deleting below still frees most of the disk.
-            }
-        }
-        ServerScripts.deleteTree(dir);
+        ServerScripts.killAndDelete(dir, pids);
     }
 
     @Override

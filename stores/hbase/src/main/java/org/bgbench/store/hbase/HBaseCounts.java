@@ -68,8 +68,9 @@ final class HBaseCounts {
                     new Scan().addFamily(HBaseSchema.S).setFilter(new KeyOnlyFilter()), (r, s) -> s[0] += r.size());
             long[] c = confirmed.get();
             long[] res = resources.get();
-            return new StoreCounts(members.get()[0], c[0] / 2, pending.get()[0], res[0], comments.get()[0],
-                    pages.get()[0], c[1], res[1], shares.get()[0]);
+            return new StoreCounts(new StoreCounts.Social(members.get()[0], c[0] / 2, pending.get()[0], res[0],
+                    comments.get()[0]),
+                    new StoreCounts.Feed(pages.get()[0], c[1], res[1], shares.get()[0]));
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof StoreException s) {

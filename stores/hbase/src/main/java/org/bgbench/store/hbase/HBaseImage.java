@@ -7,10 +7,12 @@ import java.util.Set;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.SnapshotDescription;
+import org.apache.hadoop.hbase.client.SnapshotType;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -52,7 +54,7 @@ final class HBaseImage implements StoreImage {
         store.admin("saving the image", a -> {
             ensureMarkerTable(a);
             try (Table m = store.connection().getTable(markerTable())) {
-                m.delete(new org.apache.hadoop.hbase.client.Delete(ROW));
+                m.delete(new Delete(ROW));
             }
             return null;
         });
@@ -63,7 +65,7 @@ final class HBaseImage implements StoreImage {
                 a.deleteSnapshot(name);
             }
             // A flushed table's snapshot needs no write-ahead-log replay when restored.
-            a.snapshot(name, n, org.apache.hadoop.hbase.client.SnapshotType.FLUSH);
+            a.snapshot(name, n, SnapshotType.FLUSH);
         });
         store.admin("saving the image", a -> {
             try (Table m = store.connection().getTable(markerTable())) {

@@ -9,8 +9,10 @@ import static org.bgbench.store.hbase.HBaseSchema.R;
 import static org.bgbench.store.hbase.HBaseSchema.T;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntToLongFunction;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Durability;
@@ -89,13 +91,13 @@ final class HBaseLoader implements GraphLoader {
                 try {
                     loadPage(p);
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             });
             for (BufferedMutator m : open) {
                 m.flush();
             }
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             throw new StoreException("loading into HBase failed: " + HBaseStore.cause(e), e);
         }
         progress.rows(rows - reported);
@@ -160,7 +162,7 @@ final class HBaseLoader implements GraphLoader {
     }
 
     /** A wall row naming its resources, each resource's row naming its comments, and the comments' rows. */
-    private void loadWall(int owner, int count, java.util.function.IntToLongFunction rid) throws IOException {
+    private void loadWall(int owner, int count, IntToLongFunction rid) throws IOException {
         if (count == 0) {
             return;
         }

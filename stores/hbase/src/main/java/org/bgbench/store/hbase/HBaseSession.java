@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Get;
@@ -58,6 +59,7 @@ final class HBaseSession implements StoreSession {
     private final Table pages;
     private final Table shares;
     private final Table feeds;
+    private final PullFeed pullFeed;
 
     HBaseSession(HBaseStore store, int firstPage) {
         this.config = store.config();
@@ -75,6 +77,7 @@ final class HBaseSession implements StoreSession {
         this.pages = store.open(HBaseSchema.PAGES);
         this.shares = store.open(HBaseSchema.SHARES);
         this.feeds = feed.push() ? store.open(HBaseSchema.FEEDS) : null;
+        this.pullFeed = new PullFeed(confirmed, shares, resources, this::fetch);
     }
 
     // ---- profile and friendship -----------------------------------------------------------------------------------
@@ -477,7 +480,7 @@ final class HBaseSession implements StoreSession {
         }
         try {
             switch (feed.kind()) {
-                case PULL -> pull(member, k, out);
+                case PULL -> pullFeed.read(member, k, out);
                 case PUSH -> {
                     // Push reads the whole feed (in share order) and keeps the k newest.
                     Cell[] cells = feeds.get(new Get(HBaseSchema.id(member)).addFamily(F)).rawCells();
@@ -520,83 +523,13 @@ final class HBaseSession implements StoreSession {
         }
     }
 
-    private static void resourceContent(Result r, FeedList.Row row) {
+    static void resourceContent(Result r, FeedList.Row row) {
         byte[] t = r.getValue(A, HBaseSchema.TYPE);
         byte[] b = r.getValue(A, HBaseSchema.BODY);
         byte[] d = r.getValue(A, HBaseSchema.DOC);
         row.type = t == null ? null : Bytes.toString(t);
         row.body = b == null ? null : Bytes.toString(b);
         row.doc = d == null ? null : Bytes.toString(d);
-    }
-
-    /** A share a producer holds, for Pull's top k. */
-    private record Candidate(long shareId, int sharer, long rid) {
-    }
-
-    /**
-     * Pull (figure 8.11): the member's friends and followed pages (one get), every producer's k newest shares (one
-     * multi-get), a producer's whole row only when some of its k newest listed others; then the top k's resources.
-     */
-    private void pull(int member, int k, FeedList out) throws IOException {
-        Cell[] followed = confirmed.get(new Get(HBaseSchema.id(member)).addFamily(F).addFamily(G)
-                .setFilter(new KeyOnlyFilter())).rawCells();
-        if (followed.length == 0) {
-            return;
-        }
-        int[] producers = new int[followed.length];
-        List<Get> gets = new ArrayList<>(followed.length);
-        for (int i = 0; i < followed.length; i++) {
-            producers[i] = Bytes.toInt(followed[i].getQualifierArray(), followed[i].getQualifierOffset());
-            gets.add(new Get(HBaseSchema.id(producers[i])).addFamily(S).setFilter(new ColumnPaginationFilter(k, 0)));
-        }
-        Result[] newest = fetch(shares, gets);
-        List<Candidate> top = new ArrayList<>(k + 1);
-        for (int i = 0; i < producers.length; i++) {
-            Cell[] cells = newest[i].rawCells();
-            int visible = 0;
-            for (Cell c : cells) {
-                visible += ShareCodec.visible(c, member) ? 1 : 0;
-            }
-            if (cells.length == k && visible < k) {
-                // Some of its k newest were for others: older ones may still make the top k.
-                cells = shares.get(new Get(HBaseSchema.id(producers[i])).addFamily(S)).rawCells();
-            }
-            for (Cell c : cells) {
-                long id = HBaseSchema.fromNewestFirst(c.getQualifierArray(), c.getQualifierOffset());
-                if (top.size() == k && id < top.get(k - 1).shareId) {
-                    break;
-                }
-                if (ShareCodec.visible(c, member)) {
-                    offer(top, new Candidate(id, producers[i], ShareCodec.rid(c)), k);
-                }
-            }
-        }
-        List<Get> res = new ArrayList<>(top.size());
-        for (Candidate c : top) {
-            res.add(new Get(HBaseSchema.rid(c.rid)).addFamily(A));
-        }
-        Result[] rows = fetch(resources, res);
-        for (int i = 0; i < top.size(); i++) {
-            Candidate c = top.get(i);
-            FeedList.Row row = out.add(c.shareId);
-            row.sharerId = c.sharer;
-            row.resourceId = c.rid;
-            resourceContent(rows[i], row);
-        }
-    }
-
-    /** Inserts into the top k, kept newest first. */
-    private static void offer(List<Candidate> top, Candidate c, int k) {
-        int pos = top.size();
-        while (pos > 0 && top.get(pos - 1).shareId < c.shareId) {
-            pos--;
-        }
-        if (pos < k) {
-            top.add(pos, c);
-            if (top.size() > k) {
-                top.remove(k);
-            }
-        }
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------------
@@ -620,11 +553,11 @@ final class HBaseSession implements StoreSession {
     }
 
     private static boolean matches(Cell c, byte[] family) {
-        return org.apache.hadoop.hbase.CellUtil.matchingFamily(c, family);
+        return CellUtil.matchingFamily(c, family);
     }
 
     private static byte[] value(Cell c) {
-        return org.apache.hadoop.hbase.CellUtil.cloneValue(c);
+        return CellUtil.cloneValue(c);
     }
 
     private static String string(Cell c) {

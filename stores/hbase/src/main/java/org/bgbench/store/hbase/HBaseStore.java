@@ -10,23 +10,29 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.TableNotEnabledException;
+import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.ErrorText;
 import org.bgbench.store.GraphLoader;
@@ -129,11 +135,11 @@ final class HBaseStore implements DataStore {
                 throw new StoreException("HBase at " + where + " has no live region server; wait until it has "
                         + "started (scripts/hbase.sh status DIR)");
             }
-        } catch (java.util.concurrent.TimeoutException t) {
+        } catch (TimeoutException t) {
             throw new StoreException("HBase at " + where + " did not answer within " + config.timeout().toSeconds()
                     + " s (" + HBaseStoreProvider.TIMEOUT + "): ZooKeeper answers but no master does; is HBase "
                     + "started, and is that ZooKeeper HBase's?", t);
-        } catch (java.util.concurrent.ExecutionException x) {
+        } catch (ExecutionException x) {
             throw new StoreException("HBase at " + where + " refused: " + cause(x.getCause()), x.getCause());
         } catch (InterruptedException x) {
             Thread.currentThread().interrupt();
@@ -225,7 +231,7 @@ final class HBaseStore implements DataStore {
                 && config.describe().equals(old.get().design) && missingTables().isEmpty()) {
             // The meta row first: an emptying cut short leaves no graph behind.
             try (Table meta = open(HBaseSchema.META)) {
-                meta.delete(new org.apache.hadoop.hbase.client.Delete(HBaseSchema.META_ROW));
+                meta.delete(new Delete(HBaseSchema.META_ROW));
             } catch (IOException e) {
                 throw new StoreException("cannot clear BG's meta row: " + cause(e), e);
             }
@@ -302,7 +308,7 @@ final class HBaseStore implements DataStore {
                     string(r.getValue(HBaseSchema.M, HBaseSchema.DESIGN)),
                     members == null ? -1 : Bytes.toInt(members), offset == null ? -1 : Bytes.toInt(offset),
                     rows == null ? Long.MAX_VALUE : Bytes.toLong(rows)));
-        } catch (org.apache.hadoop.hbase.TableNotFoundException | org.apache.hadoop.hbase.TableNotEnabledException e) {
+        } catch (TableNotFoundException | TableNotEnabledException e) {
             // Dropped (or being dropped) meanwhile by another BG process.
             return Optional.empty();
         } catch (IOException e) {
@@ -347,7 +353,7 @@ final class HBaseStore implements DataStore {
                     + " to write the state mark into");
         }
         try (Table t = open(HBaseSchema.META)) {
-            return t.checkAndMutate(org.apache.hadoop.hbase.client.CheckAndMutate.newBuilder(HBaseSchema.META_ROW)
+            return t.checkAndMutate(CheckAndMutate.newBuilder(HBaseSchema.META_ROW)
                     .ifEquals(HBaseSchema.M, HBaseSchema.MARK, Bytes.toBytes(expected))
                     .build(new Put(HBaseSchema.META_ROW).addColumn(HBaseSchema.M, HBaseSchema.MARK,
                             Bytes.toBytes(mark)))).isSuccess();
@@ -403,7 +409,7 @@ final class HBaseStore implements DataStore {
             for (Future<Void> f : done) {
                 f.get();
             }
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             if (e.getCause() instanceof StoreException s) {
                 throw s;
             }
@@ -436,7 +442,7 @@ final class HBaseStore implements DataStore {
     @Override
     public StoreCounts counts() {
         if (meta().isEmpty()) {
-            return new StoreCounts(0, 0, 0, 0, 0);
+            return StoreCounts.EMPTY;
         }
         return new HBaseCounts(this, firstPageId()).count();
     }

@@ -122,14 +122,16 @@ public final class HBaseStoreProvider implements StoreProvider {
             throw new InvalidParameterException(REGIONS, "expected 1 to 1024, got " + regions);
         }
         String dir = s.get(SERVER_DIR);
-        return new HBaseConfig(List.copyOf(quorum), port, prefix,
+        HBaseConfig.Connection connection = new HBaseConfig.Connection(quorum, port, s.timeout(TIMEOUT),
+                dir == null || dir.isBlank() ? null : Path.of(dir));
+        HBaseConfig.Schema schema = new HBaseConfig.Schema(prefix,
                 s.getChoice(DESIGN, "manual", "basic", "manual").equals("basic") ? HBaseConfig.Design.BASIC
                         : HBaseConfig.Design.MANUAL,
+                regions, FeedDesign.from(s));
+        HBaseConfig.Access access = new HBaseConfig.Access(
                 s.getChoice(FETCH, "batched", "batched", "single").equals("single") ? HBaseConfig.Fetch.SINGLE
                         : HBaseConfig.Fetch.BATCHED,
                 bytes(WRITE_BUFFER, s.get(WRITE_BUFFER, "4m")),
-                s.timeout(TIMEOUT),
-                regions,
                 switch (s.getChoice(LOAD_WAL, "auto", "auto", "true", "false")) {
                     case "true" -> Boolean.TRUE;
                     case "false" -> Boolean.FALSE;
@@ -140,9 +142,8 @@ public final class HBaseStoreProvider implements StoreProvider {
                     case "async" -> Durability.ASYNC_WAL;
                     case "skip" -> Durability.SKIP_WAL;
                     default -> Durability.SYNC_WAL;
-                },
-                FeedDesign.from(s),
-                dir == null || dir.isBlank() ? null : Path.of(dir));
+                });
+        return new HBaseConfig(connection, schema, access);
     }
 
     /** A size such as 4m, 512k or 1048576 (bytes), from 64 KiB to 1 GiB. */

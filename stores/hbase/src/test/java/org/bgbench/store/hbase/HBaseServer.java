@@ -3,10 +3,11 @@ package org.bgbench.store.hbase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.bgbench.store.conformance.servers.ServerScripts;
+import org.bgbench.store.conformance.servers.SharedServer;
 import org.bgbench.store.conformance.servers.ServerScripts.Run;
 
 /**
@@ -26,8 +27,8 @@ public final class HBaseServer implements AutoCloseable {
     public static final String VERSION = "2.6.4-hadoop3";
     public static final String QUORUM = "127.0.0.1";
 
-    private static HBaseServer single;
-    private static RuntimeException singleFailure;
+    private static final SharedServer<HBaseServer> SINGLE = new SharedServer<>("HBase server",
+            HBaseServer::requireJdk, () -> start(true), HBaseServer::destroy);
 
     private final Path script;
     private final Path dir;
@@ -46,24 +47,8 @@ public final class HBaseServer implements AutoCloseable {
      * does nothing: a shutdown hook kills it and deletes its directory when the JVM exits. A failed start is
      * remembered, so later calls fail at once instead of waiting again.
      */
-    public static synchronized HBaseServer single() {
-        if (single != null) {
-            return single;
-        }
-        if (singleFailure != null) {
-            throw new IllegalStateException("the shared HBase server failed to start earlier: "
-                    + singleFailure.getMessage(), singleFailure);
-        }
-        requireJdk();
-        try {
-            HBaseServer s = start(true);
-            Runtime.getRuntime().addShutdownHook(new Thread(s::destroy, "bg-hbase-single-stop"));
-            single = s;
-            return s;
-        } catch (RuntimeException e) {
-            singleFailure = e;
-            throw e;
-        }
+    public static HBaseServer single() {
+        return SINGLE.get();
     }
 
     /** A new server of its own; the caller closes it (SIGKILL, directory deleted). */
@@ -200,23 +185,9 @@ public final class HBaseServer implements AutoCloseable {
         }
     }
 
-    /**
-     * SIGKILL by the pid file (the data is deleted right after, so a clean shutdown would only cost time), wait for
-     * the process to exit, delete the directory.
-     */
+    /** Kills the server by its pid file and deletes its directory ({@link ServerScripts#killAndDelete}). */
     private void destroy() {
-        // Only a process started for this directory (guards against a reused pid).
-        readPid().flatMap(ProcessHandle::of)
-                .filter(h -> h.info().commandLine().map(c -> c.contains(dir.toString())).orElse(true))
-                .ifPresent(h -> {
-                    h.destroyForcibly();
-                    try {
-                        h.onExit().get(20, TimeUnit.SECONDS);
-                    } catch (Exception e) {
-                        // Deleting below still frees the disk.
-                    }
-                });
-        ServerScripts.deleteTree(dir);
+        ServerScripts.killAndDelete(dir, readPid().map(List::of).orElse(List.of()));
     }
 
     @Override

@@ -2,8 +2,10 @@ package org.bgbench.store.memory;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.stream.IntStream;
 import org.bgbench.model.GraphSpec;
+import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreException;
 
@@ -28,10 +30,10 @@ final class Db {
     final FeedDesign design;
     /** Fingerprint of the finished load, or null while empty or loading. */
     volatile String loadedFingerprint;
-    /** BG's state mark ({@link org.bgbench.store.StateMark}), or null; part of the contents, so images carry it. */
+    /** BG's state mark ({@link StateMark}), or null; part of the contents, so images carry it. */
     volatile String stateMark;
-    private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<Db, String> STATE_MARK =
-            java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(Db.class, String.class, "stateMark");
+    private static final AtomicReferenceFieldUpdater<Db, String> STATE_MARK =
+            AtomicReferenceFieldUpdater.newUpdater(Db.class, String.class, "stateMark");
 
     Db(GraphSpec spec, FeedDesign design) {
         this.spec = spec;
@@ -189,7 +191,7 @@ final class Db {
                 }
             }
         }
-        return new StoreCounts(memberCount, friendEnds / 2, pending, resources, comments, pageCount, follows,
-                pageResources, shares);
+        return new StoreCounts(new StoreCounts.Social(memberCount, friendEnds / 2, pending, resources, comments),
+                new StoreCounts.Feed(pageCount, follows, pageResources, shares));
     }
 }

@@ -1,5 +1,6 @@
 package org.bgbench.store.memory;
 
+import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.StoreSettings;
 
 /**
@@ -15,7 +16,7 @@ record FeedDesign(Kind kind, boolean content) {
     static final String PUSH_KEY = "feed.push";
     static final FeedDesign DEFAULT = new FeedDesign(Kind.PULL, false);
 
-    /** Reads both settings; a bad value is a one-line {@link org.bgbench.model.InvalidParameterException}. */
+    /** Reads both settings; a bad value is a one-line {@link InvalidParameterException}. */
     static FeedDesign of(StoreSettings settings) {
         Kind kind = switch (settings.getChoice(DESIGN_KEY, "pull", "pull", "push", "sorted-push")) {
             case "push" -> Kind.PUSH;

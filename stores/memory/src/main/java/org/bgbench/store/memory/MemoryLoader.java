@@ -1,5 +1,6 @@
 package org.bgbench.store.memory;
 
+import java.util.Arrays;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.EdgeVisitor;
 import org.bgbench.model.generator.SocialGraph;
@@ -76,7 +77,7 @@ final class MemoryLoader implements GraphLoader {
             followers[n[0]++] = graph.memberId(m);
         });
         db.pages[p] = new Page(id, graph.pageName(p), wall,
-                n[0] == followers.length ? followers : java.util.Arrays.copyOf(followers, n[0]));
+                n[0] == followers.length ? followers : Arrays.copyOf(followers, n[0]));
         rows += 1 + rp;
     }
 
@@ -103,7 +104,7 @@ final class MemoryLoader implements GraphLoader {
             int[] followed = new int[pagesPerMember];
             int[] n = {0};
             graph.forEachFollowedPage(index, p -> followed[n[0]++] = graph.accountId(graph.pageAccount(p)));
-            java.util.Arrays.sort(followed);
+            Arrays.sort(followed);
             pages = followed;
         }
         Member m = db.slot(index);

@@ -2,6 +2,7 @@ package org.bgbench.store.memory;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.function.Consumer;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
@@ -35,13 +36,13 @@ final class MemorySession implements StoreSession {
     private Account[] accounts = new Account[0];
 
     /** Where push designs hand a share's fan-out when it is delayed ({@code feed.fanout.delay}); null: inside SR. */
-    private final java.util.function.Consumer<Runnable> later;
+    private final Consumer<Runnable> later;
 
     MemorySession(Instance instance) {
         this(instance, null);
     }
 
-    MemorySession(Instance instance, java.util.function.Consumer<Runnable> later) {
+    MemorySession(Instance instance, Consumer<Runnable> later) {
         this.instance = instance;
         this.later = later;
     }
@@ -62,7 +63,7 @@ final class MemorySession implements StoreSession {
             }
         }
         out.memberId = profile;
-        copyAttributes(d.attributes[pi], out.attributes);
+        SessionRows.copyAttributes(d.attributes[pi], out.attributes);
         out.profileImage = p.profileImage;
         out.friendCount = friends;
         out.resourceCount = p.resourceCount;
@@ -76,14 +77,14 @@ final class MemorySession implements StoreSession {
         Member p = d.member(profile);
         out.clear();
         int s = p.stamp();
-        addIds(p.friends, p.friendCount, out);
+        SessionRows.addIds(p.friends, p.friendCount, out);
         if (!p.validate(s)) {
             out.clear();
             synchronized (p) {
-                addIds(p.friends, p.friendCount, out);
+                SessionRows.addIds(p.friends, p.friendCount, out);
             }
         }
-        fillProfiles(d, out);
+        SessionRows.fillProfiles(d, out);
     }
 
     @Override
@@ -92,14 +93,14 @@ final class MemorySession implements StoreSession {
         Member p = d.member(member);
         out.clear();
         int s = p.stamp();
-        addIds(p.inviters, p.inviterCount, out);
+        SessionRows.addIds(p.inviters, p.inviterCount, out);
         if (!p.validate(s)) {
             out.clear();
             synchronized (p) {
-                addIds(p.inviters, p.inviterCount, out);
+                SessionRows.addIds(p.inviters, p.inviterCount, out);
             }
         }
-        fillProfiles(d, out);
+        SessionRows.fillProfiles(d, out);
     }
 
     @Override
@@ -244,14 +245,14 @@ final class MemorySession implements StoreSession {
     public void viewCommentsOnResource(int requester, int owner, long resource, CommentList out) {
         Db d = instance.requireDb();
         d.index(requester);
-        Resource r = resourceOf(d.member(owner), owner, resource, "VCR");
+        Resource r = SessionRows.resourceOf(d.member(owner), owner, resource, "VCR");
         out.clear();
         int s = r.stamp();
-        addComments(r, out);
+        SessionRows.addComments(r, out);
         if (!r.validate(s)) {
             out.clear();
             synchronized (r) {
-                addComments(r, out);
+                SessionRows.addComments(r, out);
             }
         }
     }
@@ -261,7 +262,7 @@ final class MemorySession implements StoreSession {
                                       String content) {
         Db d = instance.requireDb();
         d.index(commenter);
-        Resource r = resourceOf(d.member(owner), owner, resource, "PCR");
+        Resource r = SessionRows.resourceOf(d.member(owner), owner, resource, "PCR");
         Comment c = new Comment(commentId, commenter, timestampMs, content);
         synchronized (r) {
             if (r.indexOfComment(commentId) >= 0) {
@@ -276,7 +277,7 @@ final class MemorySession implements StoreSession {
     @Override
     public void deleteCommentFromResource(int owner, long resource, long commentId) {
         Db d = instance.requireDb();
-        Resource r = resourceOf(d.member(owner), owner, resource, "DCR");
+        Resource r = SessionRows.resourceOf(d.member(owner), owner, resource, "DCR");
         synchronized (r) {
             int i = r.indexOfComment(commentId);
             if (i < 0) {
@@ -315,7 +316,7 @@ final class MemorySession implements StoreSession {
         if (!design.pushes()) {
             // Pull (figure 8.11): the share is stored with its sharer and nowhere else.
             synchronized (a) {
-                refuseDuplicate(a, shareId);
+                ShareFanOut.refuseDuplicate(a, shareId);
                 a.beginWrite();
                 a.addShare(s);
                 a.endWrite();
@@ -327,125 +328,15 @@ final class MemorySession implements StoreSession {
             // A deliberately late fan-out: the share is the sharer's now, her audience's feeds get it later (those
             // that an AFR gave it meanwhile keep one copy). Stale by design, for checking BG's validation.
             synchronized (a) {
-                refuseDuplicate(a, shareId);
+                ShareFanOut.refuseDuplicate(a, shareId);
                 a.beginWrite();
                 a.addShare(s);
                 a.endWrite();
             }
-            later.accept(() -> fanOut(d, a, sharer, s, sorted, false));
+            later.accept(() -> ShareFanOut.fanOut(d, a, sharer, s, sorted, false));
             return;
         }
-        fanOut(d, a, sharer, s, sorted, true);
-    }
-
-    /** Pushes {@code s} into the feeds of its audience as of now, with the share itself when {@code add}. */
-    private static void fanOut(Db d, Account a, int sharer, Share s, boolean sorted, boolean add) {
-        long shareId = s.id;
-        while (true) {
-            // Recipients as seen now; confirmed under the sharer's monitor, which keeps her friends fixed.
-            int[] targets = recipientsNow(a, s);
-            Account[] locked = lockOrder(d, a, sharer, targets, 0);
-            int[] first = targets;
-            boolean done = Locks.holding(locked, locked.length, () -> {
-                if (!Arrays.equals(first, recipientsOf(a, s))) {
-                    return false;
-                }
-                if (add) {
-                    refuseDuplicate(a, shareId);
-                }
-                for (Account x : locked) {
-                    x.beginWrite();
-                }
-                if (add) {
-                    a.addShare(s);
-                }
-                for (Account x : locked) {
-                    if (x != a) {
-                        Member m = (Member) x;
-                        if (!add && hasInFeed(m, shareId)) {
-                            continue;
-                        }
-                        m.feed = sorted ? Feeds.insertSorted(m.feed, m.feedCount, s)
-                                : Feeds.append(m.feed, m.feedCount, s);
-                        m.feedCount++;
-                    }
-                }
-                for (Account x : locked) {
-                    x.endWrite();
-                }
-                return true;
-            });
-            if (done) {
-                return;
-            }
-        }
-    }
-
-    private static boolean hasInFeed(Member m, long shareId) {
-        for (int i = 0; i < m.feedCount; i++) {
-            if (m.feed[i].id == shareId) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static void refuseDuplicate(Account a, long shareId) {
-        if (a.hasShare(shareId)) {
-            throw new StoreException("SR: share " + shareId + " already exists");
-        }
-    }
-
-    /** The member ids share {@code s} is pushed to: the sharer's friends (or a page's followers) who may see it. */
-    private static int[] recipientsNow(Account a, Share s) {
-        if (a instanceof Member m) {
-            int st = m.stamp();
-            int[] f = Arrays.copyOf(m.friends, Math.min(m.friendCount, m.friends.length));
-            if (m.validate(st)) {
-                return visible(f, s);
-            }
-        }
-        synchronized (a) {
-            return recipientsOf(a, s);
-        }
-    }
-
-    /** As {@link #recipientsNow}; the caller holds the sharer's monitor (or the set is a page's fixed followers). */
-    private static int[] recipientsOf(Account a, Share s) {
-        int[] f = a instanceof Member m ? Arrays.copyOf(m.friends, m.friendCount) : ((Page) a).followers;
-        return visible(f, s);
-    }
-
-    private static int[] visible(int[] ids, Share s) {
-        if (s.recipients == null) {
-            return ids;
-        }
-        int n = 0;
-        int[] out = new int[Math.min(ids.length, s.recipients.length)];
-        for (int id : ids) {
-            if (s.visibleTo(id)) {
-                out[n++] = id;
-            }
-        }
-        return n == out.length ? out : Arrays.copyOf(out, n);
-    }
-
-    /** {@code own} (account id {@code ownId}) and the members {@code ids} (ascending), in ascending account id. */
-    private static Account[] lockOrder(Db d, Account own, int ownId, int[] ids, int extra) {
-        Account[] out = new Account[ids.length + 1 + extra];
-        int k = 0;
-        boolean placed = false;
-        for (int id : ids) {
-            if (!placed && ownId < id) {
-                out[k++] = own;
-                placed = true;
-            }
-            out[k++] = d.members[id - d.offset];
-        }
-        if (!placed) {
-            out[k] = own;
-        }
-        return out;
+        ShareFanOut.fanOut(d, a, sharer, s, sorted, true);
     }
 
     @Override
@@ -579,7 +470,7 @@ final class MemorySession implements StoreSession {
                 f = Arrays.copyOf(x.friends, x.friendCount);
             }
             // Pages' account ids follow every member's, so they go last.
-            Account[] locked = lockOrder(d, x, memberId, f, pages.length);
+            Account[] locked = ShareFanOut.lockOrder(d, x, memberId, f, pages.length);
             for (int i = 0; i < pages.length; i++) {
                 locked[f.length + 1 + i] = producer(d, pages[i], false);
             }
@@ -660,59 +551,5 @@ final class MemorySession implements StoreSession {
     @Override
     public void close() {
         // A session holds no resources of its own.
-    }
-
-    private static Resource resourceOf(Member owner, int ownerId, long rid, String action) {
-        Resource r = owner.resource(rid);
-        if (r == null) {
-            throw new StoreException(action + ": resource " + rid + " is not on the wall of member " + ownerId);
-        }
-        return r;
-    }
-
-    private static void copyAttributes(String[] from, org.bgbench.store.Attributes to) {
-        to.setAll(from);
-    }
-
-    /** Appends the ids of a set; bounded by the array so a torn optimistic read cannot fail before validation. */
-    private static void addIds(int[] ids, int count, MemberList out) {
-        for (int i = 0, n = Math.min(count, ids.length); i < n; i++) {
-            out.add(ids[i]);
-        }
-    }
-
-    /** Fills attributes and thumbnails of listed members; both are immutable, so no lock is needed. */
-    private static void fillProfiles(Db d, MemberList out) {
-        String[][] attributes = d.attributes;
-        byte[][] thumbnails = d.thumbnails;
-        int offset = d.offset;
-        for (int i = 0, n = out.size(); i < n; i++) {
-            MemberList.Row row = out.get(i);
-            int index = row.memberId - offset;
-            String[] a = attributes[index];
-            if (a == null) {
-                throw new StoreException("member " + row.memberId + " is related but has not been loaded");
-            }
-            copyAttributes(a, row.attributes);
-            row.thumbnail = thumbnails[index];
-        }
-    }
-
-    /** Appends the comments in posting order; stops at a torn slot, which only an overlapping write produces. */
-    private static void addComments(Resource r, CommentList out) {
-        Comment[] cs = r.comments;
-        for (int i = 0, n = Math.min(r.commentCount, cs.length); i < n; i++) {
-            Comment c = cs[i];
-            if (c == null) {
-                return;
-            }
-            CommentList.Row row = out.add(c.id());
-            row.resourceId = r.id;
-            row.creatorId = r.creator;
-            row.modifierId = c.modifier();
-            row.timestampMs = c.timestampMs();
-            row.type = Comment.TYPE;
-            row.content = c.content();
-        }
     }
 }

@@ -1,10 +1,15 @@
 package org.bgbench.store.memory;
 
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.GraphLoader;
+import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
@@ -21,14 +26,14 @@ final class MemoryStore implements DataStore {
     private volatile boolean closed;
 
     /** Fan-outs of push designs run this long after SR on {@link #fanout} (zero: inside SR). */
-    private final java.time.Duration fanoutDelay;
-    private java.util.concurrent.ScheduledExecutorService fanout;
+    private final Duration fanoutDelay;
+    private ScheduledExecutorService fanout;
 
     MemoryStore(Instance instance, FeedDesign design) {
-        this(instance, design, java.time.Duration.ZERO);
+        this(instance, design, Duration.ZERO);
     }
 
-    MemoryStore(Instance instance, FeedDesign design, java.time.Duration fanoutDelay) {
+    MemoryStore(Instance instance, FeedDesign design, Duration fanoutDelay) {
         this.fanoutDelay = fanoutDelay;
         this.instance = instance;
         this.design = design;
@@ -72,7 +77,7 @@ final class MemoryStore implements DataStore {
     public void finishLoad(SocialGraph graph) {
         open();
         Db d = schemaFor(graph, "finish the load of");
-        d.stateMark = org.bgbench.store.StateMark.loaded(graph.spec().fingerprint()).text();
+        d.stateMark = StateMark.loaded(graph.spec().fingerprint()).text();
         d.loadedFingerprint = graph.spec().fingerprint();
     }
 
@@ -115,7 +120,7 @@ final class MemoryStore implements DataStore {
     public StoreCounts counts() {
         open();
         Db d = instance.db;
-        return d == null ? new StoreCounts(0, 0, 0, 0, 0) : d.counts();
+        return d == null ? StoreCounts.EMPTY : d.counts();
     }
 
     @Override
@@ -138,13 +143,13 @@ final class MemoryStore implements DataStore {
     /** Runs {@code task} after the fan-out delay on one background thread (in order of scheduling). */
     private synchronized void later(Runnable task) {
         if (fanout == null) {
-            fanout = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            fanout = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "memory-store-fanout");
                 t.setDaemon(true);
                 return t;
             });
         }
-        fanout.schedule(task, fanoutDelay.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        fanout.schedule(task, fanoutDelay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override

@@ -1,6 +1,12 @@
 package org.bgbench.store.memory;
 
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.OptionalLong;
+import org.bgbench.model.Durations;
+import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
@@ -45,13 +51,13 @@ public final class MemoryStoreProvider implements StoreProvider {
      * and pushed feeds grow during a run (about 60 bytes a share, 4 to 8 per feed entry) and are not known here.
      */
     @Override
-    public java.util.OptionalLong heapBytes(org.bgbench.model.generator.SocialGraph g) {
+    public OptionalLong heapBytes(SocialGraph g) {
         long rows = g.members() + g.totalFriendships() + g.totalPendingInvitations() + g.totalResources()
                 + g.totalInitialComments() + g.totalPageResources();
         long images = g.spec().images() ? (long) g.members() * (g.spec().thumbnailBytes() + g.spec().profileImageBytes())
                 : 0;
         long pages = g.pages() * 200L + g.totalFollows() * 8;
-        return java.util.OptionalLong.of(rows * 130 + (long) g.members() * 1024 + images + pages);
+        return OptionalLong.of(rows * 130 + (long) g.members() * 1024 + images + pages);
     }
 
     /** In BG's process, gone when BG exits, one per worker. */
@@ -64,14 +70,14 @@ public final class MemoryStoreProvider implements StoreProvider {
     public DataStore open(StoreSettings settings) {
         String name = settings.get(NAME_KEY, DEFAULT_NAME).trim();
         FeedDesign design = FeedDesign.of(settings);
-        java.time.Duration delay = org.bgbench.model.Durations.parse(FANOUT_DELAY_KEY,
-                settings.get(FANOUT_DELAY_KEY, "0"), java.time.temporal.ChronoUnit.MILLIS);
+        Duration delay = Durations.parse(FANOUT_DELAY_KEY,
+                settings.get(FANOUT_DELAY_KEY, "0"), ChronoUnit.MILLIS);
         if (delay.isNegative()) {
-            throw new org.bgbench.model.InvalidParameterException(FANOUT_DELAY_KEY, "must be 0 or a positive duration, "
+            throw new InvalidParameterException(FANOUT_DELAY_KEY, "must be 0 or a positive duration, "
                     + "got " + settings.get(FANOUT_DELAY_KEY));
         }
         if (!delay.isZero() && !design.pushes()) {
-            throw new org.bgbench.model.InvalidParameterException(FANOUT_DELAY_KEY, "delays the fan-out of push "
+            throw new InvalidParameterException(FANOUT_DELAY_KEY, "delays the fan-out of push "
                     + "designs; set feed.design=push or sorted-push, or leave it 0");
         }
         return new MemoryStore(Instance.named(name.isEmpty() ? DEFAULT_NAME : name), design, delay);

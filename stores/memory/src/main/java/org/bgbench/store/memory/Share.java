@@ -1,5 +1,7 @@
 package org.bgbench.store.memory;
 
+import java.util.Arrays;
+
 /**
  * One Share Resource (dissertation 3.2), immutable so feeds and images share it without copying. {@code recipients}
  * are member ids, sorted, or null for everyone who follows the sharer. {@code type}, {@code body} and {@code doc} are
@@ -29,6 +31,6 @@ final class Share {
 
     /** Whether member {@code memberId}, while she follows or is a friend of the sharer, sees it. */
     boolean visibleTo(int memberId) {
-        return recipients == null || java.util.Arrays.binarySearch(recipients, memberId) >= 0;
+        return recipients == null || Arrays.binarySearch(recipients, memberId) >= 0;
     }
 }

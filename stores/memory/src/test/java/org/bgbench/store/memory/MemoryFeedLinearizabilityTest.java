@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.bgbench.model.FeedSpec;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.Relation;
@@ -110,7 +111,7 @@ class MemoryFeedLinearizabilityTest {
                         go.await();
                         long until = System.nanoTime() + RUN_NANOS;
                         for (int i = 0; i < SHARES_PER_WRITER && System.nanoTime() < until; i++) {
-                            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                            LockSupport.parkNanos(100_000);
                             int pick = rnd.nextInt(sharers.size());
                             int account = sharers.get(pick);
                             int[] recipients = null;

@@ -13,6 +13,7 @@ import org.bgbench.loader.SanityCheck;
 import org.bgbench.model.FeedSpec;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.model.state.Share;
@@ -21,6 +22,7 @@ import org.bgbench.store.FeedList;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
+import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.junit.jupiter.api.AfterEach;
@@ -164,7 +166,7 @@ class MemoryFeedTest {
             }
             // Invite so later steps have invitations to accept.
             int b = rnd.nextInt(g.members());
-            if (b != a && state.relation(a, b) == org.bgbench.model.generator.Relation.NONE) {
+            if (b != a && state.relation(a, b) == Relation.NONE) {
                 s.inviteFriend(g.memberId(b), g.memberId(a));
                 state.invite(b, a);
             }
@@ -216,7 +218,7 @@ class MemoryFeedTest {
                 .hasMessageNotContaining("\n");
         assertThatThrownBy(() -> open(name, "push/copy")).isInstanceOf(InvalidParameterException.class)
                 .hasMessageContaining("feed.push").hasMessageContaining("reference, content");
-        assertThat(new MemoryStoreProvider().settings()).extracting(org.bgbench.store.StoreSetting::key)
+        assertThat(new MemoryStoreProvider().settings()).extracting(StoreSetting::key)
                 .contains(FeedDesign.DESIGN_KEY, FeedDesign.PUSH_KEY);
     }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -77,7 +78,7 @@ class MemoryLinearizabilityTest {
             store.image().orElseThrow().save();
             for (int round = 0; round < 40; round++) {
                 store.image().orElseThrow().restore();
-                Collections.shuffle(pairs, new java.util.Random(round));
+                Collections.shuffle(pairs, new Random(round));
                 runRound(store, pairs, (s, p) -> s.acceptFriendRequest(p.even, p.other), (s, rnd, views) -> {
                     Pair p = pairs.get(rnd.nextInt(pairs.size()));
                     switch (rnd.nextInt(5)) {
@@ -139,7 +140,7 @@ class MemoryLinearizabilityTest {
             long friendships = graph.totalFriendships();
             for (int round = 0; round < 40; round++) {
                 store.image().orElseThrow().restore();
-                Collections.shuffle(pairs, new java.util.Random(round));
+                Collections.shuffle(pairs, new Random(round));
                 runRound(store, pairs, (s, p) -> s.thawFriendship(p.other, p.even), (s, rnd, views) -> {
                     Pair p = pairs.get(rnd.nextInt(pairs.size()));
                     boolean evenFirst = rnd.nextBoolean();

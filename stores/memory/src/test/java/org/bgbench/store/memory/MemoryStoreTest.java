@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.UUID;
+import org.assertj.core.api.Assertions;
 import org.bgbench.model.GraphSpec;
+import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.CommentList;
@@ -55,11 +57,11 @@ class MemoryStoreTest {
                 .containsExactly("memory.name=default", "feed.design=pull", "feed.push=reference",
                 "feed.fanout.delay=0");
         assertThat(p.settings()).allSatisfy(s -> assertThat(s.description()).isNotBlank().doesNotContain("\n"));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.open(org.bgbench.store.StoreSettings.of(
-                java.util.Map.of("feed.fanout.delay", "200ms")))).hasMessageContaining("feed.fanout.delay")
+        Assertions.assertThatThrownBy(() -> p.open(StoreSettings.of(
+                Map.of("feed.fanout.delay", "200ms")))).hasMessageContaining("feed.fanout.delay")
                 .hasMessageContaining("push");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.open(org.bgbench.store.StoreSettings.of(
-                java.util.Map.of("feed.design", "push", "feed.fanout.delay", "soon"))))
+        Assertions.assertThatThrownBy(() -> p.open(StoreSettings.of(
+                Map.of("feed.design", "push", "feed.fanout.delay", "soon"))))
                 .hasMessageContaining("feed.fanout.delay");
     }
 
@@ -69,8 +71,9 @@ class MemoryStoreTest {
             // Ranges far smaller than a fragment make loaders race on the relationship sets of shared members.
             StoreConformanceSuite.load(store, graph, 16);
             assertThat(store.loadedGraph()).contains(SPEC.fingerprint());
-            assertThat(store.counts()).isEqualTo(new StoreCounts(SPEC.members(), graph.totalFriendships(),
-                    graph.totalPendingInvitations(), graph.totalResources(), graph.totalInitialComments()));
+            assertThat(store.counts()).isEqualTo(new StoreCounts(new StoreCounts.Social(SPEC.members(),
+                    graph.totalFriendships(), graph.totalPendingInvitations(), graph.totalResources(),
+                    graph.totalInitialComments())));
             assertThat(StateComparison.differences(store, new GraphState(graph), 10)).isEmpty();
         }
     }
@@ -79,7 +82,7 @@ class MemoryStoreTest {
     void schemaLifecycle() {
         try (DataStore store = open(name)) {
             assertThat(store.loadedGraph()).isEmpty();
-            assertThat(store.counts()).isEqualTo(new StoreCounts(0, 0, 0, 0, 0));
+            assertThat(store.counts()).isEqualTo(StoreCounts.EMPTY);
             assertThatThrownBy(store::openSession).isInstanceOf(StoreException.class).hasMessageContaining("no schema");
 
             store.createSchema(SPEC);
@@ -96,12 +99,12 @@ class MemoryStoreTest {
 
             store.createSchema(SPEC);
             assertThat(store.loadedGraph()).isEmpty();
-            assertThat(store.counts()).isEqualTo(new StoreCounts(0, 0, 0, 0, 0));
+            assertThat(store.counts()).isEqualTo(StoreCounts.EMPTY);
 
             StoreConformanceSuite.load(store, graph, 2);
             store.dropSchema();
             assertThat(store.loadedGraph()).isEmpty();
-            assertThat(store.counts()).isEqualTo(new StoreCounts(0, 0, 0, 0, 0));
+            assertThat(store.counts()).isEqualTo(StoreCounts.EMPTY);
         }
     }
 
@@ -151,7 +154,7 @@ class MemoryStoreTest {
             int inviter = state.pickInviter(a, 0);
             int stranger = -1;
             for (int b = 0; b < graph.members(); b++) {
-                if (b != a && state.relation(a, b) == org.bgbench.model.generator.Relation.NONE) {
+                if (b != a && state.relation(a, b) == Relation.NONE) {
                     stranger = b;
                     break;
                 }

@@ -1,5 +1,7 @@
 package org.bgbench.store.memory;
 
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -94,7 +96,7 @@ public final class MemoryThroughput {
 
     /** {actions/s, bytes allocated per action}. */
     private static double[] measure(DataStore store, Op op, int threads, double seconds) throws Exception {
-        var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        var mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         LongAdder actions = new LongAdder();
         LongAdder allocated = new LongAdder();
         AtomicBoolean stop = new AtomicBoolean();

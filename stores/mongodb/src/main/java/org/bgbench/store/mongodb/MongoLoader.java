@@ -2,6 +2,7 @@ package org.bgbench.store.mongodb;
 
 import static org.bgbench.store.mongodb.MongoSchema.*;
 
+import com.mongodb.MongoException;
 import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
@@ -12,6 +13,7 @@ import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.LoadProgress;
 import org.bgbench.store.MemberAttributes;
@@ -192,9 +194,9 @@ final class MongoLoader implements GraphLoader {
             }
             try {
                 collection.insertMany(pending, new InsertManyOptions().ordered(false));
-            } catch (com.mongodb.MongoException e) {
+            } catch (MongoException e) {
                 throw new StoreException("loading " + collection.getNamespace().getCollectionName() + " into MongoDB "
-                        + "failed: " + org.bgbench.store.ErrorText.message(e), e);
+                        + "failed: " + ErrorText.message(e), e);
             }
             pending.clear();
             bytes = 0;

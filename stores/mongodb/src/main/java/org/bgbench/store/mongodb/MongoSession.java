@@ -3,6 +3,7 @@ package org.bgbench.store.mongodb;
 import static org.bgbench.store.mongodb.MongoSchema.*;
 
 import com.mongodb.MongoBulkWriteException;
+import com.mongodb.bulk.BulkWriteError;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.gridfs.GridFSBucket;
@@ -12,12 +13,15 @@ import com.mongodb.client.model.InsertManyOptions;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
-import com.mongodb.bulk.BulkWriteError;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.bgbench.store.Attributes;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.FeedList;
@@ -228,7 +232,7 @@ final class MongoSession implements StoreSession {
                 return;
             }
             List<Long> newest = new ArrayList<>(wall);
-            newest.sort(java.util.Comparator.reverseOrder());
+            newest.sort(Comparator.reverseOrder());
             newest = newest.subList(0, Math.min(k, newest.size()));
             List<Document> found = byId(resources, newest, Projections.exclude(EMBEDDED));
             found.sort((x, y) -> Long.compare(y.getLong(ID), x.getLong(ID)));
@@ -350,7 +354,7 @@ final class MongoSession implements StoreSession {
                 .projection(Projections.include(TYPE, BODY, DOC)).first() : null;
         // The share first: an AFR that reads the sharer's shares meanwhile pushes it too (the same feed entry).
         shares.insertOne(share);
-        java.util.Set<Integer> to = listed == null ? null : new java.util.HashSet<>(listed);
+        Set<Integer> to = listed == null ? null : new HashSet<>(listed);
         List<Document> entries = new ArrayList<>();
         for (int m : audience) {
             if (to == null || to.contains(m)) {
@@ -481,7 +485,7 @@ final class MongoSession implements StoreSession {
 
     // ---- documents -------------------------------------------------------------------------------------------------
 
-    private static void attributes(Document d, org.bgbench.store.Attributes out) {
+    private static void attributes(Document d, Attributes out) {
         for (int i = 0; i < out.count(); i++) {
             out.set(i, d.getString(MemberAttributes.name(i)));
         }

@@ -2,12 +2,14 @@ package org.bgbench.store.mongodb;
 
 import static org.bgbench.store.mongodb.MongoSchema.*;
 
+import com.mongodb.ErrorCategory;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
 import com.mongodb.MongoSecurityException;
 import com.mongodb.MongoTimeoutException;
 import com.mongodb.MongoWriteConcernException;
+import com.mongodb.MongoWriteException;
 import com.mongodb.ReadConcern;
 import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
@@ -20,6 +22,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -35,13 +38,15 @@ import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
 import org.bson.Document;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * MongoDB through the official sync driver: one {@link MongoClient} (its connection pool is shared by every BG thread),
  * the collections of {@link MongoSchema}, BG's own records in {@code bg_meta}.
  */
 final class MongoStore implements DataStore {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MongoStore.class);
+    private static final Logger LOG = LoggerFactory.getLogger(MongoStore.class);
     private final MongoConfig config;
     private final MongoClient client;
     private final MongoDatabase db;
@@ -51,7 +56,7 @@ final class MongoStore implements DataStore {
      */
     private final MongoClient admin;
     private final MongoDatabase adminDb;
-    static final java.time.Duration ADMIN_TIMEOUT = java.time.Duration.ofMinutes(30);
+    static final Duration ADMIN_TIMEOUT = Duration.ofMinutes(30);
     /** Member ids are [offset, offset + members); pages' account ids follow. Read from bg_meta, -1 until known. */
     private volatile int memberOffset = -1;
     private volatile int memberCount = -1;
@@ -219,7 +224,7 @@ final class MongoStore implements DataStore {
 
     /** Why each server could not be reached, from the driver's view of the cluster: "host:port: Connection refused". */
     private String unreachable() {
-        List<String> why = new java.util.ArrayList<>();
+        List<String> why = new ArrayList<>();
         for (var server : client.getClusterDescription().getServerDescriptions()) {
             Throwable c = server.getException();
             while (c != null && c.getCause() != null && c.getCause() != c) {
@@ -283,7 +288,7 @@ final class MongoStore implements DataStore {
     public void createSchema(GraphSpec spec) {
         Set<String> existing = new HashSet<>();
         MongoDatabase db = adminDb;
-        db.listCollectionNames().into(new java.util.ArrayList<>()).forEach(existing::add);
+        db.listCollectionNames().into(new ArrayList<>()).forEach(existing::add);
         // Every collection of any design, so a database loaded with another design is emptied too.
         for (String c : List.of(MEMBERS, RESOURCES, COMMENTS, PAGES, SHARES, FEEDS, META, IMAGE_BUCKET + ".files",
                 IMAGE_BUCKET + ".chunks")) {
@@ -344,8 +349,8 @@ final class MongoStore implements DataStore {
         long generation = g == null ? 0 : g.longValue();
         try {
             meta().insertOne(new Document(ID, MARK_CLAIM + generation));
-        } catch (com.mongodb.MongoWriteException e) {
-            if (e.getError().getCategory() == com.mongodb.ErrorCategory.DUPLICATE_KEY) {
+        } catch (MongoWriteException e) {
+            if (e.getError().getCategory() == ErrorCategory.DUPLICATE_KEY) {
                 return false;
             }
             throw e;
@@ -419,8 +424,9 @@ final class MongoStore implements DataStore {
             }
         }
         long shares = primary.getCollection(SHARES).countDocuments();
-        return new StoreCounts(members, friends / 2, pending, resources - pageResources, comments, pages, follows,
-                pageResources, shares);
+        return new StoreCounts(new StoreCounts.Social(members, friends / 2, pending, resources - pageResources,
+                comments),
+                new StoreCounts.Feed(pages, follows, pageResources, shares));
     }
 
     private static int size(Document d, String field) {

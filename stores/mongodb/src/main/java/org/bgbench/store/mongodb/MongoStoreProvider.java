@@ -128,7 +128,7 @@ public final class MongoStoreProvider implements StoreProvider {
             throw new InvalidParameterException(READ_CONCERN, "linearizable reads only from the primary: set "
                     + READ_PREFERENCE + "=primary or another read concern");
         }
-        return new MongoConfig(uri, db, writeConcern(s.get(WRITE_CONCERN, "1"), s.get(JOURNAL)), rc, pref,
+        MongoConfig.Design design = new MongoConfig.Design(
                 s.getChoice(COMMENTS, "collection", "collection", "embedded").equals("embedded")
                         ? MongoConfig.Comments.EMBEDDED : MongoConfig.Comments.COLLECTION,
                 s.getChoice(IMAGES, "inline", "inline", "gridfs").equals("gridfs")
@@ -137,7 +137,10 @@ public final class MongoStoreProvider implements StoreProvider {
                         : MongoConfig.Fetch.IN,
                 s.getChoice(TOP_K, "index", "index", "wall").equals("wall") ? MongoConfig.TopK.WALL
                         : MongoConfig.TopK.INDEX,
-                FeedDesign.from(s), s.timeout(TIMEOUT), batch, s.getBoolean(DOCUMENT_LOCKS, false));
+                FeedDesign.from(s));
+        return new MongoConfig(new MongoConfig.Connection(uri, db, s.timeout(TIMEOUT)),
+                new MongoConfig.Concerns(writeConcern(s.get(WRITE_CONCERN, "1"), s.get(JOURNAL)), rc, pref), design,
+                new MongoConfig.Writes(batch, s.getBoolean(DOCUMENT_LOCKS, false)));
     }
 
     static WriteConcern writeConcern(String w, String journal) {

@@ -6,11 +6,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.bgbench.store.conformance.servers.ServerScripts;
+import org.bgbench.store.conformance.servers.SharedServer;
 
 /**
  * Private FerretDB v1.24.2 servers (the MongoDB wire protocol over PostgreSQL or SQLite) for tests, started by
@@ -33,12 +37,11 @@ public final class FerretServer implements AutoCloseable {
         POSTGRESQL, SQLITE;
 
         String arg() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
-    private static final Map<Backend, FerretServer> SHARED = new EnumMap<>(Backend.class);
-    private static final Map<Backend, RuntimeException> SHARED_FAILURE = new EnumMap<>(Backend.class);
+    private static final Map<Backend, SharedServer<FerretServer>> SHARED = new EnumMap<>(Backend.class);
 
     private final Backend backend;
     private final Path dir;
@@ -62,26 +65,8 @@ public final class FerretServer implements AutoCloseable {
      * start is remembered, so later calls fail at once instead of waiting again.
      */
     public static synchronized FerretServer shared(Backend backend) {
-        FerretServer s = SHARED.get(backend);
-        if (s != null) {
-            return s;
-        }
-        RuntimeException failure = SHARED_FAILURE.get(backend);
-        if (failure != null) {
-            throw new IllegalStateException("the shared " + backend.arg() + " FerretDB server failed to start earlier: "
-                    + failure.getMessage(), failure);
-        }
-        requirePrerequisites(backend);
-        try {
-            s = launch(backend, true);
-            FerretServer started = s;
-            Runtime.getRuntime().addShutdownHook(new Thread(started::destroy, "bg-ferret-" + backend.arg() + "-stop"));
-            SHARED.put(backend, s);
-            return s;
-        } catch (RuntimeException e) {
-            SHARED_FAILURE.put(backend, e);
-            throw e;
-        }
+        return SHARED.computeIfAbsent(backend, b -> new SharedServer<>(b.arg() + " FerretDB server",
+                () -> requirePrerequisites(b), () -> launch(b, true), FerretServer::destroy)).get();
     }
 
     /** A new server of {@code backend}; the caller closes it. */
@@ -166,7 +151,7 @@ public final class FerretServer implements AutoCloseable {
 
     /** "go1.24", "go1.26.8", "go2.0" are; "go1.19.8", "devel ..." and "" are not. */
     static boolean goVersionOk(String goversion) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^go(\\d+)\\.(\\d+)").matcher(goversion);
+        Matcher m = Pattern.compile("^go(\\d+)\\.(\\d+)").matcher(goversion);
         if (!m.find()) {
             return false;
         }

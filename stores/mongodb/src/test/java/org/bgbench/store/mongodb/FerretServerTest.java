@@ -13,8 +13,11 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
+import java.net.Socket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.bgbench.store.conformance.servers.ServerScripts;
 import org.bgbench.store.mongodb.FerretServer.Backend;
 import org.bson.Document;
@@ -36,7 +39,7 @@ class FerretServerTest {
         FerretServer s = FerretServer.shared(backend);
         assertThat(s.backend()).isEqualTo(backend);
         assertThat(s.uri()).matches("mongodb://127\\.0\\.0\\.1:\\d+/");
-        assertThat(s.dir()).isDirectory().startsWith(java.nio.file.Path.of("/tmp"));
+        assertThat(s.dir()).isDirectory().startsWith(Path.of("/tmp"));
         try (MongoClient c = MongoClients.create(s.uri())) {
             MongoDatabase db = c.getDatabase("ferret_server_test");
             assertThat(db.runCommand(new Document("buildInfo", 1)).getString("version")).isEqualTo("7.0.42");
@@ -74,7 +77,7 @@ class FerretServerTest {
         assertThat(s.postgresUrl()).matches("jdbc:postgresql://127\\.0\\.0\\.1:\\d+/bg\\?user=postgres");
         // The PostgreSQL JDBC driver is not on this module's classpath: check the server answers on its port.
         int port = Integer.parseInt(s.postgresUrl().replaceAll(".*:(\\d+)/.*", "$1"));
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
             assertThat(socket.isConnected()).isTrue();
         }
         assertThat(FerretServer.shared(Backend.SQLITE).pids()).hasSize(1);
@@ -94,7 +97,7 @@ class FerretServerTest {
         s.close();
         for (long p : pids) {
             assertThat(ProcessHandle.of(p).map(ProcessHandle::isAlive)).as("pid %d", p).isNotEqualTo(
-                    java.util.Optional.of(true));
+                    Optional.of(true));
         }
         assertThat(Files.exists(s.dir())).isFalse();
     }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.bgbench.model.GraphSpec;
@@ -30,7 +32,7 @@ class MongoDocumentLocksTest {
     @EnumSource(FerretServer.Backend.class)
     void withDocumentLocksNoConcurrentUpdateIsLost(FerretServer.Backend backend) throws Exception {
         assumeFalse(MongoStores.realServer(), "about FerretDB");
-        String db = "bg_locks_" + backend.name().toLowerCase(java.util.Locale.ROOT);
+        String db = "bg_locks_" + backend.name().toLowerCase(Locale.ROOT);
         int without = invitationsKept(backend, db, false);
         int with = invitationsKept(backend, db, true);
         // FerretDB's defect, the premise of the setting: when a FerretDB release keeps them all, the README's
@@ -51,7 +53,7 @@ class MongoDocumentLocksTest {
             int before = pending(s, invitee);
             CountDownLatch start = new CountDownLatch(1);
             List<Thread> threads = new ArrayList<>();
-            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
             for (int t = 0; t < THREADS; t++) {
                 int base = 1_000_000 + t * EACH;
                 threads.add(Thread.ofPlatform().start(() -> {

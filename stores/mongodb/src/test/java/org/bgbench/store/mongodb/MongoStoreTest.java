@@ -8,10 +8,20 @@ import com.mongodb.ReadConcern;
 import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
 import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.CommentList;
+import org.bgbench.store.MemberList;
+import org.bgbench.store.ProfileView;
+import org.bgbench.store.ResourceList;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
@@ -157,8 +167,8 @@ class MongoStoreTest {
             for (int i = 0; i < graph.members(); i++) {
                 int id = graph.memberId(i);
                 for (boolean friends : new boolean[] {true, false}) {
-                    org.bgbench.store.MemberList x = new org.bgbench.store.MemberList(11);
-                    org.bgbench.store.MemberList y = new org.bgbench.store.MemberList(11);
+                    MemberList x = new MemberList(11);
+                    MemberList y = new MemberList(11);
                     if (friends) {
                         a.listFriends(id, id, x);
                         b.listFriends(id, id, y);
@@ -177,8 +187,8 @@ class MongoStoreTest {
                 }
                 // VTR from the wall's array and one query per resource, against the index's k newest.
                 for (int k : new int[] {1, 2, 5}) {
-                    org.bgbench.store.ResourceList x = new org.bgbench.store.ResourceList();
-                    org.bgbench.store.ResourceList y = new org.bgbench.store.ResourceList();
+                    ResourceList x = new ResourceList();
+                    ResourceList y = new ResourceList();
                     a.viewTopKResources(id, id, k, x);
                     b.viewTopKResources(id, id, k, y);
                     assertThat(y.size()).isEqualTo(Math.min(k, graph.resourcesPerMember())).isEqualTo(x.size());
@@ -209,10 +219,10 @@ class MongoStoreTest {
             try (var session = s.openSession()) {
                 for (int i = 0; i < graph.members(); i++) {
                     int id = graph.memberId(i);
-                    org.bgbench.store.ProfileView p = new org.bgbench.store.ProfileView(11);
+                    ProfileView p = new ProfileView(11);
                     session.viewProfile(id, id, p);
                     assertThat(p.profileImage).isEqualTo(graph.profileImage(i)).hasSize(256);
-                    org.bgbench.store.MemberList friends = new org.bgbench.store.MemberList(11);
+                    MemberList friends = new MemberList(11);
                     session.listFriends(id, id, friends);
                     assertThat(friends.size()).isEqualTo(graph.initialFriendCount(i)).isPositive();
                     for (int r = 0; r < friends.size(); r++) {
@@ -238,22 +248,22 @@ class MongoStoreTest {
         try (MongoStore s = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_embedded",
                 Map.of(MongoStoreProvider.COMMENTS, "embedded"))) {
             StoreConformanceSuite.load(s, graph, 2);
-            assertThat(s.database().listCollectionNames().into(new java.util.ArrayList<>()))
+            assertThat(s.database().listCollectionNames().into(new ArrayList<>()))
                     .doesNotContain(MongoSchema.COMMENTS);
             assertThat(s.counts().comments()).isEqualTo(graph.totalInitialComments());
             int owner = graph.memberId(0);
             long[] rids = {graph.resourceId(0, 0), graph.resourceId(0, 1)};
-            java.util.Map<Long, java.util.Set<Long>> kept = new java.util.concurrent.ConcurrentHashMap<>();
+            Map<Long, Set<Long>> kept = new ConcurrentHashMap<>();
             for (long rid : rids) {
-                kept.put(rid, java.util.concurrent.ConcurrentHashMap.newKeySet());
+                kept.put(rid, ConcurrentHashMap.newKeySet());
                 for (int k = 0; k < 2; k++) {
                     kept.get(rid).add(graph.commentId(rid, k));
                 }
             }
-            java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong(
+            AtomicLong next = new AtomicLong(
                     graph.firstFreeCommentId());
-            java.util.List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-            java.util.List<Thread> threads = new java.util.ArrayList<>();
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+            List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
                 int thread = t;
                 threads.add(Thread.ofPlatform().start(() -> {
@@ -280,7 +290,7 @@ class MongoStoreTest {
             assertThat(failures).isEmpty();
             try (var session = s.openConsistentSession()) {
                 for (long rid : rids) {
-                    org.bgbench.store.CommentList list = new org.bgbench.store.CommentList();
+                    CommentList list = new CommentList();
                     session.viewCommentsOnResource(owner, owner, rid, list);
                     assertThat(list.sortedIds()).containsExactly(kept.get(rid).stream().sorted().mapToLong(Long::longValue)
                             .toArray());

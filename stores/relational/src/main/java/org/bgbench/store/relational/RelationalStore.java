@@ -382,9 +382,9 @@ public abstract class RelationalStore implements DataStore {
             rs.next();
             long pageResources = rs.getLong(8);
             // resources stays the members' resources, what the generator's totalResources counts.
-            return new StoreCounts(rs.getLong(1), rs.getLong(2) / s.friendshipRows(), rs.getLong(3),
-                    rs.getLong(4) - pageResources, rs.getLong(5), rs.getLong(6), rs.getLong(7), pageResources,
-                    rs.getLong(9));
+            return new StoreCounts(new StoreCounts.Social(rs.getLong(1), rs.getLong(2) / s.friendshipRows(),
+                    rs.getLong(3), rs.getLong(4) - pageResources, rs.getLong(5)),
+                    new StoreCounts.Feed(rs.getLong(6), rs.getLong(7), pageResources, rs.getLong(9)));
         } catch (SQLException e) {
             throw failure("counting rows", e);
         }

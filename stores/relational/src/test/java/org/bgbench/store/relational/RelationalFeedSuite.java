@@ -87,9 +87,9 @@ public abstract class RelationalFeedSuite {
         try (DataStore store = open(design)) {
             load(store, graph);
             assertThat(store.loadedGraph()).contains(graph.spec().fingerprint());
-            StoreCounts loaded = new StoreCounts(graph.members(), graph.totalFriendships(),
-                    graph.totalPendingInvitations(), graph.totalResources(), graph.totalInitialComments(),
-                    graph.pages(), graph.totalFollows(), graph.totalPageResources(), 0);
+            StoreCounts loaded = new StoreCounts(new StoreCounts.Social(graph.members(), graph.totalFriendships(),
+                    graph.totalPendingInvitations(), graph.totalResources(), graph.totalInitialComments()),
+                    new StoreCounts.Feed(graph.pages(), graph.totalFollows(), graph.totalPageResources(), 0));
             assertThat(store.counts()).isEqualTo(loaded);
             assertThat(loaded.pages()).isEqualTo(20);
             assertThat(loaded.follows()).isEqualTo(800);
@@ -135,8 +135,9 @@ public abstract class RelationalFeedSuite {
                 compareAll(s, graph, state, "after a refused share");
             }
             // One friendship more than loaded: the AFR of the non-friends.
-            StoreCounts befriended = new StoreCounts(loaded.members(), loaded.friendships() + 1, 0,
-                    loaded.resources(), loaded.comments(), loaded.pages(), loaded.follows(), loaded.pageResources(), 0);
+            StoreCounts befriended = new StoreCounts(new StoreCounts.Social(loaded.members(),
+                    loaded.friendships() + 1, 0, loaded.resources(), loaded.comments()),
+                    new StoreCounts.Feed(loaded.pages(), loaded.follows(), loaded.pageResources(), 0));
             assertThat(store.counts()).isEqualTo(withShares(befriended, state.shareCount()));
             assertThat(state.shareCount()).isEqualTo(210);
 
@@ -222,8 +223,9 @@ public abstract class RelationalFeedSuite {
                 .attributeLength(12).commentLength(40).fragments(3).seed(42).build());
         try (DataStore store = open(design)) {
             load(store, graph);
-            assertThat(store.counts()).isEqualTo(new StoreCounts(graph.members(), graph.totalFriendships(),
-                    graph.totalPendingInvitations(), graph.totalResources(), graph.totalInitialComments()));
+            assertThat(store.counts()).isEqualTo(new StoreCounts(new StoreCounts.Social(graph.members(),
+                    graph.totalFriendships(), graph.totalPendingInvitations(), graph.totalResources(),
+                    graph.totalInitialComments())));
             GraphState state = new GraphState(graph);
             try (StoreSession s = store.openSession()) {
                 shareSome(s, graph, state, new SplittableRandom(3), 80);
@@ -233,8 +235,9 @@ public abstract class RelationalFeedSuite {
     }
 
     private static StoreCounts withShares(StoreCounts c, long shares) {
-        return new StoreCounts(c.members(), c.friendships(), c.pending(), c.resources(), c.comments(), c.pages(),
-                c.follows(), c.pageResources(), shares);
+        return new StoreCounts(new StoreCounts.Social(c.members(), c.friendships(), c.pending(), c.resources(),
+                c.comments()),
+                new StoreCounts.Feed(c.pages(), c.follows(), c.pageResources(), shares));
     }
 
     /**

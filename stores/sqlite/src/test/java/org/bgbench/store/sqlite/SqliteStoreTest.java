@@ -99,8 +99,8 @@ class SqliteStoreTest {
             }
             store.finishLoad(graph);
             StoreCounts c = store.counts();
-            assertThat(c).isEqualTo(new StoreCounts(200, graph.totalFriendships(), graph.totalPendingInvitations(),
-                    graph.totalResources(), graph.totalInitialComments()));
+            assertThat(c).isEqualTo(new StoreCounts(new StoreCounts.Social(200, graph.totalFriendships(),
+                    graph.totalPendingInvitations(), graph.totalResources(), graph.totalInitialComments())));
             assertThat(rows.get()).isEqualTo(c.members() + c.friendships() + c.pending() + c.resources() + c.comments());
             store.dropSchema();
             assertThat(store.loadedGraph()).isEmpty();
