@@ -345,8 +345,9 @@ public final class ResourceMonitor implements AutoCloseable {
             NodeReading a = i < from.nodes().size() ? from.nodes().get(i) : null;
             nodes.add(NodeUse.between(a, b, b.name(), b.role()));
         }
-        return new ResourceUse(seconds, perSecond(bgCpu, seconds), perSecond(storeCpu, seconds), machine, iowait,
-                to.machineCpus(), bgCpu, storeCpu, nodes);
+        return new ResourceUse(seconds,
+                new ResourceUse.Cores(perSecond(bgCpu, seconds), perSecond(storeCpu, seconds), machine, iowait),
+                to.machineCpus(), new ResourceUse.CpuSeconds(bgCpu, storeCpu), nodes);
     }
 
     private static double perSecond(double cpuSeconds, double seconds) {
