@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +23,7 @@ import java.util.Properties;
 import org.bgbench.model.Durations;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
+import org.bgbench.store.StoreSettings;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.net.BufferedSocketFactory;
 import org.bgbench.store.relational.ReadReplicas;
@@ -60,60 +62,125 @@ public final class MariadbStore extends RelationalStore {
     }
 
     /**
-     * @param url            JDBC URL, {@code jdbc:mariadb://host:port/database}
-     * @param user           user to log in as
-     * @param password       its password, may be null
-     * @param pool           session connections; 0 picks one from the server's max_connections
-     * @param friendshipRows rows per confirmed friendship, 1 or 2
-     * @param bulk           the loaders' bulk path
-     * @param timeout        how long a session's statement may run before the server stops it (max_statement_time);
-     *                       a server that does not answer is given up one second later (the socket's read
-     *                       timeout), and connecting or waiting for a pooled connection is bounded by it too
-     * @param replicas       read replicas and the read actions sent to them; null for none
-     * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E)
+     * What a MariaDB store connects to and how: built from {@link #of} and changed one setting at a time by the
+     * {@code with…} methods.
+     *
+     * @param login    the server and who logs in
+     * @param pool     session connections; 0 picks one from the server's max_connections
+     * @param bulk     the loaders' bulk path
+     * @param timeout  how long a session's statement may run before the server stops it (max_statement_time); a
+     *                 server that does not answer is given up one second later (the socket's read timeout), and
+     *                 connecting or waiting for a pooled connection is bounded by it too
+     * @param schema   the tables' design
+     * @param replicas read replicas and the read actions sent to them
      */
-    public record Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
-                         java.time.Duration timeout, FeedDesign feed, ReadReplicas replicas, PhysicalDesign physical) {
+    public record Config(Login login, int pool, Bulk bulk, Duration timeout, Schema schema, ReadReplicas replicas) {
+        /**
+         * @param url      JDBC URL, {@code jdbc:mariadb://host:port/database}
+         * @param user     user to log in as
+         * @param password its password, may be null
+         */
+        public record Login(String url, String user, String password) {
+        }
+
+        /**
+         * @param friendshipRows rows per confirmed friendship, 1 or 2
+         * @param feed           how feeds are served
+         * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E)
+         */
+        public record Schema(int friendshipRows, FeedDesign feed, PhysicalDesign physical) {
+            public Schema {
+                if (feed == null) {
+                    feed = FeedDesign.PULL;
+                }
+                if (physical == null) {
+                    physical = PhysicalDesign.BASIC;
+                }
+            }
+
+            /** One friendship row, the pull feed, the Basic physical design. */
+            public static final Schema BASIC = new Schema(1, FeedDesign.PULL, PhysicalDesign.BASIC);
+        }
+
         public Config {
             if (replicas == null) {
                 replicas = ReadReplicas.NONE;
             }
-            if (physical == null) {
-                physical = PhysicalDesign.BASIC;
+            if (schema == null) {
+                schema = Schema.BASIC;
             }
             if (timeout == null) {
-                timeout = org.bgbench.store.StoreSettings.defaultTimeout(org.bgbench.store.StoreSettings.DEFAULT_BETA);
-            }
-            if (feed == null) {
-                feed = FeedDesign.PULL;
+                timeout = StoreSettings.defaultTimeout(StoreSettings.DEFAULT_BETA);
             }
         }
 
-        /** No read replicas, the Basic physical design. */
-        public Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
-                      java.time.Duration timeout, FeedDesign feed) {
-            this(url, user, password, pool, friendshipRows, bulk, timeout, feed, null, null);
+        /** The server at {@code url}: an automatic pool, LOAD DATA, the default timeout, Basic design, no replicas. */
+        public static Config of(String url, String user, String password) {
+            return new Config(new Login(url, user, password), 0, Bulk.INFILE, null, null, null);
         }
 
-        /** The same settings with the read replicas {@code r}. */
-        public Config withReplicas(ReadReplicas r) {
-            return new Config(url, user, password, pool, friendshipRows, bulk, timeout, feed, r, physical);
+        /** The same settings with {@code size} session connections. */
+        public Config withPool(int size) {
+            return new Config(login, size, bulk, timeout, schema, replicas);
+        }
+
+        /** The same settings with the loaders' bulk path {@code b}. */
+        public Config withBulk(Bulk b) {
+            return new Config(login, pool, b, timeout, schema, replicas);
+        }
+
+        /** The same settings with statement timeout {@code t}. */
+        public Config withTimeout(Duration t) {
+            return new Config(login, pool, bulk, t, schema, replicas);
+        }
+
+        /** The same settings with the tables' design {@code s}. */
+        public Config withSchema(Schema s) {
+            return new Config(login, pool, bulk, timeout, s, replicas);
+        }
+
+        /** The same settings with {@code rows} rows per confirmed friendship. */
+        public Config withFriendshipRows(int rows) {
+            return withSchema(new Schema(rows, schema.feed(), schema.physical()));
+        }
+
+        /** The same settings with feed design {@code f}. */
+        public Config withFeed(FeedDesign f) {
+            return withSchema(new Schema(schema.friendshipRows(), f, schema.physical()));
         }
 
         /** The same settings with physical design {@code p}. */
         public Config withPhysical(PhysicalDesign p) {
-            return new Config(url, user, password, pool, friendshipRows, bulk, timeout, feed, replicas, p);
+            return withSchema(new Schema(schema.friendshipRows(), schema.feed(), p));
         }
 
-        /** The pull feed. */
-        public Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
-                      java.time.Duration timeout) {
-            this(url, user, password, pool, friendshipRows, bulk, timeout, null);
+        /** The same settings with the read replicas {@code r}. */
+        public Config withReplicas(ReadReplicas r) {
+            return new Config(login, pool, bulk, timeout, schema, r);
         }
 
-        /** With the default timeout. */
-        public Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk) {
-            this(url, user, password, pool, friendshipRows, bulk, null);
+        public String url() {
+            return login.url();
+        }
+
+        public String user() {
+            return login.user();
+        }
+
+        public String password() {
+            return login.password();
+        }
+
+        public int friendshipRows() {
+            return schema.friendshipRows();
+        }
+
+        public FeedDesign feed() {
+            return schema.feed();
+        }
+
+        public PhysicalDesign physical() {
+            return schema.physical();
         }
     }
 
