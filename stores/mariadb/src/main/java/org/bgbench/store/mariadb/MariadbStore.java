@@ -30,6 +30,7 @@ import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.PoolBorrow;
 import org.bgbench.store.relational.RelationalStore;
+import org.bgbench.store.relational.ReplicaCatchUp;
 import org.mariadb.jdbc.Driver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -200,6 +201,8 @@ public final class MariadbStore extends RelationalStore {
     private final List<Replica> replicaPools;
     /** Whether the replicas were seen to have applied the primary's binlog as of the first routed session. */
     private volatile boolean replicasCaughtUp;
+    /** The first routed session's wait for the replicas. */
+    private final ReplicaCatchUp<Replica> catchUp;
 
     /** A read replica: its URL as given, its host, its pool. */
     private record Replica(String url, String host, HikariDataSource pool) {
@@ -224,6 +227,8 @@ public final class MariadbStore extends RelationalStore {
         this.pool = pool;
         this.poolSize = poolSize;
         this.image = new MariadbImage(this, database);
+        this.catchUp = new ReplicaCatchUp<>(this.replicaPools, this::binlogPosition, this::awaitReplica,
+                (r, e) -> new StoreException(r.describe(user, e), e));
     }
 
     /** Connects; fails with a message naming what went wrong. */
@@ -411,59 +416,61 @@ public final class MariadbStore extends RelationalStore {
         return replicas;
     }
 
-    private synchronized void awaitReplicas() {
-        if (replicasCaughtUp) {
-            return;
-        }
-        String gtid;
+    private void awaitReplicas() {
+        catchUp.await();
+        replicasCaughtUp = true;
+    }
+
+    /** The primary's binlog position, {@code @@gtid_binlog_pos}. */
+    private String binlogPosition() {
         try (Connection c = connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
             rs.next();
-            gtid = rs.getString(1);
+            return rs.getString(1);
         } catch (SQLException e) {
             throw failure("reading the primary's binlog position", e);
         }
-        if (gtid != null && !gtid.isBlank()) {
-            for (Replica r : replicaPools) {
-                try (Connection c = PoolBorrow.borrow(r.pool()::getConnection, timeout)) {
-                    long delay = 0;
-                    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
-                        if (rs.next()) {
-                            delay = rs.getLong("SQL_Delay");
-                        }
-                    } catch (SQLException e) {
-                        // No privilege to see it: wait the timeout alone.
-                    }
-                    long seconds = timeout.toSeconds() + delay;
-                    try (Statement st = c.createStatement()) {
-                        // The session's statement limit would cut the wait short.
-                        st.execute("SET SESSION max_statement_time = 0");
-                    }
-                    int done;
-                    try (PreparedStatement ps = c.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
-                        ps.setString(1, gtid);
-                        ps.setLong(2, seconds);
-                        c.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, (seconds + 5) * 1000));
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            done = rs.getInt(1);
-                        }
-                    } finally {
-                        c.setNetworkTimeout(Runnable::run, (int) timeout.plusSeconds(1).toMillis());
-                        try (Statement st = c.createStatement()) {
-                            st.execute("SET SESSION max_statement_time = " + timeout.toMillis() / 1000.0);
-                        }
-                    }
-                    if (done != 0) {
-                        LOG.warn("the read replica {} has not applied the primary's binlog up to {} within {} s; "
-                                + "reads there may miss the graph's latest writes at the start", r.url(), gtid, seconds);
-                    }
-                } catch (SQLException e) {
-                    throw new StoreException(r.describe(user, e), e);
+    }
+
+    /**
+     * Waits until replica {@code r} has applied the binlog up to {@code gtid} ({@code MASTER_GTID_WAIT}, at most
+     * {@code mariadb.timeout} plus the replica's MASTER_DELAY), or logs that it did not.
+     */
+    private void awaitReplica(Replica r, String gtid) throws SQLException {
+        try (Connection c = PoolBorrow.borrow(r.pool()::getConnection, timeout)) {
+            long delay = 0;
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+                if (rs.next()) {
+                    delay = rs.getLong("SQL_Delay");
+                }
+            } catch (SQLException e) {
+                // No privilege to see it: wait the timeout alone.
+            }
+            long seconds = timeout.toSeconds() + delay;
+            try (Statement st = c.createStatement()) {
+                // The session's statement limit would cut the wait short.
+                st.execute("SET SESSION max_statement_time = 0");
+            }
+            int done;
+            try (PreparedStatement ps = c.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
+                ps.setString(1, gtid);
+                ps.setLong(2, seconds);
+                c.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, (seconds + 5) * 1000));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    done = rs.getInt(1);
+                }
+            } finally {
+                c.setNetworkTimeout(Runnable::run, (int) timeout.plusSeconds(1).toMillis());
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET SESSION max_statement_time = " + timeout.toMillis() / 1000.0);
                 }
             }
+            if (done != 0) {
+                LOG.warn("the read replica {} has not applied the primary's binlog up to {} within {} s; "
+                        + "reads there may miss the graph's latest writes at the start", r.url(), gtid, seconds);
+            }
         }
-        replicasCaughtUp = true;
     }
 
     @Override

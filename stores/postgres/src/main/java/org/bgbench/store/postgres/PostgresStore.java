@@ -27,6 +27,7 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.ReplyWait;
+import org.bgbench.store.relational.ReplicaCatchUp;
 import org.bgbench.store.relational.net.BufferedSocketFactory;
 import org.bgbench.store.postgres.wire.PgWire;
 import org.bgbench.store.postgres.wire.WireException;
@@ -78,6 +79,8 @@ public final class PostgresStore extends RelationalStore {
     private final List<Replica> replicaPools;
     /** Whether the replicas were seen to have replayed the primary's WAL as of the first routed session. */
     private volatile boolean replicasCaughtUp;
+    /** The first routed session's wait for the replicas. */
+    private final ReplicaCatchUp<Replica> catchUp;
 
     /** A read replica: its URL as given, the server it names, its pool. */
     private record Replica(String url, Target target, HikariDataSource pool) {
@@ -248,6 +251,8 @@ public final class PostgresStore extends RelationalStore {
         super(dialect, config.friendshipRows(), config.feed(), config.physical());
         this.replicas = config.replicas();
         this.replicaPools = List.copyOf(replicaPools);
+        this.catchUp = new ReplicaCatchUp<>(this.replicaPools, this::walPosition, this::awaitReplay,
+                (r, e) -> new StoreException(r.describe(e), e));
         this.timeout = config.timeout();
         this.client = config.client();
         this.socket = embedded != null ? embedded.socketDirectory() : config.socket();
@@ -472,52 +477,56 @@ public final class PostgresStore extends RelationalStore {
         return replicas;
     }
 
-    private synchronized void awaitReplicas() {
-        if (replicasCaughtUp) {
-            return;
-        }
-        String lsn;
+    private void awaitReplicas() {
+        catchUp.await();
+        replicasCaughtUp = true;
+    }
+
+    /** The primary's current WAL position. */
+    private String walPosition() {
         try (Connection c = connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()::text")) {
             rs.next();
-            lsn = rs.getString(1);
+            return rs.getString(1);
         } catch (SQLException e) {
             throw failure("reading the primary's WAL position", e);
         }
-        for (Replica r : replicaPools) {
-            try (Connection c = r.pool().getConnection();
-                 java.sql.PreparedStatement ps = c.prepareStatement("SELECT NOT pg_is_in_recovery() OR "
-                         + "coalesce(pg_last_wal_replay_lsn() >= ?::pg_lsn, false), "
-                         + "current_setting('recovery_min_apply_delay')")) {
-                ps.setString(1, lsn);
-                long deadline = -1;
-                while (true) {
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        if (rs.getBoolean(1)) {
-                            break;
-                        }
-                        if (deadline < 0) {
-                            // The apply delay is only known here; wait for it on top of the timeout.
-                            deadline = System.nanoTime() + timeout.toNanos() + applyDelayNanos(rs.getString(2));
-                        }
-                    }
-                    if (System.nanoTime() > deadline) {
-                        LOG.warn("the read replica {} has not replayed the primary's WAL up to {} within {} plus "
-                                + "its apply delay; reads there may miss the graph's latest writes at the start",
-                                r.url(), lsn, Durations.format(timeout));
+    }
+
+    /**
+     * Waits until replica {@code r} has replayed the WAL up to {@code lsn} (at most {@code postgres.timeout} plus its
+     * apply delay), or logs that it did not.
+     */
+    private void awaitReplay(Replica r, String lsn) throws SQLException {
+        try (Connection c = r.pool().getConnection();
+             java.sql.PreparedStatement ps = c.prepareStatement("SELECT NOT pg_is_in_recovery() OR "
+                     + "coalesce(pg_last_wal_replay_lsn() >= ?::pg_lsn, false), "
+                     + "current_setting('recovery_min_apply_delay')")) {
+            ps.setString(1, lsn);
+            long deadline = -1;
+            while (true) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getBoolean(1)) {
                         break;
                     }
-                    Thread.sleep(20);
+                    if (deadline < 0) {
+                        // The apply delay is only known here; wait for it on top of the timeout.
+                        deadline = System.nanoTime() + timeout.toNanos() + applyDelayNanos(rs.getString(2));
+                    }
                 }
-            } catch (SQLException e) {
-                throw new StoreException(r.describe(e), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StoreException("interrupted while waiting for the read replica " + r.url());
+                if (System.nanoTime() > deadline) {
+                    LOG.warn("the read replica {} has not replayed the primary's WAL up to {} within {} plus "
+                            + "its apply delay; reads there may miss the graph's latest writes at the start",
+                            r.url(), lsn, Durations.format(timeout));
+                    break;
+                }
+                Thread.sleep(20);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while waiting for the read replica " + r.url());
         }
-        replicasCaughtUp = true;
     }
 
     /** {@code recovery_min_apply_delay} as SHOW prints it (0, 500ms, 2s, 1min, 1h, 1d) in nanoseconds. */
