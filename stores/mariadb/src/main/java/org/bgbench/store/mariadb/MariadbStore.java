@@ -31,6 +31,7 @@ import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.PoolBorrow;
 import org.bgbench.store.relational.RelationalStore;
 import org.bgbench.store.relational.ReplicaCatchUp;
+import org.bgbench.store.relational.SchemaDesign;
 import org.mariadb.jdbc.Driver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,7 +76,7 @@ public final class MariadbStore extends RelationalStore {
      * @param schema   the tables' design
      * @param replicas read replicas and the read actions sent to them
      */
-    public record Config(Login login, int pool, Bulk bulk, Duration timeout, Schema schema, ReadReplicas replicas) {
+    public record Config(Login login, int pool, Bulk bulk, Duration timeout, SchemaDesign schema, ReadReplicas replicas) {
         /**
          * @param url      JDBC URL, {@code jdbc:mariadb://host:port/database}
          * @param user     user to log in as
@@ -84,31 +85,12 @@ public final class MariadbStore extends RelationalStore {
         public record Login(String url, String user, String password) {
         }
 
-        /**
-         * @param friendshipRows rows per confirmed friendship, 1 or 2
-         * @param feed           how feeds are served
-         * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E)
-         */
-        public record Schema(int friendshipRows, FeedDesign feed, PhysicalDesign physical) {
-            public Schema {
-                if (feed == null) {
-                    feed = FeedDesign.PULL;
-                }
-                if (physical == null) {
-                    physical = PhysicalDesign.BASIC;
-                }
-            }
-
-            /** One friendship row, the pull feed, the Basic physical design. */
-            public static final Schema BASIC = new Schema(1, FeedDesign.PULL, PhysicalDesign.BASIC);
-        }
-
         public Config {
             if (replicas == null) {
                 replicas = ReadReplicas.NONE;
             }
             if (schema == null) {
-                schema = Schema.BASIC;
+                schema = SchemaDesign.BASIC;
             }
             if (timeout == null) {
                 timeout = StoreSettings.defaultTimeout(StoreSettings.DEFAULT_BETA);
@@ -136,23 +118,23 @@ public final class MariadbStore extends RelationalStore {
         }
 
         /** The same settings with the tables' design {@code s}. */
-        public Config withSchema(Schema s) {
+        public Config withSchema(SchemaDesign s) {
             return new Config(login, pool, bulk, timeout, s, replicas);
         }
 
         /** The same settings with {@code rows} rows per confirmed friendship. */
         public Config withFriendshipRows(int rows) {
-            return withSchema(new Schema(rows, schema.feed(), schema.physical()));
+            return withSchema(schema.withFriendshipRows(rows));
         }
 
         /** The same settings with feed design {@code f}. */
         public Config withFeed(FeedDesign f) {
-            return withSchema(new Schema(schema.friendshipRows(), f, schema.physical()));
+            return withSchema(schema.withFeed(f));
         }
 
         /** The same settings with physical design {@code p}. */
         public Config withPhysical(PhysicalDesign p) {
-            return withSchema(new Schema(schema.friendshipRows(), schema.feed(), p));
+            return withSchema(schema.withPhysical(p));
         }
 
         /** The same settings with the read replicas {@code r}. */

@@ -10,6 +10,7 @@ import org.bgbench.store.StoreTraits;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.PhysicalDesign;
+import org.bgbench.store.relational.SchemaDesign;
 
 /** The {@code mariadb} store: MariaDB or MySQL (InnoDB) over MariaDB Connector/J with BG's Basic relational design. */
 public final class MariadbStoreProvider implements StoreProvider {
@@ -99,7 +100,7 @@ public final class MariadbStoreProvider implements StoreProvider {
             case "batch" -> MariadbStore.Bulk.BATCH;
             default -> MariadbStore.Bulk.INFILE;
         };
-        MariadbStore.Config.Schema schema = new MariadbStore.Config.Schema(
+        SchemaDesign schema = new SchemaDesign(
                 Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")),
                 FeedDesign.from(s),
                 PhysicalDesign.from(s, PhysicalDesign.defaultServerImagesDir("mariadb", database)));
