@@ -24,13 +24,7 @@
 # Env: as scripts/mariadb.sh (MARIADB_BUFFER_POOL, default 1G per server: K+1 servers; MARIADB_BIN).
 set -euo pipefail
 me=scripts/mariadb-replica.sh
-usage() {
-  echo "usage: $me start DIR [--replicas K] [--delay N] | delay DIR N | urls DIR | pids DIR | stop DIR" >&2; exit 2
-}
-[ $# -ge 2 ] || usage
-cmd=$1
-dir=$2
-shift 2
+delay_arg=N
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 single="$here/mariadb.sh"
 primary_host="${MARIADB_PRIMARY_HOST:-127.0.0.2}"

@@ -27,13 +27,7 @@
 #      PG_SHARED_BUFFERS (default 256MB, each server), PG_MAX_CONNECTIONS (default 300).
 set -euo pipefail
 me=scripts/postgres-replica.sh
-usage() {
-  echo "usage: $me start DIR [--replicas K] [--delay D] | delay DIR D | urls DIR | pids DIR | stop DIR" >&2; exit 2
-}
-[ $# -ge 2 ] || usage
-cmd=$1
-dir=$2
-shift 2
+delay_arg=D
 primary_host="${PG_PRIMARY_HOST:-127.0.0.2}"
 replica_host="${PG_REPLICA_HOST:-127.0.0.3}"
 replica_hosts_var=PG_REPLICA_HOSTS

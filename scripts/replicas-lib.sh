@@ -1,10 +1,22 @@
-# What scripts/postgres-replica.sh and scripts/mariadb-replica.sh share, sourced by both: the replicas' directory names
-# and hosts, the replica lists of a directory, and the start options. The engine's script sets, before sourcing:
+# What scripts/postgres-replica.sh and scripts/mariadb-replica.sh share, sourced by both: the command line (usage, the
+# command and DIR, taken off the script's arguments), the replicas' directory names and hosts, the replica lists of a
+# directory, and the start options. The engine's script sets, before sourcing:
 #   me                  its name, for messages
+#   delay_arg           how usage names the delay (N: whole seconds, D: a duration)
 #   replica_hosts_var   the variable naming one host per replica (PG_REPLICA_HOSTS, MARIADB_REPLICA_HOSTS)
 #   replica_host_var    the variable naming one host for every replica (PG_REPLICA_HOST, MARIADB_REPLICA_HOST)
 #   delay_name          what --delay sets, for messages ("apply delay", "MASTER_DELAY")
-# and defines parse_delay D (prints the delay in the engine's unit, or fails with a message) and usage.
+# and defines parse_delay D (prints the delay in the engine's unit, or fails with a message).
+
+usage() {
+  echo "usage: $me start DIR [--replicas K] [--delay $delay_arg] | delay DIR $delay_arg | urls DIR | pids DIR" \
+    "| stop DIR" >&2
+  exit 2
+}
+[ $# -ge 2 ] || usage
+cmd=$1
+dir=$2
+shift 2
 
 replica_name() { # replica_name I: the first replica is DIR/replica (as before --replicas), then replica2, ...
   if [ "$1" -eq 1 ]; then echo replica; else echo "replica$1"; fi
