@@ -24,18 +24,17 @@
 # Env: as scripts/mariadb.sh (MARIADB_BUFFER_POOL, default 1G per server: K+1 servers; MARIADB_BIN).
 set -euo pipefail
 me=scripts/mariadb-replica.sh
-usage() {
-  echo "usage: $me start DIR [--replicas K] [--delay N] | delay DIR N | urls DIR | pids DIR | stop DIR" >&2; exit 2
-}
-[ $# -ge 2 ] || usage
-cmd=$1
-dir=$2
-shift 2
+delay_arg=N
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 single="$here/mariadb.sh"
 primary_host="${MARIADB_PRIMARY_HOST:-127.0.0.2}"
+replica_hosts_var=MARIADB_REPLICA_HOSTS
+replica_host_var=MARIADB_REPLICA_HOST
+delay_name=MASTER_DELAY
+# shellcheck source=replicas-lib.sh
+. "$here/replicas-lib.sh"
 
-seconds() { # seconds N: N (2, 2s, 0) as whole seconds, or a message saying MariaDB's delay is in whole seconds
+parse_delay() { # parse_delay N: N (2, 2s, 0) in whole seconds, or a message that MariaDB wants whole seconds
   local v=$1
   if [[ "$v" =~ ^([0-9]+)s?$ ]]; then echo "${BASH_REMATCH[1]}"; return; fi
   echo "$me: delay: MariaDB's MASTER_DELAY is whole seconds; expected 0, 1, 2s, …, got '$v'" \
@@ -54,22 +53,6 @@ client() {
 sql() { # sql primary|replicaI SQL
   "$(client)" --defaults-file="$dir/$1/my.cnf" -uroot -N -B -e "$2"
 }
-replica_name() { if [ "$1" -eq 1 ]; then echo replica; else echo "replica$1"; fi; } # DIR/replica, replica2, ...
-replica_host() { # replica_host I: MARIADB_REPLICA_HOSTS' I-th, else MARIADB_REPLICA_HOST (all), else 127.0.0.(2+I)
-  if [ -n "${MARIADB_REPLICA_HOSTS:-}" ]; then echo "${hosts[$(($1 - 1))]}"
-  elif [ -n "${MARIADB_REPLICA_HOST:-}" ]; then echo "$MARIADB_REPLICA_HOST"
-  else echo "127.0.0.$((2 + $1))"; fi
-}
-replicas() { # the names of the last start's replicas, in order (1 for a directory of the one-replica version)
-  local i n=0
-  if [ -f "$dir/replicas" ]; then n=$(cat "$dir/replicas"); elif [ -d "$dir/replica" ]; then n=1; fi
-  for ((i = 1; i <= n; i++)); do replica_name "$i"; done
-}
-existing_replicas() { # every replica directory under DIR
-  local d
-  for d in $(ls -d "$dir"/replica "$dir"/replica[0-9]* 2>/dev/null | sort -V); do [ -d "$d" ] && basename "$d"; done
-  return 0
-}
 urls() {
   local r u=""
   echo "mariadb.url=$(bash "$single" url "$dir/primary")"
@@ -79,28 +62,7 @@ urls() {
 
 case "$cmd" in
   start)
-    delay=0
-    delay_given=""
-    k=1
-    while [ $# -gt 0 ]; do
-      case $1 in
-        --delay) [ $# -ge 2 ] || usage; delay=$(seconds "$2"); delay_given=1; shift 2 ;;
-        --delay=*) delay=$(seconds "${1#--delay=}"); delay_given=1; shift ;;
-        --replicas) [ $# -ge 2 ] || usage; k=$2; shift 2 ;;
-        --replicas=*) k=${1#--replicas=}; shift ;;
-        *) usage ;;
-      esac
-    done
-    [[ "$k" =~ ^[0-9]{1,2}$ ]] || { echo "$me: --replicas wants a number from 0 to 99, not '$k'" >&2; exit 2; }
-    k=$((10#$k))
-    if [ "$k" -eq 0 ] && [ -n "$delay_given" ]; then
-      echo "$me: --delay is the replicas' MASTER_DELAY, and --replicas 0 starts none" >&2; exit 2
-    fi
-    if [ -n "${MARIADB_REPLICA_HOSTS:-}" ]; then
-      IFS=, read -r -a hosts <<< "$MARIADB_REPLICA_HOSTS"
-      [ "${#hosts[@]}" -ge "$k" ] || { echo "$me: MARIADB_REPLICA_HOSTS names ${#hosts[@]} host(s) for $k" \
-        "replicas" >&2; exit 2; }
-    fi
+    parse_start "$@"
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
     echo "$k" > "$dir/replicas"
@@ -141,7 +103,7 @@ relay-log=$dir/$r/relay" bash "$single" start "$dir/$r" > /dev/null
     ;;
   delay)
     [ $# -eq 1 ] || usage
-    d=$(seconds "$1")
+    d=$(parse_delay "$1")
     n=0
     for r in $(replicas); do
       bash "$single" pid "$dir/$r" > /dev/null

@@ -27,15 +27,14 @@
 #      PG_SHARED_BUFFERS (default 256MB, each server), PG_MAX_CONNECTIONS (default 300).
 set -euo pipefail
 me=scripts/postgres-replica.sh
-usage() {
-  echo "usage: $me start DIR [--replicas K] [--delay D] | delay DIR D | urls DIR | pids DIR | stop DIR" >&2; exit 2
-}
-[ $# -ge 2 ] || usage
-cmd=$1
-dir=$2
-shift 2
+delay_arg=D
 primary_host="${PG_PRIMARY_HOST:-127.0.0.2}"
 replica_host="${PG_REPLICA_HOST:-127.0.0.3}"
+replica_hosts_var=PG_REPLICA_HOSTS
+replica_host_var=PG_REPLICA_HOST
+delay_name="apply delay"
+# shellcheck source=replicas-lib.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/replicas-lib.sh"
 
 find_bin() {
   if [ -n "${PG_BIN:-}" ]; then echo "$PG_BIN"; return; fi
@@ -51,8 +50,8 @@ need() {
 as=()
 if [ "$(id -u)" -eq 0 ]; then as=(runuser -u postgres --); fi
 
-# ms D: D (500ms, 2s, 0.5s, 1min, or a plain number of seconds) in whole milliseconds
-ms() {
+# parse_delay D: D (500ms, 2s, 0.5s, 1min, or a plain number of seconds) in whole milliseconds
+parse_delay() {
   local v=$1 n unit
   if [[ "$v" =~ ^([0-9]+(\.[0-9]+)?)(ms|s|min)?$ ]]; then
     n=${BASH_REMATCH[1]}; unit=${BASH_REMATCH[3]:-s}
@@ -100,30 +99,7 @@ stop_one() { # stop_one primary|replicaI
   kill -KILL "$p" 2>/dev/null || true
 }
 
-replica_name() { # replica_name I: the first replica is DIR/replica (as before --replicas), then replica2, ...
-  if [ "$1" -eq 1 ]; then echo replica; else echo "replica$1"; fi
-}
 app_name() { if [ "$1" -eq 1 ]; then echo bg_replica; else echo "bg_replica$1"; fi; }
-replica_host() { # replica_host I: PG_REPLICA_HOSTS' I-th, else PG_REPLICA_HOST (all replicas), else 127.0.0.(2+I)
-  if [ -n "${PG_REPLICA_HOSTS:-}" ]; then echo "${hosts[$(($1 - 1))]}"
-  elif [ -n "${PG_REPLICA_HOST:-}" ]; then echo "$PG_REPLICA_HOST"
-  else echo "127.0.0.$((2 + $1))"; fi
-}
-replica_count() { # the --replicas of the last start (1 for a directory of the one-replica version)
-  if [ -f "$dir/replicas" ]; then cat "$dir/replicas"; elif [ -d "$dir/replica" ]; then echo 1; else echo 0; fi
-}
-replicas() { # the names of the last start's replicas, in order
-  local i n
-  n=$(replica_count)
-  for ((i = 1; i <= n; i++)); do replica_name "$i"; done
-}
-existing_replicas() { # every replica data directory under DIR, in order
-  local d
-  for d in $(ls -d "$dir"/replica "$dir"/replica[0-9]* 2>/dev/null | sort -V); do
-    [ -d "$d" ] && basename "$d"
-  done
-  return 0
-}
 print_urls() {
   local r urls=""
   echo "postgres.url=$(url_of primary)"
@@ -133,28 +109,7 @@ print_urls() {
 
 case "$cmd" in
   start)
-    delay=0
-    delay_given=""
-    k=1
-    while [ $# -gt 0 ]; do
-      case $1 in
-        --delay) [ $# -ge 2 ] || usage; delay=$(ms "$2"); delay_given=1; shift 2 ;;
-        --delay=*) delay=$(ms "${1#--delay=}"); delay_given=1; shift ;;
-        --replicas) [ $# -ge 2 ] || usage; k=$2; shift 2 ;;
-        --replicas=*) k=${1#--replicas=}; shift ;;
-        *) usage ;;
-      esac
-    done
-    [[ "$k" =~ ^[0-9]{1,2}$ ]] || { echo "$me: --replicas wants a number from 0 to 99, not '$k'" >&2; exit 2; }
-    k=$((10#$k))
-    if [ "$k" -eq 0 ] && [ -n "$delay_given" ]; then
-      echo "$me: --delay is the replicas' apply delay, and --replicas 0 starts none" >&2; exit 2
-    fi
-    if [ -n "${PG_REPLICA_HOSTS:-}" ]; then
-      IFS=, read -r -a hosts <<< "$PG_REPLICA_HOSTS"
-      [ "${#hosts[@]}" -ge "$k" ] || { echo "$me: PG_REPLICA_HOSTS names ${#hosts[@]} host(s) for $k replicas" >&2
-        exit 2; }
-    fi
+    parse_start "$@"
     bin=$(find_bin)
     [ -n "$bin" ] || need "PostgreSQL's server binaries (/usr/lib/postgresql/*/bin)"
     for t in initdb pg_ctl pg_basebackup psql; do [ -x "$bin/$t" ] || need "$bin/$t"; done
@@ -233,7 +188,7 @@ case "$cmd" in
     ;;
   delay)
     [ $# -eq 1 ] || usage
-    d=$(ms "$1")
+    d=$(parse_delay "$1")
     bin=$(cat "$dir/bin")
     n=0
     for r in $(replicas); do

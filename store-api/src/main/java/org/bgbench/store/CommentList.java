@@ -3,7 +3,7 @@ package org.bgbench.store;
 import java.util.Arrays;
 
 /** Output of View Comments on Resource; rows pooled and reused across calls. */
-public final class CommentList {
+public final class CommentList extends PooledRows<CommentList.Row> {
     /** One comment (a manipulation of a resource). */
     public static final class Row {
         public long commentId;
@@ -15,42 +15,22 @@ public final class CommentList {
         public String content;
     }
 
-    private Row[] rows = new Row[0];
-    private int size;
-
-    public void clear() {
-        size = 0;
-    }
-
     public Row add(long commentId) {
-        if (size == rows.length) {
-            rows = Arrays.copyOf(rows, Math.max(8, size * 2));
-        }
-        Row r = rows[size];
-        if (r == null) {
-            r = rows[size] = new Row();
-        }
-        size++;
+        Row r = next();
         r.commentId = commentId;
         return r;
     }
 
-    public int size() {
-        return size;
-    }
-
-    public Row get(int i) {
-        if (i >= size) {
-            throw new IndexOutOfBoundsException(i);
-        }
-        return rows[i];
+    @Override
+    protected Row newRow() {
+        return new Row();
     }
 
     /** Comment ids listed, sorted; for tests and validation, allocates. */
     public long[] sortedIds() {
-        long[] ids = new long[size];
-        for (int i = 0; i < size; i++) {
-            ids[i] = rows[i].commentId;
+        long[] ids = new long[size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = get(i).commentId;
         }
         Arrays.sort(ids);
         return ids;

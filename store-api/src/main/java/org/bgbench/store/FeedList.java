@@ -1,9 +1,7 @@
 package org.bgbench.store;
 
-import java.util.Arrays;
-
 /** Output of View News Feed: the shares a member sees, most recent (highest share id) first; rows pooled. */
-public final class FeedList {
+public final class FeedList extends PooledRows<FeedList.Row> {
     /** One shared resource as a feed shows it. */
     public static final class Row {
         public long shareId;
@@ -15,22 +13,8 @@ public final class FeedList {
         public String doc;
     }
 
-    private Row[] rows = new Row[0];
-    private int size;
-
-    public void clear() {
-        size = 0;
-    }
-
     public Row add(long shareId) {
-        if (size == rows.length) {
-            rows = Arrays.copyOf(rows, Math.max(8, size * 2));
-        }
-        Row r = rows[size];
-        if (r == null) {
-            r = rows[size] = new Row();
-        }
-        size++;
+        Row r = next();
         r.shareId = shareId;
         r.type = null;
         r.body = null;
@@ -38,22 +22,16 @@ public final class FeedList {
         return r;
     }
 
-    public int size() {
-        return size;
-    }
-
-    public Row get(int i) {
-        if (i >= size) {
-            throw new IndexOutOfBoundsException(i);
-        }
-        return rows[i];
+    @Override
+    protected Row newRow() {
+        return new Row();
     }
 
     /** The share ids in the order the store returned them. */
     public long[] shareIds() {
-        long[] ids = new long[size];
-        for (int i = 0; i < size; i++) {
-            ids[i] = rows[i].shareId;
+        long[] ids = new long[size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = get(i).shareId;
         }
         return ids;
     }

@@ -1,9 +1,7 @@
 package org.bgbench.store;
 
-import java.util.Arrays;
-
 /** Output of View Top-K Resources; rows pooled and reused across calls. */
-public final class ResourceList {
+public final class ResourceList extends PooledRows<ResourceList.Row> {
     /** One resource with all its attributes. */
     public static final class Row {
         public long resourceId;
@@ -14,34 +12,14 @@ public final class ResourceList {
         public String doc;
     }
 
-    private Row[] rows = new Row[0];
-    private int size;
-
-    public void clear() {
-        size = 0;
-    }
-
     public Row add(long resourceId) {
-        if (size == rows.length) {
-            rows = Arrays.copyOf(rows, Math.max(8, size * 2));
-        }
-        Row r = rows[size];
-        if (r == null) {
-            r = rows[size] = new Row();
-        }
-        size++;
+        Row r = next();
         r.resourceId = resourceId;
         return r;
     }
 
-    public int size() {
-        return size;
-    }
-
-    public Row get(int i) {
-        if (i >= size) {
-            throw new IndexOutOfBoundsException(i);
-        }
-        return rows[i];
+    @Override
+    protected Row newRow() {
+        return new Row();
     }
 }

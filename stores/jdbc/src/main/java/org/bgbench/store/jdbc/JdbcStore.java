@@ -19,7 +19,9 @@ import org.bgbench.store.ErrorText;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.FeedDesign;
+import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalStore;
+import org.bgbench.store.relational.SchemaDesign;
 
 /**
  * BG's Basic relational design on any JDBC database: the driver is loaded from jars given by path or Maven
@@ -33,21 +35,56 @@ public final class JdbcStore extends RelationalStore {
     private static final Executor DIRECT = Runnable::run;
 
     /**
-     * @param url            the JDBC URL
-     * @param driverClass    the driver class, or null to take the one the jars register for {@code url}
-     * @param jars           the driver's jars; empty: BG's own class path
-     * @param user           user to log in as, or null
-     * @param password       its password, or null
-     * @param pool           session connections (each emulator thread holds one)
-     * @param dialect        the SQL dialect
-     * @param friendshipRows rows per confirmed friendship, 1 or 2
-     * @param timeout        longest a session's statement runs (query timeout; the network timeout is one second more)
-     * @param feed           how feeds are served
-     * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E)
+     * What a generic JDBC store connects to and how.
+     *
+     * @param database the database and the driver that reaches it
+     * @param pool     session connections (each emulator thread holds one)
+     * @param dialect  the SQL dialect
+     * @param timeout  longest a session's statement runs (query timeout; the network timeout is one second more)
+     * @param schema   the tables' design
      */
-    record Config(String url, String driverClass, List<Path> jars, String user, String password, int pool,
-                  JdbcDialect dialect, int friendshipRows, Duration timeout, FeedDesign feed,
-                  org.bgbench.store.relational.PhysicalDesign physical) {
+    record Config(Database database, int pool, JdbcDialect dialect, Duration timeout, SchemaDesign schema) {
+        /**
+         * @param url         the JDBC URL
+         * @param driverClass the driver class, or null to take the one the jars register for {@code url}
+         * @param jars        the driver's jars; empty: BG's own class path
+         * @param user        user to log in as, or null
+         * @param password    its password, or null
+         */
+        record Database(String url, String driverClass, List<Path> jars, String user, String password) {
+        }
+
+        String url() {
+            return database.url();
+        }
+
+        String driverClass() {
+            return database.driverClass();
+        }
+
+        List<Path> jars() {
+            return database.jars();
+        }
+
+        String user() {
+            return database.user();
+        }
+
+        String password() {
+            return database.password();
+        }
+
+        int friendshipRows() {
+            return schema.friendshipRows();
+        }
+
+        FeedDesign feed() {
+            return schema.feed();
+        }
+
+        PhysicalDesign physical() {
+            return schema.physical();
+        }
     }
 
     private final Config config;

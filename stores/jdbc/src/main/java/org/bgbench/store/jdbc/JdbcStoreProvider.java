@@ -11,6 +11,7 @@ import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.PhysicalDesign;
+import org.bgbench.store.relational.SchemaDesign;
 
 /**
  * The {@code jdbc} store: BG's Basic relational design on any database with a JDBC driver, the driver loaded from a
@@ -132,9 +133,12 @@ public final class JdbcStoreProvider implements StoreProvider {
             }
         }
         String user = s.get(USER);
-        return new JdbcStore.Config(url, driver == null || driver.isBlank() ? null : driver.trim(), List.copyOf(jars),
-                user == null || user.isBlank() ? null : user, s.get(PASSWORD), pool, dialect, rows, timeout, feed,
+        JdbcStore.Config.Database database = new JdbcStore.Config.Database(url,
+                driver == null || driver.isBlank() ? null : driver.trim(), List.copyOf(jars),
+                user == null || user.isBlank() ? null : user, s.get(PASSWORD));
+        SchemaDesign schema = new SchemaDesign(rows, feed,
                 PhysicalDesign.from(s, PhysicalDesign.defaultServerImagesDir("jdbc", lastPart(url))));
+        return new JdbcStore.Config(database, pool, dialect, timeout, schema);
     }
 
     /** What a URL names last (a database, a file), without parameters: the default image directory's name. */

@@ -1,8 +1,14 @@
 package org.bgbench.store.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.bgbench.store.StoreSettings;
@@ -55,5 +61,38 @@ final class JdbcTests {
             throw new IllegalStateException("no dialect file " + p.toAbsolutePath());
         }
         return p;
+    }
+
+    /** A store on H2 in {@code dir} with the shipped dialect file, the driver by its Maven coordinates; and more. */
+    static JdbcStore openH2(Path dir, String... more) {
+        String[] base = {JdbcStoreProvider.URL, "jdbc:h2:" + dir.resolve("bg-h2").toAbsolutePath(),
+                JdbcStoreProvider.DRIVER_MAVEN, "com.h2database:h2:" + version("h2"),
+                JdbcStoreProvider.DIALECT, dialectFile("h2.properties").toString()};
+        String[] all = Arrays.copyOf(base, base.length + more.length);
+        System.arraycopy(more, 0, all, base.length, more.length);
+        return open(dir, all);
+    }
+
+    /** pgJDBC's jar in the local repository. */
+    static Path pgjdbcJar() {
+        String v = version("postgresql");
+        Path jar = m2().resolve("org/postgresql/postgresql/" + v + "/postgresql-" + v + ".jar");
+        assertThat(jar).as("pgJDBC in the local repository").isRegularFile();
+        return jar;
+    }
+
+    /** An embedded PostgreSQL (the postgres store's zonky binaries) with its data under {@code dir}. */
+    static EmbeddedPostgres startPostgres(Path dir) {
+        try {
+            Path data = Files.createDirectories(dir.resolve("pgdata"));
+            return EmbeddedPostgres.builder().setDataDirectory(data).setCleanDataDirectory(true)
+                    .setPGStartupWait(Duration.ofSeconds(60))
+                    .setServerConfig("max_connections", "200")
+                    .setServerConfig("fsync", "off")
+                    .setServerConfig("synchronous_commit", "off")
+                    .start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the embedded PostgreSQL: " + e.getMessage(), e);
+        }
     }
 }

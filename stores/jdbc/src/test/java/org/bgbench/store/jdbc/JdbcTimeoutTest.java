@@ -22,7 +22,7 @@ class JdbcTimeoutTest {
 
     @Test
     void aSessionsStatementStopsAfterTheTimeout() throws SQLException {
-        try (JdbcStore s = JdbcH2ConformanceTest.openH2(tmp, JdbcStoreProvider.TIMEOUT, "1s")) {
+        try (JdbcStore s = JdbcTests.openH2(tmp, JdbcStoreProvider.TIMEOUT, "1s")) {
             assertThat(s.callTimeout()).isEqualTo(Duration.ofSeconds(2));
             try (Connection c = s.connectForSession(); PreparedStatement ps = c.prepareStatement(SLOW);
                  Statement st = c.createStatement()) {
@@ -44,7 +44,7 @@ class JdbcTimeoutTest {
 
     @Test
     void theDefaultFollowsBeta() {
-        try (JdbcStore s = JdbcH2ConformanceTest.openH2(tmp)) {
+        try (JdbcStore s = JdbcTests.openH2(tmp)) {
             assertThat(s.callTimeout()).isEqualTo(Duration.ofSeconds(11));
         }
     }

@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,11 +23,14 @@ import java.util.Properties;
 import org.bgbench.model.Durations;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
+import org.bgbench.store.StoreSettings;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.PoolBorrow;
 import org.bgbench.store.relational.RelationalStore;
+import org.bgbench.store.relational.ReplicaCatchUp;
+import org.bgbench.store.relational.SchemaDesign;
 import org.mariadb.jdbc.Driver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,60 +63,106 @@ public final class MariadbStore extends RelationalStore {
     }
 
     /**
-     * @param url            JDBC URL, {@code jdbc:mariadb://host:port/database}
-     * @param user           user to log in as
-     * @param password       its password, may be null
-     * @param pool           session connections; 0 picks one from the server's max_connections
-     * @param friendshipRows rows per confirmed friendship, 1 or 2
-     * @param bulk           the loaders' bulk path
-     * @param timeout        how long a session's statement may run before the server stops it (max_statement_time);
-     *                       a server that does not answer is given up one second later (the socket's read
-     *                       timeout), and connecting or waiting for a pooled connection is bounded by it too
-     * @param replicas       read replicas and the read actions sent to them; null for none
-     * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E)
+     * What a MariaDB store connects to and how: built from {@link #of} and changed one setting at a time by the
+     * {@code with…} methods.
+     *
+     * @param login    the server and who logs in
+     * @param pool     session connections; 0 picks one from the server's max_connections
+     * @param bulk     the loaders' bulk path
+     * @param timeout  how long a session's statement may run before the server stops it (max_statement_time); a
+     *                 server that does not answer is given up one second later (the socket's read timeout), and
+     *                 connecting or waiting for a pooled connection is bounded by it too
+     * @param schema   the tables' design
+     * @param replicas read replicas and the read actions sent to them
      */
-    public record Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
-                         java.time.Duration timeout, FeedDesign feed, ReadReplicas replicas, PhysicalDesign physical) {
+    public record Config(Login login, int pool, Bulk bulk, Duration timeout, SchemaDesign schema, ReadReplicas replicas) {
+        /**
+         * @param url      JDBC URL, {@code jdbc:mariadb://host:port/database}
+         * @param user     user to log in as
+         * @param password its password, may be null
+         */
+        public record Login(String url, String user, String password) {
+        }
+
         public Config {
             if (replicas == null) {
                 replicas = ReadReplicas.NONE;
             }
-            if (physical == null) {
-                physical = PhysicalDesign.BASIC;
+            if (schema == null) {
+                schema = SchemaDesign.BASIC;
             }
             if (timeout == null) {
-                timeout = org.bgbench.store.StoreSettings.defaultTimeout(org.bgbench.store.StoreSettings.DEFAULT_BETA);
-            }
-            if (feed == null) {
-                feed = FeedDesign.PULL;
+                timeout = StoreSettings.defaultTimeout(StoreSettings.DEFAULT_BETA);
             }
         }
 
-        /** No read replicas, the Basic physical design. */
-        public Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
-                      java.time.Duration timeout, FeedDesign feed) {
-            this(url, user, password, pool, friendshipRows, bulk, timeout, feed, null, null);
+        /** The server at {@code url}: an automatic pool, LOAD DATA, the default timeout, Basic design, no replicas. */
+        public static Config of(String url, String user, String password) {
+            return new Config(new Login(url, user, password), 0, Bulk.INFILE, null, null, null);
         }
 
-        /** The same settings with the read replicas {@code r}. */
-        public Config withReplicas(ReadReplicas r) {
-            return new Config(url, user, password, pool, friendshipRows, bulk, timeout, feed, r, physical);
+        /** The same settings with {@code size} session connections. */
+        public Config withPool(int size) {
+            return new Config(login, size, bulk, timeout, schema, replicas);
+        }
+
+        /** The same settings with the loaders' bulk path {@code b}. */
+        public Config withBulk(Bulk b) {
+            return new Config(login, pool, b, timeout, schema, replicas);
+        }
+
+        /** The same settings with statement timeout {@code t}. */
+        public Config withTimeout(Duration t) {
+            return new Config(login, pool, bulk, t, schema, replicas);
+        }
+
+        /** The same settings with the tables' design {@code s}. */
+        public Config withSchema(SchemaDesign s) {
+            return new Config(login, pool, bulk, timeout, s, replicas);
+        }
+
+        /** The same settings with {@code rows} rows per confirmed friendship. */
+        public Config withFriendshipRows(int rows) {
+            return withSchema(schema.withFriendshipRows(rows));
+        }
+
+        /** The same settings with feed design {@code f}. */
+        public Config withFeed(FeedDesign f) {
+            return withSchema(schema.withFeed(f));
         }
 
         /** The same settings with physical design {@code p}. */
         public Config withPhysical(PhysicalDesign p) {
-            return new Config(url, user, password, pool, friendshipRows, bulk, timeout, feed, replicas, p);
+            return withSchema(schema.withPhysical(p));
         }
 
-        /** The pull feed. */
-        public Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk,
-                      java.time.Duration timeout) {
-            this(url, user, password, pool, friendshipRows, bulk, timeout, null);
+        /** The same settings with the read replicas {@code r}. */
+        public Config withReplicas(ReadReplicas r) {
+            return new Config(login, pool, bulk, timeout, schema, r);
         }
 
-        /** With the default timeout. */
-        public Config(String url, String user, String password, int pool, int friendshipRows, Bulk bulk) {
-            this(url, user, password, pool, friendshipRows, bulk, null);
+        public String url() {
+            return login.url();
+        }
+
+        public String user() {
+            return login.user();
+        }
+
+        public String password() {
+            return login.password();
+        }
+
+        public int friendshipRows() {
+            return schema.friendshipRows();
+        }
+
+        public FeedDesign feed() {
+            return schema.feed();
+        }
+
+        public PhysicalDesign physical() {
+            return schema.physical();
         }
     }
 
@@ -132,6 +182,8 @@ public final class MariadbStore extends RelationalStore {
     private final List<Replica> replicaPools;
     /** Whether the replicas were seen to have applied the primary's binlog as of the first routed session. */
     private volatile boolean replicasCaughtUp;
+    /** The first routed session's wait for the replicas. */
+    private final ReplicaCatchUp<Replica> catchUp;
 
     /** A read replica: its URL as given, its host, its pool. */
     private record Replica(String url, String host, HikariDataSource pool) {
@@ -156,6 +208,8 @@ public final class MariadbStore extends RelationalStore {
         this.pool = pool;
         this.poolSize = poolSize;
         this.image = new MariadbImage(this, database);
+        this.catchUp = new ReplicaCatchUp<>(this.replicaPools, this::binlogPosition, this::awaitReplica,
+                (r, e) -> new StoreException(r.describe(user, e), e));
     }
 
     /** Connects; fails with a message naming what went wrong. */
@@ -337,59 +391,61 @@ public final class MariadbStore extends RelationalStore {
         return replicas;
     }
 
-    private synchronized void awaitReplicas() {
-        if (replicasCaughtUp) {
-            return;
-        }
-        String gtid;
+    private void awaitReplicas() {
+        catchUp.await();
+        replicasCaughtUp = true;
+    }
+
+    /** The primary's binlog position, {@code @@gtid_binlog_pos}. */
+    private String binlogPosition() {
         try (Connection c = connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
             rs.next();
-            gtid = rs.getString(1);
+            return rs.getString(1);
         } catch (SQLException e) {
             throw failure("reading the primary's binlog position", e);
         }
-        if (gtid != null && !gtid.isBlank()) {
-            for (Replica r : replicaPools) {
-                try (Connection c = PoolBorrow.borrow(r.pool()::getConnection, timeout)) {
-                    long delay = 0;
-                    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
-                        if (rs.next()) {
-                            delay = rs.getLong("SQL_Delay");
-                        }
-                    } catch (SQLException e) {
-                        // No privilege to see it: wait the timeout alone.
-                    }
-                    long seconds = timeout.toSeconds() + delay;
-                    try (Statement st = c.createStatement()) {
-                        // The session's statement limit would cut the wait short.
-                        st.execute("SET SESSION max_statement_time = 0");
-                    }
-                    int done;
-                    try (PreparedStatement ps = c.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
-                        ps.setString(1, gtid);
-                        ps.setLong(2, seconds);
-                        c.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, (seconds + 5) * 1000));
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            done = rs.getInt(1);
-                        }
-                    } finally {
-                        c.setNetworkTimeout(Runnable::run, (int) timeout.plusSeconds(1).toMillis());
-                        try (Statement st = c.createStatement()) {
-                            st.execute("SET SESSION max_statement_time = " + timeout.toMillis() / 1000.0);
-                        }
-                    }
-                    if (done != 0) {
-                        LOG.warn("the read replica {} has not applied the primary's binlog up to {} within {} s; "
-                                + "reads there may miss the graph's latest writes at the start", r.url(), gtid, seconds);
-                    }
-                } catch (SQLException e) {
-                    throw new StoreException(r.describe(user, e), e);
+    }
+
+    /**
+     * Waits until replica {@code r} has applied the binlog up to {@code gtid} ({@code MASTER_GTID_WAIT}, at most
+     * {@code mariadb.timeout} plus the replica's MASTER_DELAY), or logs that it did not.
+     */
+    private void awaitReplica(Replica r, String gtid) throws SQLException {
+        try (Connection c = PoolBorrow.borrow(r.pool()::getConnection, timeout)) {
+            long delay = 0;
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+                if (rs.next()) {
+                    delay = rs.getLong("SQL_Delay");
+                }
+            } catch (SQLException e) {
+                // No privilege to see it: wait the timeout alone.
+            }
+            long seconds = timeout.toSeconds() + delay;
+            try (Statement st = c.createStatement()) {
+                // The session's statement limit would cut the wait short.
+                st.execute("SET SESSION max_statement_time = 0");
+            }
+            int done;
+            try (PreparedStatement ps = c.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
+                ps.setString(1, gtid);
+                ps.setLong(2, seconds);
+                c.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, (seconds + 5) * 1000));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    done = rs.getInt(1);
+                }
+            } finally {
+                c.setNetworkTimeout(Runnable::run, (int) timeout.plusSeconds(1).toMillis());
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET SESSION max_statement_time = " + timeout.toMillis() / 1000.0);
                 }
             }
+            if (done != 0) {
+                LOG.warn("the read replica {} has not applied the primary's binlog up to {} within {} s; "
+                        + "reads there may miss the graph's latest writes at the start", r.url(), gtid, seconds);
+            }
         }
-        replicasCaughtUp = true;
     }
 
     @Override

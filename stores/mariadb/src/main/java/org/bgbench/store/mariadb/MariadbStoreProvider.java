@@ -10,6 +10,7 @@ import org.bgbench.store.StoreTraits;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.PhysicalDesign;
+import org.bgbench.store.relational.SchemaDesign;
 
 /** The {@code mariadb} store: MariaDB or MySQL (InnoDB) over MariaDB Connector/J with BG's Basic relational design. */
 public final class MariadbStoreProvider implements StoreProvider {
@@ -92,19 +93,18 @@ public final class MariadbStoreProvider implements StoreProvider {
         String jdbc = url == null || url.isBlank() ? DEFAULT_URL : url.trim();
         String database = jdbc.replaceFirst("[?;].*$", "");
         database = database.substring(database.lastIndexOf('/') + 1);
-        return new MariadbStore.Config(
-                jdbc,
+        MariadbStore.Config.Login login = new MariadbStore.Config.Login(jdbc,
                 user == null || user.isBlank() ? DEFAULT_USER : user,
-                password == null ? DEFAULT_PASSWORD : password,
-                pool,
+                password == null ? DEFAULT_PASSWORD : password);
+        MariadbStore.Bulk bulk = switch (s.getChoice(BULK, "infile", "infile", "batch")) {
+            case "batch" -> MariadbStore.Bulk.BATCH;
+            default -> MariadbStore.Bulk.INFILE;
+        };
+        SchemaDesign schema = new SchemaDesign(
                 Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2")),
-                switch (s.getChoice(BULK, "infile", "infile", "batch")) {
-                    case "batch" -> MariadbStore.Bulk.BATCH;
-                    default -> MariadbStore.Bulk.INFILE;
-                },
-                s.timeout(TIMEOUT),
                 FeedDesign.from(s),
-                ReadReplicas.from(s, "mariadb", "jdbc:mariadb://"),
                 PhysicalDesign.from(s, PhysicalDesign.defaultServerImagesDir("mariadb", database)));
+        return new MariadbStore.Config(login, pool, bulk, s.timeout(TIMEOUT), schema,
+                ReadReplicas.from(s, "mariadb", "jdbc:mariadb://"));
     }
 }

@@ -26,7 +26,6 @@ class MariadbFeedTest extends RelationalFeedSuite {
 
     @Override
     protected DataStore open(FeedDesign design) {
-        return MariadbStore.open(new MariadbStore.Config(server.url(), "bg", "bg", 0, 1, MariadbStore.Bulk.INFILE,
-                null, design));
+        return MariadbStore.open(MariadbStore.Config.of(server.url(), "bg", "bg").withFeed(design));
     }
 }

@@ -73,7 +73,7 @@ public final class MariadbServer implements AutoCloseable {
     }
 
     MariadbStore open(int friendshipRows, MariadbStore.Bulk bulk) {
-        return MariadbStore.open(new MariadbStore.Config(url, "bg", "bg", 0, friendshipRows, bulk));
+        return MariadbStore.open(MariadbStore.Config.of(url, "bg", "bg").withFriendshipRows(friendshipRows).withBulk(bulk));
     }
 
     @Override

@@ -78,8 +78,8 @@ class MariadbStoreTest {
         assertThat(c.friendshipRows()).isEqualTo(1);
         MariadbStore.Config d = config("mariadb.url", "jdbc:mariadb://h:1/x", "mariadb.bulk", "batch",
                 "friendship.rows", "2", "mariadb.pool", "7");
-        assertThat(d).isEqualTo(new MariadbStore.Config("jdbc:mariadb://h:1/x", "bg", "bg", 7, 2,
-                MariadbStore.Bulk.BATCH));
+        assertThat(d).isEqualTo(MariadbStore.Config.of("jdbc:mariadb://h:1/x", "bg", "bg").withPool(7)
+                .withFriendshipRows(2).withBulk(MariadbStore.Bulk.BATCH));
         assertThatThrownBy(() -> config("mariadb.bulk", "copy")).isInstanceOf(InvalidParameterException.class)
                 .hasMessageContaining("infile, batch");
         assertThatThrownBy(() -> config("mariadb.pool", "-1")).isInstanceOf(InvalidParameterException.class);
@@ -96,13 +96,13 @@ class MariadbStoreTest {
 
     @Test
     void badUrlsAndUnreachableServersAreReportedPlainly() {
-        assertThatThrownBy(() -> MariadbStore.open(new MariadbStore.Config("jdbc:postgresql://h/x", "bg", "bg", 0, 1,
-                MariadbStore.Bulk.INFILE))).isInstanceOf(StoreException.class).hasMessageContaining("jdbc:mariadb://");
-        assertThatThrownBy(() -> MariadbStore.open(new MariadbStore.Config("jdbc:mariadb://127.0.0.1:1/bg", "bg", "bg",
-                0, 1, MariadbStore.Bulk.INFILE))).isInstanceOf(StoreException.class)
+        assertThatThrownBy(() -> MariadbStore.open(MariadbStore.Config.of("jdbc:postgresql://h/x", "bg", "bg")))
+                .isInstanceOf(StoreException.class).hasMessageContaining("jdbc:mariadb://");
+        assertThatThrownBy(() -> MariadbStore.open(MariadbStore.Config.of("jdbc:mariadb://127.0.0.1:1/bg", "bg", "bg")))
+                .isInstanceOf(StoreException.class)
                 .hasMessageContaining("cannot reach MariaDB");
-        assertThatThrownBy(() -> MariadbStore.open(new MariadbStore.Config(server.url(), "bg", "wrong", 0, 1,
-                MariadbStore.Bulk.INFILE))).isInstanceOf(StoreException.class)
+        assertThatThrownBy(() -> MariadbStore.open(MariadbStore.Config.of(server.url(), "bg", "wrong")))
+                .isInstanceOf(StoreException.class)
                 .hasMessageContaining("check mariadb.user and mariadb.password");
     }
 

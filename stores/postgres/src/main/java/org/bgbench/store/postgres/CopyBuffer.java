@@ -1,80 +1,21 @@
 package org.bgbench.store.postgres;
 
-import java.util.Arrays;
+import java.nio.charset.StandardCharsets;
+import org.bgbench.store.relational.TextRows;
 
 /**
  * Rows of one table in PostgreSQL's COPY text format, encoded straight to UTF-8 bytes: fields separated by tabs,
  * rows ended by newlines, {@code \N} for NULL, bytea as escaped hex. Reused across flushes.
  */
-final class CopyBuffer {
-    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-
-    private byte[] buf = new byte[1 << 16];
-    private int len;
-    private int rows;
-
-    byte[] array() {
-        return buf;
-    }
-
-    int length() {
-        return len;
-    }
-
-    int rows() {
-        return rows;
-    }
-
-    void reset() {
-        len = 0;
-        rows = 0;
-    }
-
-    CopyBuffer tab() {
-        put((byte) '\t');
-        return this;
-    }
-
-    void endRow() {
-        put((byte) '\n');
-        rows++;
-    }
-
-    CopyBuffer number(long v) {
-        ensure(20);
-        if (v < 0) {
-            if (v == Long.MIN_VALUE) {
-                return ascii(Long.toString(v));
-            }
-            buf[len++] = '-';
-            v = -v;
-        }
-        int start = len;
-        do {
-            buf[len++] = (byte) ('0' + (int) (v % 10));
-            v /= 10;
-        } while (v != 0);
-        // Digits were written least significant first.
-        for (int i = start, j = len - 1; i < j; i++, j--) {
-            byte t = buf[i];
-            buf[i] = buf[j];
-            buf[j] = t;
-        }
-        return this;
-    }
-
-    private CopyBuffer ascii(String s) {
-        ensure(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            buf[len++] = (byte) s.charAt(i);
-        }
-        return this;
-    }
+final class CopyBuffer extends TextRows {
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     /** A text field, escaped for COPY and encoded as UTF-8. */
-    CopyBuffer text(String s) {
+    @Override
+    public CopyBuffer text(String s) {
         if (s == null) {
-            return nul();
+            nul();
+            return this;
         }
         int n = s.length();
         ensure(n * 2);
@@ -129,9 +70,11 @@ final class CopyBuffer {
     }
 
     /** A bytea field in hex form; the leading backslash is doubled because COPY text unescapes it. */
-    CopyBuffer bytes(byte[] b) {
+    @Override
+    public CopyBuffer bytes(byte[] b) {
         if (b == null) {
-            return nul();
+            nul();
+            return this;
         }
         ensure(3 + b.length * 2);
         buf[len++] = '\\';
@@ -142,23 +85,5 @@ final class CopyBuffer {
             buf[len++] = HEX[v & 0xf];
         }
         return this;
-    }
-
-    CopyBuffer nul() {
-        ensure(2);
-        buf[len++] = '\\';
-        buf[len++] = 'N';
-        return this;
-    }
-
-    private void put(byte b) {
-        ensure(1);
-        buf[len++] = b;
-    }
-
-    private void ensure(int more) {
-        if (len + more > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
-        }
     }
 }

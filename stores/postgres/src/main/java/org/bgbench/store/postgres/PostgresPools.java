@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import org.bgbench.model.Durations;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.relational.PoolBorrow;
+import org.bgbench.store.relational.ReplicaCatchUp;
 import org.postgresql.Driver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +64,8 @@ final class PostgresPools implements AutoCloseable {
     private final List<Replica> replicas;
     /** Whether the replicas were seen to have replayed the primary's WAL as of the first routed session. */
     private volatile boolean replicasCaughtUp;
+    /** The first routed session's wait for the replicas. */
+    private final ReplicaCatchUp<Replica> catchUp;
 
     private PostgresPools(Target target, Properties sessionProperties, Properties loadProperties,
                           HikariDataSource pool, int poolSize, Duration timeout, List<Replica> replicas) {
@@ -73,6 +76,8 @@ final class PostgresPools implements AutoCloseable {
         this.poolSize = poolSize;
         this.timeout = timeout;
         this.replicas = List.copyOf(replicas);
+        this.catchUp = new ReplicaCatchUp<>(this.replicas, this::walPosition, this::awaitReplay,
+                (r, e) -> new StoreException(r.describe(e), e));
     }
 
     /** Opens the pools of {@code config} on the server at {@code url} as {@code user}, with {@code password}. */
@@ -270,52 +275,56 @@ final class PostgresPools implements AutoCloseable {
      * apply delay), so a run starts on replicas that hold the graph just loaded; a replica that does not catch up in
      * time is logged. Only the first call waits.
      */
-    synchronized void awaitReplicas() {
-        if (replicasCaughtUp) {
-            return;
-        }
-        String lsn;
+    void awaitReplicas() {
+        catchUp.await();
+        replicasCaughtUp = true;
+    }
+
+    /** The primary's current WAL position. */
+    private String walPosition() {
         try (Connection c = connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()::text")) {
             rs.next();
-            lsn = rs.getString(1);
+            return rs.getString(1);
         } catch (SQLException e) {
             throw new StoreException("reading the primary's WAL position failed: " + target.describe(e), e);
         }
-        for (Replica r : replicas) {
-            try (Connection c = r.pool().getConnection();
-                 PreparedStatement ps = c.prepareStatement("SELECT NOT pg_is_in_recovery() OR "
-                         + "coalesce(pg_last_wal_replay_lsn() >= ?::pg_lsn, false), "
-                         + "current_setting('recovery_min_apply_delay')")) {
-                ps.setString(1, lsn);
-                long deadline = -1;
-                while (true) {
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        if (rs.getBoolean(1)) {
-                            break;
-                        }
-                        if (deadline < 0) {
-                            // The apply delay is only known here; wait for it on top of the timeout.
-                            deadline = System.nanoTime() + timeout.toNanos() + applyDelayNanos(rs.getString(2));
-                        }
-                    }
-                    if (System.nanoTime() > deadline) {
-                        LOG.warn("the read replica {} has not replayed the primary's WAL up to {} within {} plus "
-                                + "its apply delay; reads there may miss the graph's latest writes at the start",
-                                r.url(), lsn, Durations.format(timeout));
+    }
+
+    /**
+     * Waits until replica {@code r} has replayed the WAL up to {@code lsn} (at most {@code postgres.timeout} plus its
+     * apply delay), or logs that it did not.
+     */
+    private void awaitReplay(Replica r, String lsn) throws SQLException {
+        try (Connection c = r.pool().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT NOT pg_is_in_recovery() OR "
+                     + "coalesce(pg_last_wal_replay_lsn() >= ?::pg_lsn, false), "
+                     + "current_setting('recovery_min_apply_delay')")) {
+            ps.setString(1, lsn);
+            long deadline = -1;
+            while (true) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getBoolean(1)) {
                         break;
                     }
-                    Thread.sleep(20);
+                    if (deadline < 0) {
+                        // The apply delay is only known here; wait for it on top of the timeout.
+                        deadline = System.nanoTime() + timeout.toNanos() + applyDelayNanos(rs.getString(2));
+                    }
                 }
-            } catch (SQLException e) {
-                throw new StoreException(r.describe(e), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StoreException("interrupted while waiting for the read replica " + r.url());
+                if (System.nanoTime() > deadline) {
+                    LOG.warn("the read replica {} has not replayed the primary's WAL up to {} within {} plus "
+                            + "its apply delay; reads there may miss the graph's latest writes at the start",
+                            r.url(), lsn, Durations.format(timeout));
+                    break;
+                }
+                Thread.sleep(20);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while waiting for the read replica " + r.url());
         }
-        replicasCaughtUp = true;
     }
 
     /** {@code recovery_min_apply_delay} as SHOW prints it (0, 500ms, 2s, 1min, 1h, 1d) in nanoseconds. */

@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.locks.Lock;
 import org.bgbench.model.Action;
@@ -31,7 +30,6 @@ public class RelationalSession implements StoreSession {
     /** A read replica's connection for the routed read actions; null when every read uses {@code c}. */
     private final Connection read;
     private final Set<Action> routed;
-    private final Lock writeLock;
     private final boolean twoRows;
     /** {@code counts=attributes}: the friendship writes keep members' counts in their transaction. */
     private final boolean countAttributes;
@@ -46,22 +44,10 @@ public class RelationalSession implements StoreSession {
     /** Attributes read as UTF-8 bytes ({@link SqlDialect#textAsUtf8Bytes()}), decoded only if someone reads them. */
     private final boolean utf8Text;
     private final FeedDesign feed;
-    private final int friendsParams;
-    private final int pullLimits;
-    private final PreparedStatement share;
-    private final PreparedStatement shareRecipient;
-    /** Row lock on an account, ordering a push design's SR against AFR/TF of the sharer; null with one writer. */
-    private final PreparedStatement lockAccount;
-    private final PreparedStatement pullFeed;
-    private final PreparedStatement fanOut;
-    private final PreparedStatement pushPast;
-    private final PreparedStatement dropPast;
-    private final PreparedStatement pushFeed;
-    private final PreparedStatement feedResource;
-    private final PreparedStatement sortedFeed;
-    /** Push's whole feed, sorted in the application: srid, rid, creatorid per row, then the content if copied. */
-    private long[] feedIds = new long[64];
-    private String[] feedText = new String[0];
+    /** Share Resource, View News Feed and the feed rows the friendship writes change. */
+    private final SessionFeed feeds;
+    /** The write lock, transactions and the checks of a write's row count. */
+    private final SessionWrites writes;
     private final PreparedStatement viewProfile;
     private final PreparedStatement viewOwnProfile;
     private final PreparedStatement listFriends;
@@ -98,7 +84,7 @@ public class RelationalSession implements StoreSession {
         this.c = c;
         this.read = read;
         this.routed = read == null ? Set.of() : Set.copyOf(routed);
-        this.writeLock = writeLock;
+        this.writes = new SessionWrites(c, writeLock);
         this.twoRows = schema.friendshipRows() == 2;
         this.countAttributes = schema.physical().countAttributes();
         this.oneStatementIf = schema.oneStatementWrite(Action.IF) != null;
@@ -109,9 +95,7 @@ public class RelationalSession implements StoreSession {
         this.attributes = schema.attributeCount();
         this.utf8Text = schema.utf8Text;
         this.feed = schema.feed();
-        this.friendsParams = schema.friendsParams;
-        this.pullLimits = schema.pullLimits;
-        boolean push = feed.push();
+        SessionFeed prepared = null;
         try {
             viewProfile = connectionFor(Action.VP).prepareStatement(schema.viewProfile);
             viewOwnProfile = connectionFor(Action.VP).prepareStatement(schema.viewOwnProfile);
@@ -128,23 +112,12 @@ public class RelationalSession implements StoreSession {
             comments = connectionFor(Action.VCR).prepareStatement(schema.comments);
             postComment = c.prepareStatement(schema.postComment);
             deleteComment = c.prepareStatement(schema.deleteComment);
-            share = c.prepareStatement(schema.share);
-            shareRecipient = c.prepareStatement(schema.shareRecipient);
-            lockAccount = push && writeLock == null ? c.prepareStatement(schema.lockAccount) : null;
-            pullFeed = push ? null : connectionFor(Action.VNF).prepareStatement(schema.pullFeed);
-            fanOut = push ? c.prepareStatement(schema.fanOut) : null;
-            pushPast = push ? c.prepareStatement(schema.pushPast) : null;
-            dropPast = push ? c.prepareStatement(schema.dropPast) : null;
-            pushFeed = feed.kind() == FeedDesign.Kind.PUSH
-                    ? connectionFor(Action.VNF).prepareStatement(schema.pushFeed) : null;
-            feedResource = feed.kind() == FeedDesign.Kind.PUSH && !feed.content()
-                    ? connectionFor(Action.VNF).prepareStatement(schema.feedResource) : null;
-            sortedFeed = feed.kind() == FeedDesign.Kind.SORTED_PUSH
-                    ? connectionFor(Action.VNF).prepareStatement(schema.sortedFeed) : null;
+            prepared = new SessionFeed(c, connectionFor(Action.VNF), schema, writeLock == null);
         } catch (SQLException e) {
             closeQuietly();
             throw new StoreException("cannot prepare the BG statements (is the BG schema loaded?): " + e.getMessage(), e);
         }
+        this.feeds = prepared;
     }
 
     /** The connection {@code action}'s statements are prepared on: the read replica's when it is routed there. */
@@ -283,7 +256,7 @@ public class RelationalSession implements StoreSession {
             throw failed("AFR", e);
         }
         transaction("AFR", () -> {
-            lockAccounts(invitee, inviter);
+            feeds.lockAccounts(invitee, inviter);
             if (countAttributes) {
                 adjust(Math.min(invitee, inviter), 1, invitee < inviter ? -1 : 0, "AFR");
                 adjust(Math.max(invitee, inviter), 1, invitee > inviter ? -1 : 0, "AFR");
@@ -302,44 +275,10 @@ public class RelationalSession implements StoreSession {
             }
             if (feed.push()) {
                 // Each now sees the other's past shares that are public or name her (dissertation 8.4.2).
-                pushPast(invitee, inviter);
-                pushPast(inviter, invitee);
+                feeds.pushPast(invitee, inviter);
+                feeds.pushPast(inviter, invitee);
             }
         });
-    }
-
-    private void pushPast(int viewer, int sharer) throws SQLException {
-        pushPast.setInt(1, viewer);
-        pushPast.setInt(2, sharer);
-        pushPast.setInt(3, viewer);
-        pushPast.executeUpdate();
-    }
-
-    private void dropPast(int viewer, int sharer) throws SQLException {
-        dropPast.setInt(1, viewer);
-        dropPast.setInt(2, sharer);
-        dropPast.executeUpdate();
-    }
-
-    /**
-     * With a push feed, locks the rows of both members in id order before a friendship changes: an SR by either
-     * locks its sharer first, so fan-out and catch-up cannot both miss a share committed between them.
-     */
-    private void lockAccounts(int a, int b) throws SQLException {
-        if (lockAccount == null) {
-            return;
-        }
-        lockAccount(Math.min(a, b));
-        lockAccount(Math.max(a, b));
-    }
-
-    private void lockAccount(int id) throws SQLException {
-        lockAccount.setInt(1, id);
-        try (ResultSet rs = lockAccount.executeQuery()) {
-            while (rs.next()) {
-                // Reading the row takes the lock; nothing else to do.
-            }
-        }
     }
 
     @Override
@@ -375,7 +314,7 @@ public class RelationalSession implements StoreSession {
             throw failed("TF", e);
         }
         transaction("TF", () -> {
-            lockAccounts(member, friend);
+            feeds.lockAccounts(member, friend);
             if (countAttributes) {
                 adjust(Math.min(member, friend), -1, 0, "TF");
                 adjust(Math.max(member, friend), -1, 0, "TF");
@@ -383,8 +322,8 @@ public class RelationalSession implements StoreSession {
             expect(thaw.executeUpdate(), twoRows ? 2 : 1, "TF");
             if (feed.push()) {
                 // Neither sees the other's shares any more.
-                dropPast(member, friend);
-                dropPast(friend, member);
+                feeds.dropPast(member, friend);
+                feeds.dropPast(friend, member);
             }
         });
     }
@@ -460,47 +399,8 @@ public class RelationalSession implements StoreSession {
 
     @Override
     public void shareResource(int sharer, long resource, long shareId, int[] recipients) {
-        int[] to = recipients == null ? null : distinct(recipients);
-        transaction("SR", () -> {
-            if (feed.push() && lockAccount != null) {
-                lockAccount(sharer);
-            }
-            share.setLong(1, shareId);
-            share.setInt(2, to == null ? 1 : 0);
-            share.setLong(3, resource);
-            share.setInt(4, sharer);
-            expect(share.executeUpdate(), 1, "SR");
-            if (to != null && to.length > 0) {
-                for (int member : to) {
-                    shareRecipient.setLong(1, shareId);
-                    shareRecipient.setInt(2, member);
-                    shareRecipient.addBatch();
-                }
-                shareRecipient.executeBatch();
-            }
-            if (feed.push()) {
-                // One feed row per friend or follower who may see it, in the SR's transaction (synchronous push).
-                int p = 1;
-                for (int i = 0; i < friendsParams; i++) {
-                    fanOut.setInt(p++, sharer);
-                }
-                fanOut.setInt(p++, sharer);
-                fanOut.setLong(p, shareId);
-                fanOut.executeUpdate();
-            }
-        });
-    }
-
-    private static int[] distinct(int[] ids) {
-        int[] sorted = ids.clone();
-        Arrays.sort(sorted);
-        int n = 0;
-        for (int i = 0; i < sorted.length; i++) {
-            if (i == 0 || sorted[i] != sorted[i - 1]) {
-                sorted[n++] = sorted[i];
-            }
-        }
-        return Arrays.copyOf(sorted, n);
+        int[] to = recipients == null ? null : SessionFeed.distinct(recipients);
+        transaction("SR", () -> feeds.share(sharer, resource, shareId, to));
     }
 
     @Override
@@ -510,100 +410,9 @@ public class RelationalSession implements StoreSession {
             return;
         }
         try {
-            switch (feed.kind()) {
-                case PULL -> {
-                    int p = 1;
-                    for (int i = 0; i < friendsParams + 2; i++) {
-                        pullFeed.setInt(p++, member);
-                    }
-                    for (int i = 0; i < pullLimits; i++) {
-                        pullFeed.setInt(p++, k);
-                    }
-                    feedRows(pullFeed, out);
-                }
-                case SORTED_PUSH -> {
-                    sortedFeed.setInt(1, member);
-                    sortedFeed.setInt(2, k);
-                    feedRows(sortedFeed, out);
-                }
-                case PUSH -> wholeFeed(member, k, out);
-            }
+            feeds.viewNewsFeed(member, k, out);
         } catch (SQLException e) {
-            throw failed("VNF", e);
-        }
-    }
-
-    /** Rows of srid, rid, creatorid, type, body, doc, already in feed order. */
-    private static void feedRows(PreparedStatement ps, FeedList out) throws SQLException {
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                FeedList.Row row = out.add(rs.getLong(1));
-                row.resourceId = rs.getLong(2);
-                row.sharerId = rs.getInt(3);
-                row.type = rs.getString(4);
-                row.body = rs.getString(5);
-                row.doc = rs.getString(6);
-            }
-        }
-    }
-
-    /**
-     * Push as the dissertation's (8.4.2): the member's whole feed is read and sorted here, the top k kept; with
-     * references, only those k resources are then read.
-     */
-    private void wholeFeed(int member, int k, FeedList out) throws SQLException {
-        boolean content = feed.content();
-        int n = 0;
-        pushFeed.setInt(1, member);
-        try (ResultSet rs = pushFeed.executeQuery()) {
-            while (rs.next()) {
-                if (3 * n + 3 > feedIds.length) {
-                    feedIds = Arrays.copyOf(feedIds, feedIds.length * 2);
-                }
-                feedIds[3 * n] = rs.getLong(1);
-                feedIds[3 * n + 1] = rs.getLong(2);
-                feedIds[3 * n + 2] = rs.getInt(3);
-                if (content) {
-                    if (3 * n + 3 > feedText.length) {
-                        feedText = Arrays.copyOf(feedText, Math.max(48, feedText.length * 2));
-                    }
-                    feedText[3 * n] = rs.getString(4);
-                    feedText[3 * n + 1] = rs.getString(5);
-                    feedText[3 * n + 2] = rs.getString(6);
-                }
-                n++;
-            }
-        }
-        // Sort row indexes by share id, highest first; a feed holds a share at most once.
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        long[] ids = feedIds;
-        Arrays.sort(order, (a, b) -> Long.compare(ids[3 * b], ids[3 * a]));
-        int top = Math.min(k, n);
-        for (int j = 0; j < top; j++) {
-            int i = order[j];
-            FeedList.Row row = out.add(ids[3 * i]);
-            row.resourceId = ids[3 * i + 1];
-            row.sharerId = (int) ids[3 * i + 2];
-            if (content) {
-                row.type = feedText[3 * i];
-                row.body = feedText[3 * i + 1];
-                row.doc = feedText[3 * i + 2];
-            } else {
-                feedResource.setLong(1, row.resourceId);
-                try (ResultSet rs = feedResource.executeQuery()) {
-                    if (rs.next()) {
-                        row.type = rs.getString(1);
-                        row.body = rs.getString(2);
-                        row.doc = rs.getString(3);
-                    }
-                }
-            }
-        }
-        if (content) {
-            Arrays.fill(feedText, 0, 3 * n, null);
+            throw SessionWrites.failed("VNF", e);
         }
     }
 
@@ -618,68 +427,19 @@ public class RelationalSession implements StoreSession {
      * transaction when one is open (autocommit off), which then commits or rolls back.
      */
     protected final void transaction(String action, Work work) {
-        lock();
-        try {
-            if (!c.getAutoCommit()) {
-                work.run();
-                return;
-            }
-            c.setAutoCommit(false);
-            try {
-                work.run();
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                rollbackQuietly();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
-        } catch (SQLException e) {
-            throw failed(action, e);
-        } finally {
-            unlock();
-        }
+        writes.transaction(action, work);
     }
 
     private void update(PreparedStatement ps, int rows, String action) throws SQLException {
-        lock();
-        try {
-            expect(ps.executeUpdate(), rows, action);
-        } finally {
-            unlock();
-        }
+        writes.update(ps, rows, action);
     }
 
-    /** A write that changed another number of rows met a state it was not valid for; BG counts it as an error. */
     private static void expect(int changed, int rows, String action) {
-        if (changed != rows) {
-            throw new StoreException(action + " changed " + changed + " rows, expected " + rows
-                    + " (the store does not hold the state the action was chosen for)");
-        }
-    }
-
-    private void lock() {
-        if (writeLock != null) {
-            writeLock.lock();
-        }
-    }
-
-    private void unlock() {
-        if (writeLock != null) {
-            writeLock.unlock();
-        }
-    }
-
-    private void rollbackQuietly() {
-        try {
-            c.rollback();
-        } catch (SQLException ignored) {
-            // The original failure is what the caller needs to see.
-        }
+        SessionWrites.expect(changed, rows, action);
     }
 
     private static StoreException failed(String action, SQLException e) {
-        return new StoreException(action + " failed: " + org.bgbench.store.ErrorText.message(e), e);
+        return SessionWrites.failed(action, e);
     }
 
     private void closeQuietly() {
