@@ -10,13 +10,37 @@ import org.bgbench.model.InvalidParameterException;
 import org.bgbench.runner.observe.Observers;
 import org.bgbench.store.ErrorText;
 import org.bgbench.store.StoreException;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** The {@code bg} command. */
-@Command(name = "bg", mixinStandardHelpOptions = true, version = "BG 0.1.0",
+@Command(
+        name = "bg",
+        mixinStandardHelpOptions = true,
+        version = "BG 0.1.0",
         description = "Rates data stores for interactive social-networking actions.",
-        subcommands = {QuickstartCommand.class, StoresCommand.class, LoadCommand.class, RunCommand.class, CompareCommand.class, RateCommand.class, SweepCommand.class, ScaleCommand.class, DeltaCommand.class, BreakevenCommand.class, ValidateCommand.class, DzipfCommand.class, GenerateCommand.class, KeysCommand.class, WorkerCommand.class, DeckCommand.class, ElasticityCommand.class, ShutdownCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            QuickstartCommand.class,
+            StoresCommand.class,
+            LoadCommand.class,
+            RunCommand.class,
+            CompareCommand.class,
+            RateCommand.class,
+            SweepCommand.class,
+            ScaleCommand.class,
+            DeltaCommand.class,
+            BreakevenCommand.class,
+            ValidateCommand.class,
+            DzipfCommand.class,
+            GenerateCommand.class,
+            KeysCommand.class,
+            WorkerCommand.class,
+            DeckCommand.class,
+            ElasticityCommand.class,
+            ShutdownCommand.class,
+            VerifyCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Bg {
     /** Exit code for bad input (unknown key, bad value, wrong usage). */
     public static final int BAD_INPUT = 2;
@@ -72,8 +96,8 @@ public final class Bg {
         // picocli's suggestion for a mistyped command, instead of the whole usage.
         cl.setParameterExceptionHandler((e, badArgs) -> {
             PrintWriter w = e.getCommandLine().getErr();
-            w.println("bg: error: " + e.getMessage() + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
-                    + " --help')");
+            w.println("bg: error: " + e.getMessage() + " (see '"
+                    + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
             CommandLine.UnmatchedArgumentException.printSuggestions(e, w);
             return BAD_INPUT;
         });
@@ -82,7 +106,8 @@ public final class Bg {
         cl.setExecutionStrategy(parsed -> {
             for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
                 if (!p.unmatched().isEmpty()) {
-                    throw new CommandLine.UnmatchedArgumentException(p.commandSpec().commandLine(), p.unmatched());
+                    throw new CommandLine.UnmatchedArgumentException(
+                            p.commandSpec().commandLine(), p.unmatched());
                 }
             }
             return new CommandLine.RunLast().execute(parsed);
@@ -91,8 +116,10 @@ public final class Bg {
             return cl.execute(args);
         } catch (OutOfMemoryError e) {
             // A size BG could not check beforehand (a store's sessions, a result): one line, as for every failure.
-            cl.getErr().println("bg: error: BG ran out of memory (" + e.getMessage() + "); give it more "
-                    + "(BG_JAVA_OPTS=-Xmx…, now " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB) or ask for less");
+            cl.getErr()
+                    .println("bg: error: BG ran out of memory (" + e.getMessage() + "); give it more "
+                            + "(BG_JAVA_OPTS=-Xmx…, now "
+                            + (Runtime.getRuntime().maxMemory() >> 20) + " MiB) or ask for less");
             return FAILED;
         } finally {
             // The console writers picocli makes are buffered: flush them, or what a command printed without a
@@ -106,7 +133,8 @@ public final class Bg {
         if (e instanceof StoreException || e instanceof LoadException) {
             return words(e);
         }
-        if (e instanceof InvalidParameterException || e instanceof ClusterCoordinator.ClusterException
+        if (e instanceof InvalidParameterException
+                || e instanceof ClusterCoordinator.ClusterException
                 || e instanceof WorkerException) {
             return e.getMessage();
         }

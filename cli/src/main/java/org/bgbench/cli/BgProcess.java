@@ -19,8 +19,7 @@ import org.bgbench.runner.Interrupts;
  * shell commands, their output streamed line by line with a prefix.
  */
 final class BgProcess {
-    private BgProcess() {
-    }
+    private BgProcess() {}
 
     /** This JVM, its options and class path, and BG's main class: how to start {@code bg} as a child process. */
     static List<String> bgCommand() {
@@ -52,8 +51,7 @@ final class BgProcess {
      * @param stdout        its standard output when captured, else empty
      * @param lastErrorLine its last non-blank line on standard error, or null
      */
-    record Finished(int exitCode, String stdout, String lastErrorLine) {
-    }
+    record Finished(int exitCode, String stdout, String lastErrorLine) {}
 
     /**
      * Runs {@code command} from the current directory and waits for it; its standard error always, and its standard
@@ -70,11 +68,16 @@ final class BgProcess {
      * SIGTERM of this process is passed on to the child as SIGTERM (a {@code bg} child then stops cleanly and writes
      * what it measured), since a signal sent to this process alone (the deck's stop button) does not reach it.
      */
-    static Finished run(List<String> command, String prefix, PrintWriter out, PrintWriter err, boolean capture,
-                        boolean stopOnInterrupt) throws IOException, InterruptedException {
+    static Finished run(
+            List<String> command,
+            String prefix,
+            PrintWriter out,
+            PrintWriter err,
+            boolean capture,
+            boolean stopOnInterrupt)
+            throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).start();
-        try (Interrupts.Registration r = stopOnInterrupt
-                ? Interrupts.onInterrupt(why -> p.destroy()) : () -> { }) {
+        try (Interrupts.Registration r = stopOnInterrupt ? Interrupts.onInterrupt(why -> p.destroy()) : () -> {}) {
             return finish(p, prefix, out, err, capture);
         }
     }

@@ -30,32 +30,47 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "breakeven", mixinStandardHelpOptions = true,
-        description = {"Break-even point of a physical design change (CIKM 2013 section H): from two results of the same",
+@Command(
+        name = "breakeven",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Break-even point of a physical design change (CIKM 2013 section H): from two results of the same",
             "workload, BASIC under the first design and NEW under the changed one, derives Q̄ and Ū (mean read and",
             "write service times under BASIC), u (write fraction) and X (read speed-up), prints the write slow-down Y",
             "the change may cost before the workload's mean service time gets worse, and whether NEW's measured",
             "write slow-down is inside it. A folder (a rating's or a sweep's) stands for its result with the fewest",
-            "threads, or the one at --threads: the formula assumes a lightly loaded store, without queueing."})
+            "threads, or the one at --threads: the formula assumes a lightly loaded store, without queueing."
+        })
 final class BreakevenCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "BASIC", description = "Result (JSON) or folder of results under the first design.")
+    @Parameters(
+            index = "0",
+            paramLabel = "BASIC",
+            description = "Result (JSON) or folder of results under the first design.")
     Path basic;
 
-    @Parameters(index = "1", paramLabel = "NEW", description = "Result (JSON) or folder of results under the changed design.")
+    @Parameters(
+            index = "1",
+            paramLabel = "NEW",
+            description = "Result (JSON) or folder of results under the changed design.")
     Path changed;
 
-    @Option(names = "--threads", paramLabel = "T",
+    @Option(
+            names = "--threads",
+            paramLabel = "T",
             description = "In folders, use the result measured at T threads (default: the fewest threads).")
     Integer threads;
 
-    @Option(names = "--write-fraction", paramLabel = "u",
-            description = "Evaluate the break-even point at this write fraction (0 < u ≤ 1) instead of BASIC's measured one,"
-                    + " e.g. for a mix that was not run (CIKM section H, observation 3).")
+    @Option(
+            names = "--write-fraction",
+            paramLabel = "u",
+            description =
+                    "Evaluate the break-even point at this write fraction (0 < u ≤ 1) instead of BASIC's measured one,"
+                            + " e.g. for a mix that was not run (CIKM section H, observation 3).")
     Double writeFraction;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the inputs and figures as JSON to FILE.")
@@ -81,8 +96,8 @@ final class BreakevenCommand implements Callable<Integer> {
                 try {
                     a = Action.valueOf(e.getKey());
                 } catch (IllegalArgumentException unknown) {
-                    throw new InvalidParameterException("RESULT", file + " has an action BG does not know: "
-                            + e.getKey());
+                    throw new InvalidParameterException(
+                            "RESULT", file + " has an action BG does not know: " + e.getKey());
                 }
                 if (a.isWrite()) {
                     writes += k.count();
@@ -92,7 +107,12 @@ final class BreakevenCommand implements Callable<Integer> {
                     readSum += k.count() * k.meanMs();
                 }
             }
-            return new ServiceTimes(file, r, reads, reads == 0 ? Double.NaN : readSum / reads, writes,
+            return new ServiceTimes(
+                    file,
+                    r,
+                    reads,
+                    reads == 0 ? Double.NaN : readSum / reads,
+                    writes,
                     writes == 0 ? Double.NaN : writeSum / writes);
         }
     }
@@ -102,7 +122,8 @@ final class BreakevenCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (writeFraction != null && !(writeFraction > 0 && writeFraction <= 1)) {
-            throw new InvalidParameterException("--write-fraction", "expected a number in (0, 1], got " + writeFraction);
+            throw new InvalidParameterException(
+                    "--write-fraction", "expected a number in (0, 1], got " + writeFraction);
         }
         if (threads != null && threads < 1) {
             throw new InvalidParameterException("--threads", "T must be at least 1, got " + threads);
@@ -115,20 +136,23 @@ final class BreakevenCommand implements Callable<Integer> {
         ServiceTimes b = ServiceTimes.of(bf, read(bf));
         ServiceTimes n = ServiceTimes.of(nf, read(nf));
         for (Path f : List.of(bf, nf)) {
-            if (ResultChecksum.checkQuietly(f)
-                    == ResultChecksum.Status.DIFFERS) {
+            if (ResultChecksum.checkQuietly(f) == ResultChecksum.Status.DIFFERS) {
                 err.println("bg: warning: " + ResultChecksum.differs(f));
             }
         }
         for (ServiceTimes s : List.of(b, n)) {
             String which = s == b ? "BASIC" : "NEW";
             if (s.reads() == 0) {
-                throw new InvalidParameterException(which, s.file() + " has no completed read action; the break-even "
-                        + "point needs reads and writes under both designs");
+                throw new InvalidParameterException(
+                        which,
+                        s.file() + " has no completed read action; the break-even "
+                                + "point needs reads and writes under both designs");
             }
             if (s.writes() == 0 && (writeFraction == null || s == n)) {
-                throw new InvalidParameterException(which, s.file() + " has no completed write action; the "
-                        + "break-even point needs reads and writes under both designs (use a mix with writes)");
+                throw new InvalidParameterException(
+                        which,
+                        s.file() + " has no completed write action; the "
+                                + "break-even point needs reads and writes under both designs (use a mix with writes)");
             }
         }
         double u = writeFraction != null ? writeFraction : b.writeFraction();
@@ -149,30 +173,57 @@ final class BreakevenCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "%-34s %-22s %-22s%n", "", "BASIC", "NEW");
         out.printf(Locale.ROOT, "%-34s %-22s %-22s%n", "result", b.file(), n.file());
         out.printf(Locale.ROOT, "%-34s %-22s %-22s%n", "mix", mix(b.result()), mix(n.result()));
-        out.printf(Locale.ROOT, "%-34s %-22d %-22d%n", "threads", b.result().threads(), n.result().threads());
-        out.printf(Locale.ROOT, "%-34s %-22s %-22s%n", "reads / writes completed", b.reads() + " / " + b.writes(),
+        out.printf(
+                Locale.ROOT,
+                "%-34s %-22d %-22d%n",
+                "threads",
+                b.result().threads(),
+                n.result().threads());
+        out.printf(
+                Locale.ROOT,
+                "%-34s %-22s %-22s%n",
+                "reads / writes completed",
+                b.reads() + " / " + b.writes(),
                 n.reads() + " / " + n.writes());
         out.printf(Locale.ROOT, "%-34s %-22.6f %-22.6f%n", "write fraction", b.writeFraction(), n.writeFraction());
         out.printf(Locale.ROOT, "%-34s %-22.4f %-22.4f%n", "mean read service time (ms)", b.readMs(), n.readMs());
         out.printf(Locale.ROOT, "%-34s %-22.4f %-22.4f%n", "mean write service time (ms)", b.writeMs(), n.writeMs());
         out.println();
-        out.printf(Locale.ROOT, "Q̄ = %.4f ms   Ū = %.4f ms   u = %.6f%s%n", be.readMs(), be.writeMs(), u,
+        out.printf(
+                Locale.ROOT,
+                "Q̄ = %.4f ms   Ū = %.4f ms   u = %.6f%s%n",
+                be.readMs(),
+                be.writeMs(),
+                u,
                 writeFraction != null ? " (--write-fraction)" : " (BASIC's)");
         out.printf(Locale.ROOT, "X = Q̄ / Q̄(NEW) = %.4f   (reads %s)%n", x, x >= 1 ? "faster" : "slower");
         out.printf(Locale.ROOT, "tolerable write slow-down Y = %s%n", number(tolerable));
         out.printf(Locale.ROOT, "measured write slow-down  Ū(NEW) / Ū = %.4f%n", measuredY);
         double s1 = be.basicServiceMs();
         double s2 = be.newServiceMs(measuredY);
-        out.printf(Locale.ROOT, "mean service time: BASIC %.4f ms (eq. 1), NEW %.4f ms (eq. 2 with the measured Y)%n",
-                s1, s2);
+        out.printf(
+                Locale.ROOT,
+                "mean service time: BASIC %.4f ms (eq. 1), NEW %.4f ms (eq. 2 with the measured Y)%n",
+                s1,
+                s2);
         boolean inside = measuredY <= tolerable;
         String verdict = inside
-                ? String.format(Locale.ROOT, "NEW's write slow-down %.4f is inside the tolerable %s: the change lowers "
-                        + "the mean service time by %.1f %% at u = %.6f", measuredY, number(tolerable),
-                        100 * (s1 - s2) / s1, u)
-                : String.format(Locale.ROOT, "NEW's write slow-down %.4f is beyond the tolerable %s: the change raises "
-                        + "the mean service time by %.1f %% at u = %.6f", measuredY, number(tolerable),
-                        100 * (s2 - s1) / s1, u);
+                ? String.format(
+                        Locale.ROOT,
+                        "NEW's write slow-down %.4f is inside the tolerable %s: the change lowers "
+                                + "the mean service time by %.1f %% at u = %.6f",
+                        measuredY,
+                        number(tolerable),
+                        100 * (s1 - s2) / s1,
+                        u)
+                : String.format(
+                        Locale.ROOT,
+                        "NEW's write slow-down %.4f is beyond the tolerable %s: the change raises "
+                                + "the mean service time by %.1f %% at u = %.6f",
+                        measuredY,
+                        number(tolerable),
+                        100 * (s2 - s1) / s1,
+                        u);
         out.println("verdict: " + verdict);
         for (String w : warnings(b, n)) {
             err.println("bg breakeven: warning: " + w);
@@ -224,8 +275,11 @@ final class BreakevenCommand implements Callable<Integer> {
                     + "); the formula compares one workload under two designs");
         } else if (Math.abs(b.writeFraction() - n.writeFraction()) > 0.1 * Math.max(b.writeFraction(), 1e-9)
                 && b.writes() + n.writes() > 200) {
-            w.add(String.format(Locale.ROOT, "measured write fractions differ by more than 10 %% (%.6f, %.6f)",
-                    b.writeFraction(), n.writeFraction()));
+            w.add(String.format(
+                    Locale.ROOT,
+                    "measured write fractions differ by more than 10 %% (%.6f, %.6f)",
+                    b.writeFraction(),
+                    n.writeFraction()));
         }
         if (b.result().threads() != n.result().threads()) {
             w.add("the results ran at different thread counts (" + b.result().threads() + ", "
@@ -256,7 +310,8 @@ final class BreakevenCommand implements Callable<Integer> {
         List<Path> files;
         try (Stream<Path> s = Files.walk(p, 2)) {
             files = s.filter(f -> f.toString().endsWith(".json") && Files.isRegularFile(f))
-                    .sorted(Comparator.naturalOrder()).toList();
+                    .sorted(Comparator.naturalOrder())
+                    .toList();
         }
         for (Path f : files) {
             try {
@@ -276,8 +331,8 @@ final class BreakevenCommand implements Callable<Integer> {
         }
         Path f = byThreads.get(threads);
         if (f == null) {
-            throw new InvalidParameterException("--threads", "no result at T = " + threads + " in " + p
-                    + "; it holds T = " + byThreads.keySet());
+            throw new InvalidParameterException(
+                    "--threads", "no result at T = " + threads + " in " + p + "; it holds T = " + byThreads.keySet());
         }
         return f;
     }
@@ -303,9 +358,10 @@ final class BreakevenCommand implements Callable<Integer> {
     @SuppressWarnings("unchecked")
     private static String design(RunResult r, RunResult other) {
         Object name = r.store().getOrDefault("name", "?");
-        Map<String, Object> mine = r.store().get("settings") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-        Map<String, Object> theirs = other.store().get("settings") instanceof Map<?, ?> m
-                ? (Map<String, Object>) m : Map.of();
+        Map<String, Object> mine =
+                r.store().get("settings") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        Map<String, Object> theirs =
+                other.store().get("settings") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
         StringBuilder s = new StringBuilder(String.valueOf(name));
         new TreeMap<>(mine).forEach((k, v) -> {
             if (!Objects.equals(v, theirs.get(k)) && !k.endsWith(".url") && !k.endsWith("password")) {

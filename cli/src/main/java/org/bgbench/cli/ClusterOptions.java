@@ -22,29 +22,46 @@ import picocli.CommandLine.Option;
 
 /** Options of the commands that can drive workers on other hosts instead of running everything here (dissertation 4.3). */
 final class ClusterOptions {
-    @Option(names = "--workers", paramLabel = "HOST:PORT,…", split = ",",
-            description = "Act as the coordinator of these workers ('bg worker --listen'); each owns a share of the graph.")
+    @Option(
+            names = "--workers",
+            paramLabel = "HOST:PORT,…",
+            split = ",",
+            description =
+                    "Act as the coordinator of these workers ('bg worker --listen'); each owns a share of the graph.")
     List<String> workers;
 
     // --- security options (issue 11): resolved by org.bgbench.cluster.security -----------------------------------
-    @Option(names = "--secret", paramLabel = "S",
+    @Option(
+            names = "--secret",
+            paramLabel = "S",
             description = "The workers' shared secret on the command line: works, but other users see it in ps.")
     String secret;
 
-    @Option(names = "--secret-file", paramLabel = "FILE",
+    @Option(
+            names = "--secret-file",
+            paramLabel = "FILE",
             description = "File holding the workers' shared secret (default: $BG_SECRET).")
     Path secretFile;
 
-    @Option(names = "--tls", description = "Talk TLS to the workers (trusting the system's CAs unless --tls-ca or --tls-pin).")
+    @Option(
+            names = "--tls",
+            description = "Talk TLS to the workers (trusting the system's CAs unless --tls-ca or --tls-pin).")
     boolean tls;
 
-    @Option(names = "--tls-ca", paramLabel = "PEM",
-            description = "Trust workers whose certificates these CAs signed and that name the host in --workers; implies --tls.")
+    @Option(
+            names = "--tls-ca",
+            paramLabel = "PEM",
+            description =
+                    "Trust workers whose certificates these CAs signed and that name the host in --workers; implies --tls.")
     Path tlsCa;
 
-    @Option(names = "--tls-pin", paramLabel = "SHA256,…", split = ",",
-            description = "Trust exactly the worker certificates with these SHA-256 fingerprints (each worker prints its "
-                    + "own); implies --tls.")
+    @Option(
+            names = "--tls-pin",
+            paramLabel = "SHA256,…",
+            split = ",",
+            description =
+                    "Trust exactly the worker certificates with these SHA-256 fingerprints (each worker prints its "
+                            + "own); implies --tls.")
     List<String> tlsPins;
 
     /** The secret and TLS trust from the options above; bad values are bad input naming the option. */
@@ -52,8 +69,13 @@ final class ClusterOptions {
         String s;
         TlsClient t;
         try {
-            s = Secrets.resolve(Secrets.Side.COORDINATOR,
-                    secret, secretFile, System::getenv, line -> err.println("bg: " + line)).secret();
+            s = Secrets.resolve(
+                            Secrets.Side.COORDINATOR,
+                            secret,
+                            secretFile,
+                            System::getenv,
+                            line -> err.println("bg: " + line))
+                    .secret();
             t = TlsClient.resolve(tls, tlsCa, tlsPins);
         } catch (SecurityOptionException e) {
             throw new InvalidParameterException(e.option(), e.getMessage());
@@ -63,12 +85,17 @@ final class ClusterOptions {
     }
     // --- end of security options -----------------------------------------------------------------------------------
 
-    @Option(names = "--worker-rates", paramLabel = "R,…", split = ",",
+    @Option(
+            names = "--worker-rates",
+            paramLabel = "R,…",
+            split = ",",
             description = "Relative request rates of heterogeneous workers (USC: probs); shares of members and threads "
                     + "follow them (default: equal).")
     List<Double> rates;
 
-    @Option(names = "--calibrate", paramLabel = "DURATION",
+    @Option(
+            names = "--calibrate",
+            paramLabel = "DURATION",
             description = "Measure each worker's rate alone for this long first (then undo its writes) and size the "
                     + "shares of members and threads by those rates (heterogeneous workers); replaces --worker-rates.")
     String calibrate;
@@ -77,18 +104,35 @@ final class ClusterOptions {
      * Opens the workers with their shares: equal or --worker-rates, or, with --calibrate, by rates measured in a short
      * run of each worker alone. Returns whether the store holds the graph.
      */
-    boolean open(ClusterCoordinator c, StoreProvider provider, Map<String, String> params, SocialGraph graph,
-                 WorkloadSpec ws, ExperimentSpec template, int calibrationThreads) {
+    boolean open(
+            ClusterCoordinator c,
+            StoreProvider provider,
+            Map<String, String> params,
+            SocialGraph graph,
+            WorkloadSpec ws,
+            ExperimentSpec template,
+            int calibrationThreads) {
         Duration d = calibrate == null ? null : Durations.parse("--calibrate", calibrate);
         // The workers' stores derive their default timeouts from β, as this process's would.
         Map<String, String> withBeta = new TreeMap<>(params);
         withBeta.put(StoreSettings.BETA_PARAMETER, Durations.format(template.beta()));
-        return c.open(provider.name(), withBeta, graph, ws, rates(), provider.traits().onePerWorker(), d, template,
+        return c.open(
+                provider.name(),
+                withBeta,
+                graph,
+                ws,
+                rates(),
+                provider.traits().onePerWorker(),
+                d,
+                template,
                 calibrationThreads);
     }
 
-    @Option(names = "--keep-going", description = "bg rate: when a worker fails, drop it, plan the graph over the "
-            + "others, restore the store (image or reload) and go on; without it the rating stops with what it measured.")
+    @Option(
+            names = "--keep-going",
+            description =
+                    "bg rate: when a worker fails, drop it, plan the graph over the "
+                            + "others, restore the store (image or reload) and go on; without it the rating stops with what it measured.")
     boolean keepGoing;
 
     boolean active() {

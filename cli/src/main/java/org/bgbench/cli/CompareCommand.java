@@ -15,13 +15,17 @@ import org.bgbench.measurement.report.ResultChecksum;
 import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.model.InvalidParameterException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "compare", mixinStandardHelpOptions = true,
-        description = {"One line per run result (JSON files or folders of them): store, mix, T, throughput, p95, CPU.",
-            "A result whose figures no longer match the checksum BG wrote with them is marked '!' before its file."})
+@Command(
+        name = "compare",
+        mixinStandardHelpOptions = true,
+        description = {
+            "One line per run result (JSON files or folders of them): store, mix, T, throughput, p95, CPU.",
+            "A result whose figures no longer match the checksum BG wrote with them is marked '!' before its file."
+        })
 final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -44,8 +48,19 @@ final class CompareCommand implements Callable<Integer> {
                 throw new InvalidParameterException("RESULT", "no such file or folder: " + p);
             }
         }
-        out.printf("%-10s %-9s %6s %12s %9s %9s %8s %8s %8s %9s  %s%n", "store", "mix", "T", "actions/s", "p50 ms",
-                "p95 ms", "≤β %", "BG cores", "store c.", "BG µs/act", "file");
+        out.printf(
+                "%-10s %-9s %6s %12s %9s %9s %8s %8s %8s %9s  %s%n",
+                "store",
+                "mix",
+                "T",
+                "actions/s",
+                "p50 ms",
+                "p95 ms",
+                "≤β %",
+                "BG cores",
+                "store c.",
+                "BG µs/act",
+                "file");
         for (Path f : files) {
             RunResult r;
             try {
@@ -67,11 +82,21 @@ final class CompareCommand implements Callable<Integer> {
             CpuResult c = r.cpu();
             // A figure changed by hand since BG wrote the file: listed, and marked as such.
             boolean edited = ResultChecksum.checkQuietly(f) == ResultChecksum.Status.DIFFERS;
-            out.printf(Locale.ROOT, "%-10s %-9s %6d %,12.0f %9.3f %9.3f %8.2f %8s %8s %9s %s %s%n",
-                    r.store().getOrDefault("name", "?"), r.workload().getOrDefault("mix_name", "?"), r.threads(),
-                    r.throughput(), nz(r.total().p50Ms()), nz(r.total().p95Ms()), nz(r.total().withinBetaPct()),
-                    fmt(c == null ? null : c.bgCores()), fmt(c == null ? null : c.storeCores()),
-                    fmt(c == null ? null : c.bgUsPerAction()), edited ? "!" : " ", f);
+            out.printf(
+                    Locale.ROOT,
+                    "%-10s %-9s %6d %,12.0f %9.3f %9.3f %8.2f %8s %8s %9s %s %s%n",
+                    r.store().getOrDefault("name", "?"),
+                    r.workload().getOrDefault("mix_name", "?"),
+                    r.threads(),
+                    r.throughput(),
+                    nz(r.total().p50Ms()),
+                    nz(r.total().p95Ms()),
+                    nz(r.total().withinBetaPct()),
+                    fmt(c == null ? null : c.bgCores()),
+                    fmt(c == null ? null : c.storeCores()),
+                    fmt(c == null ? null : c.bgUsPerAction()),
+                    edited ? "!" : " ",
+                    f);
             if (edited) {
                 out.println("  (! " + ResultChecksum.differs(f) + ")");
             }

@@ -20,34 +20,52 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "deck", mixinStandardHelpOptions = true,
+@Command(
+        name = "deck",
+        mixinStandardHelpOptions = true,
         description = "BG's visualization deck: set up, load, run and rate from a browser, watch runs live (also "
                 + "those started from a terminal), browse and compare results (docs/deck.md).")
 final class DeckCommand implements Callable<Integer> {
-    private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
-            + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*");
+    private static final Pattern HOST_NAME = Pattern.compile(
+            "[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?" + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*");
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:7878",
+    @Option(
+            names = "--listen",
+            paramLabel = "HOST:PORT",
+            defaultValue = "127.0.0.1:7878",
             description = "Address to serve on (default ${DEFAULT-VALUE}; port 0: any free one).")
     String listen;
 
-    @Option(names = "--token", paramLabel = "T", description = "Required on every request (the printed address "
-            + "carries it), at least 16 characters; default: a random one, printed once.")
+    @Option(
+            names = "--token",
+            paramLabel = "T",
+            description = "Required on every request (the printed address "
+                    + "carries it), at least 16 characters; default: a random one, printed once.")
     String token;
 
-    @Option(names = "--allow-host", paramLabel = "NAME", split = ",", description = "Also accept requests naming "
-            + "this host (e.g. the machine's DNS name); by default only the addresses the deck listens on.")
+    @Option(
+            names = "--allow-host",
+            paramLabel = "NAME",
+            split = ",",
+            description = "Also accept requests naming "
+                    + "this host (e.g. the machine's DNS name); by default only the addresses the deck listens on.")
     List<String> allowHosts = new ArrayList<>();
 
-    @Option(names = JobInputs.ALLOW_OPTION, description = "Let jobs started from the page load code or files from "
-            + "elsewhere: driver jars, Maven drivers and repositories, dialect files, paths outside --runs.")
+    @Option(
+            names = JobInputs.ALLOW_OPTION,
+            description = "Let jobs started from the page load code or files from "
+                    + "elsewhere: driver jars, Maven drivers and repositories, dialect files, paths outside --runs.")
     boolean allowExternal;
 
-    @Option(names = "--runs", paramLabel = "DIR", defaultValue = "runs",
-            description = "The results directory the deck browses and its commands write to (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--runs",
+            paramLabel = "DIR",
+            defaultValue = "runs",
+            description =
+                    "The results directory the deck browses and its commands write to (default ${DEFAULT-VALUE}).")
     Path runs;
 
     @Override
@@ -59,8 +77,10 @@ final class DeckCommand implements Callable<Integer> {
         }
         for (String h : allowHosts) {
             if (!HOST_NAME.matcher(h).matches()) {
-                throw new InvalidParameterException("--allow-host", "expected a host name such as bench.example.org"
-                        + " (letters, digits, '-' and '.', no port or scheme); got '" + h + "'");
+                throw new InvalidParameterException(
+                        "--allow-host",
+                        "expected a host name such as bench.example.org"
+                                + " (letters, digits, '-' and '.', no port or scheme); got '" + h + "'");
             }
         }
         if (Files.exists(runs) && !Files.isDirectory(runs)) {
@@ -79,8 +99,8 @@ final class DeckCommand implements Callable<Integer> {
             throw new InvalidParameterException("--listen", "cannot listen on " + listen + ": " + e.getMessage());
         }
         CountDownLatch stop = new CountDownLatch(1);
-        try (deck; Interrupts.Registration r = Interrupts.onInterrupt(
-                why -> stop.countDown())) {
+        try (deck;
+                Interrupts.Registration r = Interrupts.onInterrupt(why -> stop.countDown())) {
             err.println("bg deck: open " + deck.uri() + " (results in " + runs.toAbsolutePath() + "; Ctrl-C stops "
                     + "the deck, not the runs it started)");
             err.flush();
@@ -99,8 +119,10 @@ final class DeckCommand implements Callable<Integer> {
             port = -1;
         }
         if (colon <= 0 || host.isBlank() || port < 0 || port > 65535) {
-            throw new InvalidParameterException("--listen", "expected HOST:PORT with a port 0..65535 (0: any free "
-                    + "one), e.g. 127.0.0.1:7878; got '" + text + "'");
+            throw new InvalidParameterException(
+                    "--listen",
+                    "expected HOST:PORT with a port 0..65535 (0: any free " + "one), e.g. 127.0.0.1:7878; got '" + text
+                            + "'");
         }
         InetSocketAddress a = new InetSocketAddress(host, port);
         if (a.isUnresolved()) {

@@ -44,11 +44,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "delta", mixinStandardHelpOptions = true,
-        description = {"Delta Analyzer (dissertation 7.3): the shortest experiment duration δ that gives the same",
+@Command(
+        name = "delta",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Delta Analyzer (dissertation 7.3): the shortest experiment duration δ that gives the same",
             "throughput as a long run. Finds a saturating T (unless --threads is given) by doubling T in short probe",
             "runs until the store's CPU or the throughput stops rising, runs once for --duration at that T and",
-            "finds the smallest δ whose m consecutive windows agree within π %%; falls back to Δ (--duration)."})
+            "finds the smallest δ whose m consecutive windows agree within π %%; falls back to Δ (--duration)."
+        })
 final class DeltaCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** A doubling of T that raises CPU and throughput by less than this fraction means T saturates. */
@@ -60,47 +64,78 @@ final class DeltaCommand implements Callable<Integer> {
     @Mixin
     StoreOptions storeOptions;
 
-    @Option(names = "--workload", paramLabel = "NAME", defaultValue = "high",
+    @Option(
+            names = "--workload",
+            paramLabel = "NAME",
+            defaultValue = "high",
             description = "A named mix (default ${DEFAULT-VALUE}).")
     String workload;
 
     @Option(names = "--threads", paramLabel = "T", description = "T of the long run (default: found by probing).")
     Integer threads;
 
-    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "60s",
+    @Option(
+            names = "--duration",
+            paramLabel = "DURATION",
+            defaultValue = "60s",
             description = "Length of the long run, Δ (default ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--pi", paramLabel = "PCT", defaultValue = "10",
-            description = "π: tolerated deviation of a window's throughput from the windows' mean, %% (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--pi",
+            paramLabel = "PCT",
+            defaultValue = "10",
+            description =
+                    "π: tolerated deviation of a window's throughput from the windows' mean, %% (default ${DEFAULT-VALUE}).")
     double pi;
 
-    @Option(names = "--m", paramLabel = "M", defaultValue = "3",
+    @Option(
+            names = "--m",
+            paramLabel = "M",
+            defaultValue = "3",
             description = "Consecutive windows that must agree (default ${DEFAULT-VALUE}).")
     int m;
 
-    @Option(names = "--deltas", paramLabel = "S,S,…", split = ",",
+    @Option(
+            names = "--deltas",
+            paramLabel = "S,S,…",
+            split = ",",
             description = "Candidate δs in seconds (default 1,2,3,5,10,15,20,30,60,120,…).")
     List<Integer> deltas;
 
-    @Option(names = "--skip", paramLabel = "S", defaultValue = "0",
+    @Option(
+            names = "--skip",
+            paramLabel = "S",
+            defaultValue = "0",
             description = "Seconds at the start of the measured series left out (default ${DEFAULT-VALUE}).")
     int skip;
 
-    @Option(names = "--mix-tolerance", paramLabel = "SHARE", defaultValue = "0.05",
+    @Option(
+            names = "--mix-tolerance",
+            paramLabel = "SHARE",
+            defaultValue = "0.05",
             description = "Tolerated absolute difference between an action's issued and configured share "
                     + "(default ${DEFAULT-VALUE}).")
     double mixTolerance;
 
-    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "1s",
+    @Option(
+            names = "--warmup",
+            paramLabel = "DURATION",
+            defaultValue = "1s",
             description = "Warm-up of every run, not measured (default ${DEFAULT-VALUE}).")
     String warmup;
 
-    @Option(names = "--probe", paramLabel = "DURATION", defaultValue = "5s",
+    @Option(
+            names = "--probe",
+            paramLabel = "DURATION",
+            defaultValue = "5s",
             description = "Length of each probe run while looking for a saturating T (default ${DEFAULT-VALUE}).")
     String probe;
 
-    @Option(names = "--max-threads", paramLabel = "T", defaultValue = "1024",
+    @Option(
+            names = "--max-threads",
+            paramLabel = "T",
+            defaultValue = "1024",
             description = "Largest T to probe (default ${DEFAULT-VALUE}).")
     int maxThreads;
 
@@ -117,9 +152,11 @@ final class DeltaCommand implements Callable<Integer> {
         }
         List<Double> w = result.windowThroughputs();
         boolean falling = w.size() >= 2 && w.get(w.size() - 1) < w.get(0);
-        return String.format(Locale.ROOT, "the mix shares resources (SR %.2f %% of requests): every share makes later "
-                + "feeds larger%s, so no δ shorter than Δ gives Δ's answer (dissertation 7.3, figure 7.12); compare "
-                + "feed designs by throughput versus T at one duration with bg sweep instead of a SoAR",
+        return String.format(
+                Locale.ROOT,
+                "the mix shares resources (SR %.2f %% of requests): every share makes later "
+                        + "feeds larger%s, so no δ shorter than Δ gives Δ's answer (dissertation 7.3, figure 7.12); compare "
+                        + "feed designs by throughput versus T at one duration with bg sweep instead of a SoAR",
                 100 * ws.mix().perRequest(Action.SR),
                 falling ? " and throughput fell from window to window" : "");
     }
@@ -145,8 +182,9 @@ final class DeltaCommand implements Callable<Integer> {
         StoreProvider provider = storeOptions.provider(StoreRegistry.discover());
         Parameters params = storeOptions.parameters();
         if (Mixes.find(workload).isEmpty()) {
-            throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named mixes: "
-                    + String.join(", ", Mixes.names()));
+            throw new InvalidParameterException(
+                    "--workload",
+                    "'" + workload + "' is not a named mix; named mixes: " + String.join(", ", Mixes.names()));
         }
         params.put("mix", workload, "--workload");
         ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
@@ -155,21 +193,36 @@ final class DeltaCommand implements Callable<Integer> {
         WorkloadSpec ws = plan.workload();
         EmulatorConfig.ThreadKind kind = setup.threadKind();
         StoreSettings storeSettings = setup.storeSettings(storeOptions);
-        Path file = out != null ? out : Path.of("runs", "delta-"
-                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".json");
+        Path file = out != null
+                ? out
+                : Path.of(
+                        "runs",
+                        "delta-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                                + ".json");
         OutputGuard.file("--out", file);
         OutputGuard.runResult("--out", runFile(file));
         int loaders = setup.loaders();
-        try (LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
-                loaders, RunKeys.verifySample(params), err)) {
+        try (LocalStore store = LocalStore.open(
+                provider,
+                storeSettings,
+                graph,
+                LocalStore.IfMissing.REFUSE,
+                loaders,
+                RunKeys.verifySample(params),
+                err)) {
             // The analysis goes through a space reserve; a file still not written is named after the figures.
             ReportFiles files = new ReportFiles();
             files.reserve(file);
-            Runner runner = new Runner(store, ws, ExperimentSpec.timed(ws, 1, big, warm, kind,
-                    ExperimentSpec.DEFAULT_BETA, null), files);
+            Runner runner = new Runner(
+                    store, ws, ExperimentSpec.timed(ws, 1, big, warm, kind, ExperimentSpec.DEFAULT_BETA, null), files);
             List<Map<String, Object>> probes = new ArrayList<>();
             int t = threads != null ? threads : saturatingThreads(runner, probeDuration, probes, err);
-            err.printf(Locale.ROOT, "bg: delta run: %s on %s, T=%d for %s%n", workload, provider.name(), t,
+            err.printf(
+                    Locale.ROOT,
+                    "bg: delta run: %s on %s, T=%d for %s%n",
+                    workload,
+                    provider.name(),
+                    t,
                     Durations.format(big));
             Path runFile = runFile(file);
             if (file.getParent() != null) {
@@ -177,7 +230,8 @@ final class DeltaCommand implements Callable<Integer> {
             }
             RunResult r = runner.run(t, big, runFile);
             List<SeriesPoint> series = r.series();
-            double[] perSecond = series.stream().mapToDouble(SeriesPoint::throughput).toArray();
+            double[] perSecond =
+                    series.stream().mapToDouble(SeriesPoint::throughput).toArray();
             if (perSecond.length < settings.minimumSeconds()) {
                 throw new StoreException("the run measured only " + perSecond.length
                         + " s of series; the analysis needs " + settings.minimumSeconds() + " s");
@@ -207,18 +261,28 @@ final class DeltaCommand implements Callable<Integer> {
             files.write(file, JSON.writeValueAsString(json));
             files.release();
 
-            stdout.printf(Locale.ROOT, "T=%d, %s measured, %,.0f actions/s overall%n", t,
-                    Durations.format(big), r.throughput());
-            stdout.printf(Locale.ROOT, "δ = %s s%s%n", fmt(result.deltaS()), result.converged() ? "" : " (Δ, not converged)");
-            stdout.println("window throughputs (actions/s): " + result.windowThroughputs().stream()
-                    .map(v -> String.format(Locale.ROOT, "%,.1f", v)).toList());
+            stdout.printf(
+                    Locale.ROOT,
+                    "T=%d, %s measured, %,.0f actions/s overall%n",
+                    t,
+                    Durations.format(big),
+                    r.throughput());
+            stdout.printf(
+                    Locale.ROOT, "δ = %s s%s%n", fmt(result.deltaS()), result.converged() ? "" : " (Δ, not converged)");
+            stdout.println("window throughputs (actions/s): "
+                    + result.windowThroughputs().stream()
+                            .map(v -> String.format(Locale.ROOT, "%,.1f", v))
+                            .toList());
             stdout.println("reason: " + result.reason());
             if (growth != null) {
                 stdout.println("  ! " + growth);
             }
             if (mixDeviation > mixTolerance) {
-                stdout.printf(Locale.ROOT, "  ! the issued mix differs from the configured one by %.3f over the run "
-                        + "(tolerance %s)%n", mixDeviation, fmt(mixTolerance));
+                stdout.printf(
+                        Locale.ROOT,
+                        "  ! the issued mix differs from the configured one by %.3f over the run " + "(tolerance %s)%n",
+                        mixDeviation,
+                        fmt(mixTolerance));
             }
             stdout.println("Result: " + file.toAbsolutePath());
             String unwritten = files.errorLine("the analysis above");
@@ -231,8 +295,8 @@ final class DeltaCommand implements Callable<Integer> {
     }
 
     /** Doubles T from 1 in probe runs until CPU or throughput stops rising by more than {@link #RISE}. */
-    private int saturatingThreads(Runner runner, Duration probeDuration, List<Map<String, Object>> probes,
-                                  PrintWriter err) {
+    private int saturatingThreads(
+            Runner runner, Duration probeDuration, List<Map<String, Object>> probes, PrintWriter err) {
         int t = 1;
         double lastTp = -1;
         Double lastCpu = null;
@@ -245,15 +309,23 @@ final class DeltaCommand implements Callable<Integer> {
             p.put("cpu_cores", cpu);
             p.put("cpu_source", r.cpu() != null && r.cpu().storeCores() != null ? "store_cores" : "bg_cores");
             probes.add(p);
-            err.printf(Locale.ROOT, "bg: probe T=%d: %,.0f actions/s, CPU %s cores%n", t, r.throughput(),
+            err.printf(
+                    Locale.ROOT,
+                    "bg: probe T=%d: %,.0f actions/s, CPU %s cores%n",
+                    t,
+                    r.throughput(),
                     cpu == null ? "?" : String.format(Locale.ROOT, "%.2f", cpu));
             if (lastTp >= 0) {
                 boolean tpFlat = r.throughput() <= lastTp * (1 + RISE);
                 boolean cpuFlat = cpu != null && lastCpu != null && cpu <= lastCpu * (1 + RISE);
                 if (tpFlat || cpuFlat) {
                     int chosen = t / 2;
-                    err.printf(Locale.ROOT, "bg: T=%d saturates the store (%s stopped rising at T=%d)%n", chosen,
-                            tpFlat ? "throughput" : "CPU", t);
+                    err.printf(
+                            Locale.ROOT,
+                            "bg: T=%d saturates the store (%s stopped rising at T=%d)%n",
+                            chosen,
+                            tpFlat ? "throughput" : "CPU",
+                            t);
                     return chosen;
                 }
             }
@@ -299,17 +371,18 @@ final class DeltaCommand implements Callable<Integer> {
     }
 
     /** Runs experiments against one store, keeping BG's state between them (validation off). */
-    private record Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template,
-                          ReportFiles files, int[] count) {
-        Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template,
-               ReportFiles files) {
+    private record Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template, ReportFiles files, int[] count) {
+        Runner(LocalStore store, WorkloadSpec ws, ExperimentSpec template, ReportFiles files) {
             this(store, ws, template, files, new int[1]);
         }
 
         RunResult run(int threads, Duration duration, Path out) {
             count[0]++;
-            Experiment.Outcome o = store.run(ws, template.withThreads(threads).withDuration(duration)
-                    .withSeed(template.seed() + count[0]), out, null);
+            Experiment.Outcome o = store.run(
+                    ws,
+                    template.withThreads(threads).withDuration(duration).withSeed(template.seed() + count[0]),
+                    out,
+                    null);
             files.failed(o.unwritten());
             if (!o.run().completed() || o.unsealed() != null) {
                 throw new StoreException("the run at T=" + threads + " stopped: "

@@ -17,38 +17,58 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "dzipf", mixinStandardHelpOptions = true,
-        description = {"How far D-Zipfian (each of N workers draws from its own cluster of members) is from one",
+@Command(
+        name = "dzipf",
+        mixinStandardHelpOptions = true,
+        description = {
+            "How far D-Zipfian (each of N workers draws from its own cluster of members) is from one",
             "centralised Zipfian over all members: χ² from the probabilities and from a sample of drawn ids.",
-            "A range of N (--workers 1-16) prints one line per N."})
+            "A range of N (--workers 1-16) prints one line per N."
+        })
 final class DzipfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-M", "--members"}, defaultValue = "10000", description = "Members M (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-M", "--members"},
+            defaultValue = "10000",
+            description = "Members M (default ${DEFAULT-VALUE}).")
     int members;
 
-    @Option(names = "--theta", defaultValue = "0.27", description = "Zipfian θ (zipfianmean), from 0 (most skewed) "
-            + "to 1 (uniform); BG's default ${DEFAULT-VALUE} sends ~62 %% of draws to 20 %% of the members, 0.01 is "
-            + "YCSB's constant 0.99.")
+    @Option(
+            names = "--theta",
+            defaultValue = "0.27",
+            description = "Zipfian θ (zipfianmean), from 0 (most skewed) "
+                    + "to 1 (uniform); BG's default ${DEFAULT-VALUE} sends ~62 %% of draws to 20 %% of the members, 0.01 is "
+                    + "YCSB's constant 0.99.")
     double theta;
 
-    @Option(names = {"-N", "--workers"}, defaultValue = "1-16", description = "Workers N, or a range A-B "
-            + "(default ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-N", "--workers"},
+            defaultValue = "1-16",
+            description = "Workers N, or a range A-B " + "(default ${DEFAULT-VALUE}).")
     String workers;
 
-    @Option(names = "--rates", split = ",", description = "Relative request rates of the workers (heterogeneous "
-            + "D-Zipfian, e.g. 1,1,2); replaces --workers.")
+    @Option(
+            names = "--rates",
+            split = ",",
+            description = "Relative request rates of the workers (heterogeneous "
+                    + "D-Zipfian, e.g. 1,1,2); replaces --workers.")
     double[] rates;
 
-    @Option(names = "--requests", defaultValue = "1000000", description = "Ids drawn for the sampled χ² "
-            + "(0: skip the sample; default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--requests",
+            defaultValue = "1000000",
+            description = "Ids drawn for the sampled χ² " + "(0: skip the sample; default ${DEFAULT-VALUE}).")
     long requests;
 
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the rank scramble and the sample.")
     long seed;
 
-    @Option(names = "--fragments", paramLabel = "F", defaultValue = "0",
+    @Option(
+            names = "--fragments",
+            paramLabel = "F",
+            defaultValue = "0",
             description = "Workers own whole graph fragments, as 'bg run --workers' assigns them (F fragments of M "
                     + "members; F ≥ N); 0: members assigned rank by rank as in the dissertation (default).")
     int fragments;
@@ -64,18 +84,26 @@ final class DzipfCommand implements Callable<Integer> {
             throw new InvalidParameterException("--requests", "must be 0 or more, got " + requests);
         }
         if (rates != null) {
-            out.print(DZipfian.heterogeneous(members, theta, rates, seed).report(requests, seed).format());
+            out.print(DZipfian.heterogeneous(members, theta, rates, seed)
+                    .report(requests, seed)
+                    .format());
             return 0;
         }
         int[] range = parseRange(workers);
         if (range[0] == range[1]) {
-            out.print(DZipfian.homogeneous(members, theta, range[0], seed).report(requests, seed).format());
+            out.print(DZipfian.homogeneous(members, theta, range[0], seed)
+                    .report(requests, seed)
+                    .format());
             return 0;
         }
-        out.printf(Locale.ROOT, "D-Zipfian vs centralised Zipfian, M=%d θ=%s%s%n", members, theta,
+        out.printf(
+                Locale.ROOT,
+                "D-Zipfian vs centralised Zipfian, M=%d θ=%s%s%n",
+                members,
+                theta,
                 requests > 0 ? String.format(Locale.ROOT, ", sample of %,d ids", requests) : "");
-        out.printf(Locale.ROOT, "%4s %14s %14s %14s %12s%n", "N", "χ² (probs)", "χ² (sample)", "noise floor",
-                "Pearson p");
+        out.printf(
+                Locale.ROOT, "%4s %14s %14s %14s %12s%n", "N", "χ² (probs)", "χ² (sample)", "noise floor", "Pearson p");
         List<String> lines = new ArrayList<>();
         if (fragments > 0) {
             out.printf(Locale.ROOT, "Workers own whole fragments: F=%d, as bg run --workers assigns them%n", fragments);
@@ -84,8 +112,14 @@ final class DzipfCommand implements Callable<Integer> {
             DZipfian d = fragments > 0 ? byFragments(n) : DZipfian.homogeneous(members, theta, n, seed);
             if (requests > 0) {
                 DZipfian.Sample s = d.sample(requests, seed);
-                lines.add(String.format(Locale.ROOT, "%4d %14.4e %14.4e %14.4e %12.4f", n, d.chiSquare(),
-                        s.chiSquare(), s.noiseFloor(), s.fit().pValue()));
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "%4d %14.4e %14.4e %14.4e %12.4f",
+                        n,
+                        d.chiSquare(),
+                        s.chiSquare(),
+                        s.noiseFloor(),
+                        s.fit().pValue()));
             } else {
                 lines.add(String.format(Locale.ROOT, "%4d %14.4e %14s %14s %12s", n, d.chiSquare(), "-", "-", "-"));
             }
@@ -102,12 +136,19 @@ final class DzipfCommand implements Callable<Integer> {
     /** The D-Zipfian of a cluster run: fragments assigned to N equal workers by {@link ClusterPlan}. */
     private DZipfian byFragments(int n) {
         if (fragments < n) {
-            throw new InvalidParameterException("--fragments", "N=" + n + " workers need at least " + n
-                    + " fragments, got " + fragments);
+            throw new InvalidParameterException(
+                    "--fragments", "N=" + n + " workers need at least " + n + " fragments, got " + fragments);
         }
-        SocialGraph g = new SocialGraph(
-                GraphSpec.builder().members(members).friendsPerMember(2).resourcesPerMember(0).attributeCount(1)
-                        .attributeLength(1).commentLength(1).fragments(fragments).seed(seed).build());
+        SocialGraph g = new SocialGraph(GraphSpec.builder()
+                .members(members)
+                .friendsPerMember(2)
+                .resourcesPerMember(0)
+                .attributeCount(1)
+                .attributeLength(1)
+                .commentLength(1)
+                .fragments(fragments)
+                .seed(seed)
+                .build());
         double[] rates = new double[n];
         Arrays.fill(rates, 1);
         return ClusterPlan.assign(g, rates, seed).dzipfian(theta);
@@ -123,13 +164,14 @@ final class DzipfCommand implements Callable<Integer> {
                 throw new NumberFormatException();
             }
             if (b > members) {
-                throw new InvalidParameterException("--workers", "needs at least one member per worker: " + b
-                        + " workers for " + members + " members");
+                throw new InvalidParameterException(
+                        "--workers",
+                        "needs at least one member per worker: " + b + " workers for " + members + " members");
             }
             return new int[] {a, b};
         } catch (NumberFormatException e) {
-            throw new InvalidParameterException("--workers", "must be a count N ≥ 1 or a range A-B with "
-                    + "1 ≤ A ≤ B, got '" + text + "'");
+            throw new InvalidParameterException(
+                    "--workers", "must be a count N ≥ 1 or a range A-B with " + "1 ≤ A ≤ B, got '" + text + "'");
         }
     }
 }

@@ -49,13 +49,17 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "elasticity", mixinStandardHelpOptions = true,
-        description = {"Measure how a loaded store absorbs new nodes under load (elasticity paper, sections 2 and 5):",
+@Command(
+        name = "elasticity",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Measure how a loaded store absorbs new nodes under load (elasticity paper, sections 2 and 5):",
             "request sets of R actions (80 %% reads by default) back to back on threads ∝ nodes, each point the mean",
             "of several sets; after the baseline BG runs your --add command(s) and keeps timing until the store is",
             "stable again (the last X delta times within the baseline's median). Prints and writes the stabilisation",
             "time, the elasticity score (A+B)/((Rt1+Rt2)(Av1+Av2)) with its terms, a chart, and with --previous the",
-            "scalability score (Avg_2N − Avg_N)/Avg_N. docs/scaling.md."})
+            "scalability score (Avg_2N − Avg_N)/Avg_N. docs/scaling.md."
+        })
 final class ElasticityCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** The report and its chart, each through a space reserve; what cannot be written is named after the figures. */
@@ -67,81 +71,138 @@ final class ElasticityCommand implements Callable<Integer> {
     @Mixin
     StoreOptions storeOptions;
 
-    @Option(names = "--nodes", paramLabel = "N", required = true,
+    @Option(
+            names = "--nodes",
+            paramLabel = "N",
+            required = true,
             description = "Nodes of the store when the test begins (threads = N × --threads-per-node).")
     int nodes;
 
-    @Option(names = "--add", paramLabel = "COMMAND",
+    @Option(
+            names = "--add",
+            paramLabel = "COMMAND",
             description = "Shell command that adds node(s) to the running store; repeatable (run in order). "
                     + "Without it BG measures the stable phase only (for --previous).")
     List<String> add = new ArrayList<>();
 
-    @Option(names = "--added-nodes", paramLabel = "M", description = "Nodes the --add commands add (default: N, "
-            + "doubling, as the paper does).")
+    @Option(
+            names = "--added-nodes",
+            paramLabel = "M",
+            description = "Nodes the --add commands add (default: N, " + "doubling, as the paper does).")
     Integer addedNodes;
 
-    @Option(names = "--settled", paramLabel = "COMMAND", description = "Shell command that exits 0 once the store's "
-            + "own tools show no data transfer (e.g. scripts/cassandra.sh settled DIR); stability is judged after it.")
+    @Option(
+            names = "--settled",
+            paramLabel = "COMMAND",
+            description =
+                    "Shell command that exits 0 once the store's "
+                            + "own tools show no data transfer (e.g. scripts/cassandra.sh settled DIR); stability is judged after it.")
     String settled;
 
-    @Option(names = "--request-set", paramLabel = "R", defaultValue = "10000",
+    @Option(
+            names = "--request-set",
+            paramLabel = "R",
+            defaultValue = "10000",
             description = "Actions per request set (default ${DEFAULT-VALUE}, the paper's).")
     int requestSet;
 
-    @Option(names = "--repeats", paramLabel = "K", defaultValue = "10",
-            description = "Request sets per point: its mean and standard deviation (default ${DEFAULT-VALUE}, the paper's).")
+    @Option(
+            names = "--repeats",
+            paramLabel = "K",
+            defaultValue = "10",
+            description =
+                    "Request sets per point: its mean and standard deviation (default ${DEFAULT-VALUE}, the paper's).")
     int repeats;
 
-    @Option(names = "--read-pct", paramLabel = "r", description = "Percentage of reads (default 80, the paper's); the "
-            + "reads and writes are split as in the high mix. Not with -p mix or frequency keys.")
+    @Option(
+            names = "--read-pct",
+            paramLabel = "r",
+            description = "Percentage of reads (default 80, the paper's); the "
+                    + "reads and writes are split as in the high mix. Not with -p mix or frequency keys.")
     Double readPct;
 
-    @Option(names = "--threads-per-node", paramLabel = "K", defaultValue = "1",
-            description = "Threads per node at the start (default ${DEFAULT-VALUE}: as many threads as nodes, the paper's).")
+    @Option(
+            names = "--threads-per-node",
+            paramLabel = "K",
+            defaultValue = "1",
+            description =
+                    "Threads per node at the start (default ${DEFAULT-VALUE}: as many threads as nodes, the paper's).")
     int threadsPerNode;
 
-    @Option(names = "--warmup-sets", paramLabel = "N", defaultValue = "2",
+    @Option(
+            names = "--warmup-sets",
+            paramLabel = "N",
+            defaultValue = "2",
             description = "Request sets run before the baseline and not recorded (default ${DEFAULT-VALUE}).")
     int warmupSets;
 
-    @Option(names = "--baseline", paramLabel = "P", defaultValue = "10",
+    @Option(
+            names = "--baseline",
+            paramLabel = "P",
+            defaultValue = "10",
             description = "Points measured before the add: the stable phase (default ${DEFAULT-VALUE}).")
     int baseline;
 
-    @Option(names = "--after", paramLabel = "Q", defaultValue = "5",
+    @Option(
+            names = "--after",
+            paramLabel = "Q",
+            defaultValue = "5",
             description = "Points measured after the stable moment: Av2 and Rt2 (default ${DEFAULT-VALUE}).")
     int after;
 
-    @Option(names = "--window", paramLabel = "X", defaultValue = "5",
-            description = "Consecutive delta times within the median that make the store stable (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--window",
+            paramLabel = "X",
+            defaultValue = "5",
+            description =
+                    "Consecutive delta times within the median that make the store stable (default ${DEFAULT-VALUE}).")
     int window;
 
-    @Option(names = "--margin", paramLabel = "F", defaultValue = "1",
-            description = "A delta time counts as stable up to F × the baseline's median (default ${DEFAULT-VALUE}, the "
-                    + "paper's rule; docs/scaling.md on why a larger F may be wanted).")
+    @Option(
+            names = "--margin",
+            paramLabel = "F",
+            defaultValue = "1",
+            description =
+                    "A delta time counts as stable up to F × the baseline's median (default ${DEFAULT-VALUE}, the "
+                            + "paper's rule; docs/scaling.md on why a larger F may be wanted).")
     double margin;
 
-    @Option(names = "--max-points", paramLabel = "N", defaultValue = "100",
+    @Option(
+            names = "--max-points",
+            paramLabel = "N",
+            defaultValue = "100",
             description = "Points after the add to wait for stability before giving up (default ${DEFAULT-VALUE}).")
     int maxPoints;
 
-    @Option(names = "--interpolation", paramLabel = "spline|linear", defaultValue = "spline",
+    @Option(
+            names = "--interpolation",
+            paramLabel = "spline|linear",
+            defaultValue = "spline",
             description = "How points are joined for the areas A and B (default ${DEFAULT-VALUE}, the paper's).")
     String interpolation;
 
-    @Option(names = "--previous", paramLabel = "FILE", description = "The elasticity result at half this size (N/2 "
-            + "nodes, half the data, requests and threads): adds the scalability score.")
+    @Option(
+            names = "--previous",
+            paramLabel = "FILE",
+            description = "The elasticity result at half this size (N/2 "
+                    + "nodes, half the data, requests and threads): adds the scalability score.")
     Path previous;
 
-    @Option(names = "--beta", paramLabel = "DURATION", defaultValue = "100ms",
+    @Option(
+            names = "--beta",
+            paramLabel = "DURATION",
+            defaultValue = "100ms",
             description = "β: the store's timeouts follow it (default ${DEFAULT-VALUE}).")
     String beta;
 
     @Option(names = "--load", description = "Load the graph first if the store does not hold it.")
     boolean load;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Result JSON (default "
-            + "runs/elasticity-<time>-<store>-N<N>.json); the chart is written beside it (.svg).")
+    @Option(
+            names = "--out",
+            paramLabel = "FILE",
+            description = "Result JSON (default "
+                    + "runs/elasticity-<time>-<store>-N<N>.json); the chart is written beside it (.svg).")
     Path out;
 
     @Override
@@ -153,8 +214,8 @@ final class ElasticityCommand implements Callable<Integer> {
             throw new InvalidParameterException("--nodes", "expected a whole number ≥ 1, got " + nodes);
         }
         if (threadsPerNode < 1) {
-            throw new InvalidParameterException("--threads-per-node", "expected a whole number ≥ 1, got "
-                    + threadsPerNode);
+            throw new InvalidParameterException(
+                    "--threads-per-node", "expected a whole number ≥ 1, got " + threadsPerNode);
         }
         if (addedNodes != null && addedNodes < 1) {
             throw new InvalidParameterException("--added-nodes", "expected a whole number ≥ 1, got " + addedNodes);
@@ -178,18 +239,25 @@ final class ElasticityCommand implements Callable<Integer> {
         WorkloadSpec ws = planned.workload();
         ExperimentSpec template = setup.experiment(ws, null, (long) requestSet, "0", beta, false);
         StoreSettings settings = setup.storeSettings(storeOptions).withBeta(template.beta());
-        Path file = out != null ? out : Path.of("runs", "elasticity-"
-                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + provider.name()
-                + "-N" + nodes + ".json");
+        Path file = out != null
+                ? out
+                : Path.of(
+                        "runs",
+                        "elasticity-"
+                                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                                + provider.name()
+                                + "-N" + nodes + ".json");
         if (Files.isDirectory(file)) {
-            throw new InvalidParameterException("--out", file + " is a directory; give a file such as "
-                    + file.resolve("elasticity.json"));
+            throw new InvalidParameterException(
+                    "--out", file + " is a directory; give a file such as " + file.resolve("elasticity.json"));
         }
         OutputGuard.file("--out", file);
         if (!Files.exists(file) && Files.exists(sibling(file, ".svg"), LinkOption.NOFOLLOW_LINKS)) {
             // the chart beside a result is BG's when the result is; without one it is someone else's file
-            throw new InvalidParameterException("--out", sibling(file, ".svg") + " exists without the result it would "
-                    + "chart; BG replaces only its own earlier results: give another path");
+            throw new InvalidParameterException(
+                    "--out",
+                    sibling(file, ".svg") + " exists without the result it would "
+                            + "chart; BG replaces only its own earlier results: give another path");
         }
         Files.createDirectories(file.toAbsolutePath().getParent());
         List<String> warnings = new ArrayList<>();
@@ -197,7 +265,8 @@ final class ElasticityCommand implements Callable<Integer> {
         if (Hosts.allOnThisMachine(hosts)) {
             // Issue 18: figures from nodes that share BG's machine must say so.
             warnings.add("every node of the store (" + (hosts.isEmpty() ? "in BG's process" : String.join(", ", hosts))
-                    + ") and BG ran on this one machine (" + Runtime.getRuntime().availableProcessors() + " cores): "
+                    + ") and BG ran on this one machine ("
+                    + Runtime.getRuntime().availableProcessors() + " cores): "
                     + "the nodes share its cores, so these figures demonstrate the method, not the store's "
                     + "elasticity");
         }
@@ -215,32 +284,54 @@ final class ElasticityCommand implements Callable<Integer> {
         ElasticityResult result;
         files.reserve(file);
         files.reserve(sibling(file, ".svg"));
-        try (LocalStore store = LocalStore.open(provider, settings, graph,
-                load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD, loaders,
-                RunKeys.verifySample(params), err);
-             Interrupts.Registration r = Interrupts.onInterrupt(why -> { })) {
-            err.printf(Locale.ROOT, "bg: elasticity of %s with %d node(s): request sets of %d actions (%s), %d per "
-                    + "point, %d threads%s%n", provider.name(), nodes, requestSet, about.get("readPct") + " % reads",
-                    repeats, plan.threads(), add.isEmpty() ? "; no --add: the stable phase only" : "");
+        try (LocalStore store = LocalStore.open(
+                        provider,
+                        settings,
+                        graph,
+                        load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD,
+                        loaders,
+                        RunKeys.verifySample(params),
+                        err);
+                Interrupts.Registration r = Interrupts.onInterrupt(why -> {})) {
+            err.printf(
+                    Locale.ROOT,
+                    "bg: elasticity of %s with %d node(s): request sets of %d actions (%s), %d per "
+                            + "point, %d threads%s%n",
+                    provider.name(),
+                    nodes,
+                    requestSet,
+                    about.get("readPct") + " % reads",
+                    repeats,
+                    plan.threads(),
+                    add.isEmpty() ? "; no --add: the stable phase only" : "");
             stdout.printf("%4s %9s %-10s %10s %10s %12s%n", "#", "t (s)", "phase", "set (s)", "sd (s)", "latency ms");
             stdout.flush();
             long t0 = System.nanoTime();
             DoubleSupplier clock = () -> (System.nanoTime() - t0) / 1e9;
             ShellGrowth growth = add.isEmpty() ? null : new ShellGrowth(add, settled, sibling(file, ".add.log"));
             int[] printed = {0};
-            ElasticityRun run = new ElasticityRun(plan, new ExperimentRequestSets(store, ws, template), clock,
-                    Interrupts::interrupted, ws.seed());
+            ElasticityRun run = new ElasticityRun(
+                    plan, new ExperimentRequestSets(store, ws, template), clock, Interrupts::interrupted, ws.seed());
             result = run.run(growth, partial -> {
                 for (; printed[0] < partial.points().size(); printed[0]++) {
                     SetPoint p = partial.points().get(printed[0]);
-                    stdout.printf(Locale.ROOT, "%4d %9.1f %-10s %10.4f %10.4f %12.3f%n", p.index(), p.end(),
-                            p.phase().label(), p.mean(), p.sd(), p.meanLatency() * 1000);
+                    stdout.printf(
+                            Locale.ROOT,
+                            "%4d %9.1f %-10s %10.4f %10.4f %12.3f%n",
+                            p.index(),
+                            p.end(),
+                            p.phase().label(),
+                            p.mean(),
+                            p.sd(),
+                            p.meanLatency() * 1000);
                 }
                 stdout.flush();
                 save(file, partial, about, prev);
             });
         }
-        List<SetPoint> base = result.points().stream().filter(p -> p.phase() == SetPoint.Phase.BASELINE).toList();
+        List<SetPoint> base = result.points().stream()
+                .filter(p -> p.phase() == SetPoint.Phase.BASELINE)
+                .toList();
         if (result.medianDelta() != null) {
             DeltaStability.drift(base, result.medianDelta()).ifPresent(w -> {
                 warnings.add(w);
@@ -258,13 +349,15 @@ final class ElasticityCommand implements Callable<Integer> {
             return Bg.FAILED;
         }
         return result.status() == ElasticityResult.Status.STABLE
-                || result.status() == ElasticityResult.Status.BASELINE_ONLY ? 0 : Bg.FAILED;
+                        || result.status() == ElasticityResult.Status.BASELINE_ONLY
+                ? 0
+                : Bg.FAILED;
     }
 
     /** The named mix or frequency keys given with -p, or the paper's read percentage split as the high mix splits. */
     private String mix(Parameters params) {
-        boolean given = params.has("mix") || params.asMap().keySet().stream()
-                .anyMatch(k -> k.endsWith("Action") || k.endsWith("Session"));
+        boolean given = params.has("mix")
+                || params.asMap().keySet().stream().anyMatch(k -> k.endsWith("Action") || k.endsWith("Session"));
         if (given) {
             if (readPct != null) {
                 throw new InvalidParameterException("--read-pct", "not together with -p mix or frequency keys");
@@ -298,7 +391,9 @@ final class ElasticityCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new InvalidParameterException("--previous", "cannot read " + file + ": " + e.getMessage());
         }
-        if (n == null || !"elasticity".equals(n.path("kind").asText()) || !n.path("points").isArray()) {
+        if (n == null
+                || !"elasticity".equals(n.path("kind").asText())
+                || !n.path("points").isArray()) {
             throw new InvalidParameterException("--previous", file + " is not a result of bg elasticity");
         }
         double sum = 0;
@@ -327,11 +422,17 @@ final class ElasticityCommand implements Callable<Integer> {
         List<String> notDoubled = new ArrayList<>();
         check(notDoubled, "nodes", prev.path("nodesBefore").asLong(), nodes);
         check(notDoubled, "members", prev.path("members").asLong(), ((Number) about.get("members")).longValue());
-        check(notDoubled, "request set", prev.path("requestSet").asLong(), r.plan().requests());
+        check(
+                notDoubled,
+                "request set",
+                prev.path("requestSet").asLong(),
+                r.plan().requests());
         check(notDoubled, "threads", prev.path("threads").asLong(), r.plan().threads());
         if (!notDoubled.isEmpty()) {
-            m.put("warning", "the paper's score compares N with 2N nodes after data, requests and threads all doubled; "
-                    + "here " + String.join(", ", notDoubled));
+            m.put(
+                    "warning",
+                    "the paper's score compares N with 2N nodes after data, requests and threads all doubled; "
+                            + "here " + String.join(", ", notDoubled));
         }
         return m;
     }
@@ -350,8 +451,12 @@ final class ElasticityCommand implements Callable<Integer> {
         try {
             // Written whole or not at all (a crash mid-write keeps the previous point's file), through a reserve.
             files.write(file, JSON.writeValueAsString(json));
-            files.write(sibling(file, ".svg"), ElasticityChart.svg(r, "Elasticity of " + about.get("store") + ": "
-                    + about.get("nodesBefore") + " → " + about.get("nodesAfter") + " nodes"));
+            files.write(
+                    sibling(file, ".svg"),
+                    ElasticityChart.svg(
+                            r,
+                            "Elasticity of " + about.get("store") + ": " + about.get("nodesBefore") + " → "
+                                    + about.get("nodesAfter") + " nodes"));
         } catch (IOException e) {
             files.failed("cannot write " + file + ": " + e.getMessage());
         }
@@ -366,29 +471,48 @@ final class ElasticityCommand implements Callable<Integer> {
     private String describe(ElasticityResult r, JsonNode prev, Path file) {
         StringBuilder s = new StringBuilder();
         String nl = System.lineSeparator();
-        s.append("Status: ").append(r.status().label()).append(r.reason() != null ? " (" + r.reason() + ")" : "")
+        s.append("Status: ")
+                .append(r.status().label())
+                .append(r.reason() != null ? " (" + r.reason() + ")" : "")
                 .append(nl);
         if (r.medianDelta() != null) {
-            s.append(String.format(Locale.ROOT, "Baseline: mean set time %.4f s, median delta time %.4f s%n",
-                    r.baselineAverage(), r.medianDelta()));
+            s.append(String.format(
+                    Locale.ROOT,
+                    "Baseline: mean set time %.4f s, median delta time %.4f s%n",
+                    r.baselineAverage(),
+                    r.medianDelta()));
         }
         if (r.transferSeconds() != null) {
-            s.append(String.format(Locale.ROOT, "Nodes added and data settled: %.1f s after the add%n",
-                    r.transferSeconds()));
+            s.append(String.format(
+                    Locale.ROOT, "Nodes added and data settled: %.1f s after the add%n", r.transferSeconds()));
         }
         if (r.stabilisationSeconds() != null) {
             s.append(String.format(Locale.ROOT, "Stabilisation time: %.1f s%n", r.stabilisationSeconds()));
         }
         if (r.score() != null) {
             var c = r.score();
-            s.append(String.format(Locale.ROOT, "Elasticity score: %.2f  (A=%.4g s², B=%.4g s², Rt1=%.3f ms, "
-                    + "Rt2=%.3f ms, Av1=%.4f s, Av2=%.4f s; with the whole SD area: %.2f)%n", c.elasticity(), c.a(),
-                    c.b(), c.rt1() * 1000, c.rt2() * 1000, c.av1(), c.av2(), c.elasticityWithRawB()));
+            s.append(String.format(
+                    Locale.ROOT,
+                    "Elasticity score: %.2f  (A=%.4g s², B=%.4g s², Rt1=%.3f ms, "
+                            + "Rt2=%.3f ms, Av1=%.4f s, Av2=%.4f s; with the whole SD area: %.2f)%n",
+                    c.elasticity(),
+                    c.a(),
+                    c.b(),
+                    c.rt1() * 1000,
+                    c.rt2() * 1000,
+                    c.av1(),
+                    c.av2(),
+                    c.elasticityWithRawB()));
         }
         if (prev != null && r.medianDelta() != null) {
-            ScalabilityScore sc = ScalabilityScore.of(prev.path("baselineAverage").asDouble(), r.baselineAverage());
-            s.append(String.format(Locale.ROOT, "Scalability score: %.3f  (Avg_N=%.4f s, Avg_2N=%.4f s)%n", sc.score(),
-                    sc.averageN(), sc.average2N()));
+            ScalabilityScore sc =
+                    ScalabilityScore.of(prev.path("baselineAverage").asDouble(), r.baselineAverage());
+            s.append(String.format(
+                    Locale.ROOT,
+                    "Scalability score: %.3f  (Avg_N=%.4f s, Avg_2N=%.4f s)%n",
+                    sc.score(),
+                    sc.averageN(),
+                    sc.average2N()));
         }
         if (r.errors() > 0) {
             s.append("Errors: ").append(r.errors()).append(" requests failed").append(nl);

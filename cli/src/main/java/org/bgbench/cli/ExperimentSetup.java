@@ -37,8 +37,7 @@ final class ExperimentSetup {
      * @param graph     the graph they generate
      * @param workload  the workload's parameters, feasible on the graph
      */
-    record Plan(GraphSpec graphSpec, SocialGraph graph, WorkloadSpec workload) {
-    }
+    record Plan(GraphSpec graphSpec, SocialGraph graph, WorkloadSpec workload) {}
 
     private ExperimentSetup(StoreProvider provider, Parameters params) {
         this.provider = provider;
@@ -80,8 +79,8 @@ final class ExperimentSetup {
      * The experiment of the workload's keys with the command line's {@code duration}, {@code operations} and
      * {@code warmup} taking precedence ({@link ExperimentSpec#of}); β is parsed from {@code beta} (option --beta).
      */
-    ExperimentSpec experiment(WorkloadSpec ws, String duration, Long operations, String warmup, String beta,
-                              boolean validated) {
+    ExperimentSpec experiment(
+            WorkloadSpec ws, String duration, Long operations, String warmup, String beta, boolean validated) {
         ThreadKind kind = threadKind();
         Duration b = Durations.parse("--beta", beta);
         return ExperimentSpec.of(ws, duration, operations, warmup, kind, b, validated ? validation() : null);
@@ -91,8 +90,13 @@ final class ExperimentSetup {
      * A timed experiment of the workload's settings: T threads for {@code duration} after {@code warmup}, validated as
      * {@code validation} says (null: not).
      */
-    ExperimentSpec timed(WorkloadSpec ws, int threads, Duration duration, Duration warmup, Duration beta,
-                         ValidationOptions validation) {
+    ExperimentSpec timed(
+            WorkloadSpec ws,
+            int threads,
+            Duration duration,
+            Duration warmup,
+            Duration beta,
+            ValidationOptions validation) {
         return ExperimentSpec.timed(ws, threads, duration, warmup, threadKind(), beta, validation);
     }
 
@@ -109,6 +113,7 @@ final class ExperimentSetup {
 
     /** Loader threads ({@code numloadthreads}), twice the cores by default. */
     int loaders() {
-        return GraphParameters.intOf(params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
+        return GraphParameters.intOf(
+                params.asMap(), "numloadthreads", 2 * Runtime.getRuntime().availableProcessors());
     }
 }

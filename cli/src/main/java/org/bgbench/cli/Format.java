@@ -4,8 +4,7 @@ import java.util.Locale;
 
 /** Number formats for human output. */
 final class Format {
-    private Format() {
-    }
+    private Format() {}
 
     static String count(long n) {
         return String.format(Locale.ROOT, "%,d", n);

@@ -1,6 +1,5 @@
 package org.bgbench.cli;
 
-import org.bgbench.runner.Parameters;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -13,14 +12,19 @@ import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
+import org.bgbench.runner.Parameters;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "generate", mixinStandardHelpOptions = true,
-        description = {"Benchmark the graph generator without a store: generate every member's attributes, images,",
-            "relationships, resources and comments; report members/s and the heap BG's expected state takes."})
+@Command(
+        name = "generate",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Benchmark the graph generator without a store: generate every member's attributes, images,",
+            "relationships, resources and comments; report members/s and the heap BG's expected state takes."
+        })
 final class GenerateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -31,8 +35,11 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--threads", description = "Generator threads (default: cores).")
     Integer threads;
 
-    @Option(names = "--writes", defaultValue = "0", description = "Random valid friendship writes applied to the "
-            + "expected state before measuring its heap again (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--writes",
+            defaultValue = "0",
+            description = "Random valid friendship writes applied to the "
+                    + "expected state before measuring its heap again (default ${DEFAULT-VALUE}).")
     long writes;
 
     @Override
@@ -85,9 +92,16 @@ final class GenerateCommand implements Callable<Integer> {
             w.join();
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        out.printf("Generated M=%,d φ=%d ρ=%d%s on %d threads in %.2f s: %,.0f members/s (checksum %d)%n",
-                g.members(), g.spec().friendsPerMember(), g.resourcesPerMember(),
-                g.spec().images() ? " with images" : "", n, seconds, items.get() / seconds, sink.get() & 0xffff);
+        out.printf(
+                "Generated M=%,d φ=%d ρ=%d%s on %d threads in %.2f s: %,.0f members/s (checksum %d)%n",
+                g.members(),
+                g.spec().friendsPerMember(),
+                g.resourcesPerMember(),
+                g.spec().images() ? " with images" : "",
+                n,
+                seconds,
+                items.get() / seconds,
+                sink.get() & 0xffff);
 
         long before = usedHeap();
         GraphState state = new GraphState(g);
@@ -109,8 +123,9 @@ final class GenerateCommand implements Callable<Integer> {
                 }
             }
             long after = usedHeap() - before;
-            out.printf("Expected state after %,d writes touching %,d members: %.1f MB of heap%n", done,
-                    state.touchedMembers(), after / 1e6);
+            out.printf(
+                    "Expected state after %,d writes touching %,d members: %.1f MB of heap%n",
+                    done, state.touchedMembers(), after / 1e6);
         }
         out.printf("Max heap %.0f MB%n", Runtime.getRuntime().maxMemory() / 1e6);
         return 0;

@@ -17,8 +17,7 @@ final class Keys {
     /** Keys of the original BG that name its own classes or features BG does differently; accepted, ignored. */
     static final Set<String> IGNORED_USC = RunKeys.IGNORED_USC;
 
-    private Keys() {
-    }
+    private Keys() {}
 
     /** Keys of {@code bg run}: graph, loader, workload and the store's settings. */
     static Map<String, String> forRun(StoreProvider provider) {

@@ -11,7 +11,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-@Command(name = "keys", mixinStandardHelpOptions = true,
+@Command(
+        name = "keys",
+        mixinStandardHelpOptions = true,
         description = "List every -p key BG understands (USC BG's keys included); store settings: 'bg stores'.")
 final class KeysCommand implements Callable<Integer> {
     @Spec
@@ -24,7 +26,8 @@ final class KeysCommand implements Callable<Integer> {
         print(out, "Loader", Keys.LOAD);
         print(out, "Workload (bg run)", WorkloadParameters.KEYS);
         print(out, "Emulator (bg run)", RunKeys.RUN);
-        out.println("Accepted from USC BG property files but not used: " + String.join(", ", new TreeSet<>(Keys.IGNORED_USC)));
+        out.println("Accepted from USC BG property files but not used: "
+                + String.join(", ", new TreeSet<>(Keys.IGNORED_USC)));
         return 0;
     }
 

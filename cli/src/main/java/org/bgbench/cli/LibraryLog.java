@@ -57,6 +57,7 @@ public final class LibraryLog extends Handler {
     private static final Pattern QUALIFIED = Pattern.compile("\\b(?:[a-z][a-z0-9_]*\\.)+([A-Z][\\w$]*)(?:@[0-9a-f]+)?");
     /** An exception's simple class name, with the colon after it ({@code ConnectException: }). */
     private static final Pattern EXCEPTION = Pattern.compile("\\b[A-Z]\\w*(?:Exception|Error)\\b:?\\s*");
+
     private static final Pattern EMPTY_PARENS = Pattern.compile("\\s*\\(\\s*\\)");
 
     private final PrintStream out;
@@ -70,6 +71,7 @@ public final class LibraryLog extends Handler {
     };
     /** The lines printed in the current window of each, by what they are like; how many more were counted. */
     private final Map<String, Repeat> recent = new LinkedHashMap<>();
+
     private Timer timer;
 
     private static final class Repeat {
@@ -115,8 +117,8 @@ public final class LibraryLog extends Handler {
         printExpired(now);
         String line = line(r);
         // Alike: the same logger and message but for numbers (ids, ports, counts), whatever the cause.
-        String like = r.getLoggerName() + ' '
-                + clean(firstLine(messages.format(r))).replaceAll("[0-9a-f]*\\d[0-9a-f]*", "#");
+        String like =
+                r.getLoggerName() + ' ' + clean(firstLine(messages.format(r))).replaceAll("[0-9a-f]*\\d[0-9a-f]*", "#");
         Repeat seen = recent.get(like);
         if (seen != null) {
             seen.more++;
@@ -207,14 +209,16 @@ public final class LibraryLog extends Handler {
         if (timer == null) {
             timer = new Timer("bg-library-log", true);
         }
-        timer.schedule(new TimerTask() {
-            @Override
-            public void run() {
-                synchronized (LibraryLog.this) {
-                    printExpired(System.nanoTime());
-                }
-            }
-        }, Math.max(1, windowNanos / 1_000_000));
+        timer.schedule(
+                new TimerTask() {
+                    @Override
+                    public void run() {
+                        synchronized (LibraryLog.this) {
+                            printExpired(System.nanoTime());
+                        }
+                    }
+                },
+                Math.max(1, windowNanos / 1_000_000));
     }
 
     @Override

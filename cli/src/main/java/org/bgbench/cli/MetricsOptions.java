@@ -10,9 +10,12 @@ import picocli.CommandLine.Option;
  * experiment the command runs (docs/metrics.md).
  */
 final class MetricsOptions {
-    @Option(names = "--metrics", paramLabel = "HOST:PORT",
-            description = "Serve Prometheus/OpenMetrics metrics of every experiment at http://HOST:PORT/metrics (port 0 "
-                    + "picks a free one; read-only, any address may be bound). docs/metrics.md.")
+    @Option(
+            names = "--metrics",
+            paramLabel = "HOST:PORT",
+            description =
+                    "Serve Prometheus/OpenMetrics metrics of every experiment at http://HOST:PORT/metrics (port 0 "
+                            + "picks a free one; read-only, any address may be bound). docs/metrics.md.")
     String metrics;
 
     /** Whether --metrics was given. */

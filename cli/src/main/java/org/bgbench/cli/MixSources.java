@@ -18,8 +18,7 @@ import org.bgbench.workload.WorkloadParameters;
  * file's name ({@value WorkloadParameters#MIX_NAME}), so results say which mix ran.
  */
 final class MixSources {
-    private MixSources() {
-    }
+    private MixSources() {}
 
     /**
      * Checks the mix of {@code params}, read from the {@code -P} {@code files} and a workload file ({@code workload},
@@ -32,11 +31,15 @@ final class MixSources {
         List<String> frequencies = WorkloadParameters.frequencyKeys(all);
         if (frequencies.isEmpty()) {
             if (!files.isEmpty() && !WorkloadParameters.namesMix(all)) {
-                String which = files.size() == 1 ? files.get(0) + " sets no" : "none of " + files.stream()
-                        .map(Path::toString).collect(Collectors.joining(", ")) + " sets an";
-                throw new InvalidParameterException("-P", which + " action frequency (such as "
-                        + "ViewProfileAction=0.35; 'bg keys' lists them) and no mix is named; give --workload NAME "
-                        + "(or -p mix=NAME) to run a named mix with these keys");
+                String which = files.size() == 1
+                        ? files.get(0) + " sets no"
+                        : "none of " + files.stream().map(Path::toString).collect(Collectors.joining(", "))
+                                + " sets an";
+                throw new InvalidParameterException(
+                        "-P",
+                        which + " action frequency (such as "
+                                + "ViewProfileAction=0.35; 'bg keys' lists them) and no mix is named; give --workload NAME "
+                                + "(or -p mix=NAME) to run a named mix with these keys");
             }
             return;
         }

@@ -45,9 +45,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "quickstart", mixinStandardHelpOptions = true,
-        description = {"BG's main job on the embedded default: load a small graph into SQLite if it is not there, run",
-            "the low mix (1 %% writes) at a few thread counts, print throughput and p95 per thread count."})
+@Command(
+        name = "quickstart",
+        mixinStandardHelpOptions = true,
+        description = {
+            "BG's main job on the embedded default: load a small graph into SQLite if it is not there, run",
+            "the low mix (1 %% writes) at a few thread counts, print throughput and p95 per thread count."
+        })
 final class QuickstartCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -55,10 +59,17 @@ final class QuickstartCommand implements Callable<Integer> {
     @Option(names = "--store", defaultValue = "sqlite", description = "Store (default ${DEFAULT-VALUE}).")
     String store;
 
-    @Option(names = "--threads", split = ",", defaultValue = "1,4,16", description = "Thread counts (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--threads",
+            split = ",",
+            defaultValue = "1,4,16",
+            description = "Thread counts (default ${DEFAULT-VALUE}).")
     List<Integer> threads;
 
-    @Option(names = "--duration", defaultValue = "5s", description = "Measured time per thread count (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--duration",
+            defaultValue = "5s",
+            description = "Measured time per thread count (default ${DEFAULT-VALUE}).")
     String duration;
 
     @Option(names = "--workload", defaultValue = "low", description = "Named mix (default ${DEFAULT-VALUE}).")
@@ -67,22 +78,33 @@ final class QuickstartCommand implements Callable<Integer> {
     @Option(names = "-p", paramLabel = "KEY=VALUE", description = "Graph or store parameter; repeatable.")
     List<String> overrides = new ArrayList<>();
 
-    @Option(names = "--sla", paramLabel = "α:β:τ:Δ", defaultValue = "95%:100ms:0.01%:5s",
+    @Option(
+            names = "--sla",
+            paramLabel = "α:β:τ:Δ",
+            defaultValue = "95%:100ms:0.01%:5s",
             description = "SLA of the closing rating (default ${DEFAULT-VALUE}).")
     String sla;
 
-    @Option(names = "--rate-delta", paramLabel = "DURATION", defaultValue = "2s",
+    @Option(
+            names = "--rate-delta",
+            paramLabel = "DURATION",
+            defaultValue = "2s",
             description = "δ, length of each rating experiment (default ${DEFAULT-VALUE}).")
     String rateDelta;
 
     @Option(names = "--no-rate", description = "Skip the closing SoAR and Socialites rating.")
     boolean noRate;
 
-    @Option(names = "--rate-max-threads", defaultValue = "1024",
+    @Option(
+            names = "--rate-max-threads",
+            defaultValue = "1024",
             description = "Largest T the closing rating tries (default ${DEFAULT-VALUE}).")
     int rateMaxThreads;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Directory for the results (default runs/quickstart-<time>).")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "Directory for the results (default runs/quickstart-<time>).")
     Path outDir;
 
     @Override
@@ -106,8 +128,11 @@ final class QuickstartCommand implements Callable<Integer> {
         ValidationOptions validation = RunKeys.validation(params);
         SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
         StoreSettings settings = StoreSettings.forProvider(provider, params.asMap());
-        Path runDir = outDir != null ? outDir
-                : Path.of("runs", "quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path runDir = outDir != null
+                ? outDir
+                : Path.of(
+                        "runs",
+                        "quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         OutputGuard.directory("--out", runDir);
         if (rateMaxThreads < 1) {
             throw new InvalidParameterException("--rate-max-threads", "must be at least 1, got " + rateMaxThreads);
@@ -115,8 +140,8 @@ final class QuickstartCommand implements Callable<Integer> {
         int loaders = 2 * Runtime.getRuntime().availableProcessors();
         List<RunResult> results = new ArrayList<>();
         RatingSession.Report rating = null;
-        try (LocalStore db = LocalStore.open(provider, settings, graph, LocalStore.IfMissing.LOAD, loaders,
-                RunKeys.verifySample(params), err)) {
+        try (LocalStore db = LocalStore.open(
+                provider, settings, graph, LocalStore.IfMissing.LOAD, loaders, RunKeys.verifySample(params), err)) {
             if (db.loadReport() != null) {
                 out.print(Loading.describe(provider.name(), graph, db.loadReport()));
             } else {
@@ -125,8 +150,14 @@ final class QuickstartCommand implements Callable<Integer> {
             for (int t : threads) {
                 params.put("threadcount", Integer.toString(t), "--threads");
                 WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-                ExperimentSpec es = ExperimentSpec.timed(ws, t, measured, Duration.ofSeconds(1),
-                        EmulatorConfig.ThreadKind.AUTO, ExperimentSpec.DEFAULT_BETA, validation);
+                ExperimentSpec es = ExperimentSpec.timed(
+                        ws,
+                        t,
+                        measured,
+                        Duration.ofSeconds(1),
+                        EmulatorConfig.ThreadKind.AUTO,
+                        ExperimentSpec.DEFAULT_BETA,
+                        validation);
                 err.printf("bg: T=%d, %s of %s (after 1 s warm-up)%n", t, Durations.format(measured), mix);
                 Experiment.Outcome o = db.run(ws, es, runDir.resolve("T" + t + ".json"), null);
                 if (o.unsealed() != null) {
@@ -139,13 +170,24 @@ final class QuickstartCommand implements Callable<Integer> {
             }
         }
         out.printf("%nBG quickstart: %s mix on %s, M=%,d, β=100 ms%n", mix, provider.name(), graph.members());
-        out.printf("%6s %12s %9s %9s %8s %8s %14s%n", "T", "actions/s", "p95 ms", "p99 ms", "≤β %", "errors",
-                "unpredictable");
+        out.printf(
+                "%6s %12s %9s %9s %8s %8s %14s%n",
+                "T", "actions/s", "p95 ms", "p99 ms", "≤β %", "errors", "unpredictable");
         for (RunResult r : results) {
-            out.printf(Locale.ROOT, "%6d %,12.0f %9.3f %9.3f %8.2f %8d %14s%n", r.threads(), r.throughput(),
-                    nz(r.total().p95Ms()), nz(r.total().p99Ms()), nz(r.total().withinBetaPct()), r.total().errors(),
-                    r.unpredictable() == null ? "-" : !r.unpredictable().verdictComplete() ? "incomplete"
-                            : String.format(Locale.ROOT, "%.4f %%", r.unpredictablePct()));
+            out.printf(
+                    Locale.ROOT,
+                    "%6d %,12.0f %9.3f %9.3f %8.2f %8d %14s%n",
+                    r.threads(),
+                    r.throughput(),
+                    nz(r.total().p95Ms()),
+                    nz(r.total().p99Ms()),
+                    nz(r.total().withinBetaPct()),
+                    r.total().errors(),
+                    r.unpredictable() == null
+                            ? "-"
+                            : !r.unpredictable().verdictComplete()
+                                    ? "incomplete"
+                                    : String.format(Locale.ROOT, "%.4f %%", r.unpredictablePct()));
         }
         for (RunResult r : results) {
             r.bottleneckWarnings().forEach(w -> out.println("  ! T=" + r.threads() + ": " + w));
@@ -154,19 +196,37 @@ final class QuickstartCommand implements Callable<Integer> {
             RatingResult rr = rating.result();
             out.println();
             boolean soarAtCap = rr.warnings().stream().anyMatch(w -> w.startsWith("SoAR: the hill climbing reached"));
-            rr.soar().ifPresent(r -> out.printf(Locale.ROOT, soarAtCap
-                    ? "SoAR     ≥ %,.0f actions/s at T=%d (a lower bound: throughput still rose at T=%d, the most this "
-                            + "quickstart tries)%n"
-                    : "SoAR       %,.0f actions/s at T=%d%n", r.actionsPerSecond(), r.threads(), rateMaxThreads));
-            boolean atCap = rr.socialites().filter(r -> r.threads() >= rateMaxThreads).isPresent();
+            rr.soar()
+                    .ifPresent(r -> out.printf(
+                            Locale.ROOT,
+                            soarAtCap
+                                    ? "SoAR     ≥ %,.0f actions/s at T=%d (a lower bound: throughput still rose at T=%d, the most this "
+                                            + "quickstart tries)%n"
+                                    : "SoAR       %,.0f actions/s at T=%d%n",
+                            r.actionsPerSecond(),
+                            r.threads(),
+                            rateMaxThreads));
+            boolean atCap =
+                    rr.socialites().filter(r -> r.threads() >= rateMaxThreads).isPresent();
             // At the cap the search never saw the SLA missed: say so in the line itself, not in a warning after it.
-            rr.socialites().ifPresent(r -> out.printf(Locale.ROOT, atCap
-                    ? "Socialites ≥ %d simultaneous members (a lower bound: T=%2$d, the most this quickstart tries, "
-                            + "still met the SLA; --rate-max-threads or bg rate --max-threads goes higher)%n"
-                    : "Socialites %d simultaneous members%n", r.threads(), rateMaxThreads));
-            out.printf(Locale.ROOT, "(SLA %s; %d experiments of %s; report %s)%n", sla, rr.experimentsRun(),
-                    rateDelta, runDir.resolve("rating/rating.html").toAbsolutePath());
-            rr.warnings().stream().filter(w -> !(atCap && w.startsWith("Socialites: T=max-threads"))
+            rr.socialites()
+                    .ifPresent(r -> out.printf(
+                            Locale.ROOT,
+                            atCap
+                                    ? "Socialites ≥ %d simultaneous members (a lower bound: T=%2$d, the most this quickstart tries, "
+                                            + "still met the SLA; --rate-max-threads or bg rate --max-threads goes higher)%n"
+                                    : "Socialites %d simultaneous members%n",
+                            r.threads(),
+                            rateMaxThreads));
+            out.printf(
+                    Locale.ROOT,
+                    "(SLA %s; %d experiments of %s; report %s)%n",
+                    sla,
+                    rr.experimentsRun(),
+                    rateDelta,
+                    runDir.resolve("rating/rating.html").toAbsolutePath());
+            rr.warnings().stream()
+                    .filter(w -> !(atCap && w.startsWith("Socialites: T=max-threads"))
                             && !(soarAtCap && w.startsWith("SoAR: the hill climbing reached")))
                     .forEach(w -> out.println("  ! " + w));
         }
@@ -176,28 +236,46 @@ final class QuickstartCommand implements Callable<Integer> {
     }
 
     /** The closing rating: SoAR and Socialites of the store under {@link #sla}, with short experiments. */
-    private RatingSession.Report rate(LocalStore db, Parameters params, ValidationOptions validation, Path runDir,
-                                      int loaders, PrintWriter err) throws IOException {
+    private RatingSession.Report rate(
+            LocalStore db, Parameters params, ValidationOptions validation, Path runDir, int loaders, PrintWriter err)
+            throws IOException {
         long t0 = System.nanoTime();
         Sla theSla = Sla.parse("--sla", sla);
         Duration delta = Durations.parse("--rate-delta", rateDelta);
         theSla.checkExperimentDuration("--rate-delta", delta);
         WorkloadSpec ws = WorkloadParameters.toSpec(params.asMap());
-        ValidationOptions v = validation == null ? null : new ValidationOptions(validation.memoryBytes(),
-                validation.threads(), validation.buckets(), theSla.tauPct(), false);
-        ExperimentSpec template = ExperimentSpec.timed(ws, 1, delta, Duration.ofSeconds(1),
-                EmulatorConfig.ThreadKind.AUTO, theSla.beta(), v);
+        ValidationOptions v = validation == null
+                ? null
+                : new ValidationOptions(
+                        validation.memoryBytes(), validation.threads(), validation.buckets(), theSla.tauPct(), false);
+        ExperimentSpec template = ExperimentSpec.timed(
+                ws, 1, delta, Duration.ofSeconds(1), EmulatorConfig.ThreadKind.AUTO, theSla.beta(), v);
         Path dir = runDir.resolve("rating");
         Files.createDirectories(dir);
         LocalExecutor executor = new LocalExecutor(db, ws, loaders, err);
-        RatingRunner runner = new RatingRunner(executor, ws, template, new ResetPolicy(ResetPolicy.Mode.AUTO), dir,
-                err, false);
-        err.printf("bg: rating %s: SoAR and Socialites under the SLA %s, experiments of %s%n", db.name(), sla,
-                rateDelta);
-        RatingListener listener = e -> err.printf(Locale.ROOT, "bg:   T=%d %,.0f actions/s, %.2f %% within β: %s%n",
-                e.threads(), e.throughput(), e.measurement().withinBetaPct(), e.success() ? "met" : "missed");
-        return RatingSession.rate(RatingSettings.builder(theSla).experimentDuration(delta).maxThreads(rateMaxThreads)
-                        .build(), runner, executor, listener, delta, dir, t0, "BG quickstart rating of " + db.name(),
+        RatingRunner runner =
+                new RatingRunner(executor, ws, template, new ResetPolicy(ResetPolicy.Mode.AUTO), dir, err, false);
+        err.printf(
+                "bg: rating %s: SoAR and Socialites under the SLA %s, experiments of %s%n", db.name(), sla, rateDelta);
+        RatingListener listener = e -> err.printf(
+                Locale.ROOT,
+                "bg:   T=%d %,.0f actions/s, %.2f %% within β: %s%n",
+                e.threads(),
+                e.throughput(),
+                e.measurement().withinBetaPct(),
+                e.success() ? "met" : "missed");
+        return RatingSession.rate(
+                RatingSettings.builder(theSla)
+                        .experimentDuration(delta)
+                        .maxThreads(rateMaxThreads)
+                        .build(),
+                runner,
+                executor,
+                listener,
+                delta,
+                dir,
+                t0,
+                "BG quickstart rating of " + db.name(),
                 Map.of("store", db.name(), "workload", mix));
     }
 

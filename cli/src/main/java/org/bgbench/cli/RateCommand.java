@@ -57,10 +57,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "rate", mixinStandardHelpOptions = true,
-        description = {"Rate a loaded store (dissertation chapter 7): SoAR (the highest throughput that meets the SLA) and Socialites",
+@Command(
+        name = "rate",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Rate a loaded store (dissertation chapter 7): SoAR (the highest throughput that meets the SLA) and Socialites",
             "(the most simultaneous members that meet it), by a search over T. Every experiment is printed and saved",
-            "as it finishes; the rating ends with a JSON, an SVG chart and an HTML report."})
+            "as it finishes; the rating ends with a JSON, an SVG chart and an HTML report."
+        })
 final class RateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -68,65 +72,109 @@ final class RateCommand implements Callable<Integer> {
     @Mixin
     StoreOptions storeOptions;
 
-    @Option(names = "--workload", paramLabel = "NAME",
+    @Option(
+            names = "--workload",
+            paramLabel = "NAME",
             description = "A named mix (default high, or the mix -P files set by frequency keys).")
     String workload;
 
-    @Option(names = "--sla", paramLabel = "α:β:τ:Δ", defaultValue = "95%:100ms:0.01%:60s",
+    @Option(
+            names = "--sla",
+            paramLabel = "α:β:τ:Δ",
+            defaultValue = "95%:100ms:0.01%:60s",
             description = "SLA: α %% of actions within β, at most τ %% unpredictable reads, confirmation run Δ "
                     + "(default ${DEFAULT-VALUE}).")
     String sla;
 
-    @Option(names = "--target", defaultValue = "both", description = "soar, socialites or both (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--target",
+            defaultValue = "both",
+            description = "soar, socialites or both (default ${DEFAULT-VALUE}).")
     String target;
 
-    @Option(names = "--delta", paramLabel = "DURATION", defaultValue = "10s",
+    @Option(
+            names = "--delta",
+            paramLabel = "DURATION",
+            defaultValue = "10s",
             description = "δ, length of each search experiment (default ${DEFAULT-VALUE}); Δ confirms the result.")
     String delta;
 
-    @Option(names = "--search", defaultValue = "optimal", description = "Local search: optimal or approximate "
-            + "(default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--search",
+            defaultValue = "optimal",
+            description = "Local search: optimal or approximate " + "(default ${DEFAULT-VALUE}).")
     String search;
 
-    @Option(names = "--climbing-factor", defaultValue = "2", description = "r, T's factor while climbing (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--climbing-factor",
+            defaultValue = "2",
+            description = "r, T's factor while climbing (default ${DEFAULT-VALUE}).")
     double climbingFactor;
 
-    @Option(names = "--max-threads", defaultValue = "1024", description = "Largest T to try (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--max-threads",
+            defaultValue = "1024",
+            description = "Largest T to try (default ${DEFAULT-VALUE}).")
     int maxThreads;
 
-    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "2s", description = "Warm-up of each experiment (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--warmup",
+            paramLabel = "DURATION",
+            defaultValue = "2s",
+            description = "Warm-up of each experiment (default ${DEFAULT-VALUE}).")
     String warmup;
 
-    @Option(names = "--reset", defaultValue = "auto", description = "How the store is reset between experiments: "
-            + "auto, loadfree, repair, image or reload (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--reset",
+            defaultValue = "auto",
+            description = "How the store is reset between experiments: "
+                    + "auto, loadfree, repair, image or reload (default ${DEFAULT-VALUE}).")
     String reset;
 
-    @Option(names = "--model", defaultValue = "closed", description = "closed: SoAR and Socialites by a search over "
-            + "T; open: the open-model rating, the highest arrival rate that meets the SLA; both: the two, one after "
-            + "the other, and a chart of both (default ${DEFAULT-VALUE}). docs/open-model.md")
+    @Option(
+            names = "--model",
+            defaultValue = "closed",
+            description = "closed: SoAR and Socialites by a search over "
+                    + "T; open: the open-model rating, the highest arrival rate that meets the SLA; both: the two, one after "
+                    + "the other, and a chart of both (default ${DEFAULT-VALUE}). docs/open-model.md")
     String model;
 
-    @Option(names = "--in-flight", paramLabel = "N", description = "The open model: the arrivals BG keeps started "
-            + "at once at most, its threads (default: SoAR's T after a closed rating, else 64).")
+    @Option(
+            names = "--in-flight",
+            paramLabel = "N",
+            description = "The open model: the arrivals BG keeps started "
+                    + "at once at most, its threads (default: SoAR's T after a closed rating, else 64).")
     Integer inFlight;
 
-    @Option(names = "--rate-unit", paramLabel = "RATE", description = "The open model: the step of the rate search, "
-            + "arrivals/s (it tries 1, 2, 4, … steps, then halves the gap; default: SoAR/32 after a closed rating, "
-            + "else 100).")
+    @Option(
+            names = "--rate-unit",
+            paramLabel = "RATE",
+            description = "The open model: the step of the rate search, "
+                    + "arrivals/s (it tries 1, 2, 4, … steps, then halves the gap; default: SoAR/32 after a closed rating, "
+                    + "else 100).")
     Double rateUnit;
 
-    @Option(names = "--max-rate", paramLabel = "RATE", defaultValue = "10000000", description = "The open model: the "
-            + "highest arrival rate to try (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--max-rate",
+            paramLabel = "RATE",
+            defaultValue = "10000000",
+            description = "The open model: the " + "highest arrival rate to try (default ${DEFAULT-VALUE}).")
     double maxRate;
 
-    @Option(names = "--arrival-process", paramLabel = "constant|poisson", defaultValue = "constant",
+    @Option(
+            names = "--arrival-process",
+            paramLabel = "constant|poisson",
+            defaultValue = "constant",
             description = "The open model: how arrivals are spaced (default ${DEFAULT-VALUE}).")
     String arrivalProcess;
 
     @Option(names = "--no-confirm", description = "Skip the confirmation run of length Δ.")
     boolean noConfirm;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Directory for the rating (default runs/rate-<time>-<store>).")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "Directory for the rating (default runs/rate-<time>-<store>).")
     Path out;
 
     @Mixin
@@ -146,20 +194,24 @@ final class RateCommand implements Callable<Integer> {
         StoreProvider provider = storeOptions.provider(StoreRegistry.discover());
         metrics.address(); // bad --metrics is bad input before anything starts
         if (metrics.active() && cluster.active()) {
-            throw new InvalidParameterException("--metrics", "with --workers the experiments run on the workers: give "
-                    + "each 'bg worker' its own --metrics HOST:PORT");
+            throw new InvalidParameterException(
+                    "--metrics",
+                    "with --workers the experiments run on the workers: give "
+                            + "each 'bg worker' its own --metrics HOST:PORT");
         }
         Parameters params = storeOptions.parameters();
         models();
         checkCounts();
-        if (workload == null && !WorkloadParameters.frequencyKeys(params.asMap()).isEmpty()) {
+        if (workload == null
+                && !WorkloadParameters.frequencyKeys(params.asMap()).isEmpty()) {
             // A USC workload file given with -P: its mix is rated, under the file's name.
             MixSources.check(params, storeOptions.files, null);
         } else {
             workload = workload == null ? "high" : workload;
             if (Mixes.find(workload).isEmpty()) {
-                throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named "
-                        + "mixes: " + String.join(", ", Mixes.names()));
+                throw new InvalidParameterException(
+                        "--workload",
+                        "'" + workload + "' is not a named mix; named " + "mixes: " + String.join(", ", Mixes.names()));
             }
             params.put("mix", workload, "--workload");
         }
@@ -170,12 +222,14 @@ final class RateCommand implements Callable<Integer> {
         RatingSettings settings = RatingSettings.builder(theSla)
                 .experimentDuration(deltaDuration)
                 .climbingFactor(climbingFactor)
-                .localSearch(switch (search.toLowerCase(Locale.ROOT)) {
-                    case "optimal" -> LocalSearch.OPTIMAL;
-                    case "approximate" -> LocalSearch.APPROXIMATE;
-                    default -> throw new InvalidParameterException("--search", "expected optimal or approximate, got '"
-                            + search + "'");
-                })
+                .localSearch(
+                        switch (search.toLowerCase(Locale.ROOT)) {
+                            case "optimal" -> LocalSearch.OPTIMAL;
+                            case "approximate" -> LocalSearch.APPROXIMATE;
+                            default ->
+                                throw new InvalidParameterException(
+                                        "--search", "expected optimal or approximate, got '" + search + "'");
+                        })
                 .targets(targets())
                 .confirm(!noConfirm)
                 .maxThreads(maxThreads)
@@ -187,15 +241,20 @@ final class RateCommand implements Callable<Integer> {
         WorkloadSpec ws = plan.workload();
         workload = ws.mixName();
         ValidationOptions validation = setup.validation();
-        ValidationOptions quiet = validation == null ? null
-                : new ValidationOptions(validation.memoryBytes(), validation.threads(), validation.buckets(),
-                        theSla.tauPct(), false);
-        ExperimentSpec template = setup.timed(ws, 1, deltaDuration, warm, theSla.beta(), quiet)
-                .withStoreHosts(storeHosts.resolve(err));
+        ValidationOptions quiet = validation == null
+                ? null
+                : new ValidationOptions(
+                        validation.memoryBytes(), validation.threads(), validation.buckets(), theSla.tauPct(), false);
+        ExperimentSpec template =
+                setup.timed(ws, 1, deltaDuration, warm, theSla.beta(), quiet).withStoreHosts(storeHosts.resolve(err));
         // The store's default timeouts follow the SLA's β.
         StoreSettings storeSettings = setup.storeSettings(storeOptions).withBeta(theSla.beta());
-        Path dir = out != null ? out : Path.of("runs", "rate-"
-                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + provider.name());
+        Path dir = out != null
+                ? out
+                : Path.of(
+                        "runs",
+                        "rate-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                                + provider.name());
         OutputGuard.directory("--out", dir);
         Files.createDirectories(dir);
         int loaders = setup.loaders();
@@ -210,53 +269,109 @@ final class RateCommand implements Callable<Integer> {
             try (ClusterCoordinator c = cluster.connect(err)) {
                 if (!cluster.open(c, provider, all, graph, ws, template, 4)) {
                     if (!provider.traits().forgetsOnClose()) {
-                        throw new LoadException("the store does not hold this graph; load it first "
-                                + "(bg load --store " + provider.name() + " --workers ... with the same -p graph keys)");
+                        throw new LoadException(
+                                "the store does not hold this graph; load it first " + "(bg load --store "
+                                        + provider.name() + " --workers ... with the same -p graph keys)");
                     }
                     c.load(loaders);
                 } else {
                     c.requireState();
                 }
                 ClusterExecutor executor = new ClusterExecutor(c, loaders, cluster.keepGoing);
-                return rate(stdout, err, settings, executor, ws, template, policy, provider.name(), theSla,
-                        deltaDuration, dir, t0, extra);
+                return rate(
+                        stdout,
+                        err,
+                        settings,
+                        executor,
+                        ws,
+                        template,
+                        policy,
+                        provider.name(),
+                        theSla,
+                        deltaDuration,
+                        dir,
+                        t0,
+                        extra);
             }
         }
         try (MetricsEndpoint endpoint = metrics.start("local", err);
-             LocalStore store = LocalStore.open(provider, storeSettings, graph, LocalStore.IfMissing.REFUSE,
-                loaders, RunKeys.verifySample(params), err)) {
+                LocalStore store = LocalStore.open(
+                        provider,
+                        storeSettings,
+                        graph,
+                        LocalStore.IfMissing.REFUSE,
+                        loaders,
+                        RunKeys.verifySample(params),
+                        err)) {
             LocalExecutor executor = new LocalExecutor(store, ws, loaders, err);
-            return rate(stdout, err, settings, executor, ws, template, policy, provider.name(), theSla, deltaDuration,
-                    dir, t0, extra);
+            return rate(
+                    stdout,
+                    err,
+                    settings,
+                    executor,
+                    ws,
+                    template,
+                    policy,
+                    provider.name(),
+                    theSla,
+                    deltaDuration,
+                    dir,
+                    t0,
+                    extra);
         }
     }
 
     /** Runs the rating, prints each experiment as it finishes, then the result; the reports go to {@code dir}. */
-    private int rate(PrintWriter stdout, PrintWriter err, RatingSettings settings, ExperimentExecutor executor,
-                     WorkloadSpec ws, ExperimentSpec template, ResetPolicy policy, String storeName, Sla theSla,
-                     Duration deltaDuration, Path dir, long t0, Map<String, Object> extra) throws IOException {
+    private int rate(
+            PrintWriter stdout,
+            PrintWriter err,
+            RatingSettings settings,
+            ExperimentExecutor executor,
+            WorkloadSpec ws,
+            ExperimentSpec template,
+            ResetPolicy policy,
+            String storeName,
+            Sla theSla,
+            Duration deltaDuration,
+            Path dir,
+            long t0,
+            Map<String, Object> extra)
+            throws IOException {
         boolean[] m = models();
         RatingRunner closedRunner = null;
         RatingSession.Report closed = null;
         if (m[0]) {
             closedRunner = new RatingRunner(executor, ws, template, policy, dir, err, cluster.keepGoing);
             closedRunner.prepareImage();
-            err.printf("bg: rating %s with the %s mix, SLA %s, δ=%s%n", storeName, workload, theSla,
-                    Durations.format(deltaDuration));
-            closed = RatingSession.rate(settings, closedRunner, executor, listener(stdout, err, "T", closedRunner),
-                    deltaDuration, dir, t0, "BG rating of " + storeName + " (" + workload + " mix)", extra);
+            err.printf(
+                    "bg: rating %s with the %s mix, SLA %s, δ=%s%n",
+                    storeName, workload, theSla, Durations.format(deltaDuration));
+            closed = RatingSession.rate(
+                    settings,
+                    closedRunner,
+                    executor,
+                    listener(stdout, err, "T", closedRunner),
+                    deltaDuration,
+                    dir,
+                    t0,
+                    "BG rating of " + storeName + " (" + workload + " mix)",
+                    extra);
             stdout.print(closed.describe());
             if (!m[1]) {
                 return unwritten(err, closed.unwritten()) && closed.result().complete() ? 0 : Bg.FAILED;
             }
         }
-        double soar = closed == null ? 0 : closed.result().soar().map(x -> x.actionsPerSecond()).orElse(0.0);
+        double soar = closed == null
+                ? 0
+                : closed.result().soar().map(x -> x.actionsPerSecond()).orElse(0.0);
         double unit = rateUnit != null ? rateUnit : soar > 0 ? Math.max(1, Math.round(soar / 32)) : 100;
         // The store's best concurrency, as a connection pool sized to it would allow: arrivals beyond it wait in BG
         // (their wait is in their response times). More threads cost BG CPU per arrival (each one's session cycling)
         // and push a store whose throughput falls beyond its best T into that regime: against PostgreSQL on 2 cores,
         // 8 in flight carried what the closed model carries at T = 8, 20 % below SoAR at T = 4 (docs/benchmarks.md).
-        int soarThreads = closed == null ? 0 : closed.result().soar().map(x -> x.threads()).orElse(0);
+        int soarThreads = closed == null
+                ? 0
+                : closed.result().soar().map(x -> x.threads()).orElse(0);
         int inFlight = this.inFlight != null ? this.inFlight : soarThreads > 0 ? soarThreads : 64;
         Path openDir = m[0] ? dir.resolve("open") : dir;
         RatingRunner openRunner = new RatingRunner(executor, ws, template, policy, openDir, err, cluster.keepGoing)
@@ -266,41 +381,71 @@ final class RateCommand implements Callable<Integer> {
         } else {
             openRunner.prepareImage();
         }
-        err.printf(Locale.ROOT, "bg: open-model rating of %s with the %s mix, SLA %s, δ=%s: arrival rates in steps of "
-                + "%s/s, at most %d in flight%n", storeName, workload, theSla, Durations.format(deltaDuration),
-                openRunner.rate(1), inFlight);
-        RatingSettings openSettings = RatingSettings.builder(theSla).experimentDuration(deltaDuration)
-                .climbingFactor(2).localSearch(settings.localSearch()).targets(EnumSet.of(Target.SOCIALITES))
-                .confirm(!noConfirm).maxThreads((int) Math.max(1, Math.min(maxRate / unit, 1 << 24)))
-                .wording(RatingReport.Axis.arrivals(unit)::words).build();
+        err.printf(
+                Locale.ROOT,
+                "bg: open-model rating of %s with the %s mix, SLA %s, δ=%s: arrival rates in steps of "
+                        + "%s/s, at most %d in flight%n",
+                storeName,
+                workload,
+                theSla,
+                Durations.format(deltaDuration),
+                openRunner.rate(1),
+                inFlight);
+        RatingSettings openSettings = RatingSettings.builder(theSla)
+                .experimentDuration(deltaDuration)
+                .climbingFactor(2)
+                .localSearch(settings.localSearch())
+                .targets(EnumSet.of(Target.SOCIALITES))
+                .confirm(!noConfirm)
+                .maxThreads((int) Math.max(1, Math.min(maxRate / unit, 1 << 24)))
+                .wording(RatingReport.Axis.arrivals(unit)::words)
+                .build();
         Map<String, Object> openExtra = new LinkedHashMap<>(extra);
         openExtra.put("model", "open");
         openExtra.put("rate_unit", unit);
         openExtra.put("in_flight", inFlight);
         openExtra.put("arrival_process", arrivalProcess);
-        RatingSession.Report open = RatingSession.rate(openSettings, openRunner, executor,
-                listener(stdout, err, "rate", openRunner), deltaDuration, openDir, System.nanoTime(),
-                "BG open-model rating of " + storeName + " (" + workload + " mix)", openExtra,
+        RatingSession.Report open = RatingSession.rate(
+                openSettings,
+                openRunner,
+                executor,
+                listener(stdout, err, "rate", openRunner),
+                deltaDuration,
+                openDir,
+                System.nanoTime(),
+                "BG open-model rating of " + storeName + " (" + workload + " mix)",
+                openExtra,
                 RatingReport.Axis.arrivals(unit));
         stdout.print(open.describe());
-        List<String> unwritten = new ArrayList<>(closed == null
-                ? List.of() : closed.unwritten());
+        List<String> unwritten = new ArrayList<>(closed == null ? List.of() : closed.unwritten());
         unwritten.addAll(open.unwritten());
         if (closed != null) {
             Path chart = dir.resolve("models.svg");
-            Double openRating = open.result().socialites().filter(x -> x.threads() > 0)
-                    .map(x -> x.threads() * unit).orElse(null);
+            Double openRating = open.result()
+                    .socialites()
+                    .filter(x -> x.threads() > 0)
+                    .map(x -> x.threads() * unit)
+                    .orElse(null);
             ReportFiles files = new ReportFiles();
-            if (files.write(chart, ModelsChart.svg("Closed and open model: " + storeName + " ("
-                            + workload + " mix)", points(closedRunner, theSla, false), points(openRunner, theSla, true),
-                    soar > 0 ? soar : null, openRating, theSla.beta().toNanos() / 1e6))) {
+            if (files.write(
+                    chart,
+                    ModelsChart.svg(
+                            "Closed and open model: " + storeName + " (" + workload + " mix)",
+                            points(closedRunner, theSla, false),
+                            points(openRunner, theSla, true),
+                            soar > 0 ? soar : null,
+                            openRating,
+                            theSla.beta().toNanos() / 1e6))) {
                 stdout.println("Chart: " + chart.toAbsolutePath());
             }
             files.release();
             unwritten.addAll(files.failures());
         }
-        return unwritten(err, unwritten) && (closed == null || closed.result().complete())
-                && open.result().complete() ? 0 : Bg.FAILED;
+        return unwritten(err, unwritten)
+                        && (closed == null || closed.result().complete())
+                        && open.result().complete()
+                ? 0
+                : Bg.FAILED;
     }
 
     /**
@@ -318,12 +463,13 @@ final class RateCommand implements Callable<Integer> {
     }
 
     /** Each experiment's load and p99 for the chart of both models: throughput (closed) or offered rate (open). */
-    private static List<ModelsChart.Point> points(RatingRunner runner, Sla sla,
-                                                                            boolean open) {
-        return runner.results().stream().map(r -> new ModelsChart.Point(
-                open && r.open() != null ? r.open().offeredRate() : r.throughput(),
-                r.total().p99Ms() == null ? 0 : r.total().p99Ms(),
-                RatingRunner.measurement(r).succeeds(sla))).toList();
+    private static List<ModelsChart.Point> points(RatingRunner runner, Sla sla, boolean open) {
+        return runner.results().stream()
+                .map(r -> new ModelsChart.Point(
+                        open && r.open() != null ? r.open().offeredRate() : r.throughput(),
+                        r.total().p99Ms() == null ? 0 : r.total().p99Ms(),
+                        RatingRunner.measurement(r).succeeds(sla)))
+                .toList();
     }
 
     private static RatingListener listener(PrintWriter stdout, PrintWriter err, String x, RatingRunner runner) {
@@ -332,11 +478,19 @@ final class RateCommand implements Callable<Integer> {
         return new RatingListener() {
             @Override
             public void experimentFinished(Experiment e) {
-                stdout.printf(Locale.ROOT, "%4d %9s %,12.0f %9.2f %14s %7s  %s%n", e.index(),
+                stdout.printf(
+                        Locale.ROOT,
+                        "%4d %9s %,12.0f %9.2f %14s %7s  %s%n",
+                        e.index(),
                         x.equals("T") ? Integer.toString(e.threads()) : runner.rate(e.threads()),
-                        e.throughput(), e.measurement().withinBetaPct(), e.measurement().validationIncomplete() != null
-                                ? "incomplete" : String.format(Locale.ROOT, "%.4f%%", e.measurement().unpredictablePct()),
-                        e.success() ? "yes" : "no", e.phase());
+                        e.throughput(),
+                        e.measurement().withinBetaPct(),
+                        e.measurement().validationIncomplete() != null
+                                ? "incomplete"
+                                : String.format(
+                                        Locale.ROOT, "%.4f%%", e.measurement().unpredictablePct()),
+                        e.success() ? "yes" : "no",
+                        e.phase());
                 stdout.flush();
             }
 
@@ -356,23 +510,31 @@ final class RateCommand implements Callable<Integer> {
             throw new InvalidParameterException("--max-threads", "must be at least 1, got " + maxThreads);
         }
         if (!(climbingFactor > 1 && climbingFactor <= 1024)) {
-            throw new InvalidParameterException("--climbing-factor", "the climbing factor r must be a number above 1 "
-                    + "(and at most 1024) such as 2, got " + climbingFactor);
+            throw new InvalidParameterException(
+                    "--climbing-factor",
+                    "the climbing factor r must be a number above 1 " + "(and at most 1024) such as 2, got "
+                            + climbingFactor);
         }
         if (inFlight != null && inFlight < 1) {
             throw new InvalidParameterException("--in-flight", "must be at least 1, got " + inFlight);
         }
         if (rateUnit != null && !(rateUnit > 0 && rateUnit <= ArrivalSchedule.MAX_RATE)) {
-            throw new InvalidParameterException("--rate-unit", "must be a rate above 0 and at most "
-                    + ArrivalSchedule.maxRateText() + " per second, got " + rateUnit);
+            throw new InvalidParameterException(
+                    "--rate-unit",
+                    "must be a rate above 0 and at most " + ArrivalSchedule.maxRateText() + " per second, got "
+                            + rateUnit);
         }
         if (!(maxRate > 0 && maxRate <= ArrivalSchedule.MAX_RATE)) {
-            throw new InvalidParameterException("--max-rate", "must be a rate above 0 and at most "
-                    + ArrivalSchedule.maxRateText() + " per second, got " + maxRate);
+            throw new InvalidParameterException(
+                    "--max-rate",
+                    "must be a rate above 0 and at most " + ArrivalSchedule.maxRateText() + " per second, got "
+                            + maxRate);
         }
         if (rateUnit != null && rateUnit > maxRate) {
-            throw new InvalidParameterException("--max-rate", "is below the search's first step, --rate-unit "
-                    + rateUnit + "; raise --max-rate or lower --rate-unit");
+            throw new InvalidParameterException(
+                    "--max-rate",
+                    "is below the search's first step, --rate-unit " + rateUnit
+                            + "; raise --max-rate or lower --rate-unit");
         }
     }
 
@@ -382,8 +544,8 @@ final class RateCommand implements Callable<Integer> {
             case "closed" -> new boolean[] {true, false};
             case "open" -> new boolean[] {false, true};
             case "both" -> new boolean[] {true, true};
-            default -> throw new InvalidParameterException("--model", "expected closed, open or both, got '" + model
-                    + "'");
+            default ->
+                throw new InvalidParameterException("--model", "expected closed, open or both, got '" + model + "'");
         };
     }
 
@@ -392,8 +554,9 @@ final class RateCommand implements Callable<Integer> {
             case "soar" -> EnumSet.of(Target.SOAR);
             case "socialites" -> EnumSet.of(Target.SOCIALITES);
             case "both" -> EnumSet.allOf(Target.class);
-            default -> throw new InvalidParameterException("--target", "expected soar, socialites or both, got '"
-                    + target + "'");
+            default ->
+                throw new InvalidParameterException(
+                        "--target", "expected soar, socialites or both, got '" + target + "'");
         };
     }
 }

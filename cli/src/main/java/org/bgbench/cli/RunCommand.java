@@ -41,9 +41,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Emulate T members performing a mix of actions and sessions against a loaded store, measure.",
-            "Writes the result as JSON (--out) and prints a summary. Workload keys: 'bg keys'."})
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Emulate T members performing a mix of actions and sessions against a loaded store, measure.",
+            "Writes the result as JSON (--out) and prints a summary. Workload keys: 'bg keys'."
+        })
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -51,50 +55,77 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     StoreOptions storeOptions;
 
-    @Option(names = "--workload", paramLabel = "NAME|FILE",
+    @Option(
+            names = "--workload",
+            paramLabel = "NAME|FILE",
             description = "A named mix (vp, lf, verylow, low, high, cikm-…; 'bg keys') or a USC BG workload file.")
     String workload;
 
     @Option(names = "--threads", paramLabel = "T", description = "Emulated members at once (USC: threadcount).")
     Integer threads;
 
-    @Option(names = "--duration", paramLabel = "DURATION",
+    @Option(
+            names = "--duration",
+            paramLabel = "DURATION",
             description = "Measured time after warm-up, e.g. 30s, 5m (default: maxexecutiontime, else 60s).")
     String duration;
 
-    @Option(names = "--operations", paramLabel = "N", description = "Requests to issue after warm-up instead of a "
-            + "duration, at least 1.")
+    @Option(
+            names = "--operations",
+            paramLabel = "N",
+            description = "Requests to issue after warm-up instead of a " + "duration, at least 1.")
     Long operations;
 
-    @Option(names = "--warmup", paramLabel = "DURATION|N", description = "Warm-up excluded from results: a time (10s) or a request count.")
+    @Option(
+            names = "--warmup",
+            paramLabel = "DURATION|N",
+            description = "Warm-up excluded from results: a time (10s) or a request count.")
     String warmup;
 
-    @Option(names = "--beta", paramLabel = "DURATION", defaultValue = "100ms",
+    @Option(
+            names = "--beta",
+            paramLabel = "DURATION",
+            defaultValue = "100ms",
             description = "β of the SLA: the response time an action should meet (default ${DEFAULT-VALUE}).")
     String beta;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Result JSON (default runs/<time>-<store>-<mix>-T<T>.json).")
+    @Option(
+            names = "--out",
+            paramLabel = "FILE",
+            description = "Result JSON (default runs/<time>-<store>-<mix>-T<T>.json).")
     Path out;
 
-    @Option(names = "--load", description = "Load the graph first if the store does not hold it (always on for memory).")
+    @Option(
+            names = "--load",
+            description = "Load the graph first if the store does not hold it (always on for memory).")
     boolean load;
 
-    @Option(names = "--arrivals", paramLabel = "SCHEDULE", description = "The open model: arrivals per second "
-            + "whether or not earlier ones finished (1000), or phases (1000:30s,2000:30s,ramp:4000:60s); latency counts "
-            + "from each arrival's due time, and --threads is the in-flight limit. docs/open-model.md")
+    @Option(
+            names = "--arrivals",
+            paramLabel = "SCHEDULE",
+            description = "The open model: arrivals per second "
+                    + "whether or not earlier ones finished (1000), or phases (1000:30s,2000:30s,ramp:4000:60s); latency counts "
+                    + "from each arrival's due time, and --threads is the in-flight limit. docs/open-model.md")
     String arrivals;
 
-    @Option(names = "--arrival-process", paramLabel = "constant|poisson",
+    @Option(
+            names = "--arrival-process",
+            paramLabel = "constant|poisson",
             description = "How the open model spaces arrivals (default constant).")
     String arrivalProcess;
 
-    @Option(names = "--max-lag", paramLabel = "DURATION", description = "The open model: an arrival starting later "
-            + "than this after its due time is late; more than --max-late-pct late arrivals make the run invalid "
-            + "(default 1s).")
+    @Option(
+            names = "--max-lag",
+            paramLabel = "DURATION",
+            description = "The open model: an arrival starting later "
+                    + "than this after its due time is late; more than --max-late-pct late arrivals make the run invalid "
+                    + "(default 1s).")
     String maxLag;
 
-    @Option(names = "--max-late-pct", paramLabel = "PCT", description = "The open model: the %% of late arrivals "
-            + "beyond which the run is invalid (default 5).")
+    @Option(
+            names = "--max-late-pct",
+            paramLabel = "PCT",
+            description = "The open model: the %% of late arrivals " + "beyond which the run is invalid (default 5).")
     String maxLatePct;
 
     @Option(names = "--quiet", description = "No per-second progress lines.")
@@ -117,8 +148,10 @@ final class RunCommand implements Callable<Integer> {
         StoreProvider provider = storeOptions.provider(StoreRegistry.discover());
         metrics.address(); // bad --metrics is bad input before anything starts
         if (metrics.active() && cluster.active()) {
-            throw new InvalidParameterException("--metrics", "with --workers the experiments run on the workers: give "
-                    + "each 'bg worker' its own --metrics HOST:PORT");
+            throw new InvalidParameterException(
+                    "--metrics",
+                    "with --workers the experiments run on the workers: give "
+                            + "each 'bg worker' its own --metrics HOST:PORT");
         }
         Parameters params = parameters();
         ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
@@ -127,7 +160,8 @@ final class RunCommand implements Callable<Integer> {
         SocialGraph graph = plan.graph();
         WorkloadChecks.warnings(ws).forEach(w -> err.println("bg: warning: " + w));
         ExperimentSpec es = setup.experiment(ws, duration, operations, warmup, beta, true)
-                .withStoreHosts(storeHosts.resolve(err)).withOpen(RunKeys.openModel(params));
+                .withStoreHosts(storeHosts.resolve(err))
+                .withOpen(RunKeys.openModel(params));
         // The store's default timeouts follow β.
         StoreSettings settings = setup.storeSettings(storeOptions).withBeta(es.beta());
         Path resultFile = out != null ? out : defaultOut(provider.name(), ws.mixName(), es.threads());
@@ -141,22 +175,36 @@ final class RunCommand implements Callable<Integer> {
             return runWithWorkers(stdout, err, provider, params, settings, graph, ws, es, resultFile, loaders);
         }
         try (MetricsEndpoint endpoint = metrics.start("local", err);
-             LocalStore store = LocalStore.open(provider, settings, graph,
-                load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD, loaders,
-                RunKeys.verifySample(params), err)) {
+                LocalStore store = LocalStore.open(
+                        provider,
+                        settings,
+                        graph,
+                        load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD,
+                        loaders,
+                        RunKeys.verifySample(params),
+                        err)) {
             if (es.open() != null) {
-                err.printf("bg: running %s on %s, open model: arrivals %s (%s), at most %d in flight, %s%n",
-                        ws.mixName(), provider.name(), es.open().arrivals(), es.open().process(), es.threads(),
+                err.printf(
+                        "bg: running %s on %s, open model: arrivals %s (%s), at most %d in flight, %s%n",
+                        ws.mixName(),
+                        provider.name(),
+                        es.open().arrivals(),
+                        es.open().process(),
+                        es.threads(),
                         Durations.format(es.duration()));
             } else {
-                err.printf("bg: running %s on %s: T=%d, %s%n", ws.mixName(), provider.name(), es.threads(),
+                err.printf(
+                        "bg: running %s on %s: T=%d, %s%n",
+                        ws.mixName(),
+                        provider.name(),
+                        es.threads(),
                         es.operations() > 0 ? es.operations() + " requests" : Durations.format(es.duration()));
             }
             Experiment.Outcome outcome = store.run(ws, es, resultFile, quiet ? null : err);
             stdout.print(SummaryPrinter.summary(outcome.result()));
             stdout.print(RunValidation.summary(outcome.result().unpredictable()));
-            stdout.println("Result: " + resultFile.toAbsolutePath() + (outcome.unwritten() == null ? ""
-                    : " (not written: the summary above is what was measured)"));
+            stdout.println("Result: " + resultFile.toAbsolutePath()
+                    + (outcome.unwritten() == null ? "" : " (not written: the summary above is what was measured)"));
             String incomplete = outcome.result().incompleteReason();
             if (incomplete != null) {
                 err.println("bg: error: the run is incomplete: " + incomplete);
@@ -168,8 +216,13 @@ final class RunCommand implements Callable<Integer> {
                 err.println("bg: error: " + outcome.unsealed());
             }
             boolean onSchedule = onSchedule(outcome.result(), err);
-            return outcome.run().completed() & validationComplete(outcome.result(), err) && incomplete == null
-                    && onSchedule && outcome.unwritten() == null && outcome.unsealed() == null ? 0 : Bg.FAILED;
+            return outcome.run().completed() & validationComplete(outcome.result(), err)
+                            && incomplete == null
+                            && onSchedule
+                            && outcome.unwritten() == null
+                            && outcome.unsealed() == null
+                    ? 0
+                    : Bg.FAILED;
         }
     }
 
@@ -179,17 +232,26 @@ final class RunCommand implements Callable<Integer> {
      * workers keep their expected state between runs while they live; the store's state mark says which state that
      * must be, and a worker that does not hold it (restarted since a run with writes) refuses the run.
      */
-    private int runWithWorkers(PrintWriter stdout, PrintWriter err, StoreProvider provider, Parameters params,
-                               StoreSettings settings, SocialGraph graph, WorkloadSpec ws, ExperimentSpec es,
-                               Path resultFile, int loaders) throws IOException {
+    private int runWithWorkers(
+            PrintWriter stdout,
+            PrintWriter err,
+            StoreProvider provider,
+            Parameters params,
+            StoreSettings settings,
+            SocialGraph graph,
+            WorkloadSpec ws,
+            ExperimentSpec es,
+            Path resultFile,
+            int loaders)
+            throws IOException {
         if (es.operations() > 0) {
             throw new InvalidParameterException("--operations", "runs with --workers are timed; use --duration");
         }
         Map<String, String> all = new TreeMap<>(settings.asMap());
         all.putAll(params.asMap());
         try (ClusterCoordinator c = cluster.connect(err)) {
-            boolean loaded = cluster.open(c, provider, all, graph, ws, es,
-                    Math.max(1, es.threads() / cluster.workers.size()));
+            boolean loaded =
+                    cluster.open(c, provider, all, graph, ws, es, Math.max(1, es.threads() / cluster.workers.size()));
             if (!loaded) {
                 if (!load && !provider.traits().forgetsOnClose()) {
                     throw new LoadException("the store does not hold this graph; load it first "
@@ -200,21 +262,30 @@ final class RunCommand implements Callable<Integer> {
             } else {
                 c.requireState();
             }
-            err.printf("bg: running %s on %s with %d workers: T=%d (%s per worker), %s%n", ws.mixName(),
-                    provider.name(), c.names().size(), es.threads(),
-                    Arrays.toString(c.plan().threads(es.threads())), Durations.format(es.duration()));
+            err.printf(
+                    "bg: running %s on %s with %d workers: T=%d (%s per worker), %s%n",
+                    ws.mixName(),
+                    provider.name(),
+                    c.names().size(),
+                    es.threads(),
+                    Arrays.toString(c.plan().threads(es.threads())),
+                    Durations.format(es.duration()));
             ClusterCoordinator.Outcome o = c.run(es, resultFile, quiet ? null : err);
             stdout.print(SummaryPrinter.summary(o.result()));
             stdout.print(RunValidation.summary(o.result().unpredictable()));
             Object chi = o.result().config().get("chi_square_measured");
-            stdout.printf(Locale.ROOT, "Workers  %d, χ² of the global distribution vs the centralised one: "
-                    + "%s (planned %s)%n", c.names().size(), chi, o.result().config().get("chi_square_planned"));
+            stdout.printf(
+                    Locale.ROOT,
+                    "Workers  %d, χ² of the global distribution vs the centralised one: " + "%s (planned %s)%n",
+                    c.names().size(),
+                    chi,
+                    o.result().config().get("chi_square_planned"));
             if (!o.completed()) {
                 stdout.println("Failed: " + o.reason());
                 err.println("bg: error: the run failed: " + o.reason());
             }
-            stdout.println("Result: " + resultFile.toAbsolutePath() + (o.unwritten() == null ? ""
-                    : " (not written: the summary above is what was measured)"));
+            stdout.println("Result: " + resultFile.toAbsolutePath()
+                    + (o.unwritten() == null ? "" : " (not written: the summary above is what was measured)"));
             String incomplete = o.result().incompleteReason();
             if (incomplete != null) {
                 err.println("bg: error: the run is incomplete: " + incomplete);
@@ -223,8 +294,12 @@ final class RunCommand implements Callable<Integer> {
                 err.println("bg: error: " + o.unwritten() + "; the summary above is what was measured");
             }
             boolean onSchedule = onSchedule(o.result(), err);
-            return o.completed() & validationComplete(o.result(), err) && incomplete == null && onSchedule
-                    && o.unwritten() == null ? 0 : Bg.FAILED;
+            return o.completed() & validationComplete(o.result(), err)
+                            && incomplete == null
+                            && onSchedule
+                            && o.unwritten() == null
+                    ? 0
+                    : Bg.FAILED;
         }
     }
 
@@ -266,8 +341,10 @@ final class RunCommand implements Callable<Integer> {
             } else if (Mixes.find(workload).isPresent()) {
                 params.put("mix", workload, "-p");
             } else {
-                throw new InvalidParameterException("--workload", "'" + workload
-                        + "' is neither a file nor a named mix; named mixes: " + String.join(", ", Mixes.names()));
+                throw new InvalidParameterException(
+                        "--workload",
+                        "'" + workload + "' is neither a file nor a named mix; named mixes: "
+                                + String.join(", ", Mixes.names()));
             }
         }
         MixSources.check(params, storeOptions.files, workloadFile);
@@ -277,8 +354,9 @@ final class RunCommand implements Callable<Integer> {
         putIf(params, "maxlatepct", maxLatePct);
         if (operations != null && operations < 1) {
             // 0 used to fall through to the default 60 s: a count of nothing is not a bound.
-            throw new InvalidParameterException("--operations", "must be at least 1, or omit it for a run bounded "
-                    + "by --duration; got " + operations);
+            throw new InvalidParameterException(
+                    "--operations",
+                    "must be at least 1, or omit it for a run bounded " + "by --duration; got " + operations);
         }
         if (threads != null) {
             if (threads < 1) {

@@ -43,59 +43,95 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "scale", mixinStandardHelpOptions = true,
-        description = {"SoAR speedup or scaleup (scalability paper E.2): rate a store in each configuration of a plan",
+@Command(
+        name = "scale",
+        mixinStandardHelpOptions = true,
+        description = {
+            "SoAR speedup or scaleup (scalability paper E.2): rate a store in each configuration of a plan",
             "under one SLA (start it, load the graph, bg rate --target soar, stop it), then report each SoAR, its",
             "ratio to the first configuration's, the ideal ratio, the efficiency and the bottleneck node and resource",
-            "(docs/scaling.md). Writes scale.json, scale.svg and one normal rating directory per configuration."})
+            "(docs/scaling.md). Writes scale.json, scale.svg and one normal rating directory per configuration."
+        })
 final class ScaleCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--plan", paramLabel = "PLAN.json", required = true,
+    @Option(
+            names = "--plan",
+            paramLabel = "PLAN.json",
+            required = true,
             description = "The store and its configurations: name, nodes, settings, storeHosts, start, "
                     + "settingsCommand, stop (docs/scaling.md).")
     Path plan;
 
-    @Option(names = "--mode", required = true, description = "speedup (one graph for every configuration; ideal "
-            + "SoAR ratio N/N₁) or scaleup (members × N/N₁; ideal ratio 1).")
+    @Option(
+            names = "--mode",
+            required = true,
+            description = "speedup (one graph for every configuration; ideal "
+                    + "SoAR ratio N/N₁) or scaleup (members × N/N₁; ideal ratio 1).")
     String mode;
 
-    @Option(names = "--workload", paramLabel = "NAME", defaultValue = "high",
+    @Option(
+            names = "--workload",
+            paramLabel = "NAME",
+            defaultValue = "high",
             description = "A named mix (default ${DEFAULT-VALUE}).")
     String workload;
 
-    @Option(names = "--sla", paramLabel = "α:β:τ:Δ", defaultValue = "95%:100ms:0.01%:60s",
+    @Option(
+            names = "--sla",
+            paramLabel = "α:β:τ:Δ",
+            defaultValue = "95%:100ms:0.01%:60s",
             description = "The one SLA every configuration is rated under (default ${DEFAULT-VALUE}).")
     String sla;
 
-    @Option(names = "--delta", paramLabel = "DURATION", defaultValue = "10s",
+    @Option(
+            names = "--delta",
+            paramLabel = "DURATION",
+            defaultValue = "10s",
             description = "δ, length of each search experiment (default ${DEFAULT-VALUE}).")
     String delta;
 
-    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "2s",
+    @Option(
+            names = "--warmup",
+            paramLabel = "DURATION",
+            defaultValue = "2s",
             description = "Warm-up of each experiment (default ${DEFAULT-VALUE}).")
     String warmup;
 
-    @Option(names = "--max-threads", defaultValue = "1024", description = "Largest T to try (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--max-threads",
+            defaultValue = "1024",
+            description = "Largest T to try (default ${DEFAULT-VALUE}).")
     int maxThreads;
 
-    @Option(names = "--search", defaultValue = "optimal", description = "optimal or approximate (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--search",
+            defaultValue = "optimal",
+            description = "optimal or approximate (default ${DEFAULT-VALUE}).")
     String search;
 
-    @Option(names = "--reset", defaultValue = "auto", description = "How each rating resets the store between "
-            + "experiments (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--reset",
+            defaultValue = "auto",
+            description = "How each rating resets the store between " + "experiments (default ${DEFAULT-VALUE}).")
     String reset;
 
     @Option(names = "--no-confirm", description = "Skip each rating's confirmation run of length Δ.")
     boolean noConfirm;
 
-    @Option(names = "-p", paramLabel = "KEY=VALUE", description = "A graph or run key for every configuration, e.g. "
-            + "-p usercount=1000 (scaleup multiplies usercount and pagecount by N/N₁); repeatable.")
+    @Option(
+            names = "-p",
+            paramLabel = "KEY=VALUE",
+            description = "A graph or run key for every configuration, e.g. "
+                    + "-p usercount=1000 (scaleup multiplies usercount and pagecount by N/N₁); repeatable.")
     List<String> keys = new ArrayList<>();
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Directory for scale.json, scale.svg and the ratings "
-            + "(default runs/scale-<time>-<store>).")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description =
+                    "Directory for scale.json, scale.svg and the ratings " + "(default runs/scale-<time>-<store>).")
     Path out;
 
     /** Keys {@code bg load} takes (graph, loader, the store's settings). */
@@ -116,13 +152,16 @@ final class ScaleCommand implements Callable<Integer> {
         try {
             provider = StoreRegistry.discover().get(thePlan.store());
         } catch (InvalidParameterException e) {
-            throw new InvalidParameterException(ScalePlan.OPTION, "store: " + e.getMessage().replaceFirst("^--store: ", ""));
+            throw new InvalidParameterException(
+                    ScalePlan.OPTION, "store: " + e.getMessage().replaceFirst("^--store: ", ""));
         }
         for (int i = 0; i < thePlan.configurations().size(); i++) {
             for (String k : thePlan.configurations().get(i).settings().keySet()) {
                 if (!Keys.isRunKey(provider, k)) {
-                    throw new InvalidParameterException(ScalePlan.OPTION, "configurations[" + i + "].settings." + k
-                            + ": not a setting of store " + provider.name() + " nor a BG key ('bg stores', 'bg keys')");
+                    throw new InvalidParameterException(
+                            ScalePlan.OPTION,
+                            "configurations[" + i + "].settings." + k + ": not a setting of store " + provider.name()
+                                    + " nor a BG key ('bg stores', 'bg keys')");
                 }
             }
         }
@@ -131,8 +170,9 @@ final class ScaleCommand implements Callable<Integer> {
         Sla.parse("--sla", sla).checkExperimentDuration("--delta", Durations.parse("--delta", delta));
         Durations.parse("--warmup", warmup);
         if (Mixes.find(workload).isEmpty()) {
-            throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named mixes: "
-                    + String.join(", ", Mixes.names()));
+            throw new InvalidParameterException(
+                    "--workload",
+                    "'" + workload + "' is not a named mix; named mixes: " + String.join(", ", Mixes.names()));
         }
         if (!search.equalsIgnoreCase("optimal") && !search.equalsIgnoreCase("approximate")) {
             throw new InvalidParameterException("--search", "expected optimal or approximate, got '" + search + "'");
@@ -164,8 +204,12 @@ final class ScaleCommand implements Callable<Integer> {
             }
             graphs.add(g);
         }
-        Path dir = out != null ? out : Path.of("runs", "scale-"
-                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + thePlan.store());
+        Path dir = out != null
+                ? out
+                : Path.of(
+                        "runs",
+                        "scale-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                                + thePlan.store());
         OutputGuard.directory("--out", dir);
         if (Files.exists(dir.resolve("scale.json"))) {
             throw new InvalidParameterException("--out", dir + " already holds a scale.json; give another directory");
@@ -173,8 +217,9 @@ final class ScaleCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         files.reserve(dir.resolve("scale.json"));
         files.reserve(dir.resolve("scale.svg"));
-        err.printf("bg: %s of %s over %d configurations, SLA %s, δ=%s; results in %s%n", theMode.label(),
-                thePlan.store(), thePlan.configurations().size(), sla, delta, dir);
+        err.printf(
+                "bg: %s of %s over %d configurations, SLA %s, δ=%s; results in %s%n",
+                theMode.label(), thePlan.store(), thePlan.configurations().size(), sla, delta, dir);
         err.flush();
 
         List<ScaleReport.Outcome> outcomes = new ArrayList<>();
@@ -183,10 +228,13 @@ final class ScaleCommand implements Callable<Integer> {
             String name = String.format(Locale.ROOT, "%02d-%s", i + 1, c.name());
             if (Interrupts.interrupted()) {
                 // Stopped (Ctrl-C, SIGTERM): the children stopped with it; the rest is not started.
-                ScaleReport.Outcome.Config planned = new ScaleReport.Outcome.Config(c.name(), c.nodes(),
-                        GraphParameters.toSpec(graphs.get(i)).members(), name);
-                outcomes.add(ScaleReport.Outcome.failed(planned, "not started: bg scale was "
-                        + Interrupts.reason(), false));
+                ScaleReport.Outcome.Config planned = new ScaleReport.Outcome.Config(
+                        c.name(),
+                        c.nodes(),
+                        GraphParameters.toSpec(graphs.get(i)).members(),
+                        name);
+                outcomes.add(
+                        ScaleReport.Outcome.failed(planned, "not started: bg scale was " + Interrupts.reason(), false));
                 continue;
             }
             outcomes.add(configuration(stdout, err, thePlan, c, name, graphs.get(i), dir));
@@ -219,9 +267,15 @@ final class ScaleCommand implements Callable<Integer> {
     }
 
     /** Start, settings, load, rate, stop: one configuration; a failing step fails it, and stop still runs. */
-    private ScaleReport.Outcome configuration(PrintWriter stdout, PrintWriter err, ScalePlan thePlan,
-                                              ScalePlan.Configuration c, String name, Map<String, String> graph,
-                                              Path dir) throws InterruptedException {
+    private ScaleReport.Outcome configuration(
+            PrintWriter stdout,
+            PrintWriter err,
+            ScalePlan thePlan,
+            ScalePlan.Configuration c,
+            String name,
+            Map<String, String> graph,
+            Path dir)
+            throws InterruptedException {
         String prefix = "[" + name + "] ";
         long members = GraphParameters.toSpec(graph).members();
         Path ratingDir = dir.resolve(name);
@@ -273,9 +327,25 @@ final class ScaleCommand implements Callable<Integer> {
                 } else if (Interrupts.interrupted()) {
                     failure = "not rated: bg scale was " + Interrupts.reason();
                 } else {
-                    List<String> rate = new ArrayList<>(List.of("rate", "--target", "soar", "--out",
-                            ratingDir.toString(), "--workload", workload, "--sla", sla, "--delta", delta, "--warmup",
-                            warmup, "--max-threads", Integer.toString(maxThreads), "--search", search, "--reset",
+                    List<String> rate = new ArrayList<>(List.of(
+                            "rate",
+                            "--target",
+                            "soar",
+                            "--out",
+                            ratingDir.toString(),
+                            "--workload",
+                            workload,
+                            "--sla",
+                            sla,
+                            "--delta",
+                            delta,
+                            "--warmup",
+                            warmup,
+                            "--max-threads",
+                            Integer.toString(maxThreads),
+                            "--search",
+                            search,
+                            "--reset",
                             reset));
                     if (noConfirm) {
                         rate.add("--no-confirm");
@@ -291,8 +361,9 @@ final class ScaleCommand implements Callable<Integer> {
                             failure = "the rating stopped early: " + rating.stop();
                         }
                     } catch (IOException e) {
-                        failure = r.exitCode() != 0 ? commandFailed("bg rate", r) : "cannot read its rating: "
-                                + e.getMessage();
+                        failure = r.exitCode() != 0
+                                ? commandFailed("bg rate", r)
+                                : "cannot read its rating: " + e.getMessage();
                     }
                 }
             }
@@ -330,25 +401,30 @@ final class ScaleCommand implements Callable<Integer> {
         Bottleneck bottleneck = oneHost
                 ? Bottleneck.onOneMachine(rating.resources(), thePlan.linkBytesPerS(), rating.cpu())
                 : Bottleneck.of(rating.resources(), thePlan.linkBytesPerS());
-        return new ScaleReport.Outcome(new ScaleReport.Outcome.Config(c.name(), c.nodes(), members, rel),
-                new ScaleReport.Outcome.Rating(failure == null, rating.soar(), rating.threads(), rating.status(),
-                        failure),
+        return new ScaleReport.Outcome(
+                new ScaleReport.Outcome.Config(c.name(), c.nodes(), members, rel),
+                new ScaleReport.Outcome.Rating(
+                        failure == null, rating.soar(), rating.threads(), rating.status(), failure),
                 new ScaleReport.Outcome.Hardware(rating.resources(), bottleneck, oneHost));
     }
 
     private ScaleReport report(ScaleMode mode, ScalePlan plan, List<ScaleReport.Outcome> outcomes) {
         List<String> warnings = new ArrayList<>();
-        List<String> local = outcomes.stream().filter(ScaleReport.Outcome::oneHost).map(ScaleReport.Outcome::name)
+        List<String> local = outcomes.stream()
+                .filter(ScaleReport.Outcome::oneHost)
+                .map(ScaleReport.Outcome::name)
                 .toList();
         int cores = Runtime.getRuntime().availableProcessors();
         // Issue 18: figures from nodes that share BG's machine must say so.
         if (!local.isEmpty()) {
-            warnings.add((local.size() == outcomes.size() ? "every configuration's nodes and BG ran on this one "
-                    + "machine" : "the nodes of " + String.join(", ", local) + " and BG ran on this one machine")
+            warnings.add((local.size() == outcomes.size()
+                            ? "every configuration's nodes and BG ran on this one " + "machine"
+                            : "the nodes of " + String.join(", ", local) + " and BG ran on this one machine")
                     + " (" + cores + " cores): the nodes share its cores, so these figures demonstrate the method, "
                     + "not the store's scalability");
         }
-        if (outcomes.stream().anyMatch(o -> o.bottleneck() != null && !o.bottleneck().known())) {
+        if (outcomes.stream()
+                .anyMatch(o -> o.bottleneck() != null && !o.bottleneck().known())) {
             warnings.add("the bottleneck of a configuration without store hosts is unknown: give each configuration "
                     + "its storeHosts (Prometheus node exporters, docs/resources.md)");
         }

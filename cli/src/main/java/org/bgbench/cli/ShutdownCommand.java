@@ -9,7 +9,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-@Command(name = "shutdown", mixinStandardHelpOptions = true,
+@Command(
+        name = "shutdown",
+        mixinStandardHelpOptions = true,
         description = "Shut down the workers given by --workers (each closes its store and exits).")
 final class ShutdownCommand implements Callable<Integer> {
     @Spec

@@ -11,8 +11,7 @@ import sun.misc.Signal;
 final class Signals {
     private static volatile int received;
 
-    private Signals() {
-    }
+    private Signals() {}
 
     /** Installs the handlers (in {@code bg}'s own process only, never in tests that run it in-process). */
     static void install() {

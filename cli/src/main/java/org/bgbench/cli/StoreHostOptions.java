@@ -13,7 +13,9 @@ import picocli.CommandLine.Option;
  * Prometheus node exporters (docs/resources.md).
  */
 final class StoreHostOptions {
-    @Option(names = "--store-host", paramLabel = "HOST[:PORT]",
+    @Option(
+            names = "--store-host",
+            paramLabel = "HOST[:PORT]",
             description = "A store host running a Prometheus node exporter (port 9100 unless given); its CPU, memory, "
                     + "network and disk go into the result's nodes section. Repeat for each host.")
     List<String> hosts;

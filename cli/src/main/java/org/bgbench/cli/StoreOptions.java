@@ -14,7 +14,10 @@ import picocli.CommandLine.Option;
 
 /** Options every command that talks to a store shares: which store, its settings, USC property files. */
 public final class StoreOptions {
-    @Option(names = "--store", paramLabel = "NAME", defaultValue = "sqlite",
+    @Option(
+            names = "--store",
+            paramLabel = "NAME",
+            defaultValue = "sqlite",
             description = "Data store binding (default: ${DEFAULT-VALUE}); 'bg stores' lists them.")
     String store;
 
@@ -39,11 +42,12 @@ public final class StoreOptions {
     StoreSettings settings(StoreProvider provider, Parameters params) {
         Map<String, String> given = new TreeMap<>(params.asMap());
         if (embedded) {
-            String key = provider.traits().embedded().orElseThrow(() -> new InvalidParameterException("--embedded",
-                    "store '" + provider.name() + "' has no embedded mode"));
+            String key = provider.traits()
+                    .embedded()
+                    .orElseThrow(() -> new InvalidParameterException(
+                            "--embedded", "store '" + provider.name() + "' has no embedded mode"));
             given.put(key, "true");
         }
         return StoreSettings.forProvider(provider, given);
     }
-
 }

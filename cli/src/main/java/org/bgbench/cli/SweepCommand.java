@@ -48,10 +48,14 @@ import picocli.CommandLine.Spec;
  * shares resources grows the data as it runs, so its SoAR depends on the experiment's length (section 7.3) and the
  * curve at one fixed duration is the fair comparison.
  */
-@Command(name = "sweep", mixinStandardHelpOptions = true,
-        description = {"Run the workload at several T, each from the loaded graph, and report the throughput-versus-T "
-                + "curve with per-action latencies (dissertation 8.4).",
-            "Every point is written as it completes (JSON and CSV), so an interrupted sweep keeps what it measured."})
+@Command(
+        name = "sweep",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the workload at several T, each from the loaded graph, and report the throughput-versus-T "
+                    + "curve with per-action latencies (dissertation 8.4).",
+            "Every point is written as it completes (JSON and CSV), so an interrupted sweep keeps what it measured."
+        })
 final class SweepCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -61,35 +65,56 @@ final class SweepCommand implements Callable<Integer> {
     @Mixin
     StoreOptions storeOptions;
 
-    @Option(names = "--workload", paramLabel = "NAME", description = "A named mix, e.g. feed-high or feed-verylow ('bg keys').")
+    @Option(
+            names = "--workload",
+            paramLabel = "NAME",
+            description = "A named mix, e.g. feed-high or feed-verylow ('bg keys').")
     String workload;
 
-    @Option(names = "--threads", paramLabel = "T,T,…", split = ",", defaultValue = "1,2,4,8,16,32,64,128",
+    @Option(
+            names = "--threads",
+            paramLabel = "T,T,…",
+            split = ",",
+            defaultValue = "1,2,4,8,16,32,64,128",
             description = "The values of T, in the order run (default ${DEFAULT-VALUE}).")
     List<Integer> threads;
 
-    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "30s",
+    @Option(
+            names = "--duration",
+            paramLabel = "DURATION",
+            defaultValue = "30s",
             description = "Measured time of each point after its warm-up (default ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "0s",
+    @Option(
+            names = "--warmup",
+            paramLabel = "DURATION",
+            defaultValue = "0s",
             description = "Warm-up of each point, not measured (default ${DEFAULT-VALUE}).")
     String warmup;
 
-    @Option(names = "--beta", paramLabel = "DURATION", defaultValue = "100ms",
+    @Option(
+            names = "--beta",
+            paramLabel = "DURATION",
+            defaultValue = "100ms",
             description = "β: the share of actions within it is reported per point (default ${DEFAULT-VALUE}).")
     String beta;
 
-    @Option(names = "--reset", defaultValue = "auto",
-            description = "How each point gets back to the loaded graph: image, repair (RepairDB), reload, none, or "
-                    + "auto (the image when the store has one, else RepairDB, else a reload; default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--reset",
+            defaultValue = "auto",
+            description =
+                    "How each point gets back to the loaded graph: image, repair (RepairDB), reload, none, or "
+                            + "auto (the image when the store has one, else RepairDB, else a reload; default ${DEFAULT-VALUE}).")
     String reset;
 
     @Option(names = "--load", description = "Load the graph first if the store does not hold it.")
     boolean load;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Sweep JSON (default runs/sweep-<time>-<store>-<mix>.json; "
-            + "a CSV beside it).")
+    @Option(
+            names = "--out",
+            paramLabel = "FILE",
+            description = "Sweep JSON (default runs/sweep-<time>-<store>-<mix>.json; " + "a CSV beside it).")
     Path out;
 
     @Option(names = "--quiet", description = "No per-second progress lines.")
@@ -104,8 +129,12 @@ final class SweepCommand implements Callable<Integer> {
      * @param validity  the unpredictable shares, or nulls when no reads were checked
      * @param result    the run's result file
      */
-    record Point(int threads, @JsonUnwrapped Totals totals, Map<String, Map<String, Object>> perAction,
-                 @JsonUnwrapped Validity validity, String result) {
+    record Point(
+            int threads,
+            @JsonUnwrapped Totals totals,
+            Map<String, Map<String, Object>> perAction,
+            @JsonUnwrapped Validity validity,
+            String result) {
         double throughput() {
             return totals.throughput();
         }
@@ -116,12 +145,10 @@ final class SweepCommand implements Callable<Integer> {
     }
 
     /** A point's throughput and counts over every action. */
-    record Totals(double throughput, double withinBetaPct, long actions, long errors) {
-    }
+    record Totals(double throughput, double withinBetaPct, long actions, long errors) {}
 
     /** A point's unpredictable shares: of all reads, and of View News Feed's. */
-    record Validity(Double unpredictablePct, Double vnfUnpredictablePct) {
-    }
+    record Validity(Double unpredictablePct, Double vnfUnpredictablePct) {}
 
     @Override
     public Integer call() throws IOException {
@@ -131,20 +158,21 @@ final class SweepCommand implements Callable<Integer> {
         Parameters params = storeOptions.parameters();
         if (workload != null) {
             if (Mixes.find(workload).isEmpty()) {
-                throw new InvalidParameterException("--workload", "'" + workload + "' is not a named mix; named mixes: "
-                        + String.join(", ", Mixes.names()));
+                throw new InvalidParameterException(
+                        "--workload",
+                        "'" + workload + "' is not a named mix; named mixes: " + String.join(", ", Mixes.names()));
             }
             params.put("mix", workload, "--workload");
         }
         MixSources.check(params, storeOptions.files, null);
         if (threads == null || threads.isEmpty() || threads.stream().anyMatch(t -> t == null || t < 1)) {
-            throw new InvalidParameterException("--threads", "give values of T of at least 1, e.g. 1,2,4,8, got "
-                    + threads);
+            throw new InvalidParameterException(
+                    "--threads", "give values of T of at least 1, e.g. 1,2,4,8, got " + threads);
         }
         String how = reset.trim().toLowerCase(Locale.ROOT);
         if (!List.of("auto", "image", "repair", "reload", "none").contains(how)) {
-            throw new InvalidParameterException("--reset", "expected auto, image, repair, reload or none, got '"
-                    + reset + "'");
+            throw new InvalidParameterException(
+                    "--reset", "expected auto, image, repair, reload or none, got '" + reset + "'");
         }
         ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
         ExperimentSetup.Plan plan = setup.plan();
@@ -162,11 +190,12 @@ final class SweepCommand implements Callable<Integer> {
         Duration b = Durations.parse("--beta", beta);
         StoreSettings settings = setup.storeSettings(storeOptions).withBeta(b);
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        Path file = out != null ? out : Path.of("runs", "sweep-" + stamp + "-" + provider.name() + "-"
-                + ws.mixName() + ".json");
+        Path file = out != null
+                ? out
+                : Path.of("runs", "sweep-" + stamp + "-" + provider.name() + "-" + ws.mixName() + ".json");
         if (Files.isDirectory(file)) {
-            throw new InvalidParameterException("--out", file + " is a directory; give a file such as "
-                    + file.resolve("sweep.json"));
+            throw new InvalidParameterException(
+                    "--out", file + " is a directory; give a file such as " + file.resolve("sweep.json"));
         }
         OutputGuard.file("--out", file);
         Path dir = file.toAbsolutePath().getParent();
@@ -193,13 +222,24 @@ final class SweepCommand implements Callable<Integer> {
         ReportFiles files = new ReportFiles();
         files.reserve(file);
         files.reserve(dir.resolve(base + ".csv"));
-        try (LocalStore store = LocalStore.open(provider, settings, graph,
-                load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD, loaders,
-                RunKeys.verifySample(params), err)) {
+        try (LocalStore store = LocalStore.open(
+                provider,
+                settings,
+                graph,
+                load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE_OFFER_LOAD,
+                loaders,
+                RunKeys.verifySample(params),
+                err)) {
             String method = resetMethod(how, store, loaders, err);
             header.put("reset", method);
-            err.printf(Locale.ROOT, "bg: sweep of %s on %s: T = %s, %s each, reset by %s%n", ws.mixName(),
-                    provider.name(), threads, Durations.format(measured), method);
+            err.printf(
+                    Locale.ROOT,
+                    "bg: sweep of %s on %s: T = %s, %s each, reset by %s%n",
+                    ws.mixName(),
+                    provider.name(),
+                    threads,
+                    Durations.format(measured),
+                    method);
             stdout.printf(Locale.ROOT, "%6s %12s %9s  %s%n", "T", "actions/s", "≤β %", "mean latency per action (ms)");
             stdout.flush();
             for (int t : threads) {
@@ -213,8 +253,8 @@ final class SweepCommand implements Callable<Integer> {
                 points.add(p);
                 files.failed(o.unwritten());
                 write(files, file, dir.resolve(base + ".csv"), header, points);
-                stdout.printf(Locale.ROOT, "%6d %,12.0f %9.2f  %s%n", t, p.throughput(), p.withinBetaPct(),
-                        latencies(p));
+                stdout.printf(
+                        Locale.ROOT, "%6d %,12.0f %9.2f  %s%n", t, p.throughput(), p.withinBetaPct(), latencies(p));
                 stdout.flush();
                 if (files.errorLine("") != null) {
                     err.println(files.errorLine("the table above"));
@@ -223,8 +263,9 @@ final class SweepCommand implements Callable<Integer> {
                     return Bg.FAILED;
                 }
                 if (!o.run().completed() || o.unsealed() != null) {
-                    err.println("bg: error: the point at T=" + t + " did not complete (" + (o.unsealed() != null
-                            ? o.unsealed() : o.run().abortReason()) + "); the sweep stops here and keeps the points "
+                    err.println("bg: error: the point at T=" + t + " did not complete ("
+                            + (o.unsealed() != null ? o.unsealed() : o.run().abortReason())
+                            + "); the sweep stops here and keeps the points "
                             + "measured");
                     return Bg.FAILED;
                 }
@@ -239,8 +280,8 @@ final class SweepCommand implements Callable<Integer> {
     private static String resetMethod(String how, LocalStore store, int loaders, PrintWriter err) {
         if (!how.equals("auto")) {
             if (how.equals("image") && !store.saveImage(loaders, err)) {
-                throw new InvalidParameterException("--reset", store.name() + " has no database image; use repair "
-                        + "or reload");
+                throw new InvalidParameterException(
+                        "--reset", store.name() + " has no database image; use repair " + "or reload");
             }
             return how;
         }
@@ -251,11 +292,11 @@ final class SweepCommand implements Callable<Integer> {
         switch (method) {
             case "image" -> store.restoreImage();
             case "repair" -> {
-                RepairDb.Report r = store.repair(
-                        Math.max(2, Runtime.getRuntime().availableProcessors()));
+                RepairDb.Report r =
+                        store.repair(Math.max(2, Runtime.getRuntime().availableProcessors()));
                 if (!r.verified()) {
-                    err.println("bg: RepairDB could not verify the store (" + r.mismatches().get(0)
-                            + "); reloading it");
+                    err.println("bg: RepairDB could not verify the store ("
+                            + r.mismatches().get(0) + "); reloading it");
                     store.reload(loaders, err);
                 }
             }
@@ -284,10 +325,15 @@ final class SweepCommand implements Callable<Integer> {
         }
         Unpredictable u = r.unpredictable();
         Double all = u == null || u.readsChecked() == 0 ? null : u.pct();
-        Double vnf = u == null || !u.actions().containsKey("VNF") ? null : u.actions().get("VNF").pct();
+        Double vnf = u == null || !u.actions().containsKey("VNF")
+                ? null
+                : u.actions().get("VNF").pct();
         KindResult total = r.total();
-        Totals totals = new Totals(r.throughput(), total.withinBetaPct() == null ? 0 : total.withinBetaPct(),
-                total.count(), total.errors());
+        Totals totals = new Totals(
+                r.throughput(),
+                total.withinBetaPct() == null ? 0 : total.withinBetaPct(),
+                total.count(),
+                total.errors());
         return new Point(t, totals, per, new Validity(all, vnf), file.toString());
     }
 
@@ -300,35 +346,52 @@ final class SweepCommand implements Callable<Integer> {
             }
         });
         if (p.validity().vnfUnpredictablePct() != null) {
-            s.append(String.format(Locale.ROOT, "(VNF unpredictable %.3f %%)", p.validity().vnfUnpredictablePct()));
+            s.append(String.format(
+                    Locale.ROOT, "(VNF unpredictable %.3f %%)", p.validity().vnfUnpredictablePct()));
         }
         return s.toString().trim();
     }
 
     /** Writes the curve so far, atomically: an interrupted sweep keeps every completed point. */
-    private static void write(ReportFiles files, Path json, Path csv,
-                              Map<String, Object> header, List<Point> points) throws IOException {
+    private static void write(ReportFiles files, Path json, Path csv, Map<String, Object> header, List<Point> points)
+            throws IOException {
         Map<String, Object> doc = new LinkedHashMap<>(header);
         doc.put("points", points);
         files.write(json, JSON.writeValueAsString(doc));
         TreeSet<String> actions = new TreeSet<>();
         points.forEach(p -> actions.addAll(p.perAction().keySet()));
-        StringBuilder c = new StringBuilder("threads,throughput,within_beta_pct,actions,errors,unpredictable_pct,"
-                + "vnf_unpredictable_pct");
+        StringBuilder c = new StringBuilder(
+                "threads,throughput,within_beta_pct,actions,errors,unpredictable_pct," + "vnf_unpredictable_pct");
         for (String a : actions) {
             c.append(',').append(a).append("_mean_ms,").append(a).append("_p95_ms");
         }
         c.append('\n');
         for (Point p : points) {
-            c.append(p.threads()).append(',').append(fmt(p.throughput())).append(',').append(fmt(p.withinBetaPct()))
-                    .append(',').append(p.totals().actions()).append(',').append(p.totals().errors()).append(',')
-                    .append(p.validity().unpredictablePct() == null ? "" : fmt(p.validity().unpredictablePct()))
-                    .append(',').append(p.validity().vnfUnpredictablePct() == null ? ""
-                            : fmt(p.validity().vnfUnpredictablePct()));
+            c.append(p.threads())
+                    .append(',')
+                    .append(fmt(p.throughput()))
+                    .append(',')
+                    .append(fmt(p.withinBetaPct()))
+                    .append(',')
+                    .append(p.totals().actions())
+                    .append(',')
+                    .append(p.totals().errors())
+                    .append(',')
+                    .append(
+                            p.validity().unpredictablePct() == null
+                                    ? ""
+                                    : fmt(p.validity().unpredictablePct()))
+                    .append(',')
+                    .append(
+                            p.validity().vnfUnpredictablePct() == null
+                                    ? ""
+                                    : fmt(p.validity().vnfUnpredictablePct()));
             for (String a : actions) {
                 Map<String, Object> m = p.perAction().get(a);
-                c.append(',').append(m == null || m.get("mean_ms") == null ? "" : fmt((Double) m.get("mean_ms")))
-                        .append(',').append(m == null || m.get("p95_ms") == null ? "" : fmt((Double) m.get("p95_ms")));
+                c.append(',')
+                        .append(m == null || m.get("mean_ms") == null ? "" : fmt((Double) m.get("mean_ms")))
+                        .append(',')
+                        .append(m == null || m.get("p95_ms") == null ? "" : fmt((Double) m.get("p95_ms")));
             }
             c.append('\n');
         }

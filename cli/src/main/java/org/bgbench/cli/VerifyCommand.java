@@ -24,11 +24,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {"Compare what the store holds, read through its own actions, with the state BG expects after the",
+@Command(
+        name = "verify",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Compare what the store holds, read through its own actions, with the state BG expects after the",
             "runs so far: every member's friends, pending invitations and counts, every resource's comments; and",
             "report the store's state mark (which of BG's states it holds). Read-only unless --repair.",
-            "With --workers each worker checks its own members against the state it kept."})
+            "With --workers each worker checks its own members against the state it kept."
+        })
 final class VerifyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -39,17 +43,24 @@ final class VerifyCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
-    @Option(names = "--limit", defaultValue = "20", description = "Differences to print at most (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--limit",
+            defaultValue = "20",
+            description = "Differences to print at most (default ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = "--repair", description = "Bring the store back to the generated graph: read every member and fix "
-            + "each difference through the store's own actions, read it all back, then mark it as freshly loaded "
-            + "(the runs' saved state is dropped). For a store a run left in an unknown state (interrupted, crashed, "
-            + "changed by hand).")
+    @Option(
+            names = "--repair",
+            description = "Bring the store back to the generated graph: read every member and fix "
+                    + "each difference through the store's own actions, read it all back, then mark it as freshly loaded "
+                    + "(the runs' saved state is dropped). For a store a run left in an unknown state (interrupted, crashed, "
+                    + "changed by hand).")
     boolean repair;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Sessions reading and repairing in parallel with "
-            + "--repair (default: 2 × cores).")
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
+            description = "Sessions reading and repairing in parallel with " + "--repair (default: 2 × cores).")
     Integer threads;
 
     @Override
@@ -71,26 +82,35 @@ final class VerifyCommand implements Callable<Integer> {
         if (v.problem() != null) {
             out.println("Problem: " + v.problem());
         }
-        out.printf("%,d members (%,d touched by writes), %d differences%n", v.members(), v.touched(),
-                v.differences().size());
+        out.printf(
+                "%,d members (%,d touched by writes), %d differences%n",
+                v.members(), v.touched(), v.differences().size());
         v.differences().forEach(d -> out.println("  " + d));
-        out.println(v.differences().isEmpty() ? "The store holds exactly the state BG expects"
-                + (v.problem() == null ? "." : ", but BG cannot run from it (see the problem above).")
-                : "The store differs from the state BG expects.");
+        out.println(
+                v.differences().isEmpty()
+                        ? "The store holds exactly the state BG expects"
+                                + (v.problem() == null ? "." : ", but BG cannot run from it (see the problem above).")
+                        : "The store differs from the state BG expects.");
         return v.clean() ? 0 : Bg.FAILED;
     }
 
-    private int repair(PrintWriter out, PrintWriter err, StoreProvider provider, StoreSettings settings,
-                       SocialGraph graph) {
+    private int repair(
+            PrintWriter out, PrintWriter err, StoreProvider provider, StoreSettings settings, SocialGraph graph) {
         int n = threads != null ? threads : 2 * Runtime.getRuntime().availableProcessors();
-        err.printf("bg: repairing %s: reading all %,d members and fixing what differs from the generated graph%n",
+        err.printf(
+                "bg: repairing %s: reading all %,d members and fixing what differs from the generated graph%n",
                 provider.name(), graph.members());
         err.flush();
         StoreVerification.Repair r = StoreVerification.repair(provider, settings, graph, n, limit, err);
         out.println("State mark before: " + r.markBefore());
-        out.printf(Locale.ROOT, "Read %,d members in %.1f s; restored %,d relationships and %,d comments "
-                + "with %,d actions%n", r.report().members(), r.report().seconds(), r.report().relationships(),
-                r.report().comments(), r.report().storeCalls());
+        out.printf(
+                Locale.ROOT,
+                "Read %,d members in %.1f s; restored %,d relationships and %,d comments " + "with %,d actions%n",
+                r.report().members(),
+                r.report().seconds(),
+                r.report().relationships(),
+                r.report().comments(),
+                r.report().storeCalls());
         if (!r.report().refused().isEmpty()) {
             out.println("Cannot fix through the store's actions:");
             r.report().refused().stream().limit(limit).forEach(d -> out.println("  " + d));
@@ -109,33 +129,55 @@ final class VerifyCommand implements Callable<Integer> {
         return Bg.FAILED;
     }
 
-    private int withWorkers(PrintWriter out, PrintWriter err, StoreProvider provider, Parameters params,
-                            SocialGraph graph, StoreSettings settings) {
+    private int withWorkers(
+            PrintWriter out,
+            PrintWriter err,
+            StoreProvider provider,
+            Parameters params,
+            SocialGraph graph,
+            StoreSettings settings) {
         Map<String, String> all = new TreeMap<>(settings.asMap());
         all.putAll(params.asMap());
         try (ClusterCoordinator c = cluster.connect(err)) {
-            if (!c.open(provider.name(), all, graph, WorkloadParameters.toSpec(params.asMap()), cluster.rates(),
+            if (!c.open(
+                    provider.name(),
+                    all,
+                    graph,
+                    WorkloadParameters.toSpec(params.asMap()),
+                    cluster.rates(),
                     provider.traits().onePerWorker())) {
                 throw new LoadException("the store does not hold this graph");
             }
             if (repair) {
-                err.printf("bg: repairing %s on %d workers: each reads its members and fixes what differs from the "
-                        + "generated graph%n", provider.name(), c.names().size());
+                err.printf(
+                        "bg: repairing %s on %d workers: each reads its members and fixes what differs from the "
+                                + "generated graph%n",
+                        provider.name(), c.names().size());
                 err.flush();
                 List<Messages.ResetDone> done = c.reset(Messages.ResetHow.FULL);
                 boolean ok = true;
                 for (int k = 0; k < done.size(); k++) {
                     Messages.ResetDone d = done.get(k);
-                    out.printf(Locale.ROOT, "worker %d %s: restored %,d relationships and %,d comments in "
-                            + "%.1f s%s%n", k, c.names().get(k), d.relationships(), d.comments(), d.seconds(),
+                    out.printf(
+                            Locale.ROOT,
+                            "worker %d %s: restored %,d relationships and %,d comments in " + "%.1f s%s%n",
+                            k,
+                            c.names().get(k),
+                            d.relationships(),
+                            d.comments(),
+                            d.seconds(),
                             d.verified() ? "" : "; still different: " + d.mismatch());
                     ok &= d.verified();
                 }
-                out.println("State mark after: " + (ok ? StateMark.loaded(graph.spec().fingerprint())
-                        : "unchanged from running: (the repair did not finish)"));
-                out.println(ok ? "The store holds exactly the generated graph again."
-                        : "The repair could not bring the store back; reload it (bg load --store " + provider.name()
-                                + " --replace --workers …).");
+                out.println("State mark after: "
+                        + (ok
+                                ? StateMark.loaded(graph.spec().fingerprint())
+                                : "unchanged from running: (the repair did not finish)"));
+                out.println(
+                        ok
+                                ? "The store holds exactly the generated graph again."
+                                : "The repair could not bring the store back; reload it (bg load --store "
+                                        + provider.name() + " --replace --workers …).");
                 return ok ? 0 : Bg.FAILED;
             }
             String problem = null;
@@ -152,14 +194,21 @@ final class VerifyCommand implements Callable<Integer> {
             int bad = 0;
             for (int k = 0; k < found.size(); k++) {
                 Messages.Verified f = found.get(k);
-                out.printf("worker %d %s: %,d members (%,d touched by writes), %d differences%n", k,
-                        c.names().get(k), f.members(), f.touched(), f.differences().size());
+                out.printf(
+                        "worker %d %s: %,d members (%,d touched by writes), %d differences%n",
+                        k,
+                        c.names().get(k),
+                        f.members(),
+                        f.touched(),
+                        f.differences().size());
                 f.differences().forEach(d -> out.println("  " + d));
                 bad += f.differences().size();
             }
-            out.println(bad == 0 ? "The store holds exactly the state BG expects"
-                    + (problem == null ? "." : ", but BG cannot run from it (see the problem above).")
-                    : "The store differs from the state BG expects.");
+            out.println(
+                    bad == 0
+                            ? "The store holds exactly the state BG expects"
+                                    + (problem == null ? "." : ", but BG cannot run from it (see the problem above).")
+                            : "The store differs from the state BG expects.");
             return bad == 0 && problem == null ? 0 : Bg.FAILED;
         }
     }

@@ -35,8 +35,18 @@ abstract class BgCommandFixture {
         return Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
     }
 
-    static final String[] GRAPH = {"-p", "usercount=300", "-p", "friendcountperuser=10",
-        "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
+    static final String[] GRAPH = {
+        "-p",
+        "usercount=300",
+        "-p",
+        "friendcountperuser=10",
+        "-p",
+        "resourcecountperuser=4",
+        "-p",
+        "confperc=0.7",
+        "-p",
+        "commentcountperresource=1"
+    };
 
     String[] with(String[] base, String... more) {
         List<String> all = new ArrayList<>(List.of(more));
@@ -45,8 +55,7 @@ abstract class BgCommandFixture {
     }
 
     /** Starts 'bg worker' on a free loopback port in a thread; returns its port once it listens. */
-    int startWorker(StringWriter workerErr, AtomicInteger code, Thread[] thread,
-                            String... options) throws Exception {
+    int startWorker(StringWriter workerErr, AtomicInteger code, Thread[] thread, String... options) throws Exception {
         return startWorker(dir, workerErr, code, thread, options);
     }
 
@@ -54,17 +63,24 @@ abstract class BgCommandFixture {
      * Starts {@code bg worker} on a free loopback port in a thread of this JVM, its directory under {@code dir}, and
      * waits until it listens; its exit code goes to {@code code}.
      */
-    static int startWorker(Path dir, StringWriter workerErr, AtomicInteger code,
-                           Thread[] thread, String... options) throws Exception {
+    static int startWorker(Path dir, StringWriter workerErr, AtomicInteger code, Thread[] thread, String... options)
+            throws Exception {
         int port;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        List<String> args = new ArrayList<>(List.of("worker", "--listen",
-                "127.0.0.1:" + port, "--dir", dir.resolve("worker-" + port).toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "worker",
+                "--listen",
+                "127.0.0.1:" + port,
+                "--dir",
+                dir.resolve("worker-" + port).toString()));
         args.addAll(List.of(options));
-        thread[0] = Thread.ofPlatform().start(() -> code.set(Bg.run(new PrintWriter(new StringWriter(), true),
-                new PrintWriter(workerErr, true), args.toArray(String[]::new))));
+        thread[0] = Thread.ofPlatform()
+                .start(() -> code.set(Bg.run(
+                        new PrintWriter(new StringWriter(), true),
+                        new PrintWriter(workerErr, true),
+                        args.toArray(String[]::new))));
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!workerErr.toString().contains("(results in") && System.nanoTime() < deadline && thread[0].isAlive()) {
             Thread.sleep(10);

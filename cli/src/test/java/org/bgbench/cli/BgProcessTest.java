@@ -25,14 +25,18 @@ class BgProcessTest {
 
     @Test
     void outputIsPrefixedAndTheLastErrorLineKept() throws Exception {
-        BgProcess.Finished f = BgProcess.run(BgProcess.shell("echo one; echo two >&2; echo three >&2; echo; exit 4"),
-                "[x] ", new PrintWriter(out), new PrintWriter(err), false);
+        BgProcess.Finished f = BgProcess.run(
+                BgProcess.shell("echo one; echo two >&2; echo three >&2; echo; exit 4"),
+                "[x] ",
+                new PrintWriter(out),
+                new PrintWriter(err),
+                false);
         assertThat(f.exitCode()).isEqualTo(4);
         assertThat(f.lastErrorLine()).isEqualTo("three");
         assertThat(out.toString()).isEqualTo("[x] one\n[x] \n");
         assertThat(err.toString()).isEqualTo("[x] two\n[x] three\n");
-        BgProcess.Finished captured = BgProcess.run(BgProcess.shell("echo a=1; echo b=2"), "[x] ",
-                new PrintWriter(out), new PrintWriter(err), true);
+        BgProcess.Finished captured = BgProcess.run(
+                BgProcess.shell("echo a=1; echo b=2"), "[x] ", new PrintWriter(out), new PrintWriter(err), true);
         assertThat(captured.stdout()).isEqualTo("a=1\nb=2\n");
     }
 
@@ -40,8 +44,8 @@ class BgProcessTest {
     void anInterruptOfThisProcessStopsTheChild() throws Exception {
         CompletableFuture<BgProcess.Finished> child = CompletableFuture.supplyAsync(() -> {
             try {
-                return BgProcess.run(BgProcess.shell("exec sleep 60"), "", new PrintWriter(out), new PrintWriter(err),
-                        false, true);
+                return BgProcess.run(
+                        BgProcess.shell("exec sleep 60"), "", new PrintWriter(out), new PrintWriter(err), false, true);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -53,7 +57,13 @@ class BgProcessTest {
         Interrupts.reset();
         // Without the flag a child is left alone by an interrupt.
         Interrupts.interrupt("interrupted (Ctrl-C)");
-        assertThat(BgProcess.run(List.of("bash", "-c", "sleep 0.5; exit 7"), "", new PrintWriter(out),
-                new PrintWriter(err), false).exitCode()).isEqualTo(7);
+        assertThat(BgProcess.run(
+                                List.of("bash", "-c", "sleep 0.5; exit 7"),
+                                "",
+                                new PrintWriter(out),
+                                new PrintWriter(err),
+                                false)
+                        .exitCode())
+                .isEqualTo(7);
     }
 }

@@ -14,20 +14,37 @@ class BgRateCommandTest extends BgCommandFixture {
     @Test
     void rateSearchesAndWritesItsReport() throws Exception {
         Path rating = dir.resolve("rating");
-        int code = bg(with(GRAPH, "rate", "--store", "memory", "-p", "memory.name=cli-rate", "--delta", "1s",
-                "--warmup", "0s", "--sla", "95%:100ms:0.01%:1s", "--max-threads", "4", "--no-confirm",
-                "--out", rating.toString()));
+        int code = bg(with(
+                GRAPH,
+                "rate",
+                "--store",
+                "memory",
+                "-p",
+                "memory.name=cli-rate",
+                "--delta",
+                "1s",
+                "--warmup",
+                "0s",
+                "--sla",
+                "95%:100ms:0.01%:1s",
+                "--max-threads",
+                "4",
+                "--no-confirm",
+                "--out",
+                rating.toString()));
         assertThat(code).as(err.toString()).isZero();
         assertThat(out.toString()).contains("SoAR").contains("Socialites").contains("experiments");
         @SuppressWarnings("unchecked")
-        Map<String, Object> json = new com.fasterxml.jackson.databind.ObjectMapper().readValue(rating.resolve("rating.json").toFile(), Map.class);
+        Map<String, Object> json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readValue(rating.resolve("rating.json").toFile(), Map.class);
         assertThat(json).containsKeys("soar", "socialites", "experiments", "rating_time");
         assertThat((List<?>) json.get("experiments")).isNotEmpty();
         assertThat(rating.resolve("rating.svg")).content().startsWith("<svg").contains("</svg>");
         assertThat(rating.resolve("rating.html")).content().contains("<svg");
         // Every experiment left its own result JSON.
         try (var files = Files.list(rating)) {
-            assertThat(files.filter(f -> f.getFileName().toString().matches("\\d+-T\\d+\\.json")).count())
+            assertThat(files.filter(f -> f.getFileName().toString().matches("\\d+-T\\d+\\.json"))
+                            .count())
                     .isEqualTo(((List<?>) json.get("experiments")).size());
         }
     }
@@ -39,19 +56,44 @@ class BgRateCommandTest extends BgCommandFixture {
         try {
             SmallDisk.fill(mnt.resolve("filler"));
             Path rating = mnt.resolve("rating");
-            int code = bg(with(GRAPH, "rate", "--store", "memory", "-p", "memory.name=cli-rate-full", "-p",
-                    "validation=false", "--delta", "1s", "--warmup", "0s", "--sla", "95%:100ms:0.01%:1s",
-                    "--target", "soar", "--max-threads", "1", "--no-confirm", "--out", rating.toString()));
+            int code = bg(with(
+                    GRAPH,
+                    "rate",
+                    "--store",
+                    "memory",
+                    "-p",
+                    "memory.name=cli-rate-full",
+                    "-p",
+                    "validation=false",
+                    "--delta",
+                    "1s",
+                    "--warmup",
+                    "0s",
+                    "--sla",
+                    "95%:100ms:0.01%:1s",
+                    "--target",
+                    "soar",
+                    "--max-threads",
+                    "1",
+                    "--no-confirm",
+                    "--out",
+                    rating.toString()));
             assertThat(code).as(err.toString()).isEqualTo(Bg.FAILED);
             // the experiment's row and the rating are printed; then one line names the first file not written
-            assertThat(out.toString()).containsPattern("(?m)^ +1 +1 +[0-9,]+ ").contains("SoAR ")
+            assertThat(out.toString())
+                    .containsPattern("(?m)^ +1 +1 +[0-9,]+ ")
+                    .contains("SoAR ")
                     .contains("experiments in");
-            assertThat(err.toString()).containsOnlyOnce("bg: error: cannot write ")
+            assertThat(err.toString())
+                    .containsOnlyOnce("bg: error: cannot write ")
                     .contains("cannot write the result to " + rating.resolve("01-T1.json"))
-                    .contains("No space left on device").contains("more files not written)")
-                    .contains("; the rating above is what was measured").doesNotContain("Exception", "\tat ");
+                    .contains("No space left on device")
+                    .contains("more files not written)")
+                    .contains("; the rating above is what was measured")
+                    .doesNotContain("Exception", "\tat ");
             try (var left = Files.list(rating)) {
-                assertThat(left.map(f -> f.getFileName().toString())).as("no reserve or temporary file is left")
+                assertThat(left.map(f -> f.getFileName().toString()))
+                        .as("no reserve or temporary file is left")
                         .noneMatch(n -> n.endsWith(".reserve") || n.endsWith(".tmp"));
             }
         } finally {
@@ -64,13 +106,33 @@ class BgRateCommandTest extends BgCommandFixture {
         Path file = dir.resolve("ReadMostly");
         Files.writeString(file, "ViewProfileAction=0.6\nListFriendsAction=0.4\n");
         Path rating = dir.resolve("rating-file");
-        int code = bg(with(GRAPH, "rate", "--store", "memory", "-p", "memory.name=cli-rate-file", "-P", file.toString(),
-                "--delta", "1s", "--warmup", "0s", "--sla", "95%:100ms:0.01%:1s", "--target", "soar",
-                "--max-threads", "1", "--no-confirm", "--out", rating.toString()));
+        int code = bg(with(
+                GRAPH,
+                "rate",
+                "--store",
+                "memory",
+                "-p",
+                "memory.name=cli-rate-file",
+                "-P",
+                file.toString(),
+                "--delta",
+                "1s",
+                "--warmup",
+                "0s",
+                "--sla",
+                "95%:100ms:0.01%:1s",
+                "--target",
+                "soar",
+                "--max-threads",
+                "1",
+                "--no-confirm",
+                "--out",
+                rating.toString()));
         assertThat(code).as(err.toString()).isZero();
         assertThat(err.toString()).contains("bg: rating memory with the ReadMostly mix");
         try (var files = Files.list(rating)) {
-            Path first = files.filter(f -> f.getFileName().toString().matches("\\d+-T\\d+\\.json")).findFirst()
+            Path first = files.filter(f -> f.getFileName().toString().matches("\\d+-T\\d+\\.json"))
+                    .findFirst()
                     .orElseThrow();
             assertThat(ResultJson.read(first).workload().get("mix_name")).isEqualTo("ReadMostly");
         }
@@ -79,23 +141,68 @@ class BgRateCommandTest extends BgCommandFixture {
     @Test
     void quickstartLoadsRunsAndRates() throws Exception {
         Path qs = dir.resolve("qs");
-        int code = bg("quickstart", "-p", "sqlite.file=" + dir.resolve("qs.sqlite"), "-p", "usercount=300",
-                "-p", "friendcountperuser=10", "-p", "resourcecountperuser=4", "--threads", "1,2", "--duration", "1s",
-                "--rate-delta", "1s", "--sla", "95%:100ms:0.01%:1s", "--rate-max-threads", "4", "--out", qs.toString());
+        int code = bg(
+                "quickstart",
+                "-p",
+                "sqlite.file=" + dir.resolve("qs.sqlite"),
+                "-p",
+                "usercount=300",
+                "-p",
+                "friendcountperuser=10",
+                "-p",
+                "resourcecountperuser=4",
+                "--threads",
+                "1,2",
+                "--duration",
+                "1s",
+                "--rate-delta",
+                "1s",
+                "--sla",
+                "95%:100ms:0.01%:1s",
+                "--rate-max-threads",
+                "4",
+                "--out",
+                qs.toString());
         assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("sanity check passed: 300 members").contains("SoAR").contains("Socialites");
+        assertThat(out.toString())
+                .contains("sanity check passed: 300 members")
+                .contains("SoAR")
+                .contains("Socialites");
         assertThat(qs.resolve("T1.json")).isRegularFile();
         assertThat(qs.resolve("T2.json")).isRegularFile();
-        assertThat(qs.resolve("rating/rating.json")).content().contains("\"soar\"").contains("\"socialites\"");
+        assertThat(qs.resolve("rating/rating.json"))
+                .content()
+                .contains("\"soar\"")
+                .contains("\"socialites\"");
         // At the cap (T=4 here) the line says plainly that Socialites is a lower bound; below it, a plain number.
-        String socialites = out.toString().lines().filter(l -> l.startsWith("Socialites")).findFirst().orElseThrow();
-        assertThat(socialites).matches("Socialites (≥ 4 simultaneous members \\(a lower bound.*|[0-3] simultaneous "
-                + "members)");
+        String socialites = out.toString()
+                .lines()
+                .filter(l -> l.startsWith("Socialites"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(socialites)
+                .matches("Socialites (≥ 4 simultaneous members \\(a lower bound.*|[0-3] simultaneous " + "members)");
         assertThat(out.toString()).doesNotContain("the Socialites rating may be higher");
         // A second quickstart finds the graph loaded and runs on it.
-        assertThat(bg("quickstart", "-p", "sqlite.file=" + dir.resolve("qs.sqlite"), "-p", "usercount=300",
-                "-p", "friendcountperuser=10", "-p", "resourcecountperuser=4", "--threads", "1", "--duration", "1s",
-                "--no-rate", "--out", dir.resolve("qs2").toString())).as(err.toString()).isZero();
+        assertThat(bg(
+                        "quickstart",
+                        "-p",
+                        "sqlite.file=" + dir.resolve("qs.sqlite"),
+                        "-p",
+                        "usercount=300",
+                        "-p",
+                        "friendcountperuser=10",
+                        "-p",
+                        "resourcecountperuser=4",
+                        "--threads",
+                        "1",
+                        "--duration",
+                        "1s",
+                        "--no-rate",
+                        "--out",
+                        dir.resolve("qs2").toString()))
+                .as(err.toString())
+                .isZero();
         assertThat(err.toString()).contains("already holds the quickstart graph");
     }
 }

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** The commands that run no experiment (stores, dzipf, compare) and every command's help, in process. */
 class BgToolCommandsTest extends BgCommandFixture {
@@ -25,8 +24,11 @@ class BgToolCommandsTest extends BgCommandFixture {
 
     @Test
     void dzipfPrintsChiSquareFromProbabilitiesAndASample() {
-        assertThat(bg("dzipf", "-M", "2000", "--workers", "1-4", "--requests", "200000")).as(err.toString()).isZero();
-        List<String> rows = out.toString().lines().filter(l -> l.matches("\\s+\\d+ .*")).toList();
+        assertThat(bg("dzipf", "-M", "2000", "--workers", "1-4", "--requests", "200000"))
+                .as(err.toString())
+                .isZero();
+        List<String> rows =
+                out.toString().lines().filter(l -> l.matches("\\s+\\d+ .*")).toList();
         assertThat(rows).hasSize(4);
         for (String row : rows) {
             String[] f = row.trim().split("\\s+");
@@ -36,7 +38,8 @@ class BgToolCommandsTest extends BgCommandFixture {
             assertThat(analytic).as(row).isLessThan(1e-6);
             assertThat(sampled).as(row).isBetween(floor * 0.7, floor * 1.3);
         }
-        assertThat(bg("dzipf", "-M", "2000", "--workers", "3", "--requests", "0")).isZero();
+        assertThat(bg("dzipf", "-M", "2000", "--workers", "3", "--requests", "0"))
+                .isZero();
         assertThat(out.toString()).contains("N=3").contains("χ² vs centralised Zipfian");
     }
 
@@ -47,18 +50,30 @@ class BgToolCommandsTest extends BgCommandFixture {
         StringWriter console = new StringWriter();
         PrintWriter buffered = new PrintWriter(new BufferedWriter(console), true);
         assertThat(Bg.run(buffered, new PrintWriter(err, true), "dzipf", "-M", "2000", "-N", "13", "--requests", "0"))
-                .as(err.toString()).isZero();
+                .as(err.toString())
+                .isZero();
         assertThat(console.toString()).contains("N=13").contains("χ² vs centralised Zipfian");
         console.getBuffer().setLength(0);
-        assertThat(Bg.run(buffered, new PrintWriter(err, true), "dzipf", "-M", "2000", "--rates", "1,2,5",
-                "--requests", "0")).as(err.toString()).isZero();
+        assertThat(Bg.run(
+                        buffered,
+                        new PrintWriter(err, true),
+                        "dzipf",
+                        "-M",
+                        "2000",
+                        "--rates",
+                        "1,2,5",
+                        "--requests",
+                        "0"))
+                .as(err.toString())
+                .isZero();
         assertThat(console.toString()).contains("N=3").contains("χ² vs centralised Zipfian");
     }
 
     @Test
     void dzipfHelpSaysThetaOneIsUniform() {
         assertThat(bg("dzipf", "--help")).isZero();
-        assertThat(out.toString().replaceAll("\\s+", " ")).contains("from 0 (most skewed) to 1 (uniform)")
+        assertThat(out.toString().replaceAll("\\s+", " "))
+                .contains("from 0 (most skewed) to 1 (uniform)")
                 .doesNotContain("0 is uniform");
     }
 
@@ -91,7 +106,8 @@ class BgToolCommandsTest extends BgCommandFixture {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
-            for (String command : new picocli.CommandLine(new Bg()).getSubcommands().keySet()) {
+            for (String command :
+                    new picocli.CommandLine(new Bg()).getSubcommands().keySet()) {
                 assertThat(bg(command, "--help")).as(command).isZero();
             }
         } finally {
@@ -104,14 +120,30 @@ class BgToolCommandsTest extends BgCommandFixture {
     void compareSkipsJsonFilesThatAreNotRunResults() throws Exception {
         Path runs = dir.resolve("runs");
         Files.createDirectories(runs.resolve("rating"));
-        assertThat(bg("run", "--store", "memory", "-p", "memory.name=cli-compare", "-p", "usercount=200",
-                "-p", "friendcountperuser=4", "--operations", "500", "--quiet", "--out",
-                runs.resolve("r.json").toString())).as(err.toString()).isZero();
+        assertThat(bg(
+                        "run",
+                        "--store",
+                        "memory",
+                        "-p",
+                        "memory.name=cli-compare",
+                        "-p",
+                        "usercount=200",
+                        "-p",
+                        "friendcountperuser=4",
+                        "--operations",
+                        "500",
+                        "--quiet",
+                        "--out",
+                        runs.resolve("r.json").toString()))
+                .as(err.toString())
+                .isZero();
         // A rating writes rating.json beside its experiments' results (bg compare runs/ met it after the quickstart).
         Files.writeString(runs.resolve("rating/rating.json"), "{\"soar\": 1000.0, \"socialites\": 16}");
         err.getBuffer().setLength(0);
         assertThat(bg("compare", runs.toString())).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("r.json").contains("(not a BG result: " + runs.resolve("rating/rating.json"));
+        assertThat(out.toString())
+                .contains("r.json")
+                .contains("(not a BG result: " + runs.resolve("rating/rating.json"));
         assertThat(err.toString()).isEmpty();
     }
 }

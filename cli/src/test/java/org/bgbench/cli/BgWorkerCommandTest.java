@@ -39,29 +39,40 @@ class BgWorkerCommandTest extends BgCommandFixture {
         assertThat(bg("worker", "--listen", "127.0.0.1:0", "--dir", dir.toString(), "--secret", blank))
                 .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("bg: error: --secret: the secret is only whitespace");
-        assertThat(bg("shutdown", "--workers", "127.0.0.1:1", "--secret", "abababababababab")).isEqualTo(Bg.BAD_INPUT);
+        assertThat(bg("shutdown", "--workers", "127.0.0.1:1", "--secret", "abababababababab"))
+                .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("--secret: the secret has only 2 different characters; at least 8");
-        assertThat(bg("shutdown", "--workers", "127.0.0.1:1", "--secret", " sixteen-characters")).isEqualTo(
-                Bg.BAD_INPUT);
+        assertThat(bg("shutdown", "--workers", "127.0.0.1:1", "--secret", " sixteen-characters"))
+                .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("--secret: the secret begins or ends with whitespace");
         Path file = dir.resolve("blank.secret");
         Files.writeString(file, blank + "\n");
         assertThat(bg("worker", "--listen", "127.0.0.1:0", "--dir", dir.toString(), "--secret-file", file.toString()))
                 .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("--secret-file: " + file + " holds only whitespace");
-        assertThat(bg("shutdown", "--workers", "127.0.0.1:1", "--secret-file", file.toString())).isEqualTo(
-                Bg.BAD_INPUT);
+        assertThat(bg("shutdown", "--workers", "127.0.0.1:1", "--secret-file", file.toString()))
+                .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).doesNotContain("\tat ");
 
         // The environment: a real process, started with BG_SECRET of spaces.
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), Bg.class.getName(), "worker", "--listen",
-                "127.0.0.1:0", "--dir", dir.resolve("w").toString()).redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Bg.class.getName(),
+                        "worker",
+                        "--listen",
+                        "127.0.0.1:0",
+                        "--dir",
+                        dir.resolve("w").toString())
+                .redirectErrorStream(true);
         pb.environment().put("BG_SECRET", blank);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(out).isEqualTo(Bg.BAD_INPUT);
-        assertThat(out).contains("bg: error: BG_SECRET: the secret is only whitespace").doesNotContain("listening");
+        assertThat(out)
+                .contains("bg: error: BG_SECRET: the secret is only whitespace")
+                .doesNotContain("listening");
     }
 
     /**
@@ -72,8 +83,7 @@ class BgWorkerCommandTest extends BgCommandFixture {
     void aWorkerRefusesACoordinatorsFilesOutsideItsDirectoryAndItsCode() throws Exception {
         Path secretFile = dir.resolve("w.secret");
         Files.writeString(secretFile, "a-secret-for-the-confinement-test\n");
-        Files.setPosixFilePermissions(secretFile,
-                PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
         AtomicInteger code = new AtomicInteger(-1);
         StringWriter workerErr = new StringWriter();
         Thread[] worker = new Thread[1];
@@ -90,19 +100,35 @@ class BgWorkerCommandTest extends BgCommandFixture {
             };
             for (String[] a : attempts) {
                 int before = err.getBuffer().length();
-                String[] setting = a[0].startsWith("jdbc.url") ? new String[] {"-p", a[0]}
+                String[] setting = a[0].startsWith("jdbc.url")
+                        ? new String[] {"-p", a[0]}
                         : new String[] {"-p", "jdbc.url=jdbc:sqlite:w.db", "-p", a[0]};
-                List<String> args = new ArrayList<>(List.of("load", "--store", "jdbc",
-                        "--workers", workers, "--secret-file", secretFile.toString(), "-p", "usercount=100", "-p",
-                        "friendcountperuser=4", "-p", "resourcecountperuser=1"));
+                List<String> args = new ArrayList<>(List.of(
+                        "load",
+                        "--store",
+                        "jdbc",
+                        "--workers",
+                        workers,
+                        "--secret-file",
+                        secretFile.toString(),
+                        "-p",
+                        "usercount=100",
+                        "-p",
+                        "friendcountperuser=4",
+                        "-p",
+                        "resourcecountperuser=1"));
                 args.addAll(List.of(setting));
                 int exit = bg(args.toArray(String[]::new));
                 String said = err.toString().substring(before);
                 assertThat(exit).as(said).isEqualTo(Bg.FAILED);
-                assertThat(said.lines().filter(l -> l.startsWith("bg: error:")).count()).as(said).isEqualTo(1);
-                assertThat(said).as(a[0])
+                assertThat(said.lines().filter(l -> l.startsWith("bg: error:")).count())
+                        .as(said)
+                        .isEqualTo(1);
+                assertThat(said)
+                        .as(a[0])
                         .contains(a[1].startsWith("jdbc.url") ? "outside the worker's own directory" : a[1])
-                        .doesNotContain("root:x:").doesNotContain("\tat ");
+                        .doesNotContain("root:x:")
+                        .doesNotContain("\tat ");
             }
             assertThat(outside).doesNotExist();
             assertThat(worker[0].isAlive()).as("the worker still serves").isTrue();
@@ -121,17 +147,19 @@ class BgWorkerCommandTest extends BgCommandFixture {
         Thread[] worker = new Thread[1];
         int port = startWorker(workerErr, code, worker, "--secret-file", secretFile.toString());
         assertThat(workerErr.toString()).contains("generated one and wrote it to " + secretFile);
-        assertThat(PosixFilePermissions.toString(
-                Files.getPosixFilePermissions(secretFile))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secretFile)))
+                .isEqualTo("rw-------");
 
         assertThat(bg("shutdown", "--workers", "127.0.0.1:" + port, "--secret", "wrong-but-long-enough"))
                 .isEqualTo(Bg.FAILED);
-        assertThat(err.toString()).contains("refused the secret").contains("warning: --secret puts the secret on the"
-                + " command line");
+        assertThat(err.toString())
+                .contains("refused the secret")
+                .contains("warning: --secret puts the secret on the" + " command line");
         assertThat(worker[0].isAlive()).as("a wrong secret shuts nothing down").isTrue();
         int before = err.getBuffer().length();
         assertThat(bg("shutdown", "--workers", "127.0.0.1:" + port, "--secret-file", secretFile.toString()))
-                .as(err.toString()).isZero();
+                .as(err.toString())
+                .isZero();
         assertThat(err.toString().substring(before)).doesNotContain("warning");
         worker[0].join(Duration.ofSeconds(15));
         assertThat(worker[0].isAlive()).isFalse();
@@ -143,26 +171,33 @@ class BgWorkerCommandTest extends BgCommandFixture {
     void aTlsWorkerIsReachedWithItsPinnedFingerprint() throws Exception {
         Path secretFile = dir.resolve("tls.secret");
         Files.writeString(secretFile, "a-secret-for-the-tls-test\n");
-        Files.setPosixFilePermissions(secretFile,
-                PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
         AtomicInteger code = new AtomicInteger(-1);
         StringWriter workerErr = new StringWriter();
         Thread[] worker = new Thread[1];
         int port = startWorker(workerErr, code, worker, "--secret-file", secretFile.toString(), "--tls");
-        Matcher m = Pattern.compile("--tls-pin (([0-9A-F]{2}:){31}[0-9A-F]{2})")
-                .matcher(workerErr.toString());
+        Matcher m = Pattern.compile("--tls-pin (([0-9A-F]{2}:){31}[0-9A-F]{2})").matcher(workerErr.toString());
         assertThat(m.find()).as(workerErr.toString()).isTrue();
         String pin = m.group(1);
         String workers = "127.0.0.1:" + port;
 
-        assertThat(bg("shutdown", "--workers", workers, "--secret-file", secretFile.toString())).isEqualTo(Bg.FAILED);
+        assertThat(bg("shutdown", "--workers", workers, "--secret-file", secretFile.toString()))
+                .isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("it probably expects TLS");
-        assertThat(bg("shutdown", "--workers", workers, "--secret-file", secretFile.toString(), "--tls-pin",
-                "00".repeat(32))).isEqualTo(Bg.FAILED);
+        assertThat(bg(
+                        "shutdown",
+                        "--workers",
+                        workers,
+                        "--secret-file",
+                        secretFile.toString(),
+                        "--tls-pin",
+                        "00".repeat(32)))
+                .isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("failed the TLS handshake").contains("not the one pinned with --tls-pin");
         assertThat(worker[0].isAlive()).isTrue();
         assertThat(bg("shutdown", "--workers", workers, "--secret-file", secretFile.toString(), "--tls-pin", pin))
-                .as(err.toString()).isZero();
+                .as(err.toString())
+                .isZero();
         worker[0].join(Duration.ofSeconds(15));
         assertThat(worker[0].isAlive()).isFalse();
         assertThat(code.get()).isZero();
@@ -180,19 +215,47 @@ class BgWorkerCommandTest extends BgCommandFixture {
             Path full = mnt.resolve("full.json");
             int before = err.getBuffer().length();
             int printed = out.getBuffer().length();
-            assertThat(bg("run", "--store", "sqlite", "-p", "sqlite.file=hlog.sqlite", "--workers", workers,
-                    "--secret", secret, "--threads", "2", "--duration", "1s", "--warmup", "0s", "--quiet", "--out",
-                    full.toString(), "-p", "usercount=200", "-p", "friendcountperuser=4", "-p", "fragments=2"))
-                    .as(err.toString()).isEqualTo(Bg.FAILED);
+            assertThat(bg(
+                            "run",
+                            "--store",
+                            "sqlite",
+                            "-p",
+                            "sqlite.file=hlog.sqlite",
+                            "--workers",
+                            workers,
+                            "--secret",
+                            secret,
+                            "--threads",
+                            "2",
+                            "--duration",
+                            "1s",
+                            "--warmup",
+                            "0s",
+                            "--quiet",
+                            "--out",
+                            full.toString(),
+                            "-p",
+                            "usercount=200",
+                            "-p",
+                            "friendcountperuser=4",
+                            "-p",
+                            "fragments=2"))
+                    .as(err.toString())
+                    .isEqualTo(Bg.FAILED);
             String said = err.toString().substring(before);
-            assertThat(out.toString().substring(printed)).contains("BG run: ").contains("Workers  2")
+            assertThat(out.toString().substring(printed))
+                    .contains("BG run: ")
+                    .contains("Workers  2")
                     .contains("Result: " + full.toAbsolutePath() + " (not written: the summary above is what was "
                             + "measured)");
-            assertThat(said).containsOnlyOnce("bg: error: cannot write the result to " + full + ": ")
+            assertThat(said)
+                    .containsOnlyOnce("bg: error: cannot write the result to " + full + ": ")
                     .contains("No space left on device (and 2 more files not written); the summary above is what "
-                            + "was measured").doesNotContain("Exception", "\tat ");
+                            + "was measured")
+                    .doesNotContain("Exception", "\tat ");
             try (var left = Files.list(mnt)) {
-                assertThat(left.map(f -> f.getFileName().toString())).as("no reserve or temporary file is left")
+                assertThat(left.map(f -> f.getFileName().toString()))
+                        .as("no reserve or temporary file is left")
                         .noneMatch(n -> n.endsWith(".reserve") || n.endsWith(".tmp"));
             }
         } finally {
@@ -213,10 +276,34 @@ class BgWorkerCommandTest extends BgCommandFixture {
         Path result = dir.resolve("two.json");
         try {
             // SQLite: a relative file is under each worker's own directory, so each has a store of its own.
-            assertThat(bg("run", "--store", "sqlite", "-p", "sqlite.file=hlog.sqlite", "--load", "--workers", workers,
-                    "--secret", secret, "--threads", "4",
-                    "--duration", "2s", "--warmup", "1s", "--quiet", "--out", result.toString(), "-p", "usercount=200",
-                    "-p", "friendcountperuser=4", "-p", "fragments=2")).as(err.toString()).isZero();
+            assertThat(bg(
+                            "run",
+                            "--store",
+                            "sqlite",
+                            "-p",
+                            "sqlite.file=hlog.sqlite",
+                            "--load",
+                            "--workers",
+                            workers,
+                            "--secret",
+                            secret,
+                            "--threads",
+                            "4",
+                            "--duration",
+                            "2s",
+                            "--warmup",
+                            "1s",
+                            "--quiet",
+                            "--out",
+                            result.toString(),
+                            "-p",
+                            "usercount=200",
+                            "-p",
+                            "friendcountperuser=4",
+                            "-p",
+                            "fragments=2"))
+                    .as(err.toString())
+                    .isZero();
             fullDiskOnTheCoordinator(workers, secret);
         } finally {
             bg("shutdown", "--workers", workers, "--secret", secret);
@@ -242,13 +329,17 @@ class BgWorkerCommandTest extends BgCommandFixture {
         Map<String, KindResult> kinds = new LinkedHashMap<>(merged.actions());
         kinds.putAll(merged.sessions());
         assertThat(merged.total().count()).isPositive();
-        kinds.forEach((kind, k) -> assertThat(totals.getOrDefault(kind, 0L)).as(kind)
-                .isEqualTo(k.count() + k.stuck()));
-        assertThat(totals.get("")).isEqualTo(merged.total().count() + merged.total().stuck());
-        assertThat(untagged).as("a merged second each, warm-up excluded").isGreaterThanOrEqualTo(merged.series().size())
+        kinds.forEach(
+                (kind, k) -> assertThat(totals.getOrDefault(kind, 0L)).as(kind).isEqualTo(k.count() + k.stuck()));
+        assertThat(totals.get(""))
+                .isEqualTo(merged.total().count() + merged.total().stuck());
+        assertThat(untagged)
+                .as("a merged second each, warm-up excluded")
+                .isGreaterThanOrEqualTo(merged.series().size())
                 .isLessThanOrEqualTo(merged.series().size() + 2);
         if (merged.total().stuck() == 0) {
-            assertThat(Files.readString(hlog)).as("the seconds alone add up: nothing was stuck")
+            assertThat(Files.readString(hlog))
+                    .as("the seconds alone add up: nothing was stuck")
                     .doesNotContain(IntervalLog.REST_COMMENT);
         }
         Path printed = dir.resolve("two.txt");
@@ -267,16 +358,20 @@ class BgWorkerCommandTest extends BgCommandFixture {
         assertThat(live.get(live.size() - 1).path("type").asText()).isEqualTo("end");
         assertThat(live.get(live.size() - 1).path("throughput").asDouble()).isEqualTo(merged.throughput());
         List<com.fasterxml.jackson.databind.JsonNode> secondsSeen = live.stream()
-                .filter(n -> n.path("type").asText().equals("second")).toList();
+                .filter(n -> n.path("type").asText().equals("second"))
+                .toList();
         assertThat(secondsSeen).hasSize(merged.series().size());
         for (int i = 0; i < secondsSeen.size(); i++) {
             com.fasterxml.jackson.databind.JsonNode n = secondsSeen.get(i);
-            assertThat(n.path("actions").asLong()).isEqualTo(merged.series().get(i).actions());
+            assertThat(n.path("actions").asLong())
+                    .isEqualTo(merged.series().get(i).actions());
             long perKind = 0;
             for (Action a : Action.values()) {
                 perKind += n.path("kinds").path(a.code()).path("n").asLong();
             }
-            assertThat(perKind).as("second " + n.path("second")).isEqualTo(n.path("actions").asLong());
+            assertThat(perKind)
+                    .as("second " + n.path("second"))
+                    .isEqualTo(n.path("actions").asLong());
         }
     }
 
@@ -284,9 +379,15 @@ class BgWorkerCommandTest extends BgCommandFixture {
     void theDeckServesItsPageAndFormsUntilInterrupted() throws Exception {
         StringWriter deckErr = new StringWriter();
         AtomicInteger code = new AtomicInteger(-1);
-        Thread deck = Thread.ofPlatform().start(() -> code.set(Bg.run(new PrintWriter(new StringWriter(), true),
-                new PrintWriter(deckErr, true), "deck", "--listen", "127.0.0.1:0", "--runs",
-                dir.resolve("runs").toString())));
+        Thread deck = Thread.ofPlatform()
+                .start(() -> code.set(Bg.run(
+                        new PrintWriter(new StringWriter(), true),
+                        new PrintWriter(deckErr, true),
+                        "deck",
+                        "--listen",
+                        "127.0.0.1:0",
+                        "--runs",
+                        dir.resolve("runs").toString())));
         try {
             Pattern open = Pattern.compile("bg deck: open (http://\\S+)");
             long deadline = System.nanoTime() + 30_000_000_000L;
@@ -301,11 +402,17 @@ class BgWorkerCommandTest extends BgCommandFixture {
             assertThat(page.getQuery()).matches("token=[A-Za-z0-9_-]{32}");
             assertThat(deckErr.toString().split(page.getQuery(), -1)).hasSize(2);
             HttpClient http = HttpClient.newHttpClient();
-            assertThat(http.send(HttpRequest.newBuilder(page.resolve("/api/forms")).build(),
-                    HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
-            HttpResponse<String> forms = http.send(HttpRequest.newBuilder(
-                    page.resolve("/api/forms")).header("Authorization", "Bearer " + page.getQuery().substring(6))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(http.send(
+                                    HttpRequest.newBuilder(page.resolve("/api/forms"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .statusCode())
+                    .isEqualTo(401);
+            HttpResponse<String> forms = http.send(
+                    HttpRequest.newBuilder(page.resolve("/api/forms"))
+                            .header("Authorization", "Bearer " + page.getQuery().substring(6))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(forms.statusCode()).isEqualTo(200);
             assertThat(forms.body()).contains("\"name\":\"sqlite\"").contains("\"name\":\"memory\"");
             Interrupts.interrupt("stopped by the test");
@@ -318,8 +425,21 @@ class BgWorkerCommandTest extends BgCommandFixture {
 
     @Test
     void anUnreachableWorkerIsAClearFailure() {
-        assertThat(bg("run", "--store", "memory", "--workers", "127.0.0.1:1", "--secret", "sixteen-characters", "-p", "usercount=200",
-                "-p", "friendcountperuser=4", "--duration", "1s")).isEqualTo(Bg.FAILED);
+        assertThat(bg(
+                        "run",
+                        "--store",
+                        "memory",
+                        "--workers",
+                        "127.0.0.1:1",
+                        "--secret",
+                        "sixteen-characters",
+                        "-p",
+                        "usercount=200",
+                        "-p",
+                        "friendcountperuser=4",
+                        "--duration",
+                        "1s"))
+                .isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("worker 127.0.0.1:1 is unreachable").doesNotContain("\tat ");
     }
 }

@@ -52,14 +52,23 @@ class BreakevenCommandTest {
         Path b = result("basic.json", 1, 2, 2, 0.5, "query");
         Path n = result("new.json", 1, 0.5, 1.0, 5, "attributes");
         Path j = dir.resolve("out/be.json");
-        assertThat(bg("breakeven", b.toString(), n.toString(), "--json", j.toString())).isZero();
+        assertThat(bg("breakeven", b.toString(), n.toString(), "--json", j.toString()))
+                .isZero();
         String text = out.toString();
-        assertThat(text).contains("Q̄ = 2.0000 ms", "Ū = 0.5000 ms", "u = 0.100000", "X = Q̄ / Q̄(NEW) = 3.0000",
-                "tolerable write slow-down Y = 25.0000", "measured write slow-down  Ū(NEW) / Ū = 10.0000",
-                "inside the tolerable", "counts=attributes");
+        assertThat(text)
+                .contains(
+                        "Q̄ = 2.0000 ms",
+                        "Ū = 0.5000 ms",
+                        "u = 0.100000",
+                        "X = Q̄ / Q̄(NEW) = 3.0000",
+                        "tolerable write slow-down Y = 25.0000",
+                        "measured write slow-down  Ū(NEW) / Ū = 10.0000",
+                        "inside the tolerable",
+                        "counts=attributes");
         assertThat(text).doesNotContain("jdbc:postgresql");
         JsonNode m = new ObjectMapper().readTree(j.toFile());
-        assertThat(m.get("tolerable_slowdown_y").asDouble()).isEqualTo(25.0, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(m.get("tolerable_slowdown_y").asDouble())
+                .isEqualTo(25.0, org.assertj.core.api.Assertions.within(1e-9));
         assertThat(m.get("inside").asBoolean()).isTrue();
         // S = 0.1·0.5 + 0.9·2 = 1.85; S' = 0.1·5 + 0.9·2/3 = 1.1
         assertThat(m.get("basic_service_ms").asDouble()).isEqualTo(1.85, org.assertj.core.api.Assertions.within(1e-9));
@@ -74,9 +83,10 @@ class BreakevenCommandTest {
         assertThat(out.toString()).contains("beyond the tolerable 25.0000");
         // At a tenth of the write fraction the same change is inside again: (2/3)·99·4 + 1 = 265.
         out.getBuffer().setLength(0);
-        assertThat(bg("breakeven", b.toString(), n.toString(), "--write-fraction", "0.01")).isZero();
-        assertThat(out.toString()).contains("tolerable write slow-down Y = 265.0000", "inside the tolerable",
-                "(--write-fraction)");
+        assertThat(bg("breakeven", b.toString(), n.toString(), "--write-fraction", "0.01"))
+                .isZero();
+        assertThat(out.toString())
+                .contains("tolerable write slow-down Y = 265.0000", "inside the tolerable", "(--write-fraction)");
     }
 
     /** A folder (a rating's) stands for its result with the fewest threads, or the one --threads names. */
@@ -87,11 +97,13 @@ class BreakevenCommandTest {
         Files.writeString(dir.resolve("b/rating.json"), "{\"format\":\"bg-rating/1\"}");
         result("n/T1.json", 1, 0.5, 1.0, 5, "attributes");
         result("n/T8.json", 8, 5, 10, 50, "attributes");
-        assertThat(bg("breakeven", dir.resolve("b").toString(), dir.resolve("n").toString())).isZero();
+        assertThat(bg("breakeven", dir.resolve("b").toString(), dir.resolve("n").toString()))
+                .isZero();
         assertThat(out.toString()).contains("b/T1.json", "n/T1.json", "Y = 25.0000");
         assertThat(err.toString()).doesNotContain("threads");
         out.getBuffer().setLength(0);
-        assertThat(bg("breakeven", dir.resolve("b").toString(), dir.resolve("n").toString(), "--threads", "8")).isZero();
+        assertThat(bg("breakeven", dir.resolve("b").toString(), dir.resolve("n").toString(), "--threads", "8"))
+                .isZero();
         assertThat(out.toString()).contains("b/T8.json", "Q̄ = 20.0000 ms");
         assertThat(err.toString()).contains("8 threads", "queueing");
     }
@@ -99,19 +111,25 @@ class BreakevenCommandTest {
     @Test
     void badInputIsOneLine() throws IOException {
         Path b = result("basic.json", 1, 2, 2, 0.5, "query");
-        assertThat(bg("breakeven", b.toString(), dir.resolve("missing.json").toString())).isEqualTo(Bg.BAD_INPUT);
+        assertThat(bg("breakeven", b.toString(), dir.resolve("missing.json").toString()))
+                .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("NEW: no such file or folder").doesNotContain("Exception");
         err.getBuffer().setLength(0);
         Files.writeString(dir.resolve("broken.json"), "{\"format\":");
-        assertThat(bg("breakeven", b.toString(), dir.resolve("broken.json").toString())).isEqualTo(Bg.BAD_INPUT);
+        assertThat(bg("breakeven", b.toString(), dir.resolve("broken.json").toString()))
+                .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString().strip().lines().count()).isEqualTo(1);
         err.getBuffer().setLength(0);
-        assertThat(bg("breakeven", b.toString(), b.toString(), "--write-fraction", "0")).isEqualTo(Bg.BAD_INPUT);
+        assertThat(bg("breakeven", b.toString(), b.toString(), "--write-fraction", "0"))
+                .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("--write-fraction: expected a number in (0, 1]");
         err.getBuffer().setLength(0);
         Path readOnly = result("ro.json", 1, 2, 2, 0.5, "query");
-        Files.writeString(readOnly, Files.readString(readOnly).replace("\"count\":60,", "\"count\":0,")
-                .replace("\"count\":40,", "\"count\":0,"));
+        Files.writeString(
+                readOnly,
+                Files.readString(readOnly)
+                        .replace("\"count\":60,", "\"count\":0,")
+                        .replace("\"count\":40,", "\"count\":0,"));
         assertThat(bg("breakeven", readOnly.toString(), b.toString())).isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("no completed write action");
     }

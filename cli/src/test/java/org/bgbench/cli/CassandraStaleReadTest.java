@@ -44,12 +44,23 @@ import org.junit.jupiter.api.TestMethodOrder;
 @Tag("server")
 class CassandraStaleReadTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String[] GRAPH = {"-p", "usercount=500", "-p", "friendcountperuser=10",
-        "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
+    private static final String[] GRAPH = {
+        "-p",
+        "usercount=500",
+        "-p",
+        "friendcountperuser=10",
+        "-p",
+        "resourcecountperuser=4",
+        "-p",
+        "confperc=0.7",
+        "-p",
+        "commentcountperresource=1"
+    };
     /** The frozen node. */
     private static final int NODE = 3;
     /** Seconds of the run (after the first progress line) during which node 3 stays frozen. */
     private static final int FROZEN_S = 10;
+
     private static final int RUN_S = 30;
     private static final Pattern PROGRESS = Pattern.compile("(?m)^\\s*\\d+s\\s+[\\d,]+ act/s");
 
@@ -67,9 +78,19 @@ class CassandraStaleReadTest {
         // Both keyspaces loaded while every node is up, every replica written (ALL).
         for (String ks : List.of("bg_stale_one", "bg_stale_quorum")) {
             long t = System.nanoTime();
-            int code = bg(with("load", "--store", "cassandra", "--replace", "-p", "cassandra.keyspace=" + ks,
-                    "-p", "cassandra.write-consistency=ALL", "-p", "cassandra.read-consistency=ONE",
-                    "-p", "cassandra.timeout=20s"));
+            int code = bg(with(
+                    "load",
+                    "--store",
+                    "cassandra",
+                    "--replace",
+                    "-p",
+                    "cassandra.keyspace=" + ks,
+                    "-p",
+                    "cassandra.write-consistency=ALL",
+                    "-p",
+                    "cassandra.read-consistency=ONE",
+                    "-p",
+                    "cassandra.timeout=20s"));
             assertThat(code).as(err + "\n" + out).isZero();
             System.out.printf("loaded %s in %.1f s%n", ks, (System.nanoTime() - t) / 1e9);
         }
@@ -97,9 +118,17 @@ class CassandraStaleReadTest {
     /** The settings every command gets: the cluster, RF=3, and what hides staleness turned off explicitly. */
     private String[] with(String... more) {
         List<String> all = new ArrayList<>(List.of(more));
-        all.addAll(List.of("-p", "cassandra.contact-points=" + cluster.contactPoints(),
-                "-p", "cassandra.datacenter=" + cluster.datacenter(), "-p", "cassandra.replication-factor=3",
-                "-p", "cassandra.speculative-retry=NONE", "-p", "cassandra.read-repair=NONE"));
+        all.addAll(List.of(
+                "-p",
+                "cassandra.contact-points=" + cluster.contactPoints(),
+                "-p",
+                "cassandra.datacenter=" + cluster.datacenter(),
+                "-p",
+                "cassandra.replication-factor=3",
+                "-p",
+                "cassandra.speculative-retry=NONE",
+                "-p",
+                "cassandra.read-repair=NONE"));
         all.addAll(List.of(GRAPH));
         return all.toArray(String[]::new);
     }
@@ -116,15 +145,34 @@ class CassandraStaleReadTest {
         CompletableFuture<Void> thawed;
         try {
             cluster.awaitDown(NODE);
-            System.out.printf("%s: node %d frozen, seen down after %.1f s%n", keyspace, NODE,
-                    (System.nanoTime() - t0) / 1e9);
-            String[] args = with("run", "--store", "cassandra", "--workload", "high", "--threads", "4",
-                    "--duration", RUN_S + "s", "--warmup", "0s", "--out", result.toString(),
-                    "-p", "cassandra.keyspace=" + keyspace, "-p", "cassandra.read-consistency=" + consistency,
-                    "-p", "cassandra.write-consistency=" + consistency, "-p", "cassandra.timeout=10s",
+            System.out.printf(
+                    "%s: node %d frozen, seen down after %.1f s%n", keyspace, NODE, (System.nanoTime() - t0) / 1e9);
+            String[] args = with(
+                    "run",
+                    "--store",
+                    "cassandra",
+                    "--workload",
+                    "high",
+                    "--threads",
+                    "4",
+                    "--duration",
+                    RUN_S + "s",
+                    "--warmup",
+                    "0s",
+                    "--out",
+                    result.toString(),
+                    "-p",
+                    "cassandra.keyspace=" + keyspace,
+                    "-p",
+                    "cassandra.read-consistency=" + consistency,
+                    "-p",
+                    "cassandra.write-consistency=" + consistency,
+                    "-p",
+                    "cassandra.timeout=10s",
                     // The check before the run reads at ALL when reads and writes do not overlap (ONE/ONE): with
                     // node 3 frozen it cannot; the keyspace was just loaded at ALL and verified by the load.
-                    "-p", "verify.sample=0");
+                    "-p",
+                    "verify.sample=0");
             long runStart = System.nanoTime();
             // Thaws node 3 once FROZEN_S progress lines (measured seconds; bg run prints them on stderr) are out.
             thawed = CompletableFuture.runAsync(() -> {
@@ -135,19 +183,22 @@ class CassandraStaleReadTest {
                         }
                         Thread.sleep(100);
                     }
-                    System.out.printf("%s: thawing node %d %.1f s after bg run started%n", keyspace, NODE,
-                            (System.nanoTime() - runStart) / 1e9);
+                    System.out.printf(
+                            "%s: thawing node %d %.1f s after bg run started%n",
+                            keyspace, NODE, (System.nanoTime() - runStart) / 1e9);
                     cluster.thaw(NODE);
                     cluster.awaitUp(NODE);
-                    System.out.printf("%s: node %d up again %.1f s after bg run started%n", keyspace, NODE,
-                            (System.nanoTime() - runStart) / 1e9);
+                    System.out.printf(
+                            "%s: node %d up again %.1f s after bg run started%n",
+                            keyspace, NODE, (System.nanoTime() - runStart) / 1e9);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             });
             int code = bg(args);
-            System.out.printf("%s: bg run exited %d after %.1f s%n%s%n%s%n", keyspace, code,
-                    (System.nanoTime() - runStart) / 1e9, out, err);
+            System.out.printf(
+                    "%s: bg run exited %d after %.1f s%n%s%n%s%n",
+                    keyspace, code, (System.nanoTime() - runStart) / 1e9, out, err);
         } finally {
             cluster.thaw(NODE);
         }
@@ -173,8 +224,8 @@ class CassandraStaleReadTest {
                 writes += ((Number) k.get("count")).longValue() - ((Number) k.get("noops")).longValue();
             }
         }
-        return new long[] {((Number) total.get("count")).longValue(), ((Number) total.get("errors")).longValue(),
-            writes};
+        return new long[] {((Number) total.get("count")).longValue(), ((Number) total.get("errors")).longValue(), writes
+        };
     }
 
     /** Prints and checks what every run must show: reads checked and writes done. */
@@ -183,8 +234,15 @@ class CassandraStaleReadTest {
         long checked = ((Number) u.get("reads_checked")).longValue();
         long stale = ((Number) u.get("unpredictable_reads")).longValue();
         long[] a = actions(r);
-        System.out.printf("%s: %d of %d reads unpredictable (%.3f %%); %d actions, %d errors, %d writes%n%s%n", name,
-                stale, checked, 100.0 * stale / Math.max(1, checked), a[0], a[1], a[2],
+        System.out.printf(
+                "%s: %d of %d reads unpredictable (%.3f %%); %d actions, %d errors, %d writes%n%s%n",
+                name,
+                stale,
+                checked,
+                100.0 * stale / Math.max(1, checked),
+                a[0],
+                a[1],
+                a[2],
                 JSON.writerWithDefaultPrettyPrinter().writeValueAsString(u.get("actions")));
         assertThat(checked).as(out.toString()).isPositive();
         assertThat(a[2]).as("writes\n" + out).isPositive();
@@ -195,7 +253,9 @@ class CassandraStaleReadTest {
     @Order(1)
     void atOneAReplicaThatMissedWritesServesStaleReads() throws Exception {
         long[] u = report("ONE/ONE", runWithFrozenNode("bg_stale_one", "ONE"));
-        assertThat(u[0]).as("unpredictable reads at ONE with node 3 missing writes\n" + out).isPositive();
+        assertThat(u[0])
+                .as("unpredictable reads at ONE with node 3 missing writes\n" + out)
+                .isPositive();
     }
 
     @Test

@@ -23,8 +23,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ClusterMarkTest {
     private static final String SECRET = "a-secret-for-the-cluster-mark-test";
-    private static final String[] GRAPH = {"--store", "sqlite", "-p", "sqlite.file=mark.sqlite", "-p", "usercount=200",
-        "-p", "friendcountperuser=4", "-p", "fragments=2"};
+    private static final String[] GRAPH = {
+        "--store",
+        "sqlite",
+        "-p",
+        "sqlite.file=mark.sqlite",
+        "-p",
+        "usercount=200",
+        "-p",
+        "friendcountperuser=4",
+        "-p",
+        "fragments=2"
+    };
 
     @TempDir
     Path dir;
@@ -82,15 +92,28 @@ class ClusterMarkTest {
             // Refused by each worker's heap, and (by default) for want of a member per thread.
             for (String unique : List.of("false", "true")) {
                 int before = err.getBuffer().length();
-                int exit = bg(cluster(workers, "run", "--threads", "50000000", "--duration", "2s", "--quiet", "--out",
-                        huge.toString(), "-p", "uniquesocialites=" + unique));
+                int exit = bg(cluster(
+                        workers,
+                        "run",
+                        "--threads",
+                        "50000000",
+                        "--duration",
+                        "2s",
+                        "--quiet",
+                        "--out",
+                        huge.toString(),
+                        "-p",
+                        "uniquesocialites=" + unique));
                 String said = err.toString().substring(before);
                 assertThat(exit).as(said).isEqualTo(Bg.BAD_INPUT);
-                List<String> errors = said.lines().filter(l -> l.startsWith("bg: error:")).toList();
+                List<String> errors =
+                        said.lines().filter(l -> l.startsWith("bg: error:")).toList();
                 assertThat(errors).as(said).hasSize(1);
-                assertThat(errors.get(0)).as(said).startsWith("bg: error: --threads: worker 0 127.0.0.1:" + p1)
-                        .contains("T=25000000 of 50000000").contains(unique.equals("true") ? "unique socialites"
-                                : "of BG's heap");
+                assertThat(errors.get(0))
+                        .as(said)
+                        .startsWith("bg: error: --threads: worker 0 127.0.0.1:" + p1)
+                        .contains("T=25000000 of 50000000")
+                        .contains(unique.equals("true") ? "unique socialites" : "of BG's heap");
                 assertThat(said).doesNotContain("Exception").doesNotContain("OutOfMemoryError");
                 assertThat(mark(p1)).as("worker 0's store").isEqualTo(m1);
                 assertThat(mark(p2)).as("worker 1's store").isEqualTo(m2);
@@ -98,8 +121,20 @@ class ClusterMarkTest {
             }
 
             int before = err.getBuffer().length();
-            assertThat(bg(cluster(workers, "run", "--threads", "2", "--duration", "1s", "--warmup", "0s", "--quiet",
-                    "--out", dir.resolve("after.json").toString()))).as(err.toString().substring(before)).isZero();
+            assertThat(bg(cluster(
+                            workers,
+                            "run",
+                            "--threads",
+                            "2",
+                            "--duration",
+                            "1s",
+                            "--warmup",
+                            "0s",
+                            "--quiet",
+                            "--out",
+                            dir.resolve("after.json").toString())))
+                    .as(err.toString().substring(before))
+                    .isZero();
             assertThat(mark(p1)).startsWith("state:");
         } finally {
             bg("shutdown", "--workers", workers, "--secret", SECRET);

@@ -41,8 +41,20 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterPostgresTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SECRET = "test-secret-42-long-enough";
-    private static final String[] GRAPH = {"-p", "usercount=600", "-p", "friendcountperuser=10", "-p", "fragments=4",
-        "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
+    private static final String[] GRAPH = {
+        "-p",
+        "usercount=600",
+        "-p",
+        "friendcountperuser=10",
+        "-p",
+        "fragments=4",
+        "-p",
+        "resourcecountperuser=4",
+        "-p",
+        "confperc=0.7",
+        "-p",
+        "commentcountperresource=1"
+    };
 
     @TempDir
     static Path dir;
@@ -57,8 +69,11 @@ class ClusterPostgresTest {
 
     @BeforeAll
     void start() throws Exception {
-        pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(60))
-                .setServerConfig("fsync", "off").setServerConfig("synchronous_commit", "off").start();
+        pg = EmbeddedPostgres.builder()
+                .setPGStartupWait(Duration.ofSeconds(60))
+                .setServerConfig("fsync", "off")
+                .setServerConfig("synchronous_commit", "off")
+                .start();
         url = "postgres.url=jdbc:postgresql://localhost:" + pg.getPort() + "/postgres";
         List<String> addresses = new ArrayList<>();
         for (int k = 0; k < 2; k++) {
@@ -94,11 +109,30 @@ class ClusterPostgresTest {
     @Test
     @Order(1)
     void loadAndRunThroughTwoWorkersMergeToTheWorkersOwnTotals() throws Exception {
-        assertThat(bg(with("load", "--replace", "--workers", workers))).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("Loaded postgres with 2 workers").contains("sanity check passed: 600 members");
+        assertThat(bg(with("load", "--replace", "--workers", workers)))
+                .as(err.toString())
+                .isZero();
+        assertThat(out.toString())
+                .contains("Loaded postgres with 2 workers")
+                .contains("sanity check passed: 600 members");
         Path result = dir.resolve("run/r.json");
-        assertThat(bg(with("run", "--workload", "high", "--threads", "6", "--duration", "3s", "--warmup", "0s",
-                "--quiet", "--workers", workers, "--out", result.toString()))).as(err + "\n" + out).isZero();
+        assertThat(bg(with(
+                        "run",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "6",
+                        "--duration",
+                        "3s",
+                        "--warmup",
+                        "0s",
+                        "--quiet",
+                        "--workers",
+                        workers,
+                        "--out",
+                        result.toString())))
+                .as(err + "\n" + out)
+                .isZero();
         JsonNode merged = JSON.readTree(result.toFile());
         JsonNode w0 = JSON.readTree(dir.resolve("run/r-workers/w0.json").toFile());
         JsonNode w1 = JSON.readTree(dir.resolve("run/r-workers/w1.json").toFile());
@@ -106,15 +140,23 @@ class ClusterPostgresTest {
         assertThat(w0.get("threads").asInt() + w1.get("threads").asInt()).isEqualTo(6);
         assertThat(w0.at("/total/count").asLong()).isPositive();
         assertThat(w1.at("/total/count").asLong()).isPositive();
-        assertThat(merged.at("/total/count").asLong()).isEqualTo(w0.at("/total/count").asLong() + w1.at("/total/count").asLong());
+        assertThat(merged.at("/total/count").asLong())
+                .isEqualTo(
+                        w0.at("/total/count").asLong() + w1.at("/total/count").asLong());
         for (String code : List.of("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR")) {
-            assertThat(merged.at("/actions/" + code + "/count").asLong()).as(code)
-                    .isEqualTo(w0.at("/actions/" + code + "/count").asLong() + w1.at("/actions/" + code + "/count").asLong());
+            assertThat(merged.at("/actions/" + code + "/count").asLong())
+                    .as(code)
+                    .isEqualTo(w0.at("/actions/" + code + "/count").asLong()
+                            + w1.at("/actions/" + code + "/count").asLong());
         }
         assertThat(merged.at("/throughput").asDouble())
-                .isCloseTo(w0.at("/throughput").asDouble() + w1.at("/throughput").asDouble(), org.assertj.core.data.Offset.offset(1e-6));
-        assertThat(merged.at("/unpredictable/reads_checked").asLong()).isPositive()
-                .isEqualTo(w0.at("/unpredictable/reads_checked").asLong() + w1.at("/unpredictable/reads_checked").asLong());
+                .isCloseTo(
+                        w0.at("/throughput").asDouble() + w1.at("/throughput").asDouble(),
+                        org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(merged.at("/unpredictable/reads_checked").asLong())
+                .isPositive()
+                .isEqualTo(w0.at("/unpredictable/reads_checked").asLong()
+                        + w1.at("/unpredictable/reads_checked").asLong());
         assertThat(merged.at("/unpredictable/unpredictable_reads").asLong()).isZero();
         assertThat(merged.at("/config/chi_square_measured").isNumber()).isTrue();
         assertThat(merged.at("/config/workers").size()).isEqualTo(2);
@@ -127,9 +169,28 @@ class ClusterPostgresTest {
     @Order(2)
     void aRatingThroughTwoWorkersRepairsBetweenExperiments() throws Exception {
         Path rating = dir.resolve("rate");
-        assertThat(bg(with("rate", "--workload", "high", "--delta", "1s", "--warmup", "0s", "--sla",
-                "95%:100ms:0.01%:1s", "--max-threads", "4", "--target", "soar", "--reset", "repair",
-                "--workers", workers, "--out", rating.toString()))).as(err + "\n" + out).isZero();
+        assertThat(bg(with(
+                        "rate",
+                        "--workload",
+                        "high",
+                        "--delta",
+                        "1s",
+                        "--warmup",
+                        "0s",
+                        "--sla",
+                        "95%:100ms:0.01%:1s",
+                        "--max-threads",
+                        "4",
+                        "--target",
+                        "soar",
+                        "--reset",
+                        "repair",
+                        "--workers",
+                        workers,
+                        "--out",
+                        rating.toString())))
+                .as(err + "\n" + out)
+                .isZero();
         JsonNode r = JSON.readTree(rating.resolve("rating.json").toFile());
         assertThat(r.get("complete").asBoolean()).isTrue();
         assertThat(r.at("/soar/actions_per_second").asDouble()).isPositive();
@@ -142,10 +203,28 @@ class ClusterPostgresTest {
     @Order(3)
     void calibratedSharesFollowTheWorkersMeasuredRates() throws Exception {
         Path result = dir.resolve("calibrated/r.json");
-        assertThat(bg(with("run", "--workload", "high", "--threads", "4", "--duration", "2s", "--warmup", "0s",
-                "--quiet", "--calibrate", "1s", "--workers", workers, "--out", result.toString())))
-                .as(err + "\n" + out).isZero();
-        assertThat(err.toString()).contains("calibration: worker 0").contains("calibration: worker 1")
+        assertThat(bg(with(
+                        "run",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "4",
+                        "--duration",
+                        "2s",
+                        "--warmup",
+                        "0s",
+                        "--quiet",
+                        "--calibrate",
+                        "1s",
+                        "--workers",
+                        workers,
+                        "--out",
+                        result.toString())))
+                .as(err + "\n" + out)
+                .isZero();
+        assertThat(err.toString())
+                .contains("calibration: worker 0")
+                .contains("calibration: worker 1")
                 .contains("calibrated worker rates");
         JsonNode merged = JSON.readTree(result.toFile());
         JsonNode rates = merged.at("/config/worker_rates");
@@ -156,16 +235,22 @@ class ClusterPostgresTest {
         assertThat(merged.at("/unpredictable/unpredictable_reads").asLong()).isZero();
         // The calibration's writes were undone before the run: the store is what the workers expect (asked with the
         // same shares, so the workers keep the plan and the state of the run).
-        assertThat(bg(with("verify", "--workers", workers, "--worker-rates",
-                rates.get(0).asText() + "," + rates.get(1).asText()))).as(out.toString()).isZero();
+        assertThat(bg(with(
+                        "verify",
+                        "--workers",
+                        workers,
+                        "--worker-rates",
+                        rates.get(0).asText() + "," + rates.get(1).asText())))
+                .as(out.toString())
+                .isZero();
         assertThat(out.toString()).doesNotContain("(0 touched by writes)");
     }
 
     /** The store's state mark, read as BG reads it. */
     private String storeMark() {
         var provider = new PostgresStoreProvider();
-        try (var store = provider.open(StoreSettings.forProvider(provider,
-                Map.of("postgres.url", url.substring("postgres.url=".length()), "postgres.pool", "2")))) {
+        try (var store = provider.open(StoreSettings.forProvider(
+                provider, Map.of("postgres.url", url.substring("postgres.url=".length()), "postgres.pool", "2")))) {
             return store.stateMark().orElse("(none)");
         }
     }
@@ -173,12 +258,28 @@ class ClusterPostgresTest {
     @Test
     @Order(4)
     void aRestartedWorkerMakesTheCoordinatorRefuseUntilTheStoreIsRepaired() throws Exception {
-        assertThat(bg(with("load", "--replace", "--workers", workers))).as(err.toString()).isZero();
+        assertThat(bg(with("load", "--replace", "--workers", workers)))
+                .as(err.toString())
+                .isZero();
         String loaded = storeMark();
         assertThat(loaded).startsWith("loaded:bg-graph/");
-        assertThat(bg(with("run", "--workload", "high", "--threads", "4", "--duration", "2s", "--warmup", "0s",
-                "--quiet", "--workers", workers, "--out", dir.resolve("restart/before.json").toString())))
-                .as(err + "\n" + out).isZero();
+        assertThat(bg(with(
+                        "run",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "4",
+                        "--duration",
+                        "2s",
+                        "--warmup",
+                        "0s",
+                        "--quiet",
+                        "--workers",
+                        workers,
+                        "--out",
+                        dir.resolve("restart/before.json").toString())))
+                .as(err + "\n" + out)
+                .isZero();
         String sealed = storeMark();
         assertThat(sealed).as("the run's writes are sealed with one token").startsWith("state:");
 
@@ -193,30 +294,77 @@ class ClusterPostgresTest {
         workers = workers.split(",")[0] + "," + address;
 
         Path refused = dir.resolve("restart/refused.json");
-        assertThat(bg(with("run", "--workload", "high", "--threads", "4", "--duration", "2s", "--warmup", "0s",
-                "--quiet", "--workers", workers, "--out", refused.toString()))).as(err + "\n" + out)
+        assertThat(bg(with(
+                        "run",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "4",
+                        "--duration",
+                        "2s",
+                        "--warmup",
+                        "0s",
+                        "--quiet",
+                        "--workers",
+                        workers,
+                        "--out",
+                        refused.toString())))
+                .as(err + "\n" + out)
                 .isEqualTo(Bg.FAILED);
-        assertThat(err.toString()).contains("bg: error: worker 1 " + address + " does not hold BG's expected state of "
-                        + "the store (" + sealed + ", left by an earlier run through these workers): it was restarted")
-                .contains("bg load --store postgres --replace --workers").contains("bg verify --store postgres --repair "
-                        + "--workers").doesNotContain("Exception");
+        assertThat(err.toString())
+                .contains("bg: error: worker 1 " + address + " does not hold BG's expected state of " + "the store ("
+                        + sealed + ", left by an earlier run through these workers): it was restarted")
+                .contains("bg load --store postgres --replace --workers")
+                .contains("bg verify --store postgres --repair " + "--workers")
+                .doesNotContain("Exception");
         assertThat(refused).doesNotExist();
         assertThat(storeMark()).as("a refused run changes nothing").isEqualTo(sealed);
         // bg rate is refused alike; bg verify reports it.
-        assertThat(bg(with("rate", "--workload", "high", "--delta", "1s", "--warmup", "0s", "--sla",
-                "95%:100ms:0.01%:1s", "--max-threads", "2", "--workers", workers, "--out",
-                dir.resolve("restart/rating").toString()))).isEqualTo(Bg.FAILED);
+        assertThat(bg(with(
+                        "rate",
+                        "--workload",
+                        "high",
+                        "--delta",
+                        "1s",
+                        "--warmup",
+                        "0s",
+                        "--sla",
+                        "95%:100ms:0.01%:1s",
+                        "--max-threads",
+                        "2",
+                        "--workers",
+                        workers,
+                        "--out",
+                        dir.resolve("restart/rating").toString())))
+                .isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("worker 1 " + address + " does not hold BG's expected state");
         assertThat(bg(with("verify", "--workers", workers))).isEqualTo(Bg.FAILED);
         assertThat(out.toString()).contains("State mark: " + sealed).contains("Problem: worker 1 " + address);
 
         // Each worker repairs its members to the generated graph; the store is marked as loaded again.
-        assertThat(bg(with("verify", "--repair", "--workers", workers))).as(err + "\n" + out).isZero();
+        assertThat(bg(with("verify", "--repair", "--workers", workers)))
+                .as(err + "\n" + out)
+                .isZero();
         assertThat(out.toString()).contains("The store holds exactly the generated graph again.");
         assertThat(storeMark()).isEqualTo(loaded);
         Path after = dir.resolve("restart/after.json");
-        assertThat(bg(with("run", "--workload", "high", "--threads", "4", "--duration", "2s", "--warmup", "0s",
-                "--quiet", "--workers", workers, "--out", after.toString()))).as(err + "\n" + out).isZero();
+        assertThat(bg(with(
+                        "run",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "4",
+                        "--duration",
+                        "2s",
+                        "--warmup",
+                        "0s",
+                        "--quiet",
+                        "--workers",
+                        workers,
+                        "--out",
+                        after.toString())))
+                .as(err + "\n" + out)
+                .isZero();
         JsonNode merged = JSON.readTree(after.toFile());
         assertThat(merged.at("/unpredictable/reads_checked").asLong()).isPositive();
         assertThat(merged.at("/unpredictable/unpredictable_reads").asLong()).isZero();
@@ -233,7 +381,8 @@ class ClusterPostgresTest {
         int thirdPort = third.port();
         String three = workers + ",127.0.0.1:" + thirdPort;
         // Three workers share the graph differently from two: start them from a freshly loaded graph.
-        assertThat(bg(with("load", "--replace", "--workers", three, "--worker-rates", "1,1,4"))).as(err.toString())
+        assertThat(bg(with("load", "--replace", "--workers", three, "--worker-rates", "1,1,4")))
+                .as(err.toString())
                 .isZero();
         Path rating = dir.resolve("keep-going");
         Thread killer = Thread.ofPlatform().start(() -> {
@@ -249,10 +398,29 @@ class ClusterPostgresTest {
                 Thread.currentThread().interrupt();
             }
         });
-        int code = bg(with("rate", "--workload", "high", "--delta", "2s", "--warmup", "0s", "--sla",
-                "95%:100ms:0.01%:2s", "--max-threads", "8", "--target", "soar", "--keep-going", "--no-confirm",
+        int code = bg(with(
+                "rate",
+                "--workload",
+                "high",
+                "--delta",
+                "2s",
+                "--warmup",
+                "0s",
+                "--sla",
+                "95%:100ms:0.01%:2s",
+                "--max-threads",
+                "8",
+                "--target",
+                "soar",
+                "--keep-going",
+                "--no-confirm",
                 // The third worker gets most threads, so every experiment needs it.
-                "--worker-rates", "1,1,4", "--workers", three, "--out", rating.toString()));
+                "--worker-rates",
+                "1,1,4",
+                "--workers",
+                three,
+                "--out",
+                rating.toString()));
         killer.join();
         assertThat(code).as(err + "\n" + out).isZero();
         JsonNode r = JSON.readTree(rating.resolve("rating.json").toFile());
@@ -264,16 +432,27 @@ class ClusterPostgresTest {
         // Found dead while an experiment ran, the failed attempt's merged result is kept beside the retried one's;
         // found dead when the workers check their shares before it, nothing of it ran, so there is none to keep.
         if (!Files.exists(rating.resolve("02-T2-failed.json"))) {
-            assertThat(r.at("/reset_notes").toString()).as(err.toString()).contains("failed (worker 127.0.0.1:"
-                    + thirdPort);
+            assertThat(r.at("/reset_notes").toString())
+                    .as(err.toString())
+                    .contains("failed (worker 127.0.0.1:" + thirdPort);
         }
     }
 
     @Test
     @Order(6)
     void aCoordinatorWithoutTheSecretIsRefused() {
-        List<String> args = new ArrayList<>(List.of(with("run", "--workload", "high", "--threads", "2", "--duration",
-                "1s", "--workers", workers, "--out", dir.resolve("refused.json").toString())));
+        List<String> args = new ArrayList<>(List.of(with(
+                "run",
+                "--workload",
+                "high",
+                "--threads",
+                "2",
+                "--duration",
+                "1s",
+                "--workers",
+                workers,
+                "--out",
+                dir.resolve("refused.json").toString())));
         args.set(args.indexOf(SECRET), "not-the-secret-but-long");
         assertThat(bg(args.toArray(String[]::new))).isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("refused the secret");
@@ -285,18 +464,36 @@ class ClusterPostgresTest {
     void aWorkerThatDiesFailsTheRunCleanlyAndKeepsWhatWasMeasured() throws Exception {
         Path result = dir.resolve("dies/r.json");
         AtomicInteger code = new AtomicInteger(-1);
-        Thread run = Thread.ofPlatform().start(() -> code.set(bg(with("run", "--workload", "high", "--threads", "4",
-                "--duration", "30s", "--warmup", "0s", "--quiet", "--workers", workers, "--out", result.toString()))));
+        Thread run = Thread.ofPlatform()
+                .start(() -> code.set(bg(with(
+                        "run",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "4",
+                        "--duration",
+                        "30s",
+                        "--warmup",
+                        "0s",
+                        "--quiet",
+                        "--workers",
+                        workers,
+                        "--out",
+                        result.toString()))));
         Thread.sleep(3000);
         long killed = System.nanoTime();
         servers.get(1).close();
         run.join(Duration.ofSeconds(40));
-        assertThat(run.isAlive()).as("the coordinator returned within a bounded time").isFalse();
+        assertThat(run.isAlive())
+                .as("the coordinator returned within a bounded time")
+                .isFalse();
         assertThat((System.nanoTime() - killed) / 1e9).isLessThan(25);
         assertThat(code.get()).as(err + "\n" + out).isEqualTo(Bg.FAILED);
         assertThat(err + out.toString()).contains(workers.split(",")[1]);
         JsonNode merged = JSON.readTree(result.toFile());
         assertThat(merged.at("/config/completed").asBoolean()).isFalse();
-        assertThat(merged.at("/total/count").asLong()).as("the surviving worker's measurements are kept").isPositive();
+        assertThat(merged.at("/total/count").asLong())
+                .as("the surviving worker's measurements are kept")
+                .isPositive();
     }
 }

@@ -58,21 +58,35 @@ class DeckBrowserTest {
 
     @BeforeAll
     static void start() throws Exception {
-        ServerScripts.requireOrSkip(Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER),
+        ServerScripts.requireOrSkip(
+                Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER),
                 "Chromium and its driver (Debian packages chromium and chromium-driver)");
         dir = Files.createTempDirectory("bg-deck-test");
-        List<String> bg = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Dbg.state.dir=" + dir.resolve("state"), "-cp",
-                System.getProperty("java.class.path"), Bg.class.getName());
-        deck = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, dir.resolve("runs"), dir, bg),
+        List<String> bg = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Dbg.state.dir=" + dir.resolve("state"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Bg.class.getName());
+        deck = Deck.start(
+                new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, dir.resolve("runs"), dir, bg),
                 StoreRegistry.discover());
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
-        // The driver talks to the browser over a pipe: where its DevTools port cannot be reached the session still starts.
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--remote-debugging-pipe", "--window-size=1400,1100");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
-                .usingAnyFreePort().build();
+        // The driver talks to the browser over a pipe: where its DevTools port cannot be reached the session still
+        // starts.
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--remote-debugging-pipe",
+                "--window-size=1400,1100");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(DRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
         browser = new ChromeDriver(service, options);
         wait = new WebDriverWait(browser, Duration.ofSeconds(90));
         Files.createDirectories(SHOTS);
@@ -140,8 +154,9 @@ class DeckBrowserTest {
         wait.until(d -> deck.jobs().all().size() == started
                 && deck.jobs().all().stream().allMatch(j -> j.exitCode() != null));
         assertThat(deck.jobs().all().stream().filter(j -> j.exitCode() == 0).count())
-                .as(() -> deck.jobs().all().stream().map(j -> j.args() + " exit " + j.exitCode() + ":\n  "
-                        + String.join("\n  ", j.lines())).collect(Collectors.joining("\n")))
+                .as(() -> deck.jobs().all().stream()
+                        .map(j -> j.args() + " exit " + j.exitCode() + ":\n  " + String.join("\n  ", j.lines()))
+                        .collect(Collectors.joining("\n")))
                 .isEqualTo(succeeded);
     }
 
@@ -166,7 +181,9 @@ class DeckBrowserTest {
         browser.findElement(By.id("start")).click();
         WebElement error = browser.findElement(By.cssSelector(".field-error[data-for='sqlite.file']"));
         wait.until(d -> !error.getText().isBlank());
-        assertThat(error.getText()).startsWith("sqlite.file: ").contains("outside the runs directory")
+        assertThat(error.getText())
+                .startsWith("sqlite.file: ")
+                .contains("outside the runs directory")
                 .contains("--allow-external");
         assertThat(field("sqlite.file").getDomAttribute("class")).contains("invalid");
         assertThat(deck.jobs().all()).hasSize(1); // no command was started
@@ -205,9 +222,11 @@ class DeckBrowserTest {
         wait.until(d -> number(seconds) >= 3);
         int before = number(seconds);
         wait.until(d -> number(seconds) > before);
-        assertThat(browser.findElements(By.cssSelector("#live-throughput canvas"))).isNotEmpty();
+        assertThat(browser.findElements(By.cssSelector("#live-throughput canvas")))
+                .isNotEmpty();
         assertThat(browser.findElements(By.cssSelector("#live-kinds tbody tr"))).isNotEmpty();
-        assertThat(browser.findElements(By.cssSelector("#live-nodes tr.bottleneck"))).hasSize(1);
+        assertThat(browser.findElements(By.cssSelector("#live-nodes tr.bottleneck")))
+                .hasSize(1);
         shot("live");
         jobsDone(2, 1);
 
@@ -218,7 +237,9 @@ class DeckBrowserTest {
         jobsDone(3, 2);
 
         browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
-        wait.until(d -> d.findElements(By.cssSelector("#runs tbody tr[data-path$='.json']")).size() >= 2);
+        wait.until(d -> d.findElements(By.cssSelector("#runs tbody tr[data-path$='.json']"))
+                        .size()
+                >= 2);
         List<WebElement> runs = browser.findElements(By.cssSelector("#runs tbody tr[data-path$='.json']"));
         runs.get(0).findElement(By.cssSelector("button.open")).click();
         wait.until(d -> !d.findElements(By.cssSelector("#detail .downloads a")).isEmpty());
@@ -235,8 +256,10 @@ class DeckBrowserTest {
             r.findElement(By.cssSelector("input.pick")).click();
         }
         browser.findElement(By.id("compare-selected")).click();
-        wait.until(d -> d.findElements(By.cssSelector("#compare-table tbody tr")).size() == 2);
-        assertThat(browser.findElements(By.cssSelector("#compare-throughput canvas"))).isNotEmpty();
+        wait.until(
+                d -> d.findElements(By.cssSelector("#compare-table tbody tr")).size() == 2);
+        assertThat(browser.findElements(By.cssSelector("#compare-throughput canvas")))
+                .isNotEmpty();
         String table = browser.findElement(By.id("compare-table")).getText();
         assertThat(table).contains("sqlite").contains("high");
         shot("compare");
@@ -252,20 +275,27 @@ class DeckBrowserTest {
         type("--sla", "95%:100ms:0.01%:2s");
         check("--no-confirm");
         browser.findElement(By.id("start")).click();
-        wait.until(d -> d.findElements(By.cssSelector("#live-rating-table tbody tr")).size() >= 2);
-        String row = browser.findElement(By.cssSelector("#live-rating-table tbody tr")).getText();
+        wait.until(d ->
+                d.findElements(By.cssSelector("#live-rating-table tbody tr")).size() >= 2);
+        String row = browser.findElement(By.cssSelector("#live-rating-table tbody tr"))
+                .getText();
         assertThat(row).containsAnyOf("meets", "fails");
-        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView()",
-                browser.findElement(By.id("live-rating")));
+        ((org.openqa.selenium.JavascriptExecutor) browser)
+                .executeScript("arguments[0].scrollIntoView()", browser.findElement(By.id("live-rating")));
         shot("rating-live");
         jobsDone(4, 3);
         browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
-        wait.until(d -> !d.findElements(By.cssSelector("#runs tbody tr[data-path^='rate-deck']")).isEmpty());
-        browser.findElement(By.cssSelector("#runs tbody tr[data-path^='rate-deck'] button.open")).click();
+        wait.until(d -> !d.findElements(By.cssSelector("#runs tbody tr[data-path^='rate-deck']"))
+                .isEmpty());
+        browser.findElement(By.cssSelector("#runs tbody tr[data-path^='rate-deck'] button.open"))
+                .click();
         wait.until(d -> d.findElement(By.id("detail")).getText().contains("SoAR"));
-        int rows = browser.findElements(By.cssSelector("#d-rating-table tbody tr")).size();
+        int rows =
+                browser.findElements(By.cssSelector("#d-rating-table tbody tr")).size();
         JsonNode rating = JSON.readTree(Files.readString(Files.list(dir.resolve("runs"))
-                .filter(p -> p.getFileName().toString().startsWith("rate-deck")).findFirst().orElseThrow()
+                .filter(p -> p.getFileName().toString().startsWith("rate-deck"))
+                .findFirst()
+                .orElseThrow()
                 .resolve("rating.json")));
         assertThat(rows).isEqualTo(rating.path("experiments").size()).isPositive();
         shot("rating");
@@ -279,10 +309,17 @@ class DeckBrowserTest {
                 new ScaleReport.Outcome.Config(name, n, 1000, "0" + n + "-" + name),
                 new ScaleReport.Outcome.Rating(true, 1000.0 * n * 0.9 + 100, 4 * n, "confirmed", null),
                 new ScaleReport.Outcome.Hardware(List.of(), null, true));
-        ScaleReport report = new ScaleReport(ScaleMode.SPEEDUP, "postgres", "95%:100ms:0.01%:60s",
-                List.of(rated.apply("one", 1), rated.apply("two", 2), ScaleReport.Outcome.failed(
-                        new ScaleReport.Outcome.Config("three", 3, 1000, "03-three"),
-                        "start command exited 3: port in use", true)),
+        ScaleReport report = new ScaleReport(
+                ScaleMode.SPEEDUP,
+                "postgres",
+                "95%:100ms:0.01%:60s",
+                List.of(
+                        rated.apply("one", 1),
+                        rated.apply("two", 2),
+                        ScaleReport.Outcome.failed(
+                                new ScaleReport.Outcome.Config("three", 3, 1000, "03-three"),
+                                "start command exited 3: port in use",
+                                true)),
                 List.of("every configuration's nodes and BG ran on this one machine"));
         Path scale = Files.createDirectories(dir.resolve("runs/scale-deck"));
         Files.writeString(scale.resolve("scale.json"), JSON.writeValueAsString(report.toMap()));
@@ -298,20 +335,30 @@ class DeckBrowserTest {
                  "score":{"elasticity":123.4,"a":1.2,"b":0.3,"rt1":0.0009,"rt2":0.0008,"av1":1.83,"av2":1.6},
                  "warnings":["one machine"]}""");
         browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
-        wait.until(d -> !d.findElements(By.cssSelector("#runs tbody tr[data-path='scale-deck']")).isEmpty());
-        browser.findElement(By.cssSelector("#runs tbody tr[data-path='scale-deck'] button.open")).click();
-        wait.until(d -> d.findElements(By.cssSelector("#d-scale-table tbody tr")).size() == 3);
-        String two = browser.findElement(By.cssSelector("#d-scale-table tbody tr[data-config='two']")).getText();
+        wait.until(d -> !d.findElements(By.cssSelector("#runs tbody tr[data-path='scale-deck']"))
+                .isEmpty());
+        browser.findElement(By.cssSelector("#runs tbody tr[data-path='scale-deck'] button.open"))
+                .click();
+        wait.until(
+                d -> d.findElements(By.cssSelector("#d-scale-table tbody tr")).size() == 3);
+        String two = browser.findElement(By.cssSelector("#d-scale-table tbody tr[data-config='two']"))
+                .getText();
         // SoAR 1,900 against the baseline's 1,000 at twice the nodes: ratio 1.9, efficiency 95 %.
         assertThat(two).contains("1,900").contains("1.9").contains("95 %");
-        assertThat(browser.findElement(By.cssSelector("#d-scale-table tbody tr[data-config='three']")).getText())
-                .contains("failed").contains("port in use");
+        assertThat(browser.findElement(By.cssSelector("#d-scale-table tbody tr[data-config='three']"))
+                        .getText())
+                .contains("failed")
+                .contains("port in use");
         assertThat(browser.findElement(By.id("detail")).getText()).contains("ran on this one machine");
         assertThat(browser.findElements(By.cssSelector("#d-scale canvas"))).isNotEmpty();
         shot("scale");
-        browser.findElement(By.cssSelector("#runs tbody tr[data-path='elast-deck/elasticity.json'] button.open")).click();
-        wait.until(d -> !d.findElements(By.cssSelector("#d-elasticity-score tbody tr")).isEmpty());
-        assertThat(browser.findElement(By.id("d-elasticity-score")).getText()).contains("123.4").contains("35");
+        browser.findElement(By.cssSelector("#runs tbody tr[data-path='elast-deck/elasticity.json'] button.open"))
+                .click();
+        wait.until(d ->
+                !d.findElements(By.cssSelector("#d-elasticity-score tbody tr")).isEmpty());
+        assertThat(browser.findElement(By.id("d-elasticity-score")).getText())
+                .contains("123.4")
+                .contains("35");
         WebElement plot = browser.findElement(By.cssSelector("#d-elasticity .uplot"));
         // One add-node mark and the stable mark; five of the six points have a standard deviation.
         wait.until(d -> "2".equals(plot.getDomAttribute("data-marks")));
@@ -322,9 +369,12 @@ class DeckBrowserTest {
     }
 
     private static String get(String href) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                "http://127.0.0.1:" + deck.port() + href)).header("Authorization", "Bearer " + deck.token()).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + deck.port() + href))
+                                .header("Authorization", "Bearer " + deck.token())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(href).isEqualTo(200);
         return r.body();
     }

@@ -37,9 +37,24 @@ class DeltaCommandTest {
     @SuppressWarnings("unchecked")
     void findsADeltaFromOneRunAndWritesTheJson() throws Exception {
         Path json = dir.resolve("delta.json");
-        int rc = bg("delta", "--store", "memory", "-p", "usercount=300", "-p", "friendcountperuser=10",
-                "-p", "resourcecountperuser=4", "--threads", "2", "--duration", "8s", "--m", "2",
-                "--out", json.toString());
+        int rc = bg(
+                "delta",
+                "--store",
+                "memory",
+                "-p",
+                "usercount=300",
+                "-p",
+                "friendcountperuser=10",
+                "-p",
+                "resourcecountperuser=4",
+                "--threads",
+                "2",
+                "--duration",
+                "8s",
+                "--m",
+                "2",
+                "--out",
+                json.toString());
         assertThat(rc).as(err.toString()).isZero();
         assertThat(out.toString()).contains("δ = ", "window throughputs", "reason: ");
         Map<String, Object> m = new ObjectMapper().readValue(Files.readString(json), Map.class);
@@ -52,11 +67,14 @@ class DeltaCommandTest {
 
     @Test
     void badInputNamesTheOption() {
-        assertThat(bg("delta", "--store", "memory", "--pi", "0", "--threads", "2")).isEqualTo(Bg.BAD_INPUT);
+        assertThat(bg("delta", "--store", "memory", "--pi", "0", "--threads", "2"))
+                .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("--pi");
-        assertThat(bg("delta", "--store", "memory", "--m", "1", "--threads", "2")).isEqualTo(Bg.BAD_INPUT);
+        assertThat(bg("delta", "--store", "memory", "--m", "1", "--threads", "2"))
+                .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("--m");
-        assertThat(bg("delta", "--store", "memory", "--duration", "2s", "--threads", "2")).isEqualTo(Bg.BAD_INPUT);
+        assertThat(bg("delta", "--store", "memory", "--duration", "2s", "--threads", "2"))
+                .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString()).contains("--duration", "too short");
     }
 
@@ -67,14 +85,13 @@ class DeltaCommandTest {
         for (int t = 0; t < falling.length; t++) {
             falling[t] = Math.max(1, 10_000 * Math.pow(0.7, t));
         }
-        DeltaAnalyzer.Result r = DeltaAnalyzer.analyze(falling,
-                DeltaAnalyzer.Settings.defaults(), 120);
+        DeltaAnalyzer.Result r = DeltaAnalyzer.analyze(falling, DeltaAnalyzer.Settings.defaults(), 120);
         assertThat(r.converged()).isFalse();
-        WorkloadSpec feeds = WorkloadParameters.toSpec(
-                Map.of("mix", "feed-sr80"));
-        assertThat(DeltaCommand.growthNote(r, feeds)).contains("SR 80.00 %", "figure 7.12", "bg sweep",
-                "throughput fell");
+        WorkloadSpec feeds = WorkloadParameters.toSpec(Map.of("mix", "feed-sr80"));
+        assertThat(DeltaCommand.growthNote(r, feeds))
+                .contains("SR 80.00 %", "figure 7.12", "bg sweep", "throughput fell");
         assertThat(DeltaCommand.growthNote(r, WorkloadParameters.toSpec(Map.of("mix", "high"))))
-                .as("a mix without shares does not grow the data").isNull();
+                .as("a mix without shares does not grow the data")
+                .isNull();
     }
 }

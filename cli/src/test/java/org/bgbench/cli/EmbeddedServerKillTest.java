@@ -37,7 +37,9 @@ class EmbeddedServerKillTest {
 
     private static Optional<ProcessHandle> postmaster(Path serverDir) {
         try {
-            String first = Files.readAllLines(serverDir.resolve("data/postmaster.pid")).get(0).trim();
+            String first = Files.readAllLines(serverDir.resolve("data/postmaster.pid"))
+                    .get(0)
+                    .trim();
             return ProcessHandle.of(Long.parseLong(first)).filter(ProcessHandle::isAlive);
         } catch (Exception e) {
             return Optional.empty();
@@ -53,23 +55,52 @@ class EmbeddedServerKillTest {
         tmp.toFile().setReadable(true, false);
         Path log = dir.resolve("run.err");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx512m", "--enable-native-access=ALL-UNNAMED",
-                "-Djava.io.tmpdir=" + tmp, "-Dot.epg.working-dir="
-                        + Path.of(System.getProperty("java.io.tmpdir"), "embedded-pg"),
-                "-Dbg.state.dir=" + dir.resolve("state"), "-cp", System.getProperty("java.class.path"),
-                Bg.class.getName(), "run", "--store", "postgres", "--embedded", "--load", "-p", "usercount=200",
-                "-p", "friendcountperuser=10", "-p", "resourcecountperuser=4", "--workload", "high",
-                "--threads", "4", "--duration", "120s", "--warmup", "0s", "-p", "validation=false",
-                "--out", dir.resolve("r.json").toString()));
-        Process p = new ProcessBuilder(cmd).redirectOutput(dir.resolve("run.out").toFile())
-                .redirectError(log.toFile()).start();
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "-Xmx512m",
+                "--enable-native-access=ALL-UNNAMED",
+                "-Djava.io.tmpdir=" + tmp,
+                "-Dot.epg.working-dir=" + Path.of(System.getProperty("java.io.tmpdir"), "embedded-pg"),
+                "-Dbg.state.dir=" + dir.resolve("state"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Bg.class.getName(),
+                "run",
+                "--store",
+                "postgres",
+                "--embedded",
+                "--load",
+                "-p",
+                "usercount=200",
+                "-p",
+                "friendcountperuser=10",
+                "-p",
+                "resourcecountperuser=4",
+                "--workload",
+                "high",
+                "--threads",
+                "4",
+                "--duration",
+                "120s",
+                "--warmup",
+                "0s",
+                "-p",
+                "validation=false",
+                "--out",
+                dir.resolve("r.json").toString()));
+        Process p = new ProcessBuilder(cmd)
+                .redirectOutput(dir.resolve("run.out").toFile())
+                .redirectError(log.toFile())
+                .start();
         Path server;
         ProcessHandle postmaster;
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
             while (!A_SECOND.matcher(Files.readString(log)).find()) {
                 assertThat(p.isAlive()).as(Files.readString(log)).isTrue();
-                assertThat(System.nanoTime()).as("the run reports a measured second").isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("the run reports a measured second")
+                        .isLessThan(deadline);
                 Thread.sleep(50);
             }
             server = serverDir(tmp).orElseThrow();

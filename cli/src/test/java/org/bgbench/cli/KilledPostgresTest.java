@@ -39,8 +39,18 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("server")
 class KilledPostgresTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String[] GRAPH = {"-p", "usercount=200", "-p", "friendcountperuser=10",
-        "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
+    private static final String[] GRAPH = {
+        "-p",
+        "usercount=200",
+        "-p",
+        "friendcountperuser=10",
+        "-p",
+        "resourcecountperuser=4",
+        "-p",
+        "confperc=0.7",
+        "-p",
+        "commentcountperresource=1"
+    };
     /** A measured second's progress line (labelled by its elapsed time, so counted rather than matched by label). */
     private static final Pattern SECOND = Pattern.compile("(?m)^\\s+\\d+s\\s.*act/s");
 
@@ -54,12 +64,16 @@ class KilledPostgresTest {
 
     @BeforeAll
     void start() throws Exception {
-        pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(60))
-                .setServerConfig("fsync", "off").setServerConfig("synchronous_commit", "off").start();
+        pg = EmbeddedPostgres.builder()
+                .setPGStartupWait(Duration.ofSeconds(60))
+                .setServerConfig("fsync", "off")
+                .setServerConfig("synchronous_commit", "off")
+                .start();
         url = "postgres.url=jdbc:postgresql://localhost:" + pg.getPort() + "/postgres";
         StringWriter err = new StringWriter();
         assertThat(bg(new StringWriter(), err, with("load", "--store", "postgres", "-p", url, "--replace")))
-                .as(err.toString()).isZero();
+                .as(err.toString())
+                .isZero();
     }
 
     @AfterAll
@@ -86,10 +100,14 @@ class KilledPostgresTest {
 
     /** The postmaster's pid: the parent of a backend's. */
     private long postmaster() throws Exception {
-        try (Connection c = pg.getPostgresDatabase().getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+        try (Connection c = pg.getPostgresDatabase().getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
-            return ProcessHandle.of(rs.getLong(1)).flatMap(ProcessHandle::parent).orElseThrow().pid();
+            return ProcessHandle.of(rs.getLong(1))
+                    .flatMap(ProcessHandle::parent)
+                    .orElseThrow()
+                    .pid();
         }
     }
 
@@ -125,23 +143,45 @@ class KilledPostgresTest {
             try {
                 waitFor(2, err);
                 List<String> kill = new ArrayList<>(List.of("kill", "-KILL", Long.toString(postmaster)));
-                ProcessHandle.of(postmaster).ifPresent(p -> p.descendants().forEach(d -> {
-                    kill.add(Long.toString(d.pid()));
-                    killed.add(d.pid());
-                }));
+                ProcessHandle.of(postmaster)
+                        .ifPresent(p -> p.descendants().forEach(d -> {
+                            kill.add(Long.toString(d.pid()));
+                            killed.add(d.pid());
+                        }));
                 killed.add(postmaster);
                 new ProcessBuilder(kill).redirectErrorStream(true).start().waitFor(10, TimeUnit.SECONDS);
                 waitFor(5, err);
-                restarted = new ProcessBuilder(serverCommand).redirectErrorStream(true)
-                        .redirectOutput(dir.resolve("restarted.log").toFile()).start();
+                restarted = new ProcessBuilder(serverCommand)
+                        .redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("restarted.log").toFile())
+                        .start();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
-        int exit = bg(out, err, with("run", "--store", "postgres", "-p", url, "--workload", "high", "--threads", "4",
-                "--duration", "10s", "--warmup", "0s", "-p", "validation=false", "--out", result.toString()));
+        int exit = bg(
+                out,
+                err,
+                with(
+                        "run",
+                        "--store",
+                        "postgres",
+                        "-p",
+                        url,
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "4",
+                        "--duration",
+                        "10s",
+                        "--warmup",
+                        "0s",
+                        "-p",
+                        "validation=false",
+                        "--out",
+                        result.toString()));
         killer.join(TimeUnit.SECONDS.toMillis(30));
         assertThat(killed).as("the server was killed").contains(postmaster);
         assertThat(restarted).as("and started again").isNotNull();
@@ -152,14 +192,20 @@ class KilledPostgresTest {
         assertThat(config.get("completed").asBoolean()).isFalse();
         List<Integer> refused = new ArrayList<>();
         config.get("refused_seconds").forEach(s -> refused.add(s.asInt()));
-        assertThat(refused).as("killed after second 2, started after second 5").isNotEmpty()
+        assertThat(refused)
+                .as("killed after second 2, started after second 5")
+                .isNotEmpty()
                 .allMatch(s -> s >= 3 && s <= 10);
         String reason = config.get("incomplete_reason").asText();
-        assertThat(reason).as(reason).containsPattern("^The store refused every call (from second \\d+ to \\d+"
-                + "|in seconds? [0-9–, ]+): ").contains("connection refused").endsWith(". The run does not meet "
-                + "the SLA.");
+        assertThat(reason)
+                .as(reason)
+                .containsPattern(
+                        "^The store refused every call (from second \\d+ to \\d+" + "|in seconds? [0-9–, ]+): ")
+                .contains("connection refused")
+                .endsWith(". The run does not meet " + "the SLA.");
         assertThat(err.toString()).contains("bg: error: the run is incomplete: The store refused every call");
-        assertThat(out.toString()).contains("Incomplete  The store refused every call")
+        assertThat(out.toString())
+                .contains("Incomplete  The store refused every call")
                 .containsPattern("actions failed \\(.*\\), and at least 10 % of the calls in \\d+ of \\d+ seconds: "
                         + ".*\\(100 %\\)");
         int lastRefused = refused.get(refused.size() - 1);
@@ -167,13 +213,19 @@ class KilledPostgresTest {
         for (JsonNode point : r.get("series")) {
             int second = point.get("second").asInt();
             if (refused.contains(second)) {
-                assertThat(point.get("actions").asLong()).as("second %d", second).isZero();
+                assertThat(point.get("actions").asLong())
+                        .as("second %d", second)
+                        .isZero();
                 assertThat(point.get("errors").asLong()).as("second %d", second).isPositive();
-                assertThat(point.get("error_pct").asDouble()).as("second %d", second).isEqualTo(100.0);
+                assertThat(point.get("error_pct").asDouble())
+                        .as("second %d", second)
+                        .isEqualTo(100.0);
             }
             recovered |= second > lastRefused && point.get("actions").asLong() > 0;
         }
-        assertThat(recovered).as("actions completed again once the server was back").isTrue();
+        assertThat(recovered)
+                .as("actions completed again once the server was back")
+                .isTrue();
 
         // The store's CPU: the restarted server's processes, found once the old ones had gone.
         JsonNode cpu = r.get("cpu");
@@ -186,8 +238,22 @@ class KilledPostgresTest {
         // Writes in flight when the server died, or acknowledged just before (synchronous_commit is off), may or
         // may not be in the store: it stays marked as written by a run that did not end.
         StringWriter again = new StringWriter();
-        assertThat(bg(new StringWriter(), again, with("run", "--store", "postgres", "-p", url, "--workload", "high",
-                "--duration", "1s", "--out", dir.resolve("again.json").toString()))).isEqualTo(Bg.FAILED);
+        assertThat(bg(
+                        new StringWriter(),
+                        again,
+                        with(
+                                "run",
+                                "--store",
+                                "postgres",
+                                "-p",
+                                url,
+                                "--workload",
+                                "high",
+                                "--duration",
+                                "1s",
+                                "--out",
+                                dir.resolve("again.json").toString())))
+                .isEqualTo(Bg.FAILED);
         assertThat(again.toString()).contains("has not ended").contains("bg verify --store postgres --repair");
     }
 }

@@ -36,17 +36,22 @@ class LibraryLogTest {
     @Test
     void aRecordIsOneLineNamingTheLibraryAndTheRootCauseWithoutClassNames() {
         LibraryLog log = new LibraryLog(out, false, Duration.ofHours(1));
-        Throwable broken = new SQLException("An I/O error occurred while sending to the backend.",
-                new EOFException());
-        log.publish(record("com.zaxxer.hikari.pool.ProxyConnection", Level.WARNING, "bg-postgres - Connection "
-                + "org.postgresql.jdbc.PgConnection@cd1e646 marked as broken because of SQLSTATE(08006)", broken));
-        log.publish(record("com.datastax.oss.driver.internal.core.control.ControlConnection", Level.WARNING,
+        Throwable broken = new SQLException("An I/O error occurred while sending to the backend.", new EOFException());
+        log.publish(record(
+                "com.zaxxer.hikari.pool.ProxyConnection",
+                Level.WARNING,
+                "bg-postgres - Connection "
+                        + "org.postgresql.jdbc.PgConnection@cd1e646 marked as broken because of SQLSTATE(08006)",
+                broken));
+        log.publish(record(
+                "com.datastax.oss.driver.internal.core.control.ControlConnection",
+                Level.WARNING,
                 "[s0] Error connecting to Node(endPoint=/127.0.0.1:1), trying next node (io.netty.channel."
-                        + "StacklessClosedChannelException)", new IllegalStateException("x",
-                        new ConnectException("Connection refused"))));
+                        + "StacklessClosedChannelException)",
+                new IllegalStateException("x", new ConnectException("Connection refused"))));
         log.publish(record("org.bgbench.store.mongodb.MongoStore", Level.WARNING, "mongodb: FerretDB 2.1", null));
-        log.publish(record("io.grpc.internal.ManagedChannelImpl", Level.SEVERE, "java.lang.RuntimeException: "
-                + "boom", null));
+        log.publish(record(
+                "io.grpc.internal.ManagedChannelImpl", Level.SEVERE, "java.lang.RuntimeException: " + "boom", null));
         log.close();
         assertThat(printed()).isEqualTo("""
                 bg: connection pool: bg-postgres - Connection PgConnection marked as broken because of \
@@ -62,8 +67,12 @@ class LibraryLogTest {
     void linesLikeOnePrintedAreCountedAndTheCountPrintedOnce() {
         LibraryLog log = new LibraryLog(out, false, Duration.ofHours(1));
         for (int i = 0; i < 38; i++) {
-            log.publish(record("com.zaxxer.hikari.pool.PoolBase", Level.WARNING, "bg-postgres - Failed to validate "
-                    + "connection org.postgresql.jdbc.PgConnection@" + Integer.toHexString(1000 + i), null));
+            log.publish(record(
+                    "com.zaxxer.hikari.pool.PoolBase",
+                    Level.WARNING,
+                    "bg-postgres - Failed to validate " + "connection org.postgresql.jdbc.PgConnection@"
+                            + Integer.toHexString(1000 + i),
+                    null));
         }
         log.publish(record("org.postgresql.Driver", Level.WARNING, "Connection to localhost:5432 refused", null));
         log.close();
@@ -79,8 +88,8 @@ class LibraryLogTest {
         LibraryLog log = new LibraryLog(out, true, Duration.ofHours(1));
         log.publish(record("org.mariadb.jdbc.Driver", Level.SEVERE, "lost", new ConnectException("refused")));
         log.close();
-        assertThat(printed()).startsWith("bg: MariaDB driver: lost: refused\njava.net.ConnectException: refused\n"
-                + "\tat ");
+        assertThat(printed())
+                .startsWith("bg: MariaDB driver: lost: refused\njava.net.ConnectException: refused\n" + "\tat ");
     }
 
     /** bg-logging.properties, as Bg.main reads it: every logger ends in LibraryLog, the drivers at their levels. */
@@ -90,17 +99,24 @@ class LibraryLogTest {
             LibraryLog.install();
             Logger root = Logger.getLogger("");
             assertThat(root.getHandlers()).hasSize(1).hasOnlyElementsOfType(LibraryLog.class);
-            for (String driver : new String[] {"com.datastax.oss.driver.internal.core.pool.ChannelPool",
-                "com.zaxxer.hikari.pool.HikariPool", "org.postgresql.core.v3.QueryExecutorImpl", "io.grpc.Context",
-                "io.netty.util.ResourceLeakDetector", "io.zonky.test.db.postgres.embedded.EmbeddedPostgres",
-                "org.mongodb.driver.cluster"}) {
+            for (String driver : new String[] {
+                "com.datastax.oss.driver.internal.core.pool.ChannelPool",
+                "com.zaxxer.hikari.pool.HikariPool",
+                "org.postgresql.core.v3.QueryExecutorImpl",
+                "io.grpc.Context",
+                "io.netty.util.ResourceLeakDetector",
+                "io.zonky.test.db.postgres.embedded.EmbeddedPostgres",
+                "org.mongodb.driver.cluster"
+            }) {
                 Logger l = Logger.getLogger(driver);
                 assertThat(l.isLoggable(Level.WARNING)).as(driver).isTrue();
                 assertThat(l.isLoggable(Level.INFO)).as(driver).isFalse();
             }
-            assertThat(Logger.getLogger("org.mariadb.jdbc.message").isLoggable(Level.WARNING)).isFalse();
+            assertThat(Logger.getLogger("org.mariadb.jdbc.message").isLoggable(Level.WARNING))
+                    .isFalse();
             // SLF4J (the Cassandra driver's API) is bound to java.util.logging.
-            assertThat(org.slf4j.LoggerFactory.getILoggerFactory().getClass().getName()).contains("JDK14");
+            assertThat(org.slf4j.LoggerFactory.getILoggerFactory().getClass().getName())
+                    .contains("JDK14");
         } finally {
             LogManager.getLogManager().readConfiguration();
         }

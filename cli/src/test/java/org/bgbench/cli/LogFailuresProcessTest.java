@@ -32,13 +32,35 @@ class LogFailuresProcessTest {
 
     private Process bgRun(Path out, Path log, String... args) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx512m", "--enable-native-access=ALL-UNNAMED",
-                "-Dbg.state.dir=" + dir.resolve("state"), "-cp", System.getProperty("java.class.path"),
-                Bg.class.getName(), "run", "--store", "memory", "--workload", "high", "-p", "usercount=300", "-p",
-                "friendcountperuser=10", "-p", "resourcecountperuser=2", "--warmup", "0s", "--quiet", "--out",
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "-Xmx512m",
+                "--enable-native-access=ALL-UNNAMED",
+                "-Dbg.state.dir=" + dir.resolve("state"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Bg.class.getName(),
+                "run",
+                "--store",
+                "memory",
+                "--workload",
+                "high",
+                "-p",
+                "usercount=300",
+                "-p",
+                "friendcountperuser=10",
+                "-p",
+                "resourcecountperuser=2",
+                "--warmup",
+                "0s",
+                "--quiet",
+                "--out",
                 out.toString()));
         cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 
     /** The wall-clock time (ms) of the last record that reached {@code f}, or -1 when it holds none. */
@@ -68,8 +90,8 @@ class LogFailuresProcessTest {
         try {
             Path out = mnt.resolve("d.json");
             Path reserve = mnt.resolve(".d.json.reserve");
-            Process p = bgRun(out, dir.resolve("d.log"), "--threads", "2", "--duration", "3s", "-p",
-                    "validation=false");
+            Process p =
+                    bgRun(out, dir.resolve("d.log"), "--threads", "2", "--duration", "3s", "-p", "validation=false");
             // its first second is measured (the interval log opens on it): then another program fills the disk
             while (!Files.exists(mnt.resolve("d.hlog")) && p.isAlive()) {
                 Thread.sleep(20);
@@ -78,7 +100,10 @@ class LogFailuresProcessTest {
             SmallDisk.fill(mnt.resolve("filler"));
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
             String console = Files.readString(dir.resolve("d.log"));
-            assertThat(console).contains("BG run: ").contains("Result: " + out).doesNotContain("cannot write the result")
+            assertThat(console)
+                    .contains("BG run: ")
+                    .contains("Result: " + out)
+                    .doesNotContain("cannot write the result")
                     .doesNotContain("Exception");
             assertThat(p.exitValue()).as(console).isZero();
             JsonNode r = JSON.readTree(out.toFile());
@@ -97,13 +122,15 @@ class LogFailuresProcessTest {
         try {
             SmallDisk.fill(mnt.resolve("filler"));
             Path out = mnt.resolve("n.json");
-            Process p = bgRun(out, dir.resolve("n.log"), "--threads", "2", "--duration", "2s", "-p",
-                    "validation=false");
+            Process p =
+                    bgRun(out, dir.resolve("n.log"), "--threads", "2", "--duration", "2s", "-p", "validation=false");
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
             String console = Files.readString(dir.resolve("n.log"));
             assertThat(p.exitValue()).as(console).isEqualTo(Bg.FAILED);
-            assertThat(console).contains("BG run: ").contains("Result: " + out + " (not written: the summary above "
-                    + "is what was measured)").contains("bg: error: cannot write the result to " + out + ": ")
+            assertThat(console)
+                    .contains("BG run: ")
+                    .contains("Result: " + out + " (not written: the summary above " + "is what was measured)")
+                    .contains("bg: error: cannot write the result to " + out + ": ")
                     .contains("No space left on device; the summary above is what was measured")
                     .doesNotContain("Exception");
         } finally {
@@ -116,14 +143,20 @@ class LogFailuresProcessTest {
         Path out = dir.resolve("k.json");
         Path logs = dir.resolve("k/logs");
         // ~100 requests per second: a 256 KiB buffer would take minutes to fill, so only the flusher writes the files
-        Process p = bgRun(out, dir.resolve("k.log"), "--threads", "2", "--duration", "120s", "-p",
-                "interarrivaltime=20");
+        Process p =
+                bgRun(out, dir.resolve("k.log"), "--threads", "2", "--duration", "120s", "-p", "interarrivaltime=20");
         try {
             long t0 = System.nanoTime();
             while (!Files.isDirectory(logs) || logs(logs).size() < 2) {
-                assertThat(p.isAlive()).as(Files.exists(dir.resolve("k.log")) ? Files.readString(dir.resolve("k.log"))
-                        : "bg run ended").isTrue();
-                assertThat(System.nanoTime() - t0).as("the run starts within 60 s").isLessThan(60_000_000_000L);
+                assertThat(p.isAlive())
+                        .as(
+                                Files.exists(dir.resolve("k.log"))
+                                        ? Files.readString(dir.resolve("k.log"))
+                                        : "bg run ended")
+                        .isTrue();
+                assertThat(System.nanoTime() - t0)
+                        .as("the run starts within 60 s")
+                        .isLessThan(60_000_000_000L);
                 Thread.sleep(100);
             }
             Thread.sleep(3_500);
@@ -135,9 +168,13 @@ class LogFailuresProcessTest {
             for (Path f : logs(logs)) {
                 last = Math.max(last, lastRecordMillis(f));
             }
-            assertThat(last).as("records reached the logs without a full buffer").isPositive();
+            assertThat(last)
+                    .as("records reached the logs without a full buffer")
+                    .isPositive();
             // flushed every second: the last record is at most ~1 s (plus scheduling on a busy machine) old
-            assertThat(killedAt - last).as("ms between the last logged record and the kill").isBetween(-50.0, 2_500.0);
+            assertThat(killedAt - last)
+                    .as("ms between the last logged record and the kill")
+                    .isBetween(-50.0, 2_500.0);
         } finally {
             p.destroyForcibly();
         }
@@ -148,8 +185,10 @@ class LogFailuresProcessTest {
         StringWriter e = new StringWriter();
         int rc = Bg.run(new PrintWriter(o, true), new PrintWriter(e, true), "validate", out.toString());
         assertThat(rc).as(e.toString()).isEqualTo(Bg.FAILED);
-        assertThat(o.toString()).contains("Validation INCOMPLETE: there is no manifest.txt: the run did not close its "
-                + "logs").contains("manifest.txt: missing").contains("Unpredictable reads: none checked")
+        assertThat(o.toString())
+                .contains("Validation INCOMPLETE: there is no manifest.txt: the run did not close its " + "logs")
+                .contains("manifest.txt: missing")
+                .contains("Unpredictable reads: none checked")
                 .contains("No result to update");
         assertThat(e.toString()).contains("bg: error: validation incomplete").doesNotContain("Exception");
     }
@@ -164,7 +203,9 @@ class LogFailuresProcessTest {
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
             String console = Files.readString(dir.resolve("f.log"));
             assertThat(p.exitValue()).as(console).isEqualTo(Bg.FAILED);
-            assertThat(console).contains("Validation INCOMPLETE").contains("No space left on device")
+            assertThat(console)
+                    .contains("Validation INCOMPLETE")
+                    .contains("No space left on device")
                     .contains("bg: error: validation incomplete");
             JsonNode r = JSON.readTree(out.toFile());
             assertThat(r.get("partial").asBoolean()).isFalse();
@@ -182,7 +223,8 @@ class LogFailuresProcessTest {
             assertThat(r.get("config").get("error_samples").size()).isZero();
             assertThat(r.get("config").get("completed").asBoolean()).isTrue();
             assertThat(mnt.resolve("f/logs/manifest.txt")).exists();
-            assertThat(Files.readString(mnt.resolve("f/logs/manifest.txt"))).contains("clean false")
+            assertThat(Files.readString(mnt.resolve("f/logs/manifest.txt")))
+                    .contains("clean false")
                     .contains("No space left on device");
         } finally {
             if (mounted) {

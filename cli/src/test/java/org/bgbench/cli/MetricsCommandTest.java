@@ -20,9 +20,9 @@ import java.util.regex.Pattern;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.report.ResultJson;
+import org.bgbench.metrics.PrometheusParsers;
 import org.bgbench.metrics.PrometheusParsers.Format;
 import org.bgbench.metrics.PrometheusParsers.Sample;
-import org.bgbench.metrics.PrometheusParsers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -38,8 +38,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Tag("server")
 class MetricsCommandTest {
     private static final Pattern URL = Pattern.compile("bg: metrics at (http://\\S+/metrics)");
-    private static final String[] GRAPH = {"-p", "usercount=300", "-p", "friendcountperuser=10",
-        "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
+    private static final String[] GRAPH = {
+        "-p",
+        "usercount=300",
+        "-p",
+        "friendcountperuser=10",
+        "-p",
+        "resourcecountperuser=4",
+        "-p",
+        "confperc=0.7",
+        "-p",
+        "commentcountperresource=1"
+    };
 
     @TempDir
     Path dir;
@@ -82,9 +92,27 @@ class MetricsCommandTest {
         PrometheusParsers.requireTools();
         Path result = dir.resolve("run.json");
         AtomicInteger code = new AtomicInteger(-1);
-        Thread run = Thread.ofPlatform().start(() -> code.set(bg(with(GRAPH, "run", "--store", "memory", "-p",
-                "memory.name=metrics-cli", "--workload", "high", "--threads", "2", "--duration", "4s", "--warmup", "1s",
-                "--quiet", "--metrics", "127.0.0.1:0", "--out", result.toString()))));
+        Thread run = Thread.ofPlatform()
+                .start(() -> code.set(bg(with(
+                        GRAPH,
+                        "run",
+                        "--store",
+                        "memory",
+                        "-p",
+                        "memory.name=metrics-cli",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "2",
+                        "--duration",
+                        "4s",
+                        "--warmup",
+                        "1s",
+                        "--quiet",
+                        "--metrics",
+                        "127.0.0.1:0",
+                        "--out",
+                        result.toString()))));
         String url = awaitUrl(err, run);
         assertThat(url).matches("http://127\\.0\\.0\\.1:\\d+/metrics");
         assertThat(err.toString().lines().filter(l -> l.contains("metrics at"))).hasSize(1);
@@ -98,7 +126,8 @@ class MetricsCommandTest {
                 break; // the command has ended and closed its endpoint
             }
             List<Sample> samples = PrometheusParsers.parse(body, Format.TEXT);
-            if (sum(samples, "bg_warmup") == 0 && sum(samples, "bg_running") == 1
+            if (sum(samples, "bg_warmup") == 0
+                    && sum(samples, "bg_running") == 1
                     && sum(samples, "bg_completed_total") > 0) {
                 PrometheusParsers.promtoolCheck(body);
                 measuring = samples;
@@ -115,11 +144,19 @@ class MetricsCommandTest {
         for (Map.Entry<String, KindResult> e : r.actions().entrySet()) {
             String code0 = e.getKey();
             double completed = one(measuring, "bg_completed_total", code0);
-            assertThat(one(measuring, "bg_latency_seconds_count", code0)).as(code0).isEqualTo(completed);
+            assertThat(one(measuring, "bg_latency_seconds_count", code0))
+                    .as(code0)
+                    .isEqualTo(completed);
             assertThat(completed).as(code0).isLessThanOrEqualTo(e.getValue().count());
-            assertThat(one(measuring, "bg_errors_total", code0)).as(code0).isLessThanOrEqualTo(e.getValue().errors());
+            assertThat(one(measuring, "bg_errors_total", code0))
+                    .as(code0)
+                    .isLessThanOrEqualTo(e.getValue().errors());
         }
-        assertThat(measuring.stream().filter(s -> s.name().equals("bg_threads")).findFirst().orElseThrow().value())
+        assertThat(measuring.stream()
+                        .filter(s -> s.name().equals("bg_threads"))
+                        .findFirst()
+                        .orElseThrow()
+                        .value())
                 .isEqualTo(2);
         // The endpoint ends with the command.
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> PrometheusParsers.scrape(url, Format.TEXT))
@@ -131,9 +168,27 @@ class MetricsCommandTest {
         PrometheusParsers.requireTools();
         Path rating = dir.resolve("rating");
         AtomicInteger code = new AtomicInteger(-1);
-        Thread rate = Thread.ofPlatform().start(() -> code.set(bg(with(GRAPH, "rate", "--store", "memory", "-p",
-                "memory.name=metrics-rate", "--delta", "1s", "--warmup", "0s", "--sla", "95%:100ms:0.01%:1s",
-                "--max-threads", "4", "--no-confirm", "--metrics", "127.0.0.1:0", "--out", rating.toString()))));
+        Thread rate = Thread.ofPlatform()
+                .start(() -> code.set(bg(with(
+                        GRAPH,
+                        "rate",
+                        "--store",
+                        "memory",
+                        "-p",
+                        "memory.name=metrics-rate",
+                        "--delta",
+                        "1s",
+                        "--warmup",
+                        "0s",
+                        "--sla",
+                        "95%:100ms:0.01%:1s",
+                        "--max-threads",
+                        "4",
+                        "--no-confirm",
+                        "--metrics",
+                        "127.0.0.1:0",
+                        "--out",
+                        rating.toString()))));
         String url = awaitUrl(err, rate);
         double experiments = 0;
         double completed = 0;
@@ -161,11 +216,13 @@ class MetricsCommandTest {
         rate.join(120_000);
         assertThat(code.get()).as(err.toString()).isZero();
         @SuppressWarnings("unchecked")
-        Map<String, Object> json = new com.fasterxml.jackson.databind.ObjectMapper().readValue(
-                rating.resolve("rating.json").toFile(), Map.class);
+        Map<String, Object> json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readValue(rating.resolve("rating.json").toFile(), Map.class);
         int rated = ((List<?>) json.get("experiments")).size();
         assertThat(scrapes).isPositive();
-        assertThat(experiments).as("experiments seen by the scrapes").isGreaterThanOrEqualTo(2)
+        assertThat(experiments)
+                .as("experiments seen by the scrapes")
+                .isGreaterThanOrEqualTo(2)
                 .isLessThanOrEqualTo(rated);
         assertThat(completed).isPositive();
     }
@@ -182,18 +239,45 @@ class MetricsCommandTest {
         }
         StringWriter workerErr = new StringWriter();
         AtomicInteger code = new AtomicInteger(-1);
-        Thread worker = Thread.ofPlatform().start(() -> code.set(Bg.run(new PrintWriter(new StringWriter(), true),
-                new PrintWriter(workerErr, true), "worker", "--listen", "127.0.0.1:" + port, "--dir",
-                dir.resolve("worker").toString(), "--secret-file", secret.toString(), "--metrics", "127.0.0.1:0")));
+        Thread worker = Thread.ofPlatform()
+                .start(() -> code.set(Bg.run(
+                        new PrintWriter(new StringWriter(), true),
+                        new PrintWriter(workerErr, true),
+                        "worker",
+                        "--listen",
+                        "127.0.0.1:" + port,
+                        "--dir",
+                        dir.resolve("worker").toString(),
+                        "--secret-file",
+                        secret.toString(),
+                        "--metrics",
+                        "127.0.0.1:0")));
         String url = awaitUrl(workerErr, worker);
         String workers = "127.0.0.1:" + port;
         try {
             String db = "sqlite.file=w.sqlite"; // under the worker's --dir
-            String[] cluster = {"--store", "sqlite", "-p", db, "--workers", workers, "--secret-file", secret.toString()};
-            assertThat(bg(with(with(GRAPH, cluster), "load"))).as(err.toString()).isZero();
+            String[] cluster = {"--store", "sqlite", "-p", db, "--workers", workers, "--secret-file", secret.toString()
+            };
+            assertThat(bg(with(with(GRAPH, cluster), "load")))
+                    .as(err.toString())
+                    .isZero();
             Path result = dir.resolve("cluster.json");
-            assertThat(bg(with(with(GRAPH, cluster), "run", "--workload", "high", "--threads", "2", "--duration", "2s",
-                    "--warmup", "0s", "--quiet", "--out", result.toString()))).as(err.toString()).isZero();
+            assertThat(bg(with(
+                            with(GRAPH, cluster),
+                            "run",
+                            "--workload",
+                            "high",
+                            "--threads",
+                            "2",
+                            "--duration",
+                            "2s",
+                            "--warmup",
+                            "0s",
+                            "--quiet",
+                            "--out",
+                            result.toString())))
+                    .as(err.toString())
+                    .isZero();
             // The run is over and the worker still serves: its counters are its whole share, here the whole run.
             String body = PrometheusParsers.scrape(url, Format.TEXT);
             PrometheusParsers.promtoolCheck(body);
@@ -201,11 +285,17 @@ class MetricsCommandTest {
             RunResult r = ResultJson.read(result);
             assertThat(r.total().count()).isPositive();
             for (Map.Entry<String, KindResult> e : r.actions().entrySet()) {
-                List<Sample> found = samples.stream().filter(s -> s.name().equals("bg_completed_total")
-                        && e.getKey().equals(s.labels().get("action"))).toList();
+                List<Sample> found = samples.stream()
+                        .filter(s -> s.name().equals("bg_completed_total")
+                                && e.getKey().equals(s.labels().get("action")))
+                        .toList();
                 assertThat(found).as(e.getKey()).hasSize(1);
-                assertThat(found.get(0).labels()).containsEntry("worker", workers).containsEntry("store", "sqlite");
-                assertThat(found.get(0).value()).as(e.getKey()).isEqualTo(e.getValue().count());
+                assertThat(found.get(0).labels())
+                        .containsEntry("worker", workers)
+                        .containsEntry("store", "sqlite");
+                assertThat(found.get(0).value())
+                        .as(e.getKey())
+                        .isEqualTo(e.getValue().count());
             }
         } finally {
             bg("shutdown", "--workers", workers, "--secret-file", secret.toString());
@@ -215,44 +305,72 @@ class MetricsCommandTest {
     }
 
     private static double one(List<Sample> samples, String name, String action) {
-        List<Sample> found = samples.stream().filter(s -> s.name().equals(name)
-                && action.equals(s.labels().get("action"))).toList();
+        List<Sample> found = samples.stream()
+                .filter(s -> s.name().equals(name) && action.equals(s.labels().get("action")))
+                .toList();
         assertThat(found).as(name + "{action=" + action + "}").hasSize(1);
         assertThat(found.get(0).labels()).containsEntry("worker", "local").containsEntry("store", "memory");
         return found.get(0).value();
     }
 
     private static double sum(List<Sample> samples, String name) {
-        return samples.stream().filter(s -> s.name().equals(name)).mapToDouble(Sample::value).sum();
+        return samples.stream()
+                .filter(s -> s.name().equals(name))
+                .mapToDouble(Sample::value)
+                .sum();
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "no port           | run --store memory --metrics 127.0.0.1 -p usercount=200 -p friendcountperuser=4   | --metrics: expected HOST:PORT",
-        "empty port        | run --store memory --metrics localhost: -p usercount=200 -p friendcountperuser=4  | --metrics: expected HOST:PORT",
-        "port not a number | rate --store memory --metrics localhost:http -p usercount=200 -p friendcountperuser=4 | --metrics: the port must be a number",
-        "port too large    | run --store memory --metrics 127.0.0.1:70000 -p usercount=200 -p friendcountperuser=4 | --metrics: the port must be 0..65535",
-        "unknown host      | run --store memory --metrics no-such-host.invalid:9464 -p usercount=200 -p friendcountperuser=4 | --metrics: unknown host 'no-such-host.invalid'",
-        "worker bad value  | worker --listen 127.0.0.1:0 --secret sixteen-characters --metrics nonsense        | --metrics: expected HOST:PORT",
-        "with --workers    | run --store memory --workers 127.0.0.1:1 --secret sixteen-characters --metrics 127.0.0.1:0 -p usercount=200 -p friendcountperuser=4 | --metrics: with --workers",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "no port           | run --store memory --metrics 127.0.0.1 -p usercount=200 -p friendcountperuser=4   | --metrics: expected HOST:PORT",
+                "empty port        | run --store memory --metrics localhost: -p usercount=200 -p friendcountperuser=4  | --metrics: expected HOST:PORT",
+                "port not a number | rate --store memory --metrics localhost:http -p usercount=200 -p friendcountperuser=4 | --metrics: the port must be a number",
+                "port too large    | run --store memory --metrics 127.0.0.1:70000 -p usercount=200 -p friendcountperuser=4 | --metrics: the port must be 0..65535",
+                "unknown host      | run --store memory --metrics no-such-host.invalid:9464 -p usercount=200 -p friendcountperuser=4 | --metrics: unknown host 'no-such-host.invalid'",
+                "worker bad value  | worker --listen 127.0.0.1:0 --secret sixteen-characters --metrics nonsense        | --metrics: expected HOST:PORT",
+                "with --workers    | run --store memory --workers 127.0.0.1:1 --secret sixteen-characters --metrics 127.0.0.1:0 -p usercount=200 -p friendcountperuser=4 | --metrics: with --workers",
+            })
     void badValuesGetOneClearLineAndExitCode2(String what, String args, String message) {
         int code = bg(args.trim().split("\\s+"));
         assertThat(code).as(what + ": " + err).isEqualTo(Bg.BAD_INPUT);
-        assertThat(err.toString()).contains(message.trim()).doesNotContain("\tat ").doesNotContain("Usage:")
+        assertThat(err.toString())
+                .contains(message.trim())
+                .doesNotContain("\tat ")
+                .doesNotContain("Usage:")
                 .doesNotContain("metrics at");
-        assertThat(err.toString().lines().filter(l -> l.startsWith("bg: error:")).count()).isEqualTo(1);
+        assertThat(err.toString()
+                        .lines()
+                        .filter(l -> l.startsWith("bg: error:"))
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
     void aPortInUseIsBadInput() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            int code = bg(with(GRAPH, "run", "--store", "memory", "--duration", "1s", "--quiet", "--metrics",
-                    "127.0.0.1:" + taken.getLocalPort(), "--out", dir.resolve("taken.json").toString()));
+            int code = bg(with(
+                    GRAPH,
+                    "run",
+                    "--store",
+                    "memory",
+                    "--duration",
+                    "1s",
+                    "--quiet",
+                    "--metrics",
+                    "127.0.0.1:" + taken.getLocalPort(),
+                    "--out",
+                    dir.resolve("taken.json").toString()));
             assertThat(code).as(err.toString()).isEqualTo(Bg.BAD_INPUT);
-            assertThat(err.toString()).contains("bg: error: --metrics: cannot listen on 127.0.0.1:"
-                    + taken.getLocalPort()).doesNotContain("\tat ");
-            assertThat(err.toString().lines().filter(l -> l.startsWith("bg: error:")).count()).isEqualTo(1);
+            assertThat(err.toString())
+                    .contains("bg: error: --metrics: cannot listen on 127.0.0.1:" + taken.getLocalPort())
+                    .doesNotContain("\tat ");
+            assertThat(err.toString()
+                            .lines()
+                            .filter(l -> l.startsWith("bg: error:"))
+                            .count())
+                    .isEqualTo(1);
         }
     }
 }

@@ -34,9 +34,21 @@ class OpenModelCommandTest {
     }
 
     private int bg(String... more) {
-        List<String> a = new ArrayList<>(List.of("run", "--store", "memory", "-p", "usercount=500",
-                "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2", "-p", "verify.sample=0",
-                "-p", "memory.name=open-" + dir.getFileName(), "--quiet"));
+        List<String> a = new ArrayList<>(List.of(
+                "run",
+                "--store",
+                "memory",
+                "-p",
+                "usercount=500",
+                "-p",
+                "friendcountperuser=10",
+                "-p",
+                "resourcecountperuser=2",
+                "-p",
+                "verify.sample=0",
+                "-p",
+                "memory.name=open-" + dir.getFileName(),
+                "--quiet"));
         a.addAll(List.of(more));
         return Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), a.toArray(String[]::new));
     }
@@ -48,8 +60,17 @@ class OpenModelCommandTest {
     @Test
     void aScheduleOfStepsAndARampIsRunAndReportedPhaseByPhase() throws Exception {
         Path file = dir.resolve("p.json");
-        int code = bg("--workload", "high", "--threads", "8", "--arrivals", "500:2s,1000:2s,ramp:2000:2s",
-                "--warmup", "1s", "--out", file.toString());
+        int code = bg(
+                "--workload",
+                "high",
+                "--threads",
+                "8",
+                "--arrivals",
+                "500:2s,1000:2s,ramp:2000:2s",
+                "--warmup",
+                "1s",
+                "--out",
+                file.toString());
         assertThat(code).as(err.toString()).isZero();
         JsonNode r = read(file);
         assertThat(r.path("duration_s").asDouble()).as("the schedule's length").isCloseTo(6.0, within(0.2));
@@ -77,16 +98,29 @@ class OpenModelCommandTest {
         // Validation ran on the open model's reads as on the closed model's.
         assertThat(r.path("unpredictable").path("reads_checked").asLong()).isGreaterThan(1000);
         assertThat(r.path("unpredictable").path("unpredictable_reads").asLong()).isZero();
-        assertThat(out.toString()).contains("Open     arrivals 500:2s,1000:2s,ramp:2000:2s (constant)",
-                "ramp:2000:2s", "service");
+        assertThat(out.toString())
+                .contains("Open     arrivals 500:2s,1000:2s,ramp:2000:2s (constant)", "ramp:2000:2s", "service");
     }
 
     @Test
     void aRateBgCannotKeepUpWithIsInvalidAndSaysWhy() throws Exception {
         Path file = dir.resolve("x.json");
         // 50 M arrivals a second: no machine here starts that many; the backlog grows by millions a second.
-        int code = bg("--workload", "high", "--threads", "2", "--arrivals", "50000000", "--duration", "3s",
-                "--warmup", "0", "-p", "validation=false", "--out", file.toString());
+        int code = bg(
+                "--workload",
+                "high",
+                "--threads",
+                "2",
+                "--arrivals",
+                "50000000",
+                "--duration",
+                "3s",
+                "--warmup",
+                "0",
+                "-p",
+                "validation=false",
+                "--out",
+                file.toString());
         assertThat(code).isEqualTo(Bg.FAILED);
         JsonNode open = read(file).path("open");
         assertThat(open.path("valid").asBoolean()).isFalse();
@@ -102,17 +136,49 @@ class OpenModelCommandTest {
         // Every action takes 200 ms and one is in flight: of the 500 arrivals due in the 1 s period about 5 start. The
         // bound (2 s) is longer than the period, so no arrival left unstarted can have waited longer than it.
         Path file = dir.resolve("few.json");
-        int code = Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), "run", "--store", "scripted",
-                "-p", "usercount=200", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2",
-                "-p", "verify.sample=0", "-p", "scripted.base-ms=200", "-p", "scripted.per-call=true",
-                "-p", "memory.name=open-few-" + dir.getFileName(), "-p", "validation=false", "--workload", "vp",
-                "--threads", "1", "--arrivals", "500", "--duration", "1s", "--warmup", "0", "--max-lag", "2s",
-                "--quiet", "--out", file.toString());
+        int code = Bg.run(
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "run",
+                "--store",
+                "scripted",
+                "-p",
+                "usercount=200",
+                "-p",
+                "friendcountperuser=10",
+                "-p",
+                "resourcecountperuser=2",
+                "-p",
+                "verify.sample=0",
+                "-p",
+                "scripted.base-ms=200",
+                "-p",
+                "scripted.per-call=true",
+                "-p",
+                "memory.name=open-few-" + dir.getFileName(),
+                "-p",
+                "validation=false",
+                "--workload",
+                "vp",
+                "--threads",
+                "1",
+                "--arrivals",
+                "500",
+                "--duration",
+                "1s",
+                "--warmup",
+                "0",
+                "--max-lag",
+                "2s",
+                "--quiet",
+                "--out",
+                file.toString());
         assertThat(code).as(err.toString()).isEqualTo(Bg.FAILED);
         JsonNode open = read(file).path("open");
         assertThat(open.path("started").asLong()).isLessThan(20);
         assertThat(open.path("unstarted").asLong()).isGreaterThan(400);
-        assertThat(open.path("late").asLong()).isGreaterThanOrEqualTo(open.path("unstarted").asLong());
+        assertThat(open.path("late").asLong())
+                .isGreaterThanOrEqualTo(open.path("unstarted").asLong());
         assertThat(open.path("valid").asBoolean()).isFalse();
         assertThat(open.path("invalid_reason").asText()).contains("fell behind its schedule", "never started");
         assertThat(err.toString()).contains("bg: error: the run is invalid: BG fell behind its schedule");
@@ -125,12 +191,44 @@ class OpenModelCommandTest {
         // soon pushes more than 5 % of the responses beyond β = 100 ms (at c + 50/s the last arrivals of 3 s wait
         // ~200 ms). So the search, in steps of 25/s, must end within a step or two of c.
         Path rating = dir.resolve("rating");
-        int code = Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), "rate", "--store", "scripted",
-                "-p", "usercount=200", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2",
-                "-p", "verify.sample=0", "-p", "scripted.base-ms=5", "-p", "scripted.per-call=true",
-                "-p", "memory.name=open-rate-" + dir.getFileName(), "--workload", "vp",
-                "--model", "open", "--in-flight", "4", "--rate-unit", "25", "--delta", "2s", "--warmup", "1s",
-                "--sla", "95%:100ms:0.01%:2s", "--max-rate", "3200", "--out", rating.toString());
+        int code = Bg.run(
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "rate",
+                "--store",
+                "scripted",
+                "-p",
+                "usercount=200",
+                "-p",
+                "friendcountperuser=10",
+                "-p",
+                "resourcecountperuser=2",
+                "-p",
+                "verify.sample=0",
+                "-p",
+                "scripted.base-ms=5",
+                "-p",
+                "scripted.per-call=true",
+                "-p",
+                "memory.name=open-rate-" + dir.getFileName(),
+                "--workload",
+                "vp",
+                "--model",
+                "open",
+                "--in-flight",
+                "4",
+                "--rate-unit",
+                "25",
+                "--delta",
+                "2s",
+                "--warmup",
+                "1s",
+                "--sla",
+                "95%:100ms:0.01%:2s",
+                "--max-rate",
+                "3200",
+                "--out",
+                rating.toString());
         assertThat(code).as(err.toString()).isZero();
         JsonNode r = read(rating.resolve("rating.json"));
         // The service time the experiment at 400/s measured (no queue there): the capacity it gives.
@@ -142,10 +240,10 @@ class OpenModelCommandTest {
         int rated = r.path("socialites").path("threads").asInt() * 25;
         assertThat((double) rated).as(out.toString()).isBetween(capacity - 50, capacity + 50);
         assertThat(r.path("model").asText()).isEqualTo("open");
-        assertThat(out.toString()).contains("Open-model rating " + String.format(Locale.ROOT, "%,d", rated)
-                + " arrivals/s");
-        assertThat(Files.readString(rating.resolve("rating.svg"))).contains("arrival rate",
-                "Open-model rating = " + String.format(Locale.ROOT, "%,d", rated));
+        assertThat(out.toString())
+                .contains("Open-model rating " + String.format(Locale.ROOT, "%,d", rated) + " arrivals/s");
+        assertThat(Files.readString(rating.resolve("rating.svg")))
+                .contains("arrival rate", "Open-model rating = " + String.format(Locale.ROOT, "%,d", rated));
     }
 
     @Test
@@ -160,14 +258,44 @@ class OpenModelCommandTest {
         String workers = "127.0.0.1:" + p1 + ",127.0.0.1:" + p2;
         Path file = dir.resolve("two.json");
         try {
-            int code = Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), "run", "--store", "sqlite",
-                    "-p", "sqlite.file=open.sqlite", "--load", "--workers", workers, "--secret", secret,
-                    "--threads", "4", "--arrivals", "400:2s,ramp:800:2s", "--warmup", "1s", "--quiet",
-                    "--out", file.toString(), "-p", "usercount=200", "-p", "friendcountperuser=4", "-p", "fragments=2");
+            int code = Bg.run(
+                    new PrintWriter(out, true),
+                    new PrintWriter(err, true),
+                    "run",
+                    "--store",
+                    "sqlite",
+                    "-p",
+                    "sqlite.file=open.sqlite",
+                    "--load",
+                    "--workers",
+                    workers,
+                    "--secret",
+                    secret,
+                    "--threads",
+                    "4",
+                    "--arrivals",
+                    "400:2s,ramp:800:2s",
+                    "--warmup",
+                    "1s",
+                    "--quiet",
+                    "--out",
+                    file.toString(),
+                    "-p",
+                    "usercount=200",
+                    "-p",
+                    "friendcountperuser=4",
+                    "-p",
+                    "fragments=2");
             assertThat(code).as(err.toString()).isZero();
         } finally {
-            Bg.run(new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), "shutdown",
-                    "--workers", workers, "--secret", secret);
+            Bg.run(
+                    new PrintWriter(new StringWriter(), true),
+                    new PrintWriter(new StringWriter(), true),
+                    "shutdown",
+                    "--workers",
+                    workers,
+                    "--secret",
+                    secret);
             w1[0].join(Duration.ofSeconds(15));
             w2[0].join(Duration.ofSeconds(15));
         }
@@ -179,7 +307,8 @@ class OpenModelCommandTest {
         assertThat(open.path("phases").get(1).path("to_rate").asDouble()).isEqualTo(800);
         List<JsonNode> parts = new ArrayList<>();
         try (var files = Files.list(dir.resolve("two-workers"))) {
-            for (Path f : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+            for (Path f :
+                    files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
                 parts.add(read(f).path("open"));
             }
         }
@@ -193,7 +322,9 @@ class OpenModelCommandTest {
             vp += p.path("service").path("VP").path("count").asLong();
         }
         assertThat(open.path("start_delay").path("count").asLong()).isEqualTo(delays);
-        assertThat(open.path("service").path("VP").path("count").asLong()).isEqualTo(vp).isPositive();
+        assertThat(open.path("service").path("VP").path("count").asLong())
+                .isEqualTo(vp)
+                .isPositive();
     }
 
     @Test

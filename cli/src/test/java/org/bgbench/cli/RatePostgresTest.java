@@ -13,11 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.bgbench.runner.Parameters;
-import org.bgbench.runner.StateFiles;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
+import org.bgbench.runner.Parameters;
+import org.bgbench.runner.StateFiles;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StateComparison;
@@ -43,8 +43,18 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("server")
 class RatePostgresTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String[] GRAPH = {"-p", "usercount=400", "-p", "friendcountperuser=10",
-        "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
+    private static final String[] GRAPH = {
+        "-p",
+        "usercount=400",
+        "-p",
+        "friendcountperuser=10",
+        "-p",
+        "resourcecountperuser=4",
+        "-p",
+        "confperc=0.7",
+        "-p",
+        "commentcountperresource=1"
+    };
 
     /** One directory for the class: BG's saved state must carry over from one rating to the next. */
     @TempDir
@@ -57,8 +67,11 @@ class RatePostgresTest {
 
     @BeforeAll
     void start() throws Exception {
-        pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(60))
-                .setServerConfig("fsync", "off").setServerConfig("synchronous_commit", "off").start();
+        pg = EmbeddedPostgres.builder()
+                .setPGStartupWait(Duration.ofSeconds(60))
+                .setServerConfig("fsync", "off")
+                .setServerConfig("synchronous_commit", "off")
+                .start();
         url = "postgres.url=jdbc:postgresql://localhost:" + pg.getPort() + "/postgres";
     }
 
@@ -81,9 +94,28 @@ class RatePostgresTest {
     }
 
     private String[] rate(Path to, String reset) {
-        return with("rate", "--store", "postgres", "-p", url, "--workload", "high", "--delta", "1s", "--warmup", "0s",
-                "--sla", "95%:100ms:0.01%:2s", "--max-threads", "8", "--target", "both", "--reset", reset,
-                "--out", to.toString());
+        return with(
+                "rate",
+                "--store",
+                "postgres",
+                "-p",
+                url,
+                "--workload",
+                "high",
+                "--delta",
+                "1s",
+                "--warmup",
+                "0s",
+                "--sla",
+                "95%:100ms:0.01%:2s",
+                "--max-threads",
+                "8",
+                "--target",
+                "both",
+                "--reset",
+                reset,
+                "--out",
+                to.toString());
     }
 
     @SuppressWarnings("unchecked")
@@ -95,13 +127,18 @@ class RatePostgresTest {
     @Order(1)
     @SuppressWarnings("unchecked")
     void aRatingOfPostgresCompletesWithRepairDbAndLeavesTheStateBgSaved() throws Exception {
-        assertThat(bg(with("load", "--store", "postgres", "-p", url, "--replace"))).as(err.toString()).isZero();
+        assertThat(bg(with("load", "--store", "postgres", "-p", url, "--replace")))
+                .as(err.toString())
+                .isZero();
         Path rating = dir.resolve("repair");
         assertThat(bg(rate(rating, "repair"))).as(err + "\n" + out).isZero();
         Map<String, Object> r = json(rating.resolve("rating.json"));
-        assertThat(((Map<String, Object>) r.get("soar")).get("actions_per_second")).isInstanceOf(Number.class);
-        assertThat(((Number) ((Map<String, Object>) r.get("soar")).get("actions_per_second")).doubleValue()).isPositive();
-        assertThat(((Number) ((Map<String, Object>) r.get("socialites")).get("threads")).intValue()).isPositive();
+        assertThat(((Map<String, Object>) r.get("soar")).get("actions_per_second"))
+                .isInstanceOf(Number.class);
+        assertThat(((Number) ((Map<String, Object>) r.get("soar")).get("actions_per_second")).doubleValue())
+                .isPositive();
+        assertThat(((Number) ((Map<String, Object>) r.get("socialites")).get("threads")).intValue())
+                .isPositive();
         Map<String, Object> time = (Map<String, Object>) r.get("rating_time");
         Map<String, Object> resets = (Map<String, Object>) time.get("resets");
         assertThat(resets).containsKey("repair").doesNotContainKeys("reload", "repair+image", "repair+reload");
@@ -111,26 +148,35 @@ class RatePostgresTest {
         assertThat(out.toString()).contains("Rating time Λ = ζ + ω·ν + η·δ + Δ").contains("RepairDB restored");
         for (Object e : (List<Object>) r.get("experiments")) {
             Map<String, Object> m = (Map<String, Object>) e;
-            assertThat(((Number) m.get("unpredictable_pct")).doubleValue()).as("experiment %s", e).isZero();
+            assertThat(((Number) m.get("unpredictable_pct")).doubleValue())
+                    .as("experiment %s", e)
+                    .isZero();
         }
         // The last experiment's writes stay in the store; BG saved them as the state the next run starts from.
-        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(Parameters.of(List.of(), List.of(
-                "usercount=400", "friendcountperuser=10", "resourcecountperuser=4", "confperc=0.7",
-                "commentcountperresource=1")).asMap()));
-        StoreSettings settings = StoreSettings.forProvider(new PostgresStoreProvider(),
-                Map.of("postgres.url", url.substring("postgres.url=".length())));
+        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(Parameters.of(
+                        List.of(),
+                        List.of(
+                                "usercount=400",
+                                "friendcountperuser=10",
+                                "resourcecountperuser=4",
+                                "confperc=0.7",
+                                "commentcountperresource=1"))
+                .asMap()));
+        StoreSettings settings = StoreSettings.forProvider(
+                new PostgresStoreProvider(), Map.of("postgres.url", url.substring("postgres.url=".length())));
         StateFiles states = StateFiles.defaultLocation();
         try (DataStore store = new PostgresStoreProvider().open(settings)) {
             // The store names the saved state it holds: the rating ended with the last experiment's token.
             String mark = store.stateMark().orElseThrow();
             assertThat(mark).startsWith("state:");
-            GraphState saved = states.read(mark.substring("state:".length()), graph).orElseThrow();
+            GraphState saved =
+                    states.read(mark.substring("state:".length()), graph).orElseThrow();
             assertThat(saved.touchedMembers()).isPositive();
             assertThat(StateComparison.differences(store, saved, 10)).isEmpty();
             try (var files = Files.list(states.dir())) {
-                assertThat(files.map(f -> f.getFileName().toString()).toList()).as("the earlier experiments' states "
-                        + "were deleted as the store moved on").containsExactly(mark.substring("state:".length())
-                        + ".state");
+                assertThat(files.map(f -> f.getFileName().toString()).toList())
+                        .as("the earlier experiments' states " + "were deleted as the store moved on")
+                        .containsExactly(mark.substring("state:".length()) + ".state");
             }
         }
     }
@@ -141,10 +187,13 @@ class RatePostgresTest {
     void aRatingWithTheDatabaseImageRestoresItBetweenExperiments() throws Exception {
         Path rating = dir.resolve("image");
         assertThat(bg(rate(rating, "image"))).as(err + "\n" + out).isZero();
-        Map<String, Object> time = (Map<String, Object>) json(rating.resolve("rating.json")).get("rating_time");
-        assertThat((Map<String, Object>) time.get("resets")).containsKey("image").doesNotContainKey("repair");
-        assertThat(((Number) time.get("omega")).intValue()).isEqualTo(((Number) ((Map<String, Object>) time.get("resets"))
-                .get("image")).intValue());
+        Map<String, Object> time =
+                (Map<String, Object>) json(rating.resolve("rating.json")).get("rating_time");
+        assertThat((Map<String, Object>) time.get("resets"))
+                .containsKey("image")
+                .doesNotContainKey("repair");
+        assertThat(((Number) time.get("omega")).intValue())
+                .isEqualTo(((Number) ((Map<String, Object>) time.get("resets")).get("image")).intValue());
     }
 
     @Test

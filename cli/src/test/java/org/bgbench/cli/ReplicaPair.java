@@ -41,14 +41,16 @@ final class ReplicaPair implements AutoCloseable {
     }
 
     static boolean mariadbInstalled() {
-        List<String> dirs = new ArrayList<>(List.of("/usr/sbin", "/usr/local/sbin", "/usr/bin",
-                "/usr/local/bin"));
+        List<String> dirs = new ArrayList<>(List.of("/usr/sbin", "/usr/local/sbin", "/usr/bin", "/usr/local/bin"));
         dirs.addAll(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
         return dirs.stream().anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, "mariadbd")));
     }
 
     static boolean ciSet(String value) {
-        return value != null && !value.isBlank() && !value.trim().equalsIgnoreCase("false") && !value.trim().equals("0");
+        return value != null
+                && !value.isBlank()
+                && !value.trim().equalsIgnoreCase("false")
+                && !value.trim().equals("0");
     }
 
     /** Fails the calling test under CI and skips it otherwise, when the servers' binaries are missing. */
@@ -57,24 +59,31 @@ final class ReplicaPair implements AutoCloseable {
             return;
         }
         if (required) {
-            throw new AssertionError(missing + "; CI is set, so the tests that need them fail instead of being skipped");
+            throw new AssertionError(
+                    missing + "; CI is set, so the tests that need them fail instead of being skipped");
         }
         Assumptions.abort(missing + ": skipping the tests that need them");
     }
 
     /** A PostgreSQL pair with {@code delay} (e.g. {@code 1s}) as the replica's apply delay. */
     static ReplicaPair postgres(String delay) {
-        require(postgresInstalled(), "PostgreSQL's server binaries (/usr/lib/postgresql/*/bin) are not installed "
-                + "(Debian package postgresql; ./test installs it when run as root, otherwise: sudo apt-get install "
-                + "--no-install-recommends postgresql)", ciSet(System.getenv("CI")));
+        require(
+                postgresInstalled(),
+                "PostgreSQL's server binaries (/usr/lib/postgresql/*/bin) are not installed "
+                        + "(Debian package postgresql; ./test installs it when run as root, otherwise: sudo apt-get install "
+                        + "--no-install-recommends postgresql)",
+                ciSet(System.getenv("CI")));
         return start("scripts/postgres-replica.sh", "postgres", delay);
     }
 
     /** A MariaDB pair with {@code seconds} as the replica's MASTER_DELAY. */
     static ReplicaPair mariadb(int seconds) {
-        require(mariadbInstalled(), "mariadbd is not installed (Debian package mariadb-server; ./test installs it "
-                + "when run as root, otherwise: sudo apt-get install --no-install-recommends mariadb-server "
-                + "mariadb-client)", ciSet(System.getenv("CI")));
+        require(
+                mariadbInstalled(),
+                "mariadbd is not installed (Debian package mariadb-server; ./test installs it "
+                        + "when run as root, otherwise: sudo apt-get install --no-install-recommends mariadb-server "
+                        + "mariadb-client)",
+                ciSet(System.getenv("CI")));
         return start("scripts/mariadb-replica.sh", "mariadb", Integer.toString(seconds));
     }
 
@@ -105,7 +114,8 @@ final class ReplicaPair implements AutoCloseable {
                 }
             }
             delete(dir);
-            throw new IllegalStateException("cannot start the " + prefix + " primary and replica: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot start the " + prefix + " primary and replica: " + e.getMessage(), e);
         }
     }
 
@@ -161,7 +171,9 @@ final class ReplicaPair implements AutoCloseable {
 
     /** The servers' pids: primary, replica. */
     List<Long> pids() throws IOException {
-        return Stream.of(run(script, "pids", dir.toString()).split("\n")).map(String::trim).map(Long::parseLong)
+        return Stream.of(run(script, "pids", dir.toString()).split("\n"))
+                .map(String::trim)
+                .map(Long::parseLong)
                 .toList();
     }
 

@@ -11,7 +11,8 @@ class ReplicaPairTest {
     @Test
     void missingBinariesFailUnderCiAndSkipOtherwise() {
         assertThatThrownBy(() -> ReplicaPair.require(false, "postgresql is missing", true))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("postgresql is missing")
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("postgresql is missing")
                 .hasMessageContaining("CI is set");
         assertThatThrownBy(() -> ReplicaPair.require(false, "postgresql is missing", false))
                 .isInstanceOf(TestAbortedException.class);

@@ -34,8 +34,18 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class ReplicaReadsSuite {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String[] GRAPH = {"-p", "usercount=500", "-p", "friendcountperuser=10",
-        "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
+    private static final String[] GRAPH = {
+        "-p",
+        "usercount=500",
+        "-p",
+        "friendcountperuser=10",
+        "-p",
+        "resourcecountperuser=4",
+        "-p",
+        "confperc=0.7",
+        "-p",
+        "commentcountperresource=1"
+    };
 
     /** One directory for the class: BG's saved state carries over from one run to the next. */
     private Path dir;
@@ -67,7 +77,8 @@ abstract class ReplicaReadsSuite {
         dir = Files.createTempDirectory("bg-replica-test");
         pair = startPair();
         assertThat(bg(with("load", "--store", store(), "-p", store() + ".url=" + pair.url(), "--replace")))
-                .as(err.toString()).isZero();
+                .as(err.toString())
+                .isZero();
     }
 
     @AfterAll
@@ -108,9 +119,25 @@ abstract class ReplicaReadsSuite {
     }
 
     private String[] run(Path result, long seconds, String... store) {
-        List<String> args = new ArrayList<>(List.of("run", "--store", store(), "-p", store() + ".url=" + pair.url(),
-                "--workload", "high", "--threads", "4", "--duration", seconds + "s", "--warmup", "0s", "--quiet",
-                "-p", "freshness.buckets=" + 4 * seconds, "--out", result.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--store",
+                store(),
+                "-p",
+                store() + ".url=" + pair.url(),
+                "--workload",
+                "high",
+                "--threads",
+                "4",
+                "--duration",
+                seconds + "s",
+                "--warmup",
+                "0s",
+                "--quiet",
+                "-p",
+                "freshness.buckets=" + 4 * seconds,
+                "--out",
+                result.toString()));
         for (String s : store) {
             args.addAll(List.of("-p", s));
         }
@@ -133,12 +160,14 @@ abstract class ReplicaReadsSuite {
         long checked = ((Number) u.get("reads_checked")).longValue();
         long stale = ((Number) u.get("unpredictable_reads")).longValue();
         assertThat(checked).as(out.toString()).isPositive();
-        assertThat(stale).as("reads on a replica " + delayMs() + " ms behind: " + out).isPositive();
+        assertThat(stale)
+                .as("reads on a replica " + delayMs() + " ms behind: " + out)
+                .isPositive();
         assertThat(out.toString()).contains("Freshness confidence").contains("stale reads came up to ");
         // The curve: reads issued well within the delay after a write mostly miss it; from allFreshAfterMs on, every
         // read sees the latest value (the replica has applied every write by then).
-        List<Map<String, Object>> buckets = (List<Map<String, Object>>) ((Map<String, Object>) u.get("freshness"))
-                .get("buckets");
+        List<Map<String, Object>> buckets =
+                (List<Map<String, Object>>) ((Map<String, Object>) u.get("freshness")).get("buckets");
         long earlyReads = 0;
         long earlyValid = 0;
         for (Map<String, Object> b : buckets) {
@@ -151,11 +180,14 @@ abstract class ReplicaReadsSuite {
                 earlyValid += valid;
             }
             if (from >= allFreshAfterMs()) {
-                assertThat(valid).as("bucket %s – %s ms: %s\n%s", from, to, b, out).isEqualTo(reads);
+                assertThat(valid)
+                        .as("bucket %s – %s ms: %s\n%s", from, to, b, out)
+                        .isEqualTo(reads);
             }
         }
         assertThat(earlyReads).isPositive();
-        assertThat((double) earlyValid / earlyReads).as("fresh share of the reads within 0.4 × the delay\n" + out)
+        assertThat((double) earlyValid / earlyReads)
+                .as("fresh share of the reads within 0.4 × the delay\n" + out)
                 .isLessThan(0.9);
     }
 
@@ -166,13 +198,19 @@ abstract class ReplicaReadsSuite {
         bg(run(result, primarySeconds()));
         assertThat(result).as(err + "\n" + out).exists();
         Map<String, Object> u = unpredictable(result);
-        assertThat(((Number) u.get("reads_checked")).longValue()).as(out.toString()).isPositive();
-        assertThat(((Number) u.get("unpredictable_reads")).longValue()).as(out.toString()).isZero();
+        assertThat(((Number) u.get("reads_checked")).longValue())
+                .as(out.toString())
+                .isPositive();
+        assertThat(((Number) u.get("unpredictable_reads")).longValue())
+                .as(out.toString())
+                .isZero();
         // read-actions=none keeps the reads on the primary too, with the replica's URL given.
         Path none = dir.resolve("none.json");
         bg(run(none, primarySeconds(), store() + ".read-urls=" + pair.readUrl(), store() + ".read-actions=none"));
         assertThat(none).as(err + "\n" + out).exists();
-        assertThat(((Number) unpredictable(none).get("unpredictable_reads")).longValue()).as(out.toString()).isZero();
+        assertThat(((Number) unpredictable(none).get("unpredictable_reads")).longValue())
+                .as(out.toString())
+                .isZero();
     }
 
     @Test
@@ -189,7 +227,7 @@ abstract class ReplicaReadsSuite {
         String dead = "jdbc:" + (store().equals("postgres") ? "postgresql" : store()) + "://127.0.0.1:" + port + "/bg";
         int code = bg(run(dir.resolve("dead.json"), curveSeconds(), store() + ".read-urls=" + dead));
         assertThat(code).as(out.toString()).isNotZero();
-        assertThat(err.toString()).contains("read replica " + dead + " (" + store() + ".read-urls): "
-                + unreachable(port));
+        assertThat(err.toString())
+                .contains("read replica " + dead + " (" + store() + ".read-urls): " + unreachable(port));
     }
 }

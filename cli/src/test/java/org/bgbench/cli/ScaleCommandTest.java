@@ -74,12 +74,19 @@ class ScaleCommandTest {
         }
         String exporterAddress = "127.0.0.1:" + port;
         Path pid = dir.resolve("exporter.pid");
-        String startExporter = ("/usr/bin/prometheus-node-exporter --web.listen-address=%s --collector.disable-defaults "
-                + "--collector.cpu --collector.meminfo --collector.netdev --collector.diskstats > '%s' 2>&1 < /dev/null & "
-                + "echo $! > '%s'; timeout 15 bash -c 'until (exec 3<>/dev/tcp/127.0.0.1/%d) 2>/dev/null; do sleep 0.1; "
-                + "done'").formatted(exporterAddress, dir.resolve("exporter.log"), pid, port);
-        String replicaExtras = !exporter ? "" : ", \"storeHosts\": [\"%s\"], \"start\": \"%s\", \"stop\": \"kill $(cat '%s')\""
-                .formatted(exporterAddress, startExporter.replace("\\", "\\\\").replace("\"", "\\\""), pid);
+        String startExporter =
+                ("/usr/bin/prometheus-node-exporter --web.listen-address=%s --collector.disable-defaults "
+                                + "--collector.cpu --collector.meminfo --collector.netdev --collector.diskstats > '%s' 2>&1 < /dev/null & "
+                                + "echo $! > '%s'; timeout 15 bash -c 'until (exec 3<>/dev/tcp/127.0.0.1/%d) 2>/dev/null; do sleep 0.1; "
+                                + "done'")
+                        .formatted(exporterAddress, dir.resolve("exporter.log"), pid, port);
+        String replicaExtras = !exporter
+                ? ""
+                : ", \"storeHosts\": [\"%s\"], \"start\": \"%s\", \"stop\": \"kill $(cat '%s')\""
+                        .formatted(
+                                exporterAddress,
+                                startExporter.replace("\\", "\\\\").replace("\"", "\\\""),
+                                pid);
         try (ReplicaPair pair = ReplicaPair.postgres("0ms")) {
             String plan = """
                     {"store": "postgres", "configurations": [
@@ -89,11 +96,35 @@ class ScaleCommandTest {
                        "stop": "touch '%s'"}
                     ]}""".formatted(pair.url(), script(), pair.dir(), replicaExtras, stopped);
             Path planFile = Files.writeString(dir.resolve("plan.json"), plan);
-            int code = bg("scale", "--plan", planFile.toString(), "--mode", "speedup", "--workload", "verylow",
-                    "--sla", "95%:100ms:100%:1s", "--delta", "1s", "--warmup", "0s", "--max-threads", "2",
-                    "--search", "approximate", "--no-confirm", "-p", "usercount=100", "-p", "friendcountperuser=10",
-                    "-p", "thinktime=0", // a run key: bg rate takes it, bg load would refuse it
-                    "-p", "resourcecountperuser=2", "--out", results.toString());
+            int code = bg(
+                    "scale",
+                    "--plan",
+                    planFile.toString(),
+                    "--mode",
+                    "speedup",
+                    "--workload",
+                    "verylow",
+                    "--sla",
+                    "95%:100ms:100%:1s",
+                    "--delta",
+                    "1s",
+                    "--warmup",
+                    "0s",
+                    "--max-threads",
+                    "2",
+                    "--search",
+                    "approximate",
+                    "--no-confirm",
+                    "-p",
+                    "usercount=100",
+                    "-p",
+                    "friendcountperuser=10",
+                    "-p",
+                    "thinktime=0", // a run key: bg rate takes it, bg load would refuse it
+                    "-p",
+                    "resourcecountperuser=2",
+                    "--out",
+                    results.toString());
             String log = out + "\n" + err;
             // One configuration failed: the command says so by its exit code, and still reports the others.
             assertThat(code).as(log).isEqualTo(Bg.FAILED);
@@ -106,10 +137,18 @@ class ScaleCommandTest {
             assertThat(one.path("status").asText()).as(log).isEqualTo("rated");
             assertThat(two.path("status").asText()).as(log).isEqualTo("rated");
             // The ratio is computed from the two ratings as bg rate wrote them.
-            double soar1 = JSON.readTree(results.resolve(one.path("rating_dir").asText()).resolve("rating.json")
-                    .toFile()).path("soar").path("actions_per_second").asDouble();
-            double soar2 = JSON.readTree(results.resolve(two.path("rating_dir").asText()).resolve("rating.json")
-                    .toFile()).path("soar").path("actions_per_second").asDouble();
+            double soar1 = JSON.readTree(results.resolve(one.path("rating_dir").asText())
+                            .resolve("rating.json")
+                            .toFile())
+                    .path("soar")
+                    .path("actions_per_second")
+                    .asDouble();
+            double soar2 = JSON.readTree(results.resolve(two.path("rating_dir").asText())
+                            .resolve("rating.json")
+                            .toFile())
+                    .path("soar")
+                    .path("actions_per_second")
+                    .asDouble();
             assertThat(soar1).isPositive();
             assertThat(soar2).isPositive();
             assertThat(one.path("rating_dir").asText()).isEqualTo("01-primary");
@@ -121,7 +160,8 @@ class ScaleCommandTest {
             // is named with the store's and BG's shares (a store host's figures would be this machine's too).
             JsonNode b1 = one.path("bottleneck");
             assertThat(b1.path("known").asBoolean()).as(b1.toString()).isTrue();
-            assertThat(b1.path("text").asText()).startsWith("this machine's CPU, shared by every node and BG: ")
+            assertThat(b1.path("text").asText())
+                    .startsWith("this machine's CPU, shared by every node and BG: ")
                     .contains("the store's ", " BG ");
             assertThat(one.path("resources").get(0).path("role").asText()).isEqualTo("bg");
             if (exporter) {
@@ -133,12 +173,12 @@ class ScaleCommandTest {
                 assertThat(resources.get(1).path("seconds").asInt()).isPositive();
                 JsonNode b = two.path("bottleneck");
                 assertThat(b.path("known").asBoolean()).as(b.toString()).isTrue();
-                assertThat(b.path("node").asText()).isIn(exporterAddress, resources.get(0).path("name").asText(),
-                        "this machine");
+                assertThat(b.path("node").asText())
+                        .isIn(exporterAddress, resources.get(0).path("name").asText(), "this machine");
                 assertThat(b.path("resource").asText()).isIn("cpu", "disk");
                 assertThat(out.toString()).contains("  store host " + exporterAddress + ": CPU ");
-                assertThat(b.path("text").asText()).containsAnyOf("store host " + exporterAddress + ": ",
-                        "BG's own host (", "this machine's CPU");
+                assertThat(b.path("text").asText())
+                        .containsAnyOf("store host " + exporterAddress + ": ", "BG's own host (", "this machine's CPU");
             }
             // The failed start: its own line, stop still run, the others rated.
             assertThat(broken.path("status").asText()).isEqualTo("failed");
@@ -147,33 +187,60 @@ class ScaleCommandTest {
             assertThat(stopped).exists();
             // Everything on this machine: the honest warning, in the file and on the console.
             assertThat(one.path("one_host").asBoolean()).isTrue();
-            assertThat(scale.path("warnings").toString()).contains("every configuration's nodes and BG ran on this "
-                    + "one machine").contains("demonstrate the method, not the store's scalability");
+            assertThat(scale.path("warnings").toString())
+                    .contains("every configuration's nodes and BG ran on this " + "one machine")
+                    .contains("demonstrate the method, not the store's scalability");
             assertThat(out.toString()).contains("warning: every configuration's nodes and BG ran on this one machine");
             // The children saved BG's expected state where this JVM was told to keep it.
             try (var saved = Files.list(state)) {
-                assertThat(saved.filter(f -> f.getFileName().toString().endsWith(".state")).count()).isPositive();
+                assertThat(saved.filter(f -> f.getFileName().toString().endsWith(".state"))
+                                .count())
+                        .isPositive();
             }
             // The children's output is streamed with the configuration's prefix.
             assertThat(log).contains("[02-replica] ").contains("[03-broken] starting");
-            assertThat(Files.readString(results.resolve("scale.svg"))).startsWith("<svg").contains("ideal")
+            assertThat(Files.readString(results.resolve("scale.svg")))
+                    .startsWith("<svg")
+                    .contains("ideal")
                     .contains("replica");
-            assertThat(Files.readString(results.resolve("scale.svg")).split("<circle", -1)).hasSize(3);
+            assertThat(Files.readString(results.resolve("scale.svg")).split("<circle", -1))
+                    .hasSize(3);
         }
     }
 
     @Test
     void scaleupGrowsTheGraphWithTheNodes(@TempDir Path dir) throws Exception {
         // SQLite in BG's process: two "configurations" of one file each, only to check what scaleup loads and rates.
-        Path planFile = Files.writeString(dir.resolve("plan.json"), """
+        Path planFile = Files.writeString(
+                dir.resolve("plan.json"), """
                 {"store": "sqlite", "configurations": [
                   {"name": "small", "nodes": 1, "settings": {"sqlite.file": "%s"}},
-                  {"name": "double", "nodes": 2, "settings": {"sqlite.file": "%s"}}]}""".formatted(dir.resolve("a.sqlite"),
-                dir.resolve("b.sqlite")));
+                  {"name": "double", "nodes": 2, "settings": {"sqlite.file": "%s"}}]}""".formatted(dir.resolve("a.sqlite"), dir.resolve("b.sqlite")));
         Path results = dir.resolve("scaleup");
-        int code = bg("scale", "--plan", planFile.toString(), "--mode", "scaleup", "--workload", "vp", "--sla",
-                "95%:100ms:0.01%:1s", "--delta", "1s", "--warmup", "0s", "--max-threads", "1", "--no-confirm",
-                "-p", "usercount=60", "-p", "friendcountperuser=4", "-p", "resourcecountperuser=1", "--out",
+        int code = bg(
+                "scale",
+                "--plan",
+                planFile.toString(),
+                "--mode",
+                "scaleup",
+                "--workload",
+                "vp",
+                "--sla",
+                "95%:100ms:0.01%:1s",
+                "--delta",
+                "1s",
+                "--warmup",
+                "0s",
+                "--max-threads",
+                "1",
+                "--no-confirm",
+                "-p",
+                "usercount=60",
+                "-p",
+                "friendcountperuser=4",
+                "-p",
+                "resourcecountperuser=1",
+                "--out",
                 results.toString());
         String log = out + "\n" + err;
         assertThat(code).as(log).isZero();
@@ -181,7 +248,8 @@ class ScaleCommandTest {
         assertThat(configs.get(0).path("members").asLong()).isEqualTo(60);
         assertThat(configs.get(1).path("members").asLong()).isEqualTo(120);
         // The rating of the 2-node configuration really ran on the doubled graph, φ and ρ unchanged.
-        JsonNode graph = JSON.readTree(results.resolve("02-double/01-T1.json").toFile()).path("graph");
+        JsonNode graph =
+                JSON.readTree(results.resolve("02-double/01-T1.json").toFile()).path("graph");
         assertThat(graph.path("members").asInt()).as(log).isEqualTo(120);
         assertThat(graph.path("friends_per_member").asInt()).isEqualTo(4);
         double soar1 = configs.get(0).path("soar").asDouble();
@@ -195,28 +263,38 @@ class ScaleCommandTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1},{\"name\":\"b\",\"nodes\":0}]}|speedup"
-                + "|bg: error: --plan: configurations[1].nodes: expected a whole number ≥ 1, got 0",
-        "{\"store\":\"nosuch\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup|bg: error: --plan: store: ",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|sideways"
-                + "|bg: error: --mode: expected speedup or scaleup, got 'sideways'",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":2},{\"name\":\"b\",\"nodes\":3}]}|scaleup"
-                + "|bg: error: -p usercount: scaleup needs usercount × N / 2",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup|bg: error: --sla",
-        "not json|speedup|bg: error: --plan: not JSON: ",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup"
-                + "|bg: error: --search: expected optimal or approximate, got 'best'",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup"
-                + "|bg: error: --workload: 'nosuchmix' is not a named mix",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"settings\":{\"postgres.nosuch\":1}}]}|speedup"
-                + "|bg: error: --plan: configurations[0].settings.postgres.nosuch: not a setting of store postgres",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup|bg: error: nosuchkey: unknown parameter",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1},{\"name\":\"b\",\"nodes\":0}]}|speedup"
+                        + "|bg: error: --plan: configurations[1].nodes: expected a whole number ≥ 1, got 0",
+                "{\"store\":\"nosuch\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup|bg: error: --plan: store: ",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|sideways"
+                        + "|bg: error: --mode: expected speedup or scaleup, got 'sideways'",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":2},{\"name\":\"b\",\"nodes\":3}]}|scaleup"
+                        + "|bg: error: -p usercount: scaleup needs usercount × N / 2",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup|bg: error: --sla",
+                "not json|speedup|bg: error: --plan: not JSON: ",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup"
+                        + "|bg: error: --search: expected optimal or approximate, got 'best'",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup"
+                        + "|bg: error: --workload: 'nosuchmix' is not a named mix",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"settings\":{\"postgres.nosuch\":1}}]}|speedup"
+                        + "|bg: error: --plan: configurations[0].settings.postgres.nosuch: not a setting of store postgres",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|speedup|bg: error: nosuchkey: unknown parameter",
+            })
     void badInputIsOneLineAndExitTwo(String plan, String mode, String message, @TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("plan.json"), plan);
-        List<String> args = new ArrayList<>(List.of("scale", "--plan", file.toString(), "--mode", mode, "-p",
-                "usercount=101", "--out", dir.resolve("out").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "scale",
+                "--plan",
+                file.toString(),
+                "--mode",
+                mode,
+                "-p",
+                "usercount=101",
+                "--out",
+                dir.resolve("out").toString()));
         if (message.contains("--search")) {
             args.addAll(List.of("--search", "best"));
         }
@@ -245,9 +323,10 @@ class ScaleCommandTest {
     @Test
     void settingsCommandLines() {
         assertThat(ScaleCommand.keyValues("starting the servers\npostgres.url=jdbc:postgresql://h:1/bg\n"
-                + "postgres.read-urls = jdbc:postgresql://h:2/bg\n")).containsExactly(
-                Map.entry("postgres.url", "jdbc:postgresql://h:1/bg"),
-                Map.entry("postgres.read-urls", "jdbc:postgresql://h:2/bg"));
+                        + "postgres.read-urls = jdbc:postgresql://h:2/bg\n"))
+                .containsExactly(
+                        Map.entry("postgres.url", "jdbc:postgresql://h:1/bg"),
+                        Map.entry("postgres.read-urls", "jdbc:postgresql://h:2/bg"));
     }
 
     /**
@@ -266,16 +345,41 @@ class ScaleCommandTest {
                 ]}""".formatted(sleeper, started, stopped);
         Path planFile = Files.writeString(dir.resolve("plan.json"), plan);
         List<String> cmd = new ArrayList<>(BgProcess.bgCommand());
-        cmd.addAll(List.of("scale", "--plan", planFile.toString(), "--mode", "speedup", "--workload", "verylow",
-                "--sla", "95%:100ms:100%:1s", "--delta", "1s", "--warmup", "0s", "--max-threads", "2",
-                "--no-confirm", "-p", "usercount=100", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2",
-                "--out", dir.resolve("scale").toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("scale.log")
-                .toFile()).start();
+        cmd.addAll(List.of(
+                "scale",
+                "--plan",
+                planFile.toString(),
+                "--mode",
+                "speedup",
+                "--workload",
+                "verylow",
+                "--sla",
+                "95%:100ms:100%:1s",
+                "--delta",
+                "1s",
+                "--warmup",
+                "0s",
+                "--max-threads",
+                "2",
+                "--no-confirm",
+                "-p",
+                "usercount=100",
+                "-p",
+                "friendcountperuser=10",
+                "-p",
+                "resourcecountperuser=2",
+                "--out",
+                dir.resolve("scale").toString()));
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("scale.log").toFile())
+                .start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!Files.exists(started)) {
-                assertThat(p.isAlive()).as(Files.readString(dir.resolve("scale.log"))).isTrue();
+                assertThat(p.isAlive())
+                        .as(Files.readString(dir.resolve("scale.log")))
+                        .isTrue();
                 assertThat(System.nanoTime()).as("the start command runs").isLessThan(deadline);
                 Thread.sleep(50);
             }
@@ -286,12 +390,15 @@ class ScaleCommandTest {
             while (!Files.exists(stopped) && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
-            assertThat(stopped).as("the stop command ran after bg scale was killed").exists();
+            assertThat(stopped)
+                    .as("the stop command ran after bg scale was killed")
+                    .exists();
         } finally {
             p.destroyForcibly();
             // The start command's sleep stands for a server; this test stops it itself.
             if (Files.exists(sleeper)) {
-                ProcessHandle.of(Long.parseLong(Files.readString(sleeper).trim())).ifPresent(ProcessHandle::destroy);
+                ProcessHandle.of(Long.parseLong(Files.readString(sleeper).trim()))
+                        .ifPresent(ProcessHandle::destroy);
             }
         }
     }

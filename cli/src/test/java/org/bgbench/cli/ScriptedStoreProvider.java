@@ -44,8 +44,11 @@ public final class ScriptedStoreProvider implements StoreProvider {
         s.add(new StoreSetting("scripted.base-ms", "1", "time of one action, ms"));
         s.add(new StoreSetting("scripted.slow-ms", "1", "time of one action in a slow set, ms"));
         s.add(new StoreSetting("scripted.slow-sets", "", "FROM-TO: indexes of the slow sets"));
-        s.add(new StoreSetting("scripted.per-call", "false", "true: every action takes its time from its own start "
-                + "(the open model, whose threads wait between arrivals), not on its session's schedule"));
+        s.add(new StoreSetting(
+                "scripted.per-call",
+                "false",
+                "true: every action takes its time from its own start "
+                        + "(the open model, whose threads wait between arrivals), not on its session's schedule"));
         return s;
     }
 
@@ -69,10 +72,11 @@ public final class ScriptedStoreProvider implements StoreProvider {
         long from = range.isBlank() ? -1 : Long.parseLong(range.split("-")[0]);
         long to = range.isBlank() ? -1 : Long.parseLong(range.split("-")[1]);
         AtomicLong sets = new AtomicLong();
-        return (DataStore) Proxy.newProxyInstance(DataStore.class.getClassLoader(), new Class<?>[] {DataStore.class},
-                (proxy, method, args) -> {
+        return (DataStore) Proxy.newProxyInstance(
+                DataStore.class.getClassLoader(), new Class<?>[] {DataStore.class}, (proxy, method, args) -> {
                     Object r = invoke(store, method, args);
-                    if (!method.getName().equals("openSession") && !method.getName().equals("openConsistentSession")) {
+                    if (!method.getName().equals("openSession")
+                            && !method.getName().equals("openConsistentSession")) {
                         return r;
                     }
                     // Each request set is one experiment whose first emulated member opens a session first: that
@@ -85,8 +89,8 @@ public final class ScriptedStoreProvider implements StoreProvider {
                     // Each session paces its actions against a schedule, so a late wake-up or BG's own time between
                     // two actions is caught up by the next: a set takes its scripted time, not that plus the lateness.
                     long[] due = {0};
-                    return Proxy.newProxyInstance(StoreSession.class.getClassLoader(),
-                            new Class<?>[] {StoreSession.class}, (p, m, a) -> {
+                    return Proxy.newProxyInstance(
+                            StoreSession.class.getClassLoader(), new Class<?>[] {StoreSession.class}, (p, m, a) -> {
                                 if (member && isAction(m)) {
                                     long set = sets.get() - 1;
                                     long now = System.nanoTime();

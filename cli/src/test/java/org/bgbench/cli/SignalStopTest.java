@@ -35,8 +35,18 @@ class SignalStopTest {
 
     @BeforeEach
     void load() {
-        graph = new String[] {"-p", "usercount=500", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2",
-            "-p", "confperc=0.7", "-p", "sqlite.file=" + dir.resolve("db.sqlite")};
+        graph = new String[] {
+            "-p",
+            "usercount=500",
+            "-p",
+            "friendcountperuser=10",
+            "-p",
+            "resourcecountperuser=2",
+            "-p",
+            "confperc=0.7",
+            "-p",
+            "sqlite.file=" + dir.resolve("db.sqlite")
+        };
         System.setProperty("bg.state.dir", dir.resolve("state").toString());
         assertThat(inProcess("load", "--store", "sqlite")).isZero();
     }
@@ -44,7 +54,9 @@ class SignalStopTest {
     private int inProcess(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of(graph));
-        return Bg.run(new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true),
+        return Bg.run(
+                new PrintWriter(new StringWriter(), true),
+                new PrintWriter(new StringWriter(), true),
                 all.toArray(String[]::new));
     }
 
@@ -60,12 +72,30 @@ class SignalStopTest {
         if (ignoresSigint()) {
             cmd.addAll(List.of("env", "--default-signal=INT"));
         }
-        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Dbg.state.dir=" + dir.resolve("state"), "-cp",
-                System.getProperty("java.class.path"), "org.bgbench.cli.Bg", "run", "--store", "sqlite", "--workload",
-                "high", "--threads", "4", "--duration", "60s", "--warmup", "0", "--out", out.toString()));
+        cmd.addAll(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Dbg.state.dir=" + dir.resolve("state"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.bgbench.cli.Bg",
+                "run",
+                "--store",
+                "sqlite",
+                "--workload",
+                "high",
+                "--threads",
+                "4",
+                "--duration",
+                "60s",
+                "--warmup",
+                "0",
+                "--out",
+                out.toString()));
         cmd.addAll(List.of(graph));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("run.log").toFile())
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("run.log").toFile())
                 .start();
     }
 
@@ -87,7 +117,8 @@ class SignalStopTest {
     private void awaitRunning(Process p) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline && p.isAlive()) {
-            if (Files.exists(dir.resolve("run.log")) && Files.readString(dir.resolve("run.log")).contains("act/s")) {
+            if (Files.exists(dir.resolve("run.log"))
+                    && Files.readString(dir.resolve("run.log")).contains("act/s")) {
                 Thread.sleep(2000); // a few seconds of writes
                 return;
             }
@@ -97,14 +128,22 @@ class SignalStopTest {
     }
 
     private static void signal(Process p, String sig) throws Exception {
-        assertThat(new ProcessBuilder("kill", "-" + sig, Long.toString(p.pid())).start().waitFor()).isZero();
+        assertThat(new ProcessBuilder("kill", "-" + sig, Long.toString(p.pid()))
+                        .start()
+                        .waitFor())
+                .isZero();
     }
 
     /** The JVM's thread dump through jcmd, or why there is none. */
     private static String threadDump(Process p) {
         try {
-            Process j = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                    Long.toString(p.pid()), "Thread.print").redirectErrorStream(true).start();
+            Process j = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "jcmd")
+                                    .toString(),
+                            Long.toString(p.pid()),
+                            "Thread.print")
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(j.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             return j.waitFor(30, TimeUnit.SECONDS) ? out : out + "(jcmd did not finish)";
         } catch (IOException | InterruptedException e) {
@@ -144,13 +183,29 @@ class SignalStopTest {
             assertThat(files.count()).isPositive();
         }
         assertThat(dir.resolve(sig).resolve("expected.state")).isRegularFile();
-        assertThat(Bg.run(new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true),
-                "validate", out.toString())).isZero();
+        assertThat(Bg.run(
+                        new PrintWriter(new StringWriter(), true),
+                        new PrintWriter(new StringWriter(), true),
+                        "validate",
+                        out.toString()))
+                .isZero();
         assertThat(ResultJson.read(out).unpredictable().unpredictableReads()).isZero();
         // The state BG saved is the store's: the next run sees no unpredictable read and no error.
         Path again = dir.resolve(sig + "-again.json");
-        assertThat(inProcess("run", "--store", "sqlite", "--workload", "high", "--threads", "4", "--duration", "2s",
-                "--quiet", "--out", again.toString())).isZero();
+        assertThat(inProcess(
+                        "run",
+                        "--store",
+                        "sqlite",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "4",
+                        "--duration",
+                        "2s",
+                        "--quiet",
+                        "--out",
+                        again.toString()))
+                .isZero();
         assertThat(ResultJson.read(again).unpredictable().unpredictableReads()).isZero();
         assertThat(ResultJson.read(again).total().errors()).isZero();
     }

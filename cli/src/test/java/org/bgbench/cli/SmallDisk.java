@@ -11,8 +11,7 @@ import org.junit.jupiter.api.Assumptions;
 
 /** A small tmpfs to fill, for the tests of a full disk: a real file system that answers "No space left on device". */
 final class SmallDisk {
-    private SmallDisk() {
-    }
+    private SmallDisk() {}
 
     /**
      * Mounts a tmpfs of {@code size} at {@code mnt}. Needs root (CI runs as root); elsewhere the test is skipped, but
@@ -23,7 +22,8 @@ final class SmallDisk {
         Files.createDirectories(mnt);
         try {
             Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", mnt.toString())
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             String why = new String(m.getInputStream().readAllBytes());
             if (m.waitFor(30, TimeUnit.SECONDS) && m.exitValue() == 0) {
                 return true;

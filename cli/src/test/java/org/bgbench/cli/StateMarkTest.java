@@ -35,10 +35,27 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("server")
 class StateMarkTest {
-    private static final List<String> GRAPH = List.of("-p", "usercount=1000", "-p", "friendcountperuser=10",
-            "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1");
-    private static final SocialGraph SOCIAL = new SocialGraph(GraphParameters.toSpec(Map.of("usercount", "1000",
-            "friendcountperuser", "10", "resourcecountperuser", "4", "confperc", "0.7", "commentcountperresource",
+    private static final List<String> GRAPH = List.of(
+            "-p",
+            "usercount=1000",
+            "-p",
+            "friendcountperuser=10",
+            "-p",
+            "resourcecountperuser=4",
+            "-p",
+            "confperc=0.7",
+            "-p",
+            "commentcountperresource=1");
+    private static final SocialGraph SOCIAL = new SocialGraph(GraphParameters.toSpec(Map.of(
+            "usercount",
+            "1000",
+            "friendcountperuser",
+            "10",
+            "resourcecountperuser",
+            "4",
+            "confperc",
+            "0.7",
+            "commentcountperresource",
             "1")));
     private static final String LOADED = "loaded:" + SOCIAL.spec().fingerprint();
 
@@ -63,20 +80,32 @@ class StateMarkTest {
 
     /** A {@code bg} process: this JVM's java and this module's classpath, with the launcher's main class and flags. */
     private Process start(Path out, Path err, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx512m", "-Dbg.state.dir=" + states,
-                "-cp", System.getProperty("java.class.path"), "org.bgbench.cli.Bg"));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx512m",
+                "-Dbg.state.dir=" + states,
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.bgbench.cli.Bg"));
         cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile()).start();
+        return new ProcessBuilder(cmd)
+                .directory(dir.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
     }
 
     private Done bg(String... args) throws Exception {
         Path out = dir.resolve("stdout.txt");
         Path err = dir.resolve("stderr.txt");
         Process p = start(out, err, args);
-        assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("bg %s finished", List.of(args)).isTrue();
-        return new Done(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        assertThat(p.waitFor(180, TimeUnit.SECONDS))
+                .as("bg %s finished", List.of(args))
+                .isTrue();
+        return new Done(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 
@@ -99,14 +128,31 @@ class StateMarkTest {
             return List.of();
         }
         try (var files = Files.list(states)) {
-            return files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".state")).sorted().toList();
+            return files.map(f -> f.getFileName().toString())
+                    .filter(f -> f.endsWith(".state"))
+                    .sorted()
+                    .toList();
         }
     }
 
     /** Starts a 30 s run of the high mix and kills it (SIGKILL) 2 s after its first write marked the store. */
     private void killARunMidway() throws Exception {
-        Process run = start(dir.resolve("killed-out.txt"), dir.resolve("killed-err.txt"), sqlite("run", "--workload", "high", "--threads", "4", "--duration", "30s", "--warmup", "0s",
-                "--quiet", "--out", dir.resolve("killed.json").toString()));
+        Process run = start(
+                dir.resolve("killed-out.txt"),
+                dir.resolve("killed-err.txt"),
+                sqlite(
+                        "run",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "4",
+                        "--duration",
+                        "30s",
+                        "--warmup",
+                        "0s",
+                        "--quiet",
+                        "--out",
+                        dir.resolve("killed.json").toString()));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!mark().startsWith("running:") && System.nanoTime() < deadline && run.isAlive()) {
             Thread.sleep(50);
@@ -117,23 +163,39 @@ class StateMarkTest {
         run.destroyForcibly(); // SIGKILL: no shutdown hook, no state saved
         assertThat(run.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(run.exitValue()).isEqualTo(128 + 9);
-        assertThat(mark()).as("a killed run leaves the store marked as being written").startsWith("running:")
+        assertThat(mark())
+                .as("a killed run leaves the store marked as being written")
+                .startsWith("running:")
                 .contains("a run of the high mix with T=4");
         assertThat(stateFiles()).as("no state was saved for the killed run").isEmpty();
     }
 
     private void assertRunRefused(Done d, String why) {
         assertThat(d.code()).as(d.both()).isEqualTo(Bg.FAILED);
-        assertThat(d.err()).as(d.both()).contains("bg: error: " + why)
-                .contains("bg load --store sqlite --replace").contains("bg verify --store sqlite --repair")
+        assertThat(d.err())
+                .as(d.both())
+                .contains("bg: error: " + why)
+                .contains("bg load --store sqlite --replace")
+                .contains("bg verify --store sqlite --repair")
                 .doesNotContain("Exception");
     }
 
     /** A short run of the high mix that must finish with every read predictable. */
     private RunResult cleanRun(String name) throws Exception {
         Path out = dir.resolve(name + ".json");
-        Done d = bg(sqlite("run", "--workload", "high", "--threads", "4", "--duration", "2s", "--warmup", "0s",
-                "--quiet", "--out", out.toString()));
+        Done d = bg(sqlite(
+                "run",
+                "--workload",
+                "high",
+                "--threads",
+                "4",
+                "--duration",
+                "2s",
+                "--warmup",
+                "0s",
+                "--quiet",
+                "--out",
+                out.toString()));
         assertThat(d.code()).as(d.both()).isZero();
         assertThat(d.out()).contains("Unpredictable reads: 0 of");
         RunResult r = ResultJson.read(out);
@@ -154,27 +216,52 @@ class StateMarkTest {
         assertThat(mark()).isEqualTo(LOADED);
         killARunMidway();
 
-        Done refused = bg(sqlite("run", "--workload", "high", "--threads", "2", "--duration", "2s", "--quiet",
-                "--out", dir.resolve("refused.json").toString()));
+        Done refused = bg(sqlite(
+                "run",
+                "--workload",
+                "high",
+                "--threads",
+                "2",
+                "--duration",
+                "2s",
+                "--quiet",
+                "--out",
+                dir.resolve("refused.json").toString()));
         assertRunRefused(refused, "a run on this store has not ended (");
         assertThat(refused.err()).contains("it was interrupted and BG does not know which of its writes reached");
         assertThat(dir.resolve("refused.json")).doesNotExist();
         assertThat(mark()).startsWith("running:");
         // bg rate is refused alike.
-        assertRunRefused(bg(sqlite("rate", "--delta", "1s", "--sla", "95%:100ms:0.01%:1s", "--max-threads", "2", "--out",
-                dir.resolve("rating").toString())), "a run on this store has not ended (");
+        assertRunRefused(
+                bg(sqlite(
+                        "rate",
+                        "--delta",
+                        "1s",
+                        "--sla",
+                        "95%:100ms:0.01%:1s",
+                        "--max-threads",
+                        "2",
+                        "--out",
+                        dir.resolve("rating").toString())),
+                "a run on this store has not ended (");
 
         // Read-only verify reports the mark and what differs from the generated graph, and changes nothing.
         Done verify = bg(sqlite("verify"));
         assertThat(verify.code()).as(verify.both()).isEqualTo(Bg.FAILED);
-        assertThat(verify.out()).contains("State mark: running:").contains("compared with the generated graph")
-                .contains("Problem: a run on this store has not ended").contains("The store differs");
+        assertThat(verify.out())
+                .contains("State mark: running:")
+                .contains("compared with the generated graph")
+                .contains("Problem: a run on this store has not ended")
+                .contains("The store differs");
         assertThat(mark()).startsWith("running:");
 
         Done repair = bg(sqlite("verify", "--repair", "--threads", "2"));
         assertThat(repair.code()).as(repair.both()).isZero();
-        assertThat(repair.out()).contains("State mark before: running:").contains("Read 1,000 members")
-                .contains("State mark after: " + LOADED).contains("The store holds exactly the generated graph again.");
+        assertThat(repair.out())
+                .contains("State mark before: running:")
+                .contains("Read 1,000 members")
+                .contains("State mark after: " + LOADED)
+                .contains("The store holds exactly the generated graph again.");
         assertThat(repair.out()).doesNotContain("restored 0 relationships and 0 comments");
         assertThat(mark()).isEqualTo(LOADED);
         assertThat(stateFiles()).isEmpty();
@@ -185,7 +272,9 @@ class StateMarkTest {
         cleanRun("after-repair");
         Done after = bg(sqlite("verify"));
         assertThat(after.code()).as(after.both()).isZero();
-        assertThat(after.out()).contains("State mark: state:").contains("The store holds exactly the state BG expects.");
+        assertThat(after.out())
+                .contains("State mark: state:")
+                .contains("The store holds exactly the state BG expects.");
     }
 
     @Test
@@ -194,17 +283,31 @@ class StateMarkTest {
         cleanRun("before");
         String before = mark();
         killARunMidway();
-        assertThat(stateFiles()).as("the state of the run before was deleted when the killed run began writing")
+        assertThat(stateFiles())
+                .as("the state of the run before was deleted when the killed run began writing")
                 .doesNotContain(before.substring("state:".length()) + ".state");
 
         // bg load without --replace leaves the store alone and says the run will be refused.
         Done keep = bg(sqlite("load"));
         assertThat(keep.code()).as(keep.both()).isZero();
         assertThat(keep.out()).contains("already holds this graph");
-        assertThat(keep.err()).contains("a run on it has not ended").contains("bg run will refuse it")
+        assertThat(keep.err())
+                .contains("a run on it has not ended")
+                .contains("bg run will refuse it")
                 .contains("Pass --replace");
-        assertRunRefused(bg(sqlite("run", "--workload", "high", "--threads", "2", "--duration", "2s", "--quiet",
-                "--out", dir.resolve("refused.json").toString())), "a run on this store has not ended (");
+        assertRunRefused(
+                bg(sqlite(
+                        "run",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "2",
+                        "--duration",
+                        "2s",
+                        "--quiet",
+                        "--out",
+                        dir.resolve("refused.json").toString())),
+                "a run on this store has not ended (");
 
         Done reload = bg(sqlite("load", "--replace"));
         assertThat(reload.code()).as(reload.both()).isZero();
@@ -217,8 +320,17 @@ class StateMarkTest {
     void aStoreChangedBehindBgsBackIsRefusedByTheSampledCheck() throws Exception {
         assertThat(bg(sqlite("load")).code()).isZero();
         // Few writes, so every member they touched is in the sample of 50.
-        Done run = bg(sqlite("run", "--workload", "high", "--threads", "2", "--operations", "150", "--quiet",
-                "--out", dir.resolve("few.json").toString()));
+        Done run = bg(sqlite(
+                "run",
+                "--workload",
+                "high",
+                "--threads",
+                "2",
+                "--operations",
+                "150",
+                "--quiet",
+                "--out",
+                dir.resolve("few.json").toString()));
         assertThat(run.code()).as(run.both()).isZero();
         String token = mark().substring("state:".length());
         GraphState state;
@@ -235,8 +347,9 @@ class StateMarkTest {
             }
         });
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
-             PreparedStatement ps = c.prepareStatement("DELETE FROM friendship WHERE ((inviterid = ? AND inviteeid = ?)"
-                     + " OR (inviterid = ? AND inviteeid = ?)) AND status = 2")) {
+                PreparedStatement ps =
+                        c.prepareStatement("DELETE FROM friendship WHERE ((inviterid = ? AND inviteeid = ?)"
+                                + " OR (inviterid = ? AND inviteeid = ?)) AND status = 2")) {
             ps.setInt(1, pair[0]);
             ps.setInt(2, pair[1]);
             ps.setInt(3, pair[1]);
@@ -244,12 +357,23 @@ class StateMarkTest {
             assertThat(ps.executeUpdate()).isEqualTo(1);
         }
 
-        Done refused = bg(sqlite("run", "--workload", "high", "--threads", "2", "--duration", "2s", "--quiet",
-                "--out", dir.resolve("refused.json").toString()));
-        assertRunRefused(refused, "the store does not hold the state BG expects (the state saved under token "
-                + token + "): ");
-        assertThat(refused.err()).contains("member " + pair[0] + ": VP friend count")
-                .contains("totals: friendships").contains("changed behind BG's back")
+        Done refused = bg(sqlite(
+                "run",
+                "--workload",
+                "high",
+                "--threads",
+                "2",
+                "--duration",
+                "2s",
+                "--quiet",
+                "--out",
+                dir.resolve("refused.json").toString()));
+        assertRunRefused(
+                refused, "the store does not hold the state BG expects (the state saved under token " + token + "): ");
+        assertThat(refused.err())
+                .contains("member " + pair[0] + ": VP friend count")
+                .contains("totals: friendships")
+                .contains("changed behind BG's back")
                 .contains("-p verify.sample=0 skips this check");
         assertThat(dir.resolve("refused.json")).doesNotExist();
         assertThat(mark()).as("a refused run changes nothing").isEqualTo("state:" + token);
@@ -266,8 +390,22 @@ class StateMarkTest {
     void aTokenWithoutItsStateFileOrNoMarkIsRefusedAndTheImageBringsTheLoadedGraphBack() throws Exception {
         assertThat(bg(sqlite("load")).code()).isZero();
         // A short rating takes the database image of the loaded graph and ends with its last experiment's state.
-        Done rate = bg(sqlite("rate", "--target", "soar", "--reset", "image", "--delta", "1s", "--warmup", "0s",
-                "--sla", "95%:100ms:0.01%:1s", "--max-threads", "2", "--no-confirm", "--out",
+        Done rate = bg(sqlite(
+                "rate",
+                "--target",
+                "soar",
+                "--reset",
+                "image",
+                "--delta",
+                "1s",
+                "--warmup",
+                "0s",
+                "--sla",
+                "95%:100ms:0.01%:1s",
+                "--max-threads",
+                "2",
+                "--no-confirm",
+                "--out",
                 dir.resolve("rating").toString()));
         assertThat(rate.code()).as(rate.both()).isZero();
         assertThat(dir.resolve("bg.sqlite.image")).isRegularFile();
@@ -277,23 +415,57 @@ class StateMarkTest {
         // The same store seen from another bg-data/state (another machine, a deleted file): refused, naming it.
         Path elsewhere = dir.resolve("state-elsewhere");
         Files.move(states, elsewhere);
-        Done refused = bg(sqlite("run", "--workload", "high", "--threads", "2", "--duration", "1s", "--quiet",
-                "--out", dir.resolve("refused.json").toString()));
-        assertRunRefused(refused, "the store holds the state a run left under token " + token + ", but " + states
-                + " has no " + token + ".state");
+        Done refused = bg(sqlite(
+                "run",
+                "--workload",
+                "high",
+                "--threads",
+                "2",
+                "--duration",
+                "1s",
+                "--quiet",
+                "--out",
+                dir.resolve("refused.json").toString()));
+        assertRunRefused(
+                refused,
+                "the store holds the state a run left under token " + token + ", but " + states + " has no " + token
+                        + ".state");
         assertThat(refused.err()).contains("restore its database image (bg load --store sqlite --restore-image)");
         Files.move(elsewhere, states);
-        assertThat(bg(sqlite("run", "--workload", "vp", "--threads", "2", "--duration", "1s", "--quiet", "--out",
-                dir.resolve("back.json").toString())).code()).as("found again, read-only: the mark stays").isZero();
+        assertThat(bg(sqlite(
+                                "run",
+                                "--workload",
+                                "vp",
+                                "--threads",
+                                "2",
+                                "--duration",
+                                "1s",
+                                "--quiet",
+                                "--out",
+                                dir.resolve("back.json").toString()))
+                        .code())
+                .as("found again, read-only: the mark stays")
+                .isZero();
         assertThat(mark()).isEqualTo("state:" + token);
 
         // A store that records no mark (loaded by an older BG): refused too.
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
-             PreparedStatement ps = c.prepareStatement("DELETE FROM bg_meta WHERE key = 'state'")) {
+                PreparedStatement ps = c.prepareStatement("DELETE FROM bg_meta WHERE key = 'state'")) {
             assertThat(ps.executeUpdate()).isEqualTo(1);
         }
-        assertRunRefused(bg(sqlite("run", "--workload", "high", "--threads", "2", "--duration", "1s", "--quiet",
-                "--out", dir.resolve("nomark.json").toString())), "the store holds this graph but records no state mark");
+        assertRunRefused(
+                bg(sqlite(
+                        "run",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "2",
+                        "--duration",
+                        "1s",
+                        "--quiet",
+                        "--out",
+                        dir.resolve("nomark.json").toString())),
+                "the store holds this graph but records no state mark");
 
         // The image a rating took puts the loaded graph back, with its mark; the stale state goes.
         Done restore = bg(sqlite("load", "--restore-image"));
@@ -322,18 +494,33 @@ class StateMarkTest {
         try (Connection lock = DriverManager.getConnection("jdbc:sqlite:" + db)) {
             lock.createStatement().execute("BEGIN IMMEDIATE");
             for (int i = 0; i < n; i++) {
-                runs.add(start(dir.resolve("same-" + i + ".out"), dir.resolve("same-" + i + ".err"), sqlite("run",
-                        "--workload", "high", "--threads", "2", "--duration", "2s", "--warmup", "0s", "--quiet",
-                        "--out", dir.resolve("same-" + i + ".json").toString())));
+                runs.add(start(
+                        dir.resolve("same-" + i + ".out"),
+                        dir.resolve("same-" + i + ".err"),
+                        sqlite(
+                                "run",
+                                "--workload",
+                                "high",
+                                "--threads",
+                                "2",
+                                "--duration",
+                                "2s",
+                                "--warmup",
+                                "0s",
+                                "--quiet",
+                                "--out",
+                                dir.resolve("same-" + i + ".json").toString())));
             }
             for (int i = 0; i < n; i++) {
                 Path err = dir.resolve("same-" + i + ".err");
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                while (runs.get(i).isAlive() && System.nanoTime() < deadline
+                while (runs.get(i).isAlive()
+                        && System.nanoTime() < deadline
                         && !Files.readString(err, StandardCharsets.UTF_8).contains("bg: running")) {
                     Thread.sleep(20);
                 }
-                assertThat(Files.readString(err, StandardCharsets.UTF_8)).as("run %d checked the store", i)
+                assertThat(Files.readString(err, StandardCharsets.UTF_8))
+                        .as("run %d checked the store", i)
                         .contains("bg: running");
             }
             lock.createStatement().execute("ROLLBACK");
@@ -341,15 +528,24 @@ class StateMarkTest {
         List<Integer> ran = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             assertThat(runs.get(i).waitFor(120, TimeUnit.SECONDS)).isTrue();
-            Done d = new Done(runs.get(i).exitValue(), Files.readString(dir.resolve("same-" + i + ".out")),
+            Done d = new Done(
+                    runs.get(i).exitValue(),
+                    Files.readString(dir.resolve("same-" + i + ".out")),
                     Files.readString(dir.resolve("same-" + i + ".err")));
             if (d.code() == 0) {
                 ran.add(i);
                 assertThat(d.out()).as(d.both()).contains("Unpredictable reads: 0 of");
             } else {
                 assertRunRefused(d, "a run on this store has not ended (");
-                assertThat(d.err().lines().filter(l -> l.startsWith("bg: error:")).count()).as(d.both()).isOne();
-                assertThat(dir.resolve("same-" + i + ".json")).as("a refused run writes no result").doesNotExist();
+                assertThat(d.err()
+                                .lines()
+                                .filter(l -> l.startsWith("bg: error:"))
+                                .count())
+                        .as(d.both())
+                        .isOne();
+                assertThat(dir.resolve("same-" + i + ".json"))
+                        .as("a refused run writes no result")
+                        .doesNotExist();
             }
         }
         assertThat(ran).as("runs that started").hasSize(1);
@@ -366,12 +562,22 @@ class StateMarkTest {
     void aTooLargeThreadCountIsRefusedInOneLineAndLeavesTheMarkAlone() throws Exception {
         assertThat(bg(sqlite("load")).code()).isZero();
         for (String[] more : List.of(new String[0], new String[] {"-p", "uniquesocialites=false"})) {
-            List<String> args = new ArrayList<>(List.of("run", "--workload", "high", "--threads", "50000000",
-                    "--duration", "2s", "--quiet", "--out", dir.resolve("huge.json").toString()));
+            List<String> args = new ArrayList<>(List.of(
+                    "run",
+                    "--workload",
+                    "high",
+                    "--threads",
+                    "50000000",
+                    "--duration",
+                    "2s",
+                    "--quiet",
+                    "--out",
+                    dir.resolve("huge.json").toString()));
             args.addAll(List.of(more));
             Done d = bg(sqlite(args.get(0), args.subList(1, args.size()).toArray(String[]::new)));
             assertThat(d.code()).as(d.both()).isEqualTo(2);
-            List<String> errors = d.err().lines().filter(l -> l.startsWith("bg: error:")).toList();
+            List<String> errors =
+                    d.err().lines().filter(l -> l.startsWith("bg: error:")).toList();
             assertThat(errors).as(d.both()).hasSize(1);
             assertThat(errors.get(0)).startsWith("bg: error: --threads: T=50000000");
             assertThat(d.err()).as(d.both()).doesNotContain("Exception").doesNotContain("OutOfMemoryError");
@@ -390,9 +596,21 @@ class StateMarkTest {
     void aRunWhoseMarkCannotBeSealedStillPrintsItsSummaryAndSaysWhy() throws Exception {
         assertThat(bg(sqlite("load")).code()).isZero();
         Path out = dir.resolve("unsealed.json");
-        Process run = start(dir.resolve("unsealed-out.txt"), dir.resolve("unsealed-err.txt"), sqlite("run",
-                "--workload", "high", "--threads", "2", "--duration", "4s", "--warmup", "0s", "--out",
-                out.toString()));
+        Process run = start(
+                dir.resolve("unsealed-out.txt"),
+                dir.resolve("unsealed-err.txt"),
+                sqlite(
+                        "run",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "2",
+                        "--duration",
+                        "4s",
+                        "--warmup",
+                        "0s",
+                        "--out",
+                        out.toString()));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!mark().startsWith("running:") && System.nanoTime() < deadline && run.isAlive()) {
             Thread.sleep(50);
@@ -403,11 +621,15 @@ class StateMarkTest {
             s.writeStateMark(other);
         }
         assertThat(run.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        Done d = new Done(run.exitValue(), Files.readString(dir.resolve("unsealed-out.txt")),
+        Done d = new Done(
+                run.exitValue(),
+                Files.readString(dir.resolve("unsealed-out.txt")),
                 Files.readString(dir.resolve("unsealed-err.txt")));
         assertThat(d.code()).as(d.both()).isEqualTo(Bg.FAILED);
         assertThat(d.out()).as(d.both()).contains("BG run: ").contains("Result: " + out.toAbsolutePath());
-        assertThat(d.err()).as(d.both()).contains("bg: error: the store's state mark changed while this run wrote")
+        assertThat(d.err())
+                .as(d.both())
+                .contains("bg: error: the store's state mark changed while this run wrote")
                 .doesNotContain("Exception");
         assertThat(ResultJson.read(out).total().count()).isPositive();
         assertThat(mark()).isEqualTo(other);

@@ -36,8 +36,18 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("server")
 class StuckPostgresTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String[] GRAPH = {"-p", "usercount=200", "-p", "friendcountperuser=10",
-        "-p", "resourcecountperuser=4", "-p", "confperc=0.7", "-p", "commentcountperresource=1"};
+    private static final String[] GRAPH = {
+        "-p",
+        "usercount=200",
+        "-p",
+        "friendcountperuser=10",
+        "-p",
+        "resourcecountperuser=4",
+        "-p",
+        "confperc=0.7",
+        "-p",
+        "commentcountperresource=1"
+    };
     private static final int THREADS = 4;
     private static final Pattern FIRST_SECOND = Pattern.compile("(?m)^\\s+1s\\s.*act/s");
 
@@ -49,12 +59,16 @@ class StuckPostgresTest {
 
     @BeforeAll
     void start() throws Exception {
-        pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(60))
-                .setServerConfig("fsync", "off").setServerConfig("synchronous_commit", "off").start();
+        pg = EmbeddedPostgres.builder()
+                .setPGStartupWait(Duration.ofSeconds(60))
+                .setServerConfig("fsync", "off")
+                .setServerConfig("synchronous_commit", "off")
+                .start();
         url = "postgres.url=jdbc:postgresql://localhost:" + pg.getPort() + "/postgres";
         StringWriter err = new StringWriter();
         assertThat(bg(new StringWriter(), err, with("load", "--store", "postgres", "-p", url, "--replace")))
-                .as(err.toString()).isZero();
+                .as(err.toString())
+                .isZero();
     }
 
     @AfterAll
@@ -77,10 +91,14 @@ class StuckPostgresTest {
 
     /** The postmaster's pid: the parent of a backend's. */
     private long postmaster() throws Exception {
-        try (Connection c = pg.getPostgresDatabase().getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+        try (Connection c = pg.getPostgresDatabase().getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
-            return ProcessHandle.of(rs.getLong(1)).flatMap(ProcessHandle::parent).orElseThrow().pid();
+            return ProcessHandle.of(rs.getLong(1))
+                    .flatMap(ProcessHandle::parent)
+                    .orElseThrow()
+                    .pid();
         }
     }
 
@@ -121,9 +139,27 @@ class StuckPostgresTest {
         long t0 = System.nanoTime();
         int exit;
         try {
-            exit = bg(out, err, with("run", "--store", "postgres", "-p", url, "--workload", "high", "--threads",
-                    Integer.toString(THREADS), "--duration", "6s", "--warmup", "0s", "-p", "validation=false",
-                    "--out", result.toString()));
+            exit = bg(
+                    out,
+                    err,
+                    with(
+                            "run",
+                            "--store",
+                            "postgres",
+                            "-p",
+                            url,
+                            "--workload",
+                            "high",
+                            "--threads",
+                            Integer.toString(THREADS),
+                            "--duration",
+                            "6s",
+                            "--warmup",
+                            "0s",
+                            "-p",
+                            "validation=false",
+                            "--out",
+                            result.toString()));
         } finally {
             freezer.interrupt();
             signal("CONT", List.copyOf(stopped));
@@ -137,25 +173,33 @@ class StuckPostgresTest {
         assertThat(afterFreeze).as("returned once the stuck calls timed out").isBetween(9.0, 5 + 11 + 6.0);
         assertThat(seconds).as("%s\n%s", out, err).isLessThan(6 + 11 + 15);
         assertThat(exit).as("%s\n%s", out, err).isEqualTo(Bg.FAILED);
-        assertThat(err.toString()).contains("bg: error: the run is incomplete: The store stopped answering: "
-                + THREADS + " actions were still waiting when the run ended");
-        assertThat(out.toString()).contains("Incomplete  The store stopped answering: " + THREADS + " actions were "
-                + "still waiting when the run ended, the longest for ").contains("completed nothing. The run does not "
-                + "meet the SLA.");
+        assertThat(err.toString())
+                .contains("bg: error: the run is incomplete: The store stopped answering: " + THREADS
+                        + " actions were still waiting when the run ended");
+        assertThat(out.toString())
+                .contains("Incomplete  The store stopped answering: " + THREADS + " actions were "
+                        + "still waiting when the run ended, the longest for ")
+                .contains("completed nothing. The run does not " + "meet the SLA.");
 
         JsonNode r = JSON.readTree(result.toFile());
-        assertThat(r.get("duration_s").asDouble()).as("the measured period ended on time").isBetween(5.8, 7.0);
+        assertThat(r.get("duration_s").asDouble())
+                .as("the measured period ended on time")
+                .isBetween(5.8, 7.0);
         assertThat(r.get("total").get("stuck").asLong()).isEqualTo(THREADS);
         long perAction = 0;
         for (JsonNode a : r.get("actions")) {
             perAction += a.get("stuck").asLong();
         }
         assertThat(perAction).as("stuck per action").isEqualTo(THREADS);
-        assertThat(r.get("total").get("max_ms").asDouble()).as("waited since the freeze").isBetween(3_500.0, 6_000.0);
+        assertThat(r.get("total").get("max_ms").asDouble())
+                .as("waited since the freeze")
+                .isBetween(3_500.0, 6_000.0);
         JsonNode config = r.get("config");
         assertThat(config.get("completed").asBoolean()).isFalse();
         assertThat(config.get("abort_reason").isNull()).isTrue();
-        assertThat(config.get("stuck_threads").asInt()).as("every thread left once its read timed out").isZero();
+        assertThat(config.get("stuck_threads").asInt())
+                .as("every thread left once its read timed out")
+                .isZero();
         List<Integer> stalled = new ArrayList<>();
         config.get("stalled_seconds").forEach(s -> stalled.add(s.asInt()));
         assertThat(stalled).contains(3, 4, 5).allMatch(s -> s >= 2);
@@ -169,8 +213,22 @@ class StuckPostgresTest {
         // The stuck writes may or may not have reached the store: it stays marked as written by a run that did not
         // end, and the next run is refused until the store is repaired or reloaded.
         StringWriter again = new StringWriter();
-        assertThat(bg(new StringWriter(), again, with("run", "--store", "postgres", "-p", url, "--workload", "high",
-                "--duration", "1s", "--out", dir.resolve("again.json").toString()))).isEqualTo(Bg.FAILED);
+        assertThat(bg(
+                        new StringWriter(),
+                        again,
+                        with(
+                                "run",
+                                "--store",
+                                "postgres",
+                                "-p",
+                                url,
+                                "--workload",
+                                "high",
+                                "--duration",
+                                "1s",
+                                "--out",
+                                dir.resolve("again.json").toString())))
+                .isEqualTo(Bg.FAILED);
         assertThat(again.toString()).contains("has not ended").contains("bg verify --store postgres --repair");
     }
 
@@ -178,10 +236,24 @@ class StuckPostgresTest {
     void aBadTimeoutIsRefusedInOneLineNamingTheKey() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        assertThat(bg(out, err, with("run", "--store", "postgres", "-p", url, "-p", "postgres.timeout=soon",
-                "--duration", "1s", "--out", dir.resolve("bad.json").toString()))).isEqualTo(Bg.BAD_INPUT);
-        assertThat(err.toString().strip()).isEqualTo("bg: error: postgres.timeout: expected a timeout such as 10s, "
-                + "30s or 2m, got 'soon'");
+        assertThat(bg(
+                        out,
+                        err,
+                        with(
+                                "run",
+                                "--store",
+                                "postgres",
+                                "-p",
+                                url,
+                                "-p",
+                                "postgres.timeout=soon",
+                                "--duration",
+                                "1s",
+                                "--out",
+                                dir.resolve("bad.json").toString())))
+                .isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString().strip())
+                .isEqualTo("bg: error: postgres.timeout: expected a timeout such as 10s, " + "30s or 2m, got 'soon'");
     }
 
     /**
@@ -193,34 +265,58 @@ class StuckPostgresTest {
     void ofRunsStartedAtTheSameInstantOneRunsAndTheOthersAreRefused() throws Exception {
         StringWriter loadErr = new StringWriter();
         assertThat(bg(new StringWriter(), loadErr, with("load", "--store", "postgres", "-p", url, "--replace")))
-                .as(loadErr.toString()).isZero();
+                .as(loadErr.toString())
+                .isZero();
         int n = 3;
         List<Process> runs = new ArrayList<>();
         try (Connection lock = pg.getPostgresDatabase().getConnection()) {
             lock.setAutoCommit(false);
             try (Statement st = lock.createStatement()) {
-                st.executeQuery("SELECT value FROM bg_meta WHERE \"key\" = 'state' FOR UPDATE").close();
+                st.executeQuery("SELECT value FROM bg_meta WHERE \"key\" = 'state' FOR UPDATE")
+                        .close();
             }
             for (int i = 0; i < n; i++) {
-                List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                        .toString(), "--enable-native-access=ALL-UNNAMED", "-Xmx512m",
-                        "-Dbg.state.dir=" + dir.resolve("state"), "-cp", System.getProperty("java.class.path"),
+                List<String> cmd = new ArrayList<>(List.of(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-Xmx512m",
+                        "-Dbg.state.dir=" + dir.resolve("state"),
+                        "-cp",
+                        System.getProperty("java.class.path"),
                         "org.bgbench.cli.Bg"));
-                cmd.addAll(List.of(with("run", "--store", "postgres", "-p", url, "--workload", "high", "--threads",
-                        "2", "--duration", "2s", "--warmup", "0s", "--quiet", "--out",
+                cmd.addAll(List.of(with(
+                        "run",
+                        "--store",
+                        "postgres",
+                        "-p",
+                        url,
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "2",
+                        "--duration",
+                        "2s",
+                        "--warmup",
+                        "0s",
+                        "--quiet",
+                        "--out",
                         dir.resolve("same-" + i + ".json").toString())));
-                runs.add(new ProcessBuilder(cmd).directory(dir.toFile())
+                runs.add(new ProcessBuilder(cmd)
+                        .directory(dir.toFile())
                         .redirectOutput(dir.resolve("same-" + i + ".out").toFile())
-                        .redirectError(dir.resolve("same-" + i + ".err").toFile()).start());
+                        .redirectError(dir.resolve("same-" + i + ".err").toFile())
+                        .start());
             }
             for (int i = 0; i < n; i++) {
                 Path err = dir.resolve("same-" + i + ".err");
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                while (runs.get(i).isAlive() && System.nanoTime() < deadline
+                while (runs.get(i).isAlive()
+                        && System.nanoTime() < deadline
                         && !Files.readString(err).contains("bg: running")) {
                     Thread.sleep(20);
                 }
-                assertThat(Files.readString(err)).as("run %d checked the store", i)
+                assertThat(Files.readString(err))
+                        .as("run %d checked the store", i)
                         .contains("bg: running");
             }
             lock.rollback();
@@ -234,15 +330,18 @@ class StuckPostgresTest {
                 ran++;
             } else {
                 assertThat(runs.get(i).exitValue()).as(both).isEqualTo(Bg.FAILED);
-                assertThat(err.lines().filter(l -> l.startsWith("bg: error:")).toList()).as(both).hasSize(1)
+                assertThat(err.lines().filter(l -> l.startsWith("bg: error:")).toList())
+                        .as(both)
+                        .hasSize(1)
                         .allMatch(l -> l.startsWith("bg: error: a run on this store has not ended ("));
                 assertThat(err).as(both).doesNotContain("Exception");
                 assertThat(dir.resolve("same-" + i + ".json")).doesNotExist();
             }
         }
         assertThat(ran).as("runs that started").isOne();
-        try (Connection c = pg.getPostgresDatabase().getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT value FROM bg_meta WHERE \"key\" = 'state'")) {
+        try (Connection c = pg.getPostgresDatabase().getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT value FROM bg_meta WHERE \"key\" = 'state'")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(1)).as("the one run sealed its state").startsWith("state:");
         }

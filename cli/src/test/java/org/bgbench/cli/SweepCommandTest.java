@@ -34,22 +34,53 @@ class SweepCommandTest {
         return Bg.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
     }
 
-    private static final String[] GRAPH = {"-p", "usercount=600", "-p", "friendcountperuser=10",
-        "-p", "resourcecountperuser=3", "-p", "pagecount=12", "-p", "pagesperuser=3"};
+    private static final String[] GRAPH = {
+        "-p",
+        "usercount=600",
+        "-p",
+        "friendcountperuser=10",
+        "-p",
+        "resourcecountperuser=3",
+        "-p",
+        "pagecount=12",
+        "-p",
+        "pagesperuser=3"
+    };
 
     @Test
     @SuppressWarnings("unchecked")
     void everyPointStartsFromTheLoadedGraphAndTheCurveIsWritten() throws Exception {
         Path json = dir.resolve("sweep.json");
-        String[] args = concat(new String[] {"sweep", "--store", "memory", "-p", "memory.name=sweep", "-p",
-            "feed.design=push", "--load", "--workload", "feed-sr10", "--threads", "1,3", "--duration", "1s",
-            "--quiet", "--out", json.toString()}, GRAPH);
+        String[] args = concat(
+                new String[] {
+                    "sweep",
+                    "--store",
+                    "memory",
+                    "-p",
+                    "memory.name=sweep",
+                    "-p",
+                    "feed.design=push",
+                    "--load",
+                    "--workload",
+                    "feed-sr10",
+                    "--threads",
+                    "1,3",
+                    "--duration",
+                    "1s",
+                    "--quiet",
+                    "--out",
+                    json.toString()
+                },
+                GRAPH);
         int rc = bg(args);
         assertThat(rc).as(err.toString()).isZero();
         assertThat(out.toString()).contains("actions/s", "VNF unpredictable 0.000 %");
         Map<String, Object> m = new ObjectMapper().readValue(Files.readString(json), Map.class);
-        assertThat(m).containsEntry("format", "bg-sweep/1").containsEntry("mix", "feed-sr10")
-                .containsEntry("grows_data", true).containsEntry("reset", "image");
+        assertThat(m)
+                .containsEntry("format", "bg-sweep/1")
+                .containsEntry("mix", "feed-sr10")
+                .containsEntry("grows_data", true)
+                .containsEntry("reset", "image");
         List<Map<String, Object>> points = (List<Map<String, Object>>) m.get("points");
         assertThat(points).extracting(p -> p.get("threads")).containsExactly(1, 3);
         for (Map<String, Object> p : points) {
@@ -72,20 +103,43 @@ class SweepCommandTest {
         try {
             SmallDisk.fill(mnt.resolve("filler"));
             Path json = mnt.resolve("sweep.json");
-            int rc = bg(concat(new String[] {"sweep", "--store", "memory", "-p", "memory.name=sweep-full", "--load",
-                "--workload", "high", "-p", "validation=false", "--threads", "1,2", "--duration", "1s", "--quiet",
-                "--out", json.toString()},
+            int rc = bg(concat(
+                    new String[] {
+                        "sweep",
+                        "--store",
+                        "memory",
+                        "-p",
+                        "memory.name=sweep-full",
+                        "--load",
+                        "--workload",
+                        "high",
+                        "-p",
+                        "validation=false",
+                        "--threads",
+                        "1,2",
+                        "--duration",
+                        "1s",
+                        "--quiet",
+                        "--out",
+                        json.toString()
+                    },
                     GRAPH));
             assertThat(rc).as(err.toString()).isEqualTo(Bg.FAILED);
             // the row of what was measured, then one line naming the file, then where the sweep stopped
-            assertThat(out.toString()).as(err.toString()).containsPattern("(?m)^ +1 +[0-9,]+ +[0-9.]+ ")
+            assertThat(out.toString())
+                    .as(err.toString())
+                    .containsPattern("(?m)^ +1 +[0-9,]+ +[0-9.]+ ")
                     .doesNotContain("Result: ");
-            assertThat(err.toString()).containsOnlyOnce("bg: error: cannot write ")
-                    .contains("No space left on device").contains("; the table above is what was measured")
-                    .contains("bg: the sweep stops at T=1").doesNotContain("Exception", "\tat ");
+            assertThat(err.toString())
+                    .containsOnlyOnce("bg: error: cannot write ")
+                    .contains("No space left on device")
+                    .contains("; the table above is what was measured")
+                    .contains("bg: the sweep stops at T=1")
+                    .doesNotContain("Exception", "\tat ");
             assertThat(out.toString()).doesNotContainPattern("(?m)^ +2 +[0-9,]+ ");
             try (Stream<Path> left = Files.list(mnt)) {
-                assertThat(left.map(p -> p.getFileName().toString())).as("no reserve or temporary file is left")
+                assertThat(left.map(p -> p.getFileName().toString()))
+                        .as("no reserve or temporary file is left")
                         .noneMatch(n -> n.endsWith(".reserve") || n.endsWith(".tmp"));
             }
         } finally {

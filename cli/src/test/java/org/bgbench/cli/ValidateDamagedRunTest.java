@@ -28,11 +28,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * incomplete, names the file, exits 1, and does not replace the run's complete verdict unless asked to.
  */
 class ValidateDamagedRunTest {
-    private static final String[] GRAPH = {"-p", "usercount=300", "-p", "friendcountperuser=10", "-p",
-        "resourcecountperuser=2"};
+    private static final String[] GRAPH = {
+        "-p", "usercount=300", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2"
+    };
 
     @TempDir
     static Path runs;
+
     @TempDir
     Path dir;
 
@@ -57,9 +59,27 @@ class ValidateDamagedRunTest {
     static void run() {
         System.setProperty("bg.state.dir", runs.resolve("state").toString());
         StringWriter e = new StringWriter();
-        int rc = Bg.run(new PrintWriter(new StringWriter(), true), new PrintWriter(e, true), with(GRAPH, "run",
-                "--store", "memory", "-p", "memory.name=cli-damaged", "--workload", "high", "--threads", "4",
-                "--duration", "2s", "--warmup", "0s", "--quiet", "--out", runs.resolve("r.json").toString()));
+        int rc = Bg.run(
+                new PrintWriter(new StringWriter(), true),
+                new PrintWriter(e, true),
+                with(
+                        GRAPH,
+                        "run",
+                        "--store",
+                        "memory",
+                        "-p",
+                        "memory.name=cli-damaged",
+                        "--workload",
+                        "high",
+                        "--threads",
+                        "4",
+                        "--duration",
+                        "2s",
+                        "--warmup",
+                        "0s",
+                        "--quiet",
+                        "--out",
+                        runs.resolve("r.json").toString()));
         assertThat(rc).as(e.toString()).isZero();
     }
 
@@ -70,7 +90,9 @@ class ValidateDamagedRunTest {
         Files.copy(runs.resolve("r.json"), result);
         try (Stream<Path> s = Files.walk(runs.resolve("r"))) {
             for (Path p : s.toList()) {
-                Files.copy(p, dir.resolve("r").resolve(runs.resolve("r").relativize(p).toString()));
+                Files.copy(
+                        p,
+                        dir.resolve("r").resolve(runs.resolve("r").relativize(p).toString()));
             }
         }
         logs = dir.resolve("r/logs");
@@ -89,10 +111,15 @@ class ValidateDamagedRunTest {
         String before = Files.readString(result);
         assertThat(bg("validate", result.toString())).as(err.toString()).isEqualTo(Bg.FAILED);
         String o = out.toString();
-        assertThat(o).contains("Validation INCOMPLETE").contains(file).contains("NOT met (validation incomplete)")
+        assertThat(o)
+                .contains("Validation INCOMPLETE")
+                .contains(file)
+                .contains("NOT met (validation incomplete)")
                 .doesNotContainPattern("Unpredictable reads: [1-9]")
                 .contains("Not updated: " + result + " keeps the complete verdict it holds");
-        assertThat(err.toString()).contains("bg: error: validation incomplete: ").doesNotContain("Exception");
+        assertThat(err.toString())
+                .contains("bg: error: validation incomplete: ")
+                .doesNotContain("Exception");
         assertThat(Files.readString(result)).as("the good verdict stays").isEqualTo(before);
 
         out.getBuffer().setLength(0);
@@ -122,8 +149,12 @@ class ValidateDamagedRunTest {
             ch.truncate(to);
         }
         assertIncomplete("thread-00001.bglog");
-        assertThat(verdict().readsChecked()).as("its writes are lost, so no read can be checked").isZero();
-        assertThat(verdict().files()).singleElement().satisfies(p -> assertThat(p.offset()).isEqualTo(to));
+        assertThat(verdict().readsChecked())
+                .as("its writes are lost, so no read can be checked")
+                .isZero();
+        assertThat(verdict().files())
+                .singleElement()
+                .satisfies(p -> assertThat(p.offset()).isEqualTo(to));
     }
 
     @Test
@@ -131,7 +162,10 @@ class ValidateDamagedRunTest {
         Files.delete(logs.resolve("thread-00002.bglog"));
         assertIncomplete("thread-00002.bglog");
         assertThat(verdict().readsChecked()).isZero();
-        assertThat(verdict().files()).singleElement().extracting(Unpredictable.FileProblem::problem).asString()
+        assertThat(verdict().files())
+                .singleElement()
+                .extracting(Unpredictable.FileProblem::problem)
+                .asString()
                 .startsWith("missing; the run logged");
     }
 
@@ -147,7 +181,8 @@ class ValidateDamagedRunTest {
         Unpredictable.FileProblem p = verdict().files().get(0);
         long blockStart = at / 65_536 * 65_536;
         assertThat(p.offset()).isBetween(blockStart - 33, at);
-        assertThat(p.problem()).contains(String.format(Locale.ROOT, "bytes %,d to", blockStart))
+        assertThat(p.problem())
+                .contains(String.format(Locale.ROOT, "bytes %,d to", blockStart))
                 .contains("do not match the checksum the run recorded");
         assertThat(out.toString() + err).doesNotContain("Exception").doesNotContain("\tat ");
     }
@@ -160,7 +195,9 @@ class ValidateDamagedRunTest {
 
     @Test
     void intactLogsValidateCompletelyAndExitZero() throws Exception {
-        assertThat(bg("validate", dir.resolve("r").toString())).as(err.toString()).isZero();
+        assertThat(bg("validate", dir.resolve("r").toString()))
+                .as(err.toString())
+                .isZero();
         assertThat(out.toString()).contains("Unpredictable reads: 0 of").contains("Updated " + result);
         assertThat(verdict().verdictComplete()).isTrue();
         assertThat(verdict().files()).isEmpty();
@@ -173,8 +210,10 @@ class ValidateDamagedRunTest {
         int third = json.indexOf('\n', json.indexOf('\n') + 1) + 5;
         Files.writeString(result, json.substring(0, third));
         assertThat(bg("validate", result.toString())).isEqualTo(Bg.FAILED);
-        assertThat(err.toString()).contains("the verdict above was not recorded: " + result + " is not valid JSON at "
-                + "line 3, column").doesNotContain("Exception").doesNotContain("Source:");
+        assertThat(err.toString())
+                .contains("the verdict above was not recorded: " + result + " is not valid JSON at " + "line 3, column")
+                .doesNotContain("Exception")
+                .doesNotContain("Source:");
         out.getBuffer().setLength(0);
         assertThat(bg("compare", dir.toString())).isZero();
         assertThat(out.toString()).contains("(" + result + " is not valid JSON at line 3, column");
@@ -187,10 +226,24 @@ class ValidateDamagedRunTest {
     @Test
     void aRunWithoutLogsSaysWhy() throws Exception {
         Path off = dir.resolve("off.json");
-        assertThat(bg(with(GRAPH, "run", "--store", "memory", "-p", "memory.name=cli-nologs", "-p",
-                "validation=false", "--operations", "500", "--quiet", "--out", off.toString()))).isZero();
+        assertThat(bg(with(
+                        GRAPH,
+                        "run",
+                        "--store",
+                        "memory",
+                        "-p",
+                        "memory.name=cli-nologs",
+                        "-p",
+                        "validation=false",
+                        "--operations",
+                        "500",
+                        "--quiet",
+                        "--out",
+                        off.toString())))
+                .isZero();
         assertThat(bg("validate", off.toString())).isEqualTo(Bg.BAD_INPUT);
-        assertThat(err.toString()).contains("there are no validation logs to check")
+        assertThat(err.toString())
+                .contains("there are no validation logs to check")
                 .contains("made with validation=false");
         err.getBuffer().setLength(0);
         try (Stream<Path> s = Files.walk(logs)) {

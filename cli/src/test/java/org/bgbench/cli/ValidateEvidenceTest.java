@@ -33,11 +33,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * where it stops being readable.
  */
 class ValidateEvidenceTest {
-    private static final String[] GRAPH = {"-p", "usercount=300", "-p", "friendcountperuser=10", "-p",
-        "resourcecountperuser=2"};
+    private static final String[] GRAPH = {
+        "-p", "usercount=300", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2"
+    };
 
     @TempDir
     static Path runs;
+
     @TempDir
     Path dir;
 
@@ -65,10 +67,27 @@ class ValidateEvidenceTest {
         System.setProperty("bg.state.dir", runs.resolve("state").toString());
         for (String name : new String[] {"a", "b"}) {
             StringWriter e = new StringWriter();
-            int rc = Bg.run(new PrintWriter(new StringWriter(), true), new PrintWriter(e, true), with(GRAPH, "run",
-                    "--store", "memory", "-p", "memory.name=cli-evidence-" + name, "--workload", "high", "--threads",
-                    "4", "--duration", "2s", "--warmup", "0s", "--quiet", "--out", runs.resolve(name + ".json")
-                            .toString()));
+            int rc = Bg.run(
+                    new PrintWriter(new StringWriter(), true),
+                    new PrintWriter(e, true),
+                    with(
+                            GRAPH,
+                            "run",
+                            "--store",
+                            "memory",
+                            "-p",
+                            "memory.name=cli-evidence-" + name,
+                            "--workload",
+                            "high",
+                            "--threads",
+                            "4",
+                            "--duration",
+                            "2s",
+                            "--warmup",
+                            "0s",
+                            "--quiet",
+                            "--out",
+                            runs.resolve(name + ".json").toString()));
             assertThat(rc).as(e.toString()).isZero();
         }
         idA = RunEvidence.of(ResultJson.read(runs.resolve("a.json"))).runId();
@@ -107,10 +126,14 @@ class ValidateEvidenceTest {
         String before = Files.readString(result);
         assertThat(bg("validate", result.toString())).as(out + "\n" + err).isEqualTo(Bg.FAILED);
         String o = out.toString();
-        assertThat(o).contains("Validation INCOMPLETE").contains(file)
+        assertThat(o)
+                .contains("Validation INCOMPLETE")
+                .contains(file)
                 .doesNotContainPattern("Unpredictable reads: [1-9]")
                 .contains("Not updated: " + result + " keeps the complete verdict it holds");
-        assertThat(err.toString()).contains("bg: error: validation incomplete: ").contains(file)
+        assertThat(err.toString())
+                .contains("bg: error: validation incomplete: ")
+                .contains(file)
                 .doesNotContain("Exception");
         assertThat(Files.readString(result)).as("the complete verdict stays").isEqualTo(before);
         return err.toString();
@@ -118,9 +141,11 @@ class ValidateEvidenceTest {
 
     @Test
     void anotherRunsExpectedStateIsNamedNotJudged() throws Exception {
-        Files.copy(runs.resolve("b/expected.state"), run.resolve("expected.state"), StandardCopyOption.REPLACE_EXISTING);
-        assertThat(assertNamedNotJudged("expected.state")).contains(run.resolve("expected.state") + " was written by "
-                + "run " + idB + ", this result is run " + idA);
+        Files.copy(
+                runs.resolve("b/expected.state"), run.resolve("expected.state"), StandardCopyOption.REPLACE_EXISTING);
+        assertThat(assertNamedNotJudged("expected.state"))
+                .contains(run.resolve("expected.state") + " was written by " + "run " + idB + ", this result is run "
+                        + idA);
 
         out.getBuffer().setLength(0);
         assertThat(bg("validate", result.toString(), "--overwrite")).isEqualTo(Bg.FAILED);
@@ -136,8 +161,9 @@ class ValidateEvidenceTest {
         delete(run.resolve("logs"));
         Files.createDirectories(run.resolve("logs"));
         copyTree(runs.resolve("b/logs"), run.resolve("logs"));
-        assertThat(assertNamedNotJudged("manifest.txt")).contains(run.resolve("logs/manifest.txt") + " was written "
-                + "by run " + idB + ", this result is run " + idA);
+        assertThat(assertNamedNotJudged("manifest.txt"))
+                .contains(run.resolve("logs/manifest.txt") + " was written " + "by run " + idB + ", this result is run "
+                        + idA);
     }
 
     @Test
@@ -151,7 +177,8 @@ class ValidateEvidenceTest {
     @Test
     void withoutAResultTheLogsAndTheStateMustStillBeOneRun() throws Exception {
         Files.delete(result);
-        Files.copy(runs.resolve("b/expected.state"), run.resolve("expected.state"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(
+                runs.resolve("b/expected.state"), run.resolve("expected.state"), StandardCopyOption.REPLACE_EXISTING);
         assertThat(bg("validate", run.toString())).isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("expected.state was written by run " + idB + ", the logs by run " + idA);
     }
@@ -163,8 +190,8 @@ class ValidateEvidenceTest {
         assertThat(m.find()).isTrue();
         Files.writeString(result, json.substring(0, m.start(1)) + "99999.5" + json.substring(m.end(1)));
         String edited = Files.readString(result);
-        String line = result + ": its measured figures do not match the checksum it was written with (edited by "
-                + "hand?)";
+        String line =
+                result + ": its measured figures do not match the checksum it was written with (edited by " + "hand?)";
 
         assertThat(bg("validate", result.toString())).isEqualTo(Bg.FAILED);
         assertThat(err.toString()).contains("bg: error: " + line + "; the verdict above was not recorded in it");
@@ -173,7 +200,9 @@ class ValidateEvidenceTest {
         out.getBuffer().setLength(0);
         Files.copy(runs.resolve("b.json"), dir.resolve("b.json"));
         assertThat(bg("compare", dir.toString())).isZero();
-        assertThat(out.toString()).contains("! " + result).contains("(! " + line + ")")
+        assertThat(out.toString())
+                .contains("! " + result)
+                .contains("(! " + line + ")")
                 .doesNotContain("! " + dir.resolve("b.json"));
 
         err.getBuffer().setLength(0);
@@ -184,12 +213,16 @@ class ValidateEvidenceTest {
     @Test
     void anIntactRunValidatesAndComparesUnmarked() throws Exception {
         assertThat(bg("validate", result.toString())).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("Unpredictable reads: 0 of").contains("Updated " + result)
+        assertThat(out.toString())
+                .contains("Unpredictable reads: 0 of")
+                .contains("Updated " + result)
                 .doesNotContain("note:");
         out.getBuffer().setLength(0);
         assertThat(bg("compare", result.toString())).isZero();
         assertThat(out.toString()).doesNotContain("!");
-        assertThat(bg("validate", result.toString())).as("the rewritten result still matches").isZero();
+        assertThat(bg("validate", result.toString()))
+                .as("the rewritten result still matches")
+                .isZero();
     }
 
     @Test
@@ -197,15 +230,15 @@ class ValidateEvidenceTest {
         com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
         var tree = (com.fasterxml.jackson.databind.node.ObjectNode) m.readTree(result.toFile());
         tree.remove("checksum");
-        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("config")).remove(List.of("run_id",
-                "evidence"));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("config")).remove(List.of("run_id", "evidence"));
         Files.writeString(result, m.writerWithDefaultPrettyPrinter().writeValueAsString(tree));
 
         assertThat(bg("validate", result.toString())).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("note: " + result + " records no run id (a BG older than run ids wrote it)")
-                .contains("note: " + result + " carries no checksum of its figures").contains("Updated " + result);
-        assertThat(ResultChecksum.check(result))
-                .isEqualTo(ResultChecksum.Status.MATCHES);
+        assertThat(out.toString())
+                .contains("note: " + result + " records no run id (a BG older than run ids wrote it)")
+                .contains("note: " + result + " carries no checksum of its figures")
+                .contains("Updated " + result);
+        assertThat(ResultChecksum.check(result)).isEqualTo(ResultChecksum.Status.MATCHES);
         out.getBuffer().setLength(0);
         assertThat(bg("compare", result.toString())).isZero();
         assertThat(out.toString()).doesNotContain("!");
@@ -229,14 +262,19 @@ class ValidateEvidenceTest {
         String e = assertNamedNotJudged("expected.state");
         String wrote = String.format(Locale.ROOT, "; the run wrote %,d bytes", size);
         switch (how) {
-            case "cut" -> assertThat(e).containsPattern(Pattern.quote(f + " ends at byte "
-                    + String.format(Locale.ROOT, "%,d", size / 2)) + " inside (member \\d+'s record|the "
-                    + "record of share \\d+ of \\d+|the shares' header)" + Pattern.quote(wrote));
+            case "cut" ->
+                assertThat(e)
+                        .containsPattern(
+                                Pattern.quote(f + " ends at byte " + String.format(Locale.ROOT, "%,d", size / 2))
+                                        + " inside (member \\d+'s record|the "
+                                        + "record of share \\d+ of \\d+|the shares' header)" + Pattern.quote(wrote));
             case "header" -> assertThat(e).contains(f + " ends at byte 10 inside its header (the run's id)" + wrote);
             case "empty" -> assertThat(e).contains(f + " is empty (0 bytes)" + wrote);
             case "garbage" -> assertThat(e).contains(f + " is not a BG state file: it starts with bytes 68656c6c");
-            default -> assertThat(e).contains(String.format(Locale.ROOT, "%s has 3 bytes after the end of "
-                    + "the state, at byte %,d", f, size));
+            default ->
+                assertThat(e)
+                        .contains(String.format(
+                                Locale.ROOT, "%s has 3 bytes after the end of " + "the state, at byte %,d", f, size));
         }
         assertThat(e).doesNotContain(": null");
     }

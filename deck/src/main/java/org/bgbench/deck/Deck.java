@@ -37,6 +37,7 @@ import org.bgbench.store.StoreRegistry;
 public final class Deck implements AutoCloseable {
     /** uPlot's WebJar, served under {@code /uplot/}. */
     static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
+
     private static final String WEB = "org/bgbench/deck/web/";
     private final HttpServer server;
     private final String token;
@@ -86,7 +87,8 @@ public final class Deck implements AutoCloseable {
         this.results = new Results(c.runs());
         this.inputs = new JobInputs(stores, c.workDir(), results.root(), allow.external());
         this.jobs = new Jobs(c.bg(), c.workDir(), results.root());
-        this.live = new LiveFeed(results.root(), () -> jobs.all().stream().map(Jobs::summary).toList());
+        this.live = new LiveFeed(
+                results.root(), () -> jobs.all().stream().map(Jobs::summary).toList());
         this.server = HttpServer.create(c.bind(), 64);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/", this::handle);
@@ -99,23 +101,26 @@ public final class Deck implements AutoCloseable {
     }
 
     public static Deck start(Config c, Allow allow, StoreRegistry stores) throws IOException {
-        return new Deck(c, allow, stores, new Throttle(Throttle.BASE, Throttle.MAX, Throttle.MAX_SOURCES, "token", line -> { }));
+        return new Deck(
+                c, allow, stores, new Throttle(Throttle.BASE, Throttle.MAX, Throttle.MAX_SOURCES, "token", line -> {}));
     }
 
     /** A deck whose backoff after a wrong token is {@code backoff}, for tests that must not depend on timing. */
     static Deck start(Config c, Allow allow, StoreRegistry stores, Duration backoff) throws IOException {
-        return new Deck(c, allow, stores, new Throttle(backoff, backoff, Throttle.MAX_SOURCES, "token", line -> { }));
+        return new Deck(c, allow, stores, new Throttle(backoff, backoff, Throttle.MAX_SOURCES, "token", line -> {}));
     }
 
     /** The address to open, with the token (printed once by {@code bg deck}). */
     public URI uri() {
         InetSocketAddress a = server.getAddress();
-        String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getAddress().getHostAddress();
+        String host = a.getAddress().isAnyLocalAddress()
+                ? "127.0.0.1"
+                : a.getAddress().getHostAddress();
         if (host.contains(":")) {
             host = "[" + host + "]";
         }
-        return URI.create("http://" + host + ":" + a.getPort() + "/?token="
-                + URLEncoder.encode(token, StandardCharsets.UTF_8));
+        return URI.create(
+                "http://" + host + ":" + a.getPort() + "/?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
     }
 
     /** The token every request must carry. */
@@ -145,7 +150,8 @@ public final class Deck implements AutoCloseable {
                 Http.error(ex, 405, "GET or POST");
                 return;
             }
-            if (method.equals("GET") && (path.equals("/") || path.equals("/index.html"))
+            if (method.equals("GET")
+                    && (path.equals("/") || path.equals("/index.html"))
                     && Http.query(ex).containsKey("token")) {
                 // the cookie is set: the token leaves the address bar and the browser's history
                 ex.getResponseHeaders().set("Location", "/");
@@ -174,8 +180,12 @@ public final class Deck implements AutoCloseable {
             case "/api/forms" -> Http.json(ex, 200, Forms.describe(stores));
             case "/api/mix" -> {
                 Map<String, Double> mix = new LinkedHashMap<>();
-                Http.body(ex, Map.class).forEach((k, v) -> mix.put(String.valueOf(k), v instanceof Number n
-                        ? n.doubleValue() : v == null || String.valueOf(v).isBlank() ? null : parse(k, v)));
+                Http.body(ex, Map.class)
+                        .forEach((k, v) -> mix.put(
+                                String.valueOf(k),
+                                v instanceof Number n
+                                        ? n.doubleValue()
+                                        : v == null || String.valueOf(v).isBlank() ? null : parse(k, v)));
                 Http.json(ex, 200, Forms.checkMix(mix));
             }
             case "/api/jobs" -> {
@@ -185,7 +195,8 @@ public final class Deck implements AutoCloseable {
                         inputs.check(request);
                     } catch (IllegalArgumentException e) {
                         // one line naming the setting or option the deck does not pass on, marked on the form
-                        String field = e.getMessage().substring(0, Math.max(0, e.getMessage().indexOf(": ")));
+                        String field = e.getMessage()
+                                .substring(0, Math.max(0, e.getMessage().indexOf(": ")));
                         Http.json(ex, 400, Map.of("error", e.getMessage(), "field", field));
                         return;
                     }
@@ -209,8 +220,12 @@ public final class Deck implements AutoCloseable {
             case "/api/csv" -> {
                 String p = Http.query(ex).get("path");
                 String csv = results.csv(p); // refuses a missing path or one outside the runs directory
-                ex.getResponseHeaders().set("Content-Disposition", "attachment; filename=\""
-                        + Results.sibling(Path.of(p).getFileName(), ".csv").getFileName() + "\"");
+                ex.getResponseHeaders()
+                        .set(
+                                "Content-Disposition",
+                                "attachment; filename=\""
+                                        + Results.sibling(Path.of(p).getFileName(), ".csv")
+                                                .getFileName() + "\"");
                 Http.text(ex, 200, "text/csv; charset=utf-8", csv);
             }
             case "/api/live" -> {

@@ -13,11 +13,11 @@ public final class DeckToken {
     public static final int MIN_LENGTH = 16;
     /** Random bytes of a generated token (192 bits, 32 characters). */
     private static final int GENERATED_BYTES = 24;
+
     private static final Pattern CHARACTERS = Pattern.compile("[A-Za-z0-9._~+/=-]+");
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private DeckToken() {
-    }
+    private DeckToken() {}
 
     /** A new random token, URL-safe Base64 without padding. */
     public static String generate() {

@@ -26,6 +26,7 @@ import org.bgbench.runner.guard.Throttle;
 final class Gate {
     /** The header the deck's page sends with every POST. */
     static final String HEADER = "X-Bg-Deck";
+
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(?:\\.\\d{1,3}){3}");
     private static final Pattern IPV6 = Pattern.compile("[0-9a-f:.]*:[0-9a-f:.]*(?:%[\\w.-]+)?");
     private static final Pattern PORT = Pattern.compile("(?::\\d{1,5})?");
@@ -37,13 +38,13 @@ final class Gate {
     private final String cookie;
 
     /** Why a request is not served. */
-    record Refusal(int status, String message) {
-    }
+    record Refusal(int status, String message) {}
 
     Gate(InetAddress bound, String token, Set<String> names, Throttle throttle) {
         this.bound = bound;
         this.token = token.getBytes(StandardCharsets.UTF_8);
-        this.names = Set.copyOf(names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList());
+        this.names =
+                Set.copyOf(names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList());
         this.throttle = throttle;
         byte[] id = new byte[6];
         new SecureRandom().nextBytes(id);
@@ -54,13 +55,18 @@ final class Gate {
     Refusal check(HttpExchange ex) throws IOException {
         String host = ex.getRequestHeaders().getFirst("Host");
         if (!hostAllowed(host)) {
-            return new Refusal(403, "Host: '" + shorten(host) + "' is not an address this deck listens on (a page "
-                    + "of another site cannot drive it); start the deck with --allow-host NAME to accept a name");
+            return new Refusal(
+                    403,
+                    "Host: '" + shorten(host) + "' is not an address this deck listens on (a page "
+                            + "of another site cannot drive it); start the deck with --allow-host NAME to accept a name");
         }
         String origin = ex.getRequestHeaders().getFirst("Origin");
         String site = ex.getRequestHeaders().getFirst("Sec-Fetch-Site");
-        if ((origin != null && !origin.equalsIgnoreCase("http://" + host) && !origin.equalsIgnoreCase("https://" + host))
-                || "cross-site".equals(site) || "same-site".equals(site)) {
+        if ((origin != null
+                        && !origin.equalsIgnoreCase("http://" + host)
+                        && !origin.equalsIgnoreCase("https://" + host))
+                || "cross-site".equals(site)
+                || "same-site".equals(site)) {
             return new Refusal(403, "requests to the deck must come from the deck's own page");
         }
         String given = Http.query(ex).get("token");
@@ -85,8 +91,10 @@ final class Gate {
         if (wait > 0) {
             long seconds = Math.max(1, (wait + 999_999_999L) / 1_000_000_000L);
             ex.getResponseHeaders().set("Retry-After", Long.toString(seconds));
-            return new Refusal(429, "wrong tokens came from " + from.getHostAddress() + ": its requests are not "
-                    + "looked at for " + seconds + " s");
+            return new Refusal(
+                    429,
+                    "wrong tokens came from " + from.getHostAddress() + ": its requests are not " + "looked at for "
+                            + seconds + " s");
         }
         // Comparing digests in constant time reveals neither the token's bytes nor its length.
         if (!MessageDigest.isEqual(sha256(given.getBytes(StandardCharsets.UTF_8)), sha256(token))) {
@@ -94,13 +102,18 @@ final class Gate {
             return new Refusal(401, "wrong token: open the address 'bg deck' printed");
         }
         throttle.accepted(from, now);
-        if (fromCookie && ex.getRequestMethod().equals("POST") && ex.getRequestHeaders().getFirst(HEADER) == null) {
+        if (fromCookie
+                && ex.getRequestMethod().equals("POST")
+                && ex.getRequestHeaders().getFirst(HEADER) == null) {
             return new Refusal(403, "requests that start commands must come from the deck's own page");
         }
         if (fromQuery) {
             // only the right token becomes the cookie: a link with any other value must not set one
-            ex.getResponseHeaders().add("Set-Cookie", cookie + "=" + new String(token, StandardCharsets.UTF_8)
-                    + "; Path=/; HttpOnly; SameSite=Strict");
+            ex.getResponseHeaders()
+                    .add(
+                            "Set-Cookie",
+                            cookie + "=" + new String(token, StandardCharsets.UTF_8)
+                                    + "; Path=/; HttpOnly; SameSite=Strict");
         }
         return null;
     }
@@ -193,5 +206,4 @@ final class Gate {
             throw new IllegalStateException(e);
         }
     }
-
 }

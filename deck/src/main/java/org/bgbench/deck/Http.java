@@ -16,8 +16,7 @@ final class Http {
     /** Largest request body the deck reads (forms are a few KB). */
     private static final int MAX_BODY = 1 << 20;
 
-    private Http() {
-    }
+    private Http() {}
 
     static Map<String, String> query(HttpExchange ex) {
         Map<String, String> q = new LinkedHashMap<>();

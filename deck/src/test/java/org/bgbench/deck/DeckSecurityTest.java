@@ -36,8 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("server")
 class DeckSecurityTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+
     @TempDir
     Path dir;
+
     Path runs;
     Deck deck;
     HttpClient http;
@@ -46,7 +48,8 @@ class DeckSecurityTest {
     void start() throws Exception {
         runs = Files.createDirectories(dir.resolve("runs"));
         // a null token: the deck makes one; "true" stands in for bg, so a job that is started ends at once
-        deck = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir, List.of("true")),
+        deck = Deck.start(
+                new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir, List.of("true")),
                 StoreRegistry.discover());
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     }
@@ -70,7 +73,8 @@ class DeckSecurityTest {
     }
 
     private HttpResponse<String> job(Deck d, Map<String, Object> request) throws Exception {
-        return send(HttpRequest.newBuilder(at(d, "/api/jobs")).header("Authorization", "Bearer " + d.token())
+        return send(HttpRequest.newBuilder(at(d, "/api/jobs"))
+                .header("Authorization", "Bearer " + d.token())
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(request))));
     }
 
@@ -81,32 +85,56 @@ class DeckSecurityTest {
     @Test
     void aPageOfAnotherHostCannotDriveTheDeckEvenWithItsOrigin() throws Exception {
         String rebound = "attacker.example:" + deck.port();
-        HttpResponse<String> list = send(HttpRequest.newBuilder(at(deck, "/api/jobs")).header("Host", rebound)
-                .header("Origin", "http://" + rebound).header("Authorization", "Bearer " + deck.token()));
+        HttpResponse<String> list = send(HttpRequest.newBuilder(at(deck, "/api/jobs"))
+                .header("Host", rebound)
+                .header("Origin", "http://" + rebound)
+                .header("Authorization", "Bearer " + deck.token()));
         assertThat(list.statusCode()).isEqualTo(403);
         assertThat(error(list)).startsWith("Host: 'attacker.example:").contains("--allow-host");
-        HttpResponse<String> started = send(HttpRequest.newBuilder(at(deck, "/api/jobs")).header("Host", rebound)
-                .header("Origin", "http://" + rebound).header("Authorization", "Bearer " + deck.token())
+        HttpResponse<String> started = send(HttpRequest.newBuilder(at(deck, "/api/jobs"))
+                .header("Host", rebound)
+                .header("Origin", "http://" + rebound)
+                .header("Authorization", "Bearer " + deck.token())
                 .POST(HttpRequest.BodyPublishers.ofString("{\"command\":\"load\",\"store\":\"memory\"}")));
         assertThat(started.statusCode()).isEqualTo(403);
         assertThat(deck.jobs().all()).isEmpty();
 
         // the deck's own addresses, and a name given to it, are served
         for (String host : List.of("127.0.0.1:" + deck.port(), "localhost:" + deck.port(), "127.0.0.1:9000")) {
-            assertThat(send(HttpRequest.newBuilder(at(deck, "/api/runs")).header("Host", host)
-                    .header("Authorization", "Bearer " + deck.token())).statusCode()).as(host).isEqualTo(200);
+            assertThat(send(HttpRequest.newBuilder(at(deck, "/api/runs"))
+                                    .header("Host", host)
+                                    .header("Authorization", "Bearer " + deck.token()))
+                            .statusCode())
+                    .as(host)
+                    .isEqualTo(200);
         }
-        for (String host : List.of("127.0.0.2:" + deck.port(), "bench.example:" + deck.port(), "localhost.:1",
-                "127.0.0.1:x", "[::1]:" + deck.port())) {
-            assertThat(send(HttpRequest.newBuilder(at(deck, "/api/runs")).header("Host", host)
-                    .header("Authorization", "Bearer " + deck.token())).statusCode()).as(host).isEqualTo(403);
+        for (String host : List.of(
+                "127.0.0.2:" + deck.port(),
+                "bench.example:" + deck.port(),
+                "localhost.:1",
+                "127.0.0.1:x",
+                "[::1]:" + deck.port())) {
+            assertThat(send(HttpRequest.newBuilder(at(deck, "/api/runs"))
+                                    .header("Host", host)
+                                    .header("Authorization", "Bearer " + deck.token()))
+                            .statusCode())
+                    .as(host)
+                    .isEqualTo(403);
         }
-        try (Deck named = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir,
-                List.of("true")), new Deck.Allow(List.of("Bench.Example"), false), StoreRegistry.discover())) {
-            assertThat(send(HttpRequest.newBuilder(at(named, "/api/runs")).header("Host", "bench.example:80")
-                    .header("Authorization", "Bearer " + named.token())).statusCode()).isEqualTo(200);
-            assertThat(send(HttpRequest.newBuilder(at(named, "/api/runs")).header("Host", "other.example")
-                    .header("Authorization", "Bearer " + named.token())).statusCode()).isEqualTo(403);
+        try (Deck named = Deck.start(
+                new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir, List.of("true")),
+                new Deck.Allow(List.of("Bench.Example"), false),
+                StoreRegistry.discover())) {
+            assertThat(send(HttpRequest.newBuilder(at(named, "/api/runs"))
+                                    .header("Host", "bench.example:80")
+                                    .header("Authorization", "Bearer " + named.token()))
+                            .statusCode())
+                    .isEqualTo(200);
+            assertThat(send(HttpRequest.newBuilder(at(named, "/api/runs"))
+                                    .header("Host", "other.example")
+                                    .header("Authorization", "Bearer " + named.token()))
+                            .statusCode())
+                    .isEqualTo(403);
         }
     }
 
@@ -117,8 +145,11 @@ class DeckSecurityTest {
         HttpResponse<String> none = send(HttpRequest.newBuilder(at(deck, "/api/runs")));
         assertThat(none.statusCode()).isEqualTo(401);
         assertThat(error(none)).contains("token");
-        assertThat(send(HttpRequest.newBuilder(at(deck, "/api/jobs")).POST(HttpRequest.BodyPublishers.ofString(
-                "{\"command\":\"load\",\"store\":\"memory\"}"))).statusCode()).isEqualTo(401);
+        assertThat(send(HttpRequest.newBuilder(at(deck, "/api/jobs"))
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "{\"command\":\"load\",\"store\":\"memory\"}")))
+                        .statusCode())
+                .isEqualTo(401);
         assertThat(deck.jobs().all()).isEmpty();
 
         // the printed address sets the cookie and sends the browser on without the token in its address bar
@@ -126,34 +157,46 @@ class DeckSecurityTest {
         assertThat(page.statusCode()).isEqualTo(303);
         assertThat(page.headers().firstValue("Location")).contains("/");
         String cookie = page.headers().firstValue("Set-Cookie").orElseThrow();
-        assertThat(cookie).contains("=" + deck.token() + ";").contains("HttpOnly").contains("SameSite=Strict");
+        assertThat(cookie)
+                .contains("=" + deck.token() + ";")
+                .contains("HttpOnly")
+                .contains("SameSite=Strict");
         String pair = cookie.substring(0, cookie.indexOf(';'));
-        assertThat(send(HttpRequest.newBuilder(at(deck, "/")).header("Cookie", pair)).statusCode()).isEqualTo(200);
+        assertThat(send(HttpRequest.newBuilder(at(deck, "/")).header("Cookie", pair))
+                        .statusCode())
+                .isEqualTo(200);
         // a POST with the cookie alone (a form another page submits) is refused; the page's header lets it through
-        HttpRequest.Builder mix = HttpRequest.newBuilder(at(deck, "/api/mix")).header("Cookie", pair)
+        HttpRequest.Builder mix = HttpRequest.newBuilder(at(deck, "/api/mix"))
+                .header("Cookie", pair)
                 .POST(HttpRequest.BodyPublishers.ofString("{\"VP\":100}"));
         assertThat(send(mix).statusCode()).isEqualTo(403);
         assertThat(send(mix.header(Gate.HEADER, "1")).statusCode()).isEqualTo(200);
 
         for (String token : new String[] {"fifteen-chars-x", "", "sixteen characters"}) {
-            assertThatThrownBy(() -> new Deck.Config(new InetSocketAddress("127.0.0.1", 0), token, runs, dir,
-                    List.of("true"))).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--token:");
+            assertThatThrownBy(() ->
+                            new Deck.Config(new InetSocketAddress("127.0.0.1", 0), token, runs, dir, List.of("true")))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("--token:");
         }
-        assertThatThrownBy(() -> new Deck.Config(new InetSocketAddress("127.0.0.1", 0), "fifteen-chars-x", runs,
-                dir, List.of("true"))).hasMessageContaining("has 15 characters; at least 16 are needed");
+        assertThatThrownBy(() -> new Deck.Config(
+                        new InetSocketAddress("127.0.0.1", 0), "fifteen-chars-x", runs, dir, List.of("true")))
+                .hasMessageContaining("has 15 characters; at least 16 are needed");
     }
 
     @Test
     void wrongTokensFromAnAddressAreThrottledOthersAreNot() throws Exception {
-        try (Deck slow = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir,
-                List.of("true")), Deck.Allow.NONE, StoreRegistry.discover(), Duration.ofMinutes(10))) {
-            HttpResponse<String> wrong = send(HttpRequest.newBuilder(at(slow, "/api/runs"))
-                    .header("Authorization", "Bearer " + "x".repeat(32)));
+        try (Deck slow = Deck.start(
+                new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir, List.of("true")),
+                Deck.Allow.NONE,
+                StoreRegistry.discover(),
+                Duration.ofMinutes(10))) {
+            HttpResponse<String> wrong = send(
+                    HttpRequest.newBuilder(at(slow, "/api/runs")).header("Authorization", "Bearer " + "x".repeat(32)));
             assertThat(wrong.statusCode()).isEqualTo(401);
             assertThat(error(wrong)).startsWith("wrong token");
             // within the backoff the address's requests are not looked at, not even one with the right token
-            HttpResponse<String> next = send(HttpRequest.newBuilder(at(slow, "/api/runs"))
-                    .header("Authorization", "Bearer " + slow.token()));
+            HttpResponse<String> next = send(
+                    HttpRequest.newBuilder(at(slow, "/api/runs")).header("Authorization", "Bearer " + slow.token()));
             assertThat(next.statusCode()).isEqualTo(429);
             assertThat(next.headers().firstValue("Retry-After")).contains("600");
             assertThat(error(next)).contains("127.0.0.1").contains("600 s");
@@ -175,42 +218,75 @@ class DeckSecurityTest {
         refused.put("sqlite.file", outside.resolve("bg.sqlite").toString());
         for (Map.Entry<String, String> e : refused.entrySet()) {
             String store = e.getKey().substring(0, e.getKey().indexOf('.'));
-            HttpResponse<String> r = job(deck, Map.of("command", "load", "store", store, "settings",
-                    Map.of(e.getKey(), e.getValue())));
+            HttpResponse<String> r =
+                    job(deck, Map.of("command", "load", "store", store, "settings", Map.of(e.getKey(), e.getValue())));
             assertThat(r.statusCode()).as(e.getKey()).isEqualTo(400);
-            assertThat(error(r)).as(e.getKey()).startsWith(e.getKey() + ": ").contains("--allow-external")
+            assertThat(error(r))
+                    .as(e.getKey())
+                    .startsWith(e.getKey() + ": ")
+                    .contains("--allow-external")
                     .doesNotContain("\n");
             assertThat(JSON.readTree(r.body()).path("field").asText()).isEqualTo(e.getKey());
         }
         for (String file : List.of("../outside/bg.sqlite", "link/bg.sqlite", "runs/link/bg.sqlite")) {
-            HttpResponse<String> r = job(deck, Map.of("command", "load", "store", "sqlite", "settings",
-                    Map.of("sqlite.file", file)));
+            HttpResponse<String> r =
+                    job(deck, Map.of("command", "load", "store", "sqlite", "settings", Map.of("sqlite.file", file)));
             assertThat(r.statusCode()).as(file).isEqualTo(400);
-            assertThat(error(r)).as(file).startsWith("sqlite.file: '" + file + "' ")
+            assertThat(error(r))
+                    .as(file)
+                    .startsWith("sqlite.file: '" + file + "' ")
                     .containsAnyOf("is outside the runs directory", "leads out of the runs directory");
         }
-        HttpResponse<String> workload = job(deck, Map.of("command", "run", "store", "memory", "workload",
-                "/etc/passwd"));
+        HttpResponse<String> workload =
+                job(deck, Map.of("command", "run", "store", "memory", "workload", "/etc/passwd"));
         assertThat(error(workload)).startsWith("--workload: '/etc/passwd' is outside the runs directory");
-        HttpResponse<String> key = job(deck, Map.of("command", "load", "store", "memory", "graph",
-                Map.of("usercount=1 -p jdbc.driver-jar", "x")));
+        HttpResponse<String> key = job(
+                deck,
+                Map.of("command", "load", "store", "memory", "graph", Map.of("usercount=1 -p jdbc.driver-jar", "x")));
         assertThat(error(key)).startsWith("graph: 'usercount=1 -p jdbc.driver-jar' is not a key");
         assertThat(deck.jobs().all()).isEmpty();
 
         // what stays under the runs directory, a built-in dialect and a named mix are passed on
-        HttpResponse<String> inside = job(deck, Map.of("command", "run", "store", "sqlite", "workload", "high",
-                "settings", Map.of("sqlite.file", "runs/bg.sqlite")));
+        HttpResponse<String> inside = job(
+                deck,
+                Map.of(
+                        "command",
+                        "run",
+                        "store",
+                        "sqlite",
+                        "workload",
+                        "high",
+                        "settings",
+                        Map.of("sqlite.file", "runs/bg.sqlite")));
         assertThat(inside.statusCode()).as(inside.body()).isEqualTo(200);
-        HttpResponse<String> jdbc = job(deck, Map.of("command", "run", "store", "jdbc", "workload", "high",
-                "settings", Map.of("jdbc.url", "jdbc:sqlite:runs/bg.sqlite", "jdbc.dialect", "sqlite")));
+        HttpResponse<String> jdbc = job(
+                deck,
+                Map.of(
+                        "command",
+                        "run",
+                        "store",
+                        "jdbc",
+                        "workload",
+                        "high",
+                        "settings",
+                        Map.of("jdbc.url", "jdbc:sqlite:runs/bg.sqlite", "jdbc.dialect", "sqlite")));
         assertThat(jdbc.statusCode()).as(jdbc.body()).isEqualTo(200);
-        HttpResponse<String> unknown = job(deck, Map.of("command", "run", "store", "sqlite", "settings",
-                Map.of("sqlite.fille", "runs/x.sqlite")));
+        HttpResponse<String> unknown = job(
+                deck, Map.of("command", "run", "store", "sqlite", "settings", Map.of("sqlite.fille", "runs/x.sqlite")));
         assertThat(error(unknown)).startsWith("sqlite.fille: the sqlite store declares no such setting");
-        try (Deck open = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir,
-                List.of("true")), new Deck.Allow(List.of(), true), StoreRegistry.discover())) {
-            HttpResponse<String> allowed = job(open, Map.of("command", "load", "store", "jdbc", "settings",
-                    Map.of("jdbc.driver-maven", "com.h2database:h2:2.2.224", "sqlite.file", "../outside/x")));
+        try (Deck open = Deck.start(
+                new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir, List.of("true")),
+                new Deck.Allow(List.of(), true),
+                StoreRegistry.discover())) {
+            HttpResponse<String> allowed = job(
+                    open,
+                    Map.of(
+                            "command",
+                            "load",
+                            "store",
+                            "jdbc",
+                            "settings",
+                            Map.of("jdbc.driver-maven", "com.h2database:h2:2.2.224", "sqlite.file", "../outside/x")));
             assertThat(allowed.statusCode()).as(allowed.body()).isEqualTo(200);
             assertThat(JSON.readTree(allowed.body()).path("args").toString())
                     .contains("jdbc.driver-maven=com.h2database:h2:2.2.224");
@@ -220,14 +296,29 @@ class DeckSecurityTest {
     @Test
     void theJobListNeverShowsPasswordsSecretsOrTokens() throws Exception {
         // bash stands in for bg and prints its arguments, as a command echoing its input would
-        try (Deck echo = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir,
-                List.of("bash", "-c", "echo \"$@\"", "bg")), StoreRegistry.discover())) {
+        try (Deck echo = Deck.start(
+                new Deck.Config(
+                        new InetSocketAddress("127.0.0.1", 0),
+                        null,
+                        runs,
+                        dir,
+                        List.of("bash", "-c", "echo \"$@\"", "bg")),
+                StoreRegistry.discover())) {
             Map<String, String> settings = new LinkedHashMap<>();
             settings.put("postgres.password", "hunter2-pass");
             settings.put("postgres.read-urls", "jdbc:postgresql://bg:uri-pass-9@127.0.0.1:5433/bg");
             settings.put("postgres.url", "jdbc:postgresql://127.0.0.1/bg?user=bg&password=url-pass-7");
-            HttpResponse<String> r = job(echo, Map.of("command", "run", "store", "postgres", "settings", settings,
-                    "options", Map.of("--secret", "sixteen-secret-chars")));
+            HttpResponse<String> r = job(
+                    echo,
+                    Map.of(
+                            "command",
+                            "run",
+                            "store",
+                            "postgres",
+                            "settings",
+                            settings,
+                            "options",
+                            Map.of("--secret", "sixteen-secret-chars")));
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
             Job j = echo.jobs().get(JSON.readTree(r.body()).path("id").asInt());
             long deadline = System.nanoTime() + 20_000_000_000L;
@@ -236,29 +327,39 @@ class DeckSecurityTest {
             }
             assertThat(String.join(" ", j.lines())).contains("hunter2-pass"); // the command got the real values
             String list = send(HttpRequest.newBuilder(at(echo, "/api/jobs"))
-                    .header("Authorization", "Bearer " + echo.token())).body();
+                            .header("Authorization", "Bearer " + echo.token()))
+                    .body();
             for (String secret : List.of("hunter2-pass", "uri-pass-9", "url-pass-7", "sixteen-secret-chars")) {
                 assertThat(list).doesNotContain(secret);
                 assertThat(r.body()).doesNotContain(secret);
             }
             JsonNode args = JSON.readTree(list).get(0).path("args");
-            assertThat(args.toString()).contains("postgres.password=****").contains("postgresql://bg:****@127.0.0.1")
-                    .contains("password=****").contains("--secret=****");
+            assertThat(args.toString())
+                    .contains("postgres.password=****")
+                    .contains("postgresql://bg:****@127.0.0.1")
+                    .contains("password=****")
+                    .contains("--secret=****");
         }
     }
 
     @Test
     void aLinkOutOfTheRunsDirectoryIsNotFollowed() throws Exception {
         Path outside = Files.createDirectories(dir.resolve("outside"));
-        Files.writeString(outside.resolve("run.json"), "{\"total\":{},\"series\":[{\"second\":1}],"
-                + "\"store\":{\"name\":\"OUTSIDE-SECRET\"}}");
+        Files.writeString(
+                outside.resolve("run.json"),
+                "{\"total\":{},\"series\":[{\"second\":1}]," + "\"store\":{\"name\":\"OUTSIDE-SECRET\"}}");
         Files.writeString(outside.resolve("rating.json"), "{\"store\":\"OUTSIDE-SECRET\"}");
         Files.createSymbolicLink(runs.resolve("out.json"), outside.resolve("run.json"));
         Files.createSymbolicLink(runs.resolve("rate-out"), outside);
         Files.createDirectories(runs.resolve("rate-in"));
         Files.createSymbolicLink(runs.resolve("rate-in/rating.json"), outside.resolve("rating.json"));
-        for (String path : List.of("/files/out.json", "/files/rate-out/run.json", "/api/result?path=out.json",
-                "/api/csv?path=out.json", "/api/result?path=rate-out", "/api/result?path=rate-in",
+        for (String path : List.of(
+                "/files/out.json",
+                "/files/rate-out/run.json",
+                "/api/result?path=out.json",
+                "/api/csv?path=out.json",
+                "/api/result?path=rate-out",
+                "/api/result?path=rate-in",
                 "/files/rate-in/rating.json")) {
             HttpResponse<String> r = get(path);
             assertThat(r.statusCode()).as(path).isIn(400, 404);
@@ -266,7 +367,9 @@ class DeckSecurityTest {
         }
         HttpResponse<String> list = get("/api/runs");
         assertThat(list.statusCode()).isEqualTo(200);
-        assertThat(list.body()).doesNotContain("OUTSIDE-SECRET").doesNotContain("out.json")
+        assertThat(list.body())
+                .doesNotContain("OUTSIDE-SECRET")
+                .doesNotContain("out.json")
                 .doesNotContain("rate-out");
     }
 
@@ -276,8 +379,12 @@ class DeckSecurityTest {
         Files.writeString(runs.resolve("key.txt"), "PRIVATE-KEY-TEXT");
         Files.createDirectories(runs.resolve("rate-x"));
         Files.writeString(runs.resolve("rate-x/rating.json"), "PRIVATE-RATING {");
-        for (String path : List.of("/api/result?path=notes.json", "/api/csv?path=notes.json",
-                "/api/result?path=key.txt", "/api/csv?path=key.txt", "/api/result?path=rate-x")) {
+        for (String path : List.of(
+                "/api/result?path=notes.json",
+                "/api/csv?path=notes.json",
+                "/api/result?path=key.txt",
+                "/api/csv?path=key.txt",
+                "/api/result?path=rate-x")) {
             HttpResponse<String> r = get(path);
             assertThat(r.statusCode()).as(path).isEqualTo(400);
             assertThat(error(r)).as(path).startsWith("path: ").contains("is not a JSON file BG wrote");
@@ -293,8 +400,9 @@ class DeckSecurityTest {
         try (Socket s = new Socket(InetAddress.getByName("127.0.0.1"), d.port(), InetAddress.getByName(from), 0)) {
             s.setSoTimeout(20_000);
             OutputStream o = s.getOutputStream();
-            o.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + d.port() + "\r\nAuthorization: Bearer "
-                    + token + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            o.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + d.port() + "\r\nAuthorization: Bearer " + token
+                            + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             o.flush();
             return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }

@@ -36,12 +36,10 @@ public final class Emulator {
     /** Where arrivals are recorded when the caller gave no place: nowhere. */
     static final ArrivalRecorder NO_ARRIVALS = new ArrivalRecorder() {
         @Override
-        public void started(int phase, long delayNanos, boolean queued) {
-        }
+        public void started(int phase, long delayNanos, boolean queued) {}
 
         @Override
-        public void service(int kind, long nanos) {
-        }
+        public void service(int kind, long nanos) {}
     };
 
     private final DataStore store;
@@ -54,14 +52,18 @@ public final class Emulator {
     private final RunPhases phases;
     private final RunContext context;
     private IntFunction<? extends ValidationLog> logs;
-    private Runnable beforeFirstAction = () -> { };
+    private Runnable beforeFirstAction = () -> {};
     private IntFunction<? extends ArrivalRecorder> arrivalRecorders = t -> NO_ARRIVALS;
 
     /**
      * @param recorders gives each thread (by index) where to record; called once per thread
      */
-    public Emulator(DataStore store, GraphState state, Workload workload, EmulatorConfig config,
-                    IntFunction<ActionRecorder> recorders) {
+    public Emulator(
+            DataStore store,
+            GraphState state,
+            Workload workload,
+            EmulatorConfig config,
+            IntFunction<ActionRecorder> recorders) {
         // Bad input is refused before anything is sized by it.
         check(config, state.graph().members(), store);
         this.store = store;
@@ -72,8 +74,8 @@ public final class Emulator {
         this.errors = new StoreErrors(Math.max(1000, 20L * config.threads()), this::abort);
         this.inFlight = new InFlight(config.threads());
         this.threads = new ThreadStrategy(config.members().threadKind(), config.threads(), store);
-        this.context = new RunContext(state, workload, config, new MemberLocks(graph.members()), phases,
-                threads.yieldBetweenRequests());
+        this.context = new RunContext(
+                state, workload, config, new MemberLocks(graph.members()), phases, threads.yieldBetweenRequests());
     }
 
     /**
@@ -83,8 +85,10 @@ public final class Emulator {
      */
     public static void check(EmulatorConfig config, int members, DataStore store) {
         if (config.members().uniqueSocialites() && config.threads() > members) {
-            throw new InvalidParameterException("--threads", "T=" + config.threads()
-                    + " exceeds the " + members + " members; with unique socialites each thread needs its own member");
+            throw new InvalidParameterException(
+                    "--threads",
+                    "T=" + config.threads() + " exceeds the " + members
+                            + " members; with unique socialites each thread needs its own member");
         }
     }
 
@@ -166,7 +170,7 @@ public final class Emulator {
      * once, when the measured period starts (the caller resets its measurements there).
      */
     public RunOutcome run(Runnable warmupEnded) {
-        return run(warmupEnded, () -> { });
+        return run(warmupEnded, () -> {});
     }
 
     /**
@@ -178,8 +182,8 @@ public final class Emulator {
      */
     public RunOutcome run(Runnable warmupEnded, Runnable periodEnded) {
         int count = config.threads();
-        AtomicLong remaining = new AtomicLong(config.length().operations() > 0 ? config.length().operations()
-                : Long.MAX_VALUE);
+        AtomicLong remaining = new AtomicLong(
+                config.length().operations() > 0 ? config.length().operations() : Long.MAX_VALUE);
         AtomicInteger running = new AtomicInteger(count);
         // Counted down as each member ends, so a run of N requests ends the moment its last member does, not at the
         // next poll (which made a short run's measured period up to 50 ms too long).
@@ -305,7 +309,14 @@ public final class Emulator {
             if (phases.stop || phases.abortReason() != null) {
                 return;
             }
-            MeasuredSession measured = new MeasuredSession(session, graph, rec, log, errors, inFlight, index,
+            MeasuredSession measured = new MeasuredSession(
+                    session,
+                    graph,
+                    rec,
+                    log,
+                    errors,
+                    inFlight,
+                    index,
                     config.actions().topK());
             Member member = new Member(context, index, rec, measured);
             if (config.open()) {

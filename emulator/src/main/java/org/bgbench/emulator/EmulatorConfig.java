@@ -17,8 +17,8 @@ import org.bgbench.model.InvalidParameterException;
  * @param arrivals the open model's arrival schedule, or null for the closed model; then {@code members.threads()}
  *                 is the in-flight limit (the arrivals BG has started and not finished at once)
  */
-public record EmulatorConfig(Members members, Length length, Warmup warmup, Pacing pacing, ActionShape actions,
-                             ArrivalSchedule arrivals) {
+public record EmulatorConfig(
+        Members members, Length length, Warmup warmup, Pacing pacing, ActionShape actions, ArrivalSchedule arrivals) {
     /** Which threads emulate the members. */
     public enum ThreadKind {
         /**
@@ -71,8 +71,9 @@ public record EmulatorConfig(Members members, Length length, Warmup warmup, Paci
                 throw new InvalidParameterException("operationcount", "must be 0 or more, got " + operations);
             }
             if (operations == 0 && (duration == null || duration.isZero() || duration.isNegative())) {
-                throw new InvalidParameterException("--duration", "must be longer than 0, got "
-                        + (duration == null ? "none" : Durations.format(duration)));
+                throw new InvalidParameterException(
+                        "--duration",
+                        "must be longer than 0, got " + (duration == null ? "none" : Durations.format(duration)));
             }
         }
     }
@@ -104,8 +105,8 @@ public record EmulatorConfig(Members members, Length length, Warmup warmup, Paci
 
         public Pacing {
             if (thinkTimeMs < 0 || interArrivalMs < 0) {
-                throw new InvalidParameterException(thinkTimeMs < 0 ? "thinktime" : "interarrivaltime",
-                        "must be 0 or more ms");
+                throw new InvalidParameterException(
+                        thinkTimeMs < 0 ? "thinktime" : "interarrivaltime", "must be 0 or more ms");
             }
         }
     }
@@ -140,12 +141,16 @@ public record EmulatorConfig(Members members, Length length, Warmup warmup, Paci
         }
         if (arrivals != null) {
             if (length.operations() > 0) {
-                throw new InvalidParameterException("--operations", "the open model (--arrivals) runs for a duration or"
-                        + " its schedule's length, not a request count");
+                throw new InvalidParameterException(
+                        "--operations",
+                        "the open model (--arrivals) runs for a duration or"
+                                + " its schedule's length, not a request count");
             }
             if (pacing.interArrivalMs() > 0) {
-                throw new InvalidParameterException("interarrivaltime", "the open model spaces arrivals by --arrivals;"
-                        + " ψ must be 0, got " + pacing.interArrivalMs() + " ms");
+                throw new InvalidParameterException(
+                        "interarrivaltime",
+                        "the open model spaces arrivals by --arrivals;" + " ψ must be 0, got " + pacing.interArrivalMs()
+                                + " ms");
             }
         }
     }
@@ -184,8 +189,7 @@ public record EmulatorConfig(Members members, Length length, Warmup warmup, Paci
         private FeedWorkload feeds = FeedWorkload.DEFAULTS;
         private ArrivalSchedule arrivals;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder threads(int t) {
             this.threads = t;
@@ -264,9 +268,13 @@ public record EmulatorConfig(Members members, Length length, Warmup warmup, Paci
         }
 
         public EmulatorConfig build() {
-            return new EmulatorConfig(new Members(threads, threadKind, locks, uniqueSocialites, seed),
-                    new Length(duration, operations), new Warmup(warmup, warmupOperations),
-                    new Pacing(thinkTimeMs, interArrivalMs), new ActionShape(topK, commentLength, feeds), arrivals);
+            return new EmulatorConfig(
+                    new Members(threads, threadKind, locks, uniqueSocialites, seed),
+                    new Length(duration, operations),
+                    new Warmup(warmup, warmupOperations),
+                    new Pacing(thinkTimeMs, interArrivalMs),
+                    new ActionShape(topK, commentLength, feeds),
+                    arrivals);
         }
     }
 }

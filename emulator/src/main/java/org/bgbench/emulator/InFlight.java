@@ -18,10 +18,12 @@ import java.util.List;
 public final class InFlight {
     /** Kind of the call that opens a thread's store session (not an action). */
     public static final int OPENING = 62;
+
     private static final int KIND_BITS = 6;
     private static final long KIND_MASK = (1L << KIND_BITS) - 1;
     /** Longs between two slots: 128 bytes, so adjacent-line prefetching does not pair two threads' slots either. */
     private static final int PAD = 16;
+
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final long[] slots;

@@ -2,9 +2,9 @@ package org.bgbench.emulator;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import org.bgbench.model.log.ActionRecorder;
 import org.bgbench.model.Action;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.log.ActionRecorder;
 import org.bgbench.model.log.ValidationLog;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.MemberList;
@@ -57,9 +57,11 @@ final class MeasuredSession {
     private final ActionRecorder rec;
     /** Null when the run is not validated. */
     private final ValidationLog log;
+
     private final StoreErrors errors;
     /** Where this member shows which call it is in, and since when. */
     private final InFlight inFlight;
+
     private final int slot;
     private final int topK;
     private final ProfileView profile;
@@ -90,14 +92,26 @@ final class MeasuredSession {
      * @param errors counts the store's failures across all members
      * @param topK   k of View Top-K Resources
      */
-    MeasuredSession(StoreSession store, SocialGraph graph, ActionRecorder rec, ValidationLog log, StoreErrors errors,
-                    int topK) {
+    MeasuredSession(
+            StoreSession store,
+            SocialGraph graph,
+            ActionRecorder rec,
+            ValidationLog log,
+            StoreErrors errors,
+            int topK) {
         this(store, graph, rec, log, errors, new InFlight(1), 0, topK);
     }
 
     /** @param thread this member's thread, whose slot of {@code inFlight} shows the call it is in */
-    MeasuredSession(StoreSession store, SocialGraph graph, ActionRecorder rec, ValidationLog log, StoreErrors errors,
-                    InFlight inFlight, int thread, int topK) {
+    MeasuredSession(
+            StoreSession store,
+            SocialGraph graph,
+            ActionRecorder rec,
+            ValidationLog log,
+            StoreErrors errors,
+            InFlight inFlight,
+            int thread,
+            int topK) {
         this.store = store;
         this.inFlight = inFlight;
         this.slot = inFlight.slot(thread);
@@ -218,8 +232,8 @@ final class MeasuredSession {
         comments.clear();
         long t0 = start(VCR);
         try {
-            store.viewCommentsOnResource(graph.memberId(requester), graph.memberId(graph.resourceOwner(resource)),
-                    resource, comments);
+            store.viewCommentsOnResource(
+                    graph.memberId(requester), graph.memberId(graph.resourceOwner(resource)), resource, comments);
         } catch (RuntimeException e) {
             return failed(VCR, t0, e);
         }
@@ -301,8 +315,13 @@ final class MeasuredSession {
     boolean postComment(int commenter, long resource, long commentId, String text) {
         long t0 = start(PCR);
         try {
-            store.postCommentOnResource(graph.memberId(commenter), graph.memberId(graph.resourceOwner(resource)),
-                    resource, commentId, System.currentTimeMillis(), text);
+            store.postCommentOnResource(
+                    graph.memberId(commenter),
+                    graph.memberId(graph.resourceOwner(resource)),
+                    resource,
+                    commentId,
+                    System.currentTimeMillis(),
+                    text);
         } catch (RuntimeException e) {
             return failed(PCR, t0, e);
         }

@@ -31,8 +31,13 @@ final class Member {
         this.rec = rec;
         this.s = s;
         this.rnd = new SplittableRandom(config.members().seed() * 0x9e3779b97f4a7c15L + index);
-        this.actions = new Actions(run, s, rec, rnd,
-                SocialGraph.text(config.members().seed() + index, config.actions().commentLength()));
+        this.actions = new Actions(
+                run,
+                s,
+                rec,
+                rnd,
+                SocialGraph.text(
+                        config.members().seed() + index, config.actions().commentLength()));
         this.sessions = new Sessions(run, actions);
         this.unique = config.members().uniqueSocialites();
         this.yieldBetweenRequests = run.yieldBetweenRequests();

@@ -13,8 +13,12 @@ import java.util.List;
  * @param inFlight      the calls still waiting on the store when the measured period ended, with how long each had
  *                      waited (a lower bound of its latency)
  */
-public record RunOutcome(boolean completed, String abortReason, int stuckThreads, List<String> errorSamples,
-                         List<InFlight.Call> inFlight) {
+public record RunOutcome(
+        boolean completed,
+        String abortReason,
+        int stuckThreads,
+        List<String> errorSamples,
+        List<InFlight.Call> inFlight) {
     public RunOutcome {
         errorSamples = errorSamples == null ? List.of() : List.copyOf(errorSamples);
         inFlight = inFlight == null ? List.of() : List.copyOf(inFlight);

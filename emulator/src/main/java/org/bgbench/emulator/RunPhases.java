@@ -25,12 +25,14 @@ final class RunPhases {
      * JIT's code for the loop, compiled during the warm-up, stays valid when the measured period starts.
      */
     volatile int measuredPeriod;
+
     private volatile String abortReason;
     /** The open model's arrivals (null: closed model), made when the run starts. */
     volatile ArrivalClock clock;
+
     private final long warmupOperations;
     private final AtomicLong warmupLeft;
-    private Runnable warmupEnded = () -> { };
+    private Runnable warmupEnded = () -> {};
     /** Counted down as each member has opened its session (or failed to). */
     private final CountDownLatch sessionsOpened;
     /** Opened once every member has its session: none acts before. */

@@ -39,7 +39,7 @@ final class Sessions {
         this.phases = run.phases();
     }
 
-        /** Nanoseconds slept in think time by the current session. */
+    /** Nanoseconds slept in think time by the current session. */
     private long thinking;
     /** The open model: how long the current arrival waited to start (0 in the closed model). */
     long arrivalDelay;
@@ -68,8 +68,7 @@ final class Sessions {
         thinking = 0;
         boolean whole = s.viewProfile(a, a) && then() && s.viewTopKResources(a, a);
         switch (session) {
-            case VIEW_SELF_PROFILE -> {
-            }
+            case VIEW_SELF_PROFILE -> {}
             case VIEW_FRIEND_PROFILE -> {
                 whole = whole && then() && s.listFriends(a, a);
                 int f = whole ? state.pickFriend(a, rnd.nextInt()) : -1;
@@ -79,22 +78,57 @@ final class Sessions {
                 int b = workload.pickTarget(rnd);
                 whole = whole && then() && s.viewProfile(a, b) && then() && s.viewTopKResources(a, b);
                 long rid = whole ? topKResource(b) : -1;
-                whole = whole && rid >= 0 && then() && s.viewComments(a, rid) && then() && actions.postComment(a, rid)
-                        && then() && s.viewComments(a, rid);
+                whole = whole
+                        && rid >= 0
+                        && then()
+                        && s.viewComments(a, rid)
+                        && then()
+                        && actions.postComment(a, rid)
+                        && then()
+                        && s.viewComments(a, rid);
             }
             case DELETE_COMMENT -> {
                 long rid = whole ? topKResource(a) : -1;
-                whole = whole && rid >= 0 && then() && s.viewComments(a, rid) && state.commentCount(rid) > 0
-                        && then() && actions.deleteComment(a, rid) && then() && s.viewComments(a, rid);
+                whole = whole
+                        && rid >= 0
+                        && then()
+                        && s.viewComments(a, rid)
+                        && state.commentCount(rid) > 0
+                        && then()
+                        && actions.deleteComment(a, rid)
+                        && then()
+                        && s.viewComments(a, rid);
             }
-            case INVITE_FRIEND -> whole = whole && then() && s.listFriends(a, a) && then()
-                    && actions.inviteFriend(a, -1) && then() && s.viewFriendRequests(a);
-            case ACCEPT_FRIEND_REQUEST, REJECT_FRIEND_REQUEST -> whole = whole && then()
-                    && s.listFriends(a, a) && then() && s.viewFriendRequests(a) && state.pendingCount(a) > 0
-                    && then() && actions.answerInvitation(a, session == SessionType.ACCEPT_FRIEND_REQUEST)
-                    && then() && s.viewFriendRequests(a) && then() && s.listFriends(a, a);
-            case THAW_FRIENDSHIP -> whole = whole && then() && s.listFriends(a, a)
-                    && state.friendCount(a) > 0 && then() && actions.thawFriendship(a, -1) && then() && s.listFriends(a, a);
+            case INVITE_FRIEND ->
+                whole = whole
+                        && then()
+                        && s.listFriends(a, a)
+                        && then()
+                        && actions.inviteFriend(a, -1)
+                        && then()
+                        && s.viewFriendRequests(a);
+            case ACCEPT_FRIEND_REQUEST, REJECT_FRIEND_REQUEST ->
+                whole = whole
+                        && then()
+                        && s.listFriends(a, a)
+                        && then()
+                        && s.viewFriendRequests(a)
+                        && state.pendingCount(a) > 0
+                        && then()
+                        && actions.answerInvitation(a, session == SessionType.ACCEPT_FRIEND_REQUEST)
+                        && then()
+                        && s.viewFriendRequests(a)
+                        && then()
+                        && s.listFriends(a, a);
+            case THAW_FRIENDSHIP ->
+                whole = whole
+                        && then()
+                        && s.listFriends(a, a)
+                        && state.friendCount(a) > 0
+                        && then()
+                        && actions.thawFriendship(a, -1)
+                        && then()
+                        && s.listFriends(a, a);
         }
         long elapsed = System.nanoTime() - start - thinking;
         if (whole) {

@@ -26,6 +26,7 @@ final class StoreErrors {
     private final AtomicLong inARow = new AtomicLong();
     /** The start of the first failed call since the last success ({@link System#nanoTime()}), or {@link #NONE}. */
     private final AtomicLong streakStart = new AtomicLong(NONE);
+
     private volatile String lastFailure;
     private final Map<String, String> samples = new ConcurrentSkipListMap<>();
 

@@ -16,8 +16,11 @@ final class ThreadStrategy {
         this.virtual = switch (kind) {
             case VIRTUAL -> true;
             case PLATFORM -> false;
-            case AUTO -> threads > (store.inProcess() ? ThreadKind.PLATFORM_LIMIT
-                    : ThreadKind.NETWORKED_PLATFORM_PER_CORE * cores);
+            case AUTO ->
+                threads
+                        > (store.inProcess()
+                                ? ThreadKind.PLATFORM_LIMIT
+                                : ThreadKind.NETWORKED_PLATFORM_PER_CORE * cores);
         };
         // Virtual threads are not time-sliced: against an in-process store that never blocks, a thread woken from a
         // contended monitor would wait until another thread blocks; yielding between requests bounds that wait.
@@ -41,7 +44,8 @@ final class ThreadStrategy {
 
     /** An unstarted thread for member {@code index}; platform threads are daemons, so a stuck one does not hold BG. */
     Thread thread(int index, Runnable member) {
-        return (virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon()).name("bg-member-" + index)
+        return (virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon())
+                .name("bg-member-" + index)
                 .unstarted(member);
     }
 }

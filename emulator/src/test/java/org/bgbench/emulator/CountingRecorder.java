@@ -1,8 +1,8 @@
 package org.bgbench.emulator;
 
-import org.bgbench.model.log.ActionRecorder;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.bgbench.model.Kind;
+import org.bgbench.model.log.ActionRecorder;
 
 /** Test recorder: exact per-kind counts shared by all threads. */
 final class CountingRecorder implements ActionRecorder {
@@ -12,6 +12,7 @@ final class CountingRecorder implements ActionRecorder {
     final AtomicLongArray nanos = new AtomicLongArray(Kind.count());
     /** BG's thread CPU in the sampled store calls, ns, and the calls sampled. */
     final AtomicLongArray cpuNanos = new AtomicLongArray(Kind.count());
+
     final AtomicLongArray cpuSamples = new AtomicLongArray(Kind.count());
 
     @Override
@@ -32,8 +33,7 @@ final class CountingRecorder implements ActionRecorder {
     }
 
     @Override
-    public void bgWait(long nanos) {
-    }
+    public void bgWait(long nanos) {}
 
     @Override
     public void cpu(int kind, long nanos) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -19,9 +18,9 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
-import org.bgbench.store.conformance.ForwardingStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,9 +29,18 @@ import org.junit.jupiter.api.Test;
  * calls, the CPU time their thread spent in the call, per action and never per session.
  */
 class EmulatorBgCpuTest {
-    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder()
+            .members(400)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(4)
+            .seed(3)
+            .build());
 
     @BeforeEach
     void clock() {
@@ -46,8 +54,16 @@ class EmulatorBgCpuTest {
     }
 
     private static EmulatorConfig platform(int threads, long operations, long seed) {
-        return EmulatorConfig.builder().threads(threads).operations(operations).topK(5).commentLength(20).locks(true)
-                .uniqueSocialites(true).seed(seed).threadKind(EmulatorConfig.ThreadKind.PLATFORM).build();
+        return EmulatorConfig.builder()
+                .threads(threads)
+                .operations(operations)
+                .topK(5)
+                .commentLength(20)
+                .locks(true)
+                .uniqueSocialites(true)
+                .seed(seed)
+                .threadKind(EmulatorConfig.ThreadKind.PLATFORM)
+                .build();
     }
 
     @Test
@@ -65,9 +81,13 @@ class EmulatorBgCpuTest {
         int threads = 4;
         CountingRecorder rec = new CountingRecorder();
         try (DataStore store = loadedStore("emulator-bg-cpu")) {
-            RunOutcome out = new Emulator(store, new GraphState(graph),
-                    new WeightedWorkload(graph.members(), WeightedWorkload.weights(w)), platform(threads, 40_000, 11),
-                    t -> rec).run(() -> { });
+            RunOutcome out = new Emulator(
+                            store,
+                            new GraphState(graph),
+                            new WeightedWorkload(graph.members(), WeightedWorkload.weights(w)),
+                            platform(threads, 40_000, 11),
+                            t -> rec)
+                    .run(() -> {});
             assertThat(out.completed()).isTrue();
         }
         List<Action> ran = new ArrayList<>();
@@ -83,8 +103,12 @@ class EmulatorBgCpuTest {
             ran.add(a);
             // Enough calls that one in 8 of them is sampled surely ((7/8)^200 ≈ 3e-12), and roughly that share.
             assertThat(n).as("%s calls", a.code()).isGreaterThanOrEqualTo(200);
-            assertThat(rec.cpuSamples.get(k)).as("%s samples of %d calls", a.code(), n).isBetween(n / 16, n / 4);
-            assertThat(rec.cpuMeanUs(k)).as("%s µs of BG CPU per call", a.code()).isGreaterThan(0.0)
+            assertThat(rec.cpuSamples.get(k))
+                    .as("%s samples of %d calls", a.code(), n)
+                    .isBetween(n / 16, n / 4);
+            assertThat(rec.cpuMeanUs(k))
+                    .as("%s µs of BG CPU per call", a.code())
+                    .isGreaterThan(0.0)
                     .isLessThan(100_000.0);
         }
         assertThat(ran).hasSize(11);
@@ -92,7 +116,9 @@ class EmulatorBgCpuTest {
         assertThat(rec.total(rec.cpuSamples)).isBetween(calls / 8 - threads, calls / 8);
         for (SessionType s : SessionType.values()) {
             assertThat(rec.ok.get(s.index())).as("%s ran", s.code()).isPositive();
-            assertThat(rec.cpuSamples.get(s.index())).as("%s: sessions get no CPU figure", s.code()).isZero();
+            assertThat(rec.cpuSamples.get(s.index()))
+                    .as("%s: sessions get no CPU figure", s.code())
+                    .isZero();
         }
     }
 
@@ -116,17 +142,26 @@ class EmulatorBgCpuTest {
             Map<Action, Double> w = new EnumMap<>(Action.class);
             w.put(Action.VP, 1.0);
             w.put(Action.LF, 1.0);
-            RunOutcome out = new Emulator(store, new GraphState(graph),
-                    new WeightedWorkload(graph.members(), WeightedWorkload.weights(w)), platform(1, 480, 12),
-                    t -> rec).run(() -> { });
+            RunOutcome out = new Emulator(
+                            store,
+                            new GraphState(graph),
+                            new WeightedWorkload(graph.members(), WeightedWorkload.weights(w)),
+                            platform(1, 480, 12),
+                            t -> rec)
+                    .run(() -> {});
             assertThat(out.completed()).isTrue();
         }
         Double vp = rec.cpuMeanUs(Action.VP.index());
         Double lf = rec.cpuMeanUs(Action.LF.index());
-        assertThat(vp).as("VP µs, %d samples", rec.cpuSamples.get(Action.VP.index())).isNotNull()
+        assertThat(vp)
+                .as("VP µs, %d samples", rec.cpuSamples.get(Action.VP.index()))
+                .isNotNull()
                 .isGreaterThanOrEqualTo(1_000.0);
-        assertThat(lf).as("LF µs, %d samples", rec.cpuSamples.get(Action.LF.index())).isNotNull()
-                .isGreaterThan(0.0).isLessThan(vp / 4);
+        assertThat(lf)
+                .as("LF µs, %d samples", rec.cpuSamples.get(Action.LF.index()))
+                .isNotNull()
+                .isGreaterThan(0.0)
+                .isLessThan(vp / 4);
     }
 
     /** Spins until the current thread has used {@code nanos} more CPU time (not wall time: a busy machine waits). */

@@ -16,16 +16,25 @@ import org.bgbench.store.ProfileView;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
-import org.bgbench.store.conformance.ForwardingStore;
 import org.junit.jupiter.api.Test;
 
 /** Members act only once every member has its store session, and a session that cannot open still ends the run. */
 class EmulatorSessionGateTest {
-    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(200).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(20).fragments(4).seed(5).build());
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder()
+            .members(200)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(4)
+            .seed(5)
+            .build());
 
     private DataStore loadedStore(String name) {
         DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", name)));
@@ -34,9 +43,17 @@ class EmulatorSessionGateTest {
     }
 
     private EmulatorConfig config(int threads, EmulatorConfig.ThreadKind kind) {
-        return EmulatorConfig.builder().threads(threads).duration(Duration.ofMillis(400))
-                .warmup(Duration.ofMillis(100)).topK(5).commentLength(20).locks(true).uniqueSocialites(true).seed(3)
-                .threadKind(kind).build();
+        return EmulatorConfig.builder()
+                .threads(threads)
+                .duration(Duration.ofMillis(400))
+                .warmup(Duration.ofMillis(100))
+                .topK(5)
+                .commentLength(20)
+                .locks(true)
+                .uniqueSocialites(true)
+                .seed(3)
+                .threadKind(kind)
+                .build();
     }
 
     private WeightedWorkload vpOnly() {
@@ -70,12 +87,14 @@ class EmulatorSessionGateTest {
                         return s;
                     }
                 };
-                RunOutcome out = new Emulator(store, new GraphState(graph), vpOnly(), config(8, kind),
-                        t -> new CountingRecorder()).run(() -> { });
+                RunOutcome out = new Emulator(
+                                store, new GraphState(graph), vpOnly(), config(8, kind), t -> new CountingRecorder())
+                        .run(() -> {});
                 assertThat(out.completed()).as(kind.name()).isTrue();
             }
             assertThat(opened.get()).as(kind.name()).isEqualTo(8);
-            assertThat(firstActionAt.get()).as("%s: the first action came after the last session opened", kind)
+            assertThat(firstActionAt.get())
+                    .as("%s: the first action came after the last session opened", kind)
                     .isGreaterThan(lastOpenedAt.get());
         }
     }
@@ -101,12 +120,19 @@ class EmulatorSessionGateTest {
                     };
                 }
             };
-            RunOutcome out = new Emulator(store, new GraphState(graph), vpOnly(),
-                    config(8, EmulatorConfig.ThreadKind.PLATFORM), t -> new CountingRecorder()).run(() -> { });
+            RunOutcome out = new Emulator(
+                            store,
+                            new GraphState(graph),
+                            vpOnly(),
+                            config(8, EmulatorConfig.ThreadKind.PLATFORM),
+                            t -> new CountingRecorder())
+                    .run(() -> {});
             assertThat(out.completed()).isFalse();
             assertThat(out.abortReason()).contains("no connection within the timeout");
         }
-        assertThat(actions.get()).as("actions issued while a session failed to open").isZero();
+        assertThat(actions.get())
+                .as("actions issued while a session failed to open")
+                .isZero();
     }
 
     private static void sleep(long ms) {

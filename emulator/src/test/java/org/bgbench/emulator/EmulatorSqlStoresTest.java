@@ -3,7 +3,6 @@ package org.bgbench.emulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import org.bgbench.model.Action;
 import org.bgbench.model.GraphSpec;
@@ -25,9 +24,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("server")
 class EmulatorSqlStoresTest {
-    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(500).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(1).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder()
+            .members(500)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(1)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(4)
+            .seed(3)
+            .build());
 
     @TempDir
     Path dir;
@@ -49,29 +57,41 @@ class EmulatorSqlStoresTest {
         StoreConformanceSuite.load(store, graph, 2);
         GraphState state = new GraphState(graph);
         CountingRecorder rec = new CountingRecorder();
-        EmulatorConfig cfg = EmulatorConfig.builder().threads(threads).operations(8_000).topK(5).commentLength(20)
-                .locks(true).uniqueSocialites(true).seed(9).threadKind(kind).build();
-        RunOutcome out = new Emulator(store, state, new WeightedWorkload(graph.members(), highWithComments()), cfg,
-                t -> rec).run(() -> { });
+        EmulatorConfig cfg = EmulatorConfig.builder()
+                .threads(threads)
+                .operations(8_000)
+                .topK(5)
+                .commentLength(20)
+                .locks(true)
+                .uniqueSocialites(true)
+                .seed(9)
+                .threadKind(kind)
+                .build();
+        RunOutcome out = new Emulator(
+                        store, state, new WeightedWorkload(graph.members(), highWithComments()), cfg, t -> rec)
+                .run(() -> {});
         assertThat(out.errorSamples()).isEmpty();
         assertThat(out.completed()).isTrue();
         assertThat(rec.ok.get(3) + rec.ok.get(4) + rec.ok.get(6) + rec.ok.get(9) + rec.ok.get(10))
-                .as("friendship and comment writes happened").isGreaterThan(300);
+                .as("friendship and comment writes happened")
+                .isGreaterThan(300);
         assertThat(StateComparison.differences(store, state, 10)).isEmpty();
     }
 
     @Test
     void sqliteEndsInTheExpectedState() {
-        try (DataStore store = new SqliteStoreProvider().open(
-                StoreSettings.of(Map.of("sqlite.file", dir.resolve("e.sqlite").toString())))) {
+        try (DataStore store = new SqliteStoreProvider()
+                .open(StoreSettings.of(
+                        Map.of("sqlite.file", dir.resolve("e.sqlite").toString())))) {
             runAndCompare(store, 32);
         }
     }
 
     @Test
     void postgresEndsInTheExpectedState() {
-        try (DataStore store = new PostgresStoreProvider().open(
-                StoreSettings.forProvider(new PostgresStoreProvider(), Map.of("postgres.embedded", "true", "postgres.pool", "40")))) {
+        try (DataStore store = new PostgresStoreProvider()
+                .open(StoreSettings.forProvider(
+                        new PostgresStoreProvider(), Map.of("postgres.embedded", "true", "postgres.pool", "40")))) {
             runAndCompare(store, 32);
         }
     }

@@ -45,7 +45,10 @@ class EmulatorStaleStoresTest {
             // pass without this test; elsewhere a developer's direct mvn run skips it (./test installs the server
             // first or stops, see scripts/test-deps.sh).
             String ci = System.getenv("CI");
-            if (ci != null && !ci.isBlank() && !ci.trim().equalsIgnoreCase("false") && !ci.trim().equals("0")) {
+            if (ci != null
+                    && !ci.isBlank()
+                    && !ci.trim().equalsIgnoreCase("false")
+                    && !ci.trim().equals("0")) {
                 throw new AssertionError(missing + "; CI is set, so this test fails instead of being skipped");
             }
             Assumptions.abort(missing + ": skipping the test");
@@ -53,9 +56,19 @@ class EmulatorStaleStoresTest {
         try (ServerSocket s = new ServerSocket(0)) {
             redisPort = s.getLocalPort();
         }
-        redis = new ProcessBuilder("/usr/bin/redis-server", "--port", Integer.toString(redisPort), "--bind",
-                "127.0.0.1", "--save", "", "--appendonly", "no").redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        redis = new ProcessBuilder(
+                        "/usr/bin/redis-server",
+                        "--port",
+                        Integer.toString(redisPort),
+                        "--bind",
+                        "127.0.0.1",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (true) {
             try (Socket s = new Socket()) {
@@ -79,13 +92,25 @@ class EmulatorStaleStoresTest {
 
     private ValidationResult run(DataStore store, int threads, long requests) {
         StoreConformanceSuite.load(store, EmulatorValidationTest.GRAPH, 2);
-        return EmulatorValidationTest.runAndValidate(store, new GraphState(EmulatorValidationTest.GRAPH),
-                EmulatorValidationTest.highWithComments(), threads, requests, dir.resolve("logs"));
+        return EmulatorValidationTest.runAndValidate(
+                store,
+                new GraphState(EmulatorValidationTest.GRAPH),
+                EmulatorValidationTest.highWithComments(),
+                threads,
+                requests,
+                dir.resolve("logs"));
     }
 
     private static StoreSettings casql(String... kv) {
-        Map<String, String> m = new HashMap<>(Map.of("postgres.embedded", "true", "postgres.pool", "40",
-                "cache", "redis", "cache.port", Integer.toString(redisPort)));
+        Map<String, String> m = new HashMap<>(Map.of(
+                "postgres.embedded",
+                "true",
+                "postgres.pool",
+                "40",
+                "cache",
+                "redis",
+                "cache.port",
+                Integer.toString(redisPort)));
         for (int i = 0; i < kv.length; i += 2) {
             m.put(kv[i], kv[i + 1]);
         }
@@ -113,22 +138,43 @@ class EmulatorStaleStoresTest {
 
     @Test
     void anAsynchronouslyRefreshedViewServesStaleCounts() {
-        try (DataStore store = new PostgresStoreProvider().open(StoreSettings.forProvider(new PostgresStoreProvider(),
-                Map.of("postgres.embedded", "true", "postgres.pool", "40", "postgres.design", "matview",
-                        "postgres.refresh", "2s")))) {
+        try (DataStore store = new PostgresStoreProvider()
+                .open(StoreSettings.forProvider(
+                        new PostgresStoreProvider(),
+                        Map.of(
+                                "postgres.embedded",
+                                "true",
+                                "postgres.pool",
+                                "40",
+                                "postgres.design",
+                                "matview",
+                                "postgres.refresh",
+                                "2s")))) {
             ValidationResult v = run(store, 32, 10_000);
             assertThat(v.unpredictableReads()).as(v.summary()).isGreaterThan(10);
             // Only VP's counts come from the view; LF and VFR read the table and stay exact.
-            v.perAction().stream().filter(a -> a.action() != 0)
-                    .forEach(a -> assertThat(a.unpredictable()).as("action %d", a.action()).isZero());
+            v.perAction().stream()
+                    .filter(a -> a.action() != 0)
+                    .forEach(a -> assertThat(a.unpredictable())
+                            .as("action %d", a.action())
+                            .isZero());
         }
     }
 
     @Test
     void aSynchronouslyRefreshedViewShowsNoUnpredictableRead() {
-        try (DataStore store = new PostgresStoreProvider().open(StoreSettings.forProvider(new PostgresStoreProvider(),
-                Map.of("postgres.embedded", "true", "postgres.pool", "40", "postgres.design", "matview",
-                        "postgres.refresh", "sync")))) {
+        try (DataStore store = new PostgresStoreProvider()
+                .open(StoreSettings.forProvider(
+                        new PostgresStoreProvider(),
+                        Map.of(
+                                "postgres.embedded",
+                                "true",
+                                "postgres.pool",
+                                "40",
+                                "postgres.design",
+                                "matview",
+                                "postgres.refresh",
+                                "sync")))) {
             ValidationResult v = run(store, 16, 3_000);
             assertThat(v.readsChecked()).isGreaterThan(1_000);
             assertThat(v.unpredictableReads()).as(v.summary()).isZero();

@@ -18,9 +18,9 @@ import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
-import org.bgbench.store.conformance.ForwardingStore;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,9 +29,18 @@ import org.junit.jupiter.api.Test;
  * waited, the threads get the grace to leave and are then abandoned, and the run returns within duration + grace.
  */
 class EmulatorStuckTest {
-    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder()
+            .members(400)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(4)
+            .seed(3)
+            .build());
 
     /** A store that passes calls to the memory store until {@link #freeze}, then blocks them until released. */
     private static final class FreezingStore extends ForwardingStore {
@@ -47,8 +56,8 @@ class EmulatorStuckTest {
         @Override
         public StoreSession openSession() {
             StoreSession s = delegate.openSession();
-            return (StoreSession) Proxy.newProxyInstance(StoreSession.class.getClassLoader(),
-                    new Class<?>[] {StoreSession.class}, (proxy, method, args) -> {
+            return (StoreSession) Proxy.newProxyInstance(
+                    StoreSession.class.getClassLoader(), new Class<?>[] {StoreSession.class}, (proxy, method, args) -> {
                         if (!method.getName().equals("close") && frozen.get()) {
                             // A driver with a timeout gives up after it; one without waits until the store answers.
                             if (timeout.isZero()) {
@@ -82,13 +91,25 @@ class EmulatorStuckTest {
         int threads = 4;
         try (DataStore memory = loaded("emulator-stuck")) {
             FreezingStore store = new FreezingStore(memory, Duration.ZERO);
-            EmulatorConfig cfg = EmulatorConfig.builder().threads(threads).duration(Duration.ofSeconds(3)).topK(5)
-                    .commentLength(20).locks(true).uniqueSocialites(true).seed(7)
-                    .threadKind(EmulatorConfig.ThreadKind.PLATFORM).build();
-            Emulator emulator = new Emulator(store, new GraphState(graph),
-                    new WeightedWorkload(graph.members(), WeightedWorkload.high()), cfg, t -> new CountingRecorder());
-            assertThat(emulator.grace()).as("a store without timeouts gets the least grace").isEqualTo(
-                    Duration.ofSeconds(5));
+            EmulatorConfig cfg = EmulatorConfig.builder()
+                    .threads(threads)
+                    .duration(Duration.ofSeconds(3))
+                    .topK(5)
+                    .commentLength(20)
+                    .locks(true)
+                    .uniqueSocialites(true)
+                    .seed(7)
+                    .threadKind(EmulatorConfig.ThreadKind.PLATFORM)
+                    .build();
+            Emulator emulator = new Emulator(
+                    store,
+                    new GraphState(graph),
+                    new WeightedWorkload(graph.members(), WeightedWorkload.high()),
+                    cfg,
+                    t -> new CountingRecorder());
+            assertThat(emulator.grace())
+                    .as("a store without timeouts gets the least grace")
+                    .isEqualTo(Duration.ofSeconds(5));
             Thread freezer = Thread.ofPlatform().start(() -> {
                 try {
                     Thread.sleep(1_000);
@@ -110,14 +131,15 @@ class EmulatorStuckTest {
                         Thread.currentThread().interrupt();
                     }
                 });
-                RunOutcome out = emulator.run(() -> { }, () -> periodEndedAt.set(System.nanoTime()));
+                RunOutcome out = emulator.run(() -> {}, () -> periodEndedAt.set(System.nanoTime()));
                 double seconds = (System.nanoTime() - start) / 1e9;
                 double periodEnded = (periodEndedAt.get() - start) / 1e9;
                 probe.join();
                 freezer.join();
 
                 assertThat(periodEnded).as("the measured period ends on time").isBetween(2.9, 4.5);
-                assertThat(seconds).as("the run returns after duration + grace, not later")
+                assertThat(seconds)
+                        .as("the run returns after duration + grace, not later")
                         .isBetween(3.0 + 5.0 - 0.2, 3.0 + 5.0 + 4.0);
                 assertThat(out.completed()).as("nothing aborted the run").isTrue();
                 assertThat(out.stuckThreads()).as("abandoned after the grace").isEqualTo(threads);
@@ -126,10 +148,14 @@ class EmulatorStuckTest {
                 assertThat(waiting).allSatisfy(c -> {
                     assertThat(c.action()).isTrue();
                     assertThat(Kind.isAction(c.kind())).isTrue();
-                    assertThat(c.elapsedNanos() / 1e9).as("waited since the freeze at ~1 s").isBetween(1.5, 4.0);
+                    assertThat(c.elapsedNanos() / 1e9)
+                            .as("waited since the freeze at ~1 s")
+                            .isBetween(1.5, 4.0);
                 });
                 assertThat(waiting).extracting(InFlight.Call::thread).containsExactlyInAnyOrder(0, 1, 2, 3);
-                assertThat(waitingAtTwoSeconds[0]).as("the in-flight table shows the wait while it lasts").isTrue();
+                assertThat(waitingAtTwoSeconds[0])
+                        .as("the in-flight table shows the wait while it lasts")
+                        .isTrue();
             } finally {
                 store.thawed.countDown();
             }
@@ -141,11 +167,22 @@ class EmulatorStuckTest {
         try (DataStore memory = loaded("emulator-timeout")) {
             // Calls fail 6 s after the freeze: the grace is the store's timeout, and every thread is back within it.
             FreezingStore store = new FreezingStore(memory, Duration.ofSeconds(6));
-            EmulatorConfig cfg = EmulatorConfig.builder().threads(2).duration(Duration.ofSeconds(2)).topK(5)
-                    .commentLength(20).locks(true).uniqueSocialites(true).seed(8)
-                    .threadKind(EmulatorConfig.ThreadKind.PLATFORM).build();
-            Emulator emulator = new Emulator(store, new GraphState(graph),
-                    new WeightedWorkload(graph.members(), WeightedWorkload.high()), cfg, t -> new CountingRecorder());
+            EmulatorConfig cfg = EmulatorConfig.builder()
+                    .threads(2)
+                    .duration(Duration.ofSeconds(2))
+                    .topK(5)
+                    .commentLength(20)
+                    .locks(true)
+                    .uniqueSocialites(true)
+                    .seed(8)
+                    .threadKind(EmulatorConfig.ThreadKind.PLATFORM)
+                    .build();
+            Emulator emulator = new Emulator(
+                    store,
+                    new GraphState(graph),
+                    new WeightedWorkload(graph.members(), WeightedWorkload.high()),
+                    cfg,
+                    t -> new CountingRecorder());
             assertThat(emulator.grace()).isEqualTo(Duration.ofSeconds(6));
             Thread.ofPlatform().start(() -> {
                 try {
@@ -157,11 +194,17 @@ class EmulatorStuckTest {
             });
             long start = System.nanoTime();
             try {
-                RunOutcome out = emulator.run(() -> { });
+                RunOutcome out = emulator.run(() -> {});
                 double seconds = (System.nanoTime() - start) / 1e9;
-                assertThat(out.stuckThreads()).as("their calls failed within the grace").isZero();
-                assertThat(out.inFlight()).hasSize(2).allSatisfy(c -> assertThat(c.elapsedNanos()).isPositive());
-                assertThat(seconds).as("back when the calls timed out, ~1 s + 6 s").isBetween(6.5, 11.0);
+                assertThat(out.stuckThreads())
+                        .as("their calls failed within the grace")
+                        .isZero();
+                assertThat(out.inFlight())
+                        .hasSize(2)
+                        .allSatisfy(c -> assertThat(c.elapsedNanos()).isPositive());
+                assertThat(seconds)
+                        .as("back when the calls timed out, ~1 s + 6 s")
+                        .isBetween(6.5, 11.0);
             } finally {
                 store.thawed.countDown();
             }

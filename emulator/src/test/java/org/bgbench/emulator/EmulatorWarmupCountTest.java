@@ -14,9 +14,9 @@ import org.bgbench.store.DataStore;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
-import org.bgbench.store.conformance.ForwardingStore;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,9 +24,18 @@ import org.junit.jupiter.api.Test;
  * request after them starts the measured period, and the period lasts the run's duration from there.
  */
 class EmulatorWarmupCountTest {
-    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(200).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(20).fragments(4).seed(5).build());
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder()
+            .members(200)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(4)
+            .seed(5)
+            .build());
 
     @Test
     void theFirstNRequestsAreNotMeasuredAndThePeriodStartsAfterThem() {
@@ -38,7 +47,8 @@ class EmulatorWarmupCountTest {
         AtomicLong recordedAtStart = new AtomicLong();
         CountingRecorder rec = new CountingRecorder();
         long endedAt;
-        try (DataStore memory = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "warmup-count")))) {
+        try (DataStore memory =
+                new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "warmup-count")))) {
             StoreConformanceSuite.load(memory, graph, 2);
             DataStore store = new ForwardingStore(memory) {
                 @Override
@@ -54,11 +64,23 @@ class EmulatorWarmupCountTest {
             };
             Map<Action, Double> w = new EnumMap<>(Action.class);
             w.put(Action.VP, 1.0);
-            EmulatorConfig config = EmulatorConfig.builder().threads(threads).duration(Duration.ofMillis(300))
-                    .warmupOperations(warmup).topK(5).commentLength(20).locks(true).uniqueSocialites(true).seed(3)
-                    .threadKind(EmulatorConfig.ThreadKind.PLATFORM).build();
-            RunOutcome out = new Emulator(store, new GraphState(graph),
-                    new WeightedWorkload(graph.members(), WeightedWorkload.weights(w)), config, t -> rec)
+            EmulatorConfig config = EmulatorConfig.builder()
+                    .threads(threads)
+                    .duration(Duration.ofMillis(300))
+                    .warmupOperations(warmup)
+                    .topK(5)
+                    .commentLength(20)
+                    .locks(true)
+                    .uniqueSocialites(true)
+                    .seed(3)
+                    .threadKind(EmulatorConfig.ThreadKind.PLATFORM)
+                    .build();
+            RunOutcome out = new Emulator(
+                            store,
+                            new GraphState(graph),
+                            new WeightedWorkload(graph.members(), WeightedWorkload.weights(w)),
+                            config,
+                            t -> rec)
                     .run(() -> {
                         // The caller resets its measurements here (as the runner does): what was recorded so far is
                         // the warm-up's.
@@ -70,12 +92,14 @@ class EmulatorWarmupCountTest {
             assertThat(out.completed()).isTrue();
         }
         long measured = rec.ok.get(Action.VP.index()) + rec.noop.get(Action.VP.index()) - recordedAtStart.get();
-        assertThat(callsAtStart.get()).as("requests issued when the period started")
+        assertThat(callsAtStart.get())
+                .as("requests issued when the period started")
                 .isBetween(warmup - threads, warmup + threads);
         // Requests already on their way when the period starts may be counted either side, one per member at most.
         assertThat(calls.get() - measured).as("requests not measured").isBetween(warmup - threads, warmup + threads);
         assertThat(measured).as("the measured period had requests of its own").isPositive();
-        assertThat(endedAt - startedAt.get()).as("the period lasted the run's duration from its start")
+        assertThat(endedAt - startedAt.get())
+                .as("the period lasted the run's duration from its start")
                 .isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
     }
 }

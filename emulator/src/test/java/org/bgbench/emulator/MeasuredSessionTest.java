@@ -25,15 +25,22 @@ import org.junit.jupiter.api.Test;
  * for validation and what it tells the emulator.
  */
 class MeasuredSessionTest {
-    private static final SocialGraph GRAPH =
-            new SocialGraph(GraphSpec.builder().members(200).friendsPerMember(10).resourcesPerMember(5)
-                    .commentsPerResource(2).confirmedFraction(0.7).attributeCount(4).attributeLength(6)
-                    .commentLength(20).fragments(2).seed(3).build()
-                    .withFeed(new org.bgbench.model.FeedSpec(10, 2, 0, 2)));
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder()
+            .members(200)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.7)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(2)
+            .seed(3)
+            .build()
+            .withFeed(new org.bgbench.model.FeedSpec(10, 2, 0, 2)));
 
     /** One logged record; the test's log may allocate. */
-    record Entry(boolean read, int action, byte item, long id, long start, long end, long value) {
-    }
+    record Entry(boolean read, int action, byte item, long id, long start, long end, long value) {}
 
     static final class ListLog implements ValidationLog {
         final List<Entry> entries = new ArrayList<>();
@@ -63,8 +70,7 @@ class MeasuredSessionTest {
         final List<String> feedRecords = new ArrayList<>();
 
         @Override
-        public void feedRead(byte action, int member, int k, long startNanos, long endNanos, long[] shareIds,
-                             int n) {
+        public void feedRead(byte action, int member, int k, long startNanos, long endNanos, long[] shareIds, int n) {
             if (kept == 0) {
                 dropped++;
                 return;
@@ -73,10 +79,16 @@ class MeasuredSessionTest {
         }
 
         @Override
-        public void share(byte action, int account, long shareId, long resource, long startNanos, long endNanos,
-                          int[] recipients) {
-            feedRecords.add("share " + account + " " + shareId + " " + resource + " "
-                    + java.util.Arrays.toString(recipients));
+        public void share(
+                byte action,
+                int account,
+                long shareId,
+                long resource,
+                long startNanos,
+                long endNanos,
+                int[] recipients) {
+            feedRecords.add(
+                    "share " + account + " " + shareId + " " + resource + " " + java.util.Arrays.toString(recipients));
         }
 
         @Override
@@ -135,22 +147,25 @@ class MeasuredSessionTest {
         GRAPH.forEachFollowedPage(f, p -> pages[0] = p);
         int page = GRAPH.pageAccount(pages[0]);
         long s1 = state.newShareId(a);
-        assertThat(s.shareResource(a, GRAPH.resourceId(a, 1), s1, new int[] {f})).isTrue();
+        assertThat(s.shareResource(a, GRAPH.resourceId(a, 1), s1, new int[] {f}))
+                .isTrue();
         state.share(a, s1, GRAPH.resourceId(a, 1), new int[] {f});
         long s2 = state.newShareId(page);
-        assertThat(s.shareResource(page, GRAPH.pageResourceId(pages[0], 0), s2, null)).isTrue();
+        assertThat(s.shareResource(page, GRAPH.pageResourceId(pages[0], 0), s2, null))
+                .isTrue();
         state.share(page, s2, GRAPH.pageResourceId(pages[0], 0), null);
         s.logReads(false);
         assertThat(s.viewNewsFeed(f, 10)).isTrue();
         s.logReads(true);
         assertThat(s.viewNewsFeed(f, 10)).isTrue();
         assertThat(s.thawFriendship(a, f)).isTrue();
-        assertThat(log.feedRecords).containsExactly(
-                "share " + a + " " + s1 + " " + GRAPH.resourceId(a, 1) + " [" + f + "]",
-                "share " + page + " " + s2 + " " + GRAPH.pageResourceId(pages[0], 0) + " null",
-                // Only the measured VNF is logged: the page's share is the more recent one.
-                "read " + f + " [" + s2 + ", " + s1 + "]",
-                "thawed " + a + " " + f);
+        assertThat(log.feedRecords)
+                .containsExactly(
+                        "share " + a + " " + s1 + " " + GRAPH.resourceId(a, 1) + " [" + f + "]",
+                        "share " + page + " " + s2 + " " + GRAPH.pageResourceId(pages[0], 0) + " null",
+                        // Only the measured VNF is logged: the page's share is the more recent one.
+                        "read " + f + " [" + s2 + ", " + s1 + "]",
+                        "thawed " + a + " " + f);
         assertThat(rec.ok.get(Action.SR.index())).isEqualTo(2);
         assertThat(rec.ok.get(Action.VNF.index())).isEqualTo(2);
     }
@@ -176,15 +191,30 @@ class MeasuredSessionTest {
         assertThat(s.viewComments(a, rid)).isTrue();
 
         int vp = Action.VP.index();
-        assertThat(log.entries).containsExactly(
-                new Entry(true, vp, ValidationLog.FRIENDS, a, at(0), end(0), state.friendCount(a)),
-                new Entry(true, vp, ValidationLog.PENDING, a, at(0), end(0), state.pendingCount(a)),
-                // Another member's profile shows no pending count, so only her friends are logged.
-                new Entry(true, vp, ValidationLog.FRIENDS, b, at(2), end(2), state.friendCount(b)),
-                new Entry(true, Action.LF.index(), ValidationLog.FRIENDS, b, at(3), end(3), state.friendCount(b)),
-                new Entry(true, Action.VFR.index(), ValidationLog.PENDING, a, at(4), end(4), state.pendingCount(a)),
-                new Entry(true, Action.VCR.index(), ValidationLog.COMMENTS, rid, at(5), end(5),
-                        state.commentCount(rid)));
+        assertThat(log.entries)
+                .containsExactly(
+                        new Entry(true, vp, ValidationLog.FRIENDS, a, at(0), end(0), state.friendCount(a)),
+                        new Entry(true, vp, ValidationLog.PENDING, a, at(0), end(0), state.pendingCount(a)),
+                        // Another member's profile shows no pending count, so only her friends are logged.
+                        new Entry(true, vp, ValidationLog.FRIENDS, b, at(2), end(2), state.friendCount(b)),
+                        new Entry(
+                                true, Action.LF.index(), ValidationLog.FRIENDS, b, at(3), end(3), state.friendCount(b)),
+                        new Entry(
+                                true,
+                                Action.VFR.index(),
+                                ValidationLog.PENDING,
+                                a,
+                                at(4),
+                                end(4),
+                                state.pendingCount(a)),
+                        new Entry(
+                                true,
+                                Action.VCR.index(),
+                                ValidationLog.COMMENTS,
+                                rid,
+                                at(5),
+                                end(5),
+                                state.commentCount(rid)));
         for (Entry e : log.entries) {
             assertThat(e.end()).isGreaterThanOrEqualTo(e.start());
         }
@@ -212,15 +242,17 @@ class MeasuredSessionTest {
         assertThat(s.postComment(a, rid, mid, "hello")).isTrue();
         assertThat(s.deleteComment(a, rid, mid)).isTrue();
 
-        assertThat(log.entries).extracting(e -> List.of(e.action(), (int) e.item(), e.id(), e.value())).containsExactly(
-                List.of(Action.IF.index(), (int) ValidationLog.PENDING, (long) stranger, 1L),
-                List.of(Action.AFR.index(), (int) ValidationLog.PENDING, (long) a, -1L),
-                List.of(Action.AFR.index(), (int) ValidationLog.FRIENDS, (long) a, 1L),
-                List.of(Action.AFR.index(), (int) ValidationLog.FRIENDS, (long) inviter, 1L),
-                List.of(Action.TF.index(), (int) ValidationLog.FRIENDS, (long) a, -1L),
-                List.of(Action.TF.index(), (int) ValidationLog.FRIENDS, (long) friend, -1L),
-                List.of(Action.PCR.index(), (int) ValidationLog.COMMENTS, rid, 1L),
-                List.of(Action.DCR.index(), (int) ValidationLog.COMMENTS, rid, -1L));
+        assertThat(log.entries)
+                .extracting(e -> List.of(e.action(), (int) e.item(), e.id(), e.value()))
+                .containsExactly(
+                        List.of(Action.IF.index(), (int) ValidationLog.PENDING, (long) stranger, 1L),
+                        List.of(Action.AFR.index(), (int) ValidationLog.PENDING, (long) a, -1L),
+                        List.of(Action.AFR.index(), (int) ValidationLog.FRIENDS, (long) a, 1L),
+                        List.of(Action.AFR.index(), (int) ValidationLog.FRIENDS, (long) inviter, 1L),
+                        List.of(Action.TF.index(), (int) ValidationLog.FRIENDS, (long) a, -1L),
+                        List.of(Action.TF.index(), (int) ValidationLog.FRIENDS, (long) friend, -1L),
+                        List.of(Action.PCR.index(), (int) ValidationLog.COMMENTS, rid, 1L),
+                        List.of(Action.DCR.index(), (int) ValidationLog.COMMENTS, rid, -1L));
         assertThat(log.entries).noneMatch(Entry::read);
         for (Action w : List.of(Action.IF, Action.AFR, Action.TF, Action.PCR, Action.DCR)) {
             assertThat(rec.ok.get(w.index())).as(w.code()).isEqualTo(1);
@@ -228,7 +260,8 @@ class MeasuredSessionTest {
 
         // RFR of the invitation just sent, seen from the other side.
         assertThat(s.rejectFriendRequest(stranger, a)).isTrue();
-        assertThat(log.entries.getLast()).extracting(Entry::action, Entry::item, Entry::id, Entry::value)
+        assertThat(log.entries.getLast())
+                .extracting(Entry::action, Entry::item, Entry::id, Entry::value)
                 .containsExactly(Action.RFR.index(), ValidationLog.PENDING, (long) stranger, -1L);
     }
 
@@ -252,10 +285,13 @@ class MeasuredSessionTest {
         assertThat(aborts).isEmpty();
         assertThat(s.acceptFriendRequest(a, stranger)).isFalse();
         assertThat(aborts).singleElement().asString().startsWith("the store failed 3 actions in a row");
-        assertThat(errors.samples()).extracting(x -> x.substring(0, x.indexOf(':')))
+        assertThat(errors.samples())
+                .extracting(x -> x.substring(0, x.indexOf(':')))
                 .containsExactly("AFR", "RFR", "TF");
         assertThat(rec.total(rec.errors)).isEqualTo(5);
-        assertThat(rec.nanos.get(Action.TF.index())).as("an error's time is recorded").isPositive();
+        assertThat(rec.nanos.get(Action.TF.index()))
+                .as("an error's time is recorded")
+                .isPositive();
     }
 
     @Test
@@ -290,19 +326,22 @@ class MeasuredSessionTest {
         assertThat(rec.total(rec.cpuSamples)).isEqualTo(9);
 
         // A virtual thread has no CPU clock of its own: its calls record nothing.
-        Thread.ofVirtual().start(() -> {
-            for (int i = 0; i < 4 * MeasuredSession.CPU_EVERY; i++) {
-                s.viewProfile(a, a);
-            }
-        }).join();
+        Thread.ofVirtual()
+                .start(() -> {
+                    for (int i = 0; i < 4 * MeasuredSession.CPU_EVERY; i++) {
+                        s.viewProfile(a, a);
+                    }
+                })
+                .join();
         assertThat(rec.ok.get(vp)).isEqualTo(12 * MeasuredSession.CPU_EVERY);
         assertThat(rec.total(rec.cpuSamples)).isEqualTo(9);
     }
 
     static void assumeThreadCpuClock() {
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        org.junit.jupiter.api.Assumptions.assumeTrue(threads.isCurrentThreadCpuTimeSupported()
-                && threads.isThreadCpuTimeEnabled(), "this JVM has no thread CPU clock");
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled(),
+                "this JVM has no thread CPU clock");
     }
 
     private long at(int i) {

@@ -16,11 +16,11 @@ import org.bgbench.model.log.ArrivalRecorder;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
 import org.bgbench.validation.ValidationResult;
 import org.bgbench.validation.log.LogDirectory;
-import org.bgbench.store.conformance.ForwardingStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +36,7 @@ class OpenModelTest {
     static final long FREEZE_MS = 500;
     /** Where in each period the freeze starts: clear of the run's first instants. */
     static final long FREEZE_AT_MS = 2000;
+
     static final int MEASURED_S = 10;
 
     @TempDir
@@ -51,8 +52,12 @@ class OpenModelTest {
         long slow = closed.slow.get();
         // One per member and freeze (8), plus the few a loaded machine's own pauses (a collection, a descheduled
         // thread) make slower than 10 ms: at most a few per member.
-        assertThat(slow).as("actions slower than 10 ms: one per member and freeze").isBetween(4L, 40L);
-        assertThat((double) slow / closed.count.get()).as("the share the p99 would need").isLessThan(0.0001);
+        assertThat(slow)
+                .as("actions slower than 10 ms: one per member and freeze")
+                .isBetween(4L, 40L);
+        assertThat((double) slow / closed.count.get())
+                .as("the share the p99 would need")
+                .isLessThan(0.0001);
 
         // Open: 400 arrivals a second and room for all of a freeze's (200) in flight.
         LatencyLog open = run(ArrivalSchedule.parse("400", null), 250, true);
@@ -60,7 +65,8 @@ class OpenModelTest {
         double[] r = open.sorted();
         assertThat(percentile(r, 95)).isCloseTo(0.250, within(0.04));
         assertThat(percentile(r, 99)).isCloseTo(0.450, within(0.04));
-        assertThat((double) open.slow.get() / open.count.get()).as("one arrival in ten waits on a freeze")
+        assertThat((double) open.slow.get() / open.count.get())
+                .as("one arrival in ten waits on a freeze")
                 .isCloseTo(0.098, within(0.02));
         // Threads were free at each due time: the service time is the response time.
         assertThat(percentile(open.sortedService(), 99)).isCloseTo(0.450, within(0.04));
@@ -76,35 +82,55 @@ class OpenModelTest {
         assertThat(percentile(r, 95)).isCloseTo(0.250, within(0.04));
         assertThat(percentile(r, 99)).isCloseTo(0.450, within(0.04));
         assertThat(percentile(open.sortedService(), 99)).as("service p99, s").isLessThan(0.010);
-        assertThat(open.queued.get()).as("arrivals that found both threads busy").isGreaterThan(300);
-        assertThat(open.maxDelay.get()).as("the longest wait to start, ns")
-                .isBetween(400_000_000L, 560_000_000L);
+        assertThat(open.queued.get())
+                .as("arrivals that found both threads busy")
+                .isGreaterThan(300);
+        assertThat(open.maxDelay.get()).as("the longest wait to start, ns").isBetween(400_000_000L, 560_000_000L);
     }
 
     @Test
     void everyCorruptedReadIsCaughtUnderTheOpenModel() {
-        try (DataStore memory = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "open-corrupt")))) {
+        try (DataStore memory =
+                new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "open-corrupt")))) {
             StoreConformanceSuite.load(memory, EmulatorValidationTest.GRAPH, 2);
-            EmulatorValidationTest.CorruptingStore store = new EmulatorValidationTest.CorruptingStore(memory, 41,
-                    1_000_000);
+            EmulatorValidationTest.CorruptingStore store =
+                    new EmulatorValidationTest.CorruptingStore(memory, 41, 1_000_000);
             GraphState state = new GraphState(EmulatorValidationTest.GRAPH);
-            EmulatorConfig cfg = EmulatorConfig.builder().threads(16).duration(Duration.ofSeconds(3)).topK(5)
-                    .commentLength(20).locks(true).uniqueSocialites(true).seed(3)
-                    .threadKind(EmulatorConfig.ThreadKind.AUTO).arrivals(ArrivalSchedule.parse("20000", "poisson"))
+            EmulatorConfig cfg = EmulatorConfig.builder()
+                    .threads(16)
+                    .duration(Duration.ofSeconds(3))
+                    .topK(5)
+                    .commentLength(20)
+                    .locks(true)
+                    .uniqueSocialites(true)
+                    .seed(3)
+                    .threadKind(EmulatorConfig.ThreadKind.AUTO)
+                    .arrivals(ArrivalSchedule.parse("20000", "poisson"))
                     .build();
             RunOutcome out;
             Path logs = dir.resolve("logs");
             try (LogDirectory d = LogDirectory.create(logs)) {
-                out = new Emulator(store, state, new WeightedWorkload(state.graph().members(),
-                        EmulatorValidationTest.highWithComments()), cfg, t -> new CountingRecorder())
-                        .withLogs(t -> d.newWriter()).run(() -> { });
+                out = new Emulator(
+                                store,
+                                state,
+                                new WeightedWorkload(
+                                        state.graph().members(), EmulatorValidationTest.highWithComments()),
+                                cfg,
+                                t -> new CountingRecorder())
+                        .withLogs(t -> d.newWriter())
+                        .run(() -> {});
             }
             assertThat(out.completed()).isTrue();
-            ValidationResult v = org.bgbench.validation.Validator.builder((kind, item) -> switch (kind) {
-                case org.bgbench.validation.log.LogWriter.FRIENDS -> state.friendCount((int) item);
-                case org.bgbench.validation.log.LogWriter.PENDING -> state.pendingCount((int) item);
-                default -> state.commentCount(item);
-            }, org.bgbench.validation.ValueMode.FINAL).threads(2).build().validate(logs);
+            ValidationResult v = org.bgbench.validation.Validator.builder(
+                            (kind, item) -> switch (kind) {
+                                case org.bgbench.validation.log.LogWriter.FRIENDS -> state.friendCount((int) item);
+                                case org.bgbench.validation.log.LogWriter.PENDING -> state.pendingCount((int) item);
+                                default -> state.commentCount(item);
+                            },
+                            org.bgbench.validation.ValueMode.FINAL)
+                    .threads(2)
+                    .build()
+                    .validate(logs);
             assertThat(store.corrupted.get()).isGreaterThan(100);
             assertThat(v.writeRecords()).as("writes were logged").isGreaterThan(100);
             assertThat(v.unpredictableReads()).isEqualTo(store.corrupted.get());
@@ -113,17 +139,30 @@ class OpenModelTest {
 
     /** One run of {@value #MEASURED_S} s against a fresh freezing store; {@code keep}: every latency kept. */
     private LatencyLog run(ArrivalSchedule arrivals, int threads, boolean keep) {
-        try (DataStore memory = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name",
-                "freeze-" + threads + (arrivals != null))))) {
+        try (DataStore memory = new MemoryStoreProvider()
+                .open(StoreSettings.of(Map.of("memory.name", "freeze-" + threads + (arrivals != null))))) {
             StoreConformanceSuite.load(memory, EmulatorValidationTest.GRAPH, 2);
             FreezingStore store = new FreezingStore(memory);
-            EmulatorConfig cfg = EmulatorConfig.builder().threads(threads).duration(Duration.ofSeconds(MEASURED_S))
-                    .topK(5).commentLength(20).locks(true).uniqueSocialites(true).seed(7)
-                    .threadKind(EmulatorConfig.ThreadKind.AUTO).arrivals(arrivals).build();
+            EmulatorConfig cfg = EmulatorConfig.builder()
+                    .threads(threads)
+                    .duration(Duration.ofSeconds(MEASURED_S))
+                    .topK(5)
+                    .commentLength(20)
+                    .locks(true)
+                    .uniqueSocialites(true)
+                    .seed(7)
+                    .threadKind(EmulatorConfig.ThreadKind.AUTO)
+                    .arrivals(arrivals)
+                    .build();
             LatencyLog log = new LatencyLog(keep);
-            RunOutcome out = new Emulator(store, new GraphState(EmulatorValidationTest.GRAPH),
-                    new WeightedWorkload(EmulatorValidationTest.GRAPH.members(), VP_ONLY), cfg, t -> log)
-                    .withArrivals(t -> log).run(() -> { });
+            RunOutcome out = new Emulator(
+                            store,
+                            new GraphState(EmulatorValidationTest.GRAPH),
+                            new WeightedWorkload(EmulatorValidationTest.GRAPH.members(), VP_ONLY),
+                            cfg,
+                            t -> log)
+                    .withArrivals(t -> log)
+                    .run(() -> {});
             assertThat(out.completed()).isTrue();
             assertThat(out.errorSamples()).isEmpty();
             return log;
@@ -203,8 +242,7 @@ class OpenModelTest {
         }
 
         @Override
-        public void noop(int kind) {
-        }
+        public void noop(int kind) {}
 
         @Override
         public void error(int kind, long latencyNanos) {
@@ -212,8 +250,7 @@ class OpenModelTest {
         }
 
         @Override
-        public void bgWait(long nanos) {
-        }
+        public void bgWait(long nanos) {}
 
         @Override
         public void started(int phase, long delayNanos, boolean wasQueued) {
@@ -236,7 +273,10 @@ class OpenModelTest {
         }
 
         synchronized double[] sortedService() {
-            return Arrays.stream(service, 0, ns).sorted().mapToDouble(v -> v / 1e9).toArray();
+            return Arrays.stream(service, 0, ns)
+                    .sorted()
+                    .mapToDouble(v -> v / 1e9)
+                    .toArray();
         }
     }
 }

@@ -25,8 +25,23 @@ final class WeightedWorkload implements Workload {
 
     /** The dissertation's High (10 % write) mix of table 4.1, as weights by {@link Kind#index()}. */
     static double[] high() {
-        return weights(Map.of(Action.VP, 35.0, Action.LF, 5.0, Action.VFR, 5.0, Action.IF, 4.0, Action.AFR, 2.0,
-                Action.RFR, 2.0, Action.TF, 2.0, Action.VTR, 45.0));
+        return weights(Map.of(
+                Action.VP,
+                35.0,
+                Action.LF,
+                5.0,
+                Action.VFR,
+                5.0,
+                Action.IF,
+                4.0,
+                Action.AFR,
+                2.0,
+                Action.RFR,
+                2.0,
+                Action.TF,
+                2.0,
+                Action.VTR,
+                45.0));
     }
 
     /** Weights by {@link Kind#index()}; kinds not given get 0. */

@@ -25,7 +25,8 @@ public final class GraphLoad {
 
     public GraphLoad(DataStore store, SocialGraph graph, int threads) {
         if (threads < 1) {
-            throw new org.bgbench.model.InvalidParameterException("numloadthreads", "must be at least 1, got " + threads);
+            throw new org.bgbench.model.InvalidParameterException(
+                    "numloadthreads", "must be at least 1, got " + threads);
         }
         this.store = store;
         this.graph = graph;
@@ -97,7 +98,8 @@ public final class GraphLoad {
                         try {
                             loader.load(from, to, rows::add);
                         } catch (RuntimeException e) {
-                            failedRange.compareAndSet(null, "members " + graph.memberId(from) + ".." + graph.memberId(to - 1));
+                            failedRange.compareAndSet(
+                                    null, "members " + graph.memberId(from) + ".." + graph.memberId(to - 1));
                             throw e;
                         }
                     }
@@ -106,16 +108,18 @@ public final class GraphLoad {
                 }
             }));
         }
-        Thread reporter = progress == null ? null : Thread.ofPlatform().daemon().name("bg-load-progress").start(() -> {
-            try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    Thread.sleep(1000);
-                    progress.accept(rows.sum());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        Thread reporter = progress == null
+                ? null
+                : Thread.ofPlatform().daemon().name("bg-load-progress").start(() -> {
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            Thread.sleep(1000);
+                            progress.accept(rows.sum());
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
         try {
             for (Thread w : workers) {
                 w.join();
@@ -145,17 +149,19 @@ public final class GraphLoad {
     public LoadReport finish(long rows, double loadSeconds, FinishListener finishing) {
         long finishStart = System.nanoTime();
         AtomicReference<Object[]> last = new AtomicReference<>(new Object[] {Double.NaN, null});
-        Thread reporter = finishing == null ? null : Thread.ofPlatform().daemon().name("bg-finish-progress").start(() -> {
-            try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    Thread.sleep(1000);
-                    Object[] l = last.get();
-                    finishing.tick((System.nanoTime() - finishStart) / 1e9, (Double) l[0], (String) l[1]);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        Thread reporter = finishing == null
+                ? null
+                : Thread.ofPlatform().daemon().name("bg-finish-progress").start(() -> {
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            Thread.sleep(1000);
+                            Object[] l = last.get();
+                            finishing.tick((System.nanoTime() - finishStart) / 1e9, (Double) l[0], (String) l[1]);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
         try {
             store.finishLoad(graph, (fraction, step) -> last.set(new Object[] {fraction, step}));
         } finally {
@@ -168,8 +174,8 @@ public final class GraphLoad {
         List<String> problems = SanityCheck.problems(store, graph, counts, 200);
         if (!problems.isEmpty()) {
             store.dropSchema();
-            throw new LoadException("sanity check failed, the store does not hold the generated graph: "
-                    + String.join("; ", problems));
+            throw new LoadException(
+                    "sanity check failed, the store does not hold the generated graph: " + String.join("; ", problems));
         }
         return new LoadReport(rows, loadSeconds, finishSeconds, threads, counts);
     }

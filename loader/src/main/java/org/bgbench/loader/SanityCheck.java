@@ -17,14 +17,18 @@ import org.bgbench.store.StoreSession;
  * Which pages a member follows no read action shows on its own, so follows are checked by their total.
  */
 public final class SanityCheck {
-    private SanityCheck() {
-    }
+    private SanityCheck() {}
 
     /** The problems found; empty when the store holds the freshly generated graph. */
     public static List<String> problems(DataStore store, SocialGraph g, StoreCounts counts, int sample) {
         List<String> problems = new ArrayList<>();
-        StoreCounts want = new StoreCounts(new StoreCounts.Social(g.members(), g.totalFriendships(),
-                g.totalPendingInvitations(), g.totalResources(), g.totalInitialComments()),
+        StoreCounts want = new StoreCounts(
+                new StoreCounts.Social(
+                        g.members(),
+                        g.totalFriendships(),
+                        g.totalPendingInvitations(),
+                        g.totalResources(),
+                        g.totalInitialComments()),
                 new StoreCounts.Feed(g.pages(), g.totalFollows(), g.totalPageResources(), 0));
         compare(problems, "members", counts.members(), want.members());
         compare(problems, "confirmed friendships", counts.friendships(), want.friendships());
@@ -47,7 +51,8 @@ public final class SanityCheck {
                 int id = g.memberId(i);
                 p.clear();
                 s.viewProfile(id, id, p);
-                if (p.friendCount != g.initialFriendCount(i) || p.pendingCount != g.initialPendingCount(i)
+                if (p.friendCount != g.initialFriendCount(i)
+                        || p.pendingCount != g.initialPendingCount(i)
                         || p.resourceCount != g.resourcesPerMember()) {
                     problems.add("member " + id + " shows " + p.friendCount + " friends, " + p.pendingCount
                             + " pending, " + p.resourceCount + " resources; generated: " + g.initialFriendCount(i)

@@ -12,5 +12,4 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param fraction     totalMs / actionTimeMs, null when no action time
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record BgWaitResult(double totalMs, long count, double actionTimeMs, Double fraction) {
-}
+public record BgWaitResult(double totalMs, long count, double actionTimeMs, Double fraction) {}

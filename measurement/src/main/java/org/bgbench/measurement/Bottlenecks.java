@@ -24,8 +24,7 @@ final class Bottlenecks {
     /** Share of a second's calls that failed from which that second is named: a store failing a large part of them. */
     static final double ERROR_SHARE = 0.1;
 
-    private Bottlenecks() {
-    }
+    private Bottlenecks() {}
 
     static List<String> warnings(RunResult r, double periodS) {
         List<String> w = new ArrayList<>();
@@ -38,27 +37,36 @@ final class Bottlenecks {
 
         boolean bgSaturated = cpu.bgCores() != null && cpu.bgCores() >= SATURATED * cpu.bgAvailableCores();
         if (bgSaturated) {
-            w.add(fmt("BG's own CPU was saturated (%.1f of %d cores): BG, not only the store, limited the throughput;"
-                    + " use fewer threads per worker or more workers", cpu.bgCores(), cpu.bgAvailableCores()));
+            w.add(fmt(
+                    "BG's own CPU was saturated (%.1f of %d cores): BG, not only the store, limited the throughput;"
+                            + " use fewer threads per worker or more workers",
+                    cpu.bgCores(), cpu.bgAvailableCores()));
         } else {
             long saturatedSeconds = r.series().stream()
-                    .filter(p -> p.bgCores() != null && p.bgCores() >= SATURATED * cpu.bgAvailableCores()).count();
-            if (saturatedSeconds >= 2 && saturatedSeconds >= SATURATED_SECONDS * r.series().size()) {
-                w.add(fmt("BG's own CPU was saturated in %d of %d seconds (%d cores)", saturatedSeconds,
-                        r.series().size(), cpu.bgAvailableCores()));
+                    .filter(p -> p.bgCores() != null && p.bgCores() >= SATURATED * cpu.bgAvailableCores())
+                    .count();
+            if (saturatedSeconds >= 2
+                    && saturatedSeconds >= SATURATED_SECONDS * r.series().size()) {
+                w.add(fmt(
+                        "BG's own CPU was saturated in %d of %d seconds (%d cores)",
+                        saturatedSeconds, r.series().size(), cpu.bgAvailableCores()));
             }
         }
         if (!bgSaturated && cpu.machineCores() != null && cpu.machineCores() >= SATURATED * cpu.machineCpus()) {
-            w.add(fmt("the machine's CPU was saturated (%.1f of %d cores): BG competes with %s for it",
-                    cpu.machineCores(), cpu.machineCpus(),
+            w.add(fmt(
+                    "the machine's CPU was saturated (%.1f of %d cores): BG competes with %s for it",
+                    cpu.machineCores(),
+                    cpu.machineCpus(),
                     cpu.storePids().isEmpty() ? "other processes" : "the store"));
         }
         if (cpu.storeCores() != null && cpu.storeCores() >= SATURATED * cpu.machineCpus()) {
-            w.add(fmt("the store's processes used %.1f of %d cores: the store is CPU-bound", cpu.storeCores(),
-                    cpu.machineCpus()));
+            w.add(fmt(
+                    "the store's processes used %.1f of %d cores: the store is CPU-bound",
+                    cpu.storeCores(), cpu.machineCpus()));
         }
         if (cpu.machineIowaitCores() != null && cpu.machineIowaitCores() >= IOWAIT_FRACTION * cpu.machineCpus()) {
-            w.add(fmt("CPUs sat idle waiting for I/O (%.1f of %d cores): a local disk may be the bottleneck",
+            w.add(fmt(
+                    "CPUs sat idle waiting for I/O (%.1f of %d cores): a local disk may be the bottleneck",
                     cpu.machineIowaitCores(), cpu.machineCpus()));
         }
 
@@ -66,25 +74,34 @@ final class Bottlenecks {
 
         Double waited = r.bgWait().fraction();
         if (waited != null && waited >= BG_WAIT_FRACTION) {
-            w.add(fmt("threads waited inside BG for %.0f %% as long as the store took (member locks, finding a free"
-                    + " socialite): use more members or fewer threads", 100 * waited));
+            w.add(fmt(
+                    "threads waited inside BG for %.0f %% as long as the store took (member locks, finding a free"
+                            + " socialite): use more members or fewer threads",
+                    100 * waited));
         }
         if (total.errors() > 0) {
-            w.add(fmt("%,d actions failed (%.2f %% of attempted actions)%s; errors count against the SLA",
+            w.add(fmt(
+                    "%,d actions failed (%.2f %% of attempted actions)%s; errors count against the SLA",
                     total.errors(), 100.0 * total.errors() / attempted, errorSeconds(r.series())));
         }
         if (attempted > 0 && total.noops() > NOOP_FRACTION * attempted) {
-            w.add(fmt("no-ops were %.1f %% of attempted actions (%s): the issued mix differs from the configured mix",
+            w.add(fmt(
+                    "no-ops were %.1f %% of attempted actions (%s): the issued mix differs from the configured mix",
                     100.0 * total.noops() / attempted, noopKinds(r.actions())));
         }
 
         List<SeriesPoint> series = r.series();
         // The last interval ends at stopMeasuring(), not at a tick, so only the others are checked.
-        double longest = series.stream().limit(Math.max(0, series.size() - 1))
-                .mapToDouble(SeriesPoint::intervalS).max().orElse(0);
+        double longest = series.stream()
+                .limit(Math.max(0, series.size() - 1))
+                .mapToDouble(SeriesPoint::intervalS)
+                .max()
+                .orElse(0);
         if (longest > 2 * periodS) {
-            w.add(fmt("a sampling interval took %.1f s instead of %.1f s: BG's JVM stalled (GC pause or CPU"
-                    + " starvation)", longest, periodS));
+            w.add(fmt(
+                    "a sampling interval took %.1f s instead of %.1f s: BG's JVM stalled (GC pause or CPU"
+                            + " starvation)",
+                    longest, periodS));
         }
         if (total.maxMs() != null && total.maxMs() >= Latencies.millis(Latencies.HIGHEST_NS)) {
             w.add("some latencies reached the histogram's 1 h limit and were recorded as 1 h");
@@ -99,24 +116,30 @@ final class Bottlenecks {
      */
     private static void nodes(RunResult r, List<String> w) {
         for (NodeResult n : r.nodes()) {
-            String which = "bg".equals(n.role())
-                    ? "BG's machine " + n.name() : "store host " + n.name();
+            String which = "bg".equals(n.role()) ? "BG's machine " + n.name() : "store host " + n.name();
             Double busy = n.busyCores().mean();
             if (!"bg".equals(n.role()) && busy != null && n.cpus() > 0 && busy >= SATURATED * n.cpus()) {
-                w.add(fmt("%s: its CPU was saturated (%.1f of %d cores busy on average): this node limited the run",
+                w.add(fmt(
+                        "%s: its CPU was saturated (%.1f of %d cores busy on average): this node limited the run",
                         which, busy, n.cpus()));
             }
             Double disk = n.diskBusyPct().mean();
             if (disk != null && disk >= 100 * SATURATED) {
-                w.add(fmt("%s: its busiest disk was busy %.0f %% of the time: this node's disk limited the run",
+                w.add(fmt(
+                        "%s: its busiest disk was busy %.0f %% of the time: this node's disk limited the run",
                         which, disk));
             }
             if (n.missingSeconds() > 0 && !"bg".equals(n.role())) {
-                w.add(n.seconds() == 0
-                        ? fmt("%s: its node exporter did not answer in any of the %d measured seconds, so the result has"
-                                + " no figures of it", which, n.missingSeconds())
-                        : fmt("%s: its node exporter did not answer in %d of %d measured seconds; its figures cover the"
-                                + " other seconds", which, n.missingSeconds(), n.missingSeconds() + n.seconds()));
+                w.add(
+                        n.seconds() == 0
+                                ? fmt(
+                                        "%s: its node exporter did not answer in any of the %d measured seconds, so the result has"
+                                                + " no figures of it",
+                                        which, n.missingSeconds())
+                                : fmt(
+                                        "%s: its node exporter did not answer in %d of %d measured seconds; its figures cover the"
+                                                + " other seconds",
+                                        which, n.missingSeconds(), n.missingSeconds() + n.seconds()));
             }
         }
     }
@@ -139,7 +162,8 @@ final class Bottlenecks {
             int from = i;
             double low = pct;
             double high = pct;
-            while (i + 1 < series.size() && series.get(i + 1).errorPct() != null
+            while (i + 1 < series.size()
+                    && series.get(i + 1).errorPct() != null
                     && series.get(i + 1).errorPct() >= 100 * ERROR_SHARE) {
                 i++;
                 low = Math.min(low, series.get(i).errorPct());
@@ -148,27 +172,34 @@ final class Bottlenecks {
             int first = series.get(from).second();
             int last = series.get(i).second();
             named += i - from + 1;
-            String share = Math.round(low) == Math.round(high) ? fmt("%.0f %%", low)
-                    : fmt("%.0f–%.0f %%", low, high);
-            runs.add(first == last ? fmt("second %d (%s)", first, share)
-                    : fmt("seconds %d–%d (%s)", first, last, share));
+            String share = Math.round(low) == Math.round(high) ? fmt("%.0f %%", low) : fmt("%.0f–%.0f %%", low, high);
+            runs.add(
+                    first == last
+                            ? fmt("second %d (%s)", first, share)
+                            : fmt("seconds %d–%d (%s)", first, last, share));
             i++;
         }
-        return runs.isEmpty() ? "" : fmt(", and at least %.0f %% of the calls in %d of %d seconds: %s",
-                100 * ERROR_SHARE, named, series.size(), String.join(", ", runs));
+        return runs.isEmpty()
+                ? ""
+                : fmt(
+                        ", and at least %.0f %% of the calls in %d of %d seconds: %s",
+                        100 * ERROR_SHARE, named, series.size(), String.join(", ", runs));
     }
 
     /** The actions with the most no-ops, with each one's no-op share of its own attempts. */
     private static String noopKinds(Map<String, KindResult> actions) {
         return actions.entrySet().stream()
                 .filter(e -> e.getValue().noops() > 0)
-                .sorted(Comparator.comparingLong((Map.Entry<String, KindResult> e) -> e.getValue().noops()).reversed())
+                .sorted(Comparator.comparingLong((Map.Entry<String, KindResult> e) ->
+                                e.getValue().noops())
+                        .reversed())
                 .limit(4)
                 .map(e -> {
                     KindResult k = e.getValue();
                     return fmt("%s %.0f %%", e.getKey(), 100.0 * k.noops() / (k.count() + k.errors() + k.noops()));
                 })
-                .reduce((a, b) -> a + ", " + b).orElse("");
+                .reduce((a, b) -> a + ", " + b)
+                .orElse("");
     }
 
     private static String fmt(String format, Object... args) {

@@ -29,10 +29,22 @@ import java.util.List;
  *                           unknown
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record CpuResult(Double bgCores, Double bgUsPerAction, Double storeCores, Double machineCores,
-                        Double machineIowaitCores, Double bgCpuS, Double storeCpuS, int bgAvailableCores,
-                        int machineCpus, List<Long> storePids, int storeProcesses, Double bgPeakCores,
-                        Double storePeakCores, Double machinePeakCores, Double bgOutsideUsPerAction) {
+public record CpuResult(
+        Double bgCores,
+        Double bgUsPerAction,
+        Double storeCores,
+        Double machineCores,
+        Double machineIowaitCores,
+        Double bgCpuS,
+        Double storeCpuS,
+        int bgAvailableCores,
+        int machineCpus,
+        List<Long> storePids,
+        int storeProcesses,
+        Double bgPeakCores,
+        Double storePeakCores,
+        Double machinePeakCores,
+        Double bgOutsideUsPerAction) {
 
     /**
      * {@code bgUsPerAction} less the mean of the actions' {@link KindResult#bgCpuUs()}, each weighted by its count

@@ -17,8 +17,14 @@ import org.bgbench.model.Kind;
  * @param waits             time threads waited inside BG
  * @param actionCpu         BG's CPU sampled inside actions
  */
-record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsWithinBeta, long sessions,
-                Interval.Failures failures, Interval.Waits waits, Interval.Cpu actionCpu) {
+record Interval(
+        List<KindCounts> kinds,
+        Histogram actionLatencies,
+        long actionsWithinBeta,
+        long sessions,
+        Interval.Failures failures,
+        Interval.Waits waits,
+        Interval.Cpu actionCpu) {
     /** The latencies of a kind that did not run in an interval: one shared empty histogram, never written. */
     static final Histogram NOTHING = Latencies.newHistogram();
 
@@ -28,16 +34,13 @@ record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsW
      * @param errorNanos   time actions took to fail
      * @param actionErrors errors of actions (sessions excluded)
      */
-    record Failures(long errors, long noops, long errorNanos, long actionErrors) {
-    }
+    record Failures(long errors, long noops, long errorNanos, long actionErrors) {}
 
     /** Waits inside BG: their total time and their number. */
-    record Waits(long nanos, long count) {
-    }
+    record Waits(long nanos, long count) {}
 
     /** BG's CPU time sampled inside actions, and the samples. */
-    record Cpu(long nanos, long samples) {
-    }
+    record Cpu(long nanos, long samples) {}
 
     /** The differences between cumulative snapshots {@code to} and {@code from} of {@code stripes}. */
     static Interval between(Stripes stripes, List<String> codes, long[] to, long[] from) {
@@ -65,8 +68,8 @@ record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsW
             // only for a kind that ran in it: in a typical mix most kinds do not, and 200 KB a kind a second kept the
             // young generation filling (a G1 pause of 10-30 ms every few seconds, which the open model's schedule
             // error shows).
-            long aboveBetaInItsSlot = to[block + counters + Stripes.ABOVE_BETA]
-                    - from[block + counters + Stripes.ABOVE_BETA];
+            long aboveBetaInItsSlot =
+                    to[block + counters + Stripes.ABOVE_BETA] - from[block + counters + Stripes.ABOVE_BETA];
             long withinBeta = countedUpTo(to, from, block, stripes.betaIndex);
             Histogram h = null;
             if (withinBeta != 0 || aboveBetaInItsSlot != 0 || anyCounted(to, from, block, layout.length)) {
@@ -75,12 +78,16 @@ record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsW
             }
             long kindNoops = to[block + counters + Stripes.NOOPS] - from[block + counters + Stripes.NOOPS];
             long kindErrors = to[block + counters + Stripes.ERRORS] - from[block + counters + Stripes.ERRORS];
-            long kindErrorNanos = to[block + counters + Stripes.ERROR_NANOS]
-                    - from[block + counters + Stripes.ERROR_NANOS];
+            long kindErrorNanos =
+                    to[block + counters + Stripes.ERROR_NANOS] - from[block + counters + Stripes.ERROR_NANOS];
             long kindCpuNanos = to[block + counters + Stripes.CPU_NANOS] - from[block + counters + Stripes.CPU_NANOS];
-            long kindCpuSamples = to[block + counters + Stripes.CPU_SAMPLES]
-                    - from[block + counters + Stripes.CPU_SAMPLES];
-            kinds.add(new KindCounts(codes.get(k), h == null ? NOTHING : h, withinBeta, 0,
+            long kindCpuSamples =
+                    to[block + counters + Stripes.CPU_SAMPLES] - from[block + counters + Stripes.CPU_SAMPLES];
+            kinds.add(new KindCounts(
+                    codes.get(k),
+                    h == null ? NOTHING : h,
+                    withinBeta,
+                    0,
                     new KindCounts.Outcomes(kindNoops, kindErrors, kindErrorNanos),
                     new KindCounts.Cpu(kindCpuNanos, kindCpuSamples)));
             if (action) {
@@ -96,9 +103,14 @@ record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsW
             actionCpuSamples += action ? kindCpuSamples : 0;
         }
         int s = stripes.stripeCounters();
-        return new Interval(List.copyOf(kinds), actions, actionsWithinBeta, sessions,
+        return new Interval(
+                List.copyOf(kinds),
+                actions,
+                actionsWithinBeta,
+                sessions,
                 new Failures(errors, noops, errorNanos, actionErrors),
-                new Waits(to[s + Stripes.BG_WAIT_NANOS] - from[s + Stripes.BG_WAIT_NANOS],
+                new Waits(
+                        to[s + Stripes.BG_WAIT_NANOS] - from[s + Stripes.BG_WAIT_NANOS],
                         to[s + Stripes.BG_WAIT_COUNT] - from[s + Stripes.BG_WAIT_COUNT]),
                 new Cpu(actionCpuNanos, actionCpuSamples));
     }
@@ -130,8 +142,15 @@ record Interval(List<KindCounts> kinds, Histogram actionLatencies, long actionsW
      * Records one kind's slot counts between two snapshots into {@code h} (and {@code all}, when not null), each at
      * its slot's lowest value; the waits above β counted in β's slot join that slot.
      */
-    private static void record(long[] to, long[] from, int block, LatencyLayout layout, int betaIndex,
-                               long aboveBetaInItsSlot, Histogram h, Histogram all) {
+    private static void record(
+            long[] to,
+            long[] from,
+            int block,
+            LatencyLayout layout,
+            int betaIndex,
+            long aboveBetaInItsSlot,
+            Histogram h,
+            Histogram all) {
         for (int i = 0; i < layout.length; i++) {
             long c = to[block + i] - from[block + i];
             if (i == betaIndex) {

@@ -15,8 +15,7 @@ import org.HdrHistogram.Histogram;
  * @param outcomes   no-ops (no valid target existed), errors, and the errors' total time, ns
  * @param cpu        BG's thread CPU time in the sampled store calls (completed or failed), ns, and the calls sampled
  */
-public record KindCounts(String code, Histogram latencies, long withinBeta, long stuck, Outcomes outcomes,
-                         Cpu cpu) {
+public record KindCounts(String code, Histogram latencies, long withinBeta, long stuck, Outcomes outcomes, Cpu cpu) {
     /** Nothing but completions. */
     public static final Outcomes NO_OUTCOMES = new Outcomes(0, 0, 0);
     /** No CPU sampled. */
@@ -81,7 +80,12 @@ public record KindCounts(String code, Histogram latencies, long withinBeta, long
         Histogram sum = Latencies.newHistogram();
         sum.add(latencies);
         sum.add(other.latencies);
-        return new KindCounts(code, sum, withinBeta + other.withinBeta, stuck + other.stuck,
-                outcomes.plus(other.outcomes), cpu.plus(other.cpu));
+        return new KindCounts(
+                code,
+                sum,
+                withinBeta + other.withinBeta,
+                stuck + other.stuck,
+                outcomes.plus(other.outcomes),
+                cpu.plus(other.cpu));
     }
 }

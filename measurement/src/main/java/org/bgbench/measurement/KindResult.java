@@ -27,10 +27,25 @@ import org.HdrHistogram.Histogram;
  * @param bgCpuSamples    the executions sampled for {@code bgCpuUs}
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record KindResult(long count, long noops, long errors, long stuck, double throughput,
-                         Double p50Ms, Double p95Ms, Double p99Ms, Double p999Ms, Double maxMs, Double minMs,
-                         Double meanMs, Double withinBetaPct, long withinBetaCount, Double errorMeanMs, String hdr,
-                         Double bgCpuUs, long bgCpuSamples) {
+public record KindResult(
+        long count,
+        long noops,
+        long errors,
+        long stuck,
+        double throughput,
+        Double p50Ms,
+        Double p95Ms,
+        Double p99Ms,
+        Double p999Ms,
+        Double maxMs,
+        Double minMs,
+        Double meanMs,
+        Double withinBetaPct,
+        long withinBetaCount,
+        Double errorMeanMs,
+        String hdr,
+        Double bgCpuUs,
+        long bgCpuSamples) {
 
     /** The figures of {@code counts} over a measured period of {@code seconds}. */
     public static KindResult of(KindCounts counts, double seconds) {
@@ -38,7 +53,11 @@ public record KindResult(long count, long noops, long errors, long stuck, double
         long n = h.getTotalCount();
         long completed = n - counts.stuck();
         boolean any = n > 0;
-        return new KindResult(completed, counts.noops(), counts.errors(), counts.stuck(),
+        return new KindResult(
+                completed,
+                counts.noops(),
+                counts.errors(),
+                counts.stuck(),
                 seconds > 0 ? completed / seconds : 0,
                 any ? ms(h.getValueAtPercentile(50)) : null,
                 any ? ms(h.getValueAtPercentile(95)) : null,

@@ -22,8 +22,7 @@ public final class Latencies {
 
     static final LatencyLayout LAYOUT = new LatencyLayout(LOWEST_NS, HIGHEST_NS, DIGITS);
 
-    private Latencies() {
-    }
+    private Latencies() {}
 
     /** An empty dense histogram with BG's configuration. */
     public static Histogram newHistogram() {

@@ -43,14 +43,18 @@ import org.slf4j.LoggerFactory;
 public final class Measurements implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Measurements.class);
 
-    private enum Phase { WARMUP, MEASURING, STOPPED }
+    private enum Phase {
+        WARMUP,
+        MEASURING,
+        STOPPED
+    }
 
     /**
      * The latencies of a kind that did not run in an interval: one shared empty histogram, never written (samples'
      * histograms are read-only to their receivers, see {@link KindCounts}).
      */
-
     private final List<String> codes;
+
     private final int threads;
     private final long betaNanos;
     private final long periodNanos;
@@ -76,11 +80,13 @@ public final class Measurements implements AutoCloseable {
     private final List<SeriesPoint> series = new ArrayList<>();
     /** Per measured second, each node's figures (as in {@link ResourceUse#nodes()}). */
     private final List<List<NodeUse>> nodeSeries = new ArrayList<>();
+
     private ScheduledExecutorService sampler;
     private ScheduledFuture<?> samplerTask;
     private long samplerGeneration;
     /** Executions still waiting when the period ended, per kind: their waits, and how many (null until one). */
     private Histogram[] stuckLatencies;
+
     private long[] stuckCounts;
     private long longestStuckNanos;
     /** Seconds of the series in which nothing returned while a call was waiting on the store throughout. */
@@ -91,6 +97,7 @@ public final class Measurements implements AutoCloseable {
     private final List<Stalls.Refusal> refusals = new ArrayList<>();
     /** Whether every call has failed since a given {@link System#nanoTime()}; null: not watched. */
     private volatile LongPredicate failingSince;
+
     private volatile Supplier<String> lastFailure;
 
     Measurements(MeasurementsBuilder b) {
@@ -104,8 +111,8 @@ public final class Measurements implements AutoCloseable {
             recorders[s] = new Recorder(stripes, s);
         }
         this.ownMonitor = b.monitor == null;
-        this.monitor = b.monitor != null ? b.monitor
-                : ResourceMonitor.create(b.storePids, b.storeHosts, b.storePidFinder);
+        this.monitor =
+                b.monitor != null ? b.monitor : ResourceMonitor.create(b.storePids, b.storeHosts, b.storePidFinder);
         this.listeners.addAll(b.listeners);
         this.previous = new long[stripes.snapshotLength];
         this.current = new long[stripes.snapshotLength];
@@ -176,8 +183,7 @@ public final class Measurements implements AutoCloseable {
      * measured interval in which no action completed, actions failed, and every call had been failing since its start
      * is recorded in {@link #refusals()}: a store that fails every call is as stopped as one that answers none.
      */
-    public void watchFailures(LongPredicate failingSince,
-                              Supplier<String> lastFailure) {
+    public void watchFailures(LongPredicate failingSince, Supplier<String> lastFailure) {
         this.lastFailure = lastFailure;
         this.failingSince = failingSince;
     }
@@ -258,8 +264,8 @@ public final class Measurements implements AutoCloseable {
         }
         // A tick already queued under an older generation finds the number changed and does nothing.
         long generation = ++samplerGeneration;
-        samplerTask = sampler.scheduleAtFixedRate(() -> tick(generation), periodNanos, periodNanos,
-                TimeUnit.NANOSECONDS);
+        samplerTask =
+                sampler.scheduleAtFixedRate(() -> tick(generation), periodNanos, periodNanos, TimeUnit.NANOSECONDS);
     }
 
     private void tick(long generation) {
@@ -340,15 +346,23 @@ public final class Measurements implements AutoCloseable {
         Histogram h = interval.actionLatencies();
         boolean any = h.getTotalCount() > 0;
         secondInPhase++;
-        SeriesPoint point = new SeriesPoint(secondInPhase, (now - phaseStartNanos) / 1e9, seconds,
-                h.getTotalCount(), seconds > 0 ? h.getTotalCount() / seconds : 0, interval.sessions(),
-                interval.failures().errors(), interval.failures().noops(),
+        SeriesPoint point = new SeriesPoint(
+                secondInPhase,
+                (now - phaseStartNanos) / 1e9,
+                seconds,
+                h.getTotalCount(),
+                seconds > 0 ? h.getTotalCount() / seconds : 0,
+                interval.sessions(),
+                interval.failures().errors(),
+                interval.failures().noops(),
                 any ? Latencies.millis(h.getValueAtPercentile(50)) : null,
                 any ? Latencies.millis(h.getValueAtPercentile(95)) : null,
                 any ? Latencies.millis(h.getValueAtPercentile(99)) : null,
                 any ? Latencies.millis(h.getMaxValue()) : null,
                 any ? 100.0 * interval.actionsWithinBeta() / h.getTotalCount() : null,
-                interval.waits().nanos() / 1e6, known(use.bgCores()), known(use.storeCores()),
+                interval.waits().nanos() / 1e6,
+                known(use.bgCores()),
+                known(use.storeCores()),
                 known(use.machineCores()));
         long[] swap = previous;
         previous = current;
@@ -367,7 +381,8 @@ public final class Measurements implements AutoCloseable {
                 refusals.add(new Stalls.Refusal(point.second(), words == null ? null : words.get()));
             }
         }
-        SecondSample sample = new SecondSample(warmup, point, interval.kinds(), h, interval.waits().nanos(), use);
+        SecondSample sample = new SecondSample(
+                warmup, point, interval.kinds(), h, interval.waits().nanos(), use);
         for (Consumer<SecondSample> listener : listeners) {
             try {
                 listener.accept(sample);
@@ -385,7 +400,9 @@ public final class Measurements implements AutoCloseable {
     private boolean stalled(Interval interval, long start, long now) {
         LongPredicate w = waitingSince;
         long length = now - start;
-        if (w == null || interval.actionLatencies().getTotalCount() > 0 || interval.failures().actionErrors() > 0
+        if (w == null
+                || interval.actionLatencies().getTotalCount() > 0
+                || interval.failures().actionErrors() > 0
                 || length < periodNanos * 9 / 10) {
             return false;
         }
@@ -398,7 +415,9 @@ public final class Measurements implements AutoCloseable {
      */
     private boolean refused(Interval interval, long start, long now) {
         LongPredicate f = failingSince;
-        if (f == null || interval.actionLatencies().getTotalCount() > 0 || interval.failures().actionErrors() == 0
+        if (f == null
+                || interval.actionLatencies().getTotalCount() > 0
+                || interval.failures().actionErrors() == 0
                 || now - start < periodNanos * 9 / 10) {
             return false;
         }
@@ -430,8 +449,7 @@ public final class Measurements implements AutoCloseable {
             if (stuckLatencies != null && stuckLatencies[k] != null) {
                 // The kind's histogram is its own dense copy (or the shared empty one, which gets a copy): the stuck
                 // waits join it as lower bounds.
-                Histogram own = counts.latencies() == Interval.NOTHING ? Latencies.newHistogram()
-                        : counts.latencies();
+                Histogram own = counts.latencies() == Interval.NOTHING ? Latencies.newHistogram() : counts.latencies();
                 own.add(stuckLatencies[k]);
                 counts = counts.withStuck(own, stuckCounts[k]);
                 if (Kind.isAction(k)) {
@@ -447,34 +465,58 @@ public final class Measurements implements AutoCloseable {
                 sessions.put(codes.get(k), KindResult.of(counts, seconds));
             }
         }
-        KindResult total = KindResult.of(new KindCounts("total", actionLatencies, totals.actionsWithinBeta(),
-                actionStuck, new KindCounts.Outcomes(actionNoops, actionErrors, totals.failures().errorNanos()),
-                new KindCounts.Cpu(totals.actionCpu().nanos(), totals.actionCpu().samples())), seconds);
+        KindResult total = KindResult.of(
+                new KindCounts(
+                        "total",
+                        actionLatencies,
+                        totals.actionsWithinBeta(),
+                        actionStuck,
+                        new KindCounts.Outcomes(
+                                actionNoops, actionErrors, totals.failures().errorNanos()),
+                        new KindCounts.Cpu(
+                                totals.actionCpu().nanos(), totals.actionCpu().samples())),
+                seconds);
 
-        ResourceUse use = started ? ResourceMonitor.between(baselineResources, lastResources)
+        ResourceUse use = started
+                ? ResourceMonitor.between(baselineResources, lastResources)
                 : ResourceMonitor.between(lastResources, lastResources);
         Double bgUsPerAction = total.count() > 0 ? known(use.bgCpuSeconds() * 1e6 / total.count()) : null;
-        CpuResult cpu = new CpuResult(known(use.bgCores()), bgUsPerAction,
-                known(use.storeCores()), known(use.machineCores()), known(use.machineIowaitCores()),
-                known(use.bgCpuSeconds()), known(use.storeCpuSeconds()),
-                Runtime.getRuntime().availableProcessors(), use.machineCpus(), monitor.storePids(),
+        CpuResult cpu = new CpuResult(
+                known(use.bgCores()),
+                bgUsPerAction,
+                known(use.storeCores()),
+                known(use.machineCores()),
+                known(use.machineIowaitCores()),
+                known(use.bgCpuSeconds()),
+                known(use.storeCpuSeconds()),
+                Runtime.getRuntime().availableProcessors(),
+                use.machineCpus(),
+                monitor.storePids(),
                 lastResources.storeProcesses(),
-                peak(series, SeriesPoint::bgCores), peak(series, SeriesPoint::storeCores),
+                peak(series, SeriesPoint::bgCores),
+                peak(series, SeriesPoint::storeCores),
                 peak(series, SeriesPoint::machineCores),
                 CpuResult.outsideUsPerAction(bgUsPerAction, actions.values()));
 
         double actionTimeMs = (total.meanMs() == null ? 0 : total.meanMs() * (total.count() + total.stuck()))
                 + totals.failures().errorNanos() / 1e6;
         double waitMs = totals.waits().nanos() / 1e6;
-        BgWaitResult bgWait = new BgWaitResult(waitMs, totals.waits().count(), actionTimeMs,
-                actionTimeMs > 0 ? waitMs / actionTimeMs : null);
+        BgWaitResult bgWait = new BgWaitResult(
+                waitMs, totals.waits().count(), actionTimeMs, actionTimeMs > 0 ? waitMs / actionTimeMs : null);
 
         RunResult result = new RunResult(
                 new RunResult.Header(RunResult.FORMAT, phase != Phase.STOPPED, start.toString(), end.toString()),
-                new RunResult.Rate(total.throughput(), threads, seconds,
-                        started ? warmupSeconds : (System.nanoTime() - createdNanos) / 1e9, betaNanos / 1e6),
+                new RunResult.Rate(
+                        total.throughput(),
+                        threads,
+                        seconds,
+                        started ? warmupSeconds : (System.nanoTime() - createdNanos) / 1e9,
+                        betaNanos / 1e6),
                 new RunResult.Figures(actions, sessions, total, List.copyOf(series), HistogramConfig.current()),
-                new RunResult.Environment(cpu, bgWait, nodes(), List.of()), context, null, null);
+                new RunResult.Environment(cpu, bgWait, nodes(), List.of()),
+                context,
+                null,
+                null);
         for (String warning : Bottlenecks.warnings(result, periodNanos / 1e9)) {
             result = result.withWarning(warning);
         }

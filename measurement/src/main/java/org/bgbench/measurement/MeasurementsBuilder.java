@@ -21,8 +21,7 @@ public final class MeasurementsBuilder {
     ResourceMonitor monitor;
     final List<Consumer<SecondSample>> listeners = new ArrayList<>();
 
-    MeasurementsBuilder() {
-    }
+    MeasurementsBuilder() {}
 
     /** Emulator threads of the run (reported, not enforced). */
     public MeasurementsBuilder threads(int threads) {

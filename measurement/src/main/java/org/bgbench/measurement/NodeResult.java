@@ -28,10 +28,21 @@ import org.bgbench.measurement.resource.NodeUse;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"name", "role", "cpus", "seconds", "missing_seconds"})
-public record NodeResult(String name, String role, int cpus, int seconds, int missingSeconds, MeanMax busyCores,
-                         MeanMax memUsedBytes, MeanMax memTotalBytes, MeanMax netRxBytesPerS, MeanMax netTxBytesPerS,
-                         MeanMax loBytesPerS, MeanMax diskReadBytesPerS, MeanMax diskWriteBytesPerS,
-                         MeanMax diskBusyPct) {
+public record NodeResult(
+        String name,
+        String role,
+        int cpus,
+        int seconds,
+        int missingSeconds,
+        MeanMax busyCores,
+        MeanMax memUsedBytes,
+        MeanMax memTotalBytes,
+        MeanMax netRxBytesPerS,
+        MeanMax netTxBytesPerS,
+        MeanMax loBytesPerS,
+        MeanMax diskReadBytesPerS,
+        MeanMax diskWriteBytesPerS,
+        MeanMax diskBusyPct) {
 
     /** Mean and highest per-second value; both null when never known. */
     public record MeanMax(Double mean, Double max) {
@@ -55,11 +66,20 @@ public record NodeResult(String name, String role, int cpus, int seconds, int mi
     static NodeResult of(String name, String role, List<NodeUse> perSecond) {
         List<NodeUse> known = perSecond.stream().filter(NodeUse::answered).toList();
         int cpus = known.stream().mapToInt(NodeUse::cpus).max().orElse(0);
-        return new NodeResult(name, role, cpus, known.size(), perSecond.size() - known.size(),
-                MeanMax.of(known, NodeUse::busyCores), MeanMax.of(known, NodeUse::memUsedBytes),
-                MeanMax.of(known, NodeUse::memTotalBytes), MeanMax.of(known, NodeUse::netRxBytesPerS),
-                MeanMax.of(known, NodeUse::netTxBytesPerS), MeanMax.of(known, NodeUse::loBytesPerS),
-                MeanMax.of(known, NodeUse::diskReadBytesPerS), MeanMax.of(known, NodeUse::diskWriteBytesPerS),
+        return new NodeResult(
+                name,
+                role,
+                cpus,
+                known.size(),
+                perSecond.size() - known.size(),
+                MeanMax.of(known, NodeUse::busyCores),
+                MeanMax.of(known, NodeUse::memUsedBytes),
+                MeanMax.of(known, NodeUse::memTotalBytes),
+                MeanMax.of(known, NodeUse::netRxBytesPerS),
+                MeanMax.of(known, NodeUse::netTxBytesPerS),
+                MeanMax.of(known, NodeUse::loBytesPerS),
+                MeanMax.of(known, NodeUse::diskReadBytesPerS),
+                MeanMax.of(known, NodeUse::diskWriteBytesPerS),
                 MeanMax.of(known, NodeUse::diskBusyPct));
     }
 }

@@ -68,9 +68,7 @@ public final class Recorder implements ActionRecorder {
         int index = ((bucket + 1) << subBucketHalfCountMagnitude) + subBucket - subBucketHalfCount;
         // Values above β that share β's slot go to a side slot, which makes the within-β count exact to the ns;
         // comparing the unclamped latency keeps it exact for latencies beyond the histogram's range too.
-        int slot = index == betaIndex && latencyNanos > betaNanos
-                ? counters + Stripes.ABOVE_BETA
-                : Stripes.PAD + index;
+        int slot = index == betaIndex && latencyNanos > betaNanos ? counters + Stripes.ABOVE_BETA : Stripes.PAD + index;
         SLOT.getAndAdd(slots, block + slot, 1L);
     }
 

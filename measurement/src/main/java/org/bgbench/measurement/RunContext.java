@@ -8,8 +8,11 @@ import java.util.Map;
  * Descriptive sections a result carries besides the measurements; each is a JSON object (values must be
  * Jackson-serializable: strings, numbers, booleans, lists, maps, records).
  */
-public record RunContext(Map<String, Object> workload, Map<String, Object> store, Map<String, Object> graph,
-                         Map<String, Object> config) {
+public record RunContext(
+        Map<String, Object> workload,
+        Map<String, Object> store,
+        Map<String, Object> graph,
+        Map<String, Object> config) {
 
     public RunContext {
         workload = copy(workload);

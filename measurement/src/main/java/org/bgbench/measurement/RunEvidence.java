@@ -18,8 +18,8 @@ import java.util.Map;
  * @param expectedStateBytes  the length of {@code expected.state}, or -1
  * @param graphSha256         of {@code graph.json}
  */
-public record RunEvidence(String runId, String manifestSha256, String expectedStateSha256, long expectedStateBytes,
-                          String graphSha256) {
+public record RunEvidence(
+        String runId, String manifestSha256, String expectedStateSha256, long expectedStateBytes, String graphSha256) {
     public static final String RUN_ID = "run_id";
     public static final String EVIDENCE = "evidence";
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -38,8 +38,12 @@ public record RunEvidence(String runId, String manifestSha256, String expectedSt
         if (!(c.get(EVIDENCE) instanceof Map<?, ?> e)) {
             return new RunEvidence(id, null, null, -1, null);
         }
-        return new RunEvidence(id, text(e.get("manifest_sha256")), text(e.get("expected_state_sha256")),
-                e.get("expected_state_bytes") instanceof Number n ? n.longValue() : -1, text(e.get("graph_sha256")));
+        return new RunEvidence(
+                id,
+                text(e.get("manifest_sha256")),
+                text(e.get("expected_state_sha256")),
+                e.get("expected_state_bytes") instanceof Number n ? n.longValue() : -1,
+                text(e.get("graph_sha256")));
     }
 
     private static String text(Object o) {

@@ -27,8 +27,14 @@ import org.bgbench.measurement.open.OpenModelResult;
  */
 @JsonSerialize(using = RunResultJson.Writer.class)
 @JsonDeserialize(using = RunResultJson.Reader.class)
-public record RunResult(Header header, Rate rate, Figures figures, Environment environment, RunContext context,
-                        Unpredictable unpredictable, OpenModelResult open) {
+public record RunResult(
+        Header header,
+        Rate rate,
+        Figures figures,
+        Environment environment,
+        RunContext context,
+        Unpredictable unpredictable,
+        OpenModelResult open) {
 
     public static final String FORMAT = "bg-run-result/1";
 
@@ -49,8 +55,7 @@ public record RunResult(Header header, Rate rate, Figures figures, Environment e
      * @param startTime start of the measured period (ISO-8601, UTC)
      * @param endTime   end of the measured period (or of the last sample, when partial)
      */
-    public record Header(String format, boolean partial, String startTime, String endTime) {
-    }
+    public record Header(String format, boolean partial, String startTime, String endTime) {}
 
     /**
      * The run's rate and the settings it is read against.
@@ -61,8 +66,7 @@ public record RunResult(Header header, Rate rate, Figures figures, Environment e
      * @param warmupS    length of the discarded warm-up, s
      * @param betaMs     the SLA's β, ms
      */
-    public record Rate(double throughput, int threads, double durationS, double warmupS, double betaMs) {
-    }
+    public record Rate(double throughput, int threads, double durationS, double warmupS, double betaMs) {}
 
     /**
      * The measured figures: latencies and counts per action and session, and per second.
@@ -73,8 +77,12 @@ public record RunResult(Header header, Rate rate, Figures figures, Environment e
      * @param series          per-second figures of the measured period
      * @param histogramConfig configuration of every {@code hdr} histogram
      */
-    public record Figures(Map<String, KindResult> actions, Map<String, KindResult> sessions, KindResult total,
-                          List<SeriesPoint> series, HistogramConfig histogramConfig) {
+    public record Figures(
+            Map<String, KindResult> actions,
+            Map<String, KindResult> sessions,
+            KindResult total,
+            List<SeriesPoint> series,
+            HistogramConfig histogramConfig) {
         public Figures {
             actions = actions == null ? Map.of() : actions;
             sessions = sessions == null ? Map.of() : sessions;
@@ -96,8 +104,8 @@ public record RunResult(Header header, Rate rate, Figures figures, Environment e
      *                           {@code --store-host} (docs/resources.md); empty in files of older versions
      * @param bottleneckWarnings what may have limited the run, other than the store
      */
-    public record Environment(CpuResult cpu, BgWaitResult bgWait, List<NodeResult> nodes,
-                              List<String> bottleneckWarnings) {
+    public record Environment(
+            CpuResult cpu, BgWaitResult bgWait, List<NodeResult> nodes, List<String> bottleneckWarnings) {
         public Environment {
             nodes = nodes == null ? List.of() : List.copyOf(nodes);
             bottleneckWarnings = bottleneckWarnings == null ? List.of() : bottleneckWarnings;

@@ -20,8 +20,7 @@ import org.bgbench.measurement.open.OpenModelResult;
  * the CPU, the nodes, …) are written and read by Jackson as usual.
  */
 public final class RunResultJson {
-    private RunResultJson() {
-    }
+    private RunResultJson() {}
 
     /** Writes the keys in the schema's order; nulls are kept. */
     public static final class Writer extends StdSerializer<RunResult> {
@@ -93,13 +92,13 @@ public final class RunResultJson {
                     case "actions" -> f.actions = read(p, ctxt, kinds);
                     case "sessions" -> f.sessions = read(p, ctxt, kinds);
                     case "cpu" -> f.cpu = read(p, ctxt, CpuResult.class);
-                    case "nodes" -> f.nodes = ctxt.readValue(p,
-                            types.constructCollectionType(List.class, NodeResult.class));
+                    case "nodes" ->
+                        f.nodes = ctxt.readValue(p, types.constructCollectionType(List.class, NodeResult.class));
                     case "bg_wait" -> f.bgWait = read(p, ctxt, BgWaitResult.class);
-                    case "bottleneck_warnings" -> f.warnings = ctxt.readValue(p,
-                            types.constructCollectionType(List.class, String.class));
-                    case "series" -> f.series = ctxt.readValue(p,
-                            types.constructCollectionType(List.class, SeriesPoint.class));
+                    case "bottleneck_warnings" ->
+                        f.warnings = ctxt.readValue(p, types.constructCollectionType(List.class, String.class));
+                    case "series" ->
+                        f.series = ctxt.readValue(p, types.constructCollectionType(List.class, SeriesPoint.class));
                     case "histogram_config" -> f.histogramConfig = read(p, ctxt, HistogramConfig.class);
                     case "workload" -> f.workload = read(p, ctxt, section);
                     case "store" -> f.store = read(p, ctxt, section);
@@ -154,11 +153,14 @@ public final class RunResultJson {
         Unpredictable unpredictable;
 
         RunResult result() {
-            return new RunResult(new RunResult.Header(format, partial, startTime, endTime),
+            return new RunResult(
+                    new RunResult.Header(format, partial, startTime, endTime),
                     new RunResult.Rate(throughput, threads, durationS, warmupS, betaMs),
                     new RunResult.Figures(actions, sessions, total, series, histogramConfig),
                     new RunResult.Environment(cpu, bgWait, nodes, warnings),
-                    new RunContext(workload, store, graph, config), unpredictable, open);
+                    new RunContext(workload, store, graph, config),
+                    unpredictable,
+                    open);
         }
     }
 }

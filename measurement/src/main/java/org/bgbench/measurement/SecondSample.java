@@ -18,6 +18,10 @@ import org.bgbench.measurement.resource.ResourceUse;
  * @param bgWaitNanos     time threads waited inside BG in the interval
  * @param resources       CPU use in the interval
  */
-public record SecondSample(boolean warmup, SeriesPoint point, List<KindCounts> kinds, Histogram actionLatencies,
-                           long bgWaitNanos, ResourceUse resources) {
-}
+public record SecondSample(
+        boolean warmup,
+        SeriesPoint point,
+        List<KindCounts> kinds,
+        Histogram actionLatencies,
+        long bgWaitNanos,
+        ResourceUse resources) {}

@@ -24,10 +24,24 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(value = "error_pct", allowGetters = true)
-public record SeriesPoint(int second, double elapsedS, double intervalS, long actions, double throughput, long sessions,
-                          long errors, long noops, Double p50Ms, Double p95Ms, Double p99Ms, Double maxMs,
-                          Double withinBetaPct, double bgWaitMs, Double bgCores, Double storeCores,
-                          Double machineCores) {
+public record SeriesPoint(
+        int second,
+        double elapsedS,
+        double intervalS,
+        long actions,
+        double throughput,
+        long sessions,
+        long errors,
+        long noops,
+        Double p50Ms,
+        Double p95Ms,
+        Double p99Ms,
+        Double maxMs,
+        Double withinBetaPct,
+        double bgWaitMs,
+        Double bgCores,
+        Double storeCores,
+        Double machineCores) {
 
     /**
      * The share of the calls that returned in the interval (completed and failed) that failed, %; null when none

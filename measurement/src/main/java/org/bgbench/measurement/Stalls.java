@@ -27,8 +27,7 @@ public final class Stalls {
     /** The longest failure message a reason quotes. */
     private static final int CAUSE_CHARS = 240;
 
-    private Stalls() {
-    }
+    private Stalls() {}
 
     /**
      * A second of the series in which the store failed every call.
@@ -36,8 +35,7 @@ public final class Stalls {
      * @param second the {@link SeriesPoint#second()}
      * @param cause  the last failure's message by then, or null when unknown
      */
-    public record Refusal(int second, String cause) {
-    }
+    public record Refusal(int second, String cause) {}
 
     /**
      * Whether the run's writes may have reached the store other than BG's state says, so BG cannot vouch for the
@@ -46,7 +44,8 @@ public final class Stalls {
      * a crash, may or may not be there).
      */
     public static boolean writesUncertain(RunResult r) {
-        return r.total().stuck() > 0 || r.config().get("stuck_threads") instanceof Number n && n.intValue() > 0
+        return r.total().stuck() > 0
+                || r.config().get("stuck_threads") instanceof Number n && n.intValue() > 0
                 || r.config().get(REFUSED_SECONDS) instanceof List<?> refused && !refused.isEmpty();
     }
 
@@ -56,8 +55,8 @@ public final class Stalls {
     }
 
     /** {@link #reason(long, long, List, List, int, double)} without refused seconds. */
-    public static String reason(long stuckActions, long longestNanos, List<Integer> stalledSeconds, int abandoned,
-                                double graceSeconds) {
+    public static String reason(
+            long stuckActions, long longestNanos, List<Integer> stalledSeconds, int abandoned, double graceSeconds) {
         return reason(stuckActions, longestNanos, stalledSeconds, List.of(), abandoned, graceSeconds);
     }
 
@@ -74,16 +73,25 @@ public final class Stalls {
      * @param abandoned      threads still inside the store after the grace they were given
      * @param graceSeconds   that grace
      */
-    public static String reason(long stuckActions, long longestNanos, List<Integer> stalledSeconds,
-                                List<Refusal> refusals, int abandoned, double graceSeconds) {
+    public static String reason(
+            long stuckActions,
+            long longestNanos,
+            List<Integer> stalledSeconds,
+            List<Refusal> refusals,
+            int abandoned,
+            double graceSeconds) {
         if (stuckActions == 0 && stalledSeconds.isEmpty() && refusals.isEmpty() && abandoned == 0) {
             return null;
         }
         List<String> parts = new ArrayList<>();
         if (stuckActions > 0) {
-            parts.add(String.format(Locale.ROOT, "%,d %s still waiting %swhen the run ended, the longest for %.1f s",
-                    stuckActions, stuckActions == 1 ? "action was" : "actions were",
-                    stalledSeconds.isEmpty() ? "on the store " : "", longestNanos / 1e9));
+            parts.add(String.format(
+                    Locale.ROOT,
+                    "%,d %s still waiting %swhen the run ended, the longest for %.1f s",
+                    stuckActions,
+                    stuckActions == 1 ? "action was" : "actions were",
+                    stalledSeconds.isEmpty() ? "on the store " : "",
+                    longestNanos / 1e9));
         }
         if (!stalledSeconds.isEmpty()) {
             parts.add((stalledSeconds.size() == 1 ? "second " : "seconds ") + ranges(stalledSeconds)
@@ -93,8 +101,12 @@ public final class Stalls {
             parts.add(refused(refusals));
         }
         if (abandoned > 0) {
-            parts.add(String.format(Locale.ROOT, "%,d %s still inside the store %.0f s after the run ended and "
-                    + "%s abandoned", abandoned, abandoned == 1 ? "thread was" : "threads were", graceSeconds,
+            parts.add(String.format(
+                    Locale.ROOT,
+                    "%,d %s still inside the store %.0f s after the run ended and " + "%s abandoned",
+                    abandoned,
+                    abandoned == 1 ? "thread was" : "threads were",
+                    graceSeconds,
                     abandoned == 1 ? "was" : "were"));
         }
         String said = String.join("; ", parts);
@@ -123,7 +135,8 @@ public final class Stalls {
         if (seconds.size() == 1) {
             return "in second " + first;
         }
-        return last - first == seconds.size() - 1 ? "from second " + first + " to " + last
+        return last - first == seconds.size() - 1
+                ? "from second " + first + " to " + last
                 : "in seconds " + ranges(seconds);
     }
 

@@ -27,6 +27,7 @@ final class Stripes {
     static final int ERROR_NANOS = 3;
     /** BG's thread CPU in the sampled store calls of the kind, ns, and how many calls were sampled. */
     static final int CPU_NANOS = 4;
+
     static final int CPU_SAMPLES = 5;
     private static final int KIND_COUNTERS = 6;
 
@@ -39,6 +40,7 @@ final class Stripes {
      * every slot only grows, so each snapshot is still at or above the one before.
      */
     static final int KINDS_RECORDED = 2;
+
     private static final int STRIPE_COUNTERS = 3;
 
     final LatencyLayout layout;
@@ -47,9 +49,11 @@ final class Stripes {
     final int stride;
     /** Index of the slot that holds β (clamped into the range), and β itself, for the exact within-β split. */
     final int betaIndex;
+
     final long betaNanos;
     /** Length of a snapshot: all kind blocks plus the stripe counters, without padding. */
     final int snapshotLength;
+
     final long[][] stripes;
 
     Stripes(LatencyLayout layout, int kinds, int stripeCount, long betaNanos) {

@@ -32,16 +32,39 @@ import java.util.Map;
  * @param files              what is wrong with which log file, where
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-@JsonPropertyOrder({"reads_checked", "unpredictable_reads", "pct", "tau_pct", "meets_tau", "complete",
-        "incomplete_reason", "reads_unchecked", "files", "reads_skipped", "actions", "freshness", "samples",
-        "validation", "merged_from_workers"})
-public record Unpredictable(long readsChecked, long unpredictableReads, double pct, Double tauPct, boolean meetsTau,
-                            long readsSkipped, Map<String, ActionReads> actions, Freshness freshness,
-                            List<Sample> samples,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) Stats validation,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) Integer mergedFromWorkers,
-                            Boolean complete, String incompleteReason, Long readsUnchecked,
-                            List<FileProblem> files) {
+@JsonPropertyOrder({
+    "reads_checked",
+    "unpredictable_reads",
+    "pct",
+    "tau_pct",
+    "meets_tau",
+    "complete",
+    "incomplete_reason",
+    "reads_unchecked",
+    "files",
+    "reads_skipped",
+    "actions",
+    "freshness",
+    "samples",
+    "validation",
+    "merged_from_workers"
+})
+public record Unpredictable(
+        long readsChecked,
+        long unpredictableReads,
+        double pct,
+        Double tauPct,
+        boolean meetsTau,
+        long readsSkipped,
+        Map<String, ActionReads> actions,
+        Freshness freshness,
+        List<Sample> samples,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Stats validation,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Integer mergedFromWorkers,
+        Boolean complete,
+        String incompleteReason,
+        Long readsUnchecked,
+        List<FileProblem> files) {
 
     public Unpredictable {
         actions = actions == null ? Map.of() : actions;
@@ -56,17 +79,40 @@ public record Unpredictable(long readsChecked, long unpredictableReads, double p
     }
 
     /** A complete verdict (every log there and intact). */
-    public Unpredictable(long readsChecked, long unpredictableReads, double pct, Double tauPct, boolean meetsTau,
-                         long readsSkipped, Map<String, ActionReads> actions, Freshness freshness, List<Sample> samples,
-                         Stats validation, Integer mergedFromWorkers) {
-        this(readsChecked, unpredictableReads, pct, tauPct, meetsTau, readsSkipped, actions, freshness, samples,
-                validation, mergedFromWorkers, true, null, 0L, List.of());
+    public Unpredictable(
+            long readsChecked,
+            long unpredictableReads,
+            double pct,
+            Double tauPct,
+            boolean meetsTau,
+            long readsSkipped,
+            Map<String, ActionReads> actions,
+            Freshness freshness,
+            List<Sample> samples,
+            Stats validation,
+            Integer mergedFromWorkers) {
+        this(
+                readsChecked,
+                unpredictableReads,
+                pct,
+                tauPct,
+                meetsTau,
+                readsSkipped,
+                actions,
+                freshness,
+                samples,
+                validation,
+                mergedFromWorkers,
+                true,
+                null,
+                0L,
+                List.of());
     }
 
     /** A verdict that could not be reached at all (no logs to check, no expected state): {@code reason} says why. */
     public static Unpredictable notChecked(String reason, Double tauPct, List<FileProblem> files) {
-        return new Unpredictable(0, 0, 0, tauPct, false, 0, Map.of(), null, List.of(), null, null, false, reason, 0L,
-                files);
+        return new Unpredictable(
+                0, 0, 0, tauPct, false, 0, Map.of(), null, List.of(), null, null, false, reason, 0L, files);
     }
 
     /** Whether the verdict covers every read the run logged ({@code complete} is never null once constructed). */
@@ -80,16 +126,17 @@ public record Unpredictable(long readsChecked, long unpredictableReads, double p
     public record FileProblem(String file, Long offset, String problem) {
         @Override
         public String toString() {
-            return (file == null ? "" : file + (offset == null ? "" : String.format(Locale.ROOT,
-                    " at byte %,d", offset)) + ": ") + problem;
+            return (file == null
+                            ? ""
+                            : file + (offset == null ? "" : String.format(Locale.ROOT, " at byte %,d", offset)) + ": ")
+                    + problem;
         }
     }
 
     /** Reads of one action. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonPropertyOrder({"reads_checked", "unpredictable_reads", "pct"})
-    public record ActionReads(long readsChecked, long unpredictableReads, double pct) {
-    }
+    public record ActionReads(long readsChecked, long unpredictableReads, double pct) {}
 
     /**
      * Of the reads that started t after the last write on their item, the share that saw the freshest value, in
@@ -106,19 +153,22 @@ public record Unpredictable(long readsChecked, long unpredictableReads, double p
     /** One bucket of the freshness curve: p is the fresh share in it, pAtMost that of all reads up to its end. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonPropertyOrder({"from_ms", "to_ms", "reads", "valid", "p", "p_at_most"})
-    public record Bucket(double fromMs, double toMs, long reads, long valid, Double p, Double pAtMost) {
-    }
+    public record Bucket(double fromMs, double toMs, long reads, long valid, Double p, Double pAtMost) {}
 
     /** One unpredictable read: which action, which item, what it saw and what was acceptable. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonPropertyOrder({"action", "item", "observed", "acceptable", "duration_us"})
-    public record Sample(String action, String item, long observed, String acceptable, long durationUs) {
-    }
+    public record Sample(String action, String item, long observed, String acceptable, long durationUs) {}
 
     /** How the validator ran. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonPropertyOrder({"records", "seconds", "records_per_s", "threads", "partitions", "spilled_bytes", "warnings"})
-    public record Stats(long records, double seconds, double recordsPerS, int threads, int partitions,
-                        long spilledBytes, List<String> warnings) {
-    }
+    public record Stats(
+            long records,
+            double seconds,
+            double recordsPerS,
+            int threads,
+            int partitions,
+            long spilledBytes,
+            List<String> warnings) {}
 }

@@ -75,7 +75,10 @@ class BgCpuRecordingTest {
                         r.cpu(kindOf(index, j), nanosOf(index, j));
                     }
                 };
-                threads.add(t < platform ? Thread.ofPlatform().start(body) : Thread.ofVirtual().start(body));
+                threads.add(
+                        t < platform
+                                ? Thread.ofPlatform().start(body)
+                                : Thread.ofVirtual().start(body));
             }
             go.countDown();
             for (Thread t : threads) {
@@ -102,7 +105,8 @@ class BgCpuRecordingTest {
                 if (count[a.index()] == 0) {
                     assertThat(k.bgCpuUs()).as(a.code()).isNull();
                 } else {
-                    assertThat(k.bgCpuUs()).as(a.code())
+                    assertThat(k.bgCpuUs())
+                            .as(a.code())
                             .isCloseTo(nanos[a.index()] / 1e3 / count[a.index()], within(1e-9));
                 }
                 allNanos += nanos[a.index()];
@@ -190,7 +194,9 @@ class BgCpuRecordingTest {
             // 300 VP at 4 µs and 100 LF at 40 µs: 13 µs per action in the store calls.
             assertThat(cpu.bgOutsideUsPerAction()).isCloseTo(cpu.bgUsPerAction() - 13.0, within(1e-9));
             String json = ResultJson.toJson(res);
-            assertThat(json).contains("\"bg_outside_us_per_action\"").contains("\"bg_cpu_us\" : 4.0")
+            assertThat(json)
+                    .contains("\"bg_outside_us_per_action\"")
+                    .contains("\"bg_cpu_us\" : 4.0")
                     .contains("\"bg_cpu_samples\" : 30");
             assertThat(ResultJson.fromJson(json)).isEqualTo(res);
         }
@@ -198,8 +204,10 @@ class BgCpuRecordingTest {
 
     @Test
     void outsideIsUnknownWhenEitherPartIs() {
-        KindResult vp = KindResult.of(new KindCounts("VP", Latencies.newHistogram(), 0, 0,
-                KindCounts.NO_OUTCOMES, new KindCounts.Cpu(30_000, 3)), 1);
+        KindResult vp = KindResult.of(
+                new KindCounts(
+                        "VP", Latencies.newHistogram(), 0, 0, KindCounts.NO_OUTCOMES, new KindCounts.Cpu(30_000, 3)),
+                1);
         KindResult withCount = withCount(5, 20_000, 2);
         KindResult noFigure = withCount(7, 0, 0);
         assertThat(withCount.bgCpuUs()).isEqualTo(10.0);
@@ -215,9 +223,14 @@ class BgCpuRecordingTest {
 
     @Test
     void kindCountsAddTheirCpuCounters() {
-        KindCounts a = new KindCounts("VP", Latencies.newHistogram(), 1, 5, new KindCounts.Outcomes(2, 3, 4),
-                new KindCounts.Cpu(600, 7));
-        KindCounts b = new KindCounts("VP", Latencies.newHistogram(), 10, 50, new KindCounts.Outcomes(20, 30, 40),
+        KindCounts a = new KindCounts(
+                "VP", Latencies.newHistogram(), 1, 5, new KindCounts.Outcomes(2, 3, 4), new KindCounts.Cpu(600, 7));
+        KindCounts b = new KindCounts(
+                "VP",
+                Latencies.newHistogram(),
+                10,
+                50,
+                new KindCounts.Outcomes(20, 30, 40),
                 new KindCounts.Cpu(6_000, 70));
         KindCounts sum = a.plus(b);
         assertThat(sum.cpuNanos()).isEqualTo(6_600);
@@ -233,14 +246,13 @@ class BgCpuRecordingTest {
     private static KindResult withCount(int count, long cpuNanos, long cpuSamples) {
         org.HdrHistogram.Histogram h = Latencies.newHistogram();
         h.recordValueWithCount(1_000_000, count);
-        return KindResult.of(new KindCounts("X", h, count, 0, KindCounts.NO_OUTCOMES,
-                new KindCounts.Cpu(cpuNanos, cpuSamples)), 1);
+        return KindResult.of(
+                new KindCounts("X", h, count, 0, KindCounts.NO_OUTCOMES, new KindCounts.Cpu(cpuNanos, cpuSamples)), 1);
     }
 
     /** The process CPU clock may tick in 10 ms steps: burn until it has moved, so bg_us_per_action is known. */
     private static void burnCpu() {
-        var os = (OperatingSystemMXBean) ManagementFactory
-                .getOperatingSystemMXBean();
+        var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long start = os.getProcessCpuTime();
         long deadline = System.nanoTime() + 10_000_000_000L;
         long x = 1;

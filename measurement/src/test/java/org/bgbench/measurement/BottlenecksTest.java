@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
 class BottlenecksTest {
 
     private static RunResult measured(boolean noopsAndErrors) {
-        try (Measurements m = Measurements.builder().resourceMonitor(ResourceMonitor.create(List.of())).build()) {
+        try (Measurements m = Measurements.builder()
+                .resourceMonitor(ResourceMonitor.create(List.of()))
+                .build()) {
             m.startMeasuring();
             Recorder r = m.recorder(0);
             for (int i = 0; i < 1_000; i++) {
@@ -28,13 +30,19 @@ class BottlenecksTest {
     }
 
     private static CpuResult cpu(Double bg, Double store, Double machine, Double iowait) {
-        return new CpuResult(bg, 10.0, store, machine, iowait, 1.0, 1.0, 2, 4, List.of(42L), 3, bg, store, machine,
-                null);
+        return new CpuResult(
+                bg, 10.0, store, machine, iowait, 1.0, 1.0, 2, 4, List.of(42L), 3, bg, store, machine, null);
     }
 
     private static RunResult with(RunResult r, CpuResult cpu, List<SeriesPoint> series) {
-        return new RunResult(r.header(), r.rate(), r.figures().withSeries(series),
-                new RunResult.Environment(cpu, r.bgWait(), List.of(), List.of()), r.context(), r.unpredictable(), null);
+        return new RunResult(
+                r.header(),
+                r.rate(),
+                r.figures().withSeries(series),
+                new RunResult.Environment(cpu, r.bgWait(), List.of(), List.of()),
+                r.context(),
+                r.unpredictable(),
+                null);
     }
 
     private static SeriesPoint second(int n, double intervalS, Double bgCores) {
@@ -44,7 +52,8 @@ class BottlenecksTest {
     @Test
     void cleanRunHasNoWarnings() {
         RunResult r = measured(false);
-        assertThat(Bottlenecks.warnings(with(r, cpu(0.5, 0.5, 1.0, 0.0), r.series()), 1.0)).isEmpty();
+        assertThat(Bottlenecks.warnings(with(r, cpu(0.5, 0.5, 1.0, 0.0), r.series()), 1.0))
+                .isEmpty();
     }
 
     @Test
@@ -53,49 +62,75 @@ class BottlenecksTest {
         assertThat(Bottlenecks.warnings(with(r, cpu(1.9, null, 2.0, 0.0), r.series()), 1.0))
                 .containsExactly("BG's own CPU was saturated (1.9 of 2 cores): BG, not only the store, limited the"
                         + " throughput; use fewer threads per worker or more workers");
-        assertThat(Bottlenecks.warnings(with(r, cpu(0.4, 3.7, 3.9, 1.0), r.series()), 1.0)).containsExactly(
-                "the machine's CPU was saturated (3.9 of 4 cores): BG competes with the store for it",
-                "the store's processes used 3.7 of 4 cores: the store is CPU-bound",
-                "CPUs sat idle waiting for I/O (1.0 of 4 cores): a local disk may be the bottleneck");
-        List<SeriesPoint> bursty = List.of(second(1, 1, 2.0), second(2, 1, 1.95), second(3, 1, 0.2),
-                second(4, 1, 0.2), second(5, 0.3, 0.1));
+        assertThat(Bottlenecks.warnings(with(r, cpu(0.4, 3.7, 3.9, 1.0), r.series()), 1.0))
+                .containsExactly(
+                        "the machine's CPU was saturated (3.9 of 4 cores): BG competes with the store for it",
+                        "the store's processes used 3.7 of 4 cores: the store is CPU-bound",
+                        "CPUs sat idle waiting for I/O (1.0 of 4 cores): a local disk may be the bottleneck");
+        List<SeriesPoint> bursty = List.of(
+                second(1, 1, 2.0), second(2, 1, 1.95), second(3, 1, 0.2), second(4, 1, 0.2), second(5, 0.3, 0.1));
         assertThat(Bottlenecks.warnings(with(r, cpu(0.9, null, null, null), bursty), 1.0))
                 .containsExactly("BG's own CPU was saturated in 2 of 5 seconds (2 cores)");
     }
 
     private static NodeResult node(String name, String role, int cpus, double busy, double diskPct, int missing) {
         NodeResult.MeanMax none = new NodeResult.MeanMax(null, null);
-        return new NodeResult(name, role, cpus, 10, missing, new NodeResult.MeanMax(busy, busy), none, none, none,
-                none, none, none, none, new NodeResult.MeanMax(diskPct, diskPct));
+        return new NodeResult(
+                name,
+                role,
+                cpus,
+                10,
+                missing,
+                new NodeResult.MeanMax(busy, busy),
+                none,
+                none,
+                none,
+                none,
+                none,
+                none,
+                none,
+                new NodeResult.MeanMax(diskPct, diskPct));
     }
 
     @Test
     void namesTheSaturatedNodeAndResource() {
         RunResult r = measured(false);
         RunResult clean = with(r, cpu(0.5, 0.5, 1.0, 0.0), r.series());
-        RunResult busy = new RunResult(new RunResult.Header(clean.format(), false, clean.startTime(), clean.endTime()),
-                clean.rate(), clean.figures(), new RunResult.Environment(clean.cpu(), clean.bgWait(), List.of(
-                        node("vm", "bg", 4, 3.9, 95.0, 0),
-                        node("db1:9100", "store", 8, 7.3, 50.0, 0),
-                        node("db2:9100", "store", 8, 7.1, 89.9, 3),
-                        node("db3:9100", "store", 8, 0.0, 0.0, 0)), List.of()), clean.context(), null, null);
-        assertThat(Bottlenecks.warnings(busy, 1.0)).containsExactly(
-                "BG's machine vm: its busiest disk was busy 95 % of the time: this node's disk limited the run",
-                "store host db1:9100: its CPU was saturated (7.3 of 8 cores busy on average): this node limited the"
-                        + " run",
-                "store host db2:9100: its node exporter did not answer in 3 of 13 measured seconds; its figures cover"
-                        + " the other seconds");
+        RunResult busy = new RunResult(
+                new RunResult.Header(clean.format(), false, clean.startTime(), clean.endTime()),
+                clean.rate(),
+                clean.figures(),
+                new RunResult.Environment(
+                        clean.cpu(),
+                        clean.bgWait(),
+                        List.of(
+                                node("vm", "bg", 4, 3.9, 95.0, 0),
+                                node("db1:9100", "store", 8, 7.3, 50.0, 0),
+                                node("db2:9100", "store", 8, 7.1, 89.9, 3),
+                                node("db3:9100", "store", 8, 0.0, 0.0, 0)),
+                        List.of()),
+                clean.context(),
+                null,
+                null);
+        assertThat(Bottlenecks.warnings(busy, 1.0))
+                .containsExactly(
+                        "BG's machine vm: its busiest disk was busy 95 % of the time: this node's disk limited the run",
+                        "store host db1:9100: its CPU was saturated (7.3 of 8 cores busy on average): this node limited the"
+                                + " run",
+                        "store host db2:9100: its node exporter did not answer in 3 of 13 measured seconds; its figures cover"
+                                + " the other seconds");
     }
 
     @Test
     void flagsStallsErrorsAndNoops() {
         RunResult r = measured(true);
         List<SeriesPoint> stalled = List.of(second(1, 1.0, 0.1), second(2, 2.6, 0.1), second(3, 9.0, 0.1));
-        assertThat(Bottlenecks.warnings(with(r, cpu(0.1, null, null, null), stalled), 1.0)).containsExactly(
-                "100 actions failed (7.14 % of attempted actions); errors count against the SLA",
-                "no-ops were 21.4 % of attempted actions (AFR 100 %, DCR 100 %): the issued mix differs from the"
-                        + " configured mix",
-                // The last interval is cut short or long by stopMeasuring(), so only the 2.6 s one counts.
-                "a sampling interval took 2.6 s instead of 1.0 s: BG's JVM stalled (GC pause or CPU starvation)");
+        assertThat(Bottlenecks.warnings(with(r, cpu(0.1, null, null, null), stalled), 1.0))
+                .containsExactly(
+                        "100 actions failed (7.14 % of attempted actions); errors count against the SLA",
+                        "no-ops were 21.4 % of attempted actions (AFR 100 %, DCR 100 %): the issued mix differs from the"
+                                + " configured mix",
+                        // The last interval is cut short or long by stopMeasuring(), so only the 2.6 s one counts.
+                        "a sampling interval took 2.6 s instead of 1.0 s: BG's JVM stalled (GC pause or CPU starvation)");
     }
 }

@@ -35,7 +35,9 @@ class MeasurementsStuckTest {
             }
             m.stopMeasuring();
             assertThat(m.stuckThresholdNanos()).as("max(β, 1 s)").isEqualTo(1_000 * MS);
-            assertThat(m.stillWaiting(Action.VP.index(), 500 * MS)).as("the period's usual boundary").isFalse();
+            assertThat(m.stillWaiting(Action.VP.index(), 500 * MS))
+                    .as("the period's usual boundary")
+                    .isFalse();
             assertThat(m.stillWaiting(Action.VP.index(), 5_000 * MS)).isTrue();
             assertThat(m.stillWaiting(Action.LF.index(), 3_000 * MS)).isTrue();
             assertThat(m.longestStuckNanos()).isEqualTo(5_000 * MS);
@@ -61,8 +63,13 @@ class MeasurementsStuckTest {
             assertThat(total.throughput() * result.durationS()).isCloseTo(100, within(1e-6));
 
             String summary = SummaryPrinter.summary(result);
-            assertThat(summary.lines().filter(l -> l.startsWith("LF ")).findFirst().orElseThrow().trim())
-                    .as("a stuck column, only when something was stuck").endsWith(" 1");
+            assertThat(summary.lines()
+                            .filter(l -> l.startsWith("LF "))
+                            .findFirst()
+                            .orElseThrow()
+                            .trim())
+                    .as("a stuck column, only when something was stuck")
+                    .endsWith(" 1");
             assertThat(summary).contains("stuck: still waiting on the store when the run ended");
         }
     }
@@ -71,8 +78,11 @@ class MeasurementsStuckTest {
     void aSecondInWhichNothingReturnedWhileACallWaitedThroughoutStalls() throws Exception {
         List<Long> asked = new ArrayList<>();
         boolean[] waiting = {true};
-        try (Measurements m = Measurements.builder().threads(1).samplePeriod(Duration.ofMillis(500))
-                .beta(Duration.ofMillis(50)).build()) {
+        try (Measurements m = Measurements.builder()
+                .threads(1)
+                .samplePeriod(Duration.ofMillis(500))
+                .beta(Duration.ofMillis(50))
+                .build()) {
             m.watchWaiting(since -> {
                 asked.add(since);
                 return waiting[0];
@@ -81,23 +91,23 @@ class MeasurementsStuckTest {
             m.startMeasuring();
             long after = System.nanoTime();
             Thread.sleep(600);
-            m.sample();                       // 1: nothing returned, a call waiting since before it: stalled
+            m.sample(); // 1: nothing returned, a call waiting since before it: stalled
             assertThat(asked).hasSize(1);
             assertThat(asked.get(0)).as("since the interval's start").isBetween(before, after);
             m.recorder(0).error(Action.VP.index(), 300 * MS);
             Thread.sleep(600);
-            m.sample();                       // 2: an action failed, so the store answered
+            m.sample(); // 2: an action failed, so the store answered
             Thread.sleep(600);
             waiting[0] = false;
-            m.sample();                       // 3: nothing returned, but nobody was waiting on the store
+            m.sample(); // 3: nothing returned, but nobody was waiting on the store
             waiting[0] = true;
             Thread.sleep(10);
-            m.sample();                       // 4: too short to be a second of the series
+            m.sample(); // 4: too short to be a second of the series
             Thread.sleep(600);
-            m.sample();                       // 5: stalled
+            m.sample(); // 5: stalled
             Thread.sleep(600);
             m.recorder(0).ok(Action.LF, MS);
-            m.stopMeasuring();                // 6: an action completed
+            m.stopMeasuring(); // 6: an action completed
             assertThat(m.stalledSeconds()).containsExactly(1, 5);
         }
     }
@@ -106,31 +116,35 @@ class MeasurementsStuckTest {
     void aSecondInWhichTheStoreFailedEveryCallSinceItsStartIsRefused() throws Exception {
         long[] streakStart = {Long.MAX_VALUE};
         String[] last = {null};
-        try (Measurements m = Measurements.builder().threads(1).samplePeriod(Duration.ofMillis(500))
-                .beta(Duration.ofMillis(50)).build()) {
+        try (Measurements m = Measurements.builder()
+                .threads(1)
+                .samplePeriod(Duration.ofMillis(500))
+                .beta(Duration.ofMillis(50))
+                .build()) {
             m.watchFailures(since -> streakStart[0] <= since, () -> last[0]);
             m.startMeasuring();
             streakStart[0] = System.nanoTime() - 1;
             m.recorder(0).error(Action.VP.index(), 300 * MS);
             Thread.sleep(600);
-            m.sample();                       // 1: only a failure, but the failing began inside it: not refused
+            m.sample(); // 1: only a failure, but the failing began inside it: not refused
             last[0] = "cannot reach the store: connection refused.";
             m.recorder(0).error(Action.LF.index(), 300 * MS);
             Thread.sleep(600);
-            m.sample();                       // 2: every call failed since before it: refused
+            m.sample(); // 2: every call failed since before it: refused
             Thread.sleep(600);
-            m.sample();                       // 3: nothing failed (nor completed): not refused
+            m.sample(); // 3: nothing failed (nor completed): not refused
             m.recorder(0).error(Action.VP.index(), 300 * MS);
             m.recorder(0).ok(Action.VP, MS);
             Thread.sleep(600);
-            m.sample();                       // 4: an action completed: not refused
+            m.sample(); // 4: an action completed: not refused
             m.recorder(0).error(Action.VP.index(), 300 * MS);
             last[0] = "I/O error";
             Thread.sleep(600);
-            m.stopMeasuring();                // 5: refused, with the words of its last failure
-            assertThat(m.refusals()).containsExactly(
-                    new Stalls.Refusal(2, "cannot reach the store: connection refused."),
-                    new Stalls.Refusal(5, "I/O error"));
+            m.stopMeasuring(); // 5: refused, with the words of its last failure
+            assertThat(m.refusals())
+                    .containsExactly(
+                            new Stalls.Refusal(2, "cannot reach the store: connection refused."),
+                            new Stalls.Refusal(5, "I/O error"));
             assertThat(m.stalledSeconds()).isEmpty();
             RunResult r = m.result();
             assertThat(r.series().get(1).errorPct()).isEqualTo(100.0);
@@ -138,9 +152,10 @@ class MeasurementsStuckTest {
             assertThat(r.series().get(3).errorPct()).isEqualTo(50.0);
             assertThat(ResultJson.toJson(r)).contains("\"error_pct\" : 100.0");
             assertThat(ResultJson.fromJson(ResultJson.toJson(r)).series()).isEqualTo(r.series());
-            assertThat(SummaryPrinter.summary(r)).contains("4 actions failed (80.00 % of attempted actions), and at "
-                    + "least 10 % of the calls in 4 of 5 seconds: seconds 1–2 (100 %), seconds 4–5 (50–100 %); "
-                    + "errors count against the SLA");
+            assertThat(SummaryPrinter.summary(r))
+                    .contains("4 actions failed (80.00 % of attempted actions), and at "
+                            + "least 10 % of the calls in 4 of 5 seconds: seconds 1–2 (100 %), seconds 4–5 (50–100 %); "
+                            + "errors count against the SLA");
             assertThat(SummaryPrinter.progress(r.series().get(3), false)).contains("errors 1 (50 %)");
         }
     }
@@ -168,8 +183,16 @@ class MeasurementsStuckTest {
                 .isEqualTo("The store refused every call from second 5 to 13: cannot reach PostgreSQL at "
                         + "localhost:5432: connection refused (is the server running?). The run does not meet the "
                         + "SLA.");
-        assertThat(Stalls.reason(0, 0, List.of(2, 3), List.of(new Stalls.Refusal(5, "I/O error"),
-                new Stalls.Refusal(7, "connection\nrefused"), new Stalls.Refusal(9, "I/O error")), 0, 11))
+        assertThat(Stalls.reason(
+                        0,
+                        0,
+                        List.of(2, 3),
+                        List.of(
+                                new Stalls.Refusal(5, "I/O error"),
+                                new Stalls.Refusal(7, "connection\nrefused"),
+                                new Stalls.Refusal(9, "I/O error")),
+                        0,
+                        11))
                 .isEqualTo("The store stopped answering: seconds 2–3 completed nothing while actions waited on the "
                         + "store; the store refused every call in seconds 5, 9: I/O error; and in second 7: "
                         + "connection refused. The run does not meet the SLA.");
@@ -198,7 +221,8 @@ class MeasurementsStuckTest {
         assertThat(merged.actions().get("VP").stuck()).isEqualTo(2);
         assertThat(merged.total().count()).isEqualTo(2);
         assertThat(merged.incompleteReason()).isEqualTo("b:2: The store stopped answering: x.");
-        assertThat(merged.config()).containsEntry("completed", false)
+        assertThat(merged.config())
+                .containsEntry("completed", false)
                 .containsEntry(Stalls.STALLED_SECONDS, List.of(2, 3))
                 .containsEntry(Stalls.REFUSED_SECONDS, List.of(5, 6, 7));
     }

@@ -29,8 +29,7 @@ class MeasurementsTest {
     private static final int KINDS = Kind.count();
 
     private static MeasurementsBuilder builder() {
-        return Measurements.builder().threads(8)
-                .resourceMonitor(ResourceMonitor.create(List.of()));
+        return Measurements.builder().threads(8).resourceMonitor(ResourceMonitor.create(List.of()));
     }
 
     /** What thread {@code t} records in its {@code j}-th step: a fixed function, so a reference can replay it. */
@@ -62,9 +61,8 @@ class MeasurementsTest {
         }
     }
 
-    private record Expected(Histogram[] latencies, long[] noops, long[] errors, long[] errorNanos,
-                            List<List<Long>> values) {
-    }
+    private record Expected(
+            Histogram[] latencies, long[] noops, long[] errors, long[] errorNanos, List<List<Long>> values) {}
 
     private static Expected replay(int threads, int steps) {
         Histogram[] h = new Histogram[KINDS];
@@ -115,7 +113,10 @@ class MeasurementsTest {
                     step(r, index, j);
                 }
             };
-            threads.add(t < platform ? Thread.ofPlatform().start(body) : Thread.ofVirtual().start(body));
+            threads.add(
+                    t < platform
+                            ? Thread.ofPlatform().start(body)
+                            : Thread.ofVirtual().start(body));
         }
         go.countDown();
         for (Thread t : threads) {
@@ -136,7 +137,9 @@ class MeasurementsTest {
 
             for (int k = 0; k < KINDS; k++) {
                 String code = m.kindCodes().get(k);
-                KindResult kind = k < Action.count() ? r.actions().get(code) : r.sessions().get(code);
+                KindResult kind = k < Action.count()
+                        ? r.actions().get(code)
+                        : r.sessions().get(code);
                 // Same slots as a single-threaded HdrHistogram fed the same values: nothing lost, nothing moved.
                 assertThat(kind.histogram()).as(code).isEqualTo(e.latencies[k]);
                 assertThat(kind.count()).isEqualTo(e.values.get(k).size());
@@ -144,7 +147,10 @@ class MeasurementsTest {
                 assertThat(kind.errors()).isEqualTo(e.errors[k]);
                 assertThat(kind.errorMeanMs()).isCloseTo(e.errorNanos[k] / 1e6 / e.errors[k], within(1e-9));
 
-                long[] sorted = e.values.get(k).stream().mapToLong(Long::longValue).sorted().toArray();
+                long[] sorted = e.values.get(k).stream()
+                        .mapToLong(Long::longValue)
+                        .sorted()
+                        .toArray();
                 assertPercentile(kind.p50Ms(), sorted, 50);
                 assertPercentile(kind.p95Ms(), sorted, 95);
                 assertPercentile(kind.p99Ms(), sorted, 99);
@@ -152,10 +158,14 @@ class MeasurementsTest {
                 assertPercentile(kind.maxMs(), sorted, 100);
                 double mean = Arrays.stream(sorted).average().orElseThrow();
                 assertThat(kind.meanMs() * 1e6).isCloseTo(mean, within(mean * 0.001 + 512));
-                long withinBeta = Arrays.stream(sorted).filter(v -> v <= 100_000_000L).count();
+                long withinBeta =
+                        Arrays.stream(sorted).filter(v -> v <= 100_000_000L).count();
                 assertThat(kind.withinBetaCount()).isEqualTo(withinBeta);
             }
-            long okTotal = e.values.stream().limit(Action.count()).mapToLong(List::size).sum();
+            long okTotal = e.values.stream()
+                    .limit(Action.count())
+                    .mapToLong(List::size)
+                    .sum();
             assertThat(r.total().count()).isEqualTo(okTotal);
         }
     }
@@ -214,17 +224,29 @@ class MeasurementsTest {
             m.stopMeasuring();
             RunResult result = m.result();
             assertThat(result.actions().keySet())
-                    .containsExactly("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "SR", "VNF");
-            assertThat(result.sessions().keySet()).containsExactly("VSP", "VFP", "PCS", "DCS", "IFS", "AFS", "RFS", "TFS");
-            long count = result.actions().values().stream().mapToLong(KindResult::count).sum();
-            long noops = result.actions().values().stream().mapToLong(KindResult::noops).sum();
-            long errors = result.actions().values().stream().mapToLong(KindResult::errors).sum();
-            long withinBeta = result.actions().values().stream().mapToLong(KindResult::withinBetaCount).sum();
+                    .containsExactly(
+                            "VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "SR", "VNF");
+            assertThat(result.sessions().keySet())
+                    .containsExactly("VSP", "VFP", "PCS", "DCS", "IFS", "AFS", "RFS", "TFS");
+            long count = result.actions().values().stream()
+                    .mapToLong(KindResult::count)
+                    .sum();
+            long noops = result.actions().values().stream()
+                    .mapToLong(KindResult::noops)
+                    .sum();
+            long errors = result.actions().values().stream()
+                    .mapToLong(KindResult::errors)
+                    .sum();
+            long withinBeta = result.actions().values().stream()
+                    .mapToLong(KindResult::withinBetaCount)
+                    .sum();
             assertThat(result.total().count()).isEqualTo(count).isEqualTo(200);
             assertThat(result.total().noops()).isEqualTo(noops).isEqualTo(100);
             assertThat(result.total().errors()).isEqualTo(errors).isEqualTo(100);
             assertThat(result.total().withinBetaCount()).isEqualTo(withinBeta).isEqualTo(200);
-            double tput = result.actions().values().stream().mapToDouble(KindResult::throughput).sum();
+            double tput = result.actions().values().stream()
+                    .mapToDouble(KindResult::throughput)
+                    .sum();
             assertThat(result.throughput()).isCloseTo(tput, within(1e-6 * tput));
             KindResult lf = result.actions().get("LF");
             assertThat(lf.count()).isZero();
@@ -238,8 +260,22 @@ class MeasurementsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(longs = {0, 1, 511, 512, 999_999, 1_234_567, 2_047_999, 100_000_000, 99_999_999, 3_000_000_017L,
-            3_600_000_000_000L, 3_600_000_000_000L - 40_000, 7_200_000_000_000L})
+    @ValueSource(
+            longs = {
+                0,
+                1,
+                511,
+                512,
+                999_999,
+                1_234_567,
+                2_047_999,
+                100_000_000,
+                99_999_999,
+                3_000_000_017L,
+                3_600_000_000_000L,
+                3_600_000_000_000L - 40_000,
+                7_200_000_000_000L
+            })
     void withinBetaIsExactAroundBeta(long beta) {
         try (Measurements m = builder().beta(Duration.ofNanos(beta)).build()) {
             m.startMeasuring();
@@ -285,9 +321,13 @@ class MeasurementsTest {
 
             assertThat(samples).allMatch(s -> !s.warmup());
             assertThat(r.series()).hasSameSizeAs(samples).hasSizeGreaterThan(1);
-            assertThat(r.series().stream().mapToLong(SeriesPoint::actions).sum()).isEqualTo(r.total().count());
+            assertThat(r.series().stream().mapToLong(SeriesPoint::actions).sum())
+                    .isEqualTo(r.total().count());
             assertThat(r.series().stream().mapToLong(SeriesPoint::errors).sum())
-                    .isEqualTo(r.total().errors() + r.sessions().values().stream().mapToLong(KindResult::errors).sum());
+                    .isEqualTo(r.total().errors()
+                            + r.sessions().values().stream()
+                                    .mapToLong(KindResult::errors)
+                                    .sum());
             assertThat(r.series().stream().mapToDouble(SeriesPoint::intervalS).sum())
                     .isCloseTo(r.durationS(), within(1e-6));
             assertThat(r.series().stream().mapToDouble(SeriesPoint::bgWaitMs).sum())
@@ -298,7 +338,9 @@ class MeasurementsTest {
                 for (SecondSample s : samples) {
                     merged = merged.plus(s.kinds().get(k));
                 }
-                KindResult fin = k < Action.count() ? r.actions().get(merged.code()) : r.sessions().get(merged.code());
+                KindResult fin = k < Action.count()
+                        ? r.actions().get(merged.code())
+                        : r.sessions().get(merged.code());
                 assertThat(merged.latencies()).isEqualTo(fin.histogram());
                 assertThat(merged.withinBeta()).isEqualTo(fin.withinBetaCount());
                 assertThat(merged.noops()).isEqualTo(fin.noops());
@@ -365,7 +407,9 @@ class MeasurementsTest {
             assertThat(samples).hasSizeGreaterThan(2);
             for (int k = 0; k < KINDS; k++) {
                 String code = m.kindCodes().get(k);
-                KindResult fin = k < Action.count() ? r.actions().get(code) : r.sessions().get(code);
+                KindResult fin = k < Action.count()
+                        ? r.actions().get(code)
+                        : r.sessions().get(code);
                 long oks = k < used ? (long) threads * perKind * 9 / 10 : 0;
                 long noops = k < used ? (long) threads * perKind / 10 : 0;
                 assertThat(fin.count()).as(code).isEqualTo(oks);
@@ -386,10 +430,13 @@ class MeasurementsTest {
         CountDownLatch warm = new CountDownLatch(2);
         CountDownLatch measured = new CountDownLatch(3);
         List<SecondSample> seen = Collections.synchronizedList(new ArrayList<>());
-        try (Measurements m = builder().samplePeriod(Duration.ofMillis(20)).listener(s -> {
-            seen.add(s);
-            (s.warmup() ? warm : measured).countDown();
-        }).build()) {
+        try (Measurements m = builder()
+                .samplePeriod(Duration.ofMillis(20))
+                .listener(s -> {
+                    seen.add(s);
+                    (s.warmup() ? warm : measured).countDown();
+                })
+                .build()) {
             m.startSampler();
             assertThat(warm.await(30, TimeUnit.SECONDS)).isTrue();
             m.startMeasuring();
@@ -400,9 +447,11 @@ class MeasurementsTest {
             int size = seen.size();
             RunResult r = m.result();
             assertThat(r.total().count()).isEqualTo(1);
-            assertThat(r.series()).hasSize((int) seen.stream().filter(s -> !s.warmup()).count());
+            assertThat(r.series())
+                    .hasSize((int) seen.stream().filter(s -> !s.warmup()).count());
             assertThat(r.series().stream().map(SeriesPoint::second).toList())
-                    .isEqualTo(IntStream.rangeClosed(1, r.series().size()).boxed().toList());
+                    .isEqualTo(
+                            IntStream.rangeClosed(1, r.series().size()).boxed().toList());
             assertThat(r.cpu().bgCores()).isNotNull().isPositive();
             // Stopped: the sampler delivers nothing more, and sampling by hand is refused.
             assertThat(seen).hasSize(size);
@@ -412,8 +461,7 @@ class MeasurementsTest {
 
     // The JVM's CPU clock may tick in 10 ms steps; an idle 60 ms window can honestly read 0 cores.
     private static void burnCpuUntilTheProcessClockMoves() {
-        var os = (OperatingSystemMXBean) ManagementFactory
-                .getOperatingSystemMXBean();
+        var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long start = os.getProcessCpuTime();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         long x = 1;
@@ -460,8 +508,8 @@ class MeasurementsTest {
             assertThat(result.bgWait().count()).isEqualTo(1_000);
             assertThat(result.bgWait().totalMs()).isEqualTo(400.0);
             assertThat(result.bgWait().fraction()).isCloseTo(0.4, within(0.001));
-            assertThat(result.bottleneckWarnings()).anyMatch(
-                    w -> w.startsWith("threads waited inside BG for 40 % as long as the store took"));
+            assertThat(result.bottleneckWarnings())
+                    .anyMatch(w -> w.startsWith("threads waited inside BG for 40 % as long as the store took"));
         }
     }
 

@@ -1,6 +1,5 @@
 package org.bgbench.measurement;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -38,8 +37,10 @@ public final class RecordingBenchmark {
         for (int round = 0; round < 2; round++) {
             boolean report = round == 1;
             for (int stripes : new int[] {1, 4, 8}) {
-                Measurements m = Measurements.builder().stripes(stripes)
-                        .resourceMonitor(ResourceMonitor.create(List.of())).build();
+                Measurements m = Measurements.builder()
+                        .stripes(stripes)
+                        .resourceMonitor(ResourceMonitor.create(List.of()))
+                        .build();
                 Sink sink = (t, k, v) -> m.recorder(t).ok(k, v);
                 run("bg striped S=" + stripes, sink, total, report, cores);
             }
@@ -47,8 +48,8 @@ public final class RecordingBenchmark {
                 org.HdrHistogram.Recorder[][] hdr = new org.HdrHistogram.Recorder[stripes][KINDS];
                 for (var row : hdr) {
                     for (int k = 0; k < KINDS; k++) {
-                        row[k] = new org.HdrHistogram.Recorder(Latencies.LOWEST_NS, Latencies.HIGHEST_NS,
-                                Latencies.DIGITS);
+                        row[k] = new org.HdrHistogram.Recorder(
+                                Latencies.LOWEST_NS, Latencies.HIGHEST_NS, Latencies.DIGITS);
                     }
                 }
                 int mask = stripes - 1;
@@ -78,9 +79,14 @@ public final class RecordingBenchmark {
             long start = System.nanoTime();
             m.result();
             long resultNanos = System.nanoTime() - start;
-            System.out.printf(Locale.ROOT, "sample(): %.1f ms each (%d kinds, %d stripes, %.1f MB recording state);"
-                            + " result(): %.1f ms%n", sampleNanos / 1e6 / samples, KINDS, m.stripeCount(),
-                    m.recordingBytes() / 1e6, resultNanos / 1e6);
+            System.out.printf(
+                    Locale.ROOT,
+                    "sample(): %.1f ms each (%d kinds, %d stripes, %.1f MB recording state);" + " result(): %.1f ms%n",
+                    sampleNanos / 1e6 / samples,
+                    KINDS,
+                    m.stripeCount(),
+                    m.recordingBytes() / 1e6,
+                    resultNanos / 1e6);
         }
     }
 
@@ -113,9 +119,15 @@ public final class RecordingBenchmark {
             long elapsed = System.nanoTime() - start;
             long records = perThread * threads;
             if (report) {
-                System.out.printf(Locale.ROOT, "%-26s %-8s %6d threads: %6.1f ns/record wall, %6.1f ns/record CPU,"
-                                + " %5.1f M records/s%n", name, config[0], threads, (double) elapsed / records,
-                        (double) elapsed * Math.min(threads, cores) / records, records * 1e3 / elapsed);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-26s %-8s %6d threads: %6.1f ns/record wall, %6.1f ns/record CPU," + " %5.1f M records/s%n",
+                        name,
+                        config[0],
+                        threads,
+                        (double) elapsed / records,
+                        (double) elapsed * Math.min(threads, cores) / records,
+                        records * 1e3 / elapsed);
             }
         }
     }

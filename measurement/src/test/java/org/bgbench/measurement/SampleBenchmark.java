@@ -16,13 +16,17 @@ import org.bgbench.measurement.resource.ResourceMonitor;
  */
 public final class SampleBenchmark {
     public static void main(String[] args) {
-        int[] kindCounts = args.length == 0 ? new int[] {1, 8} : Arrays.stream(args)
-                .mapToInt(Integer::parseInt).toArray();
+        int[] kindCounts = args.length == 0
+                ? new int[] {1, 8}
+                : Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         SplittableRandom random = new SplittableRandom(7);
         for (int kinds : kindCounts) {
-            try (Measurements m = Measurements.builder().threads(4).stripes(4)
-                    .resourceMonitor(ResourceMonitor.create(List.of())).build()) {
+            try (Measurements m = Measurements.builder()
+                    .threads(4)
+                    .stripes(4)
+                    .resourceMonitor(ResourceMonitor.create(List.of()))
+                    .build()) {
                 m.startMeasuring();
                 long[] costs = new long[30];
                 for (int s = 0; s < costs.length; s++) {
@@ -39,12 +43,16 @@ public final class SampleBenchmark {
                 }
                 long[] last = Arrays.copyOfRange(costs, 10, costs.length);
                 Arrays.sort(last);
-                System.out.printf(Locale.ROOT, "%d kinds: sample() CPU median %.2f ms, min %.2f, max %.2f%n", kinds,
-                        last[last.length / 2] / 1e6, last[0] / 1e6, last[last.length - 1] / 1e6);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%d kinds: sample() CPU median %.2f ms, min %.2f, max %.2f%n",
+                        kinds,
+                        last[last.length / 2] / 1e6,
+                        last[0] / 1e6,
+                        last[last.length - 1] / 1e6);
             }
         }
     }
 
-    private SampleBenchmark() {
-    }
+    private SampleBenchmark() {}
 }

@@ -38,8 +38,8 @@ import org.bgbench.runner.observe.ExperimentObserver;
  * second half-added.
  */
 public final class BgMetrics implements ExperimentObserver, MultiCollector {
-    private static final Set<String> ACTIONS = Arrays.stream(Action.values()).map(Action::code)
-            .collect(Collectors.toUnmodifiableSet());
+    private static final Set<String> ACTIONS =
+            Arrays.stream(Action.values()).map(Action::code).collect(Collectors.toUnmodifiableSet());
 
     private final String worker;
     /** Per (store, kind code), in order of appearance; guarded by this. */
@@ -61,28 +61,50 @@ public final class BgMetrics implements ExperimentObserver, MultiCollector {
         this.worker = worker;
         threads = gauge(registry, "bg_threads", "T: emulated members of the experiment in progress (or the last)");
         running = gauge(registry, "bg_running", "1 while an experiment runs (warm-up included), else 0");
-        warmup = gauge(registry, "bg_warmup", "1 while the experiment is warming up (its seconds are not counted), "
-                + "else 0");
-        throughput = gauge(registry, "bg_throughput_actions_per_second",
+        warmup = gauge(
+                registry,
+                "bg_warmup",
+                "1 while the experiment is warming up (its seconds are not counted), " + "else 0");
+        throughput = gauge(
+                registry,
+                "bg_throughput_actions_per_second",
                 "Actions completed per second in the last sampled second (warm-up included: see bg_warmup)");
-        beta = Gauge.builder().name("bg_beta_seconds").unit(Unit.SECONDS)
-                .help("β of the SLA of the experiment in progress (or the last)").labelNames("store", "worker")
+        beta = Gauge.builder()
+                .name("bg_beta_seconds")
+                .unit(Unit.SECONDS)
+                .help("β of the SLA of the experiment in progress (or the last)")
+                .labelNames("store", "worker")
                 .register(registry);
-        unpredictableReads = gauge(registry, "bg_unpredictable_reads",
+        unpredictableReads = gauge(
+                registry,
+                "bg_unpredictable_reads",
                 "Reads that observed unpredictable data in the last validated experiment");
-        unpredictableRatio = Gauge.builder().name("bg_unpredictable_reads_ratio").unit(Unit.RATIO)
+        unpredictableRatio = Gauge.builder()
+                .name("bg_unpredictable_reads_ratio")
+                .unit(Unit.RATIO)
                 .help("Unpredictable reads / reads checked in the last validated experiment (the result's pct / 100)")
-                .labelNames("store", "worker").register(registry);
+                .labelNames("store", "worker")
+                .register(registry);
         readsChecked = gauge(registry, "bg_reads_checked", "Reads validation checked in the last validated experiment");
-        experiments = Counter.builder().name("bg_experiments").help("Experiments started")
-                .labelNames("store", "worker").register(registry);
-        experimentsFinished = Counter.builder().name("bg_experiments_finished")
-                .help("Experiments that finished with a result").labelNames("store", "worker").register(registry);
+        experiments = Counter.builder()
+                .name("bg_experiments")
+                .help("Experiments started")
+                .labelNames("store", "worker")
+                .register(registry);
+        experimentsFinished = Counter.builder()
+                .name("bg_experiments_finished")
+                .help("Experiments that finished with a result")
+                .labelNames("store", "worker")
+                .register(registry);
         registry.register(this);
     }
 
     private static Gauge gauge(PrometheusRegistry registry, String name, String help) {
-        return Gauge.builder().name(name).help(help).labelNames("store", "worker").register(registry);
+        return Gauge.builder()
+                .name(name)
+                .help(help)
+                .labelNames("store", "worker")
+                .register(registry);
     }
 
     /** The {@code worker} label of every metric. */
@@ -162,11 +184,20 @@ public final class BgMetrics implements ExperimentObserver, MultiCollector {
         List<KindTotals> totals = new ArrayList<>();
         kinds.forEach((key, t) -> {
             String code = key.get(1);
-            labels.add(Labels.of("action", code, "kind", ACTIONS.contains(code) ? "action" : "session",
-                    "store", key.get(0), "worker", worker));
+            labels.add(Labels.of(
+                    "action",
+                    code,
+                    "kind",
+                    ACTIONS.contains(code) ? "action" : "session",
+                    "store",
+                    key.get(0),
+                    "worker",
+                    worker));
             totals.add(t);
         });
-        HistogramSnapshot.Builder latency = HistogramSnapshot.builder().name("bg_latency_seconds").unit(Unit.SECONDS)
+        HistogramSnapshot.Builder latency = HistogramSnapshot.builder()
+                .name("bg_latency_seconds")
+                .unit(Unit.SECONDS)
                 .help("Latency of completed executions in measured seconds (stuck ones excluded), by kind");
         for (int i = 0; i < totals.size(); i++) {
             KindTotals t = totals.get(i);
@@ -175,28 +206,58 @@ public final class BgMetrics implements ExperimentObserver, MultiCollector {
             bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
             latency.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
                     .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, t.buckets.clone()))
-                    .sum(t.sumNanos / 1e9).labels(labels.get(i)).build());
+                    .sum(t.sumNanos / 1e9)
+                    .labels(labels.get(i))
+                    .build());
         }
         return MetricSnapshots.of(
-                counter("bg_completed", "Completed executions (errors, no-ops and stuck ones excluded) in measured "
-                        + "seconds, by kind", labels, totals, t -> t.completed),
-                counter("bg_errors", "Executions that failed in measured seconds, by kind", labels, totals,
+                counter(
+                        "bg_completed",
+                        "Completed executions (errors, no-ops and stuck ones excluded) in measured "
+                                + "seconds, by kind",
+                        labels,
+                        totals,
+                        t -> t.completed),
+                counter(
+                        "bg_errors",
+                        "Executions that failed in measured seconds, by kind",
+                        labels,
+                        totals,
                         t -> t.errors),
-                counter("bg_noops", "Executions skipped for want of a valid target in measured seconds, by kind",
-                        labels, totals, t -> t.noops),
-                counter("bg_stuck", "Executions still waiting on the store when a measured period ended, by kind "
-                        + "(counted when the experiment finishes)", labels, totals, t -> t.stuck),
-                counter("bg_within_beta", "Completed executions whose latency was at most β, by kind", labels, totals,
+                counter(
+                        "bg_noops",
+                        "Executions skipped for want of a valid target in measured seconds, by kind",
+                        labels,
+                        totals,
+                        t -> t.noops),
+                counter(
+                        "bg_stuck",
+                        "Executions still waiting on the store when a measured period ended, by kind "
+                                + "(counted when the experiment finishes)",
+                        labels,
+                        totals,
+                        t -> t.stuck),
+                counter(
+                        "bg_within_beta",
+                        "Completed executions whose latency was at most β, by kind",
+                        labels,
+                        totals,
                         t -> t.withinBeta),
                 latency.build());
     }
 
-    private static CounterSnapshot counter(String name, String help, List<Labels> labels, List<KindTotals> totals,
-                                           ToDoubleFunction<KindTotals> value) {
+    private static CounterSnapshot counter(
+            String name,
+            String help,
+            List<Labels> labels,
+            List<KindTotals> totals,
+            ToDoubleFunction<KindTotals> value) {
         CounterSnapshot.Builder b = CounterSnapshot.builder().name(name).help(help);
         for (int i = 0; i < totals.size(); i++) {
-            b.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(value.applyAsDouble(totals.get(i)))
-                    .labels(labels.get(i)).build());
+            b.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                    .value(value.applyAsDouble(totals.get(i)))
+                    .labels(labels.get(i))
+                    .build());
         }
         return b.build();
     }

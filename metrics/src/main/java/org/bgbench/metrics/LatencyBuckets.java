@@ -12,8 +12,9 @@ import org.HdrHistogram.HistogramIterationValue;
  */
 public final class LatencyBuckets {
     /** Upper bounds, seconds, +Inf excluded: 100 µs to 10 s, covering an in-memory store to a stalled server. */
-    public static final double[] BOUNDS_SECONDS = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
-        0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+    public static final double[] BOUNDS_SECONDS = {
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
+    };
 
     private static final long[] BOUNDS_NANOS = new long[BOUNDS_SECONDS.length];
 
@@ -23,8 +24,7 @@ public final class LatencyBuckets {
         }
     }
 
-    private LatencyBuckets() {
-    }
+    private LatencyBuckets() {}
 
     /**
      * Adds the values of {@code h} (ns) to {@code counts}, one slot per bucket (not cumulative; the last slot is

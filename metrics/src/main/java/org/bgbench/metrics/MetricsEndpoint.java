@@ -16,8 +16,8 @@ import org.bgbench.runner.observe.Observers;
  */
 public final class MetricsEndpoint implements AutoCloseable {
     /** What {@code --metrics} accepts, for error messages. */
-    public static final String ACCEPTED = "expected HOST:PORT, e.g. 127.0.0.1:9464 or [::1]:9464 (port 0 picks a free"
-            + " one)";
+    public static final String ACCEPTED =
+            "expected HOST:PORT, e.g. 127.0.0.1:9464 or [::1]:9464 (port 0 picks a free" + " one)";
 
     private final HTTPServer server;
     private final Observers.Registration registration;
@@ -43,8 +43,8 @@ public final class MetricsEndpoint implements AutoCloseable {
         }
         String host = v.substring(0, colon);
         if (host.startsWith("[") != host.endsWith("]") || (!host.startsWith("[") && host.contains(":"))) {
-            throw new InvalidParameterException(option, ACCEPTED + " (an IPv6 address goes in brackets), got '"
-                    + value + "'");
+            throw new InvalidParameterException(
+                    option, ACCEPTED + " (an IPv6 address goes in brackets), got '" + value + "'");
         }
         host = host.replaceAll("^\\[|]$", "");
         int port;
@@ -73,14 +73,22 @@ public final class MetricsEndpoint implements AutoCloseable {
         BgMetrics metrics = new BgMetrics(worker, registry);
         HTTPServer server;
         try {
-            server = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort()).registry(registry)
+            server = HTTPServer.builder()
+                    .inetAddress(address.getAddress())
+                    .port(address.getPort())
+                    .registry(registry)
                     .buildAndStart();
         } catch (IOException | RuntimeException e) {
-            throw new InvalidParameterException(option, "cannot listen on " + format(address.getAddress(),
-                    address.getPort()) + ": " + (e.getMessage() == null ? e.getClass().getSimpleName()
-                    : e.getMessage()) + " (" + ACCEPTED + ")");
+            throw new InvalidParameterException(
+                    option,
+                    "cannot listen on " + format(address.getAddress(), address.getPort()) + ": "
+                            + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + " (" + ACCEPTED
+                            + ")");
         }
-        return new MetricsEndpoint(server, Observers.register(metrics), metrics,
+        return new MetricsEndpoint(
+                server,
+                Observers.register(metrics),
+                metrics,
                 format(address.getAddress(), server.getPort()).replaceAll(":\\d+$", ""));
     }
 

@@ -11,12 +11,12 @@ class LatencyBucketsTest {
     @Test
     void valuesLandInTheFirstBucketWhoseBoundHoldsThem() {
         Histogram h = Latencies.newHistogram();
-        h.recordValueWithCount(50_000, 3);          // 50 µs: le=0.0001
-        h.recordValue(100_000);                     // exactly 100 µs: le=0.0001
-        h.recordValue(120_000);                     // le=0.00025
-        h.recordValueWithCount(99_000_000, 2);      // 99 ms: le=0.1
-        h.recordValue(101_000_000);                 // le=0.25
-        h.recordValue(11_000_000_000L);             // 11 s: +Inf
+        h.recordValueWithCount(50_000, 3); // 50 µs: le=0.0001
+        h.recordValue(100_000); // exactly 100 µs: le=0.0001
+        h.recordValue(120_000); // le=0.00025
+        h.recordValueWithCount(99_000_000, 2); // 99 ms: le=0.1
+        h.recordValue(101_000_000); // le=0.25
+        h.recordValue(11_000_000_000L); // 11 s: +Inf
         long[] counts = new long[LatencyBuckets.BOUNDS_SECONDS.length + 1];
         double sum = LatencyBuckets.addTo(h, counts);
         assertThat(counts[0]).isEqualTo(4);

@@ -42,9 +42,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("server")
 class MetricsEndpointTest {
-    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder()
+            .members(400)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(4)
+            .seed(3)
+            .build());
 
     @TempDir
     Path dir;
@@ -53,19 +62,28 @@ class MetricsEndpointTest {
     void anExperimentIsScrapedDuringAndAfterItsRunAndAddsUpToItsResult() throws Exception {
         PrometheusParsers.requireTools();
         Path out = dir.resolve("scraped.json");
-        try (MetricsEndpoint endpoint = MetricsEndpoint.start("--metrics",
-                MetricsEndpoint.parse("--metrics", "127.0.0.1:0"), "local");
-             DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "scraped")))) {
+        try (MetricsEndpoint endpoint =
+                        MetricsEndpoint.start("--metrics", MetricsEndpoint.parse("--metrics", "127.0.0.1:0"), "local");
+                DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "scraped")))) {
             assertThat(endpoint.port()).isPositive();
             assertThat(endpoint.url()).isEqualTo("http://127.0.0.1:" + endpoint.port() + "/metrics");
             StoreConformanceSuite.load(store, GRAPH, 2);
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-            ExperimentSpec spec = ExperimentSpec.timed(ws, 2, Duration.ofSeconds(3), Duration.ofSeconds(1),
-                    EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100),
+            ExperimentSpec spec = ExperimentSpec.timed(
+                    ws,
+                    2,
+                    Duration.ofSeconds(3),
+                    Duration.ofSeconds(1),
+                    EmulatorConfig.ThreadKind.PLATFORM,
+                    Duration.ofMillis(100),
                     new ValidationOptions(64L << 20, 1, 10, 0.01, false));
-            CompletableFuture<Experiment.Outcome> run = CompletableFuture.supplyAsync(() -> Experiment.run(
-                    new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()), new GraphState(GRAPH), ws,
-                            spec, new Experiment.Output(out, null))));
+            CompletableFuture<Experiment.Outcome> run =
+                    CompletableFuture.supplyAsync(() -> Experiment.run(new Experiment.Setup(
+                            new Experiment.Subject(store, "memory", Map.of()),
+                            new GraphState(GRAPH),
+                            ws,
+                            spec,
+                            new Experiment.Output(out, null))));
 
             // During the run: a measured second has been counted while the experiment still runs.
             List<Sample> during = null;
@@ -73,7 +91,8 @@ class MetricsEndpointTest {
             while (!run.isDone() && System.nanoTime() < deadline) {
                 String body = PrometheusParsers.scrape(endpoint.url(), Format.TEXT);
                 List<Sample> samples = PrometheusParsers.parse(body, Format.TEXT);
-                if (sum(samples, "bg_running") == 1 && sum(samples, "bg_warmup") == 0
+                if (sum(samples, "bg_running") == 1
+                        && sum(samples, "bg_warmup") == 0
                         && sum(samples, "bg_completed_total") > 0) {
                     PrometheusParsers.promtoolCheck(body);
                     during = samples;
@@ -97,7 +116,8 @@ class MetricsEndpointTest {
             assertThat(value(after, "bg_experiments_total", "memory")).isEqualTo(1);
             assertThat(value(after, "bg_experiments_finished_total", "memory")).isEqualTo(1);
             assertThat(result.unpredictable()).as("the run was validated").isNotNull();
-            assertThat(value(after, "bg_reads_checked", "memory")).isEqualTo(result.unpredictable().readsChecked())
+            assertThat(value(after, "bg_reads_checked", "memory"))
+                    .isEqualTo(result.unpredictable().readsChecked())
                     .isPositive();
             assertThat(value(after, "bg_unpredictable_reads", "memory"))
                     .isEqualTo(result.unpredictable().unpredictableReads());
@@ -106,8 +126,8 @@ class MetricsEndpointTest {
             assertThat(o.result().total().count()).isEqualTo(result.total().count());
 
             // The same figures in OpenMetrics, for a scraper that asks for it.
-            List<Sample> open = PrometheusParsers.parse(PrometheusParsers.scrape(endpoint.url(), Format.OPENMETRICS),
-                    Format.OPENMETRICS);
+            List<Sample> open = PrometheusParsers.parse(
+                    PrometheusParsers.scrape(endpoint.url(), Format.OPENMETRICS), Format.OPENMETRICS);
             checkAgainstResult(open, result);
         }
     }
@@ -119,20 +139,30 @@ class MetricsEndpointTest {
             String code = e.getKey();
             KindResult r = e.getValue();
             String kind = result.actions().containsKey(code) ? "action" : "session";
-            assertThat(counter(samples, "bg_completed_total", code, kind)).as(code).isEqualTo(r.count());
+            assertThat(counter(samples, "bg_completed_total", code, kind))
+                    .as(code)
+                    .isEqualTo(r.count());
             assertThat(counter(samples, "bg_errors_total", code, kind)).as(code).isEqualTo(r.errors());
             assertThat(counter(samples, "bg_noops_total", code, kind)).as(code).isEqualTo(r.noops());
             assertThat(counter(samples, "bg_stuck_total", code, kind)).as(code).isEqualTo(r.stuck());
-            assertThat(counter(samples, "bg_within_beta_total", code, kind)).as(code).isEqualTo(r.withinBetaCount());
-            assertThat(counter(samples, "bg_latency_seconds_count", code, kind)).as(code).isEqualTo(r.count());
-            List<Sample> buckets = samples.stream().filter(s -> s.name().equals("bg_latency_seconds_bucket")
-                    && code.equals(s.labels().get("action"))).toList();
+            assertThat(counter(samples, "bg_within_beta_total", code, kind))
+                    .as(code)
+                    .isEqualTo(r.withinBetaCount());
+            assertThat(counter(samples, "bg_latency_seconds_count", code, kind))
+                    .as(code)
+                    .isEqualTo(r.count());
+            List<Sample> buckets = samples.stream()
+                    .filter(s -> s.name().equals("bg_latency_seconds_bucket")
+                            && code.equals(s.labels().get("action")))
+                    .toList();
             assertThat(buckets).as(code).hasSize(LatencyBuckets.BOUNDS_SECONDS.length + 1);
             List<Double> bounds = new ArrayList<>();
             double previous = -1;
             for (Sample b : buckets) {
                 assertThat(b.type()).isEqualTo("histogram");
-                assertThat(b.labels()).containsEntry("store", "memory").containsEntry("worker", "local")
+                assertThat(b.labels())
+                        .containsEntry("store", "memory")
+                        .containsEntry("worker", "local")
                         .containsEntry("kind", kind);
                 assertThat(b.value()).as(code + " le=" + b.labels().get("le")).isGreaterThanOrEqualTo(previous);
                 previous = b.value();
@@ -151,45 +181,55 @@ class MetricsEndpointTest {
     }
 
     private static double counter(List<Sample> samples, String name, String code, String kind) {
-        List<Sample> found = samples.stream().filter(s -> s.name().equals(name)
-                && code.equals(s.labels().get("action"))).toList();
+        List<Sample> found = samples.stream()
+                .filter(s -> s.name().equals(name) && code.equals(s.labels().get("action")))
+                .toList();
         assertThat(found).as(name + "{action=" + code + "}").hasSize(1);
-        assertThat(found.get(0).labels()).containsEntry("store", "memory").containsEntry("worker", "local")
+        assertThat(found.get(0).labels())
+                .containsEntry("store", "memory")
+                .containsEntry("worker", "local")
                 .containsEntry("kind", kind);
         return found.get(0).value();
     }
 
     private static double value(List<Sample> samples, String name, String store) {
-        List<Sample> found = samples.stream().filter(s -> s.name().equals(name)
-                && store.equals(s.labels().get("store"))).toList();
-        assertThat(found).as(name + " " + samples.stream().map(Sample::name).collect(Collectors.toSet()))
+        List<Sample> found = samples.stream()
+                .filter(s -> s.name().equals(name) && store.equals(s.labels().get("store")))
+                .toList();
+        assertThat(found)
+                .as(name + " " + samples.stream().map(Sample::name).collect(Collectors.toSet()))
                 .hasSize(1);
         assertThat(found.get(0).labels()).containsEntry("worker", "local");
         return found.get(0).value();
     }
 
     private static double sum(List<Sample> samples, String name) {
-        return samples.stream().filter(s -> s.name().equals(name)).mapToDouble(Sample::value).sum();
+        return samples.stream()
+                .filter(s -> s.name().equals(name))
+                .mapToDouble(Sample::value)
+                .sum();
     }
 
     @Test
     void badAddressesAreBadInputNamingTheOption() throws Exception {
-        assertThatThrownBy(() -> MetricsEndpoint.parse("--metrics", "9464")).isInstanceOf(
-                InvalidParameterException.class).hasMessageStartingWith("--metrics: expected HOST:PORT");
-        assertThatThrownBy(() -> MetricsEndpoint.parse("--metrics", "localhost:")).hasMessageContaining("expected HOST:PORT");
+        assertThatThrownBy(() -> MetricsEndpoint.parse("--metrics", "9464"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageStartingWith("--metrics: expected HOST:PORT");
+        assertThatThrownBy(() -> MetricsEndpoint.parse("--metrics", "localhost:"))
+                .hasMessageContaining("expected HOST:PORT");
         assertThatThrownBy(() -> MetricsEndpoint.parse("--metrics", "localhost:http"))
                 .hasMessageContaining("the port must be a number");
         assertThatThrownBy(() -> MetricsEndpoint.parse("--metrics", "localhost:70000"))
                 .hasMessageContaining("the port must be 0..65535");
         assertThatThrownBy(() -> MetricsEndpoint.parse("--metrics", "no-such-host.invalid:9464"))
                 .hasMessageContaining("unknown host 'no-such-host.invalid'");
-        assertThatThrownBy(() -> MetricsEndpoint.parse("--metrics", "::1:9464"))
-                .hasMessageContaining("brackets");
+        assertThatThrownBy(() -> MetricsEndpoint.parse("--metrics", "::1:9464")).hasMessageContaining("brackets");
         assertThat(MetricsEndpoint.parse("--metrics", "[::1]:9464").getPort()).isEqualTo(9464);
-        try (MetricsEndpoint first = MetricsEndpoint.start("--metrics", MetricsEndpoint.parse("--metrics",
-                "127.0.0.1:0"), "local")) {
-            assertThatThrownBy(() -> MetricsEndpoint.start("--metrics", MetricsEndpoint.parse("--metrics",
-                    "127.0.0.1:" + first.port()), "local")).isInstanceOf(InvalidParameterException.class)
+        try (MetricsEndpoint first =
+                MetricsEndpoint.start("--metrics", MetricsEndpoint.parse("--metrics", "127.0.0.1:0"), "local")) {
+            assertThatThrownBy(() -> MetricsEndpoint.start(
+                            "--metrics", MetricsEndpoint.parse("--metrics", "127.0.0.1:" + first.port()), "local"))
+                    .isInstanceOf(InvalidParameterException.class)
                     .hasMessageStartingWith("--metrics: cannot listen on 127.0.0.1:" + first.port());
         }
     }

@@ -28,16 +28,18 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class PrometheusParsers {
     /** The text format, or OpenMetrics when the scraper asks for it. */
-    public enum Format { TEXT, OPENMETRICS }
+    public enum Format {
+        TEXT,
+        OPENMETRICS
+    }
 
     /** One parsed sample. */
-    public record Sample(String family, String type, String name, Map<String, String> labels, double value) {
-    }
+    public record Sample(String family, String type, String name, Map<String, String> labels, double value) {}
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private PrometheusParsers() {
-    }
+    private PrometheusParsers() {}
 
     /** GET {@code url} (OpenMetrics asked for when {@code format} says so); fails unless 200. */
     public static String scrape(String url, Format format) throws IOException, InterruptedException {
@@ -48,8 +50,9 @@ public final class PrometheusParsers {
         HttpResponse<String> response = HTTP.send(r.build(), HttpResponse.BodyHandlers.ofString());
         Assertions.assertEquals(200, response.statusCode(), "GET " + url);
         String type = response.headers().firstValue("Content-Type").orElse("");
-        Assertions.assertTrue(type.startsWith(format == Format.OPENMETRICS ? "application/openmetrics-text"
-                : "text/plain"), "Content-Type " + type);
+        Assertions.assertTrue(
+                type.startsWith(format == Format.OPENMETRICS ? "application/openmetrics-text" : "text/plain"),
+                "Content-Type " + type);
         return response.body();
     }
 
@@ -82,15 +85,23 @@ public final class PrometheusParsers {
         if (python == null) {
             for (String candidate : List.of("python3", "/usr/bin/python3")) {
                 if ((candidate.startsWith("/") ? Files.isExecutable(Path.of(candidate)) : onPath(candidate))
-                        && exec(List.of(candidate, "-c", "import prometheus_client.parser, "
-                        + "prometheus_client.openmetrics.parser"), "").code == 0) {
+                        && exec(
+                                                List.of(
+                                                        candidate,
+                                                        "-c",
+                                                        "import prometheus_client.parser, "
+                                                                + "prometheus_client.openmetrics.parser"),
+                                                "")
+                                        .code
+                                == 0) {
                     python = candidate;
                     break;
                 }
             }
         }
         if (python == null) {
-            missing("the Python module prometheus_client (for python3 or /usr/bin/python3)",
+            missing(
+                    "the Python module prometheus_client (for python3 or /usr/bin/python3)",
                     "Debian package python3-prometheus-client");
         }
     }
@@ -114,23 +125,32 @@ public final class PrometheusParsers {
         for (JsonNode f : new ObjectMapper().readTree(r.out).get("families")) {
             for (JsonNode s : f.get("samples")) {
                 Map<String, String> labels = new TreeMap<>();
-                s.get("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+                s.get("labels")
+                        .fields()
+                        .forEachRemaining(
+                                e -> labels.put(e.getKey(), e.getValue().asText()));
                 JsonNode v = s.get("value");
-                samples.add(new Sample(f.get("name").asText(), f.get("type").asText(), s.get("name").asText(), labels,
+                samples.add(new Sample(
+                        f.get("name").asText(),
+                        f.get("type").asText(),
+                        s.get("name").asText(),
+                        labels,
                         v.isNumber() ? v.asDouble() : Double.parseDouble(v.asText())));
             }
         }
         return samples;
     }
 
-    private record Result(int code, String out, String err) {
-    }
+    private record Result(int code, String out, String err) {}
 
     private static Result exec(List<String> command, String stdin) throws IOException, InterruptedException {
         Path out = Files.createTempFile("bg-prom", ".out");
         Path err = Files.createTempFile("bg-prom", ".err");
         try {
-            Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            Process p = new ProcessBuilder(command)
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
             try (var w = p.getOutputStream()) {
                 w.write(stdin.getBytes(StandardCharsets.UTF_8));
             }

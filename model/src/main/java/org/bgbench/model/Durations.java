@@ -17,8 +17,7 @@ import java.util.regex.Pattern;
 public final class Durations {
     private static final Pattern WITH_UNIT = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([a-zµ]*)");
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /** A duration whose plain numbers are seconds. */
     public static Duration parse(String key, String value) {
@@ -73,8 +72,10 @@ public final class Durations {
     }
 
     private static InvalidParameterException bad(String key, String value, ChronoUnit plainUnit) {
-        return new InvalidParameterException(key, "expected a duration such as 500ms, 30s, 10m, 1h, PT30S or a plain "
-                + "number of " + plainUnit.toString().toLowerCase(Locale.ROOT) + ", got '" + value + "'");
+        return new InvalidParameterException(
+                key,
+                "expected a duration such as 500ms, 30s, 10m, 1h, PT30S or a plain " + "number of "
+                        + plainUnit.toString().toLowerCase(Locale.ROOT) + ", got '" + value + "'");
     }
 
     /** A compact text, e.g. {@code 500ms}, {@code 30s}, {@code 10m}, {@code 1h30m}. */
@@ -95,7 +96,9 @@ public final class Durations {
         if (d.toSecondsPart() > 0 || d.toMillisPart() > 0) {
             b.append(d.toSecondsPart());
             if (d.toMillisPart() > 0) {
-                b.append('.').append(String.format(Locale.ROOT, "%03d", d.toMillisPart()).replaceAll("0+$", ""));
+                b.append('.')
+                        .append(String.format(Locale.ROOT, "%03d", d.toMillisPart())
+                                .replaceAll("0+$", ""));
             }
             b.append('s');
         }

@@ -21,7 +21,9 @@ public record FeedSpec(int pages, int pagesPerMember, int followersPerPage, int 
         check(pagesPerMember >= 0, "pagesperuser", "must be 0 or more, got " + pagesPerMember);
         check(followersPerPage >= 0, "followersperpage", "must be 0 (derived) or more, got " + followersPerPage);
         check(resourcesPerPage >= -1, "resourcecountperpage", "must be 0 or more, got " + resourcesPerPage);
-        check(pages > 0 || pagesPerMember == 0, "pagesperuser",
+        check(
+                pages > 0 || pagesPerMember == 0,
+                "pagesperuser",
                 "ϱ=" + pagesPerMember + " needs pages: set pagecount (P) too");
     }
 
@@ -49,21 +51,36 @@ public record FeedSpec(int pages, int pagesPerMember, int followersPerPage, int 
         if (pages == 0) {
             return;
         }
-        check(pages <= members, "pagecount", "P=" + pages + " must not exceed the number of members M=" + members
-                + " (dissertation 5.1)");
-        check(pagesPerMember <= pages, "pagesperuser", "ϱ=" + pagesPerMember + " must not exceed the number of pages P="
-                + pages + " (dissertation 5.1)");
-        check(members % pages == 0, "pagecount", "P=" + pages + " must divide the number of members M=" + members
-                + " so that every page gets the same number of followers; e.g. P=" + nearestDivisor(members, pages));
+        check(
+                pages <= members,
+                "pagecount",
+                "P=" + pages + " must not exceed the number of members M=" + members + " (dissertation 5.1)");
+        check(
+                pagesPerMember <= pages,
+                "pagesperuser",
+                "ϱ=" + pagesPerMember + " must not exceed the number of pages P=" + pages + " (dissertation 5.1)");
+        check(
+                members % pages == 0,
+                "pagecount",
+                "P=" + pages + " must divide the number of members M=" + members
+                        + " so that every page gets the same number of followers; e.g. P="
+                        + nearestDivisor(members, pages));
         long iota = (long) members * pagesPerMember / pages;
         if (followersPerPage > 0) {
-            check(followersPerPage == iota, "followersperpage", "ι=" + followersPerPage + " cannot be reached: with M="
-                    + members + ", P=" + pages + " and ϱ=" + pagesPerMember + " every page has M·ϱ/P=" + iota
-                    + " followers (dissertation 5.1: M·ϱ = P·ι); set followersperpage=" + iota + " or change ϱ");
+            check(
+                    followersPerPage == iota,
+                    "followersperpage",
+                    "ι=" + followersPerPage + " cannot be reached: with M="
+                            + members + ", P=" + pages + " and ϱ=" + pagesPerMember + " every page has M·ϱ/P=" + iota
+                            + " followers (dissertation 5.1: M·ϱ = P·ι); set followersperpage=" + iota
+                            + " or change ϱ");
         }
         check(iota <= members, "followersperpage", "ι=" + iota + " must not exceed M=" + members);
-        check((long) pagesPerMember * iota <= members, "pagesperuser", "ϱ·ι=" + (long) pagesPerMember * iota
-                + " must not exceed M=" + members + " (dissertation 5.1); lower ϱ or raise P");
+        check(
+                (long) pagesPerMember * iota <= members,
+                "pagesperuser",
+                "ϱ·ι=" + (long) pagesPerMember * iota + " must not exceed M=" + members
+                        + " (dissertation 5.1); lower ϱ or raise P");
         int rp = pageResources(resourcesPerMember);
         check((long) pages * rp < (1L << 40), "resourcecountperpage", "P × resources per page must stay below 2^40");
     }
@@ -81,8 +98,15 @@ public record FeedSpec(int pages, int pagesPerMember, int followersPerPage, int 
     }
 
     String fingerprint(int members, int resourcesPerMember) {
-        return pages == 0 ? "" : String.format(Locale.ROOT, " pages=%d follows=%d iota=%d pageres=%d",
-                pages, pagesPerMember, followers(members), pageResources(resourcesPerMember));
+        return pages == 0
+                ? ""
+                : String.format(
+                        Locale.ROOT,
+                        " pages=%d follows=%d iota=%d pageres=%d",
+                        pages,
+                        pagesPerMember,
+                        followers(members),
+                        pageResources(resourcesPerMember));
     }
 
     private static void check(boolean ok, String parameter, String message) {

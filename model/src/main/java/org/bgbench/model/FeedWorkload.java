@@ -15,9 +15,13 @@ public record FeedWorkload(int k, double pageShareFraction, double listFraction,
 
     public FeedWorkload {
         check(k >= 1, "feedk", "must be at least 1, got " + k);
-        check(pageShareFraction >= 0 && pageShareFraction <= 1, "pageshareratio",
+        check(
+                pageShareFraction >= 0 && pageShareFraction <= 1,
+                "pageshareratio",
                 "must be a fraction from 0 to 1, got " + pageShareFraction);
-        check(listFraction >= 0 && listFraction <= 1, "sharelistratio",
+        check(
+                listFraction >= 0 && listFraction <= 1,
+                "sharelistratio",
                 "must be a fraction from 0 to 1, got " + listFraction);
         check(listSize >= 1, "sharelistsize", "must be at least 1, got " + listSize);
     }

@@ -18,7 +18,9 @@ public final class GraphParameters {
         KEYS.put("friendcountperuser", "φ, relationships per member, confirmed or pending (default 100)");
         KEYS.put("resourcecountperuser", "ρ, resources on each member's wall (default 100)");
         KEYS.put("commentcountperresource", "comments each resource starts with (default 0)");
-        KEYS.put("confperc", "fraction of relationships that start confirmed, 0..1; the rest are pending invitations (default 1)");
+        KEYS.put(
+                "confperc",
+                "fraction of relationships that start confirmed, 0..1; the rest are pending invitations (default 1)");
         KEYS.put("insertimage", "true: members get a thumbnail and a profile image (default false)");
         KEYS.put("thumbnailsize", "thumbnail size in KB, as USC BG (default 2)");
         KEYS.put("imagesize", "profile image size in KB, as USC BG (default 12)");
@@ -35,8 +37,7 @@ public final class GraphParameters {
         KEYS.put("graphseed", "seed of the generator's pseudo-random choices");
     }
 
-    private GraphParameters() {
-    }
+    private GraphParameters() {}
 
     /** Builds a spec from {@code props}; keys not listed in {@link #KEYS} are ignored here (callers check them). */
     public static GraphSpec toSpec(Map<String, String> props) {
@@ -70,8 +71,11 @@ public final class GraphParameters {
                 .commentLength(intOf(props, "commentlength", d.commentLength()))
                 .fragments(intOf(props, "fragments", d.fragments()))
                 .seed(longOf(props, "graphseed", d.seed()))
-                .feed(new FeedSpec(intOf(props, "pagecount", 0), intOf(props, "pagesperuser", 0),
-                        intOf(props, "followersperpage", 0), intOf(props, "resourcecountperpage", -1)))
+                .feed(new FeedSpec(
+                        intOf(props, "pagecount", 0),
+                        intOf(props, "pagesperuser", 0),
+                        intOf(props, "followersperpage", 0),
+                        intOf(props, "resourcecountperpage", -1)))
                 .build();
     }
 
@@ -136,7 +140,8 @@ public final class GraphParameters {
             }
             return (int) n;
         } catch (NumberFormatException e) {
-            throw new InvalidParameterException(key, "expected a size such as 2048, 2KB or 1MB, got '" + p.get(key) + "'");
+            throw new InvalidParameterException(
+                    key, "expected a size such as 2048, 2KB or 1MB, got '" + p.get(key) + "'");
         }
     }
 }

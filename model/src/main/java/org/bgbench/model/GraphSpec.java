@@ -28,9 +28,13 @@ public record GraphSpec(Sizes sizes, Media media, Text text, int fragments, long
      * @param commentsPerResource initial comments on every resource
      * @param confirmedFraction   fraction of generated relationships that start confirmed (USC {@code confperc})
      */
-    public record Sizes(int members, int memberIdOffset, int friendsPerMember, int resourcesPerMember,
-                        int commentsPerResource, double confirmedFraction) {
-    }
+    public record Sizes(
+            int members,
+            int memberIdOffset,
+            int friendsPerMember,
+            int resourcesPerMember,
+            int commentsPerResource,
+            double confirmedFraction) {}
 
     /**
      * Whether members carry images, and how large they are.
@@ -39,8 +43,7 @@ public record GraphSpec(Sizes sizes, Media media, Text text, int fragments, long
      * @param thumbnailBytes    thumbnail size in bytes (when images are on)
      * @param profileImageBytes profile image size in bytes (when images are on)
      */
-    public record Media(boolean images, int thumbnailBytes, int profileImageBytes) {
-    }
+    public record Media(boolean images, int thumbnailBytes, int profileImageBytes) {}
 
     /**
      * The shape of a member's string attributes and of a comment's content.
@@ -49,15 +52,19 @@ public record GraphSpec(Sizes sizes, Media media, Text text, int fragments, long
      * @param attributeLength characters per string attribute
      * @param commentLength   characters in a comment's content
      */
-    public record Text(int attributeCount, int attributeLength, int commentLength) {
-    }
+    public record Text(int attributeCount, int attributeLength, int commentLength) {}
 
     public static final int MAX_ATTRIBUTES = 64;
 
     /** The dissertation's standard graph: M=10,000, φ=ρ=100, no images. */
     public static GraphSpec defaults() {
-        return new GraphSpec(new Sizes(10_000, 0, 100, 100, 0, 1.0), new Media(false, 2 * 1024, 12 * 1024),
-                new Text(11, 20, 100), 0, 0xB6L, FeedSpec.NONE);
+        return new GraphSpec(
+                new Sizes(10_000, 0, 100, 100, 0, 1.0),
+                new Media(false, 2 * 1024, 12 * 1024),
+                new Text(11, 20, 100),
+                0,
+                0xB6L,
+                FeedSpec.NONE);
     }
 
     /** A builder that starts from {@link #defaults()}. */
@@ -91,33 +98,50 @@ public record GraphSpec(Sizes sizes, Media media, Text text, int fragments, long
         feed.checkFor(members, resourcesPerMember);
         check(members >= 1, "members", "must be at least 1, got " + members);
         check(memberIdOffset >= 0, "useroffset", "must be 0 or more, got " + memberIdOffset);
-        check((long) memberIdOffset + members <= Integer.MAX_VALUE, "useroffset",
+        check(
+                (long) memberIdOffset + members <= Integer.MAX_VALUE,
+                "useroffset",
                 "useroffset + members must fit a 32-bit member id");
         check(friendsPerMember >= 0, "friendcountperuser", "must be 0 or more, got " + friendsPerMember);
-        check(friendsPerMember < members, "friendcountperuser",
+        check(
+                friendsPerMember < members,
+                "friendcountperuser",
                 "φ=" + friendsPerMember + " must be less than the number of members M=" + members);
         check(resourcesPerMember >= 0, "resourcecountperuser", "must be 0 or more, got " + resourcesPerMember);
         check(commentsPerResource >= 0, "commentcountperresource", "must be 0 or more, got " + commentsPerResource);
-        check((long) members * resourcesPerMember * Math.max(1, commentsPerResource) < (1L << 40),
-                "resourcecountperuser", "M × ρ × comments must stay below 2^40");
-        check(confirmedFraction >= 0 && confirmedFraction <= 1, "confperc",
+        check(
+                (long) members * resourcesPerMember * Math.max(1, commentsPerResource) < (1L << 40),
+                "resourcecountperuser",
+                "M × ρ × comments must stay below 2^40");
+        check(
+                confirmedFraction >= 0 && confirmedFraction <= 1,
+                "confperc",
                 "must be a fraction from 0 to 1, got " + confirmedFraction);
         check(thumbnailBytes >= 0, "thumbnailsize", "must be 0 or more bytes, got " + thumbnailBytes);
         check(profileImageBytes >= 0, "imagesize", "must be 0 or more bytes, got " + profileImageBytes);
-        check(attributeCount >= 1 && attributeCount <= MAX_ATTRIBUTES, "attributecount",
+        check(
+                attributeCount >= 1 && attributeCount <= MAX_ATTRIBUTES,
+                "attributecount",
                 "must be from 1 to " + MAX_ATTRIBUTES + ", got " + attributeCount);
         check(attributeLength >= 1, "attributelength", "must be at least 1, got " + attributeLength);
         check(commentLength >= 1, "commentlength", "must be at least 1, got " + commentLength);
         check(fragments >= 0, "fragments", "must be 0 (automatic) or more, got " + fragments);
         if (fragments > 0) {
-            check(members / fragments > friendsPerMember, "fragments",
+            check(
+                    members / fragments > friendsPerMember,
+                    "fragments",
                     "each of the " + fragments + " fragments must hold more than φ=" + friendsPerMember
-                            + " members; at most " + maxFragments(members, friendsPerMember) + " fragments fit M=" + members);
+                            + " members; at most " + maxFragments(members, friendsPerMember) + " fragments fit M="
+                            + members);
         }
-        check(friendsPerMember % 2 == 0 || members % 2 == 0, "friendcountperuser",
+        check(
+                friendsPerMember % 2 == 0 || members % 2 == 0,
+                "friendcountperuser",
                 "an odd φ needs an even number of members (every member gets exactly φ friends)");
         if (fragments > 0 && feed.hasPages()) {
-            check(feedCompatible(fragments, members, friendsPerMember, feed), "fragments",
+            check(
+                    feedCompatible(fragments, members, friendsPerMember, feed),
+                    "fragments",
                     fragments + " fragments must divide both M=" + members + " and P=" + feed.pages()
                             + " (pages and their followers stay in one fragment) and each must keep at least ϱ="
                             + feed.pagesPerMember() + " pages");
@@ -126,8 +150,11 @@ public record GraphSpec(Sizes sizes, Media media, Text text, int fragments, long
 
     /** Whether {@code f} equal fragments can each hold whole pages with all their followers. */
     private static boolean feedCompatible(int f, int members, int friendsPerMember, FeedSpec feed) {
-        return members % f == 0 && feed.pages() % f == 0 && feed.pages() / f >= feed.pagesPerMember()
-                && members / f > friendsPerMember && (friendsPerMember % 2 == 0 || (members / f) % 2 == 0);
+        return members % f == 0
+                && feed.pages() % f == 0
+                && feed.pages() / f >= feed.pagesPerMember()
+                && members / f > friendsPerMember
+                && (friendsPerMember % 2 == 0 || (members / f) % 2 == 0);
     }
 
     private static void check(boolean ok, String parameter, String message) {
@@ -162,13 +189,24 @@ public record GraphSpec(Sizes sizes, Media media, Text text, int fragments, long
 
     /** Canonical text of every parameter that shapes the graph; equal fingerprints mean equal graphs. */
     public String fingerprint() {
-        return String.format(Locale.ROOT,
-                "bg-graph/1 M=%d offset=%d phi=%d rho=%d comments=%d confirmed=%s images=%b thumb=%d profile=%d "
-                        + "attrs=%dx%d commentlen=%d fragments=%d seed=%d",
-                members(), memberIdOffset(), friendsPerMember(), resourcesPerMember(), commentsPerResource(),
-                Double.toString(confirmedFraction()), images(), images() ? thumbnailBytes() : 0,
-                images() ? profileImageBytes() : 0,
-                attributeCount(), attributeLength(), commentLength(), resolvedFragments(), seed)
+        return String.format(
+                        Locale.ROOT,
+                        "bg-graph/1 M=%d offset=%d phi=%d rho=%d comments=%d confirmed=%s images=%b thumb=%d profile=%d "
+                                + "attrs=%dx%d commentlen=%d fragments=%d seed=%d",
+                        members(),
+                        memberIdOffset(),
+                        friendsPerMember(),
+                        resourcesPerMember(),
+                        commentsPerResource(),
+                        Double.toString(confirmedFraction()),
+                        images(),
+                        images() ? thumbnailBytes() : 0,
+                        images() ? profileImageBytes() : 0,
+                        attributeCount(),
+                        attributeLength(),
+                        commentLength(),
+                        resolvedFragments(),
+                        seed)
                 + feed.fingerprint(members(), resourcesPerMember());
     }
 
@@ -247,8 +285,7 @@ public record GraphSpec(Sizes sizes, Media media, Text text, int fragments, long
         private FeedSpec feed;
 
         /** A builder with every parameter 0 (no feed), for readers that set each one (graph.json). */
-        private Builder() {
-        }
+        private Builder() {}
 
         private Builder(GraphSpec from) {
             members = from.members();
@@ -345,10 +382,18 @@ public record GraphSpec(Sizes sizes, Media media, Text text, int fragments, long
 
         public GraphSpec build() {
             return new GraphSpec(
-                    new Sizes(members, memberIdOffset, friendsPerMember, resourcesPerMember, commentsPerResource,
+                    new Sizes(
+                            members,
+                            memberIdOffset,
+                            friendsPerMember,
+                            resourcesPerMember,
+                            commentsPerResource,
                             confirmedFraction),
                     new Media(images, thumbnailBytes, profileImageBytes),
-                    new Text(attributeCount, attributeLength, commentLength), fragments, seed, feed);
+                    new Text(attributeCount, attributeLength, commentLength),
+                    fragments,
+                    seed,
+                    feed);
         }
     }
 }

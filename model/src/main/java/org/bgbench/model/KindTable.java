@@ -42,8 +42,7 @@ final class KindTable {
         BY_LOWER_USC_KEY = Map.copyOf(byKey);
     }
 
-    private KindTable() {
-    }
+    private KindTable() {}
 
     private static void unique(Map<String, Kind> map, String key, Kind kind) {
         Kind before = map.put(key, kind);

@@ -25,8 +25,8 @@ public enum SessionType implements Kind {
     /** {VP(i), VTR(i)}. */
     VIEW_SELF_PROFILE("VSP", "ViewSelfProfile", "ViewSelfProfileSession", List.of(), VP, VTR),
     /** {VP(i), VTR(i), LF(i), VP(j), VTR(j)} for a random friend j of i. */
-    VIEW_FRIEND_PROFILE("VFP", "ViewFrndProfile", "ViewFrdProfileSession", List.of("ViewFrndProfileSession"),
-            VP, VTR, LF, VP, VTR),
+    VIEW_FRIEND_PROFILE(
+            "VFP", "ViewFrndProfile", "ViewFrdProfileSession", List.of("ViewFrndProfileSession"), VP, VTR, LF, VP, VTR),
     /** {VP(i), VTR(i), VP(r), VTR(r), VCR(c), PCR(c), VCR(c)} for a random member r and one of r's resources c. */
     POST_COMMENT("PCS", "PostCmtOnRes", "PostCmtOnResSession", List.of(), VP, VTR, VP, VTR, VCR, PCR, VCR),
     /** {VP(i), VTR(i), VCR(c), DCR(c), VCR(c)} for one of i's own resources c that has a comment. */

@@ -26,13 +26,16 @@ class DurationsTest {
     @Test
     void badValuesNameTheKey() {
         for (String bad : new String[] {"", "-5s", "5 parsecs", "s", "1.2.3s", "PT-5S", "tens"}) {
-            assertThatThrownBy(() -> Durations.parse("maxexecutiontime", bad)).as(bad)
-                    .isInstanceOfSatisfying(InvalidParameterException.class,
+            assertThatThrownBy(() -> Durations.parse("maxexecutiontime", bad))
+                    .as(bad)
+                    .isInstanceOfSatisfying(
+                            InvalidParameterException.class,
                             e -> assertThat(e.parameter()).isEqualTo("maxexecutiontime"))
                     .hasMessageContaining("500ms, 30s, 10m, 1h");
         }
         assertThatThrownBy(() -> Durations.parse("k", "999999999999h"))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("too long");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("too long");
     }
 
     @Test

@@ -29,9 +29,10 @@ class KindTest {
      */
     @Test
     void indexIsStable() {
-        assertThat(Kind.all().stream().map(Kind::code)).containsExactly(
-                "VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "SR", "VNF",
-                "VSP", "VFP", "PCS", "DCS", "IFS", "AFS", "RFS", "TFS");
+        assertThat(Kind.all().stream().map(Kind::code))
+                .containsExactly(
+                        "VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "SR", "VNF", "VSP",
+                        "VFP", "PCS", "DCS", "IFS", "AFS", "RFS", "TFS");
         assertThat(Action.VP.index()).isZero();
         assertThat(Action.VNF.index()).isEqualTo(Action.count() - 1);
         assertThat(SessionType.VIEW_SELF_PROFILE.index()).isEqualTo(Action.count());
@@ -42,11 +43,13 @@ class KindTest {
         for (Kind k : Kind.all()) {
             assertThat(Kind.byCode(k.code())).contains(k);
             assertThat(Kind.byUscKey(k.uscKey())).contains(k);
-            assertThat(Kind.byUscKey(" " + k.uscKey().toUpperCase(Locale.ROOT) + " ")).contains(k);
+            assertThat(Kind.byUscKey(" " + k.uscKey().toUpperCase(Locale.ROOT) + " "))
+                    .contains(k);
         }
         assertThat(Kind.byUscKey("ViewProfileAction")).contains(Action.VP);
         assertThat(Kind.byUscKey("DeleteCommentOnResourceAction")).contains(Action.DCR);
-        assertThat(Kind.byUscKey("ViewFrndProfileSession")).as("dissertation spelling")
+        assertThat(Kind.byUscKey("ViewFrndProfileSession"))
+                .as("dissertation spelling")
                 .contains(SessionType.VIEW_FRIEND_PROFILE);
         assertThat(Kind.byUscKey("InviteFrndSession")).contains(SessionType.INVITE_FRIEND);
         assertThat(Kind.byCode("vp")).as("codes are exact").isEmpty();
@@ -58,8 +61,9 @@ class KindTest {
 
     @Test
     void writesAreTheWriteActionsAndTheSessionsThatIssueOne() {
-        assertThat(Kind.all().stream().filter(Kind::isWrite).map(Kind::code)).containsExactly(
-                "IF", "AFR", "RFR", "TF", "PCR", "DCR", "SR", "PCS", "DCS", "IFS", "AFS", "RFS", "TFS");
+        assertThat(Kind.all().stream().filter(Kind::isWrite).map(Kind::code))
+                .containsExactly(
+                        "IF", "AFR", "RFR", "TF", "PCR", "DCR", "SR", "PCS", "DCS", "IFS", "AFS", "RFS", "TFS");
         assertThat(List.of(Action.values())).allMatch(Kind::isAction);
         assertThat(List.of(SessionType.values())).noneMatch(Kind::isAction);
     }

@@ -22,8 +22,7 @@ import java.util.Locale;
 final class AssumptionChecks {
     private static final int LISTED = 4;
 
-    private AssumptionChecks() {
-    }
+    private AssumptionChecks() {}
 
     static List<String> check(List<Experiment> sameDuration, RatingSettings settings) {
         List<Experiment> e = new ArrayList<>(sameDuration);
@@ -54,9 +53,14 @@ final class AssumptionChecks {
             double lim = Math.min(x(e, leftBest[i]), x(e, rightBest[i]));
             if (x(e, i) < lim * (1 - tol)) {
                 dip[i] = true;
-                dips.add(String.format(Locale.ROOT, "%s at T=%d between %s at T=%d and %s at T=%d",
-                        Measurement.num(x(e, i)), e.get(i).threads(), Measurement.num(x(e, leftBest[i])),
-                        e.get(leftBest[i]).threads(), Measurement.num(x(e, rightBest[i])),
+                dips.add(String.format(
+                        Locale.ROOT,
+                        "%s at T=%d between %s at T=%d and %s at T=%d",
+                        Measurement.num(x(e, i)),
+                        e.get(i).threads(),
+                        Measurement.num(x(e, leftBest[i])),
+                        e.get(leftBest[i]).threads(),
+                        Measurement.num(x(e, rightBest[i])),
                         e.get(rightBest[i]).threads()));
             }
         }
@@ -81,11 +85,18 @@ final class AssumptionChecks {
             Experiment a = e.get(i - 1);
             Experiment b = e.get(i);
             Experiment c = e.get(i + 1);
-            double chord = a.throughput() + (c.throughput() - a.throughput()) * (b.threads() - a.threads())
-                    / (double) (c.threads() - a.threads());
+            double chord = a.throughput()
+                    + (c.throughput() - a.throughput())
+                            * (b.threads() - a.threads())
+                            / (double) (c.threads() - a.threads());
             if (b.throughput() < chord * (1 - tol)) {
-                convex.add(String.format(Locale.ROOT, "%s at T=%d against %s on the line from T=%d to T=%d",
-                        Measurement.num(b.throughput()), b.threads(), Measurement.num(chord), a.threads(),
+                convex.add(String.format(
+                        Locale.ROOT,
+                        "%s at T=%d against %s on the line from T=%d to T=%d",
+                        Measurement.num(b.throughput()),
+                        b.threads(),
+                        Measurement.num(chord),
+                        a.threads(),
                         c.threads()));
             }
         }
@@ -117,10 +128,15 @@ final class AssumptionChecks {
             }
         }
         if (violations > 0) {
-            w.add(String.format(Locale.ROOT, "The percentage of actions within β rises with T (assumption 2 of "
+            w.add(String.format(
+                    Locale.ROOT,
+                    "The percentage of actions within β rises with T (assumption 2 of "
                             + "dissertation 7.1: response time does not fall as T grows): %s%% at T=%d but %s%% at "
-                            + "T=%d%s.", Measurement.num(wb(e, worstLow)), e.get(worstLow).threads(),
-                    Measurement.num(wb(e, worstHigh)), e.get(worstHigh).threads(),
+                            + "T=%d%s.",
+                    Measurement.num(wb(e, worstLow)),
+                    e.get(worstLow).threads(),
+                    Measurement.num(wb(e, worstHigh)),
+                    e.get(worstHigh).threads(),
                     violations > 1 ? " (" + violations + " points rise above a smaller T's value)" : ""));
         }
 
@@ -140,10 +156,14 @@ final class AssumptionChecks {
                 }
             }
             if (lastSuccess != null) {
-                w.add(String.format(Locale.ROOT, "T=%d missed the SLA (%s) but the larger T=%d met it (assumptions 2 "
+                w.add(String.format(
+                        Locale.ROOT,
+                        "T=%d missed the SLA (%s) but the larger T=%d met it (assumptions 2 "
                                 + "and 3 of dissertation 7.1: response time and unpredictable reads do not fall as T "
                                 + "grows): the binary searches may have ended at the wrong T; Socialites and SoAR "
-                                + "may be wrong.", firstFailure.threads(), String.join("; ", firstFailure.failures()),
+                                + "may be wrong.",
+                        firstFailure.threads(),
+                        String.join("; ", firstFailure.failures()),
                         lastSuccess.threads()));
             }
         }

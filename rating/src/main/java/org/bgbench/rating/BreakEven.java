@@ -21,8 +21,8 @@ public record BreakEven(double readMs, double writeMs, double writeFraction, dou
             throw new IllegalArgumentException("the write fraction u must be in [0, 1], got " + writeFraction);
         }
         if (!(readMs > 0) || !(writeMs > 0) || !(speedup > 0)) {
-            throw new IllegalArgumentException("Q̄, Ū and X must be positive, got Q̄=" + readMs + " Ū=" + writeMs
-                    + " X=" + speedup);
+            throw new IllegalArgumentException(
+                    "Q̄, Ū and X must be positive, got Q̄=" + readMs + " Ū=" + writeMs + " X=" + speedup);
         }
     }
 

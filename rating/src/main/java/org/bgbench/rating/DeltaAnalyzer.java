@@ -20,11 +20,10 @@ import org.bgbench.model.InvalidParameterException;
  */
 public final class DeltaAnalyzer {
     /** Candidate δs in seconds tried by default, shortest first. */
-    public static final List<Integer> DEFAULT_CANDIDATES = List.of(1, 2, 3, 5, 10, 15, 20, 30, 60, 120, 300, 600,
-            900, 1200, 1800, 3600);
+    public static final List<Integer> DEFAULT_CANDIDATES =
+            List.of(1, 2, 3, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1200, 1800, 3600);
 
-    private DeltaAnalyzer() {
-    }
+    private DeltaAnalyzer() {}
 
     /**
      * @param piPct        π, tolerated deviation of a window's throughput from the windows' mean, % (> 0)
@@ -42,11 +41,12 @@ public final class DeltaAnalyzer {
                 throw new InvalidParameterException("--m", "m must be at least 2 consecutive windows, got " + m);
             }
             if (skipSeconds < 0) {
-                throw new InvalidParameterException("--skip", "cannot skip a negative number of seconds: " + skipSeconds);
+                throw new InvalidParameterException(
+                        "--skip", "cannot skip a negative number of seconds: " + skipSeconds);
             }
             if (!(mixTolerance >= 0) || mixTolerance > 1) {
-                throw new InvalidParameterException("--mix-tolerance", "expected a share between 0 and 1, got "
-                        + mixTolerance);
+                throw new InvalidParameterException(
+                        "--mix-tolerance", "expected a share between 0 and 1, got " + mixTolerance);
             }
             candidates = candidates == null || candidates.isEmpty() ? DEFAULT_CANDIDATES : candidates;
             TreeSet<Integer> sorted = new TreeSet<>();
@@ -72,17 +72,28 @@ public final class DeltaAnalyzer {
         /** Throws an {@link InvalidParameterException} naming {@code option} when a run this long cannot be analysed. */
         public void checkLength(String option, double seconds) {
             if (seconds < minimumSeconds()) {
-                throw new InvalidParameterException(option, String.format(Locale.ROOT,
-                        "%.0f s is too short for %d windows of the smallest δ (%d s)%s; need at least %d s", seconds,
-                        m, candidates.get(0), skipSeconds > 0 ? " after skipping " + skipSeconds + " s" : "",
-                        minimumSeconds()));
+                throw new InvalidParameterException(
+                        option,
+                        String.format(
+                                Locale.ROOT,
+                                "%.0f s is too short for %d windows of the smallest δ (%d s)%s; need at least %d s",
+                                seconds,
+                                m,
+                                candidates.get(0),
+                                skipSeconds > 0 ? " after skipping " + skipSeconds + " s" : "",
+                                minimumSeconds()));
             }
         }
     }
 
     /** One candidate δ as tried. {@code mixDeviation} is null when no per-action counts were given. */
-    public record Trial(int deltaS, List<Double> windowThroughputs, double variationPct, boolean throughputStable,
-                        Double mixDeviation, boolean mixOk) {
+    public record Trial(
+            int deltaS,
+            List<Double> windowThroughputs,
+            double variationPct,
+            boolean throughputStable,
+            Double mixDeviation,
+            boolean mixOk) {
         public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("delta_s", deltaS);
@@ -104,8 +115,13 @@ public final class DeltaAnalyzer {
      * @param reason            why this δ
      * @param trials            every candidate tried, shortest first
      */
-    public record Result(double deltaS, boolean converged, List<Double> windowThroughputs, String reason,
-                         Settings settings, List<Trial> trials) {
+    public record Result(
+            double deltaS,
+            boolean converged,
+            List<Double> windowThroughputs,
+            String reason,
+            Settings settings,
+            List<Trial> trials) {
         public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("delta_s", deltaS);
@@ -134,8 +150,12 @@ public final class DeltaAnalyzer {
      * @param mix              configured share of each action type (keys as in {@code countsPerSecond}), or null
      * @param fallbackDeltaS   Δ, returned when no candidate qualifies
      */
-    public static Result analyze(double[] actionsPerSecond, List<Map<String, Long>> countsPerSecond,
-                                 Map<String, Double> mix, Settings s, double fallbackDeltaS) {
+    public static Result analyze(
+            double[] actionsPerSecond,
+            List<Map<String, Long>> countsPerSecond,
+            Map<String, Double> mix,
+            Settings s,
+            double fallbackDeltaS) {
         if (countsPerSecond != null && countsPerSecond.size() != actionsPerSecond.length) {
             throw new IllegalArgumentException("per-action counts cover " + countsPerSecond.size()
                     + " s but the series " + actionsPerSecond.length + " s");
@@ -166,35 +186,72 @@ public final class DeltaAnalyzer {
             boolean mixOk = !checkMix || worstMix <= s.mixTolerance();
             trials.add(new Trial(delta, List.copyOf(tp), variation, stable, checkMix ? worstMix : null, mixOk));
             if (stable && mixOk) {
-                return new Result(delta, true, List.copyOf(tp), String.format(Locale.ROOT,
-                        "%d consecutive windows of %d s have throughputs within ±%.1f %% of their mean (π = %s %%)%s",
-                        s.m(), delta, variation, num(s.piPct()), checkMix ? String.format(Locale.ROOT,
-                                " and issue the configured mix within %.3f (tolerance %s)", worstMix,
-                                num(s.mixTolerance())) : ""),
-                        s, List.copyOf(trials));
+                return new Result(
+                        delta,
+                        true,
+                        List.copyOf(tp),
+                        String.format(
+                                Locale.ROOT,
+                                "%d consecutive windows of %d s have throughputs within ±%.1f %% of their mean (π = %s %%)%s",
+                                s.m(),
+                                delta,
+                                variation,
+                                num(s.piPct()),
+                                checkMix
+                                        ? String.format(
+                                                Locale.ROOT,
+                                                " and issue the configured mix within %.3f (tolerance %s)",
+                                                worstMix,
+                                                num(s.mixTolerance()))
+                                        : ""),
+                        s,
+                        List.copyOf(trials));
             }
         }
-        return new Result(fallbackDeltaS, false, trials.get(trials.size() - 1).windowThroughputs(),
-                fallbackReason(trials, s, fallbackDeltaS), s, List.copyOf(trials));
+        return new Result(
+                fallbackDeltaS,
+                false,
+                trials.get(trials.size() - 1).windowThroughputs(),
+                fallbackReason(trials, s, fallbackDeltaS),
+                s,
+                List.copyOf(trials));
     }
 
     private static String fallbackReason(List<Trial> trials, Settings s, double fallbackDeltaS) {
         int largest = trials.get(trials.size() - 1).deltaS();
-        Trial best = trials.stream().min((a, b) -> Double.compare(a.variationPct(), b.variationPct())).orElseThrow();
-        List<Trial> stableButMix = trials.stream().filter(t -> t.throughputStable() && !t.mixOk()).toList();
+        Trial best = trials.stream()
+                .min((a, b) -> Double.compare(a.variationPct(), b.variationPct()))
+                .orElseThrow();
+        List<Trial> stableButMix =
+                trials.stream().filter(t -> t.throughputStable() && !t.mixOk()).toList();
         String why;
         if (stableButMix.isEmpty()) {
-            why = String.format(Locale.ROOT, "throughput varies by %s %% or more between %d consecutive windows at "
-                    + "every δ ≤ %d s (least: %.1f %% at δ = %d s; π = %s %%)",
-                    variationText(best.variationPct()), s.m(), largest, best.variationPct(), best.deltaS(),
+            why = String.format(
+                    Locale.ROOT,
+                    "throughput varies by %s %% or more between %d consecutive windows at "
+                            + "every δ ≤ %d s (least: %.1f %% at δ = %d s; π = %s %%)",
+                    variationText(best.variationPct()),
+                    s.m(),
+                    largest,
+                    best.variationPct(),
+                    best.deltaS(),
                     num(s.piPct()));
         } else {
             Trial t = stableButMix.get(0);
-            why = String.format(Locale.ROOT, "throughput is stable at δ = %d s but the issued mix differs from the "
-                    + "configured one by %.3f (tolerance %s)%s", t.deltaS(), t.mixDeviation(),
-                    num(s.mixTolerance()), stableButMix.size() < trials.size() ? String.format(Locale.ROOT,
-                            ", and throughput varies by more than π = %s %% at the other δs ≤ %d s",
-                            num(s.piPct()), largest) : " at every δ tried");
+            why = String.format(
+                    Locale.ROOT,
+                    "throughput is stable at δ = %d s but the issued mix differs from the "
+                            + "configured one by %.3f (tolerance %s)%s",
+                    t.deltaS(),
+                    t.mixDeviation(),
+                    num(s.mixTolerance()),
+                    stableButMix.size() < trials.size()
+                            ? String.format(
+                                    Locale.ROOT,
+                                    ", and throughput varies by more than π = %s %% at the other δs ≤ %d s",
+                                    num(s.piPct()),
+                                    largest)
+                            : " at every δ tried");
         }
         return why + String.format(Locale.ROOT, "; using Δ = %s s", num(fallbackDeltaS));
     }
@@ -209,7 +266,8 @@ public final class DeltaAnalyzer {
 
     /** Largest deviation of a window's throughput from the windows' mean, % of the mean (∞ when the mean is 0). */
     static double variationPct(List<Double> throughputs) {
-        double mean = throughputs.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        double mean =
+                throughputs.stream().mapToDouble(Double::doubleValue).average().orElse(0);
         double worst = 0;
         for (double t : throughputs) {
             worst = Math.max(worst, Math.abs(t - mean));
@@ -234,7 +292,8 @@ public final class DeltaAnalyzer {
         if (total == 0) {
             return 1;
         }
-        double configuredSum = mix.values().stream().mapToDouble(Double::doubleValue).sum();
+        double configuredSum =
+                mix.values().stream().mapToDouble(Double::doubleValue).sum();
         TreeSet<String> kinds = new TreeSet<>(mix.keySet());
         kinds.addAll(counts.keySet());
         double worst = 0;

@@ -19,8 +19,7 @@ import org.bgbench.model.Durations;
  * @param verdict     whether it met the SLA, and why not
  * @param origin      when it ran, how long the runner took, and whether it was resumed
  */
-public record Experiment(int index, Phase phase, Input input, Measurement measurement, Verdict verdict,
-                         Origin origin) {
+public record Experiment(int index, Phase phase, Input input, Measurement measurement, Verdict verdict, Origin origin) {
     public Experiment {
         Objects.requireNonNull(input, "input");
         Objects.requireNonNull(verdict, "verdict");
@@ -41,8 +40,7 @@ public record Experiment(int index, Phase phase, Input input, Measurement measur
      * @param threads  T
      * @param duration the requested length (δ during the search, Δ for the confirmation)
      */
-    public record Input(int threads, Duration duration) {
-    }
+    public record Input(int threads, Duration duration) {}
 
     /**
      * Whether an experiment met the SLA.
@@ -50,8 +48,7 @@ public record Experiment(int index, Phase phase, Input input, Measurement measur
      * @param success  whether it met the SLA
      * @param failures why it did not (empty when it did), see {@link Measurement#failures(Sla)}
      */
-    public record Verdict(boolean success, List<String> failures) {
-    }
+    public record Verdict(boolean success, List<String> failures) {}
 
     /**
      * When and how an experiment ran.
@@ -60,8 +57,7 @@ public record Experiment(int index, Phase phase, Input input, Measurement measur
      * @param wallSeconds how long the runner call took, including whatever the runner does around the run (loading)
      * @param resumed     taken from an earlier rating instead of being run by this one
      */
-    public record Origin(Instant started, double wallSeconds, boolean resumed) {
-    }
+    public record Origin(Instant started, double wallSeconds, boolean resumed) {}
 
     public int threads() {
         return input.threads();
@@ -99,7 +95,12 @@ public record Experiment(int index, Phase phase, Input input, Measurement measur
     /** The same experiment judged against {@code sla}, renumbered and marked as resumed. */
     Experiment resumedAs(int newIndex, Sla sla) {
         List<String> f = measurement.failures(sla);
-        return new Experiment(newIndex, phase, input, measurement, new Verdict(f.isEmpty(), f),
+        return new Experiment(
+                newIndex,
+                phase,
+                input,
+                measurement,
+                new Verdict(f.isEmpty(), f),
                 new Origin(origin.started(), origin.wallSeconds(), true));
     }
 
@@ -130,7 +131,8 @@ public record Experiment(int index, Phase phase, Input input, Measurement measur
         Measurement measurement = Measurement.fromMap(m);
         int threads = MapValues.number(m, "threads").intValue();
         Duration duration = m.get("duration_seconds") != null
-                ? Duration.ofNanos(Math.round(MapValues.number(m, "duration_seconds").doubleValue() * 1e9))
+                ? Duration.ofNanos(
+                        Math.round(MapValues.number(m, "duration_seconds").doubleValue() * 1e9))
                 : Durations.parse("duration", MapValues.string(m, "duration", ""));
         Object failures = m.get("failures");
         List<String> f = new ArrayList<>();
@@ -143,8 +145,8 @@ public record Experiment(int index, Phase phase, Input input, Measurement measur
         Verdict verdict = new Verdict(MapValues.bool(m, "success", f.isEmpty()), f);
         Phase phase = Phase.parse(MapValues.string(m, "phase", Phase.SOAR_CLIMB.label()));
         Instant started = Instant.parse(MapValues.string(m, "started", Instant.EPOCH.toString()));
-        Origin origin = new Origin(started, MapValues.number(m, "wall_seconds", 0).doubleValue(),
-                MapValues.bool(m, "resumed", false));
+        Origin origin = new Origin(
+                started, MapValues.number(m, "wall_seconds", 0).doubleValue(), MapValues.bool(m, "resumed", false));
         return new Experiment(index, phase, new Input(threads, duration), measurement, verdict, origin);
     }
 }

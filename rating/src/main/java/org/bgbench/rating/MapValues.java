@@ -4,8 +4,7 @@ import java.util.Map;
 
 /** Reading values of JSON-like maps (as Jackson or a hand-written parser produces them). */
 final class MapValues {
-    private MapValues() {
-    }
+    private MapValues() {}
 
     static Number number(Map<String, ?> m, String key) {
         Object v = m.get(key);
@@ -19,8 +18,8 @@ final class MapValues {
                 // reported below
             }
         }
-        throw new IllegalArgumentException("'" + key + "' must be a number, got " + (v == null ? "nothing" : "'" + v
-                + "'"));
+        throw new IllegalArgumentException(
+                "'" + key + "' must be a number, got " + (v == null ? "nothing" : "'" + v + "'"));
     }
 
     static Number number(Map<String, ?> m, String key, Number fallback) {

@@ -29,8 +29,15 @@ import org.bgbench.model.Durations;
  * @param incomplete       why the experiment is incomplete, in words, or null when it is not
  * @param validationIncomplete why validation is incomplete, or null when it is complete (or off)
  */
-public record Measurement(double throughput, double withinBetaPct, double unpredictablePct, long errors, long actions,
-                          double seconds, String incomplete, String validationIncomplete) {
+public record Measurement(
+        double throughput,
+        double withinBetaPct,
+        double unpredictablePct,
+        long errors,
+        long actions,
+        double seconds,
+        String incomplete,
+        String validationIncomplete) {
     /** Tolerance of the SLA comparisons, so that 95 % computed as 94.99999999999999 still meets α = 95 %. */
     private static final double EPSILON = 1e-9;
 
@@ -40,8 +47,8 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
         check("unpredictablePct", unpredictablePct, 100);
         check("seconds", seconds, Double.MAX_VALUE);
         if (errors < 0 || actions < 0) {
-            throw new IllegalArgumentException("errors and actions cannot be negative, got errors=" + errors
-                    + ", actions=" + actions);
+            throw new IllegalArgumentException(
+                    "errors and actions cannot be negative, got errors=" + errors + ", actions=" + actions);
         }
         if (incomplete != null && incomplete.isBlank()) {
             incomplete = null;
@@ -52,8 +59,13 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
     }
 
     /** A complete experiment. */
-    public Measurement(double throughput, double withinBetaPct, double unpredictablePct, long errors, long actions,
-                       double seconds) {
+    public Measurement(
+            double throughput,
+            double withinBetaPct,
+            double unpredictablePct,
+            long errors,
+            long actions,
+            double seconds) {
         this(throughput, withinBetaPct, unpredictablePct, errors, actions, seconds, null, null);
     }
 
@@ -81,21 +93,33 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
             f.add("no action completed");
         }
         if (withinBetaPct + EPSILON < sla.alphaPct()) {
-            f.add(String.format(Locale.ROOT, "%s%% of actions within β=%s, α requires %s%%",
-                    distinct(withinBetaPct, sla.alphaPct()), Durations.format(sla.beta()), num(sla.alphaPct())));
+            f.add(String.format(
+                    Locale.ROOT,
+                    "%s%% of actions within β=%s, α requires %s%%",
+                    distinct(withinBetaPct, sla.alphaPct()),
+                    Durations.format(sla.beta()),
+                    num(sla.alphaPct())));
         }
         if (validationIncomplete != null) {
             f.add("validation incomplete, so the unpredictable reads are not known: " + validationIncomplete);
         } else if (unpredictablePct > sla.tauPct() + EPSILON) {
-            f.add(String.format(Locale.ROOT, "%s%% of reads unpredictable, τ allows %s%%",
+            f.add(String.format(
+                    Locale.ROOT,
+                    "%s%% of reads unpredictable, τ allows %s%%",
                     distinct(unpredictablePct, sla.tauPct()),
                     num(sla.tauPct())));
         }
         if (errors > 0 && errorPct() > sla.maxErrorPct() + EPSILON) {
-            f.add(sla.maxErrorPct() == 0
-                    ? errors + (errors == 1 ? " action" : " actions") + " failed with an error, the SLA allows none"
-                    : String.format(Locale.ROOT, "%d actions (%s%%) failed with an error, the SLA allows %s%%",
-                            errors, distinct(errorPct(), sla.maxErrorPct()), num(sla.maxErrorPct())));
+            f.add(
+                    sla.maxErrorPct() == 0
+                            ? errors + (errors == 1 ? " action" : " actions")
+                                    + " failed with an error, the SLA allows none"
+                            : String.format(
+                                    Locale.ROOT,
+                                    "%d actions (%s%%) failed with an error, the SLA allows %s%%",
+                                    errors,
+                                    distinct(errorPct(), sla.maxErrorPct()),
+                                    num(sla.maxErrorPct())));
         }
         return f;
     }
@@ -117,18 +141,21 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
 
     /** Reads the keys {@link #toMap()} writes (numbers of any type, e.g. as Jackson reads them). */
     public static Measurement fromMap(Map<String, ?> m) {
-        return new Measurement(MapValues.number(m, "throughput").doubleValue(),
+        return new Measurement(
+                MapValues.number(m, "throughput").doubleValue(),
                 MapValues.number(m, "within_beta_pct").doubleValue(),
-                MapValues.number(m, "unpredictable_pct").doubleValue(), MapValues.number(m, "errors").longValue(),
-                MapValues.number(m, "actions").longValue(), MapValues.number(m, "seconds").doubleValue(),
+                MapValues.number(m, "unpredictable_pct").doubleValue(),
+                MapValues.number(m, "errors").longValue(),
+                MapValues.number(m, "actions").longValue(),
+                MapValues.number(m, "seconds").doubleValue(),
                 m.get("incomplete") instanceof String s ? s : null,
                 m.get("validation_incomplete") instanceof String v ? v : null);
     }
 
     private static void check(String name, double v, double max) {
         if (!(v >= 0 && v <= max)) {
-            throw new IllegalArgumentException(name + " must be a finite number from 0 to " + (max == 100 ? "100"
-                    : "∞") + ", got " + v);
+            throw new IllegalArgumentException(
+                    name + " must be a finite number from 0 to " + (max == 100 ? "100" : "∞") + ", got " + v);
         }
     }
 
@@ -136,7 +163,9 @@ public record Measurement(double throughput, double withinBetaPct, double unpred
     private static String distinct(double v, double limit) {
         String s = num(v);
         for (int digits = 3; s.equals(num(limit)) && digits <= 12; digits++) {
-            s = new BigDecimal(v).round(new MathContext(digits + 2)).stripTrailingZeros()
+            s = new BigDecimal(v)
+                    .round(new MathContext(digits + 2))
+                    .stripTrailingZeros()
                     .toPlainString();
         }
         return s;

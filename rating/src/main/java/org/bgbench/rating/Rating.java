@@ -59,8 +59,7 @@ public final class Rating {
     private boolean socialitesSearched;
     private int socialitesThreads;
 
-    private record Key(int threads, Duration duration) {
-    }
+    private record Key(int threads, Duration duration) {}
 
     /** Ends the search from deep inside it; carries the stop reason. */
     private static final class Stop extends RuntimeException {
@@ -133,13 +132,19 @@ public final class Rating {
             if (soarTarget && !soarZero) {
                 soarChoice = bestSuccess(delta);
                 Experiment converged = soarConverged > 0 ? cache.get(new Key(soarConverged, delta)) : null;
-                if (soarChoice != null && (converged == null || soarChoice.throughput()
-                        > converged.throughput() * (1 + settings.throughputTolerancePct() / 100))) {
-                    warn(String.format(Locale.ROOT, "SoAR: the highest throughput that met the SLA, %s actions/s, "
+                if (soarChoice != null
+                        && (converged == null
+                                || soarChoice.throughput()
+                                        > converged.throughput() * (1 + settings.throughputTolerancePct() / 100))) {
+                    warn(String.format(
+                            Locale.ROOT,
+                            "SoAR: the highest throughput that met the SLA, %s actions/s, "
                                     + "was observed at T=%d (%s), not where the %s search ended (T=%s); reporting "
                                     + "T=%d. Throughput is probably not unimodal in T: the SoAR may be higher still.",
-                            Measurement.num(soarChoice.throughput()), soarChoice.threads(),
-                            soarChoice.phase().label(), settings.localSearch().name().toLowerCase(Locale.ROOT),
+                            Measurement.num(soarChoice.throughput()),
+                            soarChoice.threads(),
+                            soarChoice.phase().label(),
+                            settings.localSearch().name().toLowerCase(Locale.ROOT),
                             soarConverged < 0 ? "none met the SLA" : Integer.toString(soarConverged),
                             soarChoice.threads()));
                 }
@@ -166,8 +171,17 @@ public final class Rating {
         }
         SoarRating soar = soarTarget ? soarRating(delta, soarChoice, soarConfirmation) : null;
         SocialitesRating socialites = socialitesTarget ? socialitesRating(delta, socialitesConfirmation) : null;
-        return new RatingResult(settings, soar, socialites, experiments, runs, cacheHits,
-                Duration.ofNanos(System.nanoTime() - t0), new ArrayList<>(warnings), stopReason, stopCause);
+        return new RatingResult(
+                settings,
+                soar,
+                socialites,
+                experiments,
+                runs,
+                cacheHits,
+                Duration.ofNanos(System.nanoTime() - t0),
+                new ArrayList<>(warnings),
+                stopReason,
+                stopCause);
     }
 
     // ---------------------------------------------------------------------------------------------- SoAR
@@ -257,9 +271,16 @@ public final class Rating {
      * until one side rises and the other does not; if the interval runs out, follow the higher neighbour.
      */
     private boolean resolveDip(int lo, int hi, int m, double c, double left, double right, Duration delta) {
-        warn(String.format(Locale.ROOT, "SoAR (optimal): throughput at T=%d (%s actions/s) is below both neighbours, "
+        warn(String.format(
+                Locale.ROOT,
+                "SoAR (optimal): throughput at T=%d (%s actions/s) is below both neighbours, "
                         + "T=%d (%s) and T=%d (%s): not unimodal; widening the probes (dissertation 7.1, footnote 2).",
-                m, Measurement.num(c), m - 1, Measurement.num(left), m + 1, Measurement.num(right)));
+                m,
+                Measurement.num(c),
+                m - 1,
+                Measurement.num(left),
+                m + 1,
+                Measurement.num(right)));
         for (long eta = 2; ; eta *= 2) {
             boolean inLeft = m - eta >= lo;
             boolean inRight = m + eta <= hi;
@@ -350,18 +371,31 @@ public final class Rating {
             return c;
         }
         if (!c.success()) {
-            warn(String.format(Locale.ROOT, "%s: the confirmation run of Δ=%s at T=%d missed the SLA (%s), although "
+            warn(String.format(
+                    Locale.ROOT,
+                    "%s: the confirmation run of Δ=%s at T=%d missed the SLA (%s), although "
                             + "the run of δ=%s met it: the rating does not hold for Δ; rate again with a longer δ "
-                            + "(dissertation 7.1, 7.3).", rating, Durations.format(sla.duration()), c.threads(),
-                    String.join("; ", c.failures()), Durations.format(search.duration())));
+                            + "(dissertation 7.1, 7.3).",
+                    rating,
+                    Durations.format(sla.duration()),
+                    c.threads(),
+                    String.join("; ", c.failures()),
+                    Durations.format(search.duration())));
         }
         double x = search.throughput();
         if (x > 0 && Math.abs(c.throughput() - x) / x * 100 > settings.confirmationTolerancePct()) {
-            warn(String.format(Locale.ROOT, "%s: at T=%d the confirmation run of Δ=%s measured %s actions/s, the run "
+            warn(String.format(
+                    Locale.ROOT,
+                    "%s: at T=%d the confirmation run of Δ=%s measured %s actions/s, the run "
                             + "of δ=%s %s (%+.1f%%, more than the %s%% tolerated): δ is probably too short "
-                            + "(dissertation 7.3, Delta Analyzer).", rating, c.threads(),
-                    Durations.format(sla.duration()), Measurement.num(c.throughput()),
-                    Durations.format(search.duration()), Measurement.num(x), (c.throughput() - x) / x * 100,
+                            + "(dissertation 7.3, Delta Analyzer).",
+                    rating,
+                    c.threads(),
+                    Durations.format(sla.duration()),
+                    Measurement.num(c.throughput()),
+                    Durations.format(search.duration()),
+                    Measurement.num(x),
+                    (c.throughput() - x) / x * 100,
                     Measurement.num(settings.confirmationTolerancePct())));
         }
         return c;
@@ -372,7 +406,8 @@ public final class Rating {
     private SoarRating soarRating(Duration delta, Experiment choice, Experiment confirmation) {
         if (!soarSearched) {
             Experiment best = bestSuccess(delta);
-            return best == null ? new SoarRating(0, 0, RatingStatus.INCOMPLETE, null, null)
+            return best == null
+                    ? new SoarRating(0, 0, RatingStatus.INCOMPLETE, null, null)
                     : new SoarRating(best.throughput(), best.threads(), RatingStatus.INCOMPLETE, best, null);
         }
         if (soarZero) {
@@ -384,12 +419,13 @@ public final class Rating {
         }
         if (confirmation != null) {
             return confirmation.success()
-                    ? new SoarRating(confirmation.throughput(), best.threads(), RatingStatus.CONFIRMED, best,
-                    confirmation)
-                    : new SoarRating(best.throughput(), best.threads(), RatingStatus.CONFIRMATION_FAILED, best,
-                    confirmation);
+                    ? new SoarRating(
+                            confirmation.throughput(), best.threads(), RatingStatus.CONFIRMED, best, confirmation)
+                    : new SoarRating(
+                            best.throughput(), best.threads(), RatingStatus.CONFIRMATION_FAILED, best, confirmation);
         }
-        RatingStatus status = delta.equals(sla.duration()) ? RatingStatus.CONFIRMED
+        RatingStatus status = delta.equals(sla.duration())
+                ? RatingStatus.CONFIRMED
                 : settings.confirm() ? RatingStatus.INCOMPLETE : RatingStatus.UNCONFIRMED;
         return new SoarRating(best.throughput(), best.threads(), status, best, null);
     }
@@ -398,14 +434,14 @@ public final class Rating {
         if (!socialitesSearched) {
             Experiment largest = null;
             for (Experiment e : experiments) {
-                if (e.duration().equals(delta) && e.success()
-                        && (largest == null || e.threads() > largest.threads())) {
+                if (e.duration().equals(delta) && e.success() && (largest == null || e.threads() > largest.threads())) {
                     largest = e;
                 }
             }
-            return largest == null ? new SocialitesRating(0, 0, RatingStatus.INCOMPLETE, null, null)
-                    : new SocialitesRating(largest.threads(), largest.throughput(), RatingStatus.INCOMPLETE, largest,
-                    null);
+            return largest == null
+                    ? new SocialitesRating(0, 0, RatingStatus.INCOMPLETE, null, null)
+                    : new SocialitesRating(
+                            largest.threads(), largest.throughput(), RatingStatus.INCOMPLETE, largest, null);
         }
         if (socialitesThreads == 0) {
             return new SocialitesRating(0, 0, RatingStatus.ZERO, null, null);
@@ -413,12 +449,17 @@ public final class Rating {
         Experiment search = cache.get(new Key(socialitesThreads, delta));
         if (confirmation != null) {
             return confirmation.success()
-                    ? new SocialitesRating(socialitesThreads, confirmation.throughput(), RatingStatus.CONFIRMED,
-                    search, confirmation)
-                    : new SocialitesRating(socialitesThreads, search.throughput(), RatingStatus.CONFIRMATION_FAILED,
-                    search, confirmation);
+                    ? new SocialitesRating(
+                            socialitesThreads, confirmation.throughput(), RatingStatus.CONFIRMED, search, confirmation)
+                    : new SocialitesRating(
+                            socialitesThreads,
+                            search.throughput(),
+                            RatingStatus.CONFIRMATION_FAILED,
+                            search,
+                            confirmation);
         }
-        RatingStatus status = delta.equals(sla.duration()) ? RatingStatus.CONFIRMED
+        RatingStatus status = delta.equals(sla.duration())
+                ? RatingStatus.CONFIRMED
                 : settings.confirm() ? RatingStatus.INCOMPLETE : RatingStatus.UNCONFIRMED;
         return new SocialitesRating(socialitesThreads, search.throughput(), status, search, null);
     }
@@ -427,8 +468,11 @@ public final class Rating {
     private Experiment bestSuccess(Duration delta) {
         Experiment best = null;
         for (Experiment e : experiments) {
-            if (e.duration().equals(delta) && e.success() && (best == null || e.throughput() > best.throughput()
-                    || e.throughput() == best.throughput() && e.threads() < best.threads())) {
+            if (e.duration().equals(delta)
+                    && e.success()
+                    && (best == null
+                            || e.throughput() > best.throughput()
+                            || e.throughput() == best.throughput() && e.threads() < best.threads())) {
                 best = e;
             }
         }
@@ -452,8 +496,9 @@ public final class Rating {
             throw new Stop("interrupted before the experiment with T=" + threads, null);
         }
         if (runs >= settings.maxExperiments()) {
-            throw new Stop("reached max-experiments=" + settings.maxExperiments() + " before the experiment with T="
-                    + threads, null);
+            throw new Stop(
+                    "reached max-experiments=" + settings.maxExperiments() + " before the experiment with T=" + threads,
+                    null);
         }
         Instant startedAt = Instant.now();
         long t0 = System.nanoTime();
@@ -464,16 +509,22 @@ public final class Rating {
             Thread.currentThread().interrupt();
             throw new Stop("interrupted during the experiment with T=" + threads, e);
         } catch (Exception e) {
-            throw new Stop("the experiment with T=" + threads + " (" + Durations.format(duration) + ") failed: "
-                    + describe(e), e);
+            throw new Stop(
+                    "the experiment with T=" + threads + " (" + Durations.format(duration) + ") failed: " + describe(e),
+                    e);
         }
         if (m == null) {
             throw new Stop("the experiment with T=" + threads + " returned no measurement", null);
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         List<String> failures = m.failures(sla);
-        Experiment e = new Experiment(experiments.size() + 1, phase, new Experiment.Input(threads, duration), m,
-                new Experiment.Verdict(failures.isEmpty(), failures), new Experiment.Origin(startedAt, wall, false));
+        Experiment e = new Experiment(
+                experiments.size() + 1,
+                phase,
+                new Experiment.Input(threads, duration),
+                m,
+                new Experiment.Verdict(failures.isEmpty(), failures),
+                new Experiment.Origin(startedAt, wall, false));
         cache.put(key, e);
         experiments.add(e);
         runs++;

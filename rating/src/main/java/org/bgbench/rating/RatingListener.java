@@ -8,13 +8,11 @@ package org.bgbench.rating;
 @FunctionalInterface
 public interface RatingListener {
     /** Does nothing. */
-    RatingListener NONE = e -> {
-    };
+    RatingListener NONE = e -> {};
 
     /** An experiment finished (not called for results reused from the cache or resumed from an earlier rating). */
     void experimentFinished(Experiment experiment);
 
     /** A warning was added to the result (e.g. a measurement contradicts the search's assumptions). */
-    default void warning(String warning) {
-    }
+    default void warning(String warning) {}
 }

@@ -27,8 +27,7 @@ public final class RatingReport {
     private static final String CONFIRM = "#6a1b9a";
     private static final String SOAR = "#ef6c00";
 
-    private RatingReport() {
-    }
+    private RatingReport() {}
 
     /**
      * What the searched quantity is: T for the closed model's SoAR and Socialites, or the arrival rate for the open
@@ -58,14 +57,18 @@ public final class RatingReport {
             Matcher m = Pattern.compile("\\bT=(?:max-threads=)?(\\d+)").matcher(warning);
             StringBuilder b = new StringBuilder();
             while (m.find()) {
-                m.appendReplacement(b, Matcher.quoteReplacement(symbol + "=" + value(
-                        Integer.parseInt(m.group(1))) + "/s"));
+                m.appendReplacement(
+                        b, Matcher.quoteReplacement(symbol + "=" + value(Integer.parseInt(m.group(1))) + "/s"));
             }
             m.appendTail(b);
-            return b.toString().replace("Socialites rating", ratingName).replace("Socialites", ratingName)
+            return b.toString()
+                    .replace("Socialites rating", ratingName)
+                    .replace("Socialites", ratingName)
                     .replace("max-threads", "--max-rate")
-                    .replace(" T grows", " the rate grows").replace(" in T", " in the rate")
-                    .replace("The hill climbing may have stopped at a local peak: the SoAR may be higher than reported.",
+                    .replace(" T grows", " the rate grows")
+                    .replace(" in T", " in the rate")
+                    .replace(
+                            "The hill climbing may have stopped at a local peak: the SoAR may be higher than reported.",
                             "(The rate search assumes only that meeting the SLA does not come back as the rate grows.)");
         }
 
@@ -98,15 +101,28 @@ public final class RatingReport {
         all.addAll(confirmations);
 
         StringBuilder s = new StringBuilder();
-        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"").append(H)
-                .append("\" viewBox=\"0 0 ").append(W).append(' ').append(H)
+        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+                .append(W)
+                .append("\" height=\"")
+                .append(H)
+                .append("\" viewBox=\"0 0 ")
+                .append(W)
+                .append(' ')
+                .append(H)
                 .append("\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\" role=\"img\">\n");
         s.append("<title>Throughput against ").append(axis.name()).append("</title>\n");
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
         text(s, W / 2.0, 24, "middle", 16, "bold", "Throughput against " + axis.name());
-        text(s, W / 2.0, 44, "middle", 12, null, "SLA " + slaText(result.sla()) + " — experiments of δ = "
-                + Durations.format(delta) + (delta.equals(big) ? "" : ", confirmation runs of Δ = "
-                + Durations.format(big)));
+        text(
+                s,
+                W / 2.0,
+                44,
+                "middle",
+                12,
+                null,
+                "SLA " + slaText(result.sla()) + " — experiments of δ = "
+                        + Durations.format(delta)
+                        + (delta.equals(big) ? "" : ", confirmation runs of Δ = " + Durations.format(big)));
         int pw = W - LEFT - RIGHT;
         int ph = H - TOP - BOTTOM;
         if (all.isEmpty()) {
@@ -149,10 +165,20 @@ public final class RatingReport {
         line(s, LEFT, TOP, LEFT, TOP + ph, null);
         line(s, LEFT, TOP + ph, LEFT + pw, TOP + ph, null);
         s.append("</g>\n");
-        text(s, LEFT + pw / 2.0, TOP + ph + 40, "middle", 13, null,
+        text(
+                s,
+                LEFT + pw / 2.0,
+                TOP + ph + 40,
+                "middle",
+                13,
+                null,
                 (axis == Axis.THREADS ? "threads T" : axis.name()) + (log ? " (log scale)" : ""));
-        s.append("<text x=\"22\" y=\"").append(f(TOP + ph / 2.0)).append("\" text-anchor=\"middle\" font-size=\"13\" ")
-                .append("transform=\"rotate(-90 22 ").append(f(TOP + ph / 2.0)).append(")\">")
+        s.append("<text x=\"22\" y=\"")
+                .append(f(TOP + ph / 2.0))
+                .append("\" text-anchor=\"middle\" font-size=\"13\" ")
+                .append("transform=\"rotate(-90 22 ")
+                .append(f(TOP + ph / 2.0))
+                .append(")\">")
                 .append("throughput (actions/s)</text>\n");
 
         // SoAR and Socialites marks, under the data.
@@ -160,8 +186,16 @@ public final class RatingReport {
         result.socialites().ifPresent(soc -> {
             if (soc.threads() > 0) {
                 double x = xs.at(soc.threads());
-                s.append("<line x1=\"").append(f(x)).append("\" y1=\"").append(TOP).append("\" x2=\"").append(f(x))
-                        .append("\" y2=\"").append(TOP + ph).append("\" stroke=\"").append(CONFIRM)
+                s.append("<line x1=\"")
+                        .append(f(x))
+                        .append("\" y1=\"")
+                        .append(TOP)
+                        .append("\" x2=\"")
+                        .append(f(x))
+                        .append("\" y2=\"")
+                        .append(TOP + ph)
+                        .append("\" stroke=\"")
+                        .append(CONFIRM)
                         .append("\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n");
                 String label = axis.ratingName() + " = " + axis.value(soc.threads());
                 text(s, x - 6, TOP + 14, "end", 12, "bold", label, CONFIRM);
@@ -173,11 +207,25 @@ public final class RatingReport {
                 double x = xs.at(soar.threads());
                 // At the reported value: the confirmation run's when confirmed, else the search's point.
                 double y = ys.at(soar.actionsPerSecond());
-                s.append("<line x1=\"").append(LEFT).append("\" y1=\"").append(f(y)).append("\" x2=\"").append(f(x))
-                        .append("\" y2=\"").append(f(y)).append("\" stroke=\"").append(SOAR)
+                s.append("<line x1=\"")
+                        .append(LEFT)
+                        .append("\" y1=\"")
+                        .append(f(y))
+                        .append("\" x2=\"")
+                        .append(f(x))
+                        .append("\" y2=\"")
+                        .append(f(y))
+                        .append("\" stroke=\"")
+                        .append(SOAR)
                         .append("\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n");
-                s.append("<circle cx=\"").append(f(x)).append("\" cy=\"").append(f(y)).append("\" r=\"10\" ")
-                        .append("fill=\"none\" stroke=\"").append(SOAR).append("\" stroke-width=\"2.5\"/>\n");
+                s.append("<circle cx=\"")
+                        .append(f(x))
+                        .append("\" cy=\"")
+                        .append(f(y))
+                        .append("\" r=\"10\" ")
+                        .append("fill=\"none\" stroke=\"")
+                        .append(SOAR)
+                        .append("\" stroke-width=\"2.5\"/>\n");
                 String label = "SoAR = " + thousands(soar.actionsPerSecond()) + " actions/s at T="
                         + thousands(soar.threads()) + " (" + soar.status().label() + ")";
                 text(s, LEFT + 6, y - 8, "start", 12, "bold", label, SOAR);
@@ -190,69 +238,145 @@ public final class RatingReport {
         if (search.size() > 1) {
             s.append("<polyline fill=\"none\" stroke=\"").append(LINE).append("\" stroke-width=\"1.8\" points=\"");
             for (Experiment e : search) {
-                s.append(f(xs.at(e.threads()))).append(',').append(f(ys.at(e.throughput()))).append(' ');
+                s.append(f(xs.at(e.threads())))
+                        .append(',')
+                        .append(f(ys.at(e.throughput())))
+                        .append(' ');
             }
             s.append("\"/>\n");
         }
         for (Experiment e : all) {
-            labels.occupy(xs.at(e.threads()) - 6, ys.at(e.throughput()) - 6, xs.at(e.threads()) + 6,
+            labels.occupy(
+                    xs.at(e.threads()) - 6,
+                    ys.at(e.throughput()) - 6,
+                    xs.at(e.threads()) + 6,
                     ys.at(e.throughput()) + 6);
         }
         for (Experiment e : search) {
             double x = xs.at(e.threads());
             double y = ys.at(e.throughput());
-            s.append("<circle cx=\"").append(f(x)).append("\" cy=\"").append(f(y)).append("\" r=\"4.5\" ")
-                    .append(e.success() ? "fill=\"" + OK + "\"" : "fill=\"#ffffff\" stroke=\"" + MISS
-                            + "\" stroke-width=\"2\"")
-                    .append("><title>").append(esc(tooltip(e, axis))).append("</title></circle>\n");
+            s.append("<circle cx=\"")
+                    .append(f(x))
+                    .append("\" cy=\"")
+                    .append(f(y))
+                    .append("\" r=\"4.5\" ")
+                    .append(
+                            e.success()
+                                    ? "fill=\"" + OK + "\""
+                                    : "fill=\"#ffffff\" stroke=\"" + MISS + "\" stroke-width=\"2\"")
+                    .append("><title>")
+                    .append(esc(tooltip(e, axis)))
+                    .append("</title></circle>\n");
         }
         for (Experiment e : confirmations) {
             double x = xs.at(e.threads());
             double y = ys.at(e.throughput());
-            s.append("<path d=\"M").append(f(x)).append(' ').append(f(y - 7)).append(" L").append(f(x + 7)).append(' ')
-                    .append(f(y)).append(" L").append(f(x)).append(' ').append(f(y + 7)).append(" L").append(f(x - 7))
-                    .append(' ').append(f(y)).append(" Z\" ")
-                    .append(e.success() ? "fill=\"" + CONFIRM + "\"" : "fill=\"#ffffff\" stroke=\"" + CONFIRM
-                            + "\" stroke-width=\"2\"")
-                    .append("><title>").append(esc(tooltip(e, axis))).append("</title></path>\n");
+            s.append("<path d=\"M")
+                    .append(f(x))
+                    .append(' ')
+                    .append(f(y - 7))
+                    .append(" L")
+                    .append(f(x + 7))
+                    .append(' ')
+                    .append(f(y))
+                    .append(" L")
+                    .append(f(x))
+                    .append(' ')
+                    .append(f(y + 7))
+                    .append(" L")
+                    .append(f(x - 7))
+                    .append(' ')
+                    .append(f(y))
+                    .append(" Z\" ")
+                    .append(
+                            e.success()
+                                    ? "fill=\"" + CONFIRM + "\""
+                                    : "fill=\"#ffffff\" stroke=\"" + CONFIRM + "\" stroke-width=\"2\"")
+                    .append("><title>")
+                    .append(esc(tooltip(e, axis)))
+                    .append("</title></path>\n");
         }
         // Labels (% within β): the confirmation runs and the rated points first, then in order of T; a label that
         // would overlap is left out (every point keeps its tooltip).
         for (Experiment e : confirmations) {
-            labels.place(s, xs.at(e.threads()), ys.at(e.throughput()), "Δ " + pct(e.measurement().withinBetaPct()),
-                    CONFIRM, true);
+            labels.place(
+                    s,
+                    xs.at(e.threads()),
+                    ys.at(e.throughput()),
+                    "Δ " + pct(e.measurement().withinBetaPct()),
+                    CONFIRM,
+                    true);
         }
         List<Experiment> byPriority = new ArrayList<>(search);
         int soarT = result.soar().map(SoarRating::threads).orElse(0);
         int socT = result.socialites().map(SocialitesRating::threads).orElse(0);
-        byPriority.sort(Comparator.comparingInt((Experiment e) -> e.threads() == soarT ? 0
-                : e.threads() == socT ? 1 : 2).thenComparingInt(Experiment::threads));
+        byPriority.sort(
+                Comparator.comparingInt((Experiment e) -> e.threads() == soarT ? 0 : e.threads() == socT ? 1 : 2)
+                        .thenComparingInt(Experiment::threads));
         for (Experiment e : byPriority) {
-            labels.place(s, xs.at(e.threads()), ys.at(e.throughput()), pct(e.measurement().withinBetaPct()),
-                    e.success() ? "#1b5e20" : MISS, false);
+            labels.place(
+                    s,
+                    xs.at(e.threads()),
+                    ys.at(e.throughput()),
+                    pct(e.measurement().withinBetaPct()),
+                    e.success() ? "#1b5e20" : MISS,
+                    false);
         }
 
         // Legend.
         double ly = H - 22;
         double lx = LEFT;
-        s.append("<circle cx=\"").append(f(lx)).append("\" cy=\"").append(f(ly - 4)).append("\" r=\"4.5\" fill=\"")
-                .append(OK).append("\"/>\n");
+        s.append("<circle cx=\"")
+                .append(f(lx))
+                .append("\" cy=\"")
+                .append(f(ly - 4))
+                .append("\" r=\"4.5\" fill=\"")
+                .append(OK)
+                .append("\"/>\n");
         text(s, lx + 10, ly, "start", 11, null, "met the SLA");
         lx += 100;
-        s.append("<circle cx=\"").append(f(lx)).append("\" cy=\"").append(f(ly - 4))
-                .append("\" r=\"4.5\" fill=\"#ffffff\" stroke=\"").append(MISS).append("\" stroke-width=\"2\"/>\n");
+        s.append("<circle cx=\"")
+                .append(f(lx))
+                .append("\" cy=\"")
+                .append(f(ly - 4))
+                .append("\" r=\"4.5\" fill=\"#ffffff\" stroke=\"")
+                .append(MISS)
+                .append("\" stroke-width=\"2\"/>\n");
         text(s, lx + 10, ly, "start", 11, null, "missed the SLA");
         lx += 112;
         if (!confirmations.isEmpty()) {
-            s.append("<path d=\"M").append(f(lx)).append(' ').append(f(ly - 11)).append(" L").append(f(lx + 7))
-                    .append(' ').append(f(ly - 4)).append(" L").append(f(lx)).append(' ').append(f(ly + 3))
-                    .append(" L").append(f(lx - 7)).append(' ').append(f(ly - 4)).append(" Z\" fill=\"")
-                    .append(CONFIRM).append("\"/>\n");
+            s.append("<path d=\"M")
+                    .append(f(lx))
+                    .append(' ')
+                    .append(f(ly - 11))
+                    .append(" L")
+                    .append(f(lx + 7))
+                    .append(' ')
+                    .append(f(ly - 4))
+                    .append(" L")
+                    .append(f(lx))
+                    .append(' ')
+                    .append(f(ly + 3))
+                    .append(" L")
+                    .append(f(lx - 7))
+                    .append(' ')
+                    .append(f(ly - 4))
+                    .append(" Z\" fill=\"")
+                    .append(CONFIRM)
+                    .append("\"/>\n");
             text(s, lx + 12, ly, "start", 11, null, "confirmation run (Δ)");
             lx += 150;
         }
-        text(s, lx, ly, "start", 11, null, "labels: % of actions within β = " + Durations.format(result.sla().beta())
-                + " (α = " + Measurement.num(result.sla().alphaPct()) + "%)");
+        text(
+                s,
+                lx,
+                ly,
+                "start",
+                11,
+                null,
+                "labels: % of actions within β = "
+                        + Durations.format(result.sla().beta()) + " (α = "
+                        + Measurement.num(result.sla().alphaPct()) + "%)");
         return s.append("</svg>\n").toString();
     }
 
@@ -266,7 +390,8 @@ public final class RatingReport {
         String t = title == null || title.isBlank() ? "BG rating" : title;
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
-                .append(esc(t)).append("</title>\n<style>\n")
+                .append(esc(t))
+                .append("</title>\n<style>\n")
                 .append("body{font-family:Helvetica,Arial,sans-serif;margin:24px;color:#212121;max-width:1100px}\n")
                 .append("h1{font-size:22px}h2{font-size:17px;margin-top:28px}\n")
                 .append("table{border-collapse:collapse;font-size:13px}\n")
@@ -278,28 +403,48 @@ public final class RatingReport {
         h.append("<h1>").append(esc(t)).append("</h1>\n");
 
         h.append("<table>\n");
-        result.soar().ifPresent(soar -> h.append("<tr><th class=\"l\">SoAR</th><td class=\"l\"><span class=\"big\">")
-                .append(esc(thousands(soar.actionsPerSecond()))).append(" actions/s</span> at T = ")
-                .append(soar.threads()).append(" — ").append(esc(soar.status().label())).append("</td></tr>\n"));
-        result.socialites().ifPresent(soc -> h.append("<tr><th class=\"l\">").append(axis.ratingName())
-                .append("</th><td class=\"l\">")
-                .append("<span class=\"big\">").append(axis.value(soc.threads())).append("</span> ")
-                .append(axis == Axis.THREADS ? "threads" : "arrivals/s").append(" — ")
-                .append(esc(soc.status().label())).append("</td></tr>\n"));
+        result.soar()
+                .ifPresent(soar -> h.append("<tr><th class=\"l\">SoAR</th><td class=\"l\"><span class=\"big\">")
+                        .append(esc(thousands(soar.actionsPerSecond())))
+                        .append(" actions/s</span> at T = ")
+                        .append(soar.threads())
+                        .append(" — ")
+                        .append(esc(soar.status().label()))
+                        .append("</td></tr>\n"));
+        result.socialites()
+                .ifPresent(soc -> h.append("<tr><th class=\"l\">")
+                        .append(axis.ratingName())
+                        .append("</th><td class=\"l\">")
+                        .append("<span class=\"big\">")
+                        .append(axis.value(soc.threads()))
+                        .append("</span> ")
+                        .append(axis == Axis.THREADS ? "threads" : "arrivals/s")
+                        .append(" — ")
+                        .append(esc(soc.status().label()))
+                        .append("</td></tr>\n"));
         RatingSettings st = result.settings();
         row(h, "SLA", slaText(result.sla()) + " (" + result.sla() + ")");
-        row(h, "experiments", "δ = " + Durations.format(st.experimentDuration()) + ", climbing factor r = "
-                + Measurement.num(st.climbingFactor()) + (st.adaptiveClimbing() ? " (adaptive)" : "")
-                + ", local search " + st.localSearch().name().toLowerCase(Locale.ROOT)
-                + (st.confirm() ? ", confirmation runs of Δ" : ", no confirmation runs"));
-        row(h, "effort", result.experimentsRun() + " experiments run, " + result.cacheHits() + " cache hits, "
-                + (result.experiments().size() - result.experimentsRun()) + " resumed; "
-                + Durations.format(Duration.ofSeconds(Math.round(result.totalTime().toMillis() / 1000.0)))
-                + " in total, " + Durations.format(Duration.ofSeconds(Math.round(result.experimentSeconds())))
-                + " measured");
+        row(
+                h,
+                "experiments",
+                "δ = " + Durations.format(st.experimentDuration()) + ", climbing factor r = "
+                        + Measurement.num(st.climbingFactor()) + (st.adaptiveClimbing() ? " (adaptive)" : "")
+                        + ", local search " + st.localSearch().name().toLowerCase(Locale.ROOT)
+                        + (st.confirm() ? ", confirmation runs of Δ" : ", no confirmation runs"));
+        row(
+                h,
+                "effort",
+                result.experimentsRun() + " experiments run, " + result.cacheHits() + " cache hits, "
+                        + (result.experiments().size() - result.experimentsRun()) + " resumed; "
+                        + Durations.format(
+                                Duration.ofSeconds(Math.round(result.totalTime().toMillis() / 1000.0)))
+                        + " in total, " + Durations.format(Duration.ofSeconds(Math.round(result.experimentSeconds())))
+                        + " measured");
         h.append("</table>\n");
-        result.stopReason().ifPresent(r -> h.append("<p class=\"stop\"><b>Stopped early:</b> ").append(esc(r))
-                .append("</p>\n"));
+        result.stopReason()
+                .ifPresent(r -> h.append("<p class=\"stop\"><b>Stopped early:</b> ")
+                        .append(esc(r))
+                        .append("</p>\n"));
         if (!result.warnings().isEmpty()) {
             h.append("<h2>Warnings</h2>\n<ul>\n");
             for (String w : result.warnings()) {
@@ -308,26 +453,46 @@ public final class RatingReport {
             h.append("</ul>\n");
         }
 
-        h.append("<h2>Throughput against ").append(axis.symbol()).append("</h2>\n<figure>\n").append(svg(result, axis)).append("</figure>\n");
+        h.append("<h2>Throughput against ")
+                .append(axis.symbol())
+                .append("</h2>\n<figure>\n")
+                .append(svg(result, axis))
+                .append("</figure>\n");
 
-        h.append("<h2>Experiments</h2>\n<table>\n<tr><th>#</th><th class=\"l\">phase</th><th>").append(axis.symbol()).append("</th><th>duration</th>")
+        h.append("<h2>Experiments</h2>\n<table>\n<tr><th>#</th><th class=\"l\">phase</th><th>")
+                .append(axis.symbol())
+                .append("</th><th>duration</th>")
                 .append("<th>actions/s</th><th>within β</th><th>unpredictable</th><th>errors</th><th>actions</th>")
                 .append("<th>seconds</th><th>wall s</th><th class=\"l\">SLA</th></tr>\n");
         for (Experiment e : result.experiments()) {
             Measurement m = e.measurement();
-            h.append("<tr class=\"").append(e.success() ? "ok" : "miss")
-                    .append(e.phase() == Phase.CONFIRMATION ? " confirm" : "").append("\"><td>").append(e.index())
-                    .append("</td><td class=\"l\">").append(esc(e.phase().label())).append(e.resumed() ? " (resumed)"
-                            : "")
-                    .append("</td><td>").append(axis.value(e.threads())).append("</td><td>")
-                    .append(esc(Durations.format(e.duration()))).append("</td><td>")
-                    .append(esc(thousands(m.throughput()))).append("</td><td>")
-                    .append(esc(pct(m.withinBetaPct()))).append("</td><td>")
+            h.append("<tr class=\"")
+                    .append(e.success() ? "ok" : "miss")
+                    .append(e.phase() == Phase.CONFIRMATION ? " confirm" : "")
+                    .append("\"><td>")
+                    .append(e.index())
+                    .append("</td><td class=\"l\">")
+                    .append(esc(e.phase().label()))
+                    .append(e.resumed() ? " (resumed)" : "")
+                    .append("</td><td>")
+                    .append(axis.value(e.threads()))
+                    .append("</td><td>")
+                    .append(esc(Durations.format(e.duration())))
+                    .append("</td><td>")
+                    .append(esc(thousands(m.throughput())))
+                    .append("</td><td>")
+                    .append(esc(pct(m.withinBetaPct())))
+                    .append("</td><td>")
                     .append(esc(m.validationIncomplete() != null ? "incomplete" : pct(m.unpredictablePct())))
-                    .append("</td><td>").append(m.errors())
-                    .append("</td><td>").append(m.actions()).append("</td><td>")
-                    .append(esc(Measurement.num(m.seconds()))).append("</td><td>")
-                    .append(esc(String.format(Locale.ROOT, "%.1f", e.wallSeconds()))).append("</td><td class=\"l\">")
+                    .append("</td><td>")
+                    .append(m.errors())
+                    .append("</td><td>")
+                    .append(m.actions())
+                    .append("</td><td>")
+                    .append(esc(Measurement.num(m.seconds())))
+                    .append("</td><td>")
+                    .append(esc(String.format(Locale.ROOT, "%.1f", e.wallSeconds())))
+                    .append("</td><td class=\"l\">")
                     .append(e.success() ? "met" : "missed: " + esc(String.join("; ", e.failures())))
                     .append("</td></tr>\n");
         }
@@ -385,7 +550,8 @@ public final class RatingReport {
             double side = sidesFirst ? 14 : 9;
             double[] right = {x + side, y + 4};
             double[] leftOf = {x - side - w, y + 4};
-            double[][] tries = sidesFirst ? new double[][] {right, leftOf, above, below}
+            double[][] tries = sidesFirst
+                    ? new double[][] {right, leftOf, above, below}
                     : new double[][] {above, below, right, leftOf};
             for (double[] t : tries) {
                 double x0 = t[0];
@@ -448,10 +614,13 @@ public final class RatingReport {
 
     private static String tooltip(Experiment e, Axis axis) {
         Measurement m = e.measurement();
-        return "#" + e.index() + " " + e.phase().label() + ": " + axis.symbol() + "=" + axis.value(e.threads()) + ", " + Durations.format(e.duration())
+        return "#" + e.index() + " " + e.phase().label() + ": " + axis.symbol() + "=" + axis.value(e.threads()) + ", "
+                + Durations.format(e.duration())
                 + ", " + thousands(m.throughput()) + " actions/s, " + pct(m.withinBetaPct()) + " within β, "
-                + (m.validationIncomplete() != null ? "validation incomplete" : pct(m.unpredictablePct())
-                + " unpredictable") + ", " + m.errors() + " errors — "
+                + (m.validationIncomplete() != null
+                        ? "validation incomplete"
+                        : pct(m.unpredictablePct()) + " unpredictable")
+                + ", " + m.errors() + " errors — "
                 + (e.success() ? "met the SLA" : "missed: " + String.join("; ", e.failures()));
     }
 
@@ -474,22 +643,41 @@ public final class RatingReport {
     }
 
     private static void row(StringBuilder h, String name, String value) {
-        h.append("<tr><th class=\"l\">").append(esc(name)).append("</th><td class=\"l\">").append(esc(value))
+        h.append("<tr><th class=\"l\">")
+                .append(esc(name))
+                .append("</th><td class=\"l\">")
+                .append(esc(value))
                 .append("</td></tr>\n");
     }
 
     private static void line(StringBuilder s, double x1, double y1, double x2, double y2, String extra) {
-        s.append("<line x1=\"").append(f(x1)).append("\" y1=\"").append(f(y1)).append("\" x2=\"").append(f(x2))
-                .append("\" y2=\"").append(f(y2)).append('"').append(extra == null ? "" : " " + extra).append("/>\n");
+        s.append("<line x1=\"")
+                .append(f(x1))
+                .append("\" y1=\"")
+                .append(f(y1))
+                .append("\" x2=\"")
+                .append(f(x2))
+                .append("\" y2=\"")
+                .append(f(y2))
+                .append('"')
+                .append(extra == null ? "" : " " + extra)
+                .append("/>\n");
     }
 
-    private static void text(StringBuilder s, double x, double y, String anchor, int size, String weight,
-                             String content) {
+    private static void text(
+            StringBuilder s, double x, double y, String anchor, int size, String weight, String content) {
         text(s, x, y, anchor, size, weight, content, null);
     }
 
-    private static void text(StringBuilder s, double x, double y, String anchor, int size, String weight,
-                             String content, String colour) {
+    private static void text(
+            StringBuilder s,
+            double x,
+            double y,
+            String anchor,
+            int size,
+            String weight,
+            String content,
+            String colour) {
         Svg.text(s, x, y, anchor, size, weight, content, colour, null);
     }
 

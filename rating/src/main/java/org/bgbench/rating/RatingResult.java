@@ -24,9 +24,17 @@ public final class RatingResult {
     private final String stopReason;
     private final Throwable stopCause;
 
-    RatingResult(RatingSettings settings, SoarRating soar, SocialitesRating socialites, List<Experiment> experiments,
-                 int experimentsRun, int cacheHits, Duration totalTime, List<String> warnings, String stopReason,
-                 Throwable stopCause) {
+    RatingResult(
+            RatingSettings settings,
+            SoarRating soar,
+            SocialitesRating socialites,
+            List<Experiment> experiments,
+            int experimentsRun,
+            int cacheHits,
+            Duration totalTime,
+            List<String> warnings,
+            String stopReason,
+            Throwable stopCause) {
         this.settings = Objects.requireNonNull(settings);
         this.soar = soar;
         this.socialites = socialites;

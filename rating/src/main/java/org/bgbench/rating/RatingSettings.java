@@ -21,6 +21,7 @@ import org.bgbench.model.InvalidParameterException;
 public final class RatingSettings {
     /** Setting names, as used in error messages and {@link #toMap()}. */
     public static final String EXPERIMENT_DURATION = "delta";
+
     public static final String CLIMBING_FACTOR = "climbing-factor";
     public static final String MAX_THREADS = "max-threads";
     public static final String MAX_EXPERIMENTS = "max-experiments";
@@ -59,8 +60,10 @@ public final class RatingSettings {
         this.confirmationTolerancePct = b.confirmationTolerancePct;
         sla.checkExperimentDuration(EXPERIMENT_DURATION, experimentDuration);
         if (!(climbingFactor > 1 && climbingFactor <= 1024)) {
-            throw new InvalidParameterException(CLIMBING_FACTOR, "the climbing factor r must be a number above 1 "
-                    + "(and at most 1024) such as 2, got " + climbingFactor);
+            throw new InvalidParameterException(
+                    CLIMBING_FACTOR,
+                    "the climbing factor r must be a number above 1 " + "(and at most 1024) such as 2, got "
+                            + climbingFactor);
         }
         if (maxThreads < 1) {
             throw new InvalidParameterException(MAX_THREADS, "must be at least 1, got " + maxThreads);

@@ -31,6 +31,7 @@ import org.bgbench.model.InvalidParameterException;
 public record Sla(double alphaPct, Duration beta, double tauPct, Duration duration, double maxErrorPct) {
     /** Properties key of the whole SLA in text form. */
     public static final String KEY = "sla";
+
     public static final String ALPHA = "sla.alpha";
     public static final String BETA = "sla.beta";
     public static final String TAU = "sla.tau";
@@ -48,12 +49,12 @@ public record Sla(double alphaPct, Duration beta, double tauPct, Duration durati
         checkPercent(TAU, "τ", tauPct);
         checkPercent(ERRORS, "the allowed error rate", maxErrorPct);
         if (beta.isNegative() || beta.isZero()) {
-            throw new InvalidParameterException(BETA, "β must be a positive response time such as 100ms, got "
-                    + Durations.format(beta));
+            throw new InvalidParameterException(
+                    BETA, "β must be a positive response time such as 100ms, got " + Durations.format(beta));
         }
         if (duration.isNegative() || duration.isZero()) {
-            throw new InvalidParameterException(DURATION, "Δ must be a positive duration such as 10m, got "
-                    + Durations.format(duration));
+            throw new InvalidParameterException(
+                    DURATION, "Δ must be a positive duration such as 10m, got " + Durations.format(duration));
         }
         checkBetaBelowDelta(BETA, beta, duration);
     }
@@ -81,15 +82,15 @@ public record Sla(double alphaPct, Duration beta, double tauPct, Duration durati
         }
         String[] parts = text.trim().split(":", -1);
         if (parts.length < 4 || parts.length > 5) {
-            throw new InvalidParameterException(parameter, "expected 4 or 5 parts " + FORM + ", got " + parts.length
-                    + " in '" + text + "'");
+            throw new InvalidParameterException(
+                    parameter, "expected 4 or 5 parts " + FORM + ", got " + parts.length + " in '" + text + "'");
         }
         double alpha = alpha(parameter + " (α, 1st part)", parts[0]);
         Duration beta = duration(parameter + " (β, 2nd part)", "β", parts[1]);
         double tau = percent(parameter + " (τ, 3rd part)", "τ", parts[2]);
         Duration delta = duration(parameter + " (Δ, 4th part)", "Δ", parts[3]);
-        double errors = parts.length == 5
-                ? percent(parameter + " (errors, 5th part)", "the allowed error rate", parts[4]) : 0;
+        double errors =
+                parts.length == 5 ? percent(parameter + " (errors, 5th part)", "the allowed error rate", parts[4]) : 0;
         checkBetaBelowDelta(parameter + " (β, 2nd part)", beta, delta);
         return new Sla(alpha, beta, tau, delta, errors);
     }
@@ -102,12 +103,17 @@ public record Sla(double alphaPct, Duration beta, double tauPct, Duration durati
      */
     public static Sla fromProperties(Map<String, String> properties) {
         String whole = trimmed(properties.get(KEY));
-        boolean anyPart = properties.containsKey(ALPHA) || properties.containsKey(BETA)
-                || properties.containsKey(TAU) || properties.containsKey(DURATION) || properties.containsKey(ERRORS);
+        boolean anyPart = properties.containsKey(ALPHA)
+                || properties.containsKey(BETA)
+                || properties.containsKey(TAU)
+                || properties.containsKey(DURATION)
+                || properties.containsKey(ERRORS);
         if (whole != null) {
             if (anyPart) {
-                throw new InvalidParameterException(KEY, "give either " + KEY + " or the keys " + ALPHA + ", " + BETA
-                        + ", " + TAU + ", " + DURATION + " (and " + ERRORS + "), not both");
+                throw new InvalidParameterException(
+                        KEY,
+                        "give either " + KEY + " or the keys " + ALPHA + ", " + BETA + ", " + TAU + ", " + DURATION
+                                + " (and " + ERRORS + "), not both");
             }
             return parse(KEY, whole);
         }
@@ -150,17 +156,24 @@ public record Sla(double alphaPct, Duration beta, double tauPct, Duration durati
      */
     public void checkExperimentDuration(String parameter, Duration experimentDuration) {
         if (experimentDuration == null || experimentDuration.isNegative() || experimentDuration.isZero()) {
-            throw new InvalidParameterException(parameter, "δ, the duration of the search's experiments, must be a "
-                    + "positive duration such as 30s (at most Δ = " + Durations.format(duration) + ")");
+            throw new InvalidParameterException(
+                    parameter,
+                    "δ, the duration of the search's experiments, must be a "
+                            + "positive duration such as 30s (at most Δ = " + Durations.format(duration) + ")");
         }
         if (experimentDuration.compareTo(duration) > 0) {
-            throw new InvalidParameterException(parameter, "δ (" + Durations.format(experimentDuration)
-                    + ") must not be longer than the SLA's Δ (" + Durations.format(duration) + "): the search's "
-                    + "experiments are at most as long as the final confirmation run");
+            throw new InvalidParameterException(
+                    parameter,
+                    "δ (" + Durations.format(experimentDuration)
+                            + ") must not be longer than the SLA's Δ (" + Durations.format(duration)
+                            + "): the search's "
+                            + "experiments are at most as long as the final confirmation run");
         }
         if (experimentDuration.compareTo(beta) <= 0) {
-            throw new InvalidParameterException(parameter, "δ (" + Durations.format(experimentDuration)
-                    + ") must be longer than β (" + Durations.format(beta) + ")");
+            throw new InvalidParameterException(
+                    parameter,
+                    "δ (" + Durations.format(experimentDuration) + ") must be longer than β (" + Durations.format(beta)
+                            + ")");
         }
     }
 
@@ -186,8 +199,10 @@ public record Sla(double alphaPct, Duration beta, double tauPct, Duration durati
     private static String required(Map<String, String> properties, String key, String example) {
         String v = trimmed(properties.get(key));
         if (v == null) {
-            throw new InvalidParameterException(key, "missing: the SLA needs " + ALPHA + ", " + BETA + ", " + TAU
-                    + " and " + DURATION + " (e.g. " + key + "=" + example + "), or " + KEY + "=" + FORM);
+            throw new InvalidParameterException(
+                    key,
+                    "missing: the SLA needs " + ALPHA + ", " + BETA + ", " + TAU + " and " + DURATION + " (e.g. " + key
+                            + "=" + example + "), or " + KEY + "=" + FORM);
         }
         return v;
     }
@@ -200,9 +215,14 @@ public record Sla(double alphaPct, Duration beta, double tauPct, Duration durati
         String t = text.trim();
         double v = percent(parameter, "α", t);
         if (!t.endsWith("%") && v > 0 && v <= 1) {
-            throw new InvalidParameterException(parameter, "α = " + t + " is ambiguous: α is a percentage; write "
-                    + BigDecimal.valueOf(v).movePointRight(2).stripTrailingZeros().toPlainString()
-                    + "% for that fraction, or " + t + "% if you mean under one percent");
+            throw new InvalidParameterException(
+                    parameter,
+                    "α = " + t + " is ambiguous: α is a percentage; write "
+                            + BigDecimal.valueOf(v)
+                                    .movePointRight(2)
+                                    .stripTrailingZeros()
+                                    .toPlainString()
+                            + "% for that fraction, or " + t + "% if you mean under one percent");
         }
         return v;
     }
@@ -212,8 +232,10 @@ public record Sla(double alphaPct, Duration beta, double tauPct, Duration durati
         String n = t.endsWith("%") ? t.substring(0, t.length() - 1).trim() : t;
         if (!NUMBER.matcher(n).matches()) {
             String sign = n.startsWith("-") ? " (it cannot be negative)" : "";
-            throw new InvalidParameterException(parameter, name + " must be a percentage from 0 to 100 such as "
-                    + ("α".equals(name) ? "95%" : "0.01%") + sign + ", got '" + text.trim() + "'");
+            throw new InvalidParameterException(
+                    parameter,
+                    name + " must be a percentage from 0 to 100 such as " + ("α".equals(name) ? "95%" : "0.01%") + sign
+                            + ", got '" + text.trim() + "'");
         }
         double v = Double.parseDouble(n);
         checkPercent(parameter, name, v);
@@ -229,8 +251,8 @@ public record Sla(double alphaPct, Duration beta, double tauPct, Duration durati
     private static Duration duration(String parameter, String name, String text) {
         String t = text.trim();
         if (!Durations.hasUnit(t)) {
-            throw new InvalidParameterException(parameter, name + " needs a unit, as in " + DURATIONS + ", got '" + t
-                    + "'");
+            throw new InvalidParameterException(
+                    parameter, name + " needs a unit, as in " + DURATIONS + ", got '" + t + "'");
         }
         Duration d;
         try {
@@ -239,8 +261,8 @@ public record Sla(double alphaPct, Duration beta, double tauPct, Duration durati
             if (e.getMessage().contains("too long")) {
                 throw e;
             }
-            throw new InvalidParameterException(parameter, name + " must be a duration with a unit, as in "
-                    + DURATIONS + ", got '" + t + "'");
+            throw new InvalidParameterException(
+                    parameter, name + " must be a duration with a unit, as in " + DURATIONS + ", got '" + t + "'");
         }
         if (d.isZero()) {
             throw new InvalidParameterException(parameter, name + " must be longer than 0, got '" + t + "'");
@@ -250,8 +272,10 @@ public record Sla(double alphaPct, Duration beta, double tauPct, Duration durati
 
     private static void checkBetaBelowDelta(String parameter, Duration beta, Duration delta) {
         if (beta.compareTo(delta) >= 0) {
-            throw new InvalidParameterException(parameter, "β (" + Durations.format(beta) + ") must be shorter than Δ ("
-                    + Durations.format(delta) + "): every action of a run of Δ would trivially finish within β");
+            throw new InvalidParameterException(
+                    parameter,
+                    "β (" + Durations.format(beta) + ") must be shorter than Δ (" + Durations.format(delta)
+                            + "): every action of a run of Δ would trivially finish within β");
         }
     }
 

@@ -13,8 +13,8 @@ import java.util.Map;
  * @param search           the δ experiment at {@code threads} (null when none succeeded)
  * @param confirmation     the Δ experiment at {@code threads} (null when not run)
  */
-public record SoarRating(double actionsPerSecond, int threads, RatingStatus status, Experiment search,
-                         Experiment confirmation) {
+public record SoarRating(
+        double actionsPerSecond, int threads, RatingStatus status, Experiment search, Experiment confirmation) {
     /** JSON-friendly form: {@code actions_per_second}, {@code threads}, {@code status}, … */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();

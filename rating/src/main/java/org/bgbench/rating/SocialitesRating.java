@@ -12,8 +12,8 @@ import java.util.Map;
  * @param search       the δ experiment at {@code threads} (null when none succeeded)
  * @param confirmation the Δ experiment at {@code threads} (null when not run)
  */
-public record SocialitesRating(int threads, double throughput, RatingStatus status, Experiment search,
-                               Experiment confirmation) {
+public record SocialitesRating(
+        int threads, double throughput, RatingStatus status, Experiment search, Experiment confirmation) {
     /** JSON-friendly form: {@code threads}, {@code throughput}, {@code status}, … */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();

@@ -4,14 +4,28 @@ import java.util.Locale;
 
 /** The few pieces of SVG and HTML text BG's reports write by hand (rating, scale, elasticity charts). */
 public final class Svg {
-    private Svg() {
-    }
+    private Svg() {}
 
     /** A {@code <text>} element; {@code weight}, {@code colour} and {@code transform} may be null. */
-    public static void text(StringBuilder s, double x, double y, String anchor, int size, String weight,
-                            String content, String colour, String transform) {
-        s.append("<text x=\"").append(num(x)).append("\" y=\"").append(num(y)).append("\" text-anchor=\"")
-                .append(anchor).append("\" font-size=\"").append(size).append('"');
+    public static void text(
+            StringBuilder s,
+            double x,
+            double y,
+            String anchor,
+            int size,
+            String weight,
+            String content,
+            String colour,
+            String transform) {
+        s.append("<text x=\"")
+                .append(num(x))
+                .append("\" y=\"")
+                .append(num(y))
+                .append("\" text-anchor=\"")
+                .append(anchor)
+                .append("\" font-size=\"")
+                .append(size)
+                .append('"');
         if (weight != null) {
             s.append(" font-weight=\"").append(weight).append('"');
         }

@@ -29,7 +29,10 @@ class DeltaAnalyzerTest {
         assertThat(r.deltaS()).isEqualTo(1);
         assertThat(r.windowThroughputs()).containsExactly(1020.0, 980.0, 1020.0);
         assertThat(r.reason()).contains("3 consecutive windows of 1 s");
-        assertThat(r.toMap()).containsEntry("delta_s", 1.0).containsEntry("converged", true).containsKey("trials");
+        assertThat(r.toMap())
+                .containsEntry("delta_s", 1.0)
+                .containsEntry("converged", true)
+                .containsKey("trials");
     }
 
     @Test
@@ -92,10 +95,13 @@ class DeltaAnalyzerTest {
     @Test
     void badInputNamesTheOption() {
         assertThatThrownBy(() -> new DeltaAnalyzer.Settings(0, 3, null, 0, 0.05))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("--pi");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("--pi");
         assertThatThrownBy(() -> new DeltaAnalyzer.Settings(10, 1, null, 0, 0.05))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("--m");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("--m");
         assertThatThrownBy(() -> DeltaAnalyzer.analyze(new double[2], DEFAULTS, 2))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("--duration");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("--duration");
     }
 }

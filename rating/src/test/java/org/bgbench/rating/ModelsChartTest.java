@@ -11,10 +11,14 @@ import org.junit.jupiter.api.Test;
 class ModelsChartTest {
     @Test
     void bothModelsPointsTheirRatingsAndBetaAreDrawnWhereTheirValuesSay() {
-        List<ModelsChart.Point> closed = List.of(new ModelsChart.Point(1000, 2, true),
-                new ModelsChart.Point(4000, 8, true), new ModelsChart.Point(3000, 300, false));
-        List<ModelsChart.Point> open = List.of(new ModelsChart.Point(1000, 3, true),
-                new ModelsChart.Point(2000, 40, true), new ModelsChart.Point(4000, 2000, false));
+        List<ModelsChart.Point> closed = List.of(
+                new ModelsChart.Point(1000, 2, true),
+                new ModelsChart.Point(4000, 8, true),
+                new ModelsChart.Point(3000, 300, false));
+        List<ModelsChart.Point> open = List.of(
+                new ModelsChart.Point(1000, 3, true),
+                new ModelsChart.Point(2000, 40, true),
+                new ModelsChart.Point(4000, 2000, false));
         Locale before = Locale.getDefault();
         Locale.setDefault(Locale.GERMANY);
         String svg;
@@ -23,14 +27,21 @@ class ModelsChartTest {
         } finally {
             Locale.setDefault(before);
         }
-        assertThat(svg).startsWith("<svg").endsWith("</svg>\n").contains("Closed &amp; open &lt;pg&gt;",
-                "SoAR 4,000 actions/s", "open-model rating 2,000 arrivals/s", "β = 100 ms");
+        assertThat(svg)
+                .startsWith("<svg")
+                .endsWith("</svg>\n")
+                .contains(
+                        "Closed &amp; open &lt;pg&gt;",
+                        "SoAR 4,000 actions/s",
+                        "open-model rating 2,000 arrivals/s",
+                        "β = 100 ms");
         // Three circles (closed) and three squares (open) with tooltips, besides the legend's.
         assertThat(count(svg, "<circle[^>]*><title>closed")).isEqualTo(3);
         assertThat(count(svg, "<rect[^>]*><title>open")).isEqualTo(3);
         // A missed point is hollow.
-        assertThat(svg).contains("fill=\"#ffffff\" stroke=\"#ef6c00\" stroke-width=\"2\"><title>open 4,000/s: p99 "
-                + "2,000 ms, missed the SLA");
+        assertThat(svg)
+                .contains("fill=\"#ffffff\" stroke=\"#ef6c00\" stroke-width=\"2\"><title>open 4,000/s: p99 "
+                        + "2,000 ms, missed the SLA");
         // y is a log scale: 40 ms lies between 10 and 100 ms, and higher on the chart (smaller y) than 3 ms.
         double y40 = y(svg, "open 2,000/s");
         double y3 = y(svg, "open 1,000/s");
@@ -52,13 +63,15 @@ class ModelsChartTest {
     }
 
     private static double y(String svg, String tip) {
-        Matcher m = Pattern.compile("(?:cy|y)=\"([\\d.]+)\"[^>]*><title>" + Pattern.quote(tip)).matcher(svg);
+        Matcher m = Pattern.compile("(?:cy|y)=\"([\\d.]+)\"[^>]*><title>" + Pattern.quote(tip))
+                .matcher(svg);
         assertThat(m.find()).as(tip).isTrue();
         return Double.parseDouble(m.group(1));
     }
 
     private static double x(String svg, String tip) {
-        Matcher m = Pattern.compile("(?:cx|x)=\"([\\d.]+)\"[^>]*><title>" + Pattern.quote(tip)).matcher(svg);
+        Matcher m = Pattern.compile("(?:cx|x)=\"([\\d.]+)\"[^>]*><title>" + Pattern.quote(tip))
+                .matcher(svg);
         assertThat(m.find()).as(tip).isTrue();
         double v = Double.parseDouble(m.group(1));
         // A square's x is its left edge.

@@ -20,8 +20,12 @@ class RatingReportTest {
     private static final SimulatedStore.Curve CURVE = SimulatedStore.servers(8, 0.001, 0.01, 1, SLA.beta());
 
     private static RatingResult rated() {
-        return new Rating(RatingSettings.builder(SLA).experimentDuration(Duration.ofMinutes(1)).build(),
-                new SimulatedStore(CURVE)).rate();
+        return new Rating(
+                        RatingSettings.builder(SLA)
+                                .experimentDuration(Duration.ofMinutes(1))
+                                .build(),
+                        new SimulatedStore(CURVE))
+                .rate();
     }
 
     @Test
@@ -30,8 +34,11 @@ class RatingReportTest {
         String svg = RatingReport.svg(r);
         Document doc = parse(svg);
         assertThat(doc.getDocumentElement().getTagName()).isEqualTo("svg");
-        assertThat(svg).contains("SoAR = 7,477 actions/s at T=8 (confirmed)").contains("Socialites = 121")
-                .contains("threads T (log scale)").contains("throughput (actions/s)");
+        assertThat(svg)
+                .contains("SoAR = 7,477 actions/s at T=8 (confirmed)")
+                .contains("Socialites = 121")
+                .contains("threads T (log scale)")
+                .contains("throughput (actions/s)");
         // One marker per experiment, each with a tooltip naming it.
         NodeList titles = doc.getElementsByTagName("title");
         assertThat(titles.getLength()).isEqualTo(r.experiments().size() + 1);
@@ -49,14 +56,17 @@ class RatingReportTest {
         String svg = RatingReport.svg(r);
         parse(svg);
         assertThat(svg).contains("no experiments");
-        assertThat(RatingReport.html(r, null)).contains("Stopped early:</b> stopped on request: before it began")
+        assertThat(RatingReport.html(r, null))
+                .contains("Stopped early:</b> stopped on request: before it began")
                 .contains("<title>BG rating</title>");
     }
 
     @Test
     void zeroRatingHasNoMarks() throws Exception {
-        RatingResult r = new Rating(RatingSettings.defaults(SLA),
-                new SimulatedStore(SimulatedStore.servers(1, 0.05, 0, 1, SLA.beta()))).rate();
+        RatingResult r = new Rating(
+                        RatingSettings.defaults(SLA),
+                        new SimulatedStore(SimulatedStore.servers(1, 0.05, 0, 1, SLA.beta())))
+                .rate();
         String svg = RatingReport.svg(r);
         parse(svg);
         assertThat(svg).doesNotContain("SoAR =").doesNotContain("Socialites =").contains(">86.47%<");
@@ -64,13 +74,19 @@ class RatingReportTest {
 
     @Test
     void htmlIsSelfContainedWithSummaryWarningsChartAndTable() {
-        RatingResult r = new Rating(RatingSettings.defaults(SLA), new SimulatedStore(SimulatedStore.function(
-                t -> t == 15 ? 10 : 100.0 * Math.min(t, 16), 40))).rate();
+        RatingResult r = new Rating(
+                        RatingSettings.defaults(SLA),
+                        new SimulatedStore(SimulatedStore.function(t -> t == 15 ? 10 : 100.0 * Math.min(t, 16), 40)))
+                .rate();
         String html = RatingReport.html(r, "SQLite <basic> & \"boosted\"");
-        assertThat(html).startsWith("<!DOCTYPE html>")
+        assertThat(html)
+                .startsWith("<!DOCTYPE html>")
                 .contains("<title>SQLite &lt;basic&gt; &amp; &quot;boosted&quot;</title>")
-                .doesNotContain("<script").doesNotContain("src=").doesNotContain("href=")
-                .contains("<h2>Warnings</h2>").contains("not unimodal")
+                .doesNotContain("<script")
+                .doesNotContain("src=")
+                .doesNotContain("href=")
+                .contains("<h2>Warnings</h2>")
+                .contains("not unimodal")
                 .contains("95%:100ms:0.01%:10m");
         assertThat(html.split("<svg", -1)).hasSize(2);
         int rows = html.split("<tr class=\"", -1).length - 1;

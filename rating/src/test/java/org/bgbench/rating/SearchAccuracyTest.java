@@ -56,7 +56,8 @@ class SearchAccuracyTest {
         assertThat(r.warnings()).as("a well-behaved store gives no warnings").isEmpty();
         assertThat(r.complete()).isTrue();
         // O(log T): climbing, doubling, and two searches over intervals of at most 3·T_peak and T_soc.
-        assertThat(r.experimentsRun()).isEqualTo(store.calls())
+        assertThat(r.experimentsRun())
+                .isEqualTo(store.calls())
                 .isLessThanOrEqualTo(4 * log2(truth.soarThreads()) + 2 * log2(truth.socialites()) + 8);
     }
 
@@ -64,8 +65,12 @@ class SearchAccuracyTest {
     @MethodSource("serverCurves")
     void approximateIsWithinTenPercent(SimulatedStore.Curve curve) {
         SimulatedStore.Truth truth = SimulatedStore.truth(curve, SLA, SLA.duration(), LIMIT);
-        RatingResult r = new Rating(RatingSettings.builder(SLA).localSearch(LocalSearch.APPROXIMATE).build(),
-                new SimulatedStore(curve)).rate();
+        RatingResult r = new Rating(
+                        RatingSettings.builder(SLA)
+                                .localSearch(LocalSearch.APPROXIMATE)
+                                .build(),
+                        new SimulatedStore(curve))
+                .rate();
         double soar = r.soar().orElseThrow().actionsPerSecond();
         assertThat(soar).isLessThanOrEqualTo(truth.soar()).isGreaterThanOrEqualTo(0.9 * truth.soar());
         assertThat(r.socialites().orElseThrow().threads()).isEqualTo(truth.socialites());
@@ -86,8 +91,8 @@ class SearchAccuracyTest {
         SimulatedStore optimalStore = new SimulatedStore(curve);
         RatingResult optimal = new Rating(b.localSearch(LocalSearch.OPTIMAL).build(), optimalStore).rate();
         SimulatedStore approximateStore = new SimulatedStore(curve);
-        RatingResult approximate = new Rating(b.localSearch(LocalSearch.APPROXIMATE).build(), approximateStore)
-                .rate();
+        RatingResult approximate =
+                new Rating(b.localSearch(LocalSearch.APPROXIMATE).build(), approximateStore).rate();
 
         assertThat(optimal.soar().orElseThrow().actionsPerSecond()).isEqualTo(truth.soar());
         assertThat(optimal.soar().orElseThrow().threads()).isEqualTo(truth.soarThreads());
@@ -103,10 +108,10 @@ class SearchAccuracyTest {
     void hundredMillionTakesAboutAsManyExperimentsAsTheDissertationReports() {
         // Dissertation 7.1: Optimal, SoAR 100 million: 54 visited states, 44 unique experiments; ~3.14 times the
         // experiments for a SoAR of 500.
-        RatingSettings s = RatingSettings.builder(SLA).targets(EnumSet.of(Target.SOAR)).build();
+        RatingSettings s =
+                RatingSettings.builder(SLA).targets(EnumSet.of(Target.SOAR)).build();
         RatingResult big = new Rating(s, new SimulatedStore(SimulatedStore.quadratic(20_000, 0))).rate();
-        RatingResult small = new Rating(s, new SimulatedStore(SimulatedStore.quadratic(2 * Math.sqrt(500), 0)))
-                .rate();
+        RatingResult small = new Rating(s, new SimulatedStore(SimulatedStore.quadratic(2 * Math.sqrt(500), 0))).rate();
         assertThat(big.soar().orElseThrow().actionsPerSecond()).isEqualTo(100_000_000);
         assertThat(big.experimentsRun()).isBetween(30, 50);
         assertThat(big.experimentsRun() + big.cacheHits()).isBetween(big.experimentsRun(), 60);
@@ -122,10 +127,12 @@ class SearchAccuracyTest {
         for (Arguments a : quadratics().toList()) {
             SimulatedStore.Curve curve = (SimulatedStore.Curve) a.get()[1];
             RatingSettings.Builder b = RatingSettings.builder(SLA).targets(EnumSet.of(Target.SOAR));
-            optimal += new Rating(b.localSearch(LocalSearch.OPTIMAL).build(), new SimulatedStore(curve)).rate()
+            optimal += new Rating(b.localSearch(LocalSearch.OPTIMAL).build(), new SimulatedStore(curve))
+                    .rate()
                     .experimentsRun();
             approximate += new Rating(b.localSearch(LocalSearch.APPROXIMATE).build(), new SimulatedStore(curve))
-                    .rate().experimentsRun();
+                    .rate()
+                    .experimentsRun();
         }
         assertThat(approximate).isLessThan(optimal * 3 / 4);
     }
@@ -134,8 +141,13 @@ class SearchAccuracyTest {
     void largerClimbingFactorsStillFindTheExactPeakWithOptimal() {
         SimulatedStore.Curve curve = SimulatedStore.quadratic(2 * Math.sqrt(1_000_000), 0);
         for (double r : new double[] {1.5, 3, 4, 8}) {
-            RatingResult res = new Rating(RatingSettings.builder(SLA).climbingFactor(r)
-                    .targets(EnumSet.of(Target.SOAR)).build(), new SimulatedStore(curve)).rate();
+            RatingResult res = new Rating(
+                            RatingSettings.builder(SLA)
+                                    .climbingFactor(r)
+                                    .targets(EnumSet.of(Target.SOAR))
+                                    .build(),
+                            new SimulatedStore(curve))
+                    .rate();
             assertThat(res.soar().orElseThrow().threads()).as("r=%s", r).isEqualTo(1000);
         }
     }
@@ -175,8 +187,9 @@ class SearchAccuracyTest {
         RatingResult r = new Rating(RatingSettings.defaults(SLA), new SimulatedStore(stale)).rate();
         assertThat(r.socialites().orElseThrow().threads()).isEqualTo(20);
         assertThat(r.soar().orElseThrow().threads()).isEqualTo(20);
-        assertThat(r.experiments()).anySatisfy(e -> assertThat(e.failures())
-                .anySatisfy(f -> assertThat(f).contains("unpredictable")));
+        assertThat(r.experiments())
+                .anySatisfy(e ->
+                        assertThat(e.failures()).anySatisfy(f -> assertThat(f).contains("unpredictable")));
     }
 
     private static int log2(int v) {

@@ -93,8 +93,7 @@ final class SimulatedStore implements ExperimentRunner {
         };
     }
 
-    record Key(int threads, Duration duration) {
-    }
+    record Key(int threads, Duration duration) {}
 
     private final Curve curve;
     private final Set<Key> seen = new HashSet<>();
@@ -126,8 +125,7 @@ final class SimulatedStore implements ExperimentRunner {
     }
 
     /** The true ratings, by brute force over T = 1 … limit. */
-    record Truth(double soar, int soarThreads, int socialites) {
-    }
+    record Truth(double soar, int soarThreads, int socialites) {}
 
     /**
      * The true ratings, by brute force over T = 1 … limit. The SLA test is spelled out here (rather than calling
@@ -140,7 +138,8 @@ final class SimulatedStore implements ExperimentRunner {
         double eps = 1e-9;
         for (int t = 1; t <= limit; t++) {
             double x = curve.throughput(t);
-            boolean ok = x > 0 && curve.withinBetaPct(t) + eps >= sla.alphaPct()
+            boolean ok = x > 0
+                    && curve.withinBetaPct(t) + eps >= sla.alphaPct()
                     && curve.unpredictablePct(t) <= sla.tauPct() + eps;
             if (ok) {
                 socialites = t;

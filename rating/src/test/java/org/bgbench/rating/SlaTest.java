@@ -49,22 +49,27 @@ class SlaTest {
         Sla sla = Sla.fromProperties(p);
         assertThat(sla).isEqualTo(Sla.parse("95%:100ms:0.01%:10m"));
         assertThat(Sla.fromProperties(sla.toProperties())).isEqualTo(sla);
-        assertThat(Sla.fromProperties(Map.of("sla", "90%:20ms:1%:30s:2%")).maxErrorPct()).isEqualTo(2);
+        assertThat(Sla.fromProperties(Map.of("sla", "90%:20ms:1%:30s:2%")).maxErrorPct())
+                .isEqualTo(2);
     }
 
     @Test
     void propertiesNameTheMissingOrClashingKey() {
         assertThatThrownBy(() -> Sla.fromProperties(Map.of("sla.alpha", "95", "sla.beta", "100ms", "sla.tau", "0")))
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("sla.duration"))
-                .hasMessageContaining("missing").hasMessageContaining("sla.duration=10m");
+                .hasMessageContaining("missing")
+                .hasMessageContaining("sla.duration=10m");
         assertThatThrownBy(() -> Sla.fromProperties(Map.of("sla", "95%:100ms:0%:10m", "sla.tau", "1")))
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("sla"))
                 .hasMessageContaining("not both");
-        assertThatThrownBy(() -> Sla.fromProperties(Map.of("sla.alpha", "101", "sla.beta", "100ms", "sla.tau", "0",
-                "sla.duration", "10m")))
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+        assertThatThrownBy(() -> Sla.fromProperties(
+                        Map.of("sla.alpha", "101", "sla.beta", "100ms", "sla.tau", "0", "sla.duration", "10m")))
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("sla.alpha"));
     }
 
@@ -88,7 +93,8 @@ class SlaTest {
             """)
     void badInputNamesThePartAndWhatIsAccepted(String text, String part, String accepted) {
         assertThatThrownBy(() -> Sla.parse("--sla", text))
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).startsWith("--sla"))
                 .hasMessageContaining(part.equals("sla") ? "α:β:τ:Δ" : part)
                 .hasMessageContaining(accepted);
@@ -96,18 +102,21 @@ class SlaTest {
 
     @Test
     void emptyTextIsRejected() {
-        assertThatThrownBy(() -> Sla.parse("")).isInstanceOf(InvalidParameterException.class)
+        assertThatThrownBy(() -> Sla.parse(""))
+                .isInstanceOf(InvalidParameterException.class)
                 .hasMessageContaining("95%:100ms:0.01%:10m");
     }
 
     @Test
     void constructorChecksRangesToo() {
         assertThatThrownBy(() -> new Sla(100.5, Duration.ofMillis(100), 0, Duration.ofMinutes(1)))
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("sla.alpha"));
         assertThatThrownBy(() -> new Sla(95, Duration.ofMillis(100), Double.NaN, Duration.ofMinutes(1)))
                 .isInstanceOf(InvalidParameterException.class);
-        assertThat(new Sla(0, Duration.ofMillis(100), 100, Duration.ofMinutes(1), 100).alphaPct()).isZero();
+        assertThat(new Sla(0, Duration.ofMillis(100), 100, Duration.ofMinutes(1), 100).alphaPct())
+                .isZero();
     }
 
     @Test
@@ -116,15 +125,21 @@ class SlaTest {
         sla.checkExperimentDuration("delta", Duration.ofMinutes(10));
         sla.checkExperimentDuration("delta", Duration.ofSeconds(30));
         assertThatThrownBy(() -> sla.checkExperimentDuration("delta", Duration.ofMinutes(11)))
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("delta"))
                 .hasMessageContaining("must not be longer than the SLA's Δ (10m)");
         assertThatThrownBy(() -> sla.checkExperimentDuration("delta", Duration.ZERO))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("positive");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("positive");
         assertThatThrownBy(() -> sla.checkExperimentDuration("delta", Duration.ofMillis(50)))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("longer than β");
-        assertThatThrownBy(() -> RatingSettings.builder(sla).experimentDuration(Duration.ofHours(1)).build())
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("longer than β");
+        assertThatThrownBy(() -> RatingSettings.builder(sla)
+                        .experimentDuration(Duration.ofHours(1))
+                        .build())
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo(RatingSettings.EXPERIMENT_DURATION));
     }
 
@@ -132,17 +147,23 @@ class SlaTest {
     void settingsRejectImpossibleValues() {
         Sla sla = Sla.parse("95%:100ms:0.01%:10m");
         assertThatThrownBy(() -> RatingSettings.builder(sla).climbingFactor(1).build())
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("climbing-factor"))
                 .hasMessageContaining("above 1");
         assertThatThrownBy(() -> RatingSettings.builder(sla).maxThreads(0).build())
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("max-threads");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("max-threads");
         assertThatThrownBy(() -> RatingSettings.builder(sla).maxExperiments(0).build())
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("max-experiments");
-        assertThatThrownBy(() -> RatingSettings.builder(sla).throughputTolerancePct(-1).build())
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("throughput-tolerance");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("max-experiments");
+        assertThatThrownBy(() ->
+                        RatingSettings.builder(sla).throughputTolerancePct(-1).build())
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("throughput-tolerance");
         assertThatThrownBy(() -> RatingSettings.builder(sla).targets(Set.of()).build())
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("soar, socialites");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("soar, socialites");
         RatingSettings d = RatingSettings.defaults(sla);
         assertThat(d.experimentDuration()).isEqualTo(sla.duration());
         assertThat(d.climbingFactor()).isEqualTo(2);

@@ -63,16 +63,13 @@ final class ExpectedStateFile {
 
     /** The builder's setters are named as the keys, without a prefix. */
     @JsonPOJOBuilder(withPrefix = "")
-    private abstract static class FlatGraphSpecBuilder {
-    }
+    private abstract static class FlatGraphSpecBuilder {}
 
     /** What was saved: the run's id, the files' checksums and the state's length. */
-    record Saved(String stateSha256, long stateBytes, String graphSha256) {
-    }
+    record Saved(String stateSha256, long stateBytes, String graphSha256) {}
 
     /** A state in hand: the state, and the run its file names (null in a file of an older BG). */
-    record Loaded(GraphState state, String runId) {
-    }
+    record Loaded(GraphState state, String runId) {}
 
     /** One piece of evidence that cannot be used: which file (its name in the run's directory), and why. */
     static final class BadEvidence extends IOException {
@@ -88,14 +85,14 @@ final class ExpectedStateFile {
         }
     }
 
-    private ExpectedStateFile() {
-    }
+    private ExpectedStateFile() {}
 
     /** Writes the graph and the state into {@code dir}, the state under a temporary name renamed when complete. */
     static Saved save(Path dir, GraphState state, String runId) throws IOException {
         Files.createDirectories(dir);
         Path graph = dir.resolve(GRAPH);
-        JSON.writerWithDefaultPrettyPrinter().writeValue(graph.toFile(), state.graph().spec());
+        JSON.writerWithDefaultPrettyPrinter()
+                .writeValue(graph.toFile(), state.graph().spec());
         Path tmp = dir.resolve(STATE + ".tmp");
         try {
             try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
@@ -125,13 +122,16 @@ final class ExpectedStateFile {
         try {
             spec = JSON.readValue(graphFile.toFile(), GraphSpec.class);
         } catch (JsonProcessingException e) {
-            throw new BadEvidence(GRAPH, graphFile + " cannot be read" + where(e) + ": "
-                    + e.getOriginalMessage().lines().findFirst().orElse("not a graph description"));
+            throw new BadEvidence(
+                    GRAPH,
+                    graphFile + " cannot be read" + where(e) + ": "
+                            + e.getOriginalMessage().lines().findFirst().orElse("not a graph description"));
         } catch (IOException | RuntimeException e) {
             throw new BadEvidence(GRAPH, graphFile + " cannot be read: " + e.getMessage());
         }
         String wrote = recorded != null && recorded.expectedStateBytes() >= 0
-                ? String.format(Locale.ROOT, "; the run wrote %,d bytes", recorded.expectedStateBytes()) : "";
+                ? String.format(Locale.ROOT, "; the run wrote %,d bytes", recorded.expectedStateBytes())
+                : "";
         MessageDigest md = sha256();
         Counting counted;
         Loaded loaded;
@@ -149,38 +149,78 @@ final class ExpectedStateFile {
                 try {
                     runId = in.readUTF();
                 } catch (EOFException e) {
-                    throw new BadEvidence(STATE, String.format(Locale.ROOT, "%s ends at byte %,d inside its header "
-                            + "(the run's id)%s", file, counted.count, wrote));
+                    throw new BadEvidence(
+                            STATE,
+                            String.format(
+                                    Locale.ROOT,
+                                    "%s ends at byte %,d inside its header " + "(the run's id)%s",
+                                    file,
+                                    counted.count,
+                                    wrote));
                 }
                 runId = runId.isEmpty() ? null : runId;
             } else if ((magic & ~0xFF) == (OLD_FORMAT & ~0xFF) && (magic & 0xFF) >= '1' && (magic & 0xFF) <= '2') {
                 state = new SequenceInputStream(new ByteArrayInputStream(head), counted);
             } else if (head.length < 4) {
-                throw new BadEvidence(STATE, String.format(Locale.ROOT, "%s ends at byte %,d inside its header%s",
-                        file, head.length, wrote));
+                throw new BadEvidence(
+                        STATE,
+                        String.format(
+                                Locale.ROOT, "%s ends at byte %,d inside its header%s", file, head.length, wrote));
             } else {
-                throw new BadEvidence(STATE, String.format(Locale.ROOT, "%s is not a BG state file: it starts with "
-                        + "bytes %08x where BG writes %08x", file, magic, MAGIC));
+                throw new BadEvidence(
+                        STATE,
+                        String.format(
+                                Locale.ROOT,
+                                "%s is not a BG state file: it starts with " + "bytes %08x where BG writes %08x",
+                                file,
+                                magic,
+                                MAGIC));
             }
-            if (recorded != null && recorded.runId() != null && !recorded.runId().equals(runId)) {
-                throw new BadEvidence(STATE, file + (runId == null ? " names no run (a BG older than run ids wrote it)"
-                        : " was written by run " + runId) + ", this result is run " + recorded.runId()
-                        + ": it is not this run's expected state");
+            if (recorded != null
+                    && recorded.runId() != null
+                    && !recorded.runId().equals(runId)) {
+                throw new BadEvidence(
+                        STATE,
+                        file
+                                + (runId == null
+                                        ? " names no run (a BG older than run ids wrote it)"
+                                        : " was written by run " + runId)
+                                + ", this result is run " + recorded.runId()
+                                + ": it is not this run's expected state");
             }
             GraphState s;
             try {
                 s = GraphState.readFrom(new SocialGraph(spec), new DataInputStream(state));
             } catch (StateFormatException e) {
-                throw new BadEvidence(STATE, e.endedEarly()
-                        ? String.format(Locale.ROOT, "%s ends at byte %,d inside %s%s", file, counted.count, e.where(),
-                                wrote)
-                        : String.format(Locale.ROOT, "%s cannot be read at byte %,d, in %s: %s", file, counted.count,
-                                e.where(), e.what()));
+                throw new BadEvidence(
+                        STATE,
+                        e.endedEarly()
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "%s ends at byte %,d inside %s%s",
+                                        file,
+                                        counted.count,
+                                        e.where(),
+                                        wrote)
+                                : String.format(
+                                        Locale.ROOT,
+                                        "%s cannot be read at byte %,d, in %s: %s",
+                                        file,
+                                        counted.count,
+                                        e.where(),
+                                        e.what()));
             }
             long extra = counted.transferTo(OutputStream.nullOutputStream());
             if (extra > 0) {
-                throw new BadEvidence(STATE, String.format(Locale.ROOT, "%s has %,d bytes after the end of the state, "
-                        + "at byte %,d%s", file, extra, counted.count - extra, wrote));
+                throw new BadEvidence(
+                        STATE,
+                        String.format(
+                                Locale.ROOT,
+                                "%s has %,d bytes after the end of the state, " + "at byte %,d%s",
+                                file,
+                                extra,
+                                counted.count - extra,
+                                wrote));
             }
             loaded = new Loaded(s, runId);
         } catch (BadEvidence e) {
@@ -188,21 +228,35 @@ final class ExpectedStateFile {
         } catch (IOException e) {
             throw new BadEvidence(STATE, file + " cannot be read: " + e.getMessage());
         }
-        if (recorded != null && recorded.expectedStateSha256() != null
+        if (recorded != null
+                && recorded.expectedStateSha256() != null
                 && !recorded.expectedStateSha256().equals(HexFormat.of().formatHex(md.digest()))) {
-            throw new BadEvidence(STATE, String.format(Locale.ROOT, "%s does not match the checksum this result "
-                    + "recorded for it (%,d bytes now%s): it was changed after the run", file, counted.count, wrote));
+            throw new BadEvidence(
+                    STATE,
+                    String.format(
+                            Locale.ROOT,
+                            "%s does not match the checksum this result "
+                                    + "recorded for it (%,d bytes now%s): it was changed after the run",
+                            file,
+                            counted.count,
+                            wrote));
         }
-        if (recorded != null && recorded.graphSha256() != null && !recorded.graphSha256().equals(sha256Quietly(graphFile))) {
-            throw new BadEvidence(GRAPH, graphFile + " does not match the checksum this result recorded for it: it "
-                    + "was changed after the run, or is another run's");
+        if (recorded != null
+                && recorded.graphSha256() != null
+                && !recorded.graphSha256().equals(sha256Quietly(graphFile))) {
+            throw new BadEvidence(
+                    GRAPH,
+                    graphFile + " does not match the checksum this result recorded for it: it "
+                            + "was changed after the run, or is another run's");
         }
         return loaded;
     }
 
     private static String where(JsonProcessingException e) {
-        return e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
-                + e.getLocation().getColumnNr();
+        return e.getLocation() == null
+                ? ""
+                : " at line " + e.getLocation().getLineNr() + ", column "
+                        + e.getLocation().getColumnNr();
     }
 
     static String sha256(Path file) throws IOException {

@@ -46,8 +46,7 @@ import org.bgbench.workload.distribution.MemberSampler;
  * every command and every worker runs an experiment.
  */
 public final class Experiment {
-    private Experiment() {
-    }
+    private Experiment() {}
 
     /**
      * What an experiment runs against and where its output goes.
@@ -59,8 +58,8 @@ public final class Experiment {
      * @param output   where the result and progress go
      * @param hooks    how a worker narrows, watches and ends the run; {@link Hooks#NONE} for a process on its own
      */
-    public record Setup(Subject subject, GraphState state, WorkloadSpec workload, ExperimentSpec spec, Output output,
-                        Hooks hooks) {
+    public record Setup(
+            Subject subject, GraphState state, WorkloadSpec workload, ExperimentSpec spec, Output output, Hooks hooks) {
         public Setup {
             if (hooks == null) {
                 hooks = Hooks.NONE;
@@ -124,8 +123,7 @@ public final class Experiment {
      * @param name     its provider's name, for the result
      * @param settings its settings as given, for the result
      */
-    public record Subject(DataStore store, String name, Map<String, String> settings) {
-    }
+    public record Subject(DataStore store, String name, Map<String, String> settings) {}
 
     /**
      * Where an experiment's output goes.
@@ -133,8 +131,7 @@ public final class Experiment {
      * @param out      the result JSON, or null for none
      * @param progress where progress lines go, or null for none
      */
-    public record Output(Path out, PrintWriter progress) {
-    }
+    public record Output(Path out, PrintWriter progress) {}
 
     /**
      * How a worker narrows, watches and ends an experiment.
@@ -150,9 +147,7 @@ public final class Experiment {
     }
 
     /** A worker's members and the samplers that draw from them. */
-    public record Members(MemberSampler socialites,
-                          MemberSampler targets) {
-    }
+    public record Members(MemberSampler socialites, MemberSampler targets) {}
 
     /**
      * The measured (and validated) result, and how the run ended.
@@ -176,7 +171,7 @@ public final class Experiment {
     }
 
     public static Outcome run(Setup s) {
-        return run(s, () -> { });
+        return run(s, () -> {});
     }
 
     /**
@@ -187,7 +182,10 @@ public final class Experiment {
     public static void check(Setup s) {
         Emulator.check(s.emulator(), s.state().graph().members(), s.store());
         boolean logs = s.validation() != null && s.out() != null;
-        MemberBudget.check(s.spec().threads(), logs, logs ? RunArtifacts.logBufferBytes(s.spec().threads()) : 0);
+        MemberBudget.check(
+                s.spec().threads(),
+                logs,
+                logs ? RunArtifacts.logBufferBytes(s.spec().threads()) : 0);
     }
 
     /**
@@ -199,8 +197,12 @@ public final class Experiment {
         check(s);
         int members = s.state().graph().members();
         WorkloadAdapter workload = s.members() != null
-                ? new WorkloadAdapter(s.workload().mix(), s.members().socialites(), s.members().targets())
-                : new WorkloadAdapter(s.workload().mix(),
+                ? new WorkloadAdapter(
+                        s.workload().mix(),
+                        s.members().socialites(),
+                        s.members().targets())
+                : new WorkloadAdapter(
+                        s.workload().mix(),
                         s.workload().socialites().sampler(members, s.workload().seed()),
                         s.workload().targets().sampler(members, s.workload().seed() + 1));
         // The run's id binds its result to the logs and the expected state it leaves beside it.
@@ -214,13 +216,16 @@ public final class Experiment {
             }
         }
         ResultWriter writer = s.out() == null ? null : new ResultWriter(s.out());
-        try (Measurements m = Measurements.builder().threads(s.emulator().threads())
-                .beta(s.beta()).storePids(s.store().localServerPids())
-                // A server restarted during the run has new processes: asked for again, as at the start.
-                .storePidFinder(s.store()::localServerPids)
-                .storeHosts(s.spec().storeHosts()).build();
-             // The measured seconds' histograms, per kind, in HdrHistogram's interval log format beside the result.
-             IntervalLog hlog = s.out() == null ? null : new IntervalLog(RunArtifacts.hlogFor(s.out()))) {
+        try (Measurements m = Measurements.builder()
+                        .threads(s.emulator().threads())
+                        .beta(s.beta())
+                        .storePids(s.store().localServerPids())
+                        // A server restarted during the run has new processes: asked for again, as at the start.
+                        .storePidFinder(s.store()::localServerPids)
+                        .storeHosts(s.spec().storeHosts())
+                        .build();
+                // The measured seconds' histograms, per kind, in HdrHistogram's interval log format beside the result.
+                IntervalLog hlog = s.out() == null ? null : new IntervalLog(RunArtifacts.hlogFor(s.out()))) {
             int[] seconds = {0, 0}; // measured seconds, warm-up seconds
             ExperimentInfo info = info(s);
             Observers.each(o -> o.started(info));
@@ -237,8 +242,8 @@ public final class Experiment {
                 writer.rehearse(m.result(context));
             }
             m.startSampler();
-            Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(),
-                    m::recorder).beforeFirstAction(beforeFirstAction);
+            Emulator emulator = new Emulator(s.store(), s.state(), workload, s.emulator(), m::recorder)
+                    .beforeFirstAction(beforeFirstAction);
             OpenModelRecorder open = openRecorder(s, m);
             long[] backlog = new long[2];
             if (open != null) {
@@ -278,9 +283,13 @@ public final class Experiment {
             } finally {
                 if (logs != null) {
                     // The manifest records whether a thread could still log: then writes may be missing.
-                    logs.close(outcome == null ? "the run failed before its threads had stopped"
-                            : outcome.stuckThreads() > 0 ? outcome.stuckThreads() + " threads were still inside a "
-                            + "store call when the logs were closed; what they did after that is not logged" : null);
+                    logs.close(
+                            outcome == null
+                                    ? "the run failed before its threads had stopped"
+                                    : outcome.stuckThreads() > 0
+                                            ? outcome.stuckThreads() + " threads were still inside a "
+                                                    + "store call when the logs were closed; what they did after that is not logged"
+                                            : null);
                 }
             }
             for (InFlight.Call call : outcome.inFlight()) {
@@ -344,12 +353,13 @@ public final class Experiment {
         for (int i = 0; i < schedule.phases().size(); i++) {
             ArrivalSchedule.Phase p = schedule.phases().get(i);
             double start = schedule.phaseStart(i) / 1e9;
-            double end = p.duration() == null ? Double.POSITIVE_INFINITY : start + p.duration().toNanos() / 1e9;
-            phases.add(new OpenModelRecorder.PhasePlan(p.label(), start, end,
-                    p.fromRate(), p.toRate()));
+            double end = p.duration() == null
+                    ? Double.POSITIVE_INFINITY
+                    : start + p.duration().toNanos() / 1e9;
+            phases.add(new OpenModelRecorder.PhasePlan(p.label(), start, end, p.fromRate(), p.toRate()));
         }
-        return new OpenModelRecorder(schedule.text(), o.process(), s.spec().threads(),
-                o.maxLag(), o.maxLatePct(), m.kindCodes(), phases);
+        return new OpenModelRecorder(
+                schedule.text(), o.process(), s.spec().threads(), o.maxLag(), o.maxLatePct(), m.kindCodes(), phases);
     }
 
     /**
@@ -368,9 +378,14 @@ public final class Experiment {
 
     private static ExperimentInfo info(Setup s) {
         ExperimentSpec e = s.spec();
-        return new ExperimentInfo(s.storeName(), s.workload().mixName(), e.threads(),
-                e.beta().toNanos() / 1e6, e.operations() > 0 ? 0 : e.duration().toNanos() / 1e9,
-                e.warmup().toNanos() / 1e9, s.out());
+        return new ExperimentInfo(
+                s.storeName(),
+                s.workload().mixName(),
+                e.threads(),
+                e.beta().toNanos() / 1e6,
+                e.operations() > 0 ? 0 : e.duration().toNanos() / 1e9,
+                e.warmup().toNanos() / 1e9,
+                s.out());
     }
 
     /**
@@ -383,9 +398,13 @@ public final class Experiment {
         } catch (RuntimeException e) {
             String reason = !Files.isDirectory(artifacts.logs())
                     ? "the validation logs " + artifacts.logs() + " were deleted during the run, so no read can be "
-                    + "checked" : "the validation logs could not be read: " + e.getMessage();
-            return RunValidation.into(result, Unpredictable.notChecked(reason,
-                    s.validation().tauPct(), List.of()), s.validation(), artifacts);
+                            + "checked"
+                    : "the validation logs could not be read: " + e.getMessage();
+            return RunValidation.into(
+                    result,
+                    Unpredictable.notChecked(reason, s.validation().tauPct(), List.of()),
+                    s.validation(),
+                    artifacts);
         }
     }
 
@@ -410,8 +429,8 @@ public final class Experiment {
         }
     }
 
-    private static void onSample(Setup s, Measurements m, ResultWriter writer, RunContext context,
-                                 SecondSample sample, int[] seconds) {
+    private static void onSample(
+            Setup s, Measurements m, ResultWriter writer, RunContext context, SecondSample sample, int[] seconds) {
         if (s.progress() != null) {
             s.progress().println(SummaryPrinter.progress(sample));
             s.progress().flush();
@@ -429,7 +448,8 @@ public final class Experiment {
                 writer.write(m.result(context));
             } catch (IOException e) {
                 if (s.progress() != null) {
-                    s.progress().println("bg: warning: cannot write partial result to " + s.out() + ": " + e.getMessage());
+                    s.progress()
+                            .println("bg: warning: cannot write partial result to " + s.out() + ": " + e.getMessage());
                 }
             }
         }
@@ -443,8 +463,13 @@ public final class Experiment {
     private static RunResult finish(RunResult r, RunOutcome outcome, Setup s, Emulator emulator, Measurements m) {
         List<Integer> stalled = m.stalledSeconds();
         List<Stalls.Refusal> refused = m.refusals();
-        String incomplete = Stalls.reason(r.total().stuck(), m.longestStuckNanos(), stalled, refused,
-                outcome.stuckThreads(), emulator.grace().toNanos() / 1e9);
+        String incomplete = Stalls.reason(
+                r.total().stuck(),
+                m.longestStuckNanos(),
+                stalled,
+                refused,
+                outcome.stuckThreads(),
+                emulator.grace().toNanos() / 1e9);
         Map<String, Object> config = new LinkedHashMap<>(r.config());
         config.put("thread_kind", emulator.threadKindName());
         // Whether BG ran as a batch process (the bg launcher's default) or at the normal policy: it changes BG's CPU.
@@ -458,7 +483,9 @@ public final class Experiment {
         config.put(Stalls.INCOMPLETE_REASON, incomplete);
         RunResult out = r.withContext(new RunContext(r.workload(), r.store(), r.graph(), config));
         if (s.store().inProcess()) {
-            List<String> kept = out.bottleneckWarnings().stream().filter(w -> !w.startsWith("BG's own CPU")).toList();
+            List<String> kept = out.bottleneckWarnings().stream()
+                    .filter(w -> !w.startsWith("BG's own CPU"))
+                    .toList();
             if (kept.size() != out.bottleneckWarnings().size()) {
                 out = withWarnings(out, kept);
                 out = out.withWarning("the store runs inside BG's process, so BG's CPU figures include the store's"
@@ -512,7 +539,8 @@ public final class Experiment {
         config.put("locks", s.emulator().members().locks());
         config.put("unique_socialites", s.emulator().members().uniqueSocialites());
         config.put("seed", s.emulator().members().seed());
-        config.put("actions", List.of(Action.values()).stream().map(Action::name).toList());
+        config.put(
+                "actions", List.of(Action.values()).stream().map(Action::name).toList());
         config.put(RunEvidence.RUN_ID, runId);
         return new RunContext(workload, store, graph, config);
     }

@@ -28,8 +28,14 @@ import org.bgbench.workload.WorkloadSpec;
  * @param open       the open model's arrivals (docs/open-model.md), or null for the closed model; then
  *                   {@code threads} is the in-flight limit
  */
-public record ExperimentSpec(int threads, Length length, Requests requests, long seed, ThreadKind threadKind,
-                             Measuring measuring, OpenModel open) {
+public record ExperimentSpec(
+        int threads,
+        Length length,
+        Requests requests,
+        long seed,
+        ThreadKind threadKind,
+        Measuring measuring,
+        OpenModel open) {
     /** β when none is given: the dissertation's 100 ms. */
     public static final Duration DEFAULT_BETA = Duration.ofMillis(100);
 
@@ -41,8 +47,7 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
      * @param warmup           time at the start that is not measured
      * @param warmupOperations requests at the start that are not measured (when {@code warmup} is 0)
      */
-    public record Length(Duration duration, long operations, Duration warmup, long warmupOperations) {
-    }
+    public record Length(Duration duration, long operations, Duration warmup, long warmupOperations) {}
 
     /**
      * What each member issues, and how members are guarded.
@@ -55,9 +60,14 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
      * @param uniqueSocialites a member is emulated by at most one thread at a time
      * @param feeds            how SR and VNF are issued
      */
-    public record Requests(int thinkTimeMs, int interArrivalMs, int topK, int commentLength, boolean locks,
-                           boolean uniqueSocialites, FeedWorkload feeds) {
-    }
+    public record Requests(
+            int thinkTimeMs,
+            int interArrivalMs,
+            int topK,
+            int commentLength,
+            boolean locks,
+            boolean uniqueSocialites,
+            FeedWorkload feeds) {}
 
     /**
      * What is measured besides the actions: β, validation and the store hosts' resources.
@@ -67,8 +77,7 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
      * @param storeHosts store hosts whose Prometheus node exporters are read each second ({@code HOST:PORT},
      *                   {@code --store-host}; docs/resources.md), empty for none
      */
-    public record Measuring(Duration beta, ValidationOptions validation, List<String> storeHosts) {
-    }
+    public record Measuring(Duration beta, ValidationOptions validation, List<String> storeHosts) {}
 
     /** A builder with nothing set: no feeds or β given means the defaults, no store hosts means none. */
     public static Builder builder() {
@@ -106,11 +115,23 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
         }
         // The emulator's own checks, so a bad spec fails where it is built, not on a worker (the fields are not
         // assigned yet in a compact constructor: pass the parameters).
-        EmulatorConfig.builder().threads(threads).threadKind(threadKind).locks(locks)
-                .uniqueSocialites(uniqueSocialites).seed(seed).duration(duration).operations(operations)
-                .warmup(warmup).warmupOperations(warmupOperations).thinkTimeMs(thinkTimeMs)
-                .interArrivalMs(interArrivalMs).topK(topK).commentLength(commentLength).feeds(feeds)
-                .arrivals(open == null ? null : open.schedule()).build();
+        EmulatorConfig.builder()
+                .threads(threads)
+                .threadKind(threadKind)
+                .locks(locks)
+                .uniqueSocialites(uniqueSocialites)
+                .seed(seed)
+                .duration(duration)
+                .operations(operations)
+                .warmup(warmup)
+                .warmupOperations(warmupOperations)
+                .thinkTimeMs(thinkTimeMs)
+                .interArrivalMs(interArrivalMs)
+                .topK(topK)
+                .commentLength(commentLength)
+                .feeds(feeds)
+                .arrivals(open == null ? null : open.schedule())
+                .build();
     }
 
     /**
@@ -118,14 +139,21 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
      * thinktime, …), with {@code duration}, {@code operations} and {@code warmup} given on the command line taking
      * precedence (each may be null). A warm-up is a time ({@code 10s}) or a request count ({@code 500}).
      */
-    public static ExperimentSpec of(WorkloadSpec ws, String duration, Long operations, String warmup,
-                                    ThreadKind threadKind, Duration beta, ValidationOptions validation) {
+    public static ExperimentSpec of(
+            WorkloadSpec ws,
+            String duration,
+            Long operations,
+            String warmup,
+            ThreadKind threadKind,
+            Duration beta,
+            ValidationOptions validation) {
         Warmup w = ws.warmup();
         if (warmup != null) {
             String text = warmup.trim();
             if (text.startsWith("-")) {
-                throw new InvalidParameterException("--warmup", "must be 0 or more: a time (10s) or a request count "
-                        + "(500), got '" + text + "'");
+                throw new InvalidParameterException(
+                        "--warmup",
+                        "must be 0 or more: a time (10s) or a request count " + "(500), got '" + text + "'");
             }
             if (text.matches("\\d+")) {
                 long n = Long.parseLong(text);
@@ -152,27 +180,54 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
         } else {
             measured = ws.maxExecutionTime().minus(warm);
             if (!measured.isPositive()) {
-                throw new InvalidParameterException("maxexecutiontime", "must be longer than the warm-up "
-                        + Durations.format(warm));
+                throw new InvalidParameterException(
+                        "maxexecutiontime", "must be longer than the warm-up " + Durations.format(warm));
             }
         }
-        return fromWorkload(ws).threads(ws.threads()).duration(measured).operations(ops).warmup(warm)
-                .warmupOperations(warmOps).threadKind(threadKind).beta(beta).validation(validation).build();
+        return fromWorkload(ws)
+                .threads(ws.threads())
+                .duration(measured)
+                .operations(ops)
+                .warmup(warm)
+                .warmupOperations(warmOps)
+                .threadKind(threadKind)
+                .beta(beta)
+                .validation(validation)
+                .build();
     }
 
     /** A timed experiment of the workload's settings: T threads for {@code duration} after {@code warmup}. */
-    public static ExperimentSpec timed(WorkloadSpec ws, int threads, Duration duration, Duration warmup,
-                                       ThreadKind threadKind, Duration beta, ValidationOptions validation) {
-        return fromWorkload(ws).threads(threads).duration(duration).operations(0).warmup(warmup).warmupOperations(0)
-                .threadKind(threadKind).beta(beta).validation(validation).build();
+    public static ExperimentSpec timed(
+            WorkloadSpec ws,
+            int threads,
+            Duration duration,
+            Duration warmup,
+            ThreadKind threadKind,
+            Duration beta,
+            ValidationOptions validation) {
+        return fromWorkload(ws)
+                .threads(threads)
+                .duration(duration)
+                .operations(0)
+                .warmup(warmup)
+                .warmupOperations(0)
+                .threadKind(threadKind)
+                .beta(beta)
+                .validation(validation)
+                .build();
     }
 
     /** A builder with the workload's pauses, k, comment length, locks, seed and feed settings. */
     private static Builder fromWorkload(WorkloadSpec ws) {
-        return builder().thinkTimeMs((int) ws.thinkTime().toMillis())
+        return builder()
+                .thinkTimeMs((int) ws.thinkTime().toMillis())
                 .interArrivalMs((int) ws.interArrivalTime().toMillis())
-                .topK(ws.topK()).commentLength(ws.commentLength()).locks(ws.locks())
-                .uniqueSocialites(ws.uniqueSocialites()).seed(ws.seed()).feeds(ws.feeds());
+                .topK(ws.topK())
+                .commentLength(ws.commentLength())
+                .locks(ws.locks())
+                .uniqueSocialites(ws.uniqueSocialites())
+                .seed(ws.seed())
+                .feeds(ws.feeds());
     }
 
     public ExperimentSpec withThreads(int t) {
@@ -214,8 +269,10 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
                 d = length;
             }
             if (ops > 0) {
-                throw new InvalidParameterException("--operations", "the open model (--arrivals) runs for a duration "
-                        + "or its schedule's length, not a request count");
+                throw new InvalidParameterException(
+                        "--operations",
+                        "the open model (--arrivals) runs for a duration "
+                                + "or its schedule's length, not a request count");
             }
         }
         return toBuilder().duration(d).operations(ops).open(o).build();
@@ -223,11 +280,23 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
 
     /** The emulator's view of this experiment. */
     public EmulatorConfig toEmulatorConfig() {
-        return EmulatorConfig.builder().threads(threads).threadKind(threadKind).locks(locks())
-                .uniqueSocialites(uniqueSocialites()).seed(seed).duration(duration()).operations(operations())
-                .warmup(warmup()).warmupOperations(warmupOperations()).thinkTimeMs(thinkTimeMs())
-                .interArrivalMs(interArrivalMs()).topK(topK()).commentLength(commentLength()).feeds(feeds())
-                .arrivals(open == null ? null : open.schedule()).build();
+        return EmulatorConfig.builder()
+                .threads(threads)
+                .threadKind(threadKind)
+                .locks(locks())
+                .uniqueSocialites(uniqueSocialites())
+                .seed(seed)
+                .duration(duration())
+                .operations(operations())
+                .warmup(warmup())
+                .warmupOperations(warmupOperations())
+                .thinkTimeMs(thinkTimeMs())
+                .interArrivalMs(interArrivalMs())
+                .topK(topK())
+                .commentLength(commentLength())
+                .feeds(feeds())
+                .arrivals(open == null ? null : open.schedule())
+                .build();
     }
 
     public Duration duration() {
@@ -307,8 +376,7 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
         private List<String> storeHosts;
         private OpenModel open;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         private Builder(ExperimentSpec from) {
             threads = from.threads();
@@ -422,9 +490,14 @@ public record ExperimentSpec(int threads, Length length, Requests requests, long
         }
 
         public ExperimentSpec build() {
-            return new ExperimentSpec(threads, new Length(duration, operations, warmup, warmupOperations),
+            return new ExperimentSpec(
+                    threads,
+                    new Length(duration, operations, warmup, warmupOperations),
                     new Requests(thinkTimeMs, interArrivalMs, topK, commentLength, locks, uniqueSocialites, feeds),
-                    seed, threadKind, new Measuring(beta, validation, storeHosts), open);
+                    seed,
+                    threadKind,
+                    new Measuring(beta, validation, storeHosts),
+                    open);
         }
     }
 }

@@ -14,8 +14,7 @@ public final class Interrupts {
     private static final Set<Consumer<String>> RUNNING = ConcurrentHashMap.newKeySet();
     private static volatile String reason;
 
-    private Interrupts() {
-    }
+    private Interrupts() {}
 
     /** A registration that ends when the experiment does. */
     public interface Registration extends AutoCloseable {

@@ -57,10 +57,10 @@ public final class LocalStore implements AutoCloseable {
     private String mark;
     /** While {@link #writing}: the mark before, to go back to when none of the run's writes reached the store. */
     private String before;
+
     private LoadReport loadReport;
 
-    LocalStore(StoreProvider provider, StoreSettings settings, DataStore store, SocialGraph graph,
-               StateFiles states) {
+    LocalStore(StoreProvider provider, StoreSettings settings, DataStore store, SocialGraph graph, StateFiles states) {
         this.provider = provider;
         this.settings = settings;
         this.store = store;
@@ -79,8 +79,13 @@ public final class LocalStore implements AutoCloseable {
     }
 
     /** {@link #open(StoreProvider, StoreSettings, SocialGraph, IfMissing, int, int, PrintWriter)} with the default check. */
-    public static LocalStore open(StoreProvider provider, StoreSettings settings, SocialGraph graph,
-                                  IfMissing ifMissing, int loaders, PrintWriter err) {
+    public static LocalStore open(
+            StoreProvider provider,
+            StoreSettings settings,
+            SocialGraph graph,
+            IfMissing ifMissing,
+            int loaders,
+            PrintWriter err) {
         return open(provider, settings, graph, ifMissing, loaders, DEFAULT_VERIFY_SAMPLE, err);
     }
 
@@ -93,8 +98,14 @@ public final class LocalStore implements AutoCloseable {
      * ended, a token with no state file here, no mark, a sample that differs), this refuses with a message that says
      * what to do — with {@link IfMissing#LOAD}, or for a store that forgets on close, such a store is loaded anew.
      */
-    public static LocalStore open(StoreProvider provider, StoreSettings settings, SocialGraph graph,
-                                  IfMissing ifMissing, int loaders, int verifySample, PrintWriter err) {
+    public static LocalStore open(
+            StoreProvider provider,
+            StoreSettings settings,
+            SocialGraph graph,
+            IfMissing ifMissing,
+            int loaders,
+            int verifySample,
+            PrintWriter err) {
         StateFiles states = StateFiles.defaultLocation();
         if (ifMissing == IfMissing.LOAD || provider.traits().forgetsOnClose()) {
             Loading.checkFits(provider, graph, err);
@@ -126,11 +137,13 @@ public final class LocalStore implements AutoCloseable {
                         + provider.name() + " with the same -p graph keys)");
             }
             if (ifMissing == IfMissing.REFUSE_OFFER_LOAD && !provider.traits().forgetsOnClose()) {
-                throw new LoadException(held.isEmpty()
-                        ? "the store holds no BG graph; load it first (bg load --store " + provider.name()
-                                + " with the same -p graph keys) or pass --load"
-                        : "the store holds a different graph (" + held.get() + ") than the one asked for (" + want
-                                + "); run bg load with the same graph keys, or pass --load to replace it");
+                throw new LoadException(
+                        held.isEmpty()
+                                ? "the store holds no BG graph; load it first (bg load --store " + provider.name()
+                                        + " with the same -p graph keys) or pass --load"
+                                : "the store holds a different graph (" + held.get() + ") than the one asked for ("
+                                        + want
+                                        + "); run bg load with the same graph keys, or pass --load to replace it");
             }
             if (!provider.traits().forgetsOnClose()) {
                 err.println("bg: loading the graph into " + provider.name() + " first");
@@ -171,8 +184,9 @@ public final class LocalStore implements AutoCloseable {
             // No image to offer.
         }
         return "Reload it (bg load --store " + store + " --replace), repair it (bg verify --store " + store
-                + " --repair)" + (hasImage ? ", or restore its database image (bg load --store " + store
-                + " --restore-image)" : "") + ", each with the same --store settings and -p graph keys.";
+                + " --repair)"
+                + (hasImage ? ", or restore its database image (bg load --store " + store + " --restore-image)" : "")
+                + ", each with the same --store settings and -p graph keys.";
     }
 
     private String advice() {
@@ -190,8 +204,8 @@ public final class LocalStore implements AutoCloseable {
             throw mismatch("the store holds this graph but records no state mark (it was loaded by an older BG, or "
                     + "BG's bg_meta was changed), so BG cannot tell what state it is in.");
         }
-        StateMark mark = StateMark.parse(raw.get()).orElseThrow(() -> mismatch("the store's state mark '"
-                + raw.get() + "' is not one BG writes."));
+        StateMark mark = StateMark.parse(raw.get())
+                .orElseThrow(() -> mismatch("the store's state mark '" + raw.get() + "' is not one BG writes."));
         this.mark = raw.get();
         switch (mark.kind()) {
             case LOADED -> {
@@ -229,9 +243,11 @@ public final class LocalStore implements AutoCloseable {
         }
         List<String> diffs = StateComparison.sampled(store, state, n, System.nanoTime(), 5);
         if (!diffs.isEmpty()) {
-            throw new StateMismatch("the store does not hold the state BG expects ("
-                    + (token == null ? "the generated graph" : "the state saved under token " + token) + "): "
-                    + String.join("; ", diffs) + ". It was changed behind BG's back, or lost writes in a crash.",
+            throw new StateMismatch(
+                    "the store does not hold the state BG expects ("
+                            + (token == null ? "the generated graph" : "the state saved under token " + token) + "): "
+                            + String.join("; ", diffs)
+                            + ". It was changed behind BG's back, or lost writes in a crash.",
                     advice() + " (-p verify.sample=0 skips this check.)");
         }
     }
@@ -240,8 +256,13 @@ public final class LocalStore implements AutoCloseable {
      * {@code bg load}: loads {@code graph} unless the store holds it already (then returns null and says in which
      * state; {@code replace} loads it anew), and deletes the state file the store's old mark named.
      */
-    public static LoadReport load(StoreProvider provider, StoreSettings settings, SocialGraph graph, int loaders,
-                                  boolean replace, PrintWriter err) {
+    public static LoadReport load(
+            StoreProvider provider,
+            StoreSettings settings,
+            SocialGraph graph,
+            int loaders,
+            boolean replace,
+            PrintWriter err) {
         Loading.checkFits(provider, graph, err);
         StateFiles states = StateFiles.defaultLocation();
         try (DataStore store = provider.open(settings)) {
@@ -252,10 +273,12 @@ public final class LocalStore implements AutoCloseable {
             } else if (before.isEmpty() || before.get().kind() != StateMark.Kind.LOADED) {
                 err.println("bg: note: the store holds this graph, but not as loaded: "
                         + before.map(m -> switch (m.kind()) {
-                            case STATE -> "in the state the last run left (token " + m.value() + ")";
-                            case RUNNING -> "a run on it has not ended (" + m.value() + "); bg run will refuse it";
-                            case LOADED -> "";
-                        }).orElse("it records no state mark; bg run will refuse it")
+                                    case STATE -> "in the state the last run left (token " + m.value() + ")";
+                                    case RUNNING ->
+                                        "a run on it has not ended (" + m.value() + "); bg run will refuse it";
+                                    case LOADED -> "";
+                                })
+                                .orElse("it records no state mark; bg run will refuse it")
                         + ". Pass --replace to load it anew.");
             }
             return report;
@@ -266,23 +289,27 @@ public final class LocalStore implements AutoCloseable {
      * {@code bg load --restore-image}: replaces the store's contents with its database image (taken by a rating)
      * and adopts the mark the image was saved with. Returns that mark.
      */
-    public static String restoreImage(StoreProvider provider, StoreSettings settings, SocialGraph graph,
-                                      PrintWriter err) {
+    public static String restoreImage(
+            StoreProvider provider, StoreSettings settings, SocialGraph graph, PrintWriter err) {
         StateFiles states = StateFiles.defaultLocation();
         try (DataStore store = provider.open(settings)) {
             if (store.loadedGraph().filter(graph.spec().fingerprint()::equals).isEmpty()) {
                 throw new LoadException("the store does not hold this graph, so it has no image of it; load it "
                         + "(bg load --store " + provider.name() + " --replace)");
             }
-            StoreImage image = store.image().filter(StoreImage::exists).orElseThrow(() -> new LoadException(
-                    "the store has no database image of this graph (a rating with --reset image or auto takes one); "
-                            + "reload it (bg load --store " + provider.name() + " --replace) or repair it (bg verify "
-                            + "--store " + provider.name() + " --repair)"));
+            StoreImage image = store.image()
+                    .filter(StoreImage::exists)
+                    .orElseThrow(() -> new LoadException(
+                            "the store has no database image of this graph (a rating with --reset image or auto takes one); "
+                                    + "reload it (bg load --store " + provider.name()
+                                    + " --replace) or repair it (bg verify "
+                                    + "--store " + provider.name() + " --repair)"));
             Optional<StateMark> before = markOf(store);
             image.restore();
             if (store.stateMark().isEmpty()) {
                 // Images are taken of freshly loaded stores only; one from an older BG carries no mark.
-                store.writeStateMark(StateMark.loaded(graph.spec().fingerprint()).text());
+                store.writeStateMark(
+                        StateMark.loaded(graph.spec().fingerprint()).text());
             }
             Optional<StateMark> after = markOf(store);
             if (!before.equals(after)) {
@@ -293,7 +320,9 @@ public final class LocalStore implements AutoCloseable {
     }
 
     static Optional<StateMark> markOf(DataStore store) {
-        return store.loadedGraph().isEmpty() ? Optional.empty() : store.stateMark().flatMap(StateMark::parse);
+        return store.loadedGraph().isEmpty()
+                ? Optional.empty()
+                : store.stateMark().flatMap(StateMark::parse);
     }
 
     /** Deletes the state file an old mark named; it no longer describes the store. */
@@ -302,8 +331,8 @@ public final class LocalStore implements AutoCloseable {
             try {
                 states.delete(old.get().value());
             } catch (IOException | LoadException e) {
-                err.println("bg: warning: cannot delete the stale saved state " + old.get().value() + ": "
-                        + e.getMessage());
+                err.println("bg: warning: cannot delete the stale saved state "
+                        + old.get().value() + ": " + e.getMessage());
             }
         }
     }
@@ -317,8 +346,9 @@ public final class LocalStore implements AutoCloseable {
             host = "this host";
         }
         return StateMark.running(StateFiles.newToken().substring(0, 8) + " started "
-                + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " on " + host + " by pid "
-                + ProcessHandle.current().pid() + ": " + what).text();
+                        + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " on " + host + " by pid "
+                        + ProcessHandle.current().pid() + ": " + what)
+                .text();
     }
 
     /** Loads the graph anew (replacing what the store holds); BG's state is the generated graph again. */
@@ -347,8 +377,8 @@ public final class LocalStore implements AutoCloseable {
             try {
                 states.delete(token);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot delete BG's stale saved state " + states.fileFor(token) + ": "
-                        + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "cannot delete BG's stale saved state " + states.fileFor(token) + ": " + e.getMessage(), e);
             }
             token = null;
         }
@@ -407,8 +437,12 @@ public final class LocalStore implements AutoCloseable {
      */
     public Experiment.Outcome run(WorkloadSpec workload, ExperimentSpec spec, Path out, PrintWriter progress) {
         boolean writes = workload.mix().writeFraction() > 0;
-        Experiment.Setup setup = new Experiment.Setup(new Experiment.Subject(store, provider.name(),
-                settings.asMap()), state, workload, spec, new Experiment.Output(out, progress));
+        Experiment.Setup setup = new Experiment.Setup(
+                new Experiment.Subject(store, provider.name(), settings.asMap()),
+                state,
+                workload,
+                spec,
+                new Experiment.Output(out, progress));
         Experiment.check(setup);
         if (!writes) {
             return Experiment.run(setup);
@@ -467,8 +501,10 @@ public final class LocalStore implements AutoCloseable {
         try {
             states.save(t, state);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot save BG's expected state to " + states.fileFor(t) + ": "
-                    + e.getMessage() + "; the store stays marked as written by a run that did not end", e);
+            throw new UncheckedIOException(
+                    "cannot save BG's expected state to " + states.fileFor(t) + ": " + e.getMessage()
+                            + "; the store stays marked as written by a run that did not end",
+                    e);
         }
         try {
             seal(StateMark.state(t).text());
@@ -528,7 +564,9 @@ public final class LocalStore implements AutoCloseable {
             generatedAgain();
             long t0 = System.nanoTime();
             image.get().save();
-            err.printf(Locale.ROOT, "bg: saved a database image of the loaded store in %.1f s%n",
+            err.printf(
+                    Locale.ROOT,
+                    "bg: saved a database image of the loaded store in %.1f s%n",
                     (System.nanoTime() - t0) / 1e9);
         }
         return true;
@@ -536,8 +574,10 @@ public final class LocalStore implements AutoCloseable {
 
     /** Restores the database image; BG's state is then what the image's mark says (the generated graph). */
     public void restoreImage() {
-        store.image().filter(StoreImage::exists).orElseThrow(() ->
-                new IllegalStateException("the store has no image of this graph")).restore();
+        store.image()
+                .filter(StoreImage::exists)
+                .orElseThrow(() -> new IllegalStateException("the store has no image of this graph"))
+                .restore();
         writing = false;
         String old = token;
         token = null;

@@ -21,8 +21,7 @@ public final class MemberBudget {
     /** Files BG keeps open besides the members' logs: the store's, the result's, the JDK's. */
     static final long OTHER_FILES = 256;
 
-    private MemberBudget() {
-    }
+    private MemberBudget() {}
 
     /**
      * Refuses {@code threads} members when they cannot fit in what is left of BG's heap, or, with {@code logs},
@@ -37,21 +36,38 @@ public final class MemberBudget {
         long each = HEAP_PER_MEMBER + (logs ? logBufferBytes : 0);
         if ((double) threads * each > free) {
             double gib = 1L << 30;
-            throw new InvalidParameterException("--threads", String.format(Locale.ROOT, "T=%d members need at "
-                    + "least %.1f GiB of BG's heap%s, and BG has %.1f GiB of its %.1f GiB left: at most about %,d "
-                    + "here; give BG more (BG_JAVA_OPTS=-Xmx%dg) or emulate fewer", threads,
-                    threads * (double) each / gib, logs ? " with their validation logs" : "", free / gib, max / gib,
-                    free / each, (long) Math.ceil((max - free + threads * (double) each) / 0.8 / gib)));
+            throw new InvalidParameterException(
+                    "--threads",
+                    String.format(
+                            Locale.ROOT,
+                            "T=%d members need at "
+                                    + "least %.1f GiB of BG's heap%s, and BG has %.1f GiB of its %.1f GiB left: at most about %,d "
+                                    + "here; give BG more (BG_JAVA_OPTS=-Xmx%dg) or emulate fewer",
+                            threads,
+                            threads * (double) each / gib,
+                            logs ? " with their validation logs" : "",
+                            free / gib,
+                            max / gib,
+                            free / each,
+                            (long) Math.ceil((max - free + threads * (double) each) / 0.8 / gib)));
         }
-        if (logs && ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+        if (logs
+                && ManagementFactory.getOperatingSystemMXBean()
+                        instanceof com.sun.management.UnixOperatingSystemMXBean os) {
             long left = os.getMaxFileDescriptorCount() - os.getOpenFileDescriptorCount() - OTHER_FILES;
             if (threads > left) {
-                throw new InvalidParameterException("--threads", String.format(Locale.ROOT, "T=%d members each "
-                        + "write a validation log file, and BG may open about %,d more files (ulimit -n %,d): at "
-                        + "most about %,d here; raise the limit (ulimit -n), emulate fewer, or run without "
-                        + "validation (-p validation=false)", threads, Math.max(0, left),
-                        os.getMaxFileDescriptorCount(), Math.max(0, left)));
+                throw new InvalidParameterException(
+                        "--threads",
+                        String.format(
+                                Locale.ROOT,
+                                "T=%d members each "
+                                        + "write a validation log file, and BG may open about %,d more files (ulimit -n %,d): at "
+                                        + "most about %,d here; raise the limit (ulimit -n), emulate fewer, or run without "
+                                        + "validation (-p validation=false)",
+                                threads,
+                                Math.max(0, left),
+                                os.getMaxFileDescriptorCount(),
+                                Math.max(0, left)));
             }
         }
     }

@@ -32,8 +32,8 @@ public record OpenModel(String arrivals, String process, Duration maxLag, double
             throw new InvalidParameterException("--max-lag", "must be longer than 0, got " + Durations.format(maxLag));
         }
         if (!(maxLatePct >= 0 && maxLatePct < 100)) {
-            throw new InvalidParameterException("--max-late-pct", "must be from 0 up to (not including) 100, got "
-                    + maxLatePct);
+            throw new InvalidParameterException(
+                    "--max-late-pct", "must be from 0 up to (not including) 100, got " + maxLatePct);
         }
         ArrivalSchedule s = ArrivalSchedule.parse(arrivals, process);
         process = s.process().name().toLowerCase(Locale.ROOT);

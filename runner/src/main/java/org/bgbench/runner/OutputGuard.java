@@ -26,19 +26,24 @@ public final class OutputGuard {
      * interfaces, and the root directory itself; {@code /tmp} and {@code /var/tmp} are for everyone's files. Checked
      * on the real path, so a symbolic link into them does not get around it.
      */
-    public static final List<Path> SYSTEM_TREES = List.of("/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64",
-            "/libx32", "/proc", "/run", "/sbin", "/sys", "/usr", "/var").stream().map(Path::of).toList();
+    public static final List<Path> SYSTEM_TREES = List.of(
+                    "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run", "/sbin",
+                    "/sys", "/usr", "/var")
+            .stream()
+            .map(Path::of)
+            .toList();
+
     private static final Path SHARED_TMP = Path.of("/var/tmp");
     /** The start of each JSON document BG writes: its format ("bg-…/N") or, for elasticity, its kind. */
-    private static final Pattern BG_JSON = Pattern.compile(
-            "\\A\\s*\\{\\s*\"(?:format|kind)\"\\s*:\\s*\"(?:bg-[a-z-]+/\\d+|elasticity)\"");
+    private static final Pattern BG_JSON =
+            Pattern.compile("\\A\\s*\\{\\s*\"(?:format|kind)\"\\s*:\\s*\"(?:bg-[a-z-]+/\\d+|elasticity)\"");
+
     private static final String HLOG_START = "#BG per-second latency histograms";
-    private static final Set<String> RUN_DIR_ENTRIES = Set.of("logs", "graph.json", "expected.state",
-            "expected.state.tmp");
+    private static final Set<String> RUN_DIR_ENTRIES =
+            Set.of("logs", "graph.json", "expected.state", "expected.state.tmp");
     private static final Pattern LOG_ENTRY = Pattern.compile("thread-\\d+\\.bglog|manifest\\.txt|\\.space-reserve");
 
-    private OutputGuard() {
-    }
+    private OutputGuard() {}
 
     /**
      * A file BG is to write, checked before anything runs: absent (in a writable directory outside the system trees),
@@ -49,8 +54,8 @@ public final class OutputGuard {
     public static void file(String option, Path file) {
         place(option, file);
         if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new InvalidParameterException(option, file + " is a directory; give a file such as "
-                    + file.resolve("run.json"));
+            throw new InvalidParameterException(
+                    option, file + " is a directory; give a file such as " + file.resolve("run.json"));
         }
         String wrong = notBgJson(file);
         if (wrong != null) {
@@ -111,14 +116,16 @@ public final class OutputGuard {
         }
         Path tree = systemTree(real);
         if (tree != null) {
-            throw new InvalidParameterException(option, p + (real.equals(abs) ? "" : " (" + real + ")") + " is in "
-                    + (tree.getNameCount() == 0 ? "the root directory" : tree + ", a system directory")
-                    + "; BG writes nothing in /, /etc, /usr, /var and the other system trees (README, \"Running\"): "
-                    + "give a path such as runs/" + p.getFileName());
+            throw new InvalidParameterException(
+                    option,
+                    p + (real.equals(abs) ? "" : " (" + real + ")") + " is in "
+                            + (tree.getNameCount() == 0 ? "the root directory" : tree + ", a system directory")
+                            + "; BG writes nothing in /, /etc, /usr, /var and the other system trees (README, \"Running\"): "
+                            + "give a path such as runs/" + p.getFileName());
         }
         if (!Files.isDirectory(ancestor) || !Files.isWritable(ancestor)) {
-            throw new InvalidParameterException(option, "cannot write " + p + ": " + ancestor
-                    + " is not a writable directory");
+            throw new InvalidParameterException(
+                    option, "cannot write " + p + ": " + ancestor + " is not a writable directory");
         }
     }
 
@@ -224,7 +231,8 @@ public final class OutputGuard {
     }
 
     private static InvalidParameterException refused(String option, Path p, String why) {
-        return new InvalidParameterException(option, p + " " + why + "; BG moves aside or replaces only its own "
-                + "earlier results: give another path");
+        return new InvalidParameterException(
+                option,
+                p + " " + why + "; BG moves aside or replaces only its own " + "earlier results: give another path");
     }
 }

@@ -118,8 +118,8 @@ public final class Parameters {
                         + "; 'bg keys' lists them");
                 continue;
             }
-            throw new InvalidParameterException(key, "unknown parameter" + suggestion(key, known)
-                    + "; 'bg keys' and 'bg stores' list the keys");
+            throw new InvalidParameterException(
+                    key, "unknown parameter" + suggestion(key, known) + "; 'bg keys' and 'bg stores' list the keys");
         }
     }
 

@@ -77,8 +77,8 @@ public record RunArtifacts(Path result, Path dir) {
                     Files.move(result, file);
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot move the earlier run at " + result + " aside: "
-                        + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "cannot move the earlier run at " + result + " aside: " + e.getMessage(), e);
             }
             return file;
         }
@@ -102,8 +102,10 @@ public record RunArtifacts(Path result, Path dir) {
             throw new InvalidParameterException("RUN", "no such result file or run directory: " + path);
         }
         if (!Files.isDirectory(a.logs())) {
-            throw new InvalidParameterException("RUN", "there are no validation logs to check: "
-                    + (Files.isDirectory(a.dir) ? a.logs() : a.dir) + " does not exist. " + whyNoLogs(a));
+            throw new InvalidParameterException(
+                    "RUN",
+                    "there are no validation logs to check: " + (Files.isDirectory(a.dir) ? a.logs() : a.dir)
+                            + " does not exist. " + whyNoLogs(a));
         }
         return a;
     }
@@ -149,8 +151,8 @@ public record RunArtifacts(Path result, Path dir) {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
         }
-        return LogDirectory.create(logs(), logBufferBytes(threads), LogDirectory.DEFAULT_FLUSH_INTERVAL,
-                LogDirectory.AUTO_RESERVE);
+        return LogDirectory.create(
+                logs(), logBufferBytes(threads), LogDirectory.DEFAULT_FLUSH_INTERVAL, LogDirectory.AUTO_RESERVE);
     }
 
     /** Each thread's validation log buffer in a run of {@code threads}: 64 MiB shared, from 8 KiB to 256 KiB each. */

@@ -22,11 +22,9 @@ public final class RunBinding {
      * @param file    the piece that does not belong (its name in the run's directory), or null
      * @param problem what is wrong with it, or null when everything belongs to the run
      */
-    public record Checked(GraphState state, String file, String problem) {
-    }
+    public record Checked(GraphState state, String file, String problem) {}
 
-    private RunBinding() {
-    }
+    private RunBinding() {}
 
     /** Checks {@code a}'s evidence against {@code result} (null: there is no result, only the files speak). */
     public static Checked check(RunArtifacts a, RunResult result) {
@@ -59,9 +57,13 @@ public final class RunBinding {
             return new Checked(null, e.file(), e.getMessage());
         }
         if (want == null && logsRun != null && loaded.runId() != null && !logsRun.equals(loaded.runId())) {
-            return new Checked(null, ExpectedStateFile.STATE, a.dir().resolve(ExpectedStateFile.STATE) + " was "
-                    + "written by run " + loaded.runId() + ", the logs by run " + logsRun + ": they are not from the "
-                    + "same run");
+            return new Checked(
+                    null,
+                    ExpectedStateFile.STATE,
+                    a.dir().resolve(ExpectedStateFile.STATE) + " was "
+                            + "written by run " + loaded.runId() + ", the logs by run " + logsRun
+                            + ": they are not from the "
+                            + "same run");
         }
         return new Checked(loaded.state(), null, null);
     }
@@ -71,8 +73,11 @@ public final class RunBinding {
             return null;
         }
         if (!recorded.runId().equals(m.run())) {
-            return file + (m.run() == null ? " names no run (a BG older than run ids wrote it)" : " was written by run "
-                    + m.run()) + ", this result is run " + recorded.runId() + ": the logs are not this run's";
+            return file
+                    + (m.run() == null
+                            ? " names no run (a BG older than run ids wrote it)"
+                            : " was written by run " + m.run())
+                    + ", this result is run " + recorded.runId() + ": the logs are not this run's";
         }
         if (recorded.manifestSha256() != null) {
             String now;

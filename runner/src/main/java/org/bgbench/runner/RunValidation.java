@@ -29,10 +29,10 @@ import org.bgbench.validation.log.LogWriter;
 
 /** Validates a run's logs against BG's expected state and puts the findings into its result (dissertation chapter 6). */
 public final class RunValidation {
-    private static final String[] ACTIONS = Stream.of(Action.values()).map(Action::name).toArray(String[]::new);
+    private static final String[] ACTIONS =
+            Stream.of(Action.values()).map(Action::name).toArray(String[]::new);
 
-    private RunValidation() {
-    }
+    private RunValidation() {}
 
     /**
      * Validates the run's logs and puts the verdict into its result. When the verdict is incomplete (logs missing,
@@ -41,8 +41,13 @@ public final class RunValidation {
      *
      * @param logs the run's log directory as it was written in this process, or null (then only the files speak)
      */
-    public static RunResult validateInto(RunResult result, RunArtifacts artifacts, GraphState state, ValidationOptions o,
-                                         PrintWriter progress, LogDirectory logs) {
+    public static RunResult validateInto(
+            RunResult result,
+            RunArtifacts artifacts,
+            GraphState state,
+            ValidationOptions o,
+            PrintWriter progress,
+            LogDirectory logs) {
         if (progress != null) {
             progress.println("bg: validating the reads of the run (logs in " + artifacts.logs() + ")");
             progress.flush();
@@ -64,8 +69,11 @@ public final class RunValidation {
         if (!section.verdictComplete()) {
             out = out.withWarning("validation incomplete: " + section.incompleteReason());
         } else if (section.pct() > o.tauPct()) {
-            out = out.withWarning(String.format(Locale.ROOT, "%.4f %% of reads observed unpredictable data, more than "
-                    + "τ = %s %%", section.pct(), o.tauPct()));
+            out = out.withWarning(String.format(
+                    Locale.ROOT,
+                    "%.4f %% of reads observed unpredictable data, more than " + "τ = %s %%",
+                    section.pct(),
+                    o.tauPct()));
         }
         if (!o.keepLogs() && artifacts != null && section.verdictComplete()) {
             // logs that could not be checked completely are evidence of what went wrong: kept
@@ -75,25 +83,40 @@ public final class RunValidation {
     }
 
     private static Unpredictable withFiles(Unpredictable u, List<Unpredictable.FileProblem> files) {
-        return new Unpredictable(u.readsChecked(), u.unpredictableReads(), u.pct(), u.tauPct(), u.meetsTau(),
-                u.readsSkipped(), u.actions(), u.freshness(), u.samples(), u.validation(), u.mergedFromWorkers(),
-                u.complete(), u.incompleteReason(), u.readsUnchecked(), files);
+        return new Unpredictable(
+                u.readsChecked(),
+                u.unpredictableReads(),
+                u.pct(),
+                u.tauPct(),
+                u.meetsTau(),
+                u.readsSkipped(),
+                u.actions(),
+                u.freshness(),
+                u.samples(),
+                u.validation(),
+                u.mergedFromWorkers(),
+                u.complete(),
+                u.incompleteReason(),
+                u.readsUnchecked(),
+                files);
     }
 
     public static ValidationResult validate(RunArtifacts artifacts, GraphState state, ValidationOptions o) {
         int members = state.graph().members();
         long resources = state.graph().totalResources();
-        return Validator.builder((kind, item) -> switch (kind) {
-                    case LogWriter.FRIENDS -> state.friendCount(member(item, members, kind));
-                    case LogWriter.PENDING -> state.pendingCount(member(item, members, kind));
-                    case LogWriter.COMMENTS -> {
-                        if (item < 0 || item >= resources) {
-                            throw notInGraph(kind, item);
-                        }
-                        yield state.commentCount(item);
-                    }
-                    default -> throw notInGraph(kind, item);
-                }, ValueMode.FINAL)
+        return Validator.builder(
+                        (kind, item) -> switch (kind) {
+                            case LogWriter.FRIENDS -> state.friendCount(member(item, members, kind));
+                            case LogWriter.PENDING -> state.pendingCount(member(item, members, kind));
+                            case LogWriter.COMMENTS -> {
+                                if (item < 0 || item >= resources) {
+                                    throw notInGraph(kind, item);
+                                }
+                                yield state.commentCount(item);
+                            }
+                            default -> throw notInGraph(kind, item);
+                        },
+                        ValueMode.FINAL)
                 .threads(o.threads())
                 .memoryLimitBytes(o.memoryBytes())
                 .freshnessBuckets(o.buckets())
@@ -108,25 +131,32 @@ public final class RunValidation {
      * was killed before its end): an incomplete result naming every problem.
      */
     public static ValidationResult inspectWithoutState(RunArtifacts artifacts, ValidationOptions o) {
-        return Validator.builder((kind, item) -> {
-                    throw new IllegalStateException("no item values without an expected state");
-                }, ValueMode.FINAL)
+        return Validator.builder(
+                        (kind, item) -> {
+                            throw new IllegalStateException("no item values without an expected state");
+                        },
+                        ValueMode.FINAL)
                 .threads(o.threads())
                 .build()
-                .inspect(artifacts.logs(), "there is no expected state beside the logs (" + artifacts.dir()
-                        .resolve("expected.state") + "): the run ended before BG saved it, so the items' values "
-                        + "are unknown");
+                .inspect(
+                        artifacts.logs(),
+                        "there is no expected state beside the logs ("
+                                + artifacts.dir().resolve("expected.state")
+                                + "): the run ended before BG saved it, so the items' values "
+                                + "are unknown");
     }
 
     /**
      * What the logs of a run hold when its reads cannot be checked because a piece of its evidence ({@code file}) is
      * not the run's own or cannot be read ({@link RunBinding}): an incomplete result that says so first.
      */
-    public static ValidationResult inspectUnbound(RunArtifacts artifacts, ValidationOptions o, String file,
-                                                  String why) {
-        return Validator.builder((kind, item) -> {
-                    throw new IllegalStateException("no item values without the run's expected state");
-                }, ValueMode.FINAL)
+    public static ValidationResult inspectUnbound(
+            RunArtifacts artifacts, ValidationOptions o, String file, String why) {
+        return Validator.builder(
+                        (kind, item) -> {
+                            throw new IllegalStateException("no item values without the run's expected state");
+                        },
+                        ValueMode.FINAL)
                 .threads(o.threads())
                 .build()
                 .inspect(artifacts.logs(), file, why);
@@ -152,24 +182,50 @@ public final class RunValidation {
         }
         List<Unpredictable.Bucket> fresh = new ArrayList<>();
         for (FreshnessBucket b : v.freshness()) {
-            fresh.add(new Unpredictable.Bucket(b.fromMs(), b.toMs(), b.reads(), b.valid(),
-                    Double.isNaN(b.p()) ? null : b.p(), Double.isNaN(b.cumulativeP()) ? null : b.cumulativeP()));
+            fresh.add(new Unpredictable.Bucket(
+                    b.fromMs(),
+                    b.toMs(),
+                    b.reads(),
+                    b.valid(),
+                    Double.isNaN(b.p()) ? null : b.p(),
+                    Double.isNaN(b.cumulativeP()) ? null : b.cumulativeP()));
         }
         List<Unpredictable.Sample> samples = new ArrayList<>();
         for (UnpredictableRead r : v.samples()) {
-            samples.add(new Unpredictable.Sample(r.actionName(), kindName(r.kind()) + " " + r.item(), r.observed(),
-                    r.acceptable(), (r.endNanos() - r.startNanos()) / 1000));
+            samples.add(new Unpredictable.Sample(
+                    r.actionName(),
+                    kindName(r.kind()) + " " + r.item(),
+                    r.observed(),
+                    r.acceptable(),
+                    (r.endNanos() - r.startNanos()) / 1000));
         }
         List<Unpredictable.FileProblem> files = new ArrayList<>();
         for (LogProblem p : v.problems()) {
             files.add(new Unpredictable.FileProblem(p.file(), p.offset() < 0 ? null : p.offset(), p.problem()));
         }
-        return new Unpredictable(v.readsChecked(), v.unpredictableReads(), v.pct(), tauPct,
-                v.complete() && v.pct() <= tauPct, v.readsSkipped(), per,
-                new Unpredictable.Freshness(v.freshnessHorizonMs(), v.freshnessReads(), fresh), samples,
-                new Unpredictable.Stats(v.recordsRead(), v.seconds(), v.recordsPerSecond(), v.threads(),
-                        v.partitions(), v.spillBytes(), v.warnings()), null, v.complete(), v.incompleteReason(),
-                v.readsUnchecked(), files);
+        return new Unpredictable(
+                v.readsChecked(),
+                v.unpredictableReads(),
+                v.pct(),
+                tauPct,
+                v.complete() && v.pct() <= tauPct,
+                v.readsSkipped(),
+                per,
+                new Unpredictable.Freshness(v.freshnessHorizonMs(), v.freshnessReads(), fresh),
+                samples,
+                new Unpredictable.Stats(
+                        v.recordsRead(),
+                        v.seconds(),
+                        v.recordsPerSecond(),
+                        v.threads(),
+                        v.partitions(),
+                        v.spillBytes(),
+                        v.warnings()),
+                null,
+                v.complete(),
+                v.incompleteReason(),
+                v.readsUnchecked(),
+                files);
     }
 
     static String kindName(byte kind) {
@@ -193,35 +249,64 @@ public final class RunValidation {
             int shown = 0;
             for (Unpredictable.FileProblem f : u.files()) {
                 if (shown++ == 10) {
-                    sb.append(String.format(Locale.ROOT, "  … and %d more problems (the result's unpredictable.files "
-                            + "lists them all)%n", u.files().size() - 10));
+                    sb.append(String.format(
+                            Locale.ROOT,
+                            "  … and %d more problems (the result's unpredictable.files " + "lists them all)%n",
+                            u.files().size() - 10));
                     break;
                 }
                 sb.append("  ").append(f).append(System.lineSeparator());
             }
             if (u.readsChecked() == 0) {
-                sb.append(String.format(Locale.ROOT, "Unpredictable reads: none checked (%,d reads could not be); "
-                        + "τ = %s %%: NOT met (validation incomplete)%n", u.readsUnchecked(), u.tauPct()));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "Unpredictable reads: none checked (%,d reads could not be); "
+                                + "τ = %s %%: NOT met (validation incomplete)%n",
+                        u.readsUnchecked(),
+                        u.tauPct()));
             } else {
-                sb.append(String.format(Locale.ROOT, "Unpredictable reads: %,d of the %,d reads that could be checked "
-                        + "(%.4f %%; %,d could not be), τ = %s %%: NOT met (validation incomplete)%n",
-                        u.unpredictableReads(), u.readsChecked(), u.pct(), u.readsUnchecked(), u.tauPct()));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "Unpredictable reads: %,d of the %,d reads that could be checked "
+                                + "(%.4f %%; %,d could not be), τ = %s %%: NOT met (validation incomplete)%n",
+                        u.unpredictableReads(),
+                        u.readsChecked(),
+                        u.pct(),
+                        u.readsUnchecked(),
+                        u.tauPct()));
             }
         } else {
-            sb.append(String.format(Locale.ROOT, "Unpredictable reads: %,d of %,d checked (%.4f %%), τ = %s %%: %s%n",
-                    u.unpredictableReads(), u.readsChecked(), u.pct(), u.tauPct(), u.meetsTau() ? "met" : "NOT met"));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "Unpredictable reads: %,d of %,d checked (%.4f %%), τ = %s %%: %s%n",
+                    u.unpredictableReads(),
+                    u.readsChecked(),
+                    u.pct(),
+                    u.tauPct(),
+                    u.meetsTau() ? "met" : "NOT met"));
         }
-        u.actions().forEach((a, x) -> sb.append(String.format(Locale.ROOT,
-                "  %-4s %,12d reads %,10d unpredictable (%.4f %%)%n", a, x.readsChecked(), x.unpredictableReads(),
-                x.pct())));
+        u.actions()
+                .forEach((a, x) -> sb.append(String.format(
+                        Locale.ROOT,
+                        "  %-4s %,12d reads %,10d unpredictable (%.4f %%)%n",
+                        a,
+                        x.readsChecked(),
+                        x.unpredictableReads(),
+                        x.pct())));
         Unpredictable.Freshness f = u.freshness();
         if (!f.buckets().isEmpty() && u.unpredictableReads() > 0) {
             sb.append(String.format(Locale.ROOT, "Freshness confidence (%,d reads after a write):%n", f.reads()));
-            sb.append(String.format(Locale.ROOT, "  %22s %12s %10s %10s%n", "time after the write", "reads", "fresh %",
-                    "p(≤ t) %"));
+            sb.append(String.format(
+                    Locale.ROOT, "  %22s %12s %10s %10s%n", "time after the write", "reads", "fresh %", "p(≤ t) %"));
             for (Unpredictable.Bucket b : f.buckets()) {
-                sb.append(String.format(Locale.ROOT, "  %9.0f – %7.0f ms %12d %10s %10s%n", b.fromMs(), b.toMs(),
-                        b.reads(), pct(b.p()), pct(b.pAtMost())));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "  %9.0f – %7.0f ms %12d %10s %10s%n",
+                        b.fromMs(),
+                        b.toMs(),
+                        b.reads(),
+                        pct(b.p()),
+                        pct(b.pAtMost())));
             }
             // How long after a write stale reads were still issued: from the end of the last bucket with a stale read
             // on, every read saw the latest value (e.g. a replica's apply delay).
@@ -236,14 +321,22 @@ public final class RunValidation {
                 }
             }
             if (staleUntil >= 0 && after > 0) {
-                sb.append(String.format(Locale.ROOT, "  stale reads came up to %.0f ms after the write; all %,d reads "
-                        + "after that were fresh%n", staleUntil, after));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "  stale reads came up to %.0f ms after the write; all %,d reads " + "after that were fresh%n",
+                        staleUntil,
+                        after));
             }
         }
         if (!u.samples().isEmpty()) {
             Unpredictable.Sample s = u.samples().get(0);
-            sb.append(String.format(Locale.ROOT, "  e.g. %s of %s observed %s, acceptable %s%n", s.action(), s.item(),
-                    s.observed(), s.acceptable()));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  e.g. %s of %s observed %s, acceptable %s%n",
+                    s.action(),
+                    s.item(),
+                    s.observed(),
+                    s.acceptable()));
         }
         return sb.toString();
     }

@@ -76,8 +76,8 @@ public final class StateFiles {
         Path file = fileFor(token);
         Files.createDirectories(dir);
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel ch = FileChannel.open(
+                tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             OutputStream raw = Channels.newOutputStream(ch);
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(raw));
             state.writeTo(out);

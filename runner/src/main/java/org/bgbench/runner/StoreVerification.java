@@ -19,15 +19,14 @@ import org.bgbench.store.conformance.StateComparison;
  * does.
  */
 public final class StoreVerification {
-    private StoreVerification() {
-    }
+    private StoreVerification() {}
 
     /**
      * What {@code bg verify} found: the store's differences from the state BG would use, the store's mark, what was
      * compared, and why that is not a state BG could run from (null when it is).
      */
-    public record Verification(int members, int touched, List<String> differences, String mark, String comparedWith,
-                               String problem) {
+    public record Verification(
+            int members, int touched, List<String> differences, String mark, String comparedWith, String problem) {
         public boolean clean() {
             return differences.isEmpty() && problem == null;
         }
@@ -54,10 +53,16 @@ public final class StoreVerification {
                 s.state = new GraphState(graph);
                 s.token = null;
             }
-            String against = s.token == null ? "the generated graph"
+            String against = s.token == null
+                    ? "the generated graph"
                     : "the state saved in " + states.fileFor(s.token).toAbsolutePath();
-            return new Verification(graph.members(), s.state.touchedMembers(),
-                    StateComparison.differences(store, s.state, limit), mark, against, problem);
+            return new Verification(
+                    graph.members(),
+                    s.state.touchedMembers(),
+                    StateComparison.differences(store, s.state, limit),
+                    mark,
+                    against,
+                    problem);
         }
     }
 
@@ -74,8 +79,13 @@ public final class StoreVerification {
      * whole store back. When it agrees the store gets the loaded mark and the stale state file is deleted; otherwise
      * the mark stays {@code running:} (runs refuse the store) and {@link Repair#remaining()} says what is left.
      */
-    public static Repair repair(StoreProvider provider, StoreSettings settings, SocialGraph graph, int threads,
-                                int limit, PrintWriter err) {
+    public static Repair repair(
+            StoreProvider provider,
+            StoreSettings settings,
+            SocialGraph graph,
+            int threads,
+            int limit,
+            PrintWriter err) {
         StateFiles states = StateFiles.defaultLocation();
         try (DataStore store = provider.open(settings)) {
             if (store.loadedGraph().filter(graph.spec().fingerprint()::equals).isEmpty()) {
@@ -97,7 +107,8 @@ public final class StoreVerification {
             StoreRepair.Report r = StoreRepair.toGenerated(store, graph, Math.max(1, threads), null);
             List<String> remaining = StateComparison.differences(store, new GraphState(graph), limit);
             if (remaining.isEmpty() && r.refused().isEmpty()) {
-                store.writeStateMark(StateMark.loaded(graph.spec().fingerprint()).text());
+                store.writeStateMark(
+                        StateMark.loaded(graph.spec().fingerprint()).text());
                 LocalStore.deleteStale(states, old, err);
             }
             return new Repair(before, store.stateMark().orElse("(none)"), r, remaining);

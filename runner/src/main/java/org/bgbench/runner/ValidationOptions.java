@@ -35,6 +35,7 @@ public record ValidationOptions(long memoryBytes, int threads, int buckets, doub
         } catch (NumberFormatException e) {
             // fall through
         }
-        throw new InvalidParameterException(key, "expected a size of at least 1m such as 512m or 2g, got '" + text + "'");
+        throw new InvalidParameterException(
+                key, "expected a size of at least 1m such as 512m or 2g, got '" + text + "'");
     }
 }

@@ -33,9 +33,18 @@ import org.junit.jupiter.api.io.TempDir;
  * calls, sessions have none, and {@code cpu.bg_outside_us_per_action} is what is left of {@code bg_us_per_action}.
  */
 class BgCpuPerActionRunTest {
-    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder()
+            .members(400)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(4)
+            .seed(3)
+            .build());
 
     @TempDir
     Path dir;
@@ -43,17 +52,23 @@ class BgCpuPerActionRunTest {
     @Test
     void aRunOnPlatformThreadsReportsBgsCpuPerActionInItsResult() throws Exception {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        Assumptions.assumeTrue(threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled(),
+        Assumptions.assumeTrue(
+                threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled(),
                 "this JVM has no thread CPU clock");
         Path out = dir.resolve("cpu.json");
         try (DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "bg-cpu")))) {
             StoreConformanceSuite.load(store, GRAPH, 2);
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
             // 40,000 requests after 1,000 of warm-up: the high mix's rarest actions (2 %) run ~800 times each.
-            ExperimentSpec spec = ExperimentSpec.of(ws, null, 40_000L, "1000", EmulatorConfig.ThreadKind.PLATFORM,
-                    null, null).withThreads(2);
-            Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
-                    new GraphState(GRAPH), ws, spec, new Experiment.Output(out, null)));
+            ExperimentSpec spec = ExperimentSpec.of(
+                            ws, null, 40_000L, "1000", EmulatorConfig.ThreadKind.PLATFORM, null, null)
+                    .withThreads(2);
+            Experiment.run(new Experiment.Setup(
+                    new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH),
+                    ws,
+                    spec,
+                    new Experiment.Output(out, null)));
         }
         RunResult r = ResultJson.read(out);
         assertThat(r.total().count()).isPositive();
@@ -69,9 +84,14 @@ class BgCpuPerActionRunTest {
                 continue;
             }
             ran++;
-            assertThat(calls).as("%s ran often enough to be sampled surely", e.getKey()).isGreaterThanOrEqualTo(200);
+            assertThat(calls)
+                    .as("%s ran often enough to be sampled surely", e.getKey())
+                    .isGreaterThanOrEqualTo(200);
             assertThat(k.bgCpuSamples()).as(e.getKey()).isPositive().isLessThanOrEqualTo(calls);
-            assertThat(k.bgCpuUs()).as("%s µs of BG CPU per call", e.getKey()).isNotNull().isGreaterThan(0.0)
+            assertThat(k.bgCpuUs())
+                    .as("%s µs of BG CPU per call", e.getKey())
+                    .isNotNull()
+                    .isGreaterThan(0.0)
                     .isLessThan(100_000.0);
             weighted += k.bgCpuUs() * k.count();
             counted += k.count();
@@ -82,12 +102,15 @@ class BgCpuPerActionRunTest {
             assertThat(s.bgCpuUs()).isNull();
         });
         assertThat(r.total().bgCpuSamples())
-                .isEqualTo(r.actions().values().stream().mapToLong(KindResult::bgCpuSamples).sum());
+                .isEqualTo(r.actions().values().stream()
+                        .mapToLong(KindResult::bgCpuSamples)
+                        .sum());
         assertThat(r.total().bgCpuUs()).isNotNull().isPositive();
 
         CpuResult cpu = r.cpu();
         assertThat(cpu.bgUsPerAction()).isNotNull();
-        assertThat(cpu.bgOutsideUsPerAction()).isNotNull()
+        assertThat(cpu.bgOutsideUsPerAction())
+                .isNotNull()
                 .isCloseTo(cpu.bgUsPerAction() - weighted / counted, within(1e-6));
 
         JsonNode json = new ObjectMapper().readTree(out.toFile());

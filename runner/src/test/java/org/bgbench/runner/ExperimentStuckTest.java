@@ -46,24 +46,33 @@ import org.junit.jupiter.api.io.TempDir;
  * seconds are refused, which makes the run incomplete in the same way, whatever the store.
  */
 class ExperimentStuckTest {
-    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder()
+            .members(400)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(4)
+            .seed(3)
+            .build());
 
     @TempDir
     Path dir;
 
     /** The memory store whose session calls block from {@code frozen} on until {@code thawed}. */
     private static DataStore freezing(DataStore memory, AtomicBoolean frozen, CountDownLatch thawed) {
-        return (DataStore) Proxy.newProxyInstance(DataStore.class.getClassLoader(), new Class<?>[] {DataStore.class},
-                (proxy, method, args) -> {
+        return (DataStore) Proxy.newProxyInstance(
+                DataStore.class.getClassLoader(), new Class<?>[] {DataStore.class}, (proxy, method, args) -> {
                     Object r = invoke(memory, method, args);
                     if (!method.getName().equals("openSession")) {
                         return r;
                     }
                     StoreSession s = (StoreSession) r;
-                    return Proxy.newProxyInstance(StoreSession.class.getClassLoader(),
-                            new Class<?>[] {StoreSession.class}, (p, m, a) -> {
+                    return Proxy.newProxyInstance(
+                            StoreSession.class.getClassLoader(), new Class<?>[] {StoreSession.class}, (p, m, a) -> {
                                 if (!m.getName().equals("close") && frozen.get()) {
                                     thawed.await();
                                 }
@@ -78,25 +87,23 @@ class ExperimentStuckTest {
      */
     private static DataStore failing(DataStore memory) {
         long[] first = {0};
-        return (DataStore) Proxy.newProxyInstance(DataStore.class.getClassLoader(), new Class<?>[] {DataStore.class},
-                (proxy, method, args) -> {
+        return (DataStore) Proxy.newProxyInstance(
+                DataStore.class.getClassLoader(), new Class<?>[] {DataStore.class}, (proxy, method, args) -> {
                     Object r = invoke(memory, method, args);
                     if (!method.getName().equals("openSession")) {
                         return r;
                     }
                     StoreSession s = (StoreSession) r;
-                    return Proxy.newProxyInstance(StoreSession.class.getClassLoader(),
-                            new Class<?>[] {StoreSession.class}, (p, m, a) -> {
+                    return Proxy.newProxyInstance(
+                            StoreSession.class.getClassLoader(), new Class<?>[] {StoreSession.class}, (p, m, a) -> {
                                 long now = System.nanoTime();
                                 synchronized (first) {
                                     first[0] = first[0] == 0 ? now : first[0];
                                 }
                                 long since = now - first[0];
-                                if (!m.getName().equals("close") && since > 1_500_000_000L
-                                        && since < 3_800_000_000L) {
+                                if (!m.getName().equals("close") && since > 1_500_000_000L && since < 3_800_000_000L) {
                                     Thread.sleep(50);
-                                    throw new StoreException("cannot reach the store: connection "
-                                            + "refused.");
+                                    throw new StoreException("cannot reach the store: connection " + "refused.");
                                 }
                                 return invoke(s, m, a);
                             });
@@ -120,8 +127,14 @@ class ExperimentStuckTest {
             StoreConformanceSuite.load(memory, GRAPH, 2);
             DataStore store = freezing(memory, frozen, thawed);
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-            ExperimentSpec spec = ExperimentSpec.timed(ws, threads, Duration.ofSeconds(4), Duration.ZERO,
-                    EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
+            ExperimentSpec spec = ExperimentSpec.timed(
+                    ws,
+                    threads,
+                    Duration.ofSeconds(4),
+                    Duration.ZERO,
+                    EmulatorConfig.ThreadKind.PLATFORM,
+                    Duration.ofMillis(100),
+                    null);
             Path out = dir.resolve("stuck.json");
             StringWriter progress = new StringWriter();
             Thread.ofPlatform().start(() -> {
@@ -135,27 +148,38 @@ class ExperimentStuckTest {
             long t0 = System.nanoTime();
             Experiment.Outcome o;
             try {
-                o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
-                        new GraphState(GRAPH), ws, spec, new Experiment.Output(out, new PrintWriter(progress, true))));
+                o = Experiment.run(new Experiment.Setup(
+                        new Experiment.Subject(store, "memory", Map.of()),
+                        new GraphState(GRAPH),
+                        ws,
+                        spec,
+                        new Experiment.Output(out, new PrintWriter(progress, true))));
             } finally {
                 thawed.countDown();
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
-            assertThat(seconds).as("duration 4 s + grace 5 s, then the threads are abandoned").isLessThan(4 + 5 + 3);
+            assertThat(seconds)
+                    .as("duration 4 s + grace 5 s, then the threads are abandoned")
+                    .isLessThan(4 + 5 + 3);
 
             RunResult r = o.result();
             assertThat(r.durationS()).as("the measured period ended on time").isBetween(3.8, 5.0);
             assertThat(r.total().stuck()).isEqualTo(threads);
-            assertThat(r.actions().values().stream().mapToLong(KindResult::stuck).sum()).isEqualTo(threads);
+            assertThat(r.actions().values().stream()
+                            .mapToLong(KindResult::stuck)
+                            .sum())
+                    .isEqualTo(threads);
             assertThat(r.total().maxMs()).as("they had waited since the freeze").isBetween(3_000.0, 4_500.0);
-            assertThat(r.total().withinBetaCount()).isLessThanOrEqualTo(r.total().count());
+            assertThat(r.total().withinBetaCount())
+                    .isLessThanOrEqualTo(r.total().count());
             assertThat(o.run().stuckThreads()).isEqualTo(threads);
             @SuppressWarnings("unchecked")
             List<Integer> stalled = (List<Integer>) r.config().get(Stalls.STALLED_SECONDS);
             assertThat(stalled).contains(2, 3).allMatch(s -> s >= 2);
             assertThat(r.config()).containsEntry("completed", false);
-            assertThat(r.incompleteReason()).startsWith("The store stopped answering: 4 actions were still waiting "
-                    + "when the run ended, the longest for ")
+            assertThat(r.incompleteReason())
+                    .startsWith("The store stopped answering: 4 actions were still waiting "
+                            + "when the run ended, the longest for ")
                     .contains("; seconds 2–")
                     .contains("4 threads were still inside the store 5 s after the run ended and were abandoned")
                     .endsWith("The run does not meet the SLA.");
@@ -168,8 +192,7 @@ class ExperimentStuckTest {
             // The interval log's last interval holds the stuck actions, so its totals are still the result's.
             Path hlog = RunArtifacts.hlogFor(out);
             IntervalLogRunTest.assertAddsUp(hlog, onDisk);
-            assertThat(Files.readString(hlog))
-                    .contains("#" + IntervalLog.REST_COMMENT);
+            assertThat(Files.readString(hlog)).contains("#" + IntervalLog.REST_COMMENT);
         }
     }
 
@@ -179,12 +202,21 @@ class ExperimentStuckTest {
             StoreConformanceSuite.load(memory, GRAPH, 2);
             DataStore store = failing(memory);
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-            ExperimentSpec spec = ExperimentSpec.timed(ws, 4, Duration.ofSeconds(5), Duration.ZERO,
-                    EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
+            ExperimentSpec spec = ExperimentSpec.timed(
+                    ws,
+                    4,
+                    Duration.ofSeconds(5),
+                    Duration.ZERO,
+                    EmulatorConfig.ThreadKind.PLATFORM,
+                    Duration.ofMillis(100),
+                    null);
             Path out = dir.resolve("down.json");
             StringWriter progress = new StringWriter();
             Experiment.Outcome o = Experiment.run(new Experiment.Setup(
-                    new Experiment.Subject(store, "memory", Map.of()), new GraphState(GRAPH), ws, spec,
+                    new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH),
+                    ws,
+                    spec,
                     new Experiment.Output(out, new PrintWriter(progress, true))));
 
             RunResult r = ResultJson.read(out);
@@ -194,8 +226,10 @@ class ExperimentStuckTest {
             assertThat(refused).as("down from 1.5 s to 3.8 s").isNotEmpty().allMatch(s -> s >= 2 && s <= 5);
             assertThat(r.config()).containsEntry("completed", false);
             assertThat((List<?>) r.config().get(Stalls.STALLED_SECONDS)).isEmpty();
-            assertThat(r.incompleteReason()).matches("The store refused every call (from second \\d to \\d|in "
-                    + "second \\d): cannot reach the store: connection refused\\. The run does not meet the SLA\\.");
+            assertThat(r.incompleteReason())
+                    .matches(
+                            "The store refused every call (from second \\d to \\d|in "
+                                    + "second \\d): cannot reach the store: connection refused\\. The run does not meet the SLA\\.");
             for (SeriesPoint p : r.series()) {
                 if (refused.contains(p.second())) {
                     assertThat(p.actions()).isZero();
@@ -205,9 +239,10 @@ class ExperimentStuckTest {
             int lastRefused = refused.get(refused.size() - 1);
             assertThat(r.series()).as("it answered again").anyMatch(p -> p.second() > lastRefused && p.actions() > 0);
             assertThat(SummaryPrinter.summary(r)).contains("Incomplete  The store refused every call");
-            assertThat(RatingRunner.measurement(r).succeeds(
-                    new Sla(0, Duration.ofSeconds(10), 100, Duration.ofMinutes(1), 100)))
-                    .as("fails even an SLA that allows every error").isFalse();
+            assertThat(RatingRunner.measurement(r)
+                            .succeeds(new Sla(0, Duration.ofSeconds(10), 100, Duration.ofMinutes(1), 100)))
+                    .as("fails even an SLA that allows every error")
+                    .isFalse();
         }
     }
 }

@@ -20,20 +20,48 @@ class GraphJsonTest {
     @TempDir
     Path dir;
 
-    private static final GraphSpec SPEC = GraphSpec.builder().members(200).memberIdOffset(7).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(16)
-            .profileImageBytes(64).attributeCount(4).attributeLength(6).commentLength(20).fragments(2).seed(3)
-            .feed(new FeedSpec(10, 3, 0, 2)).build();
+    private static final GraphSpec SPEC = GraphSpec.builder()
+            .members(200)
+            .memberIdOffset(7)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.7)
+            .images(true)
+            .thumbnailBytes(16)
+            .profileImageBytes(64)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(2)
+            .seed(3)
+            .feed(new FeedSpec(10, 3, 0, 2))
+            .build();
 
     @Test
     void theGraphIsWrittenWithTheFlatKeysInTheirOrder() throws Exception {
         ExpectedStateFile.save(dir, new GraphState(new SocialGraph(SPEC)), "run-1");
-        JsonNode graph = new ObjectMapper().readTree(dir.resolve(ExpectedStateFile.GRAPH).toFile());
+        JsonNode graph =
+                new ObjectMapper().readTree(dir.resolve(ExpectedStateFile.GRAPH).toFile());
         List<String> keys = new ArrayList<>();
         graph.fieldNames().forEachRemaining(keys::add);
-        assertThat(keys).containsExactly("members", "memberIdOffset", "friendsPerMember", "resourcesPerMember",
-                "commentsPerResource", "confirmedFraction", "images", "thumbnailBytes", "profileImageBytes",
-                "attributeCount", "attributeLength", "commentLength", "fragments", "seed", "feed");
+        assertThat(keys)
+                .containsExactly(
+                        "members",
+                        "memberIdOffset",
+                        "friendsPerMember",
+                        "resourcesPerMember",
+                        "commentsPerResource",
+                        "confirmedFraction",
+                        "images",
+                        "thumbnailBytes",
+                        "profileImageBytes",
+                        "attributeCount",
+                        "attributeLength",
+                        "commentLength",
+                        "fragments",
+                        "seed",
+                        "feed");
         assertThat(graph.path("memberIdOffset").asInt()).isEqualTo(7);
         assertThat(graph.path("feed").path("pages").asInt()).isEqualTo(10);
         assertThat(ExpectedStateFile.load(dir, null).state().graph().spec()).isEqualTo(SPEC);

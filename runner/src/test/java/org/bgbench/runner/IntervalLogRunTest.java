@@ -36,9 +36,18 @@ import org.junit.jupiter.api.io.TempDir;
  * running the same result name again moves it aside with the earlier result.
  */
 class IntervalLogRunTest {
-    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder()
+            .members(400)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(4)
+            .seed(3)
+            .build());
 
     @TempDir
     Path dir;
@@ -65,10 +74,13 @@ class IntervalLogRunTest {
         Map<String, Long> totals = hlogTotals(hlog, null);
         Map<String, KindResult> kinds = new LinkedHashMap<>(result.actions());
         kinds.putAll(result.sessions());
-        kinds.forEach((code, k) -> assertThat(totals.getOrDefault(code, 0L)).as(code + " in " + hlog)
+        kinds.forEach((code, k) -> assertThat(totals.getOrDefault(code, 0L))
+                .as(code + " in " + hlog)
                 .isEqualTo(k.count() + k.stuck()));
-        assertThat(kinds.keySet()).containsAll(totals.keySet().stream().filter(t -> !t.isEmpty()).toList());
-        assertThat(totals.getOrDefault("", 0L)).as("untagged: all actions")
+        assertThat(kinds.keySet())
+                .containsAll(totals.keySet().stream().filter(t -> !t.isEmpty()).toList());
+        assertThat(totals.getOrDefault("", 0L))
+                .as("untagged: all actions")
                 .isEqualTo(result.total().count() + result.total().stuck());
     }
 
@@ -79,10 +91,20 @@ class IntervalLogRunTest {
         try (DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "hlog")))) {
             StoreConformanceSuite.load(store, GRAPH, 2);
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-            ExperimentSpec spec = ExperimentSpec.timed(ws, 2, Duration.ofSeconds(2), Duration.ofSeconds(1),
-                    EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
-            o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
-                    new GraphState(GRAPH), ws, spec, new Experiment.Output(out, null)));
+            ExperimentSpec spec = ExperimentSpec.timed(
+                    ws,
+                    2,
+                    Duration.ofSeconds(2),
+                    Duration.ofSeconds(1),
+                    EmulatorConfig.ThreadKind.PLATFORM,
+                    Duration.ofMillis(100),
+                    null);
+            o = Experiment.run(new Experiment.Setup(
+                    new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH),
+                    ws,
+                    spec,
+                    new Experiment.Output(out, null)));
         }
         Path hlog = dir.resolve("logged.hlog");
         assertThat(RunArtifacts.hlogFor(out)).isEqualTo(hlog);
@@ -94,11 +116,14 @@ class IntervalLogRunTest {
 
         Map<String, Integer> intervals = new LinkedHashMap<>();
         Map<String, Long> totals = hlogTotals(hlog, intervals);
-        assertThat(intervals.get("")).as("one per measured second, warm-up excluded").isEqualTo(onDisk.series().size());
+        assertThat(intervals.get(""))
+                .as("one per measured second, warm-up excluded")
+                .isEqualTo(onDisk.series().size());
         assertThat(Files.readString(hlog)).as("nothing was stuck").doesNotContain(IntervalLog.REST_COMMENT);
         String busiest = onDisk.actions().entrySet().stream()
                 .max(Map.Entry.comparingByValue(Comparator.comparingLong(KindResult::count)))
-                .orElseThrow().getKey();
+                .orElseThrow()
+                .getKey();
         assertThat(totals.get(busiest)).isEqualTo(onDisk.actions().get(busiest).count());
 
         // HdrHistogram's processor: one tag's percentiles per interval and overall. A tag has no histogram in an
@@ -107,8 +132,11 @@ class IntervalLogRunTest {
         new HistogramLogProcessor(new String[] {"-i", hlog.toString(), "-o", printed.toString(), "-tag", busiest})
                 .run();
         List<String> lines = Files.readAllLines(printed);
-        assertThat(lines.stream().filter(l -> l.matches("\\s*\\d+\\.\\d+: I:\\d+.*")).count())
-                .as(String.join("\n", lines)).isEqualTo((long) intervals.get(busiest));
+        assertThat(lines.stream()
+                        .filter(l -> l.matches("\\s*\\d+\\.\\d+: I:\\d+.*"))
+                        .count())
+                .as(String.join("\n", lines))
+                .isEqualTo((long) intervals.get(busiest));
         assertThat(Files.readString(printed.resolveSibling(busiest + ".txt.hgrm")))
                 .containsPattern("Total count\\s+=\\s+" + totals.get(busiest) + "\\]");
     }

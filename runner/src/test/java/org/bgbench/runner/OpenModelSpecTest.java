@@ -20,17 +20,20 @@ class OpenModelSpecTest {
     @Test
     void badBoundsNameTheirOption() {
         assertThatThrownBy(() -> new OpenModel("100", null, Duration.ZERO, 5))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("--max-lag");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("--max-lag");
         assertThatThrownBy(() -> new OpenModel("100", null, Duration.ofSeconds(1), 100))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("--max-late-pct");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("--max-late-pct");
         assertThatThrownBy(() -> new OpenModel("100", "bursty", Duration.ofSeconds(1), 5))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("--arrival-process");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("--arrival-process");
     }
 
     @Test
     void aScheduleWithALengthSetsTheMeasuredPeriodAndAWorkersShareKeepsThePhases() {
-        ExperimentSpec closed = ExperimentSpec.timed(HIGH, 8, Duration.ofSeconds(60), Duration.ofSeconds(2), null,
-                null, null);
+        ExperimentSpec closed =
+                ExperimentSpec.timed(HIGH, 8, Duration.ofSeconds(60), Duration.ofSeconds(2), null, null, null);
         ExperimentSpec open = closed.withOpen(OpenModel.of("1000:10s,ramp:3000:5s", "poisson"));
         assertThat(open.duration()).isEqualTo(Duration.ofSeconds(15));
         assertThat(open.toEmulatorConfig().open()).isTrue();
@@ -40,7 +43,8 @@ class OpenModelSpecTest {
         assertThat(closed.withOpen(OpenModel.of("500", null)).duration()).isEqualTo(Duration.ofSeconds(60));
         assertThat(closed.toEmulatorConfig().open()).isFalse();
         assertThatThrownBy(() -> ExperimentSpec.of(HIGH, null, 1000L, null, null, null, null)
-                .withOpen(OpenModel.of("500", null))).isInstanceOf(InvalidParameterException.class)
+                        .withOpen(OpenModel.of("500", null)))
+                .isInstanceOf(InvalidParameterException.class)
                 .hasMessageContaining("--operations");
     }
 }

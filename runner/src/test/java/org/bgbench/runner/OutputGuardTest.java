@@ -43,8 +43,9 @@ class OutputGuardTest {
         Path fifo = dir.resolve("pipe.json");
         Process p = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
         assertThat(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0).isTrue();
-        assertThat(refusal(fifo)).isEqualTo("--out: " + fifo + " is a device, FIFO or socket, not a regular file; "
-                + "BG moves aside or replaces only its own earlier results: give another path");
+        assertThat(refusal(fifo))
+                .isEqualTo("--out: " + fifo + " is a device, FIFO or socket, not a regular file; "
+                        + "BG moves aside or replaces only its own earlier results: give another path");
         assertThat(fifo).exists();
         assertThat(dir.resolve("pipe.1.json")).doesNotExist();
     }
@@ -52,8 +53,8 @@ class OutputGuardTest {
     @Test
     void aSymbolicLinkToADeviceIsRefusedAndNotMoved() throws Exception {
         Path link = Files.createSymbolicLink(dir.resolve("null.json"), Path.of("/dev/null"));
-        assertThat(refusal(link)).contains(link + " is a symbolic link (to /dev/null), which BG does not write "
-                + "through");
+        assertThat(refusal(link))
+                .contains(link + " is a symbolic link (to /dev/null), which BG does not write " + "through");
         assertThat(Files.isSymbolicLink(link)).isTrue();
         assertThat(dir.resolve("null.1.json")).doesNotExist();
     }
@@ -61,14 +62,14 @@ class OutputGuardTest {
     @Test
     void aRegularFileThatIsNotAResultIsRefusedAndKept() throws Exception {
         Path notes = Files.writeString(dir.resolve("notes.json"), "{\"mine\": true}");
-        assertThat(refusal(notes)).contains(notes + " exists and is not a BG result (BG recognises its own by their "
-                + "content)");
+        assertThat(refusal(notes))
+                .contains(notes + " exists and is not a BG result (BG recognises its own by their " + "content)");
         assertThat(notes).hasContent("{\"mine\": true}");
         // a result's companions count too: a folder of one's own where the run directory would be
         Path src = Files.createDirectories(dir.resolve("src"));
         Files.writeString(src.resolve("Main.java"), "class Main {}");
-        assertThat(refusal(dir.resolve("src.json"))).contains("has beside it the directory src, which holds "
-                + "Main.java, which a run does not write");
+        assertThat(refusal(dir.resolve("src.json")))
+                .contains("has beside it the directory src, which holds " + "Main.java, which a run does not write");
         assertThat(src.resolve("Main.java")).exists();
         assertThat(dir.resolve("src.1")).doesNotExist();
     }
@@ -79,8 +80,8 @@ class OutputGuardTest {
         assertThat(refusal(Path.of("/usr/r.json"))).startsWith("--out: /usr/r.json is in /usr, a system directory");
         assertThat(refusal(Path.of("/r.json"))).startsWith("--out: /r.json is in the root directory");
         Path etc = Files.createSymbolicLink(dir.resolve("etc"), Path.of("/etc"));
-        assertThat(refusal(etc.resolve("x.json"))).startsWith("--out: " + etc.resolve("x.json")
-                + " (/etc/x.json) is in /etc, a system directory");
+        assertThat(refusal(etc.resolve("x.json")))
+                .startsWith("--out: " + etc.resolve("x.json") + " (/etc/x.json) is in /etc, a system directory");
         assertThatThrownBy(() -> OutputGuard.directory("--out", Path.of("/var/lib/bg")))
                 .hasMessageStartingWith("--out: /var/lib/bg is in /var, a system directory");
         OutputGuard.directory("--out", Path.of("/var/tmp/bg-rating"));

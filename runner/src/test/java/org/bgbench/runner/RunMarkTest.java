@@ -32,10 +32,18 @@ import org.junit.jupiter.api.io.TempDir;
  * its connection limit), or setting the run up fails (here: listing the store's server processes).
  */
 class RunMarkTest {
-    private static final SocialGraph GRAPH =
-            new SocialGraph(GraphSpec.builder().members(200).memberIdOffset(10).friendsPerMember(4)
-                    .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.9).attributeCount(3)
-                    .attributeLength(5).commentLength(10).seed(8).build());
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder()
+            .members(200)
+            .memberIdOffset(10)
+            .friendsPerMember(4)
+            .resourcesPerMember(2)
+            .commentsPerResource(1)
+            .confirmedFraction(0.9)
+            .attributeCount(3)
+            .attributeLength(5)
+            .commentLength(10)
+            .seed(8)
+            .build());
 
     @TempDir
     Path dir;
@@ -102,23 +110,38 @@ class RunMarkTest {
         System.setProperty("bg.state.dir", dir.resolve("state").toString());
         StringWriter err = new StringWriter();
         WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-        ExperimentSpec spec = ExperimentSpec.timed(ws, 2, Duration.ofSeconds(1), Duration.ZERO,
-                EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
-        try (LocalStore store = LocalStore.open(refusingSessions(), StoreSettings.of(Map.of("memory.name",
-                "run-mark")), GRAPH, LocalStore.IfMissing.LOAD, 2, 0, new PrintWriter(err, true))) {
+        ExperimentSpec spec = ExperimentSpec.timed(
+                ws,
+                2,
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                EmulatorConfig.ThreadKind.PLATFORM,
+                Duration.ofMillis(100),
+                null);
+        try (LocalStore store = LocalStore.open(
+                refusingSessions(),
+                StoreSettings.of(Map.of("memory.name", "run-mark")),
+                GRAPH,
+                LocalStore.IfMissing.LOAD,
+                2,
+                0,
+                new PrintWriter(err, true))) {
             String loaded = StateMark.loaded(GRAPH.spec().fingerprint()).text();
             assertThat(store.store().stateMark()).contains(loaded);
             full.set(true);
             Experiment.Outcome o = store.run(ws, spec, null, null);
             assertThat(o.run().completed()).isFalse();
             assertThat(o.run().abortReason()).contains("too many connections");
-            assertThat(store.store().stateMark()).as("no member acted: the mark before the run").contains(loaded);
+            assertThat(store.store().stateMark())
+                    .as("no member acted: the mark before the run")
+                    .contains(loaded);
 
             full.set(false);
             broken.set(true);
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.run(ws, spec, null, null))
                     .hasMessageContaining("cannot list the server's processes");
-            assertThat(store.store().stateMark()).as("failed before its first action: the mark before the run")
+            assertThat(store.store().stateMark())
+                    .as("failed before its first action: the mark before the run")
                     .contains(loaded);
         }
     }

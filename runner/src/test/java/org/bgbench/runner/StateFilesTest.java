@@ -17,9 +17,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A saved state cut short is refused with the file and the part of the state where it ends, not "null". */
 class StateFilesTest {
-    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(8).fragments(2).seed(5).build());
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder()
+            .members(400)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(8)
+            .fragments(2)
+            .seed(5)
+            .build());
 
     @TempDir
     Path dir;
@@ -40,7 +49,8 @@ class StateFilesTest {
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
             ch.truncate(Files.size(f) - 30);
         }
-        assertThatThrownBy(() -> files.read("t1", GRAPH)).isInstanceOf(LoadException.class)
+        assertThatThrownBy(() -> files.read("t1", GRAPH))
+                .isInstanceOf(LoadException.class)
                 .hasMessageContaining("cannot read BG's saved state " + f + " (ends inside member ")
                 .hasMessageNotContaining("null");
     }

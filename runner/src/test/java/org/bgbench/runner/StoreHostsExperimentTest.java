@@ -43,9 +43,18 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("server")
 class StoreHostsExperimentTest {
     private static final Path EXPORTER = Path.of("/usr/bin/prometheus-node-exporter");
-    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder()
+            .members(400)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(4)
+            .seed(3)
+            .build());
 
     @TempDir
     Path dir;
@@ -59,10 +68,17 @@ class StoreHostsExperimentTest {
             }
             Assumptions.abort(why);
         }
-        Process exporter = new ProcessBuilder(EXPORTER.toString(), "--web.listen-address=127.0.0.1:" + port,
-                "--collector.disable-defaults", "--collector.cpu", "--collector.meminfo", "--collector.netdev",
-                "--collector.diskstats").redirectErrorStream(true)
-                .redirectOutput(dir.resolve("exporter-" + port + ".log").toFile()).start();
+        Process exporter = new ProcessBuilder(
+                        EXPORTER.toString(),
+                        "--web.listen-address=127.0.0.1:" + port,
+                        "--collector.disable-defaults",
+                        "--collector.cpu",
+                        "--collector.meminfo",
+                        "--collector.netdev",
+                        "--collector.diskstats")
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("exporter-" + port + ".log").toFile())
+                .start();
         awaitAnswer("127.0.0.1:" + port, exporter);
         return exporter;
     }
@@ -74,8 +90,15 @@ class StoreHostsExperimentTest {
     }
 
     private static ExperimentSpec spec(WorkloadSpec ws, int seconds, String host) {
-        return ExperimentSpec.timed(ws, 2, Duration.ofSeconds(seconds), Duration.ofSeconds(1),
-                EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null).withStoreHosts(List.of(host));
+        return ExperimentSpec.timed(
+                        ws,
+                        2,
+                        Duration.ofSeconds(seconds),
+                        Duration.ofSeconds(1),
+                        EmulatorConfig.ThreadKind.PLATFORM,
+                        Duration.ofMillis(100),
+                        null)
+                .withStoreHosts(List.of(host));
     }
 
     @Test
@@ -88,8 +111,12 @@ class StoreHostsExperimentTest {
         try (DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "hosts")))) {
             StoreConformanceSuite.load(store, GRAPH, 2);
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-            Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
-                    new GraphState(GRAPH), ws, spec(ws, 3, address), new Experiment.Output(out, null),
+            Experiment.run(new Experiment.Setup(
+                    new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH),
+                    ws,
+                    spec(ws, 3, address),
+                    new Experiment.Output(out, null),
                     new Experiment.Hooks(null, seconds::add, null)));
         } finally {
             exporter.destroy();
@@ -116,7 +143,9 @@ class StoreHostsExperimentTest {
         assertThat(nodes.get(0).get("mem_total_bytes").get("max").asDouble())
                 .isEqualTo(nodes.get(1).get("mem_total_bytes").get("max").asDouble());
         // Every measured second's listeners see both nodes.
-        assertThat(seconds).filteredOn(s -> !s.warmup()).isNotEmpty()
+        assertThat(seconds)
+                .filteredOn(s -> !s.warmup())
+                .isNotEmpty()
                 .allSatisfy(s -> assertThat(s.resources().nodes()).hasSize(2));
     }
 
@@ -137,8 +166,12 @@ class StoreHostsExperimentTest {
                     exporter.destroyForcibly();
                 }
             };
-            o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
-                    new GraphState(GRAPH), ws, spec(ws, 5, address), new Experiment.Output(out, null),
+            o = Experiment.run(new Experiment.Setup(
+                    new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH),
+                    ws,
+                    spec(ws, 5, address),
+                    new Experiment.Output(out, null),
                     new Experiment.Hooks(null, killer, null)));
         } finally {
             exporter.destroyForcibly();
@@ -146,13 +179,15 @@ class StoreHostsExperimentTest {
         }
         assertThat(o.run().completed()).isTrue();
         assertThat(o.result().total().count()).isPositive();
-        assertThat(o.result().bottleneckWarnings()).anySatisfy(w -> assertThat(w)
-                .startsWith("store host " + address + ": its node exporter did not answer in "));
+        assertThat(o.result().bottleneckWarnings())
+                .anySatisfy(w ->
+                        assertThat(w).startsWith("store host " + address + ": its node exporter did not answer in "));
         JsonNode host = new ObjectMapper().readTree(out.toFile()).get("nodes").get(1);
         assertThat(host.get("name").asText()).isEqualTo(address);
         assertThat(host.get("seconds").asInt()).as("answered before it died").isGreaterThanOrEqualTo(2);
         assertThat(host.get("missing_seconds").asInt()).as("gaps after").isGreaterThanOrEqualTo(2);
-        assertThat(host.get("busy_cores").get("max").asDouble()).isBetween(0.0, (double) host.get("cpus").asInt());
+        assertThat(host.get("busy_cores").get("max").asDouble())
+                .isBetween(0.0, (double) host.get("cpus").asInt());
     }
 
     private static void awaitAnswer(String address, Process exporter) throws Exception {
@@ -160,8 +195,11 @@ class StoreHostsExperimentTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (true) {
             try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://" + address + "/metrics"))
-                        .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding());
+                HttpResponse<Void> r = http.send(
+                        HttpRequest.newBuilder(URI.create("http://" + address + "/metrics"))
+                                .timeout(Duration.ofSeconds(1))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
                 if (r.statusCode() == 200) {
                     return;
                 }

@@ -15,18 +15,22 @@ import java.util.Arrays;
 public final class Attributes {
     /** Kinds of attribute: none (or a String in {@link #text}), its own bytes, or a slice of the row's. */
     private static final byte NONE = 0;
+
     private static final byte OWN = 1;
     private static final byte ROW = 2;
 
     /** A String set or decoded; for kind ROW only a cache. */
     private final String[] text;
+
     private final byte[] kind;
     /** Kind OWN: the attribute's array and where its bytes sit in it. */
     private final byte[][] utf8;
+
     private final int[] offset;
     private final int[] length;
     /** Kind ROW: the row's array, and where attribute a sits in it: rowOffset[rowFrom + a], rowLength[rowFrom + a]. */
     private byte[] rowData;
+
     private int[] rowOffset;
     private int[] rowLength;
     private int rowFrom;
@@ -58,7 +62,7 @@ public final class Attributes {
                         s = new String(rowData, rowOffset[rowFrom + a], len, StandardCharsets.UTF_8);
                     }
                 }
-                default -> { }
+                default -> {}
             }
             if (s != null) {
                 text[a] = s;
@@ -130,7 +134,8 @@ public final class Attributes {
         switch (kind[a]) {
             case OWN -> {
                 byte[] b = utf8[a];
-                return offset[a] == 0 && length[a] == b.length ? b
+                return offset[a] == 0 && length[a] == b.length
+                        ? b
                         : Arrays.copyOfRange(b, offset[a], offset[a] + length[a]);
             }
             case ROW -> {

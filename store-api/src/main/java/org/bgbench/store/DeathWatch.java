@@ -26,8 +26,10 @@ public final class DeathWatch {
     public static DeathWatch start(String script, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("sh", "-c", WAIT + script, "bg-death-watch"));
         cmd.addAll(List.of(args));
-        return new DeathWatch(new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+        return new DeathWatch(new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start());
     }
 
     /** The script is not needed any more (BG stopped the server itself): ends the watchdog without running it. */

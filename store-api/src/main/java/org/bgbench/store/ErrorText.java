@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  */
 public final class ErrorText {
     /** A qualified exception class name ("io.netty.channel.FooException") loses its package, then its name. */
-    private static final Pattern QUALIFIED = Pattern.compile("\\b(?:[a-z][a-z0-9_]*\\.)+([A-Z][\\w$]*(?:Exception|Error))\\b");
+    private static final Pattern QUALIFIED =
+            Pattern.compile("\\b(?:[a-z][a-z0-9_]*\\.)+([A-Z][\\w$]*(?:Exception|Error))\\b");
+
     private static final Pattern THROWABLE = Pattern.compile("\\b[A-Z]\\w*(?:Exception|Error)\\b:?\\s*");
     private static final Pattern EMPTY_BRACKETS = Pattern.compile("\\s*(?:\\(\\s*\\)|\\[\\s*\\])");
     /** An ISO-8601 duration as the Cassandra driver prints one ("PT10S", "PT0.5S"). */
@@ -37,8 +39,7 @@ public final class ErrorText {
             Map.entry("SocketException", "a network error"),
             Map.entry("IOException", "an input/output error"));
 
-    private ErrorText() {
-    }
+    private ErrorText() {}
 
     /** {@code t} in words, on one line; "no message" for null. */
     public static String of(Throwable t) {
@@ -113,9 +114,13 @@ public final class ErrorText {
         if (message == null) {
             return "";
         }
-        String s = THROWABLE.matcher(QUALIFIED.matcher(message.strip()).replaceAll("$1")).replaceAll("");
+        String s = THROWABLE
+                .matcher(QUALIFIED.matcher(message.strip()).replaceAll("$1"))
+                .replaceAll("");
         s = EMPTY_BRACKETS.matcher(s).replaceAll("");
-        s = DURATION.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + " s")).strip();
+        s = DURATION.matcher(s)
+                .replaceAll(m -> Matcher.quoteReplacement(m.group(1) + " s"))
+                .strip();
         // Left with punctuation only ("", ":"), or a bare simple class name: nothing said.
         if (s.matches("[\\p{Punct}\\s]*") || s.matches("[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+")) {
             return "";
@@ -138,7 +143,9 @@ public final class ErrorText {
     /** The type's name in lower-case words ("NullPointerException": "null pointer"), the last resort. */
     private static String words(Throwable t) {
         String name = t.getClass().getSimpleName().replaceAll("(Exception|Error)$", "");
-        String spaced = name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT).strip();
+        String spaced = name.replaceAll("([a-z0-9])([A-Z])", "$1 $2")
+                .toLowerCase(java.util.Locale.ROOT)
+                .strip();
         return spaced.isEmpty() ? "an unexpected failure" : spaced;
     }
 }

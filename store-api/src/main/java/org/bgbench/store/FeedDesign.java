@@ -17,7 +17,9 @@ public record FeedDesign(Kind kind, boolean content) {
     public static final FeedDesign PULL = new FeedDesign(Kind.PULL, false);
 
     public enum Kind {
-        PULL("pull"), PUSH("push"), SORTED_PUSH("sorted-push");
+        PULL("pull"),
+        PUSH("push"),
+        SORTED_PUSH("sorted-push");
 
         private final String setting;
 
@@ -48,11 +50,15 @@ public record FeedDesign(Kind kind, boolean content) {
     /** The two settings, for a provider's {@code settings()} list. */
     public static List<StoreSetting> settings() {
         return List.of(
-                new StoreSetting(DESIGN_KEY, "pull",
+                new StoreSetting(
+                        DESIGN_KEY,
+                        "pull",
                         "feed following (dissertation 8.4.2): pull = VNF computes the feed from friends' and followed "
                                 + "pages' shares; push = SR writes a feed row per viewer, VNF reads the whole feed and "
                                 + "sorts it; sorted-push = feed rows kept in share-id order, VNF reads the top k"),
-                new StoreSetting(PUSH_KEY, "reference",
+                new StoreSetting(
+                        PUSH_KEY,
+                        "reference",
                         "push designs only: reference = feed rows point at the resource (joined at VNF); content = "
                                 + "feed rows carry the resource's type, body and doc"));
     }
@@ -68,8 +74,10 @@ public record FeedDesign(Kind kind, boolean content) {
         };
         boolean content = push.equals("content");
         if (kind == Kind.PULL && content) {
-            throw new InvalidParameterException(PUSH_KEY, "content applies to " + DESIGN_KEY
-                    + "=push or sorted-push (pull keeps no feed rows); drop it or set " + DESIGN_KEY);
+            throw new InvalidParameterException(
+                    PUSH_KEY,
+                    "content applies to " + DESIGN_KEY
+                            + "=push or sorted-push (pull keeps no feed rows); drop it or set " + DESIGN_KEY);
         }
         return new FeedDesign(kind, content);
     }

@@ -8,6 +8,7 @@ public final class FeedList extends PooledRows<FeedList.Row> {
         public long resourceId;
         /** Account id of the member or page that shared it. */
         public int sharerId;
+
         public String type;
         public String body;
         public String doc;

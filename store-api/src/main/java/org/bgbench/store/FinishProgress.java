@@ -12,5 +12,5 @@ public interface FinishProgress {
      */
     void done(double fraction, String step);
 
-    FinishProgress NONE = (fraction, step) -> { };
+    FinishProgress NONE = (fraction, step) -> {};
 }

@@ -5,5 +5,5 @@ package org.bgbench.store;
 public interface LoadProgress {
     void rows(long written);
 
-    LoadProgress NONE = n -> { };
+    LoadProgress NONE = n -> {};
 }

@@ -21,8 +21,7 @@ public final class SchedulingPolicy {
     /** The policy names by the kernel's numbers (sched.h): SCHED_OTHER is "normal". */
     private static final String[] NAMES = {"normal", "fifo", "rr", "batch", "iso", "idle", "deadline", "ext"};
 
-    private SchedulingPolicy() {
-    }
+    private SchedulingPolicy() {}
 
     /** This process's policy ({@code /proc/self/stat}), e.g. "normal" or "batch"; "unknown" off Linux. */
     public static String current() {
@@ -97,7 +96,9 @@ public final class SchedulingPolicy {
         for (long p : pids) {
             String why = chrt("--other", "--all-tasks", "--pid", "0", Long.toString(p));
             // A child that ended meanwhile has nothing left to reset.
-            if (why != null && failed == null && (p == pid || ProcessHandle.of(p).isPresent())) {
+            if (why != null
+                    && failed == null
+                    && (p == pid || ProcessHandle.of(p).isPresent())) {
                 failed = why;
             }
         }
@@ -131,8 +132,10 @@ public final class SchedulingPolicy {
 
         private static boolean probe() {
             try {
-                Process p = new ProcessBuilder("chrt", "--other", "0", "true").redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                Process p = new ProcessBuilder("chrt", "--other", "0", "true")
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
                 return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
             } catch (IOException e) {
                 return false;

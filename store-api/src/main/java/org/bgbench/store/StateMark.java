@@ -22,7 +22,9 @@ import java.util.Optional;
 public record StateMark(Kind kind, String value) {
     /** What a mark says the store holds. */
     public enum Kind {
-        LOADED("loaded"), STATE("state"), RUNNING("running");
+        LOADED("loaded"),
+        STATE("state"),
+        RUNNING("running");
 
         private final String prefix;
 

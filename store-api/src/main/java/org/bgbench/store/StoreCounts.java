@@ -19,8 +19,7 @@ public record StoreCounts(Social social, Feed feed) {
      * @param resources   resources of members
      * @param comments    comments on resources
      */
-    public record Social(long members, long friendships, long pending, long resources, long comments) {
-    }
+    public record Social(long members, long friendships, long pending, long resources, long comments) {}
 
     /**
      * The feed's totals (feed following).

@@ -26,8 +26,8 @@ public final class StoreRegistry {
     public StoreProvider get(String name) {
         StoreProvider p = providers.get(name);
         if (p == null) {
-            throw new InvalidParameterException("--store",
-                    "unknown store '" + name + "'; available: " + String.join(", ", providers.keySet()));
+            throw new InvalidParameterException(
+                    "--store", "unknown store '" + name + "'; available: " + String.join(", ", providers.keySet()));
         }
         return p;
     }

@@ -38,8 +38,8 @@ public interface StoreSession extends AutoCloseable {
     void viewCommentsOnResource(int requester, int owner, long resource, CommentList out);
 
     /** PCR: {@code commenter} posts comment {@code commentId} on {@code owner}'s resource. */
-    void postCommentOnResource(int commenter, int owner, long resource, long commentId, long timestampMs,
-                               String content);
+    void postCommentOnResource(
+            int commenter, int owner, long resource, long commentId, long timestampMs, String content);
 
     /** DCR: {@code owner} deletes comment {@code commentId} from her resource. */
     void deleteCommentFromResource(int owner, long resource, long commentId);

@@ -43,7 +43,9 @@ public record StoreSetting(String key, String defaultValue, String description, 
     }
 
     public StoreSetting {
-        names = names == null ? List.of() : names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
+        names = names == null
+                ? List.of()
+                : names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
         if (kind == null) {
             kind = Kind.PLAIN;
         }
@@ -73,8 +75,10 @@ public record StoreSetting(String key, String defaultValue, String description, 
     public boolean namesFile(String value) {
         return switch (kind) {
             case FILE, DIRECTORY -> true;
-            case FILE_OR_NAME -> value != null && !value.isBlank()
-                    && !names.contains(value.trim().toLowerCase(Locale.ROOT));
+            case FILE_OR_NAME ->
+                value != null
+                        && !value.isBlank()
+                        && !names.contains(value.trim().toLowerCase(Locale.ROOT));
             default -> false;
         };
     }
@@ -91,7 +95,10 @@ public record StoreSetting(String key, String defaultValue, String description, 
 
     /** The value makes BG load or run code: jars, Maven coordinates, a repository, a class, a command. */
     public boolean loadsCode() {
-        return kind == Kind.JAR || kind == Kind.MAVEN_ARTIFACT || kind == Kind.CODE_REPOSITORY
-                || kind == Kind.COMMAND || kind == Kind.CLASS_NAME;
+        return kind == Kind.JAR
+                || kind == Kind.MAVEN_ARTIFACT
+                || kind == Kind.CODE_REPOSITORY
+                || kind == Kind.COMMAND
+                || kind == Kind.CLASS_NAME;
     }
 }

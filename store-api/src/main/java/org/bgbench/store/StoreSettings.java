@@ -138,6 +138,7 @@ public final class StoreSettings {
                 return a;
             }
         }
-        throw new InvalidParameterException(key, "expected one of " + String.join(", ", accepted) + ", got '" + v + "'");
+        throw new InvalidParameterException(
+                key, "expected one of " + String.join(", ", accepted) + ", got '" + v + "'");
     }
 }

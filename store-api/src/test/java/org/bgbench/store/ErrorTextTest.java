@@ -46,8 +46,11 @@ class ErrorTextTest {
         // As the Cassandra driver reports a lost node: its own words when the channel says nothing.
         assertThat(words(new ClosedConnectionException("Lost connection to remote peer", netty)))
                 .isEqualTo("the connection was closed");
-        assertThat(words(new ConnectionInitException("[s0|/127.0.0.1:9042] Protocol initialization request, step 1 "
-                + "(OPTIONS): failed to send request (" + netty.getClass().getName() + ")", netty)))
+        assertThat(words(new ConnectionInitException(
+                        "[s0|/127.0.0.1:9042] Protocol initialization request, step 1 "
+                                + "(OPTIONS): failed to send request ("
+                                + netty.getClass().getName() + ")",
+                        netty)))
                 .isEqualTo("the connection was closed");
     }
 
@@ -56,7 +59,9 @@ class ErrorTextTest {
         // The driver's own failure for a contact point nobody listens on.
         Throwable failed = null;
         try (var session = com.datastax.oss.driver.api.core.CqlSession.builder()
-                .addContactPoint(new java.net.InetSocketAddress("127.0.0.1", 1)).withLocalDatacenter("dc1").build()) {
+                .addContactPoint(new java.net.InetSocketAddress("127.0.0.1", 1))
+                .withLocalDatacenter("dc1")
+                .build()) {
             assertThat(session).as("nothing listens on port 1").isNull();
         } catch (AllNodesFailedException e) {
             failed = e;
@@ -69,8 +74,8 @@ class ErrorTextTest {
 
     @Test
     void aTimeoutKeepsItsDurationInWords() {
-        assertThat(words(new DriverTimeoutException("Query timed out after PT10S"))).isEqualTo(
-                "Query timed out after 10 s");
+        assertThat(words(new DriverTimeoutException("Query timed out after PT10S")))
+                .isEqualTo("Query timed out after 10 s");
         assertThat(words(new TimeoutException())).isEqualTo("timed out");
         assertThat(words(new SocketTimeoutException())).isEqualTo("timed out");
     }
@@ -79,25 +84,30 @@ class ErrorTextTest {
     void aRefusedConnectionSaysSo() {
         assertThat(words(new ConnectException())).isEqualTo("connection refused");
         assertThat(words(new ConnectException("Connection refused"))).isEqualTo("Connection refused");
-        assertThat(words(new PSQLException("Connection to localhost:1 refused. Check that the hostname and port "
-                + "are correct and that the postmaster is accepting TCP/IP connections.",
-                PSQLState.CONNECTION_UNABLE_TO_CONNECT, new ConnectException("Connection refused"))))
+        assertThat(words(new PSQLException(
+                        "Connection to localhost:1 refused. Check that the hostname and port "
+                                + "are correct and that the postmaster is accepting TCP/IP connections.",
+                        PSQLState.CONNECTION_UNABLE_TO_CONNECT,
+                        new ConnectException("Connection refused"))))
                 .isEqualTo("Connection refused");
-        assertThat(words(new MongoSocketOpenException("Exception opening socket", new ServerAddress("localhost", 1),
-                new ConnectException("Connection refused")))).isEqualTo("Connection refused");
+        assertThat(words(new MongoSocketOpenException(
+                        "Exception opening socket",
+                        new ServerAddress("localhost", 1),
+                        new ConnectException("Connection refused"))))
+                .isEqualTo("Connection refused");
     }
 
     @Test
     void sqliteBusyKeepsTheDatabasesWords() {
-        assertThat(words(new SQLiteException("[SQLITE_BUSY] The database file is locked (database is locked)",
-                SQLiteErrorCode.SQLITE_BUSY))).isEqualTo("[SQLITE_BUSY] The database file is locked (database is "
-                + "locked)");
+        assertThat(words(new SQLiteException(
+                        "[SQLITE_BUSY] The database file is locked (database is locked)", SQLiteErrorCode.SQLITE_BUSY)))
+                .isEqualTo("[SQLITE_BUSY] The database file is locked (database is " + "locked)");
     }
 
     @Test
     void aMessageOfClassNamesOnlyGetsItsTypesPhrase() {
-        assertThat(words(new RuntimeException(new java.io.EOFException()))).isEqualTo(
-                "the connection ended unexpectedly");
+        assertThat(words(new RuntimeException(new java.io.EOFException())))
+                .isEqualTo("the connection ended unexpectedly");
         assertThat(words(new IllegalStateException("java.nio.channels.ClosedChannelException")))
                 .isEqualTo("illegal state");
         assertThat(words(new NullPointerException())).isEqualTo("null pointer");
@@ -106,16 +116,20 @@ class ErrorTextTest {
     @Test
     void aDriversOwnSentenceStaysWithoutTheClassNamesInIt() {
         // As Jedis wraps a read timeout: its message is the cause's toString().
-        assertThat(ErrorText.message(new IllegalStateException("java.net.SocketTimeoutException: Read timed out",
-                new SocketTimeoutException("Read timed out")))).isEqualTo("Read timed out");
-        assertThat(ErrorText.message(new PSQLException("ERROR: relation \"x\" does not exist\n  Position: 15",
-                PSQLState.UNDEFINED_TABLE))).isEqualTo("ERROR: relation \"x\" does not exist\n  Position: 15");
+        assertThat(ErrorText.message(new IllegalStateException(
+                        "java.net.SocketTimeoutException: Read timed out",
+                        new SocketTimeoutException("Read timed out"))))
+                .isEqualTo("Read timed out");
+        assertThat(ErrorText.message(new PSQLException(
+                        "ERROR: relation \"x\" does not exist\n  Position: 15", PSQLState.UNDEFINED_TABLE)))
+                .isEqualTo("ERROR: relation \"x\" does not exist\n  Position: 15");
         assertThat(ErrorText.message(new IllegalStateException((String) null))).isEqualTo("illegal state");
     }
 
     @Test
     void bgsOwnWordsAreKept() {
-        StoreException own = new StoreException("loading into Cassandra failed: Query timed out after PT2S",
+        StoreException own = new StoreException(
+                "loading into Cassandra failed: Query timed out after PT2S",
                 new DriverTimeoutException("Query timed out after PT2S"));
         assertThat(words(own)).isEqualTo("loading into Cassandra failed: Query timed out after 2 s");
         assertThat(words(new StoreException("VP: no member 7"))).isEqualTo("VP: no member 7");

@@ -51,7 +51,9 @@ final class Evidence {
     private Evidence(LogManifest manifest) {
         this.manifest = manifest;
         this.blockBytes = manifest == null ? 0 : manifest.blockBytes();
-        this.readsExpected = manifest == null ? -1 : manifest.files().stream().mapToLong(LogManifest.Entry::reads).sum();
+        this.readsExpected = manifest == null
+                ? -1
+                : manifest.files().stream().mapToLong(LogManifest.Entry::reads).sum();
     }
 
     /** Files given by a caller who vouches for them: read as they are, damage only warned about (no manifest). */
@@ -76,13 +78,17 @@ final class Evidence {
         }
         Evidence ev = new Evidence(m);
         if (m == null) {
-            String why = bad != null ? bad + "; without it the logs cannot be checked for completeness"
+            String why = bad != null
+                    ? bad + "; without it the logs cannot be checked for completeness"
                     : "missing: the run did not close its logs (it was killed or crashed, or BG older than the "
-                    + "manifest made them), so each file ends where its last flush left it";
+                            + "manifest made them), so each file ends where its last flush left it";
             ev.problem(LogManifest.FILE, -1, why);
-            ev.writesMissing(bad != null ? LogManifest.FILE + " cannot be read, so nothing vouches for the logs and "
-                    + "writes may be missing from them" : "there is no " + LogManifest.FILE + ": the run did not close "
-                    + "its logs, so writes may be missing from them");
+            ev.writesMissing(
+                    bad != null
+                            ? LogManifest.FILE + " cannot be read, so nothing vouches for the logs and "
+                                    + "writes may be missing from them"
+                            : "there is no " + LogManifest.FILE + ": the run did not close "
+                                    + "its logs, so writes may be missing from them");
             onDisk.forEach(f -> ev.sources.add(new Source(f, null)));
             return ev;
         }
@@ -95,8 +101,15 @@ final class Evidence {
             listed.add(e.name());
             Path f = dir.resolve(e.name());
             if (!Files.isRegularFile(f)) {
-                ev.problem(e.name(), -1, String.format(Locale.ROOT, "missing; the run logged %,d records to it "
-                        + "(%,d reads, %,d writes)", e.records(), e.reads(), e.writes()));
+                ev.problem(
+                        e.name(),
+                        -1,
+                        String.format(
+                                Locale.ROOT,
+                                "missing; the run logged %,d records to it " + "(%,d reads, %,d writes)",
+                                e.records(),
+                                e.reads(),
+                                e.writes()));
                 if (e.writes() > 0) {
                     ev.writesMissing(e.name() + " is missing, and it held writes");
                 }
@@ -111,8 +124,14 @@ final class Evidence {
             try {
                 long size = Files.size(f);
                 if (size > e.bytes()) {
-                    ev.problem(e.name(), e.bytes(), String.format(Locale.ROOT, "%,d bytes beyond the %,d the run "
-                            + "wrote (appended later); ignored", size - e.bytes(), e.bytes()));
+                    ev.problem(
+                            e.name(),
+                            e.bytes(),
+                            String.format(
+                                    Locale.ROOT,
+                                    "%,d bytes beyond the %,d the run " + "wrote (appended later); ignored",
+                                    size - e.bytes(),
+                                    e.bytes()));
                 }
             } catch (IOException x) {
                 // reading it will say what is wrong
@@ -151,8 +170,12 @@ final class Evidence {
     /** What a file's reader left unread that the run logged: checks that its writes were all read. */
     void afterReading(Source s, long deliveredEnd) {
         if (s.entry() != null && deliveredEnd < s.entry().lastWriteEnd()) {
-            writesMissing(String.format(Locale.ROOT, "%s could be read only up to byte %,d, and it holds writes up to "
-                    + "byte %,d", s.name(), deliveredEnd, s.entry().lastWriteEnd()));
+            writesMissing(String.format(
+                    Locale.ROOT,
+                    "%s could be read only up to byte %,d, and it holds writes up to " + "byte %,d",
+                    s.name(),
+                    deliveredEnd,
+                    s.entry().lastWriteEnd()));
         }
     }
 

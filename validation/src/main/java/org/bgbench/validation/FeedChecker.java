@@ -370,8 +370,10 @@ final class FeedChecker {
             }
             int c = candidate(a);
             if (c < 0 || cStatus[c] == OFF) {
-                return fail("shows a share by an account that is neither a followed page nor a friend during the "
-                        + "read:", id);
+                return fail(
+                        "shows a share by an account that is neither a followed page nor a friend during the "
+                                + "read:",
+                        id);
             }
         }
         return true;
@@ -432,8 +434,14 @@ final class FeedChecker {
         must.sort((p, q) -> Long.compare(q, p));
         mayOnly.sort((p, q) -> Long.compare(q, p));
         int show = Math.max(k, 4) + 2;
-        return String.format(Locale.ROOT, "%s share %d; k %s; must (newest first) %s; may also %s", reason, culprit,
-                k > 0 ? Integer.toString(k) : "not logged", head(must, show), head(mayOnly, show));
+        return String.format(
+                Locale.ROOT,
+                "%s share %d; k %s; must (newest first) %s; may also %s",
+                reason,
+                culprit,
+                k > 0 ? Integer.toString(k) : "not logged",
+                head(must, show),
+                head(mayOnly, show));
     }
 
     private static String head(List<Long> l, int max) {

@@ -31,6 +31,7 @@ final class FeedIndex {
     final int[] acctFirst;
     /** min(shareStart[i..end of its account]): shares from i on all started after t iff this exceeds t. */
     final long[] minStartFrom;
+
     private final long[] idKeys;
     private final int[] idVals;
     private final int idMask;
@@ -149,8 +150,11 @@ final class FeedIndex {
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, (x, y) -> g.acct[x] != g.acct[y] ? Integer.compare(g.acct[x], g.acct[y])
-                : Long.compare(g.id[x], g.id[y]));
+        Arrays.sort(
+                order,
+                (x, y) -> g.acct[x] != g.acct[y]
+                        ? Integer.compare(g.acct[x], g.acct[y])
+                        : Long.compare(g.id[x], g.id[y]));
         shareId = new long[n];
         shareAccount = new int[n];
         shareStart = new long[n];
@@ -197,7 +201,8 @@ final class FeedIndex {
         int j = 0;
         for (Collector c : parts) {
             for (int i = 0; i < c.nChanges; i++) {
-                check(c.cA[i] >= 0 && c.cA[i] < members && c.cB[i] >= 0 && c.cB[i] < members,
+                check(
+                        c.cA[i] >= 0 && c.cA[i] < members && c.cB[i] >= 0 && c.cB[i] < members,
                         "a friendship of members " + c.cA[i] + " and " + c.cB[i]);
                 for (int side = 0; side < 2; side++) {
                     mem[j] = side == 0 ? c.cA[i] : c.cB[i];

@@ -1,9 +1,9 @@
 package org.bgbench.validation;
 
 import java.util.function.IntConsumer;
+import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
-import org.bgbench.model.generator.Relation;
 
 /**
  * What feed validation needs of BG's state at one end of the logs, the same end as the item values

@@ -12,5 +12,12 @@ package org.bgbench.validation;
  * @param cumulativeP     the dissertation's p_i (eq. 6.1): the probability that a read at most {@code toMs} after the
  *                        update observed a valid value ({@code NaN} while no read has been seen)
  */
-public record FreshnessBucket(double fromMs, double toMs, long reads, long valid, double p, long cumulativeReads,
-        long cumulativeValid, double cumulativeP) {}
+public record FreshnessBucket(
+        double fromMs,
+        double toMs,
+        long reads,
+        long valid,
+        double p,
+        long cumulativeReads,
+        long cumulativeValid,
+        double cumulativeP) {}

@@ -13,8 +13,9 @@ import java.util.Locale;
 public record LogProblem(String file, long offset, String problem) {
     @Override
     public String toString() {
-        String where = file == null ? "" : file + (offset >= 0 ? String.format(Locale.ROOT, " at byte %,d", offset) : "")
-                + ": ";
+        String where = file == null
+                ? ""
+                : file + (offset >= 0 ? String.format(Locale.ROOT, " at byte %,d", offset) : "") + ": ";
         return where + problem;
     }
 }

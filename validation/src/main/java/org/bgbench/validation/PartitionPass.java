@@ -27,6 +27,7 @@ final class PartitionPass implements LogReader.RawVisitor {
     long feedChanges;
     /** Shares and friendship changes this thread decoded (all threads' after {@link #add}). */
     final List<FeedIndex.Collector> feedWrites = new ArrayList<>();
+
     private final FeedIndex.Collector collector = new FeedIndex.Collector();
 
     PartitionPass(Partitions parts) {
@@ -54,13 +55,14 @@ final class PartitionPass implements LogReader.RawVisitor {
             if (r.damage() != null) {
                 ev.problem(name, r.damageOffset(), r.damage());
             }
-            if (r.damage() == null && (r.partialRecordBytes() > 0 || r.truncatedHeader()
-                    || r.cutGroupRecords() > 0)) {
+            if (r.damage() == null && (r.partialRecordBytes() > 0 || r.truncatedHeader() || r.cutGroupRecords() > 0)) {
                 partial++;
-                String w = r.cutGroupRecords() > 0 ? "incomplete last feed record ignored (" + r.cutGroupRecords()
-                        + " records of its group and " + r.partialRecordBytes() + " bytes; its writer did not "
-                        + "finish cleanly)" : "incomplete last record ignored (" + r.partialRecordBytes()
-                        + " bytes; its writer did not finish cleanly)";
+                String w = r.cutGroupRecords() > 0
+                        ? "incomplete last feed record ignored (" + r.cutGroupRecords()
+                                + " records of its group and " + r.partialRecordBytes() + " bytes; its writer did not "
+                                + "finish cleanly)"
+                        : "incomplete last record ignored (" + r.partialRecordBytes()
+                                + " bytes; its writer did not finish cleanly)";
                 if (s.entry() != null) {
                     ev.problem(name, r.deliveredEnd(), w);
                 } else {
@@ -70,15 +72,24 @@ final class PartitionPass implements LogReader.RawVisitor {
             if (r.invalidRecords() > 0) {
                 invalid += r.invalidRecords();
                 if (s.entry() == null) {
-                    warnings.add(name + ": invalid record at byte " + r.deliveredEnd() + "; the "
-                            + r.invalidRecords() + " record(s) after it were skipped");
+                    warnings.add(name + ": invalid record at byte " + r.deliveredEnd() + "; the " + r.invalidRecords()
+                            + " record(s) after it were skipped");
                 }
             }
             ev.afterReading(s, r.deliveredEnd());
-            if (s.entry() != null && reads - readsBefore < s.entry().reads() && r.damage() == null
-                    && r.partialRecordBytes() == 0 && s.entry().ok()) {
-                ev.problem(name, r.deliveredEnd(), String.format(Locale.ROOT, "holds %,d reads; the run logged "
-                        + "%,d", reads - readsBefore, s.entry().reads()));
+            if (s.entry() != null
+                    && reads - readsBefore < s.entry().reads()
+                    && r.damage() == null
+                    && r.partialRecordBytes() == 0
+                    && s.entry().ok()) {
+                ev.problem(
+                        name,
+                        r.deliveredEnd(),
+                        String.format(
+                                Locale.ROOT,
+                                "holds %,d reads; the run logged " + "%,d",
+                                reads - readsBefore,
+                                s.entry().reads()));
             }
         }
     }
@@ -127,8 +138,11 @@ final class PartitionPass implements LogReader.RawVisitor {
                 }
                 if (appender != null) {
                     long member = LogFormat.item(b, off);
-                    appender.appendGroup(Partitions.partition(Partitions.hash(LogFormat.KIND_FEED, member), count),
-                            b, off, LogFormat.groupRecords(b, off));
+                    appender.appendGroup(
+                            Partitions.partition(Partitions.hash(LogFormat.KIND_FEED, member), count),
+                            b,
+                            off,
+                            LogFormat.groupRecords(b, off));
                 }
                 times(b, off);
             }

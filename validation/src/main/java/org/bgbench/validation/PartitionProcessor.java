@@ -27,8 +27,7 @@ final class PartitionProcessor implements ItemChecker.Sink {
 
     private static final int BUCKET_TARGET = 8192;
 
-    static final Comparator<UnpredictableRead> SAMPLE_ORDER = Comparator
-            .comparingLong(UnpredictableRead::startNanos)
+    static final Comparator<UnpredictableRead> SAMPLE_ORDER = Comparator.comparingLong(UnpredictableRead::startNanos)
             .thenComparingInt(UnpredictableRead::kind)
             .thenComparingLong(UnpredictableRead::item)
             .thenComparingLong(UnpredictableRead::endNanos)
@@ -93,14 +92,27 @@ final class PartitionProcessor implements ItemChecker.Sink {
     long feedFreshTotal;
     long feedFreshBeyond;
 
-    PartitionProcessor(ItemValues values, ValueMode mode, ReadListener listener, String[] actionNames,
-            int sampleLimit, int buckets, long horizonNanos) {
+    PartitionProcessor(
+            ItemValues values,
+            ValueMode mode,
+            ReadListener listener,
+            String[] actionNames,
+            int sampleLimit,
+            int buckets,
+            long horizonNanos) {
         this(values, mode, listener, actionNames, sampleLimit, buckets, horizonNanos, null);
     }
 
     /** @param feedIndex the shares and friendship changes, or null: feed reads are then skipped */
-    PartitionProcessor(ItemValues values, ValueMode mode, ReadListener listener, String[] actionNames,
-            int sampleLimit, int buckets, long horizonNanos, FeedIndex feedIndex) {
+    PartitionProcessor(
+            ItemValues values,
+            ValueMode mode,
+            ReadListener listener,
+            String[] actionNames,
+            int sampleLimit,
+            int buckets,
+            long horizonNanos,
+            FeedIndex feedIndex) {
         this.feeds = feedIndex == null ? null : new FeedChecker(feedIndex);
         this.feedFreshReads = new long[buckets];
         this.feedFreshValid = new long[buckets];
@@ -240,8 +252,8 @@ final class PartitionProcessor implements ItemChecker.Sink {
         }
     }
 
-    private static final VarHandle LONG_LE = MethodHandles
-            .byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Checks the partition's feed reads member by member, each member's in start order. */
     private void checkFeeds() {
@@ -392,8 +404,14 @@ final class PartitionProcessor implements ItemChecker.Sink {
                 int r = idx[i] * ROW;
                 long observed = rows[r + VALUE];
                 unwrittenReads++;
-                count((byte) (rows[r + META] >>> 8), rows[r + START], rows[r + END], observed,
-                        observed == value ? ItemChecker.VALID : ItemChecker.UNPREDICTABLE, ItemChecker.NO_WRITE, value,
+                count(
+                        (byte) (rows[r + META] >>> 8),
+                        rows[r + START],
+                        rows[r + END],
+                        observed,
+                        observed == value ? ItemChecker.VALID : ItemChecker.UNPREDICTABLE,
+                        ItemChecker.NO_WRITE,
+                        value,
                         false);
             }
             return;
@@ -424,7 +442,14 @@ final class PartitionProcessor implements ItemChecker.Sink {
         count(c.readAction(r), c.readStart(r), c.readEnd(r), c.readValue(r), status, freshnessNanos, 0, true);
     }
 
-    private void count(byte action, long start, long end, long observed, int status, long fresh, long onlyValue,
+    private void count(
+            byte action,
+            long start,
+            long end,
+            long observed,
+            int status,
+            long fresh,
+            long onlyValue,
             boolean fromChecker) {
         int a = action & 0xFF;
         if (status == ItemChecker.SKIPPED) {
@@ -453,8 +478,15 @@ final class PartitionProcessor implements ItemChecker.Sink {
             }
         }
         if (listener != null) {
-            listener.read(action, curKind, curItem, start, end, observed,
-                    status == ItemChecker.VALID ? Verdict.VALID
+            listener.read(
+                    action,
+                    curKind,
+                    curItem,
+                    start,
+                    end,
+                    observed,
+                    status == ItemChecker.VALID
+                            ? Verdict.VALID
                             : status == ItemChecker.UNPREDICTABLE ? Verdict.UNPREDICTABLE : Verdict.SKIPPED);
         }
     }
@@ -497,8 +529,15 @@ final class PartitionProcessor implements ItemChecker.Sink {
         } else {
             acceptable = fromChecker ? checker.acceptable().describe(8) : "[" + onlyValue + "]";
         }
-        UnpredictableRead s = new UnpredictableRead(a, actionName(actionNames, a), curKind, curItem,
-                new UnpredictableRead.Span(start, end), observed, acceptable, shown);
+        UnpredictableRead s = new UnpredictableRead(
+                a,
+                actionName(actionNames, a),
+                curKind,
+                curItem,
+                new UnpredictableRead.Span(start, end),
+                observed,
+                acceptable,
+                shown);
         if (samples.size() < sampleLimit) {
             samples.add(s);
         } else if (SAMPLE_ORDER.compare(s, samples.peek()) < 0) {

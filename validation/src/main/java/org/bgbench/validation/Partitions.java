@@ -202,8 +202,7 @@ abstract class Partitions implements AutoCloseable {
 
         Spill(int count, Path dir, int bufferBytes) {
             super(count);
-            this.bufferBytes = Math.max(LogFormat.RECORD_SIZE,
-                    bufferBytes - bufferBytes % LogFormat.RECORD_SIZE);
+            this.bufferBytes = Math.max(LogFormat.RECORD_SIZE, bufferBytes - bufferBytes % LogFormat.RECORD_SIZE);
             this.files = new Path[count];
             this.channels = new FileChannel[count];
             boolean created = false;
@@ -315,8 +314,9 @@ abstract class Partitions implements AutoCloseable {
 
         @Override
         void read(int p, BlockVisitor v) {
-            byte[] b = new byte[(int) Math.min(READ_BYTES, Math.max(LogFormat.RECORD_SIZE,
-                    records.get(p) * LogFormat.RECORD_SIZE))];
+            byte[] b = new byte
+                    [(int) Math.min(
+                            READ_BYTES, Math.max(LogFormat.RECORD_SIZE, records.get(p) * LogFormat.RECORD_SIZE))];
             ByteBuffer bb = ByteBuffer.wrap(b);
             try (FileChannel ch = FileChannel.open(files[p], StandardOpenOption.READ)) {
                 while (true) {

@@ -18,7 +18,9 @@ final class Sorts {
     static void byKey(int[] idx, int from, int to, long[] key, int stride, int offset) {
         while (to - from > INSERTION) {
             int mid = (from + to) >>> 1;
-            long pivot = median(key[idx[from] * stride + offset], key[idx[mid] * stride + offset],
+            long pivot = median(
+                    key[idx[from] * stride + offset],
+                    key[idx[mid] * stride + offset],
                     key[idx[to - 1] * stride + offset]);
             int lt = from;
             int i = from;

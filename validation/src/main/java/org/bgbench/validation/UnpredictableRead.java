@@ -14,12 +14,18 @@ package org.bgbench.validation;
  *                     for a feed read why it is unpredictable and the newest shares it must and may show
  * @param observedFeed for a feed read the share ids it showed, in the store's order; null for item reads
  */
-public record UnpredictableRead(int action, String actionName, byte kind, long item, Span span, long observed,
-        String acceptable, String observedFeed) {
+public record UnpredictableRead(
+        int action,
+        String actionName,
+        byte kind,
+        long item,
+        Span span,
+        long observed,
+        String acceptable,
+        String observedFeed) {
 
     /** A read's interval, in the log's nanoseconds. */
-    public record Span(long startNanos, long endNanos) {
-    }
+    public record Span(long startNanos, long endNanos) {}
 
     public long startNanos() {
         return span.startNanos();

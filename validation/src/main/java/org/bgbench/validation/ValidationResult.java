@@ -42,8 +42,7 @@ public record ValidationResult(
      * @param partial incomplete last records ignored (a writer that crashed mid-flush)
      * @param invalid records skipped after an invalid tag (corruption)
      */
-    public record Records(long read, long reads, long writes, int files, long partial, long invalid) {
-    }
+    public record Records(long read, long reads, long writes, int files, long partial, long invalid) {}
 
     /**
      * What was decided about the read records.
@@ -56,8 +55,14 @@ public record ValidationResult(
      * @param withoutOverlap   checked reads of written items that no write overlapped (one acceptable value)
      * @param unchecked        reads the run logged that could not be checked (a lower bound without a manifest)
      */
-    public record Reads(long checked, long unpredictable, double pct, long skipped, long ofUnwrittenItems,
-                        long withoutOverlap, long unchecked) {
+    public record Reads(
+            long checked,
+            long unpredictable,
+            double pct,
+            long skipped,
+            long ofUnwrittenItems,
+            long withoutOverlap,
+            long unchecked) {
 
         /** No read decided: {@code unchecked} reads could not be checked. */
         public static Reads none(long unchecked) {
@@ -93,8 +98,8 @@ public record ValidationResult(
      *                          producers, or a change of her friendships)
      * @param freshnessReads    checked feed reads that followed such a write (the feed curve's reads)
      */
-    public record Feeds(long reads, long shares, long friendshipChanges, List<FreshnessBucket> freshness,
-                        long freshnessReads) {
+    public record Feeds(
+            long reads, long shares, long friendshipChanges, List<FreshnessBucket> freshness, long freshnessReads) {
         public Feeds {
             freshness = List.copyOf(freshness);
         }
@@ -109,8 +114,7 @@ public record ValidationResult(
      * @param threads    validation threads
      * @param seconds    wall-clock time validation took
      */
-    public record Work(int partitions, boolean spilled, long spillBytes, int threads, double seconds) {
-    }
+    public record Work(int partitions, boolean spilled, long spillBytes, int threads, double seconds) {}
 
     /**
      * Whether the logs were all there and intact.
@@ -123,8 +127,8 @@ public record ValidationResult(
      * @param problems         what is wrong with which file, where
      * @param warnings         things the user should know (damage in files given without a manifest, memory)
      */
-    public record Integrity(boolean complete, String incompleteReason, List<LogProblem> problems,
-                            List<String> warnings) {
+    public record Integrity(
+            boolean complete, String incompleteReason, List<LogProblem> problems, List<String> warnings) {
         public Integrity {
             problems = List.copyOf(problems);
             warnings = List.copyOf(warnings);
@@ -271,44 +275,97 @@ public record ValidationResult(
                 sb.append("  ").append(p).append(System.lineSeparator());
             }
         }
-        sb.append(String.format(Locale.ROOT,
+        sb.append(String.format(
+                Locale.ROOT,
                 "validation: %,d reads checked (%,d item reads overlapped a write), %,d unpredictable (%.4f %%), %,d skipped;"
                         + " %,d records from %d files in %.2f s (%,.0f records/s, %d threads, %d partitions%s)%n",
-                readsChecked(), Math.max(0, readsChecked() - readsOfUnwrittenItems() - readsWithoutOverlap() - feedReads()),
-                unpredictableReads(), pct(),
-                readsSkipped(), recordsRead(), files(), seconds(), recordsPerSecond(),
-                threads(), partitions(), spilled() ? ", spilled " + (spillBytes() >> 20) + " MiB" : ""));
+                readsChecked(),
+                Math.max(0, readsChecked() - readsOfUnwrittenItems() - readsWithoutOverlap() - feedReads()),
+                unpredictableReads(),
+                pct(),
+                readsSkipped(),
+                recordsRead(),
+                files(),
+                seconds(),
+                recordsPerSecond(),
+                threads(),
+                partitions(),
+                spilled() ? ", spilled " + (spillBytes() >> 20) + " MiB" : ""));
         for (ActionStats a : perAction) {
-            sb.append(String.format(Locale.ROOT, "  %-6s %,14d checked %,12d unpredictable (%.4f %%)%s%n", a.name(),
-                    a.checked(), a.unpredictable(), a.pct(), a.skipped() > 0 ? ", " + a.skipped() + " skipped" : ""));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  %-6s %,14d checked %,12d unpredictable (%.4f %%)%s%n",
+                    a.name(),
+                    a.checked(),
+                    a.unpredictable(),
+                    a.pct(),
+                    a.skipped() > 0 ? ", " + a.skipped() + " skipped" : ""));
         }
         for (UnpredictableRead r : samples) {
             if (r.observedFeed() != null) {
-                sb.append(String.format(Locale.ROOT, "  unpredictable: %s feed of member %d [%d, %d] showed %s: %s%n",
-                        r.actionName(), r.item(), r.startNanos(), r.endNanos(), r.observedFeed(), r.acceptable()));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "  unpredictable: %s feed of member %d [%d, %d] showed %s: %s%n",
+                        r.actionName(),
+                        r.item(),
+                        r.startNanos(),
+                        r.endNanos(),
+                        r.observedFeed(),
+                        r.acceptable()));
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "  unpredictable: %s kind %d item %d [%d, %d] observed %d, acceptable %s%n",
-                    r.actionName(), r.kind(), r.item(), r.startNanos(), r.endNanos(), r.observed(), r.acceptable()));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  unpredictable: %s kind %d item %d [%d, %d] observed %d, acceptable %s%n",
+                    r.actionName(),
+                    r.kind(),
+                    r.item(),
+                    r.startNanos(),
+                    r.endNanos(),
+                    r.observed(),
+                    r.acceptable()));
         }
         if (!freshness().isEmpty()) {
-            sb.append(String.format(Locale.ROOT, "  freshness confidence (Δ = %.1f ms, %,d reads after a write):%n",
-                    freshnessHorizonMs(), freshnessReads()));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  freshness confidence (Δ = %.1f ms, %,d reads after a write):%n",
+                    freshnessHorizonMs(),
+                    freshnessReads()));
             for (FreshnessBucket b : freshness()) {
-                sb.append(String.format(Locale.ROOT, "    %10.1f..%-10.1f ms %,12d reads  p %-8s p(t <= %.1f ms) %s%n",
-                        b.fromMs(), b.toMs(), b.reads(), fmt(b.p()), b.toMs(), fmt(b.cumulativeP())));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "    %10.1f..%-10.1f ms %,12d reads  p %-8s p(t <= %.1f ms) %s%n",
+                        b.fromMs(),
+                        b.toMs(),
+                        b.reads(),
+                        fmt(b.p()),
+                        b.toMs(),
+                        fmt(b.cumulativeP())));
             }
         }
         if (feedReads() > 0) {
-            sb.append(String.format(Locale.ROOT, "  feeds: %,d reads, %,d shares, %,d friendship changes logged%n",
-                    feedReads(), feedShares(), feedFriendshipChanges()));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  feeds: %,d reads, %,d shares, %,d friendship changes logged%n",
+                    feedReads(),
+                    feedShares(),
+                    feedFriendshipChanges()));
         }
         if (!feedFreshness().isEmpty()) {
-            sb.append(String.format(Locale.ROOT, "  feed freshness confidence (%,d feed reads after a relevant write):%n",
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  feed freshness confidence (%,d feed reads after a relevant write):%n",
                     feedFreshnessReads()));
             for (FreshnessBucket b : feedFreshness()) {
-                sb.append(String.format(Locale.ROOT, "    %10.1f..%-10.1f ms %,12d reads  p %-8s p(t <= %.1f ms) %s%n",
-                        b.fromMs(), b.toMs(), b.reads(), fmt(b.p()), b.toMs(), fmt(b.cumulativeP())));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "    %10.1f..%-10.1f ms %,12d reads  p %-8s p(t <= %.1f ms) %s%n",
+                        b.fromMs(),
+                        b.toMs(),
+                        b.reads(),
+                        fmt(b.p()),
+                        b.toMs(),
+                        fmt(b.cumulativeP())));
             }
         }
         for (String w : warnings()) {

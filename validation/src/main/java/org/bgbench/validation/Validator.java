@@ -1,6 +1,5 @@
 package org.bgbench.validation;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -219,7 +218,8 @@ public final class Validator {
      * without a manifest nothing is verified, damage is only warned about, and the caller vouches for the files.
      */
     public ValidationResult validate(List<Path> files) {
-        Path home = files.isEmpty() ? Path.of(".") : files.get(0).toAbsolutePath().getParent();
+        Path home =
+                files.isEmpty() ? Path.of(".") : files.get(0).toAbsolutePath().getParent();
         return validate(Evidence.trusting(files), home);
     }
 
@@ -237,8 +237,8 @@ public final class Validator {
             return new Plan(false, pMem, 0, limit - raw, raw);
         }
         // spill: partitions small enough that `threads` of them fit in 80 % of the limit
-        long perPartition = Math.max(1, (long) (limit * 0.8) / (threads * PartitionProcessor.WORK_BYTES_PER_RECORD
-                * 3L / 2));
+        long perPartition =
+                Math.max(1, (long) (limit * 0.8) / (threads * PartitionProcessor.WORK_BYTES_PER_RECORD * 3L / 2));
         int p = (int) Math.min(MAX_PARTITIONS, Math.max(threads, ceilDiv(records, perPartition)));
         long buf = (long) (limit * 0.1) / ((long) threads * p);
         int bufferBytes = (int) Math.max(32L * LogFormat.RECORD_SIZE, Math.min(256 * 1024, buf));
@@ -267,11 +267,12 @@ public final class Validator {
             long maxHeap = Runtime.getRuntime().maxMemory();
             if (maxHeap != Long.MAX_VALUE && limit > maxHeap * 0.8) {
                 limit = (long) (maxHeap * 0.8);
-                warnings.add(String.format("memory limit lowered to %,d MiB (80 %% of the JVM's maximum heap)",
-                        limit >> 20));
+                warnings.add(String.format(
+                        "memory limit lowered to %,d MiB (80 %% of the JVM's maximum heap)", limit >> 20));
             }
             Plan plan = plan(estimate, threads, limit);
-            Path spillDir = spillDirectory != null ? spillDirectory
+            Path spillDir = spillDirectory != null
+                    ? spillDirectory
                     : home.resolve("validation-spill-" + ProcessHandle.current().pid() + "-"
                             + Long.toHexString(System.nanoTime()));
             try (Partitions parts = plan.spill()
@@ -317,26 +318,35 @@ public final class Validator {
     /** The result when not every write is in the logs: no read checked, what was found, why. */
     private ValidationResult incomplete(Evidence ev, PartitionPass in, List<String> warnings, double seconds) {
         long unchecked = ev.manifest != null ? ev.readsExpected : in.reads;
-        String reason = ev.writesMissing() + String.format(Locale.ROOT, "; no read can be checked, since each is "
-                + "judged against every write of its item (%,d reads%s not checked)", unchecked,
-                ev.manifest == null ? " or more" : "");
-        return new ValidationResult(records(ev, in), ValidationResult.Reads.none(unchecked), List.of(), List.of(),
-                ValidationResult.Freshness.NONE, feeds(in, List.of(), 0),
+        String reason = ev.writesMissing()
+                + String.format(
+                        Locale.ROOT,
+                        "; no read can be checked, since each is "
+                                + "judged against every write of its item (%,d reads%s not checked)",
+                        unchecked,
+                        ev.manifest == null ? " or more" : "");
+        return new ValidationResult(
+                records(ev, in),
+                ValidationResult.Reads.none(unchecked),
+                List.of(),
+                List.of(),
+                ValidationResult.Freshness.NONE,
+                feeds(in, List.of(), 0),
                 new ValidationResult.Work(0, false, 0, threads, seconds),
                 new ValidationResult.Integrity(false, reason, ev.sortedProblems(), warnings));
     }
 
     private static ValidationResult.Records records(Evidence ev, PartitionPass in) {
-        return new ValidationResult.Records(in.records, in.reads, in.records - in.reads, ev.sources.size(), in.partial,
-                in.invalid);
+        return new ValidationResult.Records(
+                in.records, in.reads, in.records - in.reads, ev.sources.size(), in.partial, in.invalid);
     }
 
     private static ValidationResult.Feeds feeds(PartitionPass in, List<FreshnessBucket> curve, long curveReads) {
         return new ValidationResult.Feeds(in.feedReads, in.feedShares, in.feedChanges, curve, curveReads);
     }
 
-    private ValidationResult run(Evidence ev, Partitions parts, ExecutorService pool, Plan plan,
-            List<String> warnings, long t0) {
+    private ValidationResult run(
+            Evidence ev, Partitions parts, ExecutorService pool, Plan plan, List<String> warnings, long t0) {
         // ---- pass 1: partition
         PartitionPass total = pass1(ev, parts, pool, warnings);
         parts.endOfInput();
@@ -344,18 +354,21 @@ public final class Validator {
             // reading found writes missing (a file cut or damaged before its last write): check nothing
             return incomplete(ev, total, warnings, (System.nanoTime() - t0) / 1e9);
         }
-        long horizon = freshnessHorizonNanos > 0 ? freshnessHorizonNanos
+        long horizon = freshnessHorizonNanos > 0
+                ? freshnessHorizonNanos
                 : Math.max(1, total.maxEnd > total.minStart ? total.maxEnd - total.minStart : 1);
         FeedIndex feedIndex = null;
         if (feedState != null) {
             feedIndex = new FeedIndex(total.feedWrites, feedState, mode == ValueMode.FINAL);
         } else if (total.feedReads > 0) {
-            warnings.add(String.format(Locale.ROOT, "%,d feed reads skipped: no feed state was given to validation",
-                    total.feedReads));
+            warnings.add(String.format(
+                    Locale.ROOT, "%,d feed reads skipped: no feed state was given to validation", total.feedReads));
         }
         if (total.feedReadsWithoutK > 0) {
-            warnings.add(String.format(Locale.ROOT, "%,d feed reads were logged without their k: judged as if they "
-                    + "showed a full page", total.feedReadsWithoutK));
+            warnings.add(String.format(
+                    Locale.ROOT,
+                    "%,d feed reads were logged without their k: judged as if they " + "showed a full page",
+                    total.feedReadsWithoutK));
         }
         final FeedIndex fi = feedIndex;
 
@@ -371,8 +384,8 @@ public final class Validator {
         List<Callable<PartitionProcessor>> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             workers.add(() -> {
-                PartitionProcessor proc = new PartitionProcessor(values, mode, listener, actionNames, sampleLimit,
-                        freshnessBuckets, horizon, fi);
+                PartitionProcessor proc = new PartitionProcessor(
+                        values, mode, listener, actionNames, sampleLimit, freshnessBuckets, horizon, fi);
                 // the plan budgets `threads` partitions of 1.5 times the average size
                 proc.retainRows(ceilDiv(parts.recordsTotal(), parts.count) * 3 / 2 * PartitionProcessor.ROW);
                 for (int i; (i = nextPart.getAndIncrement()) < order.length; ) {
@@ -393,8 +406,15 @@ public final class Validator {
         return result(ev, total, done, horizon, plan, parts.spillBytes(), warnings, (System.nanoTime() - t0) / 1e9);
     }
 
-    private ValidationResult result(Evidence ev, PartitionPass in, List<PartitionProcessor> procs, long horizon, Plan plan,
-            long spillBytes, List<String> warnings, double seconds) {
+    private ValidationResult result(
+            Evidence ev,
+            PartitionPass in,
+            List<PartitionProcessor> procs,
+            long horizon,
+            Plan plan,
+            long spillBytes,
+            List<String> warnings,
+            double seconds) {
         long checked = 0;
         long unpredictable = 0;
         long skipped = 0;
@@ -440,8 +460,8 @@ public final class Validator {
         List<ActionStats> perAction = new ArrayList<>();
         for (int a = 0; a < 256; a++) {
             if (cpa[a] + spa[a] > 0) {
-                perAction.add(new ActionStats(a, PartitionProcessor.actionName(actionNames, a), cpa[a], upa[a], spa[a],
-                        pct(upa[a], cpa[a])));
+                perAction.add(new ActionStats(
+                        a, PartitionProcessor.actionName(actionNames, a), cpa[a], upa[a], spa[a], pct(upa[a], cpa[a])));
             }
         }
         List<FreshnessBucket> curve = freshTotal > 0 ? curve(fr, fv, horizon) : List.of();
@@ -450,13 +470,24 @@ public final class Validator {
         long unchecked = ev.manifest != null ? Math.max(0, ev.readsExpected - in.reads) : 0;
         String reason = null;
         if (!problems.isEmpty()) {
-            reason = problems.get(0) + String.format(Locale.ROOT, "; every write is in the logs, so the %,d reads "
-                    + "that remain were checked%s, but %,d could not be", checked, unpredictable > 0
-                    ? String.format(Locale.ROOT, " (%,d of them are unpredictable)", unpredictable) : "", unchecked);
+            reason = problems.get(0)
+                    + String.format(
+                            Locale.ROOT,
+                            "; every write is in the logs, so the %,d reads "
+                                    + "that remain were checked%s, but %,d could not be",
+                            checked,
+                            unpredictable > 0
+                                    ? String.format(Locale.ROOT, " (%,d of them are unpredictable)", unpredictable)
+                                    : "",
+                            unchecked);
         }
-        ValidationResult.Reads reads = new ValidationResult.Reads(checked, unpredictable, pct(unpredictable, checked),
-                skipped, unwritten, noOverlap, unchecked);
-        return new ValidationResult(records(ev, in), reads, perAction, samples,
+        ValidationResult.Reads reads = new ValidationResult.Reads(
+                checked, unpredictable, pct(unpredictable, checked), skipped, unwritten, noOverlap, unchecked);
+        return new ValidationResult(
+                records(ev, in),
+                reads,
+                perAction,
+                samples,
                 new ValidationResult.Freshness(curve, horizon / 1e6, freshTotal, freshBeyond),
                 feeds(in, feedCurve, feedFreshTotal),
                 new ValidationResult.Work(plan.partitions(), plan.spill(), spillBytes, threads, seconds),
@@ -472,8 +503,15 @@ public final class Validator {
             cv += fv[b];
             double from = (double) horizon * b / freshnessBuckets / 1e6;
             double to = (double) horizon * (b + 1) / freshnessBuckets / 1e6;
-            curve.add(new FreshnessBucket(from, to, fr[b], fv[b], fr[b] == 0 ? Double.NaN : (double) fv[b] / fr[b],
-                    cr, cv, cr == 0 ? Double.NaN : (double) cv / cr));
+            curve.add(new FreshnessBucket(
+                    from,
+                    to,
+                    fr[b],
+                    fv[b],
+                    fr[b] == 0 ? Double.NaN : (double) fv[b] / fr[b],
+                    cr,
+                    cv,
+                    cr == 0 ? Double.NaN : (double) cv / cr));
         }
         return curve;
     }

@@ -61,28 +61,33 @@ class ConcurrentRunTest {
         ItemValues initial = (k, i) -> 0;
         List<String> expected = Histories.bruteForce(Histories.read(dir), initial);
         ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
-        ValidationResult r = Validator.builder(initial, ValueMode.INITIAL).threads(3)
-                .readListener((a, k, i, s, e, v, verdict) -> seen.add(a + ":" + k + ":" + i + ":" + s + ":" + e + ":"
-                        + v + "=" + verdict))
-                .build().validate(dir);
+        ValidationResult r = Validator.builder(initial, ValueMode.INITIAL)
+                .threads(3)
+                .readListener((a, k, i, s, e, v, verdict) ->
+                        seen.add(a + ":" + k + ":" + i + ":" + s + ":" + e + ":" + v + "=" + verdict))
+                .build()
+                .validate(dir);
         List<String> got = new ArrayList<>(seen);
         Collections.sort(got);
         assertThat(got).isEqualTo(expected);
         assertThat(r.readsChecked()).isEqualTo(expected.size());
         assertThat(r.unpredictableReads())
-                .isEqualTo(expected.stream().filter(x -> x.endsWith("=UNPREDICTABLE")).count());
+                .isEqualTo(expected.stream()
+                        .filter(x -> x.endsWith("=UNPREDICTABLE"))
+                        .count());
         // final values agree too
         long[] fin = new long[3 * ITEMS];
         for (int i = 0; i < fin.length; i++) {
             fin[i] = primary.get(i);
         }
-        ValidationResult f = Validator.builder((k, i) -> fin[k * ITEMS + (int) i], ValueMode.FINAL).build()
+        ValidationResult f = Validator.builder((k, i) -> fin[k * ITEMS + (int) i], ValueMode.FINAL)
+                .build()
                 .validate(dir);
         assertThat(f.unpredictableReads()).isEqualTo(r.unpredictableReads());
     }
 
-    private static void emulate(LogWriter w, AtomicLongArray primary, AtomicLongArray replica, long seed,
-            CyclicBarrier go) {
+    private static void emulate(
+            LogWriter w, AtomicLongArray primary, AtomicLongArray replica, long seed, CyclicBarrier go) {
         SplittableRandom rnd = new SplittableRandom(seed);
         try {
             go.await();

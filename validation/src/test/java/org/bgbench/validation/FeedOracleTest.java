@@ -176,8 +176,8 @@ class FeedOracleTest {
         }
         Arrays.sort(starts);
         for (int i = 0; i < ns; i++) {
-            h.shares.add(new Shr(rnd.nextInt(M + PAGES), id++, starts[i], starts[i] + 10L * (1 + rnd.nextInt(8)),
-                    subset(rnd)));
+            h.shares.add(new Shr(
+                    rnd.nextInt(M + PAGES), id++, starts[i], starts[i] + 10L * (1 + rnd.nextInt(8)), subset(rnd)));
         }
         // friendship changes: per pair a sequence that alternates and never overlaps itself (the emulator's locks)
         boolean[][] now = new boolean[M][];
@@ -227,7 +227,9 @@ class FeedOracleTest {
                 }
             }
             pick.sort((p, q) -> Long.compare(q, p));
-            long[] shown = pick.subList(0, Math.min(r.k(), pick.size())).stream().mapToLong(Long::longValue).toArray();
+            long[] shown = pick.subList(0, Math.min(r.k(), pick.size())).stream()
+                    .mapToLong(Long::longValue)
+                    .toArray();
             if (oracle(h, new Rd(r.x(), r.s(), r.e(), r.k(), shown))) {
                 return shown;
             }
@@ -241,7 +243,11 @@ class FeedOracleTest {
             out[i] = 1 + rnd.nextLong(maxId + 1); // maxId + 1 was never shared
         }
         if (rnd.nextInt(3) > 0) {
-            Long[] b = Arrays.stream(out).boxed().distinct().sorted((p, q) -> Long.compare(q, p)).toArray(Long[]::new);
+            Long[] b = Arrays.stream(out)
+                    .boxed()
+                    .distinct()
+                    .sorted((p, q) -> Long.compare(q, p))
+                    .toArray(Long[]::new);
             out = Arrays.stream(b).mapToLong(Long::longValue).toArray();
         }
         return out;
@@ -279,9 +285,12 @@ class FeedOracleTest {
             h.shares.forEach(s -> st.share(s.account(), s.id(), s.rec()));
         }
         Map<Long, Verdict> out = new ConcurrentHashMap<>();
-        Validator.builder((kind, item) -> 0, finalState ? ValueMode.FINAL : ValueMode.INITIAL).threads(1).feeds(st)
+        Validator.builder((kind, item) -> 0, finalState ? ValueMode.FINAL : ValueMode.INITIAL)
+                .threads(1)
+                .feeds(st)
                 .readListener((action, kind, item, s, e, observed, verdict) -> out.put(s, verdict))
-                .build().validate(dir);
+                .build()
+                .validate(dir);
         return out;
     }
 
@@ -296,13 +305,25 @@ class FeedOracleTest {
             Hist h = random(rnd);
             Map<Long, Verdict> initial = check(h, n, false);
             Map<Long, Verdict> fin = check(h, n, true);
-            assertThat(fin).as("history %d: the final state unwound gives the same verdicts", n).isEqualTo(initial);
+            assertThat(fin)
+                    .as("history %d: the final state unwound gives the same verdicts", n)
+                    .isEqualTo(initial);
             for (Rd r : h.reads) {
                 boolean ok = oracle(h, r);
                 Verdict got = initial.get(r.s());
-                String what = String.format("history %d, read of %d over [%d, %d] k %d showing %s; shares %s %s; "
-                        + "changes %s; friends %s; follows %s", n, r.x(), r.s(), r.e(), r.k(),
-                        Arrays.toString(r.shown()), h.before, h.shares, h.changes, Arrays.deepToString(h.friends0),
+                String what = String.format(
+                        "history %d, read of %d over [%d, %d] k %d showing %s; shares %s %s; "
+                                + "changes %s; friends %s; follows %s",
+                        n,
+                        r.x(),
+                        r.s(),
+                        r.e(),
+                        r.k(),
+                        Arrays.toString(r.shown()),
+                        h.before,
+                        h.shares,
+                        h.changes,
+                        Arrays.deepToString(h.friends0),
                         Arrays.toString(h.follows));
                 if (ok) {
                     valid++;
@@ -320,8 +341,10 @@ class FeedOracleTest {
                 }
             }
         }
-        System.out.printf("oracle: %d valid, %d invalid reads; %d invalid reads with an uncertain friend of several "
-                + "shares, %d of them accepted by the approximation%n", valid, invalid, uncertainFriendReads, lenient);
+        System.out.printf(
+                "oracle: %d valid, %d invalid reads; %d invalid reads with an uncertain friend of several "
+                        + "shares, %d of them accepted by the approximation%n",
+                valid, invalid, uncertainFriendReads, lenient);
         // the histories exercise both outcomes and the approximation's region
         assertThat(valid).isGreaterThan(300);
         assertThat(invalid).isGreaterThan(300);

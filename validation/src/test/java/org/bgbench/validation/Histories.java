@@ -79,7 +79,8 @@ final class Histories {
     static List<String> bruteForce(List<Rec> records, ItemValues initial) {
         Map<String, List<Rec>> byItem = new HashMap<>();
         for (Rec r : records) {
-            byItem.computeIfAbsent(r.kind() + ":" + r.item(), k -> new ArrayList<>()).add(r);
+            byItem.computeIfAbsent(r.kind() + ":" + r.item(), k -> new ArrayList<>())
+                    .add(r);
         }
         List<String> out = new ArrayList<>();
         for (List<Rec> recs : byItem.values()) {
@@ -96,7 +97,8 @@ final class Histories {
                     continue;
                 }
                 long base = initial.value(r.kind(), r.item());
-                Set<Long> ok = abs ? Oracle.acceptable(writes, r.start(), r.end()).with(base)
+                Set<Long> ok = abs
+                        ? Oracle.acceptable(writes, r.start(), r.end()).with(base)
                         : deltaAcceptable(writes, base, r.start(), r.end());
                 out.add(r.readKey() + "=" + (ok.contains(r.value()) ? Verdict.VALID : Verdict.UNPREDICTABLE));
             }
@@ -163,8 +165,8 @@ final class Histories {
             for (int i = 0; i < nr; i++) {
                 long s = rnd.nextInt(horizon);
                 long e = s + (rnd.nextInt(6) == 0 ? horizon : rnd.nextInt(5));
-                out.add(new Rec(LogFormat.TYPE_READ, kind, (byte) rnd.nextInt(3), item, s, e,
-                        base + rnd.nextInt(-3, 5)));
+                out.add(new Rec(
+                        LogFormat.TYPE_READ, kind, (byte) rnd.nextInt(3), item, s, e, base + rnd.nextInt(-3, 5)));
             }
         }
         return out;

@@ -37,8 +37,13 @@ class IncompleteValidationTest {
     @BeforeEach
     void correctRun() {
         dir = tmp.resolve("logs");
-        SyntheticRun.Config c = new SyntheticRun.Config(120_000, new SyntheticRun.Load(32, 0.2, 2_000, 1_000),
-                new SyntheticRun.Items(300, 1_000, 2.0), 0, 8, 17);
+        SyntheticRun.Config c = new SyntheticRun.Config(
+                120_000,
+                new SyntheticRun.Load(32, 0.2, 2_000, 1_000),
+                new SyntheticRun.Items(300, 1_000, 2.0),
+                0,
+                8,
+                17);
         try (LogDirectory d = LogDirectory.create(dir)) {
             run = SyntheticRun.generate(d, c);
         }
@@ -47,7 +52,10 @@ class IncompleteValidationTest {
     }
 
     private ValidationResult validate() {
-        return Validator.builder(finalValues, ValueMode.FINAL).threads(2).build().validate(dir);
+        return Validator.builder(finalValues, ValueMode.FINAL)
+                .threads(2)
+                .build()
+                .validate(dir);
     }
 
     private Path file(int n) {
@@ -76,14 +84,17 @@ class IncompleteValidationTest {
 
     @Test
     void aMissingLogWithWritesLeavesNothingToCheckWhereTheOldValidatorConvicted() throws Exception {
-        long reads = LogManifest.read(dir).files().stream().mapToLong(LogManifest.Entry::reads).sum();
+        long reads = LogManifest.read(dir).files().stream()
+                .mapToLong(LogManifest.Entry::reads)
+                .sum();
         Files.delete(file(3));
         // what the files alone would say: a correct store convicted of unpredictable reads
         List<Path> rest;
         try (LogDirectory d = LogDirectory.open(dir)) {
             rest = d.files();
         }
-        ValidationResult naive = Validator.builder(finalValues, ValueMode.FINAL).build().validate(rest);
+        ValidationResult naive =
+                Validator.builder(finalValues, ValueMode.FINAL).build().validate(rest);
         assertThat(naive.unpredictableReads()).isGreaterThan(1_000);
 
         ValidationResult r = validate();
@@ -160,15 +171,18 @@ class IncompleteValidationTest {
         try (FileChannel ch = FileChannel.open(d2.resolve("thread-00000.bglog"), StandardOpenOption.WRITE)) {
             ch.truncate(200_000);
         }
-        ValidationResult r = Validator.builder((k, i) -> 1, ValueMode.FINAL).build().validate(d2);
+        ValidationResult r =
+                Validator.builder((k, i) -> 1, ValueMode.FINAL).build().validate(d2);
         assertThat(r.complete()).isFalse();
         long kept = (3 * 65_536 - LogFormat.HEADER_SIZE) / LogFormat.RECORD_SIZE - 10;
         assertThat(r.readsChecked()).isEqualTo(10_000 + kept);
         assertThat(r.readsUnchecked()).isEqualTo(10_000 - kept);
         // what was checked is sound: every write is there, so the one wrong read is a real finding
         assertThat(r.unpredictableReads()).isEqualTo(1);
-        assertThat(r.incompleteReason()).startsWith("thread-00000.bglog at byte 200,000: the file ends at byte 200,000")
-                .contains("every write is in the logs").contains("(1 of them are unpredictable)")
+        assertThat(r.incompleteReason())
+                .startsWith("thread-00000.bglog at byte 200,000: the file ends at byte 200,000")
+                .contains("every write is in the logs")
+                .contains("(1 of them are unpredictable)")
                 .contains(String.format(Locale.ROOT, "but %,d could not be", 10_000 - kept));
     }
 
@@ -193,7 +207,10 @@ class IncompleteValidationTest {
         Files.writeString(m, text.replace("block-bytes 65536", "block-bytes 65537"));
         ValidationResult r = validate();
         assertNothingChecked(r);
-        assertThat(r.problems()).singleElement().extracting(LogProblem::problem).asString()
+        assertThat(r.problems())
+                .singleElement()
+                .extracting(LogProblem::problem)
+                .asString()
                 .contains("does not match its own checksum");
 
         Files.writeString(m, text);
@@ -201,13 +218,17 @@ class IncompleteValidationTest {
         Files.write(file(4), new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
         ValidationResult x = validate();
         assertThat(x.complete()).isFalse();
-        assertThat(x.readsChecked()).as("nothing is missing; the extras are ignored").isEqualTo(run.reads());
+        assertThat(x.readsChecked())
+                .as("nothing is missing; the extras are ignored")
+                .isEqualTo(run.reads());
         assertThat(x.unpredictableReads()).isZero();
-        assertThat(x.problems()).extracting(LogProblem::toString).containsExactly(
-                "thread-00004.bglog at byte " + String.format(Locale.ROOT, "%,d",
-                        Files.size(file(4)) - 3) + ": 3 bytes beyond the " + String.format(Locale.ROOT,
-                        "%,d", Files.size(file(4)) - 3) + " the run wrote (appended later); ignored",
-                "thread-00099.bglog: not in the manifest (not written by this run); ignored");
+        assertThat(x.problems())
+                .extracting(LogProblem::toString)
+                .containsExactly(
+                        "thread-00004.bglog at byte " + String.format(Locale.ROOT, "%,d", Files.size(file(4)) - 3)
+                                + ": 3 bytes beyond the " + String.format(Locale.ROOT, "%,d", Files.size(file(4)) - 3)
+                                + " the run wrote (appended later); ignored",
+                        "thread-00099.bglog: not in the manifest (not written by this run); ignored");
     }
 
     @Test
@@ -216,9 +237,11 @@ class IncompleteValidationTest {
         LogDirectory d = LogDirectory.create(d2);
         d.newWriter().read((byte) 0, LogWriter.FRIENDS, 1, 1, 2, 0);
         d.close("1 thread was still inside a store call when the logs were closed");
-        ValidationResult r = Validator.builder((k, i) -> 0, ValueMode.FINAL).build().validate(d2);
+        ValidationResult r =
+                Validator.builder((k, i) -> 0, ValueMode.FINAL).build().validate(d2);
         assertNothingChecked(r);
-        assertThat(r.problems()).extracting(LogProblem::problem)
+        assertThat(r.problems())
+                .extracting(LogProblem::problem)
                 .containsExactly("writes may be missing from every log: 1 thread was still inside a store call when "
                         + "the logs were closed");
     }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 class ItemCheckerTest {
     private record Read(long start, long end, long observed) {}
 
-    private record Outcome(long start, long end, long observed, int status, Set<Long> acceptable, String described,
-            long freshness) {}
+    private record Outcome(
+            long start, long end, long observed, int status, Set<Long> acceptable, String described, long freshness) {}
 
     private static List<Outcome> check(List<Write> writes, List<Read> reads, long value, boolean isFinal) {
         ItemChecker c = new ItemChecker();
@@ -56,7 +56,8 @@ class ItemCheckerTest {
             assertThat(o.acceptable()).containsExactly(-1L, 0L, 1L, 2L);
             assertThat(o.described()).isEqualTo("[-1..2]");
             boolean ok = o.observed() >= -1 && o.observed() <= 2;
-            assertThat(o.status()).as("observed %d", o.observed())
+            assertThat(o.status())
+                    .as("observed %d", o.observed())
                     .isEqualTo(ok ? ItemChecker.VALID : ItemChecker.UNPREDICTABLE);
         }
         // 3 would be acceptable if the three writes could be ordered freely (3! schedules): it must be flagged
@@ -64,17 +65,30 @@ class ItemCheckerTest {
                 .isEqualTo(ItemChecker.UNPREDICTABLE);
         // the same with the final value (0 - 1 + 1 + 2 = 2) instead of the initial one
         assertThat(check(writes, List.of(new Read(0, 10, 3), new Read(0, 10, 2)), 2, true))
-                .extracting(Outcome::status).containsExactly(ItemChecker.UNPREDICTABLE, ItemChecker.VALID);
+                .extracting(Outcome::status)
+                .containsExactly(ItemChecker.UNPREDICTABLE, ItemChecker.VALID);
     }
 
     @Test
     void equalTimestampsOverlap() {
         // a write that ends exactly when the read starts, or starts exactly when it ends, overlaps it
         List<Write> writes = List.of(new Write(0, 5, 1, false), new Write(10, 12, 1, false));
-        assertThat(check(writes, List.of(new Read(5, 10, 0), new Read(5, 10, 1), new Read(5, 10, 2),
-                new Read(6, 9, 0), new Read(13, 13, 1)), 0, false))
+        assertThat(check(
+                        writes,
+                        List.of(
+                                new Read(5, 10, 0),
+                                new Read(5, 10, 1),
+                                new Read(5, 10, 2),
+                                new Read(6, 9, 0),
+                                new Read(13, 13, 1)),
+                        0,
+                        false))
                 .extracting(Outcome::status)
-                .containsExactly(ItemChecker.VALID, ItemChecker.VALID, ItemChecker.VALID, ItemChecker.UNPREDICTABLE,
+                .containsExactly(
+                        ItemChecker.VALID,
+                        ItemChecker.VALID,
+                        ItemChecker.VALID,
+                        ItemChecker.UNPREDICTABLE,
                         ItemChecker.UNPREDICTABLE);
     }
 
@@ -89,9 +103,19 @@ class ItemCheckerTest {
     void absoluteWrites() {
         // set to 7 [0,2], +1 [4,6]; reads after both, during the delta, and overlapping the absolute write
         List<Write> writes = List.of(new Write(0, 2, 7, true), new Write(4, 6, 1, false));
-        List<Outcome> o = check(writes, List.of(new Read(10, 11, 8), new Read(5, 5, 7), new Read(1, 1, 3),
-                new Read(1, 1, 7), new Read(1, 1, 8), new Read(10, 11, 4)), 3, false);
-        assertThat(o).extracting(x -> x.start() + ":" + x.observed() + "=" + x.status())
+        List<Outcome> o = check(
+                writes,
+                List.of(
+                        new Read(10, 11, 8),
+                        new Read(5, 5, 7),
+                        new Read(1, 1, 3),
+                        new Read(1, 1, 7),
+                        new Read(1, 1, 8),
+                        new Read(10, 11, 4)),
+                3,
+                false);
+        assertThat(o)
+                .extracting(x -> x.start() + ":" + x.observed() + "=" + x.status())
                 .containsExactlyInAnyOrder("10:8=0", "5:7=0", "1:3=0", "1:7=0", "1:8=1", "10:4=1");
     }
 
@@ -110,8 +134,7 @@ class ItemCheckerTest {
             for (int i = 0; i < nw; i++) {
                 long[] iv = interval(rnd, horizon);
                 boolean abs = profile == 2 ? rnd.nextInt(3) == 0 : profile == 3 && rnd.nextInt(4) != 0;
-                long v = abs ? rnd.nextInt(-3, 6)
-                        : profile == 0 ? (rnd.nextBoolean() ? 1 : -1) : rnd.nextInt(-3, 4);
+                long v = abs ? rnd.nextInt(-3, 6) : profile == 0 ? (rnd.nextBoolean() ? 1 : -1) : rnd.nextInt(-3, 4);
                 writes.add(new Write(iv[0], iv[1], v, abs));
             }
             long base = rnd.nextInt(-2, 3);
@@ -122,7 +145,10 @@ class ItemCheckerTest {
                 reads.add(new Read(iv[0], iv[1], base + rnd.nextInt(-4, 6)));
             }
             boolean hasAbs = writes.stream().anyMatch(Write::absolute);
-            long deltaSum = writes.stream().filter(w -> !w.absolute()).mapToLong(Write::value).sum();
+            long deltaSum = writes.stream()
+                    .filter(w -> !w.absolute())
+                    .mapToLong(Write::value)
+                    .sum();
             for (boolean isFinal : new boolean[] {false, true}) {
                 long value = isFinal ? base + deltaSum : base; // only meaningful without absolutes
                 for (Outcome o : check(writes, reads, value, isFinal)) {
@@ -132,10 +158,12 @@ class ItemCheckerTest {
                     if (!isFinal || !hasAbs) {
                         Set<Long> all = exact.with(base);
                         assertThat(o.acceptable()).as(ctx).isEqualTo(all);
-                        assertThat(o.status()).as(ctx).isEqualTo(
-                                all.contains(o.observed()) ? ItemChecker.VALID : ItemChecker.UNPREDICTABLE);
+                        assertThat(o.status())
+                                .as(ctx)
+                                .isEqualTo(all.contains(o.observed()) ? ItemChecker.VALID : ItemChecker.UNPREDICTABLE);
                     } else {
-                        int expected = exact.anchored().contains(o.observed()) ? ItemChecker.VALID
+                        int expected = exact.anchored().contains(o.observed())
+                                ? ItemChecker.VALID
                                 : exact.baseOffsets().isEmpty() ? ItemChecker.UNPREDICTABLE : ItemChecker.SKIPPED;
                         assertThat(o.status()).as(ctx).isEqualTo(expected);
                         assertThat(o.acceptable()).as(ctx).isEqualTo(exact.anchored());

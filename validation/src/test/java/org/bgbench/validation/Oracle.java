@@ -96,7 +96,8 @@ final class Oracle {
                 }
                 boolean maximal = true;
                 for (int j = 0; j < w.size() && maximal; j++) {
-                    maximal = (mask >>> j & 1) == 0 || !(w.get(i).end() < w.get(j).start());
+                    maximal =
+                            (mask >>> j & 1) == 0 || !(w.get(i).end() < w.get(j).start());
                 }
                 if (!maximal) {
                     continue;

@@ -38,7 +38,8 @@ class ValidatorTest {
         ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
         ValidationResult r = b.readListener((action, kind, item, s, e, observed, verdict) ->
                         seen.add(action + ":" + kind + ":" + item + ":" + s + ":" + e + ":" + observed + "=" + verdict))
-                .build().validate(dir);
+                .build()
+                .validate(dir);
         List<String> v = new ArrayList<>(seen);
         Collections.sort(v);
         return new Run(r, v);
@@ -57,7 +58,10 @@ class ValidatorTest {
                 w2.read((byte) 0, LogWriter.FRIENDS, 1, 0, 10, v);
             }
         }
-        ValidationResult r = Validator.builder(ZERO, ValueMode.INITIAL).actionNames("VP").build().validate(dir);
+        ValidationResult r = Validator.builder(ZERO, ValueMode.INITIAL)
+                .actionNames("VP")
+                .build()
+                .validate(dir);
         assertThat(r.readsChecked()).isEqualTo(5);
         assertThat(r.unpredictableReads()).isEqualTo(1);
         assertThat(r.pct()).isEqualTo(20.0);
@@ -68,20 +72,28 @@ class ValidatorTest {
         });
         assertThat(r.perAction()).containsExactly(new ActionStats(0, "VP", 5, 1, 0, 20.0));
         // with the final value (2) instead of the initial one
-        ValidationResult f = Validator.builder((k, i) -> 2, ValueMode.FINAL).build().validate(dir);
+        ValidationResult f =
+                Validator.builder((k, i) -> 2, ValueMode.FINAL).build().validate(dir);
         assertThat(f.unpredictableReads()).isEqualTo(1);
     }
 
     @Test
     void correctSyntheticRunHasNoUnpredictableReads() {
         Path dir = tmp.resolve("ok");
-        SyntheticRun.Config c = new SyntheticRun.Config(300_000, new SyntheticRun.Load(64, 0.2, 2_000, 1_000),
-                new SyntheticRun.Items(2_000, 5_000, 3.0), 0, 8, 5);
+        SyntheticRun.Config c = new SyntheticRun.Config(
+                300_000,
+                new SyntheticRun.Load(64, 0.2, 2_000, 1_000),
+                new SyntheticRun.Items(2_000, 5_000, 3.0),
+                0,
+                8,
+                5);
         SyntheticRun.Summary s;
         try (LogDirectory d = LogDirectory.create(dir)) {
             s = SyntheticRun.generate(d, c);
         }
-        ValidationResult r = Validator.builder(SyntheticRun::initial, ValueMode.INITIAL).threads(3).build()
+        ValidationResult r = Validator.builder(SyntheticRun::initial, ValueMode.INITIAL)
+                .threads(3)
+                .build()
                 .validate(dir);
         assertThat(r.recordsRead()).isEqualTo(300_000);
         assertThat(r.readRecords()).isEqualTo(s.reads());
@@ -89,7 +101,8 @@ class ValidatorTest {
         assertThat(r.unpredictableReads()).isZero();
         assertThat(r.samples()).isEmpty();
         // plenty of reads needed real overlap work
-        assertThat(r.readsChecked() - r.readsOfUnwrittenItems() - r.readsWithoutOverlap()).isGreaterThan(3_000);
+        assertThat(r.readsChecked() - r.readsOfUnwrittenItems() - r.readsWithoutOverlap())
+                .isGreaterThan(3_000);
         assertThat(r.freshness()).hasSize(10).allSatisfy(b -> {
             if (b.reads() > 0) {
                 assertThat(b.p()).isEqualTo(1.0);
@@ -98,7 +111,8 @@ class ValidatorTest {
         // the same from final values
         Map<String, Long> sums = Histories.deltaSums(Histories.read(dir));
         ItemValues fin = (k, i) -> SyntheticRun.initial(k, i) + sums.getOrDefault(k + ":" + i, 0L);
-        ValidationResult f = Validator.builder(fin, ValueMode.FINAL).threads(2).build().validate(dir);
+        ValidationResult f =
+                Validator.builder(fin, ValueMode.FINAL).threads(2).build().validate(dir);
         assertThat(f.unpredictableReads()).isZero();
         assertThat(f.readsChecked()).isEqualTo(s.reads());
     }
@@ -106,8 +120,8 @@ class ValidatorTest {
     @Test
     void injectedErrorsAreFlaggedExactly() {
         Path clean = tmp.resolve("clean");
-        SyntheticRun.Config c = new SyntheticRun.Config(60_000, new SyntheticRun.Load(32, 0.25, 2_000, 500),
-                new SyntheticRun.Items(300, 1_000, 2.0), 0, 4, 9);
+        SyntheticRun.Config c = new SyntheticRun.Config(
+                60_000, new SyntheticRun.Load(32, 0.25, 2_000, 500), new SyntheticRun.Items(300, 1_000, 2.0), 0, 4, 9);
         try (LogDirectory d = LogDirectory.create(clean)) {
             SyntheticRun.generate(d, c);
         }
@@ -133,7 +147,8 @@ class ValidatorTest {
         assertThat(expectedFlagged).hasSizeGreaterThan(100);
         Path dir = tmp.resolve("corrupted");
         Histories.write(dir, corrupted, 5, 1);
-        Run run = validate(dir, Validator.builder(SyntheticRun::initial, ValueMode.INITIAL).threads(2));
+        Run run = validate(
+                dir, Validator.builder(SyntheticRun::initial, ValueMode.INITIAL).threads(2));
         assertThat(run.result().unpredictableReads()).isEqualTo(expectedFlagged.size());
         Set<String> flagged = new HashSet<>();
         for (String v : run.verdicts()) {
@@ -167,22 +182,32 @@ class ValidatorTest {
             Path dir = tmp.resolve("random-" + round);
             Histories.write(dir, recs, 1 + round, round);
             List<String> expected = Histories.bruteForce(recs, initial);
-            Run mem = validate(dir, Validator.builder(initial, ValueMode.INITIAL).threads(1 + round % 3));
+            Run mem =
+                    validate(dir, Validator.builder(initial, ValueMode.INITIAL).threads(1 + round % 3));
             assertThat(mem.result().spilled()).isFalse();
             assertThat(mem.verdicts()).isEqualTo(expected);
-            Run spill = validate(dir, Validator.builder(initial, ValueMode.INITIAL).threads(2)
-                    .memoryLimitBytes(16 * 1024).spillDirectory(tmp.resolve("spill-" + round)));
+            Run spill = validate(
+                    dir,
+                    Validator.builder(initial, ValueMode.INITIAL)
+                            .threads(2)
+                            .memoryLimitBytes(16 * 1024)
+                            .spillDirectory(tmp.resolve("spill-" + round)));
             assertThat(spill.result().spilled()).isTrue();
             assertThat(spill.result().partitions()).isGreaterThan(4);
             assertThat(spill.verdicts()).isEqualTo(expected);
             assertThat(tmp.resolve("spill-" + round)).doesNotExist();
-            long unpredictable = expected.stream().filter(s -> s.endsWith("=UNPREDICTABLE")).count();
-            assertThat(mem.result().unpredictableReads()).isEqualTo(unpredictable).isPositive();
+            long unpredictable =
+                    expected.stream().filter(s -> s.endsWith("=UNPREDICTABLE")).count();
+            assertThat(mem.result().unpredictableReads())
+                    .isEqualTo(unpredictable)
+                    .isPositive();
             if (!absolutes) {
                 // FINAL values give the same verdicts for delta-only items
                 Map<String, Long> sums = Histories.deltaSums(recs);
                 ItemValues fin = (k, i) -> initial.value(k, i) + sums.getOrDefault(k + ":" + i, 0L);
-                assertThat(validate(dir, Validator.builder(fin, ValueMode.FINAL)).verdicts()).isEqualTo(expected);
+                assertThat(validate(dir, Validator.builder(fin, ValueMode.FINAL))
+                                .verdicts())
+                        .isEqualTo(expected);
             }
         }
     }
@@ -190,17 +215,32 @@ class ValidatorTest {
     @Test
     void spillingGivesTheSameResultAsMemory() throws Exception {
         Path dir = tmp.resolve("spill-vs-mem");
-        SyntheticRun.Config c = new SyntheticRun.Config(200_000, new SyntheticRun.Load(64, 0.15, 3_000, 1_000),
-                new SyntheticRun.Items(1_000, 3_000, 3.0), 0.002, 6, 11);
+        SyntheticRun.Config c = new SyntheticRun.Config(
+                200_000,
+                new SyntheticRun.Load(64, 0.15, 3_000, 1_000),
+                new SyntheticRun.Items(1_000, 3_000, 3.0),
+                0.002,
+                6,
+                11);
         try (LogDirectory d = LogDirectory.create(dir)) {
             SyntheticRun.generate(d, c);
         }
-        ValidationResult mem = Validator.builder(SyntheticRun::initial, ValueMode.INITIAL).threads(2)
-                .freshnessBuckets(7).build().validate(dir);
-        ValidationResult spill = Validator.builder(SyntheticRun::initial, ValueMode.INITIAL).threads(3)
-                .memoryLimitBytes(256 * 1024).freshnessBuckets(7).build().validate(dir);
-        ValidationResult single = Validator.builder(SyntheticRun::initial, ValueMode.INITIAL).threads(1)
-                .freshnessBuckets(7).build().validate(dir);
+        ValidationResult mem = Validator.builder(SyntheticRun::initial, ValueMode.INITIAL)
+                .threads(2)
+                .freshnessBuckets(7)
+                .build()
+                .validate(dir);
+        ValidationResult spill = Validator.builder(SyntheticRun::initial, ValueMode.INITIAL)
+                .threads(3)
+                .memoryLimitBytes(256 * 1024)
+                .freshnessBuckets(7)
+                .build()
+                .validate(dir);
+        ValidationResult single = Validator.builder(SyntheticRun::initial, ValueMode.INITIAL)
+                .threads(1)
+                .freshnessBuckets(7)
+                .build()
+                .validate(dir);
         assertThat(mem.spilled()).isFalse();
         assertThat(spill.spilled()).isTrue();
         assertThat(spill.spillBytes()).isEqualTo(200_000L * LogFormat.RECORD_SIZE);
@@ -209,16 +249,30 @@ class ValidatorTest {
             assertThat(comparable(other)).isEqualTo(comparable(mem));
         }
         try (Stream<Path> left = Files.list(dir)) {
-            assertThat(left).allMatch(p -> p.getFileName().toString().endsWith(".bglog")
-                    || p.getFileName().toString().equals(LogManifest.FILE));
+            assertThat(left)
+                    .allMatch(p -> p.getFileName().toString().endsWith(".bglog")
+                            || p.getFileName().toString().equals(LogManifest.FILE));
         }
     }
 
     /** The result without what legitimately differs between runs (time, partitioning). */
     private static List<Object> comparable(ValidationResult r) {
-        return List.of(r.recordsRead(), r.readRecords(), r.writeRecords(), r.readsChecked(), r.unpredictableReads(),
-                r.pct(), r.readsSkipped(), r.readsOfUnwrittenItems(), r.readsWithoutOverlap(), r.perAction(),
-                r.samples(), r.freshness(), r.freshnessHorizonMs(), r.freshnessReads(), r.freshnessBeyondHorizon());
+        return List.of(
+                r.recordsRead(),
+                r.readRecords(),
+                r.writeRecords(),
+                r.readsChecked(),
+                r.unpredictableReads(),
+                r.pct(),
+                r.readsSkipped(),
+                r.readsOfUnwrittenItems(),
+                r.readsWithoutOverlap(),
+                r.perAction(),
+                r.samples(),
+                r.freshness(),
+                r.freshnessHorizonMs(),
+                r.freshnessReads(),
+                r.freshnessBeyondHorizon());
     }
 
     @Test
@@ -262,17 +316,26 @@ class ValidatorTest {
             long item = rnd.nextLong(5_000);
             boolean corrupt = rnd.nextInt(100) == 0;
             bad += corrupt ? 1 : 0;
-            recs.add(new Rec(LogFormat.TYPE_READ, LogWriter.FRIENDS, (byte) 0, item, i, i + 3,
+            recs.add(new Rec(
+                    LogFormat.TYPE_READ,
+                    LogWriter.FRIENDS,
+                    (byte) 0,
+                    item,
+                    i,
+                    i + 3,
                     SyntheticRun.initial(LogWriter.FRIENDS, item) + (corrupt ? 1 : 0)));
         }
         Histories.write(dir, recs, 3, 2);
         for (ValueMode mode : ValueMode.values()) {
-            ValidationResult r = Validator.builder(SyntheticRun::initial, mode).build().validate(dir);
+            ValidationResult r =
+                    Validator.builder(SyntheticRun::initial, mode).build().validate(dir);
             assertThat(r.readsChecked()).isEqualTo(20_000);
             assertThat(r.readsOfUnwrittenItems()).isEqualTo(20_000);
             assertThat(r.unpredictableReads()).isEqualTo(bad);
-            assertThat(r.samples()).hasSize(20).allSatisfy(s -> assertThat(s.acceptable())
-                    .isEqualTo("[" + SyntheticRun.initial(s.kind(), s.item()) + "]"));
+            assertThat(r.samples())
+                    .hasSize(20)
+                    .allSatisfy(s ->
+                            assertThat(s.acceptable()).isEqualTo("[" + SyntheticRun.initial(s.kind(), s.item()) + "]"));
             assertThat(r.freshness()).isEmpty();
         }
     }
@@ -291,22 +354,30 @@ class ValidatorTest {
             }
             w.read((byte) 0, LogWriter.FRIENDS, 1, 10, 20, 0); // before the write: not in the curve
         }
-        ValidationResult r = Validator.builder(ZERO, ValueMode.INITIAL).freshnessBuckets(10)
-                .freshnessHorizonNanos(100).build().validate(dir);
+        ValidationResult r = Validator.builder(ZERO, ValueMode.INITIAL)
+                .freshnessBuckets(10)
+                .freshnessHorizonNanos(100)
+                .build()
+                .validate(dir);
         assertThat(r.unpredictableReads()).isEqualTo(2);
         assertThat(r.freshnessReads()).isEqualTo(6);
         assertThat(r.freshnessBeyondHorizon()).isEqualTo(1);
         List<FreshnessBucket> b = r.freshness();
         assertThat(b).hasSize(10);
-        assertThat(b.get(0)).extracting(FreshnessBucket::reads, FreshnessBucket::valid).containsExactly(1L, 1L);
-        assertThat(b.get(1)).extracting(FreshnessBucket::reads, FreshnessBucket::valid).containsExactly(2L, 1L);
+        assertThat(b.get(0))
+                .extracting(FreshnessBucket::reads, FreshnessBucket::valid)
+                .containsExactly(1L, 1L);
+        assertThat(b.get(1))
+                .extracting(FreshnessBucket::reads, FreshnessBucket::valid)
+                .containsExactly(2L, 1L);
         assertThat(b.get(1).p()).isEqualTo(0.5);
         assertThat(b.get(1).cumulativeP()).isCloseTo(2.0 / 3, within(1e-12));
         assertThat(b.get(2).reads()).isZero();
         assertThat(b.get(2).p()).isNaN();
         assertThat(b.get(3).cumulativeP()).isEqualTo(0.75);
-        assertThat(b.get(9)).extracting(FreshnessBucket::reads, FreshnessBucket::cumulativeReads,
-                FreshnessBucket::cumulativeValid).containsExactly(1L, 5L, 3L);
+        assertThat(b.get(9))
+                .extracting(FreshnessBucket::reads, FreshnessBucket::cumulativeReads, FreshnessBucket::cumulativeValid)
+                .containsExactly(1L, 5L, 3L);
         assertThat(b.get(0).fromMs()).isZero();
         assertThat(b.get(9).toMs()).isEqualTo(100 / 1e6);
         // default horizon: the span of the logs (10 .. 251 ns)
@@ -325,11 +396,13 @@ class ValidatorTest {
             w.read((byte) 0, LogWriter.FRIENDS, 1, 15, 16, 7); // overlapping: 7 is explained by the write
             w.read((byte) 0, LogWriter.FRIENDS, 1, 30, 31, 8); // after: must be 7
         }
-        ValidationResult r = Validator.builder((k, i) -> 7, ValueMode.FINAL).build().validate(dir);
+        ValidationResult r =
+                Validator.builder((k, i) -> 7, ValueMode.FINAL).build().validate(dir);
         assertThat(r.readsSkipped()).isEqualTo(1);
         assertThat(r.readsChecked()).isEqualTo(2);
         assertThat(r.unpredictableReads()).isEqualTo(1);
-        ValidationResult i = Validator.builder((k, x) -> 3, ValueMode.INITIAL).build().validate(dir);
+        ValidationResult i =
+                Validator.builder((k, x) -> 3, ValueMode.INITIAL).build().validate(dir);
         assertThat(i.readsSkipped()).isZero();
         assertThat(i.unpredictableReads()).isEqualTo(1);
     }

@@ -20,8 +20,7 @@ import org.bgbench.model.InvalidParameterException;
  * them, and no BG value needs them).
  */
 public final class PropertyFiles {
-    private PropertyFiles() {
-    }
+    private PropertyFiles() {}
 
     /**
      * The file's keys and values in file order (an unmodifiable map).
@@ -45,8 +44,8 @@ public final class PropertyFiles {
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             ordered.load(r);
         } catch (NoSuchFileException e) {
-            throw new InvalidParameterException(file.toString(), "no such property file (looked in "
-                    + file.toAbsolutePath() + ")");
+            throw new InvalidParameterException(
+                    file.toString(), "no such property file (looked in " + file.toAbsolutePath() + ")");
         } catch (IOException e) {
             throw new InvalidParameterException(file.toString(), "cannot read the property file: " + e);
         } catch (IllegalArgumentException e) {

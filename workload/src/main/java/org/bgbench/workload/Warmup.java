@@ -9,8 +9,7 @@ import org.bgbench.model.Durations;
  */
 public sealed interface Warmup {
     /** No warm-up. */
-    record None() implements Warmup {
-    }
+    record None() implements Warmup {}
 
     /** The first {@code requests} requests (actions or sessions, all threads together) are warm-up. */
     record Requests(long requests) implements Warmup {

@@ -36,9 +36,11 @@ public record WorkloadFile(Path path, Map<String, String> keys) {
         }
         WorkloadFile w = new WorkloadFile(file, keys);
         if (w.frequencyKeys().isEmpty() && !WorkloadParameters.namesMix(keys)) {
-            throw new InvalidParameterException(option, file + (keys.isEmpty() ? " is empty: it" : "")
-                    + " sets no action frequency (such as ViewProfileAction=0.35; 'bg keys' lists them) and names no "
-                    + "mix (mix=high), so it does not say what to run");
+            throw new InvalidParameterException(
+                    option,
+                    file + (keys.isEmpty() ? " is empty: it" : "")
+                            + " sets no action frequency (such as ViewProfileAction=0.35; 'bg keys' lists them) and names no "
+                            + "mix (mix=high), so it does not say what to run");
         }
         return w;
     }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import org.bgbench.model.FeedWorkload;
 import org.bgbench.model.Durations;
+import org.bgbench.model.FeedWorkload;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.workload.distribution.DZipfian;
 import org.bgbench.workload.distribution.DistributionKind;
@@ -38,8 +38,7 @@ public record WorkloadSpec(Requests requests, Members members, Pacing pacing, Le
      * @param commentLength characters of a comment posted by PCR
      * @param feeds         how SR and VNF are issued (VNF's k, pages' share of SR, list shares)
      */
-    public record Requests(Mix mix, String mixName, int topK, int commentLength, FeedWorkload feeds) {
-    }
+    public record Requests(Mix mix, String mixName, int topK, int commentLength, FeedWorkload feeds) {}
 
     /**
      * How socialites and targets are picked, and how members are guarded while emulated.
@@ -50,9 +49,8 @@ public record WorkloadSpec(Requests requests, Members members, Pacing pacing, Le
      * @param locks            lock the members of IF/TF (both) and AFR/RFR (the socialite) [dissertation table 5.1]
      * @param uniqueSocialites a member is emulated by at most one thread at a time [dissertation 5.3]
      */
-    public record Members(DistributionSpec socialites, DistributionSpec targets, boolean locks,
-                          boolean uniqueSocialites) {
-    }
+    public record Members(
+            DistributionSpec socialites, DistributionSpec targets, boolean locks, boolean uniqueSocialites) {}
 
     /**
      * How many threads issue requests, and their pauses.
@@ -61,8 +59,7 @@ public record WorkloadSpec(Requests requests, Members members, Pacing pacing, Le
      * @param thinkTime        ε, pause between the actions of a session
      * @param interArrivalTime ψ, pause of a thread between two requests (actions or sessions)
      */
-    public record Pacing(int threads, Duration thinkTime, Duration interArrivalTime) {
-    }
+    public record Pacing(int threads, Duration thinkTime, Duration interArrivalTime) {}
 
     /**
      * How long the run lasts and how it warms up.
@@ -72,8 +69,7 @@ public record WorkloadSpec(Requests requests, Members members, Pacing pacing, Le
      * @param warmup           warm-up before measuring
      * @param warmupThreads    threads issuing the warm-up
      */
-    public record Length(Duration maxExecutionTime, long operations, Warmup warmup, int warmupThreads) {
-    }
+    public record Length(Duration maxExecutionTime, long operations, Warmup warmup, int warmupThreads) {}
 
     /**
      * This worker's share of the graph among the workers (BGClients).
@@ -82,8 +78,7 @@ public record WorkloadSpec(Requests requests, Members members, Pacing pacing, Le
      * @param workerIndex this worker's index, 0..N−1
      * @param workerRates R_k, request rate of each worker (size N); only ratios matter
      */
-    public record Share(int workers, int workerIndex, List<Double> workerRates) {
-    }
+    public record Share(int workers, int workerIndex, List<Double> workerRates) {}
 
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(60);
     public static final String DEFAULT_MIX = "low";
@@ -91,10 +86,13 @@ public record WorkloadSpec(Requests requests, Members members, Pacing pacing, Le
 
     /** Mix {@code low}, D-Zipfian θ=0.27 socialites, uniform targets, k=5, one thread for 60 s, locks on. */
     public static WorkloadSpec defaults() {
-        return new WorkloadSpec(new Requests(Mixes.byName(DEFAULT_MIX), DEFAULT_MIX, 5, 100, FeedWorkload.DEFAULTS),
+        return new WorkloadSpec(
+                new Requests(Mixes.byName(DEFAULT_MIX), DEFAULT_MIX, 5, 100, FeedWorkload.DEFAULTS),
                 new Members(DistributionSpec.dzipfian(0.27), DistributionSpec.uniform(), true, true),
-                new Pacing(1, Duration.ZERO, Duration.ZERO), new Length(DEFAULT_DURATION, 0, Warmup.NONE, 1),
-                new Share(1, 0, List.of(1.0)), DEFAULT_SEED);
+                new Pacing(1, Duration.ZERO, Duration.ZERO),
+                new Length(DEFAULT_DURATION, 0, Warmup.NONE, 1),
+                new Share(1, 0, List.of(1.0)),
+                DEFAULT_SEED);
     }
 
     /** A builder that starts from {@link #defaults()}. */
@@ -114,7 +112,11 @@ public record WorkloadSpec(Requests requests, Members members, Pacing pacing, Le
         Objects.requireNonNull(length, "length");
         Objects.requireNonNull(share, "share");
         if (requests.feeds() == null) {
-            requests = new Requests(requests.mix(), requests.mixName(), requests.topK(), requests.commentLength(),
+            requests = new Requests(
+                    requests.mix(),
+                    requests.mixName(),
+                    requests.topK(),
+                    requests.commentLength(),
                     FeedWorkload.DEFAULTS);
         }
         Mix mix = requests.mix();
@@ -137,7 +139,9 @@ public record WorkloadSpec(Requests requests, Members members, Pacing pacing, Le
         require(mixName != null && !mixName.isBlank(), "mix", "needs a name");
         require(socialites != null, "requestdistribution", "is required");
         require(targets != null, "targetdistribution", "is required");
-        require(targets.kind() != DistributionKind.DZIPFIAN, "targetdistribution",
+        require(
+                targets.kind() != DistributionKind.DZIPFIAN,
+                "targetdistribution",
                 "targets are drawn among the worker's own members; use uniform, zipfian or latest");
         require(topK >= 1, "topk", "must be at least 1, got " + topK);
         require(commentLength >= 1, "commentlength", "must be at least 1, got " + commentLength);
@@ -146,19 +150,27 @@ public record WorkloadSpec(Requests requests, Members members, Pacing pacing, Le
         require(threads >= 1, "threadcount", "must be at least 1, got " + threads);
         require(maxExecutionTime != null && !maxExecutionTime.isNegative(), "maxexecutiontime", "must be 0 or more");
         require(operations >= 0, "operationcount", "must be 0 or more, got " + operations);
-        require(!maxExecutionTime.isZero() || operations > 0, "maxexecutiontime",
+        require(
+                !maxExecutionTime.isZero() || operations > 0,
+                "maxexecutiontime",
                 "the run needs an end: give maxexecutiontime > 0 or operationcount > 0");
         require(warmup != null, "warmup", "is required (Warmup.NONE for none)");
         require(warmupThreads >= 1, "warmupthreads", "must be at least 1, got " + warmupThreads);
         require(workers >= 1, "numclients", "must be at least 1, got " + workers);
-        require(workerIndex >= 0 && workerIndex < workers, "machineid",
+        require(
+                workerIndex >= 0 && workerIndex < workers,
+                "machineid",
                 "must be from 0 to numclients−1 = " + (workers - 1) + ", got " + workerIndex);
-        require(workerRates != null && workerRates.size() == workers, "probs",
-                "needs one rate per worker: " + workers + " workers, "
-                        + (workerRates == null ? 0 : workerRates.size()) + " rates");
+        require(
+                workerRates != null && workerRates.size() == workers,
+                "probs",
+                "needs one rate per worker: " + workers + " workers, " + (workerRates == null ? 0 : workerRates.size())
+                        + " rates");
         for (Double r : workerRates) {
-            require(r != null && r > 0 && !r.isInfinite(), "probs", "rates must be positive numbers, got "
-                    + workerRates);
+            require(
+                    r != null && r > 0 && !r.isInfinite(),
+                    "probs",
+                    "rates must be positive numbers, got " + workerRates);
         }
         share = new Share(workers, workerIndex, List.copyOf(workerRates));
     }
@@ -189,12 +201,26 @@ public record WorkloadSpec(Requests requests, Members members, Pacing pacing, Le
     /** One line for logs and reports. */
     public String describe() {
         String end = (timeLimited() ? Durations.format(maxExecutionTime()) : "")
-                + (timeLimited() && countLimited() ? " or " : "") + (countLimited() ? operations() + " requests" : "");
-        return String.format(Locale.ROOT, "mix %s [%s]; socialites %s, targets %s; T=%d for %s; warm-up %s; ε=%s ψ=%s; "
+                + (timeLimited() && countLimited() ? " or " : "")
+                + (countLimited() ? operations() + " requests" : "");
+        return String.format(
+                Locale.ROOT,
+                "mix %s [%s]; socialites %s, targets %s; T=%d for %s; warm-up %s; ε=%s ψ=%s; "
                         + "k=%d; locks %s, unique socialites %s; worker %d of %d",
-                mixName(), mix().describe(), socialites().describe(), targets().describe(), threads(), end,
-                warmup().describe(), Durations.format(thinkTime()), Durations.format(interArrivalTime()), topK(),
-                locks() ? "on" : "off", uniqueSocialites() ? "on" : "off", workerIndex(), workers());
+                mixName(),
+                mix().describe(),
+                socialites().describe(),
+                targets().describe(),
+                threads(),
+                end,
+                warmup().describe(),
+                Durations.format(thinkTime()),
+                Durations.format(interArrivalTime()),
+                topK(),
+                locks() ? "on" : "off",
+                uniqueSocialites() ? "on" : "off",
+                workerIndex(),
+                workers());
     }
 
     public Mix mix() {
@@ -420,11 +446,13 @@ public record WorkloadSpec(Requests requests, Members members, Pacing pacing, Le
         }
 
         public WorkloadSpec build() {
-            return new WorkloadSpec(new Requests(mix, mixName, topK, commentLength, feeds),
+            return new WorkloadSpec(
+                    new Requests(mix, mixName, topK, commentLength, feeds),
                     new Members(socialites, targets, locks, uniqueSocialites),
                     new Pacing(threads, thinkTime, interArrivalTime),
                     new Length(maxExecutionTime, operations, warmup, warmupThreads),
-                    new Share(workers, workerIndex, workerRates), seed);
+                    new Share(workers, workerIndex, workerRates),
+                    seed);
         }
     }
 }

@@ -22,7 +22,7 @@ class PropertyFilesTest {
         Files.writeString(f, """
                 # USC BG workload file
                 workload=edu.usc.bg.workloads.CoreWorkload
-                ViewProfileAction=0.35   
+                ViewProfileAction=0.35
                 ListFriendsAction : 0.05
                 ! another comment
                 ViewFriendReqAction 0.05
@@ -32,10 +32,19 @@ class PropertyFilesTest {
                 ViewProfileAction=0.35
                 """);
         Map<String, String> p = PropertyFiles.read(f);
-        assertThat(p.keySet()).containsExactly("workload", "ViewProfileAction", "ListFriendsAction",
-                "ViewFriendReqAction", "InviteFriendAction", "requestdistribution");
-        assertThat(p).containsEntry("ViewProfileAction", "0.35").containsEntry("ListFriendsAction", "0.05")
-                .containsEntry("ViewFriendReqAction", "0.05").containsEntry("InviteFriendAction", "0.04");
+        assertThat(p.keySet())
+                .containsExactly(
+                        "workload",
+                        "ViewProfileAction",
+                        "ListFriendsAction",
+                        "ViewFriendReqAction",
+                        "InviteFriendAction",
+                        "requestdistribution");
+        assertThat(p)
+                .containsEntry("ViewProfileAction", "0.35")
+                .containsEntry("ListFriendsAction", "0.05")
+                .containsEntry("ViewFriendReqAction", "0.05")
+                .containsEntry("InviteFriendAction", "0.04");
     }
 
     @Test
@@ -43,9 +52,11 @@ class PropertyFilesTest {
         Path f = dir.resolve("nope.properties");
         assertThatThrownBy(() -> PropertyFiles.read(f))
                 .isInstanceOf(InvalidParameterException.class)
-                .hasMessageContaining(f.toString()).hasMessageContaining("no such property file");
+                .hasMessageContaining(f.toString())
+                .hasMessageContaining("no such property file");
         assertThatThrownBy(() -> PropertyFiles.read(dir))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("directory");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("directory");
     }
 
     @Test
@@ -53,7 +64,8 @@ class PropertyFilesTest {
         Path f = dir.resolve("bad");
         Files.writeString(f, "key=\\uZZZZ\n");
         assertThatThrownBy(() -> PropertyFiles.read(f))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining(f.toString());
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining(f.toString());
     }
 
     @Test

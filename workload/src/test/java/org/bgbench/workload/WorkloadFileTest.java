@@ -67,7 +67,9 @@ class WorkloadFileTest {
         assertThat(spec.mixName()).isEqualTo("HighUpdateActions");
         assertThat(spec.mix().weight(Action.VP)).isEqualTo(0.5);
         assertThat(spec.mix().weight(Action.LF)).isEqualTo(0.5);
-        assertThat(WorkloadParameters.toSpec(w.keys()).mixName()).as("without a label").isEqualTo("custom");
+        assertThat(WorkloadParameters.toSpec(w.keys()).mixName())
+                .as("without a label")
+                .isEqualTo("custom");
     }
 
     @Test

@@ -81,8 +81,13 @@ public final class ClusterCoordinator implements AutoCloseable {
     }
 
     /** Sends every worker the store, all -p parameters and its share of the graph. Returns whether it is loaded. */
-    public boolean open(String store, Map<String, String> params, SocialGraph graph, WorkloadSpec workload,
-                        double[] rates, boolean storePerWorker) {
+    public boolean open(
+            String store,
+            Map<String, String> params,
+            SocialGraph graph,
+            WorkloadSpec workload,
+            double[] rates,
+            boolean storePerWorker) {
         this.graph = graph;
         this.workload = workload;
         this.separateStores = storePerWorker;
@@ -90,13 +95,22 @@ public final class ClusterCoordinator implements AutoCloseable {
         this.params = params;
         plan = ClusterPlan.assign(graph, rates, workload.seed());
         Map<String, String> sorted = new TreeMap<>(params);
-        List<Messages.Opened> answers = workers.each((k, w) -> w.call(Operations.OPEN,
-                Messages.tree(new Messages.Open(store, sorted, plan.layout(), k)), Workers.CALL)).stream()
-                .map(n -> Messages.read(n, Messages.Opened.class)).toList();
+        List<Messages.Opened> answers = workers
+                .each((k, w) -> w.call(
+                        Operations.OPEN,
+                        Messages.tree(new Messages.Open(store, sorted, plan.layout(), k)),
+                        Workers.CALL))
+                .stream()
+                .map(n -> Messages.read(n, Messages.Opened.class))
+                .toList();
         opened = answers;
         marks = new StateMarks(workers, separateStores, graph.spec().fingerprint(), answers);
         for (int k = 0; k < workers.size(); k++) {
-            err.printf(Locale.ROOT, "bg: worker %d owns %,d members in fragments %s%n", k, answers.get(k).members(),
+            err.printf(
+                    Locale.ROOT,
+                    "bg: worker %d owns %,d members in fragments %s%n",
+                    k,
+                    answers.get(k).members(),
                     Arrays.toString(plan.fragments(k)));
         }
         err.flush();
@@ -108,9 +122,16 @@ public final class ClusterCoordinator implements AutoCloseable {
      * holds the graph, measures each worker's rate alone ({@link #calibrate}) and plans the shares again by those
      * rates (heterogeneous workers). Returns whether the store holds the graph.
      */
-    public boolean open(String store, Map<String, String> params, SocialGraph graph, WorkloadSpec workload,
-                        double[] rates, boolean storePerWorker, Duration calibrate, ExperimentSpec template,
-                        int calibrationThreads) {
+    public boolean open(
+            String store,
+            Map<String, String> params,
+            SocialGraph graph,
+            WorkloadSpec workload,
+            double[] rates,
+            boolean storePerWorker,
+            Duration calibrate,
+            ExperimentSpec template,
+            int calibrationThreads) {
         boolean loaded = open(store, params, graph, workload, rates, storePerWorker);
         if (calibrate == null || !loaded) {
             return loaded;
@@ -134,27 +155,42 @@ public final class ClusterCoordinator implements AutoCloseable {
         double[] rates = new double[workers.size()];
         marks.beginWrites("calibration");
         for (int k = 0; k < workers.size(); k++) {
-            ExperimentSpec spec = template.withThreads(threads).withDuration(duration).withSeed(17L + k)
+            ExperimentSpec spec = template.withThreads(threads)
+                    .withDuration(duration)
+                    .withSeed(17L + k)
                     .withValidation(null);
-            spec = spec.toBuilder().operations(0).warmup(Duration.ZERO).warmupOperations(0).validation(null)
-                    .storeHosts(List.of()).open(null).build();
-            JsonNode r = workers.get(k).stream(Operations.RUN, Messages.tree(spec), IDLE, duration.plusMinutes(10),
-                    m -> { });
+            spec = spec.toBuilder()
+                    .operations(0)
+                    .warmup(Duration.ZERO)
+                    .warmupOperations(0)
+                    .validation(null)
+                    .storeHosts(List.of())
+                    .open(null)
+                    .build();
+            JsonNode r =
+                    workers.get(k).stream(Operations.RUN, Messages.tree(spec), IDLE, duration.plusMinutes(10), m -> {});
             rates[k] = Messages.read(r, Messages.RunDone.class).result().throughput();
-            err.printf(Locale.ROOT, "bg: calibration: worker %d %s alone with T=%d: %,.0f actions/s%n", k,
-                    workers.name(k), threads, rates[k]);
+            err.printf(
+                    Locale.ROOT,
+                    "bg: calibration: worker %d %s alone with T=%d: %,.0f actions/s%n",
+                    k,
+                    workers.name(k),
+                    threads,
+                    rates[k]);
             err.flush();
             Messages.ResetDone rep = reset(workers.get(k), Messages.ResetHow.REPAIR);
             if (!rep.verified()) {
-                throw new ClusterException(workers.label(k) + " could not undo its calibration writes ("
-                        + rep.mismatch() + "); reload the store", null);
+                throw new ClusterException(
+                        workers.label(k) + " could not undo its calibration writes (" + rep.mismatch()
+                                + "); reload the store",
+                        null);
             }
         }
         marks.markLoaded();
         for (double r : rates) {
             if (!(r > 0)) {
-                throw new ClusterException("a worker completed no action during calibration: rates "
-                        + Arrays.toString(rates), null);
+                throw new ClusterException(
+                        "a worker completed no action during calibration: rates " + Arrays.toString(rates), null);
             }
         }
         return rates;
@@ -180,8 +216,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     }
 
     /** What a load on the workers did: rows, times and the sanity check's totals. */
-    public record LoadSummary(long rows, double loadS, double finishS, double totalS, Messages.Finished counts) {
-    }
+    public record LoadSummary(long rows, double loadS, double finishS, double totalS, Messages.Finished counts) {}
 
     /** Creates the schema (once, or on every worker for stores inside each worker), loads every share in parallel. */
     public LoadSummary load(int loaders) {
@@ -192,23 +227,33 @@ public final class ClusterCoordinator implements AutoCloseable {
         } else {
             workers.get(0).call(Operations.CREATE_SCHEMA, none, Workers.CALL);
         }
-        List<JsonNode> done = workers.all(w -> w.stream(Operations.LOAD, Messages.tree(new Messages.Load(loaders)),
-                IDLE, Duration.ofHours(24), m -> { }));
-        long total = done.stream().mapToLong(d -> Messages.read(d, Messages.Loaded.class).rows()).sum();
+        List<JsonNode> done = workers.all(w -> w.stream(
+                Operations.LOAD, Messages.tree(new Messages.Load(loaders)), IDLE, Duration.ofHours(24), m -> {}));
+        long total = done.stream()
+                .mapToLong(d -> Messages.read(d, Messages.Loaded.class).rows())
+                .sum();
         double loadS = (System.nanoTime() - t0) / 1e9;
         Messages.Finished fin;
         if (separateStores) {
-            List<Messages.Finished> each = workers.call(Operations.FINISH_LOAD,
-                    new Messages.FinishLoad(total, loadS, true), Duration.ofHours(1), Messages.Finished.class);
-            fin = new Messages.Finished(each.stream().mapToDouble(Messages.Finished::finishS).max().orElse(0),
+            List<Messages.Finished> each = workers.call(
+                    Operations.FINISH_LOAD,
+                    new Messages.FinishLoad(total, loadS, true),
+                    Duration.ofHours(1),
+                    Messages.Finished.class);
+            fin = new Messages.Finished(
+                    each.stream().mapToDouble(Messages.Finished::finishS).max().orElse(0),
                     each.stream().mapToLong(Messages.Finished::members).sum(),
                     each.stream().mapToLong(Messages.Finished::friendships).sum(),
                     each.stream().mapToLong(Messages.Finished::pending).sum(),
                     each.stream().mapToLong(Messages.Finished::resources).sum(),
                     each.stream().mapToLong(Messages.Finished::comments).sum());
         } else {
-            fin = Messages.read(workers.get(0).call(Operations.FINISH_LOAD,
-                    Messages.tree(new Messages.FinishLoad(total, loadS, false)), Duration.ofHours(1)),
+            fin = Messages.read(
+                    workers.get(0)
+                            .call(
+                                    Operations.FINISH_LOAD,
+                                    Messages.tree(new Messages.FinishLoad(total, loadS, false)),
+                                    Duration.ofHours(1)),
                     Messages.Finished.class);
         }
         // finishLoad wrote the loaded graph's mark into the store.
@@ -220,9 +265,14 @@ public final class ClusterCoordinator implements AutoCloseable {
      * Result of one experiment on all workers; {@code unwritten} says which of its files could not be written (a
      * full disk) or is null.
      */
-    public record Outcome(RunResult result, List<RunResult> parts, boolean completed, String reason, List<Integer> failed,
-                          int touched, String unwritten) {
-    }
+    public record Outcome(
+            RunResult result,
+            List<RunResult> parts,
+            boolean completed,
+            String reason,
+            List<Integer> failed,
+            int touched,
+            String unwritten) {}
 
     /**
      * One experiment with T threads spread over the workers ({@link ClusterRun}); prints a merged line per second to
@@ -235,7 +285,8 @@ public final class ClusterCoordinator implements AutoCloseable {
     }
 
     private static Messages.ResetDone reset(WorkerClient w, Messages.ResetHow how) {
-        return Messages.read(w.call(Operations.RESET, Messages.tree(new Messages.Reset(how, 4)), Duration.ofHours(1)),
+        return Messages.read(
+                w.call(Operations.RESET, Messages.tree(new Messages.Reset(how, 4)), Duration.ofHours(1)),
                 Messages.ResetDone.class);
     }
 
@@ -262,7 +313,8 @@ public final class ClusterCoordinator implements AutoCloseable {
             marks.beginWrites(how == Messages.ResetHow.FULL ? "bg verify --repair" : "RepairDB");
         }
         List<Messages.ResetDone> r = workers.all(w -> Messages.tree(reset(w, how))).stream()
-                .map(n -> Messages.read(n, Messages.ResetDone.class)).toList();
+                .map(n -> Messages.read(n, Messages.ResetDone.class))
+                .toList();
         if (writes && r.stream().allMatch(Messages.ResetDone::verified)) {
             marks.markLoaded();
         }
@@ -299,7 +351,11 @@ public final class ClusterCoordinator implements AutoCloseable {
     }
 
     /** What {@link #saveImage} found. */
-    public enum ImageState { SAVED, UNSUPPORTED, NOT_LOADED }
+    public enum ImageState {
+        SAVED,
+        UNSUPPORTED,
+        NOT_LOADED
+    }
 
     /**
      * Saves a database image (on the first worker, or every worker with stores of their own) unless one exists;
@@ -310,9 +366,11 @@ public final class ClusterCoordinator implements AutoCloseable {
             releaseOthers();
         }
         JsonNode none = Messages.tree(Messages.Ack.OK);
-        List<JsonNode> r = separateStores ? workers.all(w -> w.call(Operations.SAVE_IMAGE, none, Duration.ofHours(1)))
+        List<JsonNode> r = separateStores
+                ? workers.all(w -> w.call(Operations.SAVE_IMAGE, none, Duration.ofHours(1)))
                 : List.of(workers.get(0).call(Operations.SAVE_IMAGE, none, Duration.ofHours(1)));
-        List<Messages.ImageSaved> answers = r.stream().map(n -> Messages.read(n, Messages.ImageSaved.class)).toList();
+        List<Messages.ImageSaved> answers =
+                r.stream().map(n -> Messages.read(n, Messages.ImageSaved.class)).toList();
         if (!answers.stream().allMatch(Messages.ImageSaved::supported)) {
             return ImageState.UNSUPPORTED;
         }
@@ -321,8 +379,8 @@ public final class ClusterCoordinator implements AutoCloseable {
 
     /** Each worker's differences between its part of the store and its expected state (empty lists: all match). */
     public List<Messages.Verified> verify(int limit) {
-        return workers.call(Operations.VERIFY, new Messages.Verify(limit), Duration.ofHours(1),
-                Messages.Verified.class);
+        return workers.call(
+                Operations.VERIFY, new Messages.Verify(limit), Duration.ofHours(1), Messages.Verified.class);
     }
 
     /** Ends every worker process. */

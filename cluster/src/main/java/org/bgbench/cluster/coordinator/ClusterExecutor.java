@@ -99,7 +99,9 @@ public final class ClusterExecutor implements ExperimentExecutor {
 
     @Override
     public String recover(List<Integer> failedWorkers) {
-        if (!keepGoing || failedWorkers.isEmpty() || failedWorkers.size() >= cluster.names().size()) {
+        if (!keepGoing
+                || failedWorkers.isEmpty()
+                || failedWorkers.size() >= cluster.names().size()) {
             return null;
         }
         // The failed workers' members and states are gone: plan over the others, bring the store back to the graph.

@@ -48,9 +48,13 @@ import org.bgbench.workload.WorkloadSpec;
  */
 final class ClusterRun {
     /** The coordinator's setup for the experiment: its workers, the store's marks, the plan and the mix. */
-    record Setup(Workers workers, StateMarks marks, ClusterPlan plan, WorkloadSpec workload, String storeName,
-                 PrintWriter err) {
-    }
+    record Setup(
+            Workers workers,
+            StateMarks marks,
+            ClusterPlan plan,
+            WorkloadSpec workload,
+            String storeName,
+            PrintWriter err) {}
 
     /** What the workers' streams ended with, collected in the order they ended. */
     private static final class Ends {
@@ -59,6 +63,7 @@ final class ClusterRun {
         final List<Integer> failed = new ArrayList<>();
         /** Workers whose members never acted. */
         final Set<Integer> idle = new HashSet<>();
+
         String reason;
         boolean completed = true;
         int touched;
@@ -95,8 +100,9 @@ final class ClusterRun {
         checkShares();
         Map<Integer, String> before = s.marks().snapshot();
         if (writes) {
-            s.marks().beginWrites("a run of the " + s.workload().mixName() + " mix with T=" + spec.threads() + " on "
-                    + s.workers().size() + " workers");
+            s.marks()
+                    .beginWrites("a run of the " + s.workload().mixName() + " mix with T=" + spec.threads() + " on "
+                            + s.workers().size() + " workers");
         }
         // The merged seconds' histograms per kind, beside the merged result (X.hlog for X.json).
         IntervalLog hlog = out == null ? null : new IntervalLog(RunArtifacts.hlogFor(out));
@@ -107,12 +113,21 @@ final class ClusterRun {
         }
         long betaNs = spec.beta().toNanos();
         // The merged seconds for this process's observers (the deck's live file of the merged result).
-        ExperimentInfo info = new ExperimentInfo(s.storeName(), s.workload().mixName(), spec.threads(), betaNs / 1e6,
-                spec.operations() > 0 ? 0 : spec.duration().toNanos() / 1e9, spec.warmup().toNanos() / 1e9, out, true);
+        ExperimentInfo info = new ExperimentInfo(
+                s.storeName(),
+                s.workload().mixName(),
+                spec.threads(),
+                betaNs / 1e6,
+                spec.operations() > 0 ? 0 : spec.duration().toNanos() / 1e9,
+                spec.warmup().toNanos() / 1e9,
+                out,
+                true);
         Observers.each(o -> o.started(info));
         LiveSeconds seconds = new LiveSeconds(active.size(), betaNs, hlog, info, progress);
         Ends ends = collect(start(seconds), seconds);
-        boolean seal = writes && ends.failed.isEmpty() && ends.parts.size() == active.size()
+        boolean seal = writes
+                && ends.failed.isEmpty()
+                && ends.parts.size() == active.size()
                 && ends.parts.stream().noneMatch(Stalls::writesUncertain);
         if (writes && !seal) {
             s.marks().giveBack(before, active, ends.idle, ends.failed);
@@ -132,14 +147,14 @@ final class ClusterRun {
             // run that did not end.
             s.marks().sealWrites(ends.touched == 0, s.err());
         }
-        return new Outcome(merged, ends.parts, ends.completed, ends.reason, List.copyOf(ends.failed), ends.touched,
-                files.why());
+        return new Outcome(
+                merged, ends.parts, ends.completed, ends.reason, List.copyOf(ends.failed), ends.touched, files.why());
     }
 
     /** Worker {@code k}'s share of {@code spec}: its threads, and in the open model its share of the rate. */
     private JsonNode share(int k) {
-        return Messages.tree(spec.withThreads(split[k]).withOpen(spec.open() == null ? null
-                : spec.open().scaled((double) split[k] / spec.threads())));
+        return Messages.tree(spec.withThreads(split[k])
+                .withOpen(spec.open() == null ? null : spec.open().scaled((double) split[k] / spec.threads())));
     }
 
     /**
@@ -148,32 +163,42 @@ final class ClusterRun {
      * no mark behind.
      */
     private void checkShares() {
-        List<JsonNode> answers = s.workers().each((k, w) -> active.contains(k)
-                ? w.call(Operations.CHECK, share(k), Workers.CALL) : Messages.tree(Messages.Checked.OK));
+        List<JsonNode> answers = s.workers()
+                .each((k, w) -> active.contains(k)
+                        ? w.call(Operations.CHECK, share(k), Workers.CALL)
+                        : Messages.tree(Messages.Checked.OK));
         for (int k = 0; k < answers.size(); k++) {
             Messages.Checked c = Messages.read(answers.get(k), Messages.Checked.class);
             if (c.parameter() != null) {
-                throw new InvalidParameterException(c.parameter(), s.workers().label(k) + " refuses its share of the "
-                        + "experiment (T=" + split[k] + " of " + spec.threads() + "): " + c.problem());
+                throw new InvalidParameterException(
+                        c.parameter(),
+                        s.workers().label(k) + " refuses its share of the " + "experiment (T=" + split[k] + " of "
+                                + spec.threads() + "): " + c.problem());
             }
         }
     }
 
     /** Starts every active worker's share; each stream's seconds go to {@code seconds} as they arrive. */
     private Streams start(LiveSeconds seconds) {
-        Streams streams = new Streams(new ExecutorCompletionService<>(s.workers().pool()), new ArrayList<>());
+        Streams streams =
+                new Streams(new ExecutorCompletionService<>(s.workers().pool()), new ArrayList<>());
         for (int k : active) {
             JsonNode a = share(k);
             WorkerClient w = s.workers().get(k);
-            streams.futures().add(streams.completions().submit(() -> w.stream(Operations.RUN, a,
-                    ClusterCoordinator.IDLE, total, m -> seconds.add(Messages.read(m, Messages.Second.class)))));
+            streams.futures()
+                    .add(streams.completions()
+                            .submit(() -> w.stream(
+                                    Operations.RUN,
+                                    a,
+                                    ClusterCoordinator.IDLE,
+                                    total,
+                                    m -> seconds.add(Messages.read(m, Messages.Second.class)))));
         }
         return streams;
     }
 
     /** The running shares, in {@link #active} order, and where they complete. */
-    private record Streams(ExecutorCompletionService<JsonNode> completions, List<Future<JsonNode>> futures) {
-    }
+    private record Streams(ExecutorCompletionService<JsonNode> completions, List<Future<JsonNode>> futures) {}
 
     /**
      * Takes the workers' ends in the order they come: one failure must end the experiment now, not after the others'
@@ -185,8 +210,8 @@ final class ClusterRun {
         long deadline = System.nanoTime() + total.toNanos() + ClusterCoordinator.IDLE.toNanos();
         boolean[] done = new boolean[futures.size()];
         // Ctrl-C on the coordinator: the workers stop now and what they measured is merged and written as usual.
-        Interrupts.Registration interrupt = Interrupts.onInterrupt(why -> stopOthers(done, "the coordinator was "
-                + why));
+        Interrupts.Registration interrupt =
+                Interrupts.onInterrupt(why -> stopOthers(done, "the coordinator was " + why));
         for (int left = futures.size(); left > 0; left--) {
             Future<JsonNode> f;
             try {
@@ -215,7 +240,10 @@ final class ClusterRun {
                     // keep what they measured.
                     stopOthers(done, "another worker failed");
                 }
-                ends.abort(c instanceof WorkerException we ? we.getMessage() : s.workers().label(k) + ": " + c);
+                ends.abort(
+                        c instanceof WorkerException we
+                                ? we.getMessage()
+                                : s.workers().label(k) + ": " + c);
             } catch (CancellationException e) {
                 ends.completed = false;
             } catch (InterruptedException e) {
@@ -294,11 +322,14 @@ final class ClusterRun {
         extra.put("chi_square_measured", finite(plan.chiSquare(s.workload().socialites(), measured)));
         extra.put("completed", ends.completed);
         extra.put("abort_reason", ends.reason);
-        List<String> partNames = ends.partWorkers.stream().map(s.workers()::name).toList();
+        List<String> partNames =
+                ends.partWorkers.stream().map(s.workers()::name).toList();
         RunResult merged = ResultMerger.merge(ends.parts, partNames, seconds.series(), extra);
         if (spec.open() != null) {
             merged = merged.withOpen(OpenModelMerger.merge(
-                    ends.parts.stream().map(RunResult::open).toList(), spec.open().schedule().text(), spec.threads()));
+                    ends.parts.stream().map(RunResult::open).toList(),
+                    spec.open().schedule().text(),
+                    spec.threads()));
         }
         if (!ends.completed) {
             merged = merged.withWarning("the experiment failed: " + ends.reason);

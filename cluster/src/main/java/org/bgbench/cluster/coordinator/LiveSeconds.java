@@ -27,8 +27,7 @@ import org.bgbench.runner.observe.Observers;
  */
 final class LiveSeconds {
     /** One worker's second as it arrived. */
-    private record Part(SeriesPoint point, Histogram actions, Map<String, Messages.KindSecond> kinds) {
-    }
+    private record Part(SeriesPoint point, Histogram actions, Map<String, Messages.KindSecond> kinds) {}
 
     private final int workers;
     private final long betaNs;
@@ -65,9 +64,15 @@ final class LiveSeconds {
             pending.remove(p.second());
             log(merged, got, true);
             if (progress != null) {
-                progress.printf(Locale.ROOT, "  %4ds %,10.0f actions/s  p95 %s ms  ≤β %s %%  errors %d  (%d workers)%n",
-                        merged.second(), merged.throughput(), fmt(merged.p95Ms()), fmt(merged.withinBetaPct()),
-                        merged.errors(), workers);
+                progress.printf(
+                        Locale.ROOT,
+                        "  %4ds %,10.0f actions/s  p95 %s ms  ≤β %s %%  errors %d  (%d workers)%n",
+                        merged.second(),
+                        merged.throughput(),
+                        fmt(merged.p95Ms()),
+                        fmt(merged.withinBetaPct()),
+                        merged.errors(),
+                        workers);
                 progress.flush();
             }
         }
@@ -102,8 +107,10 @@ final class LiveSeconds {
     }
 
     private SeriesPoint mergeSecond(List<Part> got) {
-        return ResultMerger.mergeSecond(got.stream().map(Part::point).toList(),
-                got.stream().map(Part::actions).toList(), betaNs);
+        return ResultMerger.mergeSecond(
+                got.stream().map(Part::point).toList(),
+                got.stream().map(Part::actions).toList(),
+                betaNs);
     }
 
     /**
@@ -148,7 +155,11 @@ final class LiveSeconds {
     /** One kind's merged second from its histogram and its summed counts (null: none in the second). */
     static KindCounts kindCounts(String code, Histogram latencies, Messages.KindSecond counts) {
         Messages.KindSecond c = counts == null ? Messages.KindSecond.NONE : counts;
-        return new KindCounts(code, latencies, c.withinBeta(), 0,
+        return new KindCounts(
+                code,
+                latencies,
+                c.withinBeta(),
+                0,
                 new KindCounts.Outcomes(c.noops(), c.errors(), c.errorNanos()),
                 new KindCounts.Cpu(c.cpuNanos(), c.cpuSamples()));
     }

@@ -28,6 +28,7 @@ final class StateMarks {
     private final boolean separateStores;
     /** The loaded graph's mark, {@code loaded:<fingerprint>}. */
     private final String loaded;
+
     private final List<Messages.Opened> opened;
     /** Per writer of the mark: the store's mark as it answered at open or as the coordinator wrote it since. */
     private final Map<Integer, String> known = new HashMap<>();
@@ -74,8 +75,8 @@ final class StateMarks {
     /** Every worker adopts {@code mark}; the writers also write it into the store. */
     private void mark(String mark) {
         List<Integer> writers = writers();
-        workers.each((k, w) -> w.call(Operations.MARK, Messages.tree(new Messages.Mark(mark, writers.contains(k))),
-                Workers.CALL));
+        workers.each((k, w) ->
+                w.call(Operations.MARK, Messages.tree(new Messages.Mark(mark, writers.contains(k))), Workers.CALL));
         writers.forEach(k -> known.put(k, mark));
     }
 
@@ -96,14 +97,17 @@ final class StateMarks {
             host = "the coordinator";
         }
         String running = StateMark.running(UUID.randomUUID().toString().substring(0, 8) + " started "
-                + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " by the coordinator on " + host + " pid "
-                + ProcessHandle.current().pid() + ": " + what).text();
+                        + Instant.now().truncatedTo(ChronoUnit.SECONDS) + " by the coordinator on " + host + " pid "
+                        + ProcessHandle.current().pid() + ": " + what)
+                .text();
         // A compare-and-set from the mark each writer's store answered: of two coordinators (or a coordinator and a
         // bg run) that checked the same mark, only one starts writing.
         List<Integer> writers = writers();
         try {
             workers.each((k, w) -> writers.contains(k)
-                    ? w.call(Operations.MARK, Messages.tree(new Messages.Mark(running, true, known.get(k))),
+                    ? w.call(
+                            Operations.MARK,
+                            Messages.tree(new Messages.Mark(running, true, known.get(k))),
                             Workers.CALL)
                     : Messages.tree(Messages.Ack.OK));
         } catch (ClusterException e) {
@@ -114,8 +118,11 @@ final class StateMarks {
                 String had = known.get(k);
                 if (had != null) {
                     try {
-                        workers.get(k).call(Operations.MARK, Messages.tree(new Messages.Mark(had, true, running)),
-                                Workers.CALL);
+                        workers.get(k)
+                                .call(
+                                        Operations.MARK,
+                                        Messages.tree(new Messages.Mark(had, true, running)),
+                                        Workers.CALL);
                     } catch (RuntimeException notOurs) {
                         // Not marked by this coordinator, or the worker is gone: nothing to give back.
                     }
@@ -136,8 +143,8 @@ final class StateMarks {
         // between leaves the store marked running, which refuses, never a token a worker does not hold.
         String token = StateMark.state(UUID.randomUUID().toString()).text();
         try {
-            workers.each((k, w) -> w.call(Operations.MARK, Messages.tree(new Messages.Mark(token, false)),
-                    Workers.CALL));
+            workers.each(
+                    (k, w) -> w.call(Operations.MARK, Messages.tree(new Messages.Mark(token, false)), Workers.CALL));
             mark(token);
         } catch (ClusterException e) {
             // The experiment itself is measured and kept; the store stays marked as written by a run that did not
@@ -165,12 +172,26 @@ final class StateMarks {
                     if (!unacted || idle.contains(j) || j == k && failed.contains(j)) {
                         continue; // the writer's own answer comes with its compare-and-set
                     }
-                    unacted = failed.contains(j) && Messages.read(workers.get(j).call(Operations.MARK,
-                            Messages.tree(new Messages.Mark(had, false, null, true)), Workers.CALL),
-                            Messages.Ack.class).ok();
+                    unacted = failed.contains(j)
+                            && Messages.read(
+                                            workers.get(j)
+                                                    .call(
+                                                            Operations.MARK,
+                                                            Messages.tree(new Messages.Mark(had, false, null, true)),
+                                                            Workers.CALL),
+                                            Messages.Ack.class)
+                                    .ok();
                 }
-                if (unacted && Messages.read(workers.get(k).call(Operations.MARK, Messages.tree(new Messages.Mark(had,
-                        true, known.get(k), active.contains(k))), Workers.CALL), Messages.Ack.class).ok()) {
+                if (unacted
+                        && Messages.read(
+                                        workers.get(k)
+                                                .call(
+                                                        Operations.MARK,
+                                                        Messages.tree(new Messages.Mark(
+                                                                had, true, known.get(k), active.contains(k))),
+                                                        Workers.CALL),
+                                        Messages.Ack.class)
+                                .ok()) {
                     known.put(k, had);
                 }
             } catch (RuntimeException e) {
@@ -194,15 +215,23 @@ final class StateMarks {
             String storeMark = opened.get(separateStores ? k : 0).storeMark();
             String where = separateStores ? workers.label(k) + "'s store" : "the store";
             if (storeMark == null) {
-                throw new ClusterException(where + " holds the graph but records no state mark (loaded by an older "
-                        + "BG?), so BG cannot tell what state it is in. " + advice, null, k);
+                throw new ClusterException(
+                        where + " holds the graph but records no state mark (loaded by an older "
+                                + "BG?), so BG cannot tell what state it is in. " + advice,
+                        null,
+                        k);
             }
             Optional<StateMark> mark = StateMark.parse(storeMark);
             if (mark.isEmpty() || mark.get().kind() == StateMark.Kind.RUNNING) {
-                throw new ClusterException(mark.isEmpty() ? where + "'s state mark '" + storeMark + "' is not one BG "
-                        + "writes. " + advice : "a run on " + where + " has not ended (" + mark.get().value() + "). If "
-                        + "it is not still running, it was interrupted and BG does not know which of its writes "
-                        + "reached the store. " + advice, null, k);
+                throw new ClusterException(
+                        mark.isEmpty()
+                                ? where + "'s state mark '" + storeMark + "' is not one BG " + "writes. " + advice
+                                : "a run on " + where + " has not ended ("
+                                        + mark.get().value() + "). If "
+                                        + "it is not still running, it was interrupted and BG does not know which of its writes "
+                                        + "reached the store. " + advice,
+                        null,
+                        k);
             }
             if (storeMark.equals(o.heldMark())) {
                 continue;
@@ -213,16 +242,23 @@ final class StateMarks {
                 continue;
             }
             if (!separateStores && opened.stream().noneMatch(x -> storeMark.equals(x.heldMark()))) {
-                throw new ClusterException("no worker holds BG's expected state of the store (" + storeMark + "): the "
-                        + "run that left it was not made through these workers (a bg run without --workers, other "
-                        + "--workers or --worker-rates), or they were all restarted since. " + advice, null, k);
+                throw new ClusterException(
+                        "no worker holds BG's expected state of the store (" + storeMark + "): the "
+                                + "run that left it was not made through these workers (a bg run without --workers, other "
+                                + "--workers or --worker-rates), or they were all restarted since. " + advice,
+                        null,
+                        k);
             }
-            throw new ClusterException(workers.label(k) + " does not hold BG's expected state of "
-                    + where + " (" + storeMark + ", left by an earlier run through these workers): "
-                    + (o.keptState() ? "it holds the state of another run (" + o.heldMark() + ")"
-                            : "it was restarted, or given another share of the graph (other --workers or "
-                                    + "--worker-rates than that run's), since then")
-                    + ", so the writes of that run on its members are unknown to it. " + advice, null, k);
+            throw new ClusterException(
+                    workers.label(k) + " does not hold BG's expected state of "
+                            + where + " (" + storeMark + ", left by an earlier run through these workers): "
+                            + (o.keptState()
+                                    ? "it holds the state of another run (" + o.heldMark() + ")"
+                                    : "it was restarted, or given another share of the graph (other --workers or "
+                                            + "--worker-rates than that run's), since then")
+                            + ", so the writes of that run on its members are unknown to it. " + advice,
+                    null,
+                    k);
         }
     }
 

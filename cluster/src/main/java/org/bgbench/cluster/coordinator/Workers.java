@@ -38,8 +38,7 @@ final class Workers implements AutoCloseable {
         JsonNode apply(int worker, WorkerClient client);
     }
 
-    private Workers() {
-    }
+    private Workers() {}
 
     /**
      * Connects to every worker and greets it ({@code hello}): a worker of another protocol version is refused (and
@@ -80,11 +79,19 @@ final class Workers implements AutoCloseable {
         for (int k = 0; k < hello.size(); k++) {
             Messages.Hello h = Messages.read(hello.get(k), Messages.Hello.class);
             if (h.protocol() != Operations.VERSION) {
-                throw new ClusterException("worker " + names.get(k) + " speaks protocol " + h.protocol()
-                        + ", this coordinator " + Operations.VERSION + "; run the same BG version everywhere", null);
+                throw new ClusterException(
+                        "worker " + names.get(k) + " speaks protocol " + h.protocol() + ", this coordinator "
+                                + Operations.VERSION + "; run the same BG version everywhere",
+                        null);
             }
-            err.printf(Locale.ROOT, "bg: worker %d %s: host %s, %d cores, pid %d%n", k, names.get(k), h.host(),
-                    h.cores(), h.pid());
+            err.printf(
+                    Locale.ROOT,
+                    "bg: worker %d %s: host %s, %d cores, pid %d%n",
+                    k,
+                    names.get(k),
+                    h.host(),
+                    h.cores(),
+                    h.pid());
         }
     }
 
@@ -128,7 +135,9 @@ final class Workers implements AutoCloseable {
     /** Calls {@code op} with {@code args} on every worker at once and reads each answer as {@code type}. */
     <T> List<T> call(String op, Object args, Duration timeout, Class<T> type) {
         JsonNode a = Messages.tree(args);
-        return all(c -> c.call(op, a, timeout)).stream().map(n -> Messages.read(n, type)).toList();
+        return all(c -> c.call(op, a, timeout)).stream()
+                .map(n -> Messages.read(n, type))
+                .toList();
     }
 
     List<JsonNode> all(Function<WorkerClient, JsonNode> op) {
@@ -148,8 +157,8 @@ final class Workers implements AutoCloseable {
                 out.add(fs.get(k).get());
             } catch (ExecutionException e) {
                 Throwable c = e.getCause();
-                throw new ClusterException(c instanceof WorkerException ? c.getMessage()
-                        : label(k) + ": " + c.getMessage(), c, k);
+                throw new ClusterException(
+                        c instanceof WorkerException ? c.getMessage() : label(k) + ": " + c.getMessage(), c, k);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new ClusterException("interrupted while waiting for the workers", e);

@@ -25,8 +25,7 @@ import org.bgbench.workload.distribution.MemberSampler;
  */
 public final class ClusterPlan {
     /** The plan as it travels to the workers: each worker's fragments, the rates and the distribution's seed. */
-    public record Layout(int[][] fragments, double[] rates, long seed) {
-    }
+    public record Layout(int[][] fragments, double[] rates, long seed) {}
 
     private final int[][] fragments;
     private final double[] rates;
@@ -47,8 +46,10 @@ public final class ClusterPlan {
         int n = rates.length;
         int f = graph.fragments();
         if (f < n) {
-            throw new InvalidParameterException("--workers", n + " workers need a graph of at least " + n
-                    + " fragments, this one has " + f + "; reload it with -p fragments=" + n + " (or a multiple)");
+            throw new InvalidParameterException(
+                    "--workers",
+                    n + " workers need a graph of at least " + n + " fragments, this one has " + f
+                            + "; reload it with -p fragments=" + n + " (or a multiple)");
         }
         double total = Arrays.stream(rates).sum();
         Integer[] order = new Integer[f];
@@ -66,8 +67,7 @@ public final class ClusterPlan {
             double deficit = Double.NEGATIVE_INFINITY;
             for (int k = 0; k < n; k++) {
                 // A worker without a fragment always comes first, so every worker gets one.
-                double d = owned.get(k).isEmpty() ? Double.MAX_VALUE
-                        : rates[k] / total * graph.members() - size[k];
+                double d = owned.get(k).isEmpty() ? Double.MAX_VALUE : rates[k] / total * graph.members() - size[k];
                 if (d > deficit) {
                     deficit = d;
                     best = k;
@@ -115,7 +115,9 @@ public final class ClusterPlan {
     }
 
     public int[] members(int worker) {
-        return Arrays.stream(ranges(worker)).flatMapToInt(r -> IntStream.range(r[0], r[1])).toArray();
+        return Arrays.stream(ranges(worker))
+                .flatMapToInt(r -> IntStream.range(r[0], r[1]))
+                .toArray();
     }
 
     /** Workers number new comments from disjoint bases, so their ids never collide. */

@@ -27,8 +27,7 @@ public final class Messages {
             .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private Messages() {
-    }
+    private Messages() {}
 
     /** A message as the transport carries it. */
     public static JsonNode tree(Object message) {
@@ -60,12 +59,10 @@ public final class Messages {
     }
 
     /** The worker's answer to {@code hello}, with the protocol version it speaks. */
-    public record Hello(String host, long pid, int cores, long maxHeap, String java, int protocol) {
-    }
+    public record Hello(String host, long pid, int cores, long maxHeap, String java, int protocol) {}
 
     /** {@code open}: the store, every -p parameter and the worker's place in the plan. */
-    public record Open(String store, Map<String, String> params, ClusterPlan.Layout plan, int worker) {
-    }
+    public record Open(String store, Map<String, String> params, ClusterPlan.Layout plan, int worker) {}
 
     /**
      * Whether the store holds the graph, and whether the worker kept its expected state from an earlier command.
@@ -75,9 +72,8 @@ public final class Messages {
      *                  the {@code state:} token the coordinator sealed its last run's writes with, or {@code running:}
      *                  while writes are not sealed; the coordinator runs only when every worker's matches the store's
      */
-    public record Opened(int members, boolean loaded, boolean keptState, int touched, String storeMark,
-                         String heldMark) {
-    }
+    public record Opened(
+            int members, boolean loaded, boolean keptState, int touched, String storeMark, String heldMark) {}
 
     /**
      * {@code mark}: the worker's state now is the one {@code mark} names (it adopts it as its held mark), and, when
@@ -105,21 +101,17 @@ public final class Messages {
     }
 
     /** {@code load}: loader threads on the worker. */
-    public record Load(int threads) {
-    }
+    public record Load(int threads) {}
 
     /** Rows loaded so far (streamed), or in all (the answer). */
-    public record Loaded(long rows, double seconds) {
-    }
+    public record Loaded(long rows, double seconds) {}
 
     /** {@code finish-load}: what the load took, for the report; {@code partial} for a store of the worker's own. */
-    public record FinishLoad(long rows, double loadS, boolean partial) {
-    }
+    public record FinishLoad(long rows, double loadS, boolean partial) {}
 
     /** The sanity check's totals after {@code finish-load}. */
-    public record Finished(double finishS, long members, long friendships, long pending, long resources,
-                           long comments) {
-    }
+    public record Finished(
+            double finishS, long members, long friendships, long pending, long resources, long comments) {}
 
     /**
      * One second of a run as a worker streams it: its figures, the latency histogram of all its actions (base64
@@ -127,8 +119,7 @@ public final class Messages {
      * in it, that kind's figures ({@link KindSecond}), so the coordinator's merged seconds carry per-action figures
      * for its interval log and its observers (the deck's live file). Warm-up seconds carry no kinds.
      */
-    public record Second(boolean warmup, SeriesPoint point, String hdr, Map<String, KindSecond> kinds) {
-    }
+    public record Second(boolean warmup, SeriesPoint point, String hdr, Map<String, KindSecond> kinds) {}
 
     /**
      * One kind's part of a streamed {@link Second}.
@@ -141,8 +132,8 @@ public final class Messages {
      * @param cpuNanos   BG's thread CPU time in the sampled store calls, ns
      * @param cpuSamples the store calls sampled for {@code cpuNanos}
      */
-    public record KindSecond(String hdr, long withinBeta, long noops, long errors, long errorNanos, long cpuNanos,
-                             long cpuSamples) {
+    public record KindSecond(
+            String hdr, long withinBeta, long noops, long errors, long errorNanos, long cpuNanos, long cpuSamples) {
         /** A kind that did nothing in the second. */
         public static final KindSecond NONE = new KindSecond(null, 0, 0, 0, 0, 0, 0);
 
@@ -152,8 +143,14 @@ public final class Messages {
             if (!executed && k.noops() == 0 && k.errors() == 0) {
                 return null;
             }
-            return new KindSecond(executed ? Latencies.encode(k.latencies()) : null, k.withinBeta(), k.noops(),
-                    k.errors(), k.errorNanos(), k.cpuNanos(), k.cpuSamples());
+            return new KindSecond(
+                    executed ? Latencies.encode(k.latencies()) : null,
+                    k.withinBeta(),
+                    k.noops(),
+                    k.errors(),
+                    k.errorNanos(),
+                    k.cpuNanos(),
+                    k.cpuSamples());
         }
 
         /** The latencies as a histogram (empty when none were sent). */
@@ -163,8 +160,14 @@ public final class Messages {
 
         /** The sum of both kinds' counts; the histogram is left out (the coordinator adds those itself). */
         public KindSecond plusCounts(KindSecond o) {
-            return new KindSecond(null, withinBeta + o.withinBeta, noops + o.noops, errors + o.errors,
-                    errorNanos + o.errorNanos, cpuNanos + o.cpuNanos, cpuSamples + o.cpuSamples);
+            return new KindSecond(
+                    null,
+                    withinBeta + o.withinBeta,
+                    noops + o.noops,
+                    errors + o.errors,
+                    errorNanos + o.errorNanos,
+                    cpuNanos + o.cpuNanos,
+                    cpuSamples + o.cpuSamples);
         }
     }
 
@@ -173,50 +176,46 @@ public final class Messages {
      * writes have changed since its part of the store last held the generated graph (a repair's size), and whether
      * its members acted (false: the run ended before its first action, so nothing of it reached the store).
      */
-    public record RunDone(boolean completed, String abortReason, String file, RunResult result, int touched,
-                          boolean acted) {
-    }
+    public record RunDone(
+            boolean completed, String abortReason, String file, RunResult result, int touched, boolean acted) {}
 
     /**
      * How a worker resets its part: forget its state, undo its writes (RepairDB), restore the image, or read its
      * members back and fix every difference from the generated graph ({@code bg verify --repair}).
      */
-    public enum ResetHow { STATE, REPAIR, IMAGE, FULL }
+    public enum ResetHow {
+        STATE,
+        REPAIR,
+        IMAGE,
+        FULL
+    }
 
     /** {@code reset}. */
-    public record Reset(ResetHow how, int threads) {
-    }
+    public record Reset(ResetHow how, int threads) {}
 
     /** What a reset did; a repair says whether the store's read-back agreed. */
-    public record ResetDone(boolean verified, long relationships, long comments, int touched, String mismatch,
-                            double seconds) {
-    }
+    public record ResetDone(
+            boolean verified, long relationships, long comments, int touched, String mismatch, double seconds) {}
 
     /**
      * {@code save-image}: whether the store has images, and how long taking it took (null when it existed);
      * {@code notLoaded}: none existed and none was taken, since the store's mark does not say it holds the freshly
      * loaded graph (the coordinator reloads first).
      */
-    public record ImageSaved(boolean supported, Double seconds, boolean notLoaded) {
-    }
+    public record ImageSaved(boolean supported, Double seconds, boolean notLoaded) {}
 
     /** {@code verify}: how many differences to report at most. */
-    public record Verify(int limit) {
-    }
+    public record Verify(int limit) {}
 
     /** The differences between the worker's part of the store and its expected state. */
-    public record Verified(int members, int touched, List<String> differences) {
-    }
+    public record Verified(int members, int touched, List<String> differences) {}
 
     /** {@code stop}: why the coordinator ends the run. */
-    public record Stop(String reason) {
-    }
+    public record Stop(String reason) {}
 
     /** Whether a run was going on when {@code stop} arrived. */
-    public record Stopped(boolean wasRunning) {
-    }
+    public record Stopped(boolean wasRunning) {}
 
     /** Whether the worker will end its process after {@code shutdown}. */
-    public record ShuttingDown(boolean shuttingDown) {
-    }
+    public record ShuttingDown(boolean shuttingDown) {}
 }

@@ -26,12 +26,14 @@ public final class Operations {
      * the store is marked as being written, so an experiment a worker refuses leaves no mark behind.
      */
     public static final String CHECK = "check";
+
     public static final String RUN = "run";
     public static final String RESET = "reset";
     public static final String SAVE_IMAGE = "save-image";
     public static final String VERIFY = "verify";
     /** Adopt (and maybe write into the store) a state mark: see {@link Messages.Mark}. */
     public static final String MARK = "mark";
+
     public static final String CLOSE = "close";
     /** Close the store and end the worker process. */
     public static final String SHUTDOWN = "shutdown";
@@ -40,6 +42,5 @@ public final class Operations {
     /** Close the store but keep the plan and state; the next operation opens it again. */
     public static final String RELEASE = "release";
 
-    private Operations() {
-    }
+    private Operations() {}
 }

@@ -49,38 +49,62 @@ final class CallFailures {
             return tlsProblem;
         }
         Metadata trailers = Status.trailersFromThrowable(t);
-        if (status.getCode() == Status.Code.FAILED_PRECONDITION && trailers != null
+        if (status.getCode() == Status.Code.FAILED_PRECONDITION
+                && trailers != null
                 && Protocol.REFUSAL_BUSY.equals(trailers.get(Protocol.REFUSAL))) {
             return busy(trailers, t);
         }
         if (status.getCode() == Status.Code.UNIMPLEMENTED || detail.startsWith("HTTP status code")) {
             // Something answered there, but not a BG worker (another gRPC server, an HTTP server, a proxy).
-            return new WorkerException(Kind.UNREACHABLE, address, "worker " + address + " is unreachable: what"
-                    + " answers there is not a BG worker (" + detail + "); is that the worker's port?", t);
+            return new WorkerException(
+                    Kind.UNREACHABLE,
+                    address,
+                    "worker " + address + " is unreachable: what" + " answers there is not a BG worker (" + detail
+                            + "); is that the worker's port?",
+                    t);
         }
         return switch (status.getCode()) {
-            case UNAUTHENTICATED -> new WorkerException(Kind.REFUSED_SECRET, address, "worker " + address
-                    + " refused the secret (the coordinator and its workers must be given the same secret)"
-                    + (detail.startsWith("too many") ? ": " + detail : ""), t);
+            case UNAUTHENTICATED ->
+                new WorkerException(
+                        Kind.REFUSED_SECRET,
+                        address,
+                        "worker " + address
+                                + " refused the secret (the coordinator and its workers must be given the same secret)"
+                                + (detail.startsWith("too many") ? ": " + detail : ""),
+                        t);
             case DEADLINE_EXCEEDED -> timedOut(op, timeout, t);
             case UNAVAILABLE -> {
                 if (!answered && isConnectFailure(status)) {
-                    yield new WorkerException(Kind.UNREACHABLE, address, "worker " + address + " is unreachable ("
-                            + connectProblem(status) + "): is a worker running there, listening on that address?", t);
+                    yield new WorkerException(
+                            Kind.UNREACHABLE,
+                            address,
+                            "worker " + address + " is unreachable (" + connectProblem(status)
+                                    + "): is a worker running there, listening on that address?",
+                            t);
                 }
                 if (detail.toLowerCase(Locale.ROOT).contains("keepalive")) {
-                    yield new WorkerException(Kind.HUNG, address, "worker " + address + " stopped answering"
-                            + " keepalive pings during '" + op + "': the worker process is frozen or the network to"
-                            + " it is cut", t);
+                    yield new WorkerException(
+                            Kind.HUNG,
+                            address,
+                            "worker " + address + " stopped answering"
+                                    + " keepalive pings during '" + op
+                                    + "': the worker process is frozen or the network to"
+                                    + " it is cut",
+                            t);
                 }
-                yield new WorkerException(Kind.DIED, address, "worker " + address + " went away during '" + op
-                        + "': the connection broke (the worker process died or shut down, or the network failed;"
-                        + " gRPC says: " + detail + ")", t);
+                yield new WorkerException(
+                        Kind.DIED,
+                        address,
+                        "worker " + address + " went away during '" + op
+                                + "': the connection broke (the worker process died or shut down, or the network failed;"
+                                + " gRPC says: " + detail + ")",
+                        t);
             }
-            case INVALID_ARGUMENT -> new WorkerException(Kind.FAILED, address,
-                    "worker " + address + " rejected '" + op + "': " + detail, t, true);
-            default -> new WorkerException(Kind.FAILED, address,
-                    "worker " + address + " failed '" + op + "': " + detail, t);
+            case INVALID_ARGUMENT ->
+                new WorkerException(
+                        Kind.FAILED, address, "worker " + address + " rejected '" + op + "': " + detail, t, true);
+            default ->
+                new WorkerException(Kind.FAILED, address, "worker " + address + " failed '" + op + "': " + detail, t);
         };
     }
 
@@ -91,8 +115,10 @@ final class CallFailures {
         try {
             LocalDateTime at = LocalDateTime.ofInstant(
                     Instant.ofEpochMilli(Long.parseLong(trailers.get(Protocol.HOLDER_SINCE))), ZoneId.systemDefault());
-            since = ", since " + (at.toLocalDate().equals(LocalDate.now())
-                    ? at.toLocalTime().truncatedTo(ChronoUnit.SECONDS) : at.truncatedTo(ChronoUnit.SECONDS));
+            since = ", since "
+                    + (at.toLocalDate().equals(LocalDate.now())
+                            ? at.toLocalTime().truncatedTo(ChronoUnit.SECONDS)
+                            : at.truncatedTo(ChronoUnit.SECONDS));
         } catch (RuntimeException e) {
             // an older or odd worker: say less
         }
@@ -107,8 +133,12 @@ final class CallFailures {
         } catch (RuntimeException e) {
             // idem
         }
-        return new WorkerException(Kind.BUSY, address, "worker " + address + " is serving another coordinator ("
-                + (holder == null ? "unknown" : holder) + since + gone + "); stop it or wait", t);
+        return new WorkerException(
+                Kind.BUSY,
+                address,
+                "worker " + address + " is serving another coordinator (" + (holder == null ? "unknown" : holder)
+                        + since + gone + "); stop it or wait",
+                t);
     }
 
     /**
@@ -135,9 +165,13 @@ final class CallFailures {
             // A TLS server drops a plaintext client at its first bytes: the connection closes (or is reset) after it
             // was opened and before the HTTP/2 handshake, which a BG worker without TLS never does.
             if (ssl != null || !isConnectFailure(status)) {
-                return new WorkerException(Kind.TLS, address, "worker " + address + " closed the connection before"
-                        + " the HTTP/2 handshake: it probably expects TLS (give the coordinator --tls with --tls-pin or"
-                        + " --tls-ca), or what listens there is not a BG worker; gRPC says: " + detail, t);
+                return new WorkerException(
+                        Kind.TLS,
+                        address,
+                        "worker " + address + " closed the connection before"
+                                + " the HTTP/2 handshake: it probably expects TLS (give the coordinator --tls with --tls-pin or"
+                                + " --tls-ca), or what listens there is not a BG worker; gRPC says: " + detail,
+                        t);
             }
             return null;
         }
@@ -150,18 +184,18 @@ final class CallFailures {
             why = m.contains("PKIX path") || m.contains("unable to find valid certification path")
                     ? "its certificate is not signed by an authority trusted here (" + tls.description() + ")"
                     : m.contains("No subject alternative") || m.contains("No name matching")
-                    ? "its certificate does not name " + address.substring(0, address.lastIndexOf(':'))
-                            + " (" + m + "); connect by a name it carries, or pin it with --tls-pin"
-                    : m;
+                            ? "its certificate does not name " + address.substring(0, address.lastIndexOf(':')) + " ("
+                                    + m + "); connect by a name it carries, or pin it with --tls-pin"
+                            : m;
         } else {
             String m = rootMessage(ssl);
             why = m.toLowerCase(Locale.ROOT).contains("unrecognized ssl message")
-                    || m.toLowerCase(Locale.ROOT).contains("not an ssl/tls record")
+                            || m.toLowerCase(Locale.ROOT).contains("not an ssl/tls record")
                     ? "it does not speak TLS (a worker started without --tls?)"
                     : m;
         }
-        return new WorkerException(Kind.TLS, address, "worker " + address + " failed the TLS handshake: " + why
-                + "; nothing was sent", t);
+        return new WorkerException(
+                Kind.TLS, address, "worker " + address + " failed the TLS handshake: " + why + "; nothing was sent", t);
     }
 
     private static String rootMessage(Throwable e) {
@@ -173,19 +207,27 @@ final class CallFailures {
     }
 
     WorkerException timedOut(String op, Duration timeout, Throwable cause) {
-        return new WorkerException(Kind.TIMEOUT, address, "worker " + address + " did not finish '" + op
-                + "' within " + Protocol.describe(timeout), cause);
+        return new WorkerException(
+                Kind.TIMEOUT,
+                address,
+                "worker " + address + " did not finish '" + op + "' within " + Protocol.describe(timeout),
+                cause);
     }
 
     WorkerException interrupted(String op, Throwable cause) {
-        return new WorkerException(Kind.INTERRUPTED, address, "the call of '" + op + "' on worker " + address
-                + " was interrupted and cancelled", cause);
+        return new WorkerException(
+                Kind.INTERRUPTED,
+                address,
+                "the call of '" + op + "' on worker " + address + " was interrupted and cancelled",
+                cause);
     }
 
     private static boolean isConnectFailure(Status status) {
         for (Throwable t = status.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ConnectException || t instanceof UnknownHostException
-                    || t instanceof NoRouteToHostException || t instanceof PortUnreachableException
+            if (t instanceof ConnectException
+                    || t instanceof UnknownHostException
+                    || t instanceof NoRouteToHostException
+                    || t instanceof PortUnreachableException
                     || t instanceof UnresolvedAddressException) {
                 return true;
             }

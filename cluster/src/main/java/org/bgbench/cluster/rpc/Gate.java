@@ -65,8 +65,8 @@ final class Gate implements ServerInterceptor {
     }
 
     @Override
-    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-            ServerCallHandler<Q, R> next) {
+    public <Q, R> ServerCall.Listener<Q> interceptCall(
+            ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
         InetAddress from = remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
         long wait = throttle.delay(from, System.nanoTime());
@@ -74,43 +74,50 @@ final class Gate implements ServerInterceptor {
             return decide(call, headers, next, remote, from);
         }
         if (!throttle.enqueue(from)) {
-            close(call, Status.UNAUTHENTICATED.withDescription("too many calls from " + Throttle.name(from)
-                    + " are waiting after refused secrets; not checked"), new Metadata());
+            close(
+                    call,
+                    Status.UNAUTHENTICATED.withDescription("too many calls from " + Throttle.name(from)
+                            + " are waiting after refused secrets; not checked"),
+                    new Metadata());
             return new ServerCall.Listener<>() {};
         }
         // Its turn comes later: hold the call (gRPC delivers no message before the method asks for one).
         Deferred<Q> deferred = new Deferred<>();
         Context context = Context.current();
-        schedule(new Runnable() {
-            @Override
-            public void run() {
-                if (deferred.cancelled()) {
-                    throttle.dequeue(from);
-                    return;
-                }
-                long again = throttle.delay(from, System.nanoTime());
-                if (again > 0) { // another call of the same source was refused meanwhile
-                    if (!schedule(this, again)) {
+        schedule(
+                new Runnable() {
+                    @Override
+                    public void run() {
+                        if (deferred.cancelled()) {
+                            throttle.dequeue(from);
+                            return;
+                        }
+                        long again = throttle.delay(from, System.nanoTime());
+                        if (again > 0) { // another call of the same source was refused meanwhile
+                            if (!schedule(this, again)) {
+                                throttle.dequeue(from);
+                            }
+                            return;
+                        }
                         throttle.dequeue(from);
+                        ServerCall.Listener<Q> listener;
+                        Context previous = context.attach();
+                        try {
+                            listener = decide(call, headers, next, remote, from);
+                        } catch (RuntimeException e) {
+                            log.warn("a call could not start", e);
+                            close(
+                                    call,
+                                    Status.INTERNAL.withDescription("the worker could not start the call"),
+                                    new Metadata());
+                            listener = new ServerCall.Listener<>() {};
+                        } finally {
+                            context.detach(previous);
+                        }
+                        deferred.start(listener);
                     }
-                    return;
-                }
-                throttle.dequeue(from);
-                ServerCall.Listener<Q> listener;
-                Context previous = context.attach();
-                try {
-                    listener = decide(call, headers, next, remote, from);
-                } catch (RuntimeException e) {
-                    log.warn("a call could not start", e);
-                    close(call, Status.INTERNAL.withDescription("the worker could not start the call"),
-                            new Metadata());
-                    listener = new ServerCall.Listener<>() {};
-                } finally {
-                    context.detach(previous);
-                }
-                deferred.start(listener);
-            }
-        }, wait);
+                },
+                wait);
         return deferred;
     }
 
@@ -123,8 +130,12 @@ final class Gate implements ServerInterceptor {
         }
     }
 
-    private <Q, R> ServerCall.Listener<Q> decide(ServerCall<Q, R> call, Metadata headers,
-            ServerCallHandler<Q, R> next, SocketAddress remote, InetAddress from) {
+    private <Q, R> ServerCall.Listener<Q> decide(
+            ServerCall<Q, R> call,
+            Metadata headers,
+            ServerCallHandler<Q, R> next,
+            SocketAddress remote,
+            InetAddress from) {
         byte[] given = headers.get(Protocol.SECRET_HEADER);
         // Comparing fixed-length digests in constant time reveals neither the secret's bytes nor its length.
         if (given == null || !MessageDigest.isEqual(sha256(given), expected)) {
@@ -154,8 +165,11 @@ final class Gate implements ServerInterceptor {
                 trailers.put(Protocol.HOLDER_GONE, Long.toString(busy.goneMillis()));
             }
             trailers.put(Protocol.HOLDER_GRACE, Long.toString(busy.graceMillis()));
-            close(call, Status.FAILED_PRECONDITION.withDescription("this worker is serving another coordinator ("
-                    + busy.holder() + ", since " + Instant.ofEpochMilli(busy.sinceMillis()) + ")"), trailers);
+            close(
+                    call,
+                    Status.FAILED_PRECONDITION.withDescription("this worker is serving another coordinator ("
+                            + busy.holder() + ", since " + Instant.ofEpochMilli(busy.sinceMillis()) + ")"),
+                    trailers);
             return new ServerCall.Listener<>() {};
         }
         return next.startCall(call, headers);

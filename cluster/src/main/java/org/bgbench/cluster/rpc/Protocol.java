@@ -56,15 +56,19 @@ final class Protocol {
 
     /** Trailers of a refusal because the worker serves another coordinator (status FAILED_PRECONDITION). */
     static final Metadata.Key<String> REFUSAL = Metadata.Key.of("bg-refusal", Metadata.ASCII_STRING_MARSHALLER);
+
     static final String REFUSAL_BUSY = "busy";
     /** The other coordinator's IP address. */
     static final Metadata.Key<String> HOLDER = Metadata.Key.of("bg-holder", Metadata.ASCII_STRING_MARSHALLER);
     /** When its session started, epoch milliseconds. */
-    static final Metadata.Key<String> HOLDER_SINCE = Metadata.Key.of("bg-holder-since", Metadata.ASCII_STRING_MARSHALLER);
+    static final Metadata.Key<String> HOLDER_SINCE =
+            Metadata.Key.of("bg-holder-since", Metadata.ASCII_STRING_MARSHALLER);
     /** How long ago its last connection closed, in milliseconds (absent while it is connected). */
-    static final Metadata.Key<String> HOLDER_GONE = Metadata.Key.of("bg-holder-gone-ms", Metadata.ASCII_STRING_MARSHALLER);
+    static final Metadata.Key<String> HOLDER_GONE =
+            Metadata.Key.of("bg-holder-gone-ms", Metadata.ASCII_STRING_MARSHALLER);
     /** How long the worker keeps a disconnected coordinator's session, in milliseconds. */
-    static final Metadata.Key<String> HOLDER_GRACE = Metadata.Key.of("bg-holder-grace-ms", Metadata.ASCII_STRING_MARSHALLER);
+    static final Metadata.Key<String> HOLDER_GRACE =
+            Metadata.Key.of("bg-holder-grace-ms", Metadata.ASCII_STRING_MARSHALLER);
 
     static final ObjectMapper JSON = new ObjectMapper();
 
@@ -155,8 +159,10 @@ final class Protocol {
             try {
                 return new ByteArrayInputStream(JSON.writeValueAsBytes(value == null ? NullNode.instance : value));
             } catch (IOException e) {
-                throw Status.INTERNAL.withDescription("cannot encode a message as JSON: " + e.getMessage())
-                        .withCause(e).asRuntimeException();
+                throw Status.INTERNAL
+                        .withDescription("cannot encode a message as JSON: " + e.getMessage())
+                        .withCause(e)
+                        .asRuntimeException();
             }
         }
 
@@ -166,8 +172,10 @@ final class Protocol {
                 JsonNode node = JSON.readTree(stream);
                 return node == null || node.isMissingNode() ? NullNode.instance : node;
             } catch (IOException e) {
-                throw Status.INTERNAL.withDescription("received a message that is not JSON: " + e.getMessage())
-                        .withCause(e).asRuntimeException();
+                throw Status.INTERNAL
+                        .withDescription("received a message that is not JSON: " + e.getMessage())
+                        .withCause(e)
+                        .asRuntimeException();
             }
         }
     }

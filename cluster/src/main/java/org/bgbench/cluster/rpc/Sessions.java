@@ -33,6 +33,7 @@ final class Sessions {
             return size() > 64;
         }
     };
+
     private Holder holder;
 
     private static final class Holder {
@@ -84,8 +85,11 @@ final class Sessions {
                     info.accept("refused a coordinator at " + address(connection) + ": serving the one at "
                             + holder.address + " (a worker serves one coordinator at a time)");
                 }
-                return new Busy(holder.address, holder.sinceMillis,
-                        gone < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(gone), TimeUnit.NANOSECONDS.toMillis(graceNanos));
+                return new Busy(
+                        holder.address,
+                        holder.sinceMillis,
+                        gone < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(gone),
+                        TimeUnit.NANOSECONDS.toMillis(graceNanos));
             }
         }
         if (holder == null) {

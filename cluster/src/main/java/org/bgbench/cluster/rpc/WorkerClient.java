@@ -48,6 +48,7 @@ public final class WorkerClient implements AutoCloseable {
 
     /** How often gRPC pings the worker while calls are open, and how long it waits for the answer. */
     static final Duration KEEPALIVE_TIME = Duration.ofSeconds(10);
+
     static final Duration KEEPALIVE_TIMEOUT = Duration.ofSeconds(5);
 
     /** How long a unary call may overrun its deadline before it is abandoned here regardless. */
@@ -110,8 +111,7 @@ public final class WorkerClient implements AutoCloseable {
                 throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
             }
         }
-        this.channel = builder
-                .disableRetry() // operations such as a load are not idempotent
+        this.channel = builder.disableRetry() // operations such as a load are not idempotent
                 // Never closes a quiet connection: the worker keeps this client's session while it is open.
                 .idleTimeout(30, TimeUnit.DAYS)
                 .maxInboundMessageSize(Protocol.MAX_MESSAGE_BYTES)
@@ -187,8 +187,9 @@ public final class WorkerClient implements AutoCloseable {
      * @param totalTimeout longest time for the whole operation (TIMEOUT)
      * @throws WorkerException UNREACHABLE, REFUSED_SECRET, TIMEOUT, HUNG, DIED, FAILED or INTERRUPTED
      */
-    public JsonNode stream(String op, JsonNode args, Duration idleTimeout, Duration totalTimeout,
-            Consumer<JsonNode> onMessage) throws WorkerException {
+    public JsonNode stream(
+            String op, JsonNode args, Duration idleTimeout, Duration totalTimeout, Consumer<JsonNode> onMessage)
+            throws WorkerException {
         requireOp(op);
         Objects.requireNonNull(onMessage, "onMessage");
         if (idleTimeout == null || idleTimeout.compareTo(Protocol.HEARTBEAT) <= 0) {
@@ -204,8 +205,8 @@ public final class WorkerClient implements AutoCloseable {
                 newCall(Protocol.STREAM, CallOptions.DEFAULT.withDeadlineAfter(totalNanos, TimeUnit.NANOSECONDS));
         Reached reached = Reached.of(call);
         BlockingQueue<Object> events = new LinkedBlockingQueue<>();
-        ClientCalls.asyncServerStreamingCall(call, Protocol.request(op, args),
-                new ClientResponseObserver<JsonNode, JsonNode>() {
+        ClientCalls.asyncServerStreamingCall(
+                call, Protocol.request(op, args), new ClientResponseObserver<JsonNode, JsonNode>() {
                     @Override
                     public void beforeStart(ClientCallStreamObserver<JsonNode> requestStream) {
                         // One message at a time: the worker's messages wait in gRPC's flow control, not in memory here.
@@ -232,24 +233,33 @@ public final class WorkerClient implements AutoCloseable {
         try {
             while (true) {
                 long remaining = totalNanos - (System.nanoTime() - start);
-                Object event = remaining <= 0 ? null : events.poll(Math.min(idleNanos, remaining), TimeUnit.NANOSECONDS);
+                Object event =
+                        remaining <= 0 ? null : events.poll(Math.min(idleNanos, remaining), TimeUnit.NANOSECONDS);
                 if (event == null) {
                     if (totalNanos - (System.nanoTime() - start) <= 0) {
                         call.cancel("total timeout", null);
                         throw failures.timedOut(op, totalTimeout, null);
                     }
                     call.cancel("idle timeout", null);
-                    throw new WorkerException(Kind.HUNG, address, "worker " + address + " sent nothing for "
-                            + Protocol.describe(idleTimeout) + " during '" + op + "', not even a heartbeat: the worker"
-                            + " process is frozen or overloaded, or the network to it is cut", null);
+                    throw new WorkerException(
+                            Kind.HUNG,
+                            address,
+                            "worker " + address + " sent nothing for "
+                                    + Protocol.describe(idleTimeout) + " during '" + op
+                                    + "', not even a heartbeat: the worker"
+                                    + " process is frozen or overloaded, or the network to it is cut",
+                            null);
                 }
                 if (event instanceof Ended ended) {
                     if (ended.error != null) {
                         throw failures.failure(op, ended.error, answered, reached.get(), totalTimeout);
                     }
                     if (last == null) {
-                        throw new WorkerException(Kind.FAILED, address, "worker " + address + " ended '" + op
-                                + "' without a final message", null);
+                        throw new WorkerException(
+                                Kind.FAILED,
+                                address,
+                                "worker " + address + " ended '" + op + "' without a final message",
+                                null);
                     }
                     return last;
                 }
@@ -260,7 +270,7 @@ public final class WorkerClient implements AutoCloseable {
                 switch (envelope.path(Protocol.TYPE).asText()) {
                     case Protocol.MESSAGE_TYPE -> onMessage.accept(body.isMissingNode() ? NullNode.instance : body);
                     case Protocol.END_TYPE -> last = body.isMissingNode() ? NullNode.instance : body;
-                    default -> { } // heartbeats, and kinds a newer worker may add
+                    default -> {} // heartbeats, and kinds a newer worker may add
                 }
             }
         } catch (InterruptedException e) {
@@ -281,8 +291,10 @@ public final class WorkerClient implements AutoCloseable {
     public void close() {
         if (used.getAndSet(false) && !channel.isShutdown()) {
             try {
-                ClientCalls.blockingUnaryCall(newCall(Protocol.END,
-                        CallOptions.DEFAULT.withDeadlineAfter(END_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)),
+                ClientCalls.blockingUnaryCall(
+                        newCall(
+                                Protocol.END,
+                                CallOptions.DEFAULT.withDeadlineAfter(END_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)),
                         NullNode.instance);
             } catch (RuntimeException e) {
                 // Gone, refused or slow: its session ends when its connection has been closed for a while.

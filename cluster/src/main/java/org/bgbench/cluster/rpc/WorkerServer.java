@@ -107,8 +107,10 @@ public final class WorkerServer implements AutoCloseable {
         if (tls != null) {
             try {
                 builder.sslContext(GrpcSslContexts.configure(
-                        SslContextBuilder.forServer(tls.privateKey(), tls.chain().toArray(X509Certificate[]::new)),
-                        SslProvider.JDK).build());
+                                SslContextBuilder.forServer(
+                                        tls.privateKey(), tls.chain().toArray(X509Certificate[]::new)),
+                                SslProvider.JDK)
+                        .build());
             } catch (SSLException | RuntimeException e) {
                 heartbeats.shutdownNow();
                 grpcExecutor.shutdownNow();
@@ -123,8 +125,7 @@ public final class WorkerServer implements AutoCloseable {
             throw new IOException("cannot listen on " + hostPort(b.listen) + ": " + rootMessage(e), e);
         }
         long sweep = Throttle.REPORT_EVERY.toMillis() / 4;
-        heartbeats.scheduleWithFixedDelay(() -> throttle.sweep(System.nanoTime()), sweep, sweep,
-                TimeUnit.MILLISECONDS);
+        heartbeats.scheduleWithFixedDelay(() -> throttle.sweep(System.nanoTime()), sweep, sweep, TimeUnit.MILLISECONDS);
         if (b.listen.getAddress().isAnyLocalAddress()) {
             warn.accept("listening on every interface of this host ("
                     + hostPort(new InetSocketAddress(b.listen.getAddress(), server.getPort())) + "): any host that"
@@ -211,8 +212,8 @@ public final class WorkerServer implements AutoCloseable {
          */
         public WorkerServer start() throws IOException {
             if (listen.isUnresolved()) {
-                throw new IOException("cannot listen on " + listen.getHostString() + ":" + listen.getPort()
-                        + ": unknown host");
+                throw new IOException(
+                        "cannot listen on " + listen.getHostString() + ":" + listen.getPort() + ": unknown host");
             }
             WorkerServer server = new WorkerServer(this, Protocol.secretBytes(secret));
             log.info("worker listening on {}{}", server.address(), tls == null ? "" : " (TLS, " + tls + ")");
@@ -296,7 +297,8 @@ public final class WorkerServer implements AutoCloseable {
         static Op parse(JsonNode request, StreamObserver<JsonNode> responses) {
             JsonNode op = request.get("op");
             if (op == null || !op.isTextual() || op.asText().isBlank()) {
-                responses.onError(Status.INVALID_ARGUMENT.withDescription("the request names no operation")
+                responses.onError(Status.INVALID_ARGUMENT
+                        .withDescription("the request names no operation")
                         .asRuntimeException());
                 return null;
             }
@@ -324,16 +326,19 @@ public final class WorkerServer implements AutoCloseable {
         }
 
         void launch(Body body) {
-            thread = Thread.ofPlatform().daemon().name("bg-worker-op-" + op.name).unstarted(() -> {
-                try {
-                    body.run();
-                } catch (Throwable e) {
-                    fail(e);
-                } finally {
-                    stopHeartbeat();
-                    running.remove(Thread.currentThread());
-                }
-            });
+            thread = Thread.ofPlatform()
+                    .daemon()
+                    .name("bg-worker-op-" + op.name)
+                    .unstarted(() -> {
+                        try {
+                            body.run();
+                        } catch (Throwable e) {
+                            fail(e);
+                        } finally {
+                            stopHeartbeat();
+                            running.remove(Thread.currentThread());
+                        }
+                    });
             // Must be set before this handler returns; runs when the client cancels, disconnects or its deadline
             // passes, and when the server shuts down.
             responses.setOnCancelHandler(() -> {
@@ -342,7 +347,9 @@ public final class WorkerServer implements AutoCloseable {
                 thread.interrupt();
             });
             if (closed.get()) {
-                responses.onError(Status.UNAVAILABLE.withDescription("the worker is shutting down").asRuntimeException());
+                responses.onError(Status.UNAVAILABLE
+                        .withDescription("the worker is shutting down")
+                        .asRuntimeException());
                 return;
             }
             running.add(thread);
@@ -405,7 +412,8 @@ public final class WorkerServer implements AutoCloseable {
             }
             String message = ErrorText.of(e);
             try {
-                responses.onError(status.withDescription(Protocol.shorten(message)).asRuntimeException());
+                responses.onError(
+                        status.withDescription(Protocol.shorten(message)).asRuntimeException());
             } catch (RuntimeException sendFailure) {
                 log.debug("could not report the failure of '{}'", op.name, sendFailure);
             }

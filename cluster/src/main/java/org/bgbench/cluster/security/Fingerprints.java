@@ -35,9 +35,13 @@ public final class Fingerprints {
         }
         String hex = s.replace(":", "").toUpperCase(Locale.ROOT);
         if (hex.length() != 64 || !hex.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F'))) {
-            throw new SecurityOptionException(option, "expected a certificate's SHA-256 fingerprint, 64 hex digits"
-                    + " (colons allowed; the worker prints it when it starts with --tls), got '" + text + "'");
+            throw new SecurityOptionException(
+                    option,
+                    "expected a certificate's SHA-256 fingerprint, 64 hex digits"
+                            + " (colons allowed; the worker prints it when it starts with --tls), got '" + text + "'");
         }
-        return HexFormat.ofDelimiter(":").withUpperCase().formatHex(HexFormat.of().parseHex(hex));
+        return HexFormat.ofDelimiter(":")
+                .withUpperCase()
+                .formatHex(HexFormat.of().parseHex(hex));
     }
 }

@@ -38,8 +38,8 @@ final class PemFiles {
                 certs.add((X509Certificate) c);
             }
             if (certs.isEmpty()) {
-                throw new SecurityOptionException(option, file + " holds no certificate (expected PEM, '-----BEGIN"
-                        + " CERTIFICATE-----')");
+                throw new SecurityOptionException(
+                        option, file + " holds no certificate (expected PEM, '-----BEGIN" + " CERTIFICATE-----')");
             }
             return certs;
         } catch (NoSuchFileException e) {
@@ -55,13 +55,13 @@ final class PemFiles {
     static PrivateKey readPrivateKey(Path file, String option) {
         Object pem;
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
-             PEMParser parser = new PEMParser(in)) {
+                PEMParser parser = new PEMParser(in)) {
             pem = parser.readObject();
         } catch (NoSuchFileException e) {
             throw new SecurityOptionException(option, "no such file: " + file);
         } catch (IOException | RuntimeException e) {
-            throw new SecurityOptionException(option, "cannot read a PEM private key from " + file + ": "
-                    + e.getMessage(), e);
+            throw new SecurityOptionException(
+                    option, "cannot read a PEM private key from " + file + ": " + e.getMessage(), e);
         }
         try {
             JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
@@ -72,15 +72,20 @@ final class PemFiles {
                 return converter.getPrivateKey(pair.getPrivateKeyInfo()); // SEC1 may leave the public key out
             }
         } catch (IOException e) {
-            throw new SecurityOptionException(option, "cannot use the private key in " + file + ": " + e.getMessage(),
-                    e);
+            throw new SecurityOptionException(
+                    option, "cannot use the private key in " + file + ": " + e.getMessage(), e);
         }
         if (pem instanceof PKCS8EncryptedPrivateKeyInfo || pem instanceof PEMEncryptedKeyPair) {
-            throw new SecurityOptionException(option, "the private key in " + file + " is encrypted; BG needs it"
-                    + " unencrypted (e.g. 'openssl pkey -in " + file + " -out key.pem', then chmod 600 key.pem)");
+            throw new SecurityOptionException(
+                    option,
+                    "the private key in " + file + " is encrypted; BG needs it"
+                            + " unencrypted (e.g. 'openssl pkey -in " + file
+                            + " -out key.pem', then chmod 600 key.pem)");
         }
-        throw new SecurityOptionException(option, file + " holds no private key (expected PEM, '-----BEGIN PRIVATE"
-                + " KEY-----', 'RSA PRIVATE KEY' or 'EC PRIVATE KEY')");
+        throw new SecurityOptionException(
+                option,
+                file + " holds no private key (expected PEM, '-----BEGIN PRIVATE"
+                        + " KEY-----', 'RSA PRIVATE KEY' or 'EC PRIVATE KEY')");
     }
 
     static String certificatePem(X509Certificate cert) {
@@ -97,7 +102,8 @@ final class PemFiles {
     }
 
     private static String pem(String type, byte[] der) {
-        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(der);
         return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
     }
 
@@ -118,7 +124,7 @@ final class PemFiles {
 
     /** Creates {@code file}, which must not exist, with the usual permissions, and writes {@code content}. */
     static void writePublic(Path file, String content) throws IOException {
-        Files.writeString(file, content, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE);
+        Files.writeString(
+                file, content, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     }
 }

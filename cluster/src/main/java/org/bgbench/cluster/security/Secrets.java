@@ -44,7 +44,10 @@ public final class Secrets {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Which end needs the secret: a worker may generate one, a coordinator must be given one. */
-    public enum Side { WORKER, COORDINATOR }
+    public enum Side {
+        WORKER,
+        COORDINATOR
+    }
 
     /**
      * A secret and where it came from.
@@ -70,8 +73,8 @@ public final class Secrets {
      * @throws SecurityOptionException naming the option when the secret is missing (coordinator), too short, or the
      *     file cannot be read or written
      */
-    public static Resolved resolve(Side side, String option, Path file, Function<String, String> env,
-            Consumer<String> say) {
+    public static Resolved resolve(
+            Side side, String option, Path file, Function<String, String> env, Consumer<String> say) {
         Objects.requireNonNull(side, "side");
         Objects.requireNonNull(env, "env");
         Objects.requireNonNull(say, "say");
@@ -101,8 +104,10 @@ public final class Secrets {
             return new Resolved(fromEnv, ENV, false);
         }
         if (side == Side.COORDINATOR) {
-            throw new SecurityOptionException("--secret-file", "the workers' shared secret is required with"
-                    + " --workers: give a file that holds it (--secret-file F) or set " + ENV);
+            throw new SecurityOptionException(
+                    "--secret-file",
+                    "the workers' shared secret is required with"
+                            + " --workers: give a file that holds it (--secret-file F) or set " + ENV);
         }
         String secret = generate();
         say.accept("no secret given: generated one for this run: " + secret + " (give it to the coordinator in a"
@@ -133,20 +138,24 @@ public final class Secrets {
             throw new SecurityOptionException(option, "the secret is only whitespace; give a random one" + how);
         }
         if (length < MIN_LENGTH) {
-            throw new SecurityOptionException(option, "the secret has " + length + " characters; at least " + MIN_LENGTH
-                    + " are needed" + how);
+            throw new SecurityOptionException(
+                    option, "the secret has " + length + " characters; at least " + MIN_LENGTH + " are needed" + how);
         }
         if (s.codePoints().anyMatch(Character::isISOControl)) {
             throw new SecurityOptionException(option, "the secret holds control characters; give printable ones" + how);
         }
         if (!s.strip().equals(s)) {
-            throw new SecurityOptionException(option, "the secret begins or ends with whitespace, which a secret file "
-                    + "would drop; give it without" + how);
+            throw new SecurityOptionException(
+                    option,
+                    "the secret begins or ends with whitespace, which a secret file " + "would drop; give it without"
+                            + how);
         }
         long distinct = s.codePoints().distinct().count();
         if (distinct < MIN_DISTINCT) {
-            throw new SecurityOptionException(option, "the secret has only " + distinct + " different characters; at "
-                    + "least " + MIN_DISTINCT + " are needed" + how);
+            throw new SecurityOptionException(
+                    option,
+                    "the secret has only " + distinct + " different characters; at " + "least " + MIN_DISTINCT
+                            + " are needed" + how);
         }
     }
 
@@ -161,9 +170,11 @@ public final class Secrets {
             throw new SecurityOptionException("--secret-file", "cannot read " + file + ": " + e.getMessage(), e);
         }
         if (content.isBlank() && !content.replace("\n", "").replace("\r", "").isEmpty()) {
-            throw new SecurityOptionException("--secret-file", file + " holds only whitespace; give a random secret"
-                    + " (start a worker without a secret to have one generated, or use e.g."
-                    + " 'openssl rand -base64 24')");
+            throw new SecurityOptionException(
+                    "--secret-file",
+                    file + " holds only whitespace; give a random secret"
+                            + " (start a worker without a secret to have one generated, or use e.g."
+                            + " 'openssl rand -base64 24')");
         }
         content = content.strip();
         if (content.contains("\n") || content.contains("\r")) {
@@ -193,8 +204,8 @@ public final class Secrets {
         } catch (FileAlreadyExistsException e) {
             throw new SecurityOptionException("--secret-file", file + " appeared while BG was writing it; start again");
         } catch (IOException e) {
-            throw new SecurityOptionException("--secret-file", "cannot write a generated secret to " + file + ": "
-                    + e.getMessage(), e);
+            throw new SecurityOptionException(
+                    "--secret-file", "cannot write a generated secret to " + file + ": " + e.getMessage(), e);
         }
     }
 }

@@ -50,8 +50,8 @@ public final class TlsClient {
             }
             return new TlsClient(trustManager(store), "the certificates in " + caPem);
         } catch (GeneralSecurityException | IOException e) {
-            throw new SecurityOptionException("--tls-ca", "cannot use the certificates in " + caPem + ": "
-                    + e.getMessage(), e);
+            throw new SecurityOptionException(
+                    "--tls-ca", "cannot use the certificates in " + caPem + ": " + e.getMessage(), e);
         }
     }
 
@@ -69,8 +69,11 @@ public final class TlsClient {
         if (pins.isEmpty()) {
             throw new SecurityOptionException("--tls-pin", "give at least one certificate fingerprint");
         }
-        return new TlsClient(new PinningTrustManager(pins), pins.size() == 1
-                ? "the pinned certificate " + pins.iterator().next() : pins.size() + " pinned certificates");
+        return new TlsClient(
+                new PinningTrustManager(pins),
+                pins.size() == 1
+                        ? "the pinned certificate " + pins.iterator().next()
+                        : pins.size() + " pinned certificates");
     }
 
     /**

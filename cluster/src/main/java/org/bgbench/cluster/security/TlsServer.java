@@ -73,8 +73,9 @@ public final class TlsServer {
         List<X509Certificate> chain = PemFiles.readCertificates(cert, "--tls-cert");
         PrivateKey privateKey = PemFiles.readPrivateKey(key, "--tls-key");
         if (!matches(privateKey, chain.getFirst())) {
-            throw new SecurityOptionException("--tls-key", "the private key in " + key + " does not belong to the"
-                    + " first certificate in " + cert);
+            throw new SecurityOptionException(
+                    "--tls-key",
+                    "the private key in " + key + " does not belong to the" + " first certificate in " + cert);
         }
         return new TlsServer(privateKey, chain, false);
     }
@@ -98,22 +99,26 @@ public final class TlsServer {
                     .addRDN(BCStyle.CN, all.iterator().next())
                     .build();
             Instant now = Instant.now();
-            JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(subject,
+            JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                    subject,
                     new BigInteger(127, new SecureRandom()).add(BigInteger.ONE),
-                    Date.from(now.minus(Duration.ofDays(1))), Date.from(now.plus(GENERATED_VALIDITY)),
-                    subject, pair.getPublic());
+                    Date.from(now.minus(Duration.ofDays(1))),
+                    Date.from(now.plus(GENERATED_VALIDITY)),
+                    subject,
+                    pair.getPublic());
             List<GeneralName> sans = new ArrayList<>();
             for (String n : all) {
                 sans.add(new GeneralName(isIpLiteral(n) ? GeneralName.iPAddress : GeneralName.dNSName, n));
             }
-            builder.addExtension(Extension.subjectAlternativeName, false,
-                    new GeneralNames(sans.toArray(GeneralName[]::new)));
+            builder.addExtension(
+                    Extension.subjectAlternativeName, false, new GeneralNames(sans.toArray(GeneralName[]::new)));
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
             builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
-            builder.addExtension(Extension.extendedKeyUsage, false,
-                    new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
-            X509Certificate cert = new JcaX509CertificateConverter().getCertificate(
-                    builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
+            builder.addExtension(
+                    Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+            X509Certificate cert = new JcaX509CertificateConverter()
+                    .getCertificate(
+                            builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
             return new TlsServer(pair.getPrivate(), List.of(cert), true);
         } catch (GeneralSecurityException | OperatorCreationException | CertIOException e) {
             throw new IllegalStateException("cannot generate a self-signed certificate: " + e.getMessage(), e);
@@ -131,7 +136,8 @@ public final class TlsServer {
      */
     public static TlsServer resolve(Path cert, Path key, Collection<String> names, Consumer<String> say) {
         if ((cert == null) != (key == null)) {
-            throw new SecurityOptionException(cert == null ? "--tls-cert" : "--tls-key",
+            throw new SecurityOptionException(
+                    cert == null ? "--tls-cert" : "--tls-key",
                     "--tls-cert and --tls-key go together (or give neither for a self-signed certificate)");
         }
         if (cert == null) {
@@ -144,9 +150,11 @@ public final class TlsServer {
             return fromPem(cert, key);
         }
         if (certExists || keyExists) {
-            throw new SecurityOptionException(certExists ? "--tls-key" : "--tls-cert", "no such file: "
-                    + (certExists ? key : cert) + " (give both files, or two that do not exist yet to have a"
-                    + " self-signed certificate written to them)");
+            throw new SecurityOptionException(
+                    certExists ? "--tls-key" : "--tls-cert",
+                    "no such file: "
+                            + (certExists ? key : cert) + " (give both files, or two that do not exist yet to have a"
+                            + " self-signed certificate written to them)");
         }
         TlsServer generated = selfSigned(names);
         try {

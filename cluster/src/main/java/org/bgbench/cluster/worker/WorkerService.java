@@ -58,10 +58,12 @@ import org.bgbench.workload.WorkloadSpec;
 public final class WorkerService implements WorkerBackend {
     /** The {@code bg worker} option that lets a coordinator name code (and URLs whose files BG cannot tell). */
     public static final String ALLOW_CODE_OPTION = "--allow-store-code";
+
     private final Path dir;
     private final PrintWriter log;
     /** What the coordinator's settings may reach on this host. */
     private final SettingsConfinement confinement;
+
     private DataStore store;
     private String identity;
     private StoreProvider provider;
@@ -77,6 +79,7 @@ public final class WorkerService implements WorkerBackend {
      * coordinator sealed the last run with, or {@code running:…} while a run's writes are not sealed.
      */
     private String heldMark;
+
     private ClusterPlan plan;
     private int index;
     private int runs;
@@ -96,10 +99,13 @@ public final class WorkerService implements WorkerBackend {
     public WorkerService(Path dir, PrintWriter log, boolean allowCode) {
         this.dir = dir;
         this.log = log;
-        this.confinement = new SettingsConfinement(new SettingsConfinement.Scope(dir, dir,
+        this.confinement = new SettingsConfinement(new SettingsConfinement.Scope(
+                dir,
+                dir,
                 "the worker's own directory (--dir " + dir.toAbsolutePath().normalize() + ")",
                 "a worker keeps its files under it; give a path relative to it",
-                "a worker takes none from its coordinator unless it was started with " + ALLOW_CODE_OPTION, allowCode));
+                "a worker takes none from its coordinator unless it was started with " + ALLOW_CODE_OPTION,
+                allowCode));
     }
 
     /** Ends the running experiment early; set while one runs. */
@@ -203,9 +209,13 @@ public final class WorkerService implements WorkerBackend {
             log.flush();
             throw new IllegalArgumentException(why);
         }
-        return new Messages.Hello(InetAddress.getLocalHost().getHostName(), ProcessHandle.current().pid(),
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
-                Runtime.version().toString(), Operations.VERSION);
+        return new Messages.Hello(
+                InetAddress.getLocalHost().getHostName(),
+                ProcessHandle.current().pid(),
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory(),
+                Runtime.version().toString(),
+                Operations.VERSION);
     }
 
     /** The store, opened again if the coordinator released it (to restore an image on another worker). */
@@ -226,17 +236,19 @@ public final class WorkerService implements WorkerBackend {
      */
     private Messages.Opened open(Messages.Open args) {
         Map<String, String> p = new LinkedHashMap<>(args.params());
-        Parameters newParams = Parameters.of(List.of(), p.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+        Parameters newParams = Parameters.of(
+                List.of(),
+                p.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
         StoreProvider newProvider = StoreRegistry.discover().get(args.store());
-        StoreSettings newSettings = StoreSettings.forProvider(newProvider,
-                confinement.confine(newProvider, newParams.asMap()));
+        StoreSettings newSettings =
+                StoreSettings.forProvider(newProvider, confinement.confine(newProvider, newParams.asMap()));
         String beta = p.get(StoreSettings.BETA_PARAMETER);
         if (beta != null) {
             newSettings = newSettings.withBeta(Durations.parse(StoreSettings.BETA_PARAMETER, beta));
         }
         SocialGraph newGraph = new SocialGraph(GraphParameters.toSpec(newParams.asMap()));
-        String identity = newProvider.name() + new TreeMap<>(newSettings.asMap()) + newGraph.spec().fingerprint()
-                + Messages.tree(args.plan()) + "#" + args.worker();
+        String identity = newProvider.name() + new TreeMap<>(newSettings.asMap())
+                + newGraph.spec().fingerprint() + Messages.tree(args.plan()) + "#" + args.worker();
         params = newParams;
         workload = WorkloadParameters.toSpec(params.asMap());
         boolean keep = identity.equals(this.identity) && state != null;
@@ -251,23 +263,35 @@ public final class WorkerService implements WorkerBackend {
             plan = ClusterPlan.of(args.plan(), graph);
             index = args.worker();
             fresh();
-            log.printf(Locale.ROOT, "bg worker: opened %s as worker %d of %d: %,d members in %d fragments%n",
-                    storeName, index, plan.workers(), plan.members(index).length, plan.fragments(index).length);
+            log.printf(
+                    Locale.ROOT,
+                    "bg worker: opened %s as worker %d of %d: %,d members in %d fragments%n",
+                    storeName,
+                    index,
+                    plan.workers(),
+                    plan.members(index).length,
+                    plan.fragments(index).length);
             log.flush();
         }
-        boolean loaded = open().loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent();
-        return new Messages.Opened(plan.members(index).length, loaded, keep, state.touchedMembers(),
-                loaded ? open().stateMark().orElse(null) : null, heldMark);
+        boolean loaded =
+                open().loadedGraph().filter(graph.spec().fingerprint()::equals).isPresent();
+        return new Messages.Opened(
+                plan.members(index).length,
+                loaded,
+                keep,
+                state.touchedMembers(),
+                loaded ? open().stateMark().orElse(null) : null,
+                heldMark);
     }
 
     /** Why the store's mark could not be set from {@code expected}: a run that has not ended, or another change. */
     private StoreException markTaken(String expected) {
-        Optional<StateMark> now = open().stateMark()
-                .flatMap(StateMark::parse);
+        Optional<StateMark> now = open().stateMark().flatMap(StateMark::parse);
         if (now.isPresent() && now.get().kind() == StateMark.Kind.RUNNING) {
-            return new StoreException("a run on this store has not ended (" + now.get().value()
-                    + "). If it is not still running, it was interrupted and BG does not know which of its writes "
-                    + "reached the store.");
+            return new StoreException(
+                    "a run on this store has not ended (" + now.get().value()
+                            + "). If it is not still running, it was interrupted and BG does not know which of its writes "
+                            + "reached the store.");
         }
         return new StoreException("the store's state mark changed after the coordinator checked it "
                 + "(it was " + expected + ", it is " + now.map(StateMark::text).orElse("none")
@@ -281,10 +305,13 @@ public final class WorkerService implements WorkerBackend {
     }
 
     private Messages.Loaded load(Messages.Load args, Consumer<JsonNode> out) {
-        int threads = args.threads() > 0 ? args.threads() : 2 * Runtime.getRuntime().availableProcessors();
+        int threads =
+                args.threads() > 0 ? args.threads() : 2 * Runtime.getRuntime().availableProcessors();
         long t0 = System.nanoTime();
-        long rows = new GraphLoad(open(), graph, threads).loadRanges(plan.ranges(index),
-                r -> out.accept(Messages.tree(new Messages.Loaded(r, (System.nanoTime() - t0) / 1e9))));
+        long rows = new GraphLoad(open(), graph, threads)
+                .loadRanges(
+                        plan.ranges(index),
+                        r -> out.accept(Messages.tree(new Messages.Loaded(r, (System.nanoTime() - t0) / 1e9))));
         fresh();
         return new Messages.Loaded(rows, (System.nanoTime() - t0) / 1e9);
     }
@@ -299,34 +326,49 @@ public final class WorkerService implements WorkerBackend {
                 throw new IllegalStateException("sanity check failed: the store holds " + c.members()
                         + " members, this worker's share is " + plan.members(index).length);
             }
-            return new Messages.Finished((System.nanoTime() - t0) / 1e9, c.members(), c.friendships(), c.pending(),
-                    c.resources(), c.comments());
+            return new Messages.Finished(
+                    (System.nanoTime() - t0) / 1e9,
+                    c.members(),
+                    c.friendships(),
+                    c.pending(),
+                    c.resources(),
+                    c.comments());
         }
         LoadReport r = new GraphLoad(open(), graph, 1).finish(args.rows(), args.loadS());
         StoreCounts c = r.counts();
-        return new Messages.Finished(r.finishSeconds(), c.members(), c.friendships(), c.pending(), c.resources(),
-                c.comments());
+        return new Messages.Finished(
+                r.finishSeconds(), c.members(), c.friendships(), c.pending(), c.resources(), c.comments());
     }
 
     /** This worker's part of the experiment the coordinator asked for: its seed, its own way to validate. */
     private ExperimentSpec share(ExperimentSpec asked) {
         // The coordinator decides whether to validate and τ; how (memory, threads, buckets) is this worker's -p.
         ValidationOptions mine = asked.validation() == null ? null : RunKeys.validation(params);
-        ValidationOptions v = mine == null ? null : new ValidationOptions(mine.memoryBytes(), mine.threads(),
-                mine.buckets(), asked.validation().tauPct(), mine.keepLogs());
+        ValidationOptions v = mine == null
+                ? null
+                : new ValidationOptions(
+                        mine.memoryBytes(),
+                        mine.threads(),
+                        mine.buckets(),
+                        asked.validation().tauPct(),
+                        mine.keepLogs());
         return asked.withSeed(asked.seed() + 7919L * index).withValidation(v);
     }
 
     /** Whether this worker can run its share ({@link Experiment#check}), sized as {@link #run} would size it. */
     private Messages.Checked check(ExperimentSpec asked) {
         try {
-            Experiment.check(new Experiment.Setup(new Experiment.Subject(open(), storeName, storeSettings), state,
-                    workload, share(asked), new Experiment.Output(dir.resolve("check.json"), null)));
+            Experiment.check(new Experiment.Setup(
+                    new Experiment.Subject(open(), storeName, storeSettings),
+                    state,
+                    workload,
+                    share(asked),
+                    new Experiment.Output(dir.resolve("check.json"), null)));
             return Messages.Checked.OK;
         } catch (InvalidParameterException e) {
             String prefix = e.parameter() + ": ";
-            String problem = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length())
-                    : e.getMessage();
+            String problem =
+                    e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
             return new Messages.Checked(e.parameter(), problem);
         }
     }
@@ -352,41 +394,63 @@ public final class WorkerService implements WorkerBackend {
         ExperimentSpec spec = share(asked);
         Files.createDirectories(dir);
         // Named by time too: a restarted worker must not reuse an earlier run's log directory.
-        Path result = dir.resolve(String.format(Locale.ROOT, "run-%s-%03d-w%d-T%d.json",
+        Path result = dir.resolve(String.format(
+                Locale.ROOT,
+                "run-%s-%03d-w%d-T%d.json",
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")),
-                ++runs, index, spec.threads()));
+                ++runs,
+                index,
+                spec.threads()));
         Experiment.Members members = plan.samplers(workload, index);
         if (workload.mix().writeFraction() > 0) {
             // Not sealed until the coordinator says which token these writes end in.
             heldMark = StateMark.running("a run on worker " + index).text();
         }
-        Experiment.Outcome o = Experiment.run(new Experiment.Setup(new Experiment.Subject(open(), storeName,
-                storeSettings), state, workload, spec, new Experiment.Output(result, null), new Experiment.Hooks(members,
-                sample -> {
-                    // Per kind too, for the coordinator's merged interval log (warm-up seconds are not merged).
-                    Map<String, Messages.KindSecond> kinds = new LinkedHashMap<>();
-                    if (!sample.warmup()) {
-                        for (KindCounts k : sample.kinds()) {
-                            Messages.KindSecond streamed = Messages.KindSecond.of(k);
-                            if (streamed != null) {
-                                kinds.put(k.code(), streamed);
-                            }
-                        }
-                    }
-                    Messages.Second s = new Messages.Second(sample.warmup(), sample.point(),
-                            Latencies.encode(sample.actionLatencies()), kinds);
-                    try {
-                        out.accept(Messages.tree(s));
-                    } catch (CancellationException e) {
-                        // The coordinator is gone: finish (the result stays in this worker's folder).
-                        Consumer<String> a = abortRun;
-                        if (a != null) {
-                            a.accept("the coordinator cancelled the run");
-                        }
-                    }
-                }, a -> abortRun = a)), () -> membersActed = true);
-        return new Messages.RunDone(o.run().completed(), o.run().abortReason(), result.toAbsolutePath().toString(),
-                o.result(), state.touchedMembers(), membersActed);
+        Experiment.Outcome o = Experiment.run(
+                new Experiment.Setup(
+                        new Experiment.Subject(open(), storeName, storeSettings),
+                        state,
+                        workload,
+                        spec,
+                        new Experiment.Output(result, null),
+                        new Experiment.Hooks(
+                                members,
+                                sample -> {
+                                    // Per kind too, for the coordinator's merged interval log (warm-up seconds are not
+                                    // merged).
+                                    Map<String, Messages.KindSecond> kinds = new LinkedHashMap<>();
+                                    if (!sample.warmup()) {
+                                        for (KindCounts k : sample.kinds()) {
+                                            Messages.KindSecond streamed = Messages.KindSecond.of(k);
+                                            if (streamed != null) {
+                                                kinds.put(k.code(), streamed);
+                                            }
+                                        }
+                                    }
+                                    Messages.Second s = new Messages.Second(
+                                            sample.warmup(),
+                                            sample.point(),
+                                            Latencies.encode(sample.actionLatencies()),
+                                            kinds);
+                                    try {
+                                        out.accept(Messages.tree(s));
+                                    } catch (CancellationException e) {
+                                        // The coordinator is gone: finish (the result stays in this worker's folder).
+                                        Consumer<String> a = abortRun;
+                                        if (a != null) {
+                                            a.accept("the coordinator cancelled the run");
+                                        }
+                                    }
+                                },
+                                a -> abortRun = a)),
+                () -> membersActed = true);
+        return new Messages.RunDone(
+                o.run().completed(),
+                o.run().abortReason(),
+                result.toAbsolutePath().toString(),
+                o.result(),
+                state.touchedMembers(),
+                membersActed);
     }
 
     private Messages.ResetDone reset(Messages.Reset args) {
@@ -400,12 +464,18 @@ public final class WorkerService implements WorkerBackend {
                 if (r.verified()) {
                     fresh();
                 }
-                return new Messages.ResetDone(r.verified(), r.relationships(), r.comments(), touched,
-                        r.verified() ? null : r.mismatches().get(0), (System.nanoTime() - t0) / 1e9);
+                return new Messages.ResetDone(
+                        r.verified(),
+                        r.relationships(),
+                        r.comments(),
+                        touched,
+                        r.verified() ? null : r.mismatches().get(0),
+                        (System.nanoTime() - t0) / 1e9);
             }
             case IMAGE -> {
-                StoreImage image = open().image().filter(StoreImage::exists).orElseThrow(() ->
-                        new IllegalStateException("the store has no image of this graph"));
+                StoreImage image = open().image()
+                        .filter(StoreImage::exists)
+                        .orElseThrow(() -> new IllegalStateException("the store has no image of this graph"));
                 image.restore();
                 fresh();
                 // The image carries the mark it was taken with: the loaded graph's (BG images freshly loaded stores).
@@ -415,21 +485,25 @@ public final class WorkerService implements WorkerBackend {
             }
             case FULL -> {
                 int touched = state.touchedMembers();
-                heldMark = StateMark.running("bg verify --repair on worker " + index).text();
+                heldMark = StateMark.running("bg verify --repair on worker " + index)
+                        .text();
                 int[] mine = plan.members(index);
-                StoreRepair.Report r = StoreRepair.toGenerated(
-                        open(), graph, Math.max(1, args.threads()), mine);
+                StoreRepair.Report r = StoreRepair.toGenerated(open(), graph, Math.max(1, args.threads()), mine);
                 List<String> left = new ArrayList<>(r.refused());
                 left.addAll(StateComparison.differences(open(), plan.newState(graph, index), 10, mine));
                 if (left.isEmpty()) {
                     fresh();
                 }
-                return new Messages.ResetDone(left.isEmpty(), r.relationships(), r.comments(), touched,
+                return new Messages.ResetDone(
+                        left.isEmpty(),
+                        r.relationships(),
+                        r.comments(),
+                        touched,
                         left.isEmpty() ? null : String.join("; ", left.subList(0, Math.min(5, left.size()))),
                         (System.nanoTime() - t0) / 1e9);
             }
-            default -> throw new IllegalArgumentException("reset: expected STATE, REPAIR, IMAGE or FULL, got "
-                    + args.how());
+            default ->
+                throw new IllegalArgumentException("reset: expected STATE, REPAIR, IMAGE or FULL, got " + args.how());
         }
         return new Messages.ResetDone(true, 0, 0, 0, null, (System.nanoTime() - t0) / 1e9);
     }
@@ -442,8 +516,9 @@ public final class WorkerService implements WorkerBackend {
         Double seconds = null;
         if (!image.get().exists()) {
             // An image is restored as the generated graph: take one only of a store marked as freshly loaded.
-            if (!open().stateMark().equals(Optional.of(
-                    StateMark.loaded(graph.spec().fingerprint()).text()))) {
+            if (!open().stateMark()
+                    .equals(Optional.of(
+                            StateMark.loaded(graph.spec().fingerprint()).text()))) {
                 return new Messages.ImageSaved(true, null, true);
             }
             long t0 = System.nanoTime();
@@ -455,8 +530,8 @@ public final class WorkerService implements WorkerBackend {
 
     /** Compares this worker's part of the store with its expected state, member by member. */
     private Messages.Verified verify(Messages.Verify args) {
-        List<String> diffs = StateComparison.differences(open(), state, args.limit() > 0 ? args.limit() : 10,
-                plan.members(index));
+        List<String> diffs =
+                StateComparison.differences(open(), state, args.limit() > 0 ? args.limit() : 10, plan.members(index));
         return new Messages.Verified(plan.members(index).length, state.touchedMembers(), diffs);
     }
 

@@ -37,8 +37,17 @@ import org.junit.jupiter.api.io.TempDir;
 class MarkGiveBackTest {
     private static final String SECRET = "a-secret-for-the-give-back-test";
     private static final String STORE = "mark-give-back-test";
-    private static final Map<String, String> PARAMS = Map.of("usercount", "200", "friendcountperuser", "4",
-            "resourcecountperuser", "2", "fragments", "2", MemoryStoreProvider.NAME_KEY, STORE);
+    private static final Map<String, String> PARAMS = Map.of(
+            "usercount",
+            "200",
+            "friendcountperuser",
+            "4",
+            "resourcecountperuser",
+            "2",
+            "fragments",
+            "2",
+            MemoryStoreProvider.NAME_KEY,
+            STORE);
 
     @TempDir
     Path dir;
@@ -75,8 +84,8 @@ class MarkGiveBackTest {
     }
 
     private static String mark() {
-        try (DataStore s = new MemoryStoreProvider().open(StoreSettings.of(Map.of(MemoryStoreProvider.NAME_KEY,
-                STORE)))) {
+        try (DataStore s =
+                new MemoryStoreProvider().open(StoreSettings.of(Map.of(MemoryStoreProvider.NAME_KEY, STORE)))) {
             return s.stateMark().orElse("(none)");
         }
     }
@@ -85,11 +94,17 @@ class MarkGiveBackTest {
     void anExperimentThatFailsBeforeAnyMemberActedGivesTheMarkBack() throws Exception {
         SocialGraph graph = new SocialGraph(GraphParameters.toSpec(PARAMS));
         WorkloadSpec workload = WorkloadParameters.toSpec(Map.of("mix", "high"));
-        ExperimentSpec spec = ExperimentSpec.timed(workload, 2, Duration.ofSeconds(1), Duration.ZERO,
-                EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
+        ExperimentSpec spec = ExperimentSpec.timed(
+                workload,
+                2,
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                EmulatorConfig.ThreadKind.PLATFORM,
+                Duration.ofMillis(100),
+                null);
         StringWriter err = new StringWriter();
-        try (ClusterCoordinator c = new ClusterCoordinator(List.of(worker(0), worker(1)), SECRET, null,
-                new PrintWriter(err, true))) {
+        try (ClusterCoordinator c =
+                new ClusterCoordinator(List.of(worker(0), worker(1)), SECRET, null, new PrintWriter(err, true))) {
             c.open("memory", PARAMS, graph, workload, new double[] {1, 1}, false);
             c.load(2);
             String loaded = mark();
@@ -99,7 +114,9 @@ class MarkGiveBackTest {
             assertThatThrownBy(() -> c.run(spec, null, null))
                     .isInstanceOf(ClusterCoordinator.ClusterException.class)
                     .hasMessageContaining("the run's set-up failed");
-            assertThat(mark()).as("no member acted: the store has its mark back").isEqualTo(loaded);
+            assertThat(mark())
+                    .as("no member acted: the store has its mark back")
+                    .isEqualTo(loaded);
 
             failRuns = false;
             c.open("memory", PARAMS, graph, workload, new double[] {1, 1}, false);

@@ -83,20 +83,24 @@ class ProtocolVersionTest {
         toClose.add(older);
         int other = Operations.VERSION - 1;
 
-        WorkerException e = catchThrowableOfType(WorkerException.class, () -> older.call(Operations.HELLO,
-                Messages.tree(new Messages.Greeting(other)), Duration.ofSeconds(20)));
+        WorkerException e = catchThrowableOfType(
+                WorkerException.class,
+                () -> older.call(
+                        Operations.HELLO, Messages.tree(new Messages.Greeting(other)), Duration.ofSeconds(20)));
         assertThat(e.kind()).isEqualTo(WorkerException.Kind.FAILED);
         assertThat(e.badInput()).isTrue();
-        assertThat(e).hasMessage("worker " + address + " rejected 'hello': this worker speaks protocol "
-                + Operations.VERSION + ", the coordinator " + other + "; run the same BG version everywhere");
-        assertThat(log.toString()).contains("bg worker: refused a coordinator: this worker speaks protocol "
-                + Operations.VERSION + ", the coordinator " + other);
+        assertThat(e)
+                .hasMessage("worker " + address + " rejected 'hello': this worker speaks protocol " + Operations.VERSION
+                        + ", the coordinator " + other + "; run the same BG version everywhere");
+        assertThat(log.toString())
+                .contains("bg worker: refused a coordinator: this worker speaks protocol " + Operations.VERSION
+                        + ", the coordinator " + other);
         older.close();
 
         // The same worker greets a coordinator of its own version.
         StringWriter err = new StringWriter();
-        try (ClusterCoordinator c = new ClusterCoordinator(List.of(address), SECRET, null,
-                new PrintWriter(err, true))) {
+        try (ClusterCoordinator c =
+                new ClusterCoordinator(List.of(address), SECRET, null, new PrintWriter(err, true))) {
             assertThat(c.names()).containsExactly(address);
         }
         assertThat(err.toString()).startsWith("bg: worker 0 " + address + ": host ");

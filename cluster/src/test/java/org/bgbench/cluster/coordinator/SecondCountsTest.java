@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /** The per-kind counts the workers stream each second add up in the coordinator's merged second. */
 class SecondCountsTest {
-    private static KindSecond counts(long withinBeta, long noops, long errors, long errorNanos, long cpuNanos,
-                                     long cpuSamples) {
+    private static KindSecond counts(
+            long withinBeta, long noops, long errors, long errorNanos, long cpuNanos, long cpuSamples) {
         return new KindSecond(null, withinBeta, noops, errors, errorNanos, cpuNanos, cpuSamples);
     }
 
@@ -22,8 +22,8 @@ class SecondCountsTest {
     void theWorkersCountsAddUpBgsCpuIncluded() {
         Map<String, KindSecond> sum = new LinkedHashMap<>();
         LiveSeconds.addCounts(sum, Map.of("VP", counts(10, 1, 2, 3_000, 40_000, 4)));
-        LiveSeconds.addCounts(sum, Map.of("VP", counts(20, 0, 1, 1_000, 60_000, 6),
-                "LF", counts(5, 0, 0, 0, 9_000, 1)));
+        LiveSeconds.addCounts(
+                sum, Map.of("VP", counts(20, 0, 1, 1_000, 60_000, 6), "LF", counts(5, 0, 0, 0, 9_000, 1)));
         KindCounts vp = LiveSeconds.kindCounts("VP", Latencies.newHistogram(), sum.get("VP"));
         assertThat(vp.withinBeta()).isEqualTo(30);
         assertThat(vp.noops()).isEqualTo(1);
@@ -31,7 +31,8 @@ class SecondCountsTest {
         assertThat(vp.errorNanos()).isEqualTo(4_000);
         assertThat(vp.cpuNanos()).isEqualTo(100_000);
         assertThat(vp.cpuSamples()).isEqualTo(10);
-        assertThat(LiveSeconds.kindCounts("LF", Latencies.newHistogram(), sum.get("LF")).cpuSamples())
+        assertThat(LiveSeconds.kindCounts("LF", Latencies.newHistogram(), sum.get("LF"))
+                        .cpuSamples())
                 .isEqualTo(1);
         KindCounts none = LiveSeconds.kindCounts("VFR", Latencies.newHistogram(), sum.get("VFR"));
         assertThat(none.cpuSamples()).isZero();
@@ -40,11 +41,16 @@ class SecondCountsTest {
 
     @Test
     void aKindsSecondCrossesTheWireAsNamedPropertiesAndBack() {
-        KindCounts k = new KindCounts("VP", Latencies.newHistogram(), 7, 0, new KindCounts.Outcomes(1, 2, 3_000),
+        KindCounts k = new KindCounts(
+                "VP",
+                Latencies.newHistogram(),
+                7,
+                0,
+                new KindCounts.Outcomes(1, 2, 3_000),
                 new KindCounts.Cpu(40_000, 4));
         k.latencies().recordValue(1_000_000);
-        Messages.Second sec = new Messages.Second(false, null, Latencies.encode(Latencies.newHistogram()),
-                Map.of("VP", KindSecond.of(k)));
+        Messages.Second sec = new Messages.Second(
+                false, null, Latencies.encode(Latencies.newHistogram()), Map.of("VP", KindSecond.of(k)));
         JsonNode wire = Messages.tree(sec).path("kinds").path("VP");
         assertThat(wire.path("withinBeta").asLong()).isEqualTo(7);
         assertThat(wire.path("noops").asLong()).isEqualTo(1);
@@ -53,13 +59,21 @@ class SecondCountsTest {
         assertThat(wire.path("cpuNanos").asLong()).isEqualTo(40_000);
         assertThat(wire.path("cpuSamples").asLong()).isEqualTo(4);
         assertThat(wire.isArray()).isFalse();
-        KindSecond back = Messages.read(Messages.tree(sec), Messages.Second.class).kinds().get("VP");
+        KindSecond back =
+                Messages.read(Messages.tree(sec), Messages.Second.class).kinds().get("VP");
         assertThat(back.latencies().getTotalCount()).isEqualTo(1);
-        assertThat(LiveSeconds.kindCounts("VP", back.latencies(), back).cpuSamples()).isEqualTo(4);
+        assertThat(LiveSeconds.kindCounts("VP", back.latencies(), back).cpuSamples())
+                .isEqualTo(4);
         // A kind that did nothing in the second is not sent; one with only errors has no histogram.
         assertThat(KindSecond.of(KindCounts.empty("LF"))).isNull();
-        assertThat(KindSecond.of(new KindCounts("LF", Latencies.newHistogram(), 0, 0, new KindCounts.Outcomes(0, 1, 10),
-                KindCounts.NO_CPU)).hdr())
+        assertThat(KindSecond.of(new KindCounts(
+                                "LF",
+                                Latencies.newHistogram(),
+                                0,
+                                0,
+                                new KindCounts.Outcomes(0, 1, 10),
+                                KindCounts.NO_CPU))
+                        .hdr())
                 .isNull();
     }
 }

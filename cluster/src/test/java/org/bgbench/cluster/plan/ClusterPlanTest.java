@@ -22,16 +22,27 @@ import org.junit.jupiter.api.Test;
 
 class ClusterPlanTest {
     private static SocialGraph graph(int members, int fragments) {
-        return new SocialGraph(GraphSpec.builder().members(members).friendsPerMember(4).resourcesPerMember(2)
-                .commentsPerResource(1).attributeCount(1).attributeLength(1).commentLength(1).fragments(fragments)
-                .seed(3).build());
+        return new SocialGraph(GraphSpec.builder()
+                .members(members)
+                .friendsPerMember(4)
+                .resourcesPerMember(2)
+                .commentsPerResource(1)
+                .attributeCount(1)
+                .attributeLength(1)
+                .commentLength(1)
+                .fragments(fragments)
+                .seed(3)
+                .build());
     }
 
     @Test
     void workersOwnWholeDisjointFragmentsCoveringTheGraphInProportionToTheirRates() {
         SocialGraph g = graph(10_000, 12);
         ClusterPlan plan = ClusterPlan.assign(g, new double[] {1, 2, 3}, 7);
-        int[] all = IntStream.range(0, 3).flatMap(k -> Arrays.stream(plan.members(k))).sorted().toArray();
+        int[] all = IntStream.range(0, 3)
+                .flatMap(k -> Arrays.stream(plan.members(k)))
+                .sorted()
+                .toArray();
         assertThat(all).isEqualTo(IntStream.range(0, 10_000).toArray());
         for (int k = 0; k < 3; k++) {
             for (int f : plan.fragments(k)) {
@@ -66,13 +77,14 @@ class ClusterPlanTest {
         assertThat(plan.chiSquare(zipf, new double[] {1, 1})).isLessThan(1e-12);
         // Workers issuing very unequal shares distort it, and χ² shows it.
         assertThat(plan.chiSquare(zipf, new double[] {1, 3})).isGreaterThan(0.1);
-        assertThat(plan.chiSquare(DistributionSpec.uniform(), new double[] {1, 1})).isLessThan(1e-12);
+        assertThat(plan.chiSquare(DistributionSpec.uniform(), new double[] {1, 1}))
+                .isLessThan(1e-12);
         for (int k = 0; k < 2; k++) {
             int[] mine = plan.members(k);
             Set<Integer> own = new HashSet<>();
             Arrays.stream(mine).forEach(own::add);
-            MemberSampler s = plan.samplers(WorkloadParameters.toSpec(Map.of()), k)
-                    .socialites();
+            MemberSampler s =
+                    plan.samplers(WorkloadParameters.toSpec(Map.of()), k).socialites();
             SplittableRandom rnd = new SplittableRandom(k);
             for (int i = 0; i < 20_000; i++) {
                 assertThat(own).contains(s.next(rnd));
@@ -85,8 +97,7 @@ class ClusterPlanTest {
         SocialGraph g = graph(3_000, 6);
         ClusterPlan plan = ClusterPlan.assign(g, new double[] {2, 1}, 5);
         // As a worker receives it: through the protocol's JSON.
-        ClusterPlan back = ClusterPlan.of(Messages.read(
-                Messages.tree(plan.layout()), ClusterPlan.Layout.class), g);
+        ClusterPlan back = ClusterPlan.of(Messages.read(Messages.tree(plan.layout()), ClusterPlan.Layout.class), g);
         assertThat(back.layout().fragments()).isDeepEqualTo(plan.layout().fragments());
         assertThat(back.layout().rates()).isEqualTo(plan.layout().rates());
         assertThat(back.layout().seed()).isEqualTo(plan.layout().seed());
@@ -101,7 +112,8 @@ class ClusterPlanTest {
     @Test
     void moreWorkersThanFragmentsIsBadInputNamingWorkers() {
         assertThatThrownBy(() -> ClusterPlan.assign(graph(2_000, 2), new double[] {1, 1, 1}, 1))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("--workers")
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("--workers")
                 .hasMessageContaining("fragments=3");
     }
 }

@@ -16,20 +16,35 @@ import org.junit.jupiter.api.Test;
 class StoreHostsMessageTest {
     @Test
     void storeHostsAndNodesSurviveTheWire() {
-        ExperimentSpec spec = ExperimentSpec.timed(WorkloadParameters.toSpec(Map.of("mix", "high")), 2,
-                Duration.ofSeconds(1), Duration.ZERO, EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null)
+        ExperimentSpec spec = ExperimentSpec.timed(
+                        WorkloadParameters.toSpec(Map.of("mix", "high")),
+                        2,
+                        Duration.ofSeconds(1),
+                        Duration.ZERO,
+                        EmulatorConfig.ThreadKind.PLATFORM,
+                        Duration.ofMillis(100),
+                        null)
                 .withStoreHosts(List.of("db1:9100", "[::1]:9200"));
         ExperimentSpec back = Messages.read(Messages.tree(spec), ExperimentSpec.class);
         assertThat(back.storeHosts()).containsExactly("db1:9100", "[::1]:9200");
         assertThat(back).isEqualTo(spec);
-        assertThat(back.withThreads(4).withSeed(9).storeHosts()).as("kept by the with-methods")
+        assertThat(back.withThreads(4).withSeed(9).storeHosts())
+                .as("kept by the with-methods")
                 .isEqualTo(spec.storeHosts());
 
         NodeResult.MeanMax m = new NodeResult.MeanMax(1.5, 2.0);
         NodeResult.MeanMax none = new NodeResult.MeanMax(null, null);
-        RunResult r = new RunResult(new RunResult.Header(RunResult.FORMAT, false, null, null),
-                new RunResult.Rate(0, 1, 0, 0, 100), null, new RunResult.Environment(null, null,
-                List.of(new NodeResult("db1:9100", "store", 8, 10, 1, m, m, m, m, m, none, m, m, m)), null), null, null,
+        RunResult r = new RunResult(
+                new RunResult.Header(RunResult.FORMAT, false, null, null),
+                new RunResult.Rate(0, 1, 0, 0, 100),
+                null,
+                new RunResult.Environment(
+                        null,
+                        null,
+                        List.of(new NodeResult("db1:9100", "store", 8, 10, 1, m, m, m, m, m, none, m, m, m)),
+                        null),
+                null,
+                null,
                 null);
         assertThat(Messages.read(Messages.tree(r), RunResult.class).nodes()).isEqualTo(r.nodes());
     }

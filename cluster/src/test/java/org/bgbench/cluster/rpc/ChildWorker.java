@@ -18,13 +18,19 @@ final class ChildWorker implements AutoCloseable {
 
     ChildWorker(String secret) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        process = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), TickingWorkerMain.class.getName(), secret)
+        process = new ProcessBuilder(
+                        java,
+                        "-Xmx128m",
+                        "-XX:TieredStopAtLevel=1",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        TickingWorkerMain.class.getName(),
+                        secret)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
-        BufferedReader out = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
             try {
                 return out.readLine();
@@ -47,7 +53,9 @@ final class ChildWorker implements AutoCloseable {
     }
 
     void signal(String signal) throws Exception {
-        int rc = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start()
+        int rc = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                .inheritIO()
+                .start()
                 .waitFor();
         assertThat(rc).as("kill -" + signal).isZero();
     }

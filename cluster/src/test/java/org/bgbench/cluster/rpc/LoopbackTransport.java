@@ -26,7 +26,8 @@ abstract class LoopbackTransport {
     }
 
     WorkerServer server(String host, TestBackend backend) throws IOException {
-        WorkerServer server = WorkerServer.start(new InetSocketAddress(InetAddress.getByName(host), 0), SECRET, backend);
+        WorkerServer server =
+                WorkerServer.start(new InetSocketAddress(InetAddress.getByName(host), 0), SECRET, backend);
         toClose.add(server);
         return server;
     }

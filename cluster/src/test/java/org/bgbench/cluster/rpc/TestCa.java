@@ -41,8 +41,8 @@ final class TestCa {
 
     TestCa() throws Exception {
         caKeys = ecKeys();
-        JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(caName, serial(), from(), to(), caName,
-                caKeys.getPublic());
+        JcaX509v3CertificateBuilder b =
+                new JcaX509v3CertificateBuilder(caName, serial(), from(), to(), caName, caKeys.getPublic());
         b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
         b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
         caCert = sign(b, caKeys);
@@ -56,12 +56,15 @@ final class TestCa {
     /** A certificate for these names (IP literals as IP names), signed by this CA; the key in SEC1 PEM. */
     X509Certificate issue(List<String> names, Path certFile, Path keyFile) throws Exception {
         KeyPair keys = ecKeys();
-        JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(caName, serial(), from(), to(),
-                new X500Name("CN=" + names.getFirst()), keys.getPublic());
-        b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names.stream()
-                .map(n -> new GeneralName(Character.isDigit(n.charAt(0)) ? GeneralName.iPAddress
-                        : GeneralName.dNSName, n))
-                .toArray(GeneralName[]::new)));
+        JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(
+                caName, serial(), from(), to(), new X500Name("CN=" + names.getFirst()), keys.getPublic());
+        b.addExtension(
+                Extension.subjectAlternativeName,
+                false,
+                new GeneralNames(names.stream()
+                        .map(n -> new GeneralName(
+                                Character.isDigit(n.charAt(0)) ? GeneralName.iPAddress : GeneralName.dNSName, n))
+                        .toArray(GeneralName[]::new)));
         X509Certificate cert = sign(b, caKeys);
         Files.writeString(certFile, pem(cert));
         Files.writeString(keyFile, sec1(keys)); // "EC PRIVATE KEY", as 'openssl ecparam -genkey' writes it
@@ -70,21 +73,29 @@ final class TestCa {
 
     /** An EC key pair as SEC1 PEM with the curve and the public key, the way openssl writes it. */
     static String sec1(KeyPair keys) throws IOException {
-        SubjectPublicKeyInfo spki = SubjectPublicKeyInfo.getInstance(keys.getPublic().getEncoded());
-        ECPrivateKey sec1 = new ECPrivateKey(256, ((java.security.interfaces.ECPrivateKey) keys.getPrivate()).getS(),
-                spki.getPublicKeyData(), spki.getAlgorithm().getParameters());
+        SubjectPublicKeyInfo spki =
+                SubjectPublicKeyInfo.getInstance(keys.getPublic().getEncoded());
+        ECPrivateKey sec1 = new ECPrivateKey(
+                256,
+                ((java.security.interfaces.ECPrivateKey) keys.getPrivate()).getS(),
+                spki.getPublicKeyData(),
+                spki.getAlgorithm().getParameters());
         return pem("EC PRIVATE KEY", sec1.getEncoded());
     }
 
     /** An RSA private key as PKCS#1 PEM ('RSA PRIVATE KEY', 'openssl genrsa -traditional'). */
     static String pkcs1(PrivateKey rsa) throws IOException {
-        return pem("RSA PRIVATE KEY",
-                PrivateKeyInfo.getInstance(rsa.getEncoded()).parsePrivateKey().toASN1Primitive().getEncoded());
+        return pem(
+                "RSA PRIVATE KEY",
+                PrivateKeyInfo.getInstance(rsa.getEncoded())
+                        .parsePrivateKey()
+                        .toASN1Primitive()
+                        .getEncoded());
     }
 
     static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'})
-                .encodeToString(der) + "\n-----END " + type + "-----\n";
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der) + "\n-----END " + type + "-----\n";
     }
 
     static String pem(Object o) throws IOException {
@@ -102,8 +113,8 @@ final class TestCa {
     }
 
     private static X509Certificate sign(JcaX509v3CertificateBuilder b, KeyPair signer) throws Exception {
-        return new JcaX509CertificateConverter().getCertificate(
-                b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer.getPrivate())));
+        return new JcaX509CertificateConverter()
+                .getCertificate(b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer.getPrivate())));
     }
 
     private static BigInteger serial() {

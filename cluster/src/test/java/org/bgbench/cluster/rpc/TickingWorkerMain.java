@@ -33,8 +33,8 @@ public final class TickingWorkerMain {
                 }
             }
         };
-        WorkerServer server = WorkerServer.start(
-                new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), args[0], backend);
+        WorkerServer server =
+                WorkerServer.start(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), args[0], backend);
         System.out.println("PORT " + server.port());
         System.out.flush();
         server.awaitTermination();

@@ -35,16 +35,17 @@ class WorkerAddressTest extends LoopbackTransport {
 
         for (int attempt = 0; attempt < 2; attempt++) {
             long start = System.nanoTime();
-            WorkerException e = catchThrowableOfType(WorkerException.class,
-                    () -> client.call("ping", null, Duration.ofSeconds(30)));
+            WorkerException e = catchThrowableOfType(
+                    WorkerException.class, () -> client.call("ping", null, Duration.ofSeconds(30)));
             long ms = (System.nanoTime() - start) / 1_000_000;
             assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE);
             assertThat(e).hasMessageStartingWith("worker 127.0.0.1:" + port + " is unreachable (connection refused)");
             assertThat(ms).isLessThan(5000);
         }
         long start = System.nanoTime();
-        WorkerException e = catchThrowableOfType(WorkerException.class,
-                () -> client.stream("tick", null, Duration.ofSeconds(30), Duration.ofSeconds(60), m -> { }));
+        WorkerException e = catchThrowableOfType(
+                WorkerException.class,
+                () -> client.stream("tick", null, Duration.ofSeconds(30), Duration.ofSeconds(60), m -> {}));
         assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE);
         assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(5000);
     }
@@ -56,22 +57,26 @@ class WorkerAddressTest extends LoopbackTransport {
         WorkerServer server = server("127.0.0.2", backend);
         assertThat(server.address().getAddress().getHostAddress()).isEqualTo("127.0.0.2");
 
-        WorkerException e = catchThrowableOfType(WorkerException.class,
+        WorkerException e = catchThrowableOfType(
+                WorkerException.class,
                 () -> client("127.0.0.1", server.port(), SECRET).call("ping", null, Duration.ofSeconds(10)));
         assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE);
-        assertThat(client("127.0.0.2", server.port(), SECRET).call("ping", null, Duration.ofSeconds(5)).asText())
+        assertThat(client("127.0.0.2", server.port(), SECRET)
+                        .call("ping", null, Duration.ofSeconds(5))
+                        .asText())
                 .isEqualTo("pong");
     }
 
     @Test
     void aGrpcServerThatIsNotAWorkerIsUnreachable() throws Exception {
-        Server other = NettyServerBuilder
-                .forAddress(new InetSocketAddress("127.0.0.1", 0)).build().start();
+        Server other = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .build()
+                .start();
         toClose.add(() -> other.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
         WorkerClient client = client("127.0.0.1", other.getPort(), SECRET);
 
-        WorkerException e = catchThrowableOfType(WorkerException.class,
-                () -> client.call("ping", null, Duration.ofSeconds(5)));
+        WorkerException e =
+                catchThrowableOfType(WorkerException.class, () -> client.call("ping", null, Duration.ofSeconds(5)));
         assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE);
         assertThat(e).hasMessageContaining("is not a BG worker");
     }
@@ -79,8 +84,8 @@ class WorkerAddressTest extends LoopbackTransport {
     @Test
     void aPortInUseIsReportedClearly() throws Exception {
         WorkerServer first = server("127.0.0.1", new TestBackend());
-        assertThatThrownBy(() -> WorkerServer.start(new InetSocketAddress("127.0.0.1", first.port()), SECRET,
-                new TestBackend()))
+        assertThatThrownBy(() ->
+                        WorkerServer.start(new InetSocketAddress("127.0.0.1", first.port()), SECRET, new TestBackend()))
                 .isInstanceOf(IOException.class)
                 .hasMessageStartingWith("cannot listen on 127.0.0.1:" + first.port());
     }

@@ -28,8 +28,9 @@ class WorkerProcessDeathTest extends LoopbackTransport {
         AtomicLong stoppedAt = new AtomicLong();
         List<Integer> got = new CopyOnWriteArrayList<>();
 
-        WorkerException e = catchThrowableOfType(WorkerException.class, () ->
-                client.stream("tick", null, idle, LONG, m -> {
+        WorkerException e = catchThrowableOfType(
+                WorkerException.class,
+                () -> client.stream("tick", null, idle, LONG, m -> {
                     got.add(m.asInt());
                     if (got.size() == 3) {
                         try {
@@ -59,8 +60,9 @@ class WorkerProcessDeathTest extends LoopbackTransport {
         AtomicLong killedAt = new AtomicLong();
         AtomicInteger got = new AtomicInteger();
 
-        WorkerException e = catchThrowableOfType(WorkerException.class, () ->
-                client.stream("tick", null, idle, LONG, m -> {
+        WorkerException e = catchThrowableOfType(
+                WorkerException.class,
+                () -> client.stream("tick", null, idle, LONG, m -> {
                     if (got.incrementAndGet() == 3) {
                         child.process.destroyForcibly();
                         killedAt.set(System.nanoTime());
@@ -76,8 +78,8 @@ class WorkerProcessDeathTest extends LoopbackTransport {
         System.out.println("killed worker: " + e.kind() + " after " + ms + " ms: " + e.getMessage());
 
         // the next call finds nobody there
-        WorkerException after = catchThrowableOfType(WorkerException.class,
-                () -> client.call("ping", null, Duration.ofSeconds(5)));
+        WorkerException after =
+                catchThrowableOfType(WorkerException.class, () -> client.call("ping", null, Duration.ofSeconds(5)));
         assertThat(after.kind()).isEqualTo(Kind.UNREACHABLE);
     }
 
@@ -92,7 +94,9 @@ class WorkerProcessDeathTest extends LoopbackTransport {
         child.process.destroyForcibly();
 
         Throwable t = outcome.get(15, TimeUnit.SECONDS);
-        assertThat(t).isInstanceOfSatisfying(WorkerException.class,
-                e -> assertThat(e.kind()).as(e.getMessage()).isEqualTo(Kind.DIED));
+        assertThat(t)
+                .isInstanceOfSatisfying(
+                        WorkerException.class,
+                        e -> assertThat(e.kind()).as(e.getMessage()).isEqualTo(Kind.DIED));
     }
 }

@@ -30,7 +30,8 @@ class WorkerRoundTripTest extends LoopbackTransport {
         assertThat(answer.get("op").asText()).isEqualTo("echo");
         assertThat(answer.get("got").get("x").asInt()).isEqualTo(7);
         assertThat(answer.get("got").get("s").asText()).isEqualTo("é ✓");
-        assertThat(client.call("echo", null, Duration.ofSeconds(5)).get("got").isNull()).isTrue();
+        assertThat(client.call("echo", null, Duration.ofSeconds(5)).get("got").isNull())
+                .isTrue();
         assertThat(client.address()).isEqualTo("127.0.0.1:" + server.port());
     }
 
@@ -48,7 +49,11 @@ class WorkerRoundTripTest extends LoopbackTransport {
         WorkerClient client = client("127.0.0.1", server.port(), SECRET);
 
         List<Integer> received = new ArrayList<>();
-        JsonNode last = client.stream("count", obj("n", 2000), Duration.ofSeconds(5), LONG,
+        JsonNode last = client.stream(
+                "count",
+                obj("n", 2000),
+                Duration.ofSeconds(5),
+                LONG,
                 m -> received.add(m.get("i").asInt()));
 
         assertThat(received).hasSize(2000);
@@ -63,21 +68,24 @@ class WorkerRoundTripTest extends LoopbackTransport {
     void wrongSecretIsRefusedBeforeTheBackendSeesTheCall() throws Exception {
         TestBackend backend = new TestBackend();
         // Short backoffs: this test is about the answer, WorkerSecurityTest about the slowing down.
-        WorkerServer server = WorkerServer.builder(new InetSocketAddress("127.0.0.1", 0), backend).secret(SECRET)
-                .backoff(Duration.ofMillis(1), Duration.ofMillis(20)).start();
+        WorkerServer server = WorkerServer.builder(new InetSocketAddress("127.0.0.1", 0), backend)
+                .secret(SECRET)
+                .backoff(Duration.ofMillis(1), Duration.ofMillis(20))
+                .start();
         toClose.add(server);
         String address = "127.0.0.1:" + server.port();
 
-        for (String wrong : List.of("lab-secret-43-long-enough", "x".repeat(16), SECRET + "-and-more",
-                SECRET.toUpperCase())) {
+        for (String wrong :
+                List.of("lab-secret-43-long-enough", "x".repeat(16), SECRET + "-and-more", SECRET.toUpperCase())) {
             WorkerClient client = client("127.0.0.1", server.port(), wrong);
-            WorkerException unary = catchThrowableOfType(WorkerException.class,
-                    () -> client.call("echo", obj("x", 1), Duration.ofSeconds(5)));
+            WorkerException unary = catchThrowableOfType(
+                    WorkerException.class, () -> client.call("echo", obj("x", 1), Duration.ofSeconds(5)));
             assertThat(unary.kind()).isEqualTo(Kind.REFUSED_SECRET);
             assertThat(unary.worker()).isEqualTo(address);
             assertThat(unary).hasMessageContaining("worker " + address + " refused the secret");
-            WorkerException stream = catchThrowableOfType(WorkerException.class,
-                    () -> client.stream("count", obj("n", 1), Duration.ofSeconds(5), LONG, m -> { }));
+            WorkerException stream = catchThrowableOfType(
+                    WorkerException.class,
+                    () -> client.stream("count", obj("n", 1), Duration.ofSeconds(5), LONG, m -> {}));
             assertThat(stream.kind()).isEqualTo(Kind.REFUSED_SECRET);
         }
         assertThat(backend.invocations).hasValue(0);
@@ -94,38 +102,45 @@ class WorkerRoundTripTest extends LoopbackTransport {
         toClose.add(noSecret);
 
         assertThatThrownBy(() -> noSecret.call("echo", obj("x", 1), Duration.ofSeconds(5)))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.kind()).isEqualTo(Kind.REFUSED_SECRET))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.kind()).isEqualTo(Kind.REFUSED_SECRET))
                 .hasMessageContaining("refused the secret");
-        assertThatThrownBy(() -> noSecret.stream("count", obj("n", 1), Duration.ofSeconds(5), LONG, m -> { }))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.kind()).isEqualTo(Kind.REFUSED_SECRET));
+        assertThatThrownBy(() -> noSecret.stream("count", obj("n", 1), Duration.ofSeconds(5), LONG, m -> {}))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.kind()).isEqualTo(Kind.REFUSED_SECRET));
         assertThat(backend.invocations).hasValue(0);
     }
 
     @Test
     void secretAndAddressAreValidated() {
         assertThatThrownBy(() -> new WorkerClient("127.0.0.1:7000", ""))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("secret");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("secret");
         assertThatThrownBy(() -> new WorkerClient("127.0.0.1:7000", null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("secret");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("secret");
         assertThatThrownBy(() -> WorkerServer.start(new InetSocketAddress("127.0.0.1", 0), "", new TestBackend()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("secret");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("secret");
         // at least 16 characters (code points, not bytes), on both ends
         assertThatThrownBy(() -> new WorkerClient("127.0.0.1:7000", "x".repeat(15)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 16 characters");
-        assertThatThrownBy(() -> WorkerServer.start(new InetSocketAddress("127.0.0.1", 0), "é".repeat(15),
-                new TestBackend()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 16 characters");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least 16 characters");
+        assertThatThrownBy(() ->
+                        WorkerServer.start(new InetSocketAddress("127.0.0.1", 0), "é".repeat(15), new TestBackend()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least 16 characters");
         new WorkerClient("127.0.0.1:7000", "x".repeat(16)).close();
-        for (String bad : List.of("", "host", "host:", ":7000", "host:0", "host:65536", "host:7x", "a b:7000",
-                "::1:7000", "[::1]7000")) {
+        for (String bad : List.of(
+                "", "host", "host:", ":7000", "host:0", "host:65536", "host:7x", "a b:7000", "::1:7000", "[::1]7000")) {
             assertThatThrownBy(() -> new WorkerClient(bad, SECRET))
-                    .as(bad).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("'" + bad + "'").hasMessageContaining("--workers");
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + bad + "'")
+                    .hasMessageContaining("--workers");
         }
         try (WorkerClient v6 = new WorkerClient("[::1]:7000", SECRET);
-             WorkerClient named = new WorkerClient(" worker-3.lab:7070 ", SECRET)) {
+                WorkerClient named = new WorkerClient(" worker-3.lab:7070 ", SECRET)) {
             assertThat(v6.address()).isEqualTo("[::1]:7000");
             assertThat(named.address()).isEqualTo("worker-3.lab:7070");
         }
@@ -141,8 +156,8 @@ class WorkerRoundTripTest extends LoopbackTransport {
         backend.unary = (op, args) -> {
             throw new IllegalStateException("disk full on /data");
         };
-        WorkerException failed = catchThrowableOfType(WorkerException.class,
-                () -> client.call("load", obj("x", 1), Duration.ofSeconds(5)));
+        WorkerException failed = catchThrowableOfType(
+                WorkerException.class, () -> client.call("load", obj("x", 1), Duration.ofSeconds(5)));
         assertThat(failed.kind()).isEqualTo(Kind.FAILED);
         assertThat(failed.badInput()).isFalse();
         assertThat(failed.getMessage()).isEqualTo("worker " + address + " failed 'load': disk full on /data");
@@ -150,8 +165,8 @@ class WorkerRoundTripTest extends LoopbackTransport {
         backend.unary = (op, args) -> {
             throw new IllegalArgumentException("unknown store 'nosuch'");
         };
-        WorkerException rejected = catchThrowableOfType(WorkerException.class,
-                () -> client.call("load", obj("x", 1), Duration.ofSeconds(5)));
+        WorkerException rejected = catchThrowableOfType(
+                WorkerException.class, () -> client.call("load", obj("x", 1), Duration.ofSeconds(5)));
         assertThat(rejected.kind()).isEqualTo(Kind.FAILED);
         assertThat(rejected.badInput()).isTrue();
         assertThat(rejected.getMessage()).isEqualTo("worker " + address + " rejected 'load': unknown store 'nosuch'");
@@ -161,8 +176,8 @@ class WorkerRoundTripTest extends LoopbackTransport {
             throw new IOException("store connection lost");
         };
         List<JsonNode> got = new ArrayList<>();
-        WorkerException streamFailed = catchThrowableOfType(WorkerException.class,
-                () -> client.stream("run", obj("x", 1), Duration.ofSeconds(5), LONG, got::add));
+        WorkerException streamFailed = catchThrowableOfType(
+                WorkerException.class, () -> client.stream("run", obj("x", 1), Duration.ofSeconds(5), LONG, got::add));
         assertThat(streamFailed.kind()).isEqualTo(Kind.FAILED);
         assertThat(streamFailed).hasMessageContaining("store connection lost").hasMessageNotContaining("\tat ");
         assertThat(got).hasSize(1);
@@ -170,8 +185,8 @@ class WorkerRoundTripTest extends LoopbackTransport {
         backend.unary = (op, args) -> {
             throw new NullPointerException();
         };
-        assertThat(catchThrowableOfType(WorkerException.class,
-                () -> client.call("x", null, Duration.ofSeconds(5)))).hasMessageEndingWith("null pointer")
+        assertThat(catchThrowableOfType(WorkerException.class, () -> client.call("x", null, Duration.ofSeconds(5))))
+                .hasMessageEndingWith("null pointer")
                 .hasMessageNotContaining("NullPointerException");
 
         backend.unary = (op, args) -> NODES.textNode("still here");

@@ -69,7 +69,8 @@ class WorkerSecurityTest {
     }
 
     private WorkerServer.Builder builder(String host, WorkerBackend backend) throws IOException {
-        return WorkerServer.builder(new InetSocketAddress(InetAddress.getByName(host), 0), backend).secret(SECRET)
+        return WorkerServer.builder(new InetSocketAddress(InetAddress.getByName(host), 0), backend)
+                .secret(SECRET)
                 .messages(messages::add);
     }
 
@@ -103,8 +104,7 @@ class WorkerSecurityTest {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
         int completed = 0;
         while (System.nanoTime() < end) {
-            WorkerException e = catchThrowableOfType(WorkerException.class,
-                    () -> guesser.call("ping", null, CALL));
+            WorkerException e = catchThrowableOfType(WorkerException.class, () -> guesser.call("ping", null, CALL));
             assertThat(e.kind()).isEqualTo(Kind.REFUSED_SECRET);
             completed++;
         }
@@ -119,7 +119,9 @@ class WorkerSecurityTest {
         assertThat(coordinator.call("ping", null, CALL).asText()).isEqualTo("pong");
         String counted = "after " + completed + " refused call" + (completed == 1 ? "" : "s");
         assertThat(messagesContaining("127.0.0.1 presented the right secret after"))
-                .singleElement().asString().endsWith(counted);
+                .singleElement()
+                .asString()
+                .endsWith(counted);
         // And once it did, the address is no longer slowed.
         long start = System.nanoTime();
         for (int i = 0; i < 20; i++) {
@@ -145,18 +147,23 @@ class WorkerSecurityTest {
             WorkerException busy = catchThrowableOfType(WorkerException.class, () -> second.call("ping", null, CALL));
             assertThat(busy.kind()).isEqualTo(Kind.BUSY);
             assertThat(busy.worker()).isEqualTo(address);
-            assertThat(busy).hasMessageMatching("worker " + address.replace(".", "\\.") + " is serving another"
-                    + " coordinator \\(127\\.0\\.0\\.1, since \\d\\d:\\d\\d:\\d\\d\\); stop it or wait");
+            assertThat(busy)
+                    .hasMessageMatching("worker " + address.replace(".", "\\.") + " is serving another"
+                            + " coordinator \\(127\\.0\\.0\\.1, since \\d\\d:\\d\\d:\\d\\d\\); stop it or wait");
         }
-        WorkerException busyStream = catchThrowableOfType(WorkerException.class,
-                () -> second.stream("run", null, Duration.ofSeconds(5), CALL, m -> { }));
+        WorkerException busyStream = catchThrowableOfType(
+                WorkerException.class, () -> second.stream("run", null, Duration.ofSeconds(5), CALL, m -> {}));
         assertThat(busyStream.kind()).isEqualTo(Kind.BUSY);
-        assertThat(backend.invocations).as("the second coordinator reached nothing").hasValue(1);
+        assertThat(backend.invocations)
+                .as("the second coordinator reached nothing")
+                .hasValue(1);
         assertThat(messagesContaining("refused a coordinator at 127.0.0.1")).hasSize(1); // once, not per call
 
         // The first goes on undisturbed, streams included.
         List<JsonNode> got = new ArrayList<>();
-        assertThat(first.stream("run", null, Duration.ofSeconds(5), CALL, got::add).asText()).isEqualTo("end");
+        assertThat(first.stream("run", null, Duration.ofSeconds(5), CALL, got::add)
+                        .asText())
+                .isEqualTo("end");
         assertThat(got).hasSize(1);
 
         // When the first closes, its session ends at once and the second gets in.
@@ -165,7 +172,8 @@ class WorkerSecurityTest {
         assertThat(messagesContaining("ended its session")).hasSize(1);
         // and now the second holds it
         WorkerClient third = client(server, SECRET, null);
-        assertThat(catchThrowableOfType(WorkerException.class, () -> third.call("ping", null, CALL)).kind())
+        assertThat(catchThrowableOfType(WorkerException.class, () -> third.call("ping", null, CALL))
+                        .kind())
                 .isEqualTo(Kind.BUSY);
     }
 
@@ -187,7 +195,8 @@ class WorkerSecurityTest {
             }
             Thread.sleep(50);
         }
-        assertThat(busy).hasMessageContaining("is serving another coordinator (127.0.0.1, since ")
+        assertThat(busy)
+                .hasMessageContaining("is serving another coordinator (127.0.0.1, since ")
                 .hasMessageMatching(".*, disconnected \\d+ s ago: free in \\d+ s\\); stop it or wait");
     }
 
@@ -222,8 +231,11 @@ class WorkerSecurityTest {
         for (int i = 0; i < 5; i++) {
             assertThat(first.call("ping", null, CALL).asText()).isEqualTo("pong");
         }
-        assertThat(catchThrowableOfType(WorkerException.class,
-                () -> client(server, SECRET, null).call("ping", null, CALL)).kind()).isEqualTo(Kind.BUSY);
+        assertThat(catchThrowableOfType(
+                                WorkerException.class,
+                                () -> client(server, SECRET, null).call("ping", null, CALL))
+                        .kind())
+                .isEqualTo(Kind.BUSY);
         first.close();
         assertThat(server.coordinator()).isNull();
     }
@@ -239,12 +251,18 @@ class WorkerSecurityTest {
 
         assertThat(client.tls()).isTrue();
         assertThat(client.call("ping", null, CALL).asText()).isEqualTo("pong");
-        assertThat(client.stream("run", null, Duration.ofSeconds(5), CALL, m -> { }).asText()).isEqualTo("end");
+        assertThat(client.stream("run", null, Duration.ofSeconds(5), CALL, m -> {})
+                        .asText())
+                .isEqualTo("end");
         // pins are accepted lower case, without colons, and with other pins beside
-        WorkerClient another = client(server, SECRET, TlsClient.pinning(List.of("ab".repeat(32),
-                identity.fingerprint().replace(":", "").toLowerCase())));
+        WorkerClient another = client(
+                server,
+                SECRET,
+                TlsClient.pinning(List.of(
+                        "ab".repeat(32), identity.fingerprint().replace(":", "").toLowerCase())));
         // (past TLS: refused only because the first client holds the session)
-        assertThat(catchThrowableOfType(WorkerException.class, () -> another.call("ping", null, CALL)).kind())
+        assertThat(catchThrowableOfType(WorkerException.class, () -> another.call("ping", null, CALL))
+                        .kind())
                 .isEqualTo(Kind.BUSY);
         client.close();
         assertThat(another.call("ping", null, CALL).asText()).isEqualTo("pong");
@@ -261,9 +279,11 @@ class WorkerSecurityTest {
         WorkerException e = catchThrowableOfType(WorkerException.class, () -> client.call("ping", null, CALL));
 
         assertThat(e.kind()).isEqualTo(Kind.TLS);
-        assertThat(e).hasMessage("worker 127.0.0.1:" + server.port() + " failed the TLS handshake: the worker's"
-                + " certificate has SHA-256 fingerprint " + identity.fingerprint() + ", which is not the one pinned"
-                + " with --tls-pin; nothing was sent");
+        assertThat(e)
+                .hasMessage("worker 127.0.0.1:" + server.port() + " failed the TLS handshake: the worker's"
+                        + " certificate has SHA-256 fingerprint " + identity.fingerprint()
+                        + ", which is not the one pinned"
+                        + " with --tls-pin; nothing was sent");
         assertThat(backend.invocations).hasValue(0);
         assertThat(server.coordinator()).isNull();
     }
@@ -278,7 +298,8 @@ class WorkerSecurityTest {
 
         System.out.println("plaintext coordinator, TLS worker: " + e.getMessage());
         assertThat(e.kind()).as(e.getMessage()).isEqualTo(Kind.TLS);
-        assertThat(e).hasMessageContaining("worker 127.0.0.1:" + server.port())
+        assertThat(e)
+                .hasMessageContaining("worker 127.0.0.1:" + server.port())
                 .hasMessageContaining("it probably expects TLS");
         assertThat(backend.invocations).hasValue(0);
         assertThat(server.coordinator()).isNull();
@@ -288,7 +309,9 @@ class WorkerSecurityTest {
     void aTlsCoordinatorIsRefusedByAPlaintextWorker() throws Exception {
         Pong backend = new Pong();
         WorkerServer server = started(builder("127.0.0.1", backend));
-        WorkerClient client = client(server, SECRET,
+        WorkerClient client = client(
+                server,
+                SECRET,
                 TlsClient.pinning(List.of(TlsServer.selfSigned(List.of("x")).fingerprint())));
 
         WorkerException e = catchThrowableOfType(WorkerException.class, () -> client.call("ping", null, CALL));
@@ -317,15 +340,17 @@ class WorkerSecurityTest {
         Path otherKey = dir.resolve("o.key");
         ca.issue(List.of("elsewhere.invalid"), otherCert, otherKey);
         WorkerServer misnamed = started(builder("127.0.0.1", backend).tls(TlsServer.fromPem(otherCert, otherKey)));
-        WorkerException e = catchThrowableOfType(WorkerException.class,
+        WorkerException e = catchThrowableOfType(
+                WorkerException.class,
                 () -> client(misnamed, SECRET, TlsClient.trusting(caPem)).call("ping", null, CALL));
         assertThat(e.kind()).as(e.getMessage()).isEqualTo(Kind.TLS);
         assertThat(e).hasMessageContaining("does not name 127.0.0.1");
 
         // A certificate from another authority
-        WorkerServer stranger = started(builder("127.0.0.1", backend)
-                .tls(TlsServer.selfSigned(List.of("127.0.0.1", "localhost"))));
-        WorkerException e2 = catchThrowableOfType(WorkerException.class,
+        WorkerServer stranger =
+                started(builder("127.0.0.1", backend).tls(TlsServer.selfSigned(List.of("127.0.0.1", "localhost"))));
+        WorkerException e2 = catchThrowableOfType(
+                WorkerException.class,
                 () -> client(stranger, SECRET, TlsClient.trusting(caPem)).call("ping", null, CALL));
         assertThat(e2.kind()).as(e2.getMessage()).isEqualTo(Kind.TLS);
         assertThat(e2).hasMessageContaining("not signed by an authority trusted here (the certificates in " + caPem);
@@ -337,7 +362,9 @@ class WorkerSecurityTest {
     @Test
     void listeningOnEveryInterfaceIsWarnedAbout() throws Exception {
         WorkerServer server = started(builder("0.0.0.0", new Pong()));
-        assertThat(messagesContaining("listening on every interface")).singleElement().asString()
+        assertThat(messagesContaining("listening on every interface"))
+                .singleElement()
+                .asString()
                 .contains("(0.0.0.0:" + server.port() + ")");
         messages.clear();
         started(builder("127.0.0.1", new Pong()));
@@ -352,7 +379,8 @@ class WorkerSecurityTest {
         List<String> said = new ArrayList<>();
         TlsServer generated = TlsServer.resolve(cert, key, List.of("localhost"), said::add);
         assertThat(said).singleElement().asString().contains("generated a self-signed TLS certificate");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(key))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(key)))
+                .isEqualTo("rw-------");
         // The next start reads them: the same fingerprint, so a pin survives restarts.
         TlsServer again = TlsServer.resolve(cert, key, List.of("localhost"), said::add);
         assertThat(again.fingerprint()).isEqualTo(generated.fingerprint());

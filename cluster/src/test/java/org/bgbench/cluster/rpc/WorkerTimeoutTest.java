@@ -58,14 +58,17 @@ class WorkerTimeoutTest extends LoopbackTransport {
         WorkerClient client = client("127.0.0.1", server.port(), SECRET);
 
         long start = System.nanoTime();
-        WorkerException e = catchThrowableOfType(WorkerException.class,
-                () -> client.stream("run", null, Duration.ofMillis(1500), Duration.ofMillis(1800), m -> { }));
+        WorkerException e = catchThrowableOfType(
+                WorkerException.class,
+                () -> client.stream("run", null, Duration.ofMillis(1500), Duration.ofMillis(1800), m -> {}));
         long ms = (System.nanoTime() - start) / 1_000_000;
 
         assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
         assertThat(e).hasMessage("worker " + client.address() + " did not finish 'run' within 1.8s");
         assertThat(ms).isBetween(1700L, 4000L);
-        assertThat(interrupted.await(3, TimeUnit.SECONDS)).as("backend thread interrupted").isTrue();
+        assertThat(interrupted.await(3, TimeUnit.SECONDS))
+                .as("backend thread interrupted")
+                .isTrue();
     }
 
     @Test
@@ -85,14 +88,16 @@ class WorkerTimeoutTest extends LoopbackTransport {
         WorkerClient client = client("127.0.0.1", server.port(), SECRET);
 
         long start = System.nanoTime();
-        WorkerException e = catchThrowableOfType(WorkerException.class,
-                () -> client.call("load", null, Duration.ofMillis(500)));
+        WorkerException e =
+                catchThrowableOfType(WorkerException.class, () -> client.call("load", null, Duration.ofMillis(500)));
         long ms = (System.nanoTime() - start) / 1_000_000;
 
         assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
         assertThat(e).hasMessageContaining("did not finish 'load' within 500ms");
         assertThat(ms).isLessThan(2500);
-        assertThat(interrupted.await(3, TimeUnit.SECONDS)).as("backend thread interrupted").isTrue();
+        assertThat(interrupted.await(3, TimeUnit.SECONDS))
+                .as("backend thread interrupted")
+                .isTrue();
     }
 
     @Test
@@ -114,10 +119,12 @@ class WorkerTimeoutTest extends LoopbackTransport {
         WorkerClient client = client("127.0.0.1", server.port(), SECRET);
 
         assertThatThrownBy(() -> client.stream("run", null, Duration.ofSeconds(5), LONG, m -> {
-            if (m.get("i").asInt() == 3) {
-                throw new IllegalStateException("handler broke");
-            }
-        })).isInstanceOf(IllegalStateException.class).hasMessage("handler broke");
+                    if (m.get("i").asInt() == 3) {
+                        throw new IllegalStateException("handler broke");
+                    }
+                }))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("handler broke");
         assertThat(interrupted.await(3, TimeUnit.SECONDS)).as("backend stopped").isTrue();
     }
 
@@ -141,7 +148,7 @@ class WorkerTimeoutTest extends LoopbackTransport {
 
         CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
             try {
-                client.stream("run", null, Duration.ofSeconds(10), LONG, m -> { });
+                client.stream("run", null, Duration.ofSeconds(10), LONG, m -> {});
                 return null;
             } catch (Throwable t) {
                 return t;
@@ -150,9 +157,12 @@ class WorkerTimeoutTest extends LoopbackTransport {
         assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
         server.close();
 
-        assertThat(interrupted.await(3, TimeUnit.SECONDS)).as("backend thread interrupted").isTrue();
+        assertThat(interrupted.await(3, TimeUnit.SECONDS))
+                .as("backend thread interrupted")
+                .isTrue();
         Throwable t = outcome.get(5, TimeUnit.SECONDS);
-        assertThat(t).isInstanceOfSatisfying(WorkerException.class,
-                e -> assertThat(e.kind()).isIn(Kind.DIED, Kind.FAILED));
+        assertThat(t)
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.kind()).isIn(Kind.DIED, Kind.FAILED));
     }
 }

@@ -27,8 +27,11 @@ class SecretsTest {
     private final List<String> said = new ArrayList<>();
 
     private static void assertOption(Throwable t, String option, String text) {
-        assertThat(t).isInstanceOfSatisfying(SecurityOptionException.class,
-                e -> assertThat(e.option()).isEqualTo(option)).hasMessageContaining(text);
+        assertThat(t)
+                .isInstanceOfSatisfying(
+                        SecurityOptionException.class,
+                        e -> assertThat(e.option()).isEqualTo(option))
+                .hasMessageContaining(text);
         assertThat(t.getMessage()).doesNotContain("\n");
     }
 
@@ -45,8 +48,12 @@ class SecretsTest {
             Resolved r = Secrets.resolve(side, GOOD, null, NO_ENV, said::add);
             assertThat(r.secret()).isEqualTo(GOOD);
             assertThat(r.generated()).isFalse();
-            assertThat(said).singleElement().asString().startsWith("warning: --secret")
-                    .contains("other users of this host can read it (ps)").contains("--secret-file");
+            assertThat(said)
+                    .singleElement()
+                    .asString()
+                    .startsWith("warning: --secret")
+                    .contains("other users of this host can read it (ps)")
+                    .contains("--secret-file");
             assertThat(r.toString()).doesNotContain(GOOD);
         }
     }
@@ -54,22 +61,32 @@ class SecretsTest {
     @Test
     void fromAFileStrippedAndWarnedAboutWhenOthersMayReadIt() throws Exception {
         Path mine = file("mine", "  " + GOOD + "\n", "rw-------");
-        assertThat(Secrets.resolve(Side.COORDINATOR, null, mine, NO_ENV, said::add).secret()).isEqualTo(GOOD);
+        assertThat(Secrets.resolve(Side.COORDINATOR, null, mine, NO_ENV, said::add)
+                        .secret())
+                .isEqualTo(GOOD);
         assertThat(said).isEmpty();
 
         Path shared = file("shared", GOOD + "\n", "rw-r--r--");
         assertThat(Secrets.resolve(Side.WORKER, null, shared, NO_ENV, said::add).source())
                 .isEqualTo("--secret-file " + shared);
-        assertThat(said).singleElement().asString().isEqualTo("warning: " + shared + " can be read by other users"
-                + " (rw-r--r--); chmod 600 " + shared);
+        assertThat(said)
+                .singleElement()
+                .asString()
+                .isEqualTo("warning: " + shared + " can be read by other users" + " (rw-r--r--); chmod 600 " + shared);
 
         // the file wins over the environment
-        assertThat(Secrets.resolve(Side.WORKER, null, mine, n -> "from-the-environment-0", s -> { }).secret())
+        assertThat(Secrets.resolve(Side.WORKER, null, mine, n -> "from-the-environment-0", s -> {})
+                        .secret())
                 .isEqualTo(GOOD);
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, GOOD, mine, NO_ENV, s -> { })), "--secret",
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(Side.WORKER, GOOD, mine, NO_ENV, s -> {})),
+                "--secret",
                 "not both");
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, null, file("two", "a".repeat(16) + "\nb",
-                "rw-------"), NO_ENV, s -> { })), "--secret-file", "on one line");
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(
+                        Side.WORKER, null, file("two", "a".repeat(16) + "\nb", "rw-------"), NO_ENV, s -> {})),
+                "--secret-file",
+                "on one line");
     }
 
     @Test
@@ -83,46 +100,80 @@ class SecretsTest {
     @Test
     void shorterThanSixteenCharactersIsBadInputNamingWhereItCameFrom() throws Exception {
         String fifteen = "x".repeat(15);
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, "s", null, NO_ENV, s -> { })), "--secret",
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(Side.WORKER, "s", null, NO_ENV, s -> {})),
+                "--secret",
                 "the secret has 1 characters; at least 16 are needed");
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.COORDINATOR, null, file("short", fifteen + "\n",
-                "rw-------"), NO_ENV, s -> { })), "--secret-file", "has 15 characters");
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, null, file("empty", "\n", "rw-------"),
-                NO_ENV, s -> { })), "--secret-file", "has 0 characters");
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, null, null, Map.of("BG_SECRET", fifteen)::get,
-                s -> { })), "BG_SECRET", "has 15 characters");
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, "", null, NO_ENV, s -> { })), "--secret",
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(
+                        Side.COORDINATOR, null, file("short", fifteen + "\n", "rw-------"), NO_ENV, s -> {})),
+                "--secret-file",
+                "has 15 characters");
+        assertOption(
+                catchThrowable(
+                        () -> Secrets.resolve(Side.WORKER, null, file("empty", "\n", "rw-------"), NO_ENV, s -> {})),
+                "--secret-file",
+                "has 0 characters");
+        assertOption(
+                catchThrowable(
+                        () -> Secrets.resolve(Side.WORKER, null, null, Map.of("BG_SECRET", fifteen)::get, s -> {})),
+                "BG_SECRET",
+                "has 15 characters");
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(Side.WORKER, "", null, NO_ENV, s -> {})),
+                "--secret",
                 "has 0 characters");
         // sixteen characters, not bytes
-        assertThat(Secrets.resolve(Side.WORKER, "éèêëàâäôöûüùïîçñ", null, NO_ENV, s -> { }).secret()).hasSize(16);
+        assertThat(Secrets.resolve(Side.WORKER, "éèêëàâäôöûüùïîçñ", null, NO_ENV, s -> {})
+                        .secret())
+                .hasSize(16);
     }
 
     @Test
     void whitespaceAndTriviallyWeakSecretsAreRefusedFromEverySource() throws Exception {
         String blank = " ".repeat(16);
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, blank, null, NO_ENV, s -> { })), "--secret",
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(Side.WORKER, blank, null, NO_ENV, s -> {})),
+                "--secret",
                 "the secret is only whitespace");
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.COORDINATOR, null, file("blank", blank + "\t\n",
-                "rw-------"), NO_ENV, s -> { })), "--secret-file", "holds only whitespace");
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, null, null, Map.of("BG_SECRET", blank)::get,
-                s -> { })), "BG_SECRET", "the secret is only whitespace");
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, "é".repeat(16), null, NO_ENV, s -> { })),
-                "--secret", "only 1 different characters; at least 8");
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, GOOD + " ", null, NO_ENV, s -> { })),
-                "--secret", "begins or ends with whitespace");
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, GOOD + "\u0007", null, NO_ENV, s -> { })),
-                "--secret", "control characters");
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(
+                        Side.COORDINATOR, null, file("blank", blank + "\t\n", "rw-------"), NO_ENV, s -> {})),
+                "--secret-file",
+                "holds only whitespace");
+        assertOption(
+                catchThrowable(
+                        () -> Secrets.resolve(Side.WORKER, null, null, Map.of("BG_SECRET", blank)::get, s -> {})),
+                "BG_SECRET",
+                "the secret is only whitespace");
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(Side.WORKER, "é".repeat(16), null, NO_ENV, s -> {})),
+                "--secret",
+                "only 1 different characters; at least 8");
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(Side.WORKER, GOOD + " ", null, NO_ENV, s -> {})),
+                "--secret",
+                "begins or ends with whitespace");
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(Side.WORKER, GOOD + "\u0007", null, NO_ENV, s -> {})),
+                "--secret",
+                "control characters");
         // Inner spaces are fine: a passphrase.
-        assertThat(Secrets.resolve(Side.WORKER, "correct horse battery staple", null, NO_ENV, s -> { }).secret())
+        assertThat(Secrets.resolve(Side.WORKER, "correct horse battery staple", null, NO_ENV, s -> {})
+                        .secret())
                 .isEqualTo("correct horse battery staple");
     }
 
     @Test
     void aCoordinatorWithoutASecretOrItsFileIsBadInput() {
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.COORDINATOR, null, null, NO_ENV, s -> { })),
-                "--secret-file", "required with --workers");
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.COORDINATOR, null, dir.resolve("missing"), NO_ENV,
-                s -> { })), "--secret-file", "no such file: " + dir.resolve("missing"));
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(Side.COORDINATOR, null, null, NO_ENV, s -> {})),
+                "--secret-file",
+                "required with --workers");
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(Side.COORDINATOR, null, dir.resolve("missing"), NO_ENV, s -> {})),
+                "--secret-file",
+                "no such file: " + dir.resolve("missing"));
         assertThat(dir.resolve("missing")).doesNotExist();
     }
 
@@ -132,9 +183,11 @@ class SecretsTest {
         assertThat(r.generated()).isTrue();
         assertThat(r.secret()).matches("[A-Za-z0-9_-]{32}"); // 24 random bytes, URL-safe Base64
         assertThat(said).singleElement().asString().contains(r.secret());
-        assertThat(Secrets.resolve(Side.WORKER, null, null, NO_ENV, s -> { }).secret()).isNotEqualTo(r.secret());
+        assertThat(Secrets.resolve(Side.WORKER, null, null, NO_ENV, s -> {}).secret())
+                .isNotEqualTo(r.secret());
         // an empty BG_SECRET counts as none
-        assertThat(Secrets.resolve(Side.WORKER, null, null, Map.of("BG_SECRET", "")::get, s -> { }).generated())
+        assertThat(Secrets.resolve(Side.WORKER, null, null, Map.of("BG_SECRET", "")::get, s -> {})
+                        .generated())
                 .isTrue();
     }
 
@@ -144,15 +197,20 @@ class SecretsTest {
         Resolved r = Secrets.resolve(Side.WORKER, null, f, NO_ENV, said::add);
         assertThat(r.generated()).isTrue();
         assertThat(Files.readString(f)).isEqualTo(r.secret() + "\n");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+                .isEqualTo("rw-------");
         assertThat(said).singleElement().asString().contains(r.secret()).contains(f.toString());
         // The coordinator (and the worker's next start) read it, without a warning.
         said.clear();
-        assertThat(Secrets.resolve(Side.COORDINATOR, null, f, NO_ENV, said::add).secret()).isEqualTo(r.secret());
-        assertThat(Secrets.resolve(Side.WORKER, null, f, NO_ENV, said::add).generated()).isFalse();
+        assertThat(Secrets.resolve(Side.COORDINATOR, null, f, NO_ENV, said::add).secret())
+                .isEqualTo(r.secret());
+        assertThat(Secrets.resolve(Side.WORKER, null, f, NO_ENV, said::add).generated())
+                .isFalse();
         assertThat(said).isEmpty();
         // A directory that does not exist is bad input, not a crash.
-        assertOption(catchThrowable(() -> Secrets.resolve(Side.WORKER, null, dir.resolve("no/such/dir/s"), NO_ENV,
-                s -> { })), "--secret-file", "cannot write a generated secret");
+        assertOption(
+                catchThrowable(() -> Secrets.resolve(Side.WORKER, null, dir.resolve("no/such/dir/s"), NO_ENV, s -> {})),
+                "--secret-file",
+                "cannot write a generated secret");
     }
 }

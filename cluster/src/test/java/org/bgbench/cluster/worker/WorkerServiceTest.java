@@ -38,9 +38,21 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The worker's operations, called as the transport calls them, against a real memory store. */
 class WorkerServiceTest {
     private static final String STORE = "worker-service-test";
-    private static final Map<String, String> PARAMS = Map.of("usercount", "400", "friendcountperuser", "10",
-            "resourcecountperuser", "2", "confperc", "0.7", "commentcountperresource", "1", "mix", "high",
-            MemoryStoreProvider.NAME_KEY, STORE);
+    private static final Map<String, String> PARAMS = Map.of(
+            "usercount",
+            "400",
+            "friendcountperuser",
+            "10",
+            "resourcecountperuser",
+            "2",
+            "confperc",
+            "0.7",
+            "commentcountperresource",
+            "1",
+            "mix",
+            "high",
+            MemoryStoreProvider.NAME_KEY,
+            STORE);
 
     @TempDir
     Path dir;
@@ -57,8 +69,8 @@ class WorkerServiceTest {
     }
 
     private static ClusterPlan plan() {
-        SocialGraph g = new SocialGraph(GraphParameters.toSpec(Map.of("usercount", "400", "friendcountperuser", "10",
-                "resourcecountperuser", "2", "fragments", "4")));
+        SocialGraph g = new SocialGraph(GraphParameters.toSpec(
+                Map.of("usercount", "400", "friendcountperuser", "10", "resourcecountperuser", "2", "fragments", "4")));
         return ClusterPlan.assign(g, new double[] {1, 1}, 7);
     }
 
@@ -74,18 +86,24 @@ class WorkerServiceTest {
 
     private static ExperimentSpec experiment(int threads) {
         WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-        return ExperimentSpec.timed(ws, threads, Duration.ofSeconds(1), Duration.ZERO,
-                EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), ValidationOptions.defaults());
+        return ExperimentSpec.timed(
+                ws,
+                threads,
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                EmulatorConfig.ThreadKind.PLATFORM,
+                Duration.ofMillis(100),
+                ValidationOptions.defaults());
     }
 
     private void loadShare(WorkerService w, ClusterPlan plan) throws Exception {
         call(w, Operations.CREATE_SCHEMA, Messages.Ack.OK, Messages.Ack.class);
         List<JsonNode> progress = new ArrayList<>();
-        Messages.Loaded loaded = Messages.read(w.stream(Operations.LOAD, Messages.tree(new Messages.Load(2)),
-                progress::add), Messages.Loaded.class);
+        Messages.Loaded loaded = Messages.read(
+                w.stream(Operations.LOAD, Messages.tree(new Messages.Load(2)), progress::add), Messages.Loaded.class);
         assertThat(loaded.rows()).isPositive();
-        Messages.Finished f = call(w, Operations.FINISH_LOAD, new Messages.FinishLoad(loaded.rows(), 0.1, true),
-                Messages.Finished.class);
+        Messages.Finished f = call(
+                w, Operations.FINISH_LOAD, new Messages.FinishLoad(loaded.rows(), 0.1, true), Messages.Finished.class);
         assertThat(f.members()).isEqualTo(plan.members(0).length);
     }
 
@@ -120,8 +138,12 @@ class WorkerServiceTest {
         loadShare(w, plan);
 
         List<Messages.Second> seconds = new ArrayList<>();
-        Messages.RunDone done = Messages.read(w.stream(Operations.RUN, Messages.tree(experiment(2)),
-                m -> seconds.add(Messages.read(m, Messages.Second.class))), Messages.RunDone.class);
+        Messages.RunDone done = Messages.read(
+                w.stream(
+                        Operations.RUN,
+                        Messages.tree(experiment(2)),
+                        m -> seconds.add(Messages.read(m, Messages.Second.class))),
+                Messages.RunDone.class);
         assertThat(done.completed()).as(done.abortReason()).isTrue();
         assertThat(done.result().total().count()).isPositive();
         assertThat(done.result().unpredictablePct()).isZero();
@@ -130,26 +152,34 @@ class WorkerServiceTest {
         assertThat(Path.of(done.file())).exists().startsWith(dir);
         // The measured seconds carry each kind's histogram: together they are the worker's result, per kind.
         Map<String, Long> streamed = new HashMap<>();
-        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.kinds().forEach((code, k) ->
-                streamed.merge(code, k.latencies().getTotalCount(), Long::sum)));
-        done.result().actions().forEach((code, k) -> assertThat(streamed.getOrDefault(code, 0L)).as(code)
-                .isEqualTo(k.count() + k.stuck()));
-        assertThat(seconds).filteredOn(Messages.Second::warmup).allMatch(s -> s.kinds().isEmpty());
+        seconds.stream()
+                .filter(s -> !s.warmup())
+                .forEach(s -> s.kinds()
+                        .forEach((code, k) -> streamed.merge(code, k.latencies().getTotalCount(), Long::sum)));
+        done.result()
+                .actions()
+                .forEach((code, k) ->
+                        assertThat(streamed.getOrDefault(code, 0L)).as(code).isEqualTo(k.count() + k.stuck()));
+        assertThat(seconds)
+                .filteredOn(Messages.Second::warmup)
+                .allMatch(s -> s.kinds().isEmpty());
         // Their counts carry BG's CPU in the sampled calls, which add up to the result's figures.
         Map<String, long[]> cpu = new HashMap<>();
-        seconds.stream().filter(s -> !s.warmup()).forEach(s -> s.kinds().forEach((code, c) ->
-                cpu.merge(code, new long[] {c.cpuNanos(), c.cpuSamples()},
-                        (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]})));
+        seconds.stream()
+                .filter(s -> !s.warmup())
+                .forEach(s -> s.kinds()
+                        .forEach((code, c) -> cpu.merge(code, new long[] {c.cpuNanos(), c.cpuSamples()}, (a, b) ->
+                                new long[] {a[0] + b[0], a[1] + b[1]})));
         assertThat(done.result().total().bgCpuSamples()).isPositive();
         done.result().actions().forEach((code, k) -> {
             long[] c = cpu.getOrDefault(code, new long[2]);
             assertThat(c[1]).as(code).isEqualTo(k.bgCpuSamples());
             if (k.bgCpuUs() != null) {
-                assertThat(c[0] / 1e3 / c[1]).as(code).isCloseTo(k.bgCpuUs(),
-                        Offset.offset(1e-9));
+                assertThat(c[0] / 1e3 / c[1]).as(code).isCloseTo(k.bgCpuUs(), Offset.offset(1e-9));
             }
         });
-        assertThat(RunArtifacts.hlogFor(Path.of(done.file()))).as("the worker's own log")
+        assertThat(RunArtifacts.hlogFor(Path.of(done.file())))
+                .as("the worker's own log")
                 .isRegularFile();
 
         // A later command of the same coordinator setup finds the state this worker's run left.
@@ -162,11 +192,13 @@ class WorkerServiceTest {
         assertThat(v.touched()).isEqualTo(done.touched());
 
         // RepairDB undoes the worker's own writes; the store then holds the generated graph again.
-        Messages.ResetDone r = call(w, Operations.RESET, new Messages.Reset(Messages.ResetHow.REPAIR, 2),
-                Messages.ResetDone.class);
+        Messages.ResetDone r =
+                call(w, Operations.RESET, new Messages.Reset(Messages.ResetHow.REPAIR, 2), Messages.ResetDone.class);
         assertThat(r.verified()).as(r.mismatch()).isTrue();
         assertThat(r.touched()).isEqualTo(done.touched());
-        assertThat(call(w, Operations.VERIFY, new Messages.Verify(5), Messages.Verified.class).touched()).isZero();
+        assertThat(call(w, Operations.VERIFY, new Messages.Verify(5), Messages.Verified.class)
+                        .touched())
+                .isZero();
     }
 
     @Test
@@ -175,9 +207,9 @@ class WorkerServiceTest {
         ClusterPlan plan = plan();
         open(w, plan);
         loadShare(w, plan);
-        Messages.read(w.stream(Operations.RUN, Messages.tree(experiment(2)), m -> { }), Messages.RunDone.class);
-        SocialGraph g = new SocialGraph(GraphParameters.toSpec(Map.of("usercount", "400", "friendcountperuser", "10",
-                "resourcecountperuser", "2", "fragments", "4")));
+        Messages.read(w.stream(Operations.RUN, Messages.tree(experiment(2)), m -> {}), Messages.RunDone.class);
+        SocialGraph g = new SocialGraph(GraphParameters.toSpec(
+                Map.of("usercount", "400", "friendcountperuser", "10", "resourcecountperuser", "2", "fragments", "4")));
         ClusterPlan other = ClusterPlan.assign(g, new double[] {3, 1}, 7);
         Messages.Opened o = open(w, other);
         assertThat(o.keptState()).isFalse();
@@ -196,7 +228,8 @@ class WorkerServiceTest {
         open(w, plan);
         loadShare(w, plan);
         String loaded = open(w, plan).storeMark();
-        assertThat(call(w, Operations.CHECK, experiment(2), Messages.Checked.class)).isEqualTo(Messages.Checked.OK);
+        assertThat(call(w, Operations.CHECK, experiment(2), Messages.Checked.class))
+                .isEqualTo(Messages.Checked.OK);
         Messages.Checked huge = call(w, Operations.CHECK, experiment(50_000_000), Messages.Checked.class);
         assertThat(huge.parameter()).isEqualTo("--threads");
         assertThat(huge.problem()).startsWith("T=50000000 ");
@@ -204,20 +237,23 @@ class WorkerServiceTest {
         // A coordinator that marked the store anyway: the run fails before its members act.
         String running = StateMark.running("a test run").text();
         call(w, Operations.MARK, new Messages.Mark(running, true, loaded), Messages.Ack.class);
-        assertThatThrownBy(() -> w.stream(Operations.RUN, Messages.tree(experiment(50_000_000)), m -> { }))
+        assertThatThrownBy(() -> w.stream(Operations.RUN, Messages.tree(experiment(50_000_000)), m -> {}))
                 .isInstanceOf(InvalidParameterException.class);
-        assertThat(call(w, Operations.MARK, new Messages.Mark(loaded, true, running, true), Messages.Ack.class).ok())
+        assertThat(call(w, Operations.MARK, new Messages.Mark(loaded, true, running, true), Messages.Ack.class)
+                        .ok())
                 .isTrue();
         Messages.Opened back = open(w, plan);
         assertThat(back.storeMark()).isEqualTo(loaded);
         assertThat(back.heldMark()).isEqualTo(loaded);
 
         call(w, Operations.MARK, new Messages.Mark(running, true, loaded), Messages.Ack.class);
-        Messages.RunDone done = Messages.read(w.stream(Operations.RUN, Messages.tree(experiment(2)), m -> { }),
-                Messages.RunDone.class);
+        Messages.RunDone done =
+                Messages.read(w.stream(Operations.RUN, Messages.tree(experiment(2)), m -> {}), Messages.RunDone.class);
         assertThat(done.acted()).isTrue();
-        assertThat(call(w, Operations.MARK, new Messages.Mark(loaded, true, running, true), Messages.Ack.class).ok())
-                .as("a run whose members acted keeps the store marked").isFalse();
+        assertThat(call(w, Operations.MARK, new Messages.Mark(loaded, true, running, true), Messages.Ack.class)
+                        .ok())
+                .as("a run whose members acted keeps the store marked")
+                .isFalse();
         assertThat(open(w, plan).storeMark()).isEqualTo(running);
     }
 
@@ -229,11 +265,14 @@ class WorkerServiceTest {
         loadShare(w, plan);
         Messages.Opened fresh = open(w, plan);
         String loaded = fresh.storeMark();
-        assertThat(loaded).as("a load marks the store").startsWith("loaded:bg-graph/").contains("M=400");
+        assertThat(loaded)
+                .as("a load marks the store")
+                .startsWith("loaded:bg-graph/")
+                .contains("M=400");
         assertThat(fresh.heldMark()).isEqualTo(loaded);
 
         // A run's writes are held as running until the coordinator seals them with a token, which the writer stores.
-        Messages.read(w.stream(Operations.RUN, Messages.tree(experiment(2)), m -> { }), Messages.RunDone.class);
+        Messages.read(w.stream(Operations.RUN, Messages.tree(experiment(2)), m -> {}), Messages.RunDone.class);
         assertThat(open(w, plan).heldMark()).startsWith("running:");
         call(w, Operations.MARK, new Messages.Mark("state:t-1", true), Messages.Ack.class);
         Messages.Opened sealed = open(w, plan);
@@ -250,12 +289,14 @@ class WorkerServiceTest {
         assertThat(restarted.heldMark()).isEqualTo(loaded);
 
         // A full repair of the worker's members brings them back to the generated graph.
-        Messages.ResetDone full = call(w, Operations.RESET, new Messages.Reset(Messages.ResetHow.FULL, 2),
-                Messages.ResetDone.class);
+        Messages.ResetDone full =
+                call(w, Operations.RESET, new Messages.Reset(Messages.ResetHow.FULL, 2), Messages.ResetDone.class);
         assertThat(full.verified()).as(full.mismatch()).isTrue();
         assertThat(full.relationships() + full.comments()).isPositive();
         assertThat(open(w, plan).heldMark()).isEqualTo(loaded);
-        assertThat(call(w, Operations.VERIFY, new Messages.Verify(5), Messages.Verified.class).differences()).isEmpty();
+        assertThat(call(w, Operations.VERIFY, new Messages.Verify(5), Messages.Verified.class)
+                        .differences())
+                .isEmpty();
     }
 
     @Test
@@ -265,8 +306,10 @@ class WorkerServiceTest {
         for (String bad : List.of("/tmp/elsewhere.sqlite", "../escape.sqlite", "a/../../escape.sqlite")) {
             Map<String, String> p = otherStore();
             p.put("sqlite.file", bad);
-            assertThatThrownBy(() -> w.call(Operations.OPEN, Messages.tree(new Messages.Open("sqlite", p,
-                    plan.layout(), 0)))).as(bad).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() ->
+                            w.call(Operations.OPEN, Messages.tree(new Messages.Open("sqlite", p, plan.layout(), 0))))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("sqlite.file: '" + bad + "'")
                     .hasMessageContaining("outside the worker's own directory");
         }
@@ -274,8 +317,8 @@ class WorkerServiceTest {
         // A relative file is the worker's own, under its directory.
         Map<String, String> p = otherStore();
         p.put("sqlite.file", "db/w.sqlite");
-        Messages.Opened o = call(w, Operations.OPEN, new Messages.Open("sqlite", p, plan.layout(), 0),
-                Messages.Opened.class);
+        Messages.Opened o =
+                call(w, Operations.OPEN, new Messages.Open("sqlite", p, plan.layout(), 0), Messages.Opened.class);
         assertThat(o.loaded()).isFalse();
         assertThat(dir.resolve("db/w.sqlite")).exists();
         w.closeStore();
@@ -317,7 +360,10 @@ class WorkerServiceTest {
                 new Row("jdbc", "jdbc.url", "jdbc:derby:/abs/derby", out),
                 new Row("jdbc", "jdbc.url", "jdbc:oracle:thin:@//db:1521/bg", url),
                 new Row("jdbc", "jdbc.url", "jdbc:sqlite::resource:http://evil/x.db", url),
-                new Row("postgres", "postgres.url", "jdbc:postgresql://db/bg?socketFactory=org.evil.F",
+                new Row(
+                        "postgres",
+                        "postgres.url",
+                        "jdbc:postgresql://db/bg?socketFactory=org.evil.F",
                         "socketFactory"),
                 new Row("postgres", "postgres.url", "jdbc:postgresql://db/bg?sslrootcert=/etc/shadow", "sslrootcert"),
                 new Row("postgres", "postgres.read-urls", "jdbc:postgresql://r1/bg,jdbc:sqlite:/x.db", out),
@@ -357,8 +403,10 @@ class WorkerServiceTest {
                     assertThat(e.getMessage()).doesNotContain("worker");
                 }
             } else {
-                assertThatThrownBy(() -> w.call(Operations.OPEN, open)).isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageStartingWith(row.key()).hasMessageContaining(row.refusal());
+                assertThatThrownBy(() -> w.call(Operations.OPEN, open))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageStartingWith(row.key())
+                        .hasMessageContaining(row.refusal());
             }
         } finally {
             w.closeStore();
@@ -378,9 +426,11 @@ class WorkerServiceTest {
         WorkerService w = service();
         Map<String, String> p = otherStore();
         p.put("sqlite.file", "link/w.sqlite");
-        assertThatThrownBy(() -> w.call(Operations.OPEN, Messages.tree(new Messages.Open("sqlite", p,
-                plan().layout(), 0)))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("sqlite.file: 'link/w.sqlite'").hasMessageContaining("symbolic link");
+        assertThatThrownBy(() ->
+                        w.call(Operations.OPEN, Messages.tree(new Messages.Open("sqlite", p, plan().layout(), 0))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sqlite.file: 'link/w.sqlite'")
+                .hasMessageContaining("symbolic link");
         assertThat(outside.resolve("w.sqlite")).doesNotExist();
     }
 
@@ -391,20 +441,25 @@ class WorkerServiceTest {
         p.put("jdbc.url", "jdbc:sqlite:/abs/path.db");
         p.put("jdbc.driver-jar", dir.resolve("no-such.jar").toString());
         JsonNode open = Messages.tree(new Messages.Open("jdbc", p, plan().layout(), 0));
-        assertThatThrownBy(() -> w.call(Operations.OPEN, open)).hasMessageStartingWith("jdbc.url")
+        assertThatThrownBy(() -> w.call(Operations.OPEN, open))
+                .hasMessageStartingWith("jdbc.url")
                 .hasMessageContaining("outside the worker's own directory");
         p.put("jdbc.url", "jdbc:sqlite:w.db");
         // The jar passes the worker and reaches the store, which looks for it.
-        assertThatThrownBy(() -> w.call(Operations.OPEN, Messages.tree(new Messages.Open("jdbc", p, plan().layout(),
-                0)))).hasMessageContaining("no such jar file");
+        assertThatThrownBy(
+                        () -> w.call(Operations.OPEN, Messages.tree(new Messages.Open("jdbc", p, plan().layout(), 0))))
+                .hasMessageContaining("no such jar file");
     }
 
     @Test
     void stopWithoutARunAndUnknownOperationsAreAnswered() throws Exception {
         WorkerService w = service();
-        assertThat(call(w, Operations.STOP, new Messages.Stop("test"), Messages.Stopped.class).wasRunning()).isFalse();
+        assertThat(call(w, Operations.STOP, new Messages.Stop("test"), Messages.Stopped.class)
+                        .wasRunning())
+                .isFalse();
         assertThatThrownBy(() -> w.call("frobnicate", Messages.tree(Messages.Ack.OK)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("frobnicate");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("frobnicate");
         // Nothing can be loaded before the coordinator said which store.
         assertThatThrownBy(() -> w.call(Operations.CREATE_SCHEMA, Messages.tree(Messages.Ack.OK)))
                 .hasMessageContaining("open");

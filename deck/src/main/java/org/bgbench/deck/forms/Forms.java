@@ -19,8 +19,7 @@ import org.bgbench.workload.mix.Mixes;
  * or mix appears in the deck by being registered.
  */
 public final class Forms {
-    private Forms() {
-    }
+    private Forms() {}
 
     public static Map<String, Object> describe(StoreRegistry stores) {
         Map<String, Object> m = new LinkedHashMap<>();

@@ -31,8 +31,7 @@ public final class Job {
     }
 
     /** A message of bg's that names the parameter it refuses. */
-    public record FieldError(String field, String message) {
-    }
+    public record FieldError(String field, String message) {}
 
     public int id() {
         return id;

@@ -19,12 +19,14 @@ import org.bgbench.workload.mix.Mixes;
 public final class JobInputs {
     /** The {@code bg deck} option that lets jobs name code and files from elsewhere. */
     public static final String ALLOW_OPTION = "--allow-external";
+
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.-]+");
     /** Options whose value is a file or directory. */
-    private static final Pattern PATH_OPTION = Pattern.compile("--(?:[a-z0-9-]+-)?(?:file|dir|ca|cert|key|path|plan"
-            + "|jar|image|workload)");
-    private static final String ALLOW = "start the deck with " + ALLOW_OPTION + " to allow it, or run the command in "
-            + "a terminal";
+    private static final Pattern PATH_OPTION =
+            Pattern.compile("--(?:[a-z0-9-]+-)?(?:file|dir|ca|cert|key|path|plan" + "|jar|image|workload)");
+
+    private static final String ALLOW =
+            "start the deck with " + ALLOW_OPTION + " to allow it, or run the command in " + "a terminal";
     private final StoreRegistry stores;
     private final SettingsConfinement confinement;
     private final boolean external;
@@ -37,10 +39,13 @@ public final class JobInputs {
      */
     public JobInputs(StoreRegistry stores, Path workDir, Path runs, boolean external) {
         this.stores = stores;
-        this.confinement = new SettingsConfinement(new SettingsConfinement.Scope(runs, workDir,
+        this.confinement = new SettingsConfinement(new SettingsConfinement.Scope(
+                runs,
+                workDir,
                 "the runs directory " + runs.toAbsolutePath().normalize(),
                 "the deck passes on paths under it only; " + ALLOW,
-                "the deck does not pass on settings that load code or files from elsewhere; " + ALLOW, false));
+                "the deck does not pass on settings that load code or files from elsewhere; " + ALLOW,
+                false));
         this.external = external;
     }
 
@@ -66,7 +71,9 @@ public final class JobInputs {
             confinement.under("--workload", w.trim());
         }
         r.options().forEach((name, v) -> {
-            if (PATH_OPTION.matcher(name).matches() && v instanceof String s && !s.isBlank()
+            if (PATH_OPTION.matcher(name).matches()
+                    && v instanceof String s
+                    && !s.isBlank()
                     && !(name.equals("--workload") && namedMix(s))) {
                 confinement.under(name, s.trim());
             }

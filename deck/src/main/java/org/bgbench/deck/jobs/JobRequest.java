@@ -8,8 +8,14 @@ import java.util.Map;
  * named mix, or {@code custom} with percentages per action or session code) and the command's options by name
  * ({@code --threads}); a flag's value is {@code true}. Empty values mean "the default" and are left out.
  */
-public record JobRequest(String command, String store, Map<String, String> settings, Map<String, String> graph,
-                         String workload, Map<String, Double> mix, Map<String, Object> options) {
+public record JobRequest(
+        String command,
+        String store,
+        Map<String, String> settings,
+        Map<String, String> graph,
+        String workload,
+        Map<String, Double> mix,
+        Map<String, Object> options) {
     public JobRequest {
         settings = settings == null ? Map.of() : new LinkedHashMap<>(settings);
         graph = graph == null ? Map.of() : new LinkedHashMap<>(graph);

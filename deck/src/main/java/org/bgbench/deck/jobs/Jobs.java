@@ -31,6 +31,7 @@ public final class Jobs {
     public static final Set<String> COMMANDS = Set.of("load", "run", "rate", "delta", "sweep");
     /** Options given once per value; the form takes them comma-separated. */
     private static final Set<String> REPEATABLE = Set.of("--store-host");
+
     private static final Pattern ERROR = Pattern.compile("^bg(?: \\w+)?: error: (.*)$");
     private static final Pattern OPTION = Pattern.compile("(?:option '|^)(--?[\\w.-]+)'?");
     private static final Pattern KEY = Pattern.compile("^([\\w.]+):");
@@ -76,8 +77,9 @@ public final class Jobs {
                 // Every kind as USC BG's frequency key, so the mix is exactly the form's.
                 r.mix().forEach((code, pct) -> {
                     if (pct != null && pct > 0) {
-                        String key = Kind.byCode(code).orElseThrow(
-                                () -> new IllegalArgumentException("mix: unknown action or session '" + code + "'"))
+                        String key = Kind.byCode(code)
+                                .orElseThrow(() ->
+                                        new IllegalArgumentException("mix: unknown action or session '" + code + "'"))
                                 .uscKey();
                         a.add("-p");
                         a.add(key + "=" + pct + "%");
@@ -103,7 +105,9 @@ public final class Jobs {
                 }
             } else if (Boolean.TRUE.equals(v) || "true".equals(v)) {
                 a.add(name);
-            } else if (v != null && !(v instanceof Boolean) && !String.valueOf(v).isBlank()) {
+            } else if (v != null
+                    && !(v instanceof Boolean)
+                    && !String.valueOf(v).isBlank()) {
                 a.add(name + "=" + v);
             }
         });
@@ -137,12 +141,23 @@ public final class Jobs {
 
     private Path resultFor(JobRequest r) {
         String time = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        String store = r.store() == null || r.store().isBlank() ? "store" : r.store().replaceAll("[^\\w.-]", "_");
-        String mix = r.workload() == null || r.workload().isBlank() ? "mix" : r.workload().replaceAll("[^\\w.-]", "_");
+        String store =
+                r.store() == null || r.store().isBlank() ? "store" : r.store().replaceAll("[^\\w.-]", "_");
+        String mix = r.workload() == null || r.workload().isBlank()
+                ? "mix"
+                : r.workload().replaceAll("[^\\w.-]", "_");
         int n = ids.get() + 1;
         return switch (r.command()) {
-            case "run" -> runs.resolve(String.format(Locale.ROOT, "deck-%s-%d-%s-%s-T%s.json", time, n, store, mix,
-                    String.valueOf(r.options().getOrDefault("--threads", "")).replaceAll("[^\\w]", "")));
+            case "run" ->
+                runs.resolve(String.format(
+                        Locale.ROOT,
+                        "deck-%s-%d-%s-%s-T%s.json",
+                        time,
+                        n,
+                        store,
+                        mix,
+                        String.valueOf(r.options().getOrDefault("--threads", ""))
+                                .replaceAll("[^\\w]", "")));
             case "rate" -> runs.resolve(String.format(Locale.ROOT, "rate-deck-%s-%d-%s", time, n, store));
             case "delta" -> runs.resolve(String.format(Locale.ROOT, "delta-deck-%s-%d-%s.json", time, n, store));
             case "sweep" -> runs.resolve(String.format(Locale.ROOT, "sweep-deck-%s-%d-%s.json", time, n, store));
@@ -152,8 +167,8 @@ public final class Jobs {
 
     private void follow(Job job) {
         String firstError = null;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(job.process().getInputStream(),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(job.process().getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 job.line(line);
@@ -210,8 +225,13 @@ public final class Jobs {
         m.put("running", j.exitCode() == null);
         m.put("exit_code", j.exitCode());
         Job.FieldError e = j.error();
-        m.put("error", e == null ? null : new Job.FieldError(e.field(), Masked.lines(List.of(e.message()), j.args())
-                .get(0)));
+        m.put(
+                "error",
+                e == null
+                        ? null
+                        : new Job.FieldError(
+                                e.field(),
+                                Masked.lines(List.of(e.message()), j.args()).get(0)));
         List<String> lines = j.lines();
         m.put("output", Masked.lines(lines.subList(Math.max(0, lines.size() - 40), lines.size()), j.args()));
         return m;

@@ -11,16 +11,15 @@ import java.util.regex.Pattern;
  */
 final class Masked {
     static final String MASK = "****";
-    private static final Pattern SECRET_NAME = Pattern.compile("(?i).*(pass(?:word|wd)?|pwd|secret|token|credential)"
-            + ".*");
+    private static final Pattern SECRET_NAME =
+            Pattern.compile("(?i).*(pass(?:word|wd)?|pwd|secret|token|credential)" + ".*");
     private static final Pattern URL_USER_PASSWORD = Pattern.compile("(://[^/@:\\s]*:)[^/@\\s]+@");
-    private static final Pattern URL_PASSWORD_PARAMETER = Pattern.compile(
-            "(?i)([?&;][\\w.-]*(?:pass(?:word|wd)?|pwd|secret|token)[\\w.-]*=)[^&;\\s]*");
+    private static final Pattern URL_PASSWORD_PARAMETER =
+            Pattern.compile("(?i)([?&;][\\w.-]*(?:pass(?:word|wd)?|pwd|secret|token)[\\w.-]*=)[^&;\\s]*");
     /** Values shorter than this are not searched for in the output (they would mask ordinary words). */
     private static final int SHORTEST_SEARCHED = 4;
 
-    private Masked() {
-    }
+    private Masked() {}
 
     /** Whether a setting or option named {@code name} holds a secret. */
     static boolean secret(String name) {

@@ -42,6 +42,7 @@ public final class LiveFeed implements AutoCloseable {
      * gained, so a page that joins between a tick's read and its hand-out cannot miss the lines that tick read.
      */
     private final Object turn = new Object();
+
     private final Thread ticker;
     private volatile boolean closed;
 
@@ -134,8 +135,7 @@ public final class LiveFeed implements AutoCloseable {
      */
     private String event(String type, Path owner, String line, long at) {
         String rel = runs.relativize(owner).toString().replace('\\', '/');
-        return "event: " + type + "\ndata: {\"path\":" + quote(rel) + ",\"at\":" + at + ",\"data\":" + line
-                + "}\n\n";
+        return "event: " + type + "\ndata: {\"path\":" + quote(rel) + ",\"at\":" + at + ",\"data\":" + line + "}\n\n";
     }
 
     private static String quote(String s) {
@@ -146,8 +146,7 @@ public final class LiveFeed implements AutoCloseable {
         }
     }
 
-    private record Read(List<String> lines, List<Long> ends, long end) {
-    }
+    private record Read(List<String> lines, List<Long> ends, long end) {}
 
     /** Whole lines from {@code from} on; a last line without its newline is left for the next read. */
     private static Read readFrom(Path file, long from) {
@@ -184,7 +183,8 @@ public final class LiveFeed implements AutoCloseable {
 
     private List<Path> liveRatings() {
         return recent(p -> p.getFileName().toString().equals(RatingSession.PROGRESS_FILE)).stream()
-                .map(Path::getParent).toList();
+                .map(Path::getParent)
+                .toList();
     }
 
     /**
@@ -198,13 +198,17 @@ public final class LiveFeed implements AutoCloseable {
         long since = System.currentTimeMillis() - LIVE_MILLIS;
         try (Stream<Path> s = Files.walk(runs, 2)) {
             // a link out of the runs directory is not followed (it could name any file of this host)
-            return s.filter(which).filter(p -> Results.confined(runs, p)).filter(p -> {
-                try {
-                    return Files.getLastModifiedTime(p).toMillis() >= since;
-                } catch (IOException e) {
-                    return false;
-                }
-            }).sorted().toList();
+            return s.filter(which)
+                    .filter(p -> Results.confined(runs, p))
+                    .filter(p -> {
+                        try {
+                            return Files.getLastModifiedTime(p).toMillis() >= since;
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    })
+                    .sorted()
+                    .toList();
         } catch (IOException | UncheckedIOException e) {
             return List.of();
         }

@@ -31,6 +31,7 @@ import org.bgbench.runner.observe.ExperimentObserver;
 public final class LiveFile implements ExperimentObserver {
     /** The suffix that replaces a result's {@code .json}. */
     public static final String SUFFIX = ".live.jsonl";
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Map<ExperimentInfo, Writer> open = new ConcurrentHashMap<>();
 
@@ -85,8 +86,12 @@ public final class LiveFile implements ExperimentObserver {
         line.put("type", "end");
         line.put("t", System.currentTimeMillis());
         line.put("throughput", result.throughput());
-        line.put("within_beta_pct", result.total() == null ? null : result.total().withinBetaPct());
-        line.put("unpredictable_pct", result.unpredictable() == null ? null : result.unpredictable().pct());
+        line.put(
+                "within_beta_pct",
+                result.total() == null ? null : result.total().withinBetaPct());
+        line.put(
+                "unpredictable_pct",
+                result.unpredictable() == null ? null : result.unpredictable().pct());
         Object completed = result.config().get("completed");
         line.put("completed", completed);
         write(info, line);
@@ -158,8 +163,7 @@ public final class LiveFile implements ExperimentObserver {
 
     /** The nodes' resources of one second as the live view shows them. */
     static final class Nodes {
-        private Nodes() {
-        }
+        private Nodes() {}
 
         static List<Map<String, Object>> of(ResourceUse use) {
             List<Map<String, Object>> nodes = new ArrayList<>();

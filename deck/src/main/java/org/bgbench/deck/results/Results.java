@@ -64,7 +64,9 @@ public final class Results {
             rootReal = root.toAbsolutePath().normalize();
         }
         if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-            return p.toAbsolutePath().normalize().startsWith(root.toAbsolutePath().normalize());
+            return p.toAbsolutePath()
+                    .normalize()
+                    .startsWith(root.toAbsolutePath().normalize());
         }
         try {
             return p.toRealPath().startsWith(rootReal);
@@ -98,16 +100,21 @@ public final class Results {
             return out;
         }
         try (Stream<Path> s = Files.walk(runs, 2)) {
-            for (Path p : s.filter(p -> confined(runs, p)).sorted(Comparator.comparing(Results::modified).reversed())
+            for (Path p : s.filter(p -> confined(runs, p))
+                    .sorted(Comparator.comparing(Results::modified).reversed())
                     .toList()) {
                 String name = p.getFileName().toString();
                 if (Files.isDirectory(p) && Files.exists(p.resolve("scale.json"))) {
                     out.add(scale(p));
-                } else if (Files.isDirectory(p) && (Files.exists(p.resolve("rating.json"))
-                        || Files.exists(p.resolve("experiments.jsonl")))) {
+                } else if (Files.isDirectory(p)
+                        && (Files.exists(p.resolve("rating.json")) || Files.exists(p.resolve("experiments.jsonl")))) {
                     out.add(rating(p));
-                } else if (name.endsWith(".json") && !name.equals("rating.json") && !name.endsWith(".state.json")
-                        && !name.equals("graph.json") && !name.equals("scale.json") && Files.isRegularFile(p)) {
+                } else if (name.endsWith(".json")
+                        && !name.equals("rating.json")
+                        && !name.endsWith(".state.json")
+                        && !name.equals("graph.json")
+                        && !name.equals("scale.json")
+                        && Files.isRegularFile(p)) {
                     Map<String, Object> r = run(p);
                     if (r != null) {
                         out.add(r);
@@ -215,8 +222,12 @@ public final class Results {
         m.put("path", relative(p));
         m.put("modified", modified(p));
         m.put("store", n.path("store").asText(null));
-        m.put("nodes_before", n.path("nodesBefore").isNumber() ? n.path("nodesBefore").asInt() : null);
-        m.put("nodes_after", n.path("nodesAfter").isNumber() ? n.path("nodesAfter").asInt() : null);
+        m.put(
+                "nodes_before",
+                n.path("nodesBefore").isNumber() ? n.path("nodesBefore").asInt() : null);
+        m.put(
+                "nodes_after",
+                n.path("nodesAfter").isNumber() ? n.path("nodesAfter").asInt() : null);
         m.put("elasticity", number(n.path("score").path("elasticity")));
         m.put("stabilisation_seconds", number(n.path("stabilisationSeconds")));
         m.put("threads", n.path("threads").isNumber() ? n.path("threads").asInt() : null);
@@ -247,7 +258,8 @@ public final class Results {
             JsonNode scale = read(p.resolve("scale.json"));
             // Each configuration's rating as a path the page can open like any other rating.
             for (JsonNode c : scale.path("configurations")) {
-                if (c instanceof ObjectNode o && c.path("rating_dir").isTextual()
+                if (c instanceof ObjectNode o
+                        && c.path("rating_dir").isTextual()
                         && Files.exists(p.resolve(c.path("rating_dir").asText()).resolve("rating.json"))) {
                     o.put("rating_path", relative(p.resolve(c.path("rating_dir").asText())));
                 }
@@ -328,8 +340,10 @@ public final class Results {
             List<String> cells = new ArrayList<>();
             for (String c : columns) {
                 JsonNode v = row.path(c);
-                cells.add(v.isNull() || v.isMissingNode() ? "" : v.isNumber()
-                        ? String.format(Locale.ROOT, "%s", v.numberValue()) : v.asText());
+                cells.add(
+                        v.isNull() || v.isMissingNode()
+                                ? ""
+                                : v.isNumber() ? String.format(Locale.ROOT, "%s", v.numberValue()) : v.asText());
             }
             sb.append(String.join(",", cells)).append('\n');
         }

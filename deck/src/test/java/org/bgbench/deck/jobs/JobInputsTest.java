@@ -37,16 +37,23 @@ class JobInputsTest {
                 "jdbc.dialect", Map.entry("jdbc", "/etc/my.properties"),
                 "jdbc.url", Map.entry("jdbc", "jdbc:postgresql://db/bg?sslmode=require&socketFactory=x.Y"));
         refused.forEach((key, e) -> assertThatThrownBy(() -> in.check(load(e.getKey(), Map.of(key, e.getValue()))))
-                .as(key).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(key + ": ")
+                .as(key)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(key + ": ")
                 .hasMessageContaining(JobInputs.ALLOW_OPTION));
         assertThatThrownBy(() -> in.check(load("jdbc", Map.of("jdbc.url", "jdbc:postgresql://db/bg?sslrootcert=/x"))))
                 .hasMessageContaining("sslrootcert");
         assertThatThrownBy(() -> in.check(load("jdbc", Map.of("jdbc.url", "jdbc:sqlite:/tmp/elsewhere.db"))))
                 .hasMessageContaining("is outside the runs directory");
         // what a store's connection ordinarily says, a built-in dialect and files under runs/ are passed on
-        assertThatCode(() -> in.check(load("jdbc", Map.of("jdbc.url",
-                "jdbc:postgresql://db:5432/bg?sslmode=require&tcpKeepAlive=true&ApplicationName=bg",
-                "jdbc.dialect", "postgresql")))).doesNotThrowAnyException();
+        assertThatCode(() -> in.check(load(
+                        "jdbc",
+                        Map.of(
+                                "jdbc.url",
+                                "jdbc:postgresql://db:5432/bg?sslmode=require&tcpKeepAlive=true&ApplicationName=bg",
+                                "jdbc.dialect",
+                                "postgresql"))))
+                .doesNotThrowAnyException();
         assertThatCode(() -> in.check(load("sqlite", Map.of("sqlite.file", "runs/bg.sqlite", "usercount", "1000"))))
                 .doesNotThrowAnyException();
         // started to allow them, the deck passes everything on

@@ -38,12 +38,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LiveFeedTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+
     @TempDir
     Path dir;
 
     /** One server-sent event. */
-    record Event(String type, JsonNode data) {
-    }
+    record Event(String type, JsonNode data) {}
 
     /** A page: reads /api/live in the background and keeps every event. */
     static final class Page implements AutoCloseable {
@@ -53,11 +53,11 @@ class LiveFeedTest {
         private final Thread reader;
 
         Page(HttpClient http, URI uri) throws Exception {
-            HttpResponse<Stream<String>> r = http.send(HttpRequest.newBuilder(uri).GET().build(),
-                    HttpResponse.BodyHandlers.ofLines());
+            HttpResponse<Stream<String>> r =
+                    http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofLines());
             assertThat(r.statusCode()).isEqualTo(200);
-            assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(
-                    t -> assertThat(t).startsWith("text/event-stream"));
+            assertThat(r.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
             lines = r.body();
             reader = Thread.ofPlatform().daemon().start(() -> {
                 String type = null;
@@ -78,8 +78,11 @@ class LiveFeedTest {
         }
 
         List<JsonNode> lines(String path) {
-            return events.stream().filter(e -> "line".equals(e.type()) && e.data().path("path").asText().equals(path))
-                    .map(Event::data).toList();
+            return events.stream()
+                    .filter(e -> "line".equals(e.type())
+                            && e.data().path("path").asText().equals(path))
+                    .map(Event::data)
+                    .toList();
         }
 
         @Override
@@ -96,14 +99,17 @@ class LiveFeedTest {
         assertThat(done.getAsBoolean()).as(what).isTrue();
     }
 
-    private static final Predicate<JsonNode> END = n -> n.path("data").path("type").asText().equals("end");
+    private static final Predicate<JsonNode> END =
+            n -> n.path("data").path("type").asText().equals("end");
 
     @Test
     void pagesGetARunsLiveFileLineByLineAndALatePageGetsItWhole() throws Exception {
         Path runs = Files.createDirectories(dir.resolve("runs"));
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        try (Deck deck = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir,
-                List.of("true")), StoreRegistry.discover())) {
+        HttpClient http =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        try (Deck deck = Deck.start(
+                new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir, List.of("true")),
+                StoreRegistry.discover())) {
             URI live = URI.create("http://127.0.0.1:" + deck.port() + "/api/live?token=" + deck.token());
             Page early = new Page(http, live);
             await("the first page is connected", () -> deck.live().clients() == 1);
@@ -112,16 +118,18 @@ class LiveFeedTest {
             Socket leaving = new Socket("127.0.0.1", deck.port());
             leaving.setSoTimeout(20_000);
             OutputStream o = leaving.getOutputStream();
-            o.write(("GET /api/live?token=" + deck.token() + " HTTP/1.1\r\nHost: 127.0.0.1:" + deck.port()
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            o.write(("GET /api/live?token=" + deck.token() + " HTTP/1.1\r\nHost: 127.0.0.1:" + deck.port() + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             o.flush();
             await("the leaving page is connected", () -> deck.live().clients() == 2);
 
-            CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> {
-                try (Observers.Registration r = Observers.register(new LiveFile())) {
-                    return TestRuns.run(runs.resolve("x.json"));
-                }
-            }, r -> Thread.ofPlatform().start(r));
+            CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(
+                    () -> {
+                        try (Observers.Registration r = Observers.register(new LiveFile())) {
+                            return TestRuns.run(runs.resolve("x.json"));
+                        }
+                    },
+                    r -> Thread.ofPlatform().start(r));
 
             // Pages that open mid-run, a few times a second until the run ends.
             List<Page> middle = new CopyOnWriteArrayList<>();
@@ -149,7 +157,9 @@ class LiveFeedTest {
             leaving.close();
 
             RunResult result = run.get();
-            await("the first page got the end line", () -> early.lines("x.live.jsonl").stream().anyMatch(END));
+            await(
+                    "the first page got the end line",
+                    () -> early.lines("x.live.jsonl").stream().anyMatch(END));
             opener.join();
             await("the leaving page is dropped", () -> deck.live().clients() == 1 + middle.size());
 
@@ -158,7 +168,9 @@ class LiveFeedTest {
             assertThat(ends).hasSizeGreaterThanOrEqualTo(3);
             assertThat(middle).hasSizeGreaterThanOrEqualTo(3);
             for (Page m : middle) {
-                await("a page opened mid-run got the end line", () -> m.lines("x.live.jsonl").stream().anyMatch(END));
+                await(
+                        "a page opened mid-run got the end line",
+                        () -> m.lines("x.live.jsonl").stream().anyMatch(END));
                 // what the page keeps: a line whose 'at' is past the last it kept (it gets some twice, by design)
                 List<Long> kept = new ArrayList<>();
                 for (JsonNode n : m.lines("x.live.jsonl")) {
@@ -167,20 +179,27 @@ class LiveFeedTest {
                         kept.add(at);
                     }
                 }
-                assertThat(kept).as("a page opened mid-run keeps every line once").containsExactlyElementsOf(ends);
+                assertThat(kept)
+                        .as("a page opened mid-run keeps every line once")
+                        .containsExactlyElementsOf(ends);
                 m.close();
             }
             List<JsonNode> seen = early.lines("x.live.jsonl");
             assertThat(seen).extracting(n -> n.path("at").asLong()).containsExactlyElementsOf(ends);
             assertThat(seen.getFirst().path("data").path("type").asText()).isEqualTo("start");
-            assertThat(seen.getLast().path("data").path("throughput").asDouble()).isEqualTo(result.throughput());
+            assertThat(seen.getLast().path("data").path("throughput").asDouble())
+                    .isEqualTo(result.throughput());
             assertThat(seen).extracting(n -> n.path("data")).containsExactlyElementsOf(parsed(file));
             // the jobs go out each second too
-            assertThat(early.events).anyMatch(e -> "jobs".equals(e.type()) && e.data().isArray());
+            assertThat(early.events)
+                    .anyMatch(e -> "jobs".equals(e.type()) && e.data().isArray());
 
             try (Page late = new Page(http, live)) {
-                await("the late page got the whole file", () -> late.lines("x.live.jsonl").stream().anyMatch(END));
-                assertThat(late.lines("x.live.jsonl")).extracting(n -> n.path("at").asLong())
+                await(
+                        "the late page got the whole file",
+                        () -> late.lines("x.live.jsonl").stream().anyMatch(END));
+                assertThat(late.lines("x.live.jsonl"))
+                        .extracting(n -> n.path("at").asLong())
                         .containsExactlyElementsOf(ends);
             }
             early.close();
@@ -194,33 +213,53 @@ class LiveFeedTest {
         Path runs = Files.createDirectories(dir.resolve("runs"));
         Path rating = Files.createDirectories(runs.resolve("rate-memory"));
         Path progress = rating.resolve("experiments.jsonl");
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        try (Deck deck = Deck.start(new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir,
-                List.of("true")), StoreRegistry.discover());
-             Page page = new Page(http, URI.create("http://127.0.0.1:" + deck.port() + "/api/live?token="
-                     + deck.token()))) {
+        HttpClient http =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        try (Deck deck = Deck.start(
+                        new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, runs, dir, List.of("true")),
+                        StoreRegistry.discover());
+                Page page = new Page(
+                        http, URI.create("http://127.0.0.1:" + deck.port() + "/api/live?token=" + deck.token()))) {
             Supplier<List<JsonNode>> experiments = () -> page.events.stream()
-                    .filter(e -> "experiment".equals(e.type()) && e.data().path("path").asText().equals("rate-memory"))
-                    .map(Event::data).toList();
+                    .filter(e -> "experiment".equals(e.type())
+                            && e.data().path("path").asText().equals("rate-memory"))
+                    .map(Event::data)
+                    .toList();
             await("the page is connected", () -> deck.live().clients() == 1);
             String first = "{\"threads\":1,\"throughput\":100.5}\n";
             Files.writeString(progress, first);
             await("the first experiment", () -> experiments.get().size() == 1);
             assertThat(experiments.get().getFirst().path("at").asLong()).isEqualTo(first.length());
-            assertThat(experiments.get().getFirst().path("data").path("throughput").asDouble()).isEqualTo(100.5);
+            assertThat(experiments
+                            .get()
+                            .getFirst()
+                            .path("data")
+                            .path("throughput")
+                            .asDouble())
+                    .isEqualTo(100.5);
 
             String second = "{\"threads\":2,\"throughput\":180.0}\n";
             Files.writeString(progress, second + "{\"threads\":4,", StandardOpenOption.APPEND);
             await("the second experiment", () -> experiments.get().size() >= 2);
-            int jobs = (int) page.events.stream().filter(e -> "jobs".equals(e.type())).count();
-            await("two more ticks", () -> page.events.stream().filter(e -> "jobs".equals(e.type())).count() >= jobs + 2);
-            assertThat(experiments.get()).as("the half-written line is not sent").hasSize(2);
+            int jobs = (int)
+                    page.events.stream().filter(e -> "jobs".equals(e.type())).count();
+            await(
+                    "two more ticks",
+                    () -> page.events.stream()
+                                    .filter(e -> "jobs".equals(e.type()))
+                                    .count()
+                            >= jobs + 2);
+            assertThat(experiments.get())
+                    .as("the half-written line is not sent")
+                    .hasSize(2);
 
             Files.writeString(progress, "\"throughput\":300.0}\n", StandardOpenOption.APPEND);
             await("the third experiment", () -> experiments.get().size() >= 3);
-            assertThat(experiments.get()).extracting(n -> n.path("at").asLong())
+            assertThat(experiments.get())
+                    .extracting(n -> n.path("at").asLong())
                     .containsExactlyElementsOf(lineEnds(progress));
-            assertThat(experiments.get()).extracting(n -> n.path("data").path("threads").asInt())
+            assertThat(experiments.get())
+                    .extracting(n -> n.path("data").path("threads").asInt())
                     .containsExactly(1, 2, 4);
         } finally {
             http.shutdownNow();

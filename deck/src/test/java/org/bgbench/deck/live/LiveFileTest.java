@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** A real experiment observed by a {@link LiveFile}: the file beside its result, from start line to end line. */
 class LiveFileTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+
     @TempDir
     Path dir;
 
@@ -37,7 +38,7 @@ class LiveFileTest {
             }
         };
         try (Observers.Registration r = Observers.register(new LiveFile());
-             Observers.Registration w = Observers.register(watching)) {
+                Observers.Registration w = Observers.register(watching)) {
             result = TestRuns.run(out);
         }
         Path live = dir.resolve("runs").resolve("live-run.live.jsonl");
@@ -48,7 +49,9 @@ class LiveFileTest {
         }
         assertThat(Files.readString(live)).endsWith("\n");
 
-        assertThat(lines).filteredOn(l -> l.path("type").asText().equals("start")).hasSize(1);
+        assertThat(lines)
+                .filteredOn(l -> l.path("type").asText().equals("start"))
+                .hasSize(1);
         assertThat(lines).filteredOn(l -> l.path("type").asText().equals("end")).hasSize(1);
         assertThat(lines.getFirst().path("type").asText()).isEqualTo("start");
         assertThat(lines.getLast().path("type").asText()).isEqualTo("end");
@@ -70,18 +73,26 @@ class LiveFileTest {
             SecondSample s = samples.get(i);
             assertThat(l.path("warmup").isBoolean()).isTrue();
             assertThat(l.path("warmup").asBoolean()).as("line %d", i).isEqualTo(s.warmup());
-            assertThat(l.path("second").asLong()).as("line %d", i).isEqualTo(s.point().second());
-            assertThat(l.path("actions").asLong()).as("line %d", i).isEqualTo(s.point().actions());
+            assertThat(l.path("second").asLong())
+                    .as("line %d", i)
+                    .isEqualTo(s.point().second());
+            assertThat(l.path("actions").asLong())
+                    .as("line %d", i)
+                    .isEqualTo(s.point().actions());
         }
         assertThat(seconds).anyMatch(l -> !l.path("warmup").asBoolean());
-        long measured = seconds.stream().filter(l -> !l.path("warmup").asBoolean())
-                .mapToLong(l -> l.path("actions").asLong()).sum();
+        long measured = seconds.stream()
+                .filter(l -> !l.path("warmup").asBoolean())
+                .mapToLong(l -> l.path("actions").asLong())
+                .sum();
         assertThat(measured).isPositive().isEqualTo(result.total().count());
-        assertThat(seconds).allSatisfy(l -> assertThat(l.path("kinds").isObject()).isTrue());
+        assertThat(seconds)
+                .allSatisfy(l -> assertThat(l.path("kinds").isObject()).isTrue());
 
         JsonNode end = lines.getLast();
         assertThat(end.path("throughput").asDouble()).isPositive().isEqualTo(result.throughput());
-        assertThat(end.path("within_beta_pct").asDouble()).isEqualTo(result.total().withinBetaPct());
+        assertThat(end.path("within_beta_pct").asDouble())
+                .isEqualTo(result.total().withinBetaPct());
     }
 
     @Test

@@ -21,8 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** The runs directory as the deck lists, opens and exports it, with a real run's result and a rating in progress. */
 class ResultsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+
     @TempDir
     static Path dir;
+
     static Path runs;
     static RunResult result;
 
@@ -53,10 +55,16 @@ class ResultsTest {
         assertThat(rating).containsEntry("kind", "rating").containsEntry("running", true);
         Map<String, Object> run = list.get(1);
         JsonNode written = JSON.readTree(runs.resolve("x.json").toFile());
-        assertThat(run).containsEntry("kind", "run").containsEntry("store", "memory").containsEntry("mix", "high")
-                .containsEntry("threads", 2).containsEntry("throughput", result.throughput())
+        assertThat(run)
+                .containsEntry("kind", "run")
+                .containsEntry("store", "memory")
+                .containsEntry("mix", "high")
+                .containsEntry("threads", 2)
+                .containsEntry("throughput", result.throughput())
                 .containsEntry("p95_ms", written.path("total").path("p95_ms").asDouble())
-                .containsEntry("within_beta_pct", written.path("total").path("within_beta_pct").asDouble());
+                .containsEntry(
+                        "within_beta_pct",
+                        written.path("total").path("within_beta_pct").asDouble());
         assertThat((Double) run.get("throughput")).isPositive();
         assertThat(new Results(dir.resolve("none")).list()).isEmpty();
     }
@@ -64,14 +72,17 @@ class ResultsTest {
     @Test
     void openStripsTheEncodedHistograms() throws Exception {
         JsonNode written = JSON.readTree(runs.resolve("x.json").toFile());
-        assertThat(written.path("total").has("hdr")).as("the written result carries its histogram").isTrue();
+        assertThat(written.path("total").has("hdr"))
+                .as("the written result carries its histogram")
+                .isTrue();
 
         JsonNode opened = new Results(runs).open("x.json");
 
         assertThat(opened.path("kind").asText()).isEqualTo("run");
         assertThat(opened.path("path").asText()).isEqualTo("x.json");
         assertThat(opened.path("total").has("hdr")).isFalse();
-        assertThat(opened.path("total").path("count").asLong()).isEqualTo(result.total().count());
+        assertThat(opened.path("total").path("count").asLong())
+                .isEqualTo(result.total().count());
         List<JsonNode> parts = new ArrayList<>();
         opened.path("actions").forEach(parts::add);
         opened.path("sessions").forEach(parts::add);
@@ -99,7 +110,8 @@ class ResultsTest {
         for (int i = 0; i < series.size(); i++) {
             String[] cells = lines.get(i + 1).split(",", -1);
             assertThat(cells).hasSameSizeAs(columns);
-            assertThat(Double.parseDouble(cells[t])).isEqualTo(series.get(i).path("throughput").asDouble());
+            assertThat(Double.parseDouble(cells[t]))
+                    .isEqualTo(series.get(i).path("throughput").asDouble());
         }
         assertThatThrownBy(() -> new Results(runs).csv("notes.json")).isInstanceOf(IllegalArgumentException.class);
     }
@@ -107,12 +119,21 @@ class ResultsTest {
     @Test
     void resolveStaysInsideTheRunsDirectory() throws Exception {
         Results r = new Results(runs);
-        assertThat(r.resolve("x.json")).isEqualTo(runs.toAbsolutePath().normalize().resolve("x.json"));
+        assertThat(r.resolve("x.json"))
+                .isEqualTo(runs.toAbsolutePath().normalize().resolve("x.json"));
         assertThat(r.resolve("rate-memory/../x.json")).isEqualTo(r.resolve("x.json"));
         Files.writeString(dir.resolve("secret.txt"), "outside");
-        for (String bad : List.of("../secret.txt", "../x", "rate-memory/../../secret.txt",
-                dir.resolve("secret.txt").toString(), "/etc/passwd", "", "  ")) {
-            assertThatThrownBy(() -> r.resolve(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+        for (String bad : List.of(
+                "../secret.txt",
+                "../x",
+                "rate-memory/../../secret.txt",
+                dir.resolve("secret.txt").toString(),
+                "/etc/passwd",
+                "",
+                "  ")) {
+            assertThatThrownBy(() -> r.resolve(bad))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("path:");
         }
         assertThatThrownBy(() -> r.open("../secret.txt")).isInstanceOf(IllegalArgumentException.class);
@@ -134,17 +155,26 @@ class ResultsTest {
         // scale.json is not listed as a run of its own; the configuration's rating inside is a rating.
         assertThat(byPath.keySet()).containsExactlyInAnyOrder("scale", "scale/01-primary", "elast/elasticity.json");
         Map<String, Object> scale = byPath.get("scale");
-        assertThat(scale).containsEntry("kind", "scale").containsEntry("mode", "speedup")
-                .containsEntry("store", "postgres").containsEntry("complete", false);
+        assertThat(scale)
+                .containsEntry("kind", "scale")
+                .containsEntry("mode", "speedup")
+                .containsEntry("store", "postgres")
+                .containsEntry("complete", false);
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> configs = (List<Map<String, Object>>) scale.get("configurations");
         assertThat(configs).extracting(c -> c.get("nodes")).containsExactly(1, 2, 3);
         assertThat(configs.get(1)).containsEntry("soar", 1700.0).containsEntry("efficiency", 0.85);
         assertThat(configs.get(2).get("soar")).isNull();
-        assertThat(byPath.get("scale/01-primary")).containsEntry("kind", "rating").containsEntry("soar", 1000.0);
+        assertThat(byPath.get("scale/01-primary"))
+                .containsEntry("kind", "rating")
+                .containsEntry("soar", 1000.0);
         Map<String, Object> el = byPath.get("elast/elasticity.json");
-        assertThat(el).containsEntry("kind", "elasticity").containsEntry("store", "cassandra")
-                .containsEntry("nodes_before", 2).containsEntry("nodes_after", 3).containsEntry("elasticity", 123.4)
+        assertThat(el)
+                .containsEntry("kind", "elasticity")
+                .containsEntry("store", "cassandra")
+                .containsEntry("nodes_before", 2)
+                .containsEntry("nodes_after", 3)
+                .containsEntry("elasticity", 123.4)
                 .containsEntry("stabilisation_seconds", 54.9);
 
         JsonNode opened = results.open("scale");
@@ -161,11 +191,16 @@ class ResultsTest {
         assertThat(e.path("adds").get(0).path("t").asDouble()).isEqualTo(40.1);
         assertThat(e.path("svg_path").isNull()).isTrue();
         // bg elasticity's own name for its result, with its chart beside it.
-        Files.writeString(r.resolve("elasticity-20261125-070000-cassandra-N2.json"), TestRuns.sample("elasticity.json"));
+        Files.writeString(
+                r.resolve("elasticity-20261125-070000-cassandra-N2.json"), TestRuns.sample("elasticity.json"));
         Files.writeString(r.resolve("elasticity-20261125-070000-cassandra-N2.svg"), "<svg/>");
-        assertThat(results.list()).anySatisfy(m -> assertThat(m).containsEntry("kind", "elasticity")
-                .containsEntry("path", "elasticity-20261125-070000-cassandra-N2.json"));
-        assertThat(results.open("elasticity-20261125-070000-cassandra-N2.json").path("svg_path").asText())
+        assertThat(results.list())
+                .anySatisfy(m -> assertThat(m)
+                        .containsEntry("kind", "elasticity")
+                        .containsEntry("path", "elasticity-20261125-070000-cassandra-N2.json"));
+        assertThat(results.open("elasticity-20261125-070000-cassandra-N2.json")
+                        .path("svg_path")
+                        .asText())
                 .isEqualTo("elasticity-20261125-070000-cassandra-N2.svg");
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ArrivalClock {
     /** The lowest rate the clock spaces arrivals at, per second (a ramp from 0 would otherwise never start). */
     public static final double MIN_RATE = 1.0;
+
     private static final int SHIFT = 10;
 
     private final ArrivalSchedule schedule;

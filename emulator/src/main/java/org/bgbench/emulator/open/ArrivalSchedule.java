@@ -36,7 +36,10 @@ public record ArrivalSchedule(List<Phase> phases, Process process) {
     }
 
     /** How arrivals are spaced at a given rate. */
-    public enum Process { CONSTANT, POISSON }
+    public enum Process {
+        CONSTANT,
+        POISSON
+    }
 
     /**
      * One phase: {@code fromRate} to {@code toRate} arrivals per second over {@code duration} (equal for a step);
@@ -58,7 +61,8 @@ public record ArrivalSchedule(List<Phase> phases, Process process) {
         phases = List.copyOf(phases);
         for (int i = 0; i < phases.size() - 1; i++) {
             if (phases.get(i).duration() == null) {
-                throw new InvalidParameterException(OPTION, "only the last phase may omit its duration (RATE:DURATION)");
+                throw new InvalidParameterException(
+                        OPTION, "only the last phase may omit its duration (RATE:DURATION)");
             }
         }
         if (process == null) {
@@ -82,8 +86,10 @@ public record ArrivalSchedule(List<Phase> phases, Process process) {
             boolean ramp = p.length > 0 && p[0].equalsIgnoreCase("ramp");
             int at = ramp ? 1 : 0;
             if (p.length - at < 1 || p.length - at > 2 || (ramp && p.length != 3)) {
-                throw new InvalidParameterException(OPTION, "'" + item.trim() + "' is not RATE, RATE:DURATION or "
-                        + "ramp:RATE:DURATION (e.g. 1000:30s,ramp:4000:60s)");
+                throw new InvalidParameterException(
+                        OPTION,
+                        "'" + item.trim() + "' is not RATE, RATE:DURATION or "
+                                + "ramp:RATE:DURATION (e.g. 1000:30s,ramp:4000:60s)");
             }
             double rate = rate(p[at], item);
             Duration d = p.length - at == 2 ? Durations.parse(OPTION, p[at + 1]) : null;
@@ -114,13 +120,18 @@ public record ArrivalSchedule(List<Phase> phases, Process process) {
             r = Double.NaN;
         }
         if (!(r > 0) || Double.isInfinite(r)) {
-            throw new InvalidParameterException(OPTION, "'" + item.trim() + "': the rate must be a number of arrivals "
-                    + "per second above 0, got '" + text + "'");
+            throw new InvalidParameterException(
+                    OPTION,
+                    "'" + item.trim() + "': the rate must be a number of arrivals " + "per second above 0, got '" + text
+                            + "'");
         }
         if (r > MAX_RATE) {
-            throw new InvalidParameterException(OPTION, "'" + item.trim() + "': the rate must be at most "
-                    + maxRateText() + " arrivals per second (the finest spacing BG's arrival clock keeps), got '"
-                    + text + "'");
+            throw new InvalidParameterException(
+                    OPTION,
+                    "'" + item.trim() + "': the rate must be at most "
+                            + maxRateText()
+                            + " arrivals per second (the finest spacing BG's arrival clock keeps), got '"
+                            + text + "'");
         }
         return r;
     }
@@ -149,7 +160,10 @@ public record ArrivalSchedule(List<Phase> phases, Process process) {
 
     /** The highest rate the schedule asks for. */
     public double peakRate() {
-        return phases.stream().mapToDouble(p -> Math.max(p.fromRate(), p.toRate())).max().orElse(0);
+        return phases.stream()
+                .mapToDouble(p -> Math.max(p.fromRate(), p.toRate()))
+                .max()
+                .orElse(0);
     }
 
     /** The phase that holds {@code nanos} after the schedule started (the last one beyond its end). */
@@ -180,7 +194,8 @@ public record ArrivalSchedule(List<Phase> phases, Process process) {
         if (!p.ramp() || p.duration() == null) {
             return p.toRate();
         }
-        double f = Math.min(1, Math.max(0, (double) (nanos - phaseStart(i)) / p.duration().toNanos()));
+        double f = Math.min(
+                1, Math.max(0, (double) (nanos - phaseStart(i)) / p.duration().toNanos()));
         return p.fromRate() + f * (p.toRate() - p.fromRate());
     }
 
@@ -198,7 +213,8 @@ public record ArrivalSchedule(List<Phase> phases, Process process) {
                 break;
             }
             double end = p.ramp() && p.duration() != null
-                    ? p.fromRate() + (double) in / len * (p.toRate() - p.fromRate()) : p.toRate();
+                    ? p.fromRate() + (double) in / len * (p.toRate() - p.fromRate())
+                    : p.toRate();
             double from = p.ramp() ? p.fromRate() : p.toRate();
             n += (from + end) / 2 * in / 1e9;
             if (len == Long.MAX_VALUE) {
@@ -214,17 +230,24 @@ public record ArrivalSchedule(List<Phase> phases, Process process) {
         if (!(factor > 0)) {
             throw new IllegalArgumentException("factor must be above 0, got " + factor);
         }
-        return new ArrivalSchedule(phases.stream().map(p -> new Phase(p.fromRate() * factor, p.toRate() * factor,
-                p.duration(), p.ramp())).toList(), process);
+        return new ArrivalSchedule(
+                phases.stream()
+                        .map(p -> new Phase(p.fromRate() * factor, p.toRate() * factor, p.duration(), p.ramp()))
+                        .toList(),
+                process);
     }
 
     /** A duration {@link Durations#parse} reads back: whole seconds, else milliseconds or nanoseconds. */
     private static String seconds(Duration d) {
         long ns = d.toNanos();
-        return ns % 1_000_000_000L == 0 ? ns / 1_000_000_000L + "s" : ns % 1_000_000 == 0 ? ns / 1_000_000 + "ms" : ns + "ns";
+        return ns % 1_000_000_000L == 0
+                ? ns / 1_000_000_000L + "s"
+                : ns % 1_000_000 == 0 ? ns / 1_000_000 + "ms" : ns + "ns";
     }
 
     private static String rate(double r) {
-        return r == Math.rint(r) && Math.abs(r) < 1e15 ? Long.toString((long) r) : String.format(Locale.ROOT, "%.6g", r);
+        return r == Math.rint(r) && Math.abs(r) < 1e15
+                ? Long.toString((long) r)
+                : String.format(Locale.ROOT, "%.6g", r);
     }
 }

@@ -48,13 +48,17 @@ class ArrivalScheduleTest {
 
     @Test
     void badSchedulesNameTheOptionAndWhatIsAccepted() {
-        for (String bad : new String[] {"", "abc", "-5", "0", "1000:30s:5", "ramp:1000", "1000,2000:5s", "100:0s",
-                "ramp:x:5s", "1000:soon"}) {
-            assertThatThrownBy(() -> ArrivalSchedule.parse(bad, null)).as(bad)
-                    .isInstanceOf(InvalidParameterException.class).hasMessageContaining("--arrivals");
+        for (String bad : new String[] {
+            "", "abc", "-5", "0", "1000:30s:5", "ramp:1000", "1000,2000:5s", "100:0s", "ramp:x:5s", "1000:soon"
+        }) {
+            assertThatThrownBy(() -> ArrivalSchedule.parse(bad, null))
+                    .as(bad)
+                    .isInstanceOf(InvalidParameterException.class)
+                    .hasMessageContaining("--arrivals");
         }
         assertThatThrownBy(() -> ArrivalSchedule.parse("100", "bursty"))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("--arrival-process")
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("--arrival-process")
                 .hasMessageContaining("constant or poisson");
     }
 

@@ -42,8 +42,7 @@ import org.bgbench.store.StoreSession;
  * the members who could have seen them (VNF must be empty).
  */
 public final class RepairDb {
-    private RepairDb() {
-    }
+    private RepairDb() {}
 
     /**
      * What a repair did.
@@ -61,11 +60,9 @@ public final class RepairDb {
     }
 
     /** One unit of undo work: a pair of members, or one resource's comments. */
-    private record Pair(int a, int b, Relation current, Relation initial) {
-    }
+    private record Pair(int a, int b, Relation current, Relation initial) {}
 
-    private record Comments(int owner, long rid, long[] delete, long[] restore) {
-    }
+    private record Comments(int owner, long rid, long[] delete, long[] restore) {}
 
     /**
      * Undoes every change {@code state} records, with {@code threads} sessions in parallel, then verifies it.
@@ -124,9 +121,11 @@ public final class RepairDb {
         if (shares) {
             mismatches.addAll(verifyFeeds(store, state, threads));
         }
-        long commentChanges = comments.stream().mapToLong(c -> c.delete().length + c.restore().length).sum();
-        return new Report(pairs.size(), commentChanges, calls.get(), (System.nanoTime() - t0) / 1e9,
-                List.copyOf(mismatches));
+        long commentChanges = comments.stream()
+                .mapToLong(c -> c.delete().length + c.restore().length)
+                .sum();
+        return new Report(
+                pairs.size(), commentChanges, calls.get(), (System.nanoTime() - t0) / 1e9, List.copyOf(mismatches));
     }
 
     private static int undo(StoreSession s, SocialGraph g, Pair p) {
@@ -154,8 +153,7 @@ public final class RepairDb {
                 s.inviteFriend(b, a);
                 calls++;
             }
-            case NONE -> {
-            }
+            case NONE -> {}
         }
         return calls;
     }
@@ -166,15 +164,20 @@ public final class RepairDb {
             s.deleteCommentFromResource(owner, c.rid(), mid);
         }
         for (long mid : c.restore()) {
-            s.postCommentOnResource(g.memberId(g.commentModifier(mid)), owner, c.rid(), mid, g.commentTimestamp(mid),
+            s.postCommentOnResource(
+                    g.memberId(g.commentModifier(mid)),
+                    owner,
+                    c.rid(),
+                    mid,
+                    g.commentTimestamp(mid),
                     g.commentContent(mid));
         }
         return c.delete().length + c.restore().length;
     }
 
     /** Reads back every touched member's counts and every repaired resource's comments. */
-    private static List<String> verify(DataStore store, SocialGraph g, IntOpenHashSet touched, List<Comments> comments,
-                                       int threads) {
+    private static List<String> verify(
+            DataStore store, SocialGraph g, IntOpenHashSet touched, List<Comments> comments, int threads) {
         int[] members = touched.toIntArray();
         ConcurrentLinkedQueue<String> found = new ConcurrentLinkedQueue<>();
         AtomicInteger left = new AtomicInteger(20);
@@ -299,8 +302,7 @@ public final class RepairDb {
         } catch (ExecutionException e) {
             next.set(n);
             Throwable c = e.getCause();
-            throw c instanceof StoreException se ? se
-                    : new StoreException("repair failed: " + c.getMessage(), c);
+            throw c instanceof StoreException se ? se : new StoreException("repair failed: " + c.getMessage(), c);
         } catch (InterruptedException e) {
             next.set(n);
             Thread.currentThread().interrupt();

@@ -42,8 +42,7 @@ import org.bgbench.store.StoreSession;
  * news feed of every member it repairs, which must be empty.
  */
 public final class StoreRepair {
-    private StoreRepair() {
-    }
+    private StoreRepair() {}
 
     /**
      * What the repair did.
@@ -55,23 +54,30 @@ public final class StoreRepair {
      * @param refused       differences it could not fix through actions (empty: it fixed everything it found)
      * @param seconds       wall-clock time
      */
-    public record Report(int members, long relationships, long comments, long storeCalls, List<String> refused,
-                         double seconds) {
-    }
+    public record Report(
+            int members, long relationships, long comments, long storeCalls, List<String> refused, double seconds) {}
 
     /** What one member's lists show beyond or short of the generated graph (member indexes). */
-    private record MemberDiff(int index, IntOpenHashSet extraFriends, IntOpenHashSet missingFriends,
-                              IntOpenHashSet extraInviters, IntOpenHashSet missingInviters, IntOpenHashSet dupFriends,
-                              IntOpenHashSet dupInviters) {
+    private record MemberDiff(
+            int index,
+            IntOpenHashSet extraFriends,
+            IntOpenHashSet missingFriends,
+            IntOpenHashSet extraInviters,
+            IntOpenHashSet missingInviters,
+            IntOpenHashSet dupFriends,
+            IntOpenHashSet dupInviters) {
         boolean isEmpty() {
-            return extraFriends.isEmpty() && missingFriends.isEmpty() && extraInviters.isEmpty()
-                    && missingInviters.isEmpty() && dupFriends.isEmpty() && dupInviters.isEmpty();
+            return extraFriends.isEmpty()
+                    && missingFriends.isEmpty()
+                    && extraInviters.isEmpty()
+                    && missingInviters.isEmpty()
+                    && dupFriends.isEmpty()
+                    && dupInviters.isEmpty();
         }
     }
 
     /** One resource's comment fixes: delete these ids, then post these generated ones again. */
-    private record CommentFix(int owner, long rid, long[] delete, long[] post) {
-    }
+    private record CommentFix(int owner, long rid, long[] delete, long[] post) {}
 
     /** Rounds of reading and fixing at most: a fix the store reported as failed, or one that met another, is redone. */
     private static final int ROUNDS = 4;
@@ -103,8 +109,19 @@ public final class StoreRepair {
             if (round == ROUNDS) {
                 List<String> left = new ArrayList<>(refused);
                 left.add(r.pairs() + " relations and " + r.comments() + " comments still differ after " + ROUNDS
-                        + " rounds" + (r.errors().isEmpty() ? "" : "; the store refused: "
-                        + String.join("; ", r.errors().subList(0, Math.min(3, r.errors().size())))));
+                        + " rounds"
+                        + (r.errors().isEmpty()
+                                ? ""
+                                : "; the store refused: "
+                                        + String.join(
+                                                "; ",
+                                                r.errors()
+                                                        .subList(
+                                                                0,
+                                                                Math.min(
+                                                                        3,
+                                                                        r.errors()
+                                                                                .size())))));
                 refused = left;
                 break;
             }
@@ -120,8 +137,13 @@ public final class StoreRepair {
             left.addAll(nonEmptyFeeds(store, g, threads, members));
             refused = left;
         }
-        return new Report(members == null ? g.members() : members.length, relationships, comments, calls,
-                List.copyOf(refused), (System.nanoTime() - t0) / 1e9);
+        return new Report(
+                members == null ? g.members() : members.length,
+                relationships,
+                comments,
+                calls,
+                List.copyOf(refused),
+                (System.nanoTime() - t0) / 1e9);
     }
 
     /** Members (of {@code members}, null for all) whose news feed still shows a share; at most 10 are named. */
@@ -144,8 +166,7 @@ public final class StoreRepair {
     }
 
     /** What one round found and did. */
-    private record Round(long pairs, long comments, long calls, List<String> refused, List<String> errors) {
-    }
+    private record Round(long pairs, long comments, long calls, List<String> refused, List<String> errors) {}
 
     private static Round round(DataStore store, SocialGraph g, int threads, int[] members) {
         GraphState generated = new GraphState(g);
@@ -165,8 +186,14 @@ public final class StoreRepair {
             list.clear();
             s.viewFriendRequests(id, list);
             int[] inviters = indexes(g, list.sortedIds(), id, "VFR", refused);
-            MemberDiff d = new MemberDiff(i, new IntOpenHashSet(), new IntOpenHashSet(), new IntOpenHashSet(),
-                    new IntOpenHashSet(), new IntOpenHashSet(), new IntOpenHashSet());
+            MemberDiff d = new MemberDiff(
+                    i,
+                    new IntOpenHashSet(),
+                    new IntOpenHashSet(),
+                    new IntOpenHashSet(),
+                    new IntOpenHashSet(),
+                    new IntOpenHashSet(),
+                    new IntOpenHashSet());
             compare(friends, generated.friends(i), d.extraFriends(), d.missingFriends(), d.dupFriends());
             compare(inviters, generated.inviters(i), d.extraInviters(), d.missingInviters(), d.dupInviters());
             if (!d.isEmpty()) {
@@ -190,8 +217,13 @@ public final class StoreRepair {
         // Every pair some member's lists disagree about, once.
         java.util.TreeSet<Long> pairs = new java.util.TreeSet<>();
         for (MemberDiff d : diffs) {
-            for (IntOpenHashSet set : List.of(d.extraFriends(), d.missingFriends(), d.extraInviters(),
-                    d.missingInviters(), d.dupFriends(), d.dupInviters())) {
+            for (IntOpenHashSet set : List.of(
+                    d.extraFriends(),
+                    d.missingFriends(),
+                    d.extraInviters(),
+                    d.missingInviters(),
+                    d.dupFriends(),
+                    d.dupInviters())) {
                 set.forEach((int b) -> pairs.add(pairKey(d.index(), b)));
             }
         }
@@ -213,7 +245,9 @@ public final class StoreRepair {
         });
         List<String> why = new ArrayList<>(refused);
         why.sort(null);
-        long commentChanges = fixes.stream().mapToLong(f -> f.delete().length + f.post().length).sum();
+        long commentChanges = fixes.stream()
+                .mapToLong(f -> f.delete().length + f.post().length)
+                .sum();
         return new Round(work.length, commentChanges, calls.get(), why, new ArrayList<>(errors));
     }
 
@@ -224,8 +258,8 @@ public final class StoreRepair {
     }
 
     /** Member ids of a list as indexes; ids outside the graph are refused (no action can remove them for sure). */
-    private static int[] indexes(SocialGraph g, int[] ids, int member, String action,
-                                 ConcurrentLinkedQueue<String> refused) {
+    private static int[] indexes(
+            SocialGraph g, int[] ids, int member, String action, ConcurrentLinkedQueue<String> refused) {
         int[] out = new int[ids.length];
         int k = 0;
         for (int id : ids) {
@@ -240,8 +274,8 @@ public final class StoreRepair {
     }
 
     /** Sorted {@code have} against sorted {@code want}: what is extra, missing, or listed more than once. */
-    private static void compare(int[] have, int[] want, IntOpenHashSet extra, IntOpenHashSet missing,
-                                IntOpenHashSet dup) {
+    private static void compare(
+            int[] have, int[] want, IntOpenHashSet extra, IntOpenHashSet missing, IntOpenHashSet dup) {
         int[] w = want.clone();
         Arrays.sort(w);
         for (int k = 0; k < have.length; k++) {
@@ -262,21 +296,26 @@ public final class StoreRepair {
     private static boolean friendListed(Seen v, int x, int y) {
         MemberDiff d = v.diffs().get(x);
         boolean gen = v.g().initialRelation(x, y) == Relation.FRIENDS;
-        return d == null ? gen : (gen && !d.missingFriends().contains(y)) || d.extraFriends().contains(y)
-                || d.dupFriends().contains(y);
+        return d == null
+                ? gen
+                : (gen && !d.missingFriends().contains(y))
+                        || d.extraFriends().contains(y)
+                        || d.dupFriends().contains(y);
     }
 
     /** Whether {@code x}'s VFR lists {@code y}, i.e. the store holds an invitation from y to x. */
     private static boolean inviterListed(Seen v, int x, int y) {
         MemberDiff d = v.diffs().get(x);
         boolean gen = v.g().initialRelation(x, y) == Relation.INVITED_BY;
-        return d == null ? gen : (gen && !d.missingInviters().contains(y)) || d.extraInviters().contains(y)
-                || d.dupInviters().contains(y);
+        return d == null
+                ? gen
+                : (gen && !d.missingInviters().contains(y))
+                        || d.extraInviters().contains(y)
+                        || d.dupInviters().contains(y);
     }
 
     /** The generator and the members whose lists differ from it: together, what the store's lists show. */
-    private record Seen(SocialGraph g, Map<Integer, MemberDiff> diffs) {
-    }
+    private record Seen(SocialGraph g, Map<Integer, MemberDiff> diffs) {}
 
     private static boolean dup(Map<Integer, MemberDiff> diffs, int x, int y, boolean friends) {
         MemberDiff d = diffs.get(x);
@@ -329,8 +368,7 @@ public final class StoreRepair {
                     calls++;
                 }
             }
-            case NONE -> {
-            }
+            case NONE -> {}
         }
         return calls;
     }
@@ -371,8 +409,10 @@ public final class StoreRepair {
     /** Whether a generated comment reads back as generated: its resource, author, time and text. */
     private static boolean intact(SocialGraph g, int owner, long rid, CommentList.Row row) {
         long mid = row.commentId;
-        return row.resourceId == rid && row.modifierId == g.memberId(g.commentModifier(mid))
-                && row.timestampMs == g.commentTimestamp(mid) && g.commentContent(mid).equals(row.content)
+        return row.resourceId == rid
+                && row.modifierId == g.memberId(g.commentModifier(mid))
+                && row.timestampMs == g.commentTimestamp(mid)
+                && g.commentContent(mid).equals(row.content)
                 && row.creatorId == g.memberId(owner);
     }
 
@@ -382,7 +422,12 @@ public final class StoreRepair {
             s.deleteCommentFromResource(owner, f.rid(), mid);
         }
         for (long mid : f.post()) {
-            s.postCommentOnResource(g.memberId(g.commentModifier(mid)), owner, f.rid(), mid, g.commentTimestamp(mid),
+            s.postCommentOnResource(
+                    g.memberId(g.commentModifier(mid)),
+                    owner,
+                    f.rid(),
+                    mid,
+                    g.commentTimestamp(mid),
                     g.commentContent(mid));
         }
         return f.delete().length + f.post().length;

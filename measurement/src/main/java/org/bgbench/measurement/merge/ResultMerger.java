@@ -29,8 +29,7 @@ import org.bgbench.measurement.Unpredictable;
  * coordinator's start skew, which the result records).
  */
 public final class ResultMerger {
-    private ResultMerger() {
-    }
+    private ResultMerger() {}
 
     /** One kind's figures from several results, merged. */
     static KindResult merge(String code, List<KindResult> parts, double seconds) {
@@ -57,9 +56,15 @@ public final class ResultMerger {
                 cpuSamples += k.bgCpuSamples();
             }
         }
-        return KindResult.of(new KindCounts(code, h, within, stuck,
-                new KindCounts.Outcomes(noops, errors, Math.round(errorNanos)),
-                new KindCounts.Cpu(Math.round(cpuNanos), cpuSamples)), seconds);
+        return KindResult.of(
+                new KindCounts(
+                        code,
+                        h,
+                        within,
+                        stuck,
+                        new KindCounts.Outcomes(noops, errors, Math.round(errorNanos)),
+                        new KindCounts.Cpu(Math.round(cpuNanos), cpuSamples)),
+                seconds);
     }
 
     /**
@@ -67,20 +72,28 @@ public final class ResultMerger {
      * the coordinator, or empty). Descriptive sections come from the first part; {@code config} gains
      * {@code workers} (each worker's own headline figures) and whatever {@code extraConfig} holds.
      */
-    public static RunResult merge(List<RunResult> parts, List<String> workerNames, List<SeriesPoint> series,
-                                  Map<String, Object> extraConfig) {
+    public static RunResult merge(
+            List<RunResult> parts,
+            List<String> workerNames,
+            List<SeriesPoint> series,
+            Map<String, Object> extraConfig) {
         if (parts.isEmpty()) {
             throw new IllegalArgumentException("no worker results to merge");
         }
         RunResult first = parts.get(0);
-        double seconds = parts.stream().mapToDouble(RunResult::durationS).average().orElse(0);
+        double seconds =
+                parts.stream().mapToDouble(RunResult::durationS).average().orElse(0);
         Map<String, KindResult> actions = new LinkedHashMap<>();
         for (String code : first.actions().keySet()) {
-            actions.put(code, merge(code, parts.stream().map(p -> p.actions().get(code)).toList(), seconds));
+            actions.put(
+                    code,
+                    merge(code, parts.stream().map(p -> p.actions().get(code)).toList(), seconds));
         }
         Map<String, KindResult> sessions = new LinkedHashMap<>();
         for (String code : first.sessions().keySet()) {
-            sessions.put(code, merge(code, parts.stream().map(p -> p.sessions().get(code)).toList(), seconds));
+            sessions.put(
+                    code,
+                    merge(code, parts.stream().map(p -> p.sessions().get(code)).toList(), seconds));
         }
         KindResult total = merge("total", parts.stream().map(RunResult::total).toList(), seconds);
         double throughput = parts.stream().mapToDouble(RunResult::throughput).sum();
@@ -104,7 +117,9 @@ public final class ResultMerger {
             w.put("within_beta_pct", p.total().withinBetaPct());
             w.put("bg_cores", p.cpu() == null ? null : p.cpu().bgCores());
             w.put("start_time", p.startTime());
-            w.put("unpredictable_pct", p.unpredictable() == null ? null : p.unpredictable().pct());
+            w.put(
+                    "unpredictable_pct",
+                    p.unpredictable() == null ? null : p.unpredictable().pct());
             workers.add(w);
         }
         Map<String, Object> config = new LinkedHashMap<>(first.config());
@@ -119,8 +134,8 @@ public final class ResultMerger {
         for (int i = 0; i < parts.size(); i++) {
             RunResult p = parts.get(i);
             if (p.incompleteReason() != null) {
-                incomplete.add((i < workerNames.size() ? workerNames.get(i) : "worker " + i) + ": "
-                        + p.incompleteReason());
+                incomplete.add(
+                        (i < workerNames.size() ? workerNames.get(i) : "worker " + i) + ": " + p.incompleteReason());
             }
         }
         for (String key : List.of(Stalls.STALLED_SECONDS, Stalls.REFUSED_SECONDS)) {
@@ -139,13 +154,18 @@ public final class ResultMerger {
             config.put(Stalls.INCOMPLETE_REASON, String.join(" ", incomplete));
         }
         return new RunResult(
-                new RunResult.Header(first.format(), parts.stream().anyMatch(RunResult::partial), earliest(parts),
-                        latest(parts)),
+                new RunResult.Header(
+                        first.format(), parts.stream().anyMatch(RunResult::partial), earliest(parts), latest(parts)),
                 new RunResult.Rate(throughput, threads, seconds, first.warmupS(), first.betaMs()),
                 new RunResult.Figures(actions, sessions, total, series, first.histogramConfig()),
-                new RunResult.Environment(cpu(parts, total.count(), actions.values()), bgWait(parts), nodes(parts),
+                new RunResult.Environment(
+                        cpu(parts, total.count(), actions.values()),
+                        bgWait(parts),
+                        nodes(parts),
                         List.copyOf(warnings)),
-                first.context().withConfig(config), unpredictable(parts, workerNames), null);
+                first.context().withConfig(config),
+                unpredictable(parts, workerNames),
+                null);
     }
 
     /**
@@ -163,12 +183,18 @@ public final class ResultMerger {
     }
 
     private static String earliest(List<RunResult> parts) {
-        return parts.stream().map(RunResult::startTime).filter(Objects::nonNull).min(String::compareTo)
+        return parts.stream()
+                .map(RunResult::startTime)
+                .filter(Objects::nonNull)
+                .min(String::compareTo)
                 .orElse(null);
     }
 
     private static String latest(List<RunResult> parts) {
-        return parts.stream().map(RunResult::endTime).filter(Objects::nonNull).max(String::compareTo)
+        return parts.stream()
+                .map(RunResult::endTime)
+                .filter(Objects::nonNull)
+                .max(String::compareTo)
                 .orElse(null);
     }
 
@@ -199,11 +225,21 @@ public final class ResultMerger {
         }
         Double perAction = bgS == null || count == 0 ? null : bgS * 1e6 / count;
         CpuResult any = parts.get(0).cpu();
-        return new CpuResult(bg, perAction, store == null ? null : store.storeCores(),
-                any == null ? null : any.machineCores(), any == null ? null : any.machineIowaitCores(), bgS,
-                store == null ? null : store.storeCpuS(), cores, any == null ? 0 : any.machineCpus(),
-                store == null ? List.of() : store.storePids(), store == null ? 0 : store.storeProcesses(), null,
-                store == null ? null : store.storePeakCores(), null,
+        return new CpuResult(
+                bg,
+                perAction,
+                store == null ? null : store.storeCores(),
+                any == null ? null : any.machineCores(),
+                any == null ? null : any.machineIowaitCores(),
+                bgS,
+                store == null ? null : store.storeCpuS(),
+                cores,
+                any == null ? 0 : any.machineCpus(),
+                store == null ? List.of() : store.storePids(),
+                store == null ? 0 : store.storeProcesses(),
+                null,
+                store == null ? null : store.storePeakCores(),
+                null,
                 CpuResult.outsideUsPerAction(perAction, actions));
     }
 
@@ -257,8 +293,8 @@ public final class ResultMerger {
                 reasons.add(name + ": " + u.incompleteReason());
             }
             for (Unpredictable.FileProblem f : u.files()) {
-                files.add(new Unpredictable.FileProblem(f.file() == null ? name : name + ": " + f.file(), f.offset(),
-                        f.problem()));
+                files.add(new Unpredictable.FileProblem(
+                        f.file() == null ? name : name + ": " + f.file(), f.offset(), f.problem()));
             }
             if (u.tauPct() != null) {
                 tau = u.tauPct();
@@ -272,11 +308,24 @@ public final class ResultMerger {
         }
         double pct = checked == 0 ? 0 : 100.0 * bad / checked;
         Map<String, Unpredictable.ActionReads> per = new LinkedHashMap<>();
-        perAction.forEach((k, v) -> per.put(k, new Unpredictable.ActionReads(v[0], v[1],
-                v[0] == 0 ? 0.0 : 100.0 * v[1] / v[0])));
-        return new Unpredictable(checked, bad, pct, tau, complete && (tau == null || pct <= tau), skipped, per,
-                freshness(parts), samples, null, parts.size(), complete,
-                complete ? null : String.join("; ", reasons), unchecked, files);
+        perAction.forEach((k, v) ->
+                per.put(k, new Unpredictable.ActionReads(v[0], v[1], v[0] == 0 ? 0.0 : 100.0 * v[1] / v[0])));
+        return new Unpredictable(
+                checked,
+                bad,
+                pct,
+                tau,
+                complete && (tau == null || pct <= tau),
+                skipped,
+                per,
+                freshness(parts),
+                samples,
+                null,
+                parts.size(),
+                complete,
+                complete ? null : String.join("; ", reasons),
+                unchecked,
+                files);
     }
 
     /**
@@ -311,7 +360,12 @@ public final class ResultMerger {
             long v = counts.get(i)[1];
             cumReads += r;
             cumValid += v;
-            merged.add(new Unpredictable.Bucket(spans.get(i)[0], spans.get(i)[1], r, v, r == 0 ? null : (double) v / r,
+            merged.add(new Unpredictable.Bucket(
+                    spans.get(i)[0],
+                    spans.get(i)[1],
+                    r,
+                    v,
+                    r == 0 ? null : (double) v / r,
                     cumReads == 0 ? null : (double) cumValid / cumReads));
         }
         return new Unpredictable.Freshness(horizon, reads, merged);
@@ -355,10 +409,23 @@ public final class ResultMerger {
         }
         long n = h.getTotalCount();
         Double within = n == 0 ? null : 100.0 * h.getCountBetweenValues(0, betaNanos) / n;
-        return new SeriesPoint(f.second(), elapsed, interval, actions, throughput, sessions, errors, noops,
+        return new SeriesPoint(
+                f.second(),
+                elapsed,
+                interval,
+                actions,
+                throughput,
+                sessions,
+                errors,
+                noops,
                 n == 0 ? null : Latencies.millis(h.getValueAtPercentile(50)),
                 n == 0 ? null : Latencies.millis(h.getValueAtPercentile(95)),
                 n == 0 ? null : Latencies.millis(h.getValueAtPercentile(99)),
-                n == 0 ? null : Latencies.millis(h.getMaxValue()), within, wait, bg, f.storeCores(), f.machineCores());
+                n == 0 ? null : Latencies.millis(h.getMaxValue()),
+                within,
+                wait,
+                bg,
+                f.storeCores(),
+                f.machineCores());
     }
 }

@@ -13,13 +13,14 @@ import org.bgbench.measurement.Latencies;
  * @param hdr   the histogram (ns), HdrHistogram's compressed encoding in Base64
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record LatencySummary(long count, Double p50Ms, Double p95Ms, Double p99Ms, Double p999Ms, Double maxMs,
-                             Double meanMs, String hdr) {
+public record LatencySummary(
+        long count, Double p50Ms, Double p95Ms, Double p99Ms, Double p999Ms, Double maxMs, Double meanMs, String hdr) {
 
     public static LatencySummary of(Histogram h) {
         long n = h.getTotalCount();
         boolean any = n > 0;
-        return new LatencySummary(n,
+        return new LatencySummary(
+                n,
                 any ? Latencies.millis(h.getValueAtPercentile(50)) : null,
                 any ? Latencies.millis(h.getValueAtPercentile(95)) : null,
                 any ? Latencies.millis(h.getValueAtPercentile(99)) : null,

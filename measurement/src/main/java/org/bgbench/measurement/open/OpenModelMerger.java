@@ -15,8 +15,7 @@ import org.bgbench.measurement.Latencies;
  * totals.
  */
 public final class OpenModelMerger {
-    private OpenModelMerger() {
-    }
+    private OpenModelMerger() {}
 
     /**
      * @param parts         the workers' open sections (nulls skipped)
@@ -51,8 +50,9 @@ public final class OpenModelMerger {
                 oldest = oldest == null ? p.oldestUnstartedMs() : Math.max(oldest, p.oldestUnstartedMs());
             }
             delay.add(p.startDelay().histogram());
-            p.service().forEach((k, v) -> service.computeIfAbsent(k,
-                    x -> Latencies.newHistogram()).add(v.histogram()));
+            p.service()
+                    .forEach((k, v) -> service.computeIfAbsent(k, x -> Latencies.newHistogram())
+                            .add(v.histogram()));
             if (!p.valid()) {
                 reasons.add(p.invalidReason());
             }
@@ -60,10 +60,17 @@ public final class OpenModelMerger {
         double latePct = offered == 0 ? 0 : 100.0 * late / offered;
         String reason = null;
         if (latePct > first.maxLatePct()) {
-            reason = String.format(Locale.ROOT, "BG fell behind its schedule: %.1f %% of the %,d arrivals due were "
-                    + "late (started more than %.0f ms after their due time, or %,d never started; at most %.1f %% "
-                    + "may be late)", latePct, offered, first.maxLagMs(), unstarted, first.maxLatePct()) + (reasons.isEmpty() ? "" : "; on the workers: "
-                    + String.join("; ", reasons));
+            reason = String.format(
+                            Locale.ROOT,
+                            "BG fell behind its schedule: %.1f %% of the %,d arrivals due were "
+                                    + "late (started more than %.0f ms after their due time, or %,d never started; at most %.1f %% "
+                                    + "may be late)",
+                            latePct,
+                            offered,
+                            first.maxLagMs(),
+                            unstarted,
+                            first.maxLatePct())
+                    + (reasons.isEmpty() ? "" : "; on the workers: " + String.join("; ", reasons));
         } else if (offered == 0) {
             reason = "no arrival started in the measured period";
         }
@@ -87,19 +94,43 @@ public final class OpenModelMerger {
                     h.add(q.response().histogram());
                 }
             }
-            phases.add(new OpenModelResult.PhaseResult(f.index(), null, f.startS(), f.endS(), from, to, n, throughput,
-                    LatencySummary.of(h)));
+            phases.add(new OpenModelResult.PhaseResult(
+                    f.index(), null, f.startS(), f.endS(), from, to, n, throughput, LatencySummary.of(h)));
         }
         // The whole schedule's labels (each worker's carry its share of the rates).
         String[] labels = schedule.split(",");
         List<OpenModelResult.PhaseResult> labelled = new ArrayList<>();
         for (OpenModelResult.PhaseResult p : phases) {
             String label = p.index() - 1 < labels.length ? labels[p.index() - 1].trim() : null;
-            labelled.add(new OpenModelResult.PhaseResult(p.index(), label, p.startS(), p.endS(), p.fromRate(),
-                    p.toRate(), p.started(), p.throughput(), p.response()));
+            labelled.add(new OpenModelResult.PhaseResult(
+                    p.index(),
+                    label,
+                    p.startS(),
+                    p.endS(),
+                    p.fromRate(),
+                    p.toRate(),
+                    p.started(),
+                    p.throughput(),
+                    p.response()));
         }
-        return new OpenModelResult(schedule, first.process(), inFlightLimit, first.maxLagMs(), first.maxLatePct(),
-                offered, started, rate, queued, unstarted, oldest, late, latePct, LatencySummary.of(delay),
-                reason == null, reason, services, labelled);
+        return new OpenModelResult(
+                schedule,
+                first.process(),
+                inFlightLimit,
+                first.maxLagMs(),
+                first.maxLatePct(),
+                offered,
+                started,
+                rate,
+                queued,
+                unstarted,
+                oldest,
+                late,
+                latePct,
+                LatencySummary.of(delay),
+                reason == null,
+                reason,
+                services,
+                labelled);
     }
 }

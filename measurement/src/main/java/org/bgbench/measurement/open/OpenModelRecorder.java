@@ -31,8 +31,7 @@ public final class OpenModelRecorder implements Consumer<SecondSample> {
      * One phase of the schedule, in seconds into the measured period ({@code endS} infinite for an open-ended last
      * phase).
      */
-    public record PhasePlan(String label, double startS, double endS, double fromRate, double toRate) {
-    }
+    public record PhasePlan(String label, double startS, double endS, double fromRate, double toRate) {}
 
     private final String schedule;
     private final String process;
@@ -54,8 +53,14 @@ public final class OpenModelRecorder implements Consumer<SecondSample> {
      * @param maxLatePct    more than this % of late arrivals make the run invalid
      * @param kindCodes     action and session codes by kind index
      */
-    public OpenModelRecorder(String schedule, String process, int inFlightLimit, Duration maxLag, double maxLatePct,
-                             List<String> kindCodes, List<PhasePlan> phases) {
+    public OpenModelRecorder(
+            String schedule,
+            String process,
+            int inFlightLimit,
+            Duration maxLag,
+            double maxLatePct,
+            List<String> kindCodes,
+            List<PhasePlan> phases) {
         int n = 1;
         while (n < Math.min(inFlightLimit, MAX_STRIPES)) {
             n <<= 1;
@@ -100,6 +105,7 @@ public final class OpenModelRecorder implements Consumer<SecondSample> {
         final AtomicHistogram startDelay = histogram();
         /** Per kind, made on its first service time. */
         final AtomicReferenceArray<AtomicHistogram> service;
+
         final AtomicLongArray phaseStarted;
 
         Stripe(int kinds, int phaseCount) {
@@ -202,12 +208,25 @@ public final class OpenModelRecorder implements Consumer<SecondSample> {
         double latePct = offered == 0 ? 0 : 100.0 * lateTotal / offered;
         String reason = null;
         if (latePct > maxLatePct) {
-            reason = String.format(Locale.ROOT, "BG fell behind its schedule: %.1f %% of the %,d arrivals due were "
+            reason = String.format(
+                    Locale.ROOT,
+                    "BG fell behind its schedule: %.1f %% of the %,d arrivals due were "
                             + "late (%,d started more than %s after their due time, %,d never started; at most %.1f %% "
-                            + "may be late)%s", latePct, offered, lateStarted, lag(), unstarted, maxLatePct,
-                    q > 0 ? String.format(Locale.ROOT, "; %.1f %% found all %d threads busy: "
-                            + "raise --threads if the store can take more at once, else the store cannot keep up "
-                            + "with this rate", 100.0 * q / Math.max(1, n), inFlightLimit)
+                            + "may be late)%s",
+                    latePct,
+                    offered,
+                    lateStarted,
+                    lag(),
+                    unstarted,
+                    maxLatePct,
+                    q > 0
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "; %.1f %% found all %d threads busy: "
+                                            + "raise --threads if the store can take more at once, else the store cannot keep up "
+                                            + "with this rate",
+                                    100.0 * q / Math.max(1, n),
+                                    inFlightLimit)
                             : "; threads were free, so BG's own CPU could not keep up");
         } else if (offered == 0 && seconds > 0) {
             reason = "no arrival started in the measured period";
@@ -221,14 +240,36 @@ public final class OpenModelRecorder implements Consumer<SecondSample> {
         List<OpenModelResult.PhaseResult> ps = new ArrayList<>();
         for (int i = 0; i < phases.size(); i++) {
             PhasePlan p = phases.get(i);
-            ps.add(new OpenModelResult.PhaseResult(i + 1, p.label(), p.startS(),
-                    Double.isInfinite(p.endS()) ? seconds : Math.min(p.endS(), seconds), p.fromRate(), p.toRate(),
-                    phaseStarted[i], phaseSeconds[i] > 0 ? phaseActions[i] / phaseSeconds[i] : 0,
+            ps.add(new OpenModelResult.PhaseResult(
+                    i + 1,
+                    p.label(),
+                    p.startS(),
+                    Double.isInfinite(p.endS()) ? seconds : Math.min(p.endS(), seconds),
+                    p.fromRate(),
+                    p.toRate(),
+                    phaseStarted[i],
+                    phaseSeconds[i] > 0 ? phaseActions[i] / phaseSeconds[i] : 0,
                     LatencySummary.of(phaseResponse[i])));
         }
-        return new OpenModelResult(schedule, process, inFlightLimit, maxLagNanos / 1e6, maxLatePct, offered, n,
-                seconds > 0 ? offered / seconds : 0, q, unstarted, unstarted > 0 ? oldestUnstartedNanos / 1e6 : null,
-                lateTotal, latePct, LatencySummary.of(startDelay), reason == null, reason, services, ps);
+        return new OpenModelResult(
+                schedule,
+                process,
+                inFlightLimit,
+                maxLagNanos / 1e6,
+                maxLatePct,
+                offered,
+                n,
+                seconds > 0 ? offered / seconds : 0,
+                q,
+                unstarted,
+                unstarted > 0 ? oldestUnstartedNanos / 1e6 : null,
+                lateTotal,
+                latePct,
+                LatencySummary.of(startDelay),
+                reason == null,
+                reason,
+                services,
+                ps);
     }
 
     private String lag() {

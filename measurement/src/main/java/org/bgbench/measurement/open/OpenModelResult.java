@@ -31,11 +31,25 @@ import java.util.Map;
  * @param phases         the schedule's phases, each measured on its own
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record OpenModelResult(String schedule, String process, int inFlightLimit, double maxLagMs, double maxLatePct,
-                              long offered, long started, double offeredRate, long queued, long unstarted,
-                              Double oldestUnstartedMs, long late, double latePct, LatencySummary startDelay,
-                              boolean valid, String invalidReason, Map<String, LatencySummary> service,
-                              List<PhaseResult> phases) {
+public record OpenModelResult(
+        String schedule,
+        String process,
+        int inFlightLimit,
+        double maxLagMs,
+        double maxLatePct,
+        long offered,
+        long started,
+        double offeredRate,
+        long queued,
+        long unstarted,
+        Double oldestUnstartedMs,
+        long late,
+        double latePct,
+        LatencySummary startDelay,
+        boolean valid,
+        String invalidReason,
+        Map<String, LatencySummary> service,
+        List<PhaseResult> phases) {
 
     public OpenModelResult {
         service = service == null ? Map.of() : service;
@@ -56,7 +70,14 @@ public record OpenModelResult(String schedule, String process, int inFlightLimit
      * @param response   response times of the actions completed in its seconds
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record PhaseResult(int index, String label, double startS, double endS, double fromRate, double toRate,
-                              long started, double throughput, LatencySummary response) {
-    }
+    public record PhaseResult(
+            int index,
+            String label,
+            double startS,
+            double endS,
+            double fromRate,
+            double toRate,
+            long started,
+            double throughput,
+            LatencySummary response) {}
 }

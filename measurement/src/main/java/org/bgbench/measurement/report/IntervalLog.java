@@ -42,8 +42,8 @@ import org.bgbench.measurement.SeriesPoint;
  */
 public final class IntervalLog implements AutoCloseable {
     /** The comment line before the interval of what the result holds beyond the seconds. */
-    public static final String REST_COMMENT = "executions the result holds beyond the seconds above "
-            + "(stuck ones, with the time they had waited)";
+    public static final String REST_COMMENT =
+            "executions the result holds beyond the seconds above " + "(stuck ones, with the time they had waited)";
 
     private final Path file;
     private PrintStream stream;
@@ -61,6 +61,7 @@ public final class IntervalLog implements AutoCloseable {
      * (docs/benchmarks.md, issue 20). Rehearsed every warm-up second, they are compiled before it.
      */
     private HistogramLogWriter rehearsal;
+
     private final Map<String, Histogram> rehearsed = new LinkedHashMap<>();
     private int rehearsals;
 
@@ -96,8 +97,8 @@ public final class IntervalLog implements AutoCloseable {
         }
         try {
             if (rehearsal == null) {
-                rehearsal = new HistogramLogWriter(new PrintStream(OutputStream.nullOutputStream(), false,
-                        StandardCharsets.UTF_8));
+                rehearsal = new HistogramLogWriter(
+                        new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8));
             }
             for (Map.Entry<String, Histogram> e : kinds.entrySet()) {
                 output(rehearsal, rehearsed, startS, endS, e.getKey(), e.getValue());
@@ -138,8 +139,8 @@ public final class IntervalLog implements AutoCloseable {
 
     private void open(Instant start) throws IOException {
         Files.createDirectories(file.getParent());
-        stream = new PrintStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), false,
-                StandardCharsets.UTF_8);
+        stream = new PrintStream(
+                new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), false, StandardCharsets.UTF_8);
         writer = new HistogramLogWriter(stream);
         writer.outputComment("BG per-second latency histograms: tag = action or session code, untagged = all "
                 + "actions; values in ns, Interval_Max in ms; warm-up excluded");
@@ -154,8 +155,8 @@ public final class IntervalLog implements AutoCloseable {
         output(writer, written, startS, endS, tag, h);
     }
 
-    private static void output(HistogramLogWriter to, Map<String, Histogram> sums, double startS, double endS,
-                               String tag, Histogram h) {
+    private static void output(
+            HistogramLogWriter to, Map<String, Histogram> sums, double startS, double endS, String tag, Histogram h) {
         String was = h.getTag();
         h.setTag(tag);
         try {
@@ -163,7 +164,8 @@ public final class IntervalLog implements AutoCloseable {
         } finally {
             h.setTag(was);
         }
-        sums.computeIfAbsent(tag == null ? "" : tag, t -> Latencies.newHistogram()).add(h);
+        sums.computeIfAbsent(tag == null ? "" : tag, t -> Latencies.newHistogram())
+                .add(h);
     }
 
     /** Flushes; a PrintStream keeps its errors to itself until asked. */

@@ -86,8 +86,11 @@ public final class ReportFiles {
         if (failures.isEmpty()) {
             return null;
         }
-        return failures.get(0) + (failures.size() == 1 ? "" : " (and " + (failures.size() - 1) + " more file"
-                + (failures.size() == 2 ? "" : "s") + " not written)");
+        return failures.get(0)
+                + (failures.size() == 1
+                        ? ""
+                        : " (and " + (failures.size() - 1) + " more file" + (failures.size() == 2 ? "" : "s")
+                                + " not written)");
     }
 
     /** Deletes the reserves beside the files: the command is done with them. */

@@ -32,8 +32,7 @@ public final class ResultChecksum {
         NONE
     }
 
-    private ResultChecksum() {
-    }
+    private ResultChecksum() {}
 
     /** The serialized result {@code json} with its checksum added as its last key. */
     static byte[] sign(ObjectMapper mapper, byte[] json) throws IOException {

@@ -19,8 +19,7 @@ public final class ResultJson {
             // Readers of older or newer result files skip keys they do not know.
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private ResultJson() {
-    }
+    private ResultJson() {}
 
     /** A copy of the configured mapper, for callers that embed results in their own JSON. */
     public static ObjectMapper mapper() {
@@ -94,8 +93,7 @@ public final class ResultJson {
             // Jackson's own wording, without its pointer to the source (which it redacts anyway)
             int cut = what.indexOf("\n at [Source");
             what = (cut >= 0 ? what.substring(0, cut) : what).replace('\n', ' ');
-            boolean syntax = e instanceof JsonParseException
-                    || e instanceof JsonEOFException;
+            boolean syntax = e instanceof JsonParseException || e instanceof JsonEOFException;
             return file + (syntax ? " is not valid JSON" : " is not a BG result") + where + ": " + what;
         }
     }

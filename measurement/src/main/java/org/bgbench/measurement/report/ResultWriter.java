@@ -23,6 +23,7 @@ import org.bgbench.measurement.RunResult;
 public final class ResultWriter {
     /** What the reserve holds beyond twice the result's size: the seconds and the verdict a final result adds. */
     public static final int MARGIN = 128 << 10;
+
     private static final byte[] ZEROS = new byte[64 << 10];
     private final Path file;
     private final Path reserve;
@@ -127,8 +128,8 @@ public final class ResultWriter {
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
         try {
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel channel =
+                    FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer buffer = ByteBuffer.wrap(json);
                 while (buffer.hasRemaining()) {
                     channel.write(buffer);

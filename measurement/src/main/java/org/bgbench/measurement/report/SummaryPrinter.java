@@ -20,8 +20,7 @@ public final class SummaryPrinter {
     /** The same with a last column of stuck executions, used when some were stuck. */
     private static final String STUCK_ROW = "%-16s %12s %11s %9s %9s %9s %10s %8s %8s %9s %8s %7s%n";
 
-    private SummaryPrinter() {
-    }
+    private SummaryPrinter() {}
 
     public static void print(RunResult r, PrintStream out) {
         out.print(summary(r));
@@ -34,21 +33,40 @@ public final class SummaryPrinter {
      */
     public static String summary(RunResult r) {
         StringBuilder sb = new StringBuilder();
-        sb.append(fmt("BG run%s: %s s measured (warm-up %s s), %,d threads, %s actions/s, β %s ms%n",
-                r.partial() ? " (partial)" : "", num(r.durationS(), 1), num(r.warmupS(), 1), r.threads(),
-                num(r.throughput(), 1), num(r.betaMs(), 0)));
+        sb.append(fmt(
+                "BG run%s: %s s measured (warm-up %s s), %,d threads, %s actions/s, β %s ms%n",
+                r.partial() ? " (partial)" : "",
+                num(r.durationS(), 1),
+                num(r.warmupS(), 1),
+                r.threads(),
+                num(r.throughput(), 1),
+                num(r.betaMs(), 0)));
         // Stuck executions (still waiting when the run ended) get a column of their own, only when there are some.
         boolean stuck = r.total().stuck() > 0 || r.sessions().values().stream().anyMatch(k -> k.stuck() > 0);
-        row(sb, stuck, "action", "count", "act/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "BG µs", "noops",
+        row(
+                sb, stuck, "action", "count", "act/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "BG µs", "noops",
                 "errors", "stuck");
         rows(sb, r.actions(), stuck);
         KindResult t = r.total();
-        row(sb, stuck, "total", count(t.count()), num(t.throughput(), 1), ms(t.p50Ms()), ms(t.p95Ms()), ms(t.p99Ms()),
-                ms(t.maxMs()), pct(t.withinBetaPct()), num(t.bgCpuUs(), 1), count(t.noops()), count(t.errors()),
+        row(
+                sb,
+                stuck,
+                "total",
+                count(t.count()),
+                num(t.throughput(), 1),
+                ms(t.p50Ms()),
+                ms(t.p95Ms()),
+                ms(t.p99Ms()),
+                ms(t.maxMs()),
+                pct(t.withinBetaPct()),
+                num(t.bgCpuUs(), 1),
+                count(t.noops()),
+                count(t.errors()),
                 count(t.stuck()));
         if (!r.sessions().isEmpty()) {
-            row(sb, stuck, "session", "count", "/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "BG µs", "noops",
-                    "errors", "stuck");
+            row(
+                    sb, stuck, "session", "count", "/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "BG µs",
+                    "noops", "errors", "stuck");
             rows(sb, r.sessions(), stuck);
         }
         if (stuck) {
@@ -59,8 +77,9 @@ public final class SummaryPrinter {
             open(sb, r.open());
         }
         CpuResult c = r.cpu();
-        sb.append(fmt("CPU      BG %s of %d cores (%s µs/action", num(c.bgCores(), 2), c.bgAvailableCores(),
-                num(c.bgUsPerAction(), 1)));
+        sb.append(fmt(
+                "CPU      BG %s of %d cores (%s µs/action",
+                num(c.bgCores(), 2), c.bgAvailableCores(), num(c.bgUsPerAction(), 1)));
         if (c.bgOutsideUsPerAction() != null) {
             sb.append(fmt(", outside calls %s µs/action", num(c.bgOutsideUsPerAction(), 1)));
         }
@@ -75,18 +94,27 @@ public final class SummaryPrinter {
         if (r.nodes().stream().anyMatch(n -> !"bg".equals(n.role()))) {
             // BG's machine alone is what the CPU line shows; with store hosts every node gets a line of means.
             for (NodeResult n : r.nodes()) {
-                sb.append(fmt("Node     %s (%s): CPU %s of %d cores (max %s), memory %s of %s GB, network %s/%s MB/s"
-                                + " in/out, disks %s/%s MB/s read/written, busiest disk %s %%%n", n.name(), n.role(),
-                        num(n.busyCores().mean(), 2), n.cpus(), num(n.busyCores().max(), 2),
-                        scaled(n.memUsedBytes().mean(), 1e9), scaled(n.memTotalBytes().max(), 1e9),
-                        scaled(n.netRxBytesPerS().mean(), 1e6), scaled(n.netTxBytesPerS().mean(), 1e6),
-                        scaled(n.diskReadBytesPerS().mean(), 1e6), scaled(n.diskWriteBytesPerS().mean(), 1e6),
+                sb.append(fmt(
+                        "Node     %s (%s): CPU %s of %d cores (max %s), memory %s of %s GB, network %s/%s MB/s"
+                                + " in/out, disks %s/%s MB/s read/written, busiest disk %s %%%n",
+                        n.name(),
+                        n.role(),
+                        num(n.busyCores().mean(), 2),
+                        n.cpus(),
+                        num(n.busyCores().max(), 2),
+                        scaled(n.memUsedBytes().mean(), 1e9),
+                        scaled(n.memTotalBytes().max(), 1e9),
+                        scaled(n.netRxBytesPerS().mean(), 1e6),
+                        scaled(n.netTxBytesPerS().mean(), 1e6),
+                        scaled(n.diskReadBytesPerS().mean(), 1e6),
+                        scaled(n.diskWriteBytesPerS().mean(), 1e6),
                         num(n.diskBusyPct().mean(), 0)));
             }
         }
         BgWaitResult w = r.bgWait();
-        sb.append(fmt("BG wait  %s ms in %,d waits (%s %% of action time)%n", num(w.totalMs(), 0), w.count(),
-                w.fraction() == null ? "-" : num(100 * w.fraction(), 1)));
+        sb.append(fmt(
+                "BG wait  %s ms in %,d waits (%s %% of action time)%n",
+                num(w.totalMs(), 0), w.count(), w.fraction() == null ? "-" : num(100 * w.fraction(), 1)));
         if (r.bottleneckWarnings().isEmpty()) {
             sb.append(fmt("Warnings none%n"));
         } else {
@@ -110,30 +138,60 @@ public final class SummaryPrinter {
      */
     private static void open(StringBuilder sb, OpenModelResult o) {
         LatencySummary d = o.startDelay();
-        sb.append(fmt("Open     arrivals %s (%s): %,d due, %s/s; latencies above count from each arrival's due "
-                        + "time%n", o.schedule(), o.process(), o.offered(), num(o.offeredRate(), 1)));
-        sb.append(fmt("Schedule start delay p50 %s ms, p99 %s ms, max %s ms; %s %% late (> %s ms or never started, at most %s %% may); "
-                        + "%s %% found all %d threads busy; %,d not started at the end%n", ms(d.p50Ms()),
-                ms(d.p99Ms()), ms(d.maxMs()), num(o.latePct(), 2), num(o.maxLagMs(), 0), num(o.maxLatePct(), 1),
-                num(o.started() == 0 ? 0 : 100.0 * o.queued() / o.started(), 2), o.inFlightLimit(), o.unstarted()));
+        sb.append(fmt(
+                "Open     arrivals %s (%s): %,d due, %s/s; latencies above count from each arrival's due " + "time%n",
+                o.schedule(), o.process(), o.offered(), num(o.offeredRate(), 1)));
+        sb.append(fmt(
+                "Schedule start delay p50 %s ms, p99 %s ms, max %s ms; %s %% late (> %s ms or never started, at most %s %% may); "
+                        + "%s %% found all %d threads busy; %,d not started at the end%n",
+                ms(d.p50Ms()),
+                ms(d.p99Ms()),
+                ms(d.maxMs()),
+                num(o.latePct(), 2),
+                num(o.maxLagMs(), 0),
+                num(o.maxLatePct(), 1),
+                num(o.started() == 0 ? 0 : 100.0 * o.queued() / o.started(), 2),
+                o.inFlightLimit(),
+                o.unstarted()));
         sb.append(fmt("%-8s %10s %10s %10s %10s%n", "service", "count", "p50 ms", "p99 ms", "max ms"));
-        o.service().forEach((k, v) -> sb.append(fmt("%-8s %10s %10s %10s %10s%n", k, count(v.count()),
-                ms(v.p50Ms()), ms(v.p99Ms()), ms(v.maxMs()))));
+        o.service()
+                .forEach((k, v) -> sb.append(fmt(
+                        "%-8s %10s %10s %10s %10s%n",
+                        k, count(v.count()), ms(v.p50Ms()), ms(v.p99Ms()), ms(v.maxMs()))));
         if (o.phases().size() > 1) {
-            sb.append(fmt("%-5s %-22s %9s %10s %10s %10s %10s%n", "phase", "schedule", "from s", "act/s", "p95 ms",
-                    "p99 ms", "max ms"));
+            sb.append(fmt(
+                    "%-5s %-22s %9s %10s %10s %10s %10s%n",
+                    "phase", "schedule", "from s", "act/s", "p95 ms", "p99 ms", "max ms"));
             for (OpenModelResult.PhaseResult p : o.phases()) {
-                sb.append(fmt("%-5d %-22s %9s %10s %10s %10s %10s%n", p.index(), p.label(), num(p.startS(), 1),
-                        num(p.throughput(), 1), ms(p.response().p95Ms()), ms(p.response().p99Ms()),
+                sb.append(fmt(
+                        "%-5d %-22s %9s %10s %10s %10s %10s%n",
+                        p.index(),
+                        p.label(),
+                        num(p.startS(), 1),
+                        num(p.throughput(), 1),
+                        ms(p.response().p95Ms()),
+                        ms(p.response().p99Ms()),
                         ms(p.response().maxMs())));
             }
         }
     }
 
     private static void rows(StringBuilder sb, Map<String, KindResult> kinds, boolean stuck) {
-        kinds.forEach((code, k) -> row(sb, stuck, code, count(k.count()), num(k.throughput(), 1), ms(k.p50Ms()),
-                ms(k.p95Ms()), ms(k.p99Ms()), ms(k.maxMs()), pct(k.withinBetaPct()), num(k.bgCpuUs(), 1),
-                count(k.noops()), count(k.errors()), count(k.stuck())));
+        kinds.forEach((code, k) -> row(
+                sb,
+                stuck,
+                code,
+                count(k.count()),
+                num(k.throughput(), 1),
+                ms(k.p50Ms()),
+                ms(k.p95Ms()),
+                ms(k.p99Ms()),
+                ms(k.maxMs()),
+                pct(k.withinBetaPct()),
+                num(k.bgCpuUs(), 1),
+                count(k.noops()),
+                count(k.errors()),
+                count(k.stuck())));
     }
 
     /** One table row; the last cell (stuck) only with {@code stuck}. */
@@ -148,8 +206,10 @@ public final class SummaryPrinter {
 
     public static String progress(SeriesPoint p, boolean warmup) {
         StringBuilder sb = new StringBuilder();
-        sb.append(warmup ? "warm-up " : "").append(fmt("%4.0fs  %,8.0f act/s  p95 %s ms  errors %,d", p.elapsedS(),
-                p.throughput(), shortMs(p.p95Ms()), p.errors()));
+        sb.append(warmup ? "warm-up " : "")
+                .append(fmt(
+                        "%4.0fs  %,8.0f act/s  p95 %s ms  errors %,d",
+                        p.elapsedS(), p.throughput(), shortMs(p.p95Ms()), p.errors()));
         if (p.errors() > 0 && p.errorPct() != null) {
             sb.append(fmt(" (%.0f %%)", p.errorPct()));
         }

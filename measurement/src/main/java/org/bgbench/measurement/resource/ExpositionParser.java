@@ -22,8 +22,7 @@ public final class ExpositionParser {
         }
     }
 
-    private ExpositionParser() {
-    }
+    private ExpositionParser() {}
 
     /** All samples of {@code text}. */
     public static List<Sample> parse(String text) {
@@ -121,16 +120,17 @@ public final class ExpositionParser {
                         return -1;
                     }
                     char e = line.charAt(i++);
-                    value.append(switch (e) {
-                        case 'n' -> '\n';
-                        case '\\' -> '\\';
-                        case '"' -> '"';
-                        default -> {
-                            // Not an escape the format defines: kept as written.
-                            value.append('\\');
-                            yield e;
-                        }
-                    });
+                    value.append(
+                            switch (e) {
+                                case 'n' -> '\n';
+                                case '\\' -> '\\';
+                                case '"' -> '"';
+                                default -> {
+                                    // Not an escape the format defines: kept as written.
+                                    value.append('\\');
+                                    yield e;
+                                }
+                            });
                 } else {
                     value.append(c);
                 }

@@ -28,9 +28,15 @@ public final class NodeExporterClient implements AutoCloseable {
     /** Longest wait for one answer (connecting included): half a sampling second. */
     public static final Duration TIMEOUT = Duration.ofMillis(500);
 
-    private static final Set<String> WANTED = Set.of("node_cpu_seconds_total", "node_memory_MemTotal_bytes",
-            "node_memory_MemAvailable_bytes", "node_network_receive_bytes_total", "node_network_transmit_bytes_total",
-            "node_disk_read_bytes_total", "node_disk_written_bytes_total", "node_disk_io_time_seconds_total");
+    private static final Set<String> WANTED = Set.of(
+            "node_cpu_seconds_total",
+            "node_memory_MemTotal_bytes",
+            "node_memory_MemAvailable_bytes",
+            "node_network_receive_bytes_total",
+            "node_network_transmit_bytes_total",
+            "node_disk_read_bytes_total",
+            "node_disk_written_bytes_total",
+            "node_disk_io_time_seconds_total");
 
     private final String address;
     private final URI uri;
@@ -40,7 +46,9 @@ public final class NodeExporterClient implements AutoCloseable {
     public NodeExporterClient(String address) {
         this.address = address(address);
         this.uri = URI.create("http://" + this.address + "/metrics");
-        this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).followRedirects(HttpClient.Redirect.NEVER)
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
     }
 
@@ -102,8 +110,8 @@ public final class NodeExporterClient implements AutoCloseable {
     }
 
     private static IllegalArgumentException bad(String text, String why) {
-        return new IllegalArgumentException("expected HOST or HOST:PORT (port 1..65535, default " + DEFAULT_PORT
-                + "), got '" + text + "': " + why);
+        return new IllegalArgumentException(
+                "expected HOST or HOST:PORT (port 1..65535, default " + DEFAULT_PORT + "), got '" + text + "': " + why);
     }
 
     /** Asks for the counters now; completes with them, or exceptionally after at most {@link #TIMEOUT}. */
@@ -203,13 +211,24 @@ public final class NodeExporterClient implements AutoCloseable {
                         io.put(device, v);
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
-        return new NodeReading(name, NodeReading.STORE, nanoTime, cpus.size(), cpus.isEmpty() ? -1 : busy,
-                cpus.isEmpty() ? -1 : total, memTotal, memTotal >= 0 && memAvailable >= 0 ? memTotal - memAvailable : -1,
-                rx, tx, lo, read, written, io);
+        return new NodeReading(
+                name,
+                NodeReading.STORE,
+                nanoTime,
+                cpus.size(),
+                cpus.isEmpty() ? -1 : busy,
+                cpus.isEmpty() ? -1 : total,
+                memTotal,
+                memTotal >= 0 && memAvailable >= 0 ? memTotal - memAvailable : -1,
+                rx,
+                tx,
+                lo,
+                read,
+                written,
+                io);
     }
 
     /** Drops any request still out without waiting for it. */

@@ -24,10 +24,21 @@ import java.util.regex.Pattern;
  * @param diskWriteBytes bytes written to whole disks
  * @param diskIoSeconds  per whole disk, seconds it spent doing I/O (busy)
  */
-public record NodeReading(String name, String role, long nanoTime, int cpus, double cpuBusySeconds,
-                          double cpuTotalSeconds, double memTotalBytes, double memUsedBytes, double netRxBytes,
-                          double netTxBytes, double loRxBytes, double diskReadBytes, double diskWriteBytes,
-                          Map<String, Double> diskIoSeconds) {
+public record NodeReading(
+        String name,
+        String role,
+        long nanoTime,
+        int cpus,
+        double cpuBusySeconds,
+        double cpuTotalSeconds,
+        double memTotalBytes,
+        double memUsedBytes,
+        double netRxBytes,
+        double netTxBytes,
+        double loRxBytes,
+        double diskReadBytes,
+        double diskWriteBytes,
+        Map<String, Double> diskIoSeconds) {
     public static final String BG = "bg";
     public static final String STORE = "store";
 
@@ -52,10 +63,11 @@ public record NodeReading(String name, String role, long nanoTime, int cpus, dou
      * machine and the store hosts comparable.
      */
     public static boolean wholeDisk(String device) {
-        return !NOT_A_DISK.matcher(device).lookingAt() && !PARTITION.matcher(device).matches();
+        return !NOT_A_DISK.matcher(device).lookingAt()
+                && !PARTITION.matcher(device).matches();
     }
 
     private static final Pattern NOT_A_DISK = Pattern.compile("z?ram|loop|fd|sr|dm-|md");
-    private static final Pattern PARTITION = Pattern.compile(
-            "(h|s|v|xv)d[a-z]+\\d+|nvme\\d+n\\d+p\\d+|mmcblk\\d+p\\d+");
+    private static final Pattern PARTITION =
+            Pattern.compile("(h|s|v|xv)d[a-z]+\\d+|nvme\\d+n\\d+p\\d+|mmcblk\\d+p\\d+");
 }

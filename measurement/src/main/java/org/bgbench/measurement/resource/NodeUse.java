@@ -22,9 +22,20 @@ import java.util.Map;
  * @param diskWriteBytesPerS written to whole disks
  * @param diskBusyPct        % of the interval the busiest whole disk spent doing I/O (100 = saturated)
  */
-public record NodeUse(String name, String role, boolean answered, int cpus, double busyCores, double memUsedBytes,
-                      double memTotalBytes, double netRxBytesPerS, double netTxBytesPerS, double loBytesPerS,
-                      double diskReadBytesPerS, double diskWriteBytesPerS, double diskBusyPct) {
+public record NodeUse(
+        String name,
+        String role,
+        boolean answered,
+        int cpus,
+        double busyCores,
+        double memUsedBytes,
+        double memTotalBytes,
+        double netRxBytesPerS,
+        double netTxBytesPerS,
+        double loBytesPerS,
+        double diskReadBytesPerS,
+        double diskWriteBytesPerS,
+        double diskBusyPct) {
 
     /** A gap: the node gave no fresh reading for the interval. */
     public static NodeUse unknown(String name, String role) {
@@ -46,8 +57,20 @@ public record NodeUse(String name, String role, boolean answered, int cpus, doub
             // The node's first answer, or no new answer yet in a short interval (a run's last, partial one): its
             // state is known, its rates need two different answers.
             double n = Double.NaN;
-            return new NodeUse(name, role, true, Math.max(0, to.cpus()), n, known(to.memUsedBytes()),
-                    known(to.memTotalBytes()), n, n, n, n, n, n);
+            return new NodeUse(
+                    name,
+                    role,
+                    true,
+                    Math.max(0, to.cpus()),
+                    n,
+                    known(to.memUsedBytes()),
+                    known(to.memTotalBytes()),
+                    n,
+                    n,
+                    n,
+                    n,
+                    n,
+                    n);
         }
         double seconds = (to.nanoTime() - from.nanoTime()) / 1e9;
         double busy = Double.NaN;
@@ -64,11 +87,20 @@ public record NodeUse(String name, String role, boolean answered, int cpus, doub
                 diskBusy = Double.isNaN(diskBusy) ? pct : Math.max(diskBusy, pct);
             }
         }
-        return new NodeUse(name, role, true, Math.max(0, to.cpus()), busy, known(to.memUsedBytes()),
-                known(to.memTotalBytes()), rate(from.netRxBytes(), to.netRxBytes(), seconds),
-                rate(from.netTxBytes(), to.netTxBytes(), seconds), rate(from.loRxBytes(), to.loRxBytes(), seconds),
+        return new NodeUse(
+                name,
+                role,
+                true,
+                Math.max(0, to.cpus()),
+                busy,
+                known(to.memUsedBytes()),
+                known(to.memTotalBytes()),
+                rate(from.netRxBytes(), to.netRxBytes(), seconds),
+                rate(from.netTxBytes(), to.netTxBytes(), seconds),
+                rate(from.loRxBytes(), to.loRxBytes(), seconds),
                 rate(from.diskReadBytes(), to.diskReadBytes(), seconds),
-                rate(from.diskWriteBytes(), to.diskWriteBytes(), seconds), diskBusy);
+                rate(from.diskWriteBytes(), to.diskWriteBytes(), seconds),
+                diskBusy);
     }
 
     private static double rate(double from, double to, double seconds) {

@@ -34,8 +34,7 @@ final class ProcFs {
     }
 
     /** Machine CPU ticks since boot, summed over all CPUs. */
-    record MachineStat(long busyTicks, long iowaitTicks, long totalTicks, int cpus) {
-    }
+    record MachineStat(long busyTicks, long iowaitTicks, long totalTicks, int cpus) {}
 
     private final Path root;
 
@@ -155,8 +154,9 @@ final class ProcFs {
                     cpus++;
                 }
             }
-            return total == null ? null : new MachineStat(total.busyTicks(), total.iowaitTicks(), total.totalTicks(),
-                    Math.max(cpus, 1));
+            return total == null
+                    ? null
+                    : new MachineStat(total.busyTicks(), total.iowaitTicks(), total.totalTicks(), Math.max(cpus, 1));
         } catch (IOException | RuntimeException e) {
             return null;
         }

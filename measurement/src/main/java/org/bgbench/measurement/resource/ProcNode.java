@@ -66,9 +66,21 @@ final class ProcNode {
         double[] net = net(lines("net/dev"));
         Map<String, Double> ioSeconds = new HashMap<>();
         double[] disk = disks(lines("diskstats"), ioSeconds);
-        return new NodeReading(name, NodeReading.BG, now, cpus, busy, total, memTotal,
-                memTotal >= 0 && memAvailable >= 0 ? memTotal - memAvailable : -1, net[0], net[1], net[2], disk[0],
-                disk[1], ioSeconds);
+        return new NodeReading(
+                name,
+                NodeReading.BG,
+                now,
+                cpus,
+                busy,
+                total,
+                memTotal,
+                memTotal >= 0 && memAvailable >= 0 ? memTotal - memAvailable : -1,
+                net[0],
+                net[1],
+                net[2],
+                disk[0],
+                disk[1],
+                ioSeconds);
     }
 
     /** Received and sent bytes of all interfaces but lo, and lo's received bytes; -1 each when unknown. */

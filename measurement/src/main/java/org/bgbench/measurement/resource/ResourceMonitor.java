@@ -41,15 +41,18 @@ public final class ResourceMonitor implements AutoCloseable {
     private volatile List<Long> storePids;
     /** Finds the store server's pids again after a root exited (a restarted server); null: never looked for. */
     private final Supplier<? extends Collection<Long>> finder;
+
     private final AtomicBoolean finding = new AtomicBoolean();
     /** What the finder answered last, not yet taken by a reading; null when nothing is waiting. */
     private volatile List<Long> found;
     /** Roots that exited and were not replaced yet, and when the finder was last asked (0: never). */
     private int missingRoots;
+
     private long askedNanos;
     private volatile boolean closed;
     /** Each live root's tree's ticks at the last reading, and the ticks of the roots that exited since the start. */
     private final Map<Long, Long> rootTicks = new HashMap<>();
+
     private long exitedTicks;
     private final com.sun.management.OperatingSystemMXBean os;
     private final ProcNode bgNode;
@@ -58,6 +61,7 @@ public final class ResourceMonitor implements AutoCloseable {
     static final int READ_ATTEMPTS = 4;
     /** The store's processes that had children in the tree at the last reading, and that reading's ticks. */
     private Set<Long> parents = Set.of();
+
     private long lastStoreTicks;
     /** Readings of the store that came out below the last one even so, and were held at it (tests). */
     private long heldReadings;
@@ -70,13 +74,18 @@ public final class ResourceMonitor implements AutoCloseable {
         this(procRoot, storePids, storeHosts, null);
     }
 
-    ResourceMonitor(Path procRoot, Collection<Long> storePids, List<String> storeHosts,
-                    Supplier<? extends Collection<Long>> finder) {
+    ResourceMonitor(
+            Path procRoot,
+            Collection<Long> storePids,
+            List<String> storeHosts,
+            Supplier<? extends Collection<Long>> finder) {
         this.finder = finder;
         this.watchStore = !storePids.isEmpty();
         this.proc = new ProcFs(procRoot);
         this.bgNode = new ProcNode(procRoot);
-        this.hosts = storeHosts.stream().map(h -> new StoreHostPoller(new NodeExporterClient(h))).toList();
+        this.hosts = storeHosts.stream()
+                .map(h -> new StoreHostPoller(new NodeExporterClient(h)))
+                .toList();
         // The first requests go out now, so the first sampled second already has a reading to start from.
         hosts.forEach(StoreHostPoller::latestAndAsk);
         this.linux = proc.available();
@@ -102,8 +111,8 @@ public final class ResourceMonitor implements AutoCloseable {
      * A monitor as {@link #create(Collection, List)} that asks {@code finder} for the store server's pids again when
      * one of {@code storePids} exits during the run (a server restarted), and counts the new processes from then on.
      */
-    public static ResourceMonitor create(Collection<Long> storePids, List<String> storeHosts,
-                                         Supplier<? extends Collection<Long>> finder) {
+    public static ResourceMonitor create(
+            Collection<Long> storePids, List<String> storeHosts, Supplier<? extends Collection<Long>> finder) {
         return new ResourceMonitor(Path.of("/proc"), storePids, storeHosts, finder);
     }
 
@@ -114,8 +123,12 @@ public final class ResourceMonitor implements AutoCloseable {
 
     /** Why a store host's last request failed, or null when it answered (or is not one of them). */
     public String storeHostError(String name) {
-        return hosts.stream().filter(h -> h.name().equals(name)).map(StoreHostPoller::lastError)
-                .filter(Objects::nonNull).findFirst().orElse(null);
+        return hosts.stream()
+                .filter(h -> h.name().equals(name))
+                .map(StoreHostPoller::lastError)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .orElse(null);
     }
 
     /** The pids whose process trees count as the store now (a restarted server's new ones once found). */
@@ -150,10 +163,26 @@ public final class ResourceMonitor implements AutoCloseable {
             nodes.add(h.latestAndAsk());
         }
         return machine == null
-                ? new ResourceSnapshot(now, bg, store, storeProcesses, -1, -1, -1,
-                        Runtime.getRuntime().availableProcessors(), nodes)
-                : new ResourceSnapshot(now, bg, store, storeProcesses, machine.busyTicks(), machine.iowaitTicks(),
-                        machine.totalTicks(), machine.cpus(), nodes);
+                ? new ResourceSnapshot(
+                        now,
+                        bg,
+                        store,
+                        storeProcesses,
+                        -1,
+                        -1,
+                        -1,
+                        Runtime.getRuntime().availableProcessors(),
+                        nodes)
+                : new ResourceSnapshot(
+                        now,
+                        bg,
+                        store,
+                        storeProcesses,
+                        machine.busyTicks(),
+                        machine.iowaitTicks(),
+                        machine.totalTicks(),
+                        machine.cpus(),
+                        nodes);
     }
 
     /**
@@ -327,16 +356,19 @@ public final class ResourceMonitor implements AutoCloseable {
     public static ResourceUse between(ResourceSnapshot from, ResourceSnapshot to) {
         double seconds = (to.nanoTime() - from.nanoTime()) / 1e9;
         double bgCpu = from.bgCpuNanos() >= 0 && to.bgCpuNanos() >= 0
-                ? Math.max(0, to.bgCpuNanos() - from.bgCpuNanos()) / 1e9 : Double.NaN;
+                ? Math.max(0, to.bgCpuNanos() - from.bgCpuNanos()) / 1e9
+                : Double.NaN;
         double storeCpu = from.storeCpuNanos() >= 0 && to.storeCpuNanos() >= 0
-                ? Math.max(0, to.storeCpuNanos() - from.storeCpuNanos()) / 1e9 : Double.NaN;
+                ? Math.max(0, to.storeCpuNanos() - from.storeCpuNanos()) / 1e9
+                : Double.NaN;
         double machine = Double.NaN;
         double iowait = Double.NaN;
         long total = to.machineTotalTicks() - from.machineTotalTicks();
         if (from.machineTotalTicks() >= 0 && to.machineTotalTicks() >= 0 && total > 0) {
             // Ratios of ticks, so the result does not depend on the tick rate.
             machine = (double) Math.max(0, to.machineBusyTicks() - from.machineBusyTicks()) / total * to.machineCpus();
-            iowait = (double) Math.max(0, to.machineIowaitTicks() - from.machineIowaitTicks()) / total
+            iowait = (double) Math.max(0, to.machineIowaitTicks() - from.machineIowaitTicks())
+                    / total
                     * to.machineCpus();
         }
         List<NodeUse> nodes = new ArrayList<>(to.nodes().size());
@@ -345,9 +377,12 @@ public final class ResourceMonitor implements AutoCloseable {
             NodeReading a = i < from.nodes().size() ? from.nodes().get(i) : null;
             nodes.add(NodeUse.between(a, b, b.name(), b.role()));
         }
-        return new ResourceUse(seconds,
+        return new ResourceUse(
+                seconds,
                 new ResourceUse.Cores(perSecond(bgCpu, seconds), perSecond(storeCpu, seconds), machine, iowait),
-                to.machineCpus(), new ResourceUse.CpuSeconds(bgCpu, storeCpu), nodes);
+                to.machineCpus(),
+                new ResourceUse.CpuSeconds(bgCpu, storeCpu),
+                nodes);
     }
 
     private static double perSecond(double cpuSeconds, double seconds) {

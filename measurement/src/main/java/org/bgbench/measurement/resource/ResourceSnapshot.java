@@ -17,17 +17,39 @@ import java.util.List;
  * @param nodes             the latest reading of each node: BG's machine first, then each store host; a node that has
  *                          not answered yet is {@link NodeReading#none}
  */
-public record ResourceSnapshot(long nanoTime, long bgCpuNanos, long storeCpuNanos, int storeProcesses,
-                               long machineBusyTicks, long machineIowaitTicks, long machineTotalTicks,
-                               int machineCpus, List<NodeReading> nodes) {
+public record ResourceSnapshot(
+        long nanoTime,
+        long bgCpuNanos,
+        long storeCpuNanos,
+        int storeProcesses,
+        long machineBusyTicks,
+        long machineIowaitTicks,
+        long machineTotalTicks,
+        int machineCpus,
+        List<NodeReading> nodes) {
     public ResourceSnapshot {
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
     }
 
     /** A snapshot without node readings. */
-    public ResourceSnapshot(long nanoTime, long bgCpuNanos, long storeCpuNanos, int storeProcesses,
-                            long machineBusyTicks, long machineIowaitTicks, long machineTotalTicks, int machineCpus) {
-        this(nanoTime, bgCpuNanos, storeCpuNanos, storeProcesses, machineBusyTicks, machineIowaitTicks,
-                machineTotalTicks, machineCpus, List.of());
+    public ResourceSnapshot(
+            long nanoTime,
+            long bgCpuNanos,
+            long storeCpuNanos,
+            int storeProcesses,
+            long machineBusyTicks,
+            long machineIowaitTicks,
+            long machineTotalTicks,
+            int machineCpus) {
+        this(
+                nanoTime,
+                bgCpuNanos,
+                storeCpuNanos,
+                storeProcesses,
+                machineBusyTicks,
+                machineIowaitTicks,
+                machineTotalTicks,
+                machineCpus,
+                List.of());
     }
 }

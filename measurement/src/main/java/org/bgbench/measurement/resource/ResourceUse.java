@@ -24,15 +24,13 @@ public record ResourceUse(double seconds, Cores cores, int machineCpus, CpuSecon
      * @param machine       all CPUs of the machine, busy
      * @param machineIowait CPUs idle while waiting for I/O (a hint that a local disk is the bottleneck)
      */
-    public record Cores(double bg, double store, double machine, double machineIowait) {
-    }
+    public record Cores(double bg, double store, double machine, double machineIowait) {}
 
     /**
      * @param bg    CPU seconds of this JVM
      * @param store CPU seconds of the store's process trees
      */
-    public record CpuSeconds(double bg, double store) {
-    }
+    public record CpuSeconds(double bg, double store) {}
 
     public double bgCores() {
         return cores.bg();

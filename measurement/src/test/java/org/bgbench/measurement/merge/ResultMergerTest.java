@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
 
 class ResultMergerTest {
     private static Measurements measurements() {
-        return Measurements.builder().threads(2).resourceMonitor(ResourceMonitor.create(List.of()))
+        return Measurements.builder()
+                .threads(2)
+                .resourceMonitor(ResourceMonitor.create(List.of()))
                 .build();
     }
 
@@ -58,8 +60,10 @@ class ResultMergerTest {
         RunResult r2;
         RunResult r3;
         RunResult ref;
-        try (Measurements w1 = measurements(); Measurements w2 = measurements(); Measurements w3 = measurements();
-             Measurements all = measurements()) {
+        try (Measurements w1 = measurements();
+                Measurements w2 = measurements();
+                Measurements w3 = measurements();
+                Measurements all = measurements()) {
             for (Measurements m : List.of(w1, w2, w3, all)) {
                 m.startMeasuring();
             }
@@ -96,9 +100,11 @@ class ResultMergerTest {
         assertThat(merged.total().p95Ms()).isEqualTo(ref.total().p95Ms());
         assertThat(averaged).isNotEqualTo(ref.total().p95Ms());
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> workers = (List<Map<String, Object>>) merged.config().get("workers");
+        List<Map<String, Object>> workers =
+                (List<Map<String, Object>>) merged.config().get("workers");
         assertThat(workers).extracting(w -> w.get("worker")).containsExactly("a:1", "b:2", "c:3");
-        assertThat(workers.stream().mapToLong(w -> (Long) w.get("count")).sum()).isEqualTo(ref.total().count());
+        assertThat(workers.stream().mapToLong(w -> (Long) w.get("count")).sum())
+                .isEqualTo(ref.total().count());
     }
 
     @Test
@@ -106,7 +112,9 @@ class ResultMergerTest {
         RunResult r1;
         RunResult r2;
         RunResult ref;
-        try (Measurements w1 = measurements(); Measurements w2 = measurements(); Measurements all = measurements()) {
+        try (Measurements w1 = measurements();
+                Measurements w2 = measurements();
+                Measurements all = measurements()) {
             for (Measurements m : List.of(w1, w2, all)) {
                 m.startMeasuring();
             }
@@ -150,23 +158,25 @@ class ResultMergerTest {
             }
         }
         assertThat(merged.actions().get("VP").bgCpuSamples())
-                .isEqualTo(r1.actions().get("VP").bgCpuSamples() + r2.actions().get("VP").bgCpuSamples());
+                .isEqualTo(r1.actions().get("VP").bgCpuSamples()
+                        + r2.actions().get("VP").bgCpuSamples());
         assertThat(merged.total().bgCpuSamples()).isPositive();
         // Outside the calls: from the merged figures.
         assertThat(merged.cpu().bgUsPerAction()).isNotNull();
-        assertThat(merged.cpu().bgOutsideUsPerAction()).isNotNull()
-                .isEqualTo(CpuResult.outsideUsPerAction(merged.cpu().bgUsPerAction(),
-                        merged.actions().values()));
+        assertThat(merged.cpu().bgOutsideUsPerAction())
+                .isNotNull()
+                .isEqualTo(CpuResult.outsideUsPerAction(
+                        merged.cpu().bgUsPerAction(), merged.actions().values()));
         for (RunResult p : List.of(r1, r2, ref)) {
-            assertThat(p.cpu().bgOutsideUsPerAction()).isEqualTo(CpuResult
-                    .outsideUsPerAction(p.cpu().bgUsPerAction(), p.actions().values()));
+            assertThat(p.cpu().bgOutsideUsPerAction())
+                    .isEqualTo(CpuResult.outsideUsPerAction(
+                            p.cpu().bgUsPerAction(), p.actions().values()));
         }
     }
 
     // The JVM's CPU clock may tick in 10 ms steps: without this, BG's CPU per action can honestly be 0 or unknown.
     private static void burnCpuUntilTheProcessClockMoves() {
-        var os = (OperatingSystemMXBean) ManagementFactory
-                .getOperatingSystemMXBean();
+        var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long start = os.getProcessCpuTime();
         long deadline = System.nanoTime() + 10_000_000_000L;
         long x = 1;
@@ -191,17 +201,32 @@ class ResultMergerTest {
         assertThat(u.meetsTau()).isFalse();
         assertThat(u.actions().get("VP").readsChecked()).isEqualTo(4000L);
         assertThat(u.mergedFromWorkers()).isEqualTo(2);
-        assertThat(ResultMerger.unpredictable(List.of(a, withoutValidation()))).as("one worker did not validate").isNull();
+        assertThat(ResultMerger.unpredictable(List.of(a, withoutValidation())))
+                .as("one worker did not validate")
+                .isNull();
     }
 
     @Test
     void oneWorkersIncompleteValidationMakesTheMergedVerdictIncomplete() {
         RunResult a = withUnpredictable(1000, 0);
-        RunResult b = withoutValidation().withUnpredictable(new Unpredictable(0, 0, 0, 0.01,
-                true, 0L, Map.of(), null, List.of(), null, null, false, "thread-00001.bglog is missing", 700L,
-                List.of(new Unpredictable.FileProblem("thread-00001.bglog", null, "missing"))));
-        Unpredictable u = ResultMerger.unpredictable(List.of(a, b), List.of("h1:7420",
-                "h2:7420"));
+        RunResult b = withoutValidation()
+                .withUnpredictable(new Unpredictable(
+                        0,
+                        0,
+                        0,
+                        0.01,
+                        true,
+                        0L,
+                        Map.of(),
+                        null,
+                        List.of(),
+                        null,
+                        null,
+                        false,
+                        "thread-00001.bglog is missing",
+                        700L,
+                        List.of(new Unpredictable.FileProblem("thread-00001.bglog", null, "missing"))));
+        Unpredictable u = ResultMerger.unpredictable(List.of(a, b), List.of("h1:7420", "h2:7420"));
         assertThat(u.verdictComplete()).isFalse();
         assertThat(u.meetsTau()).isFalse();
         assertThat(u.incompleteReason()).isEqualTo("h2:7420: thread-00001.bglog is missing");
@@ -221,7 +246,8 @@ class ResultMergerTest {
             h2.recordValue(500_000_000L); // 500 ms
         }
         SeriesPoint p1 = new SeriesPoint(3, 3.0, 1.0, 900, 900, 0, 0, 0, 1.0, 1.0, 1.0, 1.0, 100.0, 0, 0.5, null, null);
-        SeriesPoint p2 = new SeriesPoint(3, 3.01, 1.01, 100, 99, 0, 2, 0, 500.0, 500.0, 500.0, 500.0, 0.0, 0, 0.5, null, null);
+        SeriesPoint p2 =
+                new SeriesPoint(3, 3.01, 1.01, 100, 99, 0, 2, 0, 500.0, 500.0, 500.0, 500.0, 0.0, 0, 0.5, null, null);
         SeriesPoint m = ResultMerger.mergeSecond(List.of(p1, p2), List.of(h1, h2), 100_000_000L);
         assertThat(m.actions()).isEqualTo(1000);
         assertThat(m.errors()).isEqualTo(2);
@@ -236,8 +262,9 @@ class ResultMergerTest {
         RunResult a = withNodes(node("worker-a", "bg"), node("db1:9100", "store"), node("db2:9100", "store"));
         RunResult b = withNodes(node("worker-b", "bg"), node("db1:9100", "store"), node("db2:9100", "store"));
         RunResult merged = ResultMerger.merge(List.of(a, b), List.of("a:1", "b:2"), List.of(), Map.of());
-        assertThat(merged.nodes()).extracting(n -> n.role() + " " + n.name()).containsExactly("bg worker-a",
-                "store db1:9100", "store db2:9100", "bg worker-b");
+        assertThat(merged.nodes())
+                .extracting(n -> n.role() + " " + n.name())
+                .containsExactly("bg worker-a", "store db1:9100", "store db2:9100", "bg worker-b");
         assertThat(merged.nodes().get(1)).isSameAs(a.nodes().get(1));
     }
 
@@ -260,8 +287,18 @@ class ResultMergerTest {
     }
 
     private static RunResult withUnpredictable(long checked, long bad) {
-        return withoutValidation().withUnpredictable(new Unpredictable(checked, bad,
-                100.0 * bad / checked, 0.01, bad == 0, 0L, Map.of("VP", new Unpredictable
-                        .ActionReads(checked, bad, 100.0 * bad / checked)), null, List.of(), null, null));
+        return withoutValidation()
+                .withUnpredictable(new Unpredictable(
+                        checked,
+                        bad,
+                        100.0 * bad / checked,
+                        0.01,
+                        bad == 0,
+                        0L,
+                        Map.of("VP", new Unpredictable.ActionReads(checked, bad, 100.0 * bad / checked)),
+                        null,
+                        List.of(),
+                        null,
+                        null));
     }
 }

@@ -10,10 +10,17 @@ import org.bgbench.model.Kind;
 import org.junit.jupiter.api.Test;
 
 class OpenModelMergerTest {
-    private static final List<String> CODES = Kind.all().stream().map(Kind::code).toList();
+    private static final List<String> CODES =
+            Kind.all().stream().map(Kind::code).toList();
 
     private static OpenModelRecorder recorder(String schedule) {
-        return new OpenModelRecorder(schedule, "poisson", 4, Duration.ofMillis(100), 5, CODES,
+        return new OpenModelRecorder(
+                schedule,
+                "poisson",
+                4,
+                Duration.ofMillis(100),
+                5,
+                CODES,
                 List.of(new OpenModelRecorder.PhasePlan(schedule, 0, Double.POSITIVE_INFINITY, 500, 500)));
     }
 
@@ -51,8 +58,11 @@ class OpenModelMergerTest {
         assertThat(merged.startDelay().histogram()).isEqualTo(one.startDelay().histogram());
         assertThat(merged.startDelay().p99Ms()).isEqualTo(one.startDelay().p99Ms());
         assertThat(merged.service().keySet()).isEqualTo(one.service().keySet());
-        one.service().forEach((k, v) -> assertThat(merged.service().get(k).histogram()).isEqualTo(v.histogram()));
-        assertThat(merged.phases().get(0).started()).isEqualTo(one.phases().get(0).started());
+        one.service()
+                .forEach((k, v) ->
+                        assertThat(merged.service().get(k).histogram()).isEqualTo(v.histogram()));
+        assertThat(merged.phases().get(0).started())
+                .isEqualTo(one.phases().get(0).started());
         assertThat(merged.phases().get(0).toRate()).isEqualTo(1000);
         assertThat(merged.phases().get(0).label()).isEqualTo("1000");
     }

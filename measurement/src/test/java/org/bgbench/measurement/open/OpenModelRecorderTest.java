@@ -16,14 +16,15 @@ import org.bgbench.model.log.ArrivalRecorder;
 import org.junit.jupiter.api.Test;
 
 class OpenModelRecorderTest {
-    private static final List<String> CODES = Kind.all().stream().map(Kind::code).toList();
+    private static final List<String> CODES =
+            Kind.all().stream().map(Kind::code).toList();
     private static final List<OpenModelRecorder.PhasePlan> TWO_PHASES = List.of(
             new OpenModelRecorder.PhasePlan("100:2s", 0, 2, 100, 100),
             new OpenModelRecorder.PhasePlan("ramp:300:2s", 2, 4, 100, 300));
 
     private static OpenModelRecorder recorder(int inFlight) {
-        return new OpenModelRecorder("100:2s,ramp:300:2s", "constant", inFlight, Duration.ofMillis(100), 5, CODES,
-                TWO_PHASES);
+        return new OpenModelRecorder(
+                "100:2s,ramp:300:2s", "constant", inFlight, Duration.ofMillis(100), 5, CODES, TWO_PHASES);
     }
 
     @Test
@@ -63,7 +64,9 @@ class OpenModelRecorderTest {
         assertThat(o.startDelay().maxMs()).isCloseTo(200, within(0.2));
         assertThat(o.phases().get(0).started() + o.phases().get(1).started()).isEqualTo(n);
         assertThat(o.service()).containsOnlyKeys(CODES.get(0), CODES.get(1));
-        assertThat(o.service().get(CODES.get(0)).count() + o.service().get(CODES.get(1)).count()).isEqualTo(n);
+        assertThat(o.service().get(CODES.get(0)).count()
+                        + o.service().get(CODES.get(1)).count())
+                .isEqualTo(n);
         assertThat(o.service().get(CODES.get(0)).p99Ms()).isCloseTo(2.0, within(0.01));
         // 1 % late is within the 5 % allowed.
         assertThat(o.valid()).isTrue();
@@ -90,14 +93,26 @@ class OpenModelRecorderTest {
         assertThat(bad.late()).isEqualTo(10);
         assertThat(bad.latePct()).isEqualTo(10.0);
         assertThat(bad.valid()).isFalse();
-        assertThat(bad.invalidReason()).contains("fell behind its schedule", "10.0 %", "100 ms",
-                "4 started more than", "6 never started", "found all 2 threads busy");
+        assertThat(bad.invalidReason())
+                .contains(
+                        "fell behind its schedule",
+                        "10.0 %",
+                        "100 ms",
+                        "4 started more than",
+                        "6 never started",
+                        "found all 2 threads busy");
     }
 
     @Test
     void aRunInWhichAlmostNoArrivalStartedIsInvalidThoughNoneWaitedLongerThanTheBound() {
         // A period as long as the bound: no unstarted arrival can have waited longer than it.
-        OpenModelRecorder r = new OpenModelRecorder("1000000000", "constant", 1, Duration.ofSeconds(1), 5, CODES,
+        OpenModelRecorder r = new OpenModelRecorder(
+                "1000000000",
+                "constant",
+                1,
+                Duration.ofSeconds(1),
+                5,
+                CODES,
                 List.of(new OpenModelRecorder.PhasePlan("1000000000", 0, Double.POSITIVE_INFINITY, 1e9, 1e9)));
         for (int i = 0; i < 1000; i++) {
             r.stripe(0).started(0, 500_000_000L, true);
@@ -137,8 +152,8 @@ class OpenModelRecorderTest {
     static SecondSample second(boolean warmup, double elapsed, double interval, long n, long nanos) {
         Histogram h = Latencies.newHistogram();
         h.recordValueWithCount(nanos, n);
-        SeriesPoint p = new SeriesPoint(1, elapsed, interval, n, n / interval, 0, 0, 0, null, null, null, null, null,
-                0, null, null, null);
+        SeriesPoint p = new SeriesPoint(
+                1, elapsed, interval, n, n / interval, 0, 0, 0, null, null, null, null, null, 0, null, null, null);
         return new SecondSample(warmup, p, List.of(), h, 0, null);
     }
 }

@@ -57,7 +57,8 @@ class IntervalLogTest {
         Path file = dir.resolve("run.hlog");
         IntervalLog log = new IntervalLog(file);
         RunResult result;
-        try (Measurements m = Measurements.builder().threads(2).listener(log::second).build()) {
+        try (Measurements m =
+                Measurements.builder().threads(2).listener(log::second).build()) {
             Recorder r = m.recorder(0);
             r.ok(Action.VP, 7 * MS); // warm-up: not in the log
             m.sample();
@@ -83,26 +84,43 @@ class IntervalLogTest {
         Map<String, Long> totals = totals(file, starts);
         Map<String, KindResult> kinds = new LinkedHashMap<>(result.actions());
         kinds.putAll(result.sessions());
-        kinds.forEach((code, k) -> assertThat(totals.getOrDefault(code, 0L)).as(code)
-                .isEqualTo(k.count() + k.stuck()));
-        assertThat(totals.remove("untagged intervals")).as("3 seconds and the stuck ones").isEqualTo(4);
+        kinds.forEach(
+                (code, k) -> assertThat(totals.getOrDefault(code, 0L)).as(code).isEqualTo(k.count() + k.stuck()));
+        assertThat(totals.remove("untagged intervals"))
+                .as("3 seconds and the stuck ones")
+                .isEqualTo(4);
         assertThat(totals.remove("last untagged")).as("the stuck ones only").isEqualTo(2);
-        assertThat(totals.keySet()).as("only kinds with executions, and the untagged one")
-                .containsExactlyInAnyOrder("", "VP", "LF", "IF", Kind.all().get(Action.values().length).code());
-        assertThat(totals.get("")).isEqualTo(result.total().count() + result.total().stuck()).isEqualTo(33 + 33 + 2);
+        assertThat(totals.keySet())
+                .as("only kinds with executions, and the untagged one")
+                .containsExactlyInAnyOrder(
+                        "",
+                        "VP",
+                        "LF",
+                        "IF",
+                        Kind.all().get(Action.values().length).code());
+        assertThat(totals.get(""))
+                .isEqualTo(result.total().count() + result.total().stuck())
+                .isEqualTo(33 + 33 + 2);
         assertThat(totals.get("VP")).as("no warm-up value").isEqualTo(33 + 1);
         assertThat(starts).allMatch(t -> t >= 0 && t < 60);
-        assertThat(Files.readString(file)).contains("#" + IntervalLog.REST_COMMENT).contains("#[StartTime: ")
+        assertThat(Files.readString(file))
+                .contains("#" + IntervalLog.REST_COMMENT)
+                .contains("#[StartTime: ")
                 .contains("Tag=VP,");
 
         // HdrHistogram's own processor reads it: a tag's intervals and their percentiles (ms by default).
         Path out = dir.resolve("vp");
         new HistogramLogProcessor(new String[] {"-i", file.toString(), "-o", out.toString(), "-tag", "VP"}).run();
         List<String> lines = Files.readAllLines(out);
-        assertThat(lines.stream().filter(l -> l.matches("\\s*\\d+\\.\\d+:.*") || l.matches("^\\s*[0-9].*")).count())
-                .as(String.join("\n", lines)).isGreaterThanOrEqualTo(3);
+        assertThat(lines.stream()
+                        .filter(l -> l.matches("\\s*\\d+\\.\\d+:.*") || l.matches("^\\s*[0-9].*"))
+                        .count())
+                .as(String.join("\n", lines))
+                .isGreaterThanOrEqualTo(3);
         String distribution = Files.readString(dir.resolve("vp.hgrm"));
-        assertThat(distribution).contains("Percentile").containsPattern("Total count\\s+=\\s+" + totals.get("VP") + "\\]");
+        assertThat(distribution)
+                .contains("Percentile")
+                .containsPattern("Total count\\s+=\\s+" + totals.get("VP") + "\\]");
     }
 
     @Test
@@ -110,7 +128,8 @@ class IntervalLogTest {
         // Their encoding is the measured seconds' code run (and compiled) before the measured period.
         Path file = dir.resolve("warm.hlog");
         IntervalLog log = new IntervalLog(file);
-        try (Measurements m = Measurements.builder().threads(1).listener(log::second).build()) {
+        try (Measurements m =
+                Measurements.builder().threads(1).listener(log::second).build()) {
             Recorder r = m.recorder(0);
             for (int s = 0; s < 3; s++) {
                 r.ok(Action.VP, (s + 1) * MS);
@@ -142,8 +161,8 @@ class IntervalLogTest {
             m.stopMeasuring();
             RunResult result = log.finish(m.result());
             assertThat(result.actions().get("VP").count()).isEqualTo(1);
-            assertThat(result.bottleneckWarnings()).anyMatch(w -> w.contains("the histogram log")
-                    && w.contains("stops after 0 intervals"));
+            assertThat(result.bottleneckWarnings())
+                    .anyMatch(w -> w.contains("the histogram log") && w.contains("stops after 0 intervals"));
             assertThat(log.failure()).isNotNull();
         }
     }

@@ -33,8 +33,10 @@ class ReportFilesTest {
         ReportFiles files = new ReportFiles();
         files.failed("cannot write the result to T1.json: No space left on device");
         assertThat(files.write(notADir.resolve("sweep.json"), "{}")).isFalse();
-        assertThat(files.errorLine("the table above")).startsWith("bg: error: cannot write the result to T1.json: "
-                + "No space left on device (and 1 more file not written); the table above is what was measured");
+        assertThat(files.errorLine("the table above"))
+                .startsWith(
+                        "bg: error: cannot write the result to T1.json: "
+                                + "No space left on device (and 1 more file not written); the table above is what was measured");
     }
 
     @Test

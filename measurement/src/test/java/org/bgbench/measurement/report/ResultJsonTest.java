@@ -27,12 +27,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ResultJsonTest {
-    private static final List<String> KIND_KEYS = List.of("count", "noops", "errors", "p50_ms", "p95_ms", "p99_ms",
-            "p999_ms", "max_ms", "mean_ms", "within_beta_pct", "throughput", "bg_cpu_us", "bg_cpu_samples");
+    private static final List<String> KIND_KEYS = List.of(
+            "count",
+            "noops",
+            "errors",
+            "p50_ms",
+            "p95_ms",
+            "p99_ms",
+            "p999_ms",
+            "max_ms",
+            "mean_ms",
+            "within_beta_pct",
+            "throughput",
+            "bg_cpu_us",
+            "bg_cpu_samples");
 
     static RunResult sampleResult() {
-        try (Measurements m = Measurements.builder().threads(50)
-                .resourceMonitor(ResourceMonitor.create(List.of(ProcessHandle.current().pid()))).build()) {
+        try (Measurements m = Measurements.builder()
+                .threads(50)
+                .resourceMonitor(
+                        ResourceMonitor.create(List.of(ProcessHandle.current().pid())))
+                .build()) {
             m.startMeasuring();
             Recorder r = m.recorder(0);
             for (int i = 0; i < 500; i++) {
@@ -67,15 +82,33 @@ class ResultJsonTest {
         RunResult result = sampleResult();
         JsonNode root = new ObjectMapper().readTree(ResultJson.toJson(result));
         assertThat(root.has("throughput") && root.get("throughput").isNumber()).isTrue();
-        for (String key : List.of("threads", "duration_s", "beta_ms", "actions", "sessions", "total", "series", "cpu",
-                "bg_wait", "bottleneck_warnings", "workload", "store", "graph", "config", "unpredictable",
-                "start_time", "end_time", "partial", "warmup_s", "histogram_config")) {
+        for (String key : List.of(
+                "threads",
+                "duration_s",
+                "beta_ms",
+                "actions",
+                "sessions",
+                "total",
+                "series",
+                "cpu",
+                "bg_wait",
+                "bottleneck_warnings",
+                "workload",
+                "store",
+                "graph",
+                "config",
+                "unpredictable",
+                "start_time",
+                "end_time",
+                "partial",
+                "warmup_s",
+                "histogram_config")) {
             assertThat(root.has(key)).as(key).isTrue();
         }
         List<String> actionCodes = new ArrayList<>();
         root.get("actions").fieldNames().forEachRemaining(actionCodes::add);
-        assertThat(actionCodes).containsExactly("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR",
-                "DCR", "SR", "VNF");
+        assertThat(actionCodes)
+                .containsExactly("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "SR", "VNF");
         List<JsonNode> kinds = new ArrayList<>();
         root.get("actions").forEach(kinds::add);
         root.get("sessions").forEach(kinds::add);
@@ -89,21 +122,32 @@ class ResultJsonTest {
         assertThat(root.get("actions").get("VFR").get("count").asLong()).isZero();
         assertThat(root.get("actions").get("VFR").get("p50_ms").isNull()).isTrue();
         assertThat(root.get("sessions").has("VSP")).isTrue();
-        assertThat(root.get("actions").get("VP").get("bg_cpu_us").asDouble()).isCloseTo(12.3,
-                Offset.offset(1e-9));
+        assertThat(root.get("actions").get("VP").get("bg_cpu_us").asDouble()).isCloseTo(12.3, Offset.offset(1e-9));
         assertThat(root.get("actions").get("VP").get("bg_cpu_samples").asLong()).isEqualTo(63);
         assertThat(root.get("actions").get("VFR").get("bg_cpu_us").isNull()).isTrue();
-        assertThat(root.get("actions").get("VFR").get("bg_cpu_samples").asLong()).isZero();
+        assertThat(root.get("actions").get("VFR").get("bg_cpu_samples").asLong())
+                .isZero();
         assertThat(root.get("sessions").get("VSP").get("bg_cpu_us").isNull()).isTrue();
-        for (String key : List.of("bg_cores", "bg_us_per_action", "store_cores", "machine_cores",
-                "bg_outside_us_per_action")) {
+        for (String key :
+                List.of("bg_cores", "bg_us_per_action", "store_cores", "machine_cores", "bg_outside_us_per_action")) {
             assertThat(root.get("cpu").has(key)).as(key).isTrue();
         }
         assertThat(root.get("bg_wait").has("total_ms")).isTrue();
         assertThat(root.get("bg_wait").has("fraction")).isTrue();
         JsonNode point = root.get("series").get(0);
-        for (String key : List.of("second", "elapsed_s", "actions", "throughput", "p50_ms", "p95_ms", "p99_ms",
-                "errors", "noops", "bg_cores", "store_cores", "machine_cores")) {
+        for (String key : List.of(
+                "second",
+                "elapsed_s",
+                "actions",
+                "throughput",
+                "p50_ms",
+                "p95_ms",
+                "p99_ms",
+                "errors",
+                "noops",
+                "bg_cores",
+                "store_cores",
+                "machine_cores")) {
             assertThat(point.has(key)).as(key).isTrue();
         }
         assertThat(root.get("graph").get("members").asInt()).isEqualTo(10_000);
@@ -111,16 +155,16 @@ class ResultJsonTest {
 
     @Test
     void roundTripsThroughAFile(@TempDir Path dir) throws Exception {
-        RunResult result = sampleResult().withUnpredictable(new Unpredictable(12, 0, 0.0, 0.01,
-                true, 0, Map.of(), null, List.of(), null, null));
+        RunResult result = sampleResult()
+                .withUnpredictable(new Unpredictable(12, 0, 0.0, 0.01, true, 0, Map.of(), null, List.of(), null, null));
         ResultWriter writer = new ResultWriter(dir.resolve("runs/run-1.json"));
         writer.write(result);
         RunResult back = writer.read();
         assertThat(back).isEqualTo(result);
         // BG's own machine is a node whenever /proc is there.
-        assertThat(back.nodes()).isEqualTo(result.nodes()).hasSize(Files.isReadable(
-                Path.of("/proc/stat")) ? 1 : 0);
-        assertThat(back.actions().get("LF").histogram()).isEqualTo(result.actions().get("LF").histogram());
+        assertThat(back.nodes()).isEqualTo(result.nodes()).hasSize(Files.isReadable(Path.of("/proc/stat")) ? 1 : 0);
+        assertThat(back.actions().get("LF").histogram())
+                .isEqualTo(result.actions().get("LF").histogram());
         assertThat(ResultJson.fromJson(ResultJson.toJson(result))).isEqualTo(result);
     }
 
@@ -133,8 +177,11 @@ class ResultJsonTest {
         // Another layout, keys in another order, 12 written as 12.0: the same figures.
         ObjectMapper m = new ObjectMapper();
         JsonNode tree = m.readTree(file.toFile());
-        Files.writeString(file, m.writer().with(SerializationFeature
-                .ORDER_MAP_ENTRIES_BY_KEYS).writeValueAsString(m.treeToValue(tree, TreeMap.class)));
+        Files.writeString(
+                file,
+                m.writer()
+                        .with(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                        .writeValueAsString(m.treeToValue(tree, TreeMap.class)));
         assertThat(ResultChecksum.check(file)).isEqualTo(ResultChecksum.Status.MATCHES);
         ((ObjectNode) tree).put("threads", 50.0);
         Files.writeString(file, m.writeValueAsString(tree));
@@ -143,8 +190,9 @@ class ResultJsonTest {
         ((ObjectNode) tree.get("total")).put("count", 1_000_000);
         Files.writeString(file, m.writeValueAsString(tree));
         assertThat(ResultChecksum.check(file)).isEqualTo(ResultChecksum.Status.DIFFERS);
-        assertThat(ResultChecksum.differs(file)).isEqualTo(file + ": its measured figures do not match the checksum "
-                + "it was written with (edited by hand?)");
+        assertThat(ResultChecksum.differs(file))
+                .isEqualTo(file + ": its measured figures do not match the checksum "
+                        + "it was written with (edited by hand?)");
 
         ((ObjectNode) tree).remove(ResultChecksum.KEY);
         Files.writeString(file, m.writeValueAsString(tree));
@@ -160,8 +208,7 @@ class ResultJsonTest {
             writer.write(result.withWarning("rewrite " + i));
         }
         // the space reserve beside it, sized from the result, until the run gives it back
-        assertThat(Files.size(writer.reserveFile())).isGreaterThanOrEqualTo(2 * Files.size(file)
-                + ResultWriter.MARGIN);
+        assertThat(Files.size(writer.reserveFile())).isGreaterThanOrEqualTo(2 * Files.size(file) + ResultWriter.MARGIN);
         assertThat(writer.release()).isTrue();
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files).containsExactly(file);

@@ -16,13 +16,15 @@ class SummaryPrinterTest {
         RunResult r = ResultJsonTest.sampleResult();
         String summary = SummaryPrinter.summary(r);
         List<String> lines = summary.lines().toList();
-        for (String code : List.of("VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "total",
-                "VSP", "AFS")) {
+        for (String code : List.of(
+                "VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "total", "VSP", "AFS")) {
             assertThat(lines).as(code).anyMatch(l -> l.startsWith(code + " "));
         }
-        String total = lines.stream().filter(l -> l.startsWith("total ")).findFirst().orElseThrow();
+        String total =
+                lines.stream().filter(l -> l.startsWith("total ")).findFirst().orElseThrow();
         assertThat(total).contains("1,000").contains("100.00");
-        String pcr = lines.stream().filter(l -> l.startsWith("PCR ")).findFirst().orElseThrow();
+        String pcr =
+                lines.stream().filter(l -> l.startsWith("PCR ")).findFirst().orElseThrow();
         assertThat(pcr.trim()).endsWith("50");
         // Fixed width: every table row as long as the header.
         int width = lines.get(1).length();
@@ -38,24 +40,46 @@ class SummaryPrinterTest {
         assertThat(row(lines, "VSP").substring(0, end)).endsWith(" -");
         String totalCpu = String.format(Locale.ROOT, " %.1f", r.total().bgCpuUs());
         assertThat(row(lines, "total").substring(0, end)).endsWith(totalCpu);
-        assertThat(lines).anyMatch(l -> l.startsWith("session ") && l.length() == width
-                && l.substring(0, end).endsWith("BG µs"));
-        String cpu = lines.stream().filter(l -> l.startsWith("CPU ")).findFirst().orElseThrow();
+        assertThat(lines)
+                .anyMatch(l -> l.startsWith("session ")
+                        && l.length() == width
+                        && l.substring(0, end).endsWith("BG µs"));
+        String cpu =
+                lines.stream().filter(l -> l.startsWith("CPU ")).findFirst().orElseThrow();
         assertThat(r.cpu().bgOutsideUsPerAction()).isNotNull();
-        assertThat(cpu).contains(String.format(Locale.ROOT, " µs/action, outside calls %,.1f µs/action)",
-                r.cpu().bgOutsideUsPerAction()));
+        assertThat(cpu)
+                .contains(String.format(
+                        Locale.ROOT,
+                        " µs/action, outside calls %,.1f µs/action)",
+                        r.cpu().bgOutsideUsPerAction()));
     }
 
     @Test
     void withoutBgsCpuPerActionTheCpuLineSaysNothingOfIt() {
         RunResult r = ResultJsonTest.sampleResult();
         CpuResult c = r.cpu();
-        RunResult unknown = r.withOpen(null).withEnvironment(r.environment().withCpu(
-                new CpuResult(c.bgCores(), c.bgUsPerAction(), c.storeCores(), c.machineCores(),
-                        c.machineIowaitCores(), c.bgCpuS(), c.storeCpuS(), c.bgAvailableCores(), c.machineCpus(),
-                        c.storePids(), c.storeProcesses(), c.bgPeakCores(), c.storePeakCores(), c.machinePeakCores(),
-                        null)));
-        String cpu = SummaryPrinter.summary(unknown).lines().filter(l -> l.startsWith("CPU ")).findFirst()
+        RunResult unknown = r.withOpen(null)
+                .withEnvironment(r.environment()
+                        .withCpu(new CpuResult(
+                                c.bgCores(),
+                                c.bgUsPerAction(),
+                                c.storeCores(),
+                                c.machineCores(),
+                                c.machineIowaitCores(),
+                                c.bgCpuS(),
+                                c.storeCpuS(),
+                                c.bgAvailableCores(),
+                                c.machineCpus(),
+                                c.storePids(),
+                                c.storeProcesses(),
+                                c.bgPeakCores(),
+                                c.storePeakCores(),
+                                c.machinePeakCores(),
+                                null)));
+        String cpu = SummaryPrinter.summary(unknown)
+                .lines()
+                .filter(l -> l.startsWith("CPU "))
+                .findFirst()
                 .orElseThrow();
         assertThat(cpu).doesNotContain("outside").containsPattern("\\(\\S+ µs/action\\)");
     }
@@ -66,12 +90,12 @@ class SummaryPrinterTest {
 
     @Test
     void progressLine() {
-        SeriesPoint p = new SeriesPoint(12, 12.0, 1.0, 45_120, 45_120.4, 0, 0, 0, 0.4, 1.234, 2.0, 9.0, 99.9, 0,
-                0.91, 1.1, 1.9);
+        SeriesPoint p = new SeriesPoint(
+                12, 12.0, 1.0, 45_120, 45_120.4, 0, 0, 0, 0.4, 1.234, 2.0, 9.0, 99.9, 0, 0.91, 1.1, 1.9);
         assertThat(SummaryPrinter.progress(p, false))
                 .isEqualTo("  12s    45,120 act/s  p95 1.2 ms  errors 0  bg 0.9 cores  store 1.1 cores");
-        SeriesPoint idle = new SeriesPoint(3, 3.0, 1.0, 0, 0, 0, 2, 0, null, null, null, null, null, 0, null, null,
-                null);
+        SeriesPoint idle =
+                new SeriesPoint(3, 3.0, 1.0, 0, 0, 0, 2, 0, null, null, null, null, null, 0, null, null, null);
         assertThat(SummaryPrinter.progress(idle, true))
                 .isEqualTo("warm-up    3s         0 act/s  p95 - ms  errors 2 (100 %)");
     }

@@ -20,11 +20,12 @@ class ExpositionParserTest {
                 #node_fake 1
                   node_load1 0.25 1700000000000
                 """);
-        assertThat(s).containsExactly(
-                new Sample("node_cpu_seconds_total", Map.of("cpu", "0", "mode", "idle"), 123.45),
-                new Sample("node_cpu_seconds_total", Map.of("cpu", "0", "mode", "user"), 650.0),
-                new Sample("node_memory_MemTotal_bytes", Map.of(), 25276510208.0),
-                new Sample("node_load1", Map.of(), 0.25));
+        assertThat(s)
+                .containsExactly(
+                        new Sample("node_cpu_seconds_total", Map.of("cpu", "0", "mode", "idle"), 123.45),
+                        new Sample("node_cpu_seconds_total", Map.of("cpu", "0", "mode", "user"), 650.0),
+                        new Sample("node_memory_MemTotal_bytes", Map.of(), 25276510208.0),
+                        new Sample("node_load1", Map.of(), 0.25));
         assertThat(s.get(0).labels().keySet()).containsExactly("cpu", "mode");
     }
 
@@ -33,7 +34,8 @@ class ExpositionParserTest {
         Sample s = ExpositionParser.line(
                 "node_uname_info{machine=\"x86_64\",name=\"a \\\"quoted\\\" \\\\ path\\nnext\",odd=\"a\\tb\",e=\"\"} 1",
                 n -> true);
-        assertThat(s.labels()).containsEntry("machine", "x86_64")
+        assertThat(s.labels())
+                .containsEntry("machine", "x86_64")
                 .containsEntry("name", "a \"quoted\" \\ path\nnext")
                 .containsEntry("odd", "a\\tb")
                 .containsEntry("e", "");
@@ -45,11 +47,14 @@ class ExpositionParserTest {
 
     @Test
     void specialValues() {
-        assertThat(ExpositionParser.line("h_bucket{le=\"+Inf\"} +Inf", n -> true).value())
+        assertThat(ExpositionParser.line("h_bucket{le=\"+Inf\"} +Inf", n -> true)
+                        .value())
                 .isEqualTo(Double.POSITIVE_INFINITY);
         assertThat(ExpositionParser.line("g -Inf", n -> true).value()).isEqualTo(Double.NEGATIVE_INFINITY);
         assertThat(ExpositionParser.line("g NaN", n -> true).value()).isNaN();
-        assertThat(ExpositionParser.line("g{a=\"b\",} 3", n -> true).value()).as("a trailing comma").isEqualTo(3.0);
+        assertThat(ExpositionParser.line("g{a=\"b\",} 3", n -> true).value())
+                .as("a trailing comma")
+                .isEqualTo(3.0);
     }
 
     @Test

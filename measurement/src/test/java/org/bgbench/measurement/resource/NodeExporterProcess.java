@@ -38,10 +38,17 @@ final class NodeExporterProcess implements AutoCloseable {
             port = s.getLocalPort();
         }
         String address = "127.0.0.1:" + port;
-        Process p = new ProcessBuilder(List.of(BINARY.toString(), "--web.listen-address=" + address,
-                "--collector.disable-defaults", "--collector.cpu", "--collector.meminfo", "--collector.netdev",
-                "--collector.diskstats"))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(List.of(
+                        BINARY.toString(),
+                        "--web.listen-address=" + address,
+                        "--collector.disable-defaults",
+                        "--collector.cpu",
+                        "--collector.meminfo",
+                        "--collector.netdev",
+                        "--collector.diskstats"))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         NodeExporterProcess exporter = new NodeExporterProcess(p, address);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         try (NodeExporterClient client = new NodeExporterClient(address)) {
@@ -52,8 +59,8 @@ final class NodeExporterProcess implements AutoCloseable {
                 } catch (IOException e) {
                     if (!p.isAlive() || System.nanoTime() > deadline) {
                         exporter.close();
-                        throw new IllegalStateException("the node exporter did not answer on " + address + ": "
-                                + Files.readString(log), e);
+                        throw new IllegalStateException(
+                                "the node exporter did not answer on " + address + ": " + Files.readString(log), e);
                     }
                     Thread.sleep(100);
                 }

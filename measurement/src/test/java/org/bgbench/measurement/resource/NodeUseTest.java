@@ -14,8 +14,8 @@ class NodeUseTest {
     private static final long S = 1_000_000_000L;
 
     /** A node exporter's output for two CPUs, eth0, lo, a disk with a partition, and a zram device. */
-    private static String metrics(double idle, double user, double iowait, double rx, double tx, double read,
-                                  double written, double io) {
+    private static String metrics(
+            double idle, double user, double iowait, double rx, double tx, double read, double written, double io) {
         return """
                 node_cpu_seconds_total{cpu="0",mode="idle"} %s
                 node_cpu_seconds_total{cpu="0",mode="user"} %s
@@ -70,9 +70,13 @@ class NodeUseTest {
         assertThat(same.answered()).as("no new answer yet, none failed").isTrue();
         assertThat(same.busyCores()).isNaN();
         assertThat(same.memUsedBytes()).isEqualTo(2e9);
-        assertThat(NodeUse.between(a, NodeReading.none("h", "store"), "h", "store").answered()).isFalse();
+        assertThat(NodeUse.between(a, NodeReading.none("h", "store"), "h", "store")
+                        .answered())
+                .isFalse();
         NodeUse first = NodeUse.between(NodeReading.none("h", "store"), a, "h", "store");
-        assertThat(first.answered()).as("the first answer: state known, rates not yet").isTrue();
+        assertThat(first.answered())
+                .as("the first answer: state known, rates not yet")
+                .isTrue();
         assertThat(first.memUsedBytes()).isEqualTo(2e9);
         assertThat(first.busyCores()).isNaN();
         // The host rebooted: every counter restarted.
@@ -103,8 +107,8 @@ class NodeUseTest {
         for (String d : List.of("sda", "vda", "xvdb", "nvme0n1", "mmcblk0", "hdc")) {
             assertThat(NodeReading.wholeDisk(d)).as(d).isTrue();
         }
-        for (String d : List.of("sda1", "vda2", "nvme0n1p1", "mmcblk0p2", "loop3", "ram0", "zram0", "dm-0", "md127",
-                "sr0", "fd0")) {
+        for (String d : List.of(
+                "sda1", "vda2", "nvme0n1p1", "mmcblk0p2", "loop3", "ram0", "zram0", "dm-0", "md127", "sr0", "fd0")) {
             assertThat(NodeReading.wholeDisk(d)).as(d).isFalse();
         }
     }
@@ -119,10 +123,12 @@ class NodeUseTest {
                 "  eth1: 10 1 0 0 0 0 0 0 20 2 0 0 0 0 0 0"));
         assertThat(net).containsExactly(110, 220, 500);
         Map<String, Double> io = new HashMap<>();
-        double[] disk = ProcNode.disks(new ArrayList<>(List.of(
-                "   7       0 loop0 9 9 9 9 9 9 9 9 0 9 9",
-                " 254       0 vda 1908935 211023 10 1666854 16053720 1836963 20 7172233 0 1244944 9297553 0 0 0 0",
-                " 254       1 vda1 1 1 1000 1 1 1 1000 1 0 1000 1 0 0 0 0")), io);
+        double[] disk = ProcNode.disks(
+                new ArrayList<>(List.of(
+                        "   7       0 loop0 9 9 9 9 9 9 9 9 0 9 9",
+                        " 254       0 vda 1908935 211023 10 1666854 16053720 1836963 20 7172233 0 1244944 9297553 0 0 0 0",
+                        " 254       1 vda1 1 1 1000 1 1 1 1000 1 0 1000 1 0 0 0 0")),
+                io);
         assertThat(disk).containsExactly(10 * 512, 20 * 512);
         assertThat(io).containsExactly(Map.entry("vda", 1244.944));
     }

@@ -74,17 +74,21 @@ class ResourceMonitorTest {
         } finally {
             child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
-        assertThat(ResourceMonitor.create(List.of()).processTree(Long.MAX_VALUE)).isEmpty();
+        assertThat(ResourceMonitor.create(List.of()).processTree(Long.MAX_VALUE))
+                .isEmpty();
     }
 
     @Test
     void cpuOfAnExitedChildStaysCountedThroughItsParent() throws Exception {
         assumeThat(linux()).as("needs /proc").isTrue();
         // The outer shell runs a CPU-bound inner shell, waits for it (reaping it into its cutime), reports, then idles.
-        Process outer = new ProcessBuilder("sh", "-c",
-                "sh -c 'i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done'; echo done; sleep 60; true").start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(outer.getInputStream(),
-                StandardCharsets.US_ASCII))) {
+        Process outer = new ProcessBuilder(
+                        "sh",
+                        "-c",
+                        "sh -c 'i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done'; echo done; sleep 60; true")
+                .start();
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(outer.getInputStream(), StandardCharsets.US_ASCII))) {
             ResourceMonitor monitor = ResourceMonitor.create(List.of(outer.pid()));
             assertThat(out.readLine()).isEqualTo("done");
             // "done" is printed before the shell forks its sleep; wait for the sleep to exist.
@@ -115,9 +119,13 @@ class ResourceMonitorTest {
         // and reaps them (into its cutime). Meanwhile 300 idle processes start, so the children's pids lie far above
         // the shell's, as a server's new backends lie above its postmaster's: a reading spends a while between the
         // shell's stat and theirs.
-        Process parent = new ProcessBuilder("sh", "-c", "sleep 1; while :; do "
-                + "sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done' & "
-                + "sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' & wait; done").start();
+        Process parent = new ProcessBuilder(
+                        "sh",
+                        "-c",
+                        "sleep 1; while :; do "
+                                + "sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done' & "
+                                + "sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' & wait; done")
+                .start();
         List<Process> idle = new ArrayList<>();
         try {
             for (int i = 0; i < 300; i++) {
@@ -131,13 +139,17 @@ class ResourceMonitorTest {
             while (System.nanoTime() < end) {
                 long now = monitor.snapshot().storeCpuNanos();
                 readings++;
-                assertThat(now).as("reading %d: the store's CPU went down", readings).isGreaterThanOrEqualTo(last);
+                assertThat(now)
+                        .as("reading %d: the store's CPU went down", readings)
+                        .isGreaterThanOrEqualTo(last);
                 last = now;
             }
             assertThat(last - first).as("the children's CPU").isGreaterThan(500_000_000L);
             // Read again when a child was reaped during a reading, not merely held at the last total: a reading
             // taken once came out low in about 1 of 10 here.
-            assertThat(monitor.heldReadings()).as("readings held of %d", readings).isLessThanOrEqualTo(readings / 200);
+            assertThat(monitor.heldReadings())
+                    .as("readings held of %d", readings)
+                    .isLessThanOrEqualTo(readings / 200);
         } finally {
             idle.forEach(Process::destroyForcibly);
             parent.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -149,18 +161,22 @@ class ResourceMonitorTest {
             throws IOException {
         Files.createDirectories(proc.resolve(Long.toString(pid)));
         // The command name may hold spaces and parentheses; fields are counted from the last ')'.
-        Files.writeString(proc.resolve(pid + "/stat"), pid + " (post gres: (x) y) S " + ppid + " 1 1 0 -1 0 0 0 0 0 "
-                + utime + " " + stime + " " + cutime + " " + cstime + " 20 0 1 0 12345 0 0\n");
+        Files.writeString(
+                proc.resolve(pid + "/stat"),
+                pid + " (post gres: (x) y) S " + ppid + " 1 1 0 -1 0 0 0 0 0 " + utime + " " + stime + " " + cutime
+                        + " " + cstime + " 20 0 1 0 12345 0 0\n");
     }
 
     @Test
     void sumsTheStoreTreeFromProcFilesAndSurvivesChildExit(@TempDir Path proc) throws IOException {
         Files.createDirectories(proc.resolve("self"));
-        Files.writeString(proc.resolve("stat"), "cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 50 0 25 400 25 0 0 0 0 0\n"
-                + "cpu1 50 0 25 400 25 0 0 0 0 0\nintr 0\n");
-        stat(proc, 100, 1, 10, 5, 0, 0);   // postmaster
+        Files.writeString(
+                proc.resolve("stat"),
+                "cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 50 0 25 400 25 0 0 0 0 0\n"
+                        + "cpu1 50 0 25 400 25 0 0 0 0 0\nintr 0\n");
+        stat(proc, 100, 1, 10, 5, 0, 0); // postmaster
         stat(proc, 101, 100, 30, 10, 0, 0); // backend
-        stat(proc, 102, 101, 7, 3, 0, 0);   // grandchild
+        stat(proc, 102, 101, 7, 3, 0, 0); // grandchild
         stat(proc, 200, 1, 999, 999, 0, 0); // unrelated
         ResourceMonitor monitor = new ResourceMonitor(proc, List.of(100L));
         ResourceSnapshot first = monitor.snapshot();
@@ -175,8 +191,9 @@ class ResourceMonitorTest {
         Files.delete(proc.resolve("101/stat"));
         Files.delete(proc.resolve("101"));
         stat(proc, 100, 1, 10, 5, 40 + 10 + 20, 0);
-        Files.writeString(proc.resolve("stat"), "cpu  250 0 100 900 150 0 0 0 0 0\n"
-                + "cpu0 1 0 0 0 0 0 0 0 0 0\ncpu1 1 0 0 0 0 0 0 0 0 0\n");
+        Files.writeString(
+                proc.resolve("stat"),
+                "cpu  250 0 100 900 150 0 0 0 0 0\n" + "cpu0 1 0 0 0 0 0 0 0 0 0\ncpu1 1 0 0 0 0 0 0 0 0 0\n");
         ResourceSnapshot second = monitor.snapshot();
         ResourceUse use = ResourceMonitor.between(first, second);
         assertThat(use.storeCpuSeconds()).isCloseTo(0.20, within(1e-9));
@@ -212,8 +229,9 @@ class ResourceMonitorTest {
 
     /** Runs {@code sh} that burns some CPU, prints "done" and idles: a store server with one child process. */
     private static Process server() throws IOException {
-        return new ProcessBuilder("sh", "-c",
-                "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done; sleep 60 & wait").start();
+        return new ProcessBuilder(
+                        "sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done; sleep 60 & wait")
+                .start();
     }
 
     /** Waits for the server's "done" and then for its child: the shell prints before it forks the sleep. */
@@ -250,7 +268,8 @@ class ResourceMonitorTest {
             first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             ResourceSnapshot down = monitor.snapshot();
             assertThat(down.storeProcesses()).as("the server is down").isZero();
-            assertThat(down.storeCpuNanos()).as("what it used stays counted")
+            assertThat(down.storeCpuNanos())
+                    .as("what it used stays counted")
                     .isGreaterThanOrEqualTo(before.storeCpuNanos());
 
             second[0] = server();
@@ -261,9 +280,12 @@ class ResourceMonitorTest {
                 Thread.sleep(100);
                 up = monitor.snapshot();
             }
-            assertThat(up.storeProcesses()).as("the restarted server's processes").isEqualTo(2);
+            assertThat(up.storeProcesses())
+                    .as("the restarted server's processes")
+                    .isEqualTo(2);
             assertThat(monitor.storePids()).containsExactly(second[0].pid());
-            assertThat(up.storeCpuNanos()).as("the old server's CPU and the new one's")
+            assertThat(up.storeCpuNanos())
+                    .as("the old server's CPU and the new one's")
                     .isGreaterThan(before.storeCpuNanos());
             assertThat(ResourceMonitor.between(down, up).storeCpuSeconds()).isPositive();
             int times = asked.get();

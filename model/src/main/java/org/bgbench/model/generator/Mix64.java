@@ -2,8 +2,7 @@ package org.bgbench.model.generator;
 
 /** SplitMix64 finalizer: a cheap, well-distributed hash so every generated value is a pure function of its inputs. */
 public final class Mix64 {
-    private Mix64() {
-    }
+    private Mix64() {}
 
     public static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;

@@ -59,7 +59,8 @@ public final class SocialGraph {
         this.pagesPerFragment = pages / fragments;
         this.resourcesPerPage = spec.feed().pageResources(spec.resourcesPerMember());
         if (smallSize <= spec.friendsPerMember()) {
-            throw new InvalidParameterException("fragments",
+            throw new InvalidParameterException(
+                    "fragments",
                     fragments + " fragments leave " + smallSize + " members in a fragment, not more than φ="
                             + spec.friendsPerMember());
         }
@@ -449,7 +450,9 @@ public final class SocialGraph {
 
     /** Account index owning resource {@code rid}, member's or page's. */
     public int resourceAccount(long rid) {
-        return rid < totalResources() ? resourceOwner(rid) : members + (int) ((rid - totalResources()) / resourcesPerPage);
+        return rid < totalResources()
+                ? resourceOwner(rid)
+                : members + (int) ((rid - totalResources()) / resourcesPerPage);
     }
 
     /** Id of the {@code j}-th resource of account {@code account}, member or page. */

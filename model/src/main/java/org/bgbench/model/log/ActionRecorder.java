@@ -20,6 +20,5 @@ public interface ActionRecorder {
      * CPU time the thread spent on one sampled execution of {@code kind}'s store call, ns (the emulator samples a
      * share of the calls). Recorders that do not report it ignore it.
      */
-    default void cpu(int kind, long nanos) {
-    }
+    default void cpu(int kind, long nanos) {}
 }

@@ -44,6 +44,7 @@ public final class GraphState {
     final AtomicLong nextShareSeq = new AtomicLong();
     /** Shares by account index, each list in id order; null until the account shares. */
     private final AtomicReferenceArray<List<Share>> shares;
+
     private final AtomicLong shareCount = new AtomicLong();
 
     /** @param commentIdBase first id this state hands to new comments; must not collide with another worker's. */
@@ -473,8 +474,7 @@ public final class GraphState {
      * by her friends and followed pages that are public or list her.
      */
     public Share[] feed(int index, int k) {
-        PriorityQueue<Share> top = new PriorityQueue<>(
-                Comparator.comparingLong(Share::id));
+        PriorityQueue<Share> top = new PriorityQueue<>(Comparator.comparingLong(Share::id));
         for (int producer : producers(index)) {
             Share[] of = shares(producer);
             for (int i = of.length - 1; i >= 0; i--) {

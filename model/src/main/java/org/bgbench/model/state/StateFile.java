@@ -17,8 +17,7 @@ import org.bgbench.model.state.GraphState.MemberState;
  * written after a run and read before the next so it starts where the last one ended.
  */
 final class StateFile {
-    private StateFile() {
-    }
+    private StateFile() {}
 
     private static final int FORMAT = 0x42475331; // "BGS1"
     /** BGS1 followed by the shares. */
@@ -106,8 +105,8 @@ final class StateFile {
     private static GraphState readParts(SocialGraph graph, DataInput in, String[] where) throws IOException {
         int format = in.readInt();
         if (format != FORMAT && format != FORMAT_SHARES) {
-            throw new IOException(String.format(Locale.ROOT, "it does not start as a BG state file "
-                    + "does (its first bytes are %08x)", format));
+            throw new IOException(String.format(
+                    Locale.ROOT, "it does not start as a BG state file " + "does (its first bytes are %08x)", format));
         }
         String fingerprint = in.readUTF();
         if (!fingerprint.equals(graph.spec().fingerprint())) {
@@ -121,8 +120,8 @@ final class StateFile {
             where[0] = "the record of the " + ordinal(t + 1) + " touched member";
             int i = in.readInt();
             if (i < 0 || i >= members) {
-                throw new IOException("it names member " + i + ", which a graph of " + members + " members "
-                        + "does not have");
+                throw new IOException(
+                        "it names member " + i + ", which a graph of " + members + " members " + "does not have");
             }
             where[0] = "member " + i + "'s record";
             MemberState s = new MemberState(0, 0);
@@ -168,8 +167,8 @@ final class StateFile {
                 long id = in.readLong();
                 int account = in.readInt();
                 if (account < 0 || account >= graph.accounts()) {
-                    throw new IOException("it names account " + account + ", which a graph of "
-                            + graph.accounts() + " accounts does not have");
+                    throw new IOException("it names account " + account + ", which a graph of " + graph.accounts()
+                            + " accounts does not have");
                 }
                 long rid = in.readLong();
                 int r = in.readInt();
@@ -191,7 +190,11 @@ final class StateFile {
     /** A count read from a state file, refused when it is negative or larger than {@code max}. */
     static int count(int n, int max, String what) throws IOException {
         if (n < 0 || n > max) {
-            throw new IOException(String.format(Locale.ROOT, "a count of %,d %s%s", n, what,
+            throw new IOException(String.format(
+                    Locale.ROOT,
+                    "a count of %,d %s%s",
+                    n,
+                    what,
                     n < 0 ? "" : String.format(Locale.ROOT, ", more than the graph's %,d members", max)));
         }
         return n;
@@ -199,13 +202,14 @@ final class StateFile {
 
     private static String ordinal(int n) {
         int mod100 = n % 100;
-        String suffix = mod100 >= 11 && mod100 <= 13 ? "th" : switch (n % 10) {
-            case 1 -> "st";
-            case 2 -> "nd";
-            case 3 -> "rd";
-            default -> "th";
-        };
+        String suffix = mod100 >= 11 && mod100 <= 13
+                ? "th"
+                : switch (n % 10) {
+                    case 1 -> "st";
+                    case 2 -> "nd";
+                    case 3 -> "rd";
+                    default -> "th";
+                };
         return String.format(Locale.ROOT, "%,d", n) + suffix;
     }
-
 }

@@ -27,8 +27,9 @@ public final class StateFormatException extends IOException {
         if (cause instanceof EOFException) {
             return new StateFormatException(where, "the file ends", true, cause);
         }
-        String what = cause.getMessage() != null ? cause.getMessage() : "unreadable (" + cause.getClass()
-                .getSimpleName() + ")";
+        String what = cause.getMessage() != null
+                ? cause.getMessage()
+                : "unreadable (" + cause.getClass().getSimpleName() + ")";
         return new StateFormatException(where, what, false, cause);
     }
 

@@ -22,8 +22,16 @@ import org.junit.jupiter.api.Test;
 /** Pages and follows (dissertation 5.1) and BG's expected feeds. */
 class FeedGraphTest {
     private static GraphSpec spec(int m, int phi, int pages, int rho, int iota) {
-        return GraphSpec.builder().members(m).memberIdOffset(10).friendsPerMember(phi).resourcesPerMember(3)
-                .attributeCount(2).attributeLength(4).commentLength(8).seed(5).build()
+        return GraphSpec.builder()
+                .members(m)
+                .memberIdOffset(10)
+                .friendsPerMember(phi)
+                .resourcesPerMember(3)
+                .attributeCount(2)
+                .attributeLength(4)
+                .commentLength(8)
+                .seed(5)
+                .build()
                 .withFeed(new FeedSpec(pages, rho, iota, 2));
     }
 
@@ -48,8 +56,16 @@ class FeedGraphTest {
         }
         int[] none = {0};
         g.forEachPageLoadedWith(5, 5, p -> none[0]++);
-        new SocialGraph(GraphSpec.builder().members(1_000).memberIdOffset(10).friendsPerMember(10)
-                .resourcesPerMember(3).attributeCount(2).attributeLength(4).commentLength(8).seed(5).build())
+        new SocialGraph(GraphSpec.builder()
+                        .members(1_000)
+                        .memberIdOffset(10)
+                        .friendsPerMember(10)
+                        .resourcesPerMember(3)
+                        .attributeCount(2)
+                        .attributeLength(4)
+                        .commentLength(8)
+                        .seed(5)
+                        .build())
                 .forEachPageLoadedWith(0, 1_000, p -> none[0]++);
         assertThat(none[0]).isZero();
     }
@@ -57,7 +73,9 @@ class FeedGraphTest {
     @Test
     void everyMemberFollowsRhoPagesAndEveryPageHasIotaFollowersInItsFragment() {
         SocialGraph g = new SocialGraph(spec(10_000, 100, 100, 10, 1000));
-        assertThat(g.fragments()).as("the dissertation's graph splits into 10 fragments of 10 pages").isEqualTo(10);
+        assertThat(g.fragments())
+                .as("the dissertation's graph splits into 10 fragments of 10 pages")
+                .isEqualTo(10);
         assertThat(g.followersPerPage()).isEqualTo(1000);
         int[] followers = new int[g.pages()];
         for (int i = 0; i < g.members(); i++) {
@@ -76,7 +94,8 @@ class FeedGraphTest {
             g.forEachFollower(p, f::add);
             assertThat(f.toIntArray()).hasSize(1000);
             int page = p;
-            assertThat(Arrays.stream(f.toIntArray()).allMatch(i -> g.follows(i, page))).isTrue();
+            assertThat(Arrays.stream(f.toIntArray()).allMatch(i -> g.follows(i, page)))
+                    .isTrue();
         }
         assertThat(g.totalFollows()).isEqualTo(100_000);
     }
@@ -96,29 +115,43 @@ class FeedGraphTest {
         assertThat(g.totalPageResources()).isEqualTo(20);
         assertThat(g.spec().fingerprint()).contains("pages=10 follows=3 iota=300");
         assertThat(new SocialGraph(spec(1000, 10, 0, 0, 0)).spec().fingerprint())
-                .as("graphs without pages keep their fingerprint").doesNotContain("pages");
+                .as("graphs without pages keep their fingerprint")
+                .doesNotContain("pages");
     }
 
     @Test
     void theDissertationsFeasibilityConditionsAreCheckedWithClearErrors() {
-        assertThatThrownBy(() -> spec(1000, 10, 10, 3, 250)).isInstanceOf(InvalidParameterException.class)
-                .hasMessageContaining("followersperpage").hasMessageContaining("M·ϱ/P=300");
-        assertThatThrownBy(() -> spec(1000, 10, 10, 11, 0)).hasMessageContaining("pagesperuser")
+        assertThatThrownBy(() -> spec(1000, 10, 10, 3, 250))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("followersperpage")
+                .hasMessageContaining("M·ϱ/P=300");
+        assertThatThrownBy(() -> spec(1000, 10, 10, 11, 0))
+                .hasMessageContaining("pagesperuser")
                 .hasMessageContaining("must not exceed the number of pages");
-        assertThatThrownBy(() -> spec(1000, 10, 7, 2, 0)).hasMessageContaining("pagecount")
+        assertThatThrownBy(() -> spec(1000, 10, 7, 2, 0))
+                .hasMessageContaining("pagecount")
                 .hasMessageContaining("must divide");
         assertThatThrownBy(() -> spec(100, 10, 20, 5, 0)).hasMessageContaining("ϱ·ι");
         assertThatThrownBy(() -> spec(10, 2, 20, 1, 0)).hasMessageContaining("must not exceed the number of members");
         assertThatThrownBy(() -> new FeedSpec(0, 3, 0, -1)).hasMessageContaining("needs pages");
-        assertThatThrownBy(() -> GraphSpec.builder().members(1000).friendsPerMember(10).resourcesPerMember(3)
-                .attributeCount(2).attributeLength(4).commentLength(8).fragments(3).seed(5).build()
-                .withFeed(new FeedSpec(10, 2, 0, 2))).hasMessageContaining("fragments");
+        assertThatThrownBy(() -> GraphSpec.builder()
+                        .members(1000)
+                        .friendsPerMember(10)
+                        .resourcesPerMember(3)
+                        .attributeCount(2)
+                        .attributeLength(4)
+                        .commentLength(8)
+                        .fragments(3)
+                        .seed(5)
+                        .build()
+                        .withFeed(new FeedSpec(10, 2, 0, 2)))
+                .hasMessageContaining("fragments");
     }
 
     @Test
     void theKeysDescribeTheFeedGraph() {
-        GraphSpec s = GraphParameters.toSpec(Map.of("usercount", "10000", "pagecount", "100",
-                "pagesperuser", "10", "followersperpage", "1000"));
+        GraphSpec s = GraphParameters.toSpec(
+                Map.of("usercount", "10000", "pagecount", "100", "pagesperuser", "10", "followersperpage", "1000"));
         assertThat(s.feed()).isEqualTo(new FeedSpec(100, 10, 1000, -1));
         assertThat(new SocialGraph(s).resourcesPerPage()).as("ρ by default").isEqualTo(100);
     }
@@ -135,9 +168,9 @@ class FeedGraphTest {
         int page = g.pageAccount(pages[0]);
         long a = share(st, f, null);
         long b = share(st, page, null);
-        long c = share(st, other, new int[] {f});          // a list without x
+        long c = share(st, other, new int[] {f}); // a list without x
         long d = share(st, other, new int[] {x, f});
-        share(st, x, null);                                 // her own
+        share(st, x, null); // her own
         assertThat(ids(st.feed(x, 10))).containsExactly(d, b, a);
         assertThat(ids(st.feed(x, 2))).containsExactly(d, b);
         assertThat(ids(st.feed(f, 10))).contains(c);

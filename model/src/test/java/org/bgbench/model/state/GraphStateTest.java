@@ -24,9 +24,18 @@ import org.junit.jupiter.api.Test;
 
 /** GraphState against a naive full copy of the graph (sets of pairs) under long random valid sequences. */
 class GraphStateTest {
-    private final SocialGraph g = new SocialGraph(GraphSpec.builder().members(60).friendsPerMember(6)
-            .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.6).attributeCount(2)
-            .attributeLength(4).commentLength(8).fragments(2).seed(5).build());
+    private final SocialGraph g = new SocialGraph(GraphSpec.builder()
+            .members(60)
+            .friendsPerMember(6)
+            .resourcesPerMember(3)
+            .commentsPerResource(2)
+            .confirmedFraction(0.6)
+            .attributeCount(2)
+            .attributeLength(4)
+            .commentLength(8)
+            .fragments(2)
+            .seed(5)
+            .build());
 
     @Test
     void matchesANaiveModelAfterRandomValidWrites() {
@@ -107,18 +116,24 @@ class GraphStateTest {
                     expectInviters.add(j);
                 }
                 Relation r = state.relation(a, j);
-                Relation want = friends.contains(pair(a, j)) ? Relation.FRIENDS
-                        : pending.contains(pair(a, j)) ? Relation.INVITED
-                        : pending.contains(pair(j, a)) ? Relation.INVITED_BY : Relation.NONE;
+                Relation want = friends.contains(pair(a, j))
+                        ? Relation.FRIENDS
+                        : pending.contains(pair(a, j))
+                                ? Relation.INVITED
+                                : pending.contains(pair(j, a)) ? Relation.INVITED_BY : Relation.NONE;
                 assertThat(r).as("relation %d→%d", a, j).isEqualTo(want);
             }
-            assertThat(state.friends(a)).containsExactly(expectFriends.stream().mapToInt(x -> x).toArray());
-            assertThat(state.inviters(a)).containsExactly(expectInviters.stream().mapToInt(x -> x).toArray());
+            assertThat(state.friends(a))
+                    .containsExactly(expectFriends.stream().mapToInt(x -> x).toArray());
+            assertThat(state.inviters(a))
+                    .containsExactly(expectInviters.stream().mapToInt(x -> x).toArray());
             assertThat(state.friendCount(a)).isEqualTo(expectFriends.size());
             assertThat(state.pendingCount(a)).isEqualTo(expectInviters.size());
             for (int r = 0; r < g.resourcesPerMember(); r++) {
                 long rid = g.resourceId(a, r);
-                assertThat(state.comments(rid)).containsExactlyInAnyOrder(comments.get(rid).stream().mapToLong(x -> x).toArray());
+                assertThat(state.comments(rid))
+                        .containsExactlyInAnyOrder(
+                                comments.get(rid).stream().mapToLong(x -> x).toArray());
                 assertThat(state.commentCount(rid)).isEqualTo(comments.get(rid).size());
             }
         }
@@ -152,7 +167,8 @@ class GraphStateTest {
         byte[] all = bytes.toByteArray();
         for (int cut = 0; cut < all.length; cut++) {
             byte[] part = Arrays.copyOf(all, cut);
-            StateFormatException e = org.assertj.core.api.Assertions.catchThrowableOfType(StateFormatException.class,
+            StateFormatException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+                    StateFormatException.class,
                     () -> GraphState.readFrom(g, new DataInputStream(new ByteArrayInputStream(part))));
             assertThat(e).as("cut at %d", cut).isNotNull();
             assertThat(e.endedEarly()).isTrue();
@@ -161,17 +177,28 @@ class GraphStateTest {
         // The count of touched members, after the format, the fingerprint and the next comment id.
         int at = 4 + 2 + g.spec().fingerprint().length() + 8;
         ByteBuffer.wrap(all).putInt(at, Integer.MAX_VALUE);
-        StateFormatException huge = org.assertj.core.api.Assertions.catchThrowableOfType(StateFormatException.class,
+        StateFormatException huge = org.assertj.core.api.Assertions.catchThrowableOfType(
+                StateFormatException.class,
                 () -> GraphState.readFrom(g, new DataInputStream(new ByteArrayInputStream(all))));
         assertThat(huge.endedEarly()).isFalse();
-        assertThat(huge.getMessage()).isEqualTo("the header: a count of 2,147,483,647 touched members, more than the "
-                + "graph's 60 members");
-        SocialGraph other = new SocialGraph(GraphSpec.builder().members(61).friendsPerMember(6)
-                .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.6).attributeCount(2)
-                .attributeLength(4).commentLength(8).fragments(2).seed(5).build());
-        StateFormatException graph = org.assertj.core.api.Assertions.catchThrowableOfType(StateFormatException.class,
-                () -> GraphState.readFrom(other, new DataInputStream(new ByteArrayInputStream(
-                        bytes.toByteArray()))));
+        assertThat(huge.getMessage())
+                .isEqualTo(
+                        "the header: a count of 2,147,483,647 touched members, more than the " + "graph's 60 members");
+        SocialGraph other = new SocialGraph(GraphSpec.builder()
+                .members(61)
+                .friendsPerMember(6)
+                .resourcesPerMember(3)
+                .commentsPerResource(2)
+                .confirmedFraction(0.6)
+                .attributeCount(2)
+                .attributeLength(4)
+                .commentLength(8)
+                .fragments(2)
+                .seed(5)
+                .build());
+        StateFormatException graph = org.assertj.core.api.Assertions.catchThrowableOfType(
+                StateFormatException.class,
+                () -> GraphState.readFrom(other, new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))));
         assertThat(graph.what()).startsWith("it holds the state of another graph (fingerprint ");
     }
 
@@ -187,7 +214,8 @@ class GraphStateTest {
 
     @Test
     void untouchedStateCostsNoPerMemberObjects() {
-        SocialGraph big = new SocialGraph(GraphSpec.builder().members(1_000_000).seed(1).build());
+        SocialGraph big =
+                new SocialGraph(GraphSpec.builder().members(1_000_000).seed(1).build());
         GraphState state = new GraphState(big);
         assertThat(state.friendCount(123_456)).isEqualTo(100);
         assertThat(state.pickFriend(5, 3)).isNotNegative();

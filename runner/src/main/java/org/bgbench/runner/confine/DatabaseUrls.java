@@ -67,7 +67,8 @@ final class DatabaseUrls {
             return "jdbc:sqlite:" + prefix + confinement.under(key, file.substring(prefix.length())) + params;
         }
         for (String engine : List.of("h2", "derby", "hsqldb")) {
-            if (lower.startsWith("jdbc:" + engine + ":") && !NETWORK.matcher(base.split(";", 2)[0]).matches()) {
+            if (lower.startsWith("jdbc:" + engine + ":")
+                    && !NETWORK.matcher(base.split(";", 2)[0]).matches()) {
                 return embedded(key, url, engine);
             }
         }
@@ -114,7 +115,8 @@ final class DatabaseUrls {
             int eq = p.indexOf('=');
             String name = eq < 0 ? p : p.substring(0, eq);
             String value = eq < 0 ? "" : p.substring(eq + 1);
-            if (RISKY_NAME.matcher(name).matches() || !PLAIN_VALUE.matcher(value).matches()) {
+            if (RISKY_NAME.matcher(name).matches()
+                    || !PLAIN_VALUE.matcher(value).matches()) {
                 throw new IllegalArgumentException(key + ": the URL's parameter " + name + " may name a file or a "
                         + "class for the driver (only plain words and numbers pass, under names that do not name "
                         + "files or classes); " + confinement.scope().codeHint());

@@ -83,8 +83,8 @@ public final class SettingsConfinement {
                 boolean list = s.kind() == StoreSetting.Kind.DATABASE_URLS;
                 out.put(s.key(), new DatabaseUrls(this).confine(s.key(), v, list));
             } else if (s.loadsCode() && !scope.allowCode() && !v.equals(s.defaultValue())) {
-                throw new IllegalArgumentException(s.key() + ": names code for BG to load or run ("
-                        + describe(s.kind()) + "); " + scope.codeHint());
+                throw new IllegalArgumentException(s.key() + ": names code for BG to load or run (" + describe(s.kind())
+                        + "); " + scope.codeHint());
             }
         }
         return out;
@@ -92,8 +92,11 @@ public final class SettingsConfinement {
 
     /** Whether {@code key} is one of BG's own parameters (graph, loader, workload, run), which name no files. */
     static boolean isBgParameter(String key) {
-        return GraphParameters.KEYS.containsKey(key) || WorkloadParameters.isKey(key) || RunKeys.RUN.containsKey(key)
-                || RunKeys.LOADER.containsKey(key) || RunKeys.IGNORED_USC.contains(key)
+        return GraphParameters.KEYS.containsKey(key)
+                || WorkloadParameters.isKey(key)
+                || RunKeys.RUN.containsKey(key)
+                || RunKeys.LOADER.containsKey(key)
+                || RunKeys.IGNORED_USC.contains(key)
                 || key.equals(StoreSettings.BETA_PARAMETER);
     }
 
@@ -125,8 +128,8 @@ public final class SettingsConfinement {
         }
         Path resolved = scope.base().resolve(p).normalize();
         if (!resolved.startsWith(scope.root())) {
-            throw new IllegalArgumentException(key + ": '" + value + "' is outside " + scope.place() + "; "
-                    + scope.pathHint());
+            throw new IllegalArgumentException(
+                    key + ": '" + value + "' is outside " + scope.place() + "; " + scope.pathHint());
         }
         if (!real(resolved).startsWith(real(scope.root()))) {
             throw new IllegalArgumentException(key + ": '" + value + "' leads out of " + scope.place() + " through "
@@ -147,9 +150,8 @@ public final class SettingsConfinement {
         try {
             return existing.toRealPath().resolve(existing.relativize(p)).normalize();
         } catch (IOException e) {
-            throw new IllegalArgumentException(p + ": cannot resolve the path (" + e.getClass().getSimpleName()
-                    + ")");
+            throw new IllegalArgumentException(
+                    p + ": cannot resolve the path (" + e.getClass().getSimpleName() + ")");
         }
     }
-
 }

@@ -35,6 +35,7 @@ public final class Throttle {
 
     /** The usual first backoff, and its ceiling. */
     public static final Duration BASE = Duration.ofMillis(100);
+
     public static final Duration MAX = Duration.ofSeconds(5);
 
     /** The usual bound of the map of addresses. */
@@ -145,7 +146,9 @@ public final class Throttle {
     public void sweep(long now) {
         List<String> lines = new ArrayList<>();
         synchronized (this) {
-            for (Iterator<Map.Entry<InetAddress, Source>> it = sources.entrySet().iterator(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<InetAddress, Source>> it =
+                            sources.entrySet().iterator();
+                    it.hasNext(); ) {
                 Map.Entry<InetAddress, Source> e = it.next();
                 Source s = e.getValue();
                 if (s.unreported > 0 && now - s.lastReport >= REPORT_EVERY.toNanos()) {

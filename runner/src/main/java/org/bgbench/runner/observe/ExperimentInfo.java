@@ -16,11 +16,18 @@ import java.nio.file.Path;
  *                  own part where it runs): what counts executions must skip it, or count them twice when a worker
  *                  runs in the same process
  */
-public record ExperimentInfo(String store, String mix, int threads, double betaMs, double durationS, double warmupS,
-                             Path out, boolean merged) {
+public record ExperimentInfo(
+        String store,
+        String mix,
+        int threads,
+        double betaMs,
+        double durationS,
+        double warmupS,
+        Path out,
+        boolean merged) {
     /** An experiment this process runs itself. */
-    public ExperimentInfo(String store, String mix, int threads, double betaMs, double durationS, double warmupS,
-                          Path out) {
+    public ExperimentInfo(
+            String store, String mix, int threads, double betaMs, double durationS, double warmupS, Path out) {
         this(store, mix, threads, betaMs, durationS, warmupS, out, false);
     }
 }

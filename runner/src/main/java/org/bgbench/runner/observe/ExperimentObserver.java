@@ -11,14 +11,11 @@ import org.bgbench.measurement.SecondSample;
 public interface ExperimentObserver {
 
     /** An experiment is about to start its warm-up. */
-    default void started(ExperimentInfo info) {
-    }
+    default void started(ExperimentInfo info) {}
 
     /** One sampled interval of that experiment (warm-up included, flagged). */
-    default void second(ExperimentInfo info, SecondSample sample) {
-    }
+    default void second(ExperimentInfo info, SecondSample sample) {}
 
     /** The experiment's result as written (validated when validation ran); not called when the experiment failed. */
-    default void finished(ExperimentInfo info, RunResult result) {
-    }
+    default void finished(ExperimentInfo info, RunResult result) {}
 }

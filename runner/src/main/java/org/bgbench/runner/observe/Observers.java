@@ -15,8 +15,7 @@ public final class Observers {
     private static final Logger LOG = LoggerFactory.getLogger(Observers.class);
     private static final List<ExperimentObserver> OBSERVERS = new CopyOnWriteArrayList<>();
 
-    private Observers() {
-    }
+    private Observers() {}
 
     /** Adds an observer until the returned registration is closed. */
     public static Registration register(ExperimentObserver observer) {

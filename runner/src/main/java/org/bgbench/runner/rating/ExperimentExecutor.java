@@ -15,16 +15,14 @@ public interface ExperimentExecutor {
      * How one experiment ended. {@code failedWorkers} names the workers that failed it (empty in one process);
      * {@code unwritten} says why its result file could not be written (a full disk), or is null.
      */
-    record Outcome(RunResult result, boolean completed, String reason, List<Integer> failedWorkers,
-                   String unwritten) {
+    record Outcome(RunResult result, boolean completed, String reason, List<Integer> failedWorkers, String unwritten) {
         public Outcome(RunResult result, boolean completed, String reason, List<Integer> failedWorkers) {
             this(result, completed, reason, failedWorkers, null);
         }
     }
 
     /** What a RepairDB pass did. */
-    record Repair(boolean verified, long relationships, long comments, String mismatch) {
-    }
+    record Repair(boolean verified, long relationships, long comments, String mismatch) {}
 
     /** Runs one experiment and writes its result to {@code out}. */
     Outcome run(ExperimentSpec spec, Path out);
@@ -59,6 +57,5 @@ public interface ExperimentExecutor {
     }
 
     /** After the rating: save what the next command needs (BG's expected state). */
-    default void finish() {
-    }
+    default void finish() {}
 }

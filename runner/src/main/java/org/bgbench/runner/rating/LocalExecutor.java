@@ -47,7 +47,10 @@ public final class LocalExecutor implements ExperimentExecutor {
     @Override
     public Repair repair() {
         RepairDb.Report r = store.repair(Math.max(2, loaders));
-        return new Repair(r.verified(), r.relationships(), r.comments(),
+        return new Repair(
+                r.verified(),
+                r.relationships(),
+                r.comments(),
                 r.verified() ? null : r.mismatches().get(0));
     }
 

@@ -53,6 +53,7 @@ public final class RatingRunner implements ExperimentRunner {
     private final List<RunResult> results = new ArrayList<>();
     /** The open model's rating: its arrivals (the rate set per experiment), null for the closed model's. */
     private OpenModel open;
+
     private int inFlight;
     private double rateUnit;
 
@@ -60,8 +61,14 @@ public final class RatingRunner implements ExperimentRunner {
      * @param template  the experiments' settings; T, duration and seed are set per experiment
      * @param keepGoing on workers: a failed worker is dropped and the experiment repeated on the others
      */
-    public RatingRunner(ExperimentExecutor executor, WorkloadSpec workload, ExperimentSpec template, ResetPolicy policy,
-                        Path dir, PrintWriter err, boolean keepGoing) {
+    public RatingRunner(
+            ExperimentExecutor executor,
+            WorkloadSpec workload,
+            ExperimentSpec template,
+            ResetPolicy policy,
+            Path dir,
+            PrintWriter err,
+            boolean keepGoing) {
         this.executor = executor;
         this.workload = workload;
         this.template = template;
@@ -81,8 +88,7 @@ public final class RatingRunner implements ExperimentRunner {
             throw new InvalidParameterException("--in-flight", "must be at least 1, got " + inFlight);
         }
         if (!(unit > 0) || Double.isInfinite(unit)) {
-            throw new InvalidParameterException("--rate-unit", "must be a rate above 0 per second, "
-                    + "got " + unit);
+            throw new InvalidParameterException("--rate-unit", "must be a rate above 0 per second, " + "got " + unit);
         }
         this.open = arrivals;
         this.inFlight = inFlight;
@@ -132,14 +138,22 @@ public final class RatingRunner implements ExperimentRunner {
             reset();
         }
         count++;
-        ExperimentSpec spec = template.withThreads(open == null ? threads : inFlight).withDuration(duration)
+        ExperimentSpec spec = template.withThreads(open == null ? threads : inFlight)
+                .withDuration(duration)
                 .withSeed(template.seed() + count);
         if (open != null) {
             spec = spec.withOpen(open.withArrivals(rate(threads)));
         }
-        Path out = dir.resolve(open == null ? String.format(Locale.ROOT, "%02d-T%d.json", count, threads)
-                : String.format(Locale.ROOT, "%02d-R%s.json", count, rate(threads)));
-        err.printf(Locale.ROOT, "bg: experiment %d: %s for %s%s%n", count, label(threads), Durations.format(duration),
+        Path out = dir.resolve(
+                open == null
+                        ? String.format(Locale.ROOT, "%02d-T%d.json", count, threads)
+                        : String.format(Locale.ROOT, "%02d-R%s.json", count, rate(threads)));
+        err.printf(
+                Locale.ROOT,
+                "bg: experiment %d: %s for %s%s%n",
+                count,
+                label(threads),
+                Durations.format(duration),
                 executor.workers() > 1 ? " on " + executor.workers() + " workers" : "");
         ExperimentExecutor.Outcome o = executor.run(spec, out);
         if (o.unwritten() != null) {
@@ -147,13 +161,14 @@ public final class RatingRunner implements ExperimentRunner {
             unwritten.add(o.unwritten());
         }
         if (!o.completed() && Interrupts.interrupted()) {
-            throw new StoreException("the rating was " + Interrupts.reason() + " during experiment "
-                    + count + " at " + label(threads) + "; its partial result is " + out);
+            throw new StoreException("the rating was " + Interrupts.reason() + " during experiment " + count + " at "
+                    + label(threads) + "; its partial result is " + out);
         }
         if (!o.completed()) {
             if (keepGoing && !o.failedWorkers().isEmpty() && o.failedWorkers().size() < executor.workers()) {
                 // The failed workers' members and states are gone: plan over the others, restore, run this T again.
-                notes.add("experiment " + count + " at " + label(threads) + " failed (" + o.reason() + "); continued with "
+                notes.add("experiment " + count + " at " + label(threads) + " failed (" + o.reason()
+                        + "); continued with "
                         + (executor.workers() - o.failedWorkers().size()) + " workers as --keep-going asked");
                 keepFailed(out);
                 recover(o.failedWorkers());
@@ -166,7 +181,8 @@ public final class RatingRunner implements ExperimentRunner {
         RunResult r = o.result();
         results.add(r);
         // Writes still waiting when the store stopped answering may or may not have happened, as failed ones.
-        lastErrors = r.total().errors() > 0 || r.sessions().values().stream().anyMatch(k -> k.errors() > 0)
+        lastErrors = r.total().errors() > 0
+                || r.sessions().values().stream().anyMatch(k -> k.errors() > 0)
                 || r.incompleteReason() != null;
         Measurement m = measurement(r);
         lastClean = r.unpredictablePct() == 0 && m.validationIncomplete() == null && !lastErrors;
@@ -183,31 +199,44 @@ public final class RatingRunner implements ExperimentRunner {
     public static Measurement measurement(RunResult r) {
         KindResult total = r.total();
         // Incomplete validation fails the SLA too (the unpredictable reads are not known).
-        String validationIncomplete = r.unpredictable() != null && !r.unpredictable().verdictComplete()
-                ? r.unpredictable().incompleteReason() : null;
+        String validationIncomplete =
+                r.unpredictable() != null && !r.unpredictable().verdictComplete()
+                        ? r.unpredictable().incompleteReason()
+                        : null;
         Double within = total.withinBetaPctCountingErrors();
-        String incomplete = r.incompleteReason() == null ? null
-                : r.incompleteReason().replace(" " + Stalls.VERDICT, "");
+        String incomplete =
+                r.incompleteReason() == null ? null : r.incompleteReason().replace(" " + Stalls.VERDICT, "");
         if (r.open() != null && !r.open().valid()) {
             // The open model: a run behind its schedule did not offer the rate it stands for, so it cannot meet it.
-            incomplete = (incomplete == null ? "" : incomplete + "; ") + r.open().invalidReason();
+            incomplete =
+                    (incomplete == null ? "" : incomplete + "; ") + r.open().invalidReason();
         }
-        return new Measurement(r.throughput(), within == null ? 0 : Math.max(0, Math.min(100, within)),
-                Math.max(0, Math.min(100, r.unpredictablePct())), total.errors(), total.count(), r.durationS(),
-                incomplete, validationIncomplete);
+        return new Measurement(
+                r.throughput(),
+                within == null ? 0 : Math.max(0, Math.min(100, within)),
+                Math.max(0, Math.min(100, r.unpredictablePct())),
+                total.errors(),
+                total.count(),
+                r.durationS(),
+                incomplete,
+                validationIncomplete);
     }
 
     private void keepFailed(Path out) {
         try {
             if (Files.exists(out)) {
-                Files.move(out, out.resolveSibling(out.getFileName().toString().replaceFirst("\\.json$", "-failed.json")),
+                Files.move(
+                        out,
+                        out.resolveSibling(out.getFileName().toString().replaceFirst("\\.json$", "-failed.json")),
                         StandardCopyOption.REPLACE_EXISTING);
             }
             // Its interval log goes with it, so the retry's log does not replace it.
             Path hlog = RunArtifacts.hlogFor(out);
             if (Files.exists(hlog)) {
-                Files.move(hlog, RunArtifacts.hlogFor(out.resolveSibling(
-                        out.getFileName().toString().replaceFirst("\\.json$", "-failed.json"))),
+                Files.move(
+                        hlog,
+                        RunArtifacts.hlogFor(out.resolveSibling(
+                                out.getFileName().toString().replaceFirst("\\.json$", "-failed.json"))),
                         StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
@@ -239,8 +268,13 @@ public final class RatingRunner implements ExperimentRunner {
 
     private void resetOnce() {
         long t0 = System.nanoTime();
-        ResetPolicy.Situation s = new ResetPolicy.Situation(workload.mix().writeFraction() > 0,
-                workload.mix().isSymmetric(), lastClean, lastErrors, imageExists, executor.touchedMembers());
+        ResetPolicy.Situation s = new ResetPolicy.Situation(
+                workload.mix().writeFraction() > 0,
+                workload.mix().isSymmetric(),
+                lastClean,
+                lastErrors,
+                imageExists,
+                executor.touchedMembers());
         ResetPolicy.Method m = policy.choose(s);
         String note = policy.note(s, m, count);
         if (note != null) {

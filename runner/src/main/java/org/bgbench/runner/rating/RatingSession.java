@@ -35,34 +35,55 @@ public final class RatingSession {
      * What a rating found, how long it took and where its report is; {@code unwritten} says why each file of it that
      * could not be written (an experiment's result, a report) was not.
      */
-    public record Report(RatingResult result, RatingTime time, List<String> notes, Path dir,
-                         RatingReport.Axis axis, List<String> unwritten) {
+    public record Report(
+            RatingResult result,
+            RatingTime time,
+            List<String> notes,
+            Path dir,
+            RatingReport.Axis axis,
+            List<String> unwritten) {
         /** The lines a user reads at the end of {@code bg rate}. */
         public String describe() {
             StringBuilder sb = new StringBuilder();
             sb.append(System.lineSeparator());
-            result.soar().ifPresent(s -> sb.append(String.format(Locale.ROOT, "SoAR       %,.0f actions/s at T=%d (%s)%n",
-                    s.actionsPerSecond(), s.threads(), s.status())));
+            result.soar()
+                    .ifPresent(s -> sb.append(String.format(
+                            Locale.ROOT,
+                            "SoAR       %,.0f actions/s at T=%d (%s)%n",
+                            s.actionsPerSecond(),
+                            s.threads(),
+                            s.status())));
             if (axis == RatingReport.Axis.THREADS) {
-                result.socialites().ifPresent(s -> sb.append(String.format(Locale.ROOT,
-                        "Socialites %d (%,.0f actions/s, %s)%n", s.threads(), s.throughput(), s.status())));
+                result.socialites()
+                        .ifPresent(s -> sb.append(String.format(
+                                Locale.ROOT,
+                                "Socialites %d (%,.0f actions/s, %s)%n",
+                                s.threads(),
+                                s.throughput(),
+                                s.status())));
             } else {
-                result.socialites().ifPresent(s -> sb.append(String.format(Locale.ROOT,
-                        "Open-model rating %s arrivals/s (%,.0f actions/s, %s)%n", axis.value(s.threads()),
-                        s.throughput(), s.status())));
+                result.socialites()
+                        .ifPresent(s -> sb.append(String.format(
+                                Locale.ROOT,
+                                "Open-model rating %s arrivals/s (%,.0f actions/s, %s)%n",
+                                axis.value(s.threads()),
+                                s.throughput(),
+                                s.status())));
             }
             sb.append(String.format(Locale.ROOT, "%d experiments in %.0f s%n", result.experimentsRun(), time.total()));
             sb.append(time.describe());
             notes.forEach(n -> sb.append("  ! ").append(n).append(System.lineSeparator()));
             result.warnings().forEach(w -> sb.append("  ! ").append(w).append(System.lineSeparator()));
-            result.stopReason().ifPresent(r -> sb.append("Stopped early: ").append(r).append(System.lineSeparator()));
-            sb.append("Report: ").append(dir.resolve("rating.html").toAbsolutePath()).append(System.lineSeparator());
+            result.stopReason()
+                    .ifPresent(r -> sb.append("Stopped early: ").append(r).append(System.lineSeparator()));
+            sb.append("Report: ")
+                    .append(dir.resolve("rating.html").toAbsolutePath())
+                    .append(System.lineSeparator());
             return sb.toString();
         }
     }
 
-    private RatingSession() {
-    }
+    private RatingSession() {}
 
     /**
      * Rates with {@code runner} on {@code executor}, tells {@code listener} each experiment as it finishes, and writes
@@ -71,23 +92,42 @@ public final class RatingSession {
      * @param startNanos when the command started, for ζ (what it spent before the first experiment)
      * @param extra      keys added to {@code rating.json} (store, workload, workers)
      */
-    public static Report rate(RatingSettings settings, RatingRunner runner, ExperimentExecutor executor,
-                              RatingListener listener, Duration delta, Path dir, long startNanos, String title,
-                              Map<String, Object> extra) throws IOException {
-        return rate(settings, runner, executor, listener, delta, dir, startNanos, title, extra,
-                RatingReport.Axis.THREADS);
+    public static Report rate(
+            RatingSettings settings,
+            RatingRunner runner,
+            ExperimentExecutor executor,
+            RatingListener listener,
+            Duration delta,
+            Path dir,
+            long startNanos,
+            String title,
+            Map<String, Object> extra)
+            throws IOException {
+        return rate(
+                settings, runner, executor, listener, delta, dir, startNanos, title, extra, RatingReport.Axis.THREADS);
     }
 
     /** The same, for a search over the quantity {@code axis} names (the open model's arrival rate). */
-    public static Report rate(RatingSettings settings, RatingRunner runner, ExperimentExecutor executor,
-                              RatingListener listener, Duration delta, Path dir, long startNanos, String title,
-                              Map<String, Object> extra, RatingReport.Axis axis) throws IOException {
+    public static Report rate(
+            RatingSettings settings,
+            RatingRunner runner,
+            ExperimentExecutor executor,
+            RatingListener listener,
+            Duration delta,
+            Path dir,
+            long startNanos,
+            String title,
+            Map<String, Object> extra,
+            RatingReport.Axis axis)
+            throws IOException {
         double zeta = (System.nanoTime() - startNanos) / 1e9;
         Files.createDirectories(dir);
         // Space for the reports before the experiments can fill the disk; a report still unwritten is reported.
         ReportFiles files = new ReportFiles();
         List.of("rating.json", "rating.svg", "rating.html").forEach(f -> files.reserve(dir.resolve(f)));
-        RatingResult result = new Rating(settings, runner).listener(progressFile(dir, listener)).rate();
+        RatingResult result = new Rating(settings, runner)
+                .listener(progressFile(dir, listener))
+                .rate();
         String finishError = null;
         try {
             executor.finish();
@@ -130,8 +170,11 @@ public final class RatingSession {
                 listener.experimentFinished(e);
                 if (!failed[0]) {
                     try {
-                        Files.writeString(file, LINES.writeValueAsString(e.toMap()) + "\n",
-                                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                        Files.writeString(
+                                file,
+                                LINES.writeValueAsString(e.toMap()) + "\n",
+                                StandardOpenOption.CREATE,
+                                StandardOpenOption.APPEND);
                     } catch (IOException | RuntimeException x) {
                         failed[0] = true;
                     }

@@ -33,8 +33,7 @@ public record RatingTime(Terms terms, double searchSeconds, double total, ResetL
      * @param delta   δ, seconds
      * @param confirm Δ, seconds of the confirmation runs
      */
-    public record Terms(double zeta, int omega, double nu, int eta, double delta, double confirm) {
-    }
+    public record Terms(double zeta, int omega, double nu, int eta, double delta, double confirm) {}
 
     /**
      * The resets of a rating.
@@ -43,8 +42,7 @@ public record RatingTime(Terms terms, double searchSeconds, double total, ResetL
      * @param resetSeconds seconds spent in them by kind
      * @param repaired     relationships and comments RepairDB restored
      */
-    public record ResetLog(Map<String, Integer> resets, Map<String, Double> resetSeconds, long[] repaired) {
-    }
+    public record ResetLog(Map<String, Integer> resets, Map<String, Double> resetSeconds, long[] repaired) {}
 
     public static RatingTime of(RatingResult result, RatingRunner runner, double zeta, Duration delta, double total) {
         int eta = 0;
@@ -70,7 +68,10 @@ public record RatingTime(Terms terms, double searchSeconds, double total, ResetL
             }
         }
         Terms terms = new Terms(zeta, omega, omega == 0 ? 0 : resetTotal / omega, eta, delta.toNanos() / 1e9, confirm);
-        return new RatingTime(terms, search, total,
+        return new RatingTime(
+                terms,
+                search,
+                total,
                 new ResetLog(Map.copyOf(runner.resets()), Map.copyOf(runner.resetSecondsBy()), runner.repaired()));
     }
 
@@ -102,28 +103,54 @@ public record RatingTime(Terms terms, double searchSeconds, double total, ResetL
     /** The model term by term, as the rating's summary prints it. */
     public String describe() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "Rating time Λ = ζ + ω·ν + η·δ + Δ = %.1f + %d×%.2f + %d×%.0f + %.1f = %.0f s"
-                + " (measured %.0f s)%n", zeta(), omega(), nu(), eta(), delta(), confirm(), model(), total));
-        sb.append(String.format(Locale.ROOT, "  ζ  %.1f s before the first experiment (load or image, if needed)%n",
-                zeta()));
+        sb.append(String.format(
+                Locale.ROOT,
+                "Rating time Λ = ζ + ω·ν + η·δ + Δ = %.1f + %d×%.2f + %d×%.0f + %.1f = %.0f s" + " (measured %.0f s)%n",
+                zeta(),
+                omega(),
+                nu(),
+                eta(),
+                delta(),
+                confirm(),
+                model(),
+                total));
+        sb.append(String.format(
+                Locale.ROOT, "  ζ  %.1f s before the first experiment (load or image, if needed)%n", zeta()));
         StringBuilder kinds = new StringBuilder();
         for (Map.Entry<String, Integer> r : resets().entrySet()) {
             if (kinds.length() > 0) {
                 kinds.append(", ");
             }
-            kinds.append(String.format(Locale.ROOT, "%s %d in %.1f s", r.getKey(), r.getValue(),
+            kinds.append(String.format(
+                    Locale.ROOT,
+                    "%s %d in %.1f s",
+                    r.getKey(),
+                    r.getValue(),
                     resetSeconds().getOrDefault(r.getKey(), 0.0)));
         }
-        sb.append(String.format(Locale.ROOT, "  ων %d resets of %.2f s on average%s%n", omega(), nu(),
+        sb.append(String.format(
+                Locale.ROOT,
+                "  ων %d resets of %.2f s on average%s%n",
+                omega(),
+                nu(),
                 kinds.length() == 0 ? "" : " (" + kinds + ")"));
         if (repaired()[0] + repaired()[1] > 0) {
-            sb.append(String.format(Locale.ROOT, "     RepairDB restored %,d relationships and %,d comments%n",
-                    repaired()[0], repaired()[1]));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "     RepairDB restored %,d relationships and %,d comments%n",
+                    repaired()[0],
+                    repaired()[1]));
         }
-        sb.append(String.format(Locale.ROOT, "  ηδ %d search experiments of %.0f s (measured %.1f s)%n", eta(), delta(),
+        sb.append(String.format(
+                Locale.ROOT,
+                "  ηδ %d search experiments of %.0f s (measured %.1f s)%n",
+                eta(),
+                delta(),
                 searchSeconds));
         sb.append(String.format(Locale.ROOT, "  Δ  %.1f s of confirmation%n", confirm()));
-        sb.append(String.format(Locale.ROOT, "  other %.1f s: warm-ups, validation, BG's start%n",
+        sb.append(String.format(
+                Locale.ROOT,
+                "  other %.1f s: warm-ups, validation, BG's start%n",
                 Math.max(0, total - zeta() - omega() * nu() - searchSeconds - confirm())));
         return sb.toString();
     }

@@ -23,21 +23,28 @@ import org.bgbench.model.InvalidParameterException;
 public final class ResetPolicy {
     /** What the user asked for ({@code --reset}). */
     public enum Mode {
-        AUTO, LOADFREE, REPAIR, IMAGE, RELOAD;
+        AUTO,
+        LOADFREE,
+        REPAIR,
+        IMAGE,
+        RELOAD;
 
         public static Mode parse(String s) {
             try {
                 return valueOf(s.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new InvalidParameterException("--reset",
-                        "expected auto, loadfree, repair, image or reload, got '" + s + "'");
+                throw new InvalidParameterException(
+                        "--reset", "expected auto, loadfree, repair, image or reload, got '" + s + "'");
             }
         }
     }
 
     /** What a reset does. */
     public enum Method {
-        LOADFREE, REPAIR, IMAGE, RELOAD;
+        LOADFREE,
+        REPAIR,
+        IMAGE,
+        RELOAD;
 
         /** The name in reports ({@code rating_time.resets}). */
         public String label() {
@@ -55,9 +62,13 @@ public final class ResetPolicy {
      * @param imageExists    the store has an image of the loaded graph
      * @param touchedMembers members the experiments changed since the store last held the generated graph
      */
-    public record Situation(boolean writes, boolean symmetric, boolean lastClean, boolean lastErrors,
-                            boolean imageExists, int touchedMembers) {
-    }
+    public record Situation(
+            boolean writes,
+            boolean symmetric,
+            boolean lastClean,
+            boolean lastErrors,
+            boolean imageExists,
+            int touchedMembers) {}
 
     private final Mode mode;
     private double repairSecondsPerMember = -1;

@@ -40,7 +40,9 @@ class ThrottleTest {
         now += Throttle.REPORT_EVERY.toNanos();
         t.sweep(now);
         assertThat(lines).hasSize(2);
-        assertThat(lines.get(1)).startsWith("refused 7 more calls from 10.0.0.9 in the last").endsWith("(8 in all)");
+        assertThat(lines.get(1))
+                .startsWith("refused 7 more calls from 10.0.0.9 in the last")
+                .endsWith("(8 in all)");
 
         t.accepted(a, now);
         assertThat(lines.get(2)).isEqualTo("10.0.0.9 presented the right secret after 8 refused calls");
@@ -64,9 +66,11 @@ class ThrottleTest {
         t.refused(a, "wrong token", 0);
         assertThat(t.delay(a, 0)).isEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
         t.accepted(a, 1);
-        assertThat(lines).containsExactly("refused a call from 10.0.0.9: wrong token; its further calls wait 100ms, "
-                + "doubling up to 5s, and are counted here once a minute",
-                "10.0.0.9 presented the right token after 1 refused call");
+        assertThat(lines)
+                .containsExactly(
+                        "refused a call from 10.0.0.9: wrong token; its further calls wait 100ms, "
+                                + "doubling up to 5s, and are counted here once a minute",
+                        "10.0.0.9 presented the right token after 1 refused call");
         assertThat(t.delay(a, 1)).isZero();
     }
 }

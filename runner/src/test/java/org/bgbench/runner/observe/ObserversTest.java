@@ -31,9 +31,18 @@ import org.junit.jupiter.api.io.TempDir;
  * further experiment.
  */
 class ObserversTest {
-    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(400).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.8).attributeCount(4)
-            .attributeLength(6).commentLength(20).fragments(4).seed(3).build());
+    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder()
+            .members(400)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.8)
+            .attributeCount(4)
+            .attributeLength(6)
+            .commentLength(20)
+            .fragments(4)
+            .seed(3)
+            .build());
 
     @TempDir
     Path dir;
@@ -69,23 +78,40 @@ class ObserversTest {
         try (DataStore store = new MemoryStoreProvider().open(StoreSettings.of(Map.of("memory.name", "observed")))) {
             StoreConformanceSuite.load(store, GRAPH, 2);
             WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-            ExperimentSpec spec = ExperimentSpec.timed(ws, 2, Duration.ofSeconds(2), Duration.ofSeconds(1),
-                    EmulatorConfig.ThreadKind.PLATFORM, Duration.ofMillis(100), null);
+            ExperimentSpec spec = ExperimentSpec.timed(
+                    ws,
+                    2,
+                    Duration.ofSeconds(2),
+                    Duration.ofSeconds(1),
+                    EmulatorConfig.ThreadKind.PLATFORM,
+                    Duration.ofMillis(100),
+                    null);
             Experiment.Outcome o;
             try (Observers.Registration a = Observers.register(failing);
-                 Observers.Registration b = Observers.register(watching)) {
-                o = Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
-                        new GraphState(GRAPH), ws, spec, new Experiment.Output(out, null)));
+                    Observers.Registration b = Observers.register(watching)) {
+                o = Experiment.run(new Experiment.Setup(
+                        new Experiment.Subject(store, "memory", Map.of()),
+                        new GraphState(GRAPH),
+                        ws,
+                        spec,
+                        new Experiment.Output(out, null)));
             }
             assertThat(started.get()).isEqualTo(new ExperimentInfo("memory", "high", 2, 100, 2, 1, out));
             assertThat(finished.get()).isSameAs(o.result());
             assertThat(seconds).anyMatch(SecondSample::warmup).anyMatch(s -> !s.warmup());
-            long measured = seconds.stream().filter(s -> !s.warmup()).mapToLong(s -> s.point().actions()).sum();
+            long measured = seconds.stream()
+                    .filter(s -> !s.warmup())
+                    .mapToLong(s -> s.point().actions())
+                    .sum();
             assertThat(measured).isPositive().isEqualTo(o.result().total().count());
 
             started.set(null);
-            Experiment.run(new Experiment.Setup(new Experiment.Subject(store, "memory", Map.of()),
-                    new GraphState(GRAPH), ws, spec, new Experiment.Output(dir.resolve("unobserved.json"), null)));
+            Experiment.run(new Experiment.Setup(
+                    new Experiment.Subject(store, "memory", Map.of()),
+                    new GraphState(GRAPH),
+                    ws,
+                    spec,
+                    new Experiment.Output(dir.resolve("unobserved.json"), null)));
             assertThat(started.get()).as("a closed registration").isNull();
         }
     }

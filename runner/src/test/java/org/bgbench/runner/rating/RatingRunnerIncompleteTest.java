@@ -71,10 +71,13 @@ class RatingRunnerIncompleteTest {
         assertThat(m.withinBetaPct()).as("...yet α alone would be met").isGreaterThan(SLA.alphaPct());
         assertThat(m.actions()).isEqualTo(1_000);
         assertThat(m.succeeds(SLA)).isFalse();
-        assertThat(m.failures(SLA)).containsExactly("the experiment is incomplete: The store stopped answering: 3 "
-                + "actions were still waiting when the run ended, the longest for 6.0 s; seconds 4–6 completed "
-                + "nothing.");
-        assertThat(Measurement.fromMap(m.toMap())).as("kept in the rating's report").isEqualTo(m);
+        assertThat(m.failures(SLA))
+                .containsExactly("the experiment is incomplete: The store stopped answering: 3 "
+                        + "actions were still waiting when the run ended, the longest for 6.0 s; seconds 4–6 completed "
+                        + "nothing.");
+        assertThat(Measurement.fromMap(m.toMap()))
+                .as("kept in the rating's report")
+                .isEqualTo(m);
     }
 
     /**
@@ -95,28 +98,42 @@ class RatingRunnerIncompleteTest {
             m.stopMeasuring();
             r = m.result();
         }
-        String words = Stalls.reason(0, 0, List.of(), List.of(new Stalls.Refusal(5, "connection refused"),
-                new Stalls.Refusal(6, "connection refused")), 0, 11);
+        String words = Stalls.reason(
+                0,
+                0,
+                List.of(),
+                List.of(new Stalls.Refusal(5, "connection refused"), new Stalls.Refusal(6, "connection refused")),
+                0,
+                11);
         Map<String, Object> config = new LinkedHashMap<>(r.config());
         config.put("completed", false);
         config.put(Stalls.REFUSED_SECONDS, List.of(5, 6));
         config.put(Stalls.INCOMPLETE_REASON, words);
         RunResult refused = r.withContext(new RunContext(null, null, null, config));
         Sla allowingErrors = new Sla(95, Duration.ofMillis(100), 0.01, Duration.ofSeconds(10), 0.1);
-        assertThat(RatingRunner.measurement(r).succeeds(allowingErrors)).as("0.03 % errors are allowed").isTrue();
+        assertThat(RatingRunner.measurement(r).succeeds(allowingErrors))
+                .as("0.03 % errors are allowed")
+                .isTrue();
         Measurement m = RatingRunner.measurement(refused);
         assertThat(m.succeeds(allowingErrors)).isFalse();
-        assertThat(m.failures(allowingErrors)).containsExactly("the experiment is incomplete: The store refused every "
-                + "call from second 5 to 6: connection refused.");
-        assertThat(Stalls.writesUncertain(refused)).as("the store is reset, not trusted")
+        assertThat(m.failures(allowingErrors))
+                .containsExactly("the experiment is incomplete: The store refused every "
+                        + "call from second 5 to 6: connection refused.");
+        assertThat(Stalls.writesUncertain(refused))
+                .as("the store is reset, not trusted")
                 .isTrue();
     }
 
     @Test
     void anOpenModelExperimentBehindItsScheduleFailsTheSlaWhateverItsLatencies() {
         OpenModelRecorder rec = new OpenModelRecorder(
-                "1000", "constant", 4, Duration.ofSeconds(1), 5,
-                Kind.all().stream().map(Kind::code).toList(), List.of());
+                "1000",
+                "constant",
+                4,
+                Duration.ofSeconds(1),
+                5,
+                Kind.all().stream().map(Kind::code).toList(),
+                List.of());
         for (int i = 0; i < 100; i++) {
             rec.stripe(i).started(0, i < 10 ? 2_000_000_000L : 1_000L, i < 10);
         }
@@ -124,11 +141,17 @@ class RatingRunnerIncompleteTest {
         Measurement m = RatingRunner.measurement(behind);
         assertThat(m.withinBetaPct()).isEqualTo(100);
         assertThat(m.succeeds(SLA)).isFalse();
-        assertThat(m.failures(SLA)).singleElement().asString().contains("the experiment is incomplete",
-                "BG fell behind its schedule: 10.0 % of the 100 arrivals");
-        RunResult onTime = result(false).withOpen(new OpenModelRecorder("1000",
-                "constant", 4, Duration.ofSeconds(1), 5, List.of("VP"), List.of()).result(10, 0, 0));
-        assertThat(onTime.open().valid()).as("no arrival at all is not valid either").isFalse();
+        assertThat(m.failures(SLA))
+                .singleElement()
+                .asString()
+                .contains("the experiment is incomplete", "BG fell behind its schedule: 10.0 % of the 100 arrivals");
+        RunResult onTime = result(false)
+                .withOpen(
+                        new OpenModelRecorder("1000", "constant", 4, Duration.ofSeconds(1), 5, List.of("VP"), List.of())
+                                .result(10, 0, 0));
+        assertThat(onTime.open().valid())
+                .as("no arrival at all is not valid either")
+                .isFalse();
     }
 
     @Test
@@ -166,16 +189,24 @@ class RatingRunnerIncompleteTest {
             }
         };
         WorkloadSpec ws = WorkloadParameters.toSpec(Map.of("mix", "high"));
-        ExperimentSpec template = ExperimentSpec.timed(ws, 1, Duration.ofSeconds(1), Duration.ZERO,
-                EmulatorConfig.ThreadKind.AUTO, Duration.ofMillis(100), null);
+        ExperimentSpec template = ExperimentSpec.timed(
+                ws,
+                1,
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                EmulatorConfig.ThreadKind.AUTO,
+                Duration.ofMillis(100),
+                null);
         StringWriter err = new StringWriter();
-        RatingRunner runner = new RatingRunner(executor, ws, template, new ResetPolicy(ResetPolicy.Mode.AUTO), dir,
-                new PrintWriter(err, true), false);
+        RatingRunner runner = new RatingRunner(
+                executor, ws, template, new ResetPolicy(ResetPolicy.Mode.AUTO), dir, new PrintWriter(err, true), false);
         Measurement first = runner.run(2, Duration.ofSeconds(1));
         assertThat(first.succeeds(SLA)).isFalse();
         assertThat(err.toString()).contains("bg: experiment 1 at T=2 is incomplete: The store stopped answering");
         runner.run(4, Duration.ofSeconds(1));
-        assertThat(reloads[0]).as("reloaded: neither LoadFree nor RepairDB after stuck writes").isEqualTo(1);
+        assertThat(reloads[0])
+                .as("reloaded: neither LoadFree nor RepairDB after stuck writes")
+                .isEqualTo(1);
     }
 
     private final int[] reloads = {0};

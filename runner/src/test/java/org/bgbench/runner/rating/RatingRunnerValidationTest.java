@@ -65,20 +65,31 @@ class RatingRunnerValidationTest {
         }
 
         @Override
-        public void restoreImage() {
-        }
+        public void restoreImage() {}
 
         @Override
-        public void reload() {
-        }
+        public void reload() {}
     }
 
     private Measurement rate(Unpredictable verdict) {
         WorkloadSpec ws = WorkloadSpec.defaults();
-        ExperimentSpec spec = ExperimentSpec.timed(ws, 1, Duration.ofSeconds(1), Duration.ZERO,
-                EmulatorConfig.ThreadKind.AUTO, Duration.ofMillis(100), ValidationOptions.defaults());
-        return new RatingRunner(new OneResult(result(verdict)), ws, spec, new ResetPolicy(ResetPolicy.Mode.AUTO), dir,
-                new PrintWriter(new StringWriter()), false).run(1, Duration.ofSeconds(1));
+        ExperimentSpec spec = ExperimentSpec.timed(
+                ws,
+                1,
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                EmulatorConfig.ThreadKind.AUTO,
+                Duration.ofMillis(100),
+                ValidationOptions.defaults());
+        return new RatingRunner(
+                        new OneResult(result(verdict)),
+                        ws,
+                        spec,
+                        new ResetPolicy(ResetPolicy.Mode.AUTO),
+                        dir,
+                        new PrintWriter(new StringWriter()),
+                        false)
+                .run(1, Duration.ofSeconds(1));
     }
 
     @Test
@@ -88,15 +99,32 @@ class RatingRunnerValidationTest {
         assertThat(complete.validationIncomplete()).isNull();
         assertThat(complete.failures(sla)).isEmpty();
 
-        Unpredictable incomplete = new Unpredictable(0, 0, 0, 0.01, true, 0, null, null, List.of(), null, null, false,
-                "thread-00001.bglog is missing, and it held writes; no read can be checked", 4_000L,
+        Unpredictable incomplete = new Unpredictable(
+                0,
+                0,
+                0,
+                0.01,
+                true,
+                0,
+                null,
+                null,
+                List.of(),
+                null,
+                null,
+                false,
+                "thread-00001.bglog is missing, and it held writes; no read can be checked",
+                4_000L,
                 List.of(new Unpredictable.FileProblem("thread-00001.bglog", null, "missing")));
-        assertThat(incomplete.meetsTau()).as("an incomplete verdict never meets τ").isFalse();
+        assertThat(incomplete.meetsTau())
+                .as("an incomplete verdict never meets τ")
+                .isFalse();
         Measurement m = rate(incomplete);
         assertThat(m.unpredictablePct()).isZero();
         assertThat(m.validationIncomplete()).contains("thread-00001.bglog is missing");
         assertThat(m.succeeds(sla)).isFalse();
-        assertThat(m.failures(sla)).singleElement().asString()
+        assertThat(m.failures(sla))
+                .singleElement()
+                .asString()
                 .startsWith("validation incomplete, so the unpredictable reads are not known: thread-00001.bglog");
         assertThat(m.toMap()).containsEntry("validation_incomplete", m.validationIncomplete());
         assertThat(Measurement.fromMap(m.toMap())).isEqualTo(m);

@@ -56,16 +56,23 @@ class ResetPolicyTest {
 
     @Test
     void explicitModesAreObeyedUnlessUnsound() {
-        assertThat(new ResetPolicy(Mode.LOADFREE).choose(after(false, false, true, true))).isEqualTo(Method.LOADFREE);
-        assertThat(new ResetPolicy(Mode.RELOAD).choose(after(false, true, false, true))).isEqualTo(Method.RELOAD);
-        assertThat(new ResetPolicy(Mode.IMAGE).choose(after(false, true, false, true))).isEqualTo(Method.IMAGE);
-        assertThat(new ResetPolicy(Mode.IMAGE).choose(after(false, true, false, false))).isEqualTo(Method.RELOAD);
+        assertThat(new ResetPolicy(Mode.LOADFREE).choose(after(false, false, true, true)))
+                .isEqualTo(Method.LOADFREE);
+        assertThat(new ResetPolicy(Mode.RELOAD).choose(after(false, true, false, true)))
+                .isEqualTo(Method.RELOAD);
+        assertThat(new ResetPolicy(Mode.IMAGE).choose(after(false, true, false, true)))
+                .isEqualTo(Method.IMAGE);
+        assertThat(new ResetPolicy(Mode.IMAGE).choose(after(false, true, false, false)))
+                .isEqualTo(Method.RELOAD);
         ResetPolicy repair = new ResetPolicy(Mode.REPAIR);
         assertThat(repair.choose(after(false, true, false, false))).isEqualTo(Method.REPAIR);
         Situation errors = after(false, false, true, true);
         assertThat(repair.choose(errors)).isEqualTo(Method.IMAGE);
-        assertThat(repair.note(errors, Method.IMAGE, 3)).contains("experiment 3 counted errors").contains("the image");
-        assertThat(repair.note(after(false, true, false, true), Method.REPAIR, 3)).isNull();
+        assertThat(repair.note(errors, Method.IMAGE, 3))
+                .contains("experiment 3 counted errors")
+                .contains("the image");
+        assertThat(repair.note(after(false, true, false, true), Method.REPAIR, 3))
+                .isNull();
     }
 
     @Test
@@ -86,7 +93,9 @@ class ResetPolicyTest {
     @Test
     void anUnknownModeIsBadInputNamingTheOption() {
         assertThat(Mode.parse(" Repair ")).isEqualTo(Mode.REPAIR);
-        assertThatThrownBy(() -> Mode.parse("snapshot")).isInstanceOf(InvalidParameterException.class)
-                .hasMessageContaining("--reset").hasMessageContaining("snapshot");
+        assertThatThrownBy(() -> Mode.parse("snapshot"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("--reset")
+                .hasMessageContaining("snapshot");
     }
 }

@@ -18,13 +18,15 @@ import org.bgbench.model.InvalidParameterException;
 public final class Curves {
     /** How the points are joined. */
     public enum Interpolation {
-        SPLINE, LINEAR;
+        SPLINE,
+        LINEAR;
 
         public static Interpolation parse(String option, String value) {
             return switch (value == null ? "" : value.toLowerCase(Locale.ROOT)) {
                 case "spline" -> SPLINE;
                 case "linear" -> LINEAR;
-                default -> throw new InvalidParameterException(option, "expected spline or linear, got '" + value + "'");
+                default ->
+                    throw new InvalidParameterException(option, "expected spline or linear, got '" + value + "'");
             };
         }
     }
@@ -32,19 +34,18 @@ public final class Curves {
     private static final double TOLERANCE = 1e-9;
     private static final int MAX_DEPTH = 40;
 
-    private Curves() {
-    }
+    private Curves() {}
 
     /** The curve through each point's (t, value); fewer than three points are joined by straight lines. */
-    public static UnivariateFunction curve(List<SetPoint> points, ToDoubleFunction<SetPoint> value,
-                                           Interpolation how) {
+    public static UnivariateFunction curve(List<SetPoint> points, ToDoubleFunction<SetPoint> value, Interpolation how) {
         double[] x = points.stream().mapToDouble(SetPoint::t).toArray();
         double[] y = points.stream().mapToDouble(value).toArray();
         if (x.length == 1) {
             return t -> y[0];
         }
         UnivariateFunction f = how == Interpolation.SPLINE && x.length >= 3
-                ? new SplineInterpolator().interpolate(x, y) : new LinearInterpolator().interpolate(x, y);
+                ? new SplineInterpolator().interpolate(x, y)
+                : new LinearInterpolator().interpolate(x, y);
         double lo = x[0];
         double hi = x[x.length - 1];
         // Outside the measured span the curve holds its end values (Commons' functions refuse to extrapolate).
@@ -56,8 +57,7 @@ public final class Curves {
      * {@code f} is above it: ∫ max(0, f − ramp) over [a, b]. The integral is split at {@code knots} (the points' t, where
      * a spline's third derivative jumps) and each piece is integrated by adaptive Simpson.
      */
-    public static double areaAboveRamp(UnivariateFunction f, double a, double b, double ya, double yb,
-                                       double[] knots) {
+    public static double areaAboveRamp(UnivariateFunction f, double a, double b, double ya, double yb, double[] knots) {
         if (!(b > a)) {
             return 0;
         }
@@ -83,8 +83,16 @@ public final class Curves {
         return adaptive(f, a, b, fa, fm, fb, whole, TOLERANCE * Math.max(1, b - a), MAX_DEPTH);
     }
 
-    private static double adaptive(UnivariateFunction f, double a, double b, double fa, double fm, double fb,
-                                   double whole, double eps, int depth) {
+    private static double adaptive(
+            UnivariateFunction f,
+            double a,
+            double b,
+            double fa,
+            double fm,
+            double fb,
+            double whole,
+            double eps,
+            int depth) {
         double m = (a + b) / 2;
         double lm = (a + m) / 2;
         double rm = (m + b) / 2;

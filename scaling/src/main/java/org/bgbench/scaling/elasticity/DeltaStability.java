@@ -17,8 +17,7 @@ public final class DeltaStability {
     /** A baseline whose halves' means differ by less than this share of its mean is not called drifting. */
     public static final double DRIFT_FRACTION = 0.03;
 
-    private DeltaStability() {
-    }
+    private DeltaStability() {}
 
     /** The median delta time of consecutive points (at least two). */
     public static double medianDelta(List<SetPoint> stable) {
@@ -65,16 +64,27 @@ public final class DeltaStability {
         if (n < 4) {
             return Optional.empty();
         }
-        double first = baseline.subList(0, n / 2).stream().mapToDouble(SetPoint::mean).average().orElse(0);
-        double second = baseline.subList(n - n / 2, n).stream().mapToDouble(SetPoint::mean).average().orElse(0);
+        double first = baseline.subList(0, n / 2).stream()
+                .mapToDouble(SetPoint::mean)
+                .average()
+                .orElse(0);
+        double second = baseline.subList(n - n / 2, n).stream()
+                .mapToDouble(SetPoint::mean)
+                .average()
+                .orElse(0);
         double mean = baseline.stream().mapToDouble(SetPoint::mean).average().orElse(0);
         double diff = Math.abs(second - first);
         if (diff <= 2 * median || diff <= DRIFT_FRACTION * mean) {
             return Optional.empty();
         }
-        return Optional.of(String.format(Locale.ROOT, "the baseline was not stable: its mean set "
-                + "time went from %.4f s (first half) to %.4f s (second half), more than twice its median delta time "
-                + "(%.4f s) and more than 3 %% of its mean; warm the store up longer (--warmup-sets) or measure a longer baseline (--baseline), or "
-                + "Av1, the median and the score describe a moving target", first, second, median));
+        return Optional.of(String.format(
+                Locale.ROOT,
+                "the baseline was not stable: its mean set "
+                        + "time went from %.4f s (first half) to %.4f s (second half), more than twice its median delta time "
+                        + "(%.4f s) and more than 3 %% of its mean; warm the store up longer (--warmup-sets) or measure a longer baseline (--baseline), or "
+                        + "Av1, the median and the score describe a moving target",
+                first,
+                second,
+                median));
     }
 }

@@ -18,8 +18,7 @@ public record ElasticityPlan(Sets sets, Stability stability, Curves.Interpolatio
      * @param threads    T
      * @param warmupSets sets run first and not recorded
      */
-    public record Sets(int requests, int repeats, int threads, int warmupSets) {
-    }
+    public record Sets(int requests, int repeats, int threads, int warmupSets) {}
 
     /**
      * How stability is judged.
@@ -30,8 +29,7 @@ public record ElasticityPlan(Sets sets, Stability stability, Curves.Interpolatio
      * @param margin    a factor on the baseline's median delta time within which a delta counts as stable
      * @param maxPoints a bound on the points waited for stability
      */
-    public record Stability(int baseline, int after, int window, double margin, int maxPoints) {
-    }
+    public record Stability(int baseline, int after, int window, double margin, int maxPoints) {}
 
     public ElasticityPlan {
         int requests = sets.requests();

@@ -17,8 +17,13 @@ import java.util.Map;
  * @param score   the score, or null when the store did not become stable again
  * @param ending  how the test ended, and the errors over it
  */
-public record ElasticityResult(ElasticityPlan plan, List<SetPoint> points, List<Growth.Step> steps, Moments moments,
-                               ElasticityScore score, Ending ending) {
+public record ElasticityResult(
+        ElasticityPlan plan,
+        List<SetPoint> points,
+        List<Growth.Step> steps,
+        Moments moments,
+        ElasticityScore score,
+        Ending ending) {
 
     /**
      * The moments of a test.
@@ -28,8 +33,7 @@ public record ElasticityResult(ElasticityPlan plan, List<SetPoint> points, List<
      * @param settledAt   when the add had ended and the store reported its data settled
      * @param stableAt    when the last of the X points within the median delta ended: the stable moment
      */
-    public record Moments(Double medianDelta, Double addAt, Double settledAt, Double stableAt) {
-    }
+    public record Moments(Double medianDelta, Double addAt, Double settledAt, Double stableAt) {}
 
     /**
      * How a test ended.
@@ -38,12 +42,16 @@ public record ElasticityResult(ElasticityPlan plan, List<SetPoint> points, List<
      * @param reason why, or null
      * @param errors requests the store failed over the whole test
      */
-    public record Ending(Status status, String reason, long errors) {
-    }
+    public record Ending(Status status, String reason, long errors) {}
 
     /** How the test ended. */
     public enum Status {
-        STABLE, BASELINE_ONLY, UNSTABLE, ADD_FAILED, INTERRUPTED, RUNNING;
+        STABLE,
+        BASELINE_ONLY,
+        UNSTABLE,
+        ADD_FAILED,
+        INTERRUPTED,
+        RUNNING;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -62,7 +70,9 @@ public record ElasticityResult(ElasticityPlan plan, List<SetPoint> points, List<
 
     /** The mean set time of the baseline: Average_N of the scalability score. */
     public double baselineAverage() {
-        return ScalabilityScore.average(points.stream().filter(p -> p.phase() == SetPoint.Phase.BASELINE).toList());
+        return ScalabilityScore.average(points.stream()
+                .filter(p -> p.phase() == SetPoint.Phase.BASELINE)
+                .toList());
     }
 
     /** The result as the JSON BG writes (docs/scaling.md), with {@code about} (store, nodes, …) first. */
@@ -180,8 +190,13 @@ public record ElasticityResult(ElasticityPlan plan, List<SetPoint> points, List<
         }
 
         ElasticityResult build(List<SetPoint> points) {
-            return new ElasticityResult(plan, List.copyOf(points), steps,
-                    new Moments(medianDelta, addAt, settledAt, stableAt), score, new Ending(status, reason, errors));
+            return new ElasticityResult(
+                    plan,
+                    List.copyOf(points),
+                    steps,
+                    new Moments(medianDelta, addAt, settledAt, stableAt),
+                    score,
+                    new Ending(status, reason, errors));
         }
     }
 

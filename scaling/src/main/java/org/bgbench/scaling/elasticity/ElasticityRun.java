@@ -25,8 +25,7 @@ public final class ElasticityRun {
      * @param stop  true when the user asked to stop (Ctrl-C): the run ends after the current set, keeping its points
      * @param seed  the first set's seed; each set draws its members with the next one
      */
-    public ElasticityRun(ElasticityPlan plan, RequestSets sets, DoubleSupplier clock, BooleanSupplier stop,
-                         long seed) {
+    public ElasticityRun(ElasticityPlan plan, RequestSets sets, DoubleSupplier clock, BooleanSupplier stop, long seed) {
         this.plan = plan;
         this.sets = sets;
         this.clock = clock;
@@ -48,20 +47,23 @@ public final class ElasticityRun {
         // Warm-up sets (BG's code, the store's caches and connections) are run and not recorded.
         for (int i = 0; i < plan.warmupSets(); i++) {
             if (stop.getAsBoolean()) {
-                return r.status(ElasticityResult.Status.INTERRUPTED, "stopped during the warm-up").build(points);
+                return r.status(ElasticityResult.Status.INTERRUPTED, "stopped during the warm-up")
+                        .build(points);
             }
             sets.run(plan.requests(), plan.threads(), seed++);
         }
         t0 = clock.getAsDouble();
         for (int i = 0; i < plan.baseline(); i++) {
             if (!point(points, t0, Phase.BASELINE, r, progress)) {
-                return r.status(ElasticityResult.Status.INTERRUPTED, "stopped during the baseline").build(points);
+                return r.status(ElasticityResult.Status.INTERRUPTED, "stopped during the baseline")
+                        .build(points);
             }
         }
         double median = DeltaStability.medianDelta(points);
         r.medianDelta(median);
         if (growth == null) {
-            ElasticityResult done = r.status(ElasticityResult.Status.BASELINE_ONLY, null).build(points);
+            ElasticityResult done =
+                    r.status(ElasticityResult.Status.BASELINE_ONLY, null).build(points);
             progress.accept(done);
             return done;
         }
@@ -82,7 +84,8 @@ public final class ElasticityRun {
                 addedAt = clock.getAsDouble() - t0;
                 r.steps(growth.steps());
                 if (growth.failure() != null) {
-                    return r.status(ElasticityResult.Status.ADD_FAILED, growth.failure()).build(points);
+                    return r.status(ElasticityResult.Status.ADD_FAILED, growth.failure())
+                            .build(points);
                 }
             }
             if (addedAt != null && settledAt == null && growth.settled()) {
@@ -90,26 +93,37 @@ public final class ElasticityRun {
                 r.settledAt(settledAt);
             }
             // Only points that started once the nodes were added and their data settled can show the new stable level.
-            if (settledAt != null && DeltaStability.endsStable(points, settledAt, median * plan.margin(), plan.window())) {
+            if (settledAt != null
+                    && DeltaStability.endsStable(points, settledAt, median * plan.margin(), plan.window())) {
                 break;
             }
             if (transition >= plan.maxPoints()) {
-                return r.status(ElasticityResult.Status.UNSTABLE, "not stable again within " + plan.maxPoints()
-                        + " points after the add (--max-points)" + (plan.margin() <= 1 ? "; with noise alone the "
-                        + "paper's rule (--margin 1) needs a median of 30 points and one time in ten over 300: "
-                        + "--margin 2 needs 6 (docs/scaling.md)" : "")).build(points);
+                return r.status(
+                                ElasticityResult.Status.UNSTABLE,
+                                "not stable again within " + plan.maxPoints()
+                                        + " points after the add (--max-points)"
+                                        + (plan.margin() <= 1
+                                                ? "; with noise alone the "
+                                                        + "paper's rule (--margin 1) needs a median of 30 points and one time in ten over 300: "
+                                                        + "--margin 2 needs 6 (docs/scaling.md)"
+                                                : ""))
+                        .build(points);
             }
         }
         double stableAt = points.get(points.size() - 1).end();
         r.stableAt(stableAt);
         for (int i = 0; i < plan.after(); i++) {
             if (!point(points, t0, Phase.STABLE, r, progress)) {
-                return r.status(ElasticityResult.Status.INTERRUPTED, "stopped while measuring the stable phase after "
-                        + "the add").build(points);
+                return r.status(
+                                ElasticityResult.Status.INTERRUPTED,
+                                "stopped while measuring the stable phase after " + "the add")
+                        .build(points);
             }
         }
-        List<SetPoint> before = points.stream().filter(p -> p.phase() == Phase.BASELINE).toList();
-        List<SetPoint> after = points.stream().filter(p -> p.phase() == Phase.STABLE).toList();
+        List<SetPoint> before =
+                points.stream().filter(p -> p.phase() == Phase.BASELINE).toList();
+        List<SetPoint> after =
+                points.stream().filter(p -> p.phase() == Phase.STABLE).toList();
         r.score(ElasticityScore.of(before, points, after, addAt, stableAt, plan.interpolation()));
         ElasticityResult done = r.status(ElasticityResult.Status.STABLE, null).build(points);
         progress.accept(done);
@@ -117,8 +131,12 @@ public final class ElasticityRun {
     }
 
     /** Runs one point (the plan's repeats of a request set); false when stopped first. */
-    private boolean point(List<SetPoint> points, double t0, Phase phase, ElasticityResult.Builder r,
-                          Consumer<ElasticityResult> progress) {
+    private boolean point(
+            List<SetPoint> points,
+            double t0,
+            Phase phase,
+            ElasticityResult.Builder r,
+            Consumer<ElasticityResult> progress) {
         double start = clock.getAsDouble() - t0;
         double[] times = new double[plan.repeats()];
         double latency = 0;

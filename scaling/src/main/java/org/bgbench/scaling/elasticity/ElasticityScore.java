@@ -35,8 +35,7 @@ public record ElasticityScore(double elasticity, Areas areas, Level before, Leve
      * @param b    B, of the standard deviations
      * @param bRaw the whole area under the standard deviations' curve
      */
-    public record Areas(double a, double b, double bRaw) {
-    }
+    public record Areas(double a, double b, double bRaw) {}
 
     /**
      * The stable level on one side of the add.
@@ -45,8 +44,7 @@ public record ElasticityScore(double elasticity, Areas areas, Level before, Leve
      * @param av mean set time (Av1, Av2)
      * @param sd standard deviation of the set times (SD1, SD2)
      */
-    public record Level(double rt, double av, double sd) {
-    }
+    public record Level(double rt, double av, double sd) {}
 
     /**
      * The score of a timeline.
@@ -57,10 +55,16 @@ public record ElasticityScore(double elasticity, Areas areas, Level before, Leve
      * @param addAt    seconds since the start when the first node was added
      * @param stableAt seconds since the start when the cluster was stable again
      */
-    public static ElasticityScore of(List<SetPoint> before, List<SetPoint> timeline, List<SetPoint> after,
-                                     double addAt, double stableAt, Curves.Interpolation how) {
+    public static ElasticityScore of(
+            List<SetPoint> before,
+            List<SetPoint> timeline,
+            List<SetPoint> after,
+            double addAt,
+            double stableAt,
+            Curves.Interpolation how) {
         if (before.isEmpty() || after.isEmpty()) {
-            throw new IllegalArgumentException("the score needs stable points before the add and after the stable moment");
+            throw new IllegalArgumentException(
+                    "the score needs stable points before the add and after the stable moment");
         }
         double av1 = mean(before, SetPoint::mean);
         double av2 = mean(after, SetPoint::mean);
@@ -75,8 +79,11 @@ public record ElasticityScore(double elasticity, Areas areas, Level before, Leve
         double b = Curves.areaAboveRamp(sds, addAt, stableAt, sd1, sd2, knots);
         double bRaw = Curves.areaAboveRamp(sds, addAt, stableAt, 0, 0, knots);
         double denominator = (rt1 + rt2) * (av1 + av2);
-        return new ElasticityScore(denominator > 0 ? (a + b) / denominator : Double.NaN, new Areas(a, b, bRaw),
-                new Level(rt1, av1, sd1), new Level(rt2, av2, sd2));
+        return new ElasticityScore(
+                denominator > 0 ? (a + b) / denominator : Double.NaN,
+                new Areas(a, b, bRaw),
+                new Level(rt1, av1, sd1),
+                new Level(rt2, av2, sd2));
     }
 
     /** The score with the whole standard-deviation area (bRaw) in place of B. */

@@ -26,8 +26,15 @@ public final class ExperimentRequestSets implements RequestSets {
 
     @Override
     public SetRun run(int requests, int threads, long seed) {
-        ExperimentSpec spec = template.toBuilder().threads(threads).operations(requests).warmup(Duration.ZERO)
-                .warmupOperations(0).seed(seed).validation(null).open(null).build();
+        ExperimentSpec spec = template.toBuilder()
+                .threads(threads)
+                .operations(requests)
+                .warmup(Duration.ZERO)
+                .warmupOperations(0)
+                .seed(seed)
+                .validation(null)
+                .open(null)
+                .build();
         Experiment.Outcome o = store.run(workload, spec, null, null);
         var total = o.result().total();
         double latency = total.meanMs() == null ? 0 : total.meanMs() / 1000.0;

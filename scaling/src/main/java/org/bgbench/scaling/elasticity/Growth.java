@@ -29,6 +29,5 @@ public interface Growth {
     List<Step> steps();
 
     /** One add command's run. */
-    record Step(String command, double start, double end, Integer exitCode) {
-    }
+    record Step(String command, double start, double end, Integer exitCode) {}
 }

@@ -12,6 +12,5 @@ public interface RequestSets {
      * @param meanLatency its requests' mean response time, seconds
      * @param errors      requests the store failed
      */
-    record SetRun(double seconds, double meanLatency, long errors) {
-    }
+    record SetRun(double seconds, double meanLatency, long errors) {}
 }

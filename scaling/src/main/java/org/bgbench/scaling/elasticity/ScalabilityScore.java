@@ -17,7 +17,9 @@ public record ScalabilityScore(double averageN, double average2N, double score) 
 
     /** The mean of the points' mean set times. */
     public static double average(List<SetPoint> stable) {
-        return stable.stream().mapToDouble(SetPoint::mean).average()
+        return stable.stream()
+                .mapToDouble(SetPoint::mean)
+                .average()
                 .orElseThrow(() -> new IllegalArgumentException("no stable points"));
     }
 }

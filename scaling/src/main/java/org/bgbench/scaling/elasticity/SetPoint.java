@@ -16,11 +16,13 @@ import java.util.Locale;
  * @param meanLatency    mean response time of one request over the point's sets, seconds (Rt of the paper)
  * @param phase          where in the test the point lies
  */
-public record SetPoint(int index, double start, double end, double mean, double sd, int n, double meanLatency,
-                       Phase phase) {
+public record SetPoint(
+        int index, double start, double end, double mean, double sd, int n, double meanLatency, Phase phase) {
     /** Where a point lies: before the add, between the add and the stable moment, after it. */
     public enum Phase {
-        BASELINE, TRANSITION, STABLE;
+        BASELINE,
+        TRANSITION,
+        STABLE;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -33,8 +35,7 @@ public record SetPoint(int index, double start, double end, double mean, double 
     }
 
     /** The point from {@code setTimes} (seconds) and their requests' mean latency. */
-    public static SetPoint of(int index, double start, double end, double[] setTimes, double meanLatency,
-                              Phase phase) {
+    public static SetPoint of(int index, double start, double end, double[] setTimes, double meanLatency, Phase phase) {
         if (setTimes.length == 0) {
             throw new IllegalArgumentException("a point needs at least one set time");
         }

@@ -103,13 +103,14 @@ public final class ShellGrowth implements Growth {
     /** Runs {@code command} with its output appended to the log; its exit status (−1 when it timed out and was killed). */
     private int run(String command, long timeoutSeconds) throws IOException, InterruptedException {
         Files.createDirectories(log.toAbsolutePath().getParent());
-        Files.writeString(log, "$ " + command + System.lineSeparator(), StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND);
+        Files.writeString(
+                log, "$ " + command + System.lineSeparator(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         // An add starts store nodes: they get the normal scheduling policy, not BG's batch one (SchedulingPolicy).
         Process p = new ProcessBuilder(SchedulingPolicy.forStoreServer(List.of("bash", "-c", command)))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .start();
         if (timeoutSeconds > 0) {
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);

@@ -32,8 +32,8 @@ public record Bottleneck(boolean known, String node, String role, String resourc
      */
     public static Bottleneck of(List<NodeResult> nodes, double linkBytesPerS) {
         if (nodes == null || nodes.isEmpty()) {
-            return new Bottleneck(false, null, null, null, null, "unknown: the SoAR experiment's result has no node "
-                    + "figures");
+            return new Bottleneck(
+                    false, null, null, null, null, "unknown: the SoAR experiment's result has no node " + "figures");
         }
         Use best = null;
         Use bgBest = null;
@@ -54,23 +54,42 @@ public record Bottleneck(boolean known, String node, String role, String resourc
             }
         }
         if (!storeSeen) {
-            return new Bottleneck(false, bgBest == null ? null : bgBest.node.name(), bgBest == null ? null : "bg",
-                    bgBest == null ? null : bgBest.resource, bgBest == null ? null : bgBest.fraction,
+            return new Bottleneck(
+                    false,
+                    bgBest == null ? null : bgBest.node.name(),
+                    bgBest == null ? null : "bg",
+                    bgBest == null ? null : bgBest.resource,
+                    bgBest == null ? null : bgBest.fraction,
                     "unknown: no store host answered (give the configuration's storeHosts, node exporters on the "
                             + "store's nodes), so BG saw only its own machine"
                             + (bgBest == null ? "" : "; there the nearest its limit was " + bgBest.describe()));
         }
         // BG's own host counts too: when it is nearer its limit than any store node, the rating measured BG.
         if (bgBest != null && (best == null || bgBest.fraction > best.fraction)) {
-            return new Bottleneck(true, bgBest.node.name(), "bg", bgBest.resource, bgBest.fraction,
+            return new Bottleneck(
+                    true,
+                    bgBest.node.name(),
+                    "bg",
+                    bgBest.resource,
+                    bgBest.fraction,
                     "BG's own host (" + bgBest.node.name() + "): " + bgBest.describe()
                             + " — nearer its limit than any store node, so BG, not the store, may have set the SoAR");
         }
         if (best == null) {
-            return new Bottleneck(false, null, null, null, null, "unknown: the store hosts answered without CPU or "
-                    + "disk figures");
+            return new Bottleneck(
+                    false,
+                    null,
+                    null,
+                    null,
+                    null,
+                    "unknown: the store hosts answered without CPU or " + "disk figures");
         }
-        return new Bottleneck(true, best.node.name(), best.node.role(), best.resource, best.fraction,
+        return new Bottleneck(
+                true,
+                best.node.name(),
+                best.node.role(),
+                best.resource,
+                best.fraction,
                 "store host " + best.node.name() + ": " + best.describe());
     }
 
@@ -81,20 +100,36 @@ public record Bottleneck(boolean known, String node, String role, String resourc
      *
      * @param cpu the SoAR experiment's CPU figures, or null
      */
-    public static Bottleneck onOneMachine(List<NodeResult> nodes, double linkBytesPerS,
-                                          CpuResult cpu) {
+    public static Bottleneck onOneMachine(List<NodeResult> nodes, double linkBytesPerS, CpuResult cpu) {
         Bottleneck b = of(nodes, linkBytesPerS);
-        if (cpu == null || cpu.storeCores() == null || cpu.bgCores() == null || cpu.storeProcesses() == 0
-                || cpu.machineCores() == null || cpu.machineCpus() <= 0 || (b.resource() != null
-                && !b.resource().equals("cpu"))) {
+        if (cpu == null
+                || cpu.storeCores() == null
+                || cpu.bgCores() == null
+                || cpu.storeProcesses() == 0
+                || cpu.machineCores() == null
+                || cpu.machineCpus() <= 0
+                || (b.resource() != null && !b.resource().equals("cpu"))) {
             return b;
         }
         double busy = cpu.machineCores() / cpu.machineCpus();
         String role = cpu.storeCores() >= cpu.bgCores() ? "store" : "bg";
-        return new Bottleneck(true, "this machine", role, "cpu", busy, String.format(Locale.ROOT,
-                "this machine's CPU, shared by every node and BG: %.1f of %d cores busy (%.0f %%): the store's %d "
-                        + "process%s %.2f cores, BG %.2f", cpu.machineCores(), cpu.machineCpus(), 100 * busy,
-                cpu.storeProcesses(), cpu.storeProcesses() == 1 ? "" : "es", cpu.storeCores(), cpu.bgCores()));
+        return new Bottleneck(
+                true,
+                "this machine",
+                role,
+                "cpu",
+                busy,
+                String.format(
+                        Locale.ROOT,
+                        "this machine's CPU, shared by every node and BG: %.1f of %d cores busy (%.0f %%): the store's %d "
+                                + "process%s %.2f cores, BG %.2f",
+                        cpu.machineCores(),
+                        cpu.machineCpus(),
+                        100 * busy,
+                        cpu.storeProcesses(),
+                        cpu.storeProcesses() == 1 ? "" : "es",
+                        cpu.storeCores(),
+                        cpu.bgCores()));
     }
 
     /** The JSON form. */
@@ -119,20 +154,26 @@ public record Bottleneck(boolean known, String node, String role, String resourc
         List<Use> out = new ArrayList<>();
         Double busy = mean(n.busyCores());
         if (busy != null && n.cpus() > 0) {
-            out.add(new Use(n, "cpu", busy / n.cpus(), String.format(Locale.ROOT, "CPU %.1f of %d cores busy", busy,
-                    n.cpus())));
+            out.add(new Use(
+                    n,
+                    "cpu",
+                    busy / n.cpus(),
+                    String.format(Locale.ROOT, "CPU %.1f of %d cores busy", busy, n.cpus())));
         }
         Double disk = mean(n.diskBusyPct());
         if (disk != null) {
-            out.add(new Use(n, "disk", disk / 100, String.format(Locale.ROOT, "busiest disk busy %.0f %% of the time",
-                    disk)));
+            out.add(new Use(
+                    n, "disk", disk / 100, String.format(Locale.ROOT, "busiest disk busy %.0f %% of the time", disk)));
         }
         Double rx = mean(n.netRxBytesPerS());
         Double tx = mean(n.netTxBytesPerS());
         if (link > 0 && (rx != null || tx != null)) {
             double most = Math.max(rx == null ? 0 : rx, tx == null ? 0 : tx);
-            out.add(new Use(n, "network", most / link, String.format(Locale.ROOT, "network %.1f of %.1f MB/s",
-                    most / 1e6, link / 1e6)));
+            out.add(new Use(
+                    n,
+                    "network",
+                    most / link,
+                    String.format(Locale.ROOT, "network %.1f of %.1f MB/s", most / 1e6, link / 1e6)));
         }
         return out;
     }

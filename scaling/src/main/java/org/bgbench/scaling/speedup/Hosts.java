@@ -18,10 +18,10 @@ import java.util.regex.Pattern;
  */
 public final class Hosts {
     private static final Pattern URL_AUTHORITY = Pattern.compile("://(?:[^@/]*@)?([^/?#;]+)");
-    private static final Pattern HOST_LIST_KEY = Pattern.compile("(?i).*(contact-points|quorum|hosts?|address|servers?)$");
+    private static final Pattern HOST_LIST_KEY =
+            Pattern.compile("(?i).*(contact-points|quorum|hosts?|address|servers?)$");
 
-    private Hosts() {
-    }
+    private Hosts() {}
 
     /**
      * The host names and addresses in store settings: the authority of every URL ({@code jdbc:postgresql://h1:5432,

@@ -26,8 +26,14 @@ import org.bgbench.measurement.report.ResultJson;
  * @param resources the SoAR experiment's {@code nodes}; empty when its result is missing or has none
  * @param cpu       the SoAR experiment's CPU figures (BG's and the store's processes), or null
  */
-public record RatingDir(double soar, int threads, String status, boolean complete, String stop,
-                        List<NodeResult> resources, CpuResult cpu) {
+public record RatingDir(
+        double soar,
+        int threads,
+        String status,
+        boolean complete,
+        String stop,
+        List<NodeResult> resources,
+        CpuResult cpu) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -43,20 +49,27 @@ public record RatingDir(double soar, int threads, String status, boolean complet
             throw new IOException(file + " has no SoAR (was the rating's target soar?)");
         }
         JsonNode experiment = soar.path("confirmation_experiment").isIntegralNumber()
-                ? soar.path("confirmation_experiment") : soar.path("search_experiment");
+                ? soar.path("confirmation_experiment")
+                : soar.path("search_experiment");
         List<NodeResult> nodes = List.of();
         CpuResult cpu = null;
         if (experiment.isIntegralNumber()) {
-            Path result = experimentResult(dir, experiment.asInt(), soar.path("threads").asInt());
+            Path result = experimentResult(
+                    dir, experiment.asInt(), soar.path("threads").asInt());
             if (result != null) {
                 var r = ResultJson.read(result);
                 nodes = r.nodes();
                 cpu = r.cpu();
             }
         }
-        return new RatingDir(soar.path("actions_per_second").asDouble(), soar.path("threads").asInt(),
-                soar.path("status").asText(null), root.path("complete").asBoolean(true),
-                root.path("stop_reason").isTextual() ? root.path("stop_reason").asText() : null, nodes, cpu);
+        return new RatingDir(
+                soar.path("actions_per_second").asDouble(),
+                soar.path("threads").asInt(),
+                soar.path("status").asText(null),
+                root.path("complete").asBoolean(true),
+                root.path("stop_reason").isTextual() ? root.path("stop_reason").asText() : null,
+                nodes,
+                cpu);
     }
 
     /**
@@ -78,7 +91,8 @@ public record RatingDir(double soar, int threads, String status, boolean complet
         }
         try (var files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().matches("\\d+-T" + threads + "\\.json"))
-                    .max(Comparator.comparing(f -> f.getFileName().toString())).orElse(null);
+                    .max(Comparator.comparing(f -> f.getFileName().toString()))
+                    .orElse(null);
         }
     }
 }

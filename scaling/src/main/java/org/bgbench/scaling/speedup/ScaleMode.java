@@ -52,8 +52,8 @@ public enum ScaleMode {
         if (this == SPEEDUP || nodes == baseNodes) {
             return out;
         }
-        long members = scaled("usercount", keys.getOrDefault("usercount", Integer.toString(defaultMembers)), nodes,
-                baseNodes);
+        long members =
+                scaled("usercount", keys.getOrDefault("usercount", Integer.toString(defaultMembers)), nodes, baseNodes);
         out.put("usercount", Long.toString(members));
         if (keys.containsKey("pagecount")) {
             out.put("pagecount", Long.toString(scaled("pagecount", keys.get("pagecount"), nodes, baseNodes)));
@@ -69,9 +69,12 @@ public enum ScaleMode {
             throw new InvalidParameterException("-p " + key, "expected a whole number, got '" + value + "'");
         }
         if (base * nodes % baseNodes != 0) {
-            throw new InvalidParameterException("-p " + key, "scaleup needs " + key + " × N / " + baseNodes
-                    + " (the baseline's nodes) to be a whole number for every configuration; " + base + " × " + nodes
-                    + " is not a multiple of " + baseNodes);
+            throw new InvalidParameterException(
+                    "-p " + key,
+                    "scaleup needs " + key + " × N / " + baseNodes
+                            + " (the baseline's nodes) to be a whole number for every configuration; " + base + " × "
+                            + nodes
+                            + " is not a multiple of " + baseNodes);
         }
         return base * nodes / baseNodes;
     }

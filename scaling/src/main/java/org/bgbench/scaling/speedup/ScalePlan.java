@@ -38,8 +38,14 @@ public record ScalePlan(String store, double networkMbps, List<Configuration> co
      * @param settingsCommand shell command whose {@code key=value} output lines are added to the settings, or null
      * @param stop            shell command run after the configuration was rated (or failed), or null
      */
-    public record Configuration(String name, int nodes, Map<String, String> settings, List<String> storeHosts,
-                                String start, String settingsCommand, String stop) {
+    public record Configuration(
+            String name,
+            int nodes,
+            Map<String, String> settings,
+            List<String> storeHosts,
+            String start,
+            String settingsCommand,
+            String stop) {
         public Configuration {
             settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings)); // in the plan's order
             storeHosts = List.copyOf(storeHosts);
@@ -55,8 +61,8 @@ public record ScalePlan(String store, double networkMbps, List<Configuration> co
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> PLAN_FIELDS = Set.of("store", "networkMbps", "configurations");
-    private static final Set<String> CONFIG_FIELDS = Set.of("name", "nodes", "settings", "storeHosts", "start",
-            "settingsCommand", "stop");
+    private static final Set<String> CONFIG_FIELDS =
+            Set.of("name", "nodes", "settings", "storeHosts", "start", "settingsCommand", "stop");
 
     public ScalePlan {
         configurations = List.copyOf(configurations);
@@ -83,7 +89,8 @@ public record ScalePlan(String store, double networkMbps, List<Configuration> co
         try {
             root = JSON.readTree(json);
         } catch (JsonProcessingException e) {
-            throw bad("not JSON: " + e.getOriginalMessage() + " (line " + e.getLocation().getLineNr() + ", column "
+            throw bad("not JSON: " + e.getOriginalMessage() + " (line "
+                    + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr() + ")");
         }
         if (root == null || !root.isObject()) {
@@ -115,7 +122,8 @@ public record ScalePlan(String store, double networkMbps, List<Configuration> co
             String name = text(c, "name", at + ".name", true);
             // The name becomes part of a directory name.
             if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
-                throw bad(at + ".name: expected letters, digits, '.', '_' or '-' (a directory name), got '" + name + "'");
+                throw bad(
+                        at + ".name: expected letters, digits, '.', '_' or '-' (a directory name), got '" + name + "'");
             }
             if (!names.add(name)) {
                 throw bad(at + ".name: '" + name + "' is already the name of an earlier configuration");
@@ -128,7 +136,8 @@ public record ScalePlan(String store, double networkMbps, List<Configuration> co
             JsonNode s = c.get("settings");
             if (s != null && !s.isNull()) {
                 if (!s.isObject()) {
-                    throw bad(at + ".settings: expected an object of store settings, e.g. {\"postgres.url\": \"jdbc:…\"}");
+                    throw bad(at
+                            + ".settings: expected an object of store settings, e.g. {\"postgres.url\": \"jdbc:…\"}");
                 }
                 for (var it = s.fields(); it.hasNext(); ) {
                     var e = it.next();
@@ -151,8 +160,14 @@ public record ScalePlan(String store, double networkMbps, List<Configuration> co
                     hosts.add(h.get(j).asText().trim());
                 }
             }
-            configs.add(new Configuration(name, n.asInt(), settings, hosts, text(c, "start", at + ".start", false),
-                    text(c, "settingsCommand", at + ".settingsCommand", false), text(c, "stop", at + ".stop", false)));
+            configs.add(new Configuration(
+                    name,
+                    n.asInt(),
+                    settings,
+                    hosts,
+                    text(c, "start", at + ".start", false),
+                    text(c, "settingsCommand", at + ".settingsCommand", false),
+                    text(c, "stop", at + ".stop", false)));
         }
         return new ScalePlan(store.trim(), mbps, configs);
     }
@@ -161,7 +176,8 @@ public record ScalePlan(String store, double networkMbps, List<Configuration> co
         for (var it = node.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!known.contains(f)) {
-                throw bad(at + f + ": unknown field; expected " + String.join(", ", known.stream().sorted().toList()));
+                throw bad(at + f + ": unknown field; expected "
+                        + String.join(", ", known.stream().sorted().toList()));
             }
         }
     }

@@ -41,8 +41,7 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
          * @param members   M of its graph
          * @param ratingDir the rating's directory, relative to scale.json's
          */
-        public record Config(String name, int nodes, long members, String ratingDir) {
-        }
+        public record Config(String name, int nodes, long members, String ratingDir) {}
 
         /**
          * What a configuration's rating found.
@@ -203,26 +202,51 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
     public String table() {
         StringBuilder s = new StringBuilder();
         String ratioName = mode == ScaleMode.SPEEDUP ? "speedup" : "scaleup";
-        s.append(String.format(Locale.ROOT, "%-16s %5s %10s %12s %6s %9s %6s %10s  %s%n", "configuration", "nodes",
-                "members", "SoAR", "T", ratioName, "ideal", "efficiency", "status"));
+        s.append(String.format(
+                Locale.ROOT,
+                "%-16s %5s %10s %12s %6s %9s %6s %10s  %s%n",
+                "configuration",
+                "nodes",
+                "members",
+                "SoAR",
+                "T",
+                ratioName,
+                "ideal",
+                "efficiency",
+                "status"));
         for (Outcome o : outcomes) {
             Double r = ratio(o);
             Double e = efficiency(o);
-            s.append(String.format(Locale.ROOT, "%-16s %5d %,10d %12s %6s %9s %6.2f %10s  %s%n", o.name(), o.nodes(),
-                    o.members(), o.soar() == null ? "-" : String.format(Locale.ROOT, "%,.0f", o.soar()),
+            s.append(String.format(
+                    Locale.ROOT,
+                    "%-16s %5d %,10d %12s %6s %9s %6.2f %10s  %s%n",
+                    o.name(),
+                    o.nodes(),
+                    o.members(),
+                    o.soar() == null ? "-" : String.format(Locale.ROOT, "%,.0f", o.soar()),
                     o.threads() == null ? "-" : o.threads().toString(),
-                    r == null ? "-" : String.format(Locale.ROOT, "%.2f", r), ideal(o),
+                    r == null ? "-" : String.format(Locale.ROOT, "%.2f", r),
+                    ideal(o),
                     e == null ? "-" : String.format(Locale.ROOT, "%.0f %%", 100 * e),
-                    o.rated() ? "rated" + (o.soarStatus() == null ? "" : " (" + o.soarStatus() + ")")
+                    o.rated()
+                            ? "rated" + (o.soarStatus() == null ? "" : " (" + o.soarStatus() + ")")
                             : "failed: " + o.error()));
         }
         for (Outcome o : outcomes) {
             if (o.bottleneck() != null) {
-                s.append("bottleneck of ").append(o.name()).append(": ").append(o.bottleneck().text()).append('\n');
+                s.append("bottleneck of ")
+                        .append(o.name())
+                        .append(": ")
+                        .append(o.bottleneck().text())
+                        .append('\n');
             }
             for (NodeResult n : o.resources()) {
-                s.append("  ").append(n.role().equals("bg") ? "BG's host " : "store host ").append(n.name())
-                        .append(": ").append(use(n)).append('\n');
+                s.append("  ")
+                        .append(n.role().equals("bg") ? "BG's host " : "store host ")
+                        .append(n.name())
+                        .append(": ")
+                        .append(use(n))
+                        .append('\n');
             }
         }
         for (String w : warnings) {
@@ -235,18 +259,26 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
     static String use(NodeResult n) {
         List<String> parts = new ArrayList<>();
         if (n.busyCores() != null && n.busyCores().mean() != null) {
-            parts.add(String.format(Locale.ROOT, "CPU %.2f of %d cores", n.busyCores().mean(), n.cpus()));
+            parts.add(String.format(
+                    Locale.ROOT, "CPU %.2f of %d cores", n.busyCores().mean(), n.cpus()));
         }
         if (n.diskBusyPct() != null && n.diskBusyPct().mean() != null) {
-            parts.add(String.format(Locale.ROOT, "disk busy %.0f %%", n.diskBusyPct().mean()));
+            parts.add(String.format(
+                    Locale.ROOT, "disk busy %.0f %%", n.diskBusyPct().mean()));
         }
-        if (n.netRxBytesPerS() != null && n.netRxBytesPerS().mean() != null && n.netTxBytesPerS() != null
+        if (n.netRxBytesPerS() != null
+                && n.netRxBytesPerS().mean() != null
+                && n.netTxBytesPerS() != null
                 && n.netTxBytesPerS().mean() != null) {
-            parts.add(String.format(Locale.ROOT, "network in %.2f / out %.2f MB/s", n.netRxBytesPerS().mean() / 1e6,
+            parts.add(String.format(
+                    Locale.ROOT,
+                    "network in %.2f / out %.2f MB/s",
+                    n.netRxBytesPerS().mean() / 1e6,
                     n.netTxBytesPerS().mean() / 1e6));
         }
         if (n.memUsedBytes() != null && n.memUsedBytes().mean() != null) {
-            parts.add(String.format(Locale.ROOT, "memory %.2f GB used", n.memUsedBytes().mean() / 1e9));
+            parts.add(String.format(
+                    Locale.ROOT, "memory %.2f GB used", n.memUsedBytes().mean() / 1e9));
         }
         if (n.missingSeconds() > 0) {
             parts.add(n.missingSeconds() + " seconds without an answer");
@@ -267,16 +299,30 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
      */
     public String svg() {
         StringBuilder s = new StringBuilder();
-        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"").append(H)
-                .append("\" viewBox=\"0 0 ").append(W).append(' ').append(H)
+        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+                .append(W)
+                .append("\" height=\"")
+                .append(H)
+                .append("\" viewBox=\"0 0 ")
+                .append(W)
+                .append(' ')
+                .append(H)
                 .append("\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\" role=\"img\">\n");
         String title = "SoAR " + mode.label() + " of " + store;
         s.append("<title>").append(esc(title)).append("</title>\n");
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
         text(s, W / 2.0, 24, "middle", 16, "bold", title, null);
-        text(s, W / 2.0, 44, "middle", 12, null, "SLA " + sla + (warnings.isEmpty() ? "" : " — see the warnings"),
+        text(
+                s,
+                W / 2.0,
+                44,
+                "middle",
+                12,
+                null,
+                "SLA " + sla + (warnings.isEmpty() ? "" : " — see the warnings"),
                 null);
-        List<Outcome> rated = outcomes.stream().filter(o -> o.rated() && o.soar() != null).toList();
+        List<Outcome> rated =
+                outcomes.stream().filter(o -> o.rated() && o.soar() != null).toList();
         int maxNodes = outcomes.stream().mapToInt(Outcome::nodes).max().orElse(1);
         double maxSoar = rated.stream().mapToDouble(Outcome::soar).max().orElse(0);
         Outcome b = baseline();
@@ -302,35 +348,79 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         for (int n : ticks(maxNodes)) {
             text(s, x.applyAsDouble(n), TOP + ph + 18, "middle", 11, null, Integer.toString(n), "#333");
         }
-        s.append("<line x1=\"").append(LEFT).append("\" y1=\"").append(TOP + ph).append("\" x2=\"").append(LEFT + pw)
-                .append("\" y2=\"").append(TOP + ph).append("\" stroke=\"#333\"/>\n");
+        s.append("<line x1=\"")
+                .append(LEFT)
+                .append("\" y1=\"")
+                .append(TOP + ph)
+                .append("\" x2=\"")
+                .append(LEFT + pw)
+                .append("\" y2=\"")
+                .append(TOP + ph)
+                .append("\" stroke=\"#333\"/>\n");
         text(s, LEFT + pw / 2.0, H - 24, "middle", 12, null, "nodes (N)", null);
-        text(s, 20, TOP + ph / 2.0, "middle", 12, null, "SoAR (actions/s)", null, "rotate(-90 20 " + f(TOP + ph / 2.0)
-                + ")");
+        text(
+                s,
+                20,
+                TOP + ph / 2.0,
+                "middle",
+                12,
+                null,
+                "SoAR (actions/s)",
+                null,
+                "rotate(-90 20 " + f(TOP + ph / 2.0) + ")");
         if (idealLine) {
             s.append("<polyline fill=\"none\" stroke=\"#9e9e9e\" stroke-dasharray=\"6 4\" stroke-width=\"1.5\" "
-                    + "points=\"").append(f(x.applyAsDouble(b.nodes()))).append(',')
-                    .append(f(y.applyAsDouble(b.soar()))).append(' ').append(f(x.applyAsDouble(maxNodes))).append(',')
-                    .append(f(y.applyAsDouble(b.soar() * mode.ideal(maxNodes, b.nodes())))).append("\"/>\n");
-            text(s, x.applyAsDouble(maxNodes) - 4, y.applyAsDouble(b.soar() * mode.ideal(maxNodes, b.nodes())) - 8,
-                    "end", 11, null, "ideal", "#757575");
+                            + "points=\"")
+                    .append(f(x.applyAsDouble(b.nodes())))
+                    .append(',')
+                    .append(f(y.applyAsDouble(b.soar())))
+                    .append(' ')
+                    .append(f(x.applyAsDouble(maxNodes)))
+                    .append(',')
+                    .append(f(y.applyAsDouble(b.soar() * mode.ideal(maxNodes, b.nodes()))))
+                    .append("\"/>\n");
+            text(
+                    s,
+                    x.applyAsDouble(maxNodes) - 4,
+                    y.applyAsDouble(b.soar() * mode.ideal(maxNodes, b.nodes())) - 8,
+                    "end",
+                    11,
+                    null,
+                    "ideal",
+                    "#757575");
         }
         if (!rated.isEmpty()) {
             s.append("<polyline fill=\"none\" stroke=\"#ef6c00\" stroke-width=\"2\" points=\"");
-            for (Outcome o : rated.stream().sorted(Comparator.comparingInt(Outcome::nodes)).toList()) {
-                s.append(f(x.applyAsDouble(o.nodes()))).append(',').append(f(y.applyAsDouble(o.soar()))).append(' ');
+            for (Outcome o : rated.stream()
+                    .sorted(Comparator.comparingInt(Outcome::nodes))
+                    .toList()) {
+                s.append(f(x.applyAsDouble(o.nodes())))
+                        .append(',')
+                        .append(f(y.applyAsDouble(o.soar())))
+                        .append(' ');
             }
             s.append("\"/>\n");
             for (Outcome o : rated) {
                 double px = x.applyAsDouble(o.nodes());
                 double py = y.applyAsDouble(o.soar());
-                s.append("<circle cx=\"").append(f(px)).append("\" cy=\"").append(f(py))
-                        .append("\" r=\"4.5\" fill=\"#ef6c00\"><title>").append(esc(o.name() + ": SoAR "
-                                + String.format(Locale.ROOT, "%,.0f", o.soar()) + " at T=" + o.threads()))
+                s.append("<circle cx=\"")
+                        .append(f(px))
+                        .append("\" cy=\"")
+                        .append(f(py))
+                        .append("\" r=\"4.5\" fill=\"#ef6c00\"><title>")
+                        .append(esc(o.name() + ": SoAR " + String.format(Locale.ROOT, "%,.0f", o.soar()) + " at T="
+                                + o.threads()))
                         .append("</title></circle>\n");
                 Double e = efficiency(o);
-                text(s, px + 7, py - 7, "start", 11, null, o.name() + (e == null ? ""
-                        : String.format(Locale.ROOT, " (%.0f %%)", 100 * e)), "#333");
+                text(
+                        s,
+                        px + 7,
+                        py - 7,
+                        "start",
+                        11,
+                        null,
+                        o.name() + (e == null ? "" : String.format(Locale.ROOT, " (%.0f %%)", 100 * e)),
+                        "#333");
             }
         }
         s.append("</svg>\n");
@@ -348,7 +438,7 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
 
     private static double niceCeiling(double v) {
         double p = Math.pow(10, Math.floor(Math.log10(v)));
-        for (double m : new double[]{1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
+        for (double m : new double[] {1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
             if (m * p >= v) {
                 return m * p;
             }
@@ -360,13 +450,28 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         return "<line x1=\"" + f(x1) + "\" y1=\"" + f(y1) + "\" x2=\"" + f(x2) + "\" y2=\"" + f(y2) + "\"/>\n";
     }
 
-    private static void text(StringBuilder s, double x, double y, String anchor, int size, String weight,
-                             String content, String colour) {
+    private static void text(
+            StringBuilder s,
+            double x,
+            double y,
+            String anchor,
+            int size,
+            String weight,
+            String content,
+            String colour) {
         text(s, x, y, anchor, size, weight, content, colour, null);
     }
 
-    private static void text(StringBuilder s, double x, double y, String anchor, int size, String weight,
-                             String content, String colour, String transform) {
+    private static void text(
+            StringBuilder s,
+            double x,
+            double y,
+            String anchor,
+            int size,
+            String weight,
+            String content,
+            String colour,
+            String transform) {
         Svg.text(s, x, y, anchor, size, weight, content, colour, transform);
     }
 

@@ -33,7 +33,8 @@ class ElasticityRunTest {
             seeds.add(seed);
             double s = next < times.length ? times[next++] : 1.0;
             clock[0] += s;
-            // Each thread's requests one after the other: the mean latency is the set time over the requests per thread.
+            // Each thread's requests one after the other: the mean latency is the set time over the requests per
+            // thread.
             return new SetRun(s, s / (requests / (double) threads), 0);
         }
     }
@@ -79,18 +80,21 @@ class ElasticityRunTest {
     }
 
     private static ElasticityPlan plan(int baseline, int maxPoints) {
-        return new ElasticityPlan(new ElasticityPlan.Sets(100, 1, 2, 0),
-                new ElasticityPlan.Stability(baseline, 3, 5, 1.0, maxPoints), Interpolation.LINEAR);
+        return new ElasticityPlan(
+                new ElasticityPlan.Sets(100, 1, 2, 0),
+                new ElasticityPlan.Stability(baseline, 3, 5, 1.0, maxPoints),
+                Interpolation.LINEAR);
     }
 
     @Test
     void baselineAddRecoveryAndStableMomentsFollowTheScript() {
-        // Baseline 1.0, 1.1, 1.0, 1.1, 1.0 (median delta 0.1), then the add: 3.0, 2.0, 1.5, then 1.0, 1.1, 1.0, 1.1, ...
+        // Baseline 1.0, 1.1, 1.0, 1.1, 1.0 (median delta 0.1), then the add: 3.0, 2.0, 1.5, then 1.0, 1.1, 1.0, 1.1,
+        // ...
         Script sets = new Script(1.0, 1.1, 1.0, 1.1, 1.0, 3.0, 2.0, 1.5, 1.0, 1.1, 1.0, 1.1, 1.0, 1.1, 1.0, 1.1);
         ScriptedGrowth growth = new ScriptedGrowth(2, null);
         List<ElasticityResult> seen = new ArrayList<>();
-        ElasticityResult r = new ElasticityRun(plan(5, 50), sets, () -> sets.clock[0], () -> false, 7)
-                .run(growth, seen::add);
+        ElasticityResult r =
+                new ElasticityRun(plan(5, 50), sets, () -> sets.clock[0], () -> false, 7).run(growth, seen::add);
         assertThat(r.status()).isEqualTo(ElasticityResult.Status.STABLE);
         assertThat(r.medianDelta()).isCloseTo(0.1, within(1e-9));
         assertThat(r.addAt()).isCloseTo(5.2, within(1e-9));
@@ -102,26 +106,43 @@ class ElasticityRunTest {
         assertThat(r.settledAt()).isCloseTo(10.2, within(1e-9));
         assertThat(r.stableAt()).isCloseTo(18.0, within(1e-9));
         assertThat(r.stabilisationSeconds()).isCloseTo(12.8, within(1e-9));
-        assertThat(r.points()).extracting(SetPoint::phase).containsExactly(
-                Phase.BASELINE, Phase.BASELINE, Phase.BASELINE, Phase.BASELINE, Phase.BASELINE,
-                Phase.TRANSITION, Phase.TRANSITION, Phase.TRANSITION, Phase.TRANSITION, Phase.TRANSITION,
-                Phase.TRANSITION, Phase.TRANSITION, Phase.TRANSITION, Phase.TRANSITION,
-                Phase.STABLE, Phase.STABLE, Phase.STABLE);
+        assertThat(r.points())
+                .extracting(SetPoint::phase)
+                .containsExactly(
+                        Phase.BASELINE,
+                        Phase.BASELINE,
+                        Phase.BASELINE,
+                        Phase.BASELINE,
+                        Phase.BASELINE,
+                        Phase.TRANSITION,
+                        Phase.TRANSITION,
+                        Phase.TRANSITION,
+                        Phase.TRANSITION,
+                        Phase.TRANSITION,
+                        Phase.TRANSITION,
+                        Phase.TRANSITION,
+                        Phase.TRANSITION,
+                        Phase.TRANSITION,
+                        Phase.STABLE,
+                        Phase.STABLE,
+                        Phase.STABLE);
         // Av1 = mean of the baseline (1.04), Av2 = mean of the three stable points after it (1.0, 1.1, 1.0).
         assertThat(r.score().av1()).isCloseTo(1.04, within(1e-9));
         assertThat(r.score().av2()).isCloseTo(3.1 / 3, within(1e-9));
         assertThat(r.score().rt1()).isCloseTo(1.04 / 50, within(1e-9));
         assertThat(r.score().a()).isGreaterThan(2.0);
-        ElasticityScore expected = ElasticityScore.of(r.points().subList(0, 5), r.points(),
-                r.points().subList(14, 17), 5.2, 18.0, Interpolation.LINEAR);
+        ElasticityScore expected = ElasticityScore.of(
+                r.points().subList(0, 5), r.points(), r.points().subList(14, 17), 5.2, 18.0, Interpolation.LINEAR);
         assertThat(r.score().a()).isCloseTo(expected.a(), within(1e-9));
         assertThat(r.score().elasticity()).isCloseTo(expected.elasticity(), within(1e-6));
         // One progress report per point, then the finished result; each set drew members with its own seed.
         assertThat(seen).hasSize(18);
         assertThat(seen.get(16).status()).isEqualTo(ElasticityResult.Status.RUNNING);
         assertThat(sets.seeds).doesNotHaveDuplicates().hasSize(17).startsWith(7L);
-        assertThat(r.toMap(Map.of("store", "script"))).containsEntry("status", "stable")
-                .containsEntry("store", "script").containsKey("score");
+        assertThat(r.toMap(Map.of("store", "script")))
+                .containsEntry("status", "stable")
+                .containsEntry("store", "script")
+                .containsKey("score");
     }
 
     @Test
@@ -133,7 +154,7 @@ class ElasticityRunTest {
         }
         Script sets = new Script(times);
         ElasticityResult r = new ElasticityRun(plan(5, 12), sets, () -> sets.clock[0], () -> false, 1)
-                .run(new ScriptedGrowth(1, null), x -> { });
+                .run(new ScriptedGrowth(1, null), x -> {});
         assertThat(r.status()).isEqualTo(ElasticityResult.Status.UNSTABLE);
         assertThat(r.reason()).contains("12 points");
         assertThat(r.points()).hasSize(17);
@@ -145,7 +166,7 @@ class ElasticityRunTest {
     void aFailedAddOrAStopEndsTheRunWithWhatItMeasured() {
         Script sets = new Script();
         ElasticityResult failed = new ElasticityRun(plan(4, 20), sets, () -> sets.clock[0], () -> false, 1)
-                .run(new ScriptedGrowth(1, "the add command 'x' exited with 1"), x -> { });
+                .run(new ScriptedGrowth(1, "the add command 'x' exited with 1"), x -> {});
         assertThat(failed.status()).isEqualTo(ElasticityResult.Status.ADD_FAILED);
         assertThat(failed.reason()).contains("exited with 1");
         assertThat(failed.points()).hasSize(5);
@@ -157,8 +178,8 @@ class ElasticityRunTest {
         assertThat(stopped.status()).isEqualTo(ElasticityResult.Status.INTERRUPTED);
         assertThat(stopped.points()).hasSize(6);
 
-        ElasticityResult baseline = new ElasticityRun(plan(4, 20), new Script(), () -> 0, () -> false, 1)
-                .run(null, r -> { });
+        ElasticityResult baseline =
+                new ElasticityRun(plan(4, 20), new Script(), () -> 0, () -> false, 1).run(null, r -> {});
         assertThat(baseline.status()).isEqualTo(ElasticityResult.Status.BASELINE_ONLY);
         assertThat(baseline.baselineAverage()).isEqualTo(1.0);
     }

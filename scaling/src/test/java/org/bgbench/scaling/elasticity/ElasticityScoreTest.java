@@ -47,8 +47,8 @@ class ElasticityScoreTest {
         all.add(p(6, 2.0, 0.1, 0.02, Phase.TRANSITION));
         all.add(p(7, 1.0, 0.1, 0.01, Phase.TRANSITION));
         flat(8, 10, 1.0, 0.1, Phase.STABLE, all);
-        ElasticityScore s = ElasticityScore.of(all.subList(0, 5), all, all.subList(8, 11), 4.5, 7.0,
-                Interpolation.LINEAR);
+        ElasticityScore s =
+                ElasticityScore.of(all.subList(0, 5), all, all.subList(8, 11), 4.5, 7.0, Interpolation.LINEAR);
         // Above the flat ramp at 1.0: from t=4.5 (2.0) to 5 (3.0) 0.5·(1+2)/2 = 0.75; 5→6 (2→1) 1.5; 6→7 (1→0) 0.5.
         assertThat(s.a()).isCloseTo(2.75, within(1e-6));
         // SD above 0.1: 4.5→5 (0.1→0.2 above) 0.075; 5→6 (0.2→0) 0.1; 6→7 nothing.
@@ -62,8 +62,8 @@ class ElasticityScoreTest {
         assertThat(s.elasticity()).isCloseTo(73.125, within(1e-4));
         assertThat(s.elasticityWithRawB()).isCloseTo(3.175 / 0.04, within(1e-4));
         // The spline through the same points bulges differently but encloses an area of the same size.
-        ElasticityScore spline = ElasticityScore.of(all.subList(0, 5), all, all.subList(8, 11), 4.5, 7.0,
-                Interpolation.SPLINE);
+        ElasticityScore spline =
+                ElasticityScore.of(all.subList(0, 5), all, all.subList(8, 11), 4.5, 7.0, Interpolation.SPLINE);
         assertThat(spline.a()).isBetween(2.0, 3.5);
     }
 
@@ -78,14 +78,14 @@ class ElasticityScoreTest {
             all.add(p(k, ramp(k), 0.0, 0.01, Phase.TRANSITION));
         }
         flat(10, 13, 1.0, 0.0, Phase.STABLE, all);
-        ElasticityScore s = ElasticityScore.of(all.subList(0, 5), all, all.subList(10, 14), 4.5, 9.0,
-                Interpolation.LINEAR);
+        ElasticityScore s =
+                ElasticityScore.of(all.subList(0, 5), all, all.subList(10, 14), 4.5, 9.0, Interpolation.LINEAR);
         assertThat(s.a()).isCloseTo(0, within(1e-9));
         assertThat(s.elasticity()).isCloseTo(0, within(1e-9));
         // A bump of 0.5 s on the point at t=7 adds a triangle 0.5 high and 2 s wide: 0.5.
         all.set(7, p(7, ramp(7) + 0.5, 0.0, 0.01, Phase.TRANSITION));
-        ElasticityScore bump = ElasticityScore.of(all.subList(0, 5), all, all.subList(10, 14), 4.5, 9.0,
-                Interpolation.LINEAR);
+        ElasticityScore bump =
+                ElasticityScore.of(all.subList(0, 5), all, all.subList(10, 14), 4.5, 9.0, Interpolation.LINEAR);
         assertThat(bump.a()).isCloseTo(0.5, within(1e-6));
         // Rt1 = Rt2 = 0.01, Av1 = 2, Av2 = 1: 0.5 / (0.02 · 3).
         assertThat(bump.elasticity()).isCloseTo(0.5 / 0.06, within(1e-6));

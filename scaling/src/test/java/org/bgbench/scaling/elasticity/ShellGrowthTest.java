@@ -28,15 +28,18 @@ class ShellGrowthTest {
     void addCommandsRunInOrderOnTheTestsClockAndTheSettledCheckIsTheCommandsExitStatus() throws Exception {
         Path order = dir.resolve("order");
         Path settledFlag = dir.resolve("settled");
-        ShellGrowth g = new ShellGrowth(List.of("echo first >> " + order, "echo second >> " + order),
-                "test -e " + settledFlag, dir.resolve("x.add.log"));
+        ShellGrowth g = new ShellGrowth(
+                List.of("echo first >> " + order, "echo second >> " + order),
+                "test -e " + settledFlag,
+                dir.resolve("x.add.log"));
         double[] clock = {100.0};
         g.begin(() -> clock[0]);
         awaitEnd(g);
         assertThat(g.failure()).isNull();
         assertThat(Files.readAllLines(order)).containsExactly("first", "second");
-        assertThat(g.steps()).extracting(Growth.Step::command).containsExactly("echo first >> " + order,
-                "echo second >> " + order);
+        assertThat(g.steps())
+                .extracting(Growth.Step::command)
+                .containsExactly("echo first >> " + order, "echo second >> " + order);
         assertThat(g.steps()).allSatisfy(s -> {
             assertThat(s.start()).isEqualTo(100.0);
             assertThat(s.exitCode()).isZero();
@@ -50,8 +53,10 @@ class ShellGrowthTest {
     @Test
     void aFailingAddStopsTheRestAndNamesItsExitAndLastLine() throws Exception {
         Path never = dir.resolve("never");
-        ShellGrowth g = new ShellGrowth(List.of("echo joining; echo node 3 refused to join >&2; exit 4",
-                "touch " + never), null, dir.resolve("f.add.log"));
+        ShellGrowth g = new ShellGrowth(
+                List.of("echo joining; echo node 3 refused to join >&2; exit 4", "touch " + never),
+                null,
+                dir.resolve("f.add.log"));
         g.begin(() -> 0);
         awaitEnd(g);
         assertThat(g.failure()).contains("exited with 4", "node 3 refused to join");

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import org.bgbench.measurement.CpuResult;
-import org.bgbench.measurement.NodeResult.MeanMax;
 import org.bgbench.measurement.NodeResult;
+import org.bgbench.measurement.NodeResult.MeanMax;
 import org.junit.jupiter.api.Test;
 
 class BottleneckTest {
@@ -16,17 +16,18 @@ class BottleneckTest {
 
     /** A node with the given mean busy cores, busiest-disk %, and received/sent bytes per second. */
     private static NodeResult node(String name, String role, int cpus, Double busy, Double disk, Double rx, Double tx) {
-        return new NodeResult(name, role, cpus, 10, 0, mm(busy), mm(1e9), mm(8e9), mm(rx), mm(tx), mm(0.0),
-                mm(0.0), mm(0.0), mm(disk));
+        return new NodeResult(
+                name, role, cpus, 10, 0, mm(busy), mm(1e9), mm(8e9), mm(rx), mm(tx), mm(0.0), mm(0.0), mm(0.0),
+                mm(disk));
     }
 
     @Test
     void theStoreNodeNearestItsLimitIsNamed() {
         List<NodeResult> nodes = List.of(
-                node("bg-client", "bg", 8, 2.0, 1.0, 1e6, 1e6),       // 25 % CPU
-                node("db1:9100", "store", 4, 2.0, 30.0, 1e6, 1e6),    // 50 % CPU, 30 % disk
-                node("db2:9100", "store", 4, 1.0, 85.0, 1e6, 1e6),    // 25 % CPU, 85 % disk  ← the bottleneck
-                node("db3:9100", "store", 8, 6.0, 10.0, 1e6, 1e6));   // 75 % CPU
+                node("bg-client", "bg", 8, 2.0, 1.0, 1e6, 1e6), // 25 % CPU
+                node("db1:9100", "store", 4, 2.0, 30.0, 1e6, 1e6), // 50 % CPU, 30 % disk
+                node("db2:9100", "store", 4, 1.0, 85.0, 1e6, 1e6), // 25 % CPU, 85 % disk  ← the bottleneck
+                node("db3:9100", "store", 8, 6.0, 10.0, 1e6, 1e6)); // 75 % CPU
         Bottleneck b = Bottleneck.of(nodes, 0);
         assertThat(b.known()).isTrue();
         assertThat(b.node()).isEqualTo("db2:9100");
@@ -38,7 +39,8 @@ class BottleneckTest {
     @Test
     void theNetworkCountsOnlyWithALinkSpeed() {
         // 110 MB/s sent on a 1 Gbit/s link (125 MB/s) = 88 %, more than db1's 75 % CPU.
-        List<NodeResult> nodes = List.of(node("bg", "bg", 8, 1.0, 0.0, 0.0, 0.0),
+        List<NodeResult> nodes = List.of(
+                node("bg", "bg", 8, 1.0, 0.0, 0.0, 0.0),
                 node("db1:9100", "store", 4, 3.0, 5.0, 1e6, 1e6),
                 node("db2:9100", "store", 4, 1.0, 5.0, 2e6, 110e6));
         assertThat(Bottleneck.of(nodes, 0).node()).isEqualTo("db1:9100");
@@ -50,8 +52,8 @@ class BottleneckTest {
 
     @Test
     void bgsOwnHostWhenItIsNearest() {
-        List<NodeResult> nodes = List.of(node("client", "bg", 2, 1.9, 0.0, 0.0, 0.0),
-                node("db1:9100", "store", 16, 4.0, 20.0, 0.0, 0.0));
+        List<NodeResult> nodes = List.of(
+                node("client", "bg", 2, 1.9, 0.0, 0.0, 0.0), node("db1:9100", "store", 16, 4.0, 20.0, 0.0, 0.0));
         Bottleneck b = Bottleneck.of(nodes, 0);
         assertThat(b.role()).isEqualTo("bg");
         assertThat(b.node()).isEqualTo("client");
@@ -63,33 +65,50 @@ class BottleneckTest {
     void unknownWithoutStoreHosts() {
         Bottleneck b = Bottleneck.of(List.of(node("client", "bg", 2, 1.0, 0.0, 0.0, 0.0)), 0);
         assertThat(b.known()).isFalse();
-        assertThat(b.text()).startsWith("unknown: no store host answered")
+        assertThat(b.text())
+                .startsWith("unknown: no store host answered")
                 .contains("there the nearest its limit was CPU 1.0 of 2 cores busy (50 %)");
         // A store host that never answered is no better.
-        NodeResult silent = new NodeResult("db1:9100", "store", 0, 0, 10, mm(null), mm(null), mm(null), mm(null),
-                mm(null), mm(null), mm(null), mm(null), mm(null));
-        assertThat(Bottleneck.of(List.of(node("client", "bg", 2, 1.0, 0.0, 0.0, 0.0), silent), 0).known()).isFalse();
-        assertThat(Bottleneck.of(List.of(), 0).text()).isEqualTo("unknown: the SoAR experiment's result has no node "
-                + "figures");
+        NodeResult silent = new NodeResult(
+                "db1:9100",
+                "store",
+                0,
+                0,
+                10,
+                mm(null),
+                mm(null),
+                mm(null),
+                mm(null),
+                mm(null),
+                mm(null),
+                mm(null),
+                mm(null),
+                mm(null));
+        assertThat(Bottleneck.of(List.of(node("client", "bg", 2, 1.0, 0.0, 0.0, 0.0), silent), 0)
+                        .known())
+                .isFalse();
+        assertThat(Bottleneck.of(List.of(), 0).text())
+                .isEqualTo("unknown: the SoAR experiment's result has no node " + "figures");
     }
 
     @Test
     void onOneMachineTheCpuIsNamedWithTheStoresAndBgsShares() {
         // BG's host and the store host are the same two cores: as nodes they tie; the processes tell them apart.
-        List<NodeResult> same = List.of(node("vm", "bg", 2, 2.0, 0.0, 0.0, 0.0),
-                node("127.0.0.1:9100", "store", 2, 1.99, 0.0, 0.0, 0.0));
-        CpuResult cpu = new CpuResult(0.27, 21.6, 1.71, 1.99, 0.0,
-                1.4, 8.5, 2, 2, List.of(11L, 12L, 13L), 3, 0.3, 1.8, 2.0, null);
+        List<NodeResult> same = List.of(
+                node("vm", "bg", 2, 2.0, 0.0, 0.0, 0.0), node("127.0.0.1:9100", "store", 2, 1.99, 0.0, 0.0, 0.0));
+        CpuResult cpu = new CpuResult(
+                0.27, 21.6, 1.71, 1.99, 0.0, 1.4, 8.5, 2, 2, List.of(11L, 12L, 13L), 3, 0.3, 1.8, 2.0, null);
         Bottleneck b = Bottleneck.onOneMachine(same, 0, cpu);
         assertThat(b.known()).isTrue();
         assertThat(b.role()).isEqualTo("store");
         assertThat(b.resource()).isEqualTo("cpu");
         assertThat(b.utilisation()).isCloseTo(0.995, within(1e-9));
-        assertThat(b.text()).isEqualTo("this machine's CPU, shared by every node and BG: 2.0 of 2 cores busy "
-                + "(100 %): the store's 3 processes 1.71 cores, BG 0.27");
+        assertThat(b.text())
+                .isEqualTo("this machine's CPU, shared by every node and BG: 2.0 of 2 cores busy "
+                        + "(100 %): the store's 3 processes 1.71 cores, BG 0.27");
         // Without the store's processes measured, the node figures are all there is.
-        CpuResult bgOnly = new CpuResult(0.27, 21.6, null, 1.99, 0.0,
-                1.4, null, 2, 2, List.of(), 0, 0.3, null, 2.0, null);
+        CpuResult bgOnly =
+                new CpuResult(0.27, 21.6, null, 1.99, 0.0, 1.4, null, 2, 2, List.of(), 0, 0.3, null, 2.0, null);
         assertThat(Bottleneck.onOneMachine(same, 0, bgOnly)).isEqualTo(Bottleneck.of(same, 0));
     }
 }

@@ -13,8 +13,12 @@ class HostsTest {
                 .containsExactlyInAnyOrder("10.0.0.1", "10.0.0.2");
         assertThat(Hosts.inSettings(Map.of("mongodb.uri", "mongodb://bg:pw@db1,db2:27018/?replicaSet=rs0")))
                 .containsExactlyInAnyOrder("db1", "db2");
-        assertThat(Hosts.inSettings(Map.of("cassandra.contact-points", "127.0.0.1:9042,127.0.0.2:9042",
-                "cassandra.replication-factor", "3"))).containsExactlyInAnyOrder("127.0.0.1", "127.0.0.2");
+        assertThat(Hosts.inSettings(Map.of(
+                        "cassandra.contact-points",
+                        "127.0.0.1:9042,127.0.0.2:9042",
+                        "cassandra.replication-factor",
+                        "3")))
+                .containsExactlyInAnyOrder("127.0.0.1", "127.0.0.2");
         assertThat(Hosts.inSettings(Map.of("postgres.pool", "8"))).isEmpty();
         assertThat(Hosts.host("[::1]:9100")).isEqualTo("::1");
         assertThat(Hosts.host("db1:9100")).isEqualTo("db1");
@@ -22,7 +26,8 @@ class HostsTest {
 
     @Test
     void whetherEverythingIsOnThisMachine() {
-        assertThat(Hosts.allOnThisMachine(List.of("127.0.0.1", "localhost", "127.0.0.2", "[::1]:9100"))).isTrue();
+        assertThat(Hosts.allOnThisMachine(List.of("127.0.0.1", "localhost", "127.0.0.2", "[::1]:9100")))
+                .isTrue();
         // A documentation-range address (RFC 5737) is never this machine.
         assertThat(Hosts.allOnThisMachine(List.of("127.0.0.1", "192.0.2.7"))).isFalse();
         assertThat(Hosts.allOnThisMachine(List.of("no-such-host.invalid"))).isFalse();

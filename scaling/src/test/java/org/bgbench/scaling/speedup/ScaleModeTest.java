@@ -19,11 +19,14 @@ class ScaleModeTest {
 
     @Test
     void scaleupGrowsTheMembersAndPagesOnly() {
-        Map<String, String> keys = Map.of("usercount", "1000", "friendcountperuser", "10", "resourcecountperuser", "5",
-                "pagecount", "20");
+        Map<String, String> keys =
+                Map.of("usercount", "1000", "friendcountperuser", "10", "resourcecountperuser", "5", "pagecount", "20");
         Map<String, String> three = ScaleMode.SCALEUP.graphKeys(keys, 3, 1, 10_000);
-        assertThat(three).containsEntry("usercount", "3000").containsEntry("pagecount", "60")
-                .containsEntry("friendcountperuser", "10").containsEntry("resourcecountperuser", "5");
+        assertThat(three)
+                .containsEntry("usercount", "3000")
+                .containsEntry("pagecount", "60")
+                .containsEntry("friendcountperuser", "10")
+                .containsEntry("resourcecountperuser", "5");
         // Speedup: one graph for every configuration.
         assertThat(ScaleMode.SPEEDUP.graphKeys(keys, 3, 1, 10_000)).isEqualTo(keys);
         // No usercount given: BG's default M is scaled.
@@ -35,8 +38,10 @@ class ScaleModeTest {
     @Test
     void badInput() {
         assertThatThrownBy(() -> ScaleMode.SCALEUP.graphKeys(Map.of("usercount", "1001"), 3, 2, 10_000))
-                .isInstanceOf(InvalidParameterException.class).hasMessageStartingWith("-p usercount: scaleup needs");
-        assertThatThrownBy(() -> ScaleMode.parse("--mode", "speedy")).isInstanceOf(InvalidParameterException.class)
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageStartingWith("-p usercount: scaleup needs");
+        assertThatThrownBy(() -> ScaleMode.parse("--mode", "speedy"))
+                .isInstanceOf(InvalidParameterException.class)
                 .hasMessage("--mode: expected speedup or scaleup, got 'speedy'");
         assertThat(ScaleMode.parse("--mode", "ScaleUp")).isEqualTo(ScaleMode.SCALEUP);
     }

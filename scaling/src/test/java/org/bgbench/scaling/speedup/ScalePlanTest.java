@@ -28,8 +28,10 @@ class ScalePlanTest {
         assertThat(c.name()).isEqualTo("primary");
         assertThat(c.nodes()).isEqualTo(1);
         // Numbers become the text a -p key takes; the plan's order is kept.
-        assertThat(c.settings()).containsExactly(Map.entry("postgres.url", "jdbc:postgresql://127.0.0.1:5432/bg"),
-                Map.entry("postgres.pool", "8"));
+        assertThat(c.settings())
+                .containsExactly(
+                        Map.entry("postgres.url", "jdbc:postgresql://127.0.0.1:5432/bg"),
+                        Map.entry("postgres.pool", "8"));
         assertThat(c.storeHosts()).containsExactly("127.0.0.1:9100");
         assertThat(c.start()).isEqualTo("scripts/x.sh start /tmp/x");
         assertThat(c.settingsCommand()).isEqualTo("scripts/x.sh urls /tmp/x");
@@ -42,41 +44,45 @@ class ScalePlanTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1},{\"name\":\"b\",\"nodes\":0}]}"
-                + "|--plan: configurations[1].nodes: expected a whole number ≥ 1, got 0",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1.5}]}"
-                + "|--plan: configurations[0].nodes: expected a whole number ≥ 1, got 1.5",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\"}]}"
-                + "|--plan: configurations[0].nodes: expected a whole number ≥ 1, got nothing",
-        "{\"store\":\"postgres\",\"configurations\":[]}"
-                + "|--plan: configurations: expected a non-empty list of configurations, the first one the baseline",
-        "{\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|--plan: store: missing",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1},{\"name\":\"a\",\"nodes\":2}]}"
-                + "|--plan: configurations[1].name: 'a' is already the name of an earlier configuration",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"../x\",\"nodes\":1}]}"
-                + "|--plan: configurations[0].name: expected letters, digits, '.', '_' or '-' (a directory name), got '../x'",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"nodez\":2}]}"
-                + "|--plan: configurations[0].nodez: unknown field; expected name, nodes, settings, settingsCommand, start, stop, storeHosts",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"storeHosts\":\"h\"}]}"
-                + "|--plan: configurations[0].storeHosts: expected a list of HOST[:PORT] node exporters",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"settings\":{\"k\":[1]}}]}"
-                + "|--plan: configurations[0].settings.k: expected a string, number or boolean",
-        "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"start\":5}]}"
-                + "|--plan: configurations[0].start: expected a string, got 5",
-        "{\"store\":\"postgres\",\"networkMbps\":0,\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}"
-                + "|--plan: networkMbps: expected each node's link speed in Mbit/s, a number > 0, got 0",
-        "[1,2]|--plan: expected a JSON object {\"store\": …, \"configurations\": [...]}",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1},{\"name\":\"b\",\"nodes\":0}]}"
+                        + "|--plan: configurations[1].nodes: expected a whole number ≥ 1, got 0",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1.5}]}"
+                        + "|--plan: configurations[0].nodes: expected a whole number ≥ 1, got 1.5",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\"}]}"
+                        + "|--plan: configurations[0].nodes: expected a whole number ≥ 1, got nothing",
+                "{\"store\":\"postgres\",\"configurations\":[]}"
+                        + "|--plan: configurations: expected a non-empty list of configurations, the first one the baseline",
+                "{\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}|--plan: store: missing",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1},{\"name\":\"a\",\"nodes\":2}]}"
+                        + "|--plan: configurations[1].name: 'a' is already the name of an earlier configuration",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"../x\",\"nodes\":1}]}"
+                        + "|--plan: configurations[0].name: expected letters, digits, '.', '_' or '-' (a directory name), got '../x'",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"nodez\":2}]}"
+                        + "|--plan: configurations[0].nodez: unknown field; expected name, nodes, settings, settingsCommand, start, stop, storeHosts",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"storeHosts\":\"h\"}]}"
+                        + "|--plan: configurations[0].storeHosts: expected a list of HOST[:PORT] node exporters",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"settings\":{\"k\":[1]}}]}"
+                        + "|--plan: configurations[0].settings.k: expected a string, number or boolean",
+                "{\"store\":\"postgres\",\"configurations\":[{\"name\":\"a\",\"nodes\":1,\"start\":5}]}"
+                        + "|--plan: configurations[0].start: expected a string, got 5",
+                "{\"store\":\"postgres\",\"networkMbps\":0,\"configurations\":[{\"name\":\"a\",\"nodes\":1}]}"
+                        + "|--plan: networkMbps: expected each node's link speed in Mbit/s, a number > 0, got 0",
+                "[1,2]|--plan: expected a JSON object {\"store\": …, \"configurations\": [...]}",
+            })
     void aBadPlanNamesItsField(String json, String message) {
-        assertThatThrownBy(() -> ScalePlan.parse(json)).isInstanceOf(InvalidParameterException.class)
+        assertThatThrownBy(() -> ScalePlan.parse(json))
+                .isInstanceOf(InvalidParameterException.class)
                 .hasMessage(message);
     }
 
     @Test
     void brokenJsonSaysWhere() {
         assertThatThrownBy(() -> ScalePlan.parse("{\"store\": \"postgres\",\n  \"configurations\": [ }"))
-                .isInstanceOf(InvalidParameterException.class).hasMessageStartingWith("--plan: not JSON: ")
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageStartingWith("--plan: not JSON: ")
                 .hasMessageContaining("line 2");
     }
 }

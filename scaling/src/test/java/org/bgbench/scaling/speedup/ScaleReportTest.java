@@ -16,15 +16,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ScaleReportTest {
     private static Outcome rated(String name, int nodes, double soar, int threads) {
-        return new Outcome(new Outcome.Config(name, nodes, 1000L * nodes, "0" + nodes + "-" + name),
-                new Outcome.Rating(true, soar, threads, "confirmed", null), new Outcome.Hardware(List.of(), null, false));
+        return new Outcome(
+                new Outcome.Config(name, nodes, 1000L * nodes, "0" + nodes + "-" + name),
+                new Outcome.Rating(true, soar, threads, "confirmed", null),
+                new Outcome.Hardware(List.of(), null, false));
     }
 
     @Test
     void speedupOfThreeConfigurations() {
         // SoAR 1,000 with 1 node, 1,800 with 2, 3,000 with 4: speedups 1, 1.8, 3 against ideals 1, 2, 4.
-        ScaleReport r = new ScaleReport(ScaleMode.SPEEDUP, "postgres", "95%:100ms:0.01%:60s",
-                List.of(rated("one", 1, 1000, 8), rated("two", 2, 1800, 16), rated("four", 4, 3000, 32)), List.of());
+        ScaleReport r = new ScaleReport(
+                ScaleMode.SPEEDUP,
+                "postgres",
+                "95%:100ms:0.01%:60s",
+                List.of(rated("one", 1, 1000, 8), rated("two", 2, 1800, 16), rated("four", 4, 3000, 32)),
+                List.of());
         List<Outcome> o = r.outcomes();
         assertThat(r.ratio(o.get(0))).isEqualTo(1.0);
         assertThat(r.ratio(o.get(1))).isCloseTo(1.8, within(1e-12));
@@ -40,8 +46,12 @@ class ScaleReportTest {
     @Test
     void scaleupFromATwoNodeBaseline() {
         // Ideal is the baseline's SoAR whatever the size: 2,200 of 2,000 is 110 %, superlinear as in E.2.2.
-        ScaleReport r = new ScaleReport(ScaleMode.SCALEUP, "hbase", "95%:100ms:0.01%:60s",
-                List.of(rated("two", 2, 2000, 8), rated("six", 6, 2200, 16)), List.of());
+        ScaleReport r = new ScaleReport(
+                ScaleMode.SCALEUP,
+                "hbase",
+                "95%:100ms:0.01%:60s",
+                List.of(rated("two", 2, 2000, 8), rated("six", 6, 2200, 16)),
+                List.of());
         Outcome six = r.outcomes().get(1);
         assertThat(r.ideal(six)).isEqualTo(1.0);
         assertThat(r.ratio(six)).isCloseTo(1.1, within(1e-12));
@@ -50,10 +60,14 @@ class ScaleReportTest {
 
     @Test
     void failedConfigurationsHaveNoRatio() throws Exception {
-        Outcome failed = Outcome.failed(new Outcome.Config("two", 2, 1000, "02-two"), "start failed: port in use",
-                true);
-        ScaleReport r = new ScaleReport(ScaleMode.SPEEDUP, "postgres", "95%:100ms:0.01%:1s",
-                List.of(rated("one", 1, 500, 4), failed), List.of("every node shared this machine"));
+        Outcome failed =
+                Outcome.failed(new Outcome.Config("two", 2, 1000, "02-two"), "start failed: port in use", true);
+        ScaleReport r = new ScaleReport(
+                ScaleMode.SPEEDUP,
+                "postgres",
+                "95%:100ms:0.01%:1s",
+                List.of(rated("one", 1, 500, 4), failed),
+                List.of("every node shared this machine"));
         assertThat(r.complete()).isFalse();
         assertThat(r.ratio(failed)).isNull();
         JsonNode json = new ObjectMapper().valueToTree(r.toMap());
@@ -68,8 +82,8 @@ class ScaleReportTest {
         assertThat(json.path("warnings").get(0).asText()).isEqualTo("every node shared this machine");
         assertThat(r.table()).contains("failed: start failed: port in use");
         // A failed baseline leaves every ratio unknown, and a zero baseline too (nothing to divide by).
-        ScaleReport noBase = new ScaleReport(ScaleMode.SPEEDUP, "p", "s", List.of(rated("one", 1, 0, 1),
-                rated("two", 2, 100, 2)), List.of());
+        ScaleReport noBase = new ScaleReport(
+                ScaleMode.SPEEDUP, "p", "s", List.of(rated("one", 1, 0, 1), rated("two", 2, 100, 2)), List.of());
         assertThat(noBase.ratio(noBase.outcomes().get(1))).isNull();
     }
 
@@ -77,23 +91,44 @@ class ScaleReportTest {
     void theTableShowsEachNodesUseAtSoar() {
         NodeResult.MeanMax cpu = new NodeResult.MeanMax(1.5, 2.0);
         NodeResult.MeanMax none = new NodeResult.MeanMax(null, null);
-        NodeResult db = new NodeResult("db1:9100", "store", 4, 10, 2, cpu, new NodeResult.MeanMax(2.5e9, 3e9), none,
-                new NodeResult.MeanMax(3e6, 4e6), new NodeResult.MeanMax(1e6, 2e6), none, none, none,
+        NodeResult db = new NodeResult(
+                "db1:9100",
+                "store",
+                4,
+                10,
+                2,
+                cpu,
+                new NodeResult.MeanMax(2.5e9, 3e9),
+                none,
+                new NodeResult.MeanMax(3e6, 4e6),
+                new NodeResult.MeanMax(1e6, 2e6),
+                none,
+                none,
+                none,
                 new NodeResult.MeanMax(40.0, 60.0));
         Bottleneck b = Bottleneck.of(List.of(db), 0);
-        Outcome one = new Outcome(new Outcome.Config("one", 1, 100, "01-one"),
-                new Outcome.Rating(true, 100.0, 2, "confirmed", null), new Outcome.Hardware(List.of(db), b, false));
+        Outcome one = new Outcome(
+                new Outcome.Config("one", 1, 100, "01-one"),
+                new Outcome.Rating(true, 100.0, 2, "confirmed", null),
+                new Outcome.Hardware(List.of(db), b, false));
         String table = new ScaleReport(ScaleMode.SPEEDUP, "p", "s", List.of(one), List.of()).table();
-        assertThat(table).contains("bottleneck of one: store host db1:9100: busiest disk busy 40 % of the time (40 %)")
+        assertThat(table)
+                .contains("bottleneck of one: store host db1:9100: busiest disk busy 40 % of the time (40 %)")
                 .contains("  store host db1:9100: CPU 1.50 of 4 cores, disk busy 40 %, network in 3.00 / out 1.00 MB/s,"
                         + " memory 2.50 GB used, 2 seconds without an answer");
     }
 
     @Test
     void theChartHasAPointPerRatedConfigurationAndTheIdealLine() {
-        ScaleReport r = new ScaleReport(ScaleMode.SPEEDUP, "postgres", "95%:100ms:0.01%:60s",
-                List.of(rated("one", 1, 1000, 8), rated("two", 2, 1800, 16),
-                        Outcome.failed(new Outcome.Config("three", 3, 1000, "03-three"), "x", false)), List.of());
+        ScaleReport r = new ScaleReport(
+                ScaleMode.SPEEDUP,
+                "postgres",
+                "95%:100ms:0.01%:60s",
+                List.of(
+                        rated("one", 1, 1000, 8),
+                        rated("two", 2, 1800, 16),
+                        Outcome.failed(new Outcome.Config("three", 3, 1000, "03-three"), "x", false)),
+                List.of());
         String svg = r.svg();
         assertThat(svg).startsWith("<svg").endsWith("</svg>\n");
         assertThat(svg.split("<circle", -1)).hasSize(3);

@@ -9,55 +9,71 @@ import org.junit.jupiter.api.function.ThrowingConsumer;
  */
 final class ConformanceChecks {
     /** One check: its name (the suite's @Test method) and what it does on a freshly loaded fixture. */
-    record Check(String name, ThrowingConsumer<ConformanceFixture> body) {
-    }
+    record Check(String name, ThrowingConsumer<ConformanceFixture> body) {}
 
     private static final List<Check> ALL = List.of(
             new Check("recordsTheLoadedGraph", f -> new MarkChecks(f).recordsTheLoadedGraph()),
             new Check("aLoadSetsTheLoadedStateMark", f -> new MarkChecks(f).aLoadSetsTheLoadedStateMark()),
-            new Check("theStateMarkRoundTripsAndGoesWithTheSchema",
+            new Check(
+                    "theStateMarkRoundTripsAndGoesWithTheSchema",
                     f -> new MarkChecks(f).theStateMarkRoundTripsAndGoesWithTheSchema()),
-            new Check("theStateMarkSurvivesClosingAndReopeningTheStore",
+            new Check(
+                    "theStateMarkSurvivesClosingAndReopeningTheStore",
                     f -> new MarkChecks(f).theStateMarkSurvivesClosingAndReopeningTheStore()),
-            new Check("ofManyReplacingTheSameMarkAtTheSameInstantExactlyOneSucceeds",
+            new Check(
+                    "ofManyReplacingTheSameMarkAtTheSameInstantExactlyOneSucceeds",
                     f -> new MarkChecks(f).ofManyReplacingTheSameMarkAtTheSameInstantExactlyOneSucceeds()),
-            new Check("anImageRestoreBringsBackTheMarkItWasSavedWith",
+            new Check(
+                    "anImageRestoreBringsBackTheMarkItWasSavedWith",
                     f -> new MarkChecks(f).anImageRestoreBringsBackTheMarkItWasSavedWith()),
             new Check("countsMatchTheGenerator", f -> new ReadChecks(f).countsMatchTheGenerator()),
-            new Check("viewProfileShowsAttributesImageAndCounts",
+            new Check(
+                    "viewProfileShowsAttributesImageAndCounts",
                     f -> new ReadChecks(f).viewProfileShowsAttributesImageAndCounts()),
-            new Check("listFriendsAndFriendRequestsShowMembersWithThumbnails",
+            new Check(
+                    "listFriendsAndFriendRequestsShowMembersWithThumbnails",
                     f -> new ReadChecks(f).listFriendsAndFriendRequestsShowMembersWithThumbnails()),
-            new Check("viewTopKResourcesShowsTheNewestResourcesOfTheWall",
+            new Check(
+                    "viewTopKResourcesShowsTheNewestResourcesOfTheWall",
                     f -> new ReadChecks(f).viewTopKResourcesShowsTheNewestResourcesOfTheWall()),
-            new Check("commentsCanBeViewedPostedAndDeleted",
+            new Check(
+                    "commentsCanBeViewedPostedAndDeleted",
                     f -> new ReadChecks(f).commentsCanBeViewedPostedAndDeleted()),
-            new Check("friendshipWritesChangeWhatReadsShow",
+            new Check(
+                    "friendshipWritesChangeWhatReadsShow",
                     f -> new WriteChecks(f).friendshipWritesChangeWhatReadsShow()),
-            new Check("longRandomSequenceOfValidActionsLeavesTheExpectedState",
+            new Check(
+                    "longRandomSequenceOfValidActionsLeavesTheExpectedState",
                     f -> new WriteChecks(f).longRandomSequenceOfValidActionsLeavesTheExpectedState()),
-            new Check("aFreshLoadHoldsExactlyTheGeneratedGraph",
+            new Check(
+                    "aFreshLoadHoldsExactlyTheGeneratedGraph",
                     f -> new ReadChecks(f).aFreshLoadHoldsExactlyTheGeneratedGraph()),
             new Check("repairDbUndoesEveryWriteExactly", f -> new RepairChecks(f).repairDbUndoesEveryWriteExactly()),
-            new Check("repairDbReportsAStoreThatDoesNotHoldTheExpectedState",
+            new Check(
+                    "repairDbReportsAStoreThatDoesNotHoldTheExpectedState",
                     f -> new RepairChecks(f).repairDbReportsAStoreThatDoesNotHoldTheExpectedState()),
-            new Check("aFullRepairBringsBackTheGeneratedGraphWithoutBgsState",
+            new Check(
+                    "aFullRepairBringsBackTheGeneratedGraphWithoutBgsState",
                     f -> new RepairChecks(f).aFullRepairBringsBackTheGeneratedGraphWithoutBgsState()),
-            new Check("theSampledCheckFindsAStoreThatLostAWrite",
+            new Check(
+                    "theSampledCheckFindsAStoreThatLostAWrite",
                     f -> new RepairChecks(f).theSampledCheckFindsAStoreThatLostAWrite()),
-            new Check("aDatabaseImageBringsBackTheLoadedGraph",
+            new Check(
+                    "aDatabaseImageBringsBackTheLoadedGraph",
                     f -> new RepairChecks(f).aDatabaseImageBringsBackTheLoadedGraph()),
-            new Check("manyThreadsAtOnceLeaveTheExpectedState",
+            new Check(
+                    "manyThreadsAtOnceLeaveTheExpectedState",
                     f -> new WriteChecks(f).manyThreadsAtOnceLeaveTheExpectedState()),
-            new Check("aFreshLoadHasEmptyFeedsAndTheGeneratedFollows",
+            new Check(
+                    "aFreshLoadHasEmptyFeedsAndTheGeneratedFollows",
                     f -> new FeedChecks(f).aFreshLoadHasEmptyFeedsAndTheGeneratedFollows()),
-            new Check("viewNewsFeedShowsTheMostRecentSharesOfFriendsAndFollowedPages",
+            new Check(
+                    "viewNewsFeedShowsTheMostRecentSharesOfFriendsAndFollowedPages",
                     f -> new FeedChecks(f).viewNewsFeedShowsTheMostRecentSharesOfFriendsAndFollowedPages()),
             new Check("clearSharesEmptiesEveryFeed", f -> new FeedChecks(f).clearSharesEmptiesEveryFeed()),
             new Check("reusedViewsShowOnlyTheLatestCall", f -> new ReadChecks(f).reusedViewsShowOnlyTheLatestCall()));
 
-    private ConformanceChecks() {
-    }
+    private ConformanceChecks() {}
 
     static List<Check> all() {
         return ALL;

@@ -18,8 +18,10 @@ import org.bgbench.store.StoreSession;
 final class ConformanceFixture {
     /** Members of the suite's own graph, for which the write counts of the checks were sized. */
     private static final int SIZED_FOR_MEMBERS = 120;
-    private static final Action[] WRITES = {Action.IF, Action.AFR, Action.RFR, Action.TF, Action.PCR, Action.DCR,
-        Action.SR};
+
+    private static final Action[] WRITES = {
+        Action.IF, Action.AFR, Action.RFR, Action.TF, Action.PCR, Action.DCR, Action.SR
+    };
 
     private final DataStore store;
     private final SocialGraph graph;
@@ -72,7 +74,8 @@ final class ConformanceFixture {
                 actions.perform(s, action, a, actions.partner(action, a, rnd), rnd);
             }
         }
-        assertThat(StateComparison.differences(store, new GraphState(graph), 1)).as("the writes changed the store")
+        assertThat(StateComparison.differences(store, new GraphState(graph), 1))
+                .as("the writes changed the store")
                 .isNotEmpty();
         return state;
     }

@@ -39,10 +39,12 @@ public final class ConformanceMatrix {
         Variant v = new Variant(target);
         List<DynamicNode> tests = new ArrayList<>();
         for (ConformanceChecks.Check check : ConformanceChecks.all()) {
-            tests.add(DynamicTest.dynamicTest(check.name(), () -> v.run(f -> check.body().accept(f))));
+            tests.add(DynamicTest.dynamicTest(
+                    check.name(), () -> v.run(f -> check.body().accept(f))));
         }
         for (ConformanceTarget.StoreCheck check : target.extraChecks()) {
-            tests.add(DynamicTest.dynamicTest(check.name(), () -> v.run(f -> check.body().accept(f.store()))));
+            tests.add(DynamicTest.dynamicTest(
+                    check.name(), () -> v.run(f -> check.body().accept(f.store()))));
         }
         tests.add(DynamicTest.dynamicTest("closesTheStore", v::close));
         // JUnit closes a container's stream once its tests ran: the store is closed even if the last test is skipped.
@@ -76,8 +78,12 @@ public final class ConformanceMatrix {
             if (fixture == null) {
                 try {
                     DataStore store = target.opener().get();
-                    fixture = new ConformanceFixture(store, new SocialGraph(target.graph()),
-                            () -> target.reopener() == null ? null : target.reopener().apply(store));
+                    fixture = new ConformanceFixture(
+                            store,
+                            new SocialGraph(target.graph()),
+                            () -> target.reopener() == null
+                                    ? null
+                                    : target.reopener().apply(store));
                 } catch (Throwable e) {
                     failedToOpen = e;
                     throw e;

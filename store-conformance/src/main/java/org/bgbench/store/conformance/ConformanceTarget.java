@@ -21,12 +21,16 @@ import org.junit.jupiter.api.function.ThrowingConsumer;
  * @param cleanup     closed after the variant's store (a server started for it); null for none
  * @param extraChecks the variant's own checks, each run like the suite's on a freshly loaded graph
  */
-public record ConformanceTarget(String name, Supplier<DataStore> opener, Function<DataStore, DataStore> reopener,
-        GraphSpec graph, AutoCloseable cleanup, List<StoreCheck> extraChecks) {
+public record ConformanceTarget(
+        String name,
+        Supplier<DataStore> opener,
+        Function<DataStore, DataStore> reopener,
+        GraphSpec graph,
+        AutoCloseable cleanup,
+        List<StoreCheck> extraChecks) {
 
     /** A check of one variant's own, given its store. */
-    public record StoreCheck(String name, ThrowingConsumer<DataStore> body) {
-    }
+    public record StoreCheck(String name, ThrowingConsumer<DataStore> body) {}
 
     public ConformanceTarget {
         extraChecks = List.copyOf(extraChecks);
@@ -37,10 +41,23 @@ public record ConformanceTarget(String name, Supplier<DataStore> opener, Functio
      * pages, 4 in each of the 3 fragments, each member following 3 of them, each page owning 3 resources.
      */
     public static GraphSpec suiteGraph() {
-        return GraphSpec.builder().members(120).memberIdOffset(1000).friendsPerMember(10).resourcesPerMember(4)
-                .commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(64)
-                .profileImageBytes(256).attributeCount(11).attributeLength(12).commentLength(40).fragments(3).seed(42)
-                .build().withFeed(new FeedSpec(12, 3, 0, 3));
+        return GraphSpec.builder()
+                .members(120)
+                .memberIdOffset(1000)
+                .friendsPerMember(10)
+                .resourcesPerMember(4)
+                .commentsPerResource(2)
+                .confirmedFraction(0.7)
+                .images(true)
+                .thumbnailBytes(64)
+                .profileImageBytes(256)
+                .attributeCount(11)
+                .attributeLength(12)
+                .commentLength(40)
+                .fragments(3)
+                .seed(42)
+                .build()
+                .withFeed(new FeedSpec(12, 3, 0, 3));
     }
 
     /** A variant named {@code name} opened by {@code opener}, on the suite's graph, that cannot be opened twice. */

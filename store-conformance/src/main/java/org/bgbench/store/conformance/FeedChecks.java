@@ -20,8 +20,13 @@ final class FeedChecks extends FixtureChecks {
     private int[] shareAll(StoreSession s, GraphState state, int account, int[] recipients) {
         long rid = graph.accountResourceId(account, 0);
         long id = state.newShareId(account);
-        s.shareResource(graph.accountId(account), rid, id,
-                recipients == null ? null : Arrays.stream(recipients).map(graph::memberId).toArray());
+        s.shareResource(
+                graph.accountId(account),
+                rid,
+                id,
+                recipients == null
+                        ? null
+                        : Arrays.stream(recipients).map(graph::memberId).toArray());
         state.share(account, id, rid, recipients);
         return recipients;
     }
@@ -33,7 +38,9 @@ final class FeedChecks extends FixtureChecks {
             for (int i = 0; i < graph.members(); i++) {
                 feed.clear();
                 s.viewNewsFeed(graph.memberId(i), 10, feed);
-                assertThat(feed.size()).as("feed of %d after a load", graph.memberId(i)).isZero();
+                assertThat(feed.size())
+                        .as("feed of %d after a load", graph.memberId(i))
+                        .isZero();
             }
             // Each page's share reaches exactly its followers: the follows are the generated ones.
             GraphState state = new GraphState(graph);
@@ -67,13 +74,20 @@ final class FeedChecks extends FixtureChecks {
         int page = graph.pageAccount(followed[0]);
         try (StoreSession s = store.openSession()) {
             FeedList feed = new FeedList();
-            shareAll(s, state, f1, null);                            // public, seen
-            shareAll(s, state, stranger, null);                      // public but not a friend: not seen
-            shareAll(s, state, f2, state.friends(f2).length > 1      // a list leaving x out: not seen
-                    ? Arrays.stream(state.friends(f2)).filter(y -> y != x).toArray() : new int[0]);
-            shareAll(s, state, page, null);                          // a followed page: seen
-            shareAll(s, state, f2, new int[] {x});                   // a list naming x: seen
-            shareAll(s, state, x, null);                             // her own: not in her feed
+            shareAll(s, state, f1, null); // public, seen
+            shareAll(s, state, stranger, null); // public but not a friend: not seen
+            shareAll(
+                    s,
+                    state,
+                    f2,
+                    state.friends(f2).length > 1 // a list leaving x out: not seen
+                            ? Arrays.stream(state.friends(f2))
+                                    .filter(y -> y != x)
+                                    .toArray()
+                            : new int[0]);
+            shareAll(s, state, page, null); // a followed page: seen
+            shareAll(s, state, f2, new int[] {x}); // a list naming x: seen
+            shareAll(s, state, x, null); // her own: not in her feed
             for (int k : new int[] {1, 2, 3, 10}) {
                 List<String> diffs = new ArrayList<>();
                 StateComparison.feedDifferences(s, state, x, k, feed, diffs);
@@ -91,7 +105,9 @@ final class FeedChecks extends FixtureChecks {
             checkFeeds(s, state, new int[] {x, f1, stranger});
             feed.clear();
             s.viewNewsFeed(graph.memberId(x), 10, feed);
-            assertThat(feed.shareIds()).as("the new friend's earlier public share now shows").hasSize(3);
+            assertThat(feed.shareIds())
+                    .as("the new friend's earlier public share now shows")
+                    .hasSize(3);
         }
         assertThat(StateComparison.differences(store, state, 20)).isEmpty();
     }

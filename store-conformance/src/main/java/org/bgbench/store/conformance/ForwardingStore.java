@@ -145,8 +145,8 @@ public class ForwardingStore implements DataStore {
         }
 
         @Override
-        public void postCommentOnResource(int commenter, int owner, long resource, long commentId, long timestampMs,
-                                          String content) {
+        public void postCommentOnResource(
+                int commenter, int owner, long resource, long commentId, long timestampMs, String content) {
             s.postCommentOnResource(commenter, owner, resource, commentId, timestampMs, content);
         }
 

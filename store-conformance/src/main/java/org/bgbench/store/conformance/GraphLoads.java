@@ -13,13 +13,14 @@ import org.bgbench.store.GraphLoader;
 
 /** Loads a graph into a store as {@code bg load} does, checking what a load must report on the way. */
 public final class GraphLoads {
-    private GraphLoads() {
-    }
+    private GraphLoads() {}
 
     /** Loads {@code graph} with {@code threads} loaders over disjoint member ranges, as {@code bg load} does. */
     public static void load(DataStore store, SocialGraph graph, int threads) {
         store.createSchema(graph.spec());
-        assertThat(store.loadedGraph()).as("no graph is recorded before finishLoad").isEmpty();
+        assertThat(store.loadedGraph())
+                .as("no graph is recorded before finishLoad")
+                .isEmpty();
         int m = graph.members();
         List<Thread> loaders = new ArrayList<>();
         List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
@@ -50,8 +51,9 @@ public final class GraphLoads {
         if (!finished.isEmpty()) {
             // A store that tells how far its indexes got ends at all of it, never going back.
             assertThat(finished).as("shares done while finishing").isSorted().allMatch(f -> f >= 0 && f <= 1);
-            assertThat(finished.get(finished.size() - 1)).as("the last share done").isCloseTo(1.0,
-                    Offset.offset(1e-9));
+            assertThat(finished.get(finished.size() - 1))
+                    .as("the last share done")
+                    .isCloseTo(1.0, Offset.offset(1e-9));
         }
     }
 }

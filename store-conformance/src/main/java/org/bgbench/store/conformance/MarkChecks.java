@@ -28,7 +28,8 @@ final class MarkChecks extends FixtureChecks {
     }
 
     void aLoadSetsTheLoadedStateMark() {
-        assertThat(store.stateMark()).contains(StateMark.loaded(graph.spec().fingerprint()).text());
+        assertThat(store.stateMark())
+                .contains(StateMark.loaded(graph.spec().fingerprint()).text());
         store.writeStateMark("running:a run");
         // A new load replaces whatever a run left.
         load(store, graph, 2);
@@ -49,13 +50,15 @@ final class MarkChecks extends FixtureChecks {
         store.dropSchema();
         assertThat(store.stateMark()).isEmpty();
         assertThatThrownBy(() -> store.writeStateMark("state:x"))
-                .as("no schema, no mark").isInstanceOf(StoreException.class);
+                .as("no schema, no mark")
+                .isInstanceOf(StoreException.class);
     }
 
     void theStateMarkSurvivesClosingAndReopeningTheStore() {
         store.writeStateMark("state:before-reopen");
         DataStore again = openAgain();
-        assumeTrue(again != null,
+        assumeTrue(
+                again != null,
                 "the suite's store cannot be opened a second time (its contents live only as long as its handle)");
         try {
             assertThat(again.stateMark()).contains("state:before-reopen");
@@ -86,7 +89,8 @@ final class MarkChecks extends FixtureChecks {
     void ofManyReplacingTheSameMarkAtTheSameInstantExactlyOneSucceeds() throws Exception {
         String loaded = StateMark.loaded(graph.spec().fingerprint()).text();
         assertThat(store.replaceStateMark("state:another", "running:not this one"))
-                .as("a mark other than the expected one is not replaced").isFalse();
+                .as("a mark other than the expected one is not replaced")
+                .isFalse();
         assertThat(store.stateMark()).contains(loaded);
         List<DataStore> handles = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(RACERS);
@@ -114,9 +118,13 @@ final class MarkChecks extends FixtureChecks {
                         winners.add(i);
                     }
                 }
-                assertThat(winners).as("racers that replaced %s in round %d", expected, round).hasSize(1);
+                assertThat(winners)
+                        .as("racers that replaced %s in round %d", expected, round)
+                        .hasSize(1);
                 expected = "running:round " + round + " racer " + winners.get(0);
-                assertThat(store.stateMark()).as("the winner's mark, round %d", round).contains(expected);
+                assertThat(store.stateMark())
+                        .as("the winner's mark, round %d", round)
+                        .contains(expected);
             }
         } finally {
             pool.shutdownNow();
@@ -128,7 +136,8 @@ final class MarkChecks extends FixtureChecks {
         }
         store.dropSchema();
         assertThatThrownBy(() -> store.replaceStateMark("loaded:x", "running:y"))
-                .as("no schema, no mark").isInstanceOf(StoreException.class);
+                .as("no schema, no mark")
+                .isInstanceOf(StoreException.class);
     }
 
     void anImageRestoreBringsBackTheMarkItWasSavedWith() {
@@ -142,7 +151,8 @@ final class MarkChecks extends FixtureChecks {
         assertThat(image.get().exists()).isTrue();
         image.get().restore();
         assertThat(store.stateMark()).contains(loaded);
-        assertThat(StateComparison.differences(store, new GraphState(graph), 20)).isEmpty();
+        assertThat(StateComparison.differences(store, new GraphState(graph), 20))
+                .isEmpty();
         // The image keeps the mark it was taken with, whatever the store's mark is when it is restored again.
         store.writeStateMark("state:after-restore");
         image.get().restore();

@@ -17,11 +17,18 @@ final class ReadChecks extends FixtureChecks {
     }
 
     void countsMatchTheGenerator() {
-        assertThat(store.counts()).isEqualTo(new StoreCounts(new StoreCounts.Social(graph.members(),
-                graph.totalFriendships(), graph.totalPendingInvitations(), graph.totalResources(),
-                graph.totalInitialComments()),
-                new StoreCounts.Feed(graph.pages(), graph.totalFollows(), graph.totalPageResources(), 0)));
-        assertThat(graph.totalPendingInvitations()).as("the suite's graph has pending invitations").isPositive();
+        assertThat(store.counts())
+                .isEqualTo(new StoreCounts(
+                        new StoreCounts.Social(
+                                graph.members(),
+                                graph.totalFriendships(),
+                                graph.totalPendingInvitations(),
+                                graph.totalResources(),
+                                graph.totalInitialComments()),
+                        new StoreCounts.Feed(graph.pages(), graph.totalFollows(), graph.totalPageResources(), 0)));
+        assertThat(graph.totalPendingInvitations())
+                .as("the suite's graph has pending invitations")
+                .isPositive();
     }
 
     void viewProfileShowsAttributesImageAndCounts() {
@@ -35,12 +42,16 @@ final class ReadChecks extends FixtureChecks {
                 s.viewProfile(other, id, p);
                 assertThat(p.memberId).isEqualTo(id);
                 for (int a = 0; a < graph.attributeCount(); a++) {
-                    assertThat(p.attributes.get(a)).as("attribute %d of %d", a, id).isEqualTo(graph.attribute(i, a));
+                    assertThat(p.attributes.get(a))
+                            .as("attribute %d of %d", a, id)
+                            .isEqualTo(graph.attribute(i, a));
                 }
                 assertThat(p.profileImage).as("profile image of %d", id).isEqualTo(graph.profileImage(i));
                 assertThat(p.friendCount).as("friends of %d", id).isEqualTo(state.friendCount(i));
                 assertThat(p.resourceCount).isEqualTo(graph.resourcesPerMember());
-                assertThat(p.pendingCount).as("pending is shown only to the member herself").isEqualTo(-1);
+                assertThat(p.pendingCount)
+                        .as("pending is shown only to the member herself")
+                        .isEqualTo(-1);
                 p.clear();
                 s.viewProfile(id, id, p);
                 assertThat(p.pendingCount).as("pending of %d", id).isEqualTo(state.pendingCount(i));
@@ -146,7 +157,8 @@ final class ReadChecks extends FixtureChecks {
     }
 
     void aFreshLoadHoldsExactlyTheGeneratedGraph() {
-        assertThat(StateComparison.differences(store, new GraphState(graph), 20)).isEmpty();
+        assertThat(StateComparison.differences(store, new GraphState(graph), 20))
+                .isEmpty();
     }
 
     void reusedViewsShowOnlyTheLatestCall() {

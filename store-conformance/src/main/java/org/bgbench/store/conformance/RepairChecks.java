@@ -25,11 +25,13 @@ final class RepairChecks extends FixtureChecks {
         assertThat(report.mismatches()).isEmpty();
         assertThat(report.relationships()).isPositive();
         assertThat(report.comments()).isPositive();
-        assertThat(StateComparison.differences(store, new GraphState(graph), 20)).isEmpty();
+        assertThat(StateComparison.differences(store, new GraphState(graph), 20))
+                .isEmpty();
         // A second experiment after the repair starts from the generated graph and can be repaired again.
         GraphState again = randomWrites(500, 12);
         assertThat(RepairDb.undo(store, again, 2).verified()).isTrue();
-        assertThat(StateComparison.differences(store, new GraphState(graph), 20)).isEmpty();
+        assertThat(StateComparison.differences(store, new GraphState(graph), 20))
+                .isEmpty();
     }
 
     void repairDbReportsAStoreThatDoesNotHoldTheExpectedState() {
@@ -41,8 +43,7 @@ final class RepairChecks extends FixtureChecks {
         int b = touched[0];
         int a = -1;
         for (int i = 0; i < graph.members() && a < 0; i++) {
-            if (i != b && state.relation(i, b) == Relation.NONE
-                    && graph.initialRelation(i, b) == Relation.NONE) {
+            if (i != b && state.relation(i, b) == Relation.NONE && graph.initialRelation(i, b) == Relation.NONE) {
                 a = i;
             }
         }
@@ -57,16 +58,15 @@ final class RepairChecks extends FixtureChecks {
     void aFullRepairBringsBackTheGeneratedGraphWithoutBgsState() {
         // BG's state of these writes is thrown away, as after an interrupted run: the repair reads everything back.
         randomWrites(1200, 21);
-        StoreRepair.Report r = StoreRepair.toGenerated(store,
-                graph, 4, null);
+        StoreRepair.Report r = StoreRepair.toGenerated(store, graph, 4, null);
         assertThat(r.refused()).isEmpty();
         assertThat(r.relationships()).isPositive();
         assertThat(r.comments()).isPositive();
         assertThat(r.members()).isEqualTo(graph.members());
-        assertThat(StateComparison.differences(store, new GraphState(graph), 20)).isEmpty();
+        assertThat(StateComparison.differences(store, new GraphState(graph), 20))
+                .isEmpty();
         // Nothing left to do the second time.
-        StoreRepair.Report again = StoreRepair.toGenerated(store,
-                graph, 2, null);
+        StoreRepair.Report again = StoreRepair.toGenerated(store, graph, 2, null);
         assertThat(again.storeCalls()).isZero();
     }
 
@@ -90,7 +90,8 @@ final class RepairChecks extends FixtureChecks {
         List<String> found = StateComparison.sampled(store, state, 5, 2, 10);
         assertThat(found).anyMatch(d -> d.startsWith("totals: friendships "));
         String member = "member " + graph.memberId(a) + ":";
-        assertThat(StateComparison.sampled(store, state, graph.members(), 3, 10)).anyMatch(d -> d.startsWith(member));
+        assertThat(StateComparison.sampled(store, state, graph.members(), 3, 10))
+                .anyMatch(d -> d.startsWith(member));
     }
 
     void aDatabaseImageBringsBackTheLoadedGraph() {
@@ -100,6 +101,7 @@ final class RepairChecks extends FixtureChecks {
         randomWrites(800, 14);
         image.get().restore();
         assertThat(store.loadedGraph()).contains(graph.spec().fingerprint());
-        assertThat(StateComparison.differences(store, new GraphState(graph), 20)).isEmpty();
+        assertThat(StateComparison.differences(store, new GraphState(graph), 20))
+                .isEmpty();
     }
 }

@@ -22,8 +22,7 @@ import org.bgbench.store.StoreSession;
  * pending invitations and counts, and every resource's comments. Used after runs and by the conformance suite.
  */
 public final class StateComparison {
-    private StateComparison() {
-    }
+    private StateComparison() {}
 
     /** Differences found (at most {@code limit}); empty when the store holds exactly the expected state. */
     public static List<String> differences(DataStore store, GraphState state, int limit) {
@@ -59,20 +58,24 @@ public final class StateComparison {
                 profile.clear();
                 s.viewProfile(id, id, profile);
                 if (profile.friendCount != friends.length) {
-                    diffs.add("member " + id + ": VP friend count " + profile.friendCount + ", expected " + friends.length);
+                    diffs.add("member " + id + ": VP friend count " + profile.friendCount + ", expected "
+                            + friends.length);
                 }
                 if (profile.pendingCount != inviters.length) {
-                    diffs.add("member " + id + ": VP pending count " + profile.pendingCount + ", expected " + inviters.length);
+                    diffs.add("member " + id + ": VP pending count " + profile.pendingCount + ", expected "
+                            + inviters.length);
                 }
                 list.clear();
                 s.listFriends(id, id, list);
                 if (!Arrays.equals(list.sortedIds(), friends)) {
-                    diffs.add("member " + id + ": LF " + Arrays.toString(list.sortedIds()) + ", expected " + Arrays.toString(friends));
+                    diffs.add("member " + id + ": LF " + Arrays.toString(list.sortedIds()) + ", expected "
+                            + Arrays.toString(friends));
                 }
                 list.clear();
                 s.viewFriendRequests(id, list);
                 if (!Arrays.equals(list.sortedIds(), inviters)) {
-                    diffs.add("member " + id + ": VFR " + Arrays.toString(list.sortedIds()) + ", expected " + Arrays.toString(inviters));
+                    diffs.add("member " + id + ": VFR " + Arrays.toString(list.sortedIds()) + ", expected "
+                            + Arrays.toString(inviters));
                 }
                 if (g.pages() > 0 || state.shareCount() > 0) {
                     feedDifferences(s, state, i, FEED_K, feed, diffs);
@@ -84,15 +87,16 @@ public final class StateComparison {
                     commentList.clear();
                     s.viewCommentsOnResource(id, id, rid, commentList);
                     if (!Arrays.equals(commentList.sortedIds(), expected)) {
-                        diffs.add("resource " + rid + ": VCR " + Arrays.toString(commentList.sortedIds()) + ", expected " + Arrays.toString(expected));
+                        diffs.add("resource " + rid + ": VCR " + Arrays.toString(commentList.sortedIds())
+                                + ", expected " + Arrays.toString(expected));
                     }
                 }
             }
         }
         if (diffs.isEmpty() && members == null) {
             StoreCounts c = store.counts();
-            StoreCounts want = new StoreCounts(new StoreCounts.Social(g.members(), friendships / 2, pending,
-                    g.totalResources(), comments),
+            StoreCounts want = new StoreCounts(
+                    new StoreCounts.Social(g.members(), friendships / 2, pending, g.totalResources(), comments),
                     new StoreCounts.Feed(g.pages(), g.totalFollows(), g.totalPageResources(), state.shareCount()));
             if (!c.equals(want)) {
                 diffs.add("totals: " + describe(c, want));
@@ -115,8 +119,13 @@ public final class StateComparison {
                 delta[2] += state.commentCount(g.resourceId(i, j)) - g.spec().commentsPerResource();
             }
         });
-        return new StoreCounts(new StoreCounts.Social(g.members(), g.totalFriendships() + delta[0] / 2,
-                g.totalPendingInvitations() + delta[1], g.totalResources(), g.totalInitialComments() + delta[2]),
+        return new StoreCounts(
+                new StoreCounts.Social(
+                        g.members(),
+                        g.totalFriendships() + delta[0] / 2,
+                        g.totalPendingInvitations() + delta[1],
+                        g.totalResources(),
+                        g.totalInitialComments() + delta[2]),
                 new StoreCounts.Feed(g.pages(), g.totalFollows(), g.totalPageResources(), state.shareCount()));
     }
 
@@ -124,8 +133,8 @@ public final class StateComparison {
      * Compares member {@code i}'s View News Feed of {@code k} with {@link GraphState#feed}: the same shares in the same
      * order (most recent first), each with its resource, sharer and the resource's attributes.
      */
-    public static void feedDifferences(StoreSession s, GraphState state, int i, int k,
-                                       FeedList feed, List<String> diffs) {
+    public static void feedDifferences(
+            StoreSession s, GraphState state, int i, int k, FeedList feed, List<String> diffs) {
         SocialGraph g = state.graph();
         Share[] want = state.feed(i, k);
         feed.clear();
@@ -142,8 +151,10 @@ public final class StateComparison {
         for (int x = 0; x < want.length; x++) {
             FeedList.Row row = feed.get(x);
             long rid = want[x].resource();
-            if (row.resourceId != rid || row.sharerId != g.accountId(want[x].account())
-                    || !g.resourceType(rid).equals(row.type) || !g.resourceBody(rid).equals(row.body)
+            if (row.resourceId != rid
+                    || row.sharerId != g.accountId(want[x].account())
+                    || !g.resourceType(rid).equals(row.type)
+                    || !g.resourceBody(rid).equals(row.body)
                     || !g.resourceDoc(rid).equals(row.doc)) {
                 diffs.add("member " + g.memberId(i) + ": VNF share " + row.shareId + " shows resource " + row.resourceId
                         + " by " + row.sharerId + " (" + row.type + ", " + row.body + ", " + row.doc + "), expected "

@@ -101,7 +101,12 @@ final class ValidActions {
                 int owner = rnd.nextInt(g.members());
                 long rid = g.resourceId(owner, rnd.nextInt(g.resourcesPerMember()));
                 long mid = state.newCommentId();
-                s.postCommentOnResource(g.memberId(a), g.memberId(owner), rid, mid, System.currentTimeMillis(),
+                s.postCommentOnResource(
+                        g.memberId(a),
+                        g.memberId(owner),
+                        rid,
+                        mid,
+                        System.currentTimeMillis(),
                         SocialGraph.text(mid, g.spec().commentLength()));
                 state.postComment(rid, mid);
             }
@@ -124,11 +129,18 @@ final class ValidActions {
                 if (rnd.nextInt(3) == 0) {
                     // A list: some of the sharer's audience, leaving others out (they must not see it).
                     int[] audience = audience(account);
-                    recipients = Arrays.stream(audience).filter(x -> rnd.nextBoolean()).toArray();
+                    recipients = Arrays.stream(audience)
+                            .filter(x -> rnd.nextBoolean())
+                            .toArray();
                 }
                 long shareId = state.newShareId(account);
-                s.shareResource(g.accountId(account), rid, shareId,
-                        recipients == null ? null : Arrays.stream(recipients).map(g::memberId).toArray());
+                s.shareResource(
+                        g.accountId(account),
+                        rid,
+                        shareId,
+                        recipients == null
+                                ? null
+                                : Arrays.stream(recipients).map(g::memberId).toArray());
                 state.share(account, shareId, rid, recipients);
             }
             default -> throw new IllegalArgumentException("not a write: " + action);

@@ -27,7 +27,9 @@ final class WriteChecks extends FixtureChecks {
         try (StoreSession s = store.openSession()) {
             int a = 10;
             int inviter = state.pickInviter(a, 0);
-            assertThat(inviter).as("member %d has a pending invitation in the suite graph", a).isNotNegative();
+            assertThat(inviter)
+                    .as("member %d has a pending invitation in the suite graph", a)
+                    .isNotNegative();
             int aId = graph.memberId(a);
             ProfileView p = new ProfileView(graph.attributeCount());
             s.viewProfile(aId, aId, p);
@@ -76,7 +78,9 @@ final class WriteChecks extends FixtureChecks {
                 if (step % checkEvery == 0) {
                     list.clear();
                     s.listFriends(graph.memberId(a), graph.memberId(a), list);
-                    assertThat(list.sortedIds()).as("friends of %d after step %d", a, step).isEqualTo(ids(state.friends(a)));
+                    assertThat(list.sortedIds())
+                            .as("friends of %d after step %d", a, step)
+                            .isEqualTo(ids(state.friends(a)));
                 }
             }
         }
@@ -149,7 +153,8 @@ final class WriteChecks extends FixtureChecks {
                         for (int r = 0; r < feed.size(); r++) {
                             FeedList.Row row = feed.get(r);
                             int account = (int) (row.shareId % graph.accounts());
-                            assertThat(row.sharerId).as("share %d's sharer", row.shareId)
+                            assertThat(row.sharerId)
+                                    .as("share %d's sharer", row.shareId)
                                     .isEqualTo(graph.accountId(account));
                             assertThat(graph.resourceAccount(row.resourceId)).isEqualTo(account);
                         }

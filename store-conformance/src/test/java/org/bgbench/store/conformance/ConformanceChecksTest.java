@@ -12,8 +12,12 @@ class ConformanceChecksTest {
     @Test
     void theSuiteAndTheMatrixRunTheSameChecks() {
         List<String> suite = Arrays.stream(StoreConformanceSuite.class.getDeclaredMethods())
-                .filter(m -> m.isAnnotationPresent(Test.class)).map(Method::getName).toList();
-        List<String> matrix = ConformanceChecks.all().stream().map(ConformanceChecks.Check::name).toList();
+                .filter(m -> m.isAnnotationPresent(Test.class))
+                .map(Method::getName)
+                .toList();
+        List<String> matrix = ConformanceChecks.all().stream()
+                .map(ConformanceChecks.Check::name)
+                .toList();
         assertThat(matrix).doesNotHaveDuplicates().hasSize(24);
         assertThat(suite).containsExactlyInAnyOrderElementsOf(matrix);
     }

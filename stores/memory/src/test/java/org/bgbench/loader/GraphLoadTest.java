@@ -19,9 +19,20 @@ import org.junit.jupiter.api.Test;
 
 // Lives with the memory store because the loader cannot depend on a store (the conformance suite depends on it).
 class GraphLoadTest {
-    private final SocialGraph graph = new SocialGraph(GraphSpec.builder().members(3000).memberIdOffset(10)
-            .friendsPerMember(20).resourcesPerMember(5).commentsPerResource(1).confirmedFraction(0.9).images(true)
-            .thumbnailBytes(16).profileImageBytes(32).attributeCount(3).attributeLength(5).commentLength(10).seed(8)
+    private final SocialGraph graph = new SocialGraph(GraphSpec.builder()
+            .members(3000)
+            .memberIdOffset(10)
+            .friendsPerMember(20)
+            .resourcesPerMember(5)
+            .commentsPerResource(1)
+            .confirmedFraction(0.9)
+            .images(true)
+            .thumbnailBytes(16)
+            .profileImageBytes(32)
+            .attributeCount(3)
+            .attributeLength(5)
+            .commentLength(10)
+            .seed(8)
             .build());
 
     private DataStore memory(String name) {
@@ -106,8 +117,8 @@ class GraphLoadTest {
         @Override
         public StoreCounts counts() {
             StoreCounts c = delegate.counts();
-            return new StoreCounts(new StoreCounts.Social(c.members(), c.friendships(), c.pending(),
-                    c.resources() - 1, c.comments()));
+            return new StoreCounts(
+                    new StoreCounts.Social(c.members(), c.friendships(), c.pending(), c.resources() - 1, c.comments()));
         }
     }
 }

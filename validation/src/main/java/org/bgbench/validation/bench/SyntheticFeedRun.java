@@ -72,8 +72,7 @@ public final class SyntheticFeedRun {
      * @param follows pages each member follows (ϱ)
      * @param friends initial friends per member (a ring: i ± 1 … ± friends/2)
      */
-    public record Graph(int members, int pages, int follows, int friends) {
-    }
+    public record Graph(int members, int pages, int follows, int friends) {}
 
     /**
      * @param k           feed size asked for
@@ -81,8 +80,7 @@ public final class SyntheticFeedRun {
      * @param changeRatio friendship changes per feed read
      * @param concurrency actions in flight at once (their intervals overlap)
      */
-    public record Mix(int k, double shareRatio, double changeRatio, int concurrency) {
-    }
+    public record Mix(int k, double shareRatio, double changeRatio, int concurrency) {}
 
     public record Summary(long reads, long shares, long changes, long injected) {}
 

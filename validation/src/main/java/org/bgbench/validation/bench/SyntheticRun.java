@@ -22,8 +22,8 @@ public final class SyntheticRun {
      */
     public record Config(long records, Load load, Items items, double errorRate, int files, long seed) {
         public static Config defaults(long records) {
-            return new Config(records, new Load(256, 0.1, 2_000_000, 1_000_000), new Items(100_000, 1_000_000, 3.0),
-                    0, 16, 42);
+            return new Config(
+                    records, new Load(256, 0.1, 2_000_000, 1_000_000), new Items(100_000, 1_000_000, 3.0), 0, 16, 42);
         }
 
         public Config withRecords(long n) {
@@ -73,20 +73,18 @@ public final class SyntheticRun {
      * @param meanActionNs  mean action duration
      * @param meanThinkNs   mean idle time between two actions of a thread
      */
-    public record Load(int threads, double writeFraction, long meanActionNs, long meanThinkNs) {
-    }
+    public record Load(int threads, double writeFraction, long meanActionNs, long meanThinkNs) {}
 
     /**
      * @param members   items of kinds FRIENDS and PENDING
      * @param resources items of kind COMMENTS
      * @param skew      item skew: item = floor(n · u^skew); 1 is uniform, larger is more skewed
      */
-    public record Items(int members, int resources, double skew) {
-    }
+    public record Items(int members, int resources, double skew) {}
 
     /** What was generated; {@link #initial} gives every item's initial value. */
-    public record Summary(long records, long reads, long writes, long injectedErrors, long firstNanos,
-            long lastNanos) {}
+    public record Summary(
+            long records, long reads, long writes, long injectedErrors, long firstNanos, long lastNanos) {}
 
     private SyntheticRun() {}
 
@@ -117,8 +115,8 @@ public final class SyntheticRun {
         int[] heap = new int[t];
         long now = 1_000_000_000L;
         for (int i = 0; i < t; i++) {
-            schedule(c, rnd, i, now + (long) (rnd.nextDouble() * c.meanThinkNs()), start, point, end, kind, item,
-                    write);
+            schedule(
+                    c, rnd, i, now + (long) (rnd.nextDouble() * c.meanThinkNs()), start, point, end, kind, item, write);
             heap[i] = i;
         }
         for (int i = t / 2 - 1; i >= 0; i--) {
@@ -169,8 +167,17 @@ public final class SyntheticRun {
         };
     }
 
-    private static void schedule(Config c, SplittableRandom rnd, int i, long s, long[] start, long[] point,
-            long[] end, byte[] kind, long[] item, boolean[] write) {
+    private static void schedule(
+            Config c,
+            SplittableRandom rnd,
+            int i,
+            long s,
+            long[] start,
+            long[] point,
+            long[] end,
+            byte[] kind,
+            long[] item,
+            boolean[] write) {
         long d = exp(rnd, c.meanActionNs());
         start[i] = s;
         end[i] = s + d;

@@ -76,9 +76,13 @@ public final class ValidationBenchmark {
             feeds(feedReads, feedMembers, threads, memory, errorRate, dir, keep);
             return;
         }
-        c = new SyntheticRun.Config(records,
+        c = new SyntheticRun.Config(
+                records,
                 new SyntheticRun.Load(emulatorThreads, writeFraction, c.meanActionNs(), c.meanThinkNs()),
-                new SyntheticRun.Items(members, resources, c.skew()), errorRate, files, c.seed());
+                new SyntheticRun.Items(members, resources, c.skew()),
+                errorRate,
+                files,
+                c.seed());
         boolean temp = dir == null;
         Path logs = temp ? Files.createTempDirectory("bg-validation-bench") : dir;
         try {
@@ -90,9 +94,18 @@ public final class ValidationBenchmark {
                 bytes = d.totalBytes();
             }
             double gen = (System.nanoTime() - g0) / 1e9;
-            System.out.printf(Locale.ROOT, "generated %,d records (%,d reads, %,d writes, %,d reads with +1 injected)"
+            System.out.printf(
+                    Locale.ROOT,
+                    "generated %,d records (%,d reads, %,d writes, %,d reads with +1 injected)"
                             + " in %.1f s: %,d MiB of logs in %s, %d files, %.1f s of simulated time%n",
-                    s.records(), s.reads(), s.writes(), s.injectedErrors(), gen, bytes >> 20, logs, files,
+                    s.records(),
+                    s.reads(),
+                    s.writes(),
+                    s.injectedErrors(),
+                    gen,
+                    bytes >> 20,
+                    logs,
+                    files,
                     (s.lastNanos() - s.firstNanos()) / 1e9);
 
             System.gc();
@@ -100,17 +113,21 @@ public final class ValidationBenchmark {
                 p.resetPeakUsage();
             }
             AtomicLong sampledPeak = new AtomicLong();
-            Thread sampler = new Thread(() -> {
-                while (!Thread.currentThread().isInterrupted()) {
-                    long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-                    sampledPeak.accumulateAndGet(used, Math::max);
-                    try {
-                        Thread.sleep(5);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "heap-sampler");
+            Thread sampler = new Thread(
+                    () -> {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            long used = ManagementFactory.getMemoryMXBean()
+                                    .getHeapMemoryUsage()
+                                    .getUsed();
+                            sampledPeak.accumulateAndGet(used, Math::max);
+                            try {
+                                Thread.sleep(5);
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                        }
+                    },
+                    "heap-sampler");
             sampler.setDaemon(true);
             sampler.start();
             long cpu0 = processCpuNanos();
@@ -131,14 +148,26 @@ public final class ValidationBenchmark {
                 }
             }
             System.out.print(r.summary());
-            System.out.printf(Locale.ROOT,
+            System.out.printf(
+                    Locale.ROOT,
                     "RESULT records=%d threads=%d memoryLimit=%dMiB maxHeap=%dMiB seconds=%.2f records/s=%.0f"
                             + " cpuSeconds=%.2f records/cpu-s=%.0f"
                             + " peakHeapSampled=%dMiB peakHeapPoolsSum=%dMiB spilled=%b partitions=%d"
                             + " unpredictable=%d injected=%d%n",
-                    r.recordsRead(), threads, memory >> 20, Runtime.getRuntime().maxMemory() >> 20, r.seconds(),
-                    r.recordsPerSecond(), cpu, r.recordsRead() / cpu, sampledPeak.get() >> 20, poolPeaks >> 20, r.spilled(), r.partitions(),
-                    r.unpredictableReads(), s.injectedErrors());
+                    r.recordsRead(),
+                    threads,
+                    memory >> 20,
+                    Runtime.getRuntime().maxMemory() >> 20,
+                    r.seconds(),
+                    r.recordsPerSecond(),
+                    cpu,
+                    r.recordsRead() / cpu,
+                    sampledPeak.get() >> 20,
+                    poolPeaks >> 20,
+                    r.spilled(),
+                    r.partitions(),
+                    r.unpredictableReads(),
+                    s.injectedErrors());
         } finally {
             if (temp && !keep) {
                 try (Stream<Path> w = Files.walk(logs)) {
@@ -154,12 +183,17 @@ public final class ValidationBenchmark {
         }
     }
 
-    private static void feeds(long reads, int members, int threads, long memory, double errorRate, Path dir,
-            boolean keep) throws IOException {
+    private static void feeds(
+            long reads, int members, int threads, long memory, double errorRate, Path dir, boolean keep)
+            throws IOException {
         SyntheticFeedRun.Config d = SyntheticFeedRun.Config.defaults(reads);
-        SyntheticFeedRun.Config c = new SyntheticFeedRun.Config(reads,
-                new SyntheticFeedRun.Graph(members, Math.max(1, members / 100), d.follows(), d.friends()), d.mix(),
-                errorRate, d.files(), d.seed());
+        SyntheticFeedRun.Config c = new SyntheticFeedRun.Config(
+                reads,
+                new SyntheticFeedRun.Graph(members, Math.max(1, members / 100), d.follows(), d.friends()),
+                d.mix(),
+                errorRate,
+                d.files(),
+                d.seed());
         boolean temp = dir == null;
         Path logs = temp ? Files.createTempDirectory("bg-validation-feed-bench") : dir;
         try {
@@ -170,20 +204,40 @@ public final class ValidationBenchmark {
                 s = SyntheticFeedRun.generate(ld, c);
                 bytes = ld.totalBytes();
             }
-            System.out.printf(Locale.ROOT, "generated %,d feed reads, %,d shares, %,d friendship changes (%,d reads "
-                    + "with the newest share dropped) in %.1f s: %,d MiB of logs%n", s.reads(), s.shares(), s.changes(),
-                    s.injected(), (System.nanoTime() - g0) / 1e9, bytes >> 20);
+            System.out.printf(
+                    Locale.ROOT,
+                    "generated %,d feed reads, %,d shares, %,d friendship changes (%,d reads "
+                            + "with the newest share dropped) in %.1f s: %,d MiB of logs%n",
+                    s.reads(),
+                    s.shares(),
+                    s.changes(),
+                    s.injected(),
+                    (System.nanoTime() - g0) / 1e9,
+                    bytes >> 20);
             long cpu0 = processCpuNanos();
             ValidationResult r = Validator.builder((kind, item) -> 0, ValueMode.INITIAL)
-                    .threads(threads).memoryLimitBytes(memory).sampleLimit(3)
+                    .threads(threads)
+                    .memoryLimitBytes(memory)
+                    .sampleLimit(3)
                     .feeds(SyntheticFeedRun.initialState(c))
-                    .build().validate(logs);
+                    .build()
+                    .validate(logs);
             double cpu = (processCpuNanos() - cpu0) / 1e9;
             System.out.print(r.summary());
-            System.out.printf(Locale.ROOT, "RESULT feedReads=%d shares=%d changes=%d threads=%d seconds=%.2f "
+            System.out.printf(
+                    Locale.ROOT,
+                    "RESULT feedReads=%d shares=%d changes=%d threads=%d seconds=%.2f "
                             + "feedReads/s=%.0f records/s=%.0f cpuSeconds=%.2f unpredictable=%d injected=%d spilled=%b%n",
-                    r.feedReads(), r.feedShares(), r.feedFriendshipChanges(), threads, r.seconds(),
-                    r.feedReads() / r.seconds(), r.recordsPerSecond(), cpu, r.unpredictableReads(), s.injected(),
+                    r.feedReads(),
+                    r.feedShares(),
+                    r.feedFriendshipChanges(),
+                    threads,
+                    r.seconds(),
+                    r.feedReads() / r.seconds(),
+                    r.recordsPerSecond(),
+                    cpu,
+                    r.unpredictableReads(),
+                    s.injected(),
                     r.spilled());
         } finally {
             if (temp && !keep) {
@@ -211,7 +265,9 @@ public final class ValidationBenchmark {
             case 'g' -> 30;
             default -> 0;
         };
-        return shift == 0 ? Long.parseLong(t) : (long) (Double.parseDouble(t.substring(0, t.length() - 1)) * (1L << shift));
+        return shift == 0
+                ? Long.parseLong(t)
+                : (long) (Double.parseDouble(t.substring(0, t.length() - 1)) * (1L << shift));
     }
 
     /** 20m, 1.5g, 300k, 1000: decimal units. */

@@ -89,8 +89,11 @@ public final class LogDirectory implements AutoCloseable {
         List<Path> existing = list(dir);
         if (!existing.isEmpty() || Files.exists(dir.resolve(LogManifest.FILE))) {
             throw new IllegalStateException("log directory " + dir + " already holds " + existing.size()
-                    + " log file(s)" + (existing.isEmpty() ? " and a manifest" : " (" + existing.get(0).getFileName()
-                    + (existing.size() > 1 ? ", …" : "") + ")") + " from an earlier run; give an empty directory or "
+                    + " log file(s)"
+                    + (existing.isEmpty()
+                            ? " and a manifest"
+                            : " (" + existing.get(0).getFileName() + (existing.size() > 1 ? ", …" : "") + ")")
+                    + " from an earlier run; give an empty directory or "
                     + "delete them");
         }
         LogDirectory d = new LogDirectory(dir, true, writerBufferBytes, flushInterval.toNanos());
@@ -116,8 +119,8 @@ public final class LogDirectory implements AutoCloseable {
             throw new IllegalStateException("log directory " + dir + " is closed");
         }
         int id = nextId++;
-        LogWriter w = LogWriter.create(dir.resolve(String.format("thread-%05d%s", id, SUFFIX)), id, bufferBytes,
-                health);
+        LogWriter w =
+                LogWriter.create(dir.resolve(String.format("thread-%05d%s", id, SUFFIX)), id, bufferBytes, health);
         writers.add(w);
         writersByName.put(w.file().getFileName().toString(), w);
         return w;
@@ -244,15 +247,24 @@ public final class LogDirectory implements AutoCloseable {
         String reason = unloggedWrites;
         for (LogWriter w : ws) {
             String status = w.status();
-            entries.add(new LogManifest.Entry(w.file().getFileName().toString(), w.writerId(), w.records(), w.reads(),
-                    w.writes(), w.lastWriteEnd(), w.fileBytes(), status, w.blockChecksums()));
+            entries.add(new LogManifest.Entry(
+                    w.file().getFileName().toString(),
+                    w.writerId(),
+                    w.records(),
+                    w.reads(),
+                    w.writes(),
+                    w.lastWriteEnd(),
+                    w.fileBytes(),
+                    status,
+                    w.blockChecksums()));
             if (reason == null && !"ok".equals(status)) {
-                reason = health.failure() != null ? "logging stopped: " + health.failure()
+                reason = health.failure() != null
+                        ? "logging stopped: " + health.failure()
                         : w.file().getFileName() + ": " + status;
             }
         }
-        LogManifest m = new LogManifest(LogManifest.now(), runId, reason == null, reason, unloggedWrites,
-                LogWriter.BLOCK_BYTES, entries);
+        LogManifest m = new LogManifest(
+                LogManifest.now(), runId, reason == null, reason, unloggedWrites, LogWriter.BLOCK_BYTES, entries);
         try {
             m.write(dir);
             synchronized (this) {
@@ -280,8 +292,8 @@ public final class LogDirectory implements AutoCloseable {
             return null;
         }
         Path f = dir.resolve(RESERVE);
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(
+                f, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
             ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(bytes, 64 << 10));
             for (long left = bytes; left > 0; ) {
                 zeros.clear().limit((int) Math.min(zeros.capacity(), left));

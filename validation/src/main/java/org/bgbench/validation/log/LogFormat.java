@@ -44,9 +44,11 @@ import java.nio.ByteOrder;
 public final class LogFormat {
     /** "BGVL" read as a little-endian int. */
     public static final int MAGIC = 'B' | 'G' << 8 | 'V' << 16 | 'L' << 24;
+
     public static final short VERSION = 2;
     /** The first version, without feed records; still read. */
     public static final short VERSION_1 = 1;
+
     public static final int HEADER_SIZE = 32;
     public static final int RECORD_SIZE = 34;
 
@@ -87,9 +89,11 @@ public final class LogFormat {
     static final int OFF_END = 18;
     static final int OFF_VALUE = 26;
 
-    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle SHORT_LE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORT_LE =
+            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
     private LogFormat() {}
 
@@ -223,7 +227,8 @@ public final class LogFormat {
     }
 
     /** Encodes one record into {@code b} at {@code off}. */
-    public static void encode(byte[] b, int off, int type, byte kind, byte action, long item, long start, long end, long value) {
+    public static void encode(
+            byte[] b, int off, int type, byte kind, byte action, long item, long start, long end, long value) {
         b[off + OFF_TAG] = (byte) (type << 4 | kind);
         b[off + OFF_ACTION] = action;
         LONG_LE.set(b, off + OFF_ITEM, item);

@@ -16,7 +16,7 @@ final class LogHealth {
     }
 
     static LogHealth standalone() {
-        return new LogHealth(() -> { });
+        return new LogHealth(() -> {});
     }
 
     boolean failed() {

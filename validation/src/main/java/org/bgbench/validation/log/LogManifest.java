@@ -50,8 +50,14 @@ import java.util.zip.CRC32C;
  * @param blockBytes     bytes per checksum
  * @param files          one entry per log file, by name
  */
-public record LogManifest(String created, String run, boolean clean, String reason, String unloggedWrites,
-                          int blockBytes, List<Entry> files) {
+public record LogManifest(
+        String created,
+        String run,
+        boolean clean,
+        String reason,
+        String unloggedWrites,
+        int blockBytes,
+        List<Entry> files) {
     public static final String FILE = "manifest.txt";
     static final String MAGIC = "bg-validation-manifest";
     /** Version 2 adds the run's id; version 1 is still read. */
@@ -62,8 +68,8 @@ public record LogManifest(String created, String run, boolean clean, String reas
     }
 
     /** A manifest that names no run. */
-    public LogManifest(String created, boolean clean, String reason, String unloggedWrites, int blockBytes,
-                       List<Entry> files) {
+    public LogManifest(
+            String created, boolean clean, String reason, String unloggedWrites, int blockBytes, List<Entry> files) {
         this(created, null, clean, reason, unloggedWrites, blockBytes, files);
     }
 
@@ -81,8 +87,16 @@ public record LogManifest(String created, String run, boolean clean, String reas
      * @param status       {@code ok}, or what went wrong ({@link LogWriter#status()})
      * @param checksums    CRC32C of each block of {@code bytes}
      */
-    public record Entry(String name, long writerId, long records, long reads, long writes, long lastWriteEnd,
-                        long bytes, String status, int[] checksums) {
+    public record Entry(
+            String name,
+            long writerId,
+            long records,
+            long reads,
+            long writes,
+            long lastWriteEnd,
+            long bytes,
+            String status,
+            int[] checksums) {
         public boolean ok() {
             return "ok".equals(status);
         }
@@ -105,10 +119,23 @@ public record LogManifest(String created, String run, boolean clean, String reas
         sb.append("block-bytes ").append(blockBytes).append('\n');
         sb.append("files ").append(files.size()).append('\n');
         for (Entry e : files) {
-            sb.append("file ").append(e.name()).append(" id ").append(e.writerId()).append(" records ")
-                    .append(e.records()).append(" reads ").append(e.reads()).append(" writes ").append(e.writes())
-                    .append(" last-write-end ").append(e.lastWriteEnd()).append(" bytes ").append(e.bytes())
-                    .append(" status ").append(text(e.status())).append('\n');
+            sb.append("file ")
+                    .append(e.name())
+                    .append(" id ")
+                    .append(e.writerId())
+                    .append(" records ")
+                    .append(e.records())
+                    .append(" reads ")
+                    .append(e.reads())
+                    .append(" writes ")
+                    .append(e.writes())
+                    .append(" last-write-end ")
+                    .append(e.lastWriteEnd())
+                    .append(" bytes ")
+                    .append(e.bytes())
+                    .append(" status ")
+                    .append(text(e.status()))
+                    .append('\n');
             sb.append("crc");
             for (int c : e.checksums()) {
                 sb.append(' ').append(String.format(Locale.ROOT, "%08x", c));
@@ -118,7 +145,8 @@ public record LogManifest(String created, String run, boolean clean, String reas
         byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
         CRC32C crc = new CRC32C();
         crc.update(body);
-        byte[] end = String.format(Locale.ROOT, "end %08x\n", (int) crc.getValue()).getBytes(StandardCharsets.UTF_8);
+        byte[] end =
+                String.format(Locale.ROOT, "end %08x\n", (int) crc.getValue()).getBytes(StandardCharsets.UTF_8);
         Path tmp = dir.resolve(FILE + ".tmp");
         try {
             try (var out = Files.newOutputStream(tmp)) {
@@ -199,8 +227,13 @@ public record LogManifest(String created, String run, boolean clean, String reas
             }
             String status = line.substring(st + 8);
             String[] f = line.substring(0, st).split(" ");
-            if (f.length != 13 || !f[1].equals("id") || !f[3].equals("records") || !f[5].equals("reads")
-                    || !f[7].equals("writes") || !f[9].equals("last-write-end") || !f[11].equals("bytes")) {
+            if (f.length != 13
+                    || !f[1].equals("id")
+                    || !f[3].equals("records")
+                    || !f[5].equals("reads")
+                    || !f[7].equals("writes")
+                    || !f[9].equals("last-write-end")
+                    || !f[11].equals("bytes")) {
                 throw p.bad("malformed file line");
             }
             String[] c = p.value("crc").split(" ");
@@ -212,8 +245,16 @@ public record LogManifest(String created, String run, boolean clean, String reas
                     throw p.bad("bad checksum '" + c[k] + "'");
                 }
             }
-            files.add(new Entry(f[0], p.number(f[2]), p.number(f[4]), p.number(f[6]), p.number(f[8]),
-                    p.number(f[10]), p.number(f[12]), status, crcs));
+            files.add(new Entry(
+                    f[0],
+                    p.number(f[2]),
+                    p.number(f[4]),
+                    p.number(f[6]),
+                    p.number(f[8]),
+                    p.number(f[10]),
+                    p.number(f[12]),
+                    status,
+                    crcs));
         }
         return new LogManifest(created, run, clean, reason, unlogged, blockBytes, files);
     }

@@ -41,11 +41,13 @@ public final class LogReader implements AutoCloseable {
     private final ByteBuffer bb;
     /** File offset of buf[0]. */
     private long bufFileOffset;
+
     private int pos;
     /** Bytes read into buf. */
     private int lim;
     /** Bytes of buf that may be handed out (verified, when verifying). */
     private int dlim;
+
     private boolean done;
     private boolean finished;
 
@@ -105,9 +107,12 @@ public final class LogReader implements AutoCloseable {
                 partialRecordBytes = (int) readable;
                 done = true;
                 if (crcs != null) {
-                    damageAt(fileSize, fileSize == 0 ? "the file is empty; the run wrote " + bytes(expectedBytes)
-                            : "the file ends inside its header, at byte " + fileSize + "; the run wrote "
-                            + bytes(expectedBytes));
+                    damageAt(
+                            fileSize,
+                            fileSize == 0
+                                    ? "the file is empty; the run wrote " + bytes(expectedBytes)
+                                    : "the file ends inside its header, at byte " + fileSize + "; the run wrote "
+                                            + bytes(expectedBytes));
                 }
                 return;
             }
@@ -124,8 +129,8 @@ public final class LogReader implements AutoCloseable {
                 bad = "not a BG validation log (bad magic)";
             } else if ((v != LogFormat.VERSION && v != LogFormat.VERSION_1)
                     || LogFormat.headerRecordSize(buf) != LogFormat.RECORD_SIZE) {
-                bad = "unsupported validation log version " + v + " (this reader knows " + LogFormat.VERSION_1
-                        + " and " + LogFormat.VERSION + ")";
+                bad = "unsupported validation log version " + v + " (this reader knows " + LogFormat.VERSION_1 + " and "
+                        + LogFormat.VERSION + ")";
             }
             version = bad == null ? v : LogFormat.VERSION;
             writerId = LogFormat.headerLong(buf, 8);
@@ -250,7 +255,8 @@ public final class LogReader implements AutoCloseable {
     private boolean continuationsOk(int head, int g) {
         for (int i = 1; i < g; i++) {
             int q = head + i * LogFormat.RECORD_SIZE;
-            if (LogFormat.type(buf, q) != LogFormat.TYPE_CONTINUATION || LogFormat.kind(buf, q) != 0
+            if (LogFormat.type(buf, q) != LogFormat.TYPE_CONTINUATION
+                    || LogFormat.kind(buf, q) != 0
                     || (LogFormat.action(buf, q) & 0xFF) != ((i - 1) & 0xFF)) {
                 return false;
             }
@@ -414,26 +420,37 @@ public final class LogReader implements AutoCloseable {
 
     /** Block [blockStart, blockEnd) does not match: says so, with the first record in it that cannot be right. */
     private void corruptBlock(long blockStart, long blockEnd) {
-        String where = String.format(Locale.ROOT, "bytes %,d to %,d do not match the checksum the run recorded",
-                blockStart, blockEnd - 1);
+        String where = String.format(
+                Locale.ROOT, "bytes %,d to %,d do not match the checksum the run recorded", blockStart, blockEnd - 1);
         long first = -1;
         // the first record starting at or after the block's start (a record straddling into the block counts too)
-        long r0 = blockStart <= LogFormat.HEADER_SIZE ? LogFormat.HEADER_SIZE
-                : LogFormat.HEADER_SIZE + (blockStart - LogFormat.HEADER_SIZE) / LogFormat.RECORD_SIZE
-                * LogFormat.RECORD_SIZE;
-        for (long r = r0; r + LogFormat.RECORD_SIZE <= bufFileOffset + lim && r < blockEnd; r += LogFormat.RECORD_SIZE) {
+        long r0 = blockStart <= LogFormat.HEADER_SIZE
+                ? LogFormat.HEADER_SIZE
+                : LogFormat.HEADER_SIZE
+                        + (blockStart - LogFormat.HEADER_SIZE) / LogFormat.RECORD_SIZE * LogFormat.RECORD_SIZE;
+        for (long r = r0;
+                r + LogFormat.RECORD_SIZE <= bufFileOffset + lim && r < blockEnd;
+                r += LogFormat.RECORD_SIZE) {
             int p = (int) (r - bufFileOffset);
             if (p < 0) {
                 continue;
             }
-            if (!LogFormat.validTag(buf, p) || (LogFormat.type(buf, p) != LogFormat.TYPE_CONTINUATION
-                    && LogFormat.start(buf, p) > LogFormat.end(buf, p))) {
+            if (!LogFormat.validTag(buf, p)
+                    || (LogFormat.type(buf, p) != LogFormat.TYPE_CONTINUATION
+                            && LogFormat.start(buf, p) > LogFormat.end(buf, p))) {
                 first = r;
                 break;
             }
         }
-        damageAt(first >= 0 ? first : blockStart, where + (first >= 0 ? String.format(Locale.ROOT,
-                "; the first record that cannot be right starts at byte %,d", first) : ""));
+        damageAt(
+                first >= 0 ? first : blockStart,
+                where
+                        + (first >= 0
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "; the first record that cannot be right starts at byte %,d",
+                                        first)
+                                : ""));
     }
 
     private void damageAt(long offset, String what) {
@@ -450,8 +467,13 @@ public final class LogReader implements AutoCloseable {
         done = true;
         long readable = Math.min(fileSize, expectedBytes);
         if (crcs != null && fileSize < expectedBytes && damage == null) {
-            damageAt(fileSize, String.format(Locale.ROOT, "the file ends at byte %,d; the run wrote %s", fileSize,
-                    bytes(expectedBytes)));
+            damageAt(
+                    fileSize,
+                    String.format(
+                            Locale.ROOT,
+                            "the file ends at byte %,d; the run wrote %s",
+                            fileSize,
+                            bytes(expectedBytes)));
         }
         long tail = readable - (bufFileOffset + pos);
         if (damage == null) {

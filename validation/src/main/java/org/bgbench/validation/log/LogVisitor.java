@@ -13,8 +13,8 @@ public interface LogVisitor {
     default void feedRead(byte action, int member, int k, long startNanos, long endNanos, long[] ids, int n) {}
 
     /** A Share Resource; {@code recipients} null when public. */
-    default void share(byte action, int account, long shareId, long resource, long startNanos, long endNanos,
-                       int[] recipients) {}
+    default void share(
+            byte action, int account, long shareId, long resource, long startNanos, long endNanos, int[] recipients) {}
 
     /** A friendship between members {@code a} and {@code b} began (AFR) or ended (TF). */
     default void friendship(byte action, int a, int b, long startNanos, long endNanos, boolean began) {}

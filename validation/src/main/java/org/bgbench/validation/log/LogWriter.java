@@ -67,6 +67,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
     private final ByteBuffer buffer;
     /** Bytes of {@link #buffer} usable for records (a multiple of the record size). */
     private final int capacity;
+
     private final LogHealth health;
 
     // ---- the owner thread's, plain fields
@@ -78,6 +79,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
     private int fill;
     /** {@link #fill} past which the buffer is drained: small at first, doubled by each drain up to the capacity. */
     private int limit;
+
     private long records;
     private long reads;
     private long writes;
@@ -99,15 +101,17 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
     private int flushedPos;
     /** Bytes in the file, header included: exactly what the operating system accepted. */
     private long fileBytes;
+
     private final CRC32C crc = new CRC32C();
     private int[] blockCrcs = new int[8];
     private int blocks;
     /** This writer's own I/O failure, or null. */
     private String error;
+
     private volatile boolean closed;
 
-    private LogWriter(Path file, long writerId, FileChannel channel, ByteBuffer buffer, LogHealth health,
-                      byte[] header) {
+    private LogWriter(
+            Path file, long writerId, FileChannel channel, ByteBuffer buffer, LogHealth health, byte[] header) {
         this.file = file;
         this.writerId = writerId;
         this.channel = channel;
@@ -215,8 +219,8 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
     public void feedRead(byte action, int member, int k, long startNanos, long endNanos, long[] shareIds, int n) {
         // n > k is logged as it is: a store that returns more than k is what validation must see
         if (n < 0 || n > shareIds.length || k < 0) {
-            throw new IllegalArgumentException("feed read of " + n + " shares (k " + k + ", array of "
-                    + shareIds.length + ")");
+            throw new IllegalArgumentException(
+                    "feed read of " + n + " shares (k " + k + ", array of " + shareIds.length + ")");
         }
         int c = LogFormat.feedContinuations(n);
         checkGroup(c);
@@ -226,8 +230,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
         }
         begin(c + 1);
         int p0 = pos;
-        encode(LogFormat.TYPE_FEED_READ, LogFormat.KIND_FEED, action, member, startNanos, endNanos,
-                (long) k << 32 | n);
+        encode(LogFormat.TYPE_FEED_READ, LogFormat.KIND_FEED, action, member, startNanos, endNanos, (long) k << 32 | n);
         for (int i = 0; i < c; i++) {
             int p = continuation(i);
             for (int j = 0; j < 4; j++) {
@@ -245,13 +248,19 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
      * count) and continuations carrying the resource and the recipients (dissertation 6.1.2's two SR records).
      */
     @Override
-    public void share(byte action, int account, long shareId, long resource, long startNanos, long endNanos,
-                      int[] recipients) {
+    public void share(
+            byte action, int account, long shareId, long resource, long startNanos, long endNanos, int[] recipients) {
         int r = recipients == null ? -1 : recipients.length;
         int c = LogFormat.shareContinuations(r);
         checkGroup(c);
         begin(c + 1);
-        encode(LogFormat.TYPE_SHARE, LogFormat.KIND_SHARE, action, shareId, startNanos, endNanos,
+        encode(
+                LogFormat.TYPE_SHARE,
+                LogFormat.KIND_SHARE,
+                action,
+                shareId,
+                startNanos,
+                endNanos,
                 (long) account << 32 | (r & 0xFFFFFFFFL));
         for (int i = 0; i < c; i++) {
             int p = continuation(i) + LogFormat.OFF_PAYLOAD;
@@ -288,8 +297,8 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
 
     private static void checkGroup(int continuations) {
         if (continuations + 1 > LogFormat.MAX_GROUP_RECORDS) {
-            throw new IllegalArgumentException("a feed record of " + (continuations + 1) + " records exceeds "
-                    + LogFormat.MAX_GROUP_RECORDS);
+            throw new IllegalArgumentException(
+                    "a feed record of " + (continuations + 1) + " records exceeds " + LogFormat.MAX_GROUP_RECORDS);
         }
     }
 
@@ -512,8 +521,9 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
             if (health.failed()) {
                 return "stopped: logging stopped after " + health.failure() + "; " + lost + " records not written";
             }
-            return closed ? "lost: " + lost + " records given after the log was closed" : "open: " + lost
-                    + " records still buffered";
+            return closed
+                    ? "lost: " + lost + " records given after the log was closed"
+                    : "open: " + lost + " records still buffered";
         } finally {
             lock.unlock();
         }

@@ -5,8 +5,7 @@ package org.bgbench.validation.log;
  * continuations into arrays (which it allocates: not for hot paths).
  */
 public final class RecordDecoder {
-    private RecordDecoder() {
-    }
+    private RecordDecoder() {}
 
     /** A raw visitor that decodes records and whole groups for {@code visitor}. */
     public static LogReader.RawVisitor decoding(LogVisitor visitor) {
@@ -34,8 +33,8 @@ public final class RecordDecoder {
                     }
                     visitor.share(action, (int) (v >>> 32), item, LogFormat.shareResource(b, off), s, e, rec);
                 }
-                case LogFormat.TYPE_FRIENDSHIP -> visitor.friendship(action, (int) item, (int) v, s, e,
-                        LogFormat.kind(b, off) != 0);
+                case LogFormat.TYPE_FRIENDSHIP ->
+                    visitor.friendship(action, (int) item, (int) v, s, e, LogFormat.kind(b, off) != 0);
                 case LogFormat.TYPE_CONTINUATION -> {
                     // decoded with its head
                 }

@@ -73,8 +73,7 @@ class FeedLogTest {
             assertThat(w.reads()).isEqualTo(2);
             assertThat(w.writes()).isEqualTo(1);
         }
-        assertThat(decode(f)).containsExactly("rec 2 7 1", "rec 1 5 3",
-                "vnf 4 k10 " + Arrays.toString(ids) + " 9 10");
+        assertThat(decode(f)).containsExactly("rec 2 7 1", "rec 1 5 3", "vnf 4 k10 " + Arrays.toString(ids) + " 9 10");
     }
 
     @Test
@@ -102,11 +101,16 @@ class FeedLogTest {
             assertThat(w.writes()).isEqualTo(5);
         }
         List<String> got = decode(f);
-        assertThat(got).containsExactly("rec 1 5 7",
-                "vnf 4 k50 " + Arrays.toString(ids) + " 3 4",
-                "sr 7 99 123456789012 " + Arrays.toString(rec),
-                "sr 8 100 42 null", "sr 8 101 43 []",
-                "fr 1 2 true", "fr 2 1 false", "vnf 4 k10 [] 11 12");
+        assertThat(got)
+                .containsExactly(
+                        "rec 1 5 7",
+                        "vnf 4 k50 " + Arrays.toString(ids) + " 3 4",
+                        "sr 7 99 123456789012 " + Arrays.toString(rec),
+                        "sr 8 100 42 null",
+                        "sr 8 101 43 []",
+                        "fr 1 2 true",
+                        "fr 2 1 false",
+                        "vnf 4 k10 [] 11 12");
     }
 
     @Test
@@ -127,7 +131,7 @@ class FeedLogTest {
         List<String> got = decode(f);
         assertThat(got).containsExactly("vnf 1 k10 " + Arrays.toString(ids) + " 1 2");
         try (LogReader r = LogReader.open(f)) {
-            assertThat(r.forEachRaw((b, off) -> { })).isEqualTo(4);
+            assertThat(r.forEachRaw((b, off) -> {})).isEqualTo(4);
             assertThat(r.cutGroupRecords()).isEqualTo(2);
             assertThat(r.partialRecordBytes()).isEqualTo(LogFormat.RECORD_SIZE / 2);
             assertThat(r.deliveredEnd()).isEqualTo(LogFormat.HEADER_SIZE + 4L * LogFormat.RECORD_SIZE);
@@ -142,7 +146,8 @@ class FeedLogTest {
             assertThat(r.cutGroupRecords()).isEqualTo(2);
         }
         // and validation of the files as they are warns and checks only the whole read
-        ValidationResult v = Validator.builder((k, i) -> 0, ValueMode.INITIAL).build().validate(List.of(f));
+        ValidationResult v =
+                Validator.builder((k, i) -> 0, ValueMode.INITIAL).build().validate(List.of(f));
         assertThat(v.feedReads()).isEqualTo(1);
         assertThat(v.partialRecords()).isEqualTo(1);
         assertThat(v.warnings()).anySatisfy(w -> assertThat(w).contains("incomplete last feed record ignored"));
@@ -161,7 +166,7 @@ class FeedLogTest {
         System.arraycopy(all, head + LogFormat.RECORD_SIZE, all, head, LogFormat.RECORD_SIZE);
         Files.write(f, all);
         try (LogReader r = LogReader.open(f)) {
-            assertThat(r.forEachRaw((b, off) -> { })).isEqualTo(1);
+            assertThat(r.forEachRaw((b, off) -> {})).isEqualTo(1);
             assertThat(r.invalidRecords()).isEqualTo(3);
         }
     }
@@ -199,7 +204,8 @@ class FeedLogTest {
         assertThat(e.writes()).isEqualTo(1);
         assertThat(e.records()).isEqualTo(2 + 2 + 2); // 1 + 1, 1 + 1 (resource and 3 recipients), 1 + 1
         assertThat(e.lastWriteEnd()).isEqualTo(LogFormat.HEADER_SIZE + 4L * LogFormat.RECORD_SIZE);
-        ValidationResult v = Validator.builder((k, i) -> 0, ValueMode.INITIAL).build().validate(dir);
+        ValidationResult v =
+                Validator.builder((k, i) -> 0, ValueMode.INITIAL).build().validate(dir);
         assertThat(v.complete()).isTrue();
         assertThat(v.readRecords()).isEqualTo(2);
     }

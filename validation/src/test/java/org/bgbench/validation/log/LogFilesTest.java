@@ -26,7 +26,8 @@ class LogFilesTest {
 
     private static List<Rec> readAll(Path f) {
         List<Rec> out = new ArrayList<>();
-        LogReader.forEach(f, (type, kind, action, item, s, e, v) -> out.add(new Rec(type, kind, action, item, s, e, v)));
+        LogReader.forEach(
+                f, (type, kind, action, item, s, e, v) -> out.add(new Rec(type, kind, action, item, s, e, v)));
         return out;
     }
 
@@ -75,13 +76,15 @@ class LogFilesTest {
         Path dropped = tmp.resolve("dropped.bglog");
         List<Rec> writes = new ArrayList<>();
         try (LogWriter k = LogWriter.create(kept, 0, LogWriter.DEFAULT_BUFFER_BYTES);
-             LogWriter d = LogWriter.create(dropped, 1, LogWriter.DEFAULT_BUFFER_BYTES)) {
+                LogWriter d = LogWriter.create(dropped, 1, LogWriter.DEFAULT_BUFFER_BYTES)) {
             d.keepReads(0);
             for (int i = 0; i < first; i++) {
                 k.read((byte) 1, LogWriter.FRIENDS, i, i, i + 1, 5);
                 d.read((byte) 1, LogWriter.FRIENDS, i, i, i + 1, 5);
             }
-            assertThat(k.drains()).as("a full first buffer is not drained before the next record").isZero();
+            assertThat(k.drains())
+                    .as("a full first buffer is not drained before the next record")
+                    .isZero();
             assertThat(d.drains()).isZero();
             for (int i = first; i < first + 2 * first + 1; i++) {
                 k.read((byte) 1, LogWriter.FRIENDS, i, i, i + 1, 5);
@@ -92,12 +95,15 @@ class LogFilesTest {
                     writes.add(new Rec(LogFormat.TYPE_DELTA, LogWriter.PENDING, (byte) 3, i, i, i + 1, 1));
                 }
             }
-            assertThat(d.drains()).as("drained after 32 and 64 more, dropped reads counted")
-                    .isEqualTo(2).isEqualTo(k.drains());
+            assertThat(d.drains())
+                    .as("drained after 32 and 64 more, dropped reads counted")
+                    .isEqualTo(2)
+                    .isEqualTo(k.drains());
             assertThat(d.reads()).isZero();
             assertThat(k.reads()).isEqualTo(3L * first + 1);
         }
-        assertThat(readAll(dropped)).as("the dropped writer's file: its writes, in order, no read")
+        assertThat(readAll(dropped))
+                .as("the dropped writer's file: its writes, in order, no read")
                 .isEqualTo(writes);
         assertThat(readAll(kept)).hasSize(3 * first + 1 + writes.size());
     }
@@ -166,7 +172,8 @@ class LogFilesTest {
         }
         Path foreign = tmp.resolve("foreign.bglog");
         Files.write(foreign, new byte[64]);
-        assertThatThrownBy(() -> LogReader.open(foreign)).isInstanceOf(UncheckedIOException.class)
+        assertThatThrownBy(() -> LogReader.open(foreign))
+                .isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining("not a BG validation log");
     }
 
@@ -215,7 +222,8 @@ class LogFilesTest {
             assertThat(d.totalRecords()).isEqualTo(8000);
             assertThatThrownBy(d::newWriter).isInstanceOf(IllegalStateException.class);
         }
-        assertThatThrownBy(() -> LogDirectory.create(dir)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> LogDirectory.create(dir))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("already holds 8 log file(s)");
         Set<Long> items = new HashSet<>();
         LogReader.forEach(dir.resolve("thread-00003.bglog"), (ty, k, a, item, s, e, v) -> items.add(item));

@@ -57,9 +57,11 @@ class LogFlusherTest {
                 }
             });
             logged.await();
-            assertThat(waitFor(w.file(), 100, 2_000)).as("ms until the 100 records were in the file")
+            assertThat(waitFor(w.file(), 100, 2_000))
+                    .as("ms until the 100 records were in the file")
                     .isBetween(0L, 1_000L);
-            assertThat(LogReader.forEach(w.file(), (t, k, a, item, s, e, v) -> { })).isEqualTo(100);
+            assertThat(LogReader.forEach(w.file(), (t, k, a, item, s, e, v) -> {}))
+                    .isEqualTo(100);
             // while the owner keeps appending, the flusher and the owner's own full-buffer writes interleave
             more.set(true);
             end.countDown();
@@ -72,7 +74,7 @@ class LogFlusherTest {
         assertThat(e.status()).isEqualTo("ok");
         assertThat(e.bytes()).isEqualTo(LogFormat.HEADER_SIZE + e.records() * LogFormat.RECORD_SIZE);
         try (LogReader r = LogReader.open(dir.resolve(e.name()), e, m.blockBytes())) {
-            assertThat(r.forEachRaw((b, o) -> { })).isEqualTo(e.records());
+            assertThat(r.forEachRaw((b, o) -> {})).isEqualTo(e.records());
             assertThat(r.damage()).isNull();
         }
     }
@@ -150,7 +152,8 @@ class LogFlusherTest {
         assertThat(m.clean()).isFalse();
         assertThat(m.reason()).isEqualTo("logging stopped: " + a.error());
         assertThat(m.unloggedWrites()).isNull();
-        assertThat(m.files().get(0).status()).startsWith("failed: cannot write thread-00000.bglog")
+        assertThat(m.files().get(0).status())
+                .startsWith("failed: cannot write thread-00000.bglog")
                 .endsWith("25 records not written");
         assertThat(m.files().get(0).bytes()).isEqualTo(LogFormat.HEADER_SIZE);
         assertThat(m.files().get(1).status()).startsWith("stopped: logging stopped after cannot write");

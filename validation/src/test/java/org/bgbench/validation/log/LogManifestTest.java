@@ -58,13 +58,15 @@ class LogManifestTest {
             d.newWriter().read((byte) 0, LogWriter.FRIENDS, 1, 1, 2, 7);
             d.runId("3f2a9c1d5e6b7a80");
         }
-        assertThat(Files.readString(dir.resolve(LogManifest.FILE))).startsWith("bg-validation-manifest 2\ncreated ")
+        assertThat(Files.readString(dir.resolve(LogManifest.FILE)))
+                .startsWith("bg-validation-manifest 2\ncreated ")
                 .contains("\nrun 3f2a9c1d5e6b7a80\n");
         assertThat(LogManifest.read(dir).run()).isEqualTo("3f2a9c1d5e6b7a80");
 
         // What a BG before run ids wrote: version 1, no run line.
         String v2 = Files.readString(dir.resolve(LogManifest.FILE));
-        String body = v2.substring(0, v2.lastIndexOf("end ")).replace("manifest 2\n", "manifest 1\n")
+        String body = v2.substring(0, v2.lastIndexOf("end "))
+                .replace("manifest 2\n", "manifest 1\n")
                 .replace("run 3f2a9c1d5e6b7a80\n", "");
         CRC32C crc = new CRC32C();
         crc.update(body.getBytes(StandardCharsets.UTF_8));
@@ -83,7 +85,8 @@ class LogManifestTest {
         assertThat(m.reason()).isNull();
         assertThat(m.unloggedWrites()).isNull();
         assertThat(m.blockBytes()).isEqualTo(LogWriter.BLOCK_BYTES);
-        assertThat(m.files()).extracting(LogManifest.Entry::name)
+        assertThat(m.files())
+                .extracting(LogManifest.Entry::name)
                 .containsExactly("thread-00000.bglog", "thread-00001.bglog", "thread-00002.bglog");
         LogManifest.Entry a = m.files().get(0);
         assertThat(a.records()).isEqualTo(5_100);
@@ -104,8 +107,8 @@ class LogManifestTest {
         // no leftovers: the space reserve and the temporary manifest are gone
         try (var s = Files.list(dir)) {
             assertThat(s.map(p -> p.getFileName().toString()))
-                    .containsExactlyInAnyOrder("thread-00000.bglog", "thread-00001.bglog", "thread-00002.bglog",
-                            LogManifest.FILE);
+                    .containsExactlyInAnyOrder(
+                            "thread-00000.bglog", "thread-00001.bglog", "thread-00002.bglog", LogManifest.FILE);
         }
         assertThatThrownBy(() -> LogDirectory.create(dir)).isInstanceOf(IllegalStateException.class);
     }
@@ -116,11 +119,13 @@ class LogManifestTest {
         Path mf = dir.resolve(LogManifest.FILE);
         byte[] good = Files.readAllBytes(mf);
         Files.write(mf, Arrays.copyOf(good, good.length / 2));
-        assertThatThrownBy(() -> LogManifest.read(dir)).isInstanceOf(LogManifest.BadManifestException.class)
+        assertThatThrownBy(() -> LogManifest.read(dir))
+                .isInstanceOf(LogManifest.BadManifestException.class)
                 .hasMessageContaining("cut short");
         String text = new String(good, StandardCharsets.UTF_8).replace("records 5100", "records 5101");
         Files.writeString(mf, text);
-        assertThatThrownBy(() -> LogManifest.read(dir)).isInstanceOf(LogManifest.BadManifestException.class)
+        assertThatThrownBy(() -> LogManifest.read(dir))
+                .isInstanceOf(LogManifest.BadManifestException.class)
                 .hasMessageContaining("does not match its own checksum");
         Files.delete(mf);
         assertThat(LogManifest.read(dir)).isNull();
@@ -151,13 +156,15 @@ class LogManifestTest {
             raf.write(0xF7);
         }
         try (LogReader r = LogReader.open(f, e, LogWriter.BLOCK_BYTES)) {
-            long n = r.forEachRaw((b, o) -> { });
+            long n = r.forEachRaw((b, o) -> {});
             // every record wholly inside block 0 was handed out, nothing after it
-            assertThat(r.deliveredEnd()).isLessThanOrEqualTo(LogWriter.BLOCK_BYTES)
+            assertThat(r.deliveredEnd())
+                    .isLessThanOrEqualTo(LogWriter.BLOCK_BYTES)
                     .isGreaterThan(LogWriter.BLOCK_BYTES - LogFormat.RECORD_SIZE);
             assertThat(n).isEqualTo((LogWriter.BLOCK_BYTES - LogFormat.HEADER_SIZE) / LogFormat.RECORD_SIZE);
             assertThat(r.damageOffset()).isEqualTo(rec);
-            assertThat(r.damage()).contains("bytes 65,536 to 131,071 do not match the checksum")
+            assertThat(r.damage())
+                    .contains("bytes 65,536 to 131,071 do not match the checksum")
                     .contains("starts at byte 68,032");
         }
         // a flipped bit inside a value: the block is known bad, the record is not
@@ -168,13 +175,13 @@ class LogManifestTest {
             raf.write(0x55);
         }
         try (LogReader r = LogReader.open(f2, LogManifest.read(dir2).files().get(0), LogWriter.BLOCK_BYTES)) {
-            r.forEachRaw((b, o) -> { });
+            r.forEachRaw((b, o) -> {});
             assertThat(r.damageOffset()).isEqualTo(LogWriter.BLOCK_BYTES);
             assertThat(r.damage()).contains("bytes 65,536 to 131,071");
         }
         // without the manifest the same file reads to its end, as before
         try (LogReader r = LogReader.open(f2)) {
-            assertThat(r.forEachRaw((b, o) -> { })).isEqualTo(5_100);
+            assertThat(r.forEachRaw((b, o) -> {})).isEqualTo(5_100);
         }
     }
 
@@ -188,7 +195,7 @@ class LogManifestTest {
             ch.truncate(100_000);
         }
         try (LogReader r = LogReader.open(f, e, LogWriter.BLOCK_BYTES)) {
-            r.forEachRaw((b, o) -> { });
+            r.forEachRaw((b, o) -> {});
             assertThat(r.deliveredEnd()).isLessThanOrEqualTo(LogWriter.BLOCK_BYTES);
             assertThat(r.damageOffset()).isEqualTo(100_000);
             assertThat(r.damage()).isEqualTo("the file ends at byte 100,000; the run wrote 173,432 bytes");
@@ -197,12 +204,12 @@ class LogManifestTest {
             ch.truncate(LogFormat.HEADER_SIZE);
         }
         try (LogReader r = LogReader.open(f, e, LogWriter.BLOCK_BYTES)) {
-            assertThat(r.forEachRaw((b, o) -> { })).isZero();
+            assertThat(r.forEachRaw((b, o) -> {})).isZero();
             assertThat(r.damage()).contains("ends at byte 32");
         }
         Files.write(f, new byte[0]);
         try (LogReader r = LogReader.open(f, e, LogWriter.BLOCK_BYTES)) {
-            assertThat(r.forEachRaw((b, o) -> { })).isZero();
+            assertThat(r.forEachRaw((b, o) -> {})).isZero();
             assertThat(r.damage()).startsWith("the file is empty");
             assertThat(r.damageOffset()).isZero();
         }

@@ -7,8 +7,7 @@ package org.bgbench.workload.distribution;
  * mass is carried as {@code (cut[g] + cut[l]) − 1}, and whatever rounding leaves in the work lists gets cut 1.
  */
 public final class AliasTables {
-    private AliasTables() {
-    }
+    private AliasTables() {}
 
     /**
      * Fills {@code cut} and {@code alias} (both of {@code weights.length}) for weights proportional to {@code weights},

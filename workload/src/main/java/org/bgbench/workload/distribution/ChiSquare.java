@@ -5,8 +5,7 @@ package org.bgbench.workload.distribution;
  * with its p-value (regularized upper incomplete gamma function, Numerical Recipes' series and continued fraction).
  */
 public final class ChiSquare {
-    private ChiSquare() {
-    }
+    private ChiSquare() {}
 
     /**
      * Pearson's test of observed counts against expected probabilities.
@@ -15,8 +14,7 @@ public final class ChiSquare {
      * @param degreesOfFreedom number of bins with p_i &gt; 0, minus 1
      * @param pValue           probability that a sample of the expected distribution gives an X² this large or larger
      */
-    public record Fit(double statistic, int degreesOfFreedom, double pValue) {
-    }
+    public record Fit(double statistic, int degreesOfFreedom, double pValue) {}
 
     /**
      * The dissertation's χ² [dissertation 4.3.1]: Σ_i (q_i − p_i)² / p_i, the distance of distribution q from the reference p
@@ -135,8 +133,16 @@ public final class ChiSquare {
     }
 
     private static final double[] LANCZOS = {
-        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-        12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
+        0.99999999999980993,
+        676.5203681218851,
+        -1259.1392167224028,
+        771.32342877765313,
+        -176.61502916214059,
+        12.507343278686905,
+        -0.13857109526572012,
+        9.9843695780195716e-6,
+        1.5056327351493116e-7
+    };
 
     /** ln Γ(x) for x &gt; 0 (Lanczos, g = 7; about 15 significant digits). */
     static double lnGamma(double x) {

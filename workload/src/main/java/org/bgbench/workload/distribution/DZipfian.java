@@ -121,8 +121,9 @@ public final class DZipfian {
         Zipfian.checkTheta("zipfianmean", theta);
         int n = r.length;
         if (members < n) {
-            throw new InvalidParameterException("usercount", "D-Zipfian needs at least one member per worker: "
-                    + members + " members for " + n + " workers");
+            throw new InvalidParameterException(
+                    "usercount",
+                    "D-Zipfian needs at least one member per worker: " + members + " members for " + n + " workers");
         }
         double[] p = Zipfian.probabilities(members, theta);
         double[] q = quotas(r);
@@ -282,8 +283,8 @@ public final class DZipfian {
         }
         for (int k = 0; k < rates.length; k++) {
             if (!(rates[k] > 0) || Double.isInfinite(rates[k])) {
-                throw new InvalidParameterException("probs", "worker " + k + " has rate " + rates[k]
-                        + "; rates must be positive numbers");
+                throw new InvalidParameterException(
+                        "probs", "worker " + k + " has rate " + rates[k] + "; rates must be positive numbers");
             }
         }
         return rates.clone();
@@ -448,8 +449,8 @@ public final class DZipfian {
         double total = 0;
         for (double s : shares) {
             if (!(s >= 0) || Double.isInfinite(s)) {
-                throw new IllegalArgumentException("request shares must be finite and non-negative, got "
-                        + Arrays.toString(shares));
+                throw new IllegalArgumentException(
+                        "request shares must be finite and non-negative, got " + Arrays.toString(shares));
             }
             total += s;
         }
@@ -472,8 +473,7 @@ public final class DZipfian {
      * @param noiseFloor (M−1)/O, the expected χ² of O draws from exactly p: sampling noise alone
      * @param fit        Pearson's test of the counts against p (X² = O · chiSquare, M−1 degrees of freedom)
      */
-    public record Sample(long requests, double chiSquare, double analytic, double noiseFloor, ChiSquare.Fit fit) {
-    }
+    public record Sample(long requests, double chiSquare, double analytic, double noiseFloor, ChiSquare.Fit fit) {}
 
     /** {@link #sample(long, double[], long)} with each worker issuing its quota's share (as {@link #chiSquare()}). */
     public Sample sample(long requests, long seed) {
@@ -487,8 +487,7 @@ public final class DZipfian {
      */
     public Sample sample(long requests, double[] shares, long seed) {
         if (requests < 1) {
-            throw new InvalidParameterException("operationcount", "a sample needs at least 1 request, got "
-                    + requests);
+            throw new InvalidParameterException("operationcount", "a sample needs at least 1 request, got " + requests);
         }
         double[] o = checkShares(shares);
         long[] perWorker = apportion(requests, o);
@@ -539,33 +538,54 @@ public final class DZipfian {
     // ---- report ----
 
     /** One worker's line of a {@link Report}. */
-    public record Worker(int index, int members, double rate, double quota, double mass) {
-    }
+    public record Worker(int index, int members, double rate, double quota, double mass) {}
 
     /**
      * What {@code bg dzipf} prints: the assignment per worker, the analytic χ² (shares = quotas) and, when
      * {@code requests} &gt; 0, the χ² of a generated sample.
      */
-    public record Report(int members, double theta, List<Worker> workers, double chiSquare, double chiSquareEq44,
-            Sample sample) {
+    public record Report(
+            int members, double theta, List<Worker> workers, double chiSquare, double chiSquareEq44, Sample sample) {
         /** Multi-line text for a terminal. */
         public String format() {
             StringBuilder b = new StringBuilder();
             b.append(String.format(Locale.ROOT, "D-Zipfian  M=%d  θ=%s  N=%d%n", members, theta, workers.size()));
-            b.append(String.format(Locale.ROOT, "%6s %10s %8s %12s %12s %12s%n",
-                    "worker", "members", "rate", "quota", "probability", "difference"));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "%6s %10s %8s %12s %12s %12s%n",
+                    "worker",
+                    "members",
+                    "rate",
+                    "quota",
+                    "probability",
+                    "difference"));
             for (Worker w : workers) {
-                b.append(String.format(Locale.ROOT, "%6d %10d %8.4g %12.8f %12.8f %12.3e%n",
-                        w.index(), w.members(), w.rate(), w.quota(), w.mass(), w.mass() - w.quota()));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "%6d %10d %8.4g %12.8f %12.8f %12.3e%n",
+                        w.index(),
+                        w.members(),
+                        w.rate(),
+                        w.quota(),
+                        w.mass(),
+                        w.mass() - w.quota()));
             }
-            b.append(String.format(Locale.ROOT, "χ² vs centralised Zipfian, workers issue their quota [dissertation figs 4.8-4.9]: "
-                    + "%.6e%n", chiSquare));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "χ² vs centralised Zipfian, workers issue their quota [dissertation figs 4.8-4.9]: " + "%.6e%n",
+                    chiSquare));
             b.append(String.format(Locale.ROOT, "χ² with request shares of eq. 4.4: %.6e%n", chiSquareEq44));
             if (sample != null) {
-                b.append(String.format(Locale.ROOT, "χ² of %d generated requests [dissertation fig. 4.10]: %.6e "
+                b.append(String.format(
+                        Locale.ROOT,
+                        "χ² of %d generated requests [dissertation fig. 4.10]: %.6e "
                                 + "(sampling noise alone ≈ %.3e; Pearson X²=%.1f, df=%d, p=%.4f)%n",
-                        sample.requests(), sample.chiSquare(), sample.noiseFloor(), sample.fit().statistic(),
-                        sample.fit().degreesOfFreedom(), sample.fit().pValue()));
+                        sample.requests(),
+                        sample.chiSquare(),
+                        sample.noiseFloor(),
+                        sample.fit().statistic(),
+                        sample.fit().degreesOfFreedom(),
+                        sample.fit().pValue()));
             }
             return b.toString();
         }
@@ -577,7 +597,12 @@ public final class DZipfian {
         for (int k = 0; k < quota.length; k++) {
             ws.add(new Worker(k, sizes[k], rates[k], quota[k], mass[k]));
         }
-        return new Report(p.length, theta, List.copyOf(ws), chiSquare(), chiSquare(eq44Shares()),
+        return new Report(
+                p.length,
+                theta,
+                List.copyOf(ws),
+                chiSquare(),
+                chiSquare(eq44Shares()),
                 requests > 0 ? sample(requests, seed) : null);
     }
 }

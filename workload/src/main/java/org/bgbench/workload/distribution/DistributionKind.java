@@ -38,7 +38,7 @@ public enum DistributionKind {
                 return k;
             }
         }
-        throw new InvalidParameterException(parameter, "unknown distribution '" + value
-                + "'; accepted: uniform, zipfian, dzipfian, latest");
+        throw new InvalidParameterException(
+                parameter, "unknown distribution '" + value + "'; accepted: uniform, zipfian, dzipfian, latest");
     }
 }

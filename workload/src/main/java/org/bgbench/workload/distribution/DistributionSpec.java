@@ -55,14 +55,21 @@ public record DistributionSpec(DistributionKind kind, double theta, boolean scra
             case UNIFORM -> UniformSampler.over(members);
             case ZIPFIAN -> Zipfian.sampler(members, theta, seed, scramble);
             case LATEST -> Zipfian.latest(members, theta);
-            case DZIPFIAN -> throw new IllegalStateException("a D-Zipfian over a worker's members comes from "
-                    + "DZipfian.sampler(worker), not from a member subset");
+            case DZIPFIAN ->
+                throw new IllegalStateException("a D-Zipfian over a worker's members comes from "
+                        + "DZipfian.sampler(worker), not from a member subset");
         };
     }
 
     /** E.g. {@code zipfian θ=0.27} or {@code uniform}. */
     public String describe() {
-        return kind.skewed() ? String.format(Locale.ROOT, "%s θ=%s%s", kind.key(), theta,
-                scramble || kind == DistributionKind.LATEST ? "" : " (unscrambled)") : kind.key();
+        return kind.skewed()
+                ? String.format(
+                        Locale.ROOT,
+                        "%s θ=%s%s",
+                        kind.key(),
+                        theta,
+                        scramble || kind == DistributionKind.LATEST ? "" : " (unscrambled)")
+                : kind.key();
     }
 }

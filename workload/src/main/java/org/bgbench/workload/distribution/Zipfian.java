@@ -18,14 +18,13 @@ public final class Zipfian {
     /** The dissertation's skewed setting [dissertation 4.1, fig. 4.1]. */
     public static final double DEFAULT_THETA = 0.27;
 
-    private Zipfian() {
-    }
+    private Zipfian() {}
 
     /** Rejects θ outside [0, 1] (USC BG accepts "a value between 0 to 1"). */
     public static void checkTheta(String parameter, double theta) {
         if (!(theta >= 0 && theta <= 1)) {
-            throw new InvalidParameterException(parameter, "θ must be from 0 (most skewed) to 1 (uniform), got "
-                    + theta);
+            throw new InvalidParameterException(
+                    parameter, "θ must be from 0 (most skewed) to 1 (uniform), got " + theta);
         }
     }
 

@@ -88,14 +88,14 @@ public final class Mix {
         double sum = 0;
         for (int c = 0; c < w.length; c++) {
             if (!Double.isFinite(w[c]) || w[c] < 0) {
-                throw new InvalidParameterException("mix", Kind.byIndex(c).code() + " has frequency " + w[c]
-                        + "; frequencies must be 0 or more");
+                throw new InvalidParameterException(
+                        "mix", Kind.byIndex(c).code() + " has frequency " + w[c] + "; frequencies must be 0 or more");
             }
             sum += w[c];
         }
         if (Math.abs(sum - 1) > TOLERANCE) {
-            throw new InvalidParameterException("mix", "frequencies must sum to 100 %, got " + percent(sum)
-                    + " (" + describe(w) + ")");
+            throw new InvalidParameterException(
+                    "mix", "frequencies must sum to 100 %, got " + percent(sum) + " (" + describe(w) + ")");
         }
         for (int c = 0; c < w.length; c++) {
             // Rounded to 12 decimals so that equal mixes written differently (0.4, 40 %, 0.4000000001) are equal.
@@ -117,8 +117,7 @@ public final class Mix {
     public static final class Builder {
         private final double[] w = new double[Kind.count()];
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder fraction(Kind kind, double fraction) {
             w[kind.index()] = fraction;
@@ -249,8 +248,9 @@ public final class Mix {
         List<String> warnings = new ArrayList<>();
         if (differ(inv, acc + rej)) {
             warnings.add("not symmetric: IF " + percent(inv) + " ≠ AFR + RFR " + percent(acc + rej) + ", so pending "
-                    + "invitations " + (inv > acc + rej ? "accumulate" : "shrink (AFR/RFR become no-ops once none "
-                    + "are left)") + drift);
+                    + "invitations "
+                    + (inv > acc + rej ? "accumulate" : "shrink (AFR/RFR become no-ops once none " + "are left)")
+                    + drift);
         }
         if (differ(thaw, acc)) {
             warnings.add("not symmetric: TF " + percent(thaw) + " ≠ AFR " + percent(acc) + ", so the number of "
@@ -340,14 +340,20 @@ public final class Mix {
         if (!Double.isFinite(fraction)) {
             return fraction + " %";
         }
-        return new BigDecimal(fraction * 100).round(new MathContext(6)).stripTrailingZeros().toPlainString() + " %";
+        return new BigDecimal(fraction * 100)
+                        .round(new MathContext(6))
+                        .stripTrailingZeros()
+                        .toPlainString() + " %";
     }
 
     private static String plain(double fraction) {
         if (fraction == 0) {
             return "0";
         }
-        return new BigDecimal(fraction).round(new MathContext(12)).stripTrailingZeros().toPlainString();
+        return new BigDecimal(fraction)
+                .round(new MathContext(12))
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     @Override

@@ -18,8 +18,11 @@ public final class MixKeys {
      * carry them with frequency 0, as USC's own workload files do; a non-zero frequency is rejected.
      */
     public static final Set<String> UNSUPPORTED = Set.of(
-            "GetShortestDistanceAction", "ListCommonFriendsAction",
-            "ListFriendsOfFriendsAction", "unFriendAcceptProportion", "unFriendRejectProportion");
+            "GetShortestDistanceAction",
+            "ListCommonFriendsAction",
+            "ListFriendsOfFriendsAction",
+            "unFriendAcceptProportion",
+            "unFriendRejectProportion");
 
     private static final Set<String> UNSUPPORTED_LOWER;
 
@@ -31,8 +34,7 @@ public final class MixKeys {
         UNSUPPORTED_LOWER = Collections.unmodifiableSet(u);
     }
 
-    private MixKeys() {
-    }
+    private MixKeys() {}
 
     private static String lower(String s) {
         return s.trim().toLowerCase(Locale.ROOT);
@@ -50,7 +52,9 @@ public final class MixKeys {
      */
     public static boolean looksLikeFrequencyKey(String key) {
         String k = lower(key);
-        return Kind.byUscKey(key).isPresent() || UNSUPPORTED_LOWER.contains(k) || k.endsWith("action")
+        return Kind.byUscKey(key).isPresent()
+                || UNSUPPORTED_LOWER.contains(k)
+                || k.endsWith("action")
                 || k.endsWith("session");
     }
 

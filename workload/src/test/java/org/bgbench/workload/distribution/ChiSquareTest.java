@@ -33,7 +33,10 @@ class ChiSquareTest {
         double[] p = {0.5, 0.25, 0.25};
         assertThat(ChiSquare.fit(new long[] {5000, 2500, 2500}, p).pValue()).isEqualTo(1.0);
         assertThat(ChiSquare.fit(new long[] {5000, 3000, 2000}, p).pValue()).isLessThan(1e-20);
-        assertThat(ChiSquare.fit(new long[] {1, 0, 0}, new double[] {0, 0.5, 0.5}).pValue()).isZero();
-        assertThat(ChiSquare.fit(new long[] {5000, 2500, 2500}, p).degreesOfFreedom()).isEqualTo(2);
+        assertThat(ChiSquare.fit(new long[] {1, 0, 0}, new double[] {0, 0.5, 0.5})
+                        .pValue())
+                .isZero();
+        assertThat(ChiSquare.fit(new long[] {5000, 2500, 2500}, p).degreesOfFreedom())
+                .isEqualTo(2);
     }
 }

@@ -68,9 +68,10 @@ class DZipfianTest {
         }
         assertThat(s.probabilities()).containsExactly(expected, within(1e-15));
         ChiSquare.Fit fit = Fits.fit(s, M, 3_000_000, 17, expected);
-        assertThat(fit.pValue()).as("X²=%s df=%s", fit.statistic(), fit.degreesOfFreedom()).isGreaterThan(1e-4);
-        assertThat(d.globalProbability(s.member(0), d.quotas())).isCloseTo(d.probability(s.member(0)),
-                within(1e-6));
+        assertThat(fit.pValue())
+                .as("X²=%s df=%s", fit.statistic(), fit.degreesOfFreedom())
+                .isGreaterThan(1e-4);
+        assertThat(d.globalProbability(s.member(0), d.quotas())).isCloseTo(d.probability(s.member(0)), within(1e-6));
     }
 
     @Test
@@ -103,7 +104,9 @@ class DZipfianTest {
     void figure48MoreWorkersHurtTheMostSkewedDistribution() {
         // [dissertation fig. 4.8]: extremely small for N ≤ 8; with tens of workers χ² grows, most for θ = 0.01.
         for (int n = 2; n <= 8; n++) {
-            assertThat(DZipfian.homogeneous(M, 0.01, n, SEED).chiSquare()).as("N=%d", n).isLessThan(1e-8);
+            assertThat(DZipfian.homogeneous(M, 0.01, n, SEED).chiSquare())
+                    .as("N=%d", n)
+                    .isLessThan(1e-8);
         }
         double at16 = DZipfian.homogeneous(M, 0.01, 16, SEED).chiSquare();
         double at32 = DZipfian.homogeneous(M, 0.01, 32, SEED).chiSquare();
@@ -154,8 +157,10 @@ class DZipfianTest {
         int[][] owned = new int[4][];
         for (int k = 0; k < 4; k++) {
             int kk = k;
-            owned[k] = IntStream.range(0, 16).filter(f -> f % 4 == kk)
-                    .flatMap(f -> IntStream.range(f * 625, (f + 1) * 625)).toArray();
+            owned[k] = IntStream.range(0, 16)
+                    .filter(f -> f % 4 == kk)
+                    .flatMap(f -> IntStream.range(f * 625, (f + 1) * 625))
+                    .toArray();
         }
         DZipfian d = DZipfian.ofOwners(0.27, owned, new double[] {1, 1, 1, 1}, SEED);
         for (int k = 0; k < 4; k++) {
@@ -166,28 +171,35 @@ class DZipfianTest {
         int[] hottest = IntStream.range(0, M).filter(m -> d.rankOf(m) <= 4).toArray();
         assertThat(IntStream.of(hottest).map(d::workerOf).distinct().count()).isEqualTo(4);
 
-        int[][] uneven = {IntStream.range(0, 2_000).toArray(), IntStream.range(2_000, M).toArray()};
+        int[][] uneven = {
+            IntStream.range(0, 2_000).toArray(), IntStream.range(2_000, M).toArray()
+        };
         DZipfian u = DZipfian.ofOwners(0.27, uneven, new double[] {1, 2}, SEED);
         assertThat(u.mass(0)).isCloseTo(1 / 3.0, within(1e-6));
         assertThat(u.chiSquare()).isLessThan(1e-9);
 
         assertThatThrownBy(() -> DZipfian.ofOwners(0.27, new int[][] {{0, 1}, {1, 2}}, new double[] {1, 1}, SEED))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("owned twice");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("owned twice");
     }
 
     @Test
     void badInputNamesTheParameter() {
         assertThatThrownBy(() -> DZipfian.homogeneous(3, 0.27, 4, SEED))
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("usercount"));
         assertThatThrownBy(() -> DZipfian.heterogeneous(100, 0.27, new double[] {1, 0}, SEED))
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("probs"));
         assertThatThrownBy(() -> DZipfian.homogeneous(100, 2, 4, SEED))
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("zipfianmean"));
         assertThatThrownBy(() -> DZipfian.homogeneous(100, 0.27, 0, SEED))
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("numclients"));
     }
 
@@ -196,7 +208,10 @@ class DZipfianTest {
         DZipfian.Report r = DZipfian.homogeneous(M, 0.27, 4, SEED).report(200_000, 9);
         assertThat(r.workers()).hasSize(4);
         assertThat(r.chiSquareEq44()).isLessThan(1e-20);
-        assertThat(r.format()).contains("M=10000").contains("N=4").contains("figs 4.8-4.9")
+        assertThat(r.format())
+                .contains("M=10000")
+                .contains("N=4")
+                .contains("figs 4.8-4.9")
                 .contains("200000 generated requests");
         assertThat(DZipfian.homogeneous(M, 0.27, 4, SEED).report(0, 9).sample()).isNull();
     }

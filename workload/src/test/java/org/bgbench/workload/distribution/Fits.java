@@ -5,8 +5,7 @@ import java.util.SplittableRandom;
 
 /** Test helper: Pearson goodness-of-fit of a sampler's draws against expected probabilities per slot. */
 final class Fits {
-    private Fits() {
-    }
+    private Fits() {}
 
     /** Counts per slot of {@code draws} draws; members are mapped back to slots. */
     static long[] counts(MemberSampler s, int memberBound, long draws, long seed) {

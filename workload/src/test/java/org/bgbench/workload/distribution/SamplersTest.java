@@ -32,7 +32,8 @@ class SamplersTest {
         int[] members = {100, 7, 42};
         AliasSampler s = AliasSampler.over(members, new double[] {1, 2, 3});
         assertThat(s.probabilities()).containsExactly(new double[] {1 / 6.0, 2 / 6.0, 3 / 6.0}, within(1e-15));
-        assertThat(Fits.fit(s, 101, 600_000, 4, new double[] {1 / 6.0, 2 / 6.0, 3 / 6.0}).pValue())
+        assertThat(Fits.fit(s, 101, 600_000, 4, new double[] {1 / 6.0, 2 / 6.0, 3 / 6.0})
+                        .pValue())
                 .isGreaterThan(1e-4);
         assertThatThrownBy(() -> AliasSampler.over(members, new double[] {1, 2}))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -56,10 +57,13 @@ class SamplersTest {
                 .containsExactly(Zipfian.sampler(10, 0.27, 1, true).probabilities(), within(0.0));
         assertThat(DistributionSpec.dzipfian(0.27).sampler(10, 1).probabilities())
                 .containsExactly(Zipfian.sampler(10, 0.27, 1, true).probabilities(), within(0.0));
-        assertThat(new DistributionSpec(DistributionKind.LATEST, 0.01, true).sampler(new int[] {1, 2}, 1)
-                .member(0)).isEqualTo(2);
+        assertThat(new DistributionSpec(DistributionKind.LATEST, 0.01, true)
+                        .sampler(new int[] {1, 2}, 1)
+                        .member(0))
+                .isEqualTo(2);
         assertThatThrownBy(() -> DistributionSpec.dzipfian(0.27).sampler(new int[] {1, 2}, 1))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("DZipfian.sampler");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("DZipfian.sampler");
         assertThat(DistributionSpec.zipfian(0.27).describe()).isEqualTo("zipfian θ=0.27");
     }
 

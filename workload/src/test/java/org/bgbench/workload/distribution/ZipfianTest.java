@@ -61,7 +61,9 @@ class ZipfianTest {
         }
         long[] counts = Fits.counts(s, m, 2_000_000, 1234);
         ChiSquare.Fit fit = ChiSquare.fit(counts, expected);
-        assertThat(fit.pValue()).as("X²=%s df=%s", fit.statistic(), fit.degreesOfFreedom()).isGreaterThan(1e-4);
+        assertThat(fit.pValue())
+                .as("X²=%s df=%s", fit.statistic(), fit.degreesOfFreedom())
+                .isGreaterThan(1e-4);
         // Negative control: the same draws do not fit a slightly different θ.
         double[] other = Zipfian.probabilities(m, 0.30);
         double[] wrong = new double[m];
@@ -76,7 +78,8 @@ class ZipfianTest {
     void hotMembersAreScatteredUnlessAsked() {
         int m = 10_000;
         int[] perm = Zipfian.permutation(m, 1);
-        assertThat(IntStream.of(perm).sorted().toArray()).isEqualTo(IntStream.range(0, m).toArray());
+        assertThat(IntStream.of(perm).sorted().toArray())
+                .isEqualTo(IntStream.range(0, m).toArray());
         assertThat(Zipfian.permutation(m, 1)).isEqualTo(perm);
         assertThat(Zipfian.permutation(m, 2)).isNotEqualTo(perm);
         int[] hottest = Arrays.copyOf(perm, 20);
@@ -105,7 +108,8 @@ class ZipfianTest {
         double[] p = Zipfian.probabilities(6, 0.27);
         assertThat(Fits.fit(s, 301, 600_000, 8, p).pValue()).isGreaterThan(1e-4);
         MemberSampler scrambled = Zipfian.sampler(members, 0.27, 3, true);
-        assertThat(IntStream.range(0, 6).map(scrambled::member).sorted().toArray()).isEqualTo(members);
+        assertThat(IntStream.range(0, 6).map(scrambled::member).sorted().toArray())
+                .isEqualTo(members);
     }
 
     @Test
@@ -124,7 +128,8 @@ class ZipfianTest {
     @Test
     void thetaOutsideZeroToOneIsRejected() {
         assertThatThrownBy(() -> Zipfian.probabilities(10, 1.2))
-                .isInstanceOfSatisfying(InvalidParameterException.class,
+                .isInstanceOfSatisfying(
+                        InvalidParameterException.class,
                         e -> assertThat(e.parameter()).isEqualTo("zipfianmean"));
         assertThatThrownBy(() -> new DistributionSpec(DistributionKind.ZIPFIAN, -0.1, true))
                 .isInstanceOf(InvalidParameterException.class);

@@ -22,14 +22,15 @@ class MixesTest {
             assertThat(m.description()).isNotBlank();
             assertThat(m.source()).startsWith("[");
         }
-        assertThat(Mixes.names()).doesNotHaveDuplicates()
+        assertThat(Mixes.names())
+                .doesNotHaveDuplicates()
                 .contains("vp", "lf", "verylow", "low", "high", "cikm-verylow", "cikm-low", "cikm-high");
     }
 
     @Test
     void dissertationTable41MixesAreSymmetric() {
-        for (String name : List.of("verylow", "low", "high", "vp", "lf", "gurevich-verylow", "gurevich-low",
-                "gurevich-high")) {
+        for (String name :
+                List.of("verylow", "low", "high", "vp", "lf", "gurevich-verylow", "gurevich-low", "gurevich-high")) {
             assertThat(Mixes.byName(name).symmetryWarnings()).as(name).isEmpty();
         }
     }
@@ -63,8 +64,10 @@ class MixesTest {
     void unknownNameListsTheNames() {
         assertThatThrownBy(() -> Mixes.byName("medium"))
                 .isInstanceOf(InvalidParameterException.class)
-                .hasMessageContaining("mix").hasMessageContaining("'medium'")
-                .hasMessageContaining("verylow").hasMessageContaining("cikm-high");
+                .hasMessageContaining("mix")
+                .hasMessageContaining("'medium'")
+                .hasMessageContaining("verylow")
+                .hasMessageContaining("cikm-high");
         assertThat(Mixes.find("nope")).isEmpty();
     }
 }

@@ -18,14 +18,15 @@ import org.junit.jupiter.api.Assumptions;
  * deleting a server's temporary directory. Each helper keeps its own messages and settings.
  */
 public final class ServerScripts {
-    private ServerScripts() {
-    }
+    private ServerScripts() {}
 
     // --- the missing-server rule -------------------------------------------------------------------------------------
 
     /** Whether an environment variable's value counts as set: not null, blank, false (any case) or 0. */
     public static boolean ciSet(String value) {
-        return value != null && !value.isBlank() && !value.trim().equalsIgnoreCase("false")
+        return value != null
+                && !value.isBlank()
+                && !value.trim().equalsIgnoreCase("false")
                 && !value.trim().equals("0");
     }
 
@@ -98,7 +99,8 @@ public final class ServerScripts {
             log = Files.createTempFile("bg-" + stem(script) + "-", ".out");
             // The server does not inherit BG's batch policy (the bg launcher's BG_SCHED=batch; SchedulingPolicy).
             ProcessBuilder pb = new ProcessBuilder(org.bgbench.store.SchedulingPolicy.forStoreServer(cmd))
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
             pb.environment().putAll(env);
             Process p = pb.start();
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
@@ -154,7 +156,8 @@ public final class ServerScripts {
     /** "scripts/NAME.sh": the script's directory and name, as the messages show it. */
     static String label(Path script) {
         Path parent = script.getParent();
-        return parent == null || parent.getFileName() == null ? script.toString()
+        return parent == null || parent.getFileName() == null
+                ? script.toString()
                 : parent.getFileName() + "/" + script.getFileName();
     }
 
@@ -255,7 +258,11 @@ public final class ServerScripts {
     public static void killAndDelete(Path dir, List<Long> pids) {
         List<ProcessHandle> procs = new ArrayList<>();
         for (long pid : pids) {
-            ProcessHandle.of(pid).filter(h -> h.info().commandLine().map(c -> c.contains(dir.toString())).orElse(true))
+            ProcessHandle.of(pid)
+                    .filter(h -> h.info()
+                            .commandLine()
+                            .map(c -> c.contains(dir.toString()))
+                            .orElse(true))
                     .ifPresent(procs::add);
         }
         procs.forEach(ProcessHandle::destroyForcibly);

@@ -38,14 +38,14 @@ public final class SharedServer<S> {
             return server;
         }
         if (failure != null) {
-            throw new IllegalStateException("the shared " + what + " failed to start earlier: " + failure.getMessage(),
-                    failure);
+            throw new IllegalStateException(
+                    "the shared " + what + " failed to start earlier: " + failure.getMessage(), failure);
         }
         precondition.run();
         try {
             S s = start.get();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> stop.accept(s),
-                    "bg-" + what.replace(' ', '-') + "-stop"));
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(() -> stop.accept(s), "bg-" + what.replace(' ', '-') + "-stop"));
             server = s;
             return s;
         } catch (RuntimeException e) {

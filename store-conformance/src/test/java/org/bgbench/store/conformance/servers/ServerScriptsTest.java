@@ -61,7 +61,8 @@ class ServerScriptsTest {
         assertThat(r.lastLine()).isEqualTo("err");
 
         assertThatThrownBy(() -> ServerScripts.runOrThrow(s, 30, Map.of(), "x"))
-                .isInstanceOf(IllegalStateException.class).hasMessage("scripts/tiny.sh x failed (exit 3): out x \nerr");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("scripts/tiny.sh x failed (exit 3): out x \nerr");
         Path ok = script("ok.sh", "echo \"fine $1\"");
         assertThat(ServerScripts.runOrThrow(ok, 30, Map.of(), "now")).isEqualTo("fine now\n");
     }
@@ -94,7 +95,8 @@ class ServerScriptsTest {
     void scriptIsFoundAboveTheWorkingDirectoryOrNamedWhenMissing() {
         // Maven runs the tests in store-conformance/; the repository's scripts/ is one level up.
         assertThat(ServerScripts.script("cassandra.sh")).isRegularFile().endsWith(Path.of("scripts", "cassandra.sh"));
-        assertThatThrownBy(() -> ServerScripts.script("no-such-script.sh")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> ServerScripts.script("no-such-script.sh"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("scripts/no-such-script.sh not found above ");
     }
 

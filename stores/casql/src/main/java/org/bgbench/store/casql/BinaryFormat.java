@@ -64,6 +64,7 @@ final class BinaryFormat implements EntryFormat {
         if (entry instanceof byte[] b) {
             return b;
         }
-        throw new IllegalArgumentException("expected a byte array, found " + entry.getClass().getName());
+        throw new IllegalArgumentException(
+                "expected a byte array, found " + entry.getClass().getName());
     }
 }

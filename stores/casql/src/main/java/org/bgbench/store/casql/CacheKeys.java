@@ -5,8 +5,7 @@ package org.bgbench.store.casql;
  * except that VP shows the pending count only to the member herself, which the session masks after the lookup.
  */
 final class CacheKeys {
-    private CacheKeys() {
-    }
+    private CacheKeys() {}
 
     /** VP of {@code member}: attributes, profile image, friend, resource and pending counts. */
     static String profile(int member) {

@@ -14,8 +14,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class CaffeineBackend extends CacheBackend implements CacheBackend.Ops {
     /** A reader's claim on a missing key; equal only to itself. */
-    private static final class Lease {
-    }
+    private static final class Lease {}
 
     private final Cache<String, Object> cache;
     private final ConcurrentMap<String, Object> map;
@@ -23,12 +22,12 @@ final class CaffeineBackend extends CacheBackend implements CacheBackend.Ops {
     CaffeineBackend(CasqlConfig config) {
         super(config);
         long leaseNanos = TimeUnit.MILLISECONDS.toNanos(LEASE_MILLIS);
-        long valueNanos = config.valueMillis() > 0 ? TimeUnit.MILLISECONDS.toNanos(config.valueMillis())
-                : Long.MAX_VALUE;
+        long valueNanos =
+                config.valueMillis() > 0 ? TimeUnit.MILLISECONDS.toNanos(config.valueMillis()) : Long.MAX_VALUE;
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(config.capacityBytes())
-                .weigher((String k, Object v) -> 48 + 2 * k.length()
-                        + (v instanceof SnapshotFormat.Weighed w ? w.weight() : 16))
+                .weigher((String k, Object v) ->
+                        48 + 2 * k.length() + (v instanceof SnapshotFormat.Weighed w ? w.weight() : 16))
                 .expireAfter(new Expiry<String, Object>() {
                     @Override
                     public long expireAfterCreate(String key, Object value, long now) {

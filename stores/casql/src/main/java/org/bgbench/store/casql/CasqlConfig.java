@@ -25,8 +25,7 @@ public record CasqlConfig(Cache cache, Server server, Freshness freshness, long 
      * @param pool    connections to the cache server, shared by all sessions
      * @param timeout how long connecting to the cache server and each command wait
      */
-    public record Server(String host, int port, int pool, Duration timeout) {
-    }
+    public record Server(String host, int port, int pool, Duration timeout) {}
 
     /**
      * How cached values stay fresh.
@@ -35,8 +34,7 @@ public record CasqlConfig(Cache cache, Server server, Freshness freshness, long 
      * @param ttlMillis    life of an entry in {@code ttl} mode
      * @param safetyMillis life of an entry in {@code invalidate} mode; 0: until invalidated or evicted
      */
-    public record Freshness(Consistency consistency, long ttlMillis, long safetyMillis) {
-    }
+    public record Freshness(Consistency consistency, long ttlMillis, long safetyMillis) {}
 
     static final String CACHE = "cache";
     static final String HOST = "cache.host";
@@ -59,7 +57,9 @@ public record CasqlConfig(Cache cache, Server server, Freshness freshness, long 
 
     /** The cache behind the store. */
     public enum Cache {
-        REDIS("Redis", 6379), MEMCACHED("memcached", 11211), CAFFEINE("Caffeine", 0);
+        REDIS("Redis", 6379),
+        MEMCACHED("memcached", 11211),
+        CAFFEINE("Caffeine", 0);
 
         final String label;
         final int defaultPort;
@@ -84,10 +84,10 @@ public record CasqlConfig(Cache cache, Server server, Freshness freshness, long 
 
     /** Reads and checks the cache settings; bad values fail naming the key and what it accepts. */
     static CasqlConfig of(StoreSettings s) {
-        Cache cache = Cache.valueOf(s.getChoice(CACHE, "redis", "redis", "memcached", "caffeine")
-                .toUpperCase(Locale.ROOT));
-        Consistency consistency = Consistency.valueOf(s.getChoice(CONSISTENCY, "invalidate", "invalidate", "ttl")
-                .toUpperCase(Locale.ROOT));
+        Cache cache = Cache.valueOf(
+                s.getChoice(CACHE, "redis", "redis", "memcached", "caffeine").toUpperCase(Locale.ROOT));
+        Consistency consistency = Consistency.valueOf(
+                s.getChoice(CONSISTENCY, "invalidate", "invalidate", "ttl").toUpperCase(Locale.ROOT));
         String host = s.get(HOST, DEFAULT_HOST).trim();
         if (host.isEmpty() || host.contains(" ") || host.contains(",")) {
             throw new InvalidParameterException(HOST, "expected one host name or address, got '" + s.get(HOST) + "'");
@@ -103,8 +103,8 @@ public record CasqlConfig(Cache cache, Server server, Freshness freshness, long 
         }
         long ttl = millis(TTL, s.get(TTL, DEFAULT_TTL));
         if (ttl <= 0) {
-            throw new InvalidParameterException(TTL, "expected a positive duration such as 500ms or 30s, got '"
-                    + s.get(TTL) + "'");
+            throw new InvalidParameterException(
+                    TTL, "expected a positive duration such as 500ms or 30s, got '" + s.get(TTL) + "'");
         }
         long safety = millis(SAFETY_TTL, s.get(SAFETY_TTL, DEFAULT_SAFETY_TTL));
         if (cache == Cache.MEMCACHED) {
@@ -119,8 +119,11 @@ public record CasqlConfig(Cache cache, Server server, Freshness freshness, long 
         if (capacity < 1 << 20) {
             throw new InvalidParameterException(SIZE, "expected at least 1MB, got '" + s.get(SIZE) + "'");
         }
-        return new CasqlConfig(cache, new Server(host, port, pool, s.timeout(TIMEOUT)),
-                new Freshness(consistency, ttl, safety), capacity);
+        return new CasqlConfig(
+                cache,
+                new Server(host, port, pool, s.timeout(TIMEOUT)),
+                new Freshness(consistency, ttl, safety),
+                capacity);
     }
 
     // The parts' settings, read where they are used.
@@ -166,8 +169,9 @@ public record CasqlConfig(Cache cache, Server server, Freshness freshness, long 
 
     private static void wholeSeconds(String key, String text, long ms) {
         if (ms % 1000 != 0) {
-            throw new InvalidParameterException(key, "memcached expires entries in whole seconds; expected e.g. 1s or "
-                    + "30s, got '" + text + "'");
+            throw new InvalidParameterException(
+                    key,
+                    "memcached expires entries in whole seconds; expected e.g. 1s or " + "30s, got '" + text + "'");
         }
         if (ms > MEMCACHED_MAX_EXPIRY_MS) {
             throw new InvalidParameterException(key, "memcached accepts at most 30 days, got '" + text + "'");
@@ -185,8 +189,8 @@ public record CasqlConfig(Cache cache, Server server, Freshness freshness, long 
         String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
         Matcher m = DURATION.matcher(v);
         if (!m.matches()) {
-            throw new InvalidParameterException(key, "expected a duration such as 500ms, 30s, 10m or 1h, got '"
-                    + value + "'");
+            throw new InvalidParameterException(
+                    key, "expected a duration such as 500ms, 30s, 10m or 1h, got '" + value + "'");
         }
         long unit = switch (m.group(2)) {
             case "ms" -> 1L;
@@ -194,8 +198,9 @@ public record CasqlConfig(Cache cache, Server server, Freshness freshness, long 
             case "m", "min", "mins", "minute", "minutes" -> 60_000L;
             case "h", "hour", "hours" -> 3_600_000L;
             case "d", "day", "days" -> 86_400_000L;
-            default -> throw new InvalidParameterException(key, "unknown unit '" + m.group(2)
-                    + "'; expected ms, s, m, h or d, got '" + value + "'");
+            default ->
+                throw new InvalidParameterException(
+                        key, "unknown unit '" + m.group(2) + "'; expected ms, s, m, h or d, got '" + value + "'");
         };
         BigDecimal ms = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(unit));
         if (ms.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 1_000_000)) > 0) {
@@ -219,8 +224,9 @@ public record CasqlConfig(Cache cache, Server server, Freshness freshness, long 
             case "k", "kb" -> 10;
             case "", "m", "mb" -> 20;
             case "g", "gb" -> 30;
-            default -> throw new InvalidParameterException(key, "unknown unit '" + m.group(2)
-                    + "'; expected B, KB, MB or GB, got '" + value + "'");
+            default ->
+                throw new InvalidParameterException(
+                        key, "unknown unit '" + m.group(2) + "'; expected B, KB, MB or GB, got '" + value + "'");
         };
         long n;
         try {

@@ -174,8 +174,10 @@ final class CasqlSession implements StoreSession {
     }
 
     private StoreException corrupt(String action, String key, IllegalArgumentException e) {
-        return new StoreException(action + ": the cache holds something else than a BG entry under '" + key + "' ("
-                + e.getMessage() + "); is the cache shared with another application?", e);
+        return new StoreException(
+                action + ": the cache holds something else than a BG entry under '" + key + "' (" + e.getMessage()
+                        + "); is the cache shared with another application?",
+                e);
     }
 
     // ---- writes: PostgreSQL first, then the keys they affect [CIKM section F]
@@ -219,8 +221,10 @@ final class CasqlSession implements StoreSession {
                 failure.addSuppressed(e);
                 throw failure;
             }
-            throw new StoreException("SR reached PostgreSQL but who sees it could not be read, so the cached feeds "
-                    + "of the sharer's friends or followers may be stale until flushed: " + e.getMessage(), e);
+            throw new StoreException(
+                    "SR reached PostgreSQL but who sees it could not be read, so the cached feeds "
+                            + "of the sharer's friends or followers may be stale until flushed: " + e.getMessage(),
+                    e);
         }
         invalidate(failure, keys);
     }
@@ -245,8 +249,14 @@ final class CasqlSession implements StoreSession {
         } catch (RuntimeException e) {
             failure = e;
         }
-        invalidate(failure, CacheKeys.profile(invitee), CacheKeys.profile(inviter), CacheKeys.friends(invitee),
-                CacheKeys.friends(inviter), CacheKeys.friendRequests(invitee), CacheKeys.feed(invitee),
+        invalidate(
+                failure,
+                CacheKeys.profile(invitee),
+                CacheKeys.profile(inviter),
+                CacheKeys.friends(invitee),
+                CacheKeys.friends(inviter),
+                CacheKeys.friendRequests(invitee),
+                CacheKeys.feed(invitee),
                 CacheKeys.feed(inviter));
     }
 
@@ -271,14 +281,20 @@ final class CasqlSession implements StoreSession {
         } catch (RuntimeException e) {
             failure = e;
         }
-        invalidate(failure, CacheKeys.profile(member), CacheKeys.profile(friend), CacheKeys.friends(member),
-                CacheKeys.friends(friend), CacheKeys.feed(member), CacheKeys.feed(friend));
+        invalidate(
+                failure,
+                CacheKeys.profile(member),
+                CacheKeys.profile(friend),
+                CacheKeys.friends(member),
+                CacheKeys.friends(friend),
+                CacheKeys.feed(member),
+                CacheKeys.feed(friend));
     }
 
     /** PCR: the resource's comments (VCR). */
     @Override
-    public void postCommentOnResource(int commenter, int owner, long resource, long commentId, long timestampMs,
-                                      String content) {
+    public void postCommentOnResource(
+            int commenter, int owner, long resource, long commentId, long timestampMs, String content) {
         RuntimeException failure = null;
         try {
             db.postCommentOnResource(commenter, owner, resource, commentId, timestampMs, content);
@@ -311,8 +327,10 @@ final class CasqlSession implements StoreSession {
                 cache.delete(keys);
             } catch (RuntimeException e) {
                 if (failure == null) {
-                    throw new StoreException("the write reached PostgreSQL but its cache invalidation failed, so "
-                            + "the cache may serve stale data until it is flushed: " + e.getMessage(), e);
+                    throw new StoreException(
+                            "the write reached PostgreSQL but its cache invalidation failed, so "
+                                    + "the cache may serve stale data until it is flushed: " + e.getMessage(),
+                            e);
                 }
                 failure.addSuppressed(e);
             }

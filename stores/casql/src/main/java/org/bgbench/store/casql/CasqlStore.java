@@ -160,8 +160,8 @@ public final class CasqlStore implements DataStore {
         StoreSession db = database.openSession();
         try {
             EntryFormat format = config.cache().remote() ? new BinaryFormat() : SnapshotFormat.INSTANCE;
-            return new CasqlSession(this, db, cache.ops(), format,
-                    config.consistency() == CasqlConfig.Consistency.INVALIDATE);
+            return new CasqlSession(
+                    this, db, cache.ops(), format, config.consistency() == CasqlConfig.Consistency.INVALIDATE);
         } catch (RuntimeException e) {
             db.close();
             throw e;

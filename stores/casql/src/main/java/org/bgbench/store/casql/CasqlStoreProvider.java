@@ -32,25 +32,39 @@ public final class CasqlStoreProvider implements StoreProvider {
     @Override
     public List<StoreSetting> settings() {
         List<StoreSetting> s = new ArrayList<>(List.of(
-                new StoreSetting(CasqlConfig.CACHE, "redis",
+                new StoreSetting(
+                        CasqlConfig.CACHE,
+                        "redis",
                         "redis or memcached (client-server, at cache.host:cache.port) or caffeine (in BG's own JVM)"),
                 new StoreSetting(CasqlConfig.HOST, CasqlConfig.DEFAULT_HOST, "host of the Redis or memcached server"),
                 new StoreSetting(CasqlConfig.PORT, null, "its port; default 6379 for redis, 11211 for memcached"),
-                new StoreSetting(CasqlConfig.POOL, CasqlConfig.DEFAULT_POOL,
+                new StoreSetting(
+                        CasqlConfig.POOL,
+                        CasqlConfig.DEFAULT_POOL,
                         "connections to the cache server, 1 to " + CasqlConfig.MAX_POOL
                                 + "; each multiplexes the requests of many sessions"),
-                new StoreSetting(CasqlConfig.SIZE, CasqlConfig.DEFAULT_SIZE,
+                new StoreSetting(
+                        CasqlConfig.SIZE,
+                        CasqlConfig.DEFAULT_SIZE,
                         "caffeine only: bound on the estimated heap size of cached entries (e.g. 256MB, 2GB)"),
-                new StoreSetting(CasqlConfig.CONSISTENCY, "invalidate",
+                new StoreSetting(
+                        CasqlConfig.CONSISTENCY,
+                        "invalidate",
                         "invalidate: writes delete the keys they affect, reads fill under leases (no stale reads); "
                                 + "ttl: writes delete nothing, entries expire after ttl (stale reads by design)"),
-                new StoreSetting(CasqlConfig.TTL, CasqlConfig.DEFAULT_TTL,
+                new StoreSetting(
+                        CasqlConfig.TTL,
+                        CasqlConfig.DEFAULT_TTL,
                         "consistency=ttl: life of a cached entry (500ms, 30s, 5m; whole seconds for memcached)"),
-                new StoreSetting(CasqlConfig.SAFETY_TTL, CasqlConfig.DEFAULT_SAFETY_TTL,
+                new StoreSetting(
+                        CasqlConfig.SAFETY_TTL,
+                        CasqlConfig.DEFAULT_SAFETY_TTL,
                         "consistency=invalidate: optional upper bound on an entry's life, a safety net against a lost "
                                 + "invalidation; 0: entries live until invalidated, flushed or evicted"),
                 // No default value: it follows β (and a key BG fills in would change the store's identity).
-                new StoreSetting(CasqlConfig.TIMEOUT, null,
+                new StoreSetting(
+                        CasqlConfig.TIMEOUT,
+                        null,
                         "redis, memcached: how long connecting and each cache command wait before failing (the "
                                 + "database's own is postgres.timeout); at least 1s; default max(10s, 100·β)")));
         s.addAll(postgres.settings());
@@ -77,7 +91,11 @@ public final class CasqlStoreProvider implements StoreProvider {
         boolean embedded = s.getBoolean(EMBEDDED, false);
         String user = embedded ? "postgres" : either(s, "postgres.user", "db.user", "postgres");
         String password = embedded ? null : either(s, "postgres.password", "db.passwd", null);
-        return new FeedAudience(database.url(), user, password, database.callTimeout(),
+        return new FeedAudience(
+                database.url(),
+                user,
+                password,
+                database.callTimeout(),
                 database.physicalDesign().twoTables());
     }
 
@@ -102,7 +120,8 @@ public final class CasqlStoreProvider implements StoreProvider {
         };
         DataStore database = null;
         try {
-            StoreSettings pg = StoreSettings.forProvider(postgres, settings.asMap()).withBeta(settings.beta());
+            StoreSettings pg =
+                    StoreSettings.forProvider(postgres, settings.asMap()).withBeta(settings.beta());
             database = postgres.open(pg);
             return new CasqlStore(database, cache, config, audience((PostgresStore) database, pg));
         } catch (RuntimeException e) {

@@ -23,16 +23,18 @@ import org.postgresql.Driver;
 final class FeedAudience implements AutoCloseable {
     /** Connections at most: shares are a small part of a mix, and each query is one index lookup. */
     static final int CONNECTIONS = 4;
+
     private static final int[] NONE = new int[0];
-    // Both halves whatever friendship.rows is: with two rows per friendship the second repeats the first (deduplicated).
+    // Both halves whatever friendship.rows is: with two rows per friendship the second repeats the first
+    // (deduplicated).
     private static final String FRIENDS = "SELECT inviteeid FROM friendship WHERE inviterid = ? AND status = 2"
             + " UNION SELECT inviterid FROM friendship WHERE inviteeid = ? AND status = 2";
     /** The same with {@code friendship.tables=2}: confirmed friendships in {@code friends}, no status (CIKM 2013 D.1). */
-    private static final String FRIENDS_TWO_TABLES = "SELECT frdid2 FROM friends WHERE frdid1 = ?"
-            + " UNION SELECT frdid1 FROM friends WHERE frdid2 = ?";
+    private static final String FRIENDS_TWO_TABLES =
+            "SELECT frdid2 FROM friends WHERE frdid1 = ?" + " UNION SELECT frdid1 FROM friends WHERE frdid2 = ?";
     // The pages test first: without it a member's lookup would scan follows where pull keeps no index by page.
-    private static final String FOLLOWERS = "SELECT f.userid FROM follows f WHERE f.pageid = ?"
-            + " AND EXISTS (SELECT 1 FROM pages WHERE pageid = ?)";
+    private static final String FOLLOWERS =
+            "SELECT f.userid FROM follows f WHERE f.pageid = ?" + " AND EXISTS (SELECT 1 FROM pages WHERE pageid = ?)";
 
     private final String friends;
     private final String url;

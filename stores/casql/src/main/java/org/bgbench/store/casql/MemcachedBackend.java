@@ -42,8 +42,8 @@ final class MemcachedBackend extends CacheBackend implements CacheBackend.Ops {
     static MemcachedBackend connect(CasqlConfig config) {
         InetSocketAddress address = new InetSocketAddress(config.host(), config.port());
         if (address.isUnresolved()) {
-            throw new StoreException("cannot reach memcached at " + config.address() + ": unknown host '"
-                    + config.host() + "'");
+            throw new StoreException(
+                    "cannot reach memcached at " + config.address() + ": unknown host '" + config.host() + "'");
         }
         probe(config, address);
         XMemcachedClientBuilder b = new XMemcachedClientBuilder(List.of(address));
@@ -72,7 +72,8 @@ final class MemcachedBackend extends CacheBackend implements CacheBackend.Ops {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            throw e instanceof StoreException se ? se
+            throw e instanceof StoreException se
+                    ? se
                     : new StoreException("cannot reach memcached at " + config.address() + ": " + e.getMessage(), e);
         }
     }
@@ -83,14 +84,19 @@ final class MemcachedBackend extends CacheBackend implements CacheBackend.Ops {
      */
     private static void probe(CasqlConfig config, InetSocketAddress address) {
         try (Socket s = new Socket()) {
-            s.connect(address, (int) Math.min(Integer.MAX_VALUE, config.timeout().toMillis()));
+            s.connect(
+                    address, (int) Math.min(Integer.MAX_VALUE, config.timeout().toMillis()));
         } catch (ConnectException e) {
-            throw new StoreException("cannot reach memcached at " + config.address() + ": connection refused (is "
-                    + "memcached running there? set " + CasqlConfig.HOST + " and " + CasqlConfig.PORT + ")", e);
+            throw new StoreException(
+                    "cannot reach memcached at " + config.address() + ": connection refused (is "
+                            + "memcached running there? set " + CasqlConfig.HOST + " and " + CasqlConfig.PORT + ")",
+                    e);
         } catch (SocketTimeoutException e) {
-            throw new StoreException("cannot reach memcached at " + config.address() + ": timed out after "
-                    + Durations.format(config.timeout()) + " (" + CasqlConfig.TIMEOUT
-                    + "; is a firewall dropping the connection?)", e);
+            throw new StoreException(
+                    "cannot reach memcached at " + config.address() + ": timed out after "
+                            + Durations.format(config.timeout()) + " (" + CasqlConfig.TIMEOUT
+                            + "; is a firewall dropping the connection?)",
+                    e);
         } catch (IOException e) {
             throw new StoreException("cannot reach memcached at " + config.address() + ": " + e.getMessage(), e);
         }
@@ -226,16 +232,13 @@ final class MemcachedBackend extends CacheBackend implements CacheBackend.Ops {
         }
 
         @Override
-        public void setPrimitiveAsString(boolean primitiveAsString) {
-        }
+        public void setPrimitiveAsString(boolean primitiveAsString) {}
 
         @Override
-        public void setPackZeros(boolean packZeros) {
-        }
+        public void setPackZeros(boolean packZeros) {}
 
         @Override
-        public void setCompressionThreshold(int to) {
-        }
+        public void setCompressionThreshold(int to) {}
 
         @Override
         public boolean isPrimitiveAsString() {
@@ -248,7 +251,6 @@ final class MemcachedBackend extends CacheBackend implements CacheBackend.Ops {
         }
 
         @Override
-        public void setCompressionMode(CompressionMode compressMode) {
-        }
+        public void setCompressionMode(CompressionMode compressMode) {}
     }
 }

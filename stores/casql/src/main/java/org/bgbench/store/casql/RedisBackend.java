@@ -52,8 +52,8 @@ final class RedisBackend extends CacheBackend {
     private final SetArgs putArgs;
     private final byte[] valueTtl;
 
-    private RedisBackend(CasqlConfig config, RedisClient client, List<StatefulRedisConnection<String, byte[]>> cs,
-                         String fillSha) {
+    private RedisBackend(
+            CasqlConfig config, RedisClient client, List<StatefulRedisConnection<String, byte[]>> cs, String fillSha) {
         super(config);
         this.client = client;
         this.connections = cs;
@@ -65,11 +65,15 @@ final class RedisBackend extends CacheBackend {
 
     /** Connects {@code cache.pool} connections and loads the fill script; fails naming host:port. */
     static RedisBackend connect(CasqlConfig config) {
-        RedisURI uri = RedisURI.builder().withHost(config.host()).withPort(config.port())
-                .withTimeout(config.timeout()).build();
+        RedisURI uri = RedisURI.builder()
+                .withHost(config.host())
+                .withPort(config.port())
+                .withTimeout(config.timeout())
+                .build();
         RedisClient client = RedisClient.create(uri);
         client.setOptions(ClientOptions.builder()
-                .socketOptions(SocketOptions.builder().connectTimeout(config.timeout()).build())
+                .socketOptions(
+                        SocketOptions.builder().connectTimeout(config.timeout()).build())
                 // A command issued while the connection is down fails at once instead of queueing for later.
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .build());
@@ -104,7 +108,9 @@ final class RedisBackend extends CacheBackend {
 
     @Override
     Ops ops() {
-        return new RedisOps(connections.get(Math.floorMod(next.getAndIncrement(), connections.size())).sync());
+        return new RedisOps(connections
+                .get(Math.floorMod(next.getAndIncrement(), connections.size()))
+                .sync());
     }
 
     @Override

@@ -46,8 +46,15 @@ final class SnapshotFormat implements EntryFormat {
         }
     }
 
-    record Comments(long[] ids, long[] resources, int[] creators, int[] modifiers, long[] timestamps, String[] types,
-                    String[] contents) implements Weighed {
+    record Comments(
+            long[] ids,
+            long[] resources,
+            int[] creators,
+            int[] modifiers,
+            long[] timestamps,
+            String[] types,
+            String[] contents)
+            implements Weighed {
         @Override
         public int weight() {
             return 112 + 32 * ids.length + strings(types) + strings(contents);
@@ -55,16 +62,15 @@ final class SnapshotFormat implements EntryFormat {
     }
 
     /** A VNF result filled for {@code k}. */
-    record Feed(int k, long[] shares, long[] resources, int[] sharers, String[] types, String[] bodies,
-                String[] docs) implements Weighed {
+    record Feed(int k, long[] shares, long[] resources, int[] sharers, String[] types, String[] bodies, String[] docs)
+            implements Weighed {
         @Override
         public int weight() {
             return 112 + 20 * shares.length + strings(types) + strings(bodies) + strings(docs);
         }
     }
 
-    private SnapshotFormat() {
-    }
+    private SnapshotFormat() {}
 
     @Override
     public Object entry(ProfileView v) {
@@ -108,8 +114,8 @@ final class SnapshotFormat implements EntryFormat {
     @Override
     public Object entry(CommentList list) {
         int n = list.size();
-        Comments e = new Comments(new long[n], new long[n], new int[n], new int[n], new long[n], new String[n],
-                new String[n]);
+        Comments e = new Comments(
+                new long[n], new long[n], new int[n], new int[n], new long[n], new String[n], new String[n]);
         for (int i = 0; i < n; i++) {
             CommentList.Row r = list.get(i);
             e.ids[i] = r.commentId;

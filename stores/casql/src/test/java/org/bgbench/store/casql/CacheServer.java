@@ -21,7 +21,8 @@ import org.bgbench.store.conformance.servers.ServerScripts;
  */
 final class CacheServer implements AutoCloseable {
     enum Kind {
-        REDIS("redis-server", "redis"), MEMCACHED("memcached", "memcached");
+        REDIS("redis-server", "redis"),
+        MEMCACHED("memcached", "memcached");
 
         final String binary;
         final String setting;
@@ -46,7 +47,8 @@ final class CacheServer implements AutoCloseable {
 
     /** Where the binary is, searching PATH and the usual bin and sbin directories. */
     static Optional<Path> binary(Kind kind) {
-        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
+        List<String> dirs =
+                new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
         dirs.addAll(List.of("/usr/local/bin", "/usr/bin", "/usr/sbin", "/usr/local/sbin"));
         for (String d : dirs) {
             if (d.isEmpty()) {
@@ -62,8 +64,11 @@ final class CacheServer implements AutoCloseable {
 
     /** The binary; when it is missing, fails the calling test if {@code required}, otherwise skips it. */
     static Path require(Kind kind, Optional<Path> bin, boolean required) {
-        ServerScripts.requireOrSkip(bin.isPresent(), required, kind.binary + " is not installed (./test installs it"
-                + " when run as root; otherwise sudo apt-get install redis-server memcached)");
+        ServerScripts.requireOrSkip(
+                bin.isPresent(),
+                required,
+                kind.binary + " is not installed (./test installs it"
+                        + " when run as root; otherwise sudo apt-get install redis-server memcached)");
         return bin.get();
     }
 
@@ -78,9 +83,21 @@ final class CacheServer implements AutoCloseable {
                 List<String> cmd = new ArrayList<>();
                 cmd.add(bin.toString());
                 if (kind == Kind.REDIS) {
-                    cmd.addAll(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "",
-                            "--appendonly", "no", "--daemonize", "no", "--dir", dir.toString(),
-                            "--loglevel", "warning"));
+                    cmd.addAll(List.of(
+                            "--port",
+                            Integer.toString(port),
+                            "--bind",
+                            "127.0.0.1",
+                            "--save",
+                            "",
+                            "--appendonly",
+                            "no",
+                            "--daemonize",
+                            "no",
+                            "--dir",
+                            dir.toString(),
+                            "--loglevel",
+                            "warning"));
                 } else {
                     cmd.addAll(List.of("-p", Integer.toString(port), "-U", "0", "-l", "127.0.0.1", "-m", "64"));
                     if ("root".equals(System.getProperty("user.name"))) {
@@ -89,14 +106,17 @@ final class CacheServer implements AutoCloseable {
                     }
                 }
                 Path log = dir.resolve("server-" + attempt + ".log");
-                Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                Process p = new ProcessBuilder(cmd)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
                 if (awaitPort(p, port)) {
                     return new CacheServer(kind, p, port, dir);
                 }
                 p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
                 if (attempt == 3) {
-                    throw new IllegalStateException(kind.binary + " did not start on port " + port + ": "
-                            + Files.readString(log));
+                    throw new IllegalStateException(
+                            kind.binary + " did not start on port " + port + ": " + Files.readString(log));
                 }
             }
         } catch (IOException e) {

@@ -23,18 +23,21 @@ class CacheServerTest {
                 .hasMessageContaining("apt-get install redis-server memcached")
                 .hasMessageContaining("CI is set");
         assertThatThrownBy(() -> CacheServer.require(CacheServer.Kind.MEMCACHED, Optional.empty(), true))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("memcached is not installed");
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("memcached is not installed");
     }
 
     @Test
     void aMissingServerIsSkippedOutsideCi() {
         assertThatThrownBy(() -> CacheServer.require(CacheServer.Kind.MEMCACHED, Optional.empty(), false))
-                .isInstanceOf(TestAbortedException.class).hasMessageContaining("memcached is not installed");
+                .isInstanceOf(TestAbortedException.class)
+                .hasMessageContaining("memcached is not installed");
     }
 
     @Test
     void anInstalledServerIsUsed() {
         Path bin = Path.of("/opt/redis/bin/redis-server");
-        assertThat(CacheServer.require(CacheServer.Kind.REDIS, Optional.of(bin), true)).isEqualTo(bin);
+        assertThat(CacheServer.require(CacheServer.Kind.REDIS, Optional.of(bin), true))
+                .isEqualTo(bin);
     }
 }

@@ -22,7 +22,8 @@ final class CasqlBackends implements AutoCloseable {
     static CasqlBackends start(CacheServer.Kind kind) {
         CacheServer server = kind == null ? null : CacheServer.start(kind);
         try {
-            return new CasqlBackends(server, PostgresStore.open(PostgresConfig.embedded().pool(2).build()));
+            return new CasqlBackends(
+                    server, PostgresStore.open(PostgresConfig.embedded().pool(2).build()));
         } catch (RuntimeException e) {
             if (server != null) {
                 server.close();

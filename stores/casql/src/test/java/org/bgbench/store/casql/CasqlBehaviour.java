@@ -57,34 +57,64 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
             try (StoreSession s = store.openSession()) {
                 int[] members = {x, y, bystander};
                 long[] resources = {r, graph.resourceId(y, 0)};
-                assertDeletes(s, ops, members, resources, () -> s.inviteFriend(id(x), id(y)),
-                        "vp:" + id(y), "vfr:" + id(y));
-                assertDeletes(s, ops, members, resources, () -> s.acceptFriendRequest(id(y), id(x)),
-                        "vp:" + id(x), "vp:" + id(y), "lf:" + id(x), "lf:" + id(y), "vfr:" + id(y),
-                        "vnf:" + id(x), "vnf:" + id(y));
-                assertDeletes(s, ops, members, resources, () -> s.thawFriendship(id(x), id(y)),
-                        "vp:" + id(x), "vp:" + id(y), "lf:" + id(x), "lf:" + id(y), "vnf:" + id(x), "vnf:" + id(y));
+                assertDeletes(
+                        s, ops, members, resources, () -> s.inviteFriend(id(x), id(y)), "vp:" + id(y), "vfr:" + id(y));
+                assertDeletes(
+                        s,
+                        ops,
+                        members,
+                        resources,
+                        () -> s.acceptFriendRequest(id(y), id(x)),
+                        "vp:" + id(x),
+                        "vp:" + id(y),
+                        "lf:" + id(x),
+                        "lf:" + id(y),
+                        "vfr:" + id(y),
+                        "vnf:" + id(x),
+                        "vnf:" + id(y));
+                assertDeletes(
+                        s,
+                        ops,
+                        members,
+                        resources,
+                        () -> s.thawFriendship(id(x), id(y)),
+                        "vp:" + id(x),
+                        "vp:" + id(y),
+                        "lf:" + id(x),
+                        "lf:" + id(y),
+                        "vnf:" + id(x),
+                        "vnf:" + id(y));
                 s.inviteFriend(id(y), id(x));
-                assertDeletes(s, ops, members, resources, () -> s.rejectFriendRequest(id(x), id(y)),
-                        "vp:" + id(x), "vfr:" + id(x));
+                assertDeletes(
+                        s,
+                        ops,
+                        members,
+                        resources,
+                        () -> s.rejectFriendRequest(id(x), id(y)),
+                        "vp:" + id(x),
+                        "vfr:" + id(x));
                 long mid = graph.firstFreeCommentId() + 1;
-                assertDeletes(s, ops, members, resources,
-                        () -> s.postCommentOnResource(id(y), id(x), r, mid, 1_700_000_000_000L, "hi"), "vcr:" + r);
-                assertDeletes(s, ops, members, resources, () -> s.deleteCommentFromResource(id(x), r, mid),
+                assertDeletes(
+                        s,
+                        ops,
+                        members,
+                        resources,
+                        () -> s.postCommentOnResource(id(y), id(x), r, mid, 1_700_000_000_000L, "hi"),
                         "vcr:" + r);
+                assertDeletes(s, ops, members, resources, () -> s.deleteCommentFromResource(id(x), r, mid), "vcr:" + r);
             }
             // After all that, what the cache serves is what PostgreSQL holds.
             assertCacheMatchesDatabase(store, new int[] {x, y, bystander}, new long[] {r});
         }
     }
 
-    private void assertDeletes(StoreSession s, CacheBackend.Ops ops, int[] members, long[] resources, Runnable write,
-                               String... expected) {
+    private void assertDeletes(
+            StoreSession s, CacheBackend.Ops ops, int[] members, long[] resources, Runnable write, String... expected) {
         List<String> keys = new ArrayList<>();
         for (int m : members) {
             readAll(s, m);
-            keys.addAll(List.of("vp:" + id(m), "lf:" + id(m), "vfr:" + id(m), "vtr:" + id(m) + ":" + K,
-                    "vnf:" + id(m)));
+            keys.addAll(
+                    List.of("vp:" + id(m), "lf:" + id(m), "vfr:" + id(m), "vtr:" + id(m) + ":" + K, "vnf:" + id(m)));
         }
         CommentList comments = new CommentList();
         for (long rid : resources) {
@@ -92,7 +122,9 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
             keys.add("vcr:" + rid);
         }
         for (String k : keys) {
-            assertThat(isEntry(ops.get(k))).as("%s is cached before the write", k).isTrue();
+            assertThat(isEntry(ops.get(k)))
+                    .as("%s is cached before the write", k)
+                    .isTrue();
         }
         write.run();
         Set<String> gone = new LinkedHashSet<>();
@@ -111,7 +143,6 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
         s.viewTopKResources(id(m), id(m), K, new ResourceList());
         s.viewNewsFeed(id(m), K, new FeedList());
     }
-
 
     // ---- the lease protocol, interleaved deterministically
 
@@ -138,35 +169,86 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
             int y = pair[1];
             long r = graph.resourceId(x, 2);
             long mid = graph.firstFreeCommentId() + 7;
-            try (StoreSession reader = store.openSession(); StoreSession writer = store.openSession();
-                 StoreSession direct = store.database().openSession()) {
+            try (StoreSession reader = store.openSession();
+                    StoreSession writer = store.openSession();
+                    StoreSession direct = store.database().openSession()) {
                 // VP of the invitee against IF; VFR against IF; LF against AFR; VP of both against TF; VCR against PCR.
-                race(store, stage, "vp:" + id(y), profile(reader, y), profile(direct, y),
+                race(
+                        store,
+                        stage,
+                        "vp:" + id(y),
+                        profile(reader, y),
+                        profile(direct, y),
                         () -> writer.inviteFriend(id(x), id(y)));
-                race(store, stage, "lf:" + id(x), friends(reader, x), friends(direct, x),
+                race(
+                        store,
+                        stage,
+                        "lf:" + id(x),
+                        friends(reader, x),
+                        friends(direct, x),
                         () -> writer.acceptFriendRequest(id(y), id(x)));
-                race(store, stage, "vp:" + id(x), profile(reader, x), profile(direct, x),
+                race(
+                        store,
+                        stage,
+                        "vp:" + id(x),
+                        profile(reader, x),
+                        profile(direct, x),
                         () -> writer.thawFriendship(id(y), id(x)));
-                race(store, stage, "vfr:" + id(y), requests(reader, y), requests(direct, y),
+                race(
+                        store,
+                        stage,
+                        "vfr:" + id(y),
+                        requests(reader, y),
+                        requests(direct, y),
                         () -> writer.inviteFriend(id(x), id(y)));
-                race(store, stage, "vfr:" + id(y), requests(reader, y), requests(direct, y),
+                race(
+                        store,
+                        stage,
+                        "vfr:" + id(y),
+                        requests(reader, y),
+                        requests(direct, y),
                         () -> writer.rejectFriendRequest(id(y), id(x)));
-                race(store, stage, "vcr:" + r, comments(reader, r), comments(direct, r),
+                race(
+                        store,
+                        stage,
+                        "vcr:" + r,
+                        comments(reader, r),
+                        comments(direct, r),
                         () -> writer.postCommentOnResource(id(y), id(x), r, mid, 1_700_000_000_000L, "racing"));
-                race(store, stage, "vcr:" + r, comments(reader, r), comments(direct, r),
+                race(
+                        store,
+                        stage,
+                        "vcr:" + r,
+                        comments(reader, r),
+                        comments(direct, r),
                         () -> writer.deleteCommentFromResource(id(x), r, mid));
                 // VNF of x against a friend's share, then against the TF that hides it.
                 int fx = state.friends(x)[0];
-                race(store, stage, "vnf:" + id(x), feed(reader, graph, x, K), feed(direct, graph, x, K),
+                race(
+                        store,
+                        stage,
+                        "vnf:" + id(x),
+                        feed(reader, graph, x, K),
+                        feed(direct, graph, x, K),
                         () -> writer.shareResource(id(fx), graph.resourceId(fx, 0), 10 + stage.ordinal(), null));
-                race(store, stage, "vnf:" + id(x), feed(reader, graph, x, K), feed(direct, graph, x, K),
+                race(
+                        store,
+                        stage,
+                        "vnf:" + id(x),
+                        feed(reader, graph, x, K),
+                        feed(direct, graph, x, K),
                         () -> writer.thawFriendship(id(x), id(fx)));
             }
         }
     }
 
-    private void race(CasqlStore store, CasqlStore.Stage stage, String key, Supplier<String> read,
-                      Supplier<String> database, Runnable write) {
+    private void race(
+            CasqlStore store,
+            CasqlStore.Stage stage,
+            String key,
+            Supplier<String> read,
+            Supplier<String> database,
+            Runnable write) {
         CacheBackend.Ops ops = store.cache().ops();
         ops.delete(key);
         String before = database.get();
@@ -189,8 +271,12 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
             assertThat(seen).as("a read whose query follows the write sees it").isEqualTo(after);
             assertThat(isEntry(ops.get(key))).as("and caches it").isTrue();
         } else {
-            assertThat(seen).as("a read whose query preceded the write returns the old value").isEqualTo(before);
-            assertThat(ops.get(key)).as("but its fill is refused: the write deleted its lease").isNull();
+            assertThat(seen)
+                    .as("a read whose query preceded the write returns the old value")
+                    .isEqualTo(before);
+            assertThat(ops.get(key))
+                    .as("but its fill is refused: the write deleted its lease")
+                    .isNull();
         }
         assertThat(read.get()).as("%s after the race (miss or hit)", key).isEqualTo(after);
         assertThat(isEntry(ops.get(key))).isTrue();
@@ -204,8 +290,9 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
             int m = 5;
             String key = "vp:" + id(m);
             CacheBackend.Ops ops = store.cache().ops();
-            try (StoreSession first = store.openSession(); StoreSession second = store.openSession();
-                 StoreSession direct = store.database().openSession()) {
+            try (StoreSession first = store.openSession();
+                    StoreSession second = store.openSession();
+                    StoreSession direct = store.database().openSession()) {
                 String expected = profile(direct, m).get();
                 List<String> seenInside = new ArrayList<>();
                 AtomicBoolean fired = new AtomicBoolean();
@@ -213,7 +300,8 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
                     if (st == CasqlStore.Stage.QUERIED && k.equals(key) && fired.compareAndSet(false, true)) {
                         assertThat(ops.get(key)).as("the first reader's lease").isSameAs(CacheBackend.LEASED);
                         seenInside.add(profile(second, m).get());
-                        assertThat(ops.get(key)).as("the second reader left the lease alone")
+                        assertThat(ops.get(key))
+                                .as("the second reader left the lease alone")
                                 .isSameAs(CacheBackend.LEASED);
                     }
                 });
@@ -225,7 +313,9 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
                 }
                 assertThat(seenInside).containsExactly(expected);
                 assertThat(seen).isEqualTo(expected);
-                assertThat(isEntry(ops.get(key))).as("the lease holder filled the key").isTrue();
+                assertThat(isEntry(ops.get(key)))
+                        .as("the lease holder filled the key")
+                        .isTrue();
             }
         }
     }
@@ -251,7 +341,8 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
             }
             // Widen the window between a reader's query and its fill so writes land inside it often.
             store.hook((st, k) -> {
-                if (st == CasqlStore.Stage.QUERIED && ThreadLocalRandom.current().nextBoolean()) {
+                if (st == CasqlStore.Stage.QUERIED
+                        && ThreadLocalRandom.current().nextBoolean()) {
                     LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1_000_000));
                 }
             });
@@ -269,8 +360,9 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
                 long firstMid = graph.firstFreeCommentId() + 1_000_000L * (p + 1);
                 threads.add(Thread.ofVirtual().unstarted(() -> {
                     long mid = firstMid;
-                    try (StoreSession s = store.openSession(); StoreSession cached = store.openSession();
-                         StoreSession direct = store.database().openSession()) {
+                    try (StoreSession s = store.openSession();
+                            StoreSession cached = store.openSession();
+                            StoreSession direct = store.database().openSession()) {
                         // A cycle that returns the pair to no relation and the resource to its comments. Only this
                         // thread changes what the pair's keys show, so once a write returned, the cache must agree
                         // with PostgreSQL until its next write, whatever readers were doing meanwhile.
@@ -288,7 +380,8 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
                                 write.run();
                                 writes.incrementAndGet();
                                 // Let readers that raced the write finish, then look at what the cache serves.
-                                LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(3_000_000));
+                                LockSupport.parkNanos(
+                                        ThreadLocalRandom.current().nextLong(3_000_000));
                                 String stale = mismatch(cached, direct, a, b, r);
                                 if (stale != null) {
                                     failures.add(new AssertionError("after a write, " + stale));
@@ -358,7 +451,9 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
             }
             assertThat(writes.get()).as("writes performed").isGreaterThanOrEqualTo(pairs * 7 * MIN_CYCLES);
             assertThat(reads.get()).as("reads performed").isGreaterThan(100);
-            long[] resources = Arrays.stream(members).mapToLong(m -> graph.resourceId(m, 0)).toArray();
+            long[] resources = Arrays.stream(members)
+                    .mapToLong(m -> graph.resourceId(m, 0))
+                    .toArray();
             assertCacheMatchesDatabase(store, members, resources);
         }
     }
@@ -389,17 +484,27 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
 
     /** Every read of these members and resources, through the cache (twice: fill, then hit), equals PostgreSQL's. */
     void assertCacheMatchesDatabase(CasqlStore store, int[] members, long[] resources) {
-        try (StoreSession cached = store.openSession(); StoreSession direct = store.database().openSession()) {
+        try (StoreSession cached = store.openSession();
+                StoreSession direct = store.database().openSession()) {
             for (int round = 0; round < 2; round++) {
                 for (int m : members) {
-                    assertThat(profile(cached, m).get()).as("VP of %d", id(m)).isEqualTo(profile(direct, m).get());
-                    assertThat(friends(cached, m).get()).as("LF of %d", id(m)).isEqualTo(friends(direct, m).get());
-                    assertThat(requests(cached, m).get()).as("VFR of %d", id(m))
+                    assertThat(profile(cached, m).get())
+                            .as("VP of %d", id(m))
+                            .isEqualTo(profile(direct, m).get());
+                    assertThat(friends(cached, m).get())
+                            .as("LF of %d", id(m))
+                            .isEqualTo(friends(direct, m).get());
+                    assertThat(requests(cached, m).get())
+                            .as("VFR of %d", id(m))
                             .isEqualTo(requests(direct, m).get());
-                    assertThat(top(cached, m).get()).as("VTR of %d", id(m)).isEqualTo(top(direct, m).get());
+                    assertThat(top(cached, m).get())
+                            .as("VTR of %d", id(m))
+                            .isEqualTo(top(direct, m).get());
                 }
                 for (long r : resources) {
-                    assertThat(comments(cached, r).get()).as("VCR of %d", r).isEqualTo(comments(direct, r).get());
+                    assertThat(comments(cached, r).get())
+                            .as("VCR of %d", r)
+                            .isEqualTo(comments(direct, r).get());
                 }
             }
         }
@@ -418,7 +523,8 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
             int y = pair[1];
             long r = graph.resourceId(y, 0);
             CacheBackend.Ops ops = store.cache().ops();
-            try (StoreSession s = store.openSession(); StoreSession direct = store.database().openSession()) {
+            try (StoreSession s = store.openSession();
+                    StoreSession direct = store.database().openSession()) {
                 String profileBefore = profile(s, y).get();
                 String requestsBefore = requests(s, y).get();
                 String commentsBefore = comments(s, r).get();
@@ -426,25 +532,38 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
                 s.inviteFriend(id(x), id(y));
                 s.postCommentOnResource(id(x), id(y), r, graph.firstFreeCommentId() + 3, 1_700_000_000_000L, "new");
                 assertThat(profile(direct, y).get()).isNotEqualTo(profileBefore);
-                assertThat(isEntry(ops.get("vp:" + id(y)))).as("writes delete nothing in ttl mode").isTrue();
+                assertThat(isEntry(ops.get("vp:" + id(y))))
+                        .as("writes delete nothing in ttl mode")
+                        .isTrue();
                 // Within the TTL the cache answers with what it held before the writes.
                 assertThat(profile(s, y).get()).as("VP within the ttl").isEqualTo(profileBefore);
                 assertThat(requests(s, y).get()).as("VFR within the ttl").isEqualTo(requestsBefore);
                 assertThat(comments(s, r).get()).as("VCR within the ttl").isEqualTo(commentsBefore);
-                assertThat(System.nanoTime() - cachedAt).as("the stale reads happened well within the ttl")
+                assertThat(System.nanoTime() - cachedAt)
+                        .as("the stale reads happened well within the ttl")
                         .isLessThan(TimeUnit.MILLISECONDS.toNanos(ttlMs / 2));
                 // memcached counts expiry in whole seconds of its own clock: allow it one more second.
                 long deadline = cachedAt + TimeUnit.MILLISECONDS.toNanos(ttlMs + 1_500);
                 LockSupport.parkNanos(Math.max(0, cachedAt + TimeUnit.MILLISECONDS.toNanos(ttlMs) - System.nanoTime()));
                 while (!(profile(s, y).get().equals(profile(direct, y).get())
-                        && requests(s, y).get().equals(requests(direct, y).get())
-                        && comments(s, r).get().equals(comments(direct, r).get()))
+                                && requests(s, y)
+                                        .get()
+                                        .equals(requests(direct, y).get())
+                                && comments(s, r)
+                                        .get()
+                                        .equals(comments(direct, r).get()))
                         && System.nanoTime() < deadline) {
                     Thread.sleep(50);
                 }
-                assertThat(profile(s, y).get()).as("VP after the ttl").isEqualTo(profile(direct, y).get());
-                assertThat(requests(s, y).get()).as("VFR after the ttl").isEqualTo(requests(direct, y).get());
-                assertThat(comments(s, r).get()).as("VCR after the ttl").isEqualTo(comments(direct, r).get());
+                assertThat(profile(s, y).get())
+                        .as("VP after the ttl")
+                        .isEqualTo(profile(direct, y).get());
+                assertThat(requests(s, y).get())
+                        .as("VFR after the ttl")
+                        .isEqualTo(requests(direct, y).get());
+                assertThat(comments(s, r).get())
+                        .as("VCR after the ttl")
+                        .isEqualTo(comments(direct, r).get());
             }
         }
     }
@@ -455,7 +574,7 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
     void loadingAndRestoringAnImageEmptyTheCache() throws Exception {
         String database = "casql_image";
         try (Connection c = DriverManager.getConnection(postgres.url(), "postgres", "");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS " + database + "_bgimage");
             st.execute("DROP DATABASE IF EXISTS " + database);
             st.execute("CREATE DATABASE " + database);
@@ -505,7 +624,9 @@ abstract class CasqlBehaviour extends CasqlFeedBehaviour {
             if (first.config().cache().remote()) {
                 // A new store on the same cache server starts empty: the old one's entries cannot be trusted.
                 try (CasqlStore second = open("invalidate")) {
-                    assertThat(second.cache().ops().get("vp:2")).as("opening flushes").isNull();
+                    assertThat(second.cache().ops().get("vp:2"))
+                            .as("opening flushes")
+                            .isNull();
                 }
             }
         }

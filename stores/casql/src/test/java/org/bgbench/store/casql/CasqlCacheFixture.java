@@ -28,12 +28,25 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class CasqlCacheFixture {
-    static final GraphSpec SPEC = GraphSpec.builder().members(120).memberIdOffset(1000).friendsPerMember(10)
-            .resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(64)
-            .profileImageBytes(256).attributeCount(11).attributeLength(12).commentLength(40).fragments(3).seed(42)
+    static final GraphSpec SPEC = GraphSpec.builder()
+            .members(120)
+            .memberIdOffset(1000)
+            .friendsPerMember(10)
+            .resourcesPerMember(4)
+            .commentsPerResource(2)
+            .confirmedFraction(0.7)
+            .images(true)
+            .thumbnailBytes(64)
+            .profileImageBytes(256)
+            .attributeCount(11)
+            .attributeLength(12)
+            .commentLength(40)
+            .fragments(3)
+            .seed(42)
             .build();
     /** SPEC with pages: P=6, ϱ=2, so ι=40 followers a page, each page's followers within its fragment. */
     static final GraphSpec FEED_SPEC = SPEC.withFeed(new FeedSpec(6, 2, 0, 2));
+
     static final int K = 3;
     /** k of the feed tests' VNF: more than one step's shares, so order and cut-off both matter. */
     static final int FEED_K = 4;
@@ -93,8 +106,18 @@ abstract class CasqlCacheFixture {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < l.size(); i++) {
             FeedList.Row r = l.get(i);
-            b.append(r.shareId).append('/').append(r.resourceId).append('/').append(r.sharerId).append('/')
-                    .append(r.type).append('/').append(r.body).append('/').append(r.doc).append(';');
+            b.append(r.shareId)
+                    .append('/')
+                    .append(r.resourceId)
+                    .append('/')
+                    .append(r.sharerId)
+                    .append('/')
+                    .append(r.type)
+                    .append('/')
+                    .append(r.body)
+                    .append('/')
+                    .append(r.doc)
+                    .append(';');
         }
         return b.toString();
     }
@@ -124,8 +147,9 @@ abstract class CasqlCacheFixture {
         return () -> {
             ProfileView p = new ProfileView(graph.attributeCount());
             s.viewProfile(id(m), id(m), p);
-            return p.memberId + " " + Arrays.toString(p.attributes.toArray()) + " img=" + Arrays.hashCode(p.profileImage)
-                    + " friends=" + p.friendCount + " resources=" + p.resourceCount + " pending=" + p.pendingCount;
+            return p.memberId + " " + Arrays.toString(p.attributes.toArray()) + " img="
+                    + Arrays.hashCode(p.profileImage) + " friends=" + p.friendCount + " resources=" + p.resourceCount
+                    + " pending=" + p.pendingCount;
         };
     }
 
@@ -152,8 +176,18 @@ abstract class CasqlCacheFixture {
             StringBuilder b = new StringBuilder();
             for (int i = 0; i < l.size(); i++) {
                 ResourceList.Row r = l.get(i);
-                b.append(r.resourceId).append('/').append(r.creatorId).append('/').append(r.wallUserId).append('/')
-                        .append(r.type).append('/').append(r.body).append('/').append(r.doc).append(';');
+                b.append(r.resourceId)
+                        .append('/')
+                        .append(r.creatorId)
+                        .append('/')
+                        .append(r.wallUserId)
+                        .append('/')
+                        .append(r.type)
+                        .append('/')
+                        .append(r.body)
+                        .append('/')
+                        .append(r.doc)
+                        .append(';');
             }
             return b.toString();
         };
@@ -166,8 +200,8 @@ abstract class CasqlCacheFixture {
             List<String> rows = new ArrayList<>();
             for (int i = 0; i < l.size(); i++) {
                 CommentList.Row c = l.get(i);
-                rows.add(c.commentId + "/" + c.resourceId + "/" + c.creatorId + "/" + c.modifierId + "/"
-                        + c.timestampMs + "/" + c.type + "/" + c.content);
+                rows.add(c.commentId + "/" + c.resourceId + "/" + c.creatorId + "/" + c.modifierId + "/" + c.timestampMs
+                        + "/" + c.type + "/" + c.content);
             }
             rows.sort(null);
             return rows.toString();

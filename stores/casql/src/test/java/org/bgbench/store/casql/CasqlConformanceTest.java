@@ -28,7 +28,8 @@ class CasqlConformanceTest {
     private static ConformanceTarget variant(CacheServer.Kind kind) {
         Variant v = new Variant(kind);
         return ConformanceTarget.of(kind == null ? "caffeine" : kind.name().toLowerCase(), v::open)
-                .reopenedBy(v::openAgain).closing(v);
+                .reopenedBy(v::openAgain)
+                .closing(v);
     }
 
     /** One cache's variant: its cache server (closed after the store) and the settings its store was opened with. */

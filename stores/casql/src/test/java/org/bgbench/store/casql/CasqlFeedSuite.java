@@ -6,9 +6,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.postgres.PostgresStore;
-import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.RelationalFeedSuite;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +32,7 @@ abstract class CasqlFeedSuite extends RelationalFeedSuite {
         backends = CasqlBackends.start(server());
         PostgresStore postgres = backends.postgres();
         try (Connection c = DriverManager.getConnection(postgres.url(), "postgres", "");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE casql_feed");
         } catch (SQLException e) {
             throw new IllegalStateException(e);
@@ -40,7 +40,8 @@ abstract class CasqlFeedSuite extends RelationalFeedSuite {
         // Custom plans only (same statements, same results), as in PostgresFeedTest: right after a load the share
         // tables hold no statistics, and PostgreSQL's generic plan of the prepared pull-feed statement is far slower
         // until autovacuum has analyzed them.
-        url = postgres.url().replaceAll("/postgres$", "/casql_feed") + "?options=-c%20plan_cache_mode%3Dforce_custom_plan";
+        url = postgres.url().replaceAll("/postgres$", "/casql_feed")
+                + "?options=-c%20plan_cache_mode%3Dforce_custom_plan";
     }
 
     @AfterAll

@@ -35,7 +35,8 @@ class CasqlSettingsTest {
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessageStartingWith(key + ": ")
                 .hasMessageContaining(accepted)
-                .satisfies(e -> assertThat(((InvalidParameterException) e).parameter()).isEqualTo(key));
+                .satisfies(e ->
+                        assertThat(((InvalidParameterException) e).parameter()).isEqualTo(key));
     }
 
     @Test
@@ -43,10 +44,21 @@ class CasqlSettingsTest {
         StoreProvider p = StoreRegistry.discover().get("casql");
         assertThat(p).isInstanceOf(CasqlStoreProvider.class);
         List<String> keys = p.settings().stream().map(StoreSetting::key).toList();
-        assertThat(keys).doesNotHaveDuplicates()
-                .contains("cache", "cache.host", "cache.port", "cache.pool", "cache.size", "consistency", "ttl",
-                        "invalidate.ttl", "feed.design", "feed.push")
-                .containsAll(new PostgresStoreProvider().settings().stream().map(StoreSetting::key).toList());
+        assertThat(keys)
+                .doesNotHaveDuplicates()
+                .contains(
+                        "cache",
+                        "cache.host",
+                        "cache.port",
+                        "cache.pool",
+                        "cache.size",
+                        "consistency",
+                        "ttl",
+                        "invalidate.ttl",
+                        "feed.design",
+                        "feed.push")
+                .containsAll(new PostgresStoreProvider()
+                        .settings().stream().map(StoreSetting::key).toList());
         // bg --embedded picks the one key ending in .embedded.
         assertThat(keys.stream().filter(k -> k.endsWith(".embedded"))).containsExactly("postgres.embedded");
         assertThat(p.description()).contains("PostgreSQL", "Redis", "memcached", "Caffeine");
@@ -65,7 +77,8 @@ class CasqlSettingsTest {
         assertThat(c.capacityBytes()).isEqualTo(256L << 20);
         assertThat(config("cache", "memcached").port()).isEqualTo(11211);
         assertThat(config("cache", "MemCached", "cache.port", "").port()).isEqualTo(11211);
-        assertThat(config("cache", "redis", "cache.port", "7000", "cache.host", "cache.example").address())
+        assertThat(config("cache", "redis", "cache.port", "7000", "cache.host", "cache.example")
+                        .address())
                 .isEqualTo("cache.example:7000");
         assertThat(config("cache.host", "::1").address()).isEqualTo("[::1]:6379");
         CasqlConfig ttl = config("consistency", "ttl", "ttl", "500ms");
@@ -114,17 +127,21 @@ class CasqlSettingsTest {
         refused("ttl", "30 days", "cache", "memcached", "consistency", "ttl", "ttl", "31d");
         refused("invalidate.ttl", "whole seconds", "cache", "memcached", "invalidate.ttl", "100ms");
         // ...but only where the value is used.
-        assertThat(config("cache", "memcached", "consistency", "invalidate", "ttl", "500ms").ttlMillis())
+        assertThat(config("cache", "memcached", "consistency", "invalidate", "ttl", "500ms")
+                        .ttlMillis())
                 .isEqualTo(500);
-        assertThat(config("cache", "redis", "consistency", "ttl", "ttl", "500ms").ttlMillis()).isEqualTo(500);
+        assertThat(config("cache", "redis", "consistency", "ttl", "ttl", "500ms")
+                        .ttlMillis())
+                .isEqualTo(500);
     }
 
     @Test
     void theCacheTimeoutFollowsBetaUnlessGiven() {
         assertThat(config().timeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config("cache.timeout", "3s").timeout()).isEqualTo(Duration.ofSeconds(3));
-        assertThat(CasqlConfig.of(StoreSettings.forProvider(provider, Map.of())
-                .withBeta(Duration.ofMillis(200))).timeout()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(CasqlConfig.of(StoreSettings.forProvider(provider, Map.of()).withBeta(Duration.ofMillis(200)))
+                        .timeout())
+                .isEqualTo(Duration.ofSeconds(20));
         refused("cache.timeout", "such as 10s", "cache.timeout", "soon");
         refused("cache.timeout", "from 1s to 1d", "cache.timeout", "100ms");
         refused("cache.timeout", "from 1s to 1d", "cache.timeout", "0");
@@ -134,15 +151,21 @@ class CasqlSettingsTest {
     void badSettingsFailBeforeAnythingStarts() {
         Map<String, String> m = Map.of("cache", "nope", "postgres.embedded", "true");
         assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider, m)))
-                .isInstanceOf(InvalidParameterException.class).hasMessageStartingWith("cache: ");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageStartingWith("cache: ");
     }
 
     @Test
     void anUnreachableCacheIsNamedWithHostAndPort() throws Exception {
         int closed = CacheServer.freePort();
         for (String cache : List.of("redis", "memcached")) {
-            Map<String, String> m = Map.of("cache", cache, "cache.port", Integer.toString(closed),
-                    "postgres.url", "jdbc:postgresql://127.0.0.1:1/never-reached");
+            Map<String, String> m = Map.of(
+                    "cache",
+                    cache,
+                    "cache.port",
+                    Integer.toString(closed),
+                    "postgres.url",
+                    "jdbc:postgresql://127.0.0.1:1/never-reached");
             String label = cache.equals("redis") ? "Redis" : "memcached";
             long started = System.nanoTime();
             assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider, m)))

@@ -15,8 +15,16 @@ import org.junit.jupiter.api.Test;
 /** Round trips of every view through the binary codec and the in-process snapshots, and malformed entries. */
 class ViewCodecTest {
     private static final String[] ODD_STRINGS = {
-        "", "plain ascii", "naïve café", "日本語テキスト", "emoji 😀 and 𝄞", "tab\tnewline\n\\", null,
-        "x".repeat(5000), "\u0000zero"};
+        "",
+        "plain ascii",
+        "naïve café",
+        "日本語テキスト",
+        "emoji 😀 and 𝄞",
+        "tab\tnewline\n\\",
+        null,
+        "x".repeat(5000),
+        "\u0000zero"
+    };
 
     private final ViewCodec codec = new ViewCodec();
 
@@ -50,7 +58,9 @@ class ViewCodecTest {
         StringBuilder b = new StringBuilder("n=" + l.size());
         for (int i = 0; i < l.size(); i++) {
             MemberList.Row r = l.get(i);
-            b.append('|').append(r.memberId).append(Arrays.toString(r.attributes.toArray()))
+            b.append('|')
+                    .append(r.memberId)
+                    .append(Arrays.toString(r.attributes.toArray()))
                     .append(Arrays.toString(r.thumbnail));
         }
         return b.toString();
@@ -60,8 +70,18 @@ class ViewCodecTest {
         StringBuilder b = new StringBuilder("n=" + l.size());
         for (int i = 0; i < l.size(); i++) {
             ResourceList.Row r = l.get(i);
-            b.append('|').append(r.resourceId).append('/').append(r.creatorId).append('/').append(r.wallUserId)
-                    .append('/').append(r.type).append('/').append(r.body).append('/').append(r.doc);
+            b.append('|')
+                    .append(r.resourceId)
+                    .append('/')
+                    .append(r.creatorId)
+                    .append('/')
+                    .append(r.wallUserId)
+                    .append('/')
+                    .append(r.type)
+                    .append('/')
+                    .append(r.body)
+                    .append('/')
+                    .append(r.doc);
         }
         return b.toString();
     }
@@ -70,9 +90,20 @@ class ViewCodecTest {
         StringBuilder b = new StringBuilder("n=" + l.size());
         for (int i = 0; i < l.size(); i++) {
             CommentList.Row r = l.get(i);
-            b.append('|').append(r.commentId).append('/').append(r.resourceId).append('/').append(r.creatorId)
-                    .append('/').append(r.modifierId).append('/').append(r.timestampMs).append('/').append(r.type)
-                    .append('/').append(r.content);
+            b.append('|')
+                    .append(r.commentId)
+                    .append('/')
+                    .append(r.resourceId)
+                    .append('/')
+                    .append(r.creatorId)
+                    .append('/')
+                    .append(r.modifierId)
+                    .append('/')
+                    .append(r.timestampMs)
+                    .append('/')
+                    .append(r.type)
+                    .append('/')
+                    .append(r.content);
         }
         return b.toString();
     }
@@ -81,8 +112,18 @@ class ViewCodecTest {
         StringBuilder b = new StringBuilder("n=" + l.size());
         for (int i = 0; i < l.size(); i++) {
             FeedList.Row r = l.get(i);
-            b.append('|').append(r.shareId).append('/').append(r.resourceId).append('/').append(r.sharerId)
-                    .append('/').append(r.type).append('/').append(r.body).append('/').append(r.doc);
+            b.append('|')
+                    .append(r.shareId)
+                    .append('/')
+                    .append(r.resourceId)
+                    .append('/')
+                    .append(r.sharerId)
+                    .append('/')
+                    .append(r.type)
+                    .append('/')
+                    .append(r.body)
+                    .append('/')
+                    .append(r.doc);
         }
         return b.toString();
     }
@@ -205,7 +246,9 @@ class ViewCodecTest {
             Object entry = f.entry(10, full);
             for (int k = 0; k <= 10; k++) {
                 FeedList out = feed(3, rnd);
-                assertThat(f.read(entry, k, out)).as("k=%d of a full k=10 entry", k).isTrue();
+                assertThat(f.read(entry, k, out))
+                        .as("k=%d of a full k=10 entry", k)
+                        .isTrue();
                 assertThat(show(out)).isEqualTo(show(prefix(full, k)));
             }
             FeedList stale = feed(4, rnd);
@@ -216,11 +259,15 @@ class ViewCodecTest {
             Object short6 = f.entry(10, whole);
             for (int k : new int[] {1, 6, 10, 11, 500}) {
                 FeedList out = new FeedList();
-                assertThat(f.read(short6, k, out)).as("k=%d of a 6-row k=10 entry", k).isTrue();
+                assertThat(f.read(short6, k, out))
+                        .as("k=%d of a 6-row k=10 entry", k)
+                        .isTrue();
                 assertThat(show(out)).isEqualTo(show(prefix(whole, k)));
             }
             FeedList empty = new FeedList();
-            assertThat(f.read(f.entry(5, new FeedList()), 50, empty)).as("an empty feed is complete").isTrue();
+            assertThat(f.read(f.entry(5, new FeedList()), 50, empty))
+                    .as("an empty feed is complete")
+                    .isTrue();
             assertThat(empty.size()).isZero();
         }
     }
@@ -233,17 +280,23 @@ class ViewCodecTest {
         // Two rows claimed filled for k=1: no VNF with k=1 returns two rows.
         byte[] overfull = codec.encode(1, l);
         assertThatThrownBy(() -> codec.decode(overfull, 1, new FeedList()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rows for k=1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("rows for k=1");
         byte[] good = codec.encode(2, l);
         for (int cut = 1; cut < good.length; cut++) {
             byte[] truncated = Arrays.copyOf(good, cut);
             assertThatThrownBy(() -> codec.decode(truncated, 2, new FeedList()))
-                    .as("cut at %d", cut).isInstanceOf(IllegalArgumentException.class);
+                    .as("cut at %d", cut)
+                    .isInstanceOf(IllegalArgumentException.class);
         }
         assertThatThrownBy(() -> codec.decode(codec.encode(new ResourceList()), 2, new FeedList()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kind 'F'");
-        assertThatThrownBy(() -> SnapshotFormat.INSTANCE.read(new SnapshotFormat.Resources(new long[0], new int[0],
-                new int[0], new String[0], new String[0], new String[0]), 2, new FeedList()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kind 'F'");
+        assertThatThrownBy(() -> SnapshotFormat.INSTANCE.read(
+                        new SnapshotFormat.Resources(
+                                new long[0], new int[0], new int[0], new String[0], new String[0], new String[0]),
+                        2,
+                        new FeedList()))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(ViewCodec.isLease(good)).isFalse();
     }
@@ -309,16 +362,19 @@ class ViewCodecTest {
         p.attributes.set(0, "hello");
         byte[] good = codec.encode(p);
         assertThatThrownBy(() -> codec.decode(good, new MemberList(1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kind 'M'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kind 'M'");
         assertThatThrownBy(() -> codec.decode(new byte[0], p)).isInstanceOf(IllegalArgumentException.class);
         for (int cut = 1; cut < good.length; cut++) {
             byte[] truncated = Arrays.copyOf(good, cut);
             assertThatThrownBy(() -> codec.decode(truncated, new ProfileView(1)))
-                    .as("cut at %d", cut).isInstanceOf(IllegalArgumentException.class);
+                    .as("cut at %d", cut)
+                    .isInstanceOf(IllegalArgumentException.class);
         }
         byte[] longer = Arrays.copyOf(good, good.length + 1);
         assertThatThrownBy(() -> codec.decode(longer, new ProfileView(1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("trailing");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("trailing");
         assertThatThrownBy(() -> SnapshotFormat.INSTANCE.read(good, new ProfileView(1)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new BinaryFormat().read(new Object(), new ProfileView(1)))

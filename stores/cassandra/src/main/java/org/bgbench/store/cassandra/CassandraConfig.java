@@ -30,7 +30,11 @@ record CassandraConfig(Connection connection, Schema schema, Actions actions) {
      * @param timeout       the driver's request timeout
      * @param serverDir     a {@code scripts/cassandra.sh} directory of the local nodes (their pids), or null
      */
-    record Connection(List<InetSocketAddress> contactPoints, String datacenter, String keyspace, Duration timeout,
+    record Connection(
+            List<InetSocketAddress> contactPoints,
+            String datacenter,
+            String keyspace,
+            Duration timeout,
             Path serverDir) {
         Connection {
             contactPoints = List.copyOf(contactPoints);
@@ -47,9 +51,13 @@ record CassandraConfig(Connection connection, Schema schema, Actions actions) {
      * @param speculativeRetry  the tables' {@code speculative_retry} (Cassandra's default 99p)
      * @param readRepair        the tables' {@code read_repair}: BLOCKING (Cassandra's default) or NONE
      */
-    record Schema(int replicationFactor, boolean durableWrites, Design design, FeedDesign feed,
-            String speculativeRetry, String readRepair) {
-    }
+    record Schema(
+            int replicationFactor,
+            boolean durableWrites,
+            Design design,
+            FeedDesign feed,
+            String speculativeRetry,
+            String readRepair) {}
 
     /**
      * How the actions and the load read and write.
@@ -59,9 +67,8 @@ record CassandraConfig(Connection connection, Schema schema, Actions actions) {
      * @param batch            how AFR and TF write the two members they change
      * @param loadInFlight     asynchronous writes each loading thread keeps in flight
      */
-    record Actions(ConsistencyLevel readConsistency, ConsistencyLevel writeConsistency, Batch batch,
-            int loadInFlight) {
-    }
+    record Actions(
+            ConsistencyLevel readConsistency, ConsistencyLevel writeConsistency, Batch batch, int loadInFlight) {}
 
     /** How a write that changes two members' rows (AFR, TF) reaches the store. */
     enum Batch {
@@ -90,36 +97,42 @@ record CassandraConfig(Connection connection, Schema schema, Actions actions) {
     /** The same settings with another keyspace. */
     CassandraConfig withKeyspace(String ks) {
         Connection c = connection;
-        return new CassandraConfig(new Connection(c.contactPoints(), c.datacenter(), ks, c.timeout(), c.serverDir()),
-                schema, actions);
+        return new CassandraConfig(
+                new Connection(c.contactPoints(), c.datacenter(), ks, c.timeout(), c.serverDir()), schema, actions);
     }
 
     /** The same settings with other consistency levels. */
     CassandraConfig withConsistency(ConsistencyLevel read, ConsistencyLevel write) {
-        return new CassandraConfig(connection, schema,
-                new Actions(read, write, actions.batch(), actions.loadInFlight()));
+        return new CassandraConfig(
+                connection, schema, new Actions(read, write, actions.batch(), actions.loadInFlight()));
     }
 
     /** The same settings with another feed design. */
     CassandraConfig withFeed(FeedDesign f) {
         Schema t = schema;
-        return new CassandraConfig(connection, new Schema(t.replicationFactor(), t.durableWrites(), t.design(), f,
-                t.speculativeRetry(), t.readRepair()), actions);
+        return new CassandraConfig(
+                connection,
+                new Schema(
+                        t.replicationFactor(), t.durableWrites(), t.design(), f, t.speculativeRetry(), t.readRepair()),
+                actions);
     }
 
     /** The same settings with another physical design and batch kind. */
     CassandraConfig withDesign(Design d, Batch b) {
         Schema t = schema;
-        return new CassandraConfig(connection, new Schema(t.replicationFactor(), t.durableWrites(), d, t.feed(),
-                t.speculativeRetry(), t.readRepair()),
+        return new CassandraConfig(
+                connection,
+                new Schema(t.replicationFactor(), t.durableWrites(), d, t.feed(), t.speculativeRetry(), t.readRepair()),
                 new Actions(actions.readConsistency(), actions.writeConsistency(), b, actions.loadInFlight()));
     }
 
     /** The same settings with other table options for what hides staleness. */
     CassandraConfig withTableOptions(String speculative, String repair) {
         Schema t = schema;
-        return new CassandraConfig(connection, new Schema(t.replicationFactor(), t.durableWrites(), t.design(),
-                t.feed(), speculative, repair), actions);
+        return new CassandraConfig(
+                connection,
+                new Schema(t.replicationFactor(), t.durableWrites(), t.design(), t.feed(), speculative, repair),
+                actions);
     }
 
     // The parts' settings, read where they are used.
@@ -190,7 +203,8 @@ record CassandraConfig(Connection connection, Schema schema, Actions actions) {
      */
     ConsistencyLevel consistentReadLevel() {
         int rf = replicationFactor();
-        return replicas(readConsistency(), rf) + replicas(writeConsistency(), rf) > rf ? readConsistency()
+        return replicas(readConsistency(), rf) + replicas(writeConsistency(), rf) > rf
+                ? readConsistency()
                 : DefaultConsistencyLevel.ALL;
     }
 
@@ -229,15 +243,15 @@ record CassandraConfig(Connection connection, Schema schema, Actions actions) {
                     port = -1;
                 }
                 if (port < 1 || port > 65535) {
-                    throw new InvalidParameterException(key, "expected host:port with a port from 1 to 65535, got '"
-                            + p + "'");
+                    throw new InvalidParameterException(
+                            key, "expected host:port with a port from 1 to 65535, got '" + p + "'");
                 }
             }
             out.add(InetSocketAddress.createUnresolved(host, port));
         }
         if (out.isEmpty()) {
-            throw new InvalidParameterException(key, "expected one or more host[:port] separated by commas, got '"
-                    + value + "'");
+            throw new InvalidParameterException(
+                    key, "expected one or more host[:port] separated by commas, got '" + value + "'");
         }
         return out;
     }
@@ -245,16 +259,16 @@ record CassandraConfig(Connection connection, Schema schema, Actions actions) {
     /** A consistency level by name; writes also accept EACH_QUORUM and ANY. */
     static ConsistencyLevel consistency(String key, String value, boolean write) {
         String v = value.trim().toUpperCase(Locale.ROOT);
-        List<String> accepted = new ArrayList<>(List.of("ONE", "TWO", "THREE", "QUORUM", "ALL", "LOCAL_ONE",
-                "LOCAL_QUORUM"));
+        List<String> accepted =
+                new ArrayList<>(List.of("ONE", "TWO", "THREE", "QUORUM", "ALL", "LOCAL_ONE", "LOCAL_QUORUM"));
         if (write) {
             // Cassandra refuses reads at these two.
             accepted.add("EACH_QUORUM");
             accepted.add("ANY");
         }
         if (!accepted.contains(v)) {
-            throw new InvalidParameterException(key, "expected one of " + String.join(", ", accepted) + ", got '"
-                    + value + "'");
+            throw new InvalidParameterException(
+                    key, "expected one of " + String.join(", ", accepted) + ", got '" + value + "'");
         }
         return DefaultConsistencyLevel.valueOf(v);
     }

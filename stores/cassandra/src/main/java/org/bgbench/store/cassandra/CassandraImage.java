@@ -48,8 +48,7 @@ final class CassandraImage implements StoreImage {
     }
 
     /** A node of the server directory: its data directory and JMX port. */
-    private record Node(String name, Path data, int jmxPort) {
-    }
+    private record Node(String name, Path data, int jmxPort) {}
 
     private List<Node> nodes() {
         List<Node> out = new ArrayList<>();
@@ -61,13 +60,17 @@ final class CassandraImage implements StoreImage {
                     try (var in = Files.newBufferedReader(env)) {
                         p.load(in);
                     }
-                    out.add(new Node(n.getFileName().toString(), n.resolve("data"),
+                    out.add(new Node(
+                            n.getFileName().toString(),
+                            n.resolve("data"),
                             Integer.parseInt(p.getProperty("jmx_port").trim())));
                 }
             }
         } catch (IOException | RuntimeException e) {
-            throw new StoreException(CassandraStoreProvider.SERVER_DIR + "=" + serverDir + " holds no nodes of "
-                    + "scripts/cassandra.sh (" + e.getMessage() + ")", e);
+            throw new StoreException(
+                    CassandraStoreProvider.SERVER_DIR + "=" + serverDir + " holds no nodes of "
+                            + "scripts/cassandra.sh (" + e.getMessage() + ")",
+                    e);
         }
         if (out.isEmpty()) {
             throw new StoreException(CassandraStoreProvider.SERVER_DIR + "=" + serverDir + " holds no nodes of "
@@ -82,8 +85,9 @@ final class CassandraImage implements StoreImage {
 
     @Override
     public void save() {
-        String graph = store.loadedGraph().orElseThrow(() -> new StoreException("keyspace " + ks + " holds no "
-                + "loaded graph to save as an image"));
+        String graph = store.loadedGraph()
+                .orElseThrow(
+                        () -> new StoreException("keyspace " + ks + " holds no " + "loaded graph to save as an image"));
         try {
             Files.deleteIfExists(marker());
         } catch (IOException e) {
@@ -91,12 +95,15 @@ final class CassandraImage implements StoreImage {
         }
         onEveryNode("saving the image", (node, jmx) -> {
             ObjectName ss = new ObjectName(STORAGE_SERVICE);
-            jmx.invoke(ss, "forceKeyspaceFlush", new Object[] {ks, new String[0]},
-                    new String[] {String.class.getName(), String[].class.getName()});
-            jmx.invoke(ss, "clearSnapshot", new Object[] {tag, new String[] {ks}},
-                    new String[] {String.class.getName(), String[].class.getName()});
-            jmx.invoke(ss, "takeSnapshot", new Object[] {tag, new String[] {ks}},
-                    new String[] {String.class.getName(), String[].class.getName()});
+            jmx.invoke(ss, "forceKeyspaceFlush", new Object[] {ks, new String[0]}, new String[] {
+                String.class.getName(), String[].class.getName()
+            });
+            jmx.invoke(ss, "clearSnapshot", new Object[] {tag, new String[] {ks}}, new String[] {
+                String.class.getName(), String[].class.getName()
+            });
+            jmx.invoke(ss, "takeSnapshot", new Object[] {tag, new String[] {ks}}, new String[] {
+                String.class.getName(), String[].class.getName()
+            });
             return null;
         });
         Properties p = new Properties();
@@ -121,7 +128,8 @@ final class CassandraImage implements StoreImage {
         } catch (IOException e) {
             return false;
         }
-        if (!current.get().equals(p.getProperty("graph")) || !store.config().describe().equals(p.getProperty("design"))) {
+        if (!current.get().equals(p.getProperty("graph"))
+                || !store.config().describe().equals(p.getProperty("design"))) {
             return false;
         }
         // The snapshot must belong to the tables as they are now (a dropped and recreated keyspace has new ones).
@@ -138,10 +146,16 @@ final class CassandraImage implements StoreImage {
 
     /** Where {@code node} keeps the snapshot of {@code table}: the table's directory is its name and id. */
     private Optional<Path> snapshotDir(Node node, String table) {
-        Optional<TableMetadata> t = store.cql().getMetadata().getKeyspace(CqlIdentifier.fromInternal(ks))
+        Optional<TableMetadata> t = store.cql()
+                .getMetadata()
+                .getKeyspace(CqlIdentifier.fromInternal(ks))
                 .flatMap(k -> k.getTable(table));
-        return t.flatMap(TableMetadata::getId).map(id -> node.data().resolve(ks)
-                .resolve(table + "-" + id.toString().replace("-", "")).resolve("snapshots").resolve(tag));
+        return t.flatMap(TableMetadata::getId)
+                .map(id -> node.data()
+                        .resolve(ks)
+                        .resolve(table + "-" + id.toString().replace("-", ""))
+                        .resolve("snapshots")
+                        .resolve(tag));
     }
 
     @Override
@@ -152,17 +166,29 @@ final class CassandraImage implements StoreImage {
         }
         onEveryNode("restoring the image", (node, jmx) -> {
             for (String t : tables) {
-                Path dir = snapshotDir(node, t).orElseThrow(() -> new StoreException("table " + ks + "." + t
-                        + " is gone; the image cannot be restored"));
+                Path dir = snapshotDir(node, t)
+                        .orElseThrow(() ->
+                                new StoreException("table " + ks + "." + t + " is gone; the image cannot be restored"));
                 ObjectName table = new ObjectName("org.apache.cassandra.db:type=Tables,keyspace=" + ks + ",table=" + t);
                 // Copied, not moved, so the snapshot serves the next restore too; no verification: the node took
                 // these files of its own data.
                 @SuppressWarnings("unchecked")
-                List<String> failed = (List<String>) jmx.invoke(table, "importNewSSTables",
-                        new Object[] {new HashSet<>(List.of(dir.toString())), true, true, false, false, true, false,
-                            true},
-                        new String[] {Set.class.getName(), "boolean", "boolean", "boolean", "boolean",
-                            "boolean", "boolean", "boolean"});
+                List<String> failed = (List<String>) jmx.invoke(
+                        table,
+                        "importNewSSTables",
+                        new Object[] {
+                            new HashSet<>(List.of(dir.toString())), true, true, false, false, true, false, true
+                        },
+                        new String[] {
+                            Set.class.getName(),
+                            "boolean",
+                            "boolean",
+                            "boolean",
+                            "boolean",
+                            "boolean",
+                            "boolean",
+                            "boolean"
+                        });
                 if (failed != null && !failed.isEmpty()) {
                     throw new StoreException("node " + node.name() + " could not import " + failed);
                 }
@@ -182,8 +208,8 @@ final class CassandraImage implements StoreImage {
             List<Future<Object>> done = new ArrayList<>();
             for (Node n : nodes) {
                 done.add(pool.submit(() -> {
-                    JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + n.jmxPort()
-                            + "/jmxrmi");
+                    JMXServiceURL url =
+                            new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + n.jmxPort() + "/jmxrmi");
                     try (JMXConnector c = JMXConnectorFactory.connect(url, Map.of())) {
                         return work.run(n, c.getMBeanServerConnection());
                     }
@@ -194,8 +220,12 @@ final class CassandraImage implements StoreImage {
                     done.get(i).get();
                 } catch (ExecutionException e) {
                     Throwable c = e.getCause();
-                    throw c instanceof StoreException s ? s : new StoreException(what + " failed on node "
-                            + nodes.get(i).name() + " (JMX port " + nodes.get(i).jmxPort() + "): " + c, c);
+                    throw c instanceof StoreException s
+                            ? s
+                            : new StoreException(
+                                    what + " failed on node " + nodes.get(i).name() + " (JMX port "
+                                            + nodes.get(i).jmxPort() + "): " + c,
+                                    c);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new StoreException(what + " was interrupted", e);

@@ -38,6 +38,7 @@ import org.bgbench.store.StoreException;
 final class CassandraLoader implements GraphLoader {
     /** Bytes of row data per batch: under Cassandra's default batch_size_warn_threshold of 5 KiB. */
     private static final int BATCH_BYTES = 4 * 1024;
+
     private static final int BATCH_ROWS = 100;
     /** Tries of one load write before the load fails. */
     private static final int TRIES = 6;
@@ -126,7 +127,8 @@ final class CassandraLoader implements GraphLoader {
             String type = graph.resourceType(r);
             String body = graph.resourceBody(r);
             String doc = graph.resourceDoc(r);
-            resources.add(st.loadResource.bind(wall, r, wall, type, body, doc),
+            resources.add(
+                    st.loadResource.bind(wall, r, wall, type, body, doc),
                     24 + type.length() + body.length() + doc.length());
             rows += graph.isPageResource(r) ? 0 : 1;
         }
@@ -177,7 +179,8 @@ final class CassandraLoader implements GraphLoader {
             if (pending.size() == 1) {
                 send(pending.get(0));
             } else {
-                BatchStatementBuilder b = BatchStatement.builder(BatchType.UNLOGGED).setConsistencyLevel(st.write)
+                BatchStatementBuilder b = BatchStatement.builder(BatchType.UNLOGGED)
+                        .setConsistencyLevel(st.write)
                         .setIdempotence(true);
                 pending.forEach(b::addStatement);
                 send(b.build());
@@ -208,11 +211,10 @@ final class CassandraLoader implements GraphLoader {
      */
     private void attempt(Statement<?> s, int tried) {
         session.executeAsync(s).whenComplete((r, e) -> {
-            Throwable cause = e instanceof CompletionException c && c.getCause() != null
-                    ? c.getCause() : e;
+            Throwable cause = e instanceof CompletionException c && c.getCause() != null ? c.getCause() : e;
             if (cause != null && tried + 1 < TRIES && failure.get() == null && retryable(cause)) {
-                CompletableFuture.delayedExecutor(50L << tried,
-                        TimeUnit.MILLISECONDS).execute(() -> attempt(s, tried + 1));
+                CompletableFuture.delayedExecutor(50L << tried, TimeUnit.MILLISECONDS)
+                        .execute(() -> attempt(s, tried + 1));
                 return;
             }
             if (cause != null) {

@@ -17,18 +17,23 @@ final class CassandraSchema {
     static final String COMMENTS = "comments";
     /** Comments keyed by comment id, with a secondary index on the resource (design report: "Manipulation"). */
     static final String MANIPULATION = "manipulation";
+
     static final String PAGES = "pages";
     static final String SHARES = "shares";
     static final String FEEDS = "feeds";
     static final String META = "bg_meta";
 
-    private CassandraSchema() {
-    }
+    private CassandraSchema() {}
 
     /** The tables a keyspace for {@code config} holds, in creation order. */
     static List<String> tables(CassandraConfig config) {
-        List<String> t = new ArrayList<>(List.of(META, MEMBERS, RESOURCES,
-                config.design() == CassandraConfig.Design.REPORT ? MANIPULATION : COMMENTS, PAGES, SHARES));
+        List<String> t = new ArrayList<>(List.of(
+                META,
+                MEMBERS,
+                RESOURCES,
+                config.design() == CassandraConfig.Design.REPORT ? MANIPULATION : COMMENTS,
+                PAGES,
+                SHARES));
         if (config.feed().push()) {
             t.add(FEEDS);
         }

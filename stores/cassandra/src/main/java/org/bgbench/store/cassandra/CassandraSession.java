@@ -110,7 +110,8 @@ final class CassandraSession implements StoreSession {
 
     @Override
     public void acceptFriendRequest(int invitee, int inviter) {
-        twoRows(st.acceptInvitee.bind(Set.of(inviter), Set.of(inviter), invitee),
+        twoRows(
+                st.acceptInvitee.bind(Set.of(inviter), Set.of(inviter), invitee),
                 st.acceptInviter.bind(Set.of(invitee), inviter));
         if (feed.push()) {
             // Each now sees the other's past shares that are public or list her (dissertation 8.4.2).
@@ -145,10 +146,14 @@ final class CassandraSession implements StoreSession {
     /** AFR's and TF's two member rows, as {@code cassandra.batch} says. */
     private void twoRows(BoundStatement a, BoundStatement b) {
         switch (config.batch()) {
-            case LOGGED -> cql.execute(BatchStatement.newInstance(BatchType.LOGGED, a, b)
-                    .setConsistencyLevel(st.write).setIdempotent(true));
-            case UNLOGGED -> cql.execute(BatchStatement.newInstance(BatchType.UNLOGGED, a, b)
-                    .setConsistencyLevel(st.write).setIdempotent(true));
+            case LOGGED ->
+                cql.execute(BatchStatement.newInstance(BatchType.LOGGED, a, b)
+                        .setConsistencyLevel(st.write)
+                        .setIdempotent(true));
+            case UNLOGGED ->
+                cql.execute(BatchStatement.newInstance(BatchType.UNLOGGED, a, b)
+                        .setConsistencyLevel(st.write)
+                        .setIdempotent(true));
             case SEPARATE -> {
                 cql.execute(a);
                 cql.execute(b);
@@ -187,12 +192,14 @@ final class CassandraSession implements StoreSession {
     }
 
     @Override
-    public void postCommentOnResource(int commenter, int owner, long resource, long commentId, long timestampMs,
-                                      String content) {
+    public void postCommentOnResource(
+            int commenter, int owner, long resource, long commentId, long timestampMs, String content) {
         // The resource's creator is the member whose wall it is on: BG's generator posts every resource on its
         // creator's wall.
-        cql.execute(report ? st.postComment.bind(commentId, resource, owner, commenter, timestampMs, content)
-                : st.postComment.bind(resource, commentId, owner, commenter, timestampMs, content));
+        cql.execute(
+                report
+                        ? st.postComment.bind(commentId, resource, owner, commenter, timestampMs, content)
+                        : st.postComment.bind(resource, commentId, owner, commenter, timestampMs, content));
     }
 
     @Override
@@ -213,18 +220,19 @@ final class CassandraSession implements StoreSession {
         }
         if (!feed.push()) {
             // Pull (figure 8.11): the share is stored with its sharer and nowhere else.
-            cql.execute(st.insertShare.bind(sharer, shareId, resource, listed == null, listed == null ? Set.of()
-                    : listed));
+            cql.execute(
+                    st.insertShare.bind(sharer, shareId, resource, listed == null, listed == null ? Set.of() : listed));
             return;
         }
         // The audience as of now: a member's friends, a page's followers.
-        Row a = cql.execute(sharer >= firstPage ? st.followers.bind(sharer) : st.friends.bind(sharer)).one();
+        Row a = cql.execute(sharer >= firstPage ? st.followers.bind(sharer) : st.friends.bind(sharer))
+                .one();
         Set<Integer> audience = a == null ? Set.of() : a.getSet(0, Integer.class);
-        Row content = feed.content() ? cql.execute(st.resource.bind(sharer, resource)).one() : null;
+        Row content =
+                feed.content() ? cql.execute(st.resource.bind(sharer, resource)).one() : null;
         List<CompletionStage<AsyncResultSet>> writes = new ArrayList<>();
         // The share first: an AFR that reads the sharer's shares meanwhile pushes it too (the same feed row).
-        cql.execute(st.insertShare.bind(sharer, shareId, resource, listed == null, listed == null ? Set.of()
-                : listed));
+        cql.execute(st.insertShare.bind(sharer, shareId, resource, listed == null, listed == null ? Set.of() : listed));
         for (int m : audience) {
             if (listed == null || listed.contains(m)) {
                 writes.add(cql.executeAsync(feedRow(m, shareId, sharer, resource, content)));
@@ -234,9 +242,16 @@ final class CassandraSession implements StoreSession {
     }
 
     private BoundStatement feedRow(int member, long shareId, int sharer, long resource, Row content) {
-        return content == null ? st.insertFeed.bind(member, shareId, sharer, resource, null, null, null)
-                : st.insertFeed.bind(member, shareId, sharer, resource, content.getString(0), content.getString(1),
-                content.getString(2));
+        return content == null
+                ? st.insertFeed.bind(member, shareId, sharer, resource, null, null, null)
+                : st.insertFeed.bind(
+                        member,
+                        shareId,
+                        sharer,
+                        resource,
+                        content.getString(0),
+                        content.getString(1),
+                        content.getString(2));
     }
 
     /** Push: the shares of {@code sharer} that {@code viewer} may see, into her feed. */
@@ -246,7 +261,8 @@ final class CassandraSession implements StoreSession {
                 continue;
             }
             long rid = s.getLong(1);
-            Row content = feed.content() ? cql.execute(st.resource.bind(sharer, rid)).one() : null;
+            Row content =
+                    feed.content() ? cql.execute(st.resource.bind(sharer, rid)).one() : null;
             writes.add(cql.executeAsync(feedRow(viewer, s.getLong(0), sharer, rid, content)));
         }
     }
@@ -314,8 +330,7 @@ final class CassandraSession implements StoreSession {
     }
 
     /** A share a producer holds, for Pull's top k. */
-    private record Candidate(long shareId, int sharer, long rid) {
-    }
+    private record Candidate(long shareId, int sharer, long rid) {}
 
     /**
      * Pull (figure 8.11): the member's friends and followed pages, then every producer's newest shares at once (pages

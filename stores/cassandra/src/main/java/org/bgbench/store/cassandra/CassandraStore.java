@@ -71,6 +71,7 @@ final class CassandraStore implements DataStore {
     private volatile Statements consistentStatements;
     /** Member ids are [offset, offset + members); pages' account ids follow. Read from bg_meta, -1 until known. */
     private volatile int memberOffset = -1;
+
     private volatile int memberCount = -1;
 
     private CassandraStore(CassandraConfig config, CqlSession session) {
@@ -93,7 +94,9 @@ final class CassandraStore implements DataStore {
     private static CqlSession connect(CassandraConfig config) {
         DriverConfigLoader loader = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, config.timeout())
-                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, config.readConsistency().name())
+                .withString(
+                        DefaultDriverOption.REQUEST_CONSISTENCY,
+                        config.readConsistency().name())
                 // Connecting is bounded by the request timeout too: an unreachable node fails the open in time.
                 .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, config.timeout())
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, config.timeout())
@@ -110,16 +113,23 @@ final class CassandraStore implements DataStore {
                 .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, RECONNECT_MAX_DELAY)
                 .build();
         List<InetSocketAddress> points = config.contactPoints().stream()
-                .map(p -> new InetSocketAddress(p.getHostString(), p.getPort())).toList();
-        String where = config.contactPoints().stream().map(p -> p.getHostString() + ":" + p.getPort())
+                .map(p -> new InetSocketAddress(p.getHostString(), p.getPort()))
+                .toList();
+        String where = config.contactPoints().stream()
+                .map(p -> p.getHostString() + ":" + p.getPort())
                 .collect(Collectors.joining(","));
         try {
-            return CqlSession.builder().addContactPoints(points).withLocalDatacenter(config.datacenter())
-                    .withConfigLoader(loader).build();
+            return CqlSession.builder()
+                    .addContactPoints(points)
+                    .withLocalDatacenter(config.datacenter())
+                    .withConfigLoader(loader)
+                    .build();
         } catch (AllNodesFailedException e) {
-            throw new StoreException("cannot connect to Cassandra at " + where + " (" + CassandraStoreProvider
-                    .CONTACT_POINTS + "): " + firstCause(e) + "; start a node (scripts/cassandra.sh start DIR prints "
-                    + "its contact points) or correct the setting", e);
+            throw new StoreException(
+                    "cannot connect to Cassandra at " + where + " (" + CassandraStoreProvider.CONTACT_POINTS + "): "
+                            + firstCause(e) + "; start a node (scripts/cassandra.sh start DIR prints "
+                            + "its contact points) or correct the setting",
+                    e);
         } catch (DriverException | IllegalArgumentException | IllegalStateException e) {
             throw new StoreException("cannot connect to Cassandra at " + where + ": " + ErrorText.of(e), e);
         }
@@ -179,7 +189,8 @@ final class CassandraStore implements DataStore {
     private boolean reusable(KeyspaceMetadata k) {
         Map<String, String> r = k.getReplication();
         if (!String.valueOf(config.replicationFactor()).equals(r.get(config.datacenter()))
-                || !r.getOrDefault("class", "").endsWith("NetworkTopologyStrategy") || r.size() != 2
+                || !r.getOrDefault("class", "").endsWith("NetworkTopologyStrategy")
+                || r.size() != 2
                 || k.isDurableWrites() != config.durableWrites()) {
             return false;
         }
@@ -207,7 +218,8 @@ final class CassandraStore implements DataStore {
                 ddl("TRUNCATE " + ks + "." + t);
             }
             for (String t : CassandraSchema.tables(config)) {
-                if (!t.equals(CassandraSchema.META) && !optionsMatch(k.get().getTable(t).orElseThrow())) {
+                if (!t.equals(CassandraSchema.META)
+                        && !optionsMatch(k.get().getTable(t).orElseThrow())) {
                     ddl("ALTER TABLE " + ks + "." + t + " WITH " + CassandraSchema.tableOptions(config));
                 }
             }
@@ -218,10 +230,14 @@ final class CassandraStore implements DataStore {
                 ddl(s);
             }
         }
-        session.execute(SimpleStatement.newInstance("INSERT INTO " + ks + "." + CassandraSchema.META
-                        + " (id, design, members, member_offset) VALUES (0, ?, ?, ?)", config.describe(),
-                        spec.members(), spec.memberIdOffset())
-                .setConsistencyLevel(metaConsistency()).setTimeout(DDL_TIMEOUT));
+        session.execute(SimpleStatement.newInstance(
+                        "INSERT INTO " + ks + "." + CassandraSchema.META
+                                + " (id, design, members, member_offset) VALUES (0, ?, ?, ?)",
+                        config.describe(),
+                        spec.members(),
+                        spec.memberIdOffset())
+                .setConsistencyLevel(metaConsistency())
+                .setTimeout(DDL_TIMEOUT));
         memberOffset = spec.memberIdOffset();
         memberCount = spec.members();
     }
@@ -229,8 +245,10 @@ final class CassandraStore implements DataStore {
     private boolean optionsMatch(TableMetadata t) {
         Object spec = t.getOptions().get(CqlIdentifier.fromInternal("speculative_retry"));
         Object repair = t.getOptions().get(CqlIdentifier.fromInternal("read_repair"));
-        return spec != null && retryPolicy(spec.toString()).equals(retryPolicy(config.speculativeRetry()))
-                && repair != null && repair.toString().equalsIgnoreCase(config.readRepair());
+        return spec != null
+                && retryPolicy(spec.toString()).equals(retryPolicy(config.speculativeRetry()))
+                && repair != null
+                && repair.toString().equalsIgnoreCase(config.readRepair());
     }
 
     /** A speculative_retry value as Cassandra shows it back: NONE reads NEVER, 99PERCENTILE reads 99p. */
@@ -255,8 +273,7 @@ final class CassandraStore implements DataStore {
     }
 
     /** bg_meta's one row. */
-    private record Meta(String graph, String mark, String design, int members, int offset) {
-    }
+    private record Meta(String graph, String mark, String design, int members, int offset) {}
 
     private Optional<Meta> meta() {
         if (!hasSchema()) {
@@ -264,9 +281,11 @@ final class CassandraStore implements DataStore {
         }
         try {
             Row r = session.execute(SimpleStatement.newInstance("SELECT graph, mark, design, members, member_offset "
-                    + "FROM " + ks + "." + CassandraSchema.META + " WHERE id = 0")
-                    .setConsistencyLevel(metaConsistency())).one();
-            return r == null ? Optional.empty()
+                                    + "FROM " + ks + "." + CassandraSchema.META + " WHERE id = 0")
+                            .setConsistencyLevel(metaConsistency()))
+                    .one();
+            return r == null
+                    ? Optional.empty()
                     : Optional.of(new Meta(r.getString(0), r.getString(1), r.getString(2), r.getInt(3), r.getInt(4)));
         } catch (InvalidQueryException e) {
             // Dropped meanwhile by another BG process.
@@ -310,9 +329,11 @@ final class CassandraStore implements DataStore {
     }
 
     private boolean markTransaction(String condition, Object... values) {
-        return session.execute(SimpleStatement.newInstance("UPDATE " + ks + "." + CassandraSchema.META
-                        + " SET mark = ? WHERE id = 0 " + condition, values)
-                .setConsistencyLevel(metaConsistency()).setSerialConsistencyLevel(DefaultConsistencyLevel.SERIAL))
+        return session.execute(SimpleStatement.newInstance(
+                                "UPDATE " + ks + "." + CassandraSchema.META + " SET mark = ? WHERE id = 0 " + condition,
+                                values)
+                        .setConsistencyLevel(metaConsistency())
+                        .setSerialConsistencyLevel(DefaultConsistencyLevel.SERIAL))
                 .wasApplied();
     }
 
@@ -324,9 +345,11 @@ final class CassandraStore implements DataStore {
     @Override
     public void finishLoad(SocialGraph graph) {
         // One row, one statement: the graph and its mark change together.
-        session.execute(SimpleStatement.newInstance("UPDATE " + ks + "." + CassandraSchema.META
-                        + " SET graph = ?, mark = ? WHERE id = 0", graph.spec().fingerprint(),
-                StateMark.loaded(graph.spec().fingerprint()).text()).setConsistencyLevel(metaConsistency()));
+        session.execute(SimpleStatement.newInstance(
+                        "UPDATE " + ks + "." + CassandraSchema.META + " SET graph = ?, mark = ? WHERE id = 0",
+                        graph.spec().fingerprint(),
+                        StateMark.loaded(graph.spec().fingerprint()).text())
+                .setConsistencyLevel(metaConsistency()));
     }
 
     /** Empties one of BG's tables (on every node; no snapshot on the servers scripts/cassandra.sh starts). */
@@ -337,8 +360,9 @@ final class CassandraStore implements DataStore {
     /** A snapshot image when BG knows the local nodes' directory ({@code cassandra.server-dir}). */
     @Override
     public Optional<StoreImage> image() {
-        return config.serverDir() == null ? Optional.empty() : Optional.of(new CassandraImage(this,
-                config.serverDir()));
+        return config.serverDir() == null
+                ? Optional.empty()
+                : Optional.of(new CassandraImage(this, config.serverDir()));
     }
 
     @Override
@@ -362,8 +386,11 @@ final class CassandraStore implements DataStore {
         }
         ConsistencyLevel cl = consistentRead();
         long[] m = new long[4];
-        forEachRange("SELECT userid, friends, pending, pages FROM " + ks + "." + CassandraSchema.MEMBERS
-                + " WHERE token(userid) > ? AND token(userid) <= ?", cl, rows -> {
+        forEachRange(
+                "SELECT userid, friends, pending, pages FROM " + ks + "." + CassandraSchema.MEMBERS
+                        + " WHERE token(userid) > ? AND token(userid) <= ?",
+                cl,
+                rows -> {
                     long[] part = new long[4];
                     for (Row r : rows) {
                         part[0]++;
@@ -372,18 +399,23 @@ final class CassandraStore implements DataStore {
                         part[3] += setSize(r.getBytesUnsafe(3));
                     }
                     return part;
-                }, m);
+                },
+                m);
         long resources = countRows(CassandraSchema.RESOURCES, "walluserid", cl);
         long comments = config.design() == CassandraConfig.Design.REPORT
-                ? countRows(CassandraSchema.MANIPULATION, "mid", cl) : countRows(CassandraSchema.COMMENTS, "rid", cl);
+                ? countRows(CassandraSchema.MANIPULATION, "mid", cl)
+                : countRows(CassandraSchema.COMMENTS, "rid", cl);
         long pages = countRows(CassandraSchema.PAGES, "pageid", cl);
         long pageResources = 0;
         if (pages > 0) {
             int first = firstPageId();
             List<CompletableFuture<AsyncResultSet>> f = new ArrayList<>();
             for (int p = 0; p < pages; p++) {
-                f.add(session.executeAsync(SimpleStatement.newInstance("SELECT COUNT(*) FROM " + ks + "."
-                        + CassandraSchema.RESOURCES + " WHERE walluserid = ?", first + p).setConsistencyLevel(cl))
+                f.add(session.executeAsync(SimpleStatement.newInstance(
+                                        "SELECT COUNT(*) FROM " + ks + "." + CassandraSchema.RESOURCES
+                                                + " WHERE walluserid = ?",
+                                        first + p)
+                                .setConsistencyLevel(cl))
                         .toCompletableFuture());
             }
             for (CompletableFuture<AsyncResultSet> x : f) {
@@ -391,7 +423,8 @@ final class CassandraStore implements DataStore {
             }
         }
         long shares = countRows(CassandraSchema.SHARES, "sharer", cl);
-        return new StoreCounts(new StoreCounts.Social(m[0], m[1] / 2, m[2], resources - pageResources, comments),
+        return new StoreCounts(
+                new StoreCounts.Social(m[0], m[1] / 2, m[2], resources - pageResources, comments),
                 new StoreCounts.Feed(pages, m[3], pageResources, shares));
     }
 
@@ -402,21 +435,24 @@ final class CassandraStore implements DataStore {
 
     private long countRows(String table, String key, ConsistencyLevel cl) {
         long[] total = new long[1];
-        forEachRange("SELECT COUNT(*) FROM " + ks + "." + table + " WHERE token(" + key + ") > ? AND token(" + key
-                + ") <= ?", cl, rows -> new long[] {rows.one().getLong(0)}, total);
+        forEachRange(
+                "SELECT COUNT(*) FROM " + ks + "." + table + " WHERE token(" + key + ") > ? AND token(" + key
+                        + ") <= ?",
+                cl,
+                rows -> new long[] {rows.one().getLong(0)},
+                total);
         return total[0];
     }
 
     /** Runs {@code cql} (two bind markers: a token range) over every range in parallel and adds up the sums. */
-    private void forEachRange(String cql, ConsistencyLevel cl, Function<ResultSet, long[]> sum,
-                              long[] into) {
+    private void forEachRange(String cql, ConsistencyLevel cl, Function<ResultSet, long[]> sum, long[] into) {
         try (var ranges = Executors.newVirtualThreadPerTaskExecutor()) {
             forEachRange(cql, cl, sum, into, ranges);
         }
     }
 
-    private void forEachRange(String cql, ConsistencyLevel cl, Function<ResultSet, long[]> sum,
-                              long[] into, ExecutorService ranges) {
+    private void forEachRange(
+            String cql, ConsistencyLevel cl, Function<ResultSet, long[]> sum, long[] into, ExecutorService ranges) {
         var prepared = session.prepare(cql);
         // A few ranges per node at a time: all at once overload a small node into read timeouts.
         int nodes = Math.max(1, session.getMetadata().getNodes().size());
@@ -457,17 +493,23 @@ final class CassandraStore implements DataStore {
     }
 
     /** The sums of one token range (from, to]; a range the server times out on is counted again in quarters. */
-    private long[] countRange(PreparedStatement prepared, ConsistencyLevel cl,
-                              Function<ResultSet, long[]> sum, long from, long to, int depth) {
+    private long[] countRange(
+            PreparedStatement prepared,
+            ConsistencyLevel cl,
+            Function<ResultSet, long[]> sum,
+            long from,
+            long to,
+            int depth) {
         try {
-            return sum.apply(session.execute(prepared.bind(from, to).setConsistencyLevel(cl)
-                    .setTimeout(DDL_TIMEOUT)));
-        } catch (ReadTimeoutException
-                 | DriverTimeoutException e) {
+            return sum.apply(session.execute(
+                    prepared.bind(from, to).setConsistencyLevel(cl).setTimeout(DDL_TIMEOUT)));
+        } catch (ReadTimeoutException | DriverTimeoutException e) {
             long quarter = (to - from) / 4;
             if (depth == 3 || quarter == 0) {
-                throw new StoreException("counting rows timed out even in ranges of 1/" + (COUNT_SPLITS << 6)
-                        + " of the ring: " + ErrorText.message(e), e);
+                throw new StoreException(
+                        "counting rows timed out even in ranges of 1/" + (COUNT_SPLITS << 6) + " of the ring: "
+                                + ErrorText.message(e),
+                        e);
             }
             long[] total = null;
             for (int q = 0; q < 4; q++) {
@@ -491,8 +533,8 @@ final class CassandraStore implements DataStore {
     /** The first page's account id: pages follow the members. */
     int firstPageId() {
         if (memberOffset < 0) {
-            Meta m = meta().orElseThrow(() -> new StoreException("keyspace " + ks + " holds no BG schema; run bg "
-                    + "load first"));
+            Meta m = meta().orElseThrow(
+                            () -> new StoreException("keyspace " + ks + " holds no BG schema; run bg " + "load first"));
             memberOffset = m.offset;
             memberCount = m.members;
         }

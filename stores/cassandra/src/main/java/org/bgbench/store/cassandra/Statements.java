@@ -20,6 +20,7 @@ final class Statements {
     final PreparedStatement ownProfile;
     /** Design report: VP counts the wall's resources. */
     final PreparedStatement resourceCount;
+
     final PreparedStatement friends;
     final PreparedStatement pending;
     final PreparedStatement listed;
@@ -56,70 +57,91 @@ final class Statements {
         boolean report = c.design() == CassandraConfig.Design.REPORT;
         String resourceColumn = report ? "" : ", resources";
         profile = read(s, "SELECT attrs, pic, friends" + resourceColumn + " FROM " + members + " WHERE userid = ?");
-        ownProfile = read(s, "SELECT attrs, pic, friends" + resourceColumn + ", pending FROM " + members
-                + " WHERE userid = ?");
-        resourceCount = report ? read(s, "SELECT COUNT(*) FROM " + ks + CassandraSchema.RESOURCES
-                + " WHERE walluserid = ?") : null;
+        ownProfile = read(
+                s, "SELECT attrs, pic, friends" + resourceColumn + ", pending FROM " + members + " WHERE userid = ?");
+        resourceCount = report
+                ? read(s, "SELECT COUNT(*) FROM " + ks + CassandraSchema.RESOURCES + " WHERE walluserid = ?")
+                : null;
         friends = read(s, "SELECT friends FROM " + members + " WHERE userid = ?");
         pending = read(s, "SELECT pending FROM " + members + " WHERE userid = ?");
         listed = read(s, "SELECT attrs, tpic FROM " + members + " WHERE userid = ?");
         invite = write(s, "UPDATE " + members + " SET pending = pending + ? WHERE userid = ?");
-        acceptInvitee = write(s, "UPDATE " + members + " SET pending = pending - ?, friends = friends + ? "
-                + "WHERE userid = ?");
+        acceptInvitee = write(
+                s, "UPDATE " + members + " SET pending = pending - ?, friends = friends + ? " + "WHERE userid = ?");
         acceptInviter = write(s, "UPDATE " + members + " SET friends = friends + ? WHERE userid = ?");
         reject = write(s, "UPDATE " + members + " SET pending = pending - ? WHERE userid = ?");
         unfriend = write(s, "UPDATE " + members + " SET friends = friends - ? WHERE userid = ?");
-        topResources = read(s, "SELECT rid, creatorid, type, body, doc FROM " + ks + CassandraSchema.RESOURCES
-                + " WHERE walluserid = ? LIMIT ?");
+        topResources = read(
+                s,
+                "SELECT rid, creatorid, type, body, doc FROM " + ks + CassandraSchema.RESOURCES
+                        + " WHERE walluserid = ? LIMIT ?");
         if (report) {
             String m = ks + CassandraSchema.MANIPULATION;
             comments = read(s, "SELECT mid, creatorid, modifierid, ts, content FROM " + m + " WHERE rid = ?");
-            postComment = write(s, "INSERT INTO " + m + " (mid, rid, creatorid, modifierid, ts, type, content) "
-                    + "VALUES (?, ?, ?, ?, ?, 'comment', ?)");
+            postComment = write(
+                    s,
+                    "INSERT INTO " + m + " (mid, rid, creatorid, modifierid, ts, type, content) "
+                            + "VALUES (?, ?, ?, ?, ?, 'comment', ?)");
             deleteComment = write(s, "DELETE FROM " + m + " WHERE mid = ?");
             loadComment = postComment;
         } else {
             String m = ks + CassandraSchema.COMMENTS;
             comments = read(s, "SELECT mid, creatorid, modifierid, ts, content FROM " + m + " WHERE rid = ?");
-            postComment = write(s, "INSERT INTO " + m + " (rid, mid, creatorid, modifierid, ts, content) "
-                    + "VALUES (?, ?, ?, ?, ?, ?)");
+            postComment = write(
+                    s,
+                    "INSERT INTO " + m + " (rid, mid, creatorid, modifierid, ts, content) "
+                            + "VALUES (?, ?, ?, ?, ?, ?)");
             deleteComment = write(s, "DELETE FROM " + m + " WHERE rid = ? AND mid = ?");
             loadComment = postComment;
         }
         String shares = ks + CassandraSchema.SHARES;
-        insertShare = write(s, "INSERT INTO " + shares + " (sharer, shareid, rid, public, recipients) "
-                + "VALUES (?, ?, ?, ?, ?)");
+        insertShare = write(
+                s, "INSERT INTO " + shares + " (sharer, shareid, rid, public, recipients) " + "VALUES (?, ?, ?, ?, ?)");
         sharesOf = read(s, "SELECT shareid, rid, public, recipients FROM " + shares + " WHERE sharer = ?");
         shareIdsOf = read(s, "SELECT shareid FROM " + shares + " WHERE sharer = ?");
         followers = read(s, "SELECT followers FROM " + ks + CassandraSchema.PAGES + " WHERE pageid = ?");
         producers = read(s, "SELECT friends, pages FROM " + members + " WHERE userid = ?");
-        resource = read(s, "SELECT type, body, doc FROM " + ks + CassandraSchema.RESOURCES
-                + " WHERE walluserid = ? AND rid = ?");
+        resource = read(
+                s,
+                "SELECT type, body, doc FROM " + ks + CassandraSchema.RESOURCES + " WHERE walluserid = ? AND rid = ?");
         if (c.feed().push()) {
             String feeds = ks + CassandraSchema.FEEDS;
-            insertFeed = write(s, "INSERT INTO " + feeds + " (member, shareid, sharer, rid, type, body, doc) "
-                    + "VALUES (?, ?, ?, ?, ?, ?, ?)");
+            insertFeed = write(
+                    s,
+                    "INSERT INTO " + feeds + " (member, shareid, sharer, rid, type, body, doc) "
+                            + "VALUES (?, ?, ?, ?, ?, ?, ?)");
             deleteFeed = write(s, "DELETE FROM " + feeds + " WHERE member = ? AND shareid IN ?");
-            feed = read(s, "SELECT shareid, sharer, rid, type, body, doc FROM " + feeds + " WHERE member = ?"
-                    + (c.feed().kind() == FeedDesign.Kind.SORTED_PUSH ? " LIMIT ?" : ""));
+            feed = read(
+                    s,
+                    "SELECT shareid, sharer, rid, type, body, doc FROM " + feeds + " WHERE member = ?"
+                            + (c.feed().kind() == FeedDesign.Kind.SORTED_PUSH ? " LIMIT ?" : ""));
         } else {
             insertFeed = null;
             deleteFeed = null;
             feed = null;
         }
-        loadMember = write(s, "UPDATE " + members + " SET attrs = ?, pic = ?, tpic = ?, friends = friends + ?, "
-                + "pending = pending + ?, pages = pages + ?" + (report ? "" : ", resources = ?") + " WHERE userid = ?");
-        loadResource = write(s, "INSERT INTO " + ks + CassandraSchema.RESOURCES + " (walluserid, rid, creatorid, "
-                + "type, body, doc) VALUES (?, ?, ?, ?, ?, ?)");
-        loadPage = write(s, "UPDATE " + ks + CassandraSchema.PAGES + " SET name = ?, followers = followers + ? "
-                + "WHERE pageid = ?");
+        loadMember = write(
+                s,
+                "UPDATE " + members + " SET attrs = ?, pic = ?, tpic = ?, friends = friends + ?, "
+                        + "pending = pending + ?, pages = pages + ?" + (report ? "" : ", resources = ?")
+                        + " WHERE userid = ?");
+        loadResource = write(
+                s,
+                "INSERT INTO " + ks + CassandraSchema.RESOURCES + " (walluserid, rid, creatorid, "
+                        + "type, body, doc) VALUES (?, ?, ?, ?, ?, ?)");
+        loadPage = write(
+                s,
+                "UPDATE " + ks + CassandraSchema.PAGES + " SET name = ?, followers = followers + ? "
+                        + "WHERE pageid = ?");
     }
 
     private PreparedStatement read(CqlSession s, String cql) {
-        return s.prepare(SimpleStatement.newInstance(cql).setConsistencyLevel(read).setIdempotent(true));
+        return s.prepare(
+                SimpleStatement.newInstance(cql).setConsistencyLevel(read).setIdempotent(true));
     }
 
     private PreparedStatement write(CqlSession s, String cql) {
-        return s.prepare(SimpleStatement.newInstance(cql).setConsistencyLevel(write).setIdempotent(true));
+        return s.prepare(
+                SimpleStatement.newInstance(cql).setConsistencyLevel(write).setIdempotent(true));
     }
 }

@@ -34,15 +34,15 @@ class CassandraGrowTest {
     }
 
     private static CqlSession session(String contactPoints) {
-        var b = CqlSession.builder().withLocalDatacenter(CassandraServer.DATACENTER)
+        var b = CqlSession.builder()
+                .withLocalDatacenter(CassandraServer.DATACENTER)
                 .withConfigLoader(DriverConfigLoader.programmaticBuilder()
                         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(30))
                         .withString(DefaultDriverOption.REQUEST_CONSISTENCY, DefaultConsistencyLevel.ONE.name())
                         .build());
         for (String cp : contactPoints.split(",")) {
             int colon = cp.lastIndexOf(':');
-            b.addContactPoint(new InetSocketAddress(cp.substring(0, colon),
-                    Integer.parseInt(cp.substring(colon + 1))));
+            b.addContactPoint(new InetSocketAddress(cp.substring(0, colon), Integer.parseInt(cp.substring(colon + 1))));
         }
         return b.build();
     }
@@ -74,11 +74,11 @@ class CassandraGrowTest {
             assertThat(s.nodes()).isEqualTo(2);
             ServerScripts.Run status = s.script(30, "status");
             assertThat(status.exit()).as(status.output()).isZero();
-            assertThat(status.output()).containsPattern("(?m)^n2 127\\.0\\.0\\.2:" + port + " jmx \\d+ pid "
-                    + s.pid(2) + " up$");
+            assertThat(status.output())
+                    .containsPattern("(?m)^n2 127\\.0\\.0\\.2:" + port + " jmx \\d+ pid " + s.pid(2) + " up$");
             assertThat(s.script(30, "contact").lastLine()).isEqualTo(contact);
-            assertThat(s.script(30, "settings").output().strip().lines().toList()).containsExactly(
-                    "cassandra.contact-points=" + contact, "cassandra.datacenter=datacenter1");
+            assertThat(s.script(30, "settings").output().strip().lines().toList())
+                    .containsExactly("cassandra.contact-points=" + contact, "cassandra.datacenter=datacenter1");
             ServerScripts.Run settled = s.script(120, "settled");
             assertThat(settled.exit()).as(settled.output()).isZero();
             assertThat(settled.lastLine()).endsWith("settled: 2 nodes UN, NORMAL, no streams");
@@ -87,9 +87,11 @@ class CassandraGrowTest {
             // Node 2 owns about half the token ranges at RF=1: without the bootstrap's streaming about half the rows
             // would be missing at CL=ONE.
             try (CqlSession two = session(contact)) {
-                long peers = two.execute("SELECT count(*) FROM system.peers").one().getLong(0);
+                long peers =
+                        two.execute("SELECT count(*) FROM system.peers").one().getLong(0);
                 assertThat(peers).isEqualTo(1);
-                assertThat(two.execute("SELECT k FROM grow.kv").all().size()).as("rows read at CL=ONE after the join")
+                assertThat(two.execute("SELECT k FROM grow.kv").all().size())
+                        .as("rows read at CL=ONE after the join")
                         .isEqualTo(ROWS);
             }
 
@@ -100,7 +102,9 @@ class CassandraGrowTest {
             assertThat(stop.exit()).as(stop.output()).isZero();
             for (long p : pids) {
                 Optional<ProcessHandle> h = ProcessHandle.of(p);
-                assertThat(h.map(ProcessHandle::isAlive).orElse(false)).as("pid " + p + " after stop").isFalse();
+                assertThat(h.map(ProcessHandle::isAlive).orElse(false))
+                        .as("pid " + p + " after stop")
+                        .isFalse();
             }
             lap("stopped");
             ServerScripts.Run after = s.script(30, "settled");

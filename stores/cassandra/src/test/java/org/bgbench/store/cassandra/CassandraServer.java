@@ -28,8 +28,8 @@ public final class CassandraServer implements AutoCloseable {
     public static final String VERSION = "5.0.9";
     public static final String DATACENTER = "datacenter1";
 
-    private static final SharedServer<CassandraServer> SINGLE = new SharedServer<>("Cassandra node",
-            CassandraServer::requireJdk, () -> start(1, Map.of(), true), CassandraServer::destroy);
+    private static final SharedServer<CassandraServer> SINGLE = new SharedServer<>(
+            "Cassandra node", CassandraServer::requireJdk, () -> start(1, Map.of(), true), CassandraServer::destroy);
 
     private final Path script;
     private final Path dir;
@@ -38,8 +38,8 @@ public final class CassandraServer implements AutoCloseable {
     private volatile String contactPoints;
     private final boolean shared;
 
-    private CassandraServer(Path script, Path dir, int nodes, Map<String, String> env, String contactPoints,
-            boolean shared) {
+    private CassandraServer(
+            Path script, Path dir, int nodes, Map<String, String> env, String contactPoints, boolean shared) {
         this.script = script;
         this.dir = dir;
         this.nodes = nodes;
@@ -79,10 +79,13 @@ public final class CassandraServer implements AutoCloseable {
 
     /** Fails the calling test under CI and skips it otherwise, when no JDK 17 or 11 is found. */
     static void require(boolean jdkFound, boolean required) {
-        ServerScripts.requireOrSkip(jdkFound, required, "Cassandra " + VERSION + " needs a JDK 17 (or 11) and none is"
-                + " under /usr/lib/jvm (Debian package openjdk-17-jdk-headless; ./test installs it when run as root,"
-                + " otherwise: sudo apt-get install --no-install-recommends openjdk-17-jdk-headless; or set"
-                + " CASSANDRA_JAVA_HOME)");
+        ServerScripts.requireOrSkip(
+                jdkFound,
+                required,
+                "Cassandra " + VERSION + " needs a JDK 17 (or 11) and none is"
+                        + " under /usr/lib/jvm (Debian package openjdk-17-jdk-headless; ./test installs it when run as root,"
+                        + " otherwise: sudo apt-get install --no-install-recommends openjdk-17-jdk-headless; or set"
+                        + " CASSANDRA_JAVA_HOME)");
     }
 
     private static void requireJdk() {
@@ -166,8 +169,8 @@ public final class CassandraServer implements AutoCloseable {
         String[] lines = out.trim().split("\n");
         String contact = lines[lines.length - 1].trim();
         if (contact.split(",").length != nodes + count) {
-            throw new IllegalStateException("scripts/cassandra.sh add printed no contact points for " + (nodes + count)
-                    + " nodes: " + out);
+            throw new IllegalStateException(
+                    "scripts/cassandra.sh add printed no contact points for " + (nodes + count) + " nodes: " + out);
         }
         nodes += count;
         contactPoints = contact;
@@ -208,10 +211,11 @@ public final class CassandraServer implements AutoCloseable {
     public long pid(int node) {
         checkNode(node);
         try {
-            return Long.parseLong(Files.readString(dir.resolve("nodes/n" + node + "/pid")).trim());
+            return Long.parseLong(
+                    Files.readString(dir.resolve("nodes/n" + node + "/pid")).trim());
         } catch (IOException | NumberFormatException e) {
-            throw new IllegalStateException("no pid for Cassandra node " + node + " in " + dir + ": " + e.getMessage(),
-                    e);
+            throw new IllegalStateException(
+                    "no pid for Cassandra node " + node + " in " + dir + ": " + e.getMessage(), e);
         }
     }
 

@@ -20,15 +20,19 @@ import org.opentest4j.TestAbortedException;
 class CassandraServerTest {
 
     private static CqlSession session(CassandraServer s) {
-        return CqlSession.builder().addContactPoints(s.contactAddresses()).withLocalDatacenter(s.datacenter())
+        return CqlSession.builder()
+                .addContactPoints(s.contactAddresses())
+                .withLocalDatacenter(s.datacenter())
                 .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(30)).build())
+                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(30))
+                        .build())
                 .build();
     }
 
     private static String releaseVersion(CqlSession session, Duration timeout) {
         Row row = session.execute(SimpleStatement.newInstance("SELECT release_version FROM system.local")
-                .setTimeout(timeout)).one();
+                        .setTimeout(timeout))
+                .one();
         return row == null ? null : row.getString("release_version");
     }
 
@@ -41,13 +45,15 @@ class CassandraServerTest {
         assertThat(s.datacenter()).isEqualTo("datacenter1");
         assertThat(s.dir()).isDirectory();
         assertThat(s.pids()).containsExactly(s.pid(1));
-        assertThat(ProcessHandle.of(s.pid(1))).hasValueSatisfying(h -> assertThat(h.isAlive()).isTrue());
+        assertThat(ProcessHandle.of(s.pid(1)))
+                .hasValueSatisfying(h -> assertThat(h.isAlive()).isTrue());
         try (CqlSession session = session(s)) {
             assertThat(releaseVersion(session, Duration.ofSeconds(30))).startsWith("5.0");
         }
         // close() of the shared server does nothing: it still answers afterwards.
         s.close();
-        assertThat(ProcessHandle.of(s.pid(1))).hasValueSatisfying(h -> assertThat(h.isAlive()).isTrue());
+        assertThat(ProcessHandle.of(s.pid(1)))
+                .hasValueSatisfying(h -> assertThat(h.isAlive()).isTrue());
         assertThat(Files.isDirectory(s.dir())).isTrue();
     }
 
@@ -78,7 +84,8 @@ class CassandraServerTest {
     @Test
     void rejectsNodesItDoesNotHave() {
         CassandraServer s = CassandraServer.single();
-        assertThatThrownBy(() -> s.pid(2)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> s.pid(2))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("node must be from 1 to 1, not 2");
         assertThatThrownBy(() -> s.freeze(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> CassandraServer.cluster(0)).isInstanceOf(IllegalArgumentException.class);
@@ -86,9 +93,12 @@ class CassandraServerTest {
 
     @Test
     void missingJdkFailsUnderCiAndSkipsOtherwise() {
-        assertThatThrownBy(() -> CassandraServer.require(false, true)).isInstanceOf(AssertionError.class)
-                .hasMessageContaining("openjdk-17-jdk-headless").hasMessageContaining("CI is set");
-        assertThatThrownBy(() -> CassandraServer.require(false, false)).isInstanceOf(TestAbortedException.class)
+        assertThatThrownBy(() -> CassandraServer.require(false, true))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("openjdk-17-jdk-headless")
+                .hasMessageContaining("CI is set");
+        assertThatThrownBy(() -> CassandraServer.require(false, false))
+                .isInstanceOf(TestAbortedException.class)
                 .hasMessageContaining("skipping");
         CassandraServer.require(true, true);
         assertThat(CassandraServer.libCache().toString()).endsWith("/.cache/bg/cassandra-5.0.9/lib");

@@ -41,9 +41,15 @@ class CassandraStoreTest {
                 .hasMessageStartingWith("cassandra.speculative-retry: expected NONE, ALWAYS");
         assertThatThrownBy(() -> config(Map.of("cassandra.timeout", "10ms")))
                 .hasMessageStartingWith("cassandra.timeout: expected a timeout from 1s");
-        CassandraConfig c = config(Map.of("cassandra.contact-points", "10.0.0.1, 10.0.0.2:9043",
-                "cassandra.write-consistency", "each_quorum", "cassandra.read-repair", "none"));
-        assertThat(c.contactPoints()).extracting(a -> a.getHostString() + ":" + a.getPort())
+        CassandraConfig c = config(Map.of(
+                "cassandra.contact-points",
+                "10.0.0.1, 10.0.0.2:9043",
+                "cassandra.write-consistency",
+                "each_quorum",
+                "cassandra.read-repair",
+                "none"));
+        assertThat(c.contactPoints())
+                .extracting(a -> a.getHostString() + ":" + a.getPort())
                 .containsExactly("10.0.0.1:9042", "10.0.0.2:9043");
         assertThat(c.writeConsistency()).isEqualTo(DefaultConsistencyLevel.EACH_QUORUM);
         assertThat(c.readRepair()).isEqualTo("NONE");
@@ -52,8 +58,13 @@ class CassandraStoreTest {
 
     @Test
     void bgsOwnChecksReadAtAllUnlessReadsAndWritesOverlap() {
-        Map<String, String> s = new HashMap<>(Map.of("cassandra.replication-factor", "3",
-                "cassandra.read-consistency", "ONE", "cassandra.write-consistency", "ONE"));
+        Map<String, String> s = new HashMap<>(Map.of(
+                "cassandra.replication-factor",
+                "3",
+                "cassandra.read-consistency",
+                "ONE",
+                "cassandra.write-consistency",
+                "ONE"));
         assertThat(storeless(s).consistentReadLevel()).isEqualTo(DefaultConsistencyLevel.ALL);
         s.put("cassandra.write-consistency", "ALL");
         assertThat(storeless(s).consistentReadLevel()).isEqualTo(DefaultConsistencyLevel.ONE);
@@ -76,12 +87,12 @@ class CassandraStoreTest {
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
-        Map<String, String> s = new HashMap<>(Map.of("cassandra.contact-points", "127.0.0.1:" + port,
-                "cassandra.timeout", "2s"));
+        Map<String, String> s =
+                new HashMap<>(Map.of("cassandra.contact-points", "127.0.0.1:" + port, "cassandra.timeout", "2s"));
         assertThatThrownBy(() -> CassandraStore.open(config(s)))
                 .isInstanceOf(StoreException.class)
-                .hasMessageStartingWith("cannot connect to Cassandra at 127.0.0.1:" + port
-                        + " (cassandra.contact-points): ")
+                .hasMessageStartingWith(
+                        "cannot connect to Cassandra at 127.0.0.1:" + port + " (cassandra.contact-points): ")
                 .hasMessageContaining("scripts/cassandra.sh start DIR");
     }
 
@@ -99,27 +110,52 @@ class CassandraStoreTest {
 
     @Test
     void aLoadReusesTheTablesAndAppliesChangedTableOptions() {
-        GraphSpec spec = GraphSpec.builder().members(40).friendsPerMember(4).resourcesPerMember(2)
-                .commentsPerResource(1).confirmedFraction(0.5).attributeCount(3).attributeLength(5)
-                .commentLength(10).fragments(2).seed(7).build();
+        GraphSpec spec = GraphSpec.builder()
+                .members(40)
+                .friendsPerMember(4)
+                .resourcesPerMember(2)
+                .commentsPerResource(1)
+                .confirmedFraction(0.5)
+                .attributeCount(3)
+                .attributeLength(5)
+                .commentLength(10)
+                .fragments(2)
+                .seed(7)
+                .build();
         SocialGraph graph = new SocialGraph(spec);
         try (CassandraStore a = CassandraStores.open("bg_reuse", Map.of())) {
             StoreConformanceSuite.load(a, graph, 2);
             assertThat(a.loadedGraph()).contains(spec.fingerprint());
         }
-        try (CassandraStore b = CassandraStores.open("bg_reuse", Map.of("cassandra.speculative-retry", "NONE",
-                "cassandra.read-repair", "NONE"))) {
-            var table = b.cql().getMetadata().getKeyspace("bg_reuse").orElseThrow().getTable("members").orElseThrow();
-            assertThat(table.getOptions().get(CqlIdentifier.fromInternal("speculative_retry")).toString())
+        try (CassandraStore b = CassandraStores.open(
+                "bg_reuse", Map.of("cassandra.speculative-retry", "NONE", "cassandra.read-repair", "NONE"))) {
+            var table = b.cql()
+                    .getMetadata()
+                    .getKeyspace("bg_reuse")
+                    .orElseThrow()
+                    .getTable("members")
+                    .orElseThrow();
+            assertThat(table.getOptions()
+                            .get(CqlIdentifier.fromInternal("speculative_retry"))
+                            .toString())
                     .isEqualTo("99p");
             StoreConformanceSuite.load(b, graph, 1);
-            table = b.cql().getMetadata().getKeyspace("bg_reuse").orElseThrow().getTable("members").orElseThrow();
+            table = b.cql()
+                    .getMetadata()
+                    .getKeyspace("bg_reuse")
+                    .orElseThrow()
+                    .getTable("members")
+                    .orElseThrow();
             // Cassandra shows NONE back as NEVER.
-            assertThat(table.getOptions().get(CqlIdentifier.fromInternal("speculative_retry")).toString())
+            assertThat(table.getOptions()
+                            .get(CqlIdentifier.fromInternal("speculative_retry"))
+                            .toString())
                     .isEqualTo("NEVER");
             assertThat(CassandraStore.retryPolicy("none")).isEqualTo("NEVER");
             assertThat(CassandraStore.retryPolicy("99PERCENTILE")).isEqualTo("99P");
-            assertThat(table.getOptions().get(CqlIdentifier.fromInternal("read_repair")).toString())
+            assertThat(table.getOptions()
+                            .get(CqlIdentifier.fromInternal("read_repair"))
+                            .toString())
                     .isEqualToIgnoringCase("NONE");
             assertThat(b.counts().members()).isEqualTo(40);
         }
@@ -133,8 +169,8 @@ class CassandraStoreTest {
     @Test
     void reportsThePidsOfTheNodesInItsServerDirectory() {
         CassandraServer server = CassandraServer.single();
-        try (CassandraStore s = CassandraStores.open("bg_pids",
-                Map.of("cassandra.server-dir", server.dir().toString()))) {
+        try (CassandraStore s = CassandraStores.open(
+                "bg_pids", Map.of("cassandra.server-dir", server.dir().toString()))) {
             assertThat(s.localServerPids()).containsExactlyElementsOf(server.pids());
             assertThat(s.localServerPids()).isNotEmpty();
         }

@@ -6,8 +6,7 @@ import org.bgbench.store.StoreSettings;
 
 /** Stores (with a snapshot image) on the module's shared single node ({@link CassandraServer#single()}), each test class in its own keyspace. */
 final class CassandraStores {
-    private CassandraStores() {
-    }
+    private CassandraStores() {}
 
     /** The settings of a store in {@code keyspace} of the shared node, plus {@code extra}. */
     static Map<String, String> settings(String keyspace, Map<String, String> extra) {

@@ -37,8 +37,7 @@ record HBaseConfig(Connection connection, Schema schema, Access access) {
      * @param regions regions each large table is pre-split into
      * @param feed    feed following design (dissertation 8.4.2)
      */
-    record Schema(String prefix, Design design, int regions, FeedDesign feed) {
-    }
+    record Schema(String prefix, Design design, int regions, FeedDesign feed) {}
 
     /**
      * Reads and writes.
@@ -49,8 +48,7 @@ record HBaseConfig(Connection connection, Schema schema, Access access) {
      *                    null: for small graphs only
      * @param durability  the write-ahead-log durability of the actions' writes
      */
-    record Access(Fetch fetch, long writeBuffer, Boolean loadWal, Durability durability) {
-    }
+    record Access(Fetch fetch, long writeBuffer, Boolean loadWal, Durability durability) {}
 
     enum Design {
         /** Counts derived at read time from the friend, invitation and wall rows. */
@@ -60,7 +58,8 @@ record HBaseConfig(Connection connection, Schema schema, Access access) {
     }
 
     enum Fetch {
-        BATCHED, SINGLE
+        BATCHED,
+        SINGLE
     }
 
     // The parts' settings, read where they are used.

@@ -28,6 +28,7 @@ import org.bgbench.store.StoreException;
 final class HBaseCounts {
     /** Regions scanned at once (a standalone server has one region server on a busy machine). */
     private static final int PARALLEL = 4;
+
     private static final int CACHING = 2000;
 
     private final HBaseStore store;
@@ -47,29 +48,44 @@ final class HBaseCounts {
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             Semaphore running = new Semaphore(PARALLEL);
             Future<long[]> members = sum(pool, running, HBaseSchema.MEMBERS, rowsOnly(HBaseSchema.A), (r, s) -> s[0]++);
-            Future<long[]> confirmed = sum(pool, running, HBaseSchema.CONFIRMED,
+            Future<long[]> confirmed = sum(
+                    pool,
+                    running,
+                    HBaseSchema.CONFIRMED,
                     new Scan().addFamily(HBaseSchema.F).addFamily(HBaseSchema.G).setFilter(new KeyOnlyFilter()),
                     (r, s) -> {
                         for (Cell c : r.rawCells()) {
                             s[CellUtil.matchingFamily(c, HBaseSchema.F) ? 0 : 1]++;
                         }
                     });
-            Future<long[]> pending = sum(pool, running, HBaseSchema.PENDING,
-                    new Scan().addFamily(HBaseSchema.F).setFilter(new KeyOnlyFilter()), (r, s) -> s[0] += r.size());
-            Future<long[]> resources = sum(pool, running, HBaseSchema.RESOURCES,
-                    new Scan().addColumn(HBaseSchema.A, HBaseSchema.WALL_OWNER), (r, s) -> {
+            Future<long[]> pending = sum(
+                    pool,
+                    running,
+                    HBaseSchema.PENDING,
+                    new Scan().addFamily(HBaseSchema.F).setFilter(new KeyOnlyFilter()),
+                    (r, s) -> s[0] += r.size());
+            Future<long[]> resources = sum(
+                    pool,
+                    running,
+                    HBaseSchema.RESOURCES,
+                    new Scan().addColumn(HBaseSchema.A, HBaseSchema.WALL_OWNER),
+                    (r, s) -> {
                         byte[] w = r.getValue(HBaseSchema.A, HBaseSchema.WALL_OWNER);
                         s[w != null && Bytes.toInt(w) >= firstPage ? 1 : 0]++;
                     });
-            Future<long[]> comments = sum(pool, running, HBaseSchema.MANIPULATIONS, rowsOnly(HBaseSchema.A),
-                    (r, s) -> s[0]++);
+            Future<long[]> comments =
+                    sum(pool, running, HBaseSchema.MANIPULATIONS, rowsOnly(HBaseSchema.A), (r, s) -> s[0]++);
             Future<long[]> pages = sum(pool, running, HBaseSchema.PAGES, rowsOnly(HBaseSchema.A), (r, s) -> s[0]++);
-            Future<long[]> shares = sum(pool, running, HBaseSchema.SHARES,
-                    new Scan().addFamily(HBaseSchema.S).setFilter(new KeyOnlyFilter()), (r, s) -> s[0] += r.size());
+            Future<long[]> shares = sum(
+                    pool,
+                    running,
+                    HBaseSchema.SHARES,
+                    new Scan().addFamily(HBaseSchema.S).setFilter(new KeyOnlyFilter()),
+                    (r, s) -> s[0] += r.size());
             long[] c = confirmed.get();
             long[] res = resources.get();
-            return new StoreCounts(new StoreCounts.Social(members.get()[0], c[0] / 2, pending.get()[0], res[0],
-                    comments.get()[0]),
+            return new StoreCounts(
+                    new StoreCounts.Social(members.get()[0], c[0] / 2, pending.get()[0], res[0], comments.get()[0]),
                     new StoreCounts.Feed(pages.get()[0], c[1], res[1], shares.get()[0]));
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
@@ -98,19 +114,23 @@ final class HBaseCounts {
             }
             List<Future<long[]>> parts = new ArrayList<>();
             for (int i = 0; i < starts.length; i++) {
-                Scan s = new Scan(scan).withStartRow(starts[i]).withStopRow(ends[i]).setCaching(CACHING)
+                Scan s = new Scan(scan)
+                        .withStartRow(starts[i])
+                        .withStopRow(ends[i])
+                        .setCaching(CACHING)
                         .setCacheBlocks(false);
                 parts.add(pool.submit(() -> {
                     running.acquire();
-                    try (Table t = store.open(table); ResultScanner rs = t.getScanner(s)) {
+                    try (Table t = store.open(table);
+                            ResultScanner rs = t.getScanner(s)) {
                         long[] into = new long[2];
                         for (Result r : rs) {
                             summer.add(r, into);
                         }
                         return into;
                     } catch (IOException e) {
-                        throw new StoreException("counting " + store.table(table) + " failed: "
-                                + HBaseStore.cause(e), e);
+                        throw new StoreException(
+                                "counting " + store.table(table) + " failed: " + HBaseStore.cause(e), e);
                     } finally {
                         running.release();
                     }

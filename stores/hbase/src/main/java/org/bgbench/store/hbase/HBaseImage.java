@@ -49,8 +49,9 @@ final class HBaseImage implements StoreImage {
 
     @Override
     public void save() {
-        String graph = store.loadedGraph().orElseThrow(() -> new StoreException("HBase holds no loaded graph under "
-                + "prefix " + config.prefix() + " to save as an image"));
+        String graph = store.loadedGraph()
+                .orElseThrow(() -> new StoreException(
+                        "HBase holds no loaded graph under " + "prefix " + config.prefix() + " to save as an image"));
         store.admin("saving the image", a -> {
             ensureMarkerTable(a);
             try (Table m = store.connection().getTable(markerTable())) {
@@ -69,7 +70,8 @@ final class HBaseImage implements StoreImage {
         });
         store.admin("saving the image", a -> {
             try (Table m = store.connection().getTable(markerTable())) {
-                m.put(new Put(ROW).addColumn(HBaseSchema.M, HBaseSchema.GRAPH, Bytes.toBytes(graph))
+                m.put(new Put(ROW)
+                        .addColumn(HBaseSchema.M, HBaseSchema.GRAPH, Bytes.toBytes(graph))
                         .addColumn(HBaseSchema.M, HBaseSchema.DESIGN, Bytes.toBytes(config.describe())));
             }
             return null;
@@ -79,7 +81,8 @@ final class HBaseImage implements StoreImage {
     private void ensureMarkerTable(Admin a) throws IOException {
         if (!a.tableExists(markerTable())) {
             a.createTable(TableDescriptorBuilder.newBuilder(markerTable())
-                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(HBaseSchema.M)).build());
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(HBaseSchema.M))
+                    .build());
         }
     }
 

@@ -51,8 +51,8 @@ final class HBaseLoader implements GraphLoader {
         this.store = store;
         this.graph = graph;
         this.manual = store.config().manual();
-        this.durability = store.config().loadWal(HBaseStore.rows(graph.spec())) ? Durability.SYNC_WAL
-                : Durability.SKIP_WAL;
+        this.durability =
+                store.config().loadWal(HBaseStore.rows(graph.spec())) ? Durability.SYNC_WAL : Durability.SKIP_WAL;
         this.attributes = new String[graph.attributeCount()];
         try {
             members = mutator(HBaseSchema.MEMBERS);
@@ -69,8 +69,9 @@ final class HBaseLoader implements GraphLoader {
     }
 
     private BufferedMutator mutator(String table) throws IOException {
-        BufferedMutator m = store.connection().getBufferedMutator(new BufferedMutatorParams(store.table(table))
-                .writeBufferSize(store.config().writeBuffer()));
+        BufferedMutator m = store.connection()
+                .getBufferedMutator(new BufferedMutatorParams(store.table(table))
+                        .writeBufferSize(store.config().writeBuffer()));
         open.add(m);
         return m;
     }
@@ -137,8 +138,8 @@ final class HBaseLoader implements GraphLoader {
             friends.addColumn(F, HBaseSchema.id(fid), EMPTY);
             above[0] += fid > id ? 1 : 0;
         });
-        graph.forEachFollowedPage(index, p -> friends.addColumn(G, HBaseSchema.id(graph.accountId(
-                graph.pageAccount(p))), EMPTY));
+        graph.forEachFollowedPage(
+                index, p -> friends.addColumn(G, HBaseSchema.id(graph.accountId(graph.pageAccount(p))), EMPTY));
         if (!friends.isEmpty()) {
             confirmed.mutate(friends);
         }
@@ -183,8 +184,11 @@ final class HBaseLoader implements GraphLoader {
                 for (int k = 0; k < perResource; k++) {
                     long mid = graph.commentId(r, k);
                     res.addColumn(M, Bytes.toBytes(mid), EMPTY);
-                    manipulations.mutate(HBaseSession.commentRow(put(HBaseSchema.comment(r, mid)), owner,
-                            graph.memberId(graph.commentModifier(mid)), graph.commentTimestamp(mid),
+                    manipulations.mutate(HBaseSession.commentRow(
+                            put(HBaseSchema.comment(r, mid)),
+                            owner,
+                            graph.memberId(graph.commentModifier(mid)),
+                            graph.commentTimestamp(mid),
                             graph.commentContent(mid)));
                     rows++;
                 }

@@ -53,10 +53,12 @@ final class HBaseSchema {
 
     /** Manual's counts in the member row. */
     static final byte[] FRIEND_COUNT = b("fc");
+
     static final byte[] PENDING_COUNT = b("pc");
     static final byte[] RESOURCE_COUNT = b("rc");
     /** The single-column qualifiers of thumbnail, profile image, and the resource and comment attributes. */
     static final byte[] IMAGE = b("i");
+
     static final byte[] CREATOR = b("c");
     static final byte[] WALL_OWNER = b("w");
     static final byte[] TYPE = b("t");
@@ -84,8 +86,7 @@ final class HBaseSchema {
         }
     }
 
-    private HBaseSchema() {
-    }
+    private HBaseSchema() {}
 
     static byte[] attribute(int i) {
         return ATTRIBUTE[i];
@@ -127,8 +128,8 @@ final class HBaseSchema {
 
     /** The tables of a configuration, in creation order (without the prefix). */
     static List<String> tables(HBaseConfig c) {
-        List<String> t = new ArrayList<>(List.of(META, MEMBERS, CONFIRMED, PENDING, WALL, RESOURCES, MANIPULATIONS,
-                PAGES, SHARES));
+        List<String> t = new ArrayList<>(
+                List.of(META, MEMBERS, CONFIRMED, PENDING, WALL, RESOURCES, MANIPULATIONS, PAGES, SHARES));
         if (c.feed().push()) {
             t.add(FEEDS);
         }
@@ -160,8 +161,10 @@ final class HBaseSchema {
             // One version: BG never reads an older value. New version behaviour: a delete masks only what was written
             // before it, not a put that comes later in the same millisecond (an IF right after an RFR of the same
             // pair, a reload right after the rows were deleted), which HBase's default lets a delete hide.
-            t.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(f).setMaxVersions(1)
-                    .setNewVersionBehavior(true).build());
+            t.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(f)
+                    .setMaxVersions(1)
+                    .setNewVersionBehavior(true)
+                    .build());
         }
         return t.build();
     }

@@ -2,7 +2,6 @@ package org.bgbench.store.hbase;
 
 import static org.bgbench.store.hbase.HBaseSchema.A;
 import static org.bgbench.store.hbase.HBaseSchema.F;
-import static org.bgbench.store.hbase.HBaseSchema.G;
 import static org.bgbench.store.hbase.HBaseSchema.M;
 import static org.bgbench.store.hbase.HBaseSchema.P;
 import static org.bgbench.store.hbase.HBaseSchema.R;
@@ -50,6 +49,7 @@ final class HBaseSession implements StoreSession {
     private final Durability durability;
     /** Account ids from here on are pages. */
     private final int firstPage;
+
     private final Table members;
     private final Table confirmed;
     private final Table pending;
@@ -107,8 +107,7 @@ final class HBaseSession implements StoreSession {
                         case 'f' -> out.friendCount = (int) n;
                         case 'r' -> out.resourceCount = (int) n;
                         case 'p' -> out.pendingCount = own ? (int) n : -1;
-                        default -> {
-                        }
+                        default -> {}
                     }
                 }
             }
@@ -125,14 +124,17 @@ final class HBaseSession implements StoreSession {
 
     /** The columns of one family of a row, values left on the server. */
     private static int columns(Table t, int row, byte[] family) throws IOException {
-        return t.get(new Get(HBaseSchema.id(row)).addFamily(family).setFilter(new KeyOnlyFilter())).size();
+        return t.get(new Get(HBaseSchema.id(row)).addFamily(family).setFilter(new KeyOnlyFilter()))
+                .size();
     }
 
     @Override
     public void listFriends(int requester, int profile, MemberList out) {
         try {
-            listMembers(ids(confirmed.get(new Get(HBaseSchema.id(profile)).addFamily(F)
-                    .setFilter(new KeyOnlyFilter()))), out);
+            listMembers(
+                    ids(confirmed.get(
+                            new Get(HBaseSchema.id(profile)).addFamily(F).setFilter(new KeyOnlyFilter()))),
+                    out);
         } catch (IOException e) {
             throw HBaseStore.failed("LF", e);
         }
@@ -141,8 +143,8 @@ final class HBaseSession implements StoreSession {
     @Override
     public void viewFriendRequests(int member, MemberList out) {
         try {
-            listMembers(ids(pending.get(new Get(HBaseSchema.id(member)).addFamily(F)
-                    .setFilter(new KeyOnlyFilter()))), out);
+            listMembers(
+                    ids(pending.get(new Get(HBaseSchema.id(member)).addFamily(F).setFilter(new KeyOnlyFilter()))), out);
         } catch (IOException e) {
             throw HBaseStore.failed("VFR", e);
         }
@@ -211,14 +213,18 @@ final class HBaseSession implements StoreSession {
     @Override
     public void acceptFriendRequest(int invitee, int inviter) {
         try {
-            confirmed.put(List.of(put(HBaseSchema.id(invitee)).addColumn(F, HBaseSchema.id(inviter), EMPTY),
+            confirmed.put(List.of(
+                    put(HBaseSchema.id(invitee)).addColumn(F, HBaseSchema.id(inviter), EMPTY),
                     put(HBaseSchema.id(inviter)).addColumn(F, HBaseSchema.id(invitee), EMPTY)));
             pending.delete(delete(HBaseSchema.id(invitee)).addColumns(F, HBaseSchema.id(inviter)));
             if (manual) {
-                members.batch(List.<Row>of(
-                        increment(inviter).addColumn(A, HBaseSchema.FRIEND_COUNT, 1),
-                        increment(invitee).addColumn(A, HBaseSchema.FRIEND_COUNT, 1)
-                                .addColumn(A, HBaseSchema.PENDING_COUNT, -1)), new Object[2]);
+                members.batch(
+                        List.<Row>of(
+                                increment(inviter).addColumn(A, HBaseSchema.FRIEND_COUNT, 1),
+                                increment(invitee)
+                                        .addColumn(A, HBaseSchema.FRIEND_COUNT, 1)
+                                        .addColumn(A, HBaseSchema.PENDING_COUNT, -1)),
+                        new Object[2]);
             }
             if (feed.push()) {
                 // Each now sees the other's past shares that are public or list her (dissertation 8.4.2).
@@ -252,8 +258,11 @@ final class HBaseSession implements StoreSession {
                     delete(HBaseSchema.id(member)).addColumns(F, HBaseSchema.id(friend)),
                     delete(HBaseSchema.id(friend)).addColumns(F, HBaseSchema.id(member)))));
             if (manual) {
-                members.batch(List.<Row>of(increment(member).addColumn(A, HBaseSchema.FRIEND_COUNT, -1),
-                        increment(friend).addColumn(A, HBaseSchema.FRIEND_COUNT, -1)), new Object[2]);
+                members.batch(
+                        List.<Row>of(
+                                increment(member).addColumn(A, HBaseSchema.FRIEND_COUNT, -1),
+                                increment(friend).addColumn(A, HBaseSchema.FRIEND_COUNT, -1)),
+                        new Object[2]);
             }
             if (feed.push()) {
                 // Former friends no longer see each other's shares.
@@ -278,8 +287,9 @@ final class HBaseSession implements StoreSession {
         }
         try {
             // The wall row lists its newest resources first: its first k columns are the top k.
-            Cell[] cells = wall.get(new Get(HBaseSchema.id(profile)).addFamily(R)
-                    .setFilter(new ColumnPaginationFilter(k, 0))).rawCells();
+            Cell[] cells = wall.get(
+                            new Get(HBaseSchema.id(profile)).addFamily(R).setFilter(new ColumnPaginationFilter(k, 0)))
+                    .rawCells();
             List<Get> gets = new ArrayList<>(cells.length);
             long[] rids = new long[cells.length];
             for (int i = 0; i < cells.length; i++) {
@@ -299,8 +309,7 @@ final class HBaseSession implements StoreSession {
                         case 't' -> row.type = string(c);
                         case 'b' -> row.body = string(c);
                         case 'd' -> row.doc = string(c);
-                        default -> {
-                        }
+                        default -> {}
                     }
                 }
             }
@@ -314,8 +323,9 @@ final class HBaseSession implements StoreSession {
         out.clear();
         try {
             // The resource row's m family names its comments; their rows are read with their composite keys.
-            Cell[] ids = resources.get(new Get(HBaseSchema.rid(resource)).addFamily(M)
-                    .setFilter(new KeyOnlyFilter())).rawCells();
+            Cell[] ids = resources
+                    .get(new Get(HBaseSchema.rid(resource)).addFamily(M).setFilter(new KeyOnlyFilter()))
+                    .rawCells();
             List<Get> gets = new ArrayList<>(ids.length);
             long[] mids = new long[ids.length];
             for (int i = 0; i < ids.length; i++) {
@@ -337,8 +347,7 @@ final class HBaseSession implements StoreSession {
                         case 'm' -> row.modifierId = Bytes.toInt(c.getValueArray(), c.getValueOffset());
                         case 's' -> row.timestampMs = Bytes.toLong(c.getValueArray(), c.getValueOffset());
                         case 'x' -> row.content = string(c);
-                        default -> {
-                        }
+                        default -> {}
                     }
                 }
             }
@@ -348,13 +357,13 @@ final class HBaseSession implements StoreSession {
     }
 
     @Override
-    public void postCommentOnResource(int commenter, int owner, long resource, long commentId, long timestampMs,
-                                      String content) {
+    public void postCommentOnResource(
+            int commenter, int owner, long resource, long commentId, long timestampMs, String content) {
         try {
             // The comment's row first, then its id in the resource row: a reader that finds the id finds the row.
             // The resource's creator is the member whose wall it is on (BG's generator posts every resource there).
-            manipulations.put(commentRow(put(HBaseSchema.comment(resource, commentId)), owner, commenter, timestampMs,
-                    content));
+            manipulations.put(
+                    commentRow(put(HBaseSchema.comment(resource, commentId)), owner, commenter, timestampMs, content));
             resources.put(put(HBaseSchema.rid(resource)).addColumn(M, Bytes.toBytes(commentId), EMPTY));
         } catch (IOException e) {
             throw HBaseStore.failed("PCR", e);
@@ -391,10 +400,12 @@ final class HBaseSession implements StoreSession {
                 return;
             }
             // The audience as of now: a member's friends, a page's followers.
-            int[] audience = ids((sharer >= firstPage ? pages : confirmed).get(new Get(HBaseSchema.id(sharer))
-                    .addFamily(F).setFilter(new KeyOnlyFilter())));
-            byte[] entry = feedEntry(sharer, resource, feed.content() ? resources.get(
-                    new Get(HBaseSchema.rid(resource)).addFamily(A)) : null);
+            int[] audience = ids((sharer >= firstPage ? pages : confirmed)
+                    .get(new Get(HBaseSchema.id(sharer)).addFamily(F).setFilter(new KeyOnlyFilter())));
+            byte[] entry = feedEntry(
+                    sharer,
+                    resource,
+                    feed.content() ? resources.get(new Get(HBaseSchema.rid(resource)).addFamily(A)) : null);
             // The share first: an AFR that reads the sharer's shares meanwhile pushes it too (the same feed column).
             shares.put(put(HBaseSchema.id(sharer)).addColumn(S, HBaseSchema.newestFirst(shareId), share));
             List<Put> puts = new ArrayList<>(audience.length);
@@ -436,8 +447,12 @@ final class HBaseSession implements StoreSession {
         if (resource == null) {
             return ShareCodec.entry(sharer, rid, null, null, null);
         }
-        return ShareCodec.entry(sharer, rid, resource.getValue(A, HBaseSchema.TYPE),
-                resource.getValue(A, HBaseSchema.BODY), resource.getValue(A, HBaseSchema.DOC));
+        return ShareCodec.entry(
+                sharer,
+                rid,
+                resource.getValue(A, HBaseSchema.TYPE),
+                resource.getValue(A, HBaseSchema.BODY),
+                resource.getValue(A, HBaseSchema.DOC));
     }
 
     /** Push: the shares of {@code sharer} that {@code viewer} may see, into her feed. */
@@ -483,7 +498,8 @@ final class HBaseSession implements StoreSession {
                 case PULL -> pullFeed.read(member, k, out);
                 case PUSH -> {
                     // Push reads the whole feed (in share order) and keeps the k newest.
-                    Cell[] cells = feeds.get(new Get(HBaseSchema.id(member)).addFamily(F)).rawCells();
+                    Cell[] cells = feeds.get(new Get(HBaseSchema.id(member)).addFamily(F))
+                            .rawCells();
                     List<Cell> top = new ArrayList<>(k);
                     for (int i = cells.length - 1; i >= 0 && top.size() < k; i--) {
                         top.add(cells[i]);
@@ -491,8 +507,10 @@ final class HBaseSession implements StoreSession {
                     fill(top, out);
                 }
                 case SORTED_PUSH -> {
-                    Cell[] cells = feeds.get(new Get(HBaseSchema.id(member)).addFamily(F)
-                            .setFilter(new ColumnPaginationFilter(k, 0))).rawCells();
+                    Cell[] cells = feeds.get(new Get(HBaseSchema.id(member))
+                                    .addFamily(F)
+                                    .setFilter(new ColumnPaginationFilter(k, 0)))
+                            .rawCells();
                     fill(List.of(cells), out);
                 }
             }
@@ -566,8 +584,8 @@ final class HBaseSession implements StoreSession {
 
     @Override
     public void close() {
-        for (Table t : new Table[] {members, confirmed, pending, wall, resources, manipulations, pages, shares,
-                feeds}) {
+        for (Table t :
+                new Table[] {members, confirmed, pending, wall, resources, manipulations, pages, shares, feeds}) {
             if (t != null) {
                 try {
                     t.close();

@@ -54,6 +54,7 @@ final class HBaseStore implements DataStore {
     private final Connection connection;
     /** Member ids are [offset, offset + members); pages' account ids follow. Read from the meta table, -1 until known. */
     private volatile int memberOffset = -1;
+
     private volatile int memberCount = -1;
 
     private HBaseStore(HBaseConfig config, Connection connection) {
@@ -136,9 +137,12 @@ final class HBaseStore implements DataStore {
                         + "started (scripts/hbase.sh status DIR)");
             }
         } catch (TimeoutException t) {
-            throw new StoreException("HBase at " + where + " did not answer within " + config.timeout().toSeconds()
-                    + " s (" + HBaseStoreProvider.TIMEOUT + "): ZooKeeper answers but no master does; is HBase "
-                    + "started, and is that ZooKeeper HBase's?", t);
+            throw new StoreException(
+                    "HBase at " + where + " did not answer within "
+                            + config.timeout().toSeconds()
+                            + " s (" + HBaseStoreProvider.TIMEOUT + "): ZooKeeper answers but no master does; is HBase "
+                            + "started, and is that ZooKeeper HBase's?",
+                    t);
         } catch (ExecutionException x) {
             throw new StoreException("HBase at " + where + " refused: " + cause(x.getCause()), x.getCause());
         } catch (InterruptedException x) {
@@ -218,7 +222,9 @@ final class HBaseStore implements DataStore {
     /** Rows a graph puts into the tables (members, their lists, resources, comments, pages). */
     static long rows(GraphSpec spec) {
         SocialGraph g = new SocialGraph(spec);
-        return 4L * spec.members() + g.totalResources() * (1 + spec.commentsPerResource()) + 2L * g.pages()
+        return 4L * spec.members()
+                + g.totalResources() * (1 + spec.commentsPerResource())
+                + 2L * g.pages()
                 + g.totalPageResources();
     }
 
@@ -227,8 +233,11 @@ final class HBaseStore implements DataStore {
         SocialGraph g = new SocialGraph(spec);
         long rows = rows(spec);
         Optional<Meta> old = meta();
-        if (rows <= SMALL_ROWS && old.isPresent() && old.get().rows <= SMALL_ROWS
-                && config.describe().equals(old.get().design) && missingTables().isEmpty()) {
+        if (rows <= SMALL_ROWS
+                && old.isPresent()
+                && old.get().rows <= SMALL_ROWS
+                && config.describe().equals(old.get().design)
+                && missingTables().isEmpty()) {
             // The meta row first: an emptying cut short leaves no graph behind.
             try (Table meta = open(HBaseSchema.META)) {
                 meta.delete(new Delete(HBaseSchema.META_ROW));
@@ -241,8 +250,8 @@ final class HBaseStore implements DataStore {
             long resources = g.totalResources() + g.totalPageResources();
             admin("creating BG's tables", a -> {
                 for (String t : HBaseSchema.tables(config)) {
-                    byte[][] splits = rows <= SMALL_ROWS ? null
-                            : HBaseSchema.splits(config, t, spec, resources, g.accounts());
+                    byte[][] splits =
+                            rows <= SMALL_ROWS ? null : HBaseSchema.splits(config, t, spec, resources, g.accounts());
                     if (splits == null) {
                         a.createTable(HBaseSchema.descriptor(config, t));
                     } else {
@@ -269,9 +278,17 @@ final class HBaseStore implements DataStore {
     public void dropSchema() {
         admin("dropping BG's tables", a -> {
             // Every table any design creates (a store loaded with push feeds has a feeds table).
-            for (String t : List.of(HBaseSchema.META, HBaseSchema.MEMBERS, HBaseSchema.CONFIRMED, HBaseSchema.PENDING,
-                    HBaseSchema.WALL, HBaseSchema.RESOURCES, HBaseSchema.MANIPULATIONS, HBaseSchema.PAGES,
-                    HBaseSchema.SHARES, HBaseSchema.FEEDS)) {
+            for (String t : List.of(
+                    HBaseSchema.META,
+                    HBaseSchema.MEMBERS,
+                    HBaseSchema.CONFIRMED,
+                    HBaseSchema.PENDING,
+                    HBaseSchema.WALL,
+                    HBaseSchema.RESOURCES,
+                    HBaseSchema.MANIPULATIONS,
+                    HBaseSchema.PAGES,
+                    HBaseSchema.SHARES,
+                    HBaseSchema.FEEDS)) {
                 TableName n = table(t);
                 if (a.tableExists(n)) {
                     if (a.isTableEnabled(n)) {
@@ -287,8 +304,7 @@ final class HBaseStore implements DataStore {
     }
 
     /** The meta row's columns. */
-    private record Meta(String graph, String mark, String design, int members, int offset, long rows) {
-    }
+    private record Meta(String graph, String mark, String design, int members, int offset, long rows) {}
 
     private Optional<Meta> meta() {
         boolean exists = admin("looking for BG's meta table", a -> a.tableExists(table(HBaseSchema.META)));
@@ -303,10 +319,12 @@ final class HBaseStore implements DataStore {
             byte[] members = r.getValue(HBaseSchema.M, HBaseSchema.MEMBER_COUNT);
             byte[] offset = r.getValue(HBaseSchema.M, HBaseSchema.OFFSET);
             byte[] rows = r.getValue(HBaseSchema.M, HBaseSchema.ROWS);
-            return Optional.of(new Meta(string(r.getValue(HBaseSchema.M, HBaseSchema.GRAPH)),
+            return Optional.of(new Meta(
+                    string(r.getValue(HBaseSchema.M, HBaseSchema.GRAPH)),
                     string(r.getValue(HBaseSchema.M, HBaseSchema.MARK)),
                     string(r.getValue(HBaseSchema.M, HBaseSchema.DESIGN)),
-                    members == null ? -1 : Bytes.toInt(members), offset == null ? -1 : Bytes.toInt(offset),
+                    members == null ? -1 : Bytes.toInt(members),
+                    offset == null ? -1 : Bytes.toInt(offset),
                     rows == null ? Long.MAX_VALUE : Bytes.toLong(rows)));
         } catch (TableNotFoundException | TableNotEnabledException e) {
             // Dropped (or being dropped) meanwhile by another BG process.
@@ -335,8 +353,8 @@ final class HBaseStore implements DataStore {
     @Override
     public void writeStateMark(String mark) {
         if (meta().isEmpty()) {
-            throw new StoreException("HBase holds no BG schema under prefix " + config.prefix()
-                    + " to write the state mark into");
+            throw new StoreException(
+                    "HBase holds no BG schema under prefix " + config.prefix() + " to write the state mark into");
         }
         try (Table t = open(HBaseSchema.META)) {
             t.put(new Put(HBaseSchema.META_ROW).addColumn(HBaseSchema.M, HBaseSchema.MARK, Bytes.toBytes(mark)));
@@ -349,14 +367,15 @@ final class HBaseStore implements DataStore {
     @Override
     public boolean replaceStateMark(String expected, String mark) {
         if (meta().isEmpty()) {
-            throw new StoreException("HBase holds no BG schema under prefix " + config.prefix()
-                    + " to write the state mark into");
+            throw new StoreException(
+                    "HBase holds no BG schema under prefix " + config.prefix() + " to write the state mark into");
         }
         try (Table t = open(HBaseSchema.META)) {
             return t.checkAndMutate(CheckAndMutate.newBuilder(HBaseSchema.META_ROW)
-                    .ifEquals(HBaseSchema.M, HBaseSchema.MARK, Bytes.toBytes(expected))
-                    .build(new Put(HBaseSchema.META_ROW).addColumn(HBaseSchema.M, HBaseSchema.MARK,
-                            Bytes.toBytes(mark)))).isSuccess();
+                            .ifEquals(HBaseSchema.M, HBaseSchema.MARK, Bytes.toBytes(expected))
+                            .build(new Put(HBaseSchema.META_ROW)
+                                    .addColumn(HBaseSchema.M, HBaseSchema.MARK, Bytes.toBytes(mark))))
+                    .isSuccess();
         } catch (IOException e) {
             throw new StoreException("cannot write BG's state mark: " + cause(e), e);
         }
@@ -376,9 +395,15 @@ final class HBaseStore implements DataStore {
         // One row, one put: the graph and its mark change together.
         try (Table t = open(HBaseSchema.META)) {
             t.put(new Put(HBaseSchema.META_ROW)
-                    .addColumn(HBaseSchema.M, HBaseSchema.GRAPH, Bytes.toBytes(graph.spec().fingerprint()))
-                    .addColumn(HBaseSchema.M, HBaseSchema.MARK,
-                            Bytes.toBytes(StateMark.loaded(graph.spec().fingerprint()).text())));
+                    .addColumn(
+                            HBaseSchema.M,
+                            HBaseSchema.GRAPH,
+                            Bytes.toBytes(graph.spec().fingerprint()))
+                    .addColumn(
+                            HBaseSchema.M,
+                            HBaseSchema.MARK,
+                            Bytes.toBytes(
+                                    StateMark.loaded(graph.spec().fingerprint()).text())));
         } catch (IOException e) {
             throw new StoreException("cannot record the loaded graph: " + cause(e), e);
         }
@@ -457,8 +482,8 @@ final class HBaseStore implements DataStore {
     /** The first page's account id: pages follow the members. */
     int firstPageId() {
         if (memberOffset < 0) {
-            Meta m = meta().orElseThrow(() -> new StoreException("HBase holds no BG schema under prefix "
-                    + config.prefix() + "; run bg load first"));
+            Meta m = meta().orElseThrow(() -> new StoreException(
+                    "HBase holds no BG schema under prefix " + config.prefix() + "; run bg load first"));
             memberOffset = m.offset;
             memberCount = m.members;
         }

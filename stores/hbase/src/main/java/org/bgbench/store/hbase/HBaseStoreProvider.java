@@ -41,36 +41,57 @@ public final class HBaseStoreProvider implements StoreProvider {
     @Override
     public List<StoreSetting> settings() {
         List<StoreSetting> all = new ArrayList<>(List.of(
-                new StoreSetting(QUORUM, "127.0.0.1",
+                new StoreSetting(
+                        QUORUM,
+                        "127.0.0.1",
                         "ZooKeeper hosts of the HBase cluster, separated by commas; scripts/hbase.sh quorum DIR prints "
                                 + "a private server's"),
                 new StoreSetting(ZK_PORT, "2181", "ZooKeeper's client port"),
-                new StoreSetting(TABLE_PREFIX, "bg_",
+                new StoreSetting(
+                        TABLE_PREFIX,
+                        "bg_",
                         "prefix of BG's table names (letters, digits, _ . -; a namespace as ns: first is allowed)"),
-                new StoreSetting(DESIGN, "manual",
+                new StoreSetting(
+                        DESIGN,
+                        "manual",
                         "scalability paper D.1: basic = VP counts friends, invitations and resources from their rows "
                                 + "(3-4 gets); manual = the counts are columns of the member row, changed by every "
                                 + "write that changes a list (VP is one get)"),
-                new StoreSetting(FETCH, "batched",
+                new StoreSetting(
+                        FETCH,
+                        "batched",
                         "how LF, VFR, VCR and VTR read the rows a list names: batched = one multi-get (the paper's "
                                 + "BatchedGet), single = one get each (SingleGet)"),
-                new StoreSetting(WRITE_BUFFER, "4m",
+                new StoreSetting(
+                        WRITE_BUFFER,
+                        "4m",
                         "bytes each loading thread's buffered mutators collect before sending (e.g. 512k, 4m, 16m)"),
                 // No default value: it follows β, as the other stores' timeouts do.
-                new StoreSetting(TIMEOUT, null,
+                new StoreSetting(
+                        TIMEOUT,
+                        null,
                         "the client's operation timeout (one call, its retries included); at least 1s; default "
                                 + "max(10s, 100·β)"),
-                new StoreSetting(REGIONS, "8",
+                new StoreSetting(
+                        REGIONS,
+                        "8",
                         "regions each member-, resource- and comment-keyed table is pre-split into (1 to 1024)"),
-                new StoreSetting(LOAD_WAL, "auto",
+                new StoreSetting(
+                        LOAD_WAL,
+                        "auto",
                         "false: the load skips the write-ahead log and flushes every table when it ends (nothing is "
                                 + "lost once bg load finishes); true: the load writes the log; auto: true for graphs "
                                 + "of up to 200,000 rows (flushing ten tables costs more than logging them), else "
                                 + "false"),
-                new StoreSetting(DURABILITY, "sync",
+                new StoreSetting(
+                        DURABILITY,
+                        "sync",
                         "write-ahead log of the actions' writes: sync (HBase's default, written to the log before "
                                 + "acknowledged), fsync (forced to disk), async (written in the background), skip"),
-                StoreSetting.of(StoreSetting.Kind.DIRECTORY, SERVER_DIR, null,
+                StoreSetting.of(
+                        StoreSetting.Kind.DIRECTORY,
+                        SERVER_DIR,
+                        null,
                         "optional: the scripts/hbase.sh directory of a local server: BG reports its CPU")));
         all.addAll(FeedDesign.settings());
         return List.copyOf(all);
@@ -100,8 +121,10 @@ public final class HBaseStoreProvider implements StoreProvider {
                 continue;
             }
             if (!host.matches("[A-Za-z0-9._\\-]+")) {
-                throw new InvalidParameterException(QUORUM, "expected host names or addresses separated by commas "
-                        + "(the port goes in " + ZK_PORT + "), got '" + s.get(QUORUM) + "'");
+                throw new InvalidParameterException(
+                        QUORUM,
+                        "expected host names or addresses separated by commas " + "(the port goes in " + ZK_PORT
+                                + "), got '" + s.get(QUORUM) + "'");
             }
             quorum.add(host);
         }
@@ -114,22 +137,28 @@ public final class HBaseStoreProvider implements StoreProvider {
         }
         String prefix = s.get(TABLE_PREFIX, "bg_").trim();
         if (!prefix.matches("([A-Za-z0-9_][A-Za-z0-9_.\\-]{0,40}:)?[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,40}")) {
-            throw new InvalidParameterException(TABLE_PREFIX, "expected letters, digits, _ . - (at most 41, not "
-                    + "starting with . or -), optionally after a namespace and ':', got '" + prefix + "'");
+            throw new InvalidParameterException(
+                    TABLE_PREFIX,
+                    "expected letters, digits, _ . - (at most 41, not "
+                            + "starting with . or -), optionally after a namespace and ':', got '" + prefix + "'");
         }
         int regions = s.getInt(REGIONS, 8);
         if (regions < 1 || regions > 1024) {
             throw new InvalidParameterException(REGIONS, "expected 1 to 1024, got " + regions);
         }
         String dir = s.get(SERVER_DIR);
-        HBaseConfig.Connection connection = new HBaseConfig.Connection(quorum, port, s.timeout(TIMEOUT),
-                dir == null || dir.isBlank() ? null : Path.of(dir));
-        HBaseConfig.Schema schema = new HBaseConfig.Schema(prefix,
-                s.getChoice(DESIGN, "manual", "basic", "manual").equals("basic") ? HBaseConfig.Design.BASIC
+        HBaseConfig.Connection connection = new HBaseConfig.Connection(
+                quorum, port, s.timeout(TIMEOUT), dir == null || dir.isBlank() ? null : Path.of(dir));
+        HBaseConfig.Schema schema = new HBaseConfig.Schema(
+                prefix,
+                s.getChoice(DESIGN, "manual", "basic", "manual").equals("basic")
+                        ? HBaseConfig.Design.BASIC
                         : HBaseConfig.Design.MANUAL,
-                regions, FeedDesign.from(s));
+                regions,
+                FeedDesign.from(s));
         HBaseConfig.Access access = new HBaseConfig.Access(
-                s.getChoice(FETCH, "batched", "batched", "single").equals("single") ? HBaseConfig.Fetch.SINGLE
+                s.getChoice(FETCH, "batched", "batched", "single").equals("single")
+                        ? HBaseConfig.Fetch.SINGLE
                         : HBaseConfig.Fetch.BATCHED,
                 bytes(WRITE_BUFFER, s.get(WRITE_BUFFER, "4m")),
                 switch (s.getChoice(LOAD_WAL, "auto", "auto", "true", "false")) {

@@ -37,16 +37,16 @@ final class PullFeed {
     }
 
     /** A share a producer holds, for Pull's top k. */
-    private record Candidate(long shareId, int sharer, long rid) {
-    }
+    private record Candidate(long shareId, int sharer, long rid) {}
 
     /**
      * Pull (figure 8.11): the member's friends and followed pages (one get), every producer's k newest shares (one
      * multi-get), a producer's whole row only when some of its k newest listed others; then the top k's resources.
      */
     void read(int member, int k, FeedList out) throws IOException {
-        Cell[] followed = confirmed.get(new Get(HBaseSchema.id(member)).addFamily(F).addFamily(G)
-                .setFilter(new KeyOnlyFilter())).rawCells();
+        Cell[] followed = confirmed
+                .get(new Get(HBaseSchema.id(member)).addFamily(F).addFamily(G).setFilter(new KeyOnlyFilter()))
+                .rawCells();
         if (followed.length == 0) {
             return;
         }
@@ -66,7 +66,8 @@ final class PullFeed {
             }
             if (cells.length == k && visible < k) {
                 // Some of its k newest were for others: older ones may still make the top k.
-                cells = shares.get(new Get(HBaseSchema.id(producers[i])).addFamily(S)).rawCells();
+                cells = shares.get(new Get(HBaseSchema.id(producers[i])).addFamily(S))
+                        .rawCells();
             }
             for (Cell c : cells) {
                 long id = HBaseSchema.fromNewestFirst(c.getQualifierArray(), c.getQualifierOffset());

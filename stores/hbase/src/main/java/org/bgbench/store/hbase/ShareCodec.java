@@ -11,8 +11,7 @@ import org.bgbench.store.FeedList;
  * bytes), then in Push Content the resource's type, body and doc, each as a 4-byte length and UTF-8 bytes.
  */
 final class ShareCodec {
-    private ShareCodec() {
-    }
+    private ShareCodec() {}
 
     static byte[] share(long rid, int[] recipients) {
         int n = recipients == null ? 0 : recipients.length;

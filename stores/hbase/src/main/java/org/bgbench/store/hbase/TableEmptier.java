@@ -50,7 +50,8 @@ final class TableEmptier {
 
     private void empty(String table) {
         try (Table t = store.open(table);
-             ResultScanner rows = t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(BATCH))) {
+                ResultScanner rows = t.getScanner(
+                        new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(BATCH))) {
             List<Delete> batch = new ArrayList<>(BATCH);
             for (Result r : rows) {
                 batch.add(new Delete(r.getRow()));

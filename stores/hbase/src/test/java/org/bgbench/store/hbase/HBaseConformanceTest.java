@@ -14,15 +14,18 @@ class HBaseConformanceTest {
     @TestFactory
     Stream<DynamicNode> conformance() {
         return ConformanceMatrix.of(
-                // The Manual design (the paper's choice), pull feeds, BatchedGet.
-                variant("manual", "bgc_manual_", Map.of()),
-                // The Basic design, push feeds with references, SingleGet.
-                variant("basic", "bgc_basic_", Map.of("hbase.design", "basic", "feed.design", "push",
-                        "hbase.fetch", "single")))
+                        // The Manual design (the paper's choice), pull feeds, BatchedGet.
+                        variant("manual", "bgc_manual_", Map.of()),
+                        // The Basic design, push feeds with references, SingleGet.
+                        variant(
+                                "basic",
+                                "bgc_basic_",
+                                Map.of("hbase.design", "basic", "feed.design", "push", "hbase.fetch", "single")))
                 .tests();
     }
 
     private static ConformanceTarget variant(String name, String prefix, Map<String, String> settings) {
-        return ConformanceTarget.of(name, () -> HBaseStores.open(prefix, settings)).reopenable();
+        return ConformanceTarget.of(name, () -> HBaseStores.open(prefix, settings))
+                .reopenable();
     }
 }

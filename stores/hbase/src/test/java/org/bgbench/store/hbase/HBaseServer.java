@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.bgbench.store.conformance.servers.ServerScripts;
-import org.bgbench.store.conformance.servers.SharedServer;
 import org.bgbench.store.conformance.servers.ServerScripts.Run;
+import org.bgbench.store.conformance.servers.SharedServer;
 
 /**
  * A private standalone Apache HBase for tests (one HMaster JVM with its in-process RegionServer and ZooKeeper),
@@ -27,8 +27,8 @@ public final class HBaseServer implements AutoCloseable {
     public static final String VERSION = "2.6.4-hadoop3";
     public static final String QUORUM = "127.0.0.1";
 
-    private static final SharedServer<HBaseServer> SINGLE = new SharedServer<>("HBase server",
-            HBaseServer::requireJdk, () -> start(true), HBaseServer::destroy);
+    private static final SharedServer<HBaseServer> SINGLE =
+            new SharedServer<>("HBase server", HBaseServer::requireJdk, () -> start(true), HBaseServer::destroy);
 
     private final Path script;
     private final Path dir;
@@ -61,10 +61,13 @@ public final class HBaseServer implements AutoCloseable {
 
     /** Fails the calling test under CI and skips it otherwise, when no JDK 17 or 11 is found. */
     static void require(boolean jdkFound, boolean required) {
-        ServerScripts.requireOrSkip(jdkFound, required, "HBase " + VERSION + " needs a JDK 17 (or 11) and none is under"
-                + " /usr/lib/jvm (Debian package openjdk-17-jdk-headless; ./test installs it when run as root,"
-                + " otherwise: sudo apt-get install --no-install-recommends openjdk-17-jdk-headless; or set"
-                + " HBASE_JAVA_HOME)");
+        ServerScripts.requireOrSkip(
+                jdkFound,
+                required,
+                "HBase " + VERSION + " needs a JDK 17 (or 11) and none is under"
+                        + " /usr/lib/jvm (Debian package openjdk-17-jdk-headless; ./test installs it when run as root,"
+                        + " otherwise: sudo apt-get install --no-install-recommends openjdk-17-jdk-headless; or set"
+                        + " HBASE_JAVA_HOME)");
     }
 
     private static void requireJdk() {
@@ -118,11 +121,13 @@ public final class HBaseServer implements AutoCloseable {
      */
     public Run script(long timeoutSeconds, String... args) {
         Map<String, String> env = System.getenv("HBASE_LIB") == null
-                ? Map.of("HBASE_LIB", libCache().toString()) : Map.of();
+                ? Map.of("HBASE_LIB", libCache().toString())
+                : Map.of();
         return ServerScripts.run(script, timeoutSeconds, env, args);
     }
 
-    // --- accessors ----------------------------------------------------------------------------------------------------
+    // --- accessors
+    // ----------------------------------------------------------------------------------------------------
 
     /** The ZooKeeper quorum host for {@code hbase.zookeeper.quorum}: "127.0.0.1". */
     public String quorum() {
@@ -155,7 +160,8 @@ public final class HBaseServer implements AutoCloseable {
 
     private Optional<Long> readPid() {
         try {
-            return Optional.of(Long.parseLong(Files.readString(dir.resolve("pid")).trim()));
+            return Optional.of(
+                    Long.parseLong(Files.readString(dir.resolve("pid")).trim()));
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
         }
@@ -169,13 +175,14 @@ public final class HBaseServer implements AutoCloseable {
                 }
             }
         } catch (IOException | NumberFormatException e) {
-            throw new IllegalStateException("cannot read " + name + " from " + dir.resolve("server.env") + ": "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot read " + name + " from " + dir.resolve("server.env") + ": " + e.getMessage(), e);
         }
         throw new IllegalStateException("no " + name + " in " + dir.resolve("server.env"));
     }
 
-    // --- close --------------------------------------------------------------------------------------------------------
+    // --- close
+    // --------------------------------------------------------------------------------------------------------
 
     /** Kills the server and deletes its directory; does nothing for {@link #single()} (a shutdown hook does it). */
     @Override

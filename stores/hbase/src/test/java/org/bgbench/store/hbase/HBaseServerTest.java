@@ -80,9 +80,11 @@ class HBaseServerTest {
         byte[] f = Bytes.toBytes("f");
         byte[] q = Bytes.toBytes("q");
         byte[] row = Bytes.toBytes("row1");
-        try (Connection c = connect(); Admin admin = c.getAdmin()) {
+        try (Connection c = connect();
+                Admin admin = c.getAdmin()) {
             admin.createTable(TableDescriptorBuilder.newBuilder(name)
-                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(f)).build());
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(f))
+                    .build());
             assertThat(admin.tableExists(name)).isTrue();
             try (Table t = c.getTable(name)) {
                 t.put(new Put(row).addColumn(f, q, Bytes.toBytes("v1")));
@@ -94,7 +96,8 @@ class HBaseServerTest {
                 assertThat(gone.isEmpty()).isTrue();
             }
             assertThat(admin.getClusterMetrics().getLiveServerMetrics().keySet())
-                    .singleElement().satisfies(sn -> {
+                    .singleElement()
+                    .satisfies(sn -> {
                         assertThat(sn.getHostname()).isEqualTo("127.0.0.1");
                         assertThat(sn.getPort()).isEqualTo(server.regionServerPort());
                     });
@@ -108,12 +111,16 @@ class HBaseServerTest {
     void pidStatusAndQuorum() {
         assertThat(ProcessHandle.of(server.pid())).hasValueSatisfying(h -> {
             assertThat(h.isAlive()).isTrue();
-            assertThat(h.info().commandLine()).hasValueSatisfying(c -> assertThat(c).contains("HMaster")
-                    .contains(server.dir().toString()));
+            assertThat(h.info().commandLine())
+                    .hasValueSatisfying(c -> assertThat(c)
+                            .contains("HMaster")
+                            .contains(server.dir().toString()));
         });
         Run status = script("status", server.dir().toString());
         assertThat(status.exit()).as(status.output()).isZero();
-        assertThat(status.output()).contains("127.0.0.1:" + server.zkPort()).contains("pid " + server.pid())
+        assertThat(status.output())
+                .contains("127.0.0.1:" + server.zkPort())
+                .contains("pid " + server.pid())
                 .endsWith("up\n");
         assertThat(script("pid", server.dir().toString()).output().strip()).isEqualTo(Long.toString(server.pid()));
         assertThat(script("quorum", server.dir().toString()).output().strip())
@@ -129,7 +136,8 @@ class HBaseServerTest {
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.output()).contains("already runs in " + server.dir()).contains("pid " + pid);
         assertThat(server.pid()).isEqualTo(pid);
-        assertThat(ProcessHandle.of(pid)).hasValueSatisfying(h -> assertThat(h.isAlive()).isTrue());
+        assertThat(ProcessHandle.of(pid))
+                .hasValueSatisfying(h -> assertThat(h.isAlive()).isTrue());
     }
 
     @Test
@@ -139,7 +147,8 @@ class HBaseServerTest {
         int[] ports = {server.zkPort(), server.masterPort(), server.regionServerPort()};
         Run r = script("stop", server.dir().toString());
         assertThat(r.exit()).as(r.output()).isZero();
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
         assertThat(server.dir().resolve("pid")).doesNotExist();
         for (int port : ports) {
             try (ServerSocket s = new ServerSocket()) {
@@ -160,8 +169,10 @@ class HBaseServerTest {
         try (ServerSocket taken = new ServerSocket(server.zkPort(), 50, InetAddress.getLoopbackAddress())) {
             Run r = script("start", server.dir().toString());
             assertThat(r.exit()).isEqualTo(1);
-            assertThat(r.output().strip()).contains("port " + server.zkPort() + " on 127.0.0.1")
-                    .contains("is taken by another program").doesNotContain("ready");
+            assertThat(r.output().strip())
+                    .contains("port " + server.zkPort() + " on 127.0.0.1")
+                    .contains("is taken by another program")
+                    .doesNotContain("ready");
         }
         assertThat(Files.exists(server.dir().resolve("pid"))).isFalse();
     }
@@ -173,7 +184,8 @@ class HBaseServerTest {
         assertThat(HBaseServer.single()).isSameAs(s);
         assertThat(s.dir()).isNotEqualTo(server.dir());
         s.close();
-        assertThat(ProcessHandle.of(s.pid())).hasValueSatisfying(h -> assertThat(h.isAlive()).isTrue());
+        assertThat(ProcessHandle.of(s.pid()))
+                .hasValueSatisfying(h -> assertThat(h.isAlive()).isTrue());
         Run status = s.script(60, "status", s.dir().toString());
         assertThat(status.exit()).as(status.output()).isZero();
         assertThat(status.output()).contains("127.0.0.1:" + s.zkPort());
@@ -182,21 +194,27 @@ class HBaseServerTest {
     @Test
     void badArgumentsExitWithStatus2() {
         String dir = server.dir().toString();
-        String[][] bad = {{}, {"bogus", dir}, {"start"}, {"start", dir, "extra"}, {"stop"}, {"fetch", "a", "b"},
-            {"status", ""}};
+        String[][] bad = {
+            {}, {"bogus", dir}, {"start"}, {"start", dir, "extra"}, {"stop"}, {"fetch", "a", "b"}, {"status", ""}
+        };
         for (String[] args : bad) {
             Run r = script(args);
             assertThat(r.exit()).as(String.join(" ", args)).isEqualTo(2);
-            assertThat(r.output().strip()).as(String.join(" ", args)).startsWith("usage: scripts/hbase.sh")
+            assertThat(r.output().strip())
+                    .as(String.join(" ", args))
+                    .startsWith("usage: scripts/hbase.sh")
                     .doesNotContain("\n");
         }
     }
 
     @Test
     void missingJdkFailsUnderCiAndSkipsOtherwise() {
-        assertThatThrownBy(() -> HBaseServer.require(false, true)).isInstanceOf(AssertionError.class)
-                .hasMessageContaining("openjdk-17-jdk-headless").hasMessageContaining("CI is set");
-        assertThatThrownBy(() -> HBaseServer.require(false, false)).isInstanceOf(TestAbortedException.class)
+        assertThatThrownBy(() -> HBaseServer.require(false, true))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("openjdk-17-jdk-headless")
+                .hasMessageContaining("CI is set");
+        assertThatThrownBy(() -> HBaseServer.require(false, false))
+                .isInstanceOf(TestAbortedException.class)
                 .hasMessageContaining("skipping");
         HBaseServer.require(true, true);
         assertThat(HBaseServer.libCache().toString()).endsWith("/.cache/bg/hbase-2.6.4-hadoop3/lib");

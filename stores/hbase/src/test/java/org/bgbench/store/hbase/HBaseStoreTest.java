@@ -24,9 +24,18 @@ import org.junit.jupiter.api.Test;
 /** What the conformance suite does not cover: settings, bad input, a missing table, designs not reused, the bulk path. */
 @Tag("server")
 class HBaseStoreTest {
-    private static final GraphSpec SMALL = GraphSpec.builder().members(40).friendsPerMember(4).resourcesPerMember(2)
-            .commentsPerResource(1).confirmedFraction(0.5).attributeCount(3).attributeLength(5).commentLength(10)
-            .fragments(2).seed(7).build();
+    private static final GraphSpec SMALL = GraphSpec.builder()
+            .members(40)
+            .friendsPerMember(4)
+            .resourcesPerMember(2)
+            .commentsPerResource(1)
+            .confirmedFraction(0.5)
+            .attributeCount(3)
+            .attributeLength(5)
+            .commentLength(10)
+            .fragments(2)
+            .seed(7)
+            .build();
 
     private static HBaseConfig config(Map<String, String> given) {
         return HBaseStoreProvider.config(StoreSettings.forProvider(new HBaseStoreProvider(), given));
@@ -54,8 +63,17 @@ class HBaseStoreTest {
                 .hasMessageStartingWith("hbase.durability: expected one of sync, fsync, async, skip");
         assertThatThrownBy(() -> config(Map.of("hbase.timeout", "5ms")))
                 .hasMessageStartingWith("hbase.timeout: expected a timeout from 1s");
-        HBaseConfig c = config(Map.of("hbase.zookeeper.quorum", "zk1, zk2,zk3", "hbase.write-buffer", "512k",
-                "hbase.durability", "async", "hbase.design", "basic", "hbase.table-prefix", "ns:bg_"));
+        HBaseConfig c = config(Map.of(
+                "hbase.zookeeper.quorum",
+                "zk1, zk2,zk3",
+                "hbase.write-buffer",
+                "512k",
+                "hbase.durability",
+                "async",
+                "hbase.design",
+                "basic",
+                "hbase.table-prefix",
+                "ns:bg_"));
         assertThat(c.quorum()).containsExactly("zk1", "zk2", "zk3");
         assertThat(c.writeBuffer()).isEqualTo(512 * 1024);
         assertThat(c.durability()).isEqualTo(Durability.ASYNC_WAL);
@@ -69,8 +87,14 @@ class HBaseStoreTest {
     @Test
     void splitKeysCutTheIdRangesEvenlyInOrder() {
         HBaseConfig c = config(Map.of("hbase.regions", "4"));
-        GraphSpec spec = GraphSpec.builder().memberIdOffset(500).friendsPerMember(10).attributeCount(3)
-                .attributeLength(5).commentLength(10).seed(7).build();
+        GraphSpec spec = GraphSpec.builder()
+                .memberIdOffset(500)
+                .friendsPerMember(10)
+                .attributeCount(3)
+                .attributeLength(5)
+                .commentLength(10)
+                .seed(7)
+                .build();
         byte[][] members = HBaseSchema.splits(c, HBaseSchema.MEMBERS, spec, 1_000_000, 10_000);
         assertThat(members).hasNumberOfRows(3);
         assertThat(Bytes.toInt(members[0])).isEqualTo(3000);
@@ -80,11 +104,13 @@ class HBaseStoreTest {
         for (int i = 1; i < resources.length; i++) {
             assertThat(Bytes.compareTo(resources[i - 1], resources[i])).isNegative();
         }
-        assertThat(HBaseSchema.splits(c, HBaseSchema.META, spec, 1_000_000, 10_000)).isNull();
+        assertThat(HBaseSchema.splits(c, HBaseSchema.META, spec, 1_000_000, 10_000))
+                .isNull();
         assertThat(HBaseSchema.splits(config(Map.of("hbase.regions", "1")), HBaseSchema.MEMBERS, spec, 1, 1))
                 .isNull();
         // Newest first: a wall column of a larger resource id sorts before a smaller one's.
-        assertThat(Bytes.compareTo(HBaseSchema.wallColumn(7), HBaseSchema.wallColumn(6))).isNegative();
+        assertThat(Bytes.compareTo(HBaseSchema.wallColumn(7), HBaseSchema.wallColumn(6)))
+                .isNegative();
         assertThat(HBaseSchema.wallRid(HBaseSchema.wallColumn(123_456_789L), 0)).isEqualTo(123_456_789L);
     }
 
@@ -94,8 +120,8 @@ class HBaseStoreTest {
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
-        assertThatThrownBy(() -> HBaseStore.open(config(Map.of("hbase.zookeeper.port", Integer.toString(port),
-                "hbase.timeout", "2s"))))
+        assertThatThrownBy(() -> HBaseStore.open(
+                        config(Map.of("hbase.zookeeper.port", Integer.toString(port), "hbase.timeout", "2s"))))
                 .isInstanceOf(StoreException.class)
                 .hasMessageStartingWith("cannot reach ZooKeeper at 127.0.0.1 port " + port
                         + " (hbase.zookeeper.quorum, hbase.zookeeper.port): 127.0.0.1:" + port)
@@ -106,8 +132,8 @@ class HBaseStoreTest {
     void aPortThatAcceptsButIsNotHBaseFailsWithinTheTimeout() throws Exception {
         try (ServerSocket silent = new ServerSocket(0)) {
             long start = System.nanoTime();
-            assertThatThrownBy(() -> HBaseStore.open(config(Map.of("hbase.zookeeper.port",
-                    Integer.toString(silent.getLocalPort()), "hbase.timeout", "2s"))))
+            assertThatThrownBy(() -> HBaseStore.open(config(Map.of(
+                            "hbase.zookeeper.port", Integer.toString(silent.getLocalPort()), "hbase.timeout", "2s"))))
                     .isInstanceOf(StoreException.class)
                     .hasMessageStartingWith("HBase at 127.0.0.1 port " + silent.getLocalPort()
                             + " did not answer within 2 s (hbase.timeout)");
@@ -154,8 +180,8 @@ class HBaseStoreTest {
     void theBulkPathSkipsTheLogFlushesAndPreSplits() throws Exception {
         // hbase.load-wal=false: the load writes no log and finishLoad flushes; the regions of a graph too small to
         // pre-split stay one per table.
-        try (HBaseStore s = HBaseStores.open("bgt_bulk_", Map.of("hbase.load-wal", "false", "hbase.regions", "4",
-                "hbase.write-buffer", "64k"))) {
+        try (HBaseStore s = HBaseStores.open(
+                "bgt_bulk_", Map.of("hbase.load-wal", "false", "hbase.regions", "4", "hbase.write-buffer", "64k"))) {
             SocialGraph g = new SocialGraph(SMALL);
             StoreConformanceSuite.load(s, g, 3);
             assertThat(s.counts().members()).isEqualTo(40);
@@ -180,7 +206,8 @@ class HBaseStoreTest {
         Map<String, String> extra = new HashMap<>();
         try (HBaseStore s = HBaseStores.open("bgt_pid_", extra)) {
             if (s.config().serverDir() != null) {
-                assertThat(s.localServerPids()).containsExactly(HBaseServer.single().pid());
+                assertThat(s.localServerPids())
+                        .containsExactly(HBaseServer.single().pid());
             } else {
                 assertThat(s.localServerPids()).isEmpty();
             }

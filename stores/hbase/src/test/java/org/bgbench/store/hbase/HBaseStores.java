@@ -9,8 +9,7 @@ import org.bgbench.store.StoreSettings;
  * prefix; or, when the environment sets BG_TEST_HBASE_QUORUM=HOST:PORT, on that HBase's ZooKeeper instead.
  */
 final class HBaseStores {
-    private HBaseStores() {
-    }
+    private HBaseStores() {}
 
     /** The settings of a store under {@code prefix} on the shared server, plus {@code extra}. */
     static Map<String, String> settings(String prefix, Map<String, String> extra) {

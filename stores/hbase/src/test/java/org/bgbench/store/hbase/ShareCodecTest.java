@@ -40,8 +40,8 @@ class ShareCodecTest {
         assertThat(ShareCodec.entryRid(ref)).isEqualTo(99L);
         assertThat(ref.getValueLength()).isEqualTo(12);
 
-        Cell content = cell(ShareCodec.entry(12, 100L, Bytes.toBytes("photo"), Bytes.toBytes("bödy"),
-                Bytes.toBytes("")));
+        Cell content =
+                cell(ShareCodec.entry(12, 100L, Bytes.toBytes("photo"), Bytes.toBytes("bödy"), Bytes.toBytes("")));
         FeedList.Row row = new FeedList().add(1);
         ShareCodec.entryContent(content, row);
         assertThat(ShareCodec.entrySharer(content)).isEqualTo(12);
@@ -53,7 +53,9 @@ class ShareCodecTest {
 
     @Test
     void newestFirstColumnsSortNewestFirstAndRoundTrip() {
-        assertThat(Bytes.compareTo(HBaseSchema.newestFirst(10), HBaseSchema.newestFirst(9))).isNegative();
-        assertThat(HBaseSchema.fromNewestFirst(HBaseSchema.newestFirst(1L << 40), 0)).isEqualTo(1L << 40);
+        assertThat(Bytes.compareTo(HBaseSchema.newestFirst(10), HBaseSchema.newestFirst(9)))
+                .isNegative();
+        assertThat(HBaseSchema.fromNewestFirst(HBaseSchema.newestFirst(1L << 40), 0))
+                .isEqualTo(1L << 40);
     }
 }

@@ -62,8 +62,11 @@ final class DriverDataSource implements DataSource {
                 try {
                     st.execute(sql);
                 } catch (SQLException e) {
-                    throw new SQLException("the dialect's init statement '" + sql + "' failed: " + e.getMessage(),
-                            e.getSQLState(), e.getErrorCode(), e);
+                    throw new SQLException(
+                            "the dialect's init statement '" + sql + "' failed: " + e.getMessage(),
+                            e.getSQLState(),
+                            e.getErrorCode(),
+                            e);
                 }
             }
         } catch (SQLException | RuntimeException e) {
@@ -82,8 +85,8 @@ final class DriverDataSource implements DataSource {
      * on every statement it creates.
      */
     static Connection wrap(Connection c, SqlRewriter rewriter, int timeoutSeconds) {
-        return (Connection) Proxy.newProxyInstance(DriverDataSource.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+        return (Connection) Proxy.newProxyInstance(
+                DriverDataSource.class.getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                     String name = method.getName();
                     if (name.equals("equals") && args != null && args.length == 1) {
                         return proxy == args[0];
@@ -100,9 +103,12 @@ final class DriverDataSource implements DataSource {
                             // The connection is going anyway.
                         }
                     }
-                    if (args != null && args.length > 0 && args[0] instanceof String sql
-                            && (name.equals("prepareStatement") || name.equals("prepareCall")
-                            || name.equals("nativeSQL"))) {
+                    if (args != null
+                            && args.length > 0
+                            && args[0] instanceof String sql
+                            && (name.equals("prepareStatement")
+                                    || name.equals("prepareCall")
+                                    || name.equals("nativeSQL"))) {
                         args = args.clone();
                         args[0] = rewriter.rewrite(sql);
                     }
@@ -123,11 +129,14 @@ final class DriverDataSource implements DataSource {
     }
 
     private static Statement statement(Statement st, SqlRewriter rewriter) {
-        return (Statement) Proxy.newProxyInstance(DriverDataSource.class.getClassLoader(),
-                new Class<?>[] {Statement.class}, (proxy, method, args) -> {
+        return (Statement) Proxy.newProxyInstance(
+                DriverDataSource.class.getClassLoader(), new Class<?>[] {Statement.class}, (proxy, method, args) -> {
                     String original = null;
-                    if (args != null && args.length > 0 && args[0] instanceof String sql
-                            && (method.getName().startsWith("execute") || method.getName().equals("addBatch"))) {
+                    if (args != null
+                            && args.length > 0
+                            && args[0] instanceof String sql
+                            && (method.getName().startsWith("execute")
+                                    || method.getName().equals("addBatch"))) {
                         original = sql;
                         args = args.clone();
                         args[0] = rewriter.rewrite(sql);
@@ -138,8 +147,9 @@ final class DriverDataSource implements DataSource {
                         if (e.getCause() instanceof SQLException && rewriter.ignoresFailure(original)) {
                             // DROP TABLE of a table that does not exist, on an engine without IF EXISTS.
                             Class<?> r = method.getReturnType();
-                            return r == boolean.class ? Boolean.FALSE : r == int.class ? 0 : r == long.class ? 0L
-                                    : null;
+                            return r == boolean.class
+                                    ? Boolean.FALSE
+                                    : r == int.class ? 0 : r == long.class ? 0L : null;
                         }
                         throw e.getCause();
                     }

@@ -27,8 +27,7 @@ import org.bgbench.model.InvalidParameterException;
 final class DriverLoader {
     private static final Map<List<Path>, ClassLoader> LOADERS = new ConcurrentHashMap<>();
 
-    private DriverLoader() {
-    }
+    private DriverLoader() {}
 
     /**
      * The driver for {@code url}.
@@ -40,8 +39,10 @@ final class DriverLoader {
      */
     static Driver load(String className, List<Path> jars, String url) {
         ClassLoader loader = jars.isEmpty() ? DriverLoader.class.getClassLoader() : loader(jars);
-        String where = jars.isEmpty() ? "BG's class path (no " + JdbcStoreProvider.DRIVER_JAR + " or "
-                + JdbcStoreProvider.DRIVER_MAVEN + " given)" : jars.toString();
+        String where = jars.isEmpty()
+                ? "BG's class path (no " + JdbcStoreProvider.DRIVER_JAR + " or " + JdbcStoreProvider.DRIVER_MAVEN
+                        + " given)"
+                : jars.toString();
         Driver driver;
         if (className != null) {
             driver = instantiate(className, loader, where);
@@ -55,8 +56,10 @@ final class DriverLoader {
             accepts = false;
         }
         if (!accepts) {
-            throw new InvalidParameterException(JdbcStoreProvider.URL, "driver " + driver.getClass().getName()
-                    + " does not accept '" + url + "' (a URL of another database, or a typo in its prefix)");
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.URL,
+                    "driver " + driver.getClass().getName() + " does not accept '" + url
+                            + "' (a URL of another database, or a typo in its prefix)");
         }
         return driver;
     }
@@ -81,12 +84,17 @@ final class DriverLoader {
         try {
             c = Class.forName(className, true, loader);
         } catch (ClassNotFoundException | NoClassDefFoundError e) {
-            throw new InvalidParameterException(JdbcStoreProvider.DRIVER, "class " + className + " not found in "
-                    + where + (e instanceof NoClassDefFoundError ? " (it needs " + e.getMessage()
-                    + ": add that jar to " + JdbcStoreProvider.DRIVER_JAR + ")" : ""));
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.DRIVER,
+                    "class " + className + " not found in "
+                            + where
+                            + (e instanceof NoClassDefFoundError
+                                    ? " (it needs " + e.getMessage() + ": add that jar to "
+                                            + JdbcStoreProvider.DRIVER_JAR + ")"
+                                    : ""));
         } catch (LinkageError | RuntimeException e) {
-            throw new InvalidParameterException(JdbcStoreProvider.DRIVER, "cannot load " + className + " from "
-                    + where + ": " + e);
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.DRIVER, "cannot load " + className + " from " + where + ": " + e);
         }
         if (!Driver.class.isAssignableFrom(c)) {
             throw new InvalidParameterException(JdbcStoreProvider.DRIVER, className + " is not a java.sql.Driver");
@@ -94,11 +102,12 @@ final class DriverLoader {
         try {
             return (Driver) c.getDeclaredConstructor().newInstance();
         } catch (InvocationTargetException e) {
-            throw new InvalidParameterException(JdbcStoreProvider.DRIVER, "cannot create " + className + ": "
-                    + e.getCause());
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.DRIVER, "cannot create " + className + ": " + e.getCause());
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-            throw new InvalidParameterException(JdbcStoreProvider.DRIVER, "cannot create " + className
-                    + " (a driver needs a public no-argument constructor): " + e);
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.DRIVER,
+                    "cannot create " + className + " (a driver needs a public no-argument constructor): " + e);
         }
     }
 
@@ -116,16 +125,23 @@ final class DriverLoader {
                 }
             }
         } catch (ServiceConfigurationError e) {
-            throw new InvalidParameterException(JdbcStoreProvider.DRIVER, "a driver in " + where
-                    + " cannot be loaded (" + e.getMessage() + "); name the class with " + JdbcStoreProvider.DRIVER);
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.DRIVER,
+                    "a driver in " + where + " cannot be loaded (" + e.getMessage() + "); name the class with "
+                            + JdbcStoreProvider.DRIVER);
         }
         if (seen.isEmpty()) {
-            throw new InvalidParameterException(JdbcStoreProvider.DRIVER, "no JDBC driver registers itself in "
-                    + where + "; name its class with " + JdbcStoreProvider.DRIVER);
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.DRIVER,
+                    "no JDBC driver registers itself in " + where + "; name its class with "
+                            + JdbcStoreProvider.DRIVER);
         }
-        throw new InvalidParameterException(JdbcStoreProvider.URL, "no driver in " + where + " accepts '" + url
-                + "' (found " + String.join(", ", seen) + "); check the URL's prefix, or give the database's driver "
-                + "with " + JdbcStoreProvider.DRIVER_JAR + " or " + JdbcStoreProvider.DRIVER_MAVEN);
+        throw new InvalidParameterException(
+                JdbcStoreProvider.URL,
+                "no driver in " + where + " accepts '" + url
+                        + "' (found " + String.join(", ", seen)
+                        + "); check the URL's prefix, or give the database's driver "
+                        + "with " + JdbcStoreProvider.DRIVER_JAR + " or " + JdbcStoreProvider.DRIVER_MAVEN);
     }
 
     /** Checks that every jar exists and is a file. */
@@ -138,14 +154,14 @@ final class DriverLoader {
             }
             Path path = Path.of(p.startsWith("~/") ? System.getProperty("user.home") + p.substring(1) : p);
             if (!Files.isRegularFile(path)) {
-                throw new InvalidParameterException(JdbcStoreProvider.DRIVER_JAR, "no such jar file: " + path
-                        .toAbsolutePath());
+                throw new InvalidParameterException(
+                        JdbcStoreProvider.DRIVER_JAR, "no such jar file: " + path.toAbsolutePath());
             }
             jars.add(path);
         }
         if (jars.isEmpty()) {
-            throw new InvalidParameterException(JdbcStoreProvider.DRIVER_JAR, "expected jar paths separated by "
-                    + "commas, got '" + value + "'");
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.DRIVER_JAR, "expected jar paths separated by " + "commas, got '" + value + "'");
         }
         return jars;
     }

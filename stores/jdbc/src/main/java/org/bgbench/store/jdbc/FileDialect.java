@@ -65,8 +65,10 @@ final class FileDialect implements SqlDialect {
         Map<String, String> values = new TreeMap<>(KEYS);
         for (String key : new TreeSet<>(props.stringPropertyNames())) {
             if (!KEYS.containsKey(key)) {
-                throw bad(source, at(lines, key) + "holds a key that is not a dialect key (its text is not shown); "
-                        + "a dialect file takes " + String.join(", ", KEYS.keySet()));
+                throw bad(
+                        source,
+                        at(lines, key) + "holds a key that is not a dialect key (its text is not shown); "
+                                + "a dialect file takes " + String.join(", ", KEYS.keySet()));
             }
             values.put(key, props.getProperty(key).trim());
         }
@@ -83,15 +85,17 @@ final class FileDialect implements SqlDialect {
             }
         }
         if (!v.get("table-exists-query").contains("?")) {
-            throw bad(source, at(lines, "table-exists-query")
-                    + "table-exists-query must take the table name as its one parameter (?)");
+            throw bad(
+                    source,
+                    at(lines, "table-exists-query")
+                            + "table-exists-query must take the table name as its one parameter (?)");
         }
         SqlRewriter.Limit limit = SqlRewriter.Limit.of(v.get("limit"));
         if (limit == null) {
             throw bad(source, at(lines, "limit") + "limit must be one of limit, fetch-first, offset-fetch");
         }
-        this.rewriter = new SqlRewriter(limit, v.get("text-type").isEmpty() ? null : v.get("text-type"),
-                flag("drop-if-exists"));
+        this.rewriter = new SqlRewriter(
+                limit, v.get("text-type").isEmpty() ? null : v.get("text-type"), flag("drop-if-exists"));
     }
 
     /** "line N: " for the first line of {@code lines} that sets {@code key}, or nothing when none does. */

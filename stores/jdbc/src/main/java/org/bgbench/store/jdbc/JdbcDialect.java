@@ -47,12 +47,12 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
      * Run on every SQLite connection, as the sqlite store configures its own: WAL so readers never block the one
      * writer, and a busy timeout for other processes' locks.
      */
-    static final List<String> SQLITE_INIT = List.of("PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
-            "PRAGMA busy_timeout = 30000");
+    static final List<String> SQLITE_INIT =
+            List.of("PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 30000");
 
     /** The values of {@code jdbc.dialect} that name a built-in dialect rather than a dialect file. */
-    static final List<String> NAMES = List.of("postgresql", "postgres", "mariadb", "mysql", "sqlite", "generic",
-            "ansi");
+    static final List<String> NAMES =
+            List.of("postgresql", "postgres", "mariadb", "mysql", "sqlite", "generic", "ansi");
 
     /** The dialect of {@code value}, or the one guessed from {@code url} when {@code value} is empty. */
     static JdbcDialect of(String value, String url) {
@@ -62,17 +62,22 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
         String v = value.trim();
         String lower = v.toLowerCase(Locale.ROOT);
         return switch (lower) {
-            case "postgresql", "postgres", "mariadb", "mysql", "sqlite", "generic", "ansi" -> named(switch (lower) {
-                case "postgres" -> POSTGRESQL;
-                case "mysql" -> MARIADB;
-                case "ansi" -> GENERIC;
-                default -> lower;
-            }, false);
+            case "postgresql", "postgres", "mariadb", "mysql", "sqlite", "generic", "ansi" ->
+                named(
+                        switch (lower) {
+                            case "postgres" -> POSTGRESQL;
+                            case "mysql" -> MARIADB;
+                            case "ansi" -> GENERIC;
+                            default -> lower;
+                        },
+                        false);
             default -> {
                 if (!v.contains("/") && !v.contains("\\") && !lower.endsWith(".properties")) {
-                    throw new InvalidParameterException(JdbcStoreProvider.DIALECT, "expected one of postgresql, "
-                            + "mariadb (or mysql), sqlite, generic (or ansi), or the path of a .properties dialect "
-                            + "file, got '" + v + "'");
+                    throw new InvalidParameterException(
+                            JdbcStoreProvider.DIALECT,
+                            "expected one of postgresql, "
+                                    + "mariadb (or mysql), sqlite, generic (or ansi), or the path of a .properties dialect "
+                                    + "file, got '" + v + "'");
                 }
                 yield file(Path.of(v));
             }
@@ -105,8 +110,10 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
 
     private static JdbcDialect file(Path path) {
         if (!Files.isRegularFile(path)) {
-            throw new InvalidParameterException(JdbcStoreProvider.DIALECT, "no such dialect file: "
-                    + path.toAbsolutePath() + " (or give one of postgresql, mariadb, sqlite, generic)");
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.DIALECT,
+                    "no such dialect file: " + path.toAbsolutePath()
+                            + " (or give one of postgresql, mariadb, sqlite, generic)");
         }
         Properties p = new Properties();
         List<String> lines;
@@ -114,15 +121,18 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
             lines = Files.readAllLines(path, StandardCharsets.UTF_8);
             p.load(new java.io.StringReader(String.join("\n", lines)));
         } catch (java.nio.charset.CharacterCodingException e) {
-            throw new InvalidParameterException(JdbcStoreProvider.DIALECT, "dialect file " + path
-                    + ": not UTF-8 text (a dialect file is a .properties text file)");
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.DIALECT,
+                    "dialect file " + path + ": not UTF-8 text (a dialect file is a .properties text file)");
         } catch (IllegalArgumentException e) {
             // Properties says only "Malformed \\uxxxx encoding": a bad escape, no text of the file.
-            throw new InvalidParameterException(JdbcStoreProvider.DIALECT, "dialect file " + path
-                    + ": a malformed \\u escape (a dialect file is a .properties text file)");
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.DIALECT,
+                    "dialect file " + path + ": a malformed \\u escape (a dialect file is a .properties text file)");
         } catch (IOException e) {
-            throw new InvalidParameterException(JdbcStoreProvider.DIALECT, "cannot read dialect file " + path + ": "
-                    + org.bgbench.store.ErrorText.of(e));
+            throw new InvalidParameterException(
+                    JdbcStoreProvider.DIALECT,
+                    "cannot read dialect file " + path + ": " + org.bgbench.store.ErrorText.of(e));
         }
         FileDialect d = new FileDialect(p, path.toString(), lines);
         return new JdbcDialect(path.toString(), false, d, d.init());
@@ -150,11 +160,11 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
 
     /** {@code base} with JDBC batches as its bulk path; every other method, present or future, is base's. */
     private static SqlDialect batched(SqlDialect base) {
-        return (SqlDialect) Proxy.newProxyInstance(SqlDialect.class.getClassLoader(), new Class<?>[] {SqlDialect.class},
-                (proxy, method, args) -> {
+        return (SqlDialect) Proxy.newProxyInstance(
+                SqlDialect.class.getClassLoader(), new Class<?>[] {SqlDialect.class}, (proxy, method, args) -> {
                     if (method.getName().equals("openSink")) {
-                        return new BatchInsertSink((java.sql.Connection) args[0],
-                                (org.bgbench.store.relational.RelationalSchema) args[1]);
+                        return new BatchInsertSink(
+                                (java.sql.Connection) args[0], (org.bgbench.store.relational.RelationalSchema) args[1]);
                     }
                     if (method.getDeclaringClass() == Object.class) {
                         return switch (method.getName()) {

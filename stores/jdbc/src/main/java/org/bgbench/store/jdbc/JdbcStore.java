@@ -16,9 +16,9 @@ import java.util.Properties;
 import java.util.concurrent.Executor;
 import org.bgbench.model.Durations;
 import org.bgbench.store.ErrorText;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
-import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalStore;
 import org.bgbench.store.relational.SchemaDesign;
@@ -51,8 +51,7 @@ public final class JdbcStore extends RelationalStore {
          * @param user        user to log in as, or null
          * @param password    its password, or null
          */
-        record Database(String url, String driverClass, List<Path> jars, String user, String password) {
-        }
+        record Database(String url, String driverClass, List<Path> jars, String user, String password) {}
 
         String url() {
             return database.url();
@@ -94,8 +93,12 @@ public final class JdbcStore extends RelationalStore {
     private final ThreadLocal<Boolean> forSession = new ThreadLocal<>();
     private volatile boolean closed;
 
-    private JdbcStore(Config config, org.bgbench.store.relational.SqlDialect sql, DriverDataSource direct,
-                      HikariDataSource pool, String product) {
+    private JdbcStore(
+            Config config,
+            org.bgbench.store.relational.SqlDialect sql,
+            DriverDataSource direct,
+            HikariDataSource pool,
+            String product) {
         super(sql, config.friendshipRows(), config.feed(), config.physical());
         this.config = config;
         this.direct = direct;
@@ -122,9 +125,12 @@ public final class JdbcStore extends RelationalStore {
             version = md.getDatabaseMajorVersion() * 10_000 + md.getDatabaseMinorVersion();
             product = md.getDatabaseProductName() + " " + md.getDatabaseProductVersion();
         } catch (SQLException | RuntimeException e) {
-            throw new StoreException(JdbcStoreProvider.URL + ": cannot connect to " + config.url()
-                    + (config.user() == null ? "" : " as " + config.user()) + " with " + driver.getClass().getName()
-                    + ": " + message(e), e);
+            throw new StoreException(
+                    JdbcStoreProvider.URL + ": cannot connect to " + config.url()
+                            + (config.user() == null ? "" : " as " + config.user()) + " with "
+                            + driver.getClass().getName()
+                            + ": " + message(e),
+                    e);
         }
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("bg-jdbc");
@@ -138,8 +144,10 @@ public final class JdbcStore extends RelationalStore {
         try {
             pool = new HikariDataSource(hc);
         } catch (HikariPool.PoolInitializationException e) {
-            throw new StoreException(JdbcStoreProvider.URL + ": cannot open a connection pool to " + config.url()
-                    + ": " + message(e.getCause() == null ? e : e.getCause()), e);
+            throw new StoreException(
+                    JdbcStoreProvider.URL + ": cannot open a connection pool to " + config.url() + ": "
+                            + message(e.getCause() == null ? e : e.getCause()),
+                    e);
         }
         return new JdbcStore(config, dialect.sql(version), ds, pool, product);
     }
@@ -157,16 +165,18 @@ public final class JdbcStore extends RelationalStore {
             c = pool.getConnection();
         } catch (SQLTransientConnectionException e) {
             if (e.getCause() instanceof SQLException cause) {
-                throw new StoreException(JdbcStoreProvider.URL + ": cannot connect to " + config.url() + ": "
-                        + message(cause), e);
+                throw new StoreException(
+                        JdbcStoreProvider.URL + ": cannot connect to " + config.url() + ": " + message(cause), e);
             }
-            throw new StoreException("no free connection to " + config.url() + " within "
-                    + Durations.format(config.timeout()) + " (" + JdbcStoreProvider.TIMEOUT + "): all "
-                    + config.pool() + " pooled connections are held by open sessions; raise " + JdbcStoreProvider.POOL,
+            throw new StoreException(
+                    "no free connection to " + config.url() + " within "
+                            + Durations.format(config.timeout()) + " (" + JdbcStoreProvider.TIMEOUT + "): all "
+                            + config.pool() + " pooled connections are held by open sessions; raise "
+                            + JdbcStoreProvider.POOL,
                     e);
         } catch (SQLException e) {
-            throw new StoreException(JdbcStoreProvider.URL + ": cannot connect to " + config.url() + ": "
-                    + message(e), e);
+            throw new StoreException(
+                    JdbcStoreProvider.URL + ": cannot connect to " + config.url() + ": " + message(e), e);
         }
         if (!Boolean.TRUE.equals(forSession.get())) {
             return c;
@@ -175,7 +185,8 @@ public final class JdbcStore extends RelationalStore {
         // answer at all is given up a second later (Hikari resets the network timeout when the connection returns).
         int seconds = (int) Math.max(1, (config.timeout().toMillis() + 999) / 1000);
         try {
-            c.setNetworkTimeout(DIRECT, (int) Math.min(Integer.MAX_VALUE, config.timeout().plusSeconds(1).toMillis()));
+            c.setNetworkTimeout(DIRECT, (int)
+                    Math.min(Integer.MAX_VALUE, config.timeout().plusSeconds(1).toMillis()));
         } catch (SQLException | UnsupportedOperationException | AbstractMethodError e) {
             // Drivers without network timeouts still get the query timeout.
         }
@@ -188,8 +199,8 @@ public final class JdbcStore extends RelationalStore {
         try {
             return direct.getConnection();
         } catch (SQLException e) {
-            throw new StoreException(JdbcStoreProvider.URL + ": cannot connect to " + config.url() + ": "
-                    + message(e), e);
+            throw new StoreException(
+                    JdbcStoreProvider.URL + ": cannot connect to " + config.url() + ": " + message(e), e);
         }
     }
 
@@ -234,7 +245,8 @@ public final class JdbcStore extends RelationalStore {
             return !u.startsWith("jdbc:h2:tcp:") && !u.startsWith("jdbc:h2:ssl:") && !u.contains("auto_server=true");
         }
         if (u.startsWith("jdbc:hsqldb:")) {
-            return u.startsWith("jdbc:hsqldb:mem:") || u.startsWith("jdbc:hsqldb:file:")
+            return u.startsWith("jdbc:hsqldb:mem:")
+                    || u.startsWith("jdbc:hsqldb:file:")
                     || u.startsWith("jdbc:hsqldb:res:");
         }
         if (u.startsWith("jdbc:derby:")) {

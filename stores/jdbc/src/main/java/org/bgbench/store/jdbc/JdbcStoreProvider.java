@@ -6,10 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.SchemaDesign;
 
@@ -47,36 +47,61 @@ public final class JdbcStoreProvider implements StoreProvider {
     @Override
     public List<StoreSetting> settings() {
         List<StoreSetting> all = new ArrayList<>(List.of(
-                StoreSetting.of(StoreSetting.Kind.DATABASE_URL, URL, null,
+                StoreSetting.of(
+                        StoreSetting.Kind.DATABASE_URL,
+                        URL,
+                        null,
                         "JDBC URL of the database (required), e.g. jdbc:h2:/data/bg, "
-                        + "jdbc:sqlserver://host;databaseName=bg, jdbc:oracle:thin:@//host:1521/bg"),
-                StoreSetting.of(StoreSetting.Kind.CLASS_NAME, DRIVER, null,
+                                + "jdbc:sqlserver://host;databaseName=bg, jdbc:oracle:thin:@//host:1521/bg"),
+                StoreSetting.of(
+                        StoreSetting.Kind.CLASS_NAME,
+                        DRIVER,
+                        null,
                         "driver class, e.g. org.h2.Driver; default: the driver the jars "
-                        + "register (META-INF/services) that accepts jdbc.url"),
-                StoreSetting.of(StoreSetting.Kind.JAR, DRIVER_JAR, null,
+                                + "register (META-INF/services) that accepts jdbc.url"),
+                StoreSetting.of(
+                        StoreSetting.Kind.JAR,
+                        DRIVER_JAR,
+                        null,
                         "driver jar file(s), comma separated; without it or "
-                        + "jdbc.driver-maven the driver comes from BG's class path (SQLite, PostgreSQL, MariaDB)"),
-                StoreSetting.of(StoreSetting.Kind.MAVEN_ARTIFACT, DRIVER_MAVEN, null,
+                                + "jdbc.driver-maven the driver comes from BG's class path (SQLite, PostgreSQL, MariaDB)"),
+                StoreSetting.of(
+                        StoreSetting.Kind.MAVEN_ARTIFACT,
+                        DRIVER_MAVEN,
+                        null,
                         "driver as Maven coordinates group:artifact:version, comma "
-                        + "separated; taken from ~/.m2/repository, else downloaded from jdbc.maven-repo into "
-                        + "~/.bg/drivers after a SHA-1 check; the jar alone, no transitive dependencies"),
-                StoreSetting.of(StoreSetting.Kind.CODE_REPOSITORY, MAVEN_REPO, DEFAULT_REPO,
-                        "Maven repository jdbc.driver-maven downloads from "
-                        + "(https, http or file URL)"),
+                                + "separated; taken from ~/.m2/repository, else downloaded from jdbc.maven-repo into "
+                                + "~/.bg/drivers after a SHA-1 check; the jar alone, no transitive dependencies"),
+                StoreSetting.of(
+                        StoreSetting.Kind.CODE_REPOSITORY,
+                        MAVEN_REPO,
+                        DEFAULT_REPO,
+                        "Maven repository jdbc.driver-maven downloads from " + "(https, http or file URL)"),
                 new StoreSetting(USER, null, "user to log in as (or in the URL, if the driver takes it there)"),
                 new StoreSetting(PASSWORD, null, "password of the user"),
-                new StoreSetting(POOL, Integer.toString(DEFAULT_POOL),
+                new StoreSetting(
+                        POOL,
+                        Integer.toString(DEFAULT_POOL),
                         "session connections (each emulator thread holds one); loaders open their own"),
-                StoreSetting.fileOrName(DIALECT, null, "postgresql, mariadb (also MySQL), sqlite, generic "
-                        + "(portable SQL; alias ansi), or the path of a .properties dialect file; default: guessed "
-                        + "from jdbc.url's prefix (jdbc:postgresql, jdbc:mariadb or jdbc:mysql, jdbc:sqlite, else "
-                        + "generic)", JdbcDialect.NAMES.toArray(String[]::new)),
+                StoreSetting.fileOrName(
+                        DIALECT,
+                        null,
+                        "postgresql, mariadb (also MySQL), sqlite, generic "
+                                + "(portable SQL; alias ansi), or the path of a .properties dialect file; default: guessed "
+                                + "from jdbc.url's prefix (jdbc:postgresql, jdbc:mariadb or jdbc:mysql, jdbc:sqlite, else "
+                                + "generic)",
+                        JdbcDialect.NAMES.toArray(String[]::new)),
                 // No default value: it follows β, as the other SQL stores' timeouts do.
-                new StoreSetting(TIMEOUT, null, "longest a session's statement runs (JDBC query timeout); a server "
-                        + "that does not answer at all is given up 1 s later (network timeout, where the driver has "
-                        + "one), and waiting for a pooled connection is bounded by it too; at least 1s; default "
-                        + "max(10s, 100·β)"),
-                new StoreSetting(FRIENDSHIP_ROWS, "1",
+                new StoreSetting(
+                        TIMEOUT,
+                        null,
+                        "longest a session's statement runs (JDBC query timeout); a server "
+                                + "that does not answer at all is given up 1 s later (network timeout, where the driver has "
+                                + "one), and waiting for a pooled connection is bounded by it too; at least 1s; default "
+                                + "max(10s, 100·β)"),
+                new StoreSetting(
+                        FRIENDSHIP_ROWS,
+                        "1",
                         "rows per confirmed friendship: 1 (USC BG's Basic) or 2 (one per direction)")));
         all.addAll(PhysicalDesign.settings("~/.bg/images/jdbc-<last part of the URL>"));
         all.addAll(FeedDesign.settings());
@@ -98,8 +123,9 @@ public final class JdbcStoreProvider implements StoreProvider {
     static JdbcStore.Config config(StoreSettings s, MavenResolver resolver) {
         String url = s.get(URL);
         if (url == null || url.isBlank()) {
-            throw new InvalidParameterException(URL, "required: the JDBC URL of the database, e.g. "
-                    + "-p jdbc.url=jdbc:h2:/data/bg (see bg stores)");
+            throw new InvalidParameterException(
+                    URL,
+                    "required: the JDBC URL of the database, e.g. " + "-p jdbc.url=jdbc:h2:/data/bg (see bg stores)");
         }
         url = url.trim();
         if (!url.startsWith("jdbc:")) {
@@ -114,10 +140,11 @@ public final class JdbcStoreProvider implements StoreProvider {
         java.time.Duration timeout = s.timeout(TIMEOUT);
         JdbcDialect dialect = JdbcDialect.of(s.get(DIALECT), url);
         String driver = s.get(DRIVER);
-        if (driver != null && !driver.isBlank()
+        if (driver != null
+                && !driver.isBlank()
                 && !driver.trim().matches("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
-            throw new InvalidParameterException(DRIVER, "expected a class name such as org.h2.Driver, got '"
-                    + driver + "'");
+            throw new InvalidParameterException(
+                    DRIVER, "expected a class name such as org.h2.Driver, got '" + driver + "'");
         }
         List<Path> jars = new ArrayList<>();
         String jarValue = s.get(DRIVER_JAR);
@@ -133,11 +160,14 @@ public final class JdbcStoreProvider implements StoreProvider {
             }
         }
         String user = s.get(USER);
-        JdbcStore.Config.Database database = new JdbcStore.Config.Database(url,
-                driver == null || driver.isBlank() ? null : driver.trim(), List.copyOf(jars),
-                user == null || user.isBlank() ? null : user, s.get(PASSWORD));
-        SchemaDesign schema = new SchemaDesign(rows, feed,
-                PhysicalDesign.from(s, PhysicalDesign.defaultServerImagesDir("jdbc", lastPart(url))));
+        JdbcStore.Config.Database database = new JdbcStore.Config.Database(
+                url,
+                driver == null || driver.isBlank() ? null : driver.trim(),
+                List.copyOf(jars),
+                user == null || user.isBlank() ? null : user,
+                s.get(PASSWORD));
+        SchemaDesign schema = new SchemaDesign(
+                rows, feed, PhysicalDesign.from(s, PhysicalDesign.defaultServerImagesDir("jdbc", lastPart(url))));
         return new JdbcStore.Config(database, pool, dialect, timeout, schema);
     }
 

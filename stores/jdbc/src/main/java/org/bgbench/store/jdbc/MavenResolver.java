@@ -50,8 +50,9 @@ final class MavenResolver {
             URI u = new URI(value.trim());
             String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
             if (!scheme.equals("https") && !scheme.equals("http") && !scheme.equals("file")) {
-                throw new InvalidParameterException(key, "expected an https://, http:// or file: URL of a Maven "
-                        + "repository, got '" + value + "'");
+                throw new InvalidParameterException(
+                        key,
+                        "expected an https://, http:// or file: URL of a Maven " + "repository, got '" + value + "'");
             }
             return u;
         } catch (URISyntaxException e) {
@@ -62,10 +63,16 @@ final class MavenResolver {
     /** The jar's path inside a repository, e.g. {@code org/xerial/sqlite-jdbc/3.47.2.0/sqlite-jdbc-3.47.2.0.jar}. */
     static String jarPath(String key, String coordinates) {
         String[] p = coordinates.trim().split(":", -1);
-        if (p.length != 3 || !PART.matcher(p[0]).matches() || !PART.matcher(p[1]).matches()
-                || !PART.matcher(p[2]).matches() || p[0].contains("..") || p[2].contains("..")) {
-            throw new InvalidParameterException(key, "expected Maven coordinates group:artifact:version (several "
-                    + "separated by commas), got '" + coordinates.trim() + "'");
+        if (p.length != 3
+                || !PART.matcher(p[0]).matches()
+                || !PART.matcher(p[1]).matches()
+                || !PART.matcher(p[2]).matches()
+                || p[0].contains("..")
+                || p[2].contains("..")) {
+            throw new InvalidParameterException(
+                    key,
+                    "expected Maven coordinates group:artifact:version (several " + "separated by commas), got '"
+                            + coordinates.trim() + "'");
         }
         return p[0].replace('.', '/') + "/" + p[1] + "/" + p[2] + "/" + p[1] + "-" + p[2] + ".jar";
     }
@@ -93,12 +100,16 @@ final class MavenResolver {
         try {
             expected = new String(read(jar.toString() + ".sha1"), StandardCharsets.US_ASCII).trim();
         } catch (FileNotFoundException e) {
-            throw new InvalidParameterException(key, c + " is neither in " + localRepository + " nor in " + remote
-                    + " (no " + jar + ".sha1); check the coordinates or " + JdbcStoreProvider.MAVEN_REPO);
+            throw new InvalidParameterException(
+                    key,
+                    c + " is neither in " + localRepository + " nor in " + remote + " (no " + jar
+                            + ".sha1); check the coordinates or " + JdbcStoreProvider.MAVEN_REPO);
         } catch (IOException e) {
-            throw new InvalidParameterException(key, "cannot download " + jar + ".sha1 for " + c + " ("
-                    + e.getMessage() + "); check " + JdbcStoreProvider.MAVEN_REPO
-                    + " or give the jar with " + JdbcStoreProvider.DRIVER_JAR);
+            throw new InvalidParameterException(
+                    key,
+                    "cannot download " + jar + ".sha1 for " + c + " ("
+                            + e.getMessage() + "); check " + JdbcStoreProvider.MAVEN_REPO
+                            + " or give the jar with " + JdbcStoreProvider.DRIVER_JAR);
         }
         // "hash" or "hash  file name"
         expected = expected.split("\\s+")[0].toLowerCase(Locale.ROOT);
@@ -113,12 +124,15 @@ final class MavenResolver {
         }
         String actual = sha1(bytes);
         if (!actual.equals(expected)) {
-            throw new InvalidParameterException(key, "checksum mismatch for " + c + " downloaded from " + jar
-                    + ": SHA-1 " + actual + ", the repository's .sha1 says " + expected + "; refused");
+            throw new InvalidParameterException(
+                    key,
+                    "checksum mismatch for " + c + " downloaded from " + jar + ": SHA-1 " + actual
+                            + ", the repository's .sha1 says " + expected + "; refused");
         }
         try {
             Files.createDirectories(cached.getParent());
-            Path tmp = Files.createTempFile(cached.getParent(), cached.getFileName().toString(), ".part");
+            Path tmp = Files.createTempFile(
+                    cached.getParent(), cached.getFileName().toString(), ".part");
             try {
                 Files.write(tmp, bytes);
                 Files.move(tmp, cached, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

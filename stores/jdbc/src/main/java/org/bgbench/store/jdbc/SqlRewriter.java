@@ -56,7 +56,7 @@ record SqlRewriter(Limit limit, String textType, boolean dropIfExists) {
         switch (limit) {
             case FETCH_FIRST -> s = LIMIT.matcher(s).replaceAll("FETCH FIRST ? ROWS ONLY");
             case OFFSET_FETCH -> s = LIMIT.matcher(s).replaceAll("OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY");
-            default -> { }
+            default -> {}
         }
         if (textType != null && s.startsWith("CREATE TABLE ")) {
             s = TEXT.matcher(s).replaceAll(Matcher.quoteReplacement(textType));

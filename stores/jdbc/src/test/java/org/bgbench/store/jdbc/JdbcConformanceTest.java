@@ -27,10 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
 class JdbcConformanceTest {
     @TempDir
     static Path dir;
+
     private static MariadbServer mariadb;
     private static EmbeddedPostgres postgres;
-    private static final String REWRITES_DIALECT = Path.of("src/test/resources/dialects/h2-rewrites.properties")
-            .toString();
+    private static final String REWRITES_DIALECT =
+            Path.of("src/test/resources/dialects/h2-rewrites.properties").toString();
 
     @AfterAll
     static void stopServers() throws IOException {
@@ -58,38 +59,81 @@ class JdbcConformanceTest {
          * {@code FETCH FIRST}, CLOB text, {@code DROP TABLE} without {@code IF EXISTS}, keys after the load, two rows
          * per friendship.
          */
-        H2_REWRITES(d -> JdbcTests.open(d, JdbcStoreProvider.URL, "jdbc:h2:" + d.resolve("bg-h2r").toAbsolutePath(),
-                JdbcStoreProvider.DRIVER_MAVEN, "com.h2database:h2:" + JdbcTests.version("h2"),
-                JdbcStoreProvider.DRIVER, "org.h2.Driver", JdbcStoreProvider.DIALECT, REWRITES_DIALECT,
-                JdbcStoreProvider.FRIENDSHIP_ROWS, "2")),
+        H2_REWRITES(d -> JdbcTests.open(
+                d,
+                JdbcStoreProvider.URL,
+                "jdbc:h2:" + d.resolve("bg-h2r").toAbsolutePath(),
+                JdbcStoreProvider.DRIVER_MAVEN,
+                "com.h2database:h2:" + JdbcTests.version("h2"),
+                JdbcStoreProvider.DRIVER,
+                "org.h2.Driver",
+                JdbcStoreProvider.DIALECT,
+                REWRITES_DIALECT,
+                JdbcStoreProvider.FRIENDSHIP_ROWS,
+                "2")),
         /**
          * H2 in CIKM 2013's Boosted design (figure 8): friendships in two tables with two rows each, counts as member
          * attributes, profile images in files; the physical design settings reach a store BG has no binding for.
          * With the dialect file of every rewrite (keys added after the load: the two friendship tables' keys).
          */
-        H2_BOOSTED(d -> JdbcTests.open(d, JdbcStoreProvider.URL, "jdbc:h2:" + d.resolve("bg-h2b").toAbsolutePath(),
-                JdbcStoreProvider.DRIVER_MAVEN, "com.h2database:h2:" + JdbcTests.version("h2"),
-                JdbcStoreProvider.DIALECT, REWRITES_DIALECT, "friendship.tables", "2", "friendship.rows", "2",
-                "counts", "attributes", "images", "fs", "images.dir", d.resolve("images").toString())),
+        H2_BOOSTED(d -> JdbcTests.open(
+                d,
+                JdbcStoreProvider.URL,
+                "jdbc:h2:" + d.resolve("bg-h2b").toAbsolutePath(),
+                JdbcStoreProvider.DRIVER_MAVEN,
+                "com.h2database:h2:" + JdbcTests.version("h2"),
+                JdbcStoreProvider.DIALECT,
+                REWRITES_DIALECT,
+                "friendship.tables",
+                "2",
+                "friendship.rows",
+                "2",
+                "counts",
+                "attributes",
+                "images",
+                "fs",
+                "images.dir",
+                d.resolve("images").toString())),
         /**
          * SQLite: the driver the sqlite store uses, resolved by its Maven coordinates from the local repository and
          * loaded in a class loader of its own; the dialect guessed from the URL.
          */
-        SQLITE(d -> JdbcTests.open(d, JdbcStoreProvider.URL, "jdbc:sqlite:" + d.resolve("bg.sqlite"),
-                JdbcStoreProvider.DRIVER_MAVEN, "org.xerial:sqlite-jdbc:" + JdbcTests.version("sqlite"))),
+        SQLITE(d -> JdbcTests.open(
+                d,
+                JdbcStoreProvider.URL,
+                "jdbc:sqlite:" + d.resolve("bg.sqlite"),
+                JdbcStoreProvider.DRIVER_MAVEN,
+                "org.xerial:sqlite-jdbc:" + JdbcTests.version("sqlite"))),
         /**
          * A private MariaDB server (scripts/mariadb.sh; fails under CI when mariadbd is missing, skips otherwise):
          * MariaDB Connector/J from BG's own class path (no jar given), the dialect named {@code mysql} (an alias).
          */
-        MARIADB(d -> JdbcTests.open(d, JdbcStoreProvider.URL, mariadb().url(), JdbcStoreProvider.USER, "bg",
-                JdbcStoreProvider.PASSWORD, "bg", JdbcStoreProvider.DIALECT, "mysql", JdbcStoreProvider.POOL, "16")),
+        MARIADB(d -> JdbcTests.open(
+                d,
+                JdbcStoreProvider.URL,
+                mariadb().url(),
+                JdbcStoreProvider.USER,
+                "bg",
+                JdbcStoreProvider.PASSWORD,
+                "bg",
+                JdbcStoreProvider.DIALECT,
+                "mysql",
+                JdbcStoreProvider.POOL,
+                "16")),
         /**
          * An embedded PostgreSQL (the postgres store's zonky binaries), the driver given as a jar path (pgJDBC of
          * this build's local repository), the dialect guessed from the URL.
          */
-        POSTGRES(d -> JdbcTests.open(d, JdbcStoreProvider.URL,
-                "jdbc:postgresql://localhost:" + postgres().getPort() + "/postgres", JdbcStoreProvider.USER, "postgres",
-                JdbcStoreProvider.DRIVER_JAR, JdbcTests.pgjdbcJar().toString(), JdbcStoreProvider.POOL, "16"));
+        POSTGRES(d -> JdbcTests.open(
+                d,
+                JdbcStoreProvider.URL,
+                "jdbc:postgresql://localhost:" + postgres().getPort() + "/postgres",
+                JdbcStoreProvider.USER,
+                "postgres",
+                JdbcStoreProvider.DRIVER_JAR,
+                JdbcTests.pgjdbcJar().toString(),
+                JdbcStoreProvider.POOL,
+                "16"));
 
         private final Opener opener;
 
@@ -140,10 +184,33 @@ class JdbcConformanceTest {
         }
     }
 
-    @Nested class H2Push extends DesignSuite { H2Push() { super(Design.H2_PUSH); } }
-    @Nested class H2SortedPush extends DesignSuite { H2SortedPush() { super(Design.H2_SORTED_PUSH); } }
-    @Nested class H2Rewrites extends DesignSuite { H2Rewrites() { super(Design.H2_REWRITES); } }
-    @Nested class H2Boosted extends DesignSuite { H2Boosted() { super(Design.H2_BOOSTED); } }
+    @Nested
+    class H2Push extends DesignSuite {
+        H2Push() {
+            super(Design.H2_PUSH);
+        }
+    }
+
+    @Nested
+    class H2SortedPush extends DesignSuite {
+        H2SortedPush() {
+            super(Design.H2_SORTED_PUSH);
+        }
+    }
+
+    @Nested
+    class H2Rewrites extends DesignSuite {
+        H2Rewrites() {
+            super(Design.H2_REWRITES);
+        }
+    }
+
+    @Nested
+    class H2Boosted extends DesignSuite {
+        H2Boosted() {
+            super(Design.H2_BOOSTED);
+        }
+    }
 
     @Nested
     class Sqlite extends DesignSuite {
@@ -160,8 +227,12 @@ class JdbcConformanceTest {
             assertThat(s.image()).isEmpty();
             assertThat(s.localServerPids()).isEmpty();
             // Loaded in the jdbc store's own class loader, not BG's class path (which holds sqlite-jdbc too).
-            Driver d = DriverLoader.load(null, List.of(JdbcTests.localOnly(dir).resolve(
-                    JdbcStoreProvider.DRIVER_MAVEN, "org.xerial:sqlite-jdbc:" + JdbcTests.version("sqlite"))),
+            Driver d = DriverLoader.load(
+                    null,
+                    List.of(JdbcTests.localOnly(dir)
+                            .resolve(
+                                    JdbcStoreProvider.DRIVER_MAVEN,
+                                    "org.xerial:sqlite-jdbc:" + JdbcTests.version("sqlite"))),
                     "jdbc:sqlite:x");
             assertThat(d.getClass().getClassLoader()).isNotSameAs(getClass().getClassLoader());
             assertThat(d.getClass().getClassLoader().getName()).isEqualTo("bg-jdbc-driver");
@@ -179,7 +250,9 @@ class JdbcConformanceTest {
             JdbcStore s = (JdbcStore) store;
             assertThat(s.dialectDescription()).isEqualTo("mariadb");
             assertThat(s.product()).containsIgnoringCase("mariadb");
-            assertThat(s.localServerPids()).as("a generic store does not look for the server's process").isEmpty();
+            assertThat(s.localServerPids())
+                    .as("a generic store does not look for the server's process")
+                    .isEmpty();
         }
     }
 

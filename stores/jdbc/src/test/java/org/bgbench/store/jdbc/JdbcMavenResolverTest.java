@@ -70,7 +70,9 @@ class JdbcMavenResolverTest {
         assertThat(cache.resolve(PATH)).doesNotExist();
         if (Files.exists(cache)) {
             try (var files = Files.walk(cache)) {
-                assertThat(files.filter(Files::isRegularFile)).as("no partial download left").isEmpty();
+                assertThat(files.filter(Files::isRegularFile))
+                        .as("no partial download left")
+                        .isEmpty();
             }
         }
     }
@@ -120,9 +122,15 @@ class JdbcMavenResolverTest {
     @Test
     void malformedCoordinatesAreRefused() throws IOException {
         MavenResolver r = resolver();
-        for (String bad : new String[] {"org.example:fake-driver", "org.example:fake-driver:1.0:jar:x", "a::1",
-                "../../etc:passwd:1", "org.example:fake driver:1.0"}) {
-            assertThatThrownBy(() -> r.resolve(JdbcStoreProvider.DRIVER_MAVEN, bad)).as(bad)
+        for (String bad : new String[] {
+            "org.example:fake-driver",
+            "org.example:fake-driver:1.0:jar:x",
+            "a::1",
+            "../../etc:passwd:1",
+            "org.example:fake driver:1.0"
+        }) {
+            assertThatThrownBy(() -> r.resolve(JdbcStoreProvider.DRIVER_MAVEN, bad))
+                    .as(bad)
                     .isInstanceOf(InvalidParameterException.class)
                     .hasMessageStartingWith("jdbc.driver-maven: expected Maven coordinates group:artifact:version");
         }

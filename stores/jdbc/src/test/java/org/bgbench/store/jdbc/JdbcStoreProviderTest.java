@@ -41,14 +41,30 @@ class JdbcStoreProviderTest {
 
     @Test
     void theStoreIsRegisteredWithItsSettings() {
-        JdbcStoreProvider p = (JdbcStoreProvider) new StoreRegistry(java.util.ServiceLoader.load(
-                org.bgbench.store.StoreProvider.class)).get("jdbc");
+        JdbcStoreProvider p = (JdbcStoreProvider)
+                new StoreRegistry(java.util.ServiceLoader.load(org.bgbench.store.StoreProvider.class)).get("jdbc");
         List<String> keys = p.settings().stream().map(StoreSetting::key).toList();
-        assertThat(keys).contains("jdbc.url", "jdbc.driver", "jdbc.driver-jar", "jdbc.driver-maven", "jdbc.maven-repo",
-                "jdbc.user", "jdbc.password", "jdbc.pool", "jdbc.dialect", "jdbc.timeout", "friendship.rows",
-                "feed.design", "feed.push");
-        assertThat(p.settings().stream().filter(s -> s.key().equals("jdbc.dialect")).findFirst().orElseThrow()
-                .description()).contains("guessed from jdbc.url");
+        assertThat(keys)
+                .contains(
+                        "jdbc.url",
+                        "jdbc.driver",
+                        "jdbc.driver-jar",
+                        "jdbc.driver-maven",
+                        "jdbc.maven-repo",
+                        "jdbc.user",
+                        "jdbc.password",
+                        "jdbc.pool",
+                        "jdbc.dialect",
+                        "jdbc.timeout",
+                        "friendship.rows",
+                        "feed.design",
+                        "feed.push");
+        assertThat(p.settings().stream()
+                        .filter(s -> s.key().equals("jdbc.dialect"))
+                        .findFirst()
+                        .orElseThrow()
+                        .description())
+                .contains("guessed from jdbc.url");
         // Each setting says what it names: code (a worker refuses it unless allowed), a file or a URL.
         java.util.Map<String, StoreSetting> byKey = new java.util.HashMap<>();
         p.settings().forEach(s -> byKey.put(s.key(), s));
@@ -59,7 +75,8 @@ class JdbcStoreProviderTest {
         assertThat(byKey.get("jdbc.dialect").namesFile("sqlite")).isFalse();
         assertThat(byKey.get("jdbc.dialect").namesFile("my.properties")).isTrue();
         assertThat(byKey.get("images.dir").namesFile()).isTrue();
-        assertThat(byKey.get("jdbc.pool").namesFile() || byKey.get("jdbc.pool").loadsCode()).isFalse();
+        assertThat(byKey.get("jdbc.pool").namesFile() || byKey.get("jdbc.pool").loadsCode())
+                .isFalse();
     }
 
     @Test
@@ -104,28 +121,59 @@ class JdbcStoreProviderTest {
         refused("jdbc.timeout", "expected a timeout", "jdbc.url", h2Url(), "jdbc.timeout", "soon");
         refused("jdbc.timeout", "from 1s to 1d", "jdbc.url", h2Url(), "jdbc.timeout", "10ms");
         // Through the provider itself, as bg opens it.
-        assertThatThrownBy(() -> new JdbcStoreProvider().open(JdbcTests.settings("jdbc.url", h2Url(),
-                "jdbc.driver-maven", h2(), "jdbc.maven-repo", "ftp://mirror/maven2")))
+        assertThatThrownBy(() -> new JdbcStoreProvider()
+                        .open(JdbcTests.settings(
+                                "jdbc.url",
+                                h2Url(),
+                                "jdbc.driver-maven",
+                                h2(),
+                                "jdbc.maven-repo",
+                                "ftp://mirror/maven2")))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessageStartingWith("jdbc.maven-repo: expected an https://, http:// or file: URL");
     }
 
     @Test
     void badDialectsAndDialectFilesAreRefused() throws IOException {
-        refused("jdbc.dialect", "expected one of postgresql, mariadb (or mysql), sqlite, generic (or ansi)",
-                "jdbc.url", h2Url(), "jdbc.dialect", "oracle");
-        refused("jdbc.dialect", "no such dialect file", "jdbc.url", h2Url(), "jdbc.dialect",
+        refused(
+                "jdbc.dialect",
+                "expected one of postgresql, mariadb (or mysql), sqlite, generic (or ansi)",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.dialect",
+                "oracle");
+        refused(
+                "jdbc.dialect",
+                "no such dialect file",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.dialect",
                 tmp.resolve("missing.properties").toString());
         Path f = tmp.resolve("bad.properties");
         Files.writeString(f, "binary-typ=BLOB\n");
-        refused("jdbc.dialect", "line 1: holds a key that is not a dialect key", "jdbc.url", h2Url(), "jdbc.dialect",
+        refused(
+                "jdbc.dialect",
+                "line 1: holds a key that is not a dialect key",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.dialect",
                 f.toString());
         Files.writeString(f, "# a dialect\nsingle-writer=yes\n");
-        refused("jdbc.dialect", "line 2: single-writer must be true or false", "jdbc.url", h2Url(), "jdbc.dialect",
+        refused(
+                "jdbc.dialect",
+                "line 2: single-writer must be true or false",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.dialect",
                 f.toString());
         Files.writeString(f, "limit=top\n");
-        refused("jdbc.dialect", "limit must be one of limit, fetch-first, offset-fetch", "jdbc.url", h2Url(),
-                "jdbc.dialect", f.toString());
+        refused(
+                "jdbc.dialect",
+                "limit must be one of limit, fetch-first, offset-fetch",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.dialect",
+                f.toString());
         Files.writeString(f, "table-exists-query=SELECT 1 FROM bg_meta\n");
         refused("jdbc.dialect", "one parameter", "jdbc.url", h2Url(), "jdbc.dialect", f.toString());
         Files.writeString(f, "big-id-type=\n");
@@ -136,11 +184,16 @@ class JdbcStoreProviderTest {
     @Test
     void aDialectFileThatDoesNotParseIsNamedButItsTextIsNotShown() throws IOException {
         Path f = tmp.resolve("shadow.properties");
-        for (String text : List.of("root:$6$s3cretHash:19000:0:99999:7:::\n", "name=x\nlimit=s3cretHash\n",
-                "keys-at-create=s3cretHash\n", "bad\\uZZZZ s3cretHash\n")) {
+        for (String text : List.of(
+                "root:$6$s3cretHash:19000:0:99999:7:::\n",
+                "name=x\nlimit=s3cretHash\n",
+                "keys-at-create=s3cretHash\n",
+                "bad\\uZZZZ s3cretHash\n")) {
             Files.writeString(f, text);
-            assertThatThrownBy(() -> JdbcTests.open(tmp, "jdbc.url", h2Url(), "jdbc.dialect", f.toString()).close())
-                    .as(text).isInstanceOf(InvalidParameterException.class)
+            assertThatThrownBy(() -> JdbcTests.open(tmp, "jdbc.url", h2Url(), "jdbc.dialect", f.toString())
+                            .close())
+                    .as(text)
+                    .isInstanceOf(InvalidParameterException.class)
                     .hasMessageStartingWith("jdbc.dialect: dialect file " + f)
                     .satisfies(e -> assertThat(e.getMessage()).doesNotContain("s3cretHash", "root", "\n"));
         }
@@ -150,21 +203,64 @@ class JdbcStoreProviderTest {
 
     @Test
     void missingJarsCoordinatesAndClassesAreRefused() {
-        refused("jdbc.driver-jar", "no such jar file", "jdbc.url", h2Url(), "jdbc.driver-jar",
+        refused(
+                "jdbc.driver-jar",
+                "no such jar file",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.driver-jar",
                 tmp.resolve("h2.jar").toString());
         refused("jdbc.driver-jar", "expected jar paths", "jdbc.url", h2Url(), "jdbc.driver-jar", " , ");
-        refused("jdbc.driver-maven", "expected Maven coordinates", "jdbc.url", h2Url(), "jdbc.driver-maven",
+        refused(
+                "jdbc.driver-maven",
+                "expected Maven coordinates",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.driver-maven",
                 "com.h2database:h2");
-        refused("jdbc.driver-maven", "org.example:no-such-driver:1.0 is neither in", "jdbc.url", h2Url(),
-                "jdbc.driver-maven", "org.example:no-such-driver:1.0");
-        refused("jdbc.driver", "expected a class name", "jdbc.url", h2Url(), "jdbc.driver-maven", h2(),
-                "jdbc.driver", "org..h2.Driver");
-        refused("jdbc.driver", "class org.example.NoDriver not found in [", "jdbc.url", h2Url(),
-                "jdbc.driver-maven", h2(), "jdbc.driver", "org.example.NoDriver");
-        refused("jdbc.driver", "org.h2.tools.Server is not a java.sql.Driver", "jdbc.url", h2Url(),
-                "jdbc.driver-maven", h2(), "jdbc.driver", "org.h2.tools.Server");
-        refused("jdbc.url", "driver org.h2.Driver does not accept 'jdbc:nosuchdb:x'", "jdbc.url", "jdbc:nosuchdb:x",
-                "jdbc.driver-maven", h2(), "jdbc.driver", "org.h2.Driver");
+        refused(
+                "jdbc.driver-maven",
+                "org.example:no-such-driver:1.0 is neither in",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.driver-maven",
+                "org.example:no-such-driver:1.0");
+        refused(
+                "jdbc.driver",
+                "expected a class name",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.driver-maven",
+                h2(),
+                "jdbc.driver",
+                "org..h2.Driver");
+        refused(
+                "jdbc.driver",
+                "class org.example.NoDriver not found in [",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.driver-maven",
+                h2(),
+                "jdbc.driver",
+                "org.example.NoDriver");
+        refused(
+                "jdbc.driver",
+                "org.h2.tools.Server is not a java.sql.Driver",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.driver-maven",
+                h2(),
+                "jdbc.driver",
+                "org.h2.tools.Server");
+        refused(
+                "jdbc.url",
+                "driver org.h2.Driver does not accept 'jdbc:nosuchdb:x'",
+                "jdbc.url",
+                "jdbc:nosuchdb:x",
+                "jdbc.driver-maven",
+                h2(),
+                "jdbc.driver",
+                "org.h2.Driver");
         refused("jdbc.url", "no driver in [", "jdbc.url", "jdbc:nosuchdb:x", "jdbc.driver-maven", h2());
         // Without a jar, BG's class path (SQLite, PostgreSQL, MariaDB drivers) has no driver for it either.
         refused("jdbc.url", "no driver in BG's class path", "jdbc.url", "jdbc:nosuchdb:x");
@@ -173,16 +269,35 @@ class JdbcStoreProviderTest {
     @Test
     void aDatabaseThatCannotBeReachedNamesTheUrl() throws IOException {
         // H2 refuses to create a database with IFEXISTS=TRUE.
-        refused("jdbc.url", "cannot connect to " + h2Url() + ";IFEXISTS=TRUE", "jdbc.url", h2Url() + ";IFEXISTS=TRUE",
-                "jdbc.driver-maven", h2());
+        refused(
+                "jdbc.url",
+                "cannot connect to " + h2Url() + ";IFEXISTS=TRUE",
+                "jdbc.url",
+                h2Url() + ";IFEXISTS=TRUE",
+                "jdbc.driver-maven",
+                h2());
         // Nothing listens on port 1: BG's own pgJDBC (no jar given) is refused.
-        refused("jdbc.url", "cannot connect to jdbc:postgresql://127.0.0.1:1/bg as bg", "jdbc.url",
-                "jdbc:postgresql://127.0.0.1:1/bg", "jdbc.user", "bg", "jdbc.timeout", "2s");
+        refused(
+                "jdbc.url",
+                "cannot connect to jdbc:postgresql://127.0.0.1:1/bg as bg",
+                "jdbc.url",
+                "jdbc:postgresql://127.0.0.1:1/bg",
+                "jdbc.user",
+                "bg",
+                "jdbc.timeout",
+                "2s");
         // A dialect whose init statement the engine refuses.
         Path f = tmp.resolve("init.properties");
         Files.writeString(f, "init=SET NO_SUCH_SETTING 1\n");
-        refused("jdbc.url", "the dialect's init statement 'SET NO_SUCH_SETTING 1' failed", "jdbc.url", h2Url(),
-                "jdbc.driver-maven", h2(), "jdbc.dialect", f.toString());
+        refused(
+                "jdbc.url",
+                "the dialect's init statement 'SET NO_SUCH_SETTING 1' failed",
+                "jdbc.url",
+                h2Url(),
+                "jdbc.driver-maven",
+                h2(),
+                "jdbc.dialect",
+                f.toString());
     }
 
     /**
@@ -193,10 +308,21 @@ class JdbcStoreProviderTest {
     void theGenericDialectIsNotEnoughForH2AndSaysWhy() {
         try (JdbcStore s = JdbcTests.open(tmp, "jdbc.url", h2Url(), "jdbc.driver-maven", h2())) {
             assertThat(s.dialectDescription()).isEqualTo("generic (guessed from jdbc.url)");
-            assertThatThrownBy(() -> s.createSchema(GraphSpec.builder().members(120).memberIdOffset(1000)
-                    .friendsPerMember(10).resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7)
-                    .images(true).thumbnailBytes(64).profileImageBytes(256).attributeLength(12).commentLength(40)
-                    .fragments(3).seed(42).build()))
+            assertThatThrownBy(() -> s.createSchema(GraphSpec.builder()
+                            .members(120)
+                            .memberIdOffset(1000)
+                            .friendsPerMember(10)
+                            .resourcesPerMember(4)
+                            .commentsPerResource(2)
+                            .confirmedFraction(0.7)
+                            .images(true)
+                            .thumbnailBytes(64)
+                            .profileImageBytes(256)
+                            .attributeLength(12)
+                            .commentLength(40)
+                            .fragments(3)
+                            .seed(42)
+                            .build()))
                     .isInstanceOf(StoreException.class)
                     .hasMessageContaining("creating the BG schema (CREATE TABLE bg_meta")
                     .hasMessageContaining("generic SQL");
@@ -206,8 +332,8 @@ class JdbcStoreProviderTest {
     @Test
     void severalJarsAndCoordinatesAreOneClassPath() {
         String sqlite = "org.xerial:sqlite-jdbc:" + JdbcTests.version("sqlite");
-        List<String> kv = new ArrayList<>(List.of("jdbc.url", "jdbc:sqlite:" + tmp.resolve("two.db"),
-                "jdbc.driver-maven", h2() + ", " + sqlite));
+        List<String> kv = new ArrayList<>(
+                List.of("jdbc.url", "jdbc:sqlite:" + tmp.resolve("two.db"), "jdbc.driver-maven", h2() + ", " + sqlite));
         try (JdbcStore s = JdbcTests.open(tmp, kv.toArray(String[]::new))) {
             assertThat(s.product()).startsWith("SQLite");
         }

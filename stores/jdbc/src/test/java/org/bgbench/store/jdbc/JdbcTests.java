@@ -15,8 +15,7 @@ import org.bgbench.store.StoreSettings;
 
 /** What the jdbc tests share: the local repository and driver versions Maven passes in, and opening a store. */
 final class JdbcTests {
-    private JdbcTests() {
-    }
+    private JdbcTests() {}
 
     /** Maven's local repository of this build (surefire passes it; ~/.m2/repository otherwise). */
     static Path m2() {
@@ -37,8 +36,10 @@ final class JdbcTests {
      * repository one that does not exist, so a test never downloads and never writes under the home directory.
      */
     static MavenResolver localOnly(Path tmp) {
-        return new MavenResolver(m2(), tmp.resolve("drivers-cache"), URI.create(tmp.resolve("no-repository").toUri()
-                .toString()));
+        return new MavenResolver(
+                m2(),
+                tmp.resolve("drivers-cache"),
+                URI.create(tmp.resolve("no-repository").toUri().toString()));
     }
 
     /** The settings the provider would read from {@code -p key=value} options, with its defaults. */
@@ -65,9 +66,14 @@ final class JdbcTests {
 
     /** A store on H2 in {@code dir} with the shipped dialect file, the driver by its Maven coordinates; and more. */
     static JdbcStore openH2(Path dir, String... more) {
-        String[] base = {JdbcStoreProvider.URL, "jdbc:h2:" + dir.resolve("bg-h2").toAbsolutePath(),
-                JdbcStoreProvider.DRIVER_MAVEN, "com.h2database:h2:" + version("h2"),
-                JdbcStoreProvider.DIALECT, dialectFile("h2.properties").toString()};
+        String[] base = {
+            JdbcStoreProvider.URL,
+            "jdbc:h2:" + dir.resolve("bg-h2").toAbsolutePath(),
+            JdbcStoreProvider.DRIVER_MAVEN,
+            "com.h2database:h2:" + version("h2"),
+            JdbcStoreProvider.DIALECT,
+            dialectFile("h2.properties").toString()
+        };
         String[] all = Arrays.copyOf(base, base.length + more.length);
         System.arraycopy(more, 0, all, base.length, more.length);
         return open(dir, all);
@@ -85,7 +91,9 @@ final class JdbcTests {
     static EmbeddedPostgres startPostgres(Path dir) {
         try {
             Path data = Files.createDirectories(dir.resolve("pgdata"));
-            return EmbeddedPostgres.builder().setDataDirectory(data).setCleanDataDirectory(true)
+            return EmbeddedPostgres.builder()
+                    .setDataDirectory(data)
+                    .setCleanDataDirectory(true)
                     .setPGStartupWait(Duration.ofSeconds(60))
                     .setServerConfig("max_connections", "200")
                     .setServerConfig("fsync", "off")

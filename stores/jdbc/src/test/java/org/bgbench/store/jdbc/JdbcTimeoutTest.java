@@ -24,8 +24,9 @@ class JdbcTimeoutTest {
     void aSessionsStatementStopsAfterTheTimeout() throws SQLException {
         try (JdbcStore s = JdbcTests.openH2(tmp, JdbcStoreProvider.TIMEOUT, "1s")) {
             assertThat(s.callTimeout()).isEqualTo(Duration.ofSeconds(2));
-            try (Connection c = s.connectForSession(); PreparedStatement ps = c.prepareStatement(SLOW);
-                 Statement st = c.createStatement()) {
+            try (Connection c = s.connectForSession();
+                    PreparedStatement ps = c.prepareStatement(SLOW);
+                    Statement st = c.createStatement()) {
                 assertThat(ps.getQueryTimeout()).isEqualTo(1);
                 assertThat(st.getQueryTimeout()).isEqualTo(1);
                 long start = System.nanoTime();
@@ -33,10 +34,12 @@ class JdbcTimeoutTest {
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
             }
             // The pool's other uses (schema, index builds) and the loaders' connections have no query timeout.
-            try (Connection c = s.connect(); Statement st = c.createStatement()) {
+            try (Connection c = s.connect();
+                    Statement st = c.createStatement()) {
                 assertThat(st.getQueryTimeout()).isZero();
             }
-            try (Connection c = s.connectForLoad(); Statement st = c.createStatement()) {
+            try (Connection c = s.connectForLoad();
+                    Statement st = c.createStatement()) {
                 assertThat(st.getQueryTimeout()).isZero();
             }
         }

@@ -22,8 +22,12 @@ final class InfileSink extends TextBulkSink {
     private final Statement st;
 
     InfileSink(Connection c, RelationalSchema schema) throws SQLException {
-        super(c, schema, (table, columns) -> "LOAD DATA LOCAL INFILE 'bg-" + table + ".tsv' INTO TABLE " + table
-                + " CHARACTER SET binary (" + columns + ")", Buffer::new);
+        super(
+                c,
+                schema,
+                (table, columns) -> "LOAD DATA LOCAL INFILE 'bg-" + table + ".tsv' INTO TABLE " + table
+                        + " CHARACTER SET binary (" + columns + ")",
+                Buffer::new);
         try {
             c.setAutoCommit(false);
             st = c.createStatement();
@@ -52,7 +56,8 @@ final class InfileSink extends TextBulkSink {
     @Override
     protected void send(Table table) throws SQLException {
         org.mariadb.jdbc.Statement ms = st.unwrap(org.mariadb.jdbc.Statement.class);
-        ms.setLocalInfileInputStream(new ByteArrayInputStream(table.rows().array(), 0, table.rows().length()));
+        ms.setLocalInfileInputStream(
+                new ByteArrayInputStream(table.rows().array(), 0, table.rows().length()));
         st.executeUpdate(table.statement());
     }
 

@@ -32,7 +32,8 @@ final class MariadbImage implements StoreImage {
 
     @Override
     public void save() {
-        try (Connection c = store.connectDirect(); Statement st = c.createStatement()) {
+        try (Connection c = store.connectDirect();
+                Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE IF NOT EXISTS " + q(image));
             for (String t : RelationalSchema.TABLES) {
                 st.execute("DROP TABLE IF EXISTS " + q(image) + "." + q(t));
@@ -51,10 +52,12 @@ final class MariadbImage implements StoreImage {
         }
         // Same graph and same design (friendship layout, feed design): a push image holds feed rows pull does not.
         try (Connection c = store.connectDirect();
-             PreparedStatement ps = c.prepareStatement("SELECT (SELECT value FROM " + q(image) + ".bg_meta WHERE"
-                     + " \"key\" = 'fingerprint'), (SELECT value FROM " + q(image) + ".bg_meta WHERE \"key\" = 'design')")) {
+                PreparedStatement ps = c.prepareStatement("SELECT (SELECT value FROM " + q(image) + ".bg_meta WHERE"
+                        + " \"key\" = 'fingerprint'), (SELECT value FROM " + q(image)
+                        + ".bg_meta WHERE \"key\" = 'design')")) {
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && current.get().equals(rs.getString(1))
+                return rs.next()
+                        && current.get().equals(rs.getString(1))
                         && store.recordedDesign().equals(rs.getString(2));
             }
         } catch (SQLException e) {
@@ -65,7 +68,8 @@ final class MariadbImage implements StoreImage {
 
     @Override
     public void restore() {
-        try (Connection c = store.connectDirect(); Statement st = c.createStatement()) {
+        try (Connection c = store.connectDirect();
+                Statement st = c.createStatement()) {
             for (String t : RelationalSchema.TABLES) {
                 st.execute("DROP TABLE IF EXISTS " + q(database) + "." + q(t));
             }
@@ -83,8 +87,8 @@ final class MariadbImage implements StoreImage {
     private void copyAll(String from, String to, String what) {
         List<String> data = new ArrayList<>();
         try (Connection c = store.connectDirect();
-             PreparedStatement ps = c.prepareStatement("SELECT table_name FROM information_schema.tables"
-                     + " WHERE table_schema = ?")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT table_name FROM information_schema.tables" + " WHERE table_schema = ?")) {
             ps.setString(1, from);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -123,7 +127,8 @@ final class MariadbImage implements StoreImage {
     }
 
     private void copy(String from, String to, String table, String what) {
-        try (Connection c = store.connectDirect(); Statement st = c.createStatement()) {
+        try (Connection c = store.connectDirect();
+                Statement st = c.createStatement()) {
             st.execute("SET SESSION unique_checks = 0, foreign_key_checks = 0");
             st.execute("CREATE TABLE " + q(to) + "." + q(table) + " LIKE " + q(from) + "." + q(table));
             st.execute("INSERT INTO " + q(to) + "." + q(table) + " SELECT * FROM " + q(from) + "." + q(table));

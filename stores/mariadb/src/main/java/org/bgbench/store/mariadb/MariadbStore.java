@@ -21,13 +21,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import org.bgbench.model.Durations;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSettings;
-import org.bgbench.store.FeedDesign;
-import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.PoolBorrow;
+import org.bgbench.store.relational.ReadReplicas;
 import org.bgbench.store.relational.RelationalStore;
 import org.bgbench.store.relational.ReplicaCatchUp;
 import org.bgbench.store.relational.SchemaDesign;
@@ -46,6 +46,7 @@ public final class MariadbStore extends RelationalStore {
      * more in the middle of a run once the members' sessions held the idle ones (see PostgresStore.MIN_IDLE).
      */
     private static final int MIN_IDLE = 0;
+
     private static final int AUTO_POOL_CAP = 128;
     /**
      * Run on every connection: ANSI_QUOTES so {@code "key"} is an identifier (the shared SQL quotes the reserved
@@ -75,14 +76,14 @@ public final class MariadbStore extends RelationalStore {
      * @param schema   the tables' design
      * @param replicas read replicas and the read actions sent to them
      */
-    public record Config(Login login, int pool, Bulk bulk, Duration timeout, SchemaDesign schema, ReadReplicas replicas) {
+    public record Config(
+            Login login, int pool, Bulk bulk, Duration timeout, SchemaDesign schema, ReadReplicas replicas) {
         /**
          * @param url      JDBC URL, {@code jdbc:mariadb://host:port/database}
          * @param user     user to log in as
          * @param password its password, may be null
          */
-        public record Login(String url, String user, String password) {
-        }
+        public record Login(String url, String user, String password) {}
 
         public Config {
             if (replicas == null) {
@@ -194,8 +195,14 @@ public final class MariadbStore extends RelationalStore {
         }
     }
 
-    private MariadbStore(Config config, String host, String database, Properties props, HikariDataSource pool,
-                         int poolSize, List<Replica> replicaPools) {
+    private MariadbStore(
+            Config config,
+            String host,
+            String database,
+            Properties props,
+            HikariDataSource pool,
+            int poolSize,
+            List<Replica> replicaPools) {
         super(new MariadbDialect(config.bulk()), config.friendshipRows(), config.feed(), config.physical());
         this.timeout = config.timeout();
         this.replicas = config.replicas();
@@ -208,7 +215,10 @@ public final class MariadbStore extends RelationalStore {
         this.pool = pool;
         this.poolSize = poolSize;
         this.image = new MariadbImage(this, database);
-        this.catchUp = new ReplicaCatchUp<>(this.replicaPools, this::binlogPosition, this::awaitReplica,
+        this.catchUp = new ReplicaCatchUp<>(
+                this.replicaPools,
+                this::binlogPosition,
+                this::awaitReplica,
                 (r, e) -> new StoreException(r.describe(user, e), e));
     }
 
@@ -240,8 +250,9 @@ public final class MariadbStore extends RelationalStore {
         props.setProperty("useServerPrepStmts", "true");
         props.setProperty("cachePrepStmts", "true");
         int slots;
-        try (Connection c = direct(url, props); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT @@max_connections")) {
+        try (Connection c = direct(url, props);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT @@max_connections")) {
             rs.next();
             slots = rs.getInt(1);
         } catch (SQLException e) {
@@ -252,9 +263,10 @@ public final class MariadbStore extends RelationalStore {
         try {
             pool = new HikariDataSource(sessionPool("bg-mariadb", url, props, size, config));
         } catch (HikariPool.PoolInitializationException e) {
-            throw e.getCause() instanceof SQLException se ? new StoreException(describe(url, config.user(), se), se)
-                    : new StoreException("cannot open a connection pool to MariaDB at " + url + ": "
-                            + e.getMessage(), e);
+            throw e.getCause() instanceof SQLException se
+                    ? new StoreException(describe(url, config.user(), se), se)
+                    : new StoreException(
+                            "cannot open a connection pool to MariaDB at " + url + ": " + e.getMessage(), e);
         }
         List<Replica> replicas = new ArrayList<>();
         try {
@@ -265,12 +277,18 @@ public final class MariadbStore extends RelationalStore {
                 String readHost = (at < 0 ? rest2 : rest2.substring(0, at)).replaceAll(":\\d+$", "");
                 Replica r = new Replica(readUrl, readHost, null);
                 try {
-                    replicas.add(new Replica(readUrl, readHost, new HikariDataSource(sessionPool(
-                            "bg-mariadb-read-" + replicas.size(), readUrl, props, size, config))));
+                    replicas.add(new Replica(
+                            readUrl,
+                            readHost,
+                            new HikariDataSource(
+                                    sessionPool("bg-mariadb-read-" + replicas.size(), readUrl, props, size, config))));
                 } catch (HikariPool.PoolInitializationException e) {
-                    throw e.getCause() instanceof SQLException se ? new StoreException(r.describe(config.user(), se),
-                            se) : new StoreException("cannot open a connection pool to the read replica " + readUrl
-                            + " (" + MariadbStoreProvider.READ_URLS + "): " + e.getMessage(), e);
+                    throw e.getCause() instanceof SQLException se
+                            ? new StoreException(r.describe(config.user(), se), se)
+                            : new StoreException(
+                                    "cannot open a connection pool to the read replica " + readUrl + " ("
+                                            + MariadbStoreProvider.READ_URLS + "): " + e.getMessage(),
+                                    e);
                 }
             }
         } catch (RuntimeException e) {
@@ -294,8 +312,10 @@ public final class MariadbStore extends RelationalStore {
         hc.setValidationTimeout(PoolBorrow.validationMillis(config.timeout()));
         // Sessions only (loaders' LOAD DATA may rightly run longer): a statement the server runs too long is stopped
         // there, and a server that stops answering is given up a second later, so no action waits forever.
-        hc.addDataSourceProperty("socketTimeout", Long.toString(config.timeout().plusSeconds(1).toMillis()));
-        hc.setConnectionInitSql(INIT_SQL + ", max_statement_time = " + config.timeout().toMillis() / 1000.0);
+        hc.addDataSourceProperty(
+                "socketTimeout", Long.toString(config.timeout().plusSeconds(1).toMillis()));
+        hc.setConnectionInitSql(
+                INIT_SQL + ", max_statement_time = " + config.timeout().toMillis() / 1000.0);
         // Fewer gap locks than REPEATABLE READ, so concurrent friendship writes do not deadlock on ranges.
         hc.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         return hc;
@@ -322,16 +342,21 @@ public final class MariadbStore extends RelationalStore {
             root = root.getCause();
         }
         return switch (e.getErrorCode()) {
-            case 1045 -> "MariaDB at " + url + " refused user '" + user + "' (check mariadb.user and mariadb.password): "
-                    + e.getMessage();
-            case 1049 -> "the database of " + url + " does not exist; create it (CREATE DATABASE) or point mariadb.url "
-                    + "at an existing one: " + e.getMessage();
-            case 1040 -> "MariaDB at " + url + " has no free connections (max_connections); lower mariadb.pool or "
-                    + "the thread count";
-            default -> root instanceof ConnectException || root instanceof UnknownHostException
-                    ? "cannot reach MariaDB at " + url + " (is the server running? scripts/mariadb.sh start DIR starts "
-                    + "a private one): " + root.getMessage()
-                    : "MariaDB at " + url + ": " + e.getMessage();
+            case 1045 ->
+                "MariaDB at " + url + " refused user '" + user + "' (check mariadb.user and mariadb.password): "
+                        + e.getMessage();
+            case 1049 ->
+                "the database of " + url + " does not exist; create it (CREATE DATABASE) or point mariadb.url "
+                        + "at an existing one: " + e.getMessage();
+            case 1040 ->
+                "MariaDB at " + url + " has no free connections (max_connections); lower mariadb.pool or "
+                        + "the thread count";
+            default ->
+                root instanceof ConnectException || root instanceof UnknownHostException
+                        ? "cannot reach MariaDB at " + url
+                                + " (is the server running? scripts/mariadb.sh start DIR starts " + "a private one): "
+                                + root.getMessage()
+                        : "MariaDB at " + url + ": " + e.getMessage();
         };
     }
 
@@ -351,7 +376,9 @@ public final class MariadbStore extends RelationalStore {
 
     /** Why a session got no connection in time: every pooled one held by open sessions, or a server slow to open more. */
     private String noConnection(String server, HikariDataSource from) {
-        int active = from.getHikariPoolMXBean() == null ? -1 : from.getHikariPoolMXBean().getActiveConnections();
+        int active = from.getHikariPoolMXBean() == null
+                ? -1
+                : from.getHikariPoolMXBean().getActiveConnections();
         String within = Durations.format(timeout) + " (" + MariadbStoreProvider.TIMEOUT + ")";
         if (active >= 0 && active < poolSize) {
             return server + " did not give a new connection within " + within + "; " + active + " of " + poolSize
@@ -379,8 +406,9 @@ public final class MariadbStore extends RelationalStore {
             if (e.getCause() instanceof SQLException cause) {
                 throw new StoreException(r.describe(user, cause), e);
             }
-            throw new StoreException(noConnection("the read replica " + r.url() + " ("
-                    + MariadbStoreProvider.READ_URLS + ")", r.pool()), e);
+            throw new StoreException(
+                    noConnection("the read replica " + r.url() + " (" + MariadbStoreProvider.READ_URLS + ")", r.pool()),
+                    e);
         } catch (SQLException e) {
             throw new StoreException(r.describe(user, e), e);
         }
@@ -398,8 +426,9 @@ public final class MariadbStore extends RelationalStore {
 
     /** The primary's binlog position, {@code @@gtid_binlog_pos}. */
     private String binlogPosition() {
-        try (Connection c = connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
+        try (Connection c = connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
             rs.next();
             return rs.getString(1);
         } catch (SQLException e) {
@@ -414,7 +443,8 @@ public final class MariadbStore extends RelationalStore {
     private void awaitReplica(Replica r, String gtid) throws SQLException {
         try (Connection c = PoolBorrow.borrow(r.pool()::getConnection, timeout)) {
             long delay = 0;
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
                 if (rs.next()) {
                     delay = rs.getLong("SQL_Delay");
                 }
@@ -442,8 +472,12 @@ public final class MariadbStore extends RelationalStore {
                 }
             }
             if (done != 0) {
-                LOG.warn("the read replica {} has not applied the primary's binlog up to {} within {} s; "
-                        + "reads there may miss the graph's latest writes at the start", r.url(), gtid, seconds);
+                LOG.warn(
+                        "the read replica {} has not applied the primary's binlog up to {} within {} s; "
+                                + "reads there may miss the graph's latest writes at the start",
+                        r.url(),
+                        gtid,
+                        seconds);
             }
         }
     }
@@ -510,20 +544,24 @@ public final class MariadbStore extends RelationalStore {
         for (Replica r : replicaPools) {
             if (isLoopback(r.host())) {
                 serverPid(() -> {
-                    try {
-                        return PoolBorrow.borrow(r.pool()::getConnection, timeout);
-                    } catch (SQLException e) {
-                        throw new StoreException(r.describe(user, e), e);
-                    }
-                }).stream().filter(p -> !pids.contains(p)).forEach(pids::add);
+                            try {
+                                return PoolBorrow.borrow(r.pool()::getConnection, timeout);
+                            } catch (SQLException e) {
+                                throw new StoreException(r.describe(user, e), e);
+                            }
+                        })
+                        .stream()
+                        .filter(p -> !pids.contains(p))
+                        .forEach(pids::add);
             }
         }
         return List.copyOf(pids);
     }
 
     private static List<Long> serverPid(java.util.function.Supplier<Connection> connections) {
-        try (Connection c = connections.get(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT @@pid_file, @@datadir")) {
+        try (Connection c = connections.get();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT @@pid_file, @@datadir")) {
             rs.next();
             Path file = Path.of(rs.getString(1));
             if (!file.isAbsolute()) {

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MariadbConformanceTest {
     @TempDir
     static Path dir;
+
     private static MariadbServer server;
 
     @BeforeAll
@@ -46,19 +47,26 @@ class MariadbConformanceTest {
         /** The push feed referencing resources, one friendship row, the infile load path. */
         PUSH(c -> c.withFeed(new FeedDesign(FeedDesign.Kind.PUSH, false)), false),
         /** The sorted push feed carrying content, two friendship rows, the batch load path. */
-        SORTED_PUSH(c -> c.withFriendshipRows(2).withBulk(MariadbStore.Bulk.BATCH)
-                .withFeed(new FeedDesign(FeedDesign.Kind.SORTED_PUSH, true)), false),
+        SORTED_PUSH(
+                c -> c.withFriendshipRows(2)
+                        .withBulk(MariadbStore.Bulk.BATCH)
+                        .withFeed(new FeedDesign(FeedDesign.Kind.SORTED_PUSH, true)),
+                false),
         /**
          * Two friendship tables, one row per friendship, counts as attributes and the push feed, loaded by JDBC
          * batches: AFR and TF change counts, friendship rows and feed rows in one InnoDB transaction.
          */
-        TWO_TABLES_PUSH(c -> c.withBulk(MariadbStore.Bulk.BATCH).withFeed(new FeedDesign(FeedDesign.Kind.PUSH, false))
-                .withPhysical(new PhysicalDesign(2, true, false, null)), false),
+        TWO_TABLES_PUSH(
+                c -> c.withBulk(MariadbStore.Bulk.BATCH)
+                        .withFeed(new FeedDesign(FeedDesign.Kind.PUSH, false))
+                        .withPhysical(new PhysicalDesign(2, true, false, null)),
+                false),
         /**
          * CIKM 2013's Boosted SQL design (section G): two friendship tables, two rows per friendship, counts as
          * attributes, profile images in files; loaded by LOAD DATA LOCAL INFILE, on the odd graph.
          */
-        BOOSTED(c -> c.withFriendshipRows(2).withPhysical(new PhysicalDesign(2, true, true, dir.resolve("images"))),
+        BOOSTED(
+                c -> c.withFriendshipRows(2).withPhysical(new PhysicalDesign(2, true, true, dir.resolve("images"))),
                 true);
 
         private final UnaryOperator<MariadbStore.Config> settings;
@@ -80,12 +88,47 @@ class MariadbConformanceTest {
         }
     }
 
-    @Nested class Basic extends DesignSuite { Basic() { super(Design.BASIC); } }
-    @Nested class TwoRows extends DesignSuite { TwoRows() { super(Design.TWO_ROWS); } }
-    @Nested class Push extends DesignSuite { Push() { super(Design.PUSH); } }
-    @Nested class SortedPush extends DesignSuite { SortedPush() { super(Design.SORTED_PUSH); } }
-    @Nested class TwoTablesPush extends DesignSuite { TwoTablesPush() { super(Design.TWO_TABLES_PUSH); } }
-    @Nested class Boosted extends DesignSuite { Boosted() { super(Design.BOOSTED); } }
+    @Nested
+    class Basic extends DesignSuite {
+        Basic() {
+            super(Design.BASIC);
+        }
+    }
+
+    @Nested
+    class TwoRows extends DesignSuite {
+        TwoRows() {
+            super(Design.TWO_ROWS);
+        }
+    }
+
+    @Nested
+    class Push extends DesignSuite {
+        Push() {
+            super(Design.PUSH);
+        }
+    }
+
+    @Nested
+    class SortedPush extends DesignSuite {
+        SortedPush() {
+            super(Design.SORTED_PUSH);
+        }
+    }
+
+    @Nested
+    class TwoTablesPush extends DesignSuite {
+        TwoTablesPush() {
+            super(Design.TWO_TABLES_PUSH);
+        }
+    }
+
+    @Nested
+    class Boosted extends DesignSuite {
+        Boosted() {
+            super(Design.BOOSTED);
+        }
+    }
 
     @Test
     void everyDesignRunsOnce() {

@@ -26,6 +26,7 @@ class MariadbFeedTest extends RelationalFeedSuite {
 
     @Override
     protected DataStore open(FeedDesign design) {
-        return MariadbStore.open(MariadbStore.Config.of(server.url(), "bg", "bg").withFeed(design));
+        return MariadbStore.open(
+                MariadbStore.Config.of(server.url(), "bg", "bg").withFeed(design));
     }
 }

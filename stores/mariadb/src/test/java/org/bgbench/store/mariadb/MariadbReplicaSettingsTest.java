@@ -20,7 +20,8 @@ class MariadbReplicaSettingsTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             given.put(keyValues[i], keyValues[i + 1]);
         }
-        return MariadbStoreProvider.config(StoreSettings.forProvider(provider, given)).replicas();
+        return MariadbStoreProvider.config(StoreSettings.forProvider(provider, given))
+                .replicas();
     }
 
     @Test
@@ -29,11 +30,13 @@ class MariadbReplicaSettingsTest {
         assertThat(provider.settings()).extracting(s -> s.key()).contains("mariadb.read-urls", "mariadb.read-actions");
         ReadReplicas r = replicas("mariadb.read-urls", "jdbc:mariadb://127.0.0.3:3318/bg");
         assertThat(r.urls()).containsExactly("jdbc:mariadb://127.0.0.3:3318/bg");
-        assertThat(r.actions()).containsExactlyInAnyOrder(Action.VP, Action.LF, Action.VFR, Action.VTR, Action.VCR,
-                Action.VNF);
-        assertThat(replicas("mariadb.read-urls", "jdbc:mariadb://h/bg", "mariadb.read-actions", "VNF,vcr").actions())
+        assertThat(r.actions())
+                .containsExactlyInAnyOrder(Action.VP, Action.LF, Action.VFR, Action.VTR, Action.VCR, Action.VNF);
+        assertThat(replicas("mariadb.read-urls", "jdbc:mariadb://h/bg", "mariadb.read-actions", "VNF,vcr")
+                        .actions())
                 .containsExactlyInAnyOrder(Action.VNF, Action.VCR);
-        assertThat(replicas("mariadb.read-urls", "jdbc:mariadb://h/bg", "mariadb.read-actions", "none").routes())
+        assertThat(replicas("mariadb.read-urls", "jdbc:mariadb://h/bg", "mariadb.read-actions", "none")
+                        .routes())
                 .isFalse();
     }
 
@@ -45,8 +48,9 @@ class MariadbReplicaSettingsTest {
                         + "'jdbc:postgresql://h/bg'");
         assertThatThrownBy(() -> replicas("mariadb.read-urls", "jdbc:mariadb://h/bg", "mariadb.read-actions", "SR"))
                 .isInstanceOf(InvalidParameterException.class)
-                .hasMessage("mariadb.read-actions: expected all, none or a comma list of read actions VP, LF, VFR, VTR, "
-                        + "VCR, VNF, got 'SR'");
+                .hasMessage(
+                        "mariadb.read-actions: expected all, none or a comma list of read actions VP, LF, VFR, VTR, "
+                                + "VCR, VNF, got 'SR'");
         assertThatThrownBy(() -> replicas("mariadb.read-actions", "all"))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessageStartingWith("mariadb.read-actions: applies only with mariadb.read-urls");

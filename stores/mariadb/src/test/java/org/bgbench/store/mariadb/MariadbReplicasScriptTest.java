@@ -55,16 +55,18 @@ class MariadbReplicasScriptTest {
     @Test
     void twoReplicasBothReceiveAPrimaryWriteAndUrlsListBoth() throws Exception {
         long t0 = System.nanoTime();
-        Map<String, String> started = ServerScripts.settings(run("start", dir.toString(), "--replicas", "2"),
-                "mariadb.");
+        Map<String, String> started =
+                ServerScripts.settings(run("start", dir.toString(), "--replicas", "2"), "mariadb.");
         Map<String, String> urls = ServerScripts.settings(run("urls", dir.toString()), "mariadb.");
         assertThat(urls).isEqualTo(started).containsOnlyKeys("mariadb.url", "mariadb.read-urls");
         String[] readUrls = urls.get("mariadb.read-urls").split(",");
         assertThat(readUrls).hasSize(2);
         assertThat(readUrls[0]).startsWith("jdbc:mariadb://127.0.0.3:");
         assertThat(readUrls[1]).startsWith("jdbc:mariadb://127.0.0.4:");
-        assertThat(MariadbStoreProvider.config(StoreSettings.forProvider(new MariadbStoreProvider(), urls)).replicas()
-                .urls()).containsExactly(readUrls);
+        assertThat(MariadbStoreProvider.config(StoreSettings.forProvider(new MariadbStoreProvider(), urls))
+                        .replicas()
+                        .urls())
+                .containsExactly(readUrls);
 
         try (Connection primary = DriverManager.getConnection(urls.get("mariadb.url"), "bg", "bg");
                 Statement st = primary.createStatement()) {
@@ -72,10 +74,11 @@ class MariadbReplicasScriptTest {
             st.execute("INSERT INTO grow VALUES (1, 'on the primary')");
         }
         for (String replica : readUrls) {
-            try (Connection c = DriverManager.getConnection(replica, "bg", "bg"); Statement st = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(replica, "bg", "bg");
+                    Statement st = c.createStatement()) {
                 // Asynchronous replicas: await the row (bounded), polling the replica itself.
-                String v = ServerScripts.awaitValue(st, "SELECT v FROM grow WHERE k = 1",
-                        java.time.Duration.ofSeconds(30));
+                String v = ServerScripts.awaitValue(
+                        st, "SELECT v FROM grow WHERE k = 1", java.time.Duration.ofSeconds(30));
                 assertThat(v).as(replica).isEqualTo("on the primary");
                 try (ResultSet rs = st.executeQuery("SELECT @@read_only, @@server_id")) {
                     assertThat(rs.next()).isTrue();
@@ -89,9 +92,12 @@ class MariadbReplicasScriptTest {
         assertThat(pids).hasSize(3).doesNotHaveDuplicates();
         run("stop", dir.toString());
         for (long p : pids) {
-            assertThat(ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)).as("pid " + p).isFalse();
+            assertThat(ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false))
+                    .as("pid " + p)
+                    .isFalse();
         }
-        System.out.printf("MariadbReplicasScriptTest: 2 replicas started, checked, stopped in %.1f s%n",
+        System.out.printf(
+                "MariadbReplicasScriptTest: 2 replicas started, checked, stopped in %.1f s%n",
                 (System.nanoTime() - t0) / 1e9);
     }
 }

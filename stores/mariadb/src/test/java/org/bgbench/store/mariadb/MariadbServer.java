@@ -41,9 +41,12 @@ public final class MariadbServer implements AutoCloseable {
 
     /** Fails the calling test under CI and skips it otherwise, when mariadbd is missing. */
     static void require(boolean installed, boolean required) {
-        ServerScripts.requireOrSkip(installed, required, BINARY + " is not installed (Debian package mariadb-server;"
-                + " ./test installs it when run as root, otherwise: sudo apt-get install --no-install-recommends"
-                + " mariadb-server mariadb-client)");
+        ServerScripts.requireOrSkip(
+                installed,
+                required,
+                BINARY + " is not installed (Debian package mariadb-server;"
+                        + " ./test installs it when run as root, otherwise: sudo apt-get install --no-install-recommends"
+                        + " mariadb-server mariadb-client)");
     }
 
     public static MariadbServer start() {
@@ -55,7 +58,8 @@ public final class MariadbServer implements AutoCloseable {
             dir = Files.createTempDirectory(Path.of("/tmp"), "bg-maria-");
             ServerScripts.Run r = ServerScripts.run(script, 120, Map.of(), "start", dir.toString());
             if (r.exit() != 0) {
-                throw new IllegalStateException("scripts/mariadb.sh start failed: " + r.output().trim());
+                throw new IllegalStateException(
+                        "scripts/mariadb.sh start failed: " + r.output().trim());
             }
             return new MariadbServer(script, dir, r.lastLine());
         } catch (IOException e) {
@@ -73,7 +77,9 @@ public final class MariadbServer implements AutoCloseable {
     }
 
     MariadbStore open(int friendshipRows, MariadbStore.Bulk bulk) {
-        return MariadbStore.open(MariadbStore.Config.of(url, "bg", "bg").withFriendshipRows(friendshipRows).withBulk(bulk));
+        return MariadbStore.open(MariadbStore.Config.of(url, "bg", "bg")
+                .withFriendshipRows(friendshipRows)
+                .withBulk(bulk));
     }
 
     @Override

@@ -70,26 +70,42 @@ class MariadbStoreTest {
 
     @Test
     void theProviderIsRegisteredWithItsSettings() {
-        assertThat(ServiceLoader.load(StoreProvider.class).stream().map(p -> p.get().name())).contains("mariadb");
+        assertThat(ServiceLoader.load(StoreProvider.class).stream()
+                        .map(p -> p.get().name()))
+                .contains("mariadb");
         MariadbStore.Config c = config();
         assertThat(c.url()).isEqualTo("jdbc:mariadb://127.0.0.1:3306/bg");
         assertThat(c.user()).isEqualTo("bg");
         assertThat(c.bulk()).isEqualTo(MariadbStore.Bulk.INFILE);
         assertThat(c.friendshipRows()).isEqualTo(1);
-        MariadbStore.Config d = config("mariadb.url", "jdbc:mariadb://h:1/x", "mariadb.bulk", "batch",
-                "friendship.rows", "2", "mariadb.pool", "7");
-        assertThat(d).isEqualTo(MariadbStore.Config.of("jdbc:mariadb://h:1/x", "bg", "bg").withPool(7)
-                .withFriendshipRows(2).withBulk(MariadbStore.Bulk.BATCH));
-        assertThatThrownBy(() -> config("mariadb.bulk", "copy")).isInstanceOf(InvalidParameterException.class)
+        MariadbStore.Config d = config(
+                "mariadb.url",
+                "jdbc:mariadb://h:1/x",
+                "mariadb.bulk",
+                "batch",
+                "friendship.rows",
+                "2",
+                "mariadb.pool",
+                "7");
+        assertThat(d)
+                .isEqualTo(MariadbStore.Config.of("jdbc:mariadb://h:1/x", "bg", "bg")
+                        .withPool(7)
+                        .withFriendshipRows(2)
+                        .withBulk(MariadbStore.Bulk.BATCH));
+        assertThatThrownBy(() -> config("mariadb.bulk", "copy"))
+                .isInstanceOf(InvalidParameterException.class)
                 .hasMessageContaining("infile, batch");
         assertThatThrownBy(() -> config("mariadb.pool", "-1")).isInstanceOf(InvalidParameterException.class);
     }
 
     @Test
     void aMissingServerFailsUnderCiAndIsSkippedOtherwise() {
-        assertThatThrownBy(() -> MariadbServer.require(false, true)).isInstanceOf(AssertionError.class)
-                .hasMessageContaining("mariadb-server").hasMessageContaining("CI is set");
-        assertThatThrownBy(() -> MariadbServer.require(false, false)).isInstanceOf(TestAbortedException.class)
+        assertThatThrownBy(() -> MariadbServer.require(false, true))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("mariadb-server")
+                .hasMessageContaining("CI is set");
+        assertThatThrownBy(() -> MariadbServer.require(false, false))
+                .isInstanceOf(TestAbortedException.class)
                 .hasMessageContaining("mariadb-server");
         MariadbServer.require(true, true);
     }
@@ -97,7 +113,8 @@ class MariadbStoreTest {
     @Test
     void badUrlsAndUnreachableServersAreReportedPlainly() {
         assertThatThrownBy(() -> MariadbStore.open(MariadbStore.Config.of("jdbc:postgresql://h/x", "bg", "bg")))
-                .isInstanceOf(StoreException.class).hasMessageContaining("jdbc:mariadb://");
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("jdbc:mariadb://");
         assertThatThrownBy(() -> MariadbStore.open(MariadbStore.Config.of("jdbc:mariadb://127.0.0.1:1/bg", "bg", "bg")))
                 .isInstanceOf(StoreException.class)
                 .hasMessageContaining("cannot reach MariaDB");
@@ -114,9 +131,18 @@ class MariadbStoreTest {
     /** Every byte value and the characters LOAD DATA treats specially come back unchanged, in text and images. */
     @Test
     void theInfilePathKeepsEveryByte() throws Exception {
-        GraphSpec spec = GraphSpec.builder().members(4).friendsPerMember(0).resourcesPerMember(0)
-                .confirmedFraction(0.0).images(true).thumbnailBytes(256).profileImageBytes(256).attributeLength(1)
-                .commentLength(10).seed(1).build();
+        GraphSpec spec = GraphSpec.builder()
+                .members(4)
+                .friendsPerMember(0)
+                .resourcesPerMember(0)
+                .confirmedFraction(0.0)
+                .images(true)
+                .thumbnailBytes(256)
+                .profileImageBytes(256)
+                .attributeLength(1)
+                .commentLength(10)
+                .seed(1)
+                .build();
         store.createSchema(spec);
         byte[] all = new byte[256];
         for (int i = 0; i < 256; i++) {
@@ -134,8 +160,10 @@ class MariadbStoreTest {
             sink.comment(-3, 1, 5, 1, Long.MAX_VALUE, tricky);
             sink.flush();
         }
-        try (Connection c = store.connectDirect(); Statement st = c.createStatement()) {
-            try (ResultSet rs = st.executeQuery("SELECT username, firstname, lastname, gender, pic, tpic FROM members")) {
+        try (Connection c = store.connectDirect();
+                Statement st = c.createStatement()) {
+            try (ResultSet rs =
+                    st.executeQuery("SELECT username, firstname, lastname, gender, pic, tpic FROM members")) {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getString(1)).isEqualTo(tricky);
                 assertThat(rs.getString(2)).isEqualTo(tricky);
@@ -162,29 +190,47 @@ class MariadbStoreTest {
 
     @Test
     void theImageExistsOnlyForTheLoadedGraph() throws Exception {
-        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(30).friendsPerMember(4)
-                .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.5).attributeLength(3)
-                .commentLength(20).seed(5).build());
+        SocialGraph graph = new SocialGraph(GraphSpec.builder()
+                .members(30)
+                .friendsPerMember(4)
+                .resourcesPerMember(2)
+                .commentsPerResource(1)
+                .confirmedFraction(0.5)
+                .attributeLength(3)
+                .commentLength(20)
+                .seed(5)
+                .build());
         StoreConformanceSuite.load(store, graph, 2);
         assertThat(store.image()).isPresent();
         var image = store.image().get();
-        try (Connection c = store.connectDirect(); Statement st = c.createStatement()) {
+        try (Connection c = store.connectDirect();
+                Statement st = c.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS bg_bgimage");
         }
         assertThat(image.exists()).isFalse();
         image.save();
         assertThat(image.exists()).isTrue();
         try (Connection c = store.connectDirect();
-             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM bg_bgimage.friendship")) {
+                PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM bg_bgimage.friendship")) {
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 assertThat(rs.getLong(1)).isEqualTo(graph.totalFriendships() + graph.totalPendingInvitations());
             }
         }
         // Another graph loaded: the saved image is not of it.
-        StoreConformanceSuite.load(store, new SocialGraph(GraphSpec.builder().members(31).friendsPerMember(4)
-                .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.5).attributeLength(3)
-                .commentLength(20).seed(5).build()), 1);
+        StoreConformanceSuite.load(
+                store,
+                new SocialGraph(GraphSpec.builder()
+                        .members(31)
+                        .friendsPerMember(4)
+                        .resourcesPerMember(2)
+                        .commentsPerResource(1)
+                        .confirmedFraction(0.5)
+                        .attributeLength(3)
+                        .commentLength(20)
+                        .seed(5)
+                        .build()),
+                1);
         assertThat(image.exists()).isFalse();
     }
 }

@@ -9,6 +9,7 @@ import java.util.Arrays;
 abstract class Account extends Versioned {
     /** Resources on the wall, ascending resource id; top-k reads from the end. */
     Resource[] wall = Resource.NONE;
+
     Share[] shares = Share.NONE;
     int shareCount;
 

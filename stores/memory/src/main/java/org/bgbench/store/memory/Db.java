@@ -23,6 +23,7 @@ final class Db {
      * exist before that. Dense arrays beside {@link #members}: a listed friend costs one array element, not an object.
      */
     final String[][] attributes;
+
     final byte[][] thumbnails;
     /** Slot per page index (account id {@code offset + members.length + p}); null until the loader wrote the page. */
     final Page[] pages;
@@ -32,6 +33,7 @@ final class Db {
     volatile String loadedFingerprint;
     /** BG's state mark ({@link StateMark}), or null; part of the contents, so images carry it. */
     volatile String stateMark;
+
     private static final AtomicReferenceFieldUpdater<Db, String> STATE_MARK =
             AtomicReferenceFieldUpdater.newUpdater(Db.class, String.class, "stateMark");
 
@@ -191,7 +193,8 @@ final class Db {
                 }
             }
         }
-        return new StoreCounts(new StoreCounts.Social(memberCount, friendEnds / 2, pending, resources, comments),
+        return new StoreCounts(
+                new StoreCounts.Social(memberCount, friendEnds / 2, pending, resources, comments),
                 new StoreCounts.Feed(pageCount, follows, pageResources, shares));
     }
 }

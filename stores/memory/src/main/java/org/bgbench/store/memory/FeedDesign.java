@@ -10,7 +10,11 @@ import org.bgbench.store.StoreSettings;
  * Reference) VNF joins each entry with the sharer's resource.
  */
 record FeedDesign(Kind kind, boolean content) {
-    enum Kind { PULL, PUSH, SORTED_PUSH }
+    enum Kind {
+        PULL,
+        PUSH,
+        SORTED_PUSH
+    }
 
     static final String DESIGN_KEY = "feed.design";
     static final String PUSH_KEY = "feed.push";
@@ -23,7 +27,8 @@ record FeedDesign(Kind kind, boolean content) {
             case "sorted-push" -> Kind.SORTED_PUSH;
             default -> Kind.PULL;
         };
-        boolean content = settings.getChoice(PUSH_KEY, "reference", "reference", "content").equals("content");
+        boolean content = settings.getChoice(PUSH_KEY, "reference", "reference", "content")
+                .equals("content");
         return new FeedDesign(kind, content);
     }
 

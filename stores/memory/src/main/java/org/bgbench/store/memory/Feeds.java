@@ -7,8 +7,7 @@ import java.util.Arrays;
  * before they are published, so an optimistic reader sees the old or the new array whole (and validates).
  */
 final class Feeds {
-    private Feeds() {
-    }
+    private Feeds() {}
 
     /** Index of share {@code id} in ascending {@code a[0..n)}, or a negative number. */
     static int indexOf(Share[] a, int n, long id) {

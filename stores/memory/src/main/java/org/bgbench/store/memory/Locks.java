@@ -9,8 +9,7 @@ import java.util.function.BooleanSupplier;
  * thousands of followers far from the thread's stack limit.
  */
 final class Locks {
-    private Locks() {
-    }
+    private Locks() {}
 
     /** Runs {@code body} holding the monitors of {@code a[0..n)} (ascending id, no repeats); returns its result. */
     static boolean holding(Account[] a, int n, BooleanSupplier body) {

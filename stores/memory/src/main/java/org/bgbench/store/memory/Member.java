@@ -15,9 +15,11 @@ final class Member extends Account {
 
     /** Confirmed friends, a sorted prefix of {@code friends}. */
     int[] friends = SortedInts.EMPTY;
+
     int friendCount;
     /** Members with a pending invitation to this one (received), a sorted prefix of {@code inviters}. */
     int[] inviters = SortedInts.EMPTY;
+
     int inviterCount;
 
     /** Account ids of the pages this member follows, ascending; set by the loader, fixed (dissertation 6.1.2). */
@@ -27,6 +29,7 @@ final class Member extends Account {
      * all of them; in arrival order (Push) or ascending id (Sorted-insert Push). Changes under the monitor.
      */
     Share[] feed = Share.NONE;
+
     int feedCount;
 
     /** Adds {@code id} to the friends unless present. Caller holds the monitor and has begun a write. */

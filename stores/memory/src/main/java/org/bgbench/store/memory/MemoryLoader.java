@@ -22,6 +22,7 @@ final class MemoryLoader implements GraphLoader {
     private final int commentsPerResource;
     /** First allocation of a set, sized for the generated graph so loading does not regrow every array. */
     private final int friendCapacity;
+
     private final int inviterCapacity;
     private final EdgeVisitor edges = this::edge;
     private final int pagesPerMember;
@@ -65,8 +66,8 @@ final class MemoryLoader implements GraphLoader {
         Resource[] wall = rp == 0 ? Resource.NONE : new Resource[rp];
         for (int j = 0; j < rp; j++) {
             long rid = graph.pageResourceId(p, j);
-            wall[j] = new Resource(rid, id, id, graph.resourceType(rid), graph.resourceBody(rid),
-                    graph.resourceDoc(rid), 0);
+            wall[j] = new Resource(
+                    rid, id, id, graph.resourceType(rid), graph.resourceBody(rid), graph.resourceDoc(rid), 0);
         }
         int[] followers = new int[graph.followersPerPage()];
         int[] n = {0};
@@ -76,8 +77,8 @@ final class MemoryLoader implements GraphLoader {
             }
             followers[n[0]++] = graph.memberId(m);
         });
-        db.pages[p] = new Page(id, graph.pageName(p), wall,
-                n[0] == followers.length ? followers : Arrays.copyOf(followers, n[0]));
+        db.pages[p] = new Page(
+                id, graph.pageName(p), wall, n[0] == followers.length ? followers : Arrays.copyOf(followers, n[0]));
         rows += 1 + rp;
     }
 
@@ -88,11 +89,20 @@ final class MemoryLoader implements GraphLoader {
         Resource[] wall = resourcesPerMember == 0 ? Resource.NONE : new Resource[resourcesPerMember];
         for (int j = 0; j < resourcesPerMember; j++) {
             long rid = graph.resourceId(index, j);
-            Resource r = new Resource(rid, id, id, graph.resourceType(rid), graph.resourceBody(rid),
-                    graph.resourceDoc(rid), commentsPerResource);
+            Resource r = new Resource(
+                    rid,
+                    id,
+                    id,
+                    graph.resourceType(rid),
+                    graph.resourceBody(rid),
+                    graph.resourceDoc(rid),
+                    commentsPerResource);
             for (int k = 0; k < commentsPerResource; k++) {
                 long mid = graph.commentId(rid, k);
-                r.append(new Comment(mid, graph.memberId(graph.commentModifier(mid)), graph.commentTimestamp(mid),
+                r.append(new Comment(
+                        mid,
+                        graph.memberId(graph.commentModifier(mid)),
+                        graph.commentTimestamp(mid),
                         graph.commentContent(mid)));
             }
             wall[j] = r;

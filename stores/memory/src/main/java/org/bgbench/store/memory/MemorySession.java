@@ -25,11 +25,13 @@ import org.bgbench.store.StoreSession;
 final class MemorySession implements StoreSession {
     /** Optimistic tries of Pull's VNF before it locks; a try fails only when a write overlapped it. */
     private static final int PULL_TRIES = 4;
+
     private static final Comparator<Share> NEWEST_FIRST = (x, y) -> Long.compare(y.id, x.id);
 
     private final Instance instance;
     /** Reused by VNF: this session's thread is the only user. */
     private Share[] top = Share.NONE;
+
     private int topCount;
     private int[] ids = SortedInts.EMPTY;
     private int[] stamps = SortedInts.EMPTY;
@@ -258,8 +260,8 @@ final class MemorySession implements StoreSession {
     }
 
     @Override
-    public void postCommentOnResource(int commenter, int owner, long resource, long commentId, long timestampMs,
-                                      String content) {
+    public void postCommentOnResource(
+            int commenter, int owner, long resource, long commentId, long timestampMs, String content) {
         Db d = instance.requireDb();
         d.index(commenter);
         Resource r = SessionRows.resourceOf(d.member(owner), owner, resource, "PCR");
@@ -311,7 +313,8 @@ final class MemorySession implements StoreSession {
             to = n == to.length ? to : Arrays.copyOf(to, n);
         }
         FeedDesign design = d.design;
-        Share s = design.copiesContent() ? new Share(shareId, sharer, resource, to, r.type, r.body, r.doc)
+        Share s = design.copiesContent()
+                ? new Share(shareId, sharer, resource, to, r.type, r.body, r.doc)
                 : new Share(shareId, sharer, resource, to, null, null, null);
         if (!design.pushes()) {
             // Pull (figure 8.11): the share is stored with its sharer and nowhere else.

@@ -27,6 +27,7 @@ final class MemoryStore implements DataStore {
 
     /** Fan-outs of push designs run this long after SR on {@link #fanout} (zero: inside SR). */
     private final Duration fanoutDelay;
+
     private ScheduledExecutorService fanout;
 
     MemoryStore(Instance instance, FeedDesign design) {
@@ -93,8 +94,8 @@ final class MemoryStore implements DataStore {
         open();
         Db d = instance.db;
         if (d == null) {
-            throw new StoreException("memory store '" + instance.name + "' holds no BG schema; cannot record BG's"
-                    + " state mark");
+            throw new StoreException(
+                    "memory store '" + instance.name + "' holds no BG schema; cannot record BG's" + " state mark");
         }
         d.stateMark = mark;
     }
@@ -104,8 +105,8 @@ final class MemoryStore implements DataStore {
         open();
         Db d = instance.db;
         if (d == null) {
-            throw new StoreException("memory store '" + instance.name + "' holds no BG schema; cannot record BG's"
-                    + " state mark");
+            throw new StoreException(
+                    "memory store '" + instance.name + "' holds no BG schema; cannot record BG's" + " state mark");
         }
         return d.replaceStateMark(expected, mark);
     }

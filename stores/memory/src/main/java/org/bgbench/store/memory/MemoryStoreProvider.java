@@ -32,13 +32,22 @@ public final class MemoryStoreProvider implements StoreProvider {
 
     @Override
     public List<StoreSetting> settings() {
-        return List.of(new StoreSetting(NAME_KEY, DEFAULT_NAME,
-                "instance name; opens with the same name in one JVM share the data, which lasts until the JVM exits"),
-                new StoreSetting(FeedDesign.DESIGN_KEY, "pull",
+        return List.of(
+                new StoreSetting(
+                        NAME_KEY,
+                        DEFAULT_NAME,
+                        "instance name; opens with the same name in one JVM share the data, which lasts until the JVM exits"),
+                new StoreSetting(
+                        FeedDesign.DESIGN_KEY,
+                        "pull",
                         "news feed design (dissertation 8.4.2): pull, push or sorted-push; fixed when the schema is made"),
-                new StoreSetting(FeedDesign.PUSH_KEY, "reference",
+                new StoreSetting(
+                        FeedDesign.PUSH_KEY,
+                        "reference",
                         "what push designs put in a feed: reference (joined with the resource at VNF) or content"),
-                new StoreSetting(FANOUT_DELAY_KEY, "0",
+                new StoreSetting(
+                        FANOUT_DELAY_KEY,
+                        "0",
                         "push designs: 0 fans a share out inside SR; a duration (e.g. 200ms) fans it out that long "
                                 + "after SR returned, on a background thread: a deliberately stale store for "
                                 + "checking BG's feed validation, not for measurements"));
@@ -52,9 +61,14 @@ public final class MemoryStoreProvider implements StoreProvider {
      */
     @Override
     public OptionalLong heapBytes(SocialGraph g) {
-        long rows = g.members() + g.totalFriendships() + g.totalPendingInvitations() + g.totalResources()
-                + g.totalInitialComments() + g.totalPageResources();
-        long images = g.spec().images() ? (long) g.members() * (g.spec().thumbnailBytes() + g.spec().profileImageBytes())
+        long rows = g.members()
+                + g.totalFriendships()
+                + g.totalPendingInvitations()
+                + g.totalResources()
+                + g.totalInitialComments()
+                + g.totalPageResources();
+        long images = g.spec().images()
+                ? (long) g.members() * (g.spec().thumbnailBytes() + g.spec().profileImageBytes())
                 : 0;
         long pages = g.pages() * 200L + g.totalFollows() * 8;
         return OptionalLong.of(rows * 130 + (long) g.members() * 1024 + images + pages);
@@ -70,15 +84,15 @@ public final class MemoryStoreProvider implements StoreProvider {
     public DataStore open(StoreSettings settings) {
         String name = settings.get(NAME_KEY, DEFAULT_NAME).trim();
         FeedDesign design = FeedDesign.of(settings);
-        Duration delay = Durations.parse(FANOUT_DELAY_KEY,
-                settings.get(FANOUT_DELAY_KEY, "0"), ChronoUnit.MILLIS);
+        Duration delay = Durations.parse(FANOUT_DELAY_KEY, settings.get(FANOUT_DELAY_KEY, "0"), ChronoUnit.MILLIS);
         if (delay.isNegative()) {
-            throw new InvalidParameterException(FANOUT_DELAY_KEY, "must be 0 or a positive duration, "
-                    + "got " + settings.get(FANOUT_DELAY_KEY));
+            throw new InvalidParameterException(
+                    FANOUT_DELAY_KEY, "must be 0 or a positive duration, " + "got " + settings.get(FANOUT_DELAY_KEY));
         }
         if (!delay.isZero() && !design.pushes()) {
-            throw new InvalidParameterException(FANOUT_DELAY_KEY, "delays the fan-out of push "
-                    + "designs; set feed.design=push or sorted-push, or leave it 0");
+            throw new InvalidParameterException(
+                    FANOUT_DELAY_KEY,
+                    "delays the fan-out of push " + "designs; set feed.design=push or sorted-push, or leave it 0");
         }
         return new MemoryStore(Instance.named(name.isEmpty() ? DEFAULT_NAME : name), design, delay);
     }

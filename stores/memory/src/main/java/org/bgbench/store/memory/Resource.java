@@ -20,6 +20,7 @@ final class Resource extends Versioned {
 
     /** Comment ids beside the records: DCR and the duplicate check scan a flat long array. Posting order. */
     long[] commentIds;
+
     Comment[] comments;
     int commentCount;
 

@@ -7,8 +7,7 @@ import org.bgbench.store.StoreException;
 
 /** What the read actions copy out of the store into their result lists, and the wall lookup the comment actions share. */
 final class SessionRows {
-    private SessionRows() {
-    }
+    private SessionRows() {}
 
     static Resource resourceOf(Member owner, int ownerId, long rid, String action) {
         Resource r = owner.resource(rid);

@@ -5,8 +5,7 @@ import org.bgbench.store.StoreException;
 
 /** How a push design's Share Resource reaches its audience: who may see a share, and its fan-out into their feeds, locked in id order. */
 final class ShareFanOut {
-    private ShareFanOut() {
-    }
+    private ShareFanOut() {}
 
     /** Pushes {@code s} into the feeds of its audience as of now, with the share itself when {@code add}. */
     static void fanOut(Db d, Account a, int sharer, Share s, boolean sorted, boolean add) {
@@ -35,7 +34,8 @@ final class ShareFanOut {
                         if (!add && hasInFeed(m, shareId)) {
                             continue;
                         }
-                        m.feed = sorted ? Feeds.insertSorted(m.feed, m.feedCount, s)
+                        m.feed = sorted
+                                ? Feeds.insertSorted(m.feed, m.feedCount, s)
                                 : Feeds.append(m.feed, m.feedCount, s);
                         m.feedCount++;
                     }
@@ -117,5 +117,4 @@ final class ShareFanOut {
         }
         return out;
     }
-
 }

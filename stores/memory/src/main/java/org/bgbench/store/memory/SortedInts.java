@@ -9,8 +9,7 @@ import java.util.Arrays;
 final class SortedInts {
     static final int[] EMPTY = new int[0];
 
-    private SortedInts() {
-    }
+    private SortedInts() {}
 
     /** Index of {@code v}, or {@code -(insertion point) - 1}. */
     static int find(int[] a, int n, int v) {

@@ -20,13 +20,17 @@ class MemoryConformanceTest {
     @TestFactory
     Stream<DynamicNode> conformance() {
         return ConformanceMatrix.of(
-                variant("pull", Map.of()),
-                variant("push-reference", Map.of(FeedDesign.DESIGN_KEY, "push", FeedDesign.PUSH_KEY, "reference")),
-                variant("push-content", Map.of(FeedDesign.DESIGN_KEY, "push", FeedDesign.PUSH_KEY, "content")),
-                variant("sorted-push-reference",
-                        Map.of(FeedDesign.DESIGN_KEY, "sorted-push", FeedDesign.PUSH_KEY, "reference")),
-                variant("sorted-push-content",
-                        Map.of(FeedDesign.DESIGN_KEY, "sorted-push", FeedDesign.PUSH_KEY, "content")))
+                        variant("pull", Map.of()),
+                        variant(
+                                "push-reference",
+                                Map.of(FeedDesign.DESIGN_KEY, "push", FeedDesign.PUSH_KEY, "reference")),
+                        variant("push-content", Map.of(FeedDesign.DESIGN_KEY, "push", FeedDesign.PUSH_KEY, "content")),
+                        variant(
+                                "sorted-push-reference",
+                                Map.of(FeedDesign.DESIGN_KEY, "sorted-push", FeedDesign.PUSH_KEY, "reference")),
+                        variant(
+                                "sorted-push-content",
+                                Map.of(FeedDesign.DESIGN_KEY, "sorted-push", FeedDesign.PUSH_KEY, "content")))
                 .tests();
     }
 

@@ -37,9 +37,11 @@ class MemoryFeedLinearizabilityTest {
     private static final int READERS = 3;
     /** At most this many shares a writer; writers pause between shares so the run spans {@link #RUN_NANOS}. */
     private static final int SHARES_PER_WRITER = 2500;
+
     private static final long RUN_NANOS = 400_000_000L;
     /** Reads are kept for the check at most every {@link #KEEP_EVERY_NANOS}, so they cover the whole run. */
     private static final int READS_KEPT = 4000;
+
     private static final long KEEP_EVERY_NANOS = 100_000;
 
     private final String name = "feedlin-" + UUID.randomUUID();
@@ -50,21 +52,31 @@ class MemoryFeedLinearizabilityTest {
     }
 
     /** What kind of producer of X a sharer is. */
-    private enum Kind { FIXED, TOGGLED, STRANGER }
-
-    private record Read(long start, long end, int k, long[] ids) {
+    private enum Kind {
+        FIXED,
+        TOGGLED,
+        STRANGER
     }
+
+    private record Read(long start, long end, int k, long[] ids) {}
 
     /** A friendship change between X and Y: {@code friends} after it. */
-    private record Change(long invoke, long response, boolean friends) {
-    }
+    private record Change(long invoke, long response, boolean friends) {}
 
     @ParameterizedTest
     @ValueSource(strings = {"pull", "push/reference", "push/content", "sorted-push/reference"})
     void everyFeedReadIsTheFeedAtAnInstantDuringTheCall(String design) throws Exception {
-        SocialGraph g = new SocialGraph(GraphSpec.builder().members(100).friendsPerMember(6).resourcesPerMember(2)
-                .attributeCount(1).attributeLength(4).commentLength(10).fragments(1).seed(7)
-                .feed(new FeedSpec(10, 3, 0, 1)).build());
+        SocialGraph g = new SocialGraph(GraphSpec.builder()
+                .members(100)
+                .friendsPerMember(6)
+                .resourcesPerMember(2)
+                .attributeCount(1)
+                .attributeLength(4)
+                .commentLength(10)
+                .fragments(1)
+                .seed(7)
+                .feed(new FeedSpec(10, 3, 0, 1))
+                .build());
         int x = 0;
         int[] fixedFriends = friendsOf(g, x);
         List<Integer> pages = new ArrayList<>();
@@ -209,8 +221,14 @@ class MemoryFeedLinearizabilityTest {
     }
 
     /** Null when some instant in the read's call has exactly this feed; else why not. */
-    private static String check(Read r, int lastId, long[] invoke, long[] response, Kind[] kindOf, boolean[] visible,
-                                List<Change> changes) {
+    private static String check(
+            Read r,
+            int lastId,
+            long[] invoke,
+            long[] response,
+            Kind[] kindOf,
+            boolean[] visible,
+            List<Change> changes) {
         long[] ids = r.ids();
         boolean hasY = false;
         for (int i = 0; i < ids.length; i++) {

@@ -57,7 +57,8 @@ class MemoryFeedRepairTest {
             assertThat(SanityCheck.problems(store, g, store.counts(), 50))
                     .containsExactly("store holds 1 shares, the graph has 0");
             store.clearShares();
-            assertThat(SanityCheck.problems(store, g, store.counts(), g.members())).isEmpty();
+            assertThat(SanityCheck.problems(store, g, store.counts(), g.members()))
+                    .isEmpty();
             if (!design.equals("pull")) {
                 // A pushed entry left behind by a clear that forgot the feeds: only reading feeds finds it.
                 Member follower = Instance.named(name).db.members[firstFollower(0)];

@@ -33,11 +33,24 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Feeds of the memory store against BG's oracle ({@link GraphState#feed}) in every design (dissertation 8.4.2). */
 class MemoryFeedTest {
     /** 200 members, 20 pages of 30 followers in 2 fragments, 80 % of relationships confirmed so AFR has work. */
-    static final GraphSpec SPEC = GraphSpec.builder().members(200).memberIdOffset(10).friendsPerMember(10)
-            .resourcesPerMember(3).commentsPerResource(1).confirmedFraction(0.8).attributeCount(2)
-            .attributeLength(4).commentLength(10).fragments(2).seed(5).feed(new FeedSpec(20, 3, 0, 2)).build();
-    static final String[] DESIGNS = {"pull", "push/reference", "push/content", "sorted-push/reference",
-        "sorted-push/content"};
+    static final GraphSpec SPEC = GraphSpec.builder()
+            .members(200)
+            .memberIdOffset(10)
+            .friendsPerMember(10)
+            .resourcesPerMember(3)
+            .commentsPerResource(1)
+            .confirmedFraction(0.8)
+            .attributeCount(2)
+            .attributeLength(4)
+            .commentLength(10)
+            .fragments(2)
+            .seed(5)
+            .feed(new FeedSpec(20, 3, 0, 2))
+            .build();
+
+    static final String[] DESIGNS = {
+        "pull", "push/reference", "push/content", "sorted-push/reference", "sorted-push/content"
+    };
 
     private final String name = "feed-" + UUID.randomUUID();
 
@@ -49,8 +62,14 @@ class MemoryFeedTest {
     /** "push/content" as store settings. */
     static DataStore open(String name, String design) {
         String[] p = design.split("/");
-        return new MemoryStoreProvider().open(StoreSettings.of(Map.of(MemoryStoreProvider.NAME_KEY, name,
-                FeedDesign.DESIGN_KEY, p[0], FeedDesign.PUSH_KEY, p.length > 1 ? p[1] : "reference")));
+        return new MemoryStoreProvider()
+                .open(StoreSettings.of(Map.of(
+                        MemoryStoreProvider.NAME_KEY,
+                        name,
+                        FeedDesign.DESIGN_KEY,
+                        p[0],
+                        FeedDesign.PUSH_KEY,
+                        p.length > 1 ? p[1] : "reference")));
     }
 
     @ParameterizedTest
@@ -92,7 +111,9 @@ class MemoryFeedTest {
                 }
                 assertThat(afr).as("AFRs issued").isGreaterThan(20);
                 assertThat(tf).as("TFs issued").isGreaterThan(20);
-                assertThat(excluded).as("private shares that leave out a friend").isGreaterThan(20);
+                assertThat(excluded)
+                        .as("private shares that leave out a friend")
+                        .isGreaterThan(20);
                 assertFeedsMatch(s, g, state, 5);
                 assertFeedsMatch(s, g, state, 1000);
                 assertThat(store.counts().shares()).isEqualTo(state.shareCount());
@@ -109,8 +130,8 @@ class MemoryFeedTest {
     }
 
     /** A member shares one of her resources publicly, or with some friends but not all, and a non-friend. */
-    private static int shareByMember(StoreSession s, SocialGraph g, GraphState state, SplittableRandom rnd,
-                                     boolean open) {
+    private static int shareByMember(
+            StoreSession s, SocialGraph g, GraphState state, SplittableRandom rnd, boolean open) {
         int a = rnd.nextInt(g.members());
         long rid = g.resourceId(a, rnd.nextInt(g.resourcesPerMember()));
         long id = state.newShareId(a);
@@ -197,7 +218,8 @@ class MemoryFeedTest {
             Share[] want = state.feed(i, k);
             out.clear();
             s.viewNewsFeed(g.memberId(i), k, out);
-            assertThat(out.shareIds()).as("feed of member %d, k=%d", g.memberId(i), k)
+            assertThat(out.shareIds())
+                    .as("feed of member %d, k=%d", g.memberId(i), k)
                     .containsExactly(Arrays.stream(want).mapToLong(Share::id).toArray());
             for (int r = 0; r < want.length; r++) {
                 FeedList.Row row = out.get(r);
@@ -213,12 +235,17 @@ class MemoryFeedTest {
 
     @Test
     void badDesignSettingsFailWithOneLine() {
-        assertThatThrownBy(() -> open(name, "pushy")).isInstanceOf(InvalidParameterException.class)
-                .hasMessageContaining("feed.design").hasMessageContaining("pull, push, sorted-push")
+        assertThatThrownBy(() -> open(name, "pushy"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("feed.design")
+                .hasMessageContaining("pull, push, sorted-push")
                 .hasMessageNotContaining("\n");
-        assertThatThrownBy(() -> open(name, "push/copy")).isInstanceOf(InvalidParameterException.class)
-                .hasMessageContaining("feed.push").hasMessageContaining("reference, content");
-        assertThat(new MemoryStoreProvider().settings()).extracting(StoreSetting::key)
+        assertThatThrownBy(() -> open(name, "push/copy"))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("feed.push")
+                .hasMessageContaining("reference, content");
+        assertThat(new MemoryStoreProvider().settings())
+                .extracting(StoreSetting::key)
                 .contains(FeedDesign.DESIGN_KEY, FeedDesign.PUSH_KEY);
     }
 
@@ -228,8 +255,10 @@ class MemoryFeedTest {
         try (DataStore push = open(name, "push/reference")) {
             StoreConformanceSuite.load(push, g, 1);
             try (DataStore pull = open(name, "pull")) {
-                assertThatThrownBy(pull::openSession).isInstanceOf(StoreException.class)
-                        .hasMessageContaining("push/reference").hasMessageContaining("pull");
+                assertThatThrownBy(pull::openSession)
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("push/reference")
+                        .hasMessageContaining("pull");
             }
         }
     }
@@ -253,7 +282,8 @@ class MemoryFeedTest {
                         .isInstanceOf(StoreException.class);
                 s.shareResource(m, g.resourceId(0, 0), 5, null);
                 assertThatThrownBy(() -> s.shareResource(m, g.resourceId(0, 1), 5, null))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("5");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("5");
             }
             assertThat(store.counts().shares()).isEqualTo(1);
         }
@@ -263,17 +293,29 @@ class MemoryFeedTest {
     @ParameterizedTest
     @ValueSource(strings = {"push/reference", "sorted-push/reference"})
     void aPageWithThousandsOfFollowersPushesToAll(String design) throws Exception {
-        SocialGraph g = new SocialGraph(GraphSpec.builder().members(4000).friendsPerMember(2).resourcesPerMember(1)
-                .attributeCount(1).attributeLength(4).commentLength(10).fragments(1).seed(5)
-                .feed(new FeedSpec(2, 1, 0, 1)).build());
+        SocialGraph g = new SocialGraph(GraphSpec.builder()
+                .members(4000)
+                .friendsPerMember(2)
+                .resourcesPerMember(1)
+                .attributeCount(1)
+                .attributeLength(4)
+                .commentLength(10)
+                .fragments(1)
+                .seed(5)
+                .feed(new FeedSpec(2, 1, 0, 1))
+                .build());
         try (DataStore store = open(name, design)) {
             StoreConformanceSuite.load(store, g, 2);
             // A small stack, as a busy emulator thread may have.
-            Thread t = new Thread(null, () -> {
-                try (StoreSession s = store.openSession()) {
-                    s.shareResource(g.accountId(g.pageAccount(1)), g.pageResourceId(1, 0), 7, null);
-                }
-            }, "small-stack", 256 * 1024);
+            Thread t = new Thread(
+                    null,
+                    () -> {
+                        try (StoreSession s = store.openSession()) {
+                            s.shareResource(g.accountId(g.pageAccount(1)), g.pageResourceId(1, 0), 7, null);
+                        }
+                    },
+                    "small-stack",
+                    256 * 1024);
             Throwable[] failed = {null};
             t.setUncaughtExceptionHandler((th, e) -> failed[0] = e);
             t.start();

@@ -25,7 +25,6 @@ import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreException;
-import org.bgbench.store.StoreImage;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.junit.jupiter.api.AfterEach;
@@ -48,8 +47,7 @@ class MemoryLinearizabilityTest {
     }
 
     /** A pending invitation (or friendship) from odd member {@code other} to even member {@code even}, by id. */
-    private record Pair(int even, int other) {
-    }
+    private record Pair(int even, int other) {}
 
     /**
      * Only even members accept, only odd members' invitations are accepted. So an even member's friends + pending
@@ -57,9 +55,18 @@ class MemoryLinearizabilityTest {
      */
     @Test
     void acceptIsOneAtomicStepOnBothMembers() throws Exception {
-        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(200).memberIdOffset(50).friendsPerMember(40)
-                .resourcesPerMember(0).confirmedFraction(0.0).attributeCount(2).attributeLength(4).commentLength(10)
-                .fragments(1).seed(3).build());
+        SocialGraph graph = new SocialGraph(GraphSpec.builder()
+                .members(200)
+                .memberIdOffset(50)
+                .friendsPerMember(40)
+                .resourcesPerMember(0)
+                .confirmedFraction(0.0)
+                .attributeCount(2)
+                .attributeLength(4)
+                .commentLength(10)
+                .fragments(1)
+                .seed(3)
+                .build());
         List<Pair> pairs = new ArrayList<>();
         int[] sum = new int[graph.members()];
         for (int i = 0; i < graph.members(); i++) {
@@ -122,8 +129,15 @@ class MemoryLinearizabilityTest {
     /** Only thaws: once one side no longer lists the other, a later read of the other side must not list it either. */
     @Test
     void thawIsOneAtomicStepOnBothMembers() throws Exception {
-        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(200).friendsPerMember(40)
-                .resourcesPerMember(0).attributeCount(2).attributeLength(4).commentLength(10).fragments(1).seed(3)
+        SocialGraph graph = new SocialGraph(GraphSpec.builder()
+                .members(200)
+                .friendsPerMember(40)
+                .resourcesPerMember(0)
+                .attributeCount(2)
+                .attributeLength(4)
+                .commentLength(10)
+                .fragments(1)
+                .seed(3)
                 .build());
         List<Pair> pairs = new ArrayList<>();
         for (int i = 0; i < graph.members(); i += 2) {
@@ -163,9 +177,17 @@ class MemoryLinearizabilityTest {
      */
     @Test
     void commentViewsAreSnapshots() throws Exception {
-        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(50).friendsPerMember(4)
-                .resourcesPerMember(2).commentsPerResource(6).attributeCount(2).attributeLength(4).commentLength(10)
-                .fragments(1).seed(3).build());
+        SocialGraph graph = new SocialGraph(GraphSpec.builder()
+                .members(50)
+                .friendsPerMember(4)
+                .resourcesPerMember(2)
+                .commentsPerResource(6)
+                .attributeCount(2)
+                .attributeLength(4)
+                .commentLength(10)
+                .fragments(1)
+                .seed(3)
+                .build());
         try (DataStore store = MemoryStoreTest.open(name)) {
             StoreConformanceSuite.load(store, graph, 1);
             long rid = graph.resourceId(0, 1);
@@ -186,34 +208,41 @@ class MemoryLinearizabilityTest {
                 int k = slots.getAndIncrement();
                 return new long[] {k, seeded[k]};
             });
-            runRound(store, Collections.nCopies(30_000, 0), (s, unused) -> {
-                long[] w = writer.get();
-                long mid = nextId.getAndIncrement();
-                s.postCommentOnResource(owner, owner, rid, mid, w[0], "w" + w[0] + "/" + mid);
-                s.deleteCommentFromResource(owner, rid, w[1]);
-                w[1] = mid;
-            }, (s, rnd, views) -> {
-                views.comments.clear();
-                s.viewCommentsOnResource(owner, owner, rid, views.comments);
-                int[] perWriter = new int[WRITERS];
-                int initialSeen = 0;
-                for (int i = 0; i < views.comments.size(); i++) {
-                    CommentList.Row row = views.comments.get(i);
-                    if (row.commentId < firstFree) {
-                        initialSeen++;
-                    } else {
-                        perWriter[(int) row.timestampMs]++;
-                        if (!row.content.equals("w" + row.timestampMs + "/" + row.commentId)) {
-                            violations.add("VCR row mixes comments: " + row.commentId + " " + row.content);
+            runRound(
+                    store,
+                    Collections.nCopies(30_000, 0),
+                    (s, unused) -> {
+                        long[] w = writer.get();
+                        long mid = nextId.getAndIncrement();
+                        s.postCommentOnResource(owner, owner, rid, mid, w[0], "w" + w[0] + "/" + mid);
+                        s.deleteCommentFromResource(owner, rid, w[1]);
+                        w[1] = mid;
+                    },
+                    (s, rnd, views) -> {
+                        views.comments.clear();
+                        s.viewCommentsOnResource(owner, owner, rid, views.comments);
+                        int[] perWriter = new int[WRITERS];
+                        int initialSeen = 0;
+                        for (int i = 0; i < views.comments.size(); i++) {
+                            CommentList.Row row = views.comments.get(i);
+                            if (row.commentId < firstFree) {
+                                initialSeen++;
+                            } else {
+                                perWriter[(int) row.timestampMs]++;
+                                if (!row.content.equals("w" + row.timestampMs + "/" + row.commentId)) {
+                                    violations.add("VCR row mixes comments: " + row.commentId + " " + row.content);
+                                }
+                            }
                         }
-                    }
-                }
-                long[] ids = views.comments.sortedIds();
-                boolean writersOk = Arrays.stream(perWriter).allMatch(c -> c == 1 || c == 2);
-                if (initialSeen != initial || !writersOk || Arrays.stream(ids).distinct().count() != ids.length) {
-                    violations.add("VCR saw " + Arrays.toString(ids) + ", per writer " + Arrays.toString(perWriter));
-                }
-            });
+                        long[] ids = views.comments.sortedIds();
+                        boolean writersOk = Arrays.stream(perWriter).allMatch(c -> c == 1 || c == 2);
+                        if (initialSeen != initial
+                                || !writersOk
+                                || Arrays.stream(ids).distinct().count() != ids.length) {
+                            violations.add(
+                                    "VCR saw " + Arrays.toString(ids) + ", per writer " + Arrays.toString(perWriter));
+                        }
+                    });
             assertThat(violations).isEmpty();
             assertThat(store.counts().comments()).isEqualTo(graph.totalInitialComments() + WRITERS);
         }
@@ -225,9 +254,18 @@ class MemoryLinearizabilityTest {
      */
     @Test
     void churnOnFewMembersKeepsTheRelationConsistent() throws Exception {
-        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(12).memberIdOffset(100).friendsPerMember(4)
-                .resourcesPerMember(0).confirmedFraction(0.5).attributeCount(2).attributeLength(4).commentLength(10)
-                .fragments(1).seed(3).build());
+        SocialGraph graph = new SocialGraph(GraphSpec.builder()
+                .members(12)
+                .memberIdOffset(100)
+                .friendsPerMember(4)
+                .resourcesPerMember(0)
+                .confirmedFraction(0.5)
+                .attributeCount(2)
+                .attributeLength(4)
+                .commentLength(10)
+                .fragments(1)
+                .seed(3)
+                .build());
         int m = graph.members();
         AtomicInteger succeeded = new AtomicInteger();
         AtomicInteger refused = new AtomicInteger();
@@ -237,34 +275,38 @@ class MemoryLinearizabilityTest {
             for (int i = 0; i < 60_000; i++) {
                 work.add(new Pair(i, 0));
             }
-            runRound(store, work, (s, w) -> {
-                SplittableRandom rnd = new SplittableRandom(w.even);
-                int a = graph.memberId(rnd.nextInt(m));
-                int b = graph.memberId(rnd.nextInt(m));
-                try {
-                    switch (rnd.nextInt(4)) {
-                        case 0 -> s.inviteFriend(a, b);
-                        case 1 -> s.acceptFriendRequest(a, b);
-                        case 2 -> s.rejectFriendRequest(a, b);
-                        default -> s.thawFriendship(a, b);
-                    }
-                    succeeded.incrementAndGet();
-                } catch (StoreException e) {
-                    refused.incrementAndGet();
-                }
-            }, (s, rnd, views) -> {
-                int a = graph.memberId(rnd.nextInt(m));
-                views.members.clear();
-                if (rnd.nextBoolean()) {
-                    s.listFriends(a, a, views.members);
-                } else {
-                    s.viewFriendRequests(a, views.members);
-                }
-                int[] ids = views.members.sortedIds();
-                if (Arrays.stream(ids).distinct().count() != ids.length || Arrays.binarySearch(ids, a) >= 0) {
-                    violations.add("list of " + a + " is " + Arrays.toString(ids));
-                }
-            });
+            runRound(
+                    store,
+                    work,
+                    (s, w) -> {
+                        SplittableRandom rnd = new SplittableRandom(w.even);
+                        int a = graph.memberId(rnd.nextInt(m));
+                        int b = graph.memberId(rnd.nextInt(m));
+                        try {
+                            switch (rnd.nextInt(4)) {
+                                case 0 -> s.inviteFriend(a, b);
+                                case 1 -> s.acceptFriendRequest(a, b);
+                                case 2 -> s.rejectFriendRequest(a, b);
+                                default -> s.thawFriendship(a, b);
+                            }
+                            succeeded.incrementAndGet();
+                        } catch (StoreException e) {
+                            refused.incrementAndGet();
+                        }
+                    },
+                    (s, rnd, views) -> {
+                        int a = graph.memberId(rnd.nextInt(m));
+                        views.members.clear();
+                        if (rnd.nextBoolean()) {
+                            s.listFriends(a, a, views.members);
+                        } else {
+                            s.viewFriendRequests(a, views.members);
+                        }
+                        int[] ids = views.members.sortedIds();
+                        if (Arrays.stream(ids).distinct().count() != ids.length || Arrays.binarySearch(ids, a) >= 0) {
+                            violations.add("list of " + a + " is " + Arrays.toString(ids));
+                        }
+                    });
             assertThat(violations).isEmpty();
             assertThat(succeeded.get()).isGreaterThan(1000);
             assertThat(refused.get()).isGreaterThan(1000);
@@ -289,12 +331,17 @@ class MemoryLinearizabilityTest {
                     int a = graph.memberId(i);
                     for (int b : friends[i]) {
                         int j = graph.memberIndex(b);
-                        assertThat(friends[j]).as("friendship %d-%d is symmetric", a, b).contains(a);
-                        assertThat(inviters[i]).as("friend %d of %d is not also pending", b, a).doesNotContain(b);
+                        assertThat(friends[j])
+                                .as("friendship %d-%d is symmetric", a, b)
+                                .contains(a);
+                        assertThat(inviters[i])
+                                .as("friend %d of %d is not also pending", b, a)
+                                .doesNotContain(b);
                         assertThat(inviters[j]).doesNotContain(a);
                     }
                     for (int b : inviters[i]) {
-                        assertThat(inviters[graph.memberIndex(b)]).as("no invitations both ways %d, %d", a, b)
+                        assertThat(inviters[graph.memberIndex(b)])
+                                .as("no invitations both ways %d, %d", a, b)
                                 .doesNotContain(a);
                     }
                 }

@@ -27,9 +27,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class MemoryStoreTest {
-    static final GraphSpec SPEC = GraphSpec.builder().members(400).memberIdOffset(7).friendsPerMember(12)
-            .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.6).images(true).thumbnailBytes(32)
-            .profileImageBytes(64).attributeCount(5).attributeLength(8).commentLength(20).fragments(4).seed(9)
+    static final GraphSpec SPEC = GraphSpec.builder()
+            .members(400)
+            .memberIdOffset(7)
+            .friendsPerMember(12)
+            .resourcesPerMember(3)
+            .commentsPerResource(2)
+            .confirmedFraction(0.6)
+            .images(true)
+            .thumbnailBytes(32)
+            .profileImageBytes(64)
+            .attributeCount(5)
+            .attributeLength(8)
+            .commentLength(20)
+            .fragments(4)
+            .seed(9)
             .build();
 
     private final String name = "test-" + UUID.randomUUID();
@@ -53,15 +65,17 @@ class MemoryStoreTest {
     void registeredAsAServiceWithItsSettings() {
         StoreProvider p = StoreRegistry.discover().get("memory");
         assertThat(p).isInstanceOf(MemoryStoreProvider.class);
-        assertThat(p.settings()).extracting(s -> s.key() + "=" + s.defaultValue())
-                .containsExactly("memory.name=default", "feed.design=pull", "feed.push=reference",
-                "feed.fanout.delay=0");
-        assertThat(p.settings()).allSatisfy(s -> assertThat(s.description()).isNotBlank().doesNotContain("\n"));
-        Assertions.assertThatThrownBy(() -> p.open(StoreSettings.of(
-                Map.of("feed.fanout.delay", "200ms")))).hasMessageContaining("feed.fanout.delay")
+        assertThat(p.settings())
+                .extracting(s -> s.key() + "=" + s.defaultValue())
+                .containsExactly(
+                        "memory.name=default", "feed.design=pull", "feed.push=reference", "feed.fanout.delay=0");
+        assertThat(p.settings())
+                .allSatisfy(s -> assertThat(s.description()).isNotBlank().doesNotContain("\n"));
+        Assertions.assertThatThrownBy(() -> p.open(StoreSettings.of(Map.of("feed.fanout.delay", "200ms"))))
+                .hasMessageContaining("feed.fanout.delay")
                 .hasMessageContaining("push");
-        Assertions.assertThatThrownBy(() -> p.open(StoreSettings.of(
-                Map.of("feed.design", "push", "feed.fanout.delay", "soon"))))
+        Assertions.assertThatThrownBy(
+                        () -> p.open(StoreSettings.of(Map.of("feed.design", "push", "feed.fanout.delay", "soon"))))
                 .hasMessageContaining("feed.fanout.delay");
     }
 
@@ -71,10 +85,15 @@ class MemoryStoreTest {
             // Ranges far smaller than a fragment make loaders race on the relationship sets of shared members.
             StoreConformanceSuite.load(store, graph, 16);
             assertThat(store.loadedGraph()).contains(SPEC.fingerprint());
-            assertThat(store.counts()).isEqualTo(new StoreCounts(new StoreCounts.Social(SPEC.members(),
-                    graph.totalFriendships(), graph.totalPendingInvitations(), graph.totalResources(),
-                    graph.totalInitialComments())));
-            assertThat(StateComparison.differences(store, new GraphState(graph), 10)).isEmpty();
+            assertThat(store.counts())
+                    .isEqualTo(new StoreCounts(new StoreCounts.Social(
+                            SPEC.members(),
+                            graph.totalFriendships(),
+                            graph.totalPendingInvitations(),
+                            graph.totalResources(),
+                            graph.totalInitialComments())));
+            assertThat(StateComparison.differences(store, new GraphState(graph), 10))
+                    .isEmpty();
         }
     }
 
@@ -83,18 +102,21 @@ class MemoryStoreTest {
         try (DataStore store = open(name)) {
             assertThat(store.loadedGraph()).isEmpty();
             assertThat(store.counts()).isEqualTo(StoreCounts.EMPTY);
-            assertThatThrownBy(store::openSession).isInstanceOf(StoreException.class).hasMessageContaining("no schema");
+            assertThatThrownBy(store::openSession)
+                    .isInstanceOf(StoreException.class)
+                    .hasMessageContaining("no schema");
 
             store.createSchema(SPEC);
             try (var loader = store.newLoader(graph)) {
-                loader.load(0, SPEC.members(), n -> { });
+                loader.load(0, SPEC.members(), n -> {});
             }
             assertThat(store.loadedGraph()).as("not recorded before finishLoad").isEmpty();
             store.finishLoad(graph);
             assertThat(store.loadedGraph()).contains(SPEC.fingerprint());
 
             SocialGraph other = new SocialGraph(SPEC.withMembers(200));
-            assertThatThrownBy(() -> store.newLoader(other)).isInstanceOf(StoreException.class)
+            assertThatThrownBy(() -> store.newLoader(other))
+                    .isInstanceOf(StoreException.class)
                     .hasMessageContaining("schema was created for");
 
             store.createSchema(SPEC);
@@ -113,9 +135,12 @@ class MemoryStoreTest {
         try (DataStore first = open(name)) {
             StoreConformanceSuite.load(first, graph, 2);
         }
-        try (DataStore again = open(name); DataStore other = open(name + "-other")) {
+        try (DataStore again = open(name);
+                DataStore other = open(name + "-other")) {
             assertThat(again.loadedGraph()).contains(SPEC.fingerprint());
-            assertThat(other.loadedGraph()).as("another name is another instance").isEmpty();
+            assertThat(other.loadedGraph())
+                    .as("another name is another instance")
+                    .isEmpty();
             try (StoreSession s = again.openSession()) {
                 int a = 3;
                 int inviter = new GraphState(graph).pickInviter(a, 0);
@@ -127,7 +152,7 @@ class MemoryStoreTest {
             assertThat(third.counts().friendships()).isEqualTo(graph.totalFriendships() + 1);
         }
         try (DataStore dflt = new MemoryStoreProvider().open(StoreSettings.of(Map.of()));
-             DataStore named = open(MemoryStoreProvider.DEFAULT_NAME)) {
+                DataStore named = open(MemoryStoreProvider.DEFAULT_NAME)) {
             dflt.createSchema(SPEC);
             assertThat(named.counts()).isEqualTo(dflt.counts());
             dflt.dropSchema();
@@ -139,7 +164,8 @@ class MemoryStoreTest {
     void aClosedHandleRefusesWork() {
         DataStore store = open(name);
         store.close();
-        assertThatThrownBy(() -> store.createSchema(SPEC)).isInstanceOf(StoreException.class)
+        assertThatThrownBy(() -> store.createSchema(SPEC))
+                .isInstanceOf(StoreException.class)
                 .hasMessageContaining("closed");
     }
 
@@ -166,33 +192,47 @@ class MemoryStoreTest {
             int s0 = stranger;
             try (StoreSession s = store.openSession()) {
                 assertThatThrownBy(() -> s.acceptFriendRequest(id(a), id(s0)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("no pending invitation");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("no pending invitation");
                 assertThatThrownBy(() -> s.rejectFriendRequest(id(a), id(s0)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("no pending invitation");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("no pending invitation");
                 assertThatThrownBy(() -> s.thawFriendship(id(a), id(s0)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("are not friends");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("are not friends");
                 assertThatThrownBy(() -> s.thawFriendship(id(a), id(a)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("are not friends");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("are not friends");
                 assertThatThrownBy(() -> s.inviteFriend(id(a), id(friend)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("already friends");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("already friends");
                 assertThatThrownBy(() -> s.inviteFriend(id(inviter), id(a)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("already invited");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("already invited");
                 assertThatThrownBy(() -> s.inviteFriend(id(a), id(inviter)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("pending invitation to");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("pending invitation to");
                 assertThatThrownBy(() -> s.inviteFriend(id(a), id(a)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("herself");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("herself");
                 assertThatThrownBy(() -> s.deleteCommentFromResource(id(a), rid, graph.firstFreeCommentId()))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("has no comment");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("has no comment");
                 assertThatThrownBy(() -> s.postCommentOnResource(id(5), id(a), rid, graph.commentId(rid, 0), 1, "x"))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("already exists");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("already exists");
                 assertThatThrownBy(() -> s.viewCommentsOnResource(id(a), id(a), otherRid, new CommentList()))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("not on the wall");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("not on the wall");
                 assertThatThrownBy(() -> s.viewProfile(id(a), SPEC.memberIdOffset() - 1, new ProfileView(5)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("does not exist");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("does not exist");
                 assertThatThrownBy(() -> s.listFriends(id(graph.members()), id(a), new MemberList(5)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("does not exist");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("does not exist");
                 assertThatThrownBy(() -> s.viewFriendRequests(Integer.MIN_VALUE, new MemberList(5)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("does not exist");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("does not exist");
             }
             assertThat(store.counts()).isEqualTo(before);
             assertThat(StateComparison.differences(store, state, 10)).isEmpty();
@@ -204,14 +244,15 @@ class MemoryStoreTest {
         try (DataStore store = open(name)) {
             store.createSchema(SPEC);
             try (var loader = store.newLoader(graph)) {
-                loader.load(0, 100, n -> { });
+                loader.load(0, 100, n -> {});
             }
             try (StoreSession s = store.openSession()) {
                 ProfileView p = new ProfileView(SPEC.attributeCount());
                 s.viewProfile(id(5), id(5), p);
                 assertThat(p.memberId).isEqualTo(id(5));
                 assertThatThrownBy(() -> s.viewProfile(id(5), id(200), p))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("has not been loaded");
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("has not been loaded");
             }
         }
     }
@@ -221,7 +262,8 @@ class MemoryStoreTest {
         try (DataStore store = open(name)) {
             StoreImage image = store.image().orElseThrow();
             assertThat(image.exists()).isFalse();
-            assertThatThrownBy(image::restore).isInstanceOf(StoreException.class)
+            assertThatThrownBy(image::restore)
+                    .isInstanceOf(StoreException.class)
                     .hasMessageContaining("no saved image");
             StoreConformanceSuite.load(store, graph, 3);
             image.save();
@@ -244,7 +286,8 @@ class MemoryStoreTest {
                 image.restore();
                 assertThat(store.counts()).isEqualTo(loaded);
                 assertThat(store.loadedGraph()).contains(SPEC.fingerprint());
-                assertThat(StateComparison.differences(store, new GraphState(graph), 10)).as("round %d", round)
+                assertThat(StateComparison.differences(store, new GraphState(graph), 10))
+                        .as("round %d", round)
                         .isEmpty();
             }
 

@@ -34,11 +34,15 @@ public final class MemoryThroughput {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 2;
         GraphSpec spec = GraphSpec.defaults();
         SocialGraph g = new SocialGraph(spec);
-        DataStore store = new MemoryStoreProvider().open(
-                StoreSettings.of(Map.of(MemoryStoreProvider.NAME_KEY, "throughput")));
+        DataStore store =
+                new MemoryStoreProvider().open(StoreSettings.of(Map.of(MemoryStoreProvider.NAME_KEY, "throughput")));
         long t0 = System.nanoTime();
         StoreConformanceSuite.load(store, g, 2);
-        System.out.printf(Locale.ROOT, "loaded %s in %.2f s: %s%n", spec.fingerprint(), (System.nanoTime() - t0) / 1e9,
+        System.out.printf(
+                Locale.ROOT,
+                "loaded %s in %.2f s: %s%n",
+                spec.fingerprint(),
+                (System.nanoTime() - t0) / 1e9,
                 store.counts());
         int m = g.members();
         int ac = spec.attributeCount();
@@ -84,9 +88,15 @@ public final class MemoryThroughput {
             for (int k = 0; k < ops.length; k++) {
                 measure(store, ops[k], threads, 0.5);
                 double[] r = measure(store, ops[k], threads, seconds);
-                System.out.printf(Locale.ROOT,
+                System.out.printf(
+                        Locale.ROOT,
                         "%d thread%s  %-18s %,12.0f actions/s  (%.0f ns/action/thread, %.2f bytes allocated/action)%n",
-                        threads, threads == 1 ? " " : "s", names[k], r[0], threads * 1e9 / r[0], r[1]);
+                        threads,
+                        threads == 1 ? " " : "s",
+                        names[k],
+                        r[0],
+                        threads * 1e9 / r[0],
+                        r[1]);
             }
         }
         System.out.println("counts after: " + store.counts());

@@ -46,5 +46,4 @@ final class DocumentLocks {
     boolean enabled() {
         return locks != null;
     }
-
 }

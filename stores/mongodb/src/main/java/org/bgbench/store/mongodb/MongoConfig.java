@@ -25,8 +25,7 @@ record MongoConfig(Connection connection, Concerns concerns, Design design, Writ
      * @param database the database of BG's collections
      * @param timeout  the longest an action may take before it fails
      */
-    record Connection(ConnectionString uri, String database, Duration timeout) {
-    }
+    record Connection(ConnectionString uri, String database, Duration timeout) {}
 
     /**
      * How the actions read and write.
@@ -35,8 +34,7 @@ record MongoConfig(Connection connection, Concerns concerns, Design design, Writ
      * @param readConcern    the read concern of the actions' reads
      * @param readPreference where the actions' reads go
      */
-    record Concerns(WriteConcern writeConcern, ReadConcern readConcern, ReadPreference readPreference) {
-    }
+    record Concerns(WriteConcern writeConcern, ReadConcern readConcern, ReadPreference readPreference) {}
 
     /**
      * The documents' shape and how the actions find them.
@@ -48,8 +46,7 @@ record MongoConfig(Connection connection, Concerns concerns, Design design, Writ
      * @param topK     VTR from the resources' wall index, or from the member's {@code wallResourceIds}
      * @param feed     the feed-following design
      */
-    record Design(Comments comments, Images images, Fetch fetch, TopK topK, FeedDesign feed) {
-    }
+    record Design(Comments comments, Images images, Fetch fetch, TopK topK, FeedDesign feed) {}
 
     /**
      * How writes are sent.
@@ -57,16 +54,27 @@ record MongoConfig(Connection connection, Concerns concerns, Design design, Writ
      * @param loadBatch     documents per {@code insertMany} of the load
      * @param documentLocks updates of one document from this process one at a time ({@link DocumentLocks})
      */
-    record Writes(int loadBatch, boolean documentLocks) {
+    record Writes(int loadBatch, boolean documentLocks) {}
+
+    enum Comments {
+        COLLECTION,
+        EMBEDDED
     }
 
-    enum Comments { COLLECTION, EMBEDDED }
+    enum Images {
+        INLINE,
+        GRIDFS
+    }
 
-    enum Images { INLINE, GRIDFS }
+    enum Fetch {
+        IN,
+        EACH
+    }
 
-    enum Fetch { IN, EACH }
-
-    enum TopK { INDEX, WALL }
+    enum TopK {
+        INDEX,
+        WALL
+    }
 
     // The parts' settings, read where they are used.
 

@@ -44,7 +44,8 @@ final class MongoLoader implements GraphLoader {
     MongoLoader(MongoStore store, SocialGraph graph) {
         MongoConfig c = store.config();
         // The load is acknowledged even when the actions' writes are not (w:0): the sanity check counts after it.
-        MongoDatabase db = c.writeConcern().isAcknowledged() ? store.database()
+        MongoDatabase db = c.writeConcern().isAcknowledged()
+                ? store.database()
                 : store.database().withWriteConcern(WriteConcern.W1);
         this.graph = graph;
         this.embedded = c.comments() == MongoConfig.Comments.EMBEDDED;
@@ -97,7 +98,10 @@ final class MongoLoader implements GraphLoader {
         }
         List<Integer> followed = new ArrayList<>();
         graph.forEachFollowedPage(index, p -> followed.add(graph.accountId(graph.pageAccount(p))));
-        m.append(PENDING, inviters).append(CONFIRMED, friends).append(WALL, wall).append(FOLLOWS, followed);
+        m.append(PENDING, inviters)
+                .append(CONFIRMED, friends)
+                .append(WALL, wall)
+                .append(FOLLOWS, followed);
         bytes += 12 * (friends.size() + inviters.size() + followed.size()) + 16 * wall.size();
         members.add(m, bytes);
         // Rows as bg load counts them for its progress line: each friendship once (at its smaller id), each
@@ -127,7 +131,8 @@ final class MongoLoader implements GraphLoader {
         int id = graph.accountId(graph.pageAccount(p));
         List<Integer> followers = new ArrayList<>();
         graph.forEachFollower(p, m -> followers.add(graph.memberId(m)));
-        pages.add(new Document(ID, id).append(NAME, graph.pageName(p)).append(FOLLOWERS, followers),
+        pages.add(
+                new Document(ID, id).append(NAME, graph.pageName(p)).append(FOLLOWERS, followers),
                 64 + 12 * followers.size());
         List<Long> wall = new ArrayList<>(graph.resourcesPerPage());
         for (int j = 0; j < graph.resourcesPerPage(); j++) {
@@ -145,16 +150,26 @@ final class MongoLoader implements GraphLoader {
             String type = graph.resourceType(r);
             String body = graph.resourceBody(r);
             String doc = graph.resourceDoc(r);
-            Document d = new Document(ID, r).append(CREATOR, wall).append(WALL_USER, wall).append(TYPE, type)
-                    .append(BODY, body).append(DOC, doc);
+            Document d = new Document(ID, r)
+                    .append(CREATOR, wall)
+                    .append(WALL_USER, wall)
+                    .append(TYPE, type)
+                    .append(BODY, body)
+                    .append(DOC, doc);
             int bytes = 96 + type.length() + body.length() + doc.length();
             rows += page ? 0 : 1;
             List<Document> list = embedded ? new ArrayList<>(page ? 0 : perResource) : null;
             for (int k = 0; !page && k < perResource; k++) {
                 long mid = graph.commentId(r, k);
                 String content = graph.commentContent(mid);
-                Document c = MongoSession.commentDocument(mid, r, wall, graph.memberId(graph.commentModifier(mid)),
-                        graph.commentTimestamp(mid), content, embedded);
+                Document c = MongoSession.commentDocument(
+                        mid,
+                        r,
+                        wall,
+                        graph.memberId(graph.commentModifier(mid)),
+                        graph.commentTimestamp(mid),
+                        content,
+                        embedded);
                 if (embedded) {
                     list.add(c);
                     bytes += 96 + content.length();
@@ -195,8 +210,10 @@ final class MongoLoader implements GraphLoader {
             try {
                 collection.insertMany(pending, new InsertManyOptions().ordered(false));
             } catch (MongoException e) {
-                throw new StoreException("loading " + collection.getNamespace().getCollectionName() + " into MongoDB "
-                        + "failed: " + ErrorText.message(e), e);
+                throw new StoreException(
+                        "loading " + collection.getNamespace().getCollectionName() + " into MongoDB " + "failed: "
+                                + ErrorText.message(e),
+                        e);
             }
             pending.clear();
             bytes = 0;

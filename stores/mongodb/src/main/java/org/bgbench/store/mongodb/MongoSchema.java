@@ -54,8 +54,7 @@ final class MongoSchema {
     static final String VIEWER = "member";
     static final String SHARE = "share";
 
-    private MongoSchema() {
-    }
+    private MongoSchema() {}
 
     /** The collections of a configuration (GridFS's own are created by the driver). */
     static List<String> collections(MongoConfig c) {
@@ -73,15 +72,17 @@ final class MongoSchema {
     static List<IndexModel> indexes(String collection, MongoConfig c) {
         return switch (collection) {
             // VTR: the k newest resources of a wall, read from the index in order.
-            case RESOURCES -> List.of(new IndexModel(Indexes.compoundIndex(Indexes.ascending(WALL_USER),
-                    Indexes.descending(ID))));
+            case RESOURCES ->
+                List.of(new IndexModel(Indexes.compoundIndex(Indexes.ascending(WALL_USER), Indexes.descending(ID))));
             case COMMENTS -> List.of(new IndexModel(Indexes.ascending(RID)));
             // Pull: a producer's newest shares.
-            case SHARES -> List.of(new IndexModel(Indexes.compoundIndex(Indexes.ascending(SHARER),
-                    Indexes.descending(ID))));
+            case SHARES ->
+                List.of(new IndexModel(Indexes.compoundIndex(Indexes.ascending(SHARER), Indexes.descending(ID))));
             // One entry per viewer and share (an AFR and an SR that push the same share write it once), newest first.
-            case FEEDS -> List.of(new IndexModel(Indexes.compoundIndex(Indexes.ascending(VIEWER),
-                    Indexes.descending(SHARE)), new IndexOptions().unique(true)));
+            case FEEDS ->
+                List.of(new IndexModel(
+                        Indexes.compoundIndex(Indexes.ascending(VIEWER), Indexes.descending(SHARE)),
+                        new IndexOptions().unique(true)));
             default -> List.of();
         };
     }

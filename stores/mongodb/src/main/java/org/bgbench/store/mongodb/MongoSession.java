@@ -59,6 +59,7 @@ final class MongoSession implements StoreSession {
     private final FeedDesign feed;
     /** Account ids from here on are pages. */
     private final int firstPage;
+
     private final Bson profileFields;
     private final Bson ownProfileFields;
     private final Bson listedFields;
@@ -66,8 +67,13 @@ final class MongoSession implements StoreSession {
     /** The server's $pull takes values, not conditions (FerretDB v1). */
     private final boolean exactPull;
 
-    MongoSession(MongoDatabase db, MongoConfig config, int firstPage, int attributeCount, DocumentLocks locks,
-                 boolean exactPull) {
+    MongoSession(
+            MongoDatabase db,
+            MongoConfig config,
+            int firstPage,
+            int attributeCount,
+            DocumentLocks locks,
+            boolean exactPull) {
         this.locks = locks;
         this.exactPull = exactPull;
         this.config = config;
@@ -106,7 +112,9 @@ final class MongoSession implements StoreSession {
     @Override
     public void viewProfile(int requester, int profile, ProfileView out) {
         boolean own = requester == profile;
-        Document m = members.find(Filters.eq(ID, profile)).projection(own ? ownProfileFields : profileFields).first();
+        Document m = members.find(Filters.eq(ID, profile))
+                .projection(own ? ownProfileFields : profileFields)
+                .first();
         if (m == null) {
             throw new StoreException("VP: no member " + profile);
         }
@@ -131,7 +139,9 @@ final class MongoSession implements StoreSession {
     /** The member's array {@code field}, then the listed members' attributes and thumbnails. */
     private void listMembers(int member, String field, MemberList out) {
         out.clear();
-        Document m = members.find(Filters.eq(ID, member)).projection(Projections.include(field)).first();
+        Document m = members.find(Filters.eq(ID, member))
+                .projection(Projections.include(field))
+                .first();
         List<Integer> ids = m == null ? null : m.getList(field, Integer.class);
         if (ids == null || ids.isEmpty()) {
             return;
@@ -162,7 +172,10 @@ final class MongoSession implements StoreSession {
             }
             return found;
         }
-        return c.find(Filters.in(ID, ids)).projection(fields).batchSize(ids.size() + 1).into(found);
+        return c.find(Filters.in(ID, ids))
+                .projection(fields)
+                .batchSize(ids.size() + 1)
+                .into(found);
     }
 
     private void listed(Document d, MemberList out) {
@@ -179,8 +192,7 @@ final class MongoSession implements StoreSession {
     @Override
     public void acceptFriendRequest(int invitee, int inviter) {
         // Two documents, two atomic updates; between them the invitee lists the inviter and not yet the reverse.
-        updateMember(invitee, Updates.combine(Updates.pull(PENDING, inviter),
-                Updates.addToSet(CONFIRMED, inviter)));
+        updateMember(invitee, Updates.combine(Updates.pull(PENDING, inviter), Updates.addToSet(CONFIRMED, inviter)));
         updateMember(inviter, Updates.addToSet(CONFIRMED, invitee));
         if (feed.push()) {
             // Each now sees the other's past shares that are public or list her (dissertation 8.4.2).
@@ -202,7 +214,8 @@ final class MongoSession implements StoreSession {
         updateMember(friend, Updates.pull(CONFIRMED, member));
         if (feed.push()) {
             // Former friends no longer see each other's shares.
-            feeds.deleteMany(Filters.or(Filters.and(Filters.eq(VIEWER, member), Filters.eq(SHARER, friend)),
+            feeds.deleteMany(Filters.or(
+                    Filters.and(Filters.eq(VIEWER, member), Filters.eq(SHARER, friend)),
                     Filters.and(Filters.eq(VIEWER, friend), Filters.eq(SHARER, member))));
         }
     }
@@ -226,7 +239,9 @@ final class MongoSession implements StoreSession {
         }
         if (config.topK() == MongoConfig.TopK.WALL) {
             // The member's wallResourceIds hold her resources' ids; the k largest are the newest.
-            Document m = members.find(Filters.eq(ID, profile)).projection(Projections.include(WALL)).first();
+            Document m = members.find(Filters.eq(ID, profile))
+                    .projection(Projections.include(WALL))
+                    .first();
             List<Long> wall = m == null ? null : m.getList(WALL, Long.class);
             if (wall == null || wall.isEmpty()) {
                 return;
@@ -241,8 +256,11 @@ final class MongoSession implements StoreSession {
             }
             return;
         }
-        for (Document r : resources.find(Filters.eq(WALL_USER, profile)).projection(Projections.exclude(EMBEDDED))
-                .sort(Sorts.descending(ID)).limit(k)) {
+        for (Document r : resources
+                .find(Filters.eq(WALL_USER, profile))
+                .projection(Projections.exclude(EMBEDDED))
+                .sort(Sorts.descending(ID))
+                .limit(k)) {
             resource(r, out.add(r.getLong(ID)));
         }
     }
@@ -259,7 +277,10 @@ final class MongoSession implements StoreSession {
     public void viewCommentsOnResource(int requester, int owner, long resource, CommentList out) {
         out.clear();
         if (embedded) {
-            Document r = resources.find(Filters.eq(ID, resource)).projection(Projections.include(EMBEDDED)).first();
+            Document r = resources
+                    .find(Filters.eq(ID, resource))
+                    .projection(Projections.include(EMBEDDED))
+                    .first();
             List<Document> list = r == null ? null : r.getList(EMBEDDED, Document.class);
             if (list != null) {
                 for (Document c : list) {
@@ -284,19 +305,21 @@ final class MongoSession implements StoreSession {
     }
 
     /** A comment as stored: its resource's creator is the member whose wall it is on (BG's generator's rule). */
-    static Document commentDocument(long id, long resource, int owner, int commenter, long timestampMs, String content,
-                                    boolean embedded) {
+    static Document commentDocument(
+            long id, long resource, int owner, int commenter, long timestampMs, String content, boolean embedded) {
         Document d = new Document(ID, id);
         if (!embedded) {
             d.append(RID, resource);
         }
-        return d.append(CREATOR, owner).append(MODIFIER, commenter).append(TIMESTAMP, timestampMs)
+        return d.append(CREATOR, owner)
+                .append(MODIFIER, commenter)
+                .append(TIMESTAMP, timestampMs)
                 .append(CONTENT, content);
     }
 
     @Override
-    public void postCommentOnResource(int commenter, int owner, long resource, long commentId, long timestampMs,
-                                      String content) {
+    public void postCommentOnResource(
+            int commenter, int owner, long resource, long commentId, long timestampMs, String content) {
         Document c = commentDocument(commentId, resource, owner, commenter, timestampMs, content, embedded);
         if (embedded) {
             updateResource(resource, Updates.push(EMBEDDED, c));
@@ -315,7 +338,9 @@ final class MongoSession implements StoreSession {
             // FerretDB's $pull removes only elements equal to the value given, not those matching a condition: read
             // the comment, then pull it whole (under mongodb.document-locks no other update comes in between).
             locks.update(~resource, () -> {
-                Document r = resources.find(Filters.eq(ID, resource)).projection(Projections.include(EMBEDDED))
+                Document r = resources
+                        .find(Filters.eq(ID, resource))
+                        .projection(Projections.include(EMBEDDED))
                         .first();
                 for (Document c : r == null ? List.<Document>of() : r.getList(EMBEDDED, Document.class, List.of())) {
                     if (c.get(ID) instanceof Long id && id == commentId) {
@@ -340,18 +365,25 @@ final class MongoSession implements StoreSession {
                 listed.add(r);
             }
         }
-        Document share = new Document(ID, shareId).append(SHARER, sharer).append(RID, resource)
-                .append(PUBLIC, listed == null).append(LISTED, listed == null ? List.of() : listed);
+        Document share = new Document(ID, shareId)
+                .append(SHARER, sharer)
+                .append(RID, resource)
+                .append(PUBLIC, listed == null)
+                .append(LISTED, listed == null ? List.of() : listed);
         if (!feed.push()) {
             // Pull (figure 8.11): the share is stored with its sharer and nowhere else.
             shares.insertOne(share);
             return;
         }
         // The audience as of now: a member's friends, a page's followers.
-        List<Integer> audience = sharer >= firstPage ? array(pages, sharer, FOLLOWERS) : array(members, sharer,
-                CONFIRMED);
-        Document content = feed.content() ? resources.find(Filters.eq(ID, resource))
-                .projection(Projections.include(TYPE, BODY, DOC)).first() : null;
+        List<Integer> audience =
+                sharer >= firstPage ? array(pages, sharer, FOLLOWERS) : array(members, sharer, CONFIRMED);
+        Document content = feed.content()
+                ? resources
+                        .find(Filters.eq(ID, resource))
+                        .projection(Projections.include(TYPE, BODY, DOC))
+                        .first()
+                : null;
         // The share first: an AFR that reads the sharer's shares meanwhile pushes it too (the same feed entry).
         shares.insertOne(share);
         Set<Integer> to = listed == null ? null : new HashSet<>(listed);
@@ -365,15 +397,21 @@ final class MongoSession implements StoreSession {
     }
 
     private static List<Integer> array(MongoCollection<Document> c, int id, String field) {
-        Document d = c.find(Filters.eq(ID, id)).projection(Projections.include(field)).first();
+        Document d = c.find(Filters.eq(ID, id))
+                .projection(Projections.include(field))
+                .first();
         List<Integer> l = d == null ? null : d.getList(field, Integer.class);
         return l == null ? List.of() : l;
     }
 
     private Document feedEntry(int viewer, long shareId, int sharer, long resource, Document content) {
-        Document e = new Document(VIEWER, viewer).append(SHARE, shareId).append(SHARER, sharer).append(RID, resource);
+        Document e = new Document(VIEWER, viewer)
+                .append(SHARE, shareId)
+                .append(SHARER, sharer)
+                .append(RID, resource);
         if (content != null) {
-            e.append(TYPE, content.getString(TYPE)).append(BODY, content.getString(BODY))
+            e.append(TYPE, content.getString(TYPE))
+                    .append(BODY, content.getString(BODY))
                     .append(DOC, content.getString(DOC));
         }
         return e;
@@ -424,7 +462,8 @@ final class MongoSession implements StoreSession {
         switch (feed.kind()) {
             case PULL -> {
                 // Pull (figure 8.11): the newest k visible shares of the member's friends and followed pages.
-                Document m = members.find(Filters.eq(ID, member)).projection(Projections.include(CONFIRMED, FOLLOWS))
+                Document m = members.find(Filters.eq(ID, member))
+                        .projection(Projections.include(CONFIRMED, FOLLOWS))
                         .first();
                 if (m == null) {
                     return;
@@ -435,7 +474,9 @@ final class MongoSession implements StoreSession {
                     return;
                 }
                 top = shares.find(Filters.and(Filters.in(SHARER, producers), visibleTo(member)))
-                        .projection(Projections.include(SHARER, RID)).sort(Sorts.descending(ID)).limit(k)
+                        .projection(Projections.include(SHARER, RID))
+                        .sort(Sorts.descending(ID))
+                        .limit(k)
                         .into(new ArrayList<>(k));
                 shareField = ID;
             }
@@ -448,7 +489,9 @@ final class MongoSession implements StoreSession {
             }
             default -> {
                 // Sorted-insert push: the feed's index keeps it newest first; read the top k.
-                top = feeds.find(Filters.eq(VIEWER, member)).sort(Sorts.descending(SHARE)).limit(k)
+                top = feeds.find(Filters.eq(VIEWER, member))
+                        .sort(Sorts.descending(SHARE))
+                        .limit(k)
                         .into(new ArrayList<>(k));
                 shareField = SHARE;
             }

@@ -55,10 +55,12 @@ final class MongoStore implements DataStore {
      * {@link #ADMIN_TIMEOUT}: an index build or a count over a million documents outlasts an action's timeout.
      */
     private final MongoClient admin;
+
     private final MongoDatabase adminDb;
     static final Duration ADMIN_TIMEOUT = Duration.ofMinutes(30);
     /** Member ids are [offset, offset + members); pages' account ids follow. Read from bg_meta, -1 until known. */
     private volatile int memberOffset = -1;
+
     private volatile int memberCount = -1;
     private volatile int attributeCount = -1;
     private String ferret;
@@ -69,10 +71,14 @@ final class MongoStore implements DataStore {
         this.client = client;
         this.admin = admin;
         this.locks = DocumentLocks.of(config.documentLocks());
-        this.db = client.getDatabase(config.database()).withWriteConcern(config.writeConcern())
-                .withReadConcern(config.readConcern()).withReadPreference(config.readPreference());
-        this.adminDb = admin.getDatabase(config.database()).withWriteConcern(config.writeConcern())
-                .withReadConcern(config.readConcern()).withReadPreference(config.readPreference());
+        this.db = client.getDatabase(config.database())
+                .withWriteConcern(config.writeConcern())
+                .withReadConcern(config.readConcern())
+                .withReadPreference(config.readPreference());
+        this.adminDb = admin.getDatabase(config.database())
+                .withWriteConcern(config.writeConcern())
+                .withReadConcern(config.readConcern())
+                .withReadPreference(config.readPreference());
     }
 
     static MongoStore open(MongoConfig config) {
@@ -94,8 +100,10 @@ final class MongoStore implements DataStore {
 
     private static MongoClient connect(MongoConfig config, long readMs) {
         long ms = config.timeout().toMillis();
-        MongoClientSettings.Builder b = MongoClientSettings.builder().applyConnectionString(config.uri())
-                .writeConcern(config.writeConcern()).readConcern(config.readConcern())
+        MongoClientSettings.Builder b = MongoClientSettings.builder()
+                .applyConnectionString(config.uri())
+                .writeConcern(config.writeConcern())
+                .readConcern(config.readConcern())
                 .readPreference(config.readPreference())
                 .applyToClusterSettings(c -> c.serverSelectionTimeout(ms, TimeUnit.MILLISECONDS))
                 .applyToSocketSettings(s -> s.connectTimeout((int) Math.min(ms, 10_000), TimeUnit.MILLISECONDS)
@@ -107,8 +115,8 @@ final class MongoStore implements DataStore {
         try {
             return MongoClients.create(b.build());
         } catch (IllegalArgumentException | MongoException e) {
-            throw new StoreException(MongoStoreProvider.URI + ": cannot use '" + config.uri() + "': "
-                    + e.getMessage(), e);
+            throw new StoreException(
+                    MongoStoreProvider.URI + ": cannot use '" + config.uri() + "': " + e.getMessage(), e);
         }
     }
 
@@ -120,41 +128,55 @@ final class MongoStore implements DataStore {
         try {
             db.runCommand(new Document("ping", 1));
         } catch (MongoTimeoutException e) {
-            throw new StoreException("cannot reach MongoDB at " + config.where() + " (" + MongoStoreProvider.URI
-                    + ") within " + config.timeout().toSeconds() + " s: " + unreachable()
-                    + "; start a server (scripts/ferretdb.sh start DIR prints a test server's connection string) "
-                    + "or correct the setting", e);
+            throw new StoreException(
+                    "cannot reach MongoDB at " + config.where() + " (" + MongoStoreProvider.URI
+                            + ") within " + config.timeout().toSeconds() + " s: " + unreachable()
+                            + "; start a server (scripts/ferretdb.sh start DIR prints a test server's connection string) "
+                            + "or correct the setting",
+                    e);
         } catch (MongoSecurityException e) {
-            throw new StoreException("MongoDB at " + config.where() + " refused the login of "
-                    + (config.uri().getUsername() == null ? "no user" : "user '" + config.uri().getUsername() + "'")
-                    + " (" + MongoStoreProvider.URI + "): " + rootMessage(e), e);
+            throw new StoreException(
+                    "MongoDB at " + config.where() + " refused the login of "
+                            + (config.uri().getUsername() == null
+                                    ? "no user"
+                                    : "user '" + config.uri().getUsername() + "'")
+                            + " (" + MongoStoreProvider.URI + "): " + rootMessage(e),
+                    e);
         } catch (MongoCommandException e) {
             if (config.uri().getUsername() != null) {
                 // FerretDB passes the user on to PostgreSQL, whose refusal comes back as a command error.
-                throw new StoreException("MongoDB at " + config.where() + " refused the connection of user '"
-                        + config.uri().getUsername() + "' (" + MongoStoreProvider.URI + "): "
-                        + oneLine(e.getErrorMessage()), e);
+                throw new StoreException(
+                        "MongoDB at " + config.where() + " refused the connection of user '"
+                                + config.uri().getUsername() + "' (" + MongoStoreProvider.URI + "): "
+                                + oneLine(e.getErrorMessage()),
+                        e);
             }
-            throw new StoreException("MongoDB at " + config.where() + " refused ping: " + oneLine(e.getErrorMessage()),
-                    e);
+            throw new StoreException(
+                    "MongoDB at " + config.where() + " refused ping: " + oneLine(e.getErrorMessage()), e);
         }
         Document hello = db.runCommand(new Document("hello", 1));
         String kind = serverKind(hello);
         if (config.writeConcern().getWObject() instanceof Integer w && w > 1) {
             int bearing = dataBearingMembers(hello);
             if (bearing >= 0 && w > bearing) {
-                throw refusedWriteConcern(kind + " has " + bearing + " data-bearing member" + (bearing == 1 ? "" : "s")
-                        + (bearing == 1 ? " (a standalone server acknowledges at most w=1)" : ""), null);
+                throw refusedWriteConcern(
+                        kind + " has " + bearing + " data-bearing member" + (bearing == 1 ? "" : "s")
+                                + (bearing == 1 ? " (a standalone server acknowledges at most w=1)" : ""),
+                        null);
             }
         }
         ferret = ferretdbVersion();
         if (ferret != null && !config.documentLocks()) {
-            LOG.warn("mongodb: FerretDB {} loses concurrent updates of one document; set {}=true", ferret,
+            LOG.warn(
+                    "mongodb: FerretDB {} loses concurrent updates of one document; set {}=true",
+                    ferret,
                     MongoStoreProvider.DOCUMENT_LOCKS);
         }
         if (ferret != null) {
-            LOG.warn("mongodb: the server at {} is FerretDB {}, not MongoDB: it has no replica sets or multi-document "
-                    + "transactions and ignores write concern, read concern and read preference", config.where(),
+            LOG.warn(
+                    "mongodb: the server at {} is FerretDB {}, not MongoDB: it has no replica sets or multi-document "
+                            + "transactions and ignores write concern, read concern and read preference",
+                    config.where(),
                     ferret);
         }
         if (config.writeConcern().isAcknowledged()) {
@@ -165,8 +187,10 @@ final class MongoStore implements DataStore {
             } catch (MongoCommandException e) {
                 throw refusedWriteConcern(e.getErrorMessage(), e);
             } catch (MongoSecurityException e) {
-                throw new StoreException("MongoDB at " + config.where() + " refused the login ("
-                        + MongoStoreProvider.URI + "): " + rootMessage(e), e);
+                throw new StoreException(
+                        "MongoDB at " + config.where() + " refused the login (" + MongoStoreProvider.URI + "): "
+                                + rootMessage(e),
+                        e);
             }
         }
     }
@@ -211,9 +235,12 @@ final class MongoStore implements DataStore {
     }
 
     private StoreException refusedWriteConcern(String why, MongoException e) {
-        return new StoreException(MongoStoreProvider.WRITE_CONCERN + "=" + describe(config.writeConcern())
-                + ": MongoDB at " + config.where() + " refuses it (" + why + "); use a w it can satisfy (1 on a "
-                + "standalone server, at most the replica set's data-bearing members)", e);
+        return new StoreException(
+                MongoStoreProvider.WRITE_CONCERN + "=" + describe(config.writeConcern())
+                        + ": MongoDB at " + config.where() + " refuses it (" + why
+                        + "); use a w it can satisfy (1 on a "
+                        + "standalone server, at most the replica set's data-bearing members)",
+                e);
     }
 
     static String describe(WriteConcern wc) {
@@ -230,8 +257,8 @@ final class MongoStore implements DataStore {
             while (c != null && c.getCause() != null && c.getCause() != c) {
                 c = c.getCause();
             }
-            why.add(server.getAddress() + ": " + (c == null ? "no answer (" + server.getState() + ")"
-                    : oneLine(ErrorText.of(c))));
+            why.add(server.getAddress() + ": "
+                    + (c == null ? "no answer (" + server.getState() + ")" : oneLine(ErrorText.of(c))));
         }
         return why.isEmpty() ? "no server answered" : String.join("; ", why);
     }
@@ -241,7 +268,9 @@ final class MongoStore implements DataStore {
         if (message == null) {
             return "no message";
         }
-        return message.replaceAll("\\[[^\\]]*\\.go:\\d+[^\\]]*\\]\\s*", "").replaceAll("\\s+", " ").trim();
+        return message.replaceAll("\\[[^\\]]*\\.go:\\d+[^\\]]*\\]\\s*", "")
+                .replaceAll("\\s+", " ")
+                .trim();
     }
 
     /** The server's own words when it refused (a command error in the cause chain), else the innermost message. */
@@ -272,12 +301,15 @@ final class MongoStore implements DataStore {
 
     /** BG's own records: acknowledged by a majority and read from the primary, whatever the actions use. */
     private MongoCollection<Document> meta() {
-        return adminDb.getCollection(META).withWriteConcern(WriteConcern.MAJORITY).withReadPreference(ReadPreference
-                .primary()).withReadConcern(ReadConcern.LOCAL);
+        return adminDb.getCollection(META)
+                .withWriteConcern(WriteConcern.MAJORITY)
+                .withReadPreference(ReadPreference.primary())
+                .withReadConcern(ReadConcern.LOCAL);
     }
 
     /** The meta document's count of the mark's changes, and the prefix of the documents claiming one. */
     private static final String MARK_GENERATION = "mark_generation";
+
     private static final String MARK_CLAIM = "mark-claim-";
 
     private Optional<Document> metaDoc() {
@@ -290,7 +322,15 @@ final class MongoStore implements DataStore {
         MongoDatabase db = adminDb;
         db.listCollectionNames().into(new ArrayList<>()).forEach(existing::add);
         // Every collection of any design, so a database loaded with another design is emptied too.
-        for (String c : List.of(MEMBERS, RESOURCES, COMMENTS, PAGES, SHARES, FEEDS, META, IMAGE_BUCKET + ".files",
+        for (String c : List.of(
+                MEMBERS,
+                RESOURCES,
+                COMMENTS,
+                PAGES,
+                SHARES,
+                FEEDS,
+                META,
+                IMAGE_BUCKET + ".files",
                 IMAGE_BUCKET + ".chunks")) {
             if (existing.contains(c)) {
                 db.getCollection(c).drop();
@@ -299,8 +339,11 @@ final class MongoStore implements DataStore {
         for (String c : MongoSchema.collections(config)) {
             db.createCollection(c);
         }
-        meta().insertOne(new Document(ID, 0).append("design", config.describe()).append("members", spec.members())
-                .append("member_offset", spec.memberIdOffset()).append("attributes", spec.attributeCount()));
+        meta().insertOne(new Document(ID, 0)
+                .append("design", config.describe())
+                .append("members", spec.members())
+                .append("member_offset", spec.memberIdOffset())
+                .append("attributes", spec.attributeCount()));
         memberOffset = spec.memberIdOffset();
         memberCount = spec.members();
         attributeCount = spec.attributeCount();
@@ -313,7 +356,9 @@ final class MongoStore implements DataStore {
 
     @Override
     public Optional<String> loadedGraph() {
-        return metaDoc().filter(m -> config.describe().equals(m.getString("design"))).map(m -> m.getString("graph"));
+        return metaDoc()
+                .filter(m -> config.describe().equals(m.getString("design")))
+                .map(m -> m.getString("graph"));
     }
 
     @Override
@@ -323,8 +368,11 @@ final class MongoStore implements DataStore {
 
     @Override
     public void writeStateMark(String mark) {
-        if (meta().updateOne(Filters.eq(ID, 0), Updates.combine(Updates.set("mark", mark),
-                Updates.inc(MARK_GENERATION, 1))).getMatchedCount() == 0) {
+        if (meta().updateOne(
+                                Filters.eq(ID, 0),
+                                Updates.combine(Updates.set("mark", mark), Updates.inc(MARK_GENERATION, 1)))
+                        .getMatchedCount()
+                == 0) {
             throw noSchemaForTheMark();
         }
     }
@@ -355,8 +403,9 @@ final class MongoStore implements DataStore {
             }
             throw e;
         }
-        meta().updateOne(Filters.eq(ID, 0), Updates.combine(Updates.set("mark", mark),
-                Updates.set(MARK_GENERATION, generation + 1)));
+        meta().updateOne(
+                        Filters.eq(ID, 0),
+                        Updates.combine(Updates.set("mark", mark), Updates.set(MARK_GENERATION, generation + 1)));
         meta().deleteOne(Filters.eq(ID, MARK_CLAIM + (generation - 1)));
         return true;
     }
@@ -376,9 +425,15 @@ final class MongoStore implements DataStore {
             }
         }
         // One document, one update: the graph and its mark change together.
-        meta().updateOne(Filters.eq(ID, 0), Updates.combine(Updates.set("graph", graph.spec().fingerprint()),
-                Updates.set("mark", StateMark.loaded(graph.spec().fingerprint()).text())),
-                new UpdateOptions().upsert(false));
+        meta().updateOne(
+                        Filters.eq(ID, 0),
+                        Updates.combine(
+                                Updates.set("graph", graph.spec().fingerprint()),
+                                Updates.set(
+                                        "mark",
+                                        StateMark.loaded(graph.spec().fingerprint())
+                                                .text())),
+                        new UpdateOptions().upsert(false));
     }
 
     @Override
@@ -398,13 +453,16 @@ final class MongoStore implements DataStore {
      */
     @Override
     public StoreCounts counts() {
-        MongoDatabase primary = adminDb.withReadPreference(ReadPreference.primary()).withReadConcern(ReadConcern.LOCAL);
+        MongoDatabase primary =
+                adminDb.withReadPreference(ReadPreference.primary()).withReadConcern(ReadConcern.LOCAL);
         long members = 0;
         long friends = 0;
         long pending = 0;
         long follows = 0;
-        for (Document m : primary.getCollection(MEMBERS).find()
-                .projection(Projections.include(CONFIRMED, PENDING, FOLLOWS)).batchSize(2000)) {
+        for (Document m : primary.getCollection(MEMBERS)
+                .find()
+                .projection(Projections.include(CONFIRMED, PENDING, FOLLOWS))
+                .batchSize(2000)) {
             members++;
             friends += size(m, CONFIRMED);
             pending += size(m, PENDING);
@@ -412,20 +470,22 @@ final class MongoStore implements DataStore {
         }
         long resources = primary.getCollection(RESOURCES).countDocuments();
         long pages = primary.getCollection(PAGES).countDocuments();
-        long pageResources = pages == 0 ? 0 : primary.getCollection(RESOURCES)
-                .countDocuments(Filters.gte(WALL_USER, firstPageId()));
+        long pageResources =
+                pages == 0 ? 0 : primary.getCollection(RESOURCES).countDocuments(Filters.gte(WALL_USER, firstPageId()));
         long comments = 0;
         if (config.comments() == MongoConfig.Comments.COLLECTION) {
             comments = primary.getCollection(COMMENTS).countDocuments();
         } else {
-            for (Document r : primary.getCollection(RESOURCES).find().projection(Projections.include(EMBEDDED))
+            for (Document r : primary.getCollection(RESOURCES)
+                    .find()
+                    .projection(Projections.include(EMBEDDED))
                     .batchSize(2000)) {
                 comments += size(r, EMBEDDED);
             }
         }
         long shares = primary.getCollection(SHARES).countDocuments();
-        return new StoreCounts(new StoreCounts.Social(members, friends / 2, pending, resources - pageResources,
-                comments),
+        return new StoreCounts(
+                new StoreCounts.Social(members, friends / 2, pending, resources - pageResources, comments),
                 new StoreCounts.Feed(pages, follows, pageResources, shares));
     }
 
@@ -439,8 +499,9 @@ final class MongoStore implements DataStore {
     /** The first page's account id: pages follow the members. */
     int firstPageId() {
         if (memberOffset < 0) {
-            Document m = metaDoc().orElseThrow(() -> new StoreException("database " + config.database()
-                    + " holds no BG schema; run bg load first"));
+            Document m = metaDoc()
+                    .orElseThrow(() -> new StoreException(
+                            "database " + config.database() + " holds no BG schema; run bg load first"));
             attributeCount = m.getInteger("attributes");
             memberCount = m.getInteger("members");
             memberOffset = m.getInteger("member_offset");
@@ -458,8 +519,13 @@ final class MongoStore implements DataStore {
     @Override
     public StoreSession openConsistentSession() {
         int first = firstPageId();
-        return new MongoSession(db.withReadPreference(ReadPreference.primary()).withReadConcern(ReadConcern.LOCAL),
-                config, first, attributeCount, locks, ferret != null);
+        return new MongoSession(
+                db.withReadPreference(ReadPreference.primary()).withReadConcern(ReadConcern.LOCAL),
+                config,
+                first,
+                attributeCount,
+                locks,
+                ferret != null);
     }
 
     @Override

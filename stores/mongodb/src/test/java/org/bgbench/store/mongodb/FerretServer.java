@@ -34,7 +34,8 @@ public final class FerretServer implements AutoCloseable {
     public static final String VERSION = "1.24.2";
 
     public enum Backend {
-        POSTGRESQL, SQLITE;
+        POSTGRESQL,
+        SQLITE;
 
         String arg() {
             return name().toLowerCase(Locale.ROOT);
@@ -65,8 +66,14 @@ public final class FerretServer implements AutoCloseable {
      * start is remembered, so later calls fail at once instead of waiting again.
      */
     public static synchronized FerretServer shared(Backend backend) {
-        return SHARED.computeIfAbsent(backend, b -> new SharedServer<>(b.arg() + " FerretDB server",
-                () -> requirePrerequisites(b), () -> launch(b, true), FerretServer::destroy)).get();
+        return SHARED.computeIfAbsent(
+                        backend,
+                        b -> new SharedServer<>(
+                                b.arg() + " FerretDB server",
+                                () -> requirePrerequisites(b),
+                                () -> launch(b, true),
+                                FerretServer::destroy))
+                .get();
     }
 
     /** A new server of {@code backend}; the caller closes it. */
@@ -79,16 +86,23 @@ public final class FerretServer implements AutoCloseable {
 
     private static void requirePrerequisites(Backend backend) {
         boolean ci = ServerScripts.ciRequired();
-        ServerScripts.requireOrSkip(launcherAvailable(), ci, "FerretDB " + VERSION + " needs Go 1.24 or newer to build"
-                + " its launcher (scripts/ferretdb/main.go) and none is found (no go in PATH or /usr/local/go/bin of"
-                + " version 1.24+, no built launcher in " + binaryCache() + ", FERRETDB_BIN not set); install Go"
-                + " 1.24+ from https://go.dev/dl into /usr/local/go (Debian's golang-go is too old), or set FERRETDB_BIN"
-                + " to a built launcher");
+        ServerScripts.requireOrSkip(
+                launcherAvailable(),
+                ci,
+                "FerretDB " + VERSION + " needs Go 1.24 or newer to build"
+                        + " its launcher (scripts/ferretdb/main.go) and none is found (no go in PATH or /usr/local/go/bin of"
+                        + " version 1.24+, no built launcher in " + binaryCache()
+                        + ", FERRETDB_BIN not set); install Go"
+                        + " 1.24+ from https://go.dev/dl into /usr/local/go (Debian's golang-go is too old), or set FERRETDB_BIN"
+                        + " to a built launcher");
         if (backend == Backend.POSTGRESQL) {
-            ServerScripts.requireOrSkip(postgresFound(), ci, "FerretDB over PostgreSQL needs PostgreSQL's server"
-                    + " binaries (initdb, pg_ctl, postgres, psql) in PG_BIN or /usr/lib/postgresql/*/bin and none are"
-                    + " found (Debian package postgresql; ./test installs it when run as root, otherwise: sudo apt-get"
-                    + " install --no-install-recommends postgresql)");
+            ServerScripts.requireOrSkip(
+                    postgresFound(),
+                    ci,
+                    "FerretDB over PostgreSQL needs PostgreSQL's server"
+                            + " binaries (initdb, pg_ctl, postgres, psql) in PG_BIN or /usr/lib/postgresql/*/bin and none are"
+                            + " found (Debian package postgresql; ./test installs it when run as root, otherwise: sudo apt-get"
+                            + " install --no-install-recommends postgresql)");
         }
     }
 
@@ -140,7 +154,8 @@ public final class FerretServer implements AutoCloseable {
                 p.destroyForcibly();
                 return false;
             }
-            return p.exitValue() == 0 && goVersionOk(new String(p.getInputStream().readAllBytes()).trim());
+            return p.exitValue() == 0
+                    && goVersionOk(new String(p.getInputStream().readAllBytes()).trim());
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -191,7 +206,9 @@ public final class FerretServer implements AutoCloseable {
             if (!uri.startsWith("mongodb://127.0.0.1:")) {
                 throw new IllegalStateException("scripts/ferretdb.sh start printed no connection string: " + out);
             }
-            String pgUrl = backend == Backend.POSTGRESQL ? run(script, 30, "pg-url", dir.toString()).trim() : null;
+            String pgUrl = backend == Backend.POSTGRESQL
+                    ? run(script, 30, "pg-url", dir.toString()).trim()
+                    : null;
             return new FerretServer(backend, dir, uri, pgUrl, readPids(backend, dir), shared);
         } catch (IOException | RuntimeException e) {
             if (dir != null) {
@@ -275,13 +292,17 @@ public final class FerretServer implements AutoCloseable {
         // Only processes started for this directory (guards against reused pids): FerretDB's command line names its
         // port, which only this directory's ferretdb.port holds; the postmaster's names DIR/pg/data.
         String port = readString(dir.resolve("ferretdb.port"));
-        readPid(dir.resolve("ferretdb.pid")).flatMap(ProcessHandle::of)
-                .filter(h -> running(h, "127.0.0.1:" + port)).ifPresent(h -> {
+        readPid(dir.resolve("ferretdb.pid"))
+                .flatMap(ProcessHandle::of)
+                .filter(h -> running(h, "127.0.0.1:" + port))
+                .ifPresent(h -> {
                     h.destroyForcibly();
                     await(h, 10);
                 });
-        readPid(dir.resolve("pg/data/postmaster.pid")).flatMap(ProcessHandle::of)
-                .filter(h -> running(h, dir.resolve("pg/data").toString())).ifPresent(h -> {
+        readPid(dir.resolve("pg/data/postmaster.pid"))
+                .flatMap(ProcessHandle::of)
+                .filter(h -> running(h, dir.resolve("pg/data").toString()))
+                .ifPresent(h -> {
                     List<ProcessHandle> children = h.children().toList();
                     h.destroy();
                     if (!await(h, 10)) {
@@ -294,7 +315,8 @@ public final class FerretServer implements AutoCloseable {
     }
 
     private static boolean running(ProcessHandle h, String inCommandLine) {
-        return h.isAlive() && h.info().commandLine().map(c -> c.contains(inCommandLine)).orElse(true);
+        return h.isAlive()
+                && h.info().commandLine().map(c -> c.contains(inCommandLine)).orElse(true);
     }
 
     private static String readString(Path file) {

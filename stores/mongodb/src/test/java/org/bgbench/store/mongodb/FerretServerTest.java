@@ -42,14 +42,17 @@ class FerretServerTest {
         assertThat(s.dir()).isDirectory().startsWith(Path.of("/tmp"));
         try (MongoClient c = MongoClients.create(s.uri())) {
             MongoDatabase db = c.getDatabase("ferret_server_test");
-            assertThat(db.runCommand(new Document("buildInfo", 1)).getString("version")).isEqualTo("7.0.42");
+            assertThat(db.runCommand(new Document("buildInfo", 1)).getString("version"))
+                    .isEqualTo("7.0.42");
             MongoCollection<Document> col = db.getCollection("kv");
             col.drop();
             col.createIndex(Indexes.ascending("k"), new IndexOptions().unique(true));
 
             col.insertOne(new Document("_id", "a").append("k", "a").append("v", 1));
             assertThat(col.find(Filters.eq("_id", "a")).first()).containsEntry("v", 1);
-            assertThat(col.updateOne(Filters.eq("_id", "a"), Updates.set("v", 2)).getModifiedCount()).isEqualTo(1);
+            assertThat(col.updateOne(Filters.eq("_id", "a"), Updates.set("v", 2))
+                            .getModifiedCount())
+                    .isEqualTo(1);
             assertThat(col.find(Filters.eq("_id", "a")).first()).containsEntry("v", 2);
 
             // A second document with the same k: the unique index rejects it with a duplicate key error.
@@ -66,8 +69,9 @@ class FerretServerTest {
         }
         assertThat(FerretServer.shared(backend)).isSameAs(s);
         s.close(); // no-op for a shared server
-        assertThat(s.pids()).allSatisfy(p -> assertThat(ProcessHandle.of(p)).hasValueSatisfying(
-                h -> assertThat(h.isAlive()).isTrue()));
+        assertThat(s.pids())
+                .allSatisfy(p -> assertThat(ProcessHandle.of(p))
+                        .hasValueSatisfying(h -> assertThat(h.isAlive()).isTrue()));
     }
 
     @Test
@@ -96,8 +100,9 @@ class FerretServerTest {
         }
         s.close();
         for (long p : pids) {
-            assertThat(ProcessHandle.of(p).map(ProcessHandle::isAlive)).as("pid %d", p).isNotEqualTo(
-                    Optional.of(true));
+            assertThat(ProcessHandle.of(p).map(ProcessHandle::isAlive))
+                    .as("pid %d", p)
+                    .isNotEqualTo(Optional.of(true));
         }
         assertThat(Files.exists(s.dir())).isFalse();
     }

@@ -14,9 +14,9 @@ import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Tag;
 
 /**
  * Why {@code mongodb.document-locks} exists: FerretDB v1 applies an update by reading the document and writing it back,
@@ -37,17 +37,28 @@ class MongoDocumentLocksTest {
         int with = invitationsKept(backend, db, true);
         // FerretDB's defect, the premise of the setting: when a FerretDB release keeps them all, the README's
         // advice to set mongodb.document-locks=true for it must change.
-        assertThat(without).as("invitations FerretDB kept without document locks").isLessThan(THREADS * EACH);
+        assertThat(without)
+                .as("invitations FerretDB kept without document locks")
+                .isLessThan(THREADS * EACH);
         assertThat(with).as("invitations kept with document locks").isEqualTo(THREADS * EACH);
     }
 
     private static int invitationsKept(FerretServer.Backend backend, String db, boolean locks) throws Exception {
-        GraphSpec spec = GraphSpec.builder().members(30).memberIdOffset(1000).friendsPerMember(4)
-                .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.7).attributeLength(1)
-                .commentLength(40).fragments(2).seed(42).build();
+        GraphSpec spec = GraphSpec.builder()
+                .members(30)
+                .memberIdOffset(1000)
+                .friendsPerMember(4)
+                .resourcesPerMember(2)
+                .commentsPerResource(1)
+                .confirmedFraction(0.7)
+                .attributeLength(1)
+                .commentLength(40)
+                .fragments(2)
+                .seed(42)
+                .build();
         SocialGraph graph = new SocialGraph(spec);
-        try (MongoStore s = MongoStores.open(backend, db, Map.of(MongoStoreProvider.DOCUMENT_LOCKS,
-                Boolean.toString(locks)))) {
+        try (MongoStore s =
+                MongoStores.open(backend, db, Map.of(MongoStoreProvider.DOCUMENT_LOCKS, Boolean.toString(locks)))) {
             StoreConformanceSuite.load(s, graph, 1);
             int invitee = graph.memberId(0);
             int before = pending(s, invitee);

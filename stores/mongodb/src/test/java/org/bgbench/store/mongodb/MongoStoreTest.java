@@ -52,8 +52,8 @@ class MongoStoreTest {
                 .hasMessageStartingWith("mongodb.read-concern: expected local, available, majority, linearizable");
         assertThatThrownBy(() -> config(Map.of("mongodb.read-preference", "fastest")))
                 .hasMessageStartingWith("mongodb.read-preference: expected primary, primaryPreferred");
-        assertThatThrownBy(() -> config(Map.of("mongodb.read-concern", "linearizable",
-                "mongodb.read-preference", "nearest")))
+        assertThatThrownBy(() ->
+                        config(Map.of("mongodb.read-concern", "linearizable", "mongodb.read-preference", "nearest")))
                 .hasMessageStartingWith("mongodb.read-concern: linearizable reads only from the primary");
         assertThatThrownBy(() -> config(Map.of("mongodb.images", "files")))
                 .hasMessageStartingWith("mongodb.images: expected one of inline, gridfs");
@@ -62,8 +62,15 @@ class MongoStoreTest {
         assertThatThrownBy(() -> config(Map.of("feed.design", "pull", "feed.push", "content")))
                 .hasMessageStartingWith("feed.push: content applies to feed.design=push");
 
-        MongoConfig c = config(Map.of("mongodb.write-concern", "majority", "mongodb.journal", "false",
-                "mongodb.read-concern", "majority", "mongodb.read-preference", "secondaryPreferred"));
+        MongoConfig c = config(Map.of(
+                "mongodb.write-concern",
+                "majority",
+                "mongodb.journal",
+                "false",
+                "mongodb.read-concern",
+                "majority",
+                "mongodb.read-preference",
+                "secondaryPreferred"));
         assertThat(c.writeConcern()).isEqualTo(WriteConcern.MAJORITY.withJournal(false));
         assertThat(c.readConcern()).isEqualTo(ReadConcern.MAJORITY);
         assertThat(c.readPreference()).isEqualTo(ReadPreference.secondaryPreferred());
@@ -129,19 +136,33 @@ class MongoStoreTest {
 
     @Test
     void aGraphLoadedForOneDesignIsNotReusedByAnother() {
-        GraphSpec spec = GraphSpec.builder().members(60).memberIdOffset(1000).friendsPerMember(6)
-                .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(64)
-                .profileImageBytes(256).attributeLength(2).commentLength(40).fragments(3).seed(42).build();
+        GraphSpec spec = GraphSpec.builder()
+                .members(60)
+                .memberIdOffset(1000)
+                .friendsPerMember(6)
+                .resourcesPerMember(3)
+                .commentsPerResource(2)
+                .confirmedFraction(0.7)
+                .images(true)
+                .thumbnailBytes(64)
+                .profileImageBytes(256)
+                .attributeLength(2)
+                .commentLength(40)
+                .fragments(3)
+                .seed(42)
+                .build();
         SocialGraph graph = new SocialGraph(spec);
         try (MongoStore s = MongoStores.open(FerretServer.Backend.SQLITE, "bg_designs", Map.of())) {
             StoreConformanceSuite.load(s, graph, 2);
             assertThat(s.loadedGraph()).contains(spec.fingerprint());
         }
-        try (MongoStore s = MongoStores.open(FerretServer.Backend.SQLITE, "bg_designs",
-                Map.of("mongodb.comments", "embedded"))) {
+        try (MongoStore s =
+                MongoStores.open(FerretServer.Backend.SQLITE, "bg_designs", Map.of("mongodb.comments", "embedded"))) {
             assertThat(s.loadedGraph()).isEmpty();
         }
-        try (MongoStore s = MongoStores.open(FerretServer.Backend.SQLITE, "bg_designs",
+        try (MongoStore s = MongoStores.open(
+                FerretServer.Backend.SQLITE,
+                "bg_designs",
                 Map.of("mongodb.write-concern", "majority", "mongodb.read-preference", "nearest"))) {
             // Concerns and preferences read and write the same documents.
             assertThat(s.loadedGraph()).contains(spec.fingerprint());
@@ -152,17 +173,32 @@ class MongoStoreTest {
 
     @Test
     void fetchingOneDocumentAtATimeReturnsWhatTheInQueryReturns() {
-        GraphSpec spec = GraphSpec.builder().members(60).memberIdOffset(1000).friendsPerMember(6)
-                .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(64)
-                .profileImageBytes(256).attributeLength(2).commentLength(40).fragments(3).seed(42).build();
+        GraphSpec spec = GraphSpec.builder()
+                .members(60)
+                .memberIdOffset(1000)
+                .friendsPerMember(6)
+                .resourcesPerMember(3)
+                .commentsPerResource(2)
+                .confirmedFraction(0.7)
+                .images(true)
+                .thumbnailBytes(64)
+                .profileImageBytes(256)
+                .attributeLength(2)
+                .commentLength(40)
+                .fragments(3)
+                .seed(42)
+                .build();
         SocialGraph graph = new SocialGraph(spec);
         try (MongoStore in = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_each", Map.of())) {
             StoreConformanceSuite.load(in, graph, 2);
         }
         try (MongoStore in = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_each", Map.of());
-             MongoStore each = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_each",
-                     Map.of(MongoStoreProvider.FETCH, "each", MongoStoreProvider.TOP_K, "wall"));
-             var a = in.openSession(); var b = each.openSession()) {
+                MongoStore each = MongoStores.open(
+                        FerretServer.Backend.POSTGRESQL,
+                        "bg_each",
+                        Map.of(MongoStoreProvider.FETCH, "each", MongoStoreProvider.TOP_K, "wall"));
+                var a = in.openSession();
+                var b = each.openSession()) {
             long listed = 0;
             for (int i = 0; i < graph.members(); i++) {
                 int id = graph.memberId(i);
@@ -178,10 +214,9 @@ class MongoStoreTest {
                     }
                     assertThat(y.sortedIds()).isEqualTo(x.sortedIds());
                     for (int r = 0; r < y.size(); r++) {
-                        assertThat(y.get(r).thumbnail).isEqualTo(graph.thumbnail(graph.memberIndex(y.get(r)
-                                .memberId)));
-                        assertThat(y.get(r).attributes.get(2)).isEqualTo(graph.attribute(graph.memberIndex(y.get(r)
-                                .memberId), 2));
+                        assertThat(y.get(r).thumbnail).isEqualTo(graph.thumbnail(graph.memberIndex(y.get(r).memberId)));
+                        assertThat(y.get(r).attributes.get(2))
+                                .isEqualTo(graph.attribute(graph.memberIndex(y.get(r).memberId), 2));
                     }
                     listed += y.size();
                 }
@@ -191,7 +226,9 @@ class MongoStoreTest {
                     ResourceList y = new ResourceList();
                     a.viewTopKResources(id, id, k, x);
                     b.viewTopKResources(id, id, k, y);
-                    assertThat(y.size()).isEqualTo(Math.min(k, graph.resourcesPerMember())).isEqualTo(x.size());
+                    assertThat(y.size())
+                            .isEqualTo(Math.min(k, graph.resourcesPerMember()))
+                            .isEqualTo(x.size());
                     for (int r = 0; r < y.size(); r++) {
                         assertThat(y.get(r).resourceId).isEqualTo(x.get(r).resourceId);
                         assertThat(y.get(r).body).isEqualTo(x.get(r).body).isNotNull();
@@ -205,17 +242,32 @@ class MongoStoreTest {
 
     @Test
     void imagesInGridFsAreTheGeneratedOnes() {
-        GraphSpec spec = GraphSpec.builder().members(40).memberIdOffset(1000).friendsPerMember(6)
-                .resourcesPerMember(2).commentsPerResource(1).confirmedFraction(0.7).images(true).thumbnailBytes(64)
-                .profileImageBytes(256).attributeLength(2).commentLength(40).fragments(2).seed(42).build();
+        GraphSpec spec = GraphSpec.builder()
+                .members(40)
+                .memberIdOffset(1000)
+                .friendsPerMember(6)
+                .resourcesPerMember(2)
+                .commentsPerResource(1)
+                .confirmedFraction(0.7)
+                .images(true)
+                .thumbnailBytes(64)
+                .profileImageBytes(256)
+                .attributeLength(2)
+                .commentLength(40)
+                .fragments(2)
+                .seed(42)
+                .build();
         SocialGraph graph = new SocialGraph(spec);
-        try (MongoStore s = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_gridfs",
-                Map.of(MongoStoreProvider.IMAGES, "gridfs"))) {
+        try (MongoStore s = MongoStores.open(
+                FerretServer.Backend.POSTGRESQL, "bg_gridfs", Map.of(MongoStoreProvider.IMAGES, "gridfs"))) {
             StoreConformanceSuite.load(s, graph, 2);
-            assertThat(s.database().getCollection(MongoSchema.IMAGE_BUCKET + ".files").countDocuments())
+            assertThat(s.database()
+                            .getCollection(MongoSchema.IMAGE_BUCKET + ".files")
+                            .countDocuments())
                     .isEqualTo(2L * graph.members());
-            assertThat(s.database().getCollection(MongoSchema.MEMBERS).find().first()).doesNotContainKeys(
-                    MongoSchema.PIC, MongoSchema.THUMB).containsKeys(MongoSchema.PIC_ID, MongoSchema.THUMB_ID);
+            assertThat(s.database().getCollection(MongoSchema.MEMBERS).find().first())
+                    .doesNotContainKeys(MongoSchema.PIC, MongoSchema.THUMB)
+                    .containsKeys(MongoSchema.PIC_ID, MongoSchema.THUMB_ID);
             try (var session = s.openSession()) {
                 for (int i = 0; i < graph.members(); i++) {
                     int id = graph.memberId(i);
@@ -224,10 +276,14 @@ class MongoStoreTest {
                     assertThat(p.profileImage).isEqualTo(graph.profileImage(i)).hasSize(256);
                     MemberList friends = new MemberList(11);
                     session.listFriends(id, id, friends);
-                    assertThat(friends.size()).isEqualTo(graph.initialFriendCount(i)).isPositive();
+                    assertThat(friends.size())
+                            .isEqualTo(graph.initialFriendCount(i))
+                            .isPositive();
                     for (int r = 0; r < friends.size(); r++) {
                         int f = graph.memberIndex(friends.get(r).memberId);
-                        assertThat(friends.get(r).thumbnail).isEqualTo(graph.thumbnail(f)).hasSize(64);
+                        assertThat(friends.get(r).thumbnail)
+                                .isEqualTo(graph.thumbnail(f))
+                                .hasSize(64);
                     }
                 }
             }
@@ -241,12 +297,21 @@ class MongoStoreTest {
      */
     @Test
     void embeddedCommentsArePostedDeletedAndCountedLikeTheCollectionsOnes() throws Exception {
-        GraphSpec spec = GraphSpec.builder().members(40).memberIdOffset(1000).friendsPerMember(6)
-                .resourcesPerMember(3).commentsPerResource(2).confirmedFraction(0.7).attributeLength(2)
-                .commentLength(40).fragments(2).seed(42).build();
+        GraphSpec spec = GraphSpec.builder()
+                .members(40)
+                .memberIdOffset(1000)
+                .friendsPerMember(6)
+                .resourcesPerMember(3)
+                .commentsPerResource(2)
+                .confirmedFraction(0.7)
+                .attributeLength(2)
+                .commentLength(40)
+                .fragments(2)
+                .seed(42)
+                .build();
         SocialGraph graph = new SocialGraph(spec);
-        try (MongoStore s = MongoStores.open(FerretServer.Backend.POSTGRESQL, "bg_embedded",
-                Map.of(MongoStoreProvider.COMMENTS, "embedded"))) {
+        try (MongoStore s = MongoStores.open(
+                FerretServer.Backend.POSTGRESQL, "bg_embedded", Map.of(MongoStoreProvider.COMMENTS, "embedded"))) {
             StoreConformanceSuite.load(s, graph, 2);
             assertThat(s.database().listCollectionNames().into(new ArrayList<>()))
                     .doesNotContain(MongoSchema.COMMENTS);
@@ -260,8 +325,7 @@ class MongoStoreTest {
                     kept.get(rid).add(graph.commentId(rid, k));
                 }
             }
-            AtomicLong next = new AtomicLong(
-                    graph.firstFreeCommentId());
+            AtomicLong next = new AtomicLong(graph.firstFreeCommentId());
             List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
             List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
@@ -271,8 +335,8 @@ class MongoStoreTest {
                         for (int i = 0; i < 30; i++) {
                             long rid = rids[(thread + i) % 2];
                             long mid = next.getAndIncrement();
-                            session.postCommentOnResource(graph.memberId(thread + 1), owner, rid, mid, 1_000L + i,
-                                    "c" + mid);
+                            session.postCommentOnResource(
+                                    graph.memberId(thread + 1), owner, rid, mid, 1_000L + i, "c" + mid);
                             if (i % 3 == 0) {
                                 session.deleteCommentFromResource(owner, rid, mid);
                             } else {
@@ -292,13 +356,18 @@ class MongoStoreTest {
                 for (long rid : rids) {
                     CommentList list = new CommentList();
                     session.viewCommentsOnResource(owner, owner, rid, list);
-                    assertThat(list.sortedIds()).containsExactly(kept.get(rid).stream().sorted().mapToLong(Long::longValue)
-                            .toArray());
+                    assertThat(list.sortedIds())
+                            .containsExactly(kept.get(rid).stream()
+                                    .sorted()
+                                    .mapToLong(Long::longValue)
+                                    .toArray());
                     // A deleted generated comment leaves the others.
                     long first = graph.commentId(rid, 0);
                     session.deleteCommentFromResource(owner, rid, first);
                     session.viewCommentsOnResource(owner, owner, rid, list);
-                    assertThat(list.sortedIds()).doesNotContain(first).hasSize(kept.get(rid).size() - 1);
+                    assertThat(list.sortedIds())
+                            .doesNotContain(first)
+                            .hasSize(kept.get(rid).size() - 1);
                 }
             }
             assertThat(s.counts().comments()).isEqualTo(graph.totalInitialComments() + 4 * 20 - 2);
@@ -307,14 +376,17 @@ class MongoStoreTest {
 
     @Test
     void oneLineDropsFerretDbsCallSites() {
-        assertThat(MongoStore.oneLine("[msg_ping.go:55 handler.(*Handler).MsgPing] [pool.go:129 pool.(*Pool).Get] "
-                + "failed to connect:\n\t127.0.0.1:1 (127.0.0.1): server error: FATAL: role \"x\" does not exist"))
+        assertThat(
+                        MongoStore.oneLine(
+                                "[msg_ping.go:55 handler.(*Handler).MsgPing] [pool.go:129 pool.(*Pool).Get] "
+                                        + "failed to connect:\n\t127.0.0.1:1 (127.0.0.1): server error: FATAL: role \"x\" does not exist"))
                 .isEqualTo("failed to connect: 127.0.0.1:1 (127.0.0.1): server error: FATAL: role \"x\" does not "
                         + "exist");
     }
 
     private static void assumeFerret() {
-        assumeTrue(System.getenv(MongoStores.REAL_SERVER_ENV) == null,
+        assumeTrue(
+                System.getenv(MongoStores.REAL_SERVER_ENV) == null,
                 "these cases are about FerretDB (" + MongoStores.REAL_SERVER_ENV + " points at another server)");
     }
 }

@@ -12,11 +12,12 @@ import org.bgbench.store.StoreSettings;
 final class MongoStores {
     static final String REAL_SERVER_ENV = "BG_TEST_MONGODB_URI";
 
-    private MongoStores() {
-    }
+    private MongoStores() {}
 
     static String uri(FerretServer.Backend backend) {
-        return realServer() ? System.getenv(REAL_SERVER_ENV) : FerretServer.shared(backend).uri();
+        return realServer()
+                ? System.getenv(REAL_SERVER_ENV)
+                : FerretServer.shared(backend).uri();
     }
 
     static boolean realServer() {

@@ -44,7 +44,8 @@ final class CopyBuffer extends TextRows {
                 } else if (c < 0x800) {
                     buf[len++] = (byte) (0xc0 | (c >> 6));
                     buf[len++] = (byte) (0x80 | (c & 0x3f));
-                } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
+                } else if (Character.isHighSurrogate(c)
+                        && i + 1 < s.length()
                         && Character.isLowSurrogate(s.charAt(i + 1))) {
                     int cp = Character.toCodePoint(c, s.charAt(i + 1));
                     buf[len++] = (byte) (0xf0 | (cp >> 18));

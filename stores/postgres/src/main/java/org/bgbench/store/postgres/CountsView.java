@@ -37,22 +37,27 @@ final class CountsView implements AutoCloseable {
     static final String NAME = "bg_profile_counts";
     /** Transaction-level advisory lock ("BGMV") held by every refresh; advisory locks are per database. */
     static final String LOCK = "SELECT pg_advisory_xact_lock(" + 0x42474D56L + ")";
+
     static final String REFRESH = "REFRESH MATERIALIZED VIEW CONCURRENTLY " + NAME;
     static final String DROP = "DROP MATERIALIZED VIEW IF EXISTS " + NAME;
-    private static final String INDEX = "CREATE UNIQUE INDEX IF NOT EXISTS " + NAME + "_userid ON " + NAME + " (userid)";
-    private static final String STATUS = "SELECT c.relispopulated, EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid"
-            + " AND i.indisunique AND i.indisvalid) FROM pg_class c WHERE c.oid = to_regclass('" + NAME + "')"
-            + " AND c.relkind = 'm'";
+    private static final String INDEX =
+            "CREATE UNIQUE INDEX IF NOT EXISTS " + NAME + "_userid ON " + NAME + " (userid)";
+    private static final String STATUS =
+            "SELECT c.relispopulated, EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid"
+                    + " AND i.indisunique AND i.indisvalid) FROM pg_class c WHERE c.oid = to_regclass('" + NAME + "')"
+                    + " AND c.relkind = 'm'";
     private static final Logger LOG = LoggerFactory.getLogger(CountsView.class);
 
     private final int friendshipRows;
     /** {@code friendship.tables=2}: the view counts {@code friends} and {@code pending}, not {@code friendship}. */
     private final boolean twoTables;
+
     private final Duration interval;
     private final Supplier<Connection> pooled;
     private final Supplier<Connection> direct;
     /** Held by each background refresh and by a pause; guards {@link #connection} and {@link #failing}. */
     private final ReentrantLock lock = new ReentrantLock();
+
     private final Object preparing = new Object();
     private final ScheduledExecutorService timer;
     private final AtomicLong refreshes = new AtomicLong();
@@ -60,6 +65,7 @@ final class CountsView implements AutoCloseable {
     private final AtomicLong warnings = new AtomicLong();
     /** Whether this store made sure the view exists, is populated and is fresh since the schema was (re)created. */
     private volatile boolean ready;
+
     private volatile boolean closed;
     private volatile Statement running;
     private Connection connection;
@@ -72,8 +78,12 @@ final class CountsView implements AutoCloseable {
      * @param pooled         the store's session connections, for preparing the view
      * @param direct         a connection of the refresher's own (outside the pool, which sessions may fill)
      */
-    CountsView(int friendshipRows, boolean twoTables, Duration interval, Supplier<Connection> pooled,
-               Supplier<Connection> direct) {
+    CountsView(
+            int friendshipRows,
+            boolean twoTables,
+            Duration interval,
+            Supplier<Connection> pooled,
+            Supplier<Connection> direct) {
         this.friendshipRows = friendshipRows;
         this.twoTables = twoTables;
         this.interval = interval;
@@ -121,7 +131,8 @@ final class CountsView implements AutoCloseable {
 
     /** View Profile on the view: the attributes and image from {@code members}, the counts from the view. */
     static String viewProfile(RelationalSchema schema, boolean own) {
-        return "SELECT " + schema.attributeList("m.") + ", m." + schema.profileImageColumn() + ", v.friendcount, v.resourcecount"
+        return "SELECT " + schema.attributeList("m.") + ", m." + schema.profileImageColumn()
+                + ", v.friendcount, v.resourcecount"
                 + (own ? ", v.pendingcount" : "") + " FROM members m JOIN " + NAME + " v ON v.userid = m.userid"
                 + " WHERE m.userid = ?";
     }
@@ -220,8 +231,8 @@ final class CountsView implements AutoCloseable {
             refreshes.incrementAndGet();
             if (failing) {
                 failing = false;
-                LOG.info("postgres.refresh: refreshing {} works again after {} failed attempt(s)", NAME,
-                        failures.get());
+                LOG.info(
+                        "postgres.refresh: refreshing {} works again after {} failed attempt(s)", NAME, failures.get());
             }
         } catch (Exception e) {
             closeConnection();
@@ -233,8 +244,12 @@ final class CountsView implements AutoCloseable {
             if (!failing) {
                 failing = true;
                 warnings.incrementAndGet();
-                LOG.warn("postgres.refresh: refreshing {} failed, retrying every {} (VP counts stay stale until it "
-                        + "works): {}", NAME, Durations.format(interval), e.getMessage());
+                LOG.warn(
+                        "postgres.refresh: refreshing {} failed, retrying every {} (VP counts stay stale until it "
+                                + "works): {}",
+                        NAME,
+                        Durations.format(interval),
+                        e.getMessage());
             }
         } finally {
             lock.unlock();

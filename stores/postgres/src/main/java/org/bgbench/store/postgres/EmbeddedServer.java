@@ -17,6 +17,7 @@ import org.bgbench.store.StoreException;
 final class EmbeddedServer implements AutoCloseable {
     /** How the server's temporary directories are named (java.io.tmpdir/bg-postgres-…). */
     static final String PREFIX = "bg-postgres-";
+
     private final Path dir;
     private final Path data;
     private final EmbeddedPostgres pg;
@@ -70,8 +71,10 @@ final class EmbeddedServer implements AutoCloseable {
             if (guard != null) {
                 guard.release();
             }
-            throw new StoreException("could not start the embedded PostgreSQL: " + e.getMessage()
-                    + " (it runs the server from io.zonky.test binaries; as root it needs 'unshare -U')", e);
+            throw new StoreException(
+                    "could not start the embedded PostgreSQL: " + e.getMessage()
+                            + " (it runs the server from io.zonky.test binaries; as root it needs 'unshare -U')",
+                    e);
         }
     }
 

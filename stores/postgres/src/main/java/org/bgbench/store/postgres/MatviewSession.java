@@ -52,8 +52,10 @@ final class MatviewSession extends RelationalSession {
             } catch (RuntimeException ignored) {
                 // Reporting the first failure matters more.
             }
-            throw new StoreException("cannot prepare the BG statements of the materialized-view design (is the BG "
-                    + "schema loaded?): " + e.getMessage(), e);
+            throw new StoreException(
+                    "cannot prepare the BG statements of the materialized-view design (is the BG " + "schema loaded?): "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -120,8 +122,8 @@ final class MatviewSession extends RelationalSession {
                 c.setAutoCommit(true);
             }
         } catch (SQLException e) {
-            throw new StoreException(action + " failed (refreshing " + CountsView.NAME + " in its transaction): "
-                    + e.getMessage(), e);
+            throw new StoreException(
+                    action + " failed (refreshing " + CountsView.NAME + " in its transaction): " + e.getMessage(), e);
         }
     }
 }

@@ -45,8 +45,8 @@ final class OrphanGuard {
     /** Records this BG as the owner of {@code dir}, before anything else is put there. */
     static void claim(Path dir) throws IOException {
         ProcessHandle self = ProcessHandle.current();
-        Files.writeString(dir.resolve(OWNER), self.pid() + " " + startMillis(self).orElse(0L) + "\n",
-                StandardCharsets.UTF_8);
+        Files.writeString(
+                dir.resolve(OWNER), self.pid() + " " + startMillis(self).orElse(0L) + "\n", StandardCharsets.UTF_8);
     }
 
     /**
@@ -87,12 +87,17 @@ final class OrphanGuard {
 
     private static boolean ownerAlive(Path dir) {
         try {
-            String[] owner = Files.readString(dir.resolve(OWNER), StandardCharsets.UTF_8).trim().split("\\s+");
+            String[] owner = Files.readString(dir.resolve(OWNER), StandardCharsets.UTF_8)
+                    .trim()
+                    .split("\\s+");
             long pid = Long.parseLong(owner[0]);
             long started = owner.length > 1 ? Long.parseLong(owner[1]) : 0;
             // Alive and the same process: a pid reused since has another start time.
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                    .map(h -> started == 0 || startMillis(h).map(s -> s == started).orElse(true)).orElse(false);
+            return ProcessHandle.of(pid)
+                    .filter(ProcessHandle::isAlive)
+                    .map(h -> started == 0
+                            || startMillis(h).map(s -> s == started).orElse(true))
+                    .orElse(false);
         } catch (IOException | RuntimeException e) {
             // Unreadable or half-written: treat it as owned, never delete a live server by mistake.
             return true;
@@ -102,9 +107,13 @@ final class OrphanGuard {
     /** The running postmaster of a data directory (from postmaster.pid), if it is a postgres process. */
     static Optional<ProcessHandle> postmaster(Path data) {
         try (Stream<String> lines = Files.lines(data.resolve("postmaster.pid"))) {
-            return lines.findFirst().map(String::trim).map(Long::parseLong).flatMap(ProcessHandle::of)
+            return lines.findFirst()
+                    .map(String::trim)
+                    .map(Long::parseLong)
+                    .flatMap(ProcessHandle::of)
                     .filter(ProcessHandle::isAlive)
-                    .filter(h -> h.info().command().map(c -> c.contains("postgres")).orElse(true));
+                    .filter(h ->
+                            h.info().command().map(c -> c.contains("postgres")).orElse(true));
         } catch (IOException | UncheckedIOException | NumberFormatException e) {
             return Optional.empty();
         }

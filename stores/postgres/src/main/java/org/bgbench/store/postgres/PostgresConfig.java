@@ -28,8 +28,7 @@ public record PostgresConfig(Server server, Designs designs, Duration timeout, R
      * @param pool     session connections in the pool; 0 picks one from the server's max_connections
      * @param embedded start a throwaway server instead of connecting to {@code url}
      */
-    public record Server(String url, String user, String password, int pool, boolean embedded) {
-    }
+    public record Server(String url, String user, String password, int pool, boolean embedded) {}
 
     /**
      * The schema's designs.
@@ -43,14 +42,15 @@ public record PostgresConfig(Server server, Designs designs, Duration timeout, R
      * @param physical       friendship tables, counts, profile images (CIKM 2013 sections C–E); the matview design
      *                       keeps the counts in its view, so it refuses {@code counts=attributes}
      */
-    public record Designs(int friendshipRows, PostgresStore.Design view, Duration refresh, FeedDesign feed,
-                          PhysicalDesign physical) {
+    public record Designs(
+            int friendshipRows, PostgresStore.Design view, Duration refresh, FeedDesign feed, PhysicalDesign physical) {
         public Designs {
             if (physical == null) {
                 physical = PhysicalDesign.BASIC;
             }
             if (view == PostgresStore.Design.MATVIEW && physical.countAttributes()) {
-                throw new IllegalArgumentException("the matview design keeps the counts in its view, not as attributes");
+                throw new IllegalArgumentException(
+                        "the matview design keeps the counts in its view, not as attributes");
             }
             if (view == null) {
                 view = PostgresStore.Design.BASIC;
@@ -58,8 +58,7 @@ public record PostgresConfig(Server server, Designs designs, Duration timeout, R
             if (feed == null) {
                 feed = FeedDesign.PULL;
             }
-            if (refresh != null && (view != PostgresStore.Design.MATVIEW || refresh.isNegative()
-                    || refresh.isZero())) {
+            if (refresh != null && (view != PostgresStore.Design.MATVIEW || refresh.isNegative() || refresh.isZero())) {
                 throw new IllegalArgumentException("a refresh interval needs the matview design and must be positive");
             }
         }
@@ -102,8 +101,7 @@ public record PostgresConfig(Server server, Designs designs, Duration timeout, R
         private Duration timeout;
         private ReadReplicas replicas;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder url(String v) {
             url = v;
@@ -166,8 +164,11 @@ public record PostgresConfig(Server server, Designs designs, Duration timeout, R
         }
 
         public PostgresConfig build() {
-            return new PostgresConfig(new Server(url, user, password, pool, embedded),
-                    new Designs(friendshipRows, design, refresh, feed, physical), timeout, replicas);
+            return new PostgresConfig(
+                    new Server(url, user, password, pool, embedded),
+                    new Designs(friendshipRows, design, refresh, feed, physical),
+                    timeout,
+                    replicas);
         }
     }
 }

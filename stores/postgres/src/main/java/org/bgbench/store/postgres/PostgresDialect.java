@@ -60,10 +60,14 @@ public final class PostgresDialect implements SqlDialect {
             friendship.add("VACUUM ANALYZE " + t);
         }
         return List.of(
-                List.of("ALTER TABLE resources ADD PRIMARY KEY (rid)", RelationalSchema.RESOURCES_WALL_INDEX,
+                List.of(
+                        "ALTER TABLE resources ADD PRIMARY KEY (rid)",
+                        RelationalSchema.RESOURCES_WALL_INDEX,
                         "VACUUM ANALYZE resources"),
                 friendship,
-                List.of("ALTER TABLE manipulation ADD PRIMARY KEY (mid)", RelationalSchema.MANIPULATION_RID_INDEX,
+                List.of(
+                        "ALTER TABLE manipulation ADD PRIMARY KEY (mid)",
+                        RelationalSchema.MANIPULATION_RID_INDEX,
                         "VACUUM ANALYZE manipulation"),
                 List.of("ALTER TABLE members ADD PRIMARY KEY (userid)", "VACUUM ANALYZE members"),
                 feed(schema));
@@ -71,8 +75,8 @@ public final class PostgresDialect implements SqlDialect {
 
     /** Keys of the loaded feed tables, the design's indexes, and statistics of the (empty) share tables too. */
     private static List<String> feed(RelationalSchema schema) {
-        List<String> feed = new ArrayList<>(List.of("ALTER TABLE pages ADD PRIMARY KEY (pageid)",
-                "ALTER TABLE follows ADD PRIMARY KEY (userid, pageid)"));
+        List<String> feed = new ArrayList<>(List.of(
+                "ALTER TABLE pages ADD PRIMARY KEY (pageid)", "ALTER TABLE follows ADD PRIMARY KEY (userid, pageid)"));
         feed.addAll(schema.feedIndexes());
         feed.add("VACUUM ANALYZE pages");
         feed.add("VACUUM ANALYZE follows");

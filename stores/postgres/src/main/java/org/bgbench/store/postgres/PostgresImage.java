@@ -51,7 +51,7 @@ final class PostgresImage implements StoreImage {
             return false;
         }
         try (Connection c = connect(maintenance);
-             PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+                PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
             ps.setString(1, image);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -62,10 +62,13 @@ final class PostgresImage implements StoreImage {
             throw new StoreException("looking for the image failed: " + target.describe(e), e);
         }
         // Same graph and same design (friendship layout, feed design): a push image holds feed rows pull does not.
-        try (Connection c = connect(image); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT (SELECT value FROM bg_meta WHERE key = 'fingerprint'),"
-                     + " (SELECT value FROM bg_meta WHERE key = 'design')")) {
-            return rs.next() && current.get().equals(rs.getString(1)) && store.recordedDesign().equals(rs.getString(2));
+        try (Connection c = connect(image);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT (SELECT value FROM bg_meta WHERE key = 'fingerprint'),"
+                        + " (SELECT value FROM bg_meta WHERE key = 'design')")) {
+            return rs.next()
+                    && current.get().equals(rs.getString(1))
+                    && store.recordedDesign().equals(rs.getString(2));
         } catch (SQLException e) {
             // An image without BG's tables is no image of this graph.
             return false;
@@ -95,7 +98,8 @@ final class PostgresImage implements StoreImage {
         try {
             for (int attempt = 1; ; attempt++) {
                 quiesce(mx, what);
-                try (Connection c = connect(maintenance); Statement st = c.createStatement()) {
+                try (Connection c = connect(maintenance);
+                        Statement st = c.createStatement()) {
                     st.execute("DROP DATABASE IF EXISTS " + quote(database));
                     st.execute("CREATE DATABASE " + quote(database) + " TEMPLATE " + quote(template));
                     return;
@@ -105,8 +109,10 @@ final class PostgresImage implements StoreImage {
                     if (busy && attempt < ATTEMPTS) {
                         continue;
                     }
-                    throw new StoreException(what + " failed: " + target.describe(e)
-                            + (busy ? " (disconnect other clients of the database first)" : ""), e);
+                    throw new StoreException(
+                            what + " failed: " + target.describe(e)
+                                    + (busy ? " (disconnect other clients of the database first)" : ""),
+                            e);
                 }
             }
         } finally {
@@ -126,8 +132,8 @@ final class PostgresImage implements StoreImage {
             mx.softEvictConnections();
             quiet = mx.getTotalConnections() == 0 ? quiet + 1 : 0;
             if (System.currentTimeMillis() > deadline) {
-                throw new StoreException(what + ": pooled connections did not close within " + QUIESCE_MS / 1000
-                        + " s");
+                throw new StoreException(
+                        what + ": pooled connections did not close within " + QUIESCE_MS / 1000 + " s");
             }
             try {
                 Thread.sleep(20);

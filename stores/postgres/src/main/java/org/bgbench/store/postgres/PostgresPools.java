@@ -51,8 +51,7 @@ final class PostgresPools implements AutoCloseable {
     }
 
     /** What a store opens on: the server's version, and its sessions' and loaders' connection properties. */
-    record Opened(PostgresPools pools, int serverVersion) {
-    }
+    record Opened(PostgresPools pools, int serverVersion) {}
 
     private final Target target;
     private final Properties sessionProperties;
@@ -67,8 +66,14 @@ final class PostgresPools implements AutoCloseable {
     /** The first routed session's wait for the replicas. */
     private final ReplicaCatchUp<Replica> catchUp;
 
-    private PostgresPools(Target target, Properties sessionProperties, Properties loadProperties,
-                          HikariDataSource pool, int poolSize, Duration timeout, List<Replica> replicas) {
+    private PostgresPools(
+            Target target,
+            Properties sessionProperties,
+            Properties loadProperties,
+            HikariDataSource pool,
+            int poolSize,
+            Duration timeout,
+            List<Replica> replicas) {
         this.target = target;
         this.sessionProperties = sessionProperties;
         this.loadProperties = loadProperties;
@@ -76,8 +81,8 @@ final class PostgresPools implements AutoCloseable {
         this.poolSize = poolSize;
         this.timeout = timeout;
         this.replicas = List.copyOf(replicas);
-        this.catchUp = new ReplicaCatchUp<>(this.replicas, this::walPosition, this::awaitReplay,
-                (r, e) -> new StoreException(r.describe(e), e));
+        this.catchUp = new ReplicaCatchUp<>(
+                this.replicas, this::walPosition, this::awaitReplay, (r, e) -> new StoreException(r.describe(e), e));
     }
 
     /** Opens the pools of {@code config} on the server at {@code url} as {@code user}, with {@code password}. */
@@ -99,10 +104,11 @@ final class PostgresPools implements AutoCloseable {
 
         int version;
         int slots;
-        try (Connection c = connectDirect(target, props); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT current_setting('server_version_num')::int, "
-                     + "current_setting('max_connections')::int - "
-                     + "current_setting('superuser_reserved_connections')::int")) {
+        try (Connection c = connectDirect(target, props);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT current_setting('server_version_num')::int, "
+                        + "current_setting('max_connections')::int - "
+                        + "current_setting('superuser_reserved_connections')::int")) {
             rs.next();
             version = rs.getInt(1);
             slots = rs.getInt(2);
@@ -120,9 +126,12 @@ final class PostgresPools implements AutoCloseable {
         try {
             primary = new HikariDataSource(hc);
         } catch (HikariPool.PoolInitializationException e) {
-            throw e.getCause() instanceof SQLException se ? new StoreException(target.describe(se), se)
-                    : new StoreException("cannot open a connection pool to PostgreSQL at " + target.address()
-                            + ": " + e.getMessage(), e);
+            throw e.getCause() instanceof SQLException se
+                    ? new StoreException(target.describe(se), se)
+                    : new StoreException(
+                            "cannot open a connection pool to PostgreSQL at " + target.address() + ": "
+                                    + e.getMessage(),
+                            e);
         }
         List<Replica> replicas;
         try {
@@ -166,8 +175,10 @@ final class PostgresPools implements AutoCloseable {
                 try {
                     t = Target.of(url, user);
                 } catch (StoreException e) {
-                    throw new StoreException(PostgresStoreProvider.READ_URLS + ": '" + url + "' is not a PostgreSQL "
-                            + "JDBC URL; expected jdbc:postgresql://HOST:PORT/DATABASE", e);
+                    throw new StoreException(
+                            PostgresStoreProvider.READ_URLS + ": '" + url + "' is not a PostgreSQL "
+                                    + "JDBC URL; expected jdbc:postgresql://HOST:PORT/DATABASE",
+                            e);
                 }
                 Properties props = new Properties();
                 props.putAll(primaryProps);
@@ -178,9 +189,12 @@ final class PostgresPools implements AutoCloseable {
                     out.add(new Replica(url, t, new HikariDataSource(hc)));
                 } catch (HikariPool.PoolInitializationException e) {
                     Replica r = new Replica(url, t, null);
-                    throw e.getCause() instanceof SQLException se ? new StoreException(r.describe(se), se)
-                            : new StoreException("cannot open a connection pool to the read replica " + url + " ("
-                                    + PostgresStoreProvider.READ_URLS + "): " + e.getMessage(), e);
+                    throw e.getCause() instanceof SQLException se
+                            ? new StoreException(r.describe(se), se)
+                            : new StoreException(
+                                    "cannot open a connection pool to the read replica " + url + " ("
+                                            + PostgresStoreProvider.READ_URLS + "): " + e.getMessage(),
+                                    e);
                 }
             }
             return out;
@@ -210,17 +224,23 @@ final class PostgresPools implements AutoCloseable {
             if (e.getCause() instanceof SQLException cause) {
                 throw new StoreException(target.describe(cause), e);
             }
-            int active = pool.getHikariPoolMXBean() == null ? -1 : pool.getHikariPoolMXBean().getActiveConnections();
+            int active = pool.getHikariPoolMXBean() == null
+                    ? -1
+                    : pool.getHikariPoolMXBean().getActiveConnections();
             if (active >= 0 && active < poolSize) {
                 // The pool had room: it could not open a new connection in time (the pool opens them one at a time).
-                throw new StoreException("PostgreSQL did not give a new connection within " + Durations.format(timeout)
-                        + " (" + PostgresStoreProvider.TIMEOUT + "; " + active + " of " + poolSize + " pooled "
-                        + "connections in use): the server is slow to accept connections; raise "
-                        + PostgresStoreProvider.TIMEOUT + " or start with fewer threads", e);
+                throw new StoreException(
+                        "PostgreSQL did not give a new connection within " + Durations.format(timeout)
+                                + " (" + PostgresStoreProvider.TIMEOUT + "; " + active + " of " + poolSize + " pooled "
+                                + "connections in use): the server is slow to accept connections; raise "
+                                + PostgresStoreProvider.TIMEOUT + " or start with fewer threads",
+                        e);
             }
-            throw new StoreException("no free PostgreSQL connection within " + Durations.format(timeout) + " ("
-                    + PostgresStoreProvider.TIMEOUT + "): all " + poolSize
-                    + " pooled connections are held by open sessions; raise postgres.pool", e);
+            throw new StoreException(
+                    "no free PostgreSQL connection within " + Durations.format(timeout) + " ("
+                            + PostgresStoreProvider.TIMEOUT + "): all " + poolSize
+                            + " pooled connections are held by open sessions; raise postgres.pool",
+                    e);
         } catch (SQLException e) {
             throw new StoreException(target.describe(e), e);
         }
@@ -235,10 +255,13 @@ final class PostgresPools implements AutoCloseable {
             if (e.getCause() instanceof SQLException cause) {
                 throw new StoreException(r.describe(cause), e);
             }
-            throw new StoreException("no free connection to the read replica " + r.url() + " ("
-                    + PostgresStoreProvider.READ_URLS + ") within " + Durations.format(timeout) + " ("
-                    + PostgresStoreProvider.TIMEOUT + "): all " + poolSize + " pooled connections are held by open "
-                    + "sessions; raise postgres.pool", e);
+            throw new StoreException(
+                    "no free connection to the read replica " + r.url() + " ("
+                            + PostgresStoreProvider.READ_URLS + ") within " + Durations.format(timeout) + " ("
+                            + PostgresStoreProvider.TIMEOUT + "): all " + poolSize
+                            + " pooled connections are held by open "
+                            + "sessions; raise postgres.pool",
+                    e);
         } catch (SQLException e) {
             throw new StoreException(r.describe(e), e);
         }
@@ -282,8 +305,9 @@ final class PostgresPools implements AutoCloseable {
 
     /** The primary's current WAL position. */
     private String walPosition() {
-        try (Connection c = connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+        try (Connection c = connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()::text")) {
             rs.next();
             return rs.getString(1);
         } catch (SQLException e) {
@@ -297,9 +321,9 @@ final class PostgresPools implements AutoCloseable {
      */
     private void awaitReplay(Replica r, String lsn) throws SQLException {
         try (Connection c = r.pool().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT NOT pg_is_in_recovery() OR "
-                     + "coalesce(pg_last_wal_replay_lsn() >= ?::pg_lsn, false), "
-                     + "current_setting('recovery_min_apply_delay')")) {
+                PreparedStatement ps = c.prepareStatement("SELECT NOT pg_is_in_recovery() OR "
+                        + "coalesce(pg_last_wal_replay_lsn() >= ?::pg_lsn, false), "
+                        + "current_setting('recovery_min_apply_delay')")) {
             ps.setString(1, lsn);
             long deadline = -1;
             while (true) {
@@ -314,9 +338,12 @@ final class PostgresPools implements AutoCloseable {
                     }
                 }
                 if (System.nanoTime() > deadline) {
-                    LOG.warn("the read replica {} has not replayed the primary's WAL up to {} within {} plus "
-                            + "its apply delay; reads there may miss the graph's latest writes at the start",
-                            r.url(), lsn, Durations.format(timeout));
+                    LOG.warn(
+                            "the read replica {} has not replayed the primary's WAL up to {} within {} plus "
+                                    + "its apply delay; reads there may miss the graph's latest writes at the start",
+                            r.url(),
+                            lsn,
+                            Durations.format(timeout));
                     break;
                 }
                 Thread.sleep(20);

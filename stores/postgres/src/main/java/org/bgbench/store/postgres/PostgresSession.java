@@ -37,12 +37,14 @@ final class PostgresSession implements StoreSession {
     private final Supplier<Connection> connections;
     /** Borrows a connection to this session's read replica; null without replicas. */
     private final Supplier<Connection> reads;
+
     private final BiFunction<Connection, Connection, StoreSession> design;
     private final long statementMillis;
     private final int readMillis;
     private Connection c;
     /** The read replica's connection; null without replicas. */
     private Connection r;
+
     private StoreSession s;
 
     /**
@@ -52,8 +54,12 @@ final class PostgresSession implements StoreSession {
      * @param design      the design's session on a primary and a replica connection (null without replicas), which
      *                    it owns from then on
      */
-    PostgresSession(Supplier<Connection> connections, Supplier<Connection> reads,
-                    BiFunction<Connection, Connection, StoreSession> design, long statementMillis, int readMillis) {
+    PostgresSession(
+            Supplier<Connection> connections,
+            Supplier<Connection> reads,
+            BiFunction<Connection, Connection, StoreSession> design,
+            long statementMillis,
+            int readMillis) {
         this.connections = connections;
         this.reads = reads;
         this.design = design;
@@ -218,8 +224,8 @@ final class PostgresSession implements StoreSession {
     }
 
     @Override
-    public void postCommentOnResource(int commenter, int owner, long resource, long commentId, long timestampMs,
-                                      String content) {
+    public void postCommentOnResource(
+            int commenter, int owner, long resource, long commentId, long timestampMs, String content) {
         try {
             session().postCommentOnResource(commenter, owner, resource, commentId, timestampMs, content);
         } catch (RuntimeException e) {

@@ -43,9 +43,13 @@ public final class PostgresStore extends RelationalStore {
         MATVIEW
     }
 
-    private PostgresStore(PostgresDialect dialect, PostgresConfig config, PostgresPools pools,
-                          EmbeddedServer embedded) {
-        super(dialect, config.designs().friendshipRows(), config.designs().feed(), config.designs().physical());
+    private PostgresStore(
+            PostgresDialect dialect, PostgresConfig config, PostgresPools pools, EmbeddedServer embedded) {
+        super(
+                dialect,
+                config.designs().friendshipRows(),
+                config.designs().feed(),
+                config.designs().physical());
         this.pools = pools;
         this.target = pools.target();
         this.replicas = config.replicas();
@@ -53,8 +57,14 @@ public final class PostgresStore extends RelationalStore {
         this.embedded = embedded;
         this.image = new PostgresImage(this, pools.pool(), target, pools.loadProperties());
         PostgresConfig.Designs d = config.designs();
-        this.view = d.view() == Design.MATVIEW ? new CountsView(d.friendshipRows(), d.physical().twoTables(),
-                d.refresh(), this::connect, () -> pools.connectAs("bg-matview-refresh")) : null;
+        this.view = d.view() == Design.MATVIEW
+                ? new CountsView(
+                        d.friendshipRows(),
+                        d.physical().twoTables(),
+                        d.refresh(),
+                        this::connect,
+                        () -> pools.connectAs("bg-matview-refresh"))
+                : null;
     }
 
     /** Connects (starting the embedded server first if asked); fails with a message naming what went wrong. */
@@ -179,10 +189,16 @@ public final class PostgresStore extends RelationalStore {
             int session = nextSession();
             reads = () -> connectForRead(session);
         }
-        int readMillis = (int) Math.min(Integer.MAX_VALUE, timeout.plusSeconds(1).toMillis());
-        return new PostgresSession(this::connect, reads, (c, r) -> view == null
-                ? new RelationalSession(c, r, replicas.actions(), s, null)
-                : new MatviewSession(c, r, replicas.actions(), s, sync), timeout.toMillis(), readMillis);
+        int readMillis =
+                (int) Math.min(Integer.MAX_VALUE, timeout.plusSeconds(1).toMillis());
+        return new PostgresSession(
+                this::connect,
+                reads,
+                (c, r) -> view == null
+                        ? new RelationalSession(c, r, replicas.actions(), s, null)
+                        : new MatviewSession(c, r, replicas.actions(), s, sync),
+                timeout.toMillis(),
+                readMillis);
     }
 
     /** A session with the store's timeouts whose every statement runs on the primary, for BG's checks. */
@@ -193,8 +209,13 @@ public final class PostgresStore extends RelationalStore {
             view.ensureReady();
         }
         boolean sync = view != null && view.synchronous();
-        return new PostgresSession(this::connect, null, (c, r) -> view == null ? new RelationalSession(c, s, null)
-                : new MatviewSession(c, null, replicas.actions(), s, sync), timeout.toMillis(),
+        return new PostgresSession(
+                this::connect,
+                null,
+                (c, r) -> view == null
+                        ? new RelationalSession(c, s, null)
+                        : new MatviewSession(c, null, replicas.actions(), s, sync),
+                timeout.toMillis(),
                 (int) Math.min(Integer.MAX_VALUE, timeout.plusSeconds(1).toMillis()));
     }
 
@@ -210,7 +231,8 @@ public final class PostgresStore extends RelationalStore {
     }
 
     private void execute(String what, String sql) {
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             st.execute(sql);
         } catch (SQLException e) {
             throw failure(what, e);
@@ -238,7 +260,7 @@ public final class PostgresStore extends RelationalStore {
 
     /** Keeps the background refresher off the database (and its connection closed) while an image is copied. */
     CountsView.Paused pauseRefresher() {
-        return view == null ? () -> { } : view.pause();
+        return view == null ? () -> {} : view.pause();
     }
 
     EmbeddedServer embeddedServer() {

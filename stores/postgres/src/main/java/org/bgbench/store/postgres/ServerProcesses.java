@@ -21,8 +21,7 @@ import org.bgbench.store.StoreException;
  * both are postgres processes.
  */
 final class ServerProcesses {
-    private ServerProcesses() {
-    }
+    private ServerProcesses() {}
 
     /** The postmasters of the embedded server (if any), else of the primary and the replicas that run here. */
     static List<Long> of(EmbeddedServer embedded, PostgresPools pools) {
@@ -37,12 +36,14 @@ final class ServerProcesses {
         for (PostgresPools.Replica r : pools.replicas()) {
             if (isLoopback(r.target().host())) {
                 postmaster(() -> {
-                    try {
-                        return r.pool().getConnection();
-                    } catch (SQLException e) {
-                        throw new StoreException(r.describe(e), e);
-                    }
-                }).filter(p -> !pids.contains(p)).ifPresent(pids::add);
+                            try {
+                                return r.pool().getConnection();
+                            } catch (SQLException e) {
+                                throw new StoreException(r.describe(e), e);
+                            }
+                        })
+                        .filter(p -> !pids.contains(p))
+                        .ifPresent(pids::add);
             }
         }
         return List.copyOf(pids);
@@ -50,8 +51,9 @@ final class ServerProcesses {
 
     /** The parent of the backend serving a connection from {@code connections}, if /proc shows both are postgres. */
     private static Optional<Long> postmaster(Supplier<Connection> connections) {
-        try (Connection c = connections.get(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+        try (Connection c = connections.get();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
             long backend = rs.getLong(1);
             if (!isPostgresProcess(backend)) {

@@ -28,8 +28,12 @@ record Target(String url, String host, String port, String database, String user
             throw new StoreException("postgres.url '" + url
                     + "' is not a PostgreSQL JDBC URL; expected jdbc:postgresql://HOST:PORT/DATABASE");
         }
-        return new Target(url, p.getProperty("PGHOST", "localhost"), p.getProperty("PGPORT", "5432"),
-                p.getProperty("PGDBNAME", ""), user);
+        return new Target(
+                url,
+                p.getProperty("PGHOST", "localhost"),
+                p.getProperty("PGPORT", "5432"),
+                p.getProperty("PGDBNAME", ""),
+                user);
     }
 
     /**
@@ -84,17 +88,22 @@ record Target(String url, String host, String port, String database, String user
     String describe(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         return switch (state) {
-            case "28P01" -> "authentication failed for user '" + user + "' at PostgreSQL " + address()
-                    + " (check postgres.password)";
+            case "28P01" ->
+                "authentication failed for user '" + user + "' at PostgreSQL " + address()
+                        + " (check postgres.password)";
             case "28000" -> "PostgreSQL at " + address() + " refused user '" + user + "': " + serverMessage(e);
-            case "3D000" -> "database '" + database + "' does not exist on PostgreSQL at " + address()
-                    + "; create it (createdb -h " + host + " -p " + port + " " + database
-                    + ") or point postgres.url at an existing one";
-            case "53300" -> "PostgreSQL at " + address() + " has no free connection slots (max_connections reached); "
-                    + "lower postgres.pool or the thread count";
+            case "3D000" ->
+                "database '" + database + "' does not exist on PostgreSQL at " + address()
+                        + "; create it (createdb -h " + host + " -p " + port + " " + database
+                        + ") or point postgres.url at an existing one";
+            case "53300" ->
+                "PostgreSQL at " + address() + " has no free connection slots (max_connections reached); "
+                        + "lower postgres.pool or the thread count";
             case "57P03" -> "PostgreSQL at " + address() + " is starting up or shutting down; try again shortly";
-            default -> state.startsWith("08") || rootCause(e) instanceof IOException ? unreachable(e)
-                    : "PostgreSQL at " + address() + ": " + serverMessage(e);
+            default ->
+                state.startsWith("08") || rootCause(e) instanceof IOException
+                        ? unreachable(e)
+                        : "PostgreSQL at " + address() + ": " + serverMessage(e);
         };
     }
 
@@ -116,7 +125,8 @@ record Target(String url, String host, String port, String database, String user
     }
 
     private static String serverMessage(SQLException e) {
-        if (e instanceof PSQLException p && p.getServerErrorMessage() != null
+        if (e instanceof PSQLException p
+                && p.getServerErrorMessage() != null
                 && p.getServerErrorMessage().getMessage() != null) {
             return p.getServerErrorMessage().getMessage();
         }

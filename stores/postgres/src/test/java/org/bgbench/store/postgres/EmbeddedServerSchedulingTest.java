@@ -22,17 +22,25 @@ import org.junit.jupiter.api.Test;
 class EmbeddedServerSchedulingTest {
     @Test
     void theEmbeddedServerRunsAtTheNormalPolicyUnderABatchBg() throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("chrt", "--batch", "0",
+        List<String> cmd = new ArrayList<>(List.of(
+                "chrt",
+                "--batch",
+                "0",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Child.class.getName()));
+                "-cp",
+                System.getProperty("java.class.path"),
+                Child.class.getName()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
         assertThat(out).contains("bg batch", "postmaster normal", "backend normal");
         // Every process of the server, background ones included, at SCHED_OTHER.
-        String all = out.lines().filter(l -> l.startsWith("server ")).findFirst().orElseThrow();
-        assertThat(all.substring("server ".length()).split(" ")).hasSizeGreaterThanOrEqualTo(4).containsOnly("normal");
+        String all =
+                out.lines().filter(l -> l.startsWith("server ")).findFirst().orElseThrow();
+        assertThat(all.substring("server ".length()).split(" "))
+                .hasSizeGreaterThanOrEqualTo(4)
+                .containsOnly("normal");
     }
 
     /** Runs under chrt --batch: starts the embedded server, connects, reports the policies. */
@@ -40,7 +48,7 @@ class EmbeddedServerSchedulingTest {
         public static void main(String[] args) throws Exception {
             System.out.println("bg " + SchedulingPolicy.current());
             try (EmbeddedServer s = EmbeddedServer.start();
-                 Connection c = DriverManager.getConnection(s.url(), "postgres", "postgres")) {
+                    Connection c = DriverManager.getConnection(s.url(), "postgres", "postgres")) {
                 long postmaster = s.pid().orElseThrow();
                 long backend;
                 try (var r = c.createStatement().executeQuery("SELECT pg_backend_pid()")) {
@@ -50,11 +58,12 @@ class EmbeddedServerSchedulingTest {
                 System.out.println("postmaster " + SchedulingPolicy.of(postmaster));
                 System.out.println("backend " + SchedulingPolicy.of(backend));
                 StringBuilder all = new StringBuilder("server");
-                ProcessHandle.of(postmaster).orElseThrow().descendants()
+                ProcessHandle.of(postmaster)
+                        .orElseThrow()
+                        .descendants()
                         .forEach(d -> all.append(' ').append(SchedulingPolicy.of(d.pid())));
                 System.out.println(all);
             }
         }
-
     }
 }

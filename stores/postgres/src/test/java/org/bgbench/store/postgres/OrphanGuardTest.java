@@ -29,11 +29,17 @@ class OrphanGuardTest {
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor(10, TimeUnit.SECONDS);
         Path dead = Files.createDirectories(tmp.resolve("bg-postgres-dead/data"));
-        Files.writeString(dead.resolve("../owner"), gone.pid() + " "
-                + gone.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(1L) + "\n");
+        Files.writeString(
+                dead.resolve("../owner"),
+                gone.pid() + " "
+                        + gone.info()
+                                .startInstant()
+                                .map(java.time.Instant::toEpochMilli)
+                                .orElse(1L) + "\n");
         Path reused = Files.createDirectory(tmp.resolve("bg-postgres-reused"));
         // This process's pid with another start time: a pid reused by a process that is not the owner.
-        Files.writeString(reused.resolve(OrphanGuard.OWNER), ProcessHandle.current().pid() + " 1\n");
+        Files.writeString(
+                reused.resolve(OrphanGuard.OWNER), ProcessHandle.current().pid() + " 1\n");
         Path unowned = Files.createDirectory(tmp.resolve("bg-postgres-unowned"));
         Path other = Files.createDirectory(tmp.resolve("other"));
         Files.writeString(other.resolve(OrphanGuard.OWNER), gone.pid() + " 1\n");
@@ -48,13 +54,18 @@ class OrphanGuardTest {
 
     @Test
     void theNextStartStopsTheServerOfABgKilledWithItsWatchdog() throws Exception {
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Child.class.getName()).redirectErrorStream(true).start();
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Child.class.getName())
+                .redirectErrorStream(true)
+                .start();
         Path dir;
         ProcessHandle postmaster;
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
             String line;
             String started = null;
             while (started == null && (line = out.readLine()) != null) {
@@ -94,7 +105,8 @@ class OrphanGuardTest {
     public static final class Child {
         public static void main(String[] args) throws Exception {
             EmbeddedServer s = EmbeddedServer.start();
-            System.out.println("server " + s.dataDirectory().getParent() + " " + s.pid().orElseThrow());
+            System.out.println(
+                    "server " + s.dataDirectory().getParent() + " " + s.pid().orElseThrow());
             System.out.flush();
             Thread.sleep(120_000);
         }

@@ -48,35 +48,39 @@ class PostgresConformanceTest {
          * Two friendship tables (CIKM 2013 figure 8) and one row per friendship, VP counting {@code friends} on both
          * columns and {@code pending} by aggregate subqueries.
          */
-        TWO_TABLES(1, PostgresStore.Design.BASIC, c -> c.physical(new PhysicalDesign(2, false, false, null)),
-                false),
+        TWO_TABLES(1, PostgresStore.Design.BASIC, c -> c.physical(new PhysicalDesign(2, false, false, null)), false),
         /** The push feed, feed rows carrying the resource's content. */
         PUSH(1, PostgresStore.Design.BASIC, c -> c.feed(new FeedDesign(FeedDesign.Kind.PUSH, true)), false),
         /** The sorted push feed, feed rows referencing their resources. */
-        SORTED_PUSH(1, PostgresStore.Design.BASIC,
-                c -> c.feed(new FeedDesign(FeedDesign.Kind.SORTED_PUSH, false)), false),
+        SORTED_PUSH(
+                1, PostgresStore.Design.BASIC, c -> c.feed(new FeedDesign(FeedDesign.Kind.SORTED_PUSH, false)), false),
         /** The materialized-view design with synchronous refresh: VP counts are never stale. */
         MATVIEW(1, PostgresStore.Design.MATVIEW, c -> c, false),
         /**
          * The materialized view with synchronous refresh and a push feed with two friendship rows: AFR's and TF's
          * feed rows join the transaction that refreshes the view.
          */
-        MATVIEW_PUSH(2, PostgresStore.Design.MATVIEW, c -> c.feed(new FeedDesign(FeedDesign.Kind.PUSH, false)),
-                false),
+        MATVIEW_PUSH(2, PostgresStore.Design.MATVIEW, c -> c.feed(new FeedDesign(FeedDesign.Kind.PUSH, false)), false),
         /**
          * CIKM 2013's Boosted SQL design (section G): two friendship tables, two rows per friendship, counts as
          * attributes, profile images in files; on the odd graph.
          */
-        BOOSTED(2, PostgresStore.Design.BASIC,
-                c -> c.physical(new PhysicalDesign(2, true, true, dir.resolve("images"))), true);
+        BOOSTED(
+                2,
+                PostgresStore.Design.BASIC,
+                c -> c.physical(new PhysicalDesign(2, true, true, dir.resolve("images"))),
+                true);
 
         private final int friendshipRows;
         private final PostgresStore.Design counts;
         private final UnaryOperator<PostgresConfig.Builder> settings;
         private final boolean oddGraph;
 
-        Design(int friendshipRows, PostgresStore.Design counts, UnaryOperator<PostgresConfig.Builder> settings,
-               boolean oddGraph) {
+        Design(
+                int friendshipRows,
+                PostgresStore.Design counts,
+                UnaryOperator<PostgresConfig.Builder> settings,
+                boolean oddGraph) {
             this.friendshipRows = friendshipRows;
             this.counts = counts;
             this.settings = settings;
@@ -85,8 +89,10 @@ class PostgresConformanceTest {
 
         @Override
         public DataStore open() {
-            return PostgresStore.open(settings.apply(PostgresConfig.at(server.url()).friendshipRows(friendshipRows)
-                    .design(counts)).build());
+            return PostgresStore.open(settings.apply(PostgresConfig.at(server.url())
+                            .friendshipRows(friendshipRows)
+                            .design(counts))
+                    .build());
         }
 
         @Override
@@ -95,14 +101,61 @@ class PostgresConformanceTest {
         }
     }
 
-    @Nested class Basic extends DesignSuite { Basic() { super(Design.BASIC); } }
-    @Nested class TwoRows extends DesignSuite { TwoRows() { super(Design.TWO_ROWS); } }
-    @Nested class TwoTables extends DesignSuite { TwoTables() { super(Design.TWO_TABLES); } }
-    @Nested class Push extends DesignSuite { Push() { super(Design.PUSH); } }
-    @Nested class SortedPush extends DesignSuite { SortedPush() { super(Design.SORTED_PUSH); } }
-    @Nested class Matview extends DesignSuite { Matview() { super(Design.MATVIEW); } }
-    @Nested class MatviewPush extends DesignSuite { MatviewPush() { super(Design.MATVIEW_PUSH); } }
-    @Nested class Boosted extends DesignSuite { Boosted() { super(Design.BOOSTED); } }
+    @Nested
+    class Basic extends DesignSuite {
+        Basic() {
+            super(Design.BASIC);
+        }
+    }
+
+    @Nested
+    class TwoRows extends DesignSuite {
+        TwoRows() {
+            super(Design.TWO_ROWS);
+        }
+    }
+
+    @Nested
+    class TwoTables extends DesignSuite {
+        TwoTables() {
+            super(Design.TWO_TABLES);
+        }
+    }
+
+    @Nested
+    class Push extends DesignSuite {
+        Push() {
+            super(Design.PUSH);
+        }
+    }
+
+    @Nested
+    class SortedPush extends DesignSuite {
+        SortedPush() {
+            super(Design.SORTED_PUSH);
+        }
+    }
+
+    @Nested
+    class Matview extends DesignSuite {
+        Matview() {
+            super(Design.MATVIEW);
+        }
+    }
+
+    @Nested
+    class MatviewPush extends DesignSuite {
+        MatviewPush() {
+            super(Design.MATVIEW_PUSH);
+        }
+    }
+
+    @Nested
+    class Boosted extends DesignSuite {
+        Boosted() {
+            super(Design.BOOSTED);
+        }
+    }
 
     @Test
     void everyDesignRunsOnce() {

@@ -36,7 +36,7 @@ class PostgresFeedTest extends RelationalFeedSuite {
     void start() throws Exception {
         server = PostgresStore.open(PostgresConfig.embedded().pool(2).build());
         try (Connection c = DriverManager.getConnection(server.url(), "postgres", "");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE feed");
         }
         // Custom plans only (same statements, same results): right after a load the share tables hold no
@@ -69,7 +69,8 @@ class PostgresFeedTest extends RelationalFeedSuite {
         try (DataStore store = open(design)) {
             load(store, graph);
             RelationalSchema schema = new RelationalSchema(graph.attributeCount(), 1, design, true);
-            try (Connection c = DriverManager.getConnection(url, "postgres", ""); Statement st = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(url, "postgres", "");
+                    Statement st = c.createStatement()) {
                 long resources = graph.totalResources() + graph.totalPageResources();
                 st.execute("INSERT INTO shares SELECT g, r.rid, r.creatorid, CASE WHEN g % 4 = 0 THEN 0 ELSE 1 END"
                         + " FROM generate_series(1, 40000) g JOIN resources r ON r.rid = g % " + resources);
@@ -82,11 +83,14 @@ class PostgresFeedTest extends RelationalFeedSuite {
                 st.execute("ANALYZE");
                 for (Map.Entry<String, String> e : schema.feedStatements().entrySet()) {
                     String plan = plan(c, e.getKey(), e.getValue());
-                    assertThat(plan).as("%s plan of %s:%n%s", design, e.getKey(), plan)
-                            .doesNotContain("Seq Scan on shares").doesNotContain("Seq Scan on share_recipients")
+                    assertThat(plan)
+                            .as("%s plan of %s:%n%s", design, e.getKey(), plan)
+                            .doesNotContain("Seq Scan on shares")
+                            .doesNotContain("Seq Scan on share_recipients")
                             .doesNotContain("Seq Scan on newsfeed");
                     if (e.getKey().equals("pull")) {
-                        assertThat(plan).contains("Index Scan Backward using shares_creator")
+                        assertThat(plan)
+                                .contains("Index Scan Backward using shares_creator")
                                 .doesNotContain("Index Scan Backward using shares_pkey");
                     }
                     if (e.getKey().equals("sortedPush")) {

@@ -27,9 +27,10 @@ class PostgresLoadBenchmark {
                 StoreCounts c = store.counts();
                 long rows = c.members() + c.friendships() + c.pending() + c.resources() + c.comments();
                 double total = (t3 - t0) / 1e9;
-                System.out.printf("postgres round %d: schema %.2f s, load %.2f s, finish %.2f s, total %.2f s,"
-                                + " %d rows, %.0f rows/s (%s)%n", round, (t1 - t0) / 1e9, (t2 - t1) / 1e9,
-                        (t3 - t2) / 1e9, total, rows, rows / total, c);
+                System.out.printf(
+                        "postgres round %d: schema %.2f s, load %.2f s, finish %.2f s, total %.2f s,"
+                                + " %d rows, %.0f rows/s (%s)%n",
+                        round, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t3 - t2) / 1e9, total, rows, rows / total, c);
             }
             var image = store.image().orElseThrow();
             long t0 = System.nanoTime();
@@ -37,8 +38,9 @@ class PostgresLoadBenchmark {
             long t1 = System.nanoTime();
             image.restore();
             long t2 = System.nanoTime();
-            System.out.printf("postgres image: save %.2f s, restore %.2f s, exists %b%n", (t1 - t0) / 1e9,
-                    (t2 - t1) / 1e9, image.exists());
+            System.out.printf(
+                    "postgres image: save %.2f s, restore %.2f s, exists %b%n",
+                    (t1 - t0) / 1e9, (t2 - t1) / 1e9, image.exists());
         }
     }
 
@@ -51,7 +53,7 @@ class PostgresLoadBenchmark {
             int to = m * (t + 1) / threads;
             ts[t] = Thread.ofPlatform().start(() -> {
                 try (var loader = store.newLoader(graph)) {
-                    loader.load(from, to, n -> { });
+                    loader.load(from, to, n -> {});
                 }
             });
         }

@@ -28,8 +28,9 @@ class PostgresMatviewBenchmark {
     @Test
     void basicVersusMatview() {
         SocialGraph graph = new SocialGraph(GraphSpec.defaults().withMembers(1000));
-        System.out.printf("M=%d phi=%d rho=%d, one thread, %d VP and %d IF+RFR each%n", graph.members(),
-                graph.spec().friendsPerMember(), graph.resourcesPerMember(), VPS, WRITES);
+        System.out.printf(
+                "M=%d phi=%d rho=%d, one thread, %d VP and %d IF+RFR each%n",
+                graph.members(), graph.spec().friendsPerMember(), graph.resourcesPerMember(), VPS, WRITES);
         for (int round = 0; round < 2; round++) {
             // A fresh server per design: hundreds of concurrent refreshes slow a server down for whatever follows.
             run("basic", PostgresStore.Design.BASIC, null, graph);
@@ -39,8 +40,11 @@ class PostgresMatviewBenchmark {
     }
 
     private static void run(String name, PostgresStore.Design design, Duration refresh, SocialGraph graph) {
-        try (PostgresStore store = PostgresStore.open(PostgresConfig.embedded().pool(4).design(design)
-                .refresh(refresh).build())) {
+        try (PostgresStore store = PostgresStore.open(PostgresConfig.embedded()
+                .pool(4)
+                .design(design)
+                .refresh(refresh)
+                .build())) {
             measure(name, store, graph);
         }
     }
@@ -92,7 +96,7 @@ class PostgresMatviewBenchmark {
         long[] s = nanos.clone();
         Arrays.sort(s);
         double mean = Arrays.stream(s).average().orElse(0) / 1e6;
-        return String.format("mean %.3f p50 %.3f p95 %.3f ms", mean, s[s.length / 2] / 1e6,
-                s[(int) (s.length * 0.95)] / 1e6);
+        return String.format(
+                "mean %.3f p50 %.3f p95 %.3f ms", mean, s[s.length / 2] / 1e6, s[(int) (s.length * 0.95)] / 1e6);
     }
 }

@@ -36,9 +36,17 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("server")
 class PostgresMatviewTest {
-    private static final GraphSpec SPEC = GraphSpec.builder().members(120).friendsPerMember(10)
-            .resourcesPerMember(4).commentsPerResource(1).confirmedFraction(0.6).attributeLength(8)
-            .commentLength(20).fragments(2).seed(9).build();
+    private static final GraphSpec SPEC = GraphSpec.builder()
+            .members(120)
+            .friendsPerMember(10)
+            .resourcesPerMember(4)
+            .commentsPerResource(1)
+            .confirmedFraction(0.6)
+            .attributeLength(8)
+            .commentLength(20)
+            .fragments(2)
+            .seed(9)
+            .build();
     private static final SocialGraph GRAPH = new SocialGraph(SPEC);
     private static PostgresStore server;
 
@@ -55,7 +63,7 @@ class PostgresMatviewTest {
     /** A store on a new database of the embedded server. */
     private static PostgresStore open(String database, PostgresStore.Design design, Duration refresh) throws Exception {
         try (Connection c = DriverManager.getConnection(server.url(), "postgres", "");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS " + database);
             st.execute("CREATE DATABASE " + database);
         }
@@ -68,13 +76,18 @@ class PostgresMatviewTest {
 
     private static PostgresStore reopen(String database, int rows, PostgresStore.Design design, Duration refresh) {
         String url = "jdbc:postgresql://localhost:" + server.embeddedServer().port() + "/" + database;
-        return PostgresStore.open(PostgresConfig.at(url).user("postgres").pool(8).friendshipRows(rows).design(design)
-                .refresh(refresh).build());
+        return PostgresStore.open(PostgresConfig.at(url)
+                .user("postgres")
+                .pool(8)
+                .friendshipRows(rows)
+                .design(design)
+                .refresh(refresh)
+                .build());
     }
 
     private static void sql(PostgresStore store, String statement) throws Exception {
         try (Connection c = DriverManager.getConnection(store.url(), "postgres", "");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute(statement);
         }
     }
@@ -111,7 +124,7 @@ class PostgresMatviewTest {
     void anIntervalRefreshShowsTheOldCountsUntilTheNextRefresh() throws Exception {
         Duration interval = Duration.ofSeconds(1);
         try (PostgresStore store = open("mv_interval", PostgresStore.Design.MATVIEW, interval);
-             StoreSession s = openLoaded(store)) {
+                StoreSession s = openLoaded(store)) {
             GraphState state = new GraphState(GRAPH);
             int[] pair = memberWithInviter(state);
             int a = pair[0];
@@ -126,17 +139,25 @@ class PostgresMatviewTest {
             s.acceptFriendRequest(GRAPH.memberId(a), GRAPH.memberId(pair[1]));
             long written = System.nanoTime();
             ProfileView p = ownProfile(s, a);
-            assertThat(p.friendCount).as("VP right after AFR: the view is not refreshed by writes").isEqualTo(friends);
+            assertThat(p.friendCount)
+                    .as("VP right after AFR: the view is not refreshed by writes")
+                    .isEqualTo(friends);
             assertThat(p.pendingCount).isEqualTo(pending);
             MemberList list = new MemberList(SPEC.attributeCount());
             s.listFriends(GRAPH.memberId(a), GRAPH.memberId(a), list);
-            assertThat(list.size()).as("LF reads the table, which has the new friend").isEqualTo(friends + 1);
+            assertThat(list.size())
+                    .as("LF reads the table, which has the new friend")
+                    .isEqualTo(friends + 1);
 
             await(interval.plusSeconds(2), () -> ownProfile(s, a).friendCount == friends + 1);
             Duration stale = Duration.ofNanos(System.nanoTime() - written);
-            assertThat(view.refreshes()).as("a background refresh brought the new count").isGreaterThan(refreshed);
+            assertThat(view.refreshes())
+                    .as("a background refresh brought the new count")
+                    .isGreaterThan(refreshed);
             assertThat(ownProfile(s, a).pendingCount).isEqualTo(pending - 1);
-            assertThat(stale).as("stale for about the rest of the interval").isGreaterThan(Duration.ofMillis(500))
+            assertThat(stale)
+                    .as("stale for about the rest of the interval")
+                    .isGreaterThan(Duration.ofMillis(500))
                     .isLessThan(interval.plusSeconds(2));
             assertThat(view.failures()).isZero();
         }
@@ -150,11 +171,13 @@ class PostgresMatviewTest {
     @Test
     void aFailingRefreshIsLoggedOnceAndRetriedUntilItWorks() throws Exception {
         try (PostgresStore store = open("mv_failing", PostgresStore.Design.MATVIEW, Duration.ofMillis(200));
-             StoreSession s = openLoaded(store)) {
+                StoreSession s = openLoaded(store)) {
             CountsView view = store.countsView();
             sql(store, "ALTER MATERIALIZED VIEW bg_profile_counts RENAME TO bg_profile_counts_away");
             await(Duration.ofSeconds(5), () -> view.failures() >= 3);
-            assertThat(view.warnings()).as("one warning for consecutive failures").isEqualTo(1);
+            assertThat(view.warnings())
+                    .as("one warning for consecutive failures")
+                    .isEqualTo(1);
             sql(store, "ALTER MATERIALIZED VIEW bg_profile_counts_away RENAME TO bg_profile_counts");
 
             GraphState state = new GraphState(GRAPH);
@@ -198,10 +221,13 @@ class PostgresMatviewTest {
                             int[] q = pairs.get(k % pairs.size());
                             int pending = state.pendingCount(q[1]);
                             s.inviteFriend(GRAPH.memberId(q[0]), GRAPH.memberId(q[1]));
-                            assertThat(ownProfile(s, q[1]).pendingCount).as("after IF %d→%d", q[0], q[1])
+                            assertThat(ownProfile(s, q[1]).pendingCount)
+                                    .as("after IF %d→%d", q[0], q[1])
                                     .isEqualTo(pending + 1);
                             s.rejectFriendRequest(GRAPH.memberId(q[1]), GRAPH.memberId(q[0]));
-                            assertThat(ownProfile(s, q[1]).pendingCount).as("after RFR").isEqualTo(pending);
+                            assertThat(ownProfile(s, q[1]).pendingCount)
+                                    .as("after RFR")
+                                    .isEqualTo(pending);
                             checked += 2;
                         }
                     }
@@ -221,9 +247,17 @@ class PostgresMatviewTest {
     @Test
     void twoRowsPerFriendshipAcceptAndRefreshInOneTransaction() throws Exception {
         // Odd φ and member ids from 0, like PostgresTwoRowsConformanceTest.
-        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(200).friendsPerMember(9)
-                .resourcesPerMember(5).commentsPerResource(1).confirmedFraction(0.7).attributeLength(8)
-                .commentLength(20).fragments(2).seed(7).build());
+        SocialGraph graph = new SocialGraph(GraphSpec.builder()
+                .members(200)
+                .friendsPerMember(9)
+                .resourcesPerMember(5)
+                .commentsPerResource(1)
+                .confirmedFraction(0.7)
+                .attributeLength(8)
+                .commentLength(20)
+                .fragments(2)
+                .seed(7)
+                .build());
         open("mv_tworows", PostgresStore.Design.BASIC, null).close();
         try (PostgresStore store = reopen("mv_tworows", 2, PostgresStore.Design.MATVIEW, null)) {
             StoreConformanceSuite.load(store, graph, 2);
@@ -247,8 +281,9 @@ class PostgresMatviewTest {
                     assertThat(p.pendingCount).isEqualTo(state.pendingCount(a));
                     p.clear();
                     s.viewProfile(aId, bId, p);
-                    assertThat(p.friendCount).as("the inviter's count, from the mirror row").isEqualTo(
-                            state.friendCount(inviter));
+                    assertThat(p.friendCount)
+                            .as("the inviter's count, from the mirror row")
+                            .isEqualTo(state.friendCount(inviter));
                     if (accepted % 2 == 0) {
                         s.thawFriendship(bId, aId);
                         state.thaw(inviter, a);
@@ -276,15 +311,21 @@ class PostgresMatviewTest {
     void theViewCountsTwoFriendshipTables() throws Exception {
         open("mv_twotables", PostgresStore.Design.BASIC, null).close();
         String url = "jdbc:postgresql://localhost:" + server.embeddedServer().port() + "/mv_twotables";
-        try (PostgresStore store = PostgresStore.open(PostgresConfig.at(url).user("postgres").pool(8)
-                .design(PostgresStore.Design.MATVIEW).physical(new PhysicalDesign(2, false, false, null)).build())) {
+        try (PostgresStore store = PostgresStore.open(PostgresConfig.at(url)
+                .user("postgres")
+                .pool(8)
+                .design(PostgresStore.Design.MATVIEW)
+                .physical(new PhysicalDesign(2, false, false, null))
+                .build())) {
             StoreConformanceSuite.load(store, GRAPH, 2);
             GraphState state = new GraphState(GRAPH);
             try (StoreSession s = store.openSession()) {
                 int[] pair = memberWithInviter(state);
                 int a = pair[0];
                 int inviter = pair[1];
-                assertThat(ownProfile(s, a).pendingCount).isEqualTo(state.pendingCount(a)).isPositive();
+                assertThat(ownProfile(s, a).pendingCount)
+                        .isEqualTo(state.pendingCount(a))
+                        .isPositive();
                 assertThat(ownProfile(s, a).friendCount).isEqualTo(state.friendCount(a));
                 // AFR moves the invitation from pending to friends; the synchronous refresh shows both counts.
                 s.acceptFriendRequest(GRAPH.memberId(a), GRAPH.memberId(inviter));
@@ -309,7 +350,9 @@ class PostgresMatviewTest {
             await(Duration.ofSeconds(5), () -> view.refreshes() > before);
             StoreImage image = store.image().orElseThrow();
             image.save();
-            assertThat(image.exists()).as("saved while the refresher was connected").isTrue();
+            assertThat(image.exists())
+                    .as("saved while the refresher was connected")
+                    .isTrue();
 
             GraphState state = new GraphState(GRAPH);
             int[] pair = memberWithInviter(state);
@@ -332,7 +375,8 @@ class PostgresMatviewTest {
             }
             image.restore();
             try (StoreSession s = store.openSession()) {
-                assertThat(ownProfile(s, a).friendCount).as("the image's stale view was refreshed on restore")
+                assertThat(ownProfile(s, a).friendCount)
+                        .as("the image's stale view was refreshed on restore")
                         .isEqualTo(state.friendCount(a));
             }
             assertThat(StateComparison.differences(store, state, 10)).isEmpty();
@@ -349,23 +393,29 @@ class PostgresMatviewTest {
             StoreConformanceSuite.load(basic, GRAPH, 2);
         }
         try (PostgresStore matview = reopen("mv_switch", PostgresStore.Design.MATVIEW, null)) {
-            assertThat(matview.loadedGraph()).as("the view is derived: a basic load serves").contains(SPEC.fingerprint());
-            assertThat(StateComparison.differences(matview, state, 10)).as("its first session built the view").isEmpty();
+            assertThat(matview.loadedGraph())
+                    .as("the view is derived: a basic load serves")
+                    .contains(SPEC.fingerprint());
+            assertThat(StateComparison.differences(matview, state, 10))
+                    .as("its first session built the view")
+                    .isEmpty();
         }
         try (PostgresStore basic = reopen("mv_switch", PostgresStore.Design.BASIC, null);
-             StoreSession s = basic.openSession()) {
+                StoreSession s = basic.openSession()) {
             // Writes under the basic design leave the view stale.
             s.acceptFriendRequest(GRAPH.memberId(a), GRAPH.memberId(pair[1]));
             state.accept(a, pair[1]);
         }
         try (PostgresStore matview = reopen("mv_switch", PostgresStore.Design.MATVIEW, Duration.ofHours(1))) {
-            assertThat(StateComparison.differences(matview, state, 10)).as("refreshed before its first session")
+            assertThat(StateComparison.differences(matview, state, 10))
+                    .as("refreshed before its first session")
                     .isEmpty();
         }
         try (PostgresStore basic = reopen("mv_switch", PostgresStore.Design.BASIC, null)) {
             StoreConformanceSuite.load(basic, GRAPH, 2);
             assertThat(StateComparison.differences(basic, new GraphState(GRAPH), 10))
-                    .as("a basic load replaces a database that has the view").isEmpty();
+                    .as("a basic load replaces a database that has the view")
+                    .isEmpty();
             basic.dropSchema();
             assertThat(basic.loadedGraph()).isEmpty();
         }

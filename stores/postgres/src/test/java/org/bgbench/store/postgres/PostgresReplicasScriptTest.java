@@ -35,9 +35,11 @@ class PostgresReplicasScriptTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        ServerScripts.requireOrSkip(installed(), "PostgreSQL's server binaries (/usr/lib/postgresql/*/bin) are not "
-                + "installed (Debian package postgresql; ./test installs it when run as root, otherwise: sudo apt-get "
-                + "install --no-install-recommends postgresql)");
+        ServerScripts.requireOrSkip(
+                installed(),
+                "PostgreSQL's server binaries (/usr/lib/postgresql/*/bin) are not "
+                        + "installed (Debian package postgresql; ./test installs it when run as root, otherwise: sudo apt-get "
+                        + "install --no-install-recommends postgresql)");
         script = ServerScripts.script("postgres-replica.sh");
         // Short, so the socket paths fit.
         dir = Files.createTempDirectory(Path.of("/tmp"), "bg-pgk-");
@@ -74,8 +76,8 @@ class PostgresReplicasScriptTest {
     @Test
     void twoReplicasBothReceiveAPrimaryWriteAndUrlsListBoth() throws Exception {
         long t0 = System.nanoTime();
-        Map<String, String> started = ServerScripts.settings(run("start", dir.toString(), "--replicas", "2"),
-                "postgres.");
+        Map<String, String> started =
+                ServerScripts.settings(run("start", dir.toString(), "--replicas", "2"), "postgres.");
         Map<String, String> urls = ServerScripts.settings(run("urls", dir.toString()), "postgres.");
         assertThat(urls).isEqualTo(started).containsOnlyKeys("postgres.url", "postgres.read-urls");
         assertThat(urls.get("postgres.url")).matches("jdbc:postgresql://127\\.0\\.0\\.2:\\d+/bg");
@@ -90,26 +92,31 @@ class PostgresReplicasScriptTest {
         assertThat(r.urls()).containsExactly(readUrls);
         // With replicas the store offers no image: a restore's DROP DATABASE, replayed on a replica, ends the sessions
         // reading there (a rating's next experiment failed); the primary alone keeps its image.
-        try (PostgresStore withReplicas = (PostgresStore) new PostgresStoreProvider().open(
-                StoreSettings.forProvider(new PostgresStoreProvider(), urls));
-             PostgresStore primaryOnly = (PostgresStore) new PostgresStoreProvider().open(StoreSettings.forProvider(
-                     new PostgresStoreProvider(), Map.of("postgres.url", urls.get("postgres.url"))))) {
+        try (PostgresStore withReplicas = (PostgresStore)
+                        new PostgresStoreProvider().open(StoreSettings.forProvider(new PostgresStoreProvider(), urls));
+                PostgresStore primaryOnly = (PostgresStore) new PostgresStoreProvider()
+                        .open(StoreSettings.forProvider(
+                                new PostgresStoreProvider(), Map.of("postgres.url", urls.get("postgres.url"))))) {
             assertThat(withReplicas.image()).isEmpty();
             assertThat(primaryOnly.image()).isPresent();
         }
 
-        try (Connection primary = connect(urls.get("postgres.url")); Statement st = primary.createStatement()) {
+        try (Connection primary = connect(urls.get("postgres.url"));
+                Statement st = primary.createStatement()) {
             st.execute("CREATE TABLE grow (k int PRIMARY KEY, v text)");
             st.execute("INSERT INTO grow VALUES (1, 'on the primary')");
         }
         for (String replica : readUrls) {
-            try (Connection c = connect(replica); Statement st = c.createStatement()) {
+            try (Connection c = connect(replica);
+                    Statement st = c.createStatement()) {
                 // Asynchronous replicas: await the row (bounded), polling the replica itself.
-                String v = ServerScripts.awaitValue(st, "SELECT v FROM grow WHERE k = 1",
-                        java.time.Duration.ofSeconds(30));
+                String v = ServerScripts.awaitValue(
+                        st, "SELECT v FROM grow WHERE k = 1", java.time.Duration.ofSeconds(30));
                 assertThat(v).as(replica).isEqualTo("on the primary");
                 try (ResultSet rs = st.executeQuery("SELECT pg_is_in_recovery()")) {
-                    assertThat(rs.next() && rs.getBoolean(1)).as(replica + " is a standby").isTrue();
+                    assertThat(rs.next() && rs.getBoolean(1))
+                            .as(replica + " is a standby")
+                            .isTrue();
                 }
             }
         }
@@ -118,20 +125,24 @@ class PostgresReplicasScriptTest {
         assertThat(pids).hasSize(3).doesNotHaveDuplicates();
         run("stop", dir.toString());
         for (long p : pids) {
-            assertThat(ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)).as("pid " + p).isFalse();
+            assertThat(ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false))
+                    .as("pid " + p)
+                    .isFalse();
         }
-        System.out.printf("PostgresReplicasScriptTest: 2 replicas started, checked, stopped in %.1f s%n",
+        System.out.printf(
+                "PostgresReplicasScriptTest: 2 replicas started, checked, stopped in %.1f s%n",
                 (System.nanoTime() - t0) / 1e9);
     }
 
     @Test
     void zeroReplicasIsThePrimaryAlone() throws Exception {
         long t0 = System.nanoTime();
-        Map<String, String> urls = ServerScripts.settings(run("start", dir.toString(), "--replicas", "0"),
-                "postgres.");
+        Map<String, String> urls = ServerScripts.settings(run("start", dir.toString(), "--replicas", "0"), "postgres.");
         assertThat(urls).containsOnlyKeys("postgres.url");
-        assertThat(ServerScripts.settings(run("urls", dir.toString()), "postgres.")).isEqualTo(urls);
-        try (Connection primary = connect(urls.get("postgres.url")); Statement st = primary.createStatement();
+        assertThat(ServerScripts.settings(run("urls", dir.toString()), "postgres."))
+                .isEqualTo(urls);
+        try (Connection primary = connect(urls.get("postgres.url"));
+                Statement st = primary.createStatement();
                 ResultSet rs = st.executeQuery("SELECT pg_is_in_recovery(), count(*) FROM pg_stat_replication")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getBoolean(1)).isFalse();
@@ -144,8 +155,11 @@ class PostgresReplicasScriptTest {
         assertThat(delay.output()).contains("no replica runs in");
         Map<String, String> none = new HashMap<>(urls);
         assertThat(PostgresStoreProvider.config(StoreSettings.forProvider(new PostgresStoreProvider(), none))
-                .replicas().urls()).isEmpty();
-        System.out.printf("PostgresReplicasScriptTest: primary alone started and checked in %.1f s%n",
+                        .replicas()
+                        .urls())
+                .isEmpty();
+        System.out.printf(
+                "PostgresReplicasScriptTest: primary alone started and checked in %.1f s%n",
                 (System.nanoTime() - t0) / 1e9);
     }
 }

@@ -38,16 +38,30 @@ class PostgresStoreProviderTest {
     @Test
     void theMatviewDesignRefreshesSynchronouslyOrAtAnInterval() {
         assertThat(config("postgres.design", "matview").designs().view()).isEqualTo(PostgresStore.Design.MATVIEW);
-        assertThat(config("postgres.design", "matview").designs().refresh()).as("sync by default").isNull();
-        assertThat(config("postgres.design", "MatView", "postgres.refresh", "SYNC").designs().refresh()).isNull();
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "5s").designs().refresh())
+        assertThat(config("postgres.design", "matview").designs().refresh())
+                .as("sync by default")
+                .isNull();
+        assertThat(config("postgres.design", "MatView", "postgres.refresh", "SYNC")
+                        .designs()
+                        .refresh())
+                .isNull();
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "5s")
+                        .designs()
+                        .refresh())
                 .isEqualTo(Duration.ofSeconds(5));
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "500ms").designs().refresh())
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "500ms")
+                        .designs()
+                        .refresh())
                 .isEqualTo(Duration.ofMillis(500));
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "PT1M").designs().refresh())
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "PT1M")
+                        .designs()
+                        .refresh())
                 .isEqualTo(Duration.ofMinutes(1));
-        assertThat(config("postgres.design", "matview", "postgres.refresh", "2").designs().refresh())
-                .as("a plain number is seconds, as BG's other durations").isEqualTo(Duration.ofSeconds(2));
+        assertThat(config("postgres.design", "matview", "postgres.refresh", "2")
+                        .designs()
+                        .refresh())
+                .as("a plain number is seconds, as BG's other durations")
+                .isEqualTo(Duration.ofSeconds(2));
     }
 
     @Test
@@ -55,7 +69,8 @@ class PostgresStoreProviderTest {
         assertThatThrownBy(() -> config("postgres.design", "manual"))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessage("postgres.design: expected one of basic, matview, got 'manual'")
-                .extracting(e -> ((InvalidParameterException) e).parameter()).isEqualTo("postgres.design");
+                .extracting(e -> ((InvalidParameterException) e).parameter())
+                .isEqualTo("postgres.design");
     }
 
     @Test
@@ -86,8 +101,9 @@ class PostgresStoreProviderTest {
 
     @Test
     void theConfigRecordRefusesAnIntervalWithoutTheView() {
-        assertThatThrownBy(() -> PostgresConfig.embedded().refresh(Duration.ofSeconds(1))
-                .build()).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() ->
+                        PostgresConfig.embedded().refresh(Duration.ofSeconds(1)).build())
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -98,7 +114,9 @@ class PostgresStoreProviderTest {
         StoreSettings fastSla = StoreSettings.forProvider(provider, Map.of()).withBeta(Duration.ofMillis(5));
         assertThat(PostgresStoreProvider.config(fastSla).timeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config("postgres.timeout", "30s").timeout()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(config("postgres.timeout", "2").timeout()).as("plain seconds").isEqualTo(Duration.ofSeconds(2));
+        assertThat(config("postgres.timeout", "2").timeout())
+                .as("plain seconds")
+                .isEqualTo(Duration.ofSeconds(2));
         assertThat(config("postgres.timeout", "1500ms").timeout()).isEqualTo(Duration.ofMillis(1500));
         assertThat(provider.settings()).extracting(s -> s.key()).contains("postgres.timeout");
         // Not a key with a default: BG's saved state is named after the settings, and β must not change the name.
@@ -108,13 +126,16 @@ class PostgresStoreProviderTest {
     @Test
     void aBadTimeoutIsRefusedNamingTheKey() {
         for (String bad : new String[] {"soon", "-1s", "10 parsecs"}) {
-            assertThatThrownBy(() -> config("postgres.timeout", bad)).as(bad)
+            assertThatThrownBy(() -> config("postgres.timeout", bad))
+                    .as(bad)
                     .isInstanceOf(InvalidParameterException.class)
                     .hasMessage("postgres.timeout: expected a timeout such as 10s, 30s or 2m, got '" + bad + "'")
-                    .extracting(e -> ((InvalidParameterException) e).parameter()).isEqualTo("postgres.timeout");
+                    .extracting(e -> ((InvalidParameterException) e).parameter())
+                    .isEqualTo("postgres.timeout");
         }
         for (String bad : new String[] {"0", "500ms", "2d"}) {
-            assertThatThrownBy(() -> config("postgres.timeout", bad)).as(bad)
+            assertThatThrownBy(() -> config("postgres.timeout", bad))
+                    .as(bad)
                     .isInstanceOf(InvalidParameterException.class)
                     .hasMessage("postgres.timeout: expected a timeout from 1s to 1d, got '" + bad + "'");
         }
@@ -123,19 +144,36 @@ class PostgresStoreProviderTest {
     @Test
     void thePhysicalDesignSettingsAreReadAndMatviewRefusesCountsAsAttributes() {
         assertThat(config().designs().physical()).isEqualTo(PhysicalDesign.BASIC);
-        PhysicalDesign boosted = config("friendship.tables", "2", "counts", "attributes", "images", "fs",
-                "postgres.url", "jdbc:postgresql://db:5432/social?ssl=false").designs().physical();
-        assertThat(boosted).isEqualTo(new PhysicalDesign(2, true, true,
-                Path.of(System.getProperty("user.home"), ".bg", "images", "postgres-social")));
-        assertThat(config("postgres.embedded", "true", "images", "fs").designs().physical().imagesDir().getFileName())
+        PhysicalDesign boosted = config(
+                        "friendship.tables",
+                        "2",
+                        "counts",
+                        "attributes",
+                        "images",
+                        "fs",
+                        "postgres.url",
+                        "jdbc:postgresql://db:5432/social?ssl=false")
+                .designs()
+                .physical();
+        assertThat(boosted)
+                .isEqualTo(new PhysicalDesign(
+                        2, true, true, Path.of(System.getProperty("user.home"), ".bg", "images", "postgres-social")));
+        assertThat(config("postgres.embedded", "true", "images", "fs")
+                        .designs()
+                        .physical()
+                        .imagesDir()
+                        .getFileName())
                 .isEqualTo(Path.of("postgres-embedded"));
-        assertThat(config("postgres.design", "matview", "friendship.tables", "2").designs().physical().twoTables()).isTrue();
+        assertThat(config("postgres.design", "matview", "friendship.tables", "2")
+                        .designs()
+                        .physical()
+                        .twoTables())
+                .isTrue();
         assertThatThrownBy(() -> config("postgres.design", "matview", "counts", "attributes"))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessage("counts: attributes cannot be combined with postgres.design=matview (both keep VP's counts:"
                         + " the view or the member columns); choose one");
-        assertThatThrownBy(() -> config("images", "blob"))
-                .hasMessage("images: expected one of inline, fs, got 'blob'");
+        assertThatThrownBy(() -> config("images", "blob")).hasMessage("images: expected one of inline, fs, got 'blob'");
     }
 
     @Test
@@ -147,7 +185,8 @@ class PostgresStoreProviderTest {
                 .hasMessage("postgres.client: BG's own protocol client (wire) is gone: BG uses pgJDBC for every "
                         + "action; drop the setting");
         assertThatThrownBy(() -> config("postgres.client", "libpq"))
-                .isInstanceOf(InvalidParameterException.class).hasMessageContaining("pgJDBC");
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("pgJDBC");
         assertThatThrownBy(() -> config("postgres.socket", dir.toString()))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessage("postgres.socket: is gone with BG's own protocol client: BG uses pgJDBC over TCP to "

@@ -44,7 +44,7 @@ class PostgresStoreTest {
         port = embedded.embeddedServer().port();
         // A role that must give a password, so a wrong one can be refused (the embedded server trusts everyone else).
         try (Connection c = DriverManager.getConnection(embedded.url(), "postgres", "");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("CREATE ROLE bguser LOGIN PASSWORD 'right'");
             st.execute("CREATE DATABASE bg OWNER bguser");
             Path hba = embedded.embeddedServer().dataDirectory().resolve("pg_hba.conf");
@@ -65,7 +65,8 @@ class PostgresStoreTest {
     }
 
     private static PostgresStore connect(String url, String user, String password) {
-        return PostgresStore.open(PostgresConfig.at(url).user(user).password(password).pool(4).build());
+        return PostgresStore.open(
+                PostgresConfig.at(url).user(user).password(password).pool(4).build());
     }
 
     private static String url(String database) {
@@ -76,8 +77,8 @@ class PostgresStoreTest {
     void sixtyFourSessionsAskingAtOnceAllGetAConnection() throws Exception {
         // Hikari's adder could miss waiting borrowers when many asked at once, and one timed out with the pool far
         // from full; BG asks again in slices. Three rounds of 64 at once, each holding its connection until all have.
-        try (PostgresStore store = PostgresStore.open(PostgresConfig.at(embedded.url()).user("postgres").pool(80)
-                .build())) {
+        try (PostgresStore store = PostgresStore.open(
+                PostgresConfig.at(embedded.url()).user("postgres").pool(80).build())) {
             org.bgbench.store.relational.SessionsAtOnce.allGetAConnection(store::connect, 64, 3);
         }
     }
@@ -163,9 +164,16 @@ class PostgresStoreTest {
         }
         CopyBuffer b = new CopyBuffer();
         b.number(-42).tab().text(tricky).tab().bytes(bytes).tab().text(null).endRow();
-        b.number(Long.MAX_VALUE).tab().text("").tab().bytes(new byte[0]).tab().nul().endRow();
+        b.number(Long.MAX_VALUE)
+                .tab()
+                .text("")
+                .tab()
+                .bytes(new byte[0])
+                .tab()
+                .nul()
+                .endRow();
         try (Connection c = DriverManager.getConnection(embedded.url(), "postgres", "");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("CREATE TEMP TABLE t (n BIGINT, s TEXT, b BYTEA, z TEXT)");
             var in = c.unwrap(org.postgresql.PGConnection.class).getCopyAPI().copyIn("COPY t FROM STDIN");
             in.writeToCopy(b.array(), 0, b.length());
@@ -187,9 +195,17 @@ class PostgresStoreTest {
 
     @Test
     void anImageBringsBackTheLoadedGraphAfterWrites() {
-        GraphSpec spec = GraphSpec.builder().members(120).friendsPerMember(6).resourcesPerMember(3)
-                .commentsPerResource(1).confirmedFraction(0.6).attributeLength(8).commentLength(20).fragments(2)
-                .seed(9).build();
+        GraphSpec spec = GraphSpec.builder()
+                .members(120)
+                .friendsPerMember(6)
+                .resourcesPerMember(3)
+                .commentsPerResource(1)
+                .confirmedFraction(0.6)
+                .attributeLength(8)
+                .commentLength(20)
+                .fragments(2)
+                .seed(9)
+                .build();
         SocialGraph graph = new SocialGraph(spec);
         StoreImage image = embedded.image().orElseThrow();
         StoreConformanceSuite.load(embedded, graph, 2);
@@ -201,26 +217,42 @@ class PostgresStoreTest {
             long rid = graph.resourceId(5, 0);
             s.postCommentOnResource(owner, owner, rid, graph.firstFreeCommentId(), 1L, "after the image");
             s.deleteCommentFromResource(owner, rid, graph.commentId(rid, 0));
-            assertThatThrownBy(image::restore).isInstanceOf(StoreException.class)
+            assertThatThrownBy(image::restore)
+                    .isInstanceOf(StoreException.class)
                     .hasMessageContaining("close the 1 open BG session(s) first");
         }
-        assertThat(StateComparison.differences(embedded, new GraphState(graph), 5)).isNotEmpty();
+        assertThat(StateComparison.differences(embedded, new GraphState(graph), 5))
+                .isNotEmpty();
         image.restore();
         assertThat(embedded.loadedGraph()).contains(spec.fingerprint());
-        assertThat(StateComparison.differences(embedded, new GraphState(graph), 5)).isEmpty();
+        assertThat(StateComparison.differences(embedded, new GraphState(graph), 5))
+                .isEmpty();
     }
 
     @Test
     void aLoadedGraphServesSessionsOfAStoreOpenedLater() {
-        GraphSpec spec = GraphSpec.builder().members(200).memberIdOffset(500).friendsPerMember(10)
-                .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(16)
-                .profileImageBytes(64).attributeCount(13).attributeLength(10).commentLength(20).fragments(2).seed(3)
+        GraphSpec spec = GraphSpec.builder()
+                .members(200)
+                .memberIdOffset(500)
+                .friendsPerMember(10)
+                .resourcesPerMember(5)
+                .commentsPerResource(2)
+                .confirmedFraction(0.7)
+                .images(true)
+                .thumbnailBytes(16)
+                .profileImageBytes(64)
+                .attributeCount(13)
+                .attributeLength(10)
+                .commentLength(20)
+                .fragments(2)
+                .seed(3)
                 .build();
         SocialGraph graph = new SocialGraph(spec);
         try (PostgresStore store = connect(url("bg"), "bguser", "right")) {
             StoreConformanceSuite.load(store, graph, 4);
         }
-        try (PostgresStore store = connect(url("bg"), "bguser", "right"); StoreSession s = store.openSession()) {
+        try (PostgresStore store = connect(url("bg"), "bguser", "right");
+                StoreSession s = store.openSession()) {
             assertThat(store.loadedGraph()).contains(spec.fingerprint());
             ProfileView p = new ProfileView(spec.attributeCount());
             int id = graph.memberId(17);

@@ -30,15 +30,24 @@ import org.junit.jupiter.api.Test;
 @Tag("server")
 class PostgresTimeoutTest {
     static final Duration TIMEOUT = Duration.ofSeconds(2);
-    static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder().members(50).friendsPerMember(4)
-            .resourcesPerMember(2).commentsPerResource(1).attributeCount(2).attributeLength(4).commentLength(10)
-            .fragments(2).seed(3).build());
+    static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder()
+            .members(50)
+            .friendsPerMember(4)
+            .resourcesPerMember(2)
+            .commentsPerResource(1)
+            .attributeCount(2)
+            .attributeLength(4)
+            .commentLength(10)
+            .fragments(2)
+            .seed(3)
+            .build());
     private static PostgresStore store;
 
     @BeforeAll
     static void start() {
         // Two pooled connections: the maintenance connection below is the one a closed session gave back.
-        store = PostgresStore.open(PostgresConfig.embedded().pool(2).timeout(TIMEOUT).build());
+        store = PostgresStore.open(
+                PostgresConfig.embedded().pool(2).timeout(TIMEOUT).build());
         StoreConformanceSuite.load(store, GRAPH, 1);
     }
 
@@ -50,7 +59,8 @@ class PostgresTimeoutTest {
     }
 
     private static String show(Connection c, String setting) throws Exception {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW " + setting)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW " + setting)) {
             rs.next();
             return rs.getString(1);
         }
@@ -59,24 +69,30 @@ class PostgresTimeoutTest {
     @Test
     void aStatementThatWaitsTooLongIsCancelledAndTheSessionGoesOn() throws Exception {
         assertThat(store.callTimeout()).isEqualTo(Duration.ofSeconds(3));
-        try (Connection locker = store.connectForLoad(); Statement st = locker.createStatement();
-             StoreSession s = store.openSession()) {
+        try (Connection locker = store.connectForLoad();
+                Statement st = locker.createStatement();
+                StoreSession s = store.openSession()) {
             ProfileView view = new ProfileView(GRAPH.attributeCount());
             s.viewProfile(0, 1, view);
             locker.setAutoCommit(false);
             st.execute("LOCK TABLE members IN ACCESS EXCLUSIVE MODE");
             long t0 = System.nanoTime();
-            assertThatThrownBy(() -> s.viewProfile(0, 1, view)).isInstanceOf(StoreException.class)
+            assertThatThrownBy(() -> s.viewProfile(0, 1, view))
+                    .isInstanceOf(StoreException.class)
                     .hasMessageContaining("statement timeout");
             double waited = (System.nanoTime() - t0) / 1e9;
-            assertThat(waited).as("cancelled by the server after postgres.timeout").isBetween(1.8, 4.0);
+            assertThat(waited)
+                    .as("cancelled by the server after postgres.timeout")
+                    .isBetween(1.8, 4.0);
             locker.rollback();
             s.viewProfile(0, 1, view);
             assertThat(view.memberId).as("the same session answers again").isEqualTo(1);
         }
         // The session's connection went back to the pool without its timeouts.
-        try (Connection c = store.connect(); Connection d = store.connect()) {
-            assertThat(List.of(show(c, "statement_timeout"), show(d, "statement_timeout"))).containsOnly("0");
+        try (Connection c = store.connect();
+                Connection d = store.connect()) {
+            assertThat(List.of(show(c, "statement_timeout"), show(d, "statement_timeout")))
+                    .containsOnly("0");
         }
     }
 
@@ -90,15 +106,20 @@ class PostgresTimeoutTest {
             long t0 = System.nanoTime();
             try {
                 signal("STOP", pids);
-                assertThatThrownBy(() -> s.viewProfile(0, 2, view)).isInstanceOf(StoreException.class)
+                assertThatThrownBy(() -> s.viewProfile(0, 2, view))
+                        .isInstanceOf(StoreException.class)
                         .hasMessageContaining("I/O error");
                 double waited = (System.nanoTime() - t0) / 1e9;
-                assertThat(waited).as("the read timeout, postgres.timeout + 1 s").isBetween(2.8, 6.0);
+                assertThat(waited)
+                        .as("the read timeout, postgres.timeout + 1 s")
+                        .isBetween(2.8, 6.0);
             } finally {
                 signal("CONT", pids);
             }
             s.viewProfile(0, 3, view);
-            assertThat(view.memberId).as("a new connection from the pool serves the same session").isEqualTo(3);
+            assertThat(view.memberId)
+                    .as("a new connection from the pool serves the same session")
+                    .isEqualTo(3);
         }
     }
 

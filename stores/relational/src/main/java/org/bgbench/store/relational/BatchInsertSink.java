@@ -16,6 +16,7 @@ public class BatchInsertSink implements RowSink {
     private final boolean countColumns;
     /** {@code friendship.tables=2}: confirmed rows go to {@code friends}, pending ones to {@code pending}. */
     private final boolean twoTables;
+
     private final PreparedStatement pending;
     private int pendingInvitations;
     private final PreparedStatement members;
@@ -40,21 +41,22 @@ public class BatchInsertSink implements RowSink {
         try {
             c.setAutoCommit(false);
             members = c.prepareStatement("INSERT INTO members (" + schema.memberColumns() + ") VALUES ("
-                    + String.join(", ", java.util.Collections.nCopies(attributes + 1 + schema.memberExtraColumns(),
-                    "?")) + ")");
+                    + String.join(
+                            ", ", java.util.Collections.nCopies(attributes + 1 + schema.memberExtraColumns(), "?"))
+                    + ")");
             friendship = twoTables
                     ? c.prepareStatement("INSERT INTO friends (" + RelationalSchema.FRIENDS_COLUMNS + ") VALUES (?, ?)")
-                    : c.prepareStatement("INSERT INTO friendship (" + RelationalSchema.FRIENDSHIP_COLUMNS
-                            + ") VALUES (?, ?, ?)");
-            pending = twoTables ? c.prepareStatement("INSERT INTO pending (" + RelationalSchema.PENDING_COLUMNS
-                    + ") VALUES (?, ?)") : null;
-            resources = c.prepareStatement("INSERT INTO resources (" + RelationalSchema.RESOURCE_COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?)");
+                    : c.prepareStatement(
+                            "INSERT INTO friendship (" + RelationalSchema.FRIENDSHIP_COLUMNS + ") VALUES (?, ?, ?)");
+            pending = twoTables
+                    ? c.prepareStatement("INSERT INTO pending (" + RelationalSchema.PENDING_COLUMNS + ") VALUES (?, ?)")
+                    : null;
+            resources = c.prepareStatement(
+                    "INSERT INTO resources (" + RelationalSchema.RESOURCE_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?)");
             comments = c.prepareStatement("INSERT INTO manipulation (" + RelationalSchema.MANIPULATION_COLUMNS
                     + ") VALUES (?, ?, ?, ?, ?, '" + RelationalSchema.COMMENT_TYPE + "', ?)");
             pages = c.prepareStatement("INSERT INTO pages (" + RelationalSchema.PAGE_COLUMNS + ") VALUES (?, ?)");
-            follows = c.prepareStatement("INSERT INTO follows (" + RelationalSchema.FOLLOW_COLUMNS
-                    + ") VALUES (?, ?)");
+            follows = c.prepareStatement("INSERT INTO follows (" + RelationalSchema.FOLLOW_COLUMNS + ") VALUES (?, ?)");
         } catch (SQLException e) {
             c.close();
             throw e;

@@ -14,8 +14,8 @@ import org.bgbench.store.FinishProgress;
  */
 final class FinishWeights {
     /** The table a statement works on: after ON, TABLE or ANALYZE. */
-    private static final Pattern TABLE = Pattern.compile("\\b(?:ON|TABLE|ANALYZE)\\s+(?:TABLE\\s+)?(\\w+)",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern TABLE =
+            Pattern.compile("\\b(?:ON|TABLE|ANALYZE)\\s+(?:TABLE\\s+)?(\\w+)", Pattern.CASE_INSENSITIVE);
     /** Reading a table costs less than sorting it into an index: measured on PostgreSQL, about a third. */
     private static final double READ_ONLY = 0.3;
 
@@ -41,7 +41,8 @@ final class FinishWeights {
     /** Statement {@code sql} finished. */
     synchronized void done(String sql) {
         done += weight(sql);
-        progress.done(total <= 0 ? 1 : Math.min(1, done / total), sql.length() > 60 ? sql.substring(0, 57) + "..." : sql);
+        progress.done(
+                total <= 0 ? 1 : Math.min(1, done / total), sql.length() > 60 ? sql.substring(0, 57) + "..." : sql);
     }
 
     /** Rows of the statement's table (at least 1), less for statements that only read them. */

@@ -53,8 +53,10 @@ public final class ImageFiles {
         try {
             return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
-            throw new StoreException("profile image " + file + " is missing (images=fs; was " + dir
-                    + " deleted or moved? reload the graph)", e);
+            throw new StoreException(
+                    "profile image " + file + " is missing (images=fs; was " + dir
+                            + " deleted or moved? reload the graph)",
+                    e);
         } catch (IOException e) {
             throw new StoreException("cannot read profile image " + file + ": " + e, e);
         }

@@ -59,18 +59,27 @@ public record PhysicalDesign(int friendshipTables, boolean countAttributes, bool
     /** The four settings, for a provider's {@code settings()} list. */
     public static List<StoreSetting> settings(String imagesDirDefault) {
         return List.of(
-                new StoreSetting(TABLES_KEY, "1",
+                new StoreSetting(
+                        TABLES_KEY,
+                        "1",
                         "friendship tables (CIKM 2013 section D.1): 1 = one table with a status column; 2 = confirmed "
                                 + "friendships in friends(frdid1, frdid2), pending invitations in "
                                 + "pending(inviterid, inviteeid); combines with friendship.rows"),
-                new StoreSetting(COUNTS_KEY, "query",
+                new StoreSetting(
+                        COUNTS_KEY,
+                        "query",
                         "View Profile's counts (CIKM 2013 section E.1): query = aggregate subqueries at every VP; "
                                 + "attributes = friendcount, pendingcount, resourcecount columns of members, kept up "
                                 + "to date by IF, AFR, RFR and TF in their transaction"),
-                new StoreSetting(IMAGES_KEY, "inline",
+                new StoreSetting(
+                        IMAGES_KEY,
+                        "inline",
                         "profile images (CIKM 2013 section C): inline = BLOB column of members; fs = one file per "
                                 + "member under images.dir, the member row holding its path; thumbnails stay inline"),
-                StoreSetting.of(StoreSetting.Kind.DIRECTORY, IMAGES_DIR_KEY, null,
+                StoreSetting.of(
+                        StoreSetting.Kind.DIRECTORY,
+                        IMAGES_DIR_KEY,
+                        null,
                         "images=fs only: directory of the profile image files; default " + imagesDirDefault));
     }
 
@@ -81,13 +90,16 @@ public record PhysicalDesign(int friendshipTables, boolean countAttributes, bool
      */
     public static PhysicalDesign from(StoreSettings s, Path defaultImagesDir) {
         int tables = Integer.parseInt(s.getChoice(TABLES_KEY, "1", "1", "2"));
-        boolean attributes = s.getChoice(COUNTS_KEY, "query", "query", "attributes").equals("attributes");
+        boolean attributes =
+                s.getChoice(COUNTS_KEY, "query", "query", "attributes").equals("attributes");
         boolean fs = s.getChoice(IMAGES_KEY, "inline", "inline", "fs").equals("fs");
         String dir = s.get(IMAGES_DIR_KEY);
         if (dir != null && !dir.isBlank() && !fs) {
-            throw new InvalidParameterException(IMAGES_DIR_KEY, "applies only to " + IMAGES_KEY + "=fs (inline images "
-                    + "have no files), got '" + dir + "' with " + IMAGES_KEY + "=inline; drop it or add -p "
-                    + IMAGES_KEY + "=fs");
+            throw new InvalidParameterException(
+                    IMAGES_DIR_KEY,
+                    "applies only to " + IMAGES_KEY + "=fs (inline images "
+                            + "have no files), got '" + dir + "' with " + IMAGES_KEY + "=inline; drop it or add -p "
+                            + IMAGES_KEY + "=fs");
         }
         Path imagesDir = dir == null || dir.isBlank() ? defaultImagesDir : Path.of(dir.trim());
         return new PhysicalDesign(tables, attributes, fs, fs ? imagesDir : null);

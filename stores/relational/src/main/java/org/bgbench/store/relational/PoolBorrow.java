@@ -22,8 +22,7 @@ public final class PoolBorrow {
         Connection getConnection() throws SQLException;
     }
 
-    private PoolBorrow() {
-    }
+    private PoolBorrow() {}
 
     /** The pool's connection timeout for a store {@code timeout}: a slice, at least Hikari's 250 ms minimum. */
     public static long sliceMillis(Duration timeout) {

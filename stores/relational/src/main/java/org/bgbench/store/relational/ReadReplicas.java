@@ -24,8 +24,9 @@ import org.bgbench.store.StoreSettings;
  */
 public record ReadReplicas(String urlsKey, List<String> urls, Set<Action> actions) {
     /** The read actions a relational session can route: VP, LF, VFR, VTR, VCR, VNF. */
-    public static final Set<Action> READS = EnumSet.copyOf(Stream.of(Action.values()).filter(a -> !a.isWrite())
-            .toList());
+    public static final Set<Action> READS =
+            EnumSet.copyOf(Stream.of(Action.values()).filter(a -> !a.isWrite()).toList());
+
     public static final ReadReplicas NONE = new ReadReplicas("read-urls", List.of(), EnumSet.noneOf(Action.class));
 
     public ReadReplicas {
@@ -47,11 +48,16 @@ public record ReadReplicas(String urlsKey, List<String> urls, Set<Action> action
     public static List<StoreSetting> settings(String prefix, String what) {
         return List.of(
                 // No default values: a run without replicas has no such key, and its settings stay what they were.
-                StoreSetting.of(StoreSetting.Kind.DATABASE_URLS, prefix + ".read-urls", null,
+                StoreSetting.of(
+                        StoreSetting.Kind.DATABASE_URLS,
+                        prefix + ".read-urls",
+                        null,
                         "comma-separated JDBC URLs of " + what + " read replicas (same user and password as the "
                                 + "primary); session i reads from replica i mod n; default none (every read on the "
                                 + "primary)"),
-                new StoreSetting(prefix + ".read-actions", null,
+                new StoreSetting(
+                        prefix + ".read-actions",
+                        null,
                         "with read-urls: the read actions sent to a replica, all (default: VP, LF, VFR, VTR, VCR, VNF), "
                                 + "none, or a comma list of those codes; writes, loads, counts, images, state marks "
                                 + "and BG's checks always use the primary"));
@@ -72,16 +78,20 @@ public record ReadReplicas(String urlsKey, List<String> urls, Set<Action> action
             for (String u : given.split(",", -1)) {
                 String url = u.trim();
                 if (!url.startsWith(scheme)) {
-                    throw new InvalidParameterException(urlsKey, "expected comma-separated JDBC URLs starting with "
-                            + scheme + ", got '" + (url.isEmpty() ? given : url) + "'");
+                    throw new InvalidParameterException(
+                            urlsKey,
+                            "expected comma-separated JDBC URLs starting with " + scheme + ", got '"
+                                    + (url.isEmpty() ? given : url) + "'");
                 }
                 urls.add(url);
             }
         }
         String routed = s.get(actionsKey);
         if (urls.isEmpty() && routed != null && !routed.isBlank()) {
-            throw new InvalidParameterException(actionsKey, "applies only with " + urlsKey + " (the replicas to read "
-                    + "from), got '" + routed + "' without it");
+            throw new InvalidParameterException(
+                    actionsKey,
+                    "applies only with " + urlsKey + " (the replicas to read " + "from), got '" + routed
+                            + "' without it");
         }
         if (urls.isEmpty()) {
             return NONE;
@@ -100,11 +110,16 @@ public record ReadReplicas(String urlsKey, List<String> urls, Set<Action> action
         Set<Action> out = EnumSet.noneOf(Action.class);
         for (String part : value.split(",", -1)) {
             String code = part.trim().toUpperCase(Locale.ROOT);
-            Action a = READS.stream().filter(r -> r.code().equals(code)).findFirst().orElse(null);
+            Action a = READS.stream()
+                    .filter(r -> r.code().equals(code))
+                    .findFirst()
+                    .orElse(null);
             if (a == null) {
-                throw new InvalidParameterException(key, "expected all, none or a comma list of read actions "
-                        + READS.stream().map(Action::code).collect(Collectors.joining(", ")) + ", got '"
-                        + value.trim() + "'");
+                throw new InvalidParameterException(
+                        key,
+                        "expected all, none or a comma list of read actions "
+                                + READS.stream().map(Action::code).collect(Collectors.joining(", ")) + ", got '"
+                                + value.trim() + "'");
             }
             out.add(a);
         }

@@ -33,6 +33,7 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
     private final ImageFiles images;
     /** {@code counts=attributes}: the member's friend, pending and resource counts, from the generator; else null. */
     private final int[] counts;
+
     private final int chunk;
     private final String[] attributes;
     private final int pagesPerFragment;
@@ -54,8 +55,10 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
         this.counts = schema.physical().countAttributes() ? new int[3] : null;
         GraphSpec spec = graph.spec();
         this.pagesPerFragment = graph.pages() / graph.fragments();
-        long rowsPerMember = 1 + spec.friendsPerMember() + (long) spec.resourcesPerMember()
-                * (1 + spec.commentsPerResource()) + graph.pagesPerMember()
+        long rowsPerMember = 1
+                + spec.friendsPerMember()
+                + (long) spec.resourcesPerMember() * (1 + spec.commentsPerResource())
+                + graph.pagesPerMember()
                 + (graph.pages() == 0 ? 0 : (1L + graph.resourcesPerPage()) * graph.pages() / graph.members() + 1);
         long byRows = Math.max(1, ROWS_PER_FLUSH / rowsPerMember);
         long imageBytes = spec.images() ? (long) spec.thumbnailBytes() + spec.profileImageBytes() : 0;
@@ -93,8 +96,10 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
                 start = end;
             }
         } catch (SQLException e) {
-            throw new StoreException("loading members " + graph.memberId(start) + ".." + graph.memberId(to - 1)
-                    + " failed: " + org.bgbench.store.ErrorText.message(e), e);
+            throw new StoreException(
+                    "loading members " + graph.memberId(start) + ".." + graph.memberId(to - 1) + " failed: "
+                            + org.bgbench.store.ErrorText.message(e),
+                    e);
         }
     }
 
@@ -106,8 +111,10 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
             if (t instanceof java.sql.SQLTransactionRollbackException) {
                 return true;
             }
-            if (t instanceof SQLException q && (q.getErrorCode() == 1213 || "40001".equals(q.getSQLState())
-                    || "40P01".equals(q.getSQLState()))) {
+            if (t instanceof SQLException q
+                    && (q.getErrorCode() == 1213
+                            || "40001".equals(q.getSQLState())
+                            || "40P01".equals(q.getSQLState()))) {
                 return true;
             }
             if (t.getCause() == t) {
@@ -168,7 +175,12 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
             rows++;
             for (int k = 0; k < comments; k++) {
                 long mid = graph.commentId(rid, k);
-                sink.comment(mid, id, rid, graph.memberId(graph.commentModifier(mid)), graph.commentTimestamp(mid),
+                sink.comment(
+                        mid,
+                        id,
+                        rid,
+                        graph.memberId(graph.commentModifier(mid)),
+                        graph.commentTimestamp(mid),
                         graph.commentContent(mid));
                 rows++;
             }

@@ -1,10 +1,10 @@
 package org.bgbench.store.relational;
 
-import org.bgbench.model.Action;
-import org.bgbench.store.FeedDesign;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
+import org.bgbench.model.Action;
+import org.bgbench.store.FeedDesign;
 
 /**
  * The Basic relational design of BG [CIKM 2013, fig. 1]: tables, columns and the SQL text of every statement, for a
@@ -32,6 +32,7 @@ public final class RelationalSchema {
     public static final String FRIENDS = "friends";
     /** {@code friendship.tables=2}: pending invitations (CIKM 2013 figure 8's PdgFrds). */
     public static final String PENDING_TABLE = "pending";
+
     public static final String RESOURCES = "resources";
     public static final String MANIPULATION = "manipulation";
     public static final String META = "bg_meta";
@@ -41,8 +42,19 @@ public final class RelationalSchema {
     public static final String SHARE_RECIPIENTS = "share_recipients";
     public static final String NEWSFEED = "newsfeed";
     /** Every table BG creates, in drop order. */
-    public static final List<String> TABLES = List.of(META, NEWSFEED, SHARE_RECIPIENTS, SHARES, FOLLOWS, PAGES,
-            MANIPULATION, RESOURCES, FRIENDSHIP, FRIENDS, PENDING_TABLE, MEMBERS);
+    public static final List<String> TABLES = List.of(
+            META,
+            NEWSFEED,
+            SHARE_RECIPIENTS,
+            SHARES,
+            FOLLOWS,
+            PAGES,
+            MANIPULATION,
+            RESOURCES,
+            FRIENDSHIP,
+            FRIENDS,
+            PENDING_TABLE,
+            MEMBERS);
 
     public static final String RESOURCE_COLUMNS = "rid, creatorid, walluserid, type, body, doc";
     public static final String MANIPULATION_COLUMNS = "mid, creatorid, rid, modifierid, timestamp, type, content";
@@ -66,6 +78,7 @@ public final class RelationalSchema {
     final String accept;
     /** {@code friendship.tables=2}: the friends row an accept inserts after deleting the invitation; else null. */
     final String acceptInsert;
+
     final String acceptMirror;
     final String reject;
     final String thaw;
@@ -119,16 +132,21 @@ public final class RelationalSchema {
     }
 
     /** @param physical friendship tables, where VP's counts come from, where profile images are (CIKM 2013 C–E) */
-    public RelationalSchema(int attributeCount, int friendshipRows, FeedDesign feed, boolean lateral,
-                            PhysicalDesign physical) {
+    public RelationalSchema(
+            int attributeCount, int friendshipRows, FeedDesign feed, boolean lateral, PhysicalDesign physical) {
         this(attributeCount, friendshipRows, feed, lateral, physical, false);
     }
 
     /**
      * @param utf8Text whether sessions read text columns as their UTF-8 bytes ({@link SqlDialect#textAsUtf8Bytes()})
      */
-    public RelationalSchema(int attributeCount, int friendshipRows, FeedDesign feed, boolean lateral,
-                            PhysicalDesign physical, boolean utf8Text) {
+    public RelationalSchema(
+            int attributeCount,
+            int friendshipRows,
+            FeedDesign feed,
+            boolean lateral,
+            PhysicalDesign physical,
+            boolean utf8Text) {
         this.utf8Text = utf8Text;
         if (friendshipRows != 1 && friendshipRows != 2) {
             throw new IllegalArgumentException("friendship rows must be 1 or 2, got " + friendshipRows);
@@ -171,12 +189,13 @@ public final class RelationalSchema {
                     + (two ? "" : " AND status = 1") + ") FROM members m WHERE m.userid = ?";
         }
 
-        String listed = "SELECT m.userid, " + attributeList("m.") + ", m.tpic FROM " + friends
-                + " f JOIN members m ON ";
+        String listed =
+                "SELECT m.userid, " + attributeList("m.") + ", m.tpic FROM " + friends + " f JOIN members m ON ";
         // One row per friendship: the friend is on either side; UNION ALL keeps each half an index range scan.
         listFriends = listed + "m.userid = f." + b + " WHERE f." + a + " = ?" + isConfirmed
                 + (friendshipRows == 1
-                        ? " UNION ALL " + listed + "m.userid = f." + a + " WHERE f." + b + " = ?" + isConfirmed : "");
+                        ? " UNION ALL " + listed + "m.userid = f." + a + " WHERE f." + b + " = ?" + isConfirmed
+                        : "");
         viewFriendRequests = "SELECT m.userid, " + attributeList("m.") + ", m.tpic FROM " + pending
                 + " f JOIN members m ON m.userid = f.inviterid WHERE f.inviteeid = ?" + isPending;
 
@@ -194,15 +213,16 @@ public final class RelationalSchema {
             acceptInsert = null;
             acceptMirror = "INSERT INTO friendship (" + FRIENDSHIP_COLUMNS + ") VALUES (?, ?, 2)";
             reject = "DELETE FROM friendship WHERE inviterid = ? AND inviteeid = ? AND status = 1";
-            thaw = "DELETE FROM friendship WHERE ((inviterid = ? AND inviteeid = ?) OR (inviterid = ? AND inviteeid = ?))"
-                    + " AND status = 2";
+            thaw =
+                    "DELETE FROM friendship WHERE ((inviterid = ? AND inviteeid = ?) OR (inviterid = ? AND inviteeid = ?))"
+                            + " AND status = 2";
         }
         adjustCounts = "UPDATE members SET friendcount = friendcount + ?, pendingcount = pendingcount + ?"
                 + " WHERE userid = ?";
         topResources = "SELECT " + RESOURCE_COLUMNS + " FROM resources WHERE walluserid = ? ORDER BY rid DESC LIMIT ?";
         comments = "SELECT " + MANIPULATION_COLUMNS + " FROM manipulation WHERE rid = ?";
-        postComment = "INSERT INTO manipulation (" + MANIPULATION_COLUMNS + ") VALUES (?, ?, ?, ?, ?, '"
-                + COMMENT_TYPE + "', ?)";
+        postComment = "INSERT INTO manipulation (" + MANIPULATION_COLUMNS + ") VALUES (?, ?, ?, ?, ?, '" + COMMENT_TYPE
+                + "', ?)";
         deleteComment = "DELETE FROM manipulation WHERE mid = ? AND rid = ?";
         // Resources counts every resource; the page resources (column 7) are subtracted in Java.
         counts = "SELECT (SELECT count(*) FROM members), (SELECT count(*) FROM " + friends
@@ -245,8 +265,8 @@ public final class RelationalSchema {
         fanOut = "INSERT INTO newsfeed (" + feedColumns + ") SELECT c.id, s.srid, s.rid, s.creatorid" + copied
                 + " FROM " + shares + " CROSS JOIN (" + friendIds + " UNION ALL SELECT userid FROM follows WHERE pageid"
                 + " = ?) c WHERE s.srid = ? AND " + visibleTo + "c.id))";
-        pushPast = "INSERT INTO newsfeed (" + feedColumns + ") SELECT ?, s.srid, s.rid, s.creatorid" + copied
-                + " FROM " + shares + " WHERE s.creatorid = ? AND " + visibleTo + "?))";
+        pushPast = "INSERT INTO newsfeed (" + feedColumns + ") SELECT ?, s.srid, s.rid, s.creatorid" + copied + " FROM "
+                + shares + " WHERE s.creatorid = ? AND " + visibleTo + "?))";
         dropPast = "DELETE FROM newsfeed WHERE userid = ? AND creatorid = ?";
         pushFeed = "SELECT srid, rid, creatorid" + (feed.content() ? ", type, body, doc" : "")
                 + " FROM newsfeed WHERE userid = ?";
@@ -294,6 +314,7 @@ public final class RelationalSchema {
 
     /** Table of confirmed friendships and its two member columns, and the condition that picks confirmed rows. */
     private final String friendsTable;
+
     private final String[] friendColumns;
     private final String confirmed;
 
@@ -401,13 +422,14 @@ public final class RelationalSchema {
     public List<String> createStatements(SqlDialect dialect) {
         boolean keys = dialect.keysAtCreate();
         String big = dialect.bigIdType();
-        StringBuilder members = new StringBuilder("CREATE TABLE members (userid INTEGER NOT NULL")
-                .append(keys ? " PRIMARY KEY" : "");
+        StringBuilder members =
+                new StringBuilder("CREATE TABLE members (userid INTEGER NOT NULL").append(keys ? " PRIMARY KEY" : "");
         for (int a = 0; a < attributeCount; a++) {
             members.append(", ").append(attributeColumn(a)).append(" TEXT");
         }
         members.append(physical.imagesInFiles() ? ", picpath TEXT" : ", pic " + dialect.binaryType())
-                .append(", tpic ").append(dialect.binaryType());
+                .append(", tpic ")
+                .append(dialect.binaryType());
         if (physical.countAttributes()) {
             members.append(", friendcount INTEGER NOT NULL DEFAULT 0, pendingcount INTEGER NOT NULL DEFAULT 0")
                     .append(", resourcecount INTEGER NOT NULL DEFAULT 0");
@@ -421,8 +443,11 @@ public final class RelationalSchema {
             ddl.add("CREATE TABLE pending (inviterid INTEGER NOT NULL, inviteeid INTEGER NOT NULL"
                     + (keys ? ", PRIMARY KEY (inviterid, inviteeid))" + dialect.friendshipTableOptions() : ")"));
         } else {
-            ddl.add("CREATE TABLE friendship (inviterid INTEGER NOT NULL, inviteeid INTEGER NOT NULL, status SMALLINT NOT NULL"
-                    + (keys ? ", PRIMARY KEY (inviterid, inviteeid))" + dialect.friendshipTableOptions() : ")"));
+            ddl.add(
+                    "CREATE TABLE friendship (inviterid INTEGER NOT NULL, inviteeid INTEGER NOT NULL, status SMALLINT NOT NULL"
+                            + (keys
+                                    ? ", PRIMARY KEY (inviterid, inviteeid))" + dialect.friendshipTableOptions()
+                                    : ")"));
         }
         ddl.add("CREATE TABLE resources (rid " + big + " NOT NULL" + (keys ? " PRIMARY KEY" : "")
                 + ", creatorid INTEGER NOT NULL, walluserid INTEGER NOT NULL, type TEXT, body TEXT, doc TEXT)");
@@ -461,8 +486,10 @@ public final class RelationalSchema {
 
     /** The tables this design creates, in drop order. */
     public List<String> tables() {
-        return TABLES.stream().filter(t -> feed.push() || !t.equals(NEWSFEED))
-                .filter(t -> physical.twoTables() ? !t.equals(FRIENDSHIP) : !t.equals(FRIENDS) && !t.equals(PENDING_TABLE))
+        return TABLES.stream()
+                .filter(t -> feed.push() || !t.equals(NEWSFEED))
+                .filter(t ->
+                        physical.twoTables() ? !t.equals(FRIENDSHIP) : !t.equals(FRIENDS) && !t.equals(PENDING_TABLE))
                 .toList();
     }
 
@@ -477,7 +504,8 @@ public final class RelationalSchema {
      * row per friendship, and TF's reverse direction).
      */
     public List<String> friendshipIndexes() {
-        return physical.twoTables() ? List.of(FRIENDS_SECOND_INDEX, PENDING_INVITEE_INDEX)
+        return physical.twoTables()
+                ? List.of(FRIENDS_SECOND_INDEX, PENDING_INVITEE_INDEX)
                 : List.of(FRIENDSHIP_INVITEE_INDEX);
     }
 

@@ -1,6 +1,5 @@
 package org.bgbench.store.relational;
 
-import org.bgbench.store.FeedDesign;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,6 +9,7 @@ import java.util.concurrent.locks.Lock;
 import org.bgbench.model.Action;
 import org.bgbench.store.Attributes;
 import org.bgbench.store.CommentList;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
@@ -29,25 +29,30 @@ public class RelationalSession implements StoreSession {
     private final Connection c;
     /** A read replica's connection for the routed read actions; null when every read uses {@code c}. */
     private final Connection read;
+
     private final Set<Action> routed;
     private final boolean twoRows;
     /** {@code counts=attributes}: the friendship writes keep members' counts in their transaction. */
     private final boolean countAttributes;
     /** The friendship writes the design does in one statement in autocommit ({@code oneStatementWrite}). */
     private final boolean oneStatementIf;
+
     private final boolean oneStatementAfr;
     private final boolean oneStatementRfr;
     private final boolean oneStatementTf;
     /** {@code images=fs}: where VP reads profile images from; null when they are inline. */
     private final ImageFiles images;
+
     private final int attributes;
     /** Attributes read as UTF-8 bytes ({@link SqlDialect#textAsUtf8Bytes()}), decoded only if someone reads them. */
     private final boolean utf8Text;
+
     private final FeedDesign feed;
     /** Share Resource, View News Feed and the feed rows the friendship writes change. */
     private final SessionFeed feeds;
     /** The write lock, transactions and the checks of a write's row count. */
     private final SessionWrites writes;
+
     private final PreparedStatement viewProfile;
     private final PreparedStatement viewOwnProfile;
     private final PreparedStatement listFriends;
@@ -79,8 +84,8 @@ public class RelationalSession implements StoreSession {
      * @param routed    the read actions whose statements are prepared on {@code read}
      * @param writeLock held around every write when the engine admits one writer at a time; null otherwise
      */
-    public RelationalSession(Connection c, Connection read, Set<Action> routed, RelationalSchema schema,
-                             Lock writeLock) {
+    public RelationalSession(
+            Connection c, Connection read, Set<Action> routed, RelationalSchema schema, Lock writeLock) {
         this.c = c;
         this.read = read;
         this.routed = read == null ? Set.of() : Set.copyOf(routed);
@@ -91,7 +96,9 @@ public class RelationalSession implements StoreSession {
         this.oneStatementAfr = schema.oneStatementWrite(Action.AFR) != null;
         this.oneStatementRfr = schema.oneStatementWrite(Action.RFR) != null;
         this.oneStatementTf = schema.oneStatementWrite(Action.TF) != null;
-        this.images = schema.physical().imagesInFiles() ? new ImageFiles(schema.physical().imagesDir()) : null;
+        this.images = schema.physical().imagesInFiles()
+                ? new ImageFiles(schema.physical().imagesDir())
+                : null;
         this.attributes = schema.attributeCount();
         this.utf8Text = schema.utf8Text;
         this.feed = schema.feed();
@@ -115,7 +122,8 @@ public class RelationalSession implements StoreSession {
             prepared = new SessionFeed(c, connectionFor(Action.VNF), schema, writeLock == null);
         } catch (SQLException e) {
             closeQuietly();
-            throw new StoreException("cannot prepare the BG statements (is the BG schema loaded?): " + e.getMessage(), e);
+            throw new StoreException(
+                    "cannot prepare the BG statements (is the BG schema loaded?): " + e.getMessage(), e);
         }
         this.feeds = prepared;
     }
@@ -371,8 +379,8 @@ public class RelationalSession implements StoreSession {
     }
 
     @Override
-    public void postCommentOnResource(int commenter, int owner, long resource, long commentId, long timestampMs,
-                                      String content) {
+    public void postCommentOnResource(
+            int commenter, int owner, long resource, long commentId, long timestampMs, String content) {
         try {
             postComment.setLong(1, commentId);
             postComment.setInt(2, owner);

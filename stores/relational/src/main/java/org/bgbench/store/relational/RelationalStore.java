@@ -1,6 +1,5 @@
 package org.bgbench.store.relational;
 
-import org.bgbench.store.FeedDesign;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,6 +18,7 @@ import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.ErrorText;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.FinishProgress;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StoreCounts;
@@ -45,6 +45,7 @@ public abstract class RelationalStore implements DataStore {
     private final ImageFiles images;
     /** Serialises writers in process for single-writer engines; null otherwise. */
     private final ReentrantLock writeLock;
+
     private volatile RelationalSchema schema;
     /** Sessions opened so far: session i reads from replica i mod n. */
     private final AtomicInteger sessions = new AtomicInteger();
@@ -117,12 +118,13 @@ public abstract class RelationalStore implements DataStore {
             }
             String fingerprint = null;
             String design = null;
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT \"key\", value FROM bg_meta")) {
+            try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT \"key\", value FROM bg_meta")) {
                 while (rs.next()) {
                     switch (rs.getString(1)) {
                         case FINGERPRINT -> fingerprint = rs.getString(2);
                         case DESIGN -> design = rs.getString(2);
-                        default -> { }
+                        default -> {}
                     }
                 }
             }
@@ -165,8 +167,8 @@ public abstract class RelationalStore implements DataStore {
 
     @Override
     public void createSchema(GraphSpec spec) {
-        RelationalSchema s = new RelationalSchema(spec.attributeCount(), friendshipRows, feed, dialect.lateralJoins(),
-                physical);
+        RelationalSchema s =
+                new RelationalSchema(spec.attributeCount(), friendshipRows, feed, dialect.lateralJoins(), physical);
         if (images != null) {
             // Files are about to be rewritten: until finishLoad the directory vouches for no graph.
             images.forget();
@@ -184,7 +186,9 @@ public abstract class RelationalStore implements DataStore {
     }
 
     private static List<String> drops() {
-        return RelationalSchema.TABLES.stream().map(t -> "DROP TABLE IF EXISTS " + t).toList();
+        return RelationalSchema.TABLES.stream()
+                .map(t -> "DROP TABLE IF EXISTS " + t)
+                .toList();
     }
 
     /** Runs {@code statements} in order on one connection, under the write lock when there is one. */
@@ -195,7 +199,8 @@ public abstract class RelationalStore implements DataStore {
     /** Runs {@code statements} in order on one connection, telling {@code weights} (when not null) of each one done. */
     private void execute(String what, List<String> statements, FinishWeights weights) {
         lock();
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             for (String sql : statements) {
                 try {
                     st.execute(sql);
@@ -246,7 +251,8 @@ public abstract class RelationalStore implements DataStore {
             groups.forEach(all::addAll);
             execute("building indexes", all, weights);
         } else {
-            ExecutorService pool = Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("bg-index-", 0).factory());
+            ExecutorService pool = Executors.newFixedThreadPool(
+                    threads, Thread.ofPlatform().name("bg-index-", 0).factory());
             try {
                 List<Future<?>> done = new ArrayList<>();
                 for (List<String> group : groups) {
@@ -256,7 +262,8 @@ public abstract class RelationalStore implements DataStore {
                     f.get();
                 }
             } catch (ExecutionException e) {
-                throw e.getCause() instanceof StoreException se ? se
+                throw e.getCause() instanceof StoreException se
+                        ? se
                         : new StoreException("building indexes failed: " + e.getCause(), e.getCause());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -277,7 +284,7 @@ public abstract class RelationalStore implements DataStore {
         try (Connection c = connect()) {
             c.setAutoCommit(false);
             try (Statement st = c.createStatement();
-                 PreparedStatement ins = c.prepareStatement("INSERT INTO bg_meta (\"key\", value) VALUES (?, ?)")) {
+                    PreparedStatement ins = c.prepareStatement("INSERT INTO bg_meta (\"key\", value) VALUES (?, ?)")) {
                 st.executeUpdate("DELETE FROM bg_meta");
                 ins.setString(1, FINGERPRINT);
                 ins.setString(2, fingerprint);
@@ -330,7 +337,7 @@ public abstract class RelationalStore implements DataStore {
             }
             c.setAutoCommit(false);
             try (PreparedStatement del = c.prepareStatement("DELETE FROM bg_meta WHERE \"key\" = ?");
-                 PreparedStatement ins = c.prepareStatement("INSERT INTO bg_meta (\"key\", value) VALUES (?, ?)")) {
+                    PreparedStatement ins = c.prepareStatement("INSERT INTO bg_meta (\"key\", value) VALUES (?, ?)")) {
                 del.setString(1, STATE);
                 del.executeUpdate();
                 ins.setString(1, STATE);
@@ -361,8 +368,8 @@ public abstract class RelationalStore implements DataStore {
             if (!tableExists(c, RelationalSchema.META)) {
                 throw new StoreException(dialect.name() + " holds no BG schema; cannot record BG's state mark");
             }
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE bg_meta SET value = ? WHERE \"key\" = ? AND value = ?")) {
+            try (PreparedStatement ps =
+                    c.prepareStatement("UPDATE bg_meta SET value = ? WHERE \"key\" = ? AND value = ?")) {
                 ps.setString(1, mark);
                 ps.setString(2, STATE);
                 ps.setString(3, expected);
@@ -378,12 +385,19 @@ public abstract class RelationalStore implements DataStore {
     @Override
     public StoreCounts counts() {
         RelationalSchema s = schema();
-        try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(s.counts)) {
+        try (Connection c = connect();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(s.counts)) {
             rs.next();
             long pageResources = rs.getLong(8);
             // resources stays the members' resources, what the generator's totalResources counts.
-            return new StoreCounts(new StoreCounts.Social(rs.getLong(1), rs.getLong(2) / s.friendshipRows(),
-                    rs.getLong(3), rs.getLong(4) - pageResources, rs.getLong(5)),
+            return new StoreCounts(
+                    new StoreCounts.Social(
+                            rs.getLong(1),
+                            rs.getLong(2) / s.friendshipRows(),
+                            rs.getLong(3),
+                            rs.getLong(4) - pageResources,
+                            rs.getLong(5)),
                     new StoreCounts.Feed(rs.getLong(6), rs.getLong(7), pageResources, rs.getLong(9)));
         } catch (SQLException e) {
             throw failure("counting rows", e);
@@ -459,15 +473,21 @@ public abstract class RelationalStore implements DataStore {
         }
         synchronized (this) {
             if (schema == null) {
-                try (Connection c = connect(); Statement st = c.createStatement();
-                     ResultSet rs = st.executeQuery("SELECT * FROM members WHERE 1 = 0")) {
+                try (Connection c = connect();
+                        Statement st = c.createStatement();
+                        ResultSet rs = st.executeQuery("SELECT * FROM members WHERE 1 = 0")) {
                     // userid, the attributes, pic (or picpath), tpic, and the counts with counts=attributes
                     int extra = 1 + new RelationalSchema(1, friendshipRows, feed, false, physical).memberExtraColumns();
-                    schema = new RelationalSchema(rs.getMetaData().getColumnCount() - extra, friendshipRows, feed,
-                            dialect.lateralJoins(), physical, dialect.textAsUtf8Bytes());
+                    schema = new RelationalSchema(
+                            rs.getMetaData().getColumnCount() - extra,
+                            friendshipRows,
+                            feed,
+                            dialect.lateralJoins(),
+                            physical,
+                            dialect.textAsUtf8Bytes());
                 } catch (SQLException e) {
-                    throw new StoreException(dialect.name() + " holds no BG schema (" + e.getMessage()
-                            + "); load a graph first", e);
+                    throw new StoreException(
+                            dialect.name() + " holds no BG schema (" + e.getMessage() + "); load a graph first", e);
                 }
             }
             return schema;

@@ -21,6 +21,7 @@ final class SessionFeed {
     private final PreparedStatement shareRecipient;
     /** Row lock on an account, ordering a push design's SR against AFR/TF of the sharer; null with one writer. */
     private final PreparedStatement lockAccount;
+
     private final PreparedStatement pullFeed;
     private final PreparedStatement fanOut;
     private final PreparedStatement pushPast;
@@ -30,6 +31,7 @@ final class SessionFeed {
     private final PreparedStatement sortedFeed;
     /** Push's whole feed, sorted in the application: srid, rid, creatorid per row, then the content if copied. */
     private long[] feedIds = new long[64];
+
     private String[] feedText = new String[0];
 
     /**
@@ -49,12 +51,11 @@ final class SessionFeed {
         fanOut = push ? c.prepareStatement(schema.fanOut) : null;
         pushPast = push ? c.prepareStatement(schema.pushPast) : null;
         dropPast = push ? c.prepareStatement(schema.dropPast) : null;
-        pushFeed = feed.kind() == FeedDesign.Kind.PUSH
-                ? reads.prepareStatement(schema.pushFeed) : null;
+        pushFeed = feed.kind() == FeedDesign.Kind.PUSH ? reads.prepareStatement(schema.pushFeed) : null;
         feedResource = feed.kind() == FeedDesign.Kind.PUSH && !feed.content()
-                ? reads.prepareStatement(schema.feedResource) : null;
-        sortedFeed = feed.kind() == FeedDesign.Kind.SORTED_PUSH
-                ? reads.prepareStatement(schema.sortedFeed) : null;
+                ? reads.prepareStatement(schema.feedResource)
+                : null;
+        sortedFeed = feed.kind() == FeedDesign.Kind.SORTED_PUSH ? reads.prepareStatement(schema.sortedFeed) : null;
     }
 
     /** Share Resource's rows, in the caller's transaction: the share, its recipients, a push design's feed rows. */

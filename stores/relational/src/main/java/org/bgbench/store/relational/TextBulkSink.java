@@ -13,8 +13,7 @@ import java.util.function.Supplier;
  */
 public abstract class TextBulkSink implements RowSink {
     /** One table's buffer and the statement that loads it. */
-    protected record Table(String statement, TextRows rows) {
-    }
+    protected record Table(String statement, TextRows rows) {}
 
     private final Connection c;
     private final int attributes;
@@ -22,6 +21,7 @@ public abstract class TextBulkSink implements RowSink {
     private final boolean countColumns;
     /** {@code friendship.tables=2}: {@link #friendship} feeds {@code friends}, {@link #pending} {@code pending}. */
     private final boolean twoTables;
+
     private final Table members;
     private final Table friendship;
     private final Table pending;
@@ -36,8 +36,8 @@ public abstract class TextBulkSink implements RowSink {
      * @param statement the bulk statement of a table and its column list
      * @param buffers   a new, empty buffer of the engine's format
      */
-    protected TextBulkSink(Connection c, RelationalSchema schema, BinaryOperator<String> statement,
-                           Supplier<TextRows> buffers) {
+    protected TextBulkSink(
+            Connection c, RelationalSchema schema, BinaryOperator<String> statement, Supplier<TextRows> buffers) {
         this.c = c;
         this.attributes = schema.attributeCount();
         this.imagePaths = schema.physical().imagesInFiles();
@@ -46,14 +46,15 @@ public abstract class TextBulkSink implements RowSink {
         members = new Table(statement.apply(RelationalSchema.MEMBERS, schema.memberColumns()), buffers.get());
         friendship = twoTables
                 ? new Table(statement.apply(RelationalSchema.FRIENDS, RelationalSchema.FRIENDS_COLUMNS), buffers.get())
-                : new Table(statement.apply(RelationalSchema.FRIENDSHIP, RelationalSchema.FRIENDSHIP_COLUMNS),
+                : new Table(
+                        statement.apply(RelationalSchema.FRIENDSHIP, RelationalSchema.FRIENDSHIP_COLUMNS),
                         buffers.get());
-        pending = new Table(statement.apply(RelationalSchema.PENDING_TABLE, RelationalSchema.PENDING_COLUMNS),
-                buffers.get());
-        resources = new Table(statement.apply(RelationalSchema.RESOURCES, RelationalSchema.RESOURCE_COLUMNS),
-                buffers.get());
-        comments = new Table(statement.apply(RelationalSchema.MANIPULATION, RelationalSchema.MANIPULATION_COLUMNS),
-                buffers.get());
+        pending = new Table(
+                statement.apply(RelationalSchema.PENDING_TABLE, RelationalSchema.PENDING_COLUMNS), buffers.get());
+        resources = new Table(
+                statement.apply(RelationalSchema.RESOURCES, RelationalSchema.RESOURCE_COLUMNS), buffers.get());
+        comments = new Table(
+                statement.apply(RelationalSchema.MANIPULATION, RelationalSchema.MANIPULATION_COLUMNS), buffers.get());
         pages = new Table(statement.apply(RelationalSchema.PAGES, RelationalSchema.PAGE_COLUMNS), buffers.get());
         follows = new Table(statement.apply(RelationalSchema.FOLLOWS, RelationalSchema.FOLLOW_COLUMNS), buffers.get());
         tables = List.of(members, friendship, pending, resources, comments, pages, follows);
@@ -97,23 +98,59 @@ public abstract class TextBulkSink implements RowSink {
     @Override
     public void friendship(int inviterid, int inviteeid, int status) {
         if (twoTables) {
-            (status == RelationalSchema.CONFIRMED ? friendship : pending).rows().number(inviterid).tab()
-                    .number(inviteeid).endRow();
+            (status == RelationalSchema.CONFIRMED ? friendship : pending)
+                    .rows()
+                    .number(inviterid)
+                    .tab()
+                    .number(inviteeid)
+                    .endRow();
             return;
         }
-        friendship.rows().number(inviterid).tab().number(inviteeid).tab().number(status).endRow();
+        friendship
+                .rows()
+                .number(inviterid)
+                .tab()
+                .number(inviteeid)
+                .tab()
+                .number(status)
+                .endRow();
     }
 
     @Override
     public void resource(long rid, int creatorid, int walluserid, String type, String body, String doc) {
-        resources.rows().number(rid).tab().number(creatorid).tab().number(walluserid).tab().text(type).tab()
-                .text(body).tab().text(doc).endRow();
+        resources
+                .rows()
+                .number(rid)
+                .tab()
+                .number(creatorid)
+                .tab()
+                .number(walluserid)
+                .tab()
+                .text(type)
+                .tab()
+                .text(body)
+                .tab()
+                .text(doc)
+                .endRow();
     }
 
     @Override
     public void comment(long mid, int creatorid, long rid, int modifierid, long timestamp, String content) {
-        comments.rows().number(mid).tab().number(creatorid).tab().number(rid).tab().number(modifierid).tab()
-                .number(timestamp).tab().text(RelationalSchema.COMMENT_TYPE).tab().text(content).endRow();
+        comments.rows()
+                .number(mid)
+                .tab()
+                .number(creatorid)
+                .tab()
+                .number(rid)
+                .tab()
+                .number(modifierid)
+                .tab()
+                .number(timestamp)
+                .tab()
+                .text(RelationalSchema.COMMENT_TYPE)
+                .tab()
+                .text(content)
+                .endRow();
     }
 
     @Override

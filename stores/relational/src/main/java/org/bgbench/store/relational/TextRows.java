@@ -10,6 +10,7 @@ import java.util.Arrays;
 public abstract class TextRows {
     /** A buffer grown past this is replaced by a small one at {@link #reset}, so one large flush does not pin it. */
     private static final int KEEP_BYTES = 1 << 24;
+
     private static final int INITIAL_BYTES = 1 << 16;
 
     protected byte[] buf = new byte[INITIAL_BYTES];

@@ -19,10 +19,23 @@ public abstract class DesignSuite extends StoreConformanceSuite {
      * A graph with an odd φ (diameter edges), member ids from 0, more attributes than USC BG's eleven columns, and 10
      * pages, 5 per fragment, each member following 3 (ι = 60), 2 resources per page.
      */
-    public static final GraphSpec ODD_GRAPH = GraphSpec.builder().members(200).memberIdOffset(0)
-            .friendsPerMember(9).resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.7).images(true)
-            .thumbnailBytes(32).profileImageBytes(128).attributeCount(14).attributeLength(8).commentLength(30)
-            .fragments(2).seed(7).build().withFeed(new FeedSpec(10, 3, 0, 2));
+    public static final GraphSpec ODD_GRAPH = GraphSpec.builder()
+            .members(200)
+            .memberIdOffset(0)
+            .friendsPerMember(9)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.7)
+            .images(true)
+            .thumbnailBytes(32)
+            .profileImageBytes(128)
+            .attributeCount(14)
+            .attributeLength(8)
+            .commentLength(30)
+            .fragments(2)
+            .seed(7)
+            .build()
+            .withFeed(new FeedSpec(10, 3, 0, 2));
 
     /** One entry of a store's design list. */
     public interface Variant {

@@ -10,14 +10,16 @@ import org.bgbench.model.generator.SocialGraph;
 import org.junit.jupiter.api.Test;
 
 class FinishWeightsTest {
-    private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.defaults().withMembers(1_000));
+    private static final SocialGraph GRAPH =
+            new SocialGraph(GraphSpec.defaults().withMembers(1_000));
 
     @Test
     void eachStatementWeighsTheRowsOfItsTable() {
-        FinishWeights w = new FinishWeights(GRAPH, 1, List.of(), (f, s) -> { });
+        FinishWeights w = new FinishWeights(GRAPH, 1, List.of(), (f, s) -> {});
         long resources = GRAPH.totalResources() + GRAPH.totalPageResources();
         assertThat(w.weight("ALTER TABLE resources ADD PRIMARY KEY (rid)")).isEqualTo(resources);
-        assertThat(w.weight("CREATE INDEX resources_wall ON resources (walluserid, rid)")).isEqualTo(resources);
+        assertThat(w.weight("CREATE INDEX resources_wall ON resources (walluserid, rid)"))
+                .isEqualTo(resources);
         assertThat(w.weight("ALTER TABLE members ADD PRIMARY KEY (userid)")).isEqualTo(GRAPH.members());
         assertThat(w.weight("CREATE INDEX friendship_invitee ON friendship (inviteeid, status, inviterid)"))
                 .isEqualTo(GRAPH.totalFriendships() + GRAPH.totalPendingInvitations());
@@ -29,8 +31,8 @@ class FinishWeightsTest {
 
     @Test
     void twoFriendshipRowsWeighTwice() {
-        FinishWeights one = new FinishWeights(GRAPH, 1, List.of(), (f, s) -> { });
-        FinishWeights two = new FinishWeights(GRAPH, 2, List.of(), (f, s) -> { });
+        FinishWeights one = new FinishWeights(GRAPH, 1, List.of(), (f, s) -> {});
+        FinishWeights two = new FinishWeights(GRAPH, 2, List.of(), (f, s) -> {});
         assertThat(two.weight("CREATE INDEX friends_frdid2 ON friends (frdid2, frdid1)"))
                 .isEqualTo(2 * one.weight("CREATE INDEX friends_frdid2 ON friends (frdid2, frdid1)"));
     }
@@ -53,7 +55,10 @@ class FinishWeightsTest {
         assertThat(fractions.get(0)).isCloseTo(GRAPH.members() / total, within(1e-9));
         assertThat(fractions).isSorted();
         assertThat(fractions.get(2)).isCloseTo(1.0, within(1e-9));
-        assertThat(steps).containsExactly("ALTER TABLE members ADD PRIMARY KEY (userid)",
-                "ALTER TABLE resources ADD PRIMARY KEY (rid)", "VACUUM ANALYZE resources");
+        assertThat(steps)
+                .containsExactly(
+                        "ALTER TABLE members ADD PRIMARY KEY (userid)",
+                        "ALTER TABLE resources ADD PRIMARY KEY (rid)",
+                        "VACUUM ANALYZE resources");
     }
 }

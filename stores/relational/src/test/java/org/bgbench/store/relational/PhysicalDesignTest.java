@@ -1,12 +1,12 @@
 package org.bgbench.store.relational;
 
-import org.bgbench.store.FeedDesign;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.Map;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,8 @@ class PhysicalDesignTest {
         PhysicalDesign boosted = parse(Map.of("friendship.tables", "2", "counts", "attributes", "images", "fs"));
         assertThat(boosted).isEqualTo(new PhysicalDesign(2, true, true, DEFAULT_DIR));
         assertThat(boosted.describe()).isEqualTo("friendship.tables=2 counts=attributes images=fs");
-        assertThat(parse(Map.of("images", "fs", "images.dir", "/tmp/x")).imagesDir()).isEqualTo(Path.of("/tmp/x"));
+        assertThat(parse(Map.of("images", "fs", "images.dir", "/tmp/x")).imagesDir())
+                .isEqualTo(Path.of("/tmp/x"));
     }
 
     @Test
@@ -49,9 +50,11 @@ class PhysicalDesignTest {
 
     @Test
     void settingsListTheKeysWithTheirDefaults() {
-        assertThat(PhysicalDesign.settings("somewhere")).extracting(StoreSetting::key)
+        assertThat(PhysicalDesign.settings("somewhere"))
+                .extracting(StoreSetting::key)
                 .containsExactly("friendship.tables", "counts", "images", "images.dir");
-        assertThat(PhysicalDesign.settings("somewhere")).extracting(StoreSetting::defaultValue)
+        assertThat(PhysicalDesign.settings("somewhere"))
+                .extracting(StoreSetting::defaultValue)
                 .containsExactly("1", "query", "inline", null);
         assertThat(PhysicalDesign.settings("somewhere").get(3).description()).contains("somewhere");
     }
@@ -59,9 +62,10 @@ class PhysicalDesignTest {
     @Test
     void theDesignStringHoldsEverySetting() {
         RelationalSchema basic = new RelationalSchema(3, 1);
-        assertThat(basic.design()).isEqualTo("basic friendship.rows=1 friendship.tables=1 counts=query images=inline"
-                + " feed=pull");
+        assertThat(basic.design())
+                .isEqualTo("basic friendship.rows=1 friendship.tables=1 counts=query images=inline" + " feed=pull");
         assertThat(new RelationalSchema(3, 2, FeedDesign.PULL, false, new PhysicalDesign(2, true, true, DEFAULT_DIR))
-                .design()).isEqualTo("basic friendship.rows=2 friendship.tables=2 counts=attributes images=fs feed=pull");
+                        .design())
+                .isEqualTo("basic friendship.rows=2 friendship.tables=2 counts=attributes images=fs feed=pull");
     }
 }

@@ -39,7 +39,8 @@ class PoolBorrowTest {
         long start = System.nanoTime();
         assertThatThrownBy(() -> PoolBorrow.borrow(missing(Integer.MAX_VALUE, calls), Duration.ofMillis(50)))
                 .isInstanceOf(SQLTransientConnectionException.class);
-        assertThat(System.nanoTime() - start).as("gave up only after the timeout")
+        assertThat(System.nanoTime() - start)
+                .as("gave up only after the timeout")
                 .isGreaterThanOrEqualTo(Duration.ofMillis(50).toNanos());
         assertThat(calls.get()).isGreaterThan(1);
     }
@@ -47,18 +48,24 @@ class PoolBorrowTest {
     @Test
     void aServerThatRefusedOrAnotherFailureIsThrownAtOnce() {
         AtomicInteger calls = new AtomicInteger();
-        SQLTransientConnectionException refused = new SQLTransientConnectionException("timed out",
-                new SQLException("Too many connections", "08004", 1040));
-        assertThatThrownBy(() -> PoolBorrow.borrow(() -> {
-            calls.incrementAndGet();
-            throw refused;
-        }, Duration.ofSeconds(30))).isSameAs(refused);
+        SQLTransientConnectionException refused = new SQLTransientConnectionException(
+                "timed out", new SQLException("Too many connections", "08004", 1040));
+        assertThatThrownBy(() -> PoolBorrow.borrow(
+                        () -> {
+                            calls.incrementAndGet();
+                            throw refused;
+                        },
+                        Duration.ofSeconds(30)))
+                .isSameAs(refused);
         assertThat(calls).hasValue(1);
         SQLException broken = new SQLException("Access denied", "28000", 1045);
-        assertThatThrownBy(() -> PoolBorrow.borrow(() -> {
-            calls.incrementAndGet();
-            throw broken;
-        }, Duration.ofSeconds(30))).isSameAs(broken);
+        assertThatThrownBy(() -> PoolBorrow.borrow(
+                        () -> {
+                            calls.incrementAndGet();
+                            throw broken;
+                        },
+                        Duration.ofSeconds(30)))
+                .isSameAs(broken);
         assertThat(calls).hasValue(2);
     }
 

@@ -1,6 +1,5 @@
 package org.bgbench.store.relational;
 
-import org.bgbench.store.FeedDesign;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,6 +14,7 @@ import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.model.state.Share;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.FeedList;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StoreCounts;
@@ -39,14 +39,26 @@ public abstract class RelationalFeedSuite {
 
     /** M=200, φ=10, ρ=5, P=20 pages in 2 fragments, ϱ=4 (ι=40), 3 resources per page. */
     protected GraphSpec spec() {
-        return GraphSpec.builder().members(200).friendsPerMember(10).resourcesPerMember(5).commentsPerResource(2)
-                .attributeCount(3).attributeLength(5).commentLength(10).fragments(2).seed(7L).build()
+        return GraphSpec.builder()
+                .members(200)
+                .friendsPerMember(10)
+                .resourcesPerMember(5)
+                .commentsPerResource(2)
+                .attributeCount(3)
+                .attributeLength(5)
+                .commentLength(10)
+                .fragments(2)
+                .seed(7L)
+                .build()
                 .withFeed(new FeedSpec(20, 4, 0, 3));
     }
 
     protected Stream<FeedDesign> designs() {
-        return Stream.of(FeedDesign.PULL, new FeedDesign(FeedDesign.Kind.PUSH, false),
-                new FeedDesign(FeedDesign.Kind.PUSH, true), new FeedDesign(FeedDesign.Kind.SORTED_PUSH, false),
+        return Stream.of(
+                FeedDesign.PULL,
+                new FeedDesign(FeedDesign.Kind.PUSH, false),
+                new FeedDesign(FeedDesign.Kind.PUSH, true),
+                new FeedDesign(FeedDesign.Kind.SORTED_PUSH, false),
                 new FeedDesign(FeedDesign.Kind.SORTED_PUSH, true));
     }
 
@@ -62,7 +74,7 @@ public abstract class RelationalFeedSuite {
             int to = cuts[t + 1];
             threads.add(Thread.ofPlatform().start(() -> {
                 try (GraphLoader loader = store.newLoader(graph)) {
-                    loader.load(from, to, rows -> { });
+                    loader.load(from, to, rows -> {});
                 } catch (Throwable e) {
                     failures.add(e);
                 }
@@ -83,12 +95,19 @@ public abstract class RelationalFeedSuite {
     @MethodSource("designs")
     void feedsFollowSharesAndFriendshipsAsTheOracleSays(FeedDesign design) {
         SocialGraph graph = new SocialGraph(spec());
-        assertThat(graph.fragments()).as("the test needs a fragment starting inside a loader's range").isEqualTo(2);
+        assertThat(graph.fragments())
+                .as("the test needs a fragment starting inside a loader's range")
+                .isEqualTo(2);
         try (DataStore store = open(design)) {
             load(store, graph);
             assertThat(store.loadedGraph()).contains(graph.spec().fingerprint());
-            StoreCounts loaded = new StoreCounts(new StoreCounts.Social(graph.members(), graph.totalFriendships(),
-                    graph.totalPendingInvitations(), graph.totalResources(), graph.totalInitialComments()),
+            StoreCounts loaded = new StoreCounts(
+                    new StoreCounts.Social(
+                            graph.members(),
+                            graph.totalFriendships(),
+                            graph.totalPendingInvitations(),
+                            graph.totalResources(),
+                            graph.totalInitialComments()),
                     new StoreCounts.Feed(graph.pages(), graph.totalFollows(), graph.totalPageResources(), 0));
             assertThat(store.counts()).isEqualTo(loaded);
             assertThat(loaded.pages()).isEqualTo(20);
@@ -110,11 +129,13 @@ public abstract class RelationalFeedSuite {
                 compareAll(s, graph, state, "after an invitation");
                 s.acceptFriendRequest(graph.memberId(pair[1]), graph.memberId(pair[0]));
                 state.accept(pair[1], pair[0]);
-                assertThat(ids(state.feed(pair[1], 1000))).as("the new friend's listed share reaches her")
+                assertThat(ids(state.feed(pair[1], 1000)))
+                        .as("the new friend's listed share reaches her")
                         .contains(sharedTo(state, pair[0], pair[1]));
                 compareAll(s, graph, state, "after AFR");
                 int a = pair[0];
-                int b = state.friends(a)[0] == pair[1] && state.friends(a).length > 1 ? state.friends(a)[1]
+                int b = state.friends(a)[0] == pair[1] && state.friends(a).length > 1
+                        ? state.friends(a)[1]
                         : state.friends(a)[0];
                 s.thawFriendship(graph.memberId(a), graph.memberId(b));
                 state.thaw(a, b);
@@ -135,8 +156,9 @@ public abstract class RelationalFeedSuite {
                 compareAll(s, graph, state, "after a refused share");
             }
             // One friendship more than loaded: the AFR of the non-friends.
-            StoreCounts befriended = new StoreCounts(new StoreCounts.Social(loaded.members(),
-                    loaded.friendships() + 1, 0, loaded.resources(), loaded.comments()),
+            StoreCounts befriended = new StoreCounts(
+                    new StoreCounts.Social(
+                            loaded.members(), loaded.friendships() + 1, 0, loaded.resources(), loaded.comments()),
                     new StoreCounts.Feed(loaded.pages(), loaded.follows(), loaded.pageResources(), 0));
             assertThat(store.counts()).isEqualTo(withShares(befriended, state.shareCount()));
             assertThat(state.shareCount()).isEqualTo(210);
@@ -147,7 +169,9 @@ public abstract class RelationalFeedSuite {
                 FeedList out = new FeedList();
                 for (int i = 0; i < graph.members(); i++) {
                     s.viewNewsFeed(graph.memberId(i), 10, out);
-                    assertThat(out.size()).as("member %d's feed after clearShares", i).isZero();
+                    assertThat(out.size())
+                            .as("member %d's feed after clearShares", i)
+                            .isZero();
                 }
             }
         }
@@ -159,7 +183,9 @@ public abstract class RelationalFeedSuite {
         SocialGraph graph = new SocialGraph(spec());
         try (DataStore store = open(design)) {
             // Every SQL store BG has keeps an image; one that lost it must fail here, not skip.
-            org.assertj.core.api.Assertions.assertThat(store.image()).as("the store's database image").isPresent();
+            org.assertj.core.api.Assertions.assertThat(store.image())
+                    .as("the store's database image")
+                    .isPresent();
             StoreImage image = store.image().get();
             load(store, graph);
             StoreCounts loaded = store.counts();
@@ -208,7 +234,9 @@ public abstract class RelationalFeedSuite {
                 if (other.equals(design)) {
                     assertThat(again.loadedGraph()).contains(graph.spec().fingerprint());
                 } else {
-                    assertThat(again.loadedGraph()).as("loaded for %s, opened for %s", design, other).isEmpty();
+                    assertThat(again.loadedGraph())
+                            .as("loaded for %s, opened for %s", design, other)
+                            .isEmpty();
                 }
             }
         });
@@ -218,14 +246,27 @@ public abstract class RelationalFeedSuite {
     @ParameterizedTest
     @MethodSource("designs")
     void aGraphWithoutPagesLoadsAndSharesBetweenFriends(FeedDesign design) {
-        SocialGraph graph = new SocialGraph(GraphSpec.builder().members(120).memberIdOffset(1000)
-                .friendsPerMember(10).resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7)
-                .attributeLength(12).commentLength(40).fragments(3).seed(42).build());
+        SocialGraph graph = new SocialGraph(GraphSpec.builder()
+                .members(120)
+                .memberIdOffset(1000)
+                .friendsPerMember(10)
+                .resourcesPerMember(4)
+                .commentsPerResource(2)
+                .confirmedFraction(0.7)
+                .attributeLength(12)
+                .commentLength(40)
+                .fragments(3)
+                .seed(42)
+                .build());
         try (DataStore store = open(design)) {
             load(store, graph);
-            assertThat(store.counts()).isEqualTo(new StoreCounts(new StoreCounts.Social(graph.members(),
-                    graph.totalFriendships(), graph.totalPendingInvitations(), graph.totalResources(),
-                    graph.totalInitialComments())));
+            assertThat(store.counts())
+                    .isEqualTo(new StoreCounts(new StoreCounts.Social(
+                            graph.members(),
+                            graph.totalFriendships(),
+                            graph.totalPendingInvitations(),
+                            graph.totalResources(),
+                            graph.totalInitialComments())));
             GraphState state = new GraphState(graph);
             try (StoreSession s = store.openSession()) {
                 shareSome(s, graph, state, new SplittableRandom(3), 80);
@@ -235,8 +276,8 @@ public abstract class RelationalFeedSuite {
     }
 
     private static StoreCounts withShares(StoreCounts c, long shares) {
-        return new StoreCounts(new StoreCounts.Social(c.members(), c.friendships(), c.pending(), c.resources(),
-                c.comments()),
+        return new StoreCounts(
+                new StoreCounts.Social(c.members(), c.friendships(), c.pending(), c.resources(), c.comments()),
                 new StoreCounts.Feed(c.pages(), c.follows(), c.pageResources(), shares));
     }
 
@@ -247,7 +288,8 @@ public abstract class RelationalFeedSuite {
     static void shareSome(StoreSession s, SocialGraph graph, GraphState state, SplittableRandom random, int n) {
         for (int i = 0; i < n; i++) {
             int account = graph.pages() > 0 && random.nextInt(4) == 0
-                    ? graph.pageAccount(random.nextInt(graph.pages())) : random.nextInt(graph.members());
+                    ? graph.pageAccount(random.nextInt(graph.pages()))
+                    : random.nextInt(graph.members());
             long rid = graph.accountResourceId(account, random.nextInt(graph.resourcesOf(account)));
             int[] audience = audience(graph, state, account);
             int[] recipients = null;
@@ -265,7 +307,8 @@ public abstract class RelationalFeedSuite {
                 recipients = list.stream().mapToInt(Integer::intValue).toArray();
             }
             long shareId = state.newShareId(account);
-            int[] ids = recipients == null ? null
+            int[] ids = recipients == null
+                    ? null
                     : java.util.Arrays.stream(recipients).map(graph::memberId).toArray();
             s.shareResource(graph.accountId(account), rid, shareId, ids);
             state.share(account, shareId, rid, recipients);
@@ -320,9 +363,14 @@ public abstract class RelationalFeedSuite {
             for (int k : new int[] {10, 1000}) {
                 s.viewNewsFeed(graph.memberId(i), k, out);
                 Share[] want = state.feed(i, k);
-                assertThat(out.shareIds()).as("member %d's top %d %s", i, k, when)
-                        .containsExactly(want.length == 0 ? new long[0]
-                                : java.util.Arrays.stream(want).mapToLong(Share::id).toArray());
+                assertThat(out.shareIds())
+                        .as("member %d's top %d %s", i, k, when)
+                        .containsExactly(
+                                want.length == 0
+                                        ? new long[0]
+                                        : java.util.Arrays.stream(want)
+                                                .mapToLong(Share::id)
+                                                .toArray());
                 for (int r = 0; r < want.length; r++) {
                     FeedList.Row row = out.get(r);
                     long rid = want[r].resource();

@@ -20,8 +20,7 @@ public final class SessionsAtOnce {
         Connection connect() throws Exception;
     }
 
-    private SessionsAtOnce() {
-    }
+    private SessionsAtOnce() {}
 
     /** {@code rounds} rounds of {@code sessions} threads asking at once; every one must get a connection. */
     public static void allGetAConnection(Connect store, int sessions, int rounds) throws Exception {

@@ -16,8 +16,7 @@ import org.bgbench.store.relational.SqlDialect;
  */
 public final class SqliteDialect implements SqlDialect {
     /** Public for the jdbc store's {@code sqlite} dialect. */
-    public SqliteDialect() {
-    }
+    public SqliteDialect() {}
 
     @Override
     public String name() {
@@ -48,9 +47,7 @@ public final class SqliteDialect implements SqlDialect {
     @Override
     public List<List<String>> afterLoad(RelationalSchema schema) {
         List<String> all = new java.util.ArrayList<>(schema.friendshipIndexes());
-        all.addAll(List.of(
-                RelationalSchema.RESOURCES_WALL_INDEX,
-                RelationalSchema.MANIPULATION_RID_INDEX));
+        all.addAll(List.of(RelationalSchema.RESOURCES_WALL_INDEX, RelationalSchema.MANIPULATION_RID_INDEX));
         all.addAll(schema.feedIndexes());
         all.add("ANALYZE");
         // Fold the load's write-ahead log into the database so the first experiment starts from a clean file.

@@ -34,6 +34,7 @@ final class SqliteImage implements StoreImage {
      * another process's lock: none.
      */
     private static final int BUSY_SLEEP_MS = 100;
+
     private static final int BUSY_RETRIES = 0;
 
     private final SqliteStore store;
@@ -54,16 +55,17 @@ final class SqliteImage implements StoreImage {
         Path tmp = image.resolveSibling(image.getFileName() + ".tmp");
         try {
             Files.deleteIfExists(tmp);
-            try (Connection c = store.untrackedConnection(); PreparedStatement ps = c.prepareStatement("VACUUM INTO ?")) {
+            try (Connection c = store.untrackedConnection();
+                    PreparedStatement ps = c.prepareStatement("VACUUM INTO ?")) {
                 ps.setString(1, tmp.toString());
                 ps.execute();
             } catch (SQLException e) {
-                throw new StoreException("saving the image of " + store.file() + " to " + tmp + " failed: "
-                        + e.getMessage(), e);
+                throw new StoreException(
+                        "saving the image of " + store.file() + " to " + tmp + " failed: " + e.getMessage(), e);
             }
             if (graphIn(tmp).isEmpty()) {
-                throw new StoreException("nothing to save: " + store.file()
-                        + " holds no completed load of BG's graph (load one first)");
+                throw new StoreException(
+                        "nothing to save: " + store.file() + " holds no completed load of BG's graph (load one first)");
             }
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ch.force(true);
@@ -84,7 +86,9 @@ final class SqliteImage implements StoreImage {
     @Override
     public synchronized boolean exists() {
         Optional<String> current = store.loadedGraph();
-        return current.isPresent() && Files.isRegularFile(image) && graphIn(image).equals(current);
+        return current.isPresent()
+                && Files.isRegularFile(image)
+                && graphIn(image).equals(current);
     }
 
     /**
@@ -110,8 +114,15 @@ final class SqliteImage implements StoreImage {
                 // xerial reports a backup that never got the write lock as success: the progress callback, called
                 // after a step that copied pages, tells whether the last page was copied.
                 int[] remaining = {-1};
-                int rc = ((SQLiteConnection) c).getDatabase().restore("main", image.toString(),
-                        (left, total) -> remaining[0] = left, BUSY_SLEEP_MS, BUSY_RETRIES, ALL_PAGES);
+                int rc = ((SQLiteConnection) c)
+                        .getDatabase()
+                        .restore(
+                                "main",
+                                image.toString(),
+                                (left, total) -> remaining[0] = left,
+                                BUSY_SLEEP_MS,
+                                BUSY_RETRIES,
+                                ALL_PAGES);
                 if (rc != 0) {
                     throw new StoreException("restoring " + store.file() + " from " + image + " failed: "
                             + SQLiteErrorCode.getErrorCode(rc) + "; the database is unchanged");
@@ -129,8 +140,8 @@ final class SqliteImage implements StoreImage {
                     st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
                 }
             } catch (SQLException e) {
-                throw new StoreException("restoring " + store.file() + " from " + image + " failed: " + e.getMessage(),
-                        e);
+                throw new StoreException(
+                        "restoring " + store.file() + " from " + image + " failed: " + e.getMessage(), e);
             } finally {
                 store.contentsReplaced();
             }
@@ -141,15 +152,16 @@ final class SqliteImage implements StoreImage {
     private Optional<String> graphIn(Path file) {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
-        try (Connection c = config.createConnection("jdbc:sqlite:" + file); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT key, value FROM bg_meta")) {
+        try (Connection c = config.createConnection("jdbc:sqlite:" + file);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT key, value FROM bg_meta")) {
             String fingerprint = null;
             String design = null;
             while (rs.next()) {
                 switch (rs.getString(1)) {
                     case "fingerprint" -> fingerprint = rs.getString(2);
                     case "design" -> design = rs.getString(2);
-                    default -> { }
+                    default -> {}
                 }
             }
             return fingerprint != null && store.design().equals(design) ? Optional.of(fingerprint) : Optional.empty();

@@ -8,9 +8,9 @@ import java.sql.SQLException;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
-import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalSchema;
 import org.bgbench.store.relational.RelationalStore;
@@ -58,8 +58,8 @@ public final class SqliteStore extends RelationalStore {
     }
 
     /** @param physical friendship tables, counts, profile images (CIKM 2013 sections C–E) */
-    public SqliteStore(Path file, int busyTimeoutMs, int cacheMb, int friendshipRows, FeedDesign feed,
-                       PhysicalDesign physical) {
+    public SqliteStore(
+            Path file, int busyTimeoutMs, int cacheMb, int friendshipRows, FeedDesign feed, PhysicalDesign physical) {
         super(new SqliteDialect(), friendshipRows, feed, physical);
         this.file = file.toAbsolutePath();
         this.url = "jdbc:sqlite:" + this.file;
@@ -81,7 +81,8 @@ public final class SqliteStore extends RelationalStore {
             throw new StoreException("cannot create the directory of SQLite database " + this.file + ": " + e, e);
         }
         // Opening once here turns a bad path or a foreign file into an error at open, not at first use.
-        try (Connection c = connect(); var st = c.createStatement()) {
+        try (Connection c = connect();
+                var st = c.createStatement()) {
             st.execute("SELECT count(*) FROM sqlite_master");
         } catch (SQLException e) {
             throw new StoreException("cannot open SQLite database " + this.file + ": " + e.getMessage(), e);

@@ -4,11 +4,11 @@ import java.nio.file.Path;
 import java.util.List;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.StoreTraits;
-import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.PhysicalDesign;
 
 /** The {@code sqlite} store: an embedded SQLite file with BG's Basic relational design. */
@@ -31,12 +31,17 @@ public final class SqliteStoreProvider implements StoreProvider {
     @Override
     public List<StoreSetting> settings() {
         List<StoreSetting> all = new java.util.ArrayList<>(List.of(
-                StoreSetting.of(StoreSetting.Kind.FILE, FILE, "bg-data/bg.sqlite",
+                StoreSetting.of(
+                        StoreSetting.Kind.FILE,
+                        FILE,
+                        "bg-data/bg.sqlite",
                         "database file, relative to the working directory; parent directories are created"),
-                new StoreSetting(BUSY_TIMEOUT, "30000",
-                        "milliseconds a statement waits for a lock held by another process"),
+                new StoreSetting(
+                        BUSY_TIMEOUT, "30000", "milliseconds a statement waits for a lock held by another process"),
                 new StoreSetting(CACHE, "64", "page cache per connection, in MiB"),
-                new StoreSetting(FRIENDSHIP_ROWS, "1",
+                new StoreSetting(
+                        FRIENDSHIP_ROWS,
+                        "1",
                         "rows per confirmed friendship: 1 (USC BG's Basic) or 2 (one per direction)")));
         all.addAll(PhysicalDesign.settings("<sqlite.file>.images, next to the database file"));
         all.addAll(FeedDesign.settings());
@@ -59,8 +64,13 @@ public final class SqliteStoreProvider implements StoreProvider {
     public DataStore open(StoreSettings settings) {
         int rows = Integer.parseInt(settings.getChoice(FRIENDSHIP_ROWS, "1", "1", "2"));
         Path file = Path.of(settings.get(FILE, "bg-data/bg.sqlite"));
-        return new SqliteStore(file, nonNegative(settings, BUSY_TIMEOUT, 30_000), nonNegative(settings, CACHE, 64),
-                rows, FeedDesign.from(settings), PhysicalDesign.from(settings, SqliteStore.defaultImagesDir(file)));
+        return new SqliteStore(
+                file,
+                nonNegative(settings, BUSY_TIMEOUT, 30_000),
+                nonNegative(settings, CACHE, 64),
+                rows,
+                FeedDesign.from(settings),
+                PhysicalDesign.from(settings, SqliteStore.defaultImagesDir(file)));
     }
 
     private static int nonNegative(StoreSettings settings, String key, int fallback) {

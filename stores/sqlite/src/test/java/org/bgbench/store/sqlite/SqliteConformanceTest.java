@@ -31,8 +31,11 @@ class SqliteConformanceTest {
         /** Friendships in two tables (CIKM 2013 figure 8), one row per friendship. */
         TWO_TABLES(1, FeedDesign.PULL, file -> new PhysicalDesign(2, false, false, null), false),
         /** Profile images in files (CIKM 2013 section C), in the default directory. */
-        FS_IMAGES(1, FeedDesign.PULL,
-                file -> new PhysicalDesign(1, false, true, SqliteStore.defaultImagesDir(file)), false),
+        FS_IMAGES(
+                1,
+                FeedDesign.PULL,
+                file -> new PhysicalDesign(1, false, true, SqliteStore.defaultImagesDir(file)),
+                false),
         /**
          * VP's counts as member attributes (CIKM 2013 E.1, Manual) with the push feed, so AFR and TF change counts,
          * friendships and feed rows in one transaction.
@@ -72,14 +75,61 @@ class SqliteConformanceTest {
         }
     }
 
-    @Nested class Basic extends DesignSuite { Basic() { super(Design.BASIC); } }
-    @Nested class TwoRows extends DesignSuite { TwoRows() { super(Design.TWO_ROWS); } }
-    @Nested class TwoTables extends DesignSuite { TwoTables() { super(Design.TWO_TABLES); } }
-    @Nested class FsImages extends DesignSuite { FsImages() { super(Design.FS_IMAGES); } }
-    @Nested class Counts extends DesignSuite { Counts() { super(Design.COUNTS); } }
-    @Nested class Push extends DesignSuite { Push() { super(Design.PUSH); } }
-    @Nested class SortedPush extends DesignSuite { SortedPush() { super(Design.SORTED_PUSH); } }
-    @Nested class Boosted extends DesignSuite { Boosted() { super(Design.BOOSTED); } }
+    @Nested
+    class Basic extends DesignSuite {
+        Basic() {
+            super(Design.BASIC);
+        }
+    }
+
+    @Nested
+    class TwoRows extends DesignSuite {
+        TwoRows() {
+            super(Design.TWO_ROWS);
+        }
+    }
+
+    @Nested
+    class TwoTables extends DesignSuite {
+        TwoTables() {
+            super(Design.TWO_TABLES);
+        }
+    }
+
+    @Nested
+    class FsImages extends DesignSuite {
+        FsImages() {
+            super(Design.FS_IMAGES);
+        }
+    }
+
+    @Nested
+    class Counts extends DesignSuite {
+        Counts() {
+            super(Design.COUNTS);
+        }
+    }
+
+    @Nested
+    class Push extends DesignSuite {
+        Push() {
+            super(Design.PUSH);
+        }
+    }
+
+    @Nested
+    class SortedPush extends DesignSuite {
+        SortedPush() {
+            super(Design.SORTED_PUSH);
+        }
+    }
+
+    @Nested
+    class Boosted extends DesignSuite {
+        Boosted() {
+            super(Design.BOOSTED);
+        }
+    }
 
     @Test
     void everyDesignRunsOnce() {

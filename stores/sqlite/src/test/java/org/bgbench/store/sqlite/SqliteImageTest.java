@@ -25,14 +25,36 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Database images on real SQLite files: save, writes through sessions, restore, and which graph an image holds. */
 class SqliteImageTest {
-    private static final GraphSpec SPEC = GraphSpec.builder().members(200).memberIdOffset(500).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(16)
-            .profileImageBytes(64).attributeCount(13).attributeLength(10).commentLength(20).fragments(2).seed(3)
+    private static final GraphSpec SPEC = GraphSpec.builder()
+            .members(200)
+            .memberIdOffset(500)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.7)
+            .images(true)
+            .thumbnailBytes(16)
+            .profileImageBytes(64)
+            .attributeCount(13)
+            .attributeLength(10)
+            .commentLength(20)
+            .fragments(2)
+            .seed(3)
             .build();
     /** Another graph: more members, so another fingerprint. */
-    private static final GraphSpec OTHER = GraphSpec.builder().members(150).memberIdOffset(500).friendsPerMember(8)
-            .resourcesPerMember(4).commentsPerResource(2).confirmedFraction(0.7).attributeCount(10)
-            .attributeLength(10).commentLength(20).fragments(2).seed(3).build();
+    private static final GraphSpec OTHER = GraphSpec.builder()
+            .members(150)
+            .memberIdOffset(500)
+            .friendsPerMember(8)
+            .resourcesPerMember(4)
+            .commentsPerResource(2)
+            .confirmedFraction(0.7)
+            .attributeCount(10)
+            .attributeLength(10)
+            .commentLength(20)
+            .fragments(2)
+            .seed(3)
+            .build();
 
     @TempDir
     Path dir;
@@ -43,41 +65,53 @@ class SqliteImageTest {
         Path file = dir.resolve("bg.sqlite");
         try (SqliteStore store = new SqliteStore(file, 30_000, 8, 1)) {
             StoreImage image = store.image().orElseThrow();
-            assertThatThrownBy(image::restore).isInstanceOf(StoreException.class)
+            assertThatThrownBy(image::restore)
+                    .isInstanceOf(StoreException.class)
                     .hasMessageContaining("no saved image");
             StoreConformanceSuite.load(store, graph, 3);
             assertThat(image.exists()).as("before save").isFalse();
             image.save();
             assertThat(image.exists()).as("after save").isTrue();
-            assertThat(store.imageFile()).isEqualTo(dir.resolve("bg.sqlite.image").toAbsolutePath()).isRegularFile();
-            assertThat(dir.resolve("bg.sqlite.image-wal")).as("a self-contained image").doesNotExist();
+            assertThat(store.imageFile())
+                    .isEqualTo(dir.resolve("bg.sqlite.image").toAbsolutePath())
+                    .isRegularFile();
+            assertThat(dir.resolve("bg.sqlite.image-wal"))
+                    .as("a self-contained image")
+                    .doesNotExist();
             assertThat(dir.resolve("bg.sqlite.image.tmp")).doesNotExist();
             StoreCounts loaded = store.counts();
 
             for (int round = 0; round < 2; round++) {
                 GraphState written = new GraphState(graph);
                 writeThroughSessions(store, graph, written, 10 + round);
-                assertThat(StateComparison.differences(store, written, 10)).as("the writes landed, round %d", round)
+                assertThat(StateComparison.differences(store, written, 10))
+                        .as("the writes landed, round %d", round)
                         .isEmpty();
-                assertThat(StateComparison.differences(store, new GraphState(graph), 10)).isNotEmpty();
+                assertThat(StateComparison.differences(store, new GraphState(graph), 10))
+                        .isNotEmpty();
                 assertThat(store.counts()).isNotEqualTo(loaded);
 
                 image.restore();
 
                 assertThat(StateComparison.differences(store, new GraphState(graph), 10))
-                        .as("freshly loaded again, round %d", round).isEmpty();
+                        .as("freshly loaded again, round %d", round)
+                        .isEmpty();
                 assertThat(store.counts()).isEqualTo(loaded);
                 assertThat(store.loadedGraph()).contains(SPEC.fingerprint());
                 assertThat(image.exists()).as("the image survives its restore").isTrue();
             }
         }
         // The restored pages were folded into the database file and the log emptied.
-        assertThat(file.resolveSibling("bg.sqlite-wal")).satisfiesAnyOf(
-                p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyFile());
+        assertThat(file.resolveSibling("bg.sqlite-wal"))
+                .satisfiesAnyOf(
+                        p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyFile());
         try (SqliteStore reopened = new SqliteStore(file, 30_000, 8, 1)) {
             assertThat(reopened.loadedGraph()).contains(SPEC.fingerprint());
-            assertThat(reopened.image().orElseThrow().exists()).as("an image kept across processes").isTrue();
-            assertThat(StateComparison.differences(reopened, new GraphState(graph), 10)).isEmpty();
+            assertThat(reopened.image().orElseThrow().exists())
+                    .as("an image kept across processes")
+                    .isTrue();
+            assertThat(StateComparison.differences(reopened, new GraphState(graph), 10))
+                    .isEmpty();
         }
     }
 
@@ -94,7 +128,8 @@ class SqliteImageTest {
                 long mid = written.newCommentId();
                 s.postCommentOnResource(graph.memberId(4), graph.memberId(3), rid, mid, 1, "kept until restore");
                 written.postComment(rid, mid);
-                assertThatThrownBy(image::restore).isInstanceOf(StoreException.class)
+                assertThatThrownBy(image::restore)
+                        .isInstanceOf(StoreException.class)
                         .hasMessageContaining("needs the SQLite database to itself")
                         .hasMessageContaining("1 connection(s)")
                         .hasMessageContaining("close every session");
@@ -104,7 +139,8 @@ class SqliteImageTest {
             }
             assertThat(StateComparison.differences(store, written, 10)).isEmpty();
             image.restore();
-            assertThat(StateComparison.differences(store, new GraphState(graph), 10)).isEmpty();
+            assertThat(StateComparison.differences(store, new GraphState(graph), 10))
+                    .isEmpty();
         }
     }
 
@@ -119,12 +155,16 @@ class SqliteImageTest {
             assertThat(image.exists()).isFalse();
             GraphState written = new GraphState(graph);
             writeThroughSessions(store, graph, written, 5);
-            assertThatThrownBy(image::restore).isInstanceOf(StoreException.class)
-                    .hasMessageContaining("holds no completed load").hasMessageContaining("save() a new one");
+            assertThatThrownBy(image::restore)
+                    .isInstanceOf(StoreException.class)
+                    .hasMessageContaining("holds no completed load")
+                    .hasMessageContaining("save() a new one");
             assertThat(StateComparison.differences(store, written, 10)).isEmpty();
             image.save();
             image.restore();
-            assertThat(StateComparison.differences(store, written, 10)).as("saved after the writes").isEmpty();
+            assertThat(StateComparison.differences(store, written, 10))
+                    .as("saved after the writes")
+                    .isEmpty();
         }
     }
 
@@ -137,7 +177,8 @@ class SqliteImageTest {
         try (SqliteStore store = new SqliteStore(file, 30_000, 8, 1)) {
             StoreImage image = store.image().orElseThrow();
             assertThat(image.exists()).as("empty store, no image").isFalse();
-            assertThatThrownBy(image::save).isInstanceOf(StoreException.class)
+            assertThatThrownBy(image::save)
+                    .isInstanceOf(StoreException.class)
                     .hasMessageContaining("no completed load");
             assertThat(store.imageFile()).doesNotExist();
 
@@ -153,7 +194,8 @@ class SqliteImageTest {
             image.restore();
             assertThat(store.loadedGraph()).contains(SPEC.fingerprint());
             assertThat(image.exists()).isTrue();
-            assertThat(StateComparison.differences(store, new GraphState(graph), 10)).isEmpty();
+            assertThat(StateComparison.differences(store, new GraphState(graph), 10))
+                    .isEmpty();
             try (StoreSession s = store.openSession()) {
                 ProfileView p = new ProfileView(SPEC.attributeCount());
                 s.viewProfile(graph.memberId(17), graph.memberId(17), p);
@@ -171,7 +213,8 @@ class SqliteImageTest {
         // Read with two rows per friendship, neither the database nor the image holds this store's graph.
         try (SqliteStore twoRows = new SqliteStore(file, 30_000, 8, 2)) {
             assertThat(twoRows.image().orElseThrow().exists()).isFalse();
-            assertThatThrownBy(twoRows.image().orElseThrow()::restore).isInstanceOf(StoreException.class)
+            assertThatThrownBy(twoRows.image().orElseThrow()::restore)
+                    .isInstanceOf(StoreException.class)
                     .hasMessageContaining("friendship layout");
         }
     }
@@ -190,8 +233,13 @@ class SqliteImageTest {
                 assertThat(comments).isEqualTo(graph.totalInitialComments());
                 try (StoreSession s = store.openSession()) {
                     long rid = graph.resourceId(7, 1);
-                    s.postCommentOnResource(graph.memberId(8), graph.memberId(7), rid, new GraphState(graph)
-                            .newCommentId(), 1, "gone after restore");
+                    s.postCommentOnResource(
+                            graph.memberId(8),
+                            graph.memberId(7),
+                            rid,
+                            new GraphState(graph).newCommentId(),
+                            1,
+                            "gone after restore");
                 }
                 assertThat(comments(other)).isEqualTo(comments + 1);
                 image.restore();
@@ -211,31 +259,38 @@ class SqliteImageTest {
             GraphState written = new GraphState(graph);
             writeThroughSessions(store, graph, written, 3);
             try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
-                 Statement st = other.createStatement()) {
+                    Statement st = other.createStatement()) {
                 st.execute("BEGIN IMMEDIATE");
                 st.executeUpdate("DELETE FROM manipulation");
-                assertThatThrownBy(image::restore).isInstanceOf(StoreException.class)
+                assertThatThrownBy(image::restore)
+                        .isInstanceOf(StoreException.class)
                         .hasMessageContaining("stayed locked by another connection")
                         .hasMessageContaining("the database is unchanged");
                 st.execute("ROLLBACK");
-                assertThat(StateComparison.differences(store, written, 10)).as("unchanged").isEmpty();
+                assertThat(StateComparison.differences(store, written, 10))
+                        .as("unchanged")
+                        .isEmpty();
 
                 // A reader holding an old snapshot: the restore neither waits for it nor fails.
                 st.execute("BEGIN");
                 long before = comments(other);
                 long t0 = System.nanoTime();
                 image.restore();
-                assertThat((System.nanoTime() - t0) / 1_000_000).as("ms, below the 1 s busy timeout").isLessThan(900);
+                assertThat((System.nanoTime() - t0) / 1_000_000)
+                        .as("ms, below the 1 s busy timeout")
+                        .isLessThan(900);
                 assertThat(comments(other)).as("the reader's snapshot").isEqualTo(before);
                 st.execute("COMMIT");
                 assertThat(comments(other)).isEqualTo(graph.totalInitialComments());
             }
-            assertThat(StateComparison.differences(store, new GraphState(graph), 10)).isEmpty();
+            assertThat(StateComparison.differences(store, new GraphState(graph), 10))
+                    .isEmpty();
         }
     }
 
     private static long comments(Connection c) throws Exception {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM manipulation")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(*) FROM manipulation")) {
             rs.next();
             return rs.getLong(1);
         }
@@ -246,7 +301,8 @@ class SqliteImageTest {
      * {@code state}.
      */
     private static void writeThroughSessions(SqliteStore store, SocialGraph g, GraphState state, int seed) {
-        try (StoreSession s1 = store.openSession(); StoreSession s2 = store.openSession()) {
+        try (StoreSession s1 = store.openSession();
+                StoreSession s2 = store.openSession()) {
             int writes = 0;
             for (int i = seed; i < g.members() && writes < 40; i += 7) {
                 StoreSession s = i % 2 == 0 ? s1 : s2;

@@ -34,7 +34,7 @@ class SqliteLoadBenchmark {
                 int to = m * (t + 1) / threads;
                 ts[t] = Thread.ofPlatform().start(() -> {
                     try (var loader = store.newLoader(graph)) {
-                        loader.load(from, to, n -> { });
+                        loader.load(from, to, n -> {});
                     }
                 });
             }
@@ -51,9 +51,10 @@ class SqliteLoadBenchmark {
             StoreCounts c = store.counts();
             long rows = c.members() + c.friendships() + c.pending() + c.resources() + c.comments();
             double total = (t3 - t0) / 1e9;
-            System.out.printf("sqlite round %d: schema %.2f s, load %.2f s, finish %.2f s, total %.2f s, %d rows,"
-                            + " %.0f rows/s (%s)%n", round, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t3 - t2) / 1e9, total,
-                    rows, rows / total, c);
+            System.out.printf(
+                    "sqlite round %d: schema %.2f s, load %.2f s, finish %.2f s, total %.2f s, %d rows,"
+                            + " %.0f rows/s (%s)%n",
+                    round, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t3 - t2) / 1e9, total, rows, rows / total, c);
         }
         var image = store.image().orElseThrow();
         long t0 = System.nanoTime();
@@ -65,9 +66,16 @@ class SqliteLoadBenchmark {
         long t3 = System.nanoTime();
         image.restore();
         long t4 = System.nanoTime();
-        System.out.printf("sqlite image: save %.2f s, exists %b in %.3f s, restore %.2f s, again %.2f s"
-                        + " (database %d MB, image %d MB)%n", (t1 - t0) / 1e9, exists, (t2 - t1) / 1e9,
-                (t3 - t2) / 1e9, (t4 - t3) / 1e9, size(store.file()), size(store.imageFile()));
+        System.out.printf(
+                "sqlite image: save %.2f s, exists %b in %.3f s, restore %.2f s, again %.2f s"
+                        + " (database %d MB, image %d MB)%n",
+                (t1 - t0) / 1e9,
+                exists,
+                (t2 - t1) / 1e9,
+                (t3 - t2) / 1e9,
+                (t4 - t3) / 1e9,
+                size(store.file()),
+                size(store.imageFile()));
         store.close();
     }
 

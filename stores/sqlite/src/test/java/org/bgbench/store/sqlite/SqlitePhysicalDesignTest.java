@@ -16,13 +16,13 @@ import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
-import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.ImageFiles;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.junit.jupiter.api.Test;
@@ -33,9 +33,20 @@ class SqlitePhysicalDesignTest {
     @TempDir
     Path dir;
 
-    private final GraphSpec spec = GraphSpec.builder().members(60).friendsPerMember(6).resourcesPerMember(3)
-            .commentsPerResource(1).confirmedFraction(0.7).images(true).thumbnailBytes(16).profileImageBytes(64)
-            .attributeLength(5).commentLength(10).fragments(2).seed(3).build();
+    private final GraphSpec spec = GraphSpec.builder()
+            .members(60)
+            .friendsPerMember(6)
+            .resourcesPerMember(3)
+            .commentsPerResource(1)
+            .confirmedFraction(0.7)
+            .images(true)
+            .thumbnailBytes(16)
+            .profileImageBytes(64)
+            .attributeLength(5)
+            .commentLength(10)
+            .fragments(2)
+            .seed(3)
+            .build();
     private final SocialGraph graph = new SocialGraph(spec);
 
     private SqliteStore open(int rows, PhysicalDesign physical) {
@@ -45,8 +56,8 @@ class SqlitePhysicalDesignTest {
     private List<String> tables() throws Exception {
         List<String> names = new ArrayList<>();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("bg.sqlite"));
-             Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
             while (rs.next()) {
                 names.add(rs.getString(1));
             }
@@ -56,7 +67,7 @@ class SqlitePhysicalDesignTest {
 
     private void execute(String sql) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("bg.sqlite"));
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.executeUpdate(sql);
         }
     }
@@ -72,8 +83,11 @@ class SqlitePhysicalDesignTest {
     @Test
     void aStoreLoadedUnderOneDesignReportsNoLoadedGraphUnderAnother() {
         Path images = dir.resolve("images");
-        List<PhysicalDesign> designs = List.of(PhysicalDesign.BASIC, new PhysicalDesign(2, false, false, null),
-                new PhysicalDesign(1, true, false, null), new PhysicalDesign(1, false, true, images),
+        List<PhysicalDesign> designs = List.of(
+                PhysicalDesign.BASIC,
+                new PhysicalDesign(2, false, false, null),
+                new PhysicalDesign(1, true, false, null),
+                new PhysicalDesign(1, false, true, images),
                 new PhysicalDesign(2, true, true, images));
         for (PhysicalDesign loaded : designs) {
             try (DataStore store = open(1, loaded)) {
@@ -84,7 +98,9 @@ class SqlitePhysicalDesignTest {
                     if (other.equals(loaded)) {
                         assertThat(again.loadedGraph()).contains(spec.fingerprint());
                     } else {
-                        assertThat(again.loadedGraph()).as("loaded as %s, opened as %s", loaded, other).isEmpty();
+                        assertThat(again.loadedGraph())
+                                .as("loaded as %s, opened as %s", loaded, other)
+                                .isEmpty();
                     }
                 }
             }
@@ -130,7 +146,8 @@ class SqlitePhysicalDesignTest {
             assertThat(file).exists().hasBinaryContent(graph.profileImage(7));
             assertThat(profile(store, member).profileImage).isEqualTo(graph.profileImage(7));
             Files.delete(file);
-            assertThatThrownBy(() -> profile(store, member)).isInstanceOf(StoreException.class)
+            assertThatThrownBy(() -> profile(store, member))
+                    .isInstanceOf(StoreException.class)
                     .hasMessageContaining(file.toString());
             // A directory that does not vouch for the graph (deleted, half written) means reload.
             Files.delete(images.resolve("bg-images"));
@@ -140,9 +157,17 @@ class SqlitePhysicalDesignTest {
 
     @Test
     void aGraphWithoutImagesLoadsWithImagesInFiles() {
-        GraphSpec noImages = GraphSpec.builder().members(60).friendsPerMember(6).resourcesPerMember(3)
-                .commentsPerResource(1).confirmedFraction(0.7).attributeLength(5).commentLength(10).fragments(2)
-                .seed(3).build();
+        GraphSpec noImages = GraphSpec.builder()
+                .members(60)
+                .friendsPerMember(6)
+                .resourcesPerMember(3)
+                .commentsPerResource(1)
+                .confirmedFraction(0.7)
+                .attributeLength(5)
+                .commentLength(10)
+                .fragments(2)
+                .seed(3)
+                .build();
         try (DataStore store = open(1, new PhysicalDesign(1, false, true, dir.resolve("images")))) {
             StoreConformanceSuite.load(store, new SocialGraph(noImages), 2);
             assertThat(store.loadedGraph()).contains(noImages.fingerprint());
@@ -153,14 +178,15 @@ class SqlitePhysicalDesignTest {
     @Test
     void theProviderListsTheSettingsAndRefusesBadValuesInOneLine() {
         SqliteStoreProvider provider = new SqliteStoreProvider();
-        assertThat(provider.settings()).extracting(StoreSetting::key)
+        assertThat(provider.settings())
+                .extracting(StoreSetting::key)
                 .contains("friendship.tables", "counts", "images", "images.dir");
         String file = dir.resolve("p.sqlite").toString();
         assertThatThrownBy(() -> provider.open(StoreSettings.of(Map.of("sqlite.file", file, "counts", "views"))))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessage("counts: expected one of query, attributes, got 'views'");
-        assertThatThrownBy(() -> provider.open(StoreSettings.of(Map.of("sqlite.file", file, "friendship.tables",
-                "0")))).hasMessage("friendship.tables: expected one of 1, 2, got '0'");
+        assertThatThrownBy(() -> provider.open(StoreSettings.of(Map.of("sqlite.file", file, "friendship.tables", "0"))))
+                .hasMessage("friendship.tables: expected one of 1, 2, got '0'");
         try (DataStore store = provider.open(StoreSettings.of(Map.of("sqlite.file", file, "images", "fs")))) {
             assertThat(((SqliteStore) store).physicalDesign().imagesDir())
                     .isEqualTo(dir.resolve("p.sqlite.images").toAbsolutePath());

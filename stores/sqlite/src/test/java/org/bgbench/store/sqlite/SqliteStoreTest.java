@@ -24,9 +24,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SqliteStoreTest {
-    private static final GraphSpec SPEC = GraphSpec.builder().members(200).memberIdOffset(500).friendsPerMember(10)
-            .resourcesPerMember(5).commentsPerResource(2).confirmedFraction(0.7).images(true).thumbnailBytes(16)
-            .profileImageBytes(64).attributeCount(13).attributeLength(10).commentLength(20).fragments(2).seed(3)
+    private static final GraphSpec SPEC = GraphSpec.builder()
+            .members(200)
+            .memberIdOffset(500)
+            .friendsPerMember(10)
+            .resourcesPerMember(5)
+            .commentsPerResource(2)
+            .confirmedFraction(0.7)
+            .images(true)
+            .thumbnailBytes(16)
+            .profileImageBytes(64)
+            .attributeCount(13)
+            .attributeLength(10)
+            .commentLength(20)
+            .fragments(2)
+            .seed(3)
             .build();
 
     @TempDir
@@ -41,7 +53,8 @@ class SqliteStoreTest {
             StoreConformanceSuite.load(store, graph, 4);
         }
         assertThat(file).exists();
-        try (SqliteStore store = new SqliteStore(file, 30_000, 8, 1); StoreSession s = store.openSession()) {
+        try (SqliteStore store = new SqliteStore(file, 30_000, 8, 1);
+                StoreSession s = store.openSession()) {
             assertThat(store.loadedGraph()).contains(SPEC.fingerprint());
             ProfileView p = new ProfileView(SPEC.attributeCount());
             int id = graph.memberId(17);
@@ -59,7 +72,7 @@ class SqliteStoreTest {
         try (SqliteStore store = new SqliteStore(dir.resolve("bg.sqlite"), 30_000, 8, 1)) {
             store.createSchema(SPEC);
             try (GraphLoader l = store.newLoader(graph)) {
-                l.load(0, graph.members(), n -> { });
+                l.load(0, graph.members(), n -> {});
             }
             java.util.List<String> steps = new java.util.ArrayList<>();
             java.util.List<Double> shares = new java.util.ArrayList<>();
@@ -67,7 +80,9 @@ class SqliteStoreTest {
                 shares.add(fraction);
                 steps.add(step);
             });
-            assertThat(steps).as("one report per index or statistics statement").hasSizeGreaterThan(1)
+            assertThat(steps)
+                    .as("one report per index or statistics statement")
+                    .hasSizeGreaterThan(1)
                     .anyMatch(s -> s.contains("resources"));
             assertThat(shares).isSorted();
             assertThat(shares.get(shares.size() - 1)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
@@ -99,9 +114,15 @@ class SqliteStoreTest {
             }
             store.finishLoad(graph);
             StoreCounts c = store.counts();
-            assertThat(c).isEqualTo(new StoreCounts(new StoreCounts.Social(200, graph.totalFriendships(),
-                    graph.totalPendingInvitations(), graph.totalResources(), graph.totalInitialComments())));
-            assertThat(rows.get()).isEqualTo(c.members() + c.friendships() + c.pending() + c.resources() + c.comments());
+            assertThat(c)
+                    .isEqualTo(new StoreCounts(new StoreCounts.Social(
+                            200,
+                            graph.totalFriendships(),
+                            graph.totalPendingInvitations(),
+                            graph.totalResources(),
+                            graph.totalInitialComments())));
+            assertThat(rows.get())
+                    .isEqualTo(c.members() + c.friendships() + c.pending() + c.resources() + c.comments());
             store.dropSchema();
             assertThat(store.loadedGraph()).isEmpty();
         }
@@ -110,7 +131,8 @@ class SqliteStoreTest {
     @Test
     void aFileThatIsNotADatabaseIsRefusedWithItsPath() throws Exception {
         Path file = dir.resolve("notes.txt");
-        Files.writeString(file, "this is not a database, just some text that is long enough to have a header".repeat(20));
+        Files.writeString(
+                file, "this is not a database, just some text that is long enough to have a header".repeat(20));
         assertThatThrownBy(() -> new SqliteStore(file, 1000, 8, 1))
                 .isInstanceOf(StoreException.class)
                 .hasMessageContaining("cannot open SQLite database " + file.toAbsolutePath());
@@ -119,7 +141,8 @@ class SqliteStoreTest {
     @Test
     void sessionsOnAStoreWithoutSchemaSayWhatIsMissing() {
         try (SqliteStore store = new SqliteStore(dir.resolve("empty.sqlite"), 1000, 8, 1)) {
-            assertThatThrownBy(store::openSession).isInstanceOf(StoreException.class)
+            assertThatThrownBy(store::openSession)
+                    .isInstanceOf(StoreException.class)
                     .hasMessageContaining("holds no BG schema");
         }
     }
@@ -128,25 +151,25 @@ class SqliteStoreTest {
     void theProviderIsDiscoveredAndReadsItsSettings() {
         StoreProvider provider = StoreRegistry.discover().get("sqlite");
         Path file = dir.resolve("x/bg.sqlite");
-        try (DataStore store = provider.open(StoreSettings.forProvider(provider,
-                Map.of("sqlite.file", file.toString(), "friendship.rows", "2")))) {
+        try (DataStore store = provider.open(
+                StoreSettings.forProvider(provider, Map.of("sqlite.file", file.toString(), "friendship.rows", "2")))) {
             assertThat(store).isInstanceOf(SqliteStore.class);
             assertThat(((SqliteStore) store).file()).isEqualTo(file.toAbsolutePath());
         }
-        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
-                Map.of("sqlite.file", file.toString(), "friendship.rows", "3"))))
+        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(
+                        provider, Map.of("sqlite.file", file.toString(), "friendship.rows", "3"))))
                 .isInstanceOf(InvalidParameterException.class);
-        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
-                Map.of("sqlite.file", file.toString(), "sqlite.cache_mb", "-1"))))
+        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(
+                        provider, Map.of("sqlite.file", file.toString(), "sqlite.cache_mb", "-1"))))
                 .isInstanceOf(InvalidParameterException.class);
         // The busy timeout is how long a call may wait: it bounds the end of a run.
-        try (DataStore store = provider.open(StoreSettings.forProvider(provider,
-                Map.of("sqlite.file", file.toString(), "sqlite.busy_timeout_ms", "2500")))) {
+        try (DataStore store = provider.open(StoreSettings.forProvider(
+                provider, Map.of("sqlite.file", file.toString(), "sqlite.busy_timeout_ms", "2500")))) {
             assertThat(store.callTimeout()).isEqualTo(java.time.Duration.ofMillis(2500));
         }
         for (String bad : new String[] {"-1", "soon"}) {
-            assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
-                    Map.of("sqlite.file", file.toString(), "sqlite.busy_timeout_ms", bad))))
+            assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(
+                            provider, Map.of("sqlite.file", file.toString(), "sqlite.busy_timeout_ms", bad))))
                     .isInstanceOf(InvalidParameterException.class)
                     .hasMessageStartingWith("sqlite.busy_timeout_ms: ");
         }
@@ -155,29 +178,32 @@ class SqliteStoreTest {
     @Test
     void theFeedSettingsChooseTheDesignAndRefuseBadValuesInOneLine() {
         StoreProvider provider = StoreRegistry.discover().get("sqlite");
-        assertThat(provider.settings()).extracting(org.bgbench.store.StoreSetting::key)
+        assertThat(provider.settings())
+                .extracting(org.bgbench.store.StoreSetting::key)
                 .contains("feed.design", "feed.push");
         Path file = dir.resolve("feed-settings.sqlite");
-        try (DataStore store = provider.open(StoreSettings.forProvider(provider,
+        try (DataStore store = provider.open(StoreSettings.forProvider(
+                provider,
                 Map.of("sqlite.file", file.toString(), "feed.design", "sorted-push", "feed.push", "content")))) {
-            assertThat(((SqliteStore) store).feedDesign()).isEqualTo(new org.bgbench.store.FeedDesign(
-                    org.bgbench.store.FeedDesign.Kind.SORTED_PUSH, true));
+            assertThat(((SqliteStore) store).feedDesign())
+                    .isEqualTo(new org.bgbench.store.FeedDesign(org.bgbench.store.FeedDesign.Kind.SORTED_PUSH, true));
             assertThat(((SqliteStore) store).recordedDesign()).endsWith("feed=sorted-push-content");
         }
-        try (DataStore store = provider.open(StoreSettings.forProvider(provider, Map.of("sqlite.file",
-                file.toString())))) {
+        try (DataStore store =
+                provider.open(StoreSettings.forProvider(provider, Map.of("sqlite.file", file.toString())))) {
             assertThat(((SqliteStore) store).feedDesign()).isEqualTo(org.bgbench.store.FeedDesign.PULL);
         }
-        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
-                Map.of("sqlite.file", file.toString(), "feed.design", "fanout"))))
+        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(
+                        provider, Map.of("sqlite.file", file.toString(), "feed.design", "fanout"))))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessage("feed.design: expected one of pull, push, sorted-push, got 'fanout'");
-        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
-                Map.of("sqlite.file", file.toString(), "feed.design", "push", "feed.push", "copy"))))
-                .isInstanceOf(InvalidParameterException.class).hasMessageStartingWith("feed.push: ")
+        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(
+                        provider, Map.of("sqlite.file", file.toString(), "feed.design", "push", "feed.push", "copy"))))
+                .isInstanceOf(InvalidParameterException.class)
+                .hasMessageStartingWith("feed.push: ")
                 .hasMessageNotContaining("\n");
-        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(provider,
-                Map.of("sqlite.file", file.toString(), "feed.push", "content"))))
+        assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(
+                        provider, Map.of("sqlite.file", file.toString(), "feed.push", "content"))))
                 .isInstanceOf(InvalidParameterException.class)
                 .hasMessageStartingWith("feed.push: content applies to feed.design=push or sorted-push");
     }
@@ -203,12 +229,14 @@ class SqliteStoreTest {
                 long deleted = graph.commentId(graph.resourceId(7, 1), 1);
                 long spam = graph.firstFreeCommentId() + 7;
                 try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
-                     java.sql.Statement st = c.createStatement()) {
+                        java.sql.Statement st = c.createStatement()) {
                     // One side of a friendship gone (with one row per friendship: the friendship).
-                    st.executeUpdate(rows == 2
-                            ? "DELETE FROM friendship WHERE inviterid = " + a + " AND inviteeid = " + b
-                            : "DELETE FROM friendship WHERE ((inviterid = " + a + " AND inviteeid = " + b + ") OR ("
-                                    + "inviterid = " + b + " AND inviteeid = " + a + ")) AND status = 2");
+                    st.executeUpdate(
+                            rows == 2
+                                    ? "DELETE FROM friendship WHERE inviterid = " + a + " AND inviteeid = " + b
+                                    : "DELETE FROM friendship WHERE ((inviterid = " + a + " AND inviteeid = " + b
+                                            + ") OR (" + "inviterid = " + b + " AND inviteeid = " + a
+                                            + ")) AND status = 2");
                     if (rows == 1) {
                         // A friendship stored twice: its reversed row added.
                         try (java.sql.ResultSet r = st.executeQuery("SELECT inviterid, inviteeid FROM friendship "
@@ -230,16 +258,19 @@ class SqliteStoreTest {
                             + ", 1, 'comment', 'spam')");
                 }
                 assertThat(org.bgbench.store.conformance.StateComparison.differences(store, generated, 50))
-                        .as("layout %d", rows).hasSizeGreaterThan(4);
+                        .as("layout %d", rows)
+                        .hasSizeGreaterThan(4);
 
-                org.bgbench.loader.repair.StoreRepair.Report r = org.bgbench.loader.repair.StoreRepair.toGenerated(
-                        store, graph, 3, null);
+                org.bgbench.loader.repair.StoreRepair.Report r =
+                        org.bgbench.loader.repair.StoreRepair.toGenerated(store, graph, 3, null);
                 assertThat(r.refused()).isEmpty();
                 assertThat(r.relationships()).as("layout %d", rows).isEqualTo(rows == 1 ? 3 : 2);
-                assertThat(r.comments()).as("altered: deleted and posted again; deleted: posted; added: deleted")
+                assertThat(r.comments())
+                        .as("altered: deleted and posted again; deleted: posted; added: deleted")
                         .isEqualTo(4);
                 assertThat(org.bgbench.store.conformance.StateComparison.differences(store, generated, 50))
-                        .as("layout %d", rows).isEmpty();
+                        .as("layout %d", rows)
+                        .isEmpty();
                 try (StoreSession s = store.openSession()) {
                     org.bgbench.store.CommentList list = new org.bgbench.store.CommentList();
                     s.viewCommentsOnResource(a, graph.memberId(7), rid, list);
@@ -251,13 +282,14 @@ class SqliteStoreTest {
                 // A row no action lists (a friend who is not a member): the repair cannot see it, the read-back's VP
                 // count does, so bg verify --repair reports it and says to reload.
                 try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
-                     java.sql.Statement st = c.createStatement()) {
+                        java.sql.Statement st = c.createStatement()) {
                     st.executeUpdate("INSERT INTO friendship VALUES (" + a + ", 99999, 2)");
                     if (rows == 2) {
                         st.executeUpdate("INSERT INTO friendship VALUES (99999, " + a + ", 2)");
                     }
                 }
-                assertThat(org.bgbench.loader.repair.StoreRepair.toGenerated(store, graph, 2, null).storeCalls())
+                assertThat(org.bgbench.loader.repair.StoreRepair.toGenerated(store, graph, 2, null)
+                                .storeCalls())
                         .isZero();
                 assertThat(org.bgbench.store.conformance.StateComparison.differences(store, generated, 50))
                         .anyMatch(d -> d.startsWith("member " + a + ": VP friend count "));

@@ -18,13 +18,15 @@ class SqliteTwoTablesFeedTest extends RelationalFeedSuite {
 
     @Override
     protected Stream<FeedDesign> designs() {
-        return Stream.of(FeedDesign.PULL, new FeedDesign(FeedDesign.Kind.PUSH, false),
+        return Stream.of(
+                FeedDesign.PULL,
+                new FeedDesign(FeedDesign.Kind.PUSH, false),
                 new FeedDesign(FeedDesign.Kind.SORTED_PUSH, true));
     }
 
     @Override
     protected DataStore open(FeedDesign design) {
-        return new SqliteStore(dir.resolve("feed.sqlite"), 30_000, 16, 1, design,
-                new PhysicalDesign(2, true, false, null));
+        return new SqliteStore(
+                dir.resolve("feed.sqlite"), 30_000, 16, 1, design, new PhysicalDesign(2, true, false, null));
     }
 }
