@@ -7,9 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.measurement.report.ResultJson;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The rate and quickstart commands end to end, in process, against a real SQLite file. */
+@Tag("slow")
 class BgRateCommandTest extends BgCommandFixture {
     @Test
     void rateSearchesAndWritesItsReport() throws Exception {

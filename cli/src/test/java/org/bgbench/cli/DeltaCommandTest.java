@@ -13,10 +13,12 @@ import org.bgbench.rating.DeltaAnalyzer;
 import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** bg delta end to end, in process, against the memory store. */
+@Tag("slow")
 class DeltaCommandTest {
     @TempDir
     Path dir;

@@ -16,10 +16,12 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bgbench.runner.Interrupts;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** bg run in the open model, end to end on the memory store: phases, the verdict on the schedule, bad input. */
+@Tag("slow")
 class OpenModelCommandTest {
     @TempDir
     Path dir;

@@ -17,6 +17,7 @@ import org.bgbench.measurement.Unpredictable;
 import org.bgbench.measurement.report.ResultJson;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * header, emptied, deleted, bytes flipped. A correct store must never be convicted on such evidence: the verdict is
  * incomplete, names the file, exits 1, and does not replace the run's complete verdict unless asked to.
  */
+@Tag("slow")
 class ValidateDamagedRunTest {
     private static final String[] GRAPH = {
         "-p", "usercount=300", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2"

@@ -21,6 +21,7 @@ import org.bgbench.measurement.report.ResultChecksum;
 import org.bgbench.measurement.report.ResultJson;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * figure changed by hand in a result is reported by both commands; a damaged expected state is named with the byte
  * where it stops being readable.
  */
+@Tag("slow")
 class ValidateEvidenceTest {
     private static final String[] GRAPH = {
         "-p", "usercount=300", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=2"

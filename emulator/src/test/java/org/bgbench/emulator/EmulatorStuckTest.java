@@ -21,6 +21,7 @@ import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * was frozen): the measured period still ends on time, the calls still waiting are reported with how long they had
  * waited, the threads get the grace to leave and are then abandoned, and the run returns within duration + grace.
  */
+@Tag("slow")
 class EmulatorStuckTest {
     private final SocialGraph graph = new SocialGraph(GraphSpec.builder()
             .members(400)

@@ -21,6 +21,7 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
 import org.bgbench.validation.ValidationResult;
 import org.bgbench.validation.log.LogDirectory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Arrivals at a rate keep coming during it: one in ten arrives in a freeze and waits for its end, uniformly 0 to
  * 500 ms, so the open model's p95 is 250 ms and its p99 450 ms (the fraction above x is (500 − x)/5000).
  */
+@Tag("slow")
 class OpenModelTest {
     static final long PERIOD_MS = 5000;
     static final long FREEZE_MS = 500;

@@ -35,6 +35,7 @@ import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
 import org.bgbench.workload.WorkloadParameters;
 import org.bgbench.workload.WorkloadSpec;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * says so in words. And one against a store that fails every call for two seconds (as a server that is down): those
  * seconds are refused, which makes the run incomplete in the same way, whatever the store.
  */
+@Tag("slow")
 class ExperimentStuckTest {
     private static final SocialGraph GRAPH = new SocialGraph(GraphSpec.builder()
             .members(400)

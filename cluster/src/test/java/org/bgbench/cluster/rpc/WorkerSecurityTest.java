@@ -22,6 +22,7 @@ import org.bgbench.cluster.rpc.WorkerException.Kind;
 import org.bgbench.cluster.security.TlsClient;
 import org.bgbench.cluster.security.TlsServer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The hardened transport over real gRPC on loopback: wrong secrets slowed per source, one coordinator session at a
  * time, TLS with pinned or CA-signed certificates, the warning about wildcard addresses.
  */
+@Tag("slow")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class WorkerSecurityTest {
 

@@ -29,6 +29,7 @@ import org.bgbench.deck.TestRuns;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.runner.observe.Observers;
 import org.bgbench.store.StoreRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The live feed over HTTP: pages connected while a real experiment runs get its live file line by line, a page that
  * connects afterwards gets the whole file, and a page that goes away does not stop the others.
  */
+@Tag("slow")
 class LiveFeedTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -9,6 +9,7 @@ import org.bgbench.store.FeedDesign;
 import org.bgbench.store.relational.DesignSuite;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The conformance suite over every SQLite design in {@link Design}: each runs the whole suite as one nested class, on
  * a database file of its own in a directory the store has to create.
  */
+@Tag("slow")
 class SqliteConformanceTest {
     @TempDir
     static Path dir;
