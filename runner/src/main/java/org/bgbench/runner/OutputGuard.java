@@ -120,7 +120,7 @@ public final class OutputGuard {
                     option,
                     p + (real.equals(abs) ? "" : " (" + real + ")") + " is in "
                             + (tree.getNameCount() == 0 ? "the root directory" : tree + ", a system directory")
-                            + "; BG writes nothing in /, /etc, /usr, /var and the other system trees (README, \"Running\"): "
+                            + "; BG writes nothing in /, /etc, /usr, /var and the other system trees (docs/running.md, \"Where BG writes\"): "
                             + "give a path such as runs/" + p.getFileName());
         }
         if (!Files.isDirectory(ancestor) || !Files.isWritable(ancestor)) {
