@@ -18,27 +18,29 @@ import picocli.CommandLine.Command;
         name = "bg",
         mixinStandardHelpOptions = true,
         version = "BG 0.1.0",
-        description = "Rates data stores for interactive social-networking actions.",
+        header = "Rates data stores for interactive social-networking actions.",
+        description = "Start with 'bg quickstart'; 'bg COMMAND --help' describes each command.",
+        // In the order a user needs them: try, load, measure, rate, check; then workers and studies; tools last.
         subcommands = {
             QuickstartCommand.class,
-            StoresCommand.class,
             LoadCommand.class,
             RunCommand.class,
-            CompareCommand.class,
             RateCommand.class,
-            SweepCommand.class,
-            ScaleCommand.class,
             DeltaCommand.class,
-            BreakevenCommand.class,
+            SweepCommand.class,
             ValidateCommand.class,
+            VerifyCommand.class,
+            CompareCommand.class,
+            DeckCommand.class,
+            WorkerCommand.class,
+            ShutdownCommand.class,
+            ScaleCommand.class,
+            ElasticityCommand.class,
+            BreakevenCommand.class,
+            StoresCommand.class,
+            KeysCommand.class,
             DzipfCommand.class,
             GenerateCommand.class,
-            KeysCommand.class,
-            WorkerCommand.class,
-            DeckCommand.class,
-            ElasticityCommand.class,
-            ShutdownCommand.class,
-            VerifyCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Bg {
@@ -77,7 +79,7 @@ public final class Bg {
     /** Runs {@code bg} with its output and errors going to the given writers (null: the console). */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
         writeLiveFiles();
-        CommandLine cl = new CommandLine(new Bg());
+        CommandLine cl = commandLine();
         if (out != null) {
             cl.setOut(out);
         }
@@ -127,6 +129,11 @@ public final class Bg {
             cl.getOut().flush();
             cl.getErr().flush();
         }
+    }
+
+    /** The {@code bg} command tree with its help laid out in sections ({@link HelpSections}). */
+    static CommandLine commandLine() {
+        return HelpSections.apply(new CommandLine(new Bg()));
     }
 
     static String describe(Throwable e) {

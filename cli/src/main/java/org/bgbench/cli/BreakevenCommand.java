@@ -33,14 +33,15 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "breakeven",
         mixinStandardHelpOptions = true,
-        description = {
-            "Break-even point of a physical design change (CIKM 2013 section H): from two results of the same",
-            "workload, BASIC under the first design and NEW under the changed one, derives Q̄ and Ū (mean read and",
-            "write service times under BASIC), u (write fraction) and X (read speed-up), prints the write slow-down Y",
-            "the change may cost before the workload's mean service time gets worse, and whether NEW's measured",
-            "write slow-down is inside it. A folder (a rating's or a sweep's) stands for its result with the fewest",
-            "threads, or the one at --threads: the formula assumes a lightly loaded store, without queueing."
-        })
+        header = "Compute the break-even point of a physical design change.",
+        description =
+                "Break-even point of a physical design change (CIKM 2013 section H): from two results of the same "
+                        + "workload, BASIC under the first design and NEW under the changed one, derives Q̄ and Ū (mean "
+                        + "read and write service times under BASIC), u (write fraction) and X (read speed-up), prints the "
+                        + "write slow-down Y the change may cost before the workload's mean service time gets worse, and "
+                        + "whether NEW's measured write slow-down is inside it. A folder (a rating's or a sweep's) stands "
+                        + "for its result with the fewest threads, or the one at --threads: the formula assumes a lightly "
+                        + "loaded store, without queueing.")
 final class BreakevenCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
 final class ClusterOptions {
     @Option(
             names = "--workers",
-            paramLabel = "HOST:PORT,…",
+            paramLabel = "HOST:PORT[,HOST:PORT…]",
+            hideParamSyntax = true,
             split = ",",
             description =
                     "Act as the coordinator of these workers ('bg worker --listen'); each owns a share of the graph.")
@@ -57,7 +58,8 @@ final class ClusterOptions {
 
     @Option(
             names = "--tls-pin",
-            paramLabel = "SHA256,…",
+            paramLabel = "SHA256[,SHA256…]",
+            hideParamSyntax = true,
             split = ",",
             description =
                     "Trust exactly the worker certificates with these SHA-256 fingerprints (each worker prints its "
@@ -87,7 +89,8 @@ final class ClusterOptions {
 
     @Option(
             names = "--worker-rates",
-            paramLabel = "R,…",
+            paramLabel = "R[,R…]",
+            hideParamSyntax = true,
             split = ",",
             description = "Relative request rates of heterogeneous workers (USC: probs); shares of members and threads "
                     + "follow them (default: equal).")

@@ -22,10 +22,10 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "compare",
         mixinStandardHelpOptions = true,
-        description = {
-            "One line per run result (JSON files or folders of them): store, mix, T, throughput, p95, CPU.",
-            "A result whose figures no longer match the checksum BG wrote with them is marked '!' before its file."
-        })
+        header = "Print one line per run result, to compare runs.",
+        description = "One line per run result (JSON files or folders of them): store, mix, T, throughput, p95, CPU. A "
+                + "result whose figures no longer match the checksum BG wrote with them is marked '!' before its "
+                + "file.")
 final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

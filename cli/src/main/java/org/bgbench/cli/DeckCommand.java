@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "deck",
         mixinStandardHelpOptions = true,
+        header = "Serve BG's deck: load, run, rate and watch in a browser.",
         description = "BG's visualization deck: set up, load, run and rate from a browser, watch runs live (also "
                 + "those started from a terminal), browse and compare results (docs/deck.md).")
 final class DeckCommand implements Callable<Integer> {
@@ -48,7 +49,8 @@ final class DeckCommand implements Callable<Integer> {
 
     @Option(
             names = "--allow-host",
-            paramLabel = "NAME",
+            paramLabel = "NAME[,NAME…]",
+            hideParamSyntax = true,
             split = ",",
             description = "Also accept requests naming "
                     + "this host (e.g. the machine's DNS name); by default only the addresses the deck listens on.")

@@ -47,12 +47,12 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "delta",
         mixinStandardHelpOptions = true,
-        description = {
-            "Delta Analyzer (dissertation 7.3): the shortest experiment duration δ that gives the same",
-            "throughput as a long run. Finds a saturating T (unless --threads is given) by doubling T in short probe",
-            "runs until the store's CPU or the throughput stops rising, runs once for --duration at that T and",
-            "finds the smallest δ whose m consecutive windows agree within π %%; falls back to Δ (--duration)."
-        })
+        header = "Find the shortest experiment duration δ that suffices.",
+        description = "Delta Analyzer (dissertation 7.3): the shortest experiment duration δ that gives the same "
+                + "throughput as a long run. Finds a saturating T (unless --threads is given) by doubling T in "
+                + "short probe runs until the store's CPU or the throughput stops rising, runs once for --duration "
+                + "at that T and finds the smallest δ whose m consecutive windows agree within π %%; falls back to "
+                + "Δ (--duration).")
 final class DeltaCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** A doubling of T that raises CPU and throughput by less than this fraction means T saturates. */
@@ -98,7 +98,8 @@ final class DeltaCommand implements Callable<Integer> {
 
     @Option(
             names = "--deltas",
-            paramLabel = "S,S,…",
+            paramLabel = "S[,S…]",
+            hideParamSyntax = true,
             split = ",",
             description = "Candidate δs in seconds (default 1,2,3,5,10,15,20,30,60,120,…).")
     List<Integer> deltas;

@@ -20,23 +20,24 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "dzipf",
         mixinStandardHelpOptions = true,
-        description = {
-            "How far D-Zipfian (each of N workers draws from its own cluster of members) is from one",
-            "centralised Zipfian over all members: χ² from the probabilities and from a sample of drawn ids.",
-            "A range of N (--workers 1-16) prints one line per N."
-        })
+        header = "Measure how far D-Zipfian is from one central Zipfian.",
+        description = "How far D-Zipfian (each of N workers draws from its own cluster of members) is from one "
+                + "centralised Zipfian over all members: χ² from the probabilities and from a sample of drawn ids. "
+                + "A range of N (--workers 1-16) prints one line per N.")
 final class DzipfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Option(
             names = {"-M", "--members"},
+            paramLabel = "M",
             defaultValue = "10000",
             description = "Members M (default ${DEFAULT-VALUE}).")
     int members;
 
     @Option(
             names = "--theta",
+            paramLabel = "THETA",
             defaultValue = "0.27",
             description = "Zipfian θ (zipfianmean), from 0 (most skewed) "
                     + "to 1 (uniform); BG's default ${DEFAULT-VALUE} sends ~62 %% of draws to 20 %% of the members, 0.01 is "
@@ -45,12 +46,15 @@ final class DzipfCommand implements Callable<Integer> {
 
     @Option(
             names = {"-N", "--workers"},
+            paramLabel = "N|A-B",
             defaultValue = "1-16",
             description = "Workers N, or a range A-B " + "(default ${DEFAULT-VALUE}).")
     String workers;
 
     @Option(
             names = "--rates",
+            paramLabel = "R[,R…]",
+            hideParamSyntax = true,
             split = ",",
             description = "Relative request rates of the workers (heterogeneous "
                     + "D-Zipfian, e.g. 1,1,2); replaces --workers.")
@@ -58,11 +62,16 @@ final class DzipfCommand implements Callable<Integer> {
 
     @Option(
             names = "--requests",
+            paramLabel = "N",
             defaultValue = "1000000",
             description = "Ids drawn for the sampled χ² " + "(0: skip the sample; default ${DEFAULT-VALUE}).")
     long requests;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of the rank scramble and the sample.")
+    @Option(
+            names = "--seed",
+            paramLabel = "SEED",
+            defaultValue = "1",
+            description = "Seed of the rank scramble and the sample (default ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(

@@ -52,14 +52,14 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "elasticity",
         mixinStandardHelpOptions = true,
-        description = {
-            "Measure how a loaded store absorbs new nodes under load (elasticity paper, sections 2 and 5):",
-            "request sets of R actions (80 %% reads by default) back to back on threads ∝ nodes, each point the mean",
-            "of several sets; after the baseline BG runs your --add command(s) and keeps timing until the store is",
-            "stable again (the last X delta times within the baseline's median). Prints and writes the stabilisation",
-            "time, the elasticity score (A+B)/((Rt1+Rt2)(Av1+Av2)) with its terms, a chart, and with --previous the",
-            "scalability score (Avg_2N − Avg_N)/Avg_N. docs/scaling.md."
-        })
+        header = "Measure how a loaded store absorbs new nodes under load.",
+        description = "Measure how a loaded store absorbs new nodes under load (elasticity paper, sections 2 and 5): "
+                + "request sets of R actions (80 %% reads by default) back to back on threads ∝ nodes, each point "
+                + "the mean of several sets; after the baseline BG runs your --add command(s) and keeps timing "
+                + "until the store is stable again (the last X delta times within the baseline's median). Prints "
+                + "and writes the stabilisation time, the elasticity score (A+B)/((Rt1+Rt2)(Av1+Av2)) with its "
+                + "terms, a chart, and with --previous the scalability score (Avg_2N − Avg_N)/Avg_N. "
+                + "docs/scaling.md.")
 final class ElasticityCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** The report and its chart, each through a space reserve; what cannot be written is named after the figures. */

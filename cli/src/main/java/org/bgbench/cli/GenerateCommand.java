@@ -21,10 +21,9 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "generate",
         mixinStandardHelpOptions = true,
-        description = {
-            "Benchmark the graph generator without a store: generate every member's attributes, images,",
-            "relationships, resources and comments; report members/s and the heap BG's expected state takes."
-        })
+        header = "Benchmark the graph generator without a store.",
+        description = "Benchmark the graph generator without a store: generate every member's attributes, images, "
+                + "relationships, resources and comments; report members/s and the heap BG's expected state takes.")
 final class GenerateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -32,11 +31,12 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "-p", paramLabel = "KEY=VALUE", description = "Graph parameter; repeatable.")
     List<String> overrides = new ArrayList<>();
 
-    @Option(names = "--threads", description = "Generator threads (default: cores).")
+    @Option(names = "--threads", paramLabel = "N", description = "Generator threads (default: cores).")
     Integer threads;
 
     @Option(
             names = "--writes",
+            paramLabel = "N",
             defaultValue = "0",
             description = "Random valid friendship writes applied to the "
                     + "expected state before measuring its heap again (default ${DEFAULT-VALUE}).")

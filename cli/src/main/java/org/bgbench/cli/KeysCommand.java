@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "keys",
         mixinStandardHelpOptions = true,
-        description = "List every -p key BG understands (USC BG's keys included); store settings: 'bg stores'.")
+        header = "List every -p key BG understands.",
+        description = "USC BG's keys are included; 'bg stores' lists each store's own settings.")
 final class KeysCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -27,10 +27,9 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "load",
         mixinStandardHelpOptions = true,
-        description = {
-            "Create the schema and load a generated social graph, then check it.",
-            "Graph keys (usercount, friendcountperuser, resourcecountperuser, confperc, insertimage, ...): 'bg keys'."
-        })
+        header = "Create the schema and load a generated social graph.",
+        description = "BG checks the loaded graph afterwards. Graph keys (usercount, "
+                + "friendcountperuser, resourcecountperuser, confperc, insertimage, ...): 'bg keys'.")
 final class LoadCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -48,19 +48,24 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "quickstart",
         mixinStandardHelpOptions = true,
-        description = {
-            "BG's main job on the embedded default: load a small graph into SQLite if it is not there, run",
-            "the low mix (1 %% writes) at a few thread counts, print throughput and p95 per thread count."
-        })
+        header = "Try BG on embedded SQLite: load, run at a few T, then rate.",
+        description = "BG's main job on the embedded default: load a small graph into SQLite if it is not there, run "
+                + "the low mix (1 %% writes) at a few thread counts, print throughput and p95 per thread count.")
 final class QuickstartCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--store", defaultValue = "sqlite", description = "Store (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--store",
+            paramLabel = "NAME",
+            defaultValue = "sqlite",
+            description = "Store (default ${DEFAULT-VALUE}).")
     String store;
 
     @Option(
             names = "--threads",
+            paramLabel = "T[,T…]",
+            hideParamSyntax = true,
             split = ",",
             defaultValue = "1,4,16",
             description = "Thread counts (default ${DEFAULT-VALUE}).")
@@ -68,11 +73,16 @@ final class QuickstartCommand implements Callable<Integer> {
 
     @Option(
             names = "--duration",
+            paramLabel = "DURATION",
             defaultValue = "5s",
             description = "Measured time per thread count (default ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--workload", defaultValue = "low", description = "Named mix (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--workload",
+            paramLabel = "NAME",
+            defaultValue = "low",
+            description = "Named mix (default ${DEFAULT-VALUE}).")
     String mix;
 
     @Option(names = "-p", paramLabel = "KEY=VALUE", description = "Graph or store parameter; repeatable.")
@@ -97,6 +107,7 @@ final class QuickstartCommand implements Callable<Integer> {
 
     @Option(
             names = "--rate-max-threads",
+            paramLabel = "T",
             defaultValue = "1024",
             description = "Largest T the closing rating tries (default ${DEFAULT-VALUE}).")
     int rateMaxThreads;

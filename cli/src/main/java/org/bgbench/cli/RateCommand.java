@@ -60,11 +60,11 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "rate",
         mixinStandardHelpOptions = true,
-        description = {
-            "Rate a loaded store (dissertation chapter 7): SoAR (the highest throughput that meets the SLA) and Socialites",
-            "(the most simultaneous members that meet it), by a search over T. Every experiment is printed and saved",
-            "as it finishes; the rating ends with a JSON, an SVG chart and an HTML report."
-        })
+        header = "Rate a store: its SoAR and Socialites under an SLA.",
+        description = "Rate a loaded store (dissertation chapter 7): SoAR (the highest throughput that meets the SLA) "
+                + "and Socialites (the most simultaneous members that meet it), by a search over T. Every "
+                + "experiment is printed and saved as it finishes; the rating ends with a JSON, an SVG chart and an "
+                + "HTML report.")
 final class RateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -88,6 +88,7 @@ final class RateCommand implements Callable<Integer> {
 
     @Option(
             names = "--target",
+            paramLabel = "soar|socialites|both",
             defaultValue = "both",
             description = "soar, socialites or both (default ${DEFAULT-VALUE}).")
     String target;
@@ -101,18 +102,21 @@ final class RateCommand implements Callable<Integer> {
 
     @Option(
             names = "--search",
+            paramLabel = "optimal|approximate",
             defaultValue = "optimal",
             description = "Local search: optimal or approximate " + "(default ${DEFAULT-VALUE}).")
     String search;
 
     @Option(
             names = "--climbing-factor",
+            paramLabel = "R",
             defaultValue = "2",
             description = "r, T's factor while climbing (default ${DEFAULT-VALUE}).")
     double climbingFactor;
 
     @Option(
             names = "--max-threads",
+            paramLabel = "T",
             defaultValue = "1024",
             description = "Largest T to try (default ${DEFAULT-VALUE}).")
     int maxThreads;
@@ -126,6 +130,7 @@ final class RateCommand implements Callable<Integer> {
 
     @Option(
             names = "--reset",
+            paramLabel = "MODE",
             defaultValue = "auto",
             description = "How the store is reset between experiments: "
                     + "auto, loadfree, repair, image or reload (default ${DEFAULT-VALUE}).")
@@ -133,10 +138,11 @@ final class RateCommand implements Callable<Integer> {
 
     @Option(
             names = "--model",
+            paramLabel = "closed|open|both",
             defaultValue = "closed",
             description = "closed: SoAR and Socialites by a search over "
                     + "T; open: the open-model rating, the highest arrival rate that meets the SLA; both: the two, one after "
-                    + "the other, and a chart of both (default ${DEFAULT-VALUE}). docs/open-model.md")
+                    + "the other, and a chart of both (default ${DEFAULT-VALUE}); docs/open-model.md.")
     String model;
 
     @Option(

@@ -44,10 +44,9 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "run",
         mixinStandardHelpOptions = true,
-        description = {
-            "Emulate T members performing a mix of actions and sessions against a loaded store, measure.",
-            "Writes the result as JSON (--out) and prints a summary. Workload keys: 'bg keys'."
-        })
+        header = "Emulate T members running a mix of actions against a store.",
+        description = "The members perform actions and sessions; BG measures throughput and latency, writes the "
+                + "result as JSON (--out) and prints a summary. Workload keys: 'bg keys'.")
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -58,10 +57,17 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--workload",
             paramLabel = "NAME|FILE",
-            description = "A named mix (vp, lf, verylow, low, high, cikm-…; 'bg keys') or a USC BG workload file.")
+            description =
+                    "A named mix (vp, lf, verylow, low, high, cikm-…; 'bg keys') or a USC BG workload file (default: "
+                            + "the mix the -p keys give, else "
+                            + WorkloadSpec.DEFAULT_MIX
+                            + ").")
     String workload;
 
-    @Option(names = "--threads", paramLabel = "T", description = "Emulated members at once (USC: threadcount).")
+    @Option(
+            names = "--threads",
+            paramLabel = "T",
+            description = "Emulated members at once (default: -p threadcount, else 1).")
     Integer threads;
 
     @Option(
@@ -79,7 +85,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--warmup",
             paramLabel = "DURATION|N",
-            description = "Warm-up excluded from results: a time (10s) or a request count.")
+            description = "Warm-up excluded from results: a time (10s) or a request count (default: -p warmup, else "
+                    + "none).")
     String warmup;
 
     @Option(
@@ -105,7 +112,7 @@ final class RunCommand implements Callable<Integer> {
             paramLabel = "SCHEDULE",
             description = "The open model: arrivals per second "
                     + "whether or not earlier ones finished (1000), or phases (1000:30s,2000:30s,ramp:4000:60s); latency counts "
-                    + "from each arrival's due time, and --threads is the in-flight limit. docs/open-model.md")
+                    + "from each arrival's due time, and --threads is the in-flight limit; docs/open-model.md.")
     String arrivals;
 
     @Option(

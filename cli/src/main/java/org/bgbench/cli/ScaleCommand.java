@@ -46,12 +46,12 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "scale",
         mixinStandardHelpOptions = true,
-        description = {
-            "SoAR speedup or scaleup (scalability paper E.2): rate a store in each configuration of a plan",
-            "under one SLA (start it, load the graph, bg rate --target soar, stop it), then report each SoAR, its",
-            "ratio to the first configuration's, the ideal ratio, the efficiency and the bottleneck node and resource",
-            "(docs/scaling.md). Writes scale.json, scale.svg and one normal rating directory per configuration."
-        })
+        header = "Measure a store's SoAR speedup or scaleup over a plan.",
+        description = "SoAR speedup or scaleup (scalability paper E.2): rate a store in each configuration of a plan "
+                + "under one SLA (start it, load the graph, bg rate --target soar, stop it), then report each SoAR, "
+                + "its ratio to the first configuration's, the ideal ratio, the efficiency and the bottleneck node "
+                + "and resource (docs/scaling.md). Writes scale.json, scale.svg and one normal rating directory per "
+                + "configuration.")
 final class ScaleCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -66,6 +66,7 @@ final class ScaleCommand implements Callable<Integer> {
 
     @Option(
             names = "--mode",
+            paramLabel = "speedup|scaleup",
             required = true,
             description = "speedup (one graph for every configuration; ideal "
                     + "SoAR ratio N/N₁) or scaleup (members × N/N₁; ideal ratio 1).")
@@ -101,18 +102,21 @@ final class ScaleCommand implements Callable<Integer> {
 
     @Option(
             names = "--max-threads",
+            paramLabel = "T",
             defaultValue = "1024",
             description = "Largest T to try (default ${DEFAULT-VALUE}).")
     int maxThreads;
 
     @Option(
             names = "--search",
+            paramLabel = "optimal|approximate",
             defaultValue = "optimal",
             description = "optimal or approximate (default ${DEFAULT-VALUE}).")
     String search;
 
     @Option(
             names = "--reset",
+            paramLabel = "MODE",
             defaultValue = "auto",
             description = "How each rating resets the store between " + "experiments (default ${DEFAULT-VALUE}).")
     String reset;

@@ -12,7 +12,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "shutdown",
         mixinStandardHelpOptions = true,
-        description = "Shut down the workers given by --workers (each closes its store and exits).")
+        header = "Shut down the workers given by --workers.",
+        description = "Each worker closes its store and exits.")
 final class ShutdownCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

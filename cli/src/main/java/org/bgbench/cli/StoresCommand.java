@@ -8,10 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-@Command(
-        name = "stores",
-        mixinStandardHelpOptions = true,
-        description = "List the data store bindings and their settings.")
+@Command(name = "stores", mixinStandardHelpOptions = true, header = "List the data store bindings and their settings.")
 final class StoresCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -51,11 +51,10 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "sweep",
         mixinStandardHelpOptions = true,
-        description = {
-            "Run the workload at several T, each from the loaded graph, and report the throughput-versus-T "
-                    + "curve with per-action latencies (dissertation 8.4).",
-            "Every point is written as it completes (JSON and CSV), so an interrupted sweep keeps what it measured."
-        })
+        header = "Run a mix at several T and report throughput against T.",
+        description = "Run the workload at several T, each from the loaded graph, and report the throughput-versus-T "
+                + "curve with per-action latencies (dissertation 8.4). Every point is written as it completes (JSON "
+                + "and CSV), so an interrupted sweep keeps what it measured.")
 final class SweepCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -68,12 +67,16 @@ final class SweepCommand implements Callable<Integer> {
     @Option(
             names = "--workload",
             paramLabel = "NAME",
-            description = "A named mix, e.g. feed-high or feed-verylow ('bg keys').")
+            description =
+                    "A named mix, e.g. feed-high or feed-verylow ('bg keys'; default: the mix the -p keys give, else "
+                            + WorkloadSpec.DEFAULT_MIX
+                            + ").")
     String workload;
 
     @Option(
             names = "--threads",
-            paramLabel = "T,T,…",
+            paramLabel = "T[,T…]",
+            hideParamSyntax = true,
             split = ",",
             defaultValue = "1,2,4,8,16,32,64,128",
             description = "The values of T, in the order run (default ${DEFAULT-VALUE}).")
@@ -102,6 +105,7 @@ final class SweepCommand implements Callable<Integer> {
 
     @Option(
             names = "--reset",
+            paramLabel = "MODE",
             defaultValue = "auto",
             description =
                     "How each point gets back to the loaded graph: image, repair (RepairDB), reload, none, or "

@@ -30,15 +30,15 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "validate",
         mixinStandardHelpOptions = true,
-        description = {
-            "Check every logged read of a finished run for unpredictable data (dissertation chapter 6), again or with",
-            "other settings, and update the run's result JSON. RUN is the result file or the directory beside it.",
-            "The logs are first checked against the manifest the run wrote: a log that is missing, cut short or",
-            "damaged makes the verdict incomplete (exit code 1), and so do logs or an expected state that another run",
-            "wrote (the result records its run's id and their checksums). An incomplete verdict does not replace a",
-            "complete one in the result unless --overwrite is given; a result whose figures no longer match its",
-            "checksum (edited by hand) is not updated."
-        })
+        header = "Check a finished run's reads for unpredictable data.",
+        description =
+                "Check every logged read of a finished run for unpredictable data (dissertation chapter 6), again "
+                        + "or with other settings, and update the run's result JSON. RUN is the result file or the "
+                        + "directory beside it. The logs are first checked against the manifest the run wrote: a log that "
+                        + "is missing, cut short or damaged makes the verdict incomplete (exit code 1), and so do logs or "
+                        + "an expected state that another run wrote (the result records its run's id and their checksums). "
+                        + "An incomplete verdict does not replace a complete one in the result unless --overwrite is given; "
+                        + "a result whose figures no longer match its checksum (edited by hand) is not updated.")
 final class ValidateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -27,12 +27,11 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "verify",
         mixinStandardHelpOptions = true,
-        description = {
-            "Compare what the store holds, read through its own actions, with the state BG expects after the",
-            "runs so far: every member's friends, pending invitations and counts, every resource's comments; and",
-            "report the store's state mark (which of BG's states it holds). Read-only unless --repair.",
-            "With --workers each worker checks its own members against the state it kept."
-        })
+        header = "Compare what the store holds with the state BG expects.",
+        description = "Compare what the store holds, read through its own actions, with the state BG expects after the "
+                + "runs so far: every member's friends, pending invitations and counts, every resource's comments; "
+                + "and report the store's state mark (which of BG's states it holds). Read-only unless --repair. "
+                + "With --workers each worker checks its own members against the state it kept.")
 final class VerifyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -45,6 +44,7 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Option(
             names = "--limit",
+            paramLabel = "N",
             defaultValue = "20",
             description = "Differences to print at most (default ${DEFAULT-VALUE}).")
     int limit;

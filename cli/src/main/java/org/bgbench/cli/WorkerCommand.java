@@ -21,11 +21,10 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "worker",
         mixinStandardHelpOptions = true,
-        description = {
-            "Serve a coordinator (BGClient, dissertation 4.3): 'bg load|run|rate --workers HOST:PORT,… --secret-file F'",
-            "on another host drives this process. It listens only on the address given, obeys only a",
-            "coordinator that presents the same secret, and serves one coordinator at a time."
-        })
+        header = "Serve a coordinator on another host as one of its workers.",
+        description = "Serve a coordinator (BGClient, dissertation 4.3): 'bg load|run|rate --workers HOST:PORT,… "
+                + "--secret-file F' on another host drives this process. It listens only on the address given, "
+                + "obeys only a coordinator that presents the same secret, and serves one coordinator at a time.")
 final class WorkerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
