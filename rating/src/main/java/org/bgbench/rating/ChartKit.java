@@ -95,7 +95,8 @@ final class ChartKit {
 
     static List<Double> linearTicks(double max) {
         List<Double> t = new ArrayList<>();
-        double step = niceStep(max / 8);
+        // T and the rate's steps are whole numbers: no tick between two of them.
+        double step = Math.max(1, niceStep(max / 8));
         for (double v = 0; v <= max + 1e-9; v += step) {
             t.add(v);
         }
