@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
@@ -42,7 +43,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The deck in a real browser (Debian's Chromium, headless, driven through chromium-driver): a bad input shown next to
  * its field, a custom mix's live check, two runs and a short rating against SQLite started from the page, the live
  * chart growing while a run goes on, a result opened with its downloads, and two runs compared. The deck's commands
- * are real {@code bg} processes. Screenshots go to {@code target/deck-screenshots} (kept as CI artifacts).
+ * are real {@code bg} processes. Screenshots of the deck and of the rating's HTML report go to {@code target/deck-screenshots} (kept as CI
+ * artifacts).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("server")
@@ -119,7 +121,7 @@ class DeckBrowserTest {
     }
 
     private static void check(String name) {
-        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("arguments[0].checked = true", field(name));
+        ((JavascriptExecutor) browser).executeScript("arguments[0].checked = true", field(name));
     }
 
     /** The text of an element, shown or not (Selenium's getText is empty for a hidden one). */
@@ -169,8 +171,12 @@ class DeckBrowserTest {
         wait.until(d -> !error.getText().isBlank());
         assertThat(error.getText()).contains("T must be at least 1");
         assertThat(field("--threads").getDomAttribute("class")).contains("invalid");
-        shot("bad-input");
         jobsDone(1, 0);
+        // The jobs table says why it failed, and lists no result: the run never wrote one.
+        WebElement row = browser.findElement(By.cssSelector("#jobs tbody tr[data-job='1']"));
+        wait.until(d -> row.findElements(By.tagName("td")).get(2).getText().contains("T must be at least 1"));
+        assertThat(row.findElements(By.tagName("td")).get(3).getText()).isEmpty();
+        shot("failed-start");
     }
 
     @Test
@@ -229,6 +235,20 @@ class DeckBrowserTest {
                 .hasSize(1);
         shot("live");
         jobsDone(2, 1);
+        // The run's name in words, not its file; once it ends, its summary with a link to its result.
+        String name = new Select(browser.findElement(By.id("live-run")))
+                .getFirstSelectedOption()
+                .getText();
+        assertThat(name).contains("sqlite").contains("high mix").contains("T=2").doesNotContain(".live.jsonl");
+        WebElement summary = browser.findElement(By.id("live-summary"));
+        wait.until(d -> summary.isDisplayed()
+                && !summary.findElements(By.cssSelector("a.open-result")).isEmpty());
+        assertThat(summary.getText()).contains("Finished").contains("actions/s").contains("within β");
+        String resultHref = summary.findElement(By.cssSelector("a.result-json")).getDomAttribute("href");
+        assertThat(JSON.readTree(get(resultHref)).path("threads").asInt()).isEqualTo(2);
+        axesReadable("#live-throughput");
+        axesReadable("#live-latency");
+        shot("live-finished");
 
         setUp("run", "4");
         type("--duration", "4s");
@@ -241,9 +261,15 @@ class DeckBrowserTest {
                         .size()
                 >= 2);
         List<WebElement> runs = browser.findElements(By.cssSelector("#runs tbody tr[data-path$='.json']"));
+        assertThat(runs.get(0).findElements(By.tagName("td")).get(1).getText())
+                .contains("T=")
+                .contains("started")
+                .doesNotContain(".json");
         runs.get(0).findElement(By.cssSelector("button.open")).click();
         wait.until(d -> !d.findElements(By.cssSelector("#detail .downloads a")).isEmpty());
         assertThat(browser.findElements(By.cssSelector("#d-throughput canvas"))).isNotEmpty();
+        axesReadable("#d-throughput");
+        shot("result");
         // The downloads are the result as written and its series as CSV.
         String json = get(browser.findElement(By.linkText("JSON")).getDomAttribute("href"));
         JsonNode result = JSON.readTree(json);
@@ -280,7 +306,7 @@ class DeckBrowserTest {
         String row = browser.findElement(By.cssSelector("#live-rating-table tbody tr"))
                 .getText();
         assertThat(row).containsAnyOf("meets", "fails");
-        ((org.openqa.selenium.JavascriptExecutor) browser)
+        ((JavascriptExecutor) browser)
                 .executeScript("arguments[0].scrollIntoView()", browser.findElement(By.id("live-rating")));
         shot("rating-live");
         jobsDone(4, 3);
@@ -366,6 +392,74 @@ class DeckBrowserTest {
         // The margin lines are the median delta × the run's --margin factor.
         assertThat(plot.getDomAttribute("data-margin")).isEqualTo("0.1");
         shot("elasticity");
+    }
+
+    @Test
+    @Order(7)
+    void chartsOfLargeAndTinyFiguresHaveWholeReadableTicks() throws Exception {
+        // The page's own chart function, given seven-digit and sub-millisecond figures over a few seconds.
+        JavascriptExecutor js = (JavascriptExecutor) browser;
+        browser.findElement(By.cssSelector("nav [data-tab=compare]")).click();
+        js.executeScript("""
+                for (const id of ['probe-big', 'probe-tiny']) {
+                  const d = document.createElement('div'); d.id = id; document.getElementById('compare').append(d);
+                }
+                chart('probe-big', '', [{label: 'actions/s'}]).setData([[1, 2, 3, 4, 5, 6],
+                  [1250000, 2400000, 3900000, 5100000, 6800000, 9700000]]);
+                chart('probe-tiny', '', [{label: 'p50'}, {label: 'p95'}]).setData([[1, 2, 3, 4, 5, 6],
+                  [0.001, 0.0011, 0.0012, 0.0013, 0.0012, 0.0011], [0.0014, 0.0015, 0.0016, 0.0015, 0.0014, 0.0015]]);""");
+        axesReadable("#probe-big");
+        axesReadable("#probe-tiny");
+        assertThat(browser.findElement(By.cssSelector("#probe-big .uplot")).getDomAttribute("data-y-ticks"))
+                .contains("10,000,000");
+        // A chart of several series names them without "--" values; one of a single series has no legend.
+        assertThat(browser.findElement(By.cssSelector("#probe-tiny .u-legend")).getText())
+                .contains("p50")
+                .doesNotContain("--");
+        assertThat(browser.findElements(By.cssSelector("#probe-big .u-legend"))).isEmpty();
+        js.executeScript("arguments[0].scrollIntoView()", browser.findElement(By.id("probe-big")));
+        shot("charts-probe");
+    }
+
+    @Test
+    @Order(8)
+    void theRatingsReportPutsTheVerdictFirstAndLinksEveryExperiment() throws Exception {
+        Path ratingDir = Files.list(dir.resolve("runs"))
+                .filter(p -> p.getFileName().toString().startsWith("rate-deck"))
+                .findFirst()
+                .orElseThrow();
+        JsonNode rating = JSON.readTree(Files.readString(ratingDir.resolve("rating.json")));
+        browser.get(ratingDir.resolve("rating.html").toUri().toString());
+        int verdict = browser.findElement(By.id("verdict")).getRect().getY();
+        int throughput = browser.findElement(By.id("throughput")).getRect().getY();
+        int latency = browser.findElement(By.id("latency")).getRect().getY();
+        assertThat(verdict).isLessThan(throughput);
+        assertThat(throughput).isLessThan(latency);
+        assertThat(browser.findElements(By.cssSelector("#latency polyline"))).hasSize(3);
+        List<WebElement> links = browser.findElements(By.cssSelector("#experiments a[href]"));
+        assertThat(links).hasSize(rating.path("experiments").size());
+        for (WebElement a : links) {
+            assertThat(ratingDir.resolve(a.getDomAttribute("href"))).exists();
+        }
+        shot("report");
+        browser.get(deck.uri().toString());
+    }
+
+    /**
+     * Every axis of the chart in {@code box} has distinct tick labels, the x axis whole seconds, and the y axis is
+     * wider than its widest label (uPlot draws on a canvas: the page records what it drew on the chart's element).
+     */
+    private static void axesReadable(String box) {
+        WebElement plot = browser.findElement(By.cssSelector(box + " .uplot"));
+        wait.until(d -> plot.getDomAttribute("data-y-ticks") != null
+                && !plot.getDomAttribute("data-y-ticks").isEmpty());
+        List<String> y = List.of(plot.getDomAttribute("data-y-ticks").split("\\|"));
+        List<String> x = List.of(plot.getDomAttribute("data-x-ticks").split("\\|"));
+        assertThat(y).as(box + " y ticks").doesNotHaveDuplicates();
+        assertThat(x).as(box + " x ticks").doesNotHaveDuplicates().allMatch(t -> t.matches("\\d[\\d,]*"));
+        int width = Integer.parseInt(plot.getDomAttribute("data-y-label-width"));
+        int size = Integer.parseInt(plot.getDomAttribute("data-y-axis-size"));
+        assertThat(width + 15).as(box + " y labels within the axis").isLessThanOrEqualTo(size);
     }
 
     private static String get(String href) throws Exception {

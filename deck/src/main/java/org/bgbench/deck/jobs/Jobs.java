@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -214,6 +215,27 @@ public final class Jobs {
         }
     }
 
+    /** The line that says why a job failed: its first error line, else its last non-blank line ("" without any). */
+    private static String failure(List<String> lines) {
+        for (String l : lines) {
+            Matcher m = ERROR.matcher(l);
+            if (m.matches()) {
+                return m.group(1);
+            }
+        }
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            if (!lines.get(i).isBlank()) {
+                return lines.get(i);
+            }
+        }
+        return "";
+    }
+
+    /** Whether a job's result exists: a run's JSON, or a rating's rating.json. */
+    private static boolean written(Path result) {
+        return Files.isDirectory(result) ? Files.exists(result.resolve("rating.json")) : Files.exists(result);
+    }
+
     /** A summary of a job for the page, its secrets masked. */
     public static Map<String, Object> summary(Job j) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -221,6 +243,8 @@ public final class Jobs {
         m.put("command", j.command());
         m.put("args", Masked.args(j.args())); // never a password, secret or token
         m.put("result", j.result() == null ? null : j.result().getFileName().toString());
+        // Whether the result is there: a failed start lists none.
+        m.put("result_written", j.result() != null && written(j.result()));
         m.put("started", j.startedMillis());
         m.put("running", j.exitCode() == null);
         m.put("exit_code", j.exitCode());
@@ -233,6 +257,13 @@ public final class Jobs {
                                 e.field(),
                                 Masked.lines(List.of(e.message()), j.args()).get(0)));
         List<String> lines = j.lines();
+        // Why a job failed that was not refused (a refusal's message is "error", next to its field): its first error
+        // line, else its last line, so the page shows it beside the job and not only in its output.
+        m.put(
+                "failure",
+                e != null || j.exitCode() == null || j.exitCode() == 0
+                        ? null
+                        : Masked.lines(List.of(failure(lines)), j.args()).get(0));
         m.put("output", Masked.lines(lines.subList(Math.max(0, lines.size() - 40), lines.size()), j.args()));
         return m;
     }

@@ -92,6 +92,10 @@ public final class LiveFile implements ExperimentObserver {
         line.put(
                 "unpredictable_pct",
                 result.unpredictable() == null ? null : result.unpredictable().pct());
+        // The finished run's summary on the live page.
+        line.put("p95_ms", result.total() == null ? null : result.total().p95Ms());
+        line.put("actions", result.total() == null ? null : result.total().count());
+        line.put("errors", result.total() == null ? null : result.total().errors());
         Object completed = result.config().get("completed");
         line.put("completed", completed);
         write(info, line);

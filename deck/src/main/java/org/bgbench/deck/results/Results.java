@@ -177,6 +177,8 @@ public final class Results {
                 m.put("soar", number(n.path("soar").path("actions_per_second")));
                 m.put("socialites", number(n.path("socialites").path("threads")));
                 m.put("complete", n.path("complete").asBoolean());
+                // A figure that is a bound (T reached --max-threads still meeting the SLA) is shown with "≥".
+                m.put("lower_bound", n.path("lower_bound").asBoolean());
             } else {
                 m.put("running", true);
             }

@@ -142,12 +142,32 @@ let followNext = null;
 function renderJobs(jobs) {
   const tb = $('#jobs tbody'); tb.replaceChildren();
   for (const j of jobs.slice().reverse()) {
-    const state = j.running ? 'running' : (j.exit_code === 0 ? 'done' : `exit ${j.exit_code}`);
+    const state = j.running ? 'running' : (j.exit_code === 0 ? 'done' : `failed (exit ${j.exit_code})` + (j.error ? ': ' + j.error.message : j.failure ? ': ' + j.failure : ''));
     const stop = j.running ? el('button', {text: 'stop', onclick: () => post('/api/jobs/stop?id=' + j.id)}) : '';
-    tb.append(el('tr', {'data-job': j.id}, el('td', {text: j.id}), el('td', {class: 'l', text: j.command}), el('td', {class: 'l', text: state}),
-      el('td', {class: 'l', text: j.result || ''}), el('td', {class: 'l', text: j.output.length ? j.output[j.output.length - 1] : ''}), el('td', {}, stop)));
+    tb.append(el('tr', {'data-job': j.id}, el('td', {text: j.id}), el('td', {class: 'l', text: j.command}), el('td', {class: 'l' + (j.error || j.failure ? ' bad' : ''), text: state}),
+      el('td', {class: 'l', text: j.result && (j.running || j.result_written) ? j.result : ''}), el('td', {class: 'l', text: j.output.length ? j.output[j.output.length - 1] : ''}), el('td', {}, stop)));
     if (j.error && !shownErrors.has(j.id)) { shownErrors.add(j.id); showError(j.error.field, j.error.message); }
   }
+}
+
+// ---- names ----
+// A run in words: store, mix, T and when it started; the file's name stays in the tooltip.
+function clock(ms) {
+  if (ms == null) return '';
+  const d = new Date(typeof ms === 'number' ? ms : Date.parse(ms));
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString('en-GB', {day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit'});
+}
+function runName(store, mix, threads, started) {
+  return [store, mix ? mix + ' mix' : '', threads ? 'T=' + threads : '', started ? 'started ' + clock(started) : ''].filter(x => x).join(' · ');
+}
+// A result document as /api/result gives it.
+const resultName = r => runName(r.store && r.store.name, r.workload && r.workload.mix_name, r.threads, r.started || r.start_time || r.modified) || r.path;
+// A live run: the rating's experiment (#n of a rating) if its file lies in a rating's directory.
+function liveName(path, start) {
+  const st = start || {};
+  const m = /(?:^|\/)(\d+)-[TR][^/]*\.live\.jsonl$/.exec(path);
+  const name = runName(st.store, st.mix, st.threads, st.t);
+  return (m ? `rating experiment ${Number(m[1])}: ` : '') + (name || path.replace(/\.live\.jsonl$/, ''));
 }
 
 // ---- live ----
@@ -164,13 +184,17 @@ function onLine(ev) {
   let r = live.runs[ev.path];
   // A start line earlier in the file than what was read: the same name holds a new run.
   if (!r || ev.data.type === 'start' && ev.at < r.at) {
-    if (!r) $('#live-run').append(el('option', {value: ev.path, text: ev.path}));
+    if (!r) $('#live-run').append(el('option', {value: ev.path, text: liveName(ev.path, null), title: ev.path}));
     r = live.runs[ev.path] = {at: 0, seconds: [], start: null, end: null};
   }
   if (ev.at <= r.at) return;
   r.at = ev.at;
   const d = ev.data;
-  if (d.type === 'start') { r.start = d; r.seconds = []; r.end = null; }
+  if (d.type === 'start') {
+    r.start = d; r.seconds = []; r.end = null;
+    const o = [...$('#live-run').options].find(x => x.value === ev.path);
+    if (o) o.textContent = liveName(ev.path, d);
+  }
   else if (d.type === 'second') r.seconds.push(d);
   else if (d.type === 'end') r.end = d;
   const wanted = followNext && ev.path.startsWith(followNext.replace(/\.json$/, ''));
@@ -186,28 +210,68 @@ function onExperiment(ev) {
   if (live.selected && live.selected.startsWith(ev.path + '/')) live.dirty = true;
   if (followNext && followNext.endsWith(ev.path)) live.dirty = true;
 }
+// Tick steps in whole units: seconds of a run (x), or T and counts; uPlot never picks a step below 1 from these.
+const SECONDS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 43200, 86400];
+const WHOLE = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7];
+// Tick labels with as many decimals as the step between ticks needs, so that no two read the same; thousands separated.
+function tickText(u, splits) {
+  const step = splits.length > 1 ? Math.abs(splits[1] - splits[0]) : 1;
+  const d = !(step > 0) || step >= 1 ? 0 : Math.min(8, Math.ceil(-Math.log10(step) - 1e-9));
+  return splits.map(v => v == null ? '' : Number(v).toLocaleString('en', {minimumFractionDigits: d, maximumFractionDigits: d}));
+}
+// An axis as wide as its longest tick label (seven-digit counts included), so that none is clipped.
+function axisSize(u, values, i, cycle) {
+  const axis = u.axes[i];
+  if (cycle > 1) return axis._size;
+  let size = (axis.ticks.size || 10) + (axis.gap || 5) + 8;
+  const longest = (values || []).reduce((a, v) => v.length > a.length ? v : a, '');
+  if (longest) { u.ctx.font = axis.font[0]; size += u.ctx.measureText(longest).width / devicePixelRatio; }
+  return Math.ceil(size);
+}
+// What the axes show, on the chart's element (uPlot draws them on a canvas): the tick labels, the widest y label's
+// width and the y axis's width, for the page's tests and anyone inspecting the page.
+function axesDrawn(u) {
+  const [x, y] = u.axes;
+  u.ctx.save();
+  u.ctx.font = y.font[0];
+  const widest = Math.max(0, ...(y._values || []).map(v => u.ctx.measureText(v).width / devicePixelRatio));
+  u.ctx.restore();
+  Object.assign(u.root.dataset, {xTicks: (x._values || []).join('|'), yTicks: (y._values || []).join('|'),
+    yLabelWidth: Math.ceil(widest), yAxisSize: y._size});
+}
+// A uPlot chart: x in whole units (seconds of the run unless opts.x names the quantity), the legend naming the
+// series without values (none for a single series, which its heading names).
 function chart(id, title, series, opts = {}) {
   const target = document.getElementById(id);
-  const o = Object.assign({width: Math.max(480, target.clientWidth || 560), height: 220, title: '', series: [{}, ...series.map((s, i) => Object.assign({stroke: COLORS[i % COLORS.length], width: 1.5}, s))],
-    axes: [{}, {size: 60}], scales: {x: {time: opts.time !== false}}}, opts.uplot || {});
+  const xLabel = opts.x || 'seconds of the run';
+  const o = Object.assign({width: Math.max(480, target.clientWidth || 560), height: 240, title: '',
+    legend: {show: series.length > 1, live: false},
+    series: [{label: xLabel}, ...series.map((s, i) => Object.assign({stroke: COLORS[i % COLORS.length], width: 1.5}, s))],
+    axes: [{label: xLabel, labelSize: 20, incrs: opts.xIncrs || SECONDS, values: tickText, space: 50},
+      Object.assign({values: tickText, size: axisSize}, opts.yIncrs ? {incrs: opts.yIncrs} : {})],
+    scales: {x: {time: false}}}, opts.uplot || {});
+  o.hooks = Object.assign({}, o.hooks);
+  o.hooks.draw = [...(o.hooks.draw || []), axesDrawn];
   target.replaceChildren();
-  return new uPlot(o, [[], ...series.map(() => [])], target);
+  const u = new uPlot(o, [[], ...series.map(() => [])], target);
+  u.root.classList.add('bg-chart');
+  return u;
 }
 function liveCharts() {
   if (live.charts.throughput) return;
   live.charts.throughput = chart('live-throughput', '', [{label: 'actions/s'}]);
   live.charts.latency = chart('live-latency', '', [{label: 'p50'}, {label: 'p95'}, {label: 'p99'}]);
-  live.charts.beta = chart('live-beta', '', [{label: '% ≤ β'}], {uplot: {scales: {x: {time: true}, y: {range: [0, 100]}}}});
+  live.charts.beta = chart('live-beta', '', [{label: '% ≤ β'}], {uplot: {scales: {x: {time: false}, y: {range: [0, 100]}}}});
   live.charts.errors = chart('live-errors', '', [{label: 'errors'}, {label: 'no-ops'}]);
   live.charts.rating = chart('live-rating-chart', '', [{label: 'meets SLA', stroke: '#1a7f37', paths: () => null, points: {show: true, size: 9}},
-    {label: 'fails SLA', stroke: '#d1242f', paths: () => null, points: {show: true, size: 9}}], {time: false});
+    {label: 'fails SLA', stroke: '#d1242f', paths: () => null, points: {show: true, size: 9}}], {x: 'threads T', xIncrs: WHOLE});
 }
 function redrawLive() {
   liveCharts();
   const r = live.runs[live.selected];
   if (!r) return;
   const s = r.seconds;
-  const x = s.map(p => p.t / 1000);
+  const x = s.map((p, i) => p.second != null ? p.second : i + 1);
   live.charts.throughput.setData([x, s.map(p => p.throughput)]);
   live.charts.latency.setData([x, s.map(p => p.p50_ms), s.map(p => p.p95_ms), s.map(p => p.p99_ms)]);
   live.charts.beta.setData([x, s.map(p => p.within_beta_pct)]);
@@ -224,10 +288,30 @@ function redrawLive() {
       el('td', {text: fmt(k.within_beta_pct, 2)}), el('td', {text: k.errors}), el('td', {text: k.noops})));
   }
   renderNodes(last ? last.nodes : []);
+  renderSummary(live.selected, r);
   const dir = live.selected.includes('/') ? live.selected.slice(0, live.selected.lastIndexOf('/')) : null;
   const rating = dir && live.ratings[dir];
   $('#live-rating').hidden = !rating;
   if (rating) renderRating(rating.experiments, live.charts.rating, '#live-rating-table');
+}
+// A finished run: its figures over the measured period and a link to its result (open here, or the JSON itself).
+function renderSummary(path, r) {
+  const box = $('#live-summary');
+  box.hidden = !r.end;
+  if (!r.end) { box.replaceChildren(); return; }
+  const e = r.end;
+  const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
+  const result = dir + ((r.start && r.start.result) || path.replace(/\.live\.jsonl$/, '.json'));
+  const measured = r.seconds.filter(p => !p.warmup);
+  const errors = measured.reduce((a, p) => a + (p.errors || 0), 0);
+  const actions = e.actions != null ? e.actions : measured.reduce((a, p) => a + (p.actions || 0), 0);
+  const figures = [['throughput', fmt(e.throughput, 0) + ' actions/s'], ['actions', fmt(actions, 0)], ['p95', e.p95_ms == null ? '–' : fmt(e.p95_ms, 2) + ' ms'],
+    ['within β', fmt(e.within_beta_pct, 2) + ' %'], ['errors', fmt(e.errors != null ? e.errors : errors, 0)],
+    ['unpredictable reads', e.unpredictable_pct == null ? '–' : fmt(e.unpredictable_pct, 4) + ' %'], ['measured', fmt(measured.length, 0) + ' s']];
+  box.replaceChildren(el('h3', {text: 'Finished: ' + liveName(path, r.start)}),
+    el('table', {id: 'live-summary-table'}, el('tbody', {}, ...figures.map(([k, v]) => el('tr', {}, el('td', {class: 'l', text: k}), el('td', {text: v}))))),
+    el('p', {class: 'downloads'}, el('a', {href: '#results', class: 'open-result', text: 'open the result', onclick: ev => { ev.preventDefault(); show('results'); openResult(result); }}),
+      el('a', {href: '/files/' + encodeURI(result), class: 'result-json', text: 'result JSON (' + result + ')'})));
 }
 function utilisation(n) {
   const parts = [];
@@ -269,13 +353,15 @@ async function loadRuns() {
   const runs = await (await fetch('/api/runs')).json();
   const tb = $('#runs tbody'); tb.replaceChildren();
   for (const r of runs) {
-    const name = r.kind === 'run' ? r.path : `${r.kind} ${r.path}`;
-    const tput = r.kind === 'rating' ? (r.soar != null ? `SoAR ${fmt(r.soar, 0)} · Socialites ${fmt(r.socialites, 0)}` : 'running')
+    const words = runName(null, null, r.kind === 'run' ? r.threads : null, r.modified);
+    const name = r.kind === 'run' ? words || r.path : `${r.kind}` + (words ? ` · ${words.replace(/^started/, 'written')}` : '');
+    const ge = r.lower_bound ? '≥ ' : '';
+    const tput = r.kind === 'rating' ? (r.soar != null ? `SoAR ${ge}${fmt(r.soar, 0)} · Socialites ${ge}${fmt(r.socialites, 0)}` : 'running')
       : r.kind === 'scale' ? `${r.mode}: ` + (r.configurations || []).map(c => `N=${c.nodes} ${c.soar == null ? 'failed' : fmt(c.soar, 0)}`).join(' · ')
       : r.kind === 'elasticity' ? `${r.nodes_before} → ${r.nodes_after} nodes · elasticity ${fmt(r.elasticity, 1)} · stable after ${fmt(r.stabilisation_seconds, 1)} s`
       : fmt(r.throughput, 0);
     tb.append(el('tr', {'data-path': r.path}, el('td', {}, el('input', {type: 'checkbox', class: 'pick', value: r.path, 'data-kind': r.kind})),
-      el('td', {class: 'l', text: name}), el('td', {class: 'l', text: r.store || ''}), el('td', {class: 'l', text: r.mix || ''}),
+      el('td', {class: 'l', text: name, title: r.path}), el('td', {class: 'l', text: r.store || ''}), el('td', {class: 'l', text: r.mix || ''}),
       el('td', {text: r.threads || ''}), el('td', {text: tput}), el('td', {text: fmt(r.within_beta_pct, 2)}), el('td', {text: fmt(r.unpredictable_pct, 4)}),
       el('td', {}, el('button', {text: 'open', class: 'open', onclick: () => openResult(r.path)}))));
   }
@@ -283,7 +369,7 @@ async function loadRuns() {
 async function openResult(path) {
   const r = await (await fetch('/api/result?path=' + encodeURIComponent(path))).json();
   const d = $('#detail'); d.replaceChildren();
-  d.append(el('h2', {text: path}));
+  d.append(el('h2', {text: (r.kind === 'run' || !r.kind) && r.store ? resultName(r) : path, title: path}));
   if (r.kind === 'rating') return openRating(r, d);
   if (r.kind === 'scale') return openScale(r, d);
   if (r.kind === 'elasticity') return openElasticity(r, d);
@@ -298,10 +384,10 @@ async function openResult(path) {
   for (const id of ['d-throughput', 'd-latency', 'd-freshness']) charts.append(el('div', {}, el('h3', {text: {'d-throughput': 'Throughput (actions/s)', 'd-latency': 'Latency p50 / p95 / p99 (ms)', 'd-freshness': 'Freshness: probability a read is valid, by the age of the last write (ms)'}[id]}), el('div', {id})));
   d.append(charts);
   const x = r.series.map(p => p.elapsed_s);
-  chart('d-throughput', '', [{label: 'actions/s'}], {time: false}).setData([x, r.series.map(p => p.throughput)]);
-  chart('d-latency', '', [{label: 'p50'}, {label: 'p95'}, {label: 'p99'}], {time: false}).setData([x, r.series.map(p => p.p50_ms), r.series.map(p => p.p95_ms), r.series.map(p => p.p99_ms)]);
+  chart('d-throughput', '', [{label: 'actions/s'}], {}).setData([x, r.series.map(p => p.throughput)]);
+  chart('d-latency', '', [{label: 'p50'}, {label: 'p95'}, {label: 'p99'}], {}).setData([x, r.series.map(p => p.p50_ms), r.series.map(p => p.p95_ms), r.series.map(p => p.p99_ms)]);
   const fr = r.unpredictable && r.unpredictable.freshness;
-  if (fr && fr.buckets) chart('d-freshness', '', [{label: 'P(valid) within the bucket'}, {label: 'P(valid) up to it'}], {time: false})
+  if (fr && fr.buckets) chart('d-freshness', '', [{label: 'P(valid) within the bucket'}, {label: 'P(valid) up to it'}], {x: 'age of the last write (ms)', xIncrs: WHOLE})
     .setData([fr.buckets.map(b => b.to_ms), fr.buckets.map(b => b.p), fr.buckets.map(b => b.p_at_most)]);
   const tb = el('tbody');
   for (const [code, k] of Object.entries(Object.assign({}, r.actions, r.sessions))) {
@@ -326,13 +412,15 @@ async function openResult(path) {
 }
 function openRating(r, d) {
   const g = r.rating || {};
-  d.append(el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(r.path + '/rating.json'), text: 'rating JSON'}),
+  d.append(el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(r.path + '/rating.html'), text: 'report (HTML)'}), el('a', {href: '/files/' + encodeURI(r.path + '/rating.json'), text: 'rating JSON'}),
     el('a', {href: '/files/' + encodeURI(r.path + '/experiments.jsonl'), text: 'experiments (JSON lines)'})));
-  if (g.soar) d.append(el('p', {text: `SoAR ${fmt(g.soar.actions_per_second, 0)} actions/s at T=${g.soar.threads} (${g.soar.status}) · Socialites ${g.socialites ? g.socialites.threads + ' (' + g.socialites.status + ')' : '–'}`}));
+  const ge = g.lower_bound ? '≥ ' : '';
+  if (g.soar) d.append(el('p', {text: `SoAR ${ge}${fmt(g.soar.actions_per_second, 0)} actions/s at T=${g.soar.threads} (${g.soar.status}) · Socialites ${g.socialites ? ge + g.socialites.threads + ' (' + g.socialites.status + ')' : '–'}`
+    + (g.lower_bound && g.lower_bound_reason ? ' · ≥: ' + g.lower_bound_reason : '')}));
   d.append(el('h3', {text: 'Throughput versus T'}), el('div', {id: 'd-rating'}));
   d.append(el('table', {id: 'd-rating-table'}, el('thead', {}, el('tr', {}, ...['#', 'phase', 'T', 'actions/s', '% ≤ β', 'unpredictable %', 'SLA'].map(h => el('th', {text: h})))), el('tbody')));
   const plot = chart('d-rating', '', [{label: 'meets SLA', stroke: '#1a7f37', paths: () => null, points: {show: true, size: 9}},
-    {label: 'fails SLA', stroke: '#d1242f', paths: () => null, points: {show: true, size: 9}}], {time: false});
+    {label: 'fails SLA', stroke: '#d1242f', paths: () => null, points: {show: true, size: 9}}], {x: 'threads T', xIncrs: WHOLE});
   renderRating(r.experiments.length ? r.experiments : (g.experiments || []), plot, '#d-rating-table');
   const t = g.rating_time;
   if (t) {
@@ -358,7 +446,7 @@ function openScale(r, d) {
   chart('d-scale', '', [{label: 'SoAR', stroke: '#ef6c00', points: {show: true, size: 8}, spanGaps: true},
     {label: 'ideal', stroke: '#9e9e9e', dash: [6, 4], spanGaps: true}],
     // whole nodes on x; SoAR from 0, as the paper's figures 9 and 10 draw it
-    {time: false, uplot: {axes: [{incrs: [1, 2, 5, 10, 20, 50, 100]}, {size: 60}], scales: {x: {time: false}, y: {range: (u, min, max) => [0, (max || 1) * 1.1]}}}})
+    {x: 'nodes', xIncrs: [1, 2, 5, 10, 20, 50, 100], uplot: {scales: {x: {time: false}, y: {range: (u, min, max) => [0, (max || 1) * 1.1]}}}})
     .setData([pts.map(p => p.n), pts.map(p => p.soar), pts.map(p => p.ideal)]);
   const ratio = g.mode === 'scaleup' ? 'scaleup' : 'speedup';
   d.append(el('table', {id: 'd-scale-table'}, el('thead', {}, el('tr', {}, ...['configuration', 'nodes', 'members', 'SoAR', 'T', ratio, 'ideal', 'efficiency', 'bottleneck', 'status', ''].map(h => el('th', {text: h})))),
@@ -417,7 +505,7 @@ function openElasticity(r, d) {
   const xs = ps.map(p => p.t).concat(marks.map(m => m.t));
   chart('d-elasticity', '', [{label: 'mean (s)', stroke: '#1f6feb', points: {show: true, size: 7}},
     {label: 'stable + median Δ', stroke: '#1a7f37', dash: [3, 3]}, {label: 'stable − median Δ', stroke: '#1a7f37', dash: [3, 3]}],
-    {time: false, uplot: {hooks: {draw: [draw]}, scales: {x: {time: false, range: [Math.min(0, ...xs), Math.max(...xs) * 1.02]},
+    {x: 'seconds', uplot: {hooks: {draw: [draw]}, scales: {x: {time: false, range: [Math.min(0, ...xs), Math.max(...xs) * 1.02]},
       y: {range: [Math.max(0, lo - 0.1 * (hi - lo)), hi + 0.1 * (hi - lo)]}}}})
     .setData([ps.map(p => p.t), ps.map(p => p.mean), margin(1), margin(-1)]);
   const sc = r.score || {};
@@ -439,10 +527,10 @@ async function compareSelected() {
   const n = Math.max(...rs.map(r => r.series.length));
   const x = Array.from({length: n}, (_, i) => i + 1);
   const col = (r, f) => x.map(i => r.series[i - 1] ? r.series[i - 1][f] : null);
-  chart('compare-throughput', '', rs.map(r => ({label: r.path})), {time: false}).setData([x, ...rs.map(r => col(r, 'throughput'))]);
-  chart('compare-latency', '', rs.map(r => ({label: r.path})), {time: false}).setData([x, ...rs.map(r => col(r, 'p95_ms'))]);
+  chart('compare-throughput', '', rs.map(r => ({label: resultName(r)}))).setData([x, ...rs.map(r => col(r, 'throughput'))]);
+  chart('compare-latency', '', rs.map(r => ({label: resultName(r)}))).setData([x, ...rs.map(r => col(r, 'p95_ms'))]);
   const tb = $('#compare-table tbody'); tb.replaceChildren();
-  for (const r of rs) tb.append(el('tr', {}, el('td', {text: r.path}), el('td', {class: 'l', text: r.store.name}), el('td', {class: 'l', text: r.workload.mix_name}),
+  for (const r of rs) tb.append(el('tr', {}, el('td', {class: 'l', text: resultName(r), title: r.path}), el('td', {class: 'l', text: r.store.name}), el('td', {class: 'l', text: r.workload.mix_name}),
     el('td', {text: r.threads}), el('td', {text: fmt(r.throughput, 0)}), el('td', {text: fmt(r.total.p95_ms, 3)}), el('td', {text: fmt(r.total.within_beta_pct, 2)}),
     el('td', {text: r.unpredictable ? fmt(r.unpredictable.pct, 4) : '–'})));
 }

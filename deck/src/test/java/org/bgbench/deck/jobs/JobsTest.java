@@ -199,6 +199,20 @@ class JobsTest {
         assertThat(j.error()).isNull();
     }
 
+    @Test
+    void aFailedStartSaysWhyBesideTheJobAndListsNoResult() throws Exception {
+        Jobs jobs = new Jobs(
+                List.of("bash", "-c", "echo 'bg: loading'; echo 'bg: error: the store is not reachable'; exit 1"),
+                dir,
+                dir.resolve("runs"));
+        Job j = jobs.start(new JobRequest("run", null, null, null, null, null, null));
+        await(j);
+        assertThat(j.result()).isNotNull();
+        assertThat(Jobs.summary(j))
+                .containsEntry("failure", "the store is not reachable")
+                .containsEntry("result_written", false);
+    }
+
     private static void await(Job j) throws InterruptedException {
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (j.exitCode() == null && System.nanoTime() < deadline) {

@@ -16,6 +16,7 @@ import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.Stalls;
 import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.rating.ExperimentFile;
 import org.bgbench.rating.ExperimentRunner;
 import org.bgbench.rating.Measurement;
 import org.bgbench.runner.ExperimentSpec;
@@ -51,6 +52,8 @@ public final class RatingRunner implements ExperimentRunner {
     private final List<String> notes = new ArrayList<>();
     private final List<String> unwritten = new ArrayList<>();
     private final List<RunResult> results = new ArrayList<>();
+    /** Each completed experiment's result file (name only, beside the rating) by its step of the search and length. */
+    private final Map<String, ExperimentFile> files = new LinkedHashMap<>();
     /** The open model's rating: its arrivals (the rate set per experiment), null for the closed model's. */
     private OpenModel open;
 
@@ -180,6 +183,16 @@ public final class RatingRunner implements ExperimentRunner {
         }
         RunResult r = o.result();
         results.add(r);
+        if (o.unwritten() == null) {
+            files.put(
+                    fileKey(threads, duration),
+                    new ExperimentFile(
+                            out.getFileName().toString(),
+                            new ExperimentFile.Latency(
+                                    r.total().p50Ms(),
+                                    r.total().p95Ms(),
+                                    r.total().p99Ms())));
+        }
         // Writes still waiting when the store stopped answering may or may not have happened, as failed ones.
         lastErrors = r.total().errors() > 0
                 || r.sessions().values().stream().anyMatch(k -> k.errors() > 0)
@@ -367,5 +380,17 @@ public final class RatingRunner implements ExperimentRunner {
 
     public List<RunResult> results() {
         return results;
+    }
+
+    /**
+     * The result file (its name, beside the rating) and latency of the last completed experiment at step
+     * {@code threads} of the search and of this length, or null when none was written.
+     */
+    public ExperimentFile file(int threads, Duration duration) {
+        return files.get(fileKey(threads, duration));
+    }
+
+    private static String fileKey(int threads, Duration duration) {
+        return threads + "/" + duration;
     }
 }

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.bgbench.measurement.report.ReportFiles;
 import org.bgbench.rating.Experiment;
+import org.bgbench.rating.ExperimentFile;
 import org.bgbench.rating.Rating;
 import org.bgbench.rating.RatingListener;
 import org.bgbench.rating.RatingReport;
@@ -152,9 +153,22 @@ public final class RatingSession {
         runner.unwritten().forEach(files::failed);
         files.write(dir.resolve("rating.json"), JSON.writeValueAsString(json));
         files.write(dir.resolve("rating.svg"), RatingReport.svg(result, axis));
-        files.write(dir.resolve("rating.html"), RatingReport.html(result, title, axis));
+        files.write(
+                dir.resolve("rating.html"), RatingReport.html(result, title, axis, experimentFiles(result, runner)));
         files.release();
         return new Report(result, time, List.copyOf(runner.notes()), dir, axis, files.failures());
+    }
+
+    /** Each experiment's result file and latency, by its index, as the runner wrote them. */
+    private static Map<Integer, ExperimentFile> experimentFiles(RatingResult result, RatingRunner runner) {
+        Map<Integer, ExperimentFile> m = new LinkedHashMap<>();
+        for (Experiment e : result.experiments()) {
+            ExperimentFile f = runner.file(e.threads(), e.duration());
+            if (f != null) {
+                m.put(e.index(), f);
+            }
+        }
+        return m;
     }
 
     /**
