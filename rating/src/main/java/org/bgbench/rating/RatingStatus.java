@@ -10,6 +10,12 @@ public enum RatingStatus {
     UNCONFIRMED,
     /** The run of length Δ at this T missed the SLA: the value is the δ search's; δ is probably too short. */
     CONFIRMATION_FAILED,
+    /**
+     * Every run of length Δ at this T (the first and {@link Rating#CONFIRMATION_REPEATS} repeats) met the SLA but
+     * measured a throughput more than the confirmation tolerance away from the δ run's: the value is the δ run's, the
+     * confirmation runs' figures are beside it; δ is probably too short or the host too noisy.
+     */
+    UNSTABLE,
     /** T = 1 missed the SLA: the rating is 0 [dissertation 7.1]. */
     ZERO,
     /** The rating stopped before this value was final: it is the best seen so far, a lower bound. */
