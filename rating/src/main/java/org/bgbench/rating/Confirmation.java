@@ -65,12 +65,12 @@ record Confirmation(List<Experiment> runs, boolean agrees) {
         if (runs.size() > 1 || !agrees) {
             warn.accept(String.format(
                     Locale.ROOT,
-                    "%s: at T=%d the run of δ=%s measured %s actions/s, the confirmation %s of Δ=%s %s "
+                    "%s: at T=%d the run of δ=%s measured %,.0f actions/s, the confirmation %s of Δ=%s %s "
                             + "(more than the %s%% tolerated%s)%s",
                     rating,
                     c.threads(),
                     Durations.format(search.duration()),
-                    Measurement.num(search.throughput()),
+                    search.throughput(),
                     runs.size() == 1 ? "run" : "runs",
                     Durations.format(sla.duration()),
                     figures(runs, search),
@@ -92,7 +92,7 @@ record Confirmation(List<Experiment> runs, boolean agrees) {
         return x > 0 && Math.abs(confirmation.throughput() - x) / x * 100 > settings.confirmationTolerancePct();
     }
 
-    /** Each run's throughput with its difference from the δ run: {@code 10728 (-76.7%), 11002 (-76.1%)}. */
+    /** Each run's throughput with its difference from the δ run: {@code 10,728 (-76.7%), 11,002 (-76.1%)}. */
     private static String figures(List<Experiment> runs, Experiment search) {
         List<String> parts = new ArrayList<>();
         double x = search.throughput();
@@ -100,11 +100,8 @@ record Confirmation(List<Experiment> runs, boolean agrees) {
             parts.add(
                     x > 0
                             ? String.format(
-                                    Locale.ROOT,
-                                    "%s (%+.1f%%)",
-                                    Measurement.num(r.throughput()),
-                                    (r.throughput() - x) / x * 100)
-                            : Measurement.num(r.throughput()));
+                                    Locale.ROOT, "%,.0f (%+.1f%%)", r.throughput(), (r.throughput() - x) / x * 100)
+                            : String.format(Locale.ROOT, "%,.0f", r.throughput()));
         }
         return String.join(", ", parts);
     }

@@ -67,17 +67,17 @@ final class RatingCaveats {
         Sla sla = settings.sla();
         String measured = String.format(
                 Locale.ROOT,
-                "experiment %d (T=%d, %s, %s) met the SLA with %s actions/s, more than the SoAR",
+                "experiment %d (T=%d, %s, %s) met the SLA with %,.0f actions/s, more than the SoAR",
                 above.index(),
                 above.threads(),
                 Durations.format(above.duration()),
                 above.phase().label(),
-                Measurement.num(above.throughput()));
+                above.throughput());
         boolean confirmationRun =
                 above.phase() == Phase.CONFIRMATION && above.duration().equals(sla.duration());
         if (confirmationRun && above.threads() == s.threads()) {
             return measured + ": it was a confirmation attempt more than the " + tolerance(settings)
-                    + " tolerated away from the δ run; the SoAR is the repeat that agreed with it.";
+                    + " tolerated away from the δ run; the SoAR is the figure of the repeat that agreed with the δ run.";
         }
         if (confirmationRun) {
             return measured + ": it was the confirmation of another rating at another T; the SoAR's search, with runs "

@@ -75,7 +75,7 @@ class RatingVerdictTest {
         assertThat(soar.actionsPerSecond()).isEqualTo(45_500);
         assertThat(soar.notes().confirmations()).hasSize(2);
         // The first attempt met the SLA with 60,000: above the SoAR, so said why.
-        assertThat(soar.notes().belowMeasured()).contains("60000").contains("confirmation attempt");
+        assertThat(soar.notes().belowMeasured()).contains("60,000").contains("confirmation attempt");
     }
 
     @Test
@@ -89,7 +89,7 @@ class RatingVerdictTest {
         assertThat(soar.actionsPerSecond()).isEqualTo(42_000);
         assertThat(soar.notes().belowMeasured())
                 .contains("T=4")
-                .contains("46031")
+                .contains("46,031")
                 .contains("confirmation run of Δ=5s");
         assertThat(soar.toMap().get("below_measured")).isEqualTo(soar.notes().belowMeasured());
         assertThat(RatingHeadline.lines(r, RatingReport.Axis.THREADS, null))
