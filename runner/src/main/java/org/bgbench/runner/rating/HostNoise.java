@@ -3,7 +3,6 @@ package org.bgbench.runner.rating;
 import java.util.List;
 import java.util.Locale;
 import org.bgbench.measurement.CpuResult;
-import org.bgbench.measurement.RunResult;
 
 /**
  * Whether other processes than BG and the store competed for the machine's CPU during a rating's experiments: the
@@ -18,13 +17,12 @@ final class HostNoise {
 
     private HostNoise() {}
 
-    /** The noise in words ({@code the machine's CPU was saturated in 3 of 7 experiments …}), or null when none. */
-    static String describe(List<RunResult> results) {
+    /** The noise over the experiments' CPU figures in words ({@code the machine's CPU was saturated in 3 of 7 experiments …}), or null when none. */
+    static String describe(List<CpuResult> experiments) {
         int noisy = 0;
         double others = 0;
         int cpus = 0;
-        for (RunResult r : results) {
-            CpuResult c = r.cpu();
+        for (CpuResult c : experiments) {
             if (c == null || c.machineCores() == null || c.machineCpus() <= 0) {
                 continue;
             }
@@ -47,12 +45,13 @@ final class HostNoise {
                 "the machine's CPU was saturated in %d of %d experiments, up to %.1f of its %d cores busy with "
                         + "processes other than BG%s; figures vary with their load, rate on a quieter machine",
                 noisy,
-                results.size(),
+                experiments.size(),
                 others,
                 cpus,
-                results.stream()
-                                .anyMatch(r ->
-                                        r.cpu() != null && !r.cpu().storePids().isEmpty())
+                experiments.stream()
+                                .anyMatch(c -> c != null
+                                        && c.storePids() != null
+                                        && !c.storePids().isEmpty())
                         ? " and the store"
                         : "");
     }

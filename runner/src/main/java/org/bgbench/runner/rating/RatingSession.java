@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.report.ReportFiles;
 import org.bgbench.rating.Experiment;
 import org.bgbench.rating.Rating;
@@ -118,7 +119,8 @@ public final class RatingSession {
         double total = (System.nanoTime() - startNanos) / 1e9;
         RatingTime time = RatingTime.of(result, runner, zeta, delta, total);
         Map<String, Object> json = new LinkedHashMap<>(result.toMap());
-        String noisyHost = HostNoise.describe(runner.results());
+        String noisyHost =
+                HostNoise.describe(runner.results().stream().map(RunResult::cpu).toList());
         json.put("noisy_host", noisyHost);
         json.put("rating_time", time.toMap());
         if (!runner.notes().isEmpty()) {
