@@ -17,7 +17,9 @@ import org.bgbench.store.ErrorText;
 /**
  * Rates a data store (dissertation 7.1): asks an {@link ExperimentRunner} for experiments with different T
  * and searches for the SoAR (highest throughput that meets the SLA) and the Socialites rating (highest T that meets
- * it), then confirms each with one run of length Δ.
+ * it), then confirms each with a run of length Δ, repeated (at most {@link #CONFIRMATION_REPEATS} times) when its
+ * throughput disagrees with the δ run's beyond the tolerance; still disagreeing, the rating is
+ * {@link RatingStatus#UNSTABLE}.
  *
  * <ul>
  *   <li>SoAR: hill climbing T = 1, r, r², … while the SLA holds and throughput does not fall; 0 when T = 1 misses
@@ -160,7 +162,11 @@ public final class Rating {
                 }
             }
             if (socialitesTarget && socialitesThreads > 0 && settings.confirm()) {
-                socialitesConfirmation = confirm("Socialites", cache.get(new Key(socialitesThreads, delta)));
+                Experiment search = cache.get(new Key(socialitesThreads, delta));
+                // At the SoAR's T the SoAR's confirmation runs are the Socialites' too: not repeated again.
+                socialitesConfirmation = soarConfirmation != null && soarChoice == search
+                        ? soarConfirmation
+                        : confirm("Socialites", search);
             }
         } catch (Stop s) {
             stopReason = s.getMessage();

@@ -77,7 +77,10 @@ final class RatingCaveats {
                 above.phase() == Phase.CONFIRMATION && above.duration().equals(sla.duration());
         if (confirmationRun && above.threads() == s.threads()) {
             return measured + ": it was a confirmation attempt more than the " + tolerance(settings)
-                    + " tolerated away from the δ run; the SoAR is the figure of the repeat that agreed with the δ run.";
+                    + " tolerated away from the δ run; "
+                    + (s.status() == RatingStatus.CONFIRMED
+                            ? "the SoAR is the figure of the repeat that agreed with the δ run."
+                            : "no attempt agreed, so the SoAR is the δ run's figure and not confirmed.");
         }
         if (confirmationRun) {
             return measured + ": it was the confirmation of another rating at another T; the SoAR's search, with runs "

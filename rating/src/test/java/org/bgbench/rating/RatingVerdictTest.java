@@ -144,4 +144,36 @@ class RatingVerdictTest {
                 .orElseThrow();
         assertThat(first).startsWith("SoAR").contains("noisy host: the machine's CPU was saturated");
     }
+
+    @Test
+    void anUnstableSoarBelowAnAttemptSaysNoAttemptAgreed() {
+        ScriptedRunner runner = peakAtFour().meets(4, BIG, 60_000, 10_000, 11_000);
+        SoarRating soar = soar(runner, 16, SMALL).soar().orElseThrow();
+        assertThat(soar.status()).isEqualTo(RatingStatus.UNSTABLE);
+        assertThat(soar.notes().belowMeasured()).contains("60,000").contains("no attempt agreed");
+    }
+
+    @Test
+    void socialitesAtTheSoarsThreadsReusesTheSoarsConfirmationRuns() {
+        // Peak and Socialites both at T=4: T=5 and beyond miss the SLA.
+        ScriptedRunner runner = new ScriptedRunner()
+                .meets(1, SMALL, 26_697)
+                .meets(2, SMALL, 40_000)
+                .meets(3, SMALL, 45_000)
+                .meets(4, SMALL, 46_031)
+                .misses(8, SMALL, 30_000)
+                .misses(5, SMALL, 35_000)
+                .misses(6, SMALL, 30_000)
+                .meets(4, BIG, 10_728, 11_002, 10_900);
+        RatingResult r = new Rating(
+                        RatingSettings.builder(SLA)
+                                .experimentDuration(SMALL)
+                                .maxThreads(16)
+                                .build(),
+                        runner)
+                .rate();
+        assertThat(runner.calls().stream().filter(c -> c.equals("4@5s"))).hasSize(1 + Rating.CONFIRMATION_REPEATS);
+        assertThat(r.socialites().orElseThrow().threads()).isEqualTo(4);
+        assertThat(r.socialites().orElseThrow().status()).isEqualTo(RatingStatus.UNSTABLE);
+    }
 }
