@@ -4,7 +4,10 @@ import java.util.Locale;
 
 /** How final a rating is. */
 public enum RatingStatus {
-    /** A run of length Δ at this T met the SLA (or the search's runs were already of length Δ). */
+    /**
+     * A run of length Δ at this T met the SLA and measured a throughput within the confirmation tolerance of the δ
+     * run's (or the search's runs were already of length Δ).
+     */
     CONFIRMED,
     /** Found with runs of length δ &lt; Δ; confirmation was turned off. */
     UNCONFIRMED,
