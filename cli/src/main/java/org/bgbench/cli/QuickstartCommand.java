@@ -18,7 +18,9 @@ import org.bgbench.model.Durations;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.rating.RatingHeadline;
 import org.bgbench.rating.RatingListener;
+import org.bgbench.rating.RatingReport;
 import org.bgbench.rating.RatingResult;
 import org.bgbench.rating.RatingSettings;
 import org.bgbench.rating.Sla;
@@ -206,29 +208,18 @@ final class QuickstartCommand implements Callable<Integer> {
         if (rating != null) {
             RatingResult rr = rating.result();
             out.println();
-            boolean soarAtCap = rr.warnings().stream().anyMatch(w -> w.startsWith("SoAR: the hill climbing reached"));
+            out.print(RatingHeadline.lines(rr, RatingReport.Axis.THREADS, rating.noisyHost()));
+            boolean soarAtCap = rr.soar().filter(r -> r.lowerBound()).isPresent();
+            boolean atCap = rr.socialites().filter(r -> r.lowerBound()).isPresent();
+            if (soarAtCap || atCap) {
+                out.printf(
+                        "  (T=%d is the most this quickstart tries: --rate-max-threads or bg rate --max-threads goes "
+                                + "higher)%n",
+                        rateMaxThreads);
+            }
             rr.soar()
-                    .ifPresent(r -> out.printf(
-                            Locale.ROOT,
-                            soarAtCap
-                                    ? "SoAR     ≥ %,.0f actions/s at T=%d (a lower bound: throughput still rose at T=%d, the most this "
-                                            + "quickstart tries)%n"
-                                    : "SoAR       %,.0f actions/s at T=%d%n",
-                            r.actionsPerSecond(),
-                            r.threads(),
-                            rateMaxThreads));
-            boolean atCap =
-                    rr.socialites().filter(r -> r.threads() >= rateMaxThreads).isPresent();
-            // At the cap the search never saw the SLA missed: say so in the line itself, not in a warning after it.
-            rr.socialites()
-                    .ifPresent(r -> out.printf(
-                            Locale.ROOT,
-                            atCap
-                                    ? "Socialites ≥ %d simultaneous members (a lower bound: T=%2$d, the most this quickstart tries, "
-                                            + "still met the SLA; --rate-max-threads or bg rate --max-threads goes higher)%n"
-                                    : "Socialites %d simultaneous members%n",
-                            r.threads(),
-                            rateMaxThreads));
+                    .ifPresent(r -> QuickstartNotes.aboveSoar(results, r, Sla.parse("--sla", sla), duration, rateDelta)
+                            .forEach(out::println));
             out.printf(
                     Locale.ROOT,
                     "(SLA %s; %d experiments of %s; report %s)%n",

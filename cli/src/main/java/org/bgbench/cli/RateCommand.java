@@ -28,6 +28,7 @@ import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.rating.Experiment;
 import org.bgbench.rating.LocalSearch;
 import org.bgbench.rating.ModelsChart;
+import org.bgbench.rating.Rating;
 import org.bgbench.rating.RatingListener;
 import org.bgbench.rating.RatingReport;
 import org.bgbench.rating.RatingSettings;
@@ -174,7 +175,12 @@ final class RateCommand implements Callable<Integer> {
             description = "The open model: how arrivals are spaced (default ${DEFAULT-VALUE}).")
     String arrivalProcess;
 
-    @Option(names = "--no-confirm", description = "Skip the confirmation run of length Δ.")
+    @Option(
+            names = "--no-confirm",
+            description = "Skip the confirmation run of length Δ. Without this option a confirmation run that meets "
+                    + "the SLA but whose throughput is more than 10 %% from the δ run's is repeated up to "
+                    + Rating.CONFIRMATION_REPEATS + " times; if it still disagrees the rating is UNSTABLE, with both "
+                    + "figures (docs/rating.md).")
     boolean noConfirm;
 
     @Option(

@@ -52,6 +52,38 @@ class BgRateCommandTest extends BgCommandFixture {
     }
 
     @Test
+    void aRatingAtMaxThreadsIsALowerBoundInTheTerminalAndTheJson() throws Exception {
+        Path rating = dir.resolve("bound");
+        int code = bg(with(
+                GRAPH,
+                "rate",
+                "--store",
+                "memory",
+                "-p",
+                "memory.name=cli-rate-bound",
+                "--delta",
+                "1s",
+                "--warmup",
+                "0s",
+                "--sla",
+                "95%:100ms:0.01%:1s",
+                "--max-threads",
+                "1",
+                "--out",
+                rating.toString()));
+        assertThat(code).as(err.toString()).isZero();
+        // T=1 meets this SLA on the memory store, and T=1 is the most the search may try: both are lower bounds.
+        assertThat(out.toString()).containsPattern("(?m)^SoAR +≥ [0-9,]+ actions/s at T=1 \\(CONFIRMED; a lower bound");
+        assertThat(out.toString()).containsPattern("(?m)^Socialites ≥ 1 \\(.*a lower bound: T=max-threads=1");
+        @SuppressWarnings("unchecked")
+        Map<String, Map<String, Object>> json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readValue(rating.resolve("rating.json").toFile(), Map.class);
+        assertThat(json.get("soar")).containsEntry("lower_bound", true);
+        assertThat(json.get("socialites")).containsEntry("lower_bound", true);
+        assertThat((String) json.get("socialites").get("lower_bound_reason")).contains("max-threads=1");
+    }
+
+    @Test
     void rateOnAFullDiskPrintsItsExperimentsAndRatingThenNamesWhatItCannotWrite() throws Exception {
         Path mnt = dir.resolve("full-disk");
         SmallDisk.mount(mnt, "1m");
@@ -183,7 +215,7 @@ class BgRateCommandTest extends BgCommandFixture {
                 .findFirst()
                 .orElseThrow();
         assertThat(socialites)
-                .matches("Socialites (≥ 4 simultaneous members \\(a lower bound.*|[0-3] simultaneous " + "members)");
+                .matches("Socialites (≥ 4 \\(.*a lower bound: T=max-threads=4.*|[0-3] \\((?!.*lower bound).*)");
         assertThat(out.toString()).doesNotContain("the Socialites rating may be higher");
         // A second quickstart finds the graph loaded and runs on it.
         assertThat(bg(

@@ -283,6 +283,7 @@ class ResultSchemaTest {
                         "stop_reason",
                         "sla",
                         "settings",
+                        "noisy_host",
                         "rating_time",
                         "store",
                         "workload");
@@ -332,7 +333,12 @@ class ResultSchemaTest {
                         "search_experiment",
                         "search_throughput",
                         "confirmation_experiment",
-                        "confirmation_throughput");
+                        "confirmation_throughput",
+                        "confirmation_experiments",
+                        "confirmation_throughputs",
+                        "lower_bound",
+                        "lower_bound_reason",
+                        "below_measured");
         assertThat(out.resolve("01-T1.json")).exists();
         assertThat(out.resolve("rating.svg")).exists();
         assertThat(out.resolve("rating.html")).exists();

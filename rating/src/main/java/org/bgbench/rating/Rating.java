@@ -17,7 +17,9 @@ import org.bgbench.store.ErrorText;
 /**
  * Rates a data store (dissertation 7.1): asks an {@link ExperimentRunner} for experiments with different T
  * and searches for the SoAR (highest throughput that meets the SLA) and the Socialites rating (highest T that meets
- * it), then confirms each with one run of length Δ.
+ * it), then confirms each with a run of length Δ, repeated (at most {@link #CONFIRMATION_REPEATS} times) when its
+ * throughput disagrees with the δ run's beyond the tolerance; still disagreeing, the rating is
+ * {@link RatingStatus#UNSTABLE}.
  *
  * <ul>
  *   <li>SoAR: hill climbing T = 1, r, r², … while the SLA holds and throughput does not fall; 0 when T = 1 misses
@@ -38,6 +40,12 @@ import org.bgbench.store.ErrorText;
  * <p>A {@code Rating} is used once: configure it, then call {@link #rate()}.
  */
 public final class Rating {
+    /**
+     * How often a confirmation run that met the SLA but measured a throughput beyond the confirmation tolerance from
+     * its δ run is repeated before the rating is {@link RatingStatus#UNSTABLE}.
+     */
+    public static final int CONFIRMATION_REPEATS = Confirmation.REPEATS;
+
     private static final double NONE = Double.NEGATIVE_INFINITY;
 
     private final RatingSettings settings;
@@ -56,6 +64,7 @@ public final class Rating {
     private boolean soarSearched;
     private boolean soarZero;
     private int soarConverged = -1;
+    private boolean soarAtMax;
     private boolean socialitesSearched;
     private int socialitesThreads;
 
@@ -119,8 +128,8 @@ public final class Rating {
         boolean socialitesTarget = settings.targets().contains(Target.SOCIALITES);
         String stopReason = null;
         Throwable stopCause = null;
-        Experiment soarConfirmation = null;
-        Experiment socialitesConfirmation = null;
+        Confirmation soarConfirmation = null;
+        Confirmation socialitesConfirmation = null;
         Experiment soarChoice = null;
         try {
             if (soarTarget) {
@@ -153,7 +162,11 @@ public final class Rating {
                 }
             }
             if (socialitesTarget && socialitesThreads > 0 && settings.confirm()) {
-                socialitesConfirmation = confirm("Socialites", cache.get(new Key(socialitesThreads, delta)));
+                Experiment search = cache.get(new Key(socialitesThreads, delta));
+                // At the SoAR's T the SoAR's confirmation runs are the Socialites' too: not repeated again.
+                socialitesConfirmation = soarConfirmation != null && soarChoice == search
+                        ? soarConfirmation
+                        : confirm("Socialites", search);
             }
         } catch (Stop s) {
             stopReason = s.getMessage();
@@ -169,8 +182,12 @@ public final class Rating {
         for (String w : AssumptionChecks.check(sameDuration, settings)) {
             warn(w);
         }
-        SoarRating soar = soarTarget ? soarRating(delta, soarChoice, soarConfirmation) : null;
-        SocialitesRating socialites = socialitesTarget ? socialitesRating(delta, socialitesConfirmation) : null;
+        SoarRating soar = soarTarget
+                ? RatingCaveats.soar(soarRating(delta, soarChoice, soarConfirmation), soarAtMax, experiments, settings)
+                : null;
+        SocialitesRating socialites = socialitesTarget
+                ? RatingCaveats.socialites(socialitesRating(delta, socialitesConfirmation), settings)
+                : null;
         return new RatingResult(
                 settings,
                 soar,
@@ -204,6 +221,7 @@ public final class Rating {
             if (t >= settings.maxThreads()) {
                 warn("SoAR: the hill climbing reached max-threads=" + settings.maxThreads() + " with the SLA still "
                         + "met and throughput not falling: the SoAR may be higher; raise max-threads.");
+                soarAtMax = true;
                 break;
             }
             int next = next(t, r);
@@ -365,45 +383,18 @@ public final class Rating {
 
     // ---------------------------------------------------------------------------------------------- confirmation
 
-    private Experiment confirm(String rating, Experiment search) {
-        Experiment c = measure(search.threads(), sla.duration(), Phase.CONFIRMATION);
-        if (c == search) {
-            return c;
-        }
-        if (!c.success()) {
-            warn(String.format(
-                    Locale.ROOT,
-                    "%s: the confirmation run of Δ=%s at T=%d missed the SLA (%s), although "
-                            + "the run of δ=%s met it: the rating does not hold for Δ; rate again with a longer δ "
-                            + "(dissertation 7.1, 7.3).",
-                    rating,
-                    Durations.format(sla.duration()),
-                    c.threads(),
-                    String.join("; ", c.failures()),
-                    Durations.format(search.duration())));
-        }
-        double x = search.throughput();
-        if (x > 0 && Math.abs(c.throughput() - x) / x * 100 > settings.confirmationTolerancePct()) {
-            warn(String.format(
-                    Locale.ROOT,
-                    "%s: at T=%d the confirmation run of Δ=%s measured %s actions/s, the run "
-                            + "of δ=%s %s (%+.1f%%, more than the %s%% tolerated): δ is probably too short "
-                            + "(dissertation 7.3, Delta Analyzer).",
-                    rating,
-                    c.threads(),
-                    Durations.format(sla.duration()),
-                    Measurement.num(c.throughput()),
-                    Durations.format(search.duration()),
-                    Measurement.num(x),
-                    (c.throughput() - x) / x * 100,
-                    Measurement.num(settings.confirmationTolerancePct())));
-        }
-        return c;
+    private Confirmation confirm(String rating, Experiment search) {
+        return Confirmation.run(
+                rating,
+                search,
+                again -> measure(search.threads(), sla.duration(), Phase.CONFIRMATION, again),
+                settings,
+                this::warn);
     }
 
     // ---------------------------------------------------------------------------------------------- results
 
-    private SoarRating soarRating(Duration delta, Experiment choice, Experiment confirmation) {
+    private SoarRating soarRating(Duration delta, Experiment choice, Confirmation confirmation) {
         if (!soarSearched) {
             Experiment best = bestSuccess(delta);
             return best == null
@@ -418,11 +409,15 @@ public final class Rating {
             return new SoarRating(0, 0, RatingStatus.INCOMPLETE, null, null);
         }
         if (confirmation != null) {
-            return confirmation.success()
-                    ? new SoarRating(
-                            confirmation.throughput(), best.threads(), RatingStatus.CONFIRMED, best, confirmation)
-                    : new SoarRating(
-                            best.throughput(), best.threads(), RatingStatus.CONFIRMATION_FAILED, best, confirmation);
+            Experiment c = confirmation.last();
+            RatingNotes notes = new RatingNotes(confirmation.runs(), null, null);
+            if (!c.success()) {
+                return new SoarRating(
+                        best.throughput(), best.threads(), RatingStatus.CONFIRMATION_FAILED, best, c, notes);
+            }
+            return confirmation.agrees()
+                    ? new SoarRating(c.throughput(), best.threads(), RatingStatus.CONFIRMED, best, c, notes)
+                    : new SoarRating(best.throughput(), best.threads(), RatingStatus.UNSTABLE, best, c, notes);
         }
         RatingStatus status = delta.equals(sla.duration())
                 ? RatingStatus.CONFIRMED
@@ -430,7 +425,7 @@ public final class Rating {
         return new SoarRating(best.throughput(), best.threads(), status, best, null);
     }
 
-    private SocialitesRating socialitesRating(Duration delta, Experiment confirmation) {
+    private SocialitesRating socialitesRating(Duration delta, Confirmation confirmation) {
         if (!socialitesSearched) {
             Experiment largest = null;
             for (Experiment e : experiments) {
@@ -448,15 +443,18 @@ public final class Rating {
         }
         Experiment search = cache.get(new Key(socialitesThreads, delta));
         if (confirmation != null) {
-            return confirmation.success()
-                    ? new SocialitesRating(
-                            socialitesThreads, confirmation.throughput(), RatingStatus.CONFIRMED, search, confirmation)
-                    : new SocialitesRating(
-                            socialitesThreads,
-                            search.throughput(),
-                            RatingStatus.CONFIRMATION_FAILED,
-                            search,
-                            confirmation);
+            Experiment c = confirmation.last();
+            RatingNotes notes = new RatingNotes(confirmation.runs(), null, null);
+            RatingStatus status = !c.success()
+                    ? RatingStatus.CONFIRMATION_FAILED
+                    : confirmation.agrees() ? RatingStatus.CONFIRMED : RatingStatus.UNSTABLE;
+            return new SocialitesRating(
+                    socialitesThreads,
+                    status == RatingStatus.CONFIRMED ? c.throughput() : search.throughput(),
+                    status,
+                    search,
+                    c,
+                    notes);
         }
         RatingStatus status = delta.equals(sla.duration())
                 ? RatingStatus.CONFIRMED
@@ -482,8 +480,13 @@ public final class Rating {
     // ---------------------------------------------------------------------------------------------- running
 
     private Experiment measure(int threads, Duration duration, Phase phase) {
+        return measure(threads, duration, phase, false);
+    }
+
+    /** The experiment at (T, duration): from the cache unless {@code again}, which runs it once more. */
+    private Experiment measure(int threads, Duration duration, Phase phase, boolean again) {
         Key key = new Key(threads, duration);
-        Experiment cached = cache.get(key);
+        Experiment cached = again ? null : cache.get(key);
         if (cached != null) {
             cacheHits++;
             return cached;

@@ -10,10 +10,35 @@ import java.util.Map;
  * @param throughput   the throughput observed at {@code threads} (confirmation run when confirmed, else δ run)
  * @param status       how final it is
  * @param search       the δ experiment at {@code threads} (null when none succeeded)
- * @param confirmation the Δ experiment at {@code threads} (null when not run)
+ * @param confirmation the last Δ experiment at {@code threads} (null when not run)
+ * @param notes        every confirmation run, whether the rating is a lower bound and why
  */
 public record SocialitesRating(
-        int threads, double throughput, RatingStatus status, Experiment search, Experiment confirmation) {
+        int threads,
+        double throughput,
+        RatingStatus status,
+        Experiment search,
+        Experiment confirmation,
+        RatingNotes notes) {
+    public SocialitesRating {
+        notes = notes == null ? RatingNotes.NONE : notes;
+    }
+
+    /** Without notes: no bound. */
+    public SocialitesRating(
+            int threads, double throughput, RatingStatus status, Experiment search, Experiment confirmation) {
+        this(threads, throughput, status, search, confirmation, RatingNotes.NONE);
+    }
+
+    /** Whether the rating is only a lower bound ("≥"), see {@link RatingNotes#lowerBound()}. */
+    public boolean lowerBound() {
+        return notes.isLowerBound();
+    }
+
+    SocialitesRating withNotes(RatingNotes n) {
+        return new SocialitesRating(threads, throughput, status, search, confirmation, n);
+    }
+
     /** JSON-friendly form: {@code threads}, {@code throughput}, {@code status}, … */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -22,6 +47,7 @@ public record SocialitesRating(
         m.put("status", status.label());
         m.put("search_experiment", search == null ? null : search.index());
         m.put("confirmation_experiment", confirmation == null ? null : confirmation.index());
+        notes.putInto(m);
         return m;
     }
 }

@@ -11,10 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.report.ReportFiles;
 import org.bgbench.rating.Experiment;
 import org.bgbench.rating.ExperimentFile;
 import org.bgbench.rating.Rating;
+import org.bgbench.rating.RatingHeadline;
 import org.bgbench.rating.RatingListener;
 import org.bgbench.rating.RatingReport;
 import org.bgbench.rating.RatingResult;
@@ -34,7 +36,8 @@ public final class RatingSession {
 
     /**
      * What a rating found, how long it took and where its report is; {@code unwritten} says why each file of it that
-     * could not be written (an experiment's result, a report) was not.
+     * could not be written (an experiment's result, a report) was not; {@code noisyHost} says what else competed
+     * for the machine's CPU during the experiments, null when nothing did.
      */
     public record Report(
             RatingResult result,
@@ -42,35 +45,13 @@ public final class RatingSession {
             List<String> notes,
             Path dir,
             RatingReport.Axis axis,
-            List<String> unwritten) {
+            List<String> unwritten,
+            String noisyHost) {
         /** The lines a user reads at the end of {@code bg rate}. */
         public String describe() {
             StringBuilder sb = new StringBuilder();
             sb.append(System.lineSeparator());
-            result.soar()
-                    .ifPresent(s -> sb.append(String.format(
-                            Locale.ROOT,
-                            "SoAR       %,.0f actions/s at T=%d (%s)%n",
-                            s.actionsPerSecond(),
-                            s.threads(),
-                            s.status())));
-            if (axis == RatingReport.Axis.THREADS) {
-                result.socialites()
-                        .ifPresent(s -> sb.append(String.format(
-                                Locale.ROOT,
-                                "Socialites %d (%,.0f actions/s, %s)%n",
-                                s.threads(),
-                                s.throughput(),
-                                s.status())));
-            } else {
-                result.socialites()
-                        .ifPresent(s -> sb.append(String.format(
-                                Locale.ROOT,
-                                "Open-model rating %s arrivals/s (%,.0f actions/s, %s)%n",
-                                axis.value(s.threads()),
-                                s.throughput(),
-                                s.status())));
-            }
+            sb.append(RatingHeadline.lines(result, axis, noisyHost));
             sb.append(String.format(Locale.ROOT, "%d experiments in %.0f s%n", result.experimentsRun(), time.total()));
             sb.append(time.describe());
             notes.forEach(n -> sb.append("  ! ").append(n).append(System.lineSeparator()));
@@ -139,6 +120,9 @@ public final class RatingSession {
         double total = (System.nanoTime() - startNanos) / 1e9;
         RatingTime time = RatingTime.of(result, runner, zeta, delta, total);
         Map<String, Object> json = new LinkedHashMap<>(result.toMap());
+        String noisyHost =
+                HostNoise.describe(runner.results().stream().map(RunResult::cpu).toList());
+        json.put("noisy_host", noisyHost);
         json.put("rating_time", time.toMap());
         if (!runner.notes().isEmpty()) {
             json.put("reset_notes", runner.notes());
@@ -156,7 +140,7 @@ public final class RatingSession {
         files.write(
                 dir.resolve("rating.html"), RatingReport.html(result, title, axis, experimentFiles(result, runner)));
         files.release();
-        return new Report(result, time, List.copyOf(runner.notes()), dir, axis, files.failures());
+        return new Report(result, time, List.copyOf(runner.notes()), dir, axis, files.failures(), noisyHost);
     }
 
     /** Each experiment's result file and latency, by its index, as the runner wrote them. */
