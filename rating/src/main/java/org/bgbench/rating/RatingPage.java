@@ -74,29 +74,17 @@ final class RatingPage {
      */
     record Bound(boolean soar, boolean socialites, String reason) {}
 
-    /** Whether the rating's figures are lower bounds, and why. */
+    /** Whether the rating's figures are lower bounds, and why, as the rating itself decided. */
     static Bound lowerBound(RatingResult result, Axis axis) {
-        int max = result.settings().maxThreads();
-        boolean soar = result.soar()
-                .map(s -> s.status() == RatingStatus.INCOMPLETE || s.threads() >= max)
-                .orElse(false);
-        boolean soc = result.socialites()
-                .map(s ->
-                        s.status() == RatingStatus.INCOMPLETE || s.threads() >= max && s.status() != RatingStatus.ZERO)
-                .orElse(false);
-        if (!soar && !soc) {
-            return new Bound(false, false, null);
+        boolean soar = result.soar().map(SoarRating::lowerBound).orElse(false);
+        boolean soc = result.socialites().map(SocialitesRating::lowerBound).orElse(false);
+        String reason = result.soar()
+                .map(s -> s.notes().lowerBound())
+                .or(() -> result.socialites().map(s -> s.notes().lowerBound()))
+                .orElse(null);
+        if (reason == null && soc) {
+            reason = result.socialites().orElseThrow().notes().lowerBound();
         }
-        boolean incomplete =
-                result.soar().map(s -> s.status() == RatingStatus.INCOMPLETE).orElse(false)
-                        || result.socialites()
-                                .map(s -> s.status() == RatingStatus.INCOMPLETE)
-                                .orElse(false);
-        String reason = incomplete
-                ? "the rating stopped before its figures were final: they are the best seen so far"
-                : axis.symbol() + " reached its largest allowed value ("
-                        + (axis == Axis.THREADS ? "--max-threads = " : "--max-rate = ")
-                        + axis.value(max) + ") still meeting the SLA: the store may rate higher";
         return new Bound(soar, soc, reason);
     }
 

@@ -181,14 +181,14 @@ class RatingReportTest {
                 .rate();
         assertThat(r.socialites().orElseThrow().threads()).isEqualTo(8);
         String html = RatingReport.html(r, "t");
-        assertThat(html).contains("<span class=\"big\">≥ 8</span>").contains("--max-threads = 8");
+        assertThat(html).contains("<span class=\"big\">≥ 8</span>").contains("max-threads=8");
         // T is whole: a linear axis of T = 1…8 has no tick between two values of T.
         assertThat(RatingReport.svg(r))
                 .doesNotContainPattern(">\\d+\\.5</text>")
                 .contains(">8</text>");
         assertThat(RatingReport.html(rated(), "t"))
                 .doesNotContain("class=\"big\">≥")
-                .doesNotContain("--max-threads =");
+                .doesNotContain("max-threads=8");
     }
 
     @Test
