@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
+import org.bgbench.measurement.open.LatencySummary;
 import org.bgbench.measurement.report.ResultChecksum;
 import org.bgbench.measurement.report.ResultJson;
 import org.bgbench.model.Action;
@@ -77,10 +78,18 @@ final class BreakevenCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the inputs and figures as JSON to FILE.")
     Path json;
 
-    /** Q̄, Ū and u of one result: the count-weighted mean latency of its read and of its write actions. */
+    /**
+     * Q̄, Ū and u of one result: the count-weighted mean service time of its read and of its write actions. A closed
+     * model's latencies are service times; an open model's are response times from each arrival's due time, so its
+     * service times (send to reply) are taken instead.
+     */
     record ServiceTimes(Path file, RunResult result, long reads, double readMs, long writes, double writeMs) {
         double writeFraction() {
             return (double) writes / (reads + writes);
+        }
+
+        boolean open() {
+            return result.open() != null;
         }
 
         static ServiceTimes of(Path file, RunResult r) {
@@ -90,7 +99,12 @@ final class BreakevenCommand implements Callable<Integer> {
             double writeSum = 0;
             for (Map.Entry<String, KindResult> e : r.actions().entrySet()) {
                 KindResult k = e.getValue();
-                if (k.count() == 0 || k.meanMs() == null) {
+                Double mean = k.meanMs();
+                if (r.open() != null) {
+                    LatencySummary service = r.open().service().get(e.getKey());
+                    mean = service == null ? null : service.meanMs();
+                }
+                if (k.count() == 0 || mean == null) {
                     continue;
                 }
                 Action a;
@@ -102,10 +116,10 @@ final class BreakevenCommand implements Callable<Integer> {
                 }
                 if (a.isWrite()) {
                     writes += k.count();
-                    writeSum += k.count() * k.meanMs();
+                    writeSum += k.count() * mean;
                 } else {
                     reads += k.count();
-                    readSum += k.count() * k.meanMs();
+                    readSum += k.count() * mean;
                 }
             }
             return new ServiceTimes(
@@ -156,6 +170,14 @@ final class BreakevenCommand implements Callable<Integer> {
                                 + "break-even point needs reads and writes under both designs (use a mix with writes)");
             }
         }
+        if (b.open() != n.open()) {
+            ServiceTimes open = b.open() ? b : n;
+            throw new InvalidParameterException(
+                    open == b ? "BASIC" : "NEW",
+                    open.file() + " ran the open model (arrivals at a rate) and " + (open == b ? n : b).file()
+                            + " the closed one (T threads): their loads differ, so their service times do not"
+                            + " compare one design with another; give two results of the same model");
+        }
         double u = writeFraction != null ? writeFraction : b.writeFraction();
         // Without writes in BASIC (allowed with --write-fraction), NEW's write time cannot be compared: refused above
         // unless BASIC has writes.
@@ -166,6 +188,21 @@ final class BreakevenCommand implements Callable<Integer> {
         double x = be.speedup();
         double measuredY = n.writeMs() / b.writeMs();
         double tolerable = be.tolerableSlowdown();
+        if (!be.breaksEven()) {
+            throw new InvalidParameterException(
+                    "NEW",
+                    String.format(
+                            Locale.ROOT,
+                            "%s reads %.1f times slower than %s (X = %.4f): no write slow-down Y > 0 makes up for"
+                                    + " that at u = %.6f (equation 3 gives Y = %.1f), even writes taking no time;"
+                                    + " the model of CIKM 2013 section H weighs a change that speeds reads up",
+                            n.file(),
+                            1 / x,
+                            b.file(),
+                            x,
+                            u,
+                            tolerable));
+        }
 
         out.println("Break-even point (CIKM 2013 section H): Y = (X − 1)/X · (1 − u)/u · Q̄/Ū + 1");
         // The settings in which the two stores differ: usually the design change itself.
@@ -199,6 +236,15 @@ final class BreakevenCommand implements Callable<Integer> {
                 writeFraction != null ? " (--write-fraction)" : " (BASIC's)");
         out.printf(Locale.ROOT, "X = Q̄ / Q̄(NEW) = %.4f   (reads %s)%n", x, x >= 1 ? "faster" : "slower");
         out.printf(Locale.ROOT, "tolerable write slow-down Y = %s%n", number(tolerable));
+        if (tolerable < 1) {
+            out.printf(
+                    Locale.ROOT,
+                    "  (Y < 1: NEW's reads are slower, so its writes must be at least %.4f times faster to break even)%n",
+                    1 / tolerable);
+        }
+        if (b.open()) {
+            out.println("  (open model: Q̄ and Ū are service times, send to reply, without the wait for a thread)");
+        }
         out.printf(Locale.ROOT, "measured write slow-down  Ū(NEW) / Ū = %.4f%n", measuredY);
         double s1 = be.basicServiceMs();
         double s2 = be.newServiceMs(measuredY);

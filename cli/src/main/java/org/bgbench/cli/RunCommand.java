@@ -8,7 +8,6 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -280,13 +279,7 @@ final class RunCommand implements Callable<Integer> {
             ClusterCoordinator.Outcome o = c.run(es, resultFile, quiet ? null : err);
             stdout.print(SummaryPrinter.summary(o.result()));
             stdout.print(RunValidation.summary(o.result().unpredictable()));
-            Object chi = o.result().config().get("chi_square_measured");
-            stdout.printf(
-                    Locale.ROOT,
-                    "Workers  %d, χ² of the global distribution vs the centralised one: " + "%s (planned %s)%n",
-                    c.names().size(),
-                    chi,
-                    o.result().config().get("chi_square_planned"));
+            stdout.println(ChiSquareLine.of(c.names().size(), o.result().config()));
             if (!o.completed()) {
                 stdout.println("Failed: " + o.reason());
                 err.println("bg: error: the run failed: " + o.reason());

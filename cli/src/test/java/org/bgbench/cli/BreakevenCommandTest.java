@@ -108,6 +108,70 @@ class BreakevenCommandTest {
         assertThat(err.toString()).contains("8 threads", "queueing");
     }
 
+    /**
+     * Reads 30 times slower and writes a tenth of the read time at u = 0.1: equation 3 gives Y = −29·9·4 + 1 = −1043,
+     * a slow-down no design can have, so the command refuses with the reason in one line instead of printing it.
+     */
+    @Test
+    void noPositiveBreakEvenPointIsRefusedWithTheReason() throws IOException {
+        Path b = result("basic.json", 1, 2, 2, 0.5, "query");
+        Path n = result("new.json", 1, 60, 60, 0.5, "attributes");
+        assertThat(bg("breakeven", b.toString(), n.toString())).isEqualTo(Bg.BAD_INPUT);
+        assertThat(out.toString()).doesNotContain("tolerable write slow-down Y = -");
+        assertThat(err.toString().strip().lines().count()).isEqualTo(1);
+        assertThat(err.toString())
+                .contains("NEW:", "30.0 times slower", "no write slow-down Y > 0", "Y = -1043.0")
+                .doesNotContain("Exception");
+        // Reads 1.2 times slower: at u = 0.5, (X − 1)/X = −0.2 and Y = −0.2·1·4 + 1 = 0.2, writes 5 times faster.
+        err.getBuffer().setLength(0);
+        Path slower = result("slower.json", 1, 2.4, 2.4, 0.1, "attributes");
+        assertThat(bg("breakeven", b.toString(), slower.toString(), "--write-fraction", "0.5"))
+                .isZero();
+        assertThat(out.toString()).contains("Y = 0.2000", "writes must be at least 5.0000 times faster");
+    }
+
+    /** An open-model result's latencies are response times under another load: not set against a closed one's. */
+    @Test
+    void openAndClosedModelResultsAreNotCompared() throws IOException {
+        Path b = result("basic.json", 1, 2, 2, 0.5, "query");
+        Path n = open(result("new.json", 1, 0.5, 1.0, 5, "attributes"), 0.5, 1.0, 5);
+        assertThat(bg("breakeven", b.toString(), n.toString())).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString().strip().lines().count()).isEqualTo(1);
+        assertThat(err.toString()).contains("NEW:", "open model", "closed one", "same model");
+        err.getBuffer().setLength(0);
+        assertThat(bg("breakeven", n.toString(), b.toString())).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString()).contains("BASIC:", "open model");
+    }
+
+    /** Two open-model results compare their service times (send to reply), not their response times. */
+    @Test
+    void openModelResultsUseTheirServiceTimes() throws IOException {
+        // Response times include queueing (ten times the service times here); service times give X = 3, Y = 25.
+        Path b = open(result("basic.json", 4, 20, 20, 5, "query"), 2, 2, 0.5);
+        Path n = open(result("new.json", 4, 5, 10, 50, "attributes"), 0.5, 1.0, 5);
+        assertThat(bg("breakeven", b.toString(), n.toString())).isZero();
+        assertThat(out.toString())
+                .contains(
+                        "Q̄ = 2.0000 ms", "tolerable write slow-down Y = 25.0000", "open model: Q̄ and Ū are service");
+    }
+
+    /** Makes {@code f} an open-model result whose reads and writes have the given mean service times. */
+    private static Path open(Path f, double vp, double lf, double w) throws IOException {
+        String service = String.format(
+                Locale.ROOT,
+                "\"VP\":{\"count\":600,\"mean_ms\":%s},\"LF\":{\"count\":300,\"mean_ms\":%s},"
+                        + "\"IF\":{\"count\":60,\"mean_ms\":%s},\"AFR\":{\"count\":40,\"mean_ms\":%s}",
+                vp,
+                lf,
+                w,
+                w);
+        String open = ",\"open\":{\"schedule\":\"1000\",\"process\":\"constant\",\"in_flight_limit\":4,"
+                + "\"valid\":true,\"service\":{" + service + "}}}";
+        String json = Files.readString(f).strip();
+        Files.writeString(f, json.substring(0, json.length() - 1) + open);
+        return f;
+    }
+
     @Test
     void badInputIsOneLine() throws IOException {
         Path b = result("basic.json", 1, 2, 2, 0.5, "query");

@@ -13,12 +13,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bgbench.cluster.rpc.WorkerServer;
 import org.bgbench.cluster.worker.WorkerService;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.postgres.PostgresStoreProvider;
+import org.bgbench.workload.distribution.ChiSquare;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -159,6 +161,16 @@ class ClusterPostgresTest {
                         + w1.at("/unpredictable/reads_checked").asLong());
         assertThat(merged.at("/unpredictable/unpredictable_reads").asLong()).isZero();
         assertThat(merged.at("/config/chi_square_measured").isNumber()).isTrue();
+        // The χ² is printed beside the noise floor of the run's O requests over the graph's 600 members.
+        long completed = merged.at("/total/count").asLong();
+        assertThat(merged.at("/config/chi_square_requests").asLong()).isEqualTo(completed);
+        assertThat(merged.at("/config/chi_square_noise_floor").asDouble())
+                .isEqualTo(ChiSquare.noiseFloor(600, completed));
+        assertThat(out.toString())
+                .contains(
+                        "χ² of the global distribution",
+                        "noise floor (M−1)/O",
+                        String.format(Locale.ROOT, "for O = %,d requests", completed));
         assertThat(merged.at("/config/workers").size()).isEqualTo(2);
         // The store holds exactly what the two workers expect of their members.
         assertThat(bg(with("verify", "--workers", workers))).as(out.toString()).isZero();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.bgbench.measurement.resource.ResourceMonitor;
 import org.bgbench.model.Action;
+import org.bgbench.model.SessionType;
 import org.junit.jupiter.api.Test;
 
 class BottlenecksTest {
@@ -23,6 +24,28 @@ class BottlenecksTest {
                     r.noop(Action.DCR);
                     r.error(Action.LF, 1_000_000);
                 }
+            }
+            m.stopMeasuring();
+            return m.result();
+        }
+    }
+
+    /** A session mix whose sessions mostly end as no-ops: 455 AFS no-ops against 178 completed, 20 TFS completed. */
+    private static RunResult sessionsMostlyNoops() {
+        try (Measurements m = Measurements.builder()
+                .resourceMonitor(ResourceMonitor.create(List.of()))
+                .build()) {
+            m.startMeasuring();
+            Recorder r = m.recorder(0);
+            for (int i = 0; i < 455; i++) {
+                r.ok(Action.VP, 1_000_000);
+                r.noop(SessionType.ACCEPT_FRIEND_REQUEST.index());
+            }
+            for (int i = 0; i < 178; i++) {
+                r.ok(SessionType.ACCEPT_FRIEND_REQUEST.index(), 5_000_000);
+            }
+            for (int i = 0; i < 20; i++) {
+                r.ok(SessionType.THAW_FRIENDSHIP.index(), 5_000_000);
             }
             m.stopMeasuring();
             return m.result();
@@ -119,6 +142,16 @@ class BottlenecksTest {
                                 + " run",
                         "store host db2:9100: its node exporter did not answer in 3 of 13 measured seconds; its figures cover"
                                 + " the other seconds");
+    }
+
+    @Test
+    void sessionNoopsAreWarnedAboutLikeActionNoops() {
+        RunResult r = sessionsMostlyNoops();
+        assertThat(r.total().noops()).as("the sessions' actions ran").isZero();
+        // 455 / (455 + 178 + 20) = 69.7 %; AFS's own share 455 / 633 = 72 %.
+        assertThat(Bottlenecks.warnings(with(r, cpu(0.1, null, null, null), List.of()), 1.0))
+                .containsExactly("no-ops were 69.7 % of attempted sessions (AFS 72 %): those sessions ended without"
+                        + " their write, so the issued mix differs from the configured mix");
     }
 
     @Test

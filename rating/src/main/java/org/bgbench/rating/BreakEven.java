@@ -38,6 +38,15 @@ public record BreakEven(double readMs, double writeMs, double writeFraction, dou
         return (speedup - 1) / speedup * (1 - writeFraction) / writeFraction * readMs / writeMs + 1;
     }
 
+    /**
+     * Whether equation 3 gives a positive Y. Section H weighs a change that speeds reads up (X &gt; 1); when reads got
+     * slower (X &lt; 1) by more than the writes' share of the service time, Y ≤ 0: even writes that take no time would
+     * not make up for the reads, so no slow-down, nor any speed-up, of writes breaks even.
+     */
+    public boolean breaksEven() {
+        return tolerableSlowdown() > 0;
+    }
+
     /** S of equation 1: the Basic design's mean service time, ms. */
     public double basicServiceMs() {
         return writeFraction * writeMs + (1 - writeFraction) * readMs;

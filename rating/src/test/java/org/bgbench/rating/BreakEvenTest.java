@@ -44,6 +44,23 @@ class BreakEvenTest {
         assertThat(new BreakEven(1, 1, 0, 2).tolerableSlowdown()).isEqualTo(Double.POSITIVE_INFINITY);
     }
 
+    /**
+     * Reads 30 times slower with writes a tenth of the time: Y = (1 − 30)·9·10 + 1 = −2609. Even writes taking no time
+     * (S' = 0.9·30 = 27 against S = 0.1 + 0.9 = 1) cannot break even, so the model gives no Y.
+     */
+    @Test
+    void readsMuchSlowerHaveNoBreakEvenPoint() {
+        BreakEven be = new BreakEven(1, 0.1, 0.1, 1.0 / 30);
+        assertThat(be.tolerableSlowdown()).isCloseTo(-2609, within(1e-6));
+        assertThat(be.breaksEven()).isFalse();
+        assertThat(be.newServiceMs(0)).isGreaterThan(be.basicServiceMs());
+        // Slightly slower reads still break even, with writes that got faster (0 < Y < 1).
+        BreakEven slower = new BreakEven(1, 1, 0.5, 0.9);
+        assertThat(slower.breaksEven()).isTrue();
+        assertThat(slower.tolerableSlowdown()).isBetween(0.0, 1.0);
+        assertThat(new BreakEven(2, 0.5, 0.1, 3).breaksEven()).isTrue();
+    }
+
     @Test
     void refusesNonsense() {
         assertThatThrownBy(() -> new BreakEven(1, 1, 1.5, 2)).hasMessageContaining("write fraction");

@@ -38,6 +38,7 @@ import org.bgbench.runner.RunArtifacts;
 import org.bgbench.runner.observe.ExperimentInfo;
 import org.bgbench.runner.observe.Observers;
 import org.bgbench.workload.WorkloadSpec;
+import org.bgbench.workload.distribution.ChiSquare;
 
 /**
  * One experiment with T threads spread over the workers, in its phases: every worker with threads checks its share
@@ -311,8 +312,14 @@ final class ClusterRun {
         for (int k = 0; k < split.length; k++) {
             planned[k] = split[k];
         }
+        long requests = 0;
         for (int i = 0; i < ends.parts.size(); i++) {
             measured[ends.partWorkers.get(i)] = ends.parts.get(i).total().count();
+            requests += ends.parts.get(i).total().count();
+        }
+        long members = 0;
+        for (int k = 0; k < plan.workers(); k++) {
+            members += plan.members(k).length;
         }
         Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("workers_count", plan.workers());
@@ -320,6 +327,10 @@ final class ClusterRun {
         extra.put("worker_rates", plan.rates());
         extra.put("chi_square_planned", finite(plan.chiSquare(s.workload().socialites(), planned)));
         extra.put("chi_square_measured", finite(plan.chiSquare(s.workload().socialites(), measured)));
+        // What O references drawn from exactly the centralised distribution would show, as bg dzipf prints it.
+        extra.put(
+                "chi_square_noise_floor", members > 0 && requests > 0 ? ChiSquare.noiseFloor(members, requests) : null);
+        extra.put("chi_square_requests", requests);
         extra.put("completed", ends.completed);
         extra.put("abort_reason", ends.reason);
         List<String> partNames =

@@ -37,6 +37,19 @@ public final class ChiSquare {
     }
 
     /**
+     * The expected {@link #distance} of the observed frequencies of {@code draws} draws from exactly p, over
+     * {@code categories} items of p_i &gt; 0: Σ_i p_i(1 − p_i)/(O·p_i) = (M − 1)/O, whatever p is. A measured χ² near it
+     * is sampling noise alone [dissertation 4.3.1, fig. 4.10].
+     */
+    public static double noiseFloor(long categories, long draws) {
+        if (categories < 1 || draws < 1) {
+            throw new IllegalArgumentException(
+                    "a noise floor needs at least 1 item and 1 draw, got " + categories + " and " + draws);
+        }
+        return (categories - 1.0) / draws;
+    }
+
+    /**
      * Pearson's goodness-of-fit of {@code observed} counts to {@code expected} probabilities (same order). Bins whose
      * expected count is small (below 5) make the χ² approximation of the p-value loose; size the sample accordingly.
      */

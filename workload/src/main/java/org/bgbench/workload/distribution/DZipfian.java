@@ -508,7 +508,7 @@ public final class DZipfian {
             x += d * d / p[r];
         }
         ChiSquare.Fit fit = ChiSquare.fit(count, p);
-        return new Sample(requests, x, chiSquare(o), (p.length - 1.0) / requests, fit);
+        return new Sample(requests, x, chiSquare(o), ChiSquare.noiseFloor(p.length, requests), fit);
     }
 
     private static long[] apportion(long total, double[] shares) {

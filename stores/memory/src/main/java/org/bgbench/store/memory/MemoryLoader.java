@@ -47,7 +47,8 @@ final class MemoryLoader implements GraphLoader {
             throw new StoreException("load range [" + from + ", " + to + ") is outside the " + db.members.length
                     + " members of the schema");
         }
-        long reported = 0;
+        // A loader is given several ranges one after the other and rows counts them all: report only this call's.
+        long reported = rows;
         for (int i = from; i < to; i++) {
             loadMember(i);
             graph.forEachStartedRelationship(i, edges);
