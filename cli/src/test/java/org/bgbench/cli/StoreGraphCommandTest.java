@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * both values, {@code --load} without keys does not load the default graph over the store's, and {@code bg verify}
  * names the held and the asked-for graph.
  */
-@Tag("slow") // six loads and runs
+@Tag("slow") // eight loads and runs
 class StoreGraphCommandTest extends BgCommandFixture {
     private static final String[] HELD = {
         "-p", "usercount=2000", "-p", "friendcountperuser=10", "-p", "resourcecountperuser=4"
@@ -114,6 +114,40 @@ class StoreGraphCommandTest extends BgCommandFixture {
                         + "usercount=1000 friendcountperuser=10 resourcecountperuser=4 in its place");
         assertThat(graphOf(result).path("members").asInt()).isEqualTo(1000);
         assertThat(recorded()).contains("M=1000 ");
+    }
+
+    @Test
+    void aSweepNamingNoGraphKeyRunsOnTheStoresGraph() {
+        String[] sweep = {
+            "sweep",
+            "--store",
+            "sqlite",
+            "-p",
+            db,
+            "--workload",
+            "high",
+            "--threads",
+            "1",
+            "--duration",
+            "1s",
+            "--warmup",
+            "0s",
+            "--quiet",
+            "--out",
+            dir.resolve("sweep.json").toString()
+        };
+        assertThat(bg(sweep)).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("bg: graph from the store: usercount=2000");
+    }
+
+    @Test
+    void aDeltaNamingAnotherGraphIsRefusedWithTheLoadThatWouldServeIt() {
+        assertThat(bg("delta", "--store", "sqlite", "-p", db, "-p", "usercount=3000", "-p", "friendcountperuser=12"))
+                .isEqualTo(2);
+        assertThat(err.toString().strip())
+                .hasLineCount(1)
+                .contains("usercount 2000 (held) vs 3000 (asked), friendcountperuser 10 (held) vs 12 (asked)")
+                .contains("bg load --store sqlite --replace -p usercount=3000 -p friendcountperuser=12");
     }
 
     @Test
