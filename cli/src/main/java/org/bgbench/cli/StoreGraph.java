@@ -35,19 +35,31 @@ final class StoreGraph {
      * @param params the command's parameters with the store's graph keys it did not name added
      * @param asked  the graph those parameters generate
      * @param held   the graph the store holds, as keys; empty when it holds none BG can read back
-     * @param named  whether the command named any graph key
+     * @param keys   the graph keys the command named
      */
-    record Choice(Parameters params, GraphSpec asked, Optional<Map<String, String>> held, boolean named) {
+    record Choice(Parameters params, GraphSpec asked, Optional<Map<String, String>> held, Set<String> keys) {
+        /** Whether the command named any graph key. */
+        boolean named() {
+            return !keys.isEmpty();
+        }
+
         /** Whether the store holds a graph BG can read and it is not the one asked for. */
         boolean differs() {
             return held.isPresent()
                     && !GraphParameters.toSpec(held.get()).fingerprint().equals(asked.fingerprint());
         }
 
-        /** The keys whose values differ between the store's graph and the one asked for. */
+        /**
+         * The keys whose values differ between the store's graph and the one asked for: those the command named, or
+         * when only derived ones differ (fragments, a page's resources), those.
+         */
         List<Difference> differences() {
-            return held.map(h -> GraphKeys.differences(GraphParameters.toSpec(h), asked))
+            List<Difference> all = held.map(h -> GraphKeys.differences(GraphParameters.toSpec(h), asked))
                     .orElse(List.of());
+            List<Difference> named = all.stream()
+                    .filter(d -> keys.contains(d.key()) || keys.contains(ALIASES.get(d.key())))
+                    .toList();
+            return named.isEmpty() ? all : named;
         }
 
         /** The asked graph's keys. */
@@ -60,7 +72,7 @@ final class StoreGraph {
             if (held.isEmpty()) {
                 return Optional.empty();
             }
-            if (!named) {
+            if (!named()) {
                 return Optional.of("graph from the store: " + GraphKeys.text(held.get()));
             }
             return Optional.of(
@@ -77,8 +89,9 @@ final class StoreGraph {
         InvalidParameterException refusal(String store, boolean offersLoad) {
             List<Difference> d = differences();
             String which = d.stream().map(Difference::toString).collect(Collectors.joining(", "));
-            String named =
-                    d.stream().map(x -> "-p " + x.key() + "=" + x.asked()).collect(Collectors.joining(" "));
+            String named = askedKeys().entrySet().stream()
+                    .map(e -> "-p " + e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining(" "));
             return new InvalidParameterException(
                     d.isEmpty() ? "-p" : d.getFirst().key(),
                     "the store holds another graph than the -p keys ask for (" + which + "); drop those keys to use "
@@ -90,6 +103,10 @@ final class StoreGraph {
         }
     }
 
+    /** The key {@link GraphKeys} compares under, and the other key a user may set it with. */
+    private static final Map<String, String> ALIASES =
+            Map.of("thumbnailbytes", "thumbnailsize", "profileimagebytes", "imagesize");
+
     private StoreGraph() {}
 
     /**
@@ -97,7 +114,9 @@ final class StoreGraph {
      * its contents on close holds none) and adds its keys that the command did not name.
      */
     static Choice choose(StoreProvider provider, StoreSettings settings, Parameters params) {
-        boolean named = params.asMap().keySet().stream().anyMatch(GraphParameters.KEYS::containsKey);
+        Set<String> named = params.asMap().keySet().stream()
+                .filter(GraphParameters.KEYS::containsKey)
+                .collect(Collectors.toSet());
         Optional<Map<String, String>> held = provider.traits().forgetsOnClose()
                 ? Optional.empty()
                 : recorded(provider, settings).flatMap(GraphKeys::fromFingerprint);

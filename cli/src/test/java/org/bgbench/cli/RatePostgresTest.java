@@ -231,8 +231,8 @@ class RatePostgresTest {
         assertThat(bg(other.toArray(String[]::new))).isEqualTo(2);
         assertThat(err.toString().strip())
                 .hasLineCount(1)
-                .contains("usercount 400 (held) vs 3000 (asked)")
-                .contains("bg load --store postgres --replace -p usercount=3000");
+                .contains("(usercount 400 (held) vs 3000 (asked));")
+                .contains("bg load --store postgres --replace -p usercount=3000 -p friendcountperuser=10");
     }
 
     @Test

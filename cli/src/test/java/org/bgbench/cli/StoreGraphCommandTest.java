@@ -88,7 +88,7 @@ class StoreGraphCommandTest extends BgCommandFixture {
         assertThat(e.lines()).hasSize(1);
         assertThat(e)
                 .startsWith("bg: error: usercount: the store holds another graph than the -p keys ask for")
-                .contains("usercount 2000 (held) vs 3000 (asked)")
+                .contains("(usercount 2000 (held) vs 3000 (asked));")
                 .contains("pass --load to load the one asked for")
                 .doesNotContain("bg-graph/1");
     }
@@ -146,8 +146,9 @@ class StoreGraphCommandTest extends BgCommandFixture {
                 .isEqualTo(2);
         assertThat(err.toString().strip())
                 .hasLineCount(1)
-                .contains("usercount 2000 (held) vs 3000 (asked), friendcountperuser 10 (held) vs 12 (asked)")
-                .contains("bg load --store sqlite --replace -p usercount=3000 -p friendcountperuser=12");
+                .contains("(usercount 2000 (held) vs 3000 (asked), friendcountperuser 10 (held) vs 12 (asked));")
+                .endsWith("(bg load --store sqlite --replace -p usercount=3000 -p friendcountperuser=12 "
+                        + "-p resourcecountperuser=4)");
     }
 
     @Test
@@ -161,8 +162,8 @@ class StoreGraphCommandTest extends BgCommandFixture {
         assertThat(bg("verify", "--store", "sqlite", "-p", db, "-p", "usercount=3000"))
                 .isEqualTo(Bg.FAILED);
         assertThat(out.toString())
-                .contains("Graph held by the store:   *usercount=2000* friendcountperuser=10 resourcecountperuser=4")
-                .contains("Graph the -p keys ask for: *usercount=3000* friendcountperuser=10 resourcecountperuser=4")
+                .contains("Graph held by the store:   *usercount=2000* friendcountperuser=10 resourcecountperuser=4\n")
+                .contains("Graph the -p keys ask for: *usercount=3000* friendcountperuser=10 resourcecountperuser=4\n")
                 .contains("usercount 2000 (held) vs 3000 (asked)");
     }
 }
