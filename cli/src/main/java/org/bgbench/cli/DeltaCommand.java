@@ -188,7 +188,8 @@ final class DeltaCommand implements Callable<Integer> {
                     "'" + workload + "' is not a named mix; named mixes: " + String.join(", ", Mixes.names()));
         }
         params.put("mix", workload, "--workload");
-        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup setup =
+                ExperimentSetup.checked(provider, params, err).withStoreGraph(storeOptions, false, false, err);
         ExperimentSetup.Plan plan = setup.plan();
         SocialGraph graph = plan.graph();
         WorkloadSpec ws = plan.workload();

@@ -233,7 +233,8 @@ final class ElasticityCommand implements Callable<Integer> {
         JsonNode prev = previous == null ? null : readPrevious(previous);
         Parameters params = storeOptions.parameters();
         String mix = mix(params);
-        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup setup =
+                ExperimentSetup.checked(provider, params, err).withStoreGraph(storeOptions, load, true, err);
         ExperimentSetup.Plan planned = setup.plan();
         SocialGraph graph = planned.graph();
         WorkloadSpec ws = planned.workload();

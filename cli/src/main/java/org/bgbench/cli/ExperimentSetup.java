@@ -56,6 +56,26 @@ final class ExperimentSetup {
         params.check(k -> Keys.isRunKey(provider, k), Keys.forRun(provider).keySet(), ignored);
     }
 
+    /**
+     * This setup with the graph chosen with the store ({@link StoreGraph}): the store's graph when the parameters
+     * name no graph key, the keys they name changing only those parameters of it; the graph used is said on
+     * {@code err}. Named keys that differ from the store's graph are refused, naming each, unless {@code load} (the
+     * command's {@code --load}, then the graph named is loaded in its place); {@code offersLoad}: the command has one.
+     */
+    ExperimentSetup withStoreGraph(StoreOptions options, boolean load, boolean offersLoad, PrintWriter err) {
+        StoreGraph.Choice c = StoreGraph.choose(provider, options.settings(provider, params), params);
+        if (c.differs() && !load) {
+            throw c.refusal(provider.name(), offersLoad);
+        }
+        c.line().ifPresent(l -> err.println("bg: " + l));
+        return new ExperimentSetup(provider, c.params());
+    }
+
+    /** The parameters, with the store's graph keys after {@link #withStoreGraph}. */
+    Parameters params() {
+        return params;
+    }
+
     /** The graph and the workload the parameters describe; refused when the workload cannot run on the graph. */
     Plan plan() {
         GraphSpec graphSpec = GraphParameters.toSpec(params.asMap());

@@ -227,7 +227,7 @@ final class RateCommand implements Callable<Integer> {
             }
             params.put("mix", workload, "--workload");
         }
-        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup checked = ExperimentSetup.checked(provider, params, err);
         Sla theSla = Sla.parse("--sla", sla);
         Duration deltaDuration = Durations.parse("--delta", delta);
         theSla.checkExperimentDuration("--delta", deltaDuration);
@@ -248,6 +248,7 @@ final class RateCommand implements Callable<Integer> {
                 .build();
         ResetPolicy policy = new ResetPolicy(ResetPolicy.Mode.parse(reset));
         Duration warm = Durations.parse("--warmup", warmup);
+        ExperimentSetup setup = cluster.active() ? checked : checked.withStoreGraph(storeOptions, false, false, err);
         ExperimentSetup.Plan plan = setup.plan();
         SocialGraph graph = plan.graph();
         WorkloadSpec ws = plan.workload();

@@ -159,8 +159,11 @@ final class RunCommand implements Callable<Integer> {
                     "with --workers the experiments run on the workers: give "
                             + "each 'bg worker' its own --metrics HOST:PORT");
         }
-        Parameters params = parameters();
-        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup setup = ExperimentSetup.checked(provider, parameters(), err);
+        if (!cluster.active()) {
+            setup = setup.withStoreGraph(storeOptions, load, true, err);
+        }
+        Parameters params = setup.params();
         ExperimentSetup.Plan plan = setup.plan();
         WorkloadSpec ws = plan.workload();
         SocialGraph graph = plan.graph();

@@ -178,7 +178,8 @@ final class SweepCommand implements Callable<Integer> {
             throw new InvalidParameterException(
                     "--reset", "expected auto, image, repair, reload or none, got '" + reset + "'");
         }
-        ExperimentSetup setup = ExperimentSetup.checked(provider, params, err);
+        ExperimentSetup setup =
+                ExperimentSetup.checked(provider, params, err).withStoreGraph(storeOptions, load, true, err);
         ExperimentSetup.Plan plan = setup.plan();
         SocialGraph graph = plan.graph();
         WorkloadSpec ws = plan.workload();

@@ -1,14 +1,19 @@
 package org.bgbench.cli;
 
 import java.io.PrintWriter;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.cluster.protocol.Messages;
 import org.bgbench.loader.LoadException;
+import org.bgbench.model.GraphKeys;
 import org.bgbench.model.GraphParameters;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.Parameters;
@@ -69,11 +74,16 @@ final class VerifyCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         StoreProvider provider = storeOptions.provider(StoreRegistry.discover());
         Parameters params = storeOptions.parameters();
-        SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
         StoreSettings settings = storeOptions.settings(provider, params);
         if (cluster.active()) {
+            SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
             return withWorkers(out, err, provider, params, graph, settings);
         }
+        StoreGraph.Choice choice = StoreGraph.choose(provider, settings, params);
+        if (!graphLines(out, choice)) {
+            return Bg.FAILED;
+        }
+        SocialGraph graph = new SocialGraph(choice.asked());
         if (repair) {
             return repair(out, err, provider, settings, graph);
         }
@@ -92,6 +102,44 @@ final class VerifyCommand implements Callable<Integer> {
                                 + (v.problem() == null ? "." : ", but BG cannot run from it (see the problem above).")
                         : "The store differs from the state BG expects.");
         return v.clean() ? 0 : Bg.FAILED;
+    }
+
+    /**
+     * Says which graph is verified: the store's, or, when the -p keys ask for another, both graphs with the keys
+     * that differ marked {@code *key=value*}; false in that case (nothing is compared).
+     */
+    private static boolean graphLines(PrintWriter out, StoreGraph.Choice c) {
+        if (c.held().isEmpty()) {
+            return true;
+        }
+        if (!c.differs()) {
+            out.println("Graph: " + GraphKeys.text(c.held().get())
+                    + (c.named() ? " (the store holds it)" : " (from the store)"));
+            return true;
+        }
+        List<GraphKeys.Difference> d = c.differences();
+        out.println("Graph held by the store:   " + marked(c.held().get(), d, true));
+        out.println("Graph the -p keys ask for: " + marked(c.askedKeys(), d, false));
+        out.println("The store holds another graph ("
+                + d.stream().map(GraphKeys.Difference::toString).collect(Collectors.joining(", "))
+                + "): drop those -p keys to verify the store's graph.");
+        return false;
+    }
+
+    /** The keys as {@code key=value}, each that differs marked {@code *key=value*} (and added when not listed). */
+    private static String marked(Map<String, String> keys, List<GraphKeys.Difference> d, boolean held) {
+        Map<String, String> all = new LinkedHashMap<>(keys);
+        Set<String> differing = new HashSet<>();
+        for (GraphKeys.Difference x : d) {
+            all.putIfAbsent(x.key(), held ? x.held() : x.asked());
+            differing.add(x.key());
+        }
+        return all.entrySet().stream()
+                .map(e -> {
+                    String kv = e.getKey() + "=" + e.getValue();
+                    return differing.contains(e.getKey()) ? "*" + kv + "*" : kv;
+                })
+                .collect(Collectors.joining(" "));
     }
 
     private int repair(

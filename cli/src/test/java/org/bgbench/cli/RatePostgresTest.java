@@ -35,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code bg rate} end to end against a real PostgreSQL server (Maven Central's embedded binaries, started here so it
  * outlives each {@code bg} command): the rating completes with RepairDB and with the database image between
- * experiments, the store ends exactly where BG's saved state says, and a server that dies mid-rating leaves every
- * experiment measured so far on disk.
+ * experiments, the store ends exactly where BG's saved state says, commands that name no graph key use the graph the
+ * server holds, and a server that dies mid-rating leaves every experiment measured so far on disk.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -198,6 +198,45 @@ class RatePostgresTest {
 
     @Test
     @Order(3)
+    void commandsNamingNoGraphKeyUseTheGraphTheServerHolds() throws Exception {
+        String held = "usercount=400 friendcountperuser=10 resourcecountperuser=4 commentcountperresource=1 "
+                + "confperc=0.7";
+        Path result = dir.resolve("no-keys.json");
+        String[] run = {
+            "run",
+            "--store",
+            "postgres",
+            "-p",
+            url,
+            "--threads",
+            "2",
+            "--operations",
+            "200",
+            "--quiet",
+            "--out",
+            result.toString()
+        };
+        assertThat(bg(run)).as(err + "\n" + out).isZero();
+        assertThat(err.toString()).contains("bg: graph from the store: " + held);
+        assertThat(JSON.readTree(result.toFile()).path("graph").path("members").asInt())
+                .isEqualTo(400);
+        out.getBuffer().setLength(0);
+        assertThat(bg("verify", "--store", "postgres", "-p", url))
+                .as(err + "\n" + out)
+                .isZero();
+        assertThat(out.toString()).contains("Graph: " + held + " (from the store)");
+        err.getBuffer().setLength(0);
+        List<String> other = new ArrayList<>(List.of(rate(dir.resolve("other"), "repair")));
+        other.addAll(List.of("-p", "usercount=3000"));
+        assertThat(bg(other.toArray(String[]::new))).isEqualTo(2);
+        assertThat(err.toString().strip())
+                .hasLineCount(1)
+                .contains("(usercount 400 (held) vs 3000 (asked));")
+                .contains("bg load --store postgres --replace -p usercount=3000 -p friendcountperuser=10");
+    }
+
+    @Test
+    @Order(4)
     @SuppressWarnings("unchecked")
     void aServerThatDiesMidRatingLeavesWhatWasMeasured() throws Exception {
         Path rating = dir.resolve("dies");

@@ -40,8 +40,15 @@ public final class StoreVerification {
     public static Verification verify(StoreProvider provider, StoreSettings settings, SocialGraph graph, int limit) {
         StateFiles states = StateFiles.defaultLocation();
         try (DataStore store = provider.open(settings)) {
-            if (store.loadedGraph().filter(graph.spec().fingerprint()::equals).isEmpty()) {
-                throw new LoadException("the store does not hold this graph");
+            Optional<String> held = store.loadedGraph();
+            String want = graph.spec().fingerprint();
+            if (held.filter(want::equals).isEmpty()) {
+                throw new LoadException(
+                        held.isEmpty()
+                                ? "the store holds no BG graph (none was loaded, or a load did not finish); load one first "
+                                        + "(bg load --store " + provider.name() + ")"
+                                : "the store holds another graph (" + held.get() + ") than the one asked for (" + want
+                                        + ")");
             }
             LocalStore s = new LocalStore(provider, settings, store, graph, states);
             String mark = store.stateMark().orElse("(none)");

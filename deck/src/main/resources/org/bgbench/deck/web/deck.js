@@ -118,7 +118,7 @@ function showError(field, message) {
 function request() {
   const r = {command: $('#command').value, store: $('#store').value, settings: {}, graph: {}, options: {}, workload: $('#workload').value, mix: {}};
   document.querySelectorAll('#store-settings input').forEach(i => { if (i.value.trim()) r.settings[i.dataset.name] = i.value.trim(); });
-  document.querySelectorAll('#graph input').forEach(i => { r.graph[i.dataset.name] = i.value.trim() || (i.placeholder.endsWith('(deck)') ? i.placeholder.split(' ')[0] : ''); });
+  document.querySelectorAll('#graph input').forEach(i => { r.graph[i.dataset.name] = i.value.trim() || (r.command === 'load' && i.placeholder.endsWith('(deck)') ? i.placeholder.split(' ')[0] : ''); });
   document.querySelectorAll('#options input').forEach(i => {
     if (i.type === 'checkbox') { if (i.checked) r.options[i.dataset.name] = true; } else if (i.value.trim()) r.options[i.dataset.name] = i.value.trim();
   });
