@@ -216,6 +216,15 @@ public final class SummaryPrinter {
         return progress(sample.point(), sample.warmup());
     }
 
+    /**
+     * Whether a sample gets a progress line: not the short interval that ends a phase (a fraction of a second after the
+     * last whole one), whose line would repeat that second's label with a figure from a few samples; it is counted in
+     * the summary.
+     */
+    public static boolean worthALine(SeriesPoint p) {
+        return p.intervalS() >= 0.5;
+    }
+
     public static String progress(SeriesPoint p, boolean warmup) {
         StringBuilder sb = new StringBuilder();
         sb.append(warmup ? "warm-up " : "")

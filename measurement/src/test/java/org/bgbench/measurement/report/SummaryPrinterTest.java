@@ -109,6 +109,16 @@ class SummaryPrinterTest {
     }
 
     @Test
+    void theShortIntervalEndingAPhaseGetsNoProgressLine() {
+        SeriesPoint whole = new SeriesPoint(
+                12, 12.0, 1.0, 45_120, 45_120.4, 0, 0, 0, 0.4, 1.234, 2.0, 9.0, 99.9, 0, 0.91, 1.1, 1.9);
+        SeriesPoint tail =
+                new SeriesPoint(13, 12.2, 0.2, 900, 4_500, 0, 0, 0, 0.4, 1.234, 2.0, 9.0, 99.9, 0, 0.91, 1.1, 1.9);
+        assertThat(SummaryPrinter.worthALine(whole)).isTrue();
+        assertThat(SummaryPrinter.worthALine(tail)).isFalse();
+    }
+
+    @Test
     void progressLine() {
         SeriesPoint p = new SeriesPoint(
                 12, 12.0, 1.0, 45_120, 45_120.4, 0, 0, 0, 0.4, 1.234, 2.0, 9.0, 99.9, 0, 0.91, 1.1, 1.9);
