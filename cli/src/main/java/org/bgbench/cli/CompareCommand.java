@@ -40,7 +40,10 @@ final class CompareCommand implements Callable<Integer> {
         for (Path p : inputs) {
             if (Files.isDirectory(p)) {
                 try (Stream<Path> s = Files.walk(p)) {
-                    s.filter(f -> f.toString().endsWith(".json")).sorted().forEach(files::add);
+                    s.filter(Files::isRegularFile)
+                            .filter(f -> !SideFiles.isSide(f))
+                            .sorted()
+                            .forEach(files::add);
                 }
             } else if (Files.isRegularFile(p)) {
                 files.add(p);

@@ -1,8 +1,10 @@
 package org.bgbench.cli;
 
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
-/** Number formats for human output. */
+/** Number and setting formats for human output. */
 final class Format {
     private Format() {}
 
@@ -16,5 +18,12 @@ final class Format {
 
     static String seconds(double s) {
         return String.format(Locale.ROOT, "%.1f s", s);
+    }
+
+    /** Settings as {@code key=value} pairs separated by spaces, in the map's order, e.g. {@code counts=query}. */
+    static String settings(Map<String, String> settings) {
+        return settings.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(" "));
     }
 }

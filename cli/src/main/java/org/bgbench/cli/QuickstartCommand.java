@@ -233,7 +233,7 @@ final class QuickstartCommand implements Callable<Integer> {
                     .forEach(w -> out.println("  ! " + w));
         }
         out.println("Results (JSON per thread count): " + runDir.toAbsolutePath());
-        out.println("Store: " + settings.asMap());
+        out.println("Store settings: " + Format.settings(settings.asMap()));
         return 0;
     }
 

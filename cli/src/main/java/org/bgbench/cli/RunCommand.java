@@ -168,7 +168,8 @@ final class RunCommand implements Callable<Integer> {
         WorkloadSpec ws = plan.workload();
         SocialGraph graph = plan.graph();
         WorkloadChecks.warnings(ws).forEach(w -> err.println("bg: warning: " + w));
-        ExperimentSpec es = setup.experiment(ws, duration, operations, warmup, beta, true)
+        RunDefaults.Timing timing = RunDefaults.timing(duration, operations, warmup, params, ws);
+        ExperimentSpec es = setup.experiment(ws, timing.duration(), operations, timing.warmup(), beta, true)
                 .withStoreHosts(storeHosts.resolve(err))
                 .withOpen(RunKeys.openModel(params));
         // The store's default timeouts follow β.

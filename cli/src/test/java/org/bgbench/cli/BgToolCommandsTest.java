@@ -117,7 +117,7 @@ class BgToolCommandsTest extends BgCommandFixture {
     }
 
     @Test
-    void compareSkipsJsonFilesThatAreNotRunResults() throws Exception {
+    void compareSkipsBgsSideFilesAndNamesForeignJson() throws Exception {
         Path runs = dir.resolve("runs");
         Files.createDirectories(runs.resolve("rating"));
         assertThat(bg(
@@ -137,13 +137,18 @@ class BgToolCommandsTest extends BgCommandFixture {
                         runs.resolve("r.json").toString()))
                 .as(err.toString())
                 .isZero();
-        // A rating writes rating.json beside its experiments' results (bg compare runs/ met it after the quickstart).
+        // A rating writes rating.json beside its experiments' results, a run its graph.json and logs beside it:
+        // BG's own side files, passed over without a word. A foreign JSON file is still named.
         Files.writeString(runs.resolve("rating/rating.json"), "{\"soar\": 1000.0, \"socialites\": 16}");
+        Files.writeString(runs.resolve("notes.json"), "{\"mine\": true}");
+        assertThat(runs.resolve("r/graph.json")).exists();
         err.getBuffer().setLength(0);
         assertThat(bg("compare", runs.toString())).as(err.toString()).isZero();
         assertThat(out.toString())
                 .contains("r.json")
-                .contains("(not a BG result: " + runs.resolve("rating/rating.json"));
+                .contains("(not a BG result: " + runs.resolve("notes.json"))
+                .doesNotContain("graph.json")
+                .doesNotContain("rating.json");
         assertThat(err.toString()).isEmpty();
     }
 }

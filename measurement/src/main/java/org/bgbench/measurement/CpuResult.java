@@ -49,7 +49,7 @@ public record CpuResult(
     /**
      * {@code bgUsPerAction} less the mean of the actions' {@link KindResult#bgCpuUs()}, each weighted by its count
      * (actions without a figure are left out of the mean); null when {@code bgUsPerAction} is null or no action has a
-     * figure.
+     * figure. Never negative: a difference below 0 is measurement disagreement and reads as 0.
      */
     public static Double outsideUsPerAction(Double bgUsPerAction, Collection<KindResult> actions) {
         if (bgUsPerAction == null) {
@@ -63,6 +63,11 @@ public record CpuResult(
                 count += k.count();
             }
         }
-        return count == 0 ? null : bgUsPerAction - sum / count;
+        if (count == 0) {
+            return null;
+        }
+        // The two figures come from different clocks (the process's CPU, the sampled calls' thread CPU): when the
+        // work outside the calls is below their disagreement the difference can come out negative; it is then 0.
+        return Math.max(0, bgUsPerAction - sum / count);
     }
 }

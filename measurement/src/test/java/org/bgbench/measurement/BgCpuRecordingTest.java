@@ -222,6 +222,13 @@ class BgCpuRecordingTest {
     }
 
     @Test
+    void outsideIsNeverNegative() {
+        // The calls' sampled thread CPU (20 µs) above the process's CPU per action (15 µs): disagreement, read as 0.
+        KindResult heavy = withCount(10, 40_000, 2);
+        assertThat(CpuResult.outsideUsPerAction(15.0, List.of(heavy))).isEqualTo(0.0);
+    }
+
+    @Test
     void kindCountsAddTheirCpuCounters() {
         KindCounts a = new KindCounts(
                 "VP", Latencies.newHistogram(), 1, 5, new KindCounts.Outcomes(2, 3, 4), new KindCounts.Cpu(600, 7));

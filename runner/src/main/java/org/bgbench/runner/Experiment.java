@@ -431,7 +431,7 @@ public final class Experiment {
 
     private static void onSample(
             Setup s, Measurements m, ResultWriter writer, RunContext context, SecondSample sample, int[] seconds) {
-        if (s.progress() != null) {
+        if (s.progress() != null && SummaryPrinter.worthALine(sample.point())) {
             s.progress().println(SummaryPrinter.progress(sample));
             s.progress().flush();
         }

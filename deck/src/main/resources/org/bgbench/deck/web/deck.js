@@ -15,10 +15,10 @@ const post = (url, body) => fetch(url, {method: 'POST', headers: {'X-Bg-Deck': '
 const fmt = (v, d = 1) => v == null || Number.isNaN(v) ? '–' : Number(v).toLocaleString('en', {maximumFractionDigits: d});
 const COLORS = ['#1f6feb', '#d1242f', '#1a7f37', '#9a6700', '#8250df', '#bf3989', '#0a7ea4', '#57606a'];
 
-// The options each command offers: [name, label, placeholder or 'flag'].
+// The options each command offers: [name, label, placeholder (BG's default), 'flag' or 'flag-on' (ticked)].
 const OPTIONS = {
-  run: [['--threads', 'T, members at once', '1'], ['--duration', 'duration', '30s'], ['--warmup', 'warm-up', 'e.g. 5s'],
-        ['--beta', 'β', '100ms'], ['--load', 'load the graph first if needed', 'flag'], ['--workers', 'workers HOST:PORT,… (empty: local)', ''],
+  run: [['--threads', 'T, members at once', '1'], ['--duration', 'duration', '60s'], ['--warmup', 'warm-up', 'a sixth of it, at most 10s'],
+        ['--beta', 'β', '100ms'], ['--load', 'load the graph first if needed', 'flag-on'], ['--workers', 'workers HOST:PORT,… (empty: local)', ''],
         ['--store-host', "store hosts' node exporters HOST[:PORT],…", ''], ['--metrics', 'Prometheus endpoint HOST:PORT', '']],
   rate: [['--sla', 'SLA α:β:τ:Δ', '95%:100ms:0.01%:60s'], ['--target', 'soar, socialites or both', 'both'], ['--delta', 'δ per experiment', '10s'],
          ['--warmup', 'warm-up', '2s'], ['--max-threads', 'largest T', '1024'], ['--reset', 'reset between experiments', 'auto'],
@@ -26,7 +26,7 @@ const OPTIONS = {
          ['--store-host', "store hosts' node exporters HOST[:PORT],…", ''], ['--metrics', 'Prometheus endpoint HOST:PORT', '']],
   load: [['--threads', 'loader threads', '2 × cores'], ['--replace', 'replace a graph the store holds', 'flag']],
   delta: [['--threads', 'T of the long run', ''], ['--duration', 'long run', '60s'], ['--deltas', 'δ candidates S,S,…', ''], ['--warmup', 'warm-up', '1s']],
-  sweep: [['--threads', 'T,T,…', '1,2,4,8,16'], ['--duration', 'duration each', '30s'], ['--warmup', 'warm-up', '0s'], ['--load', 'load first if needed', 'flag']],
+  sweep: [['--threads', 'T,T,…', '1,2,4,8,16'], ['--duration', 'duration each', '30s'], ['--warmup', 'warm-up', '0s'], ['--load', 'load first if needed', 'flag-on']],
 };
 // Names BG's messages use for the graph's keys.
 const ALIASES = {members: 'usercount', mix: 'workload', '--workload': 'workload', '--store': 'store'};
@@ -45,7 +45,8 @@ function show(tab) {
 // ---- set up ----
 function fieldId(name) { return 'f-' + name.replace(/[^\w-]/g, '_'); }
 function field(name, label, placeholder, title) {
-  const input = placeholder === 'flag' ? el('input', {type: 'checkbox', id: fieldId(name), 'data-name': name})
+  const flag = placeholder === 'flag' || placeholder === 'flag-on';
+  const input = flag ? el('input', {type: 'checkbox', id: fieldId(name), 'data-name': name, ...(placeholder === 'flag-on' ? {checked: ''} : {})})
     : el('input', {type: 'text', id: fieldId(name), 'data-name': name, placeholder: placeholder || ''});
   const l = el('label', {title: title || ''}, el('span', {text: label}), input, el('span', {class: 'field-error', 'data-for': name}));
   return l;
@@ -64,7 +65,6 @@ function renderStore() {
 function renderGraph() {
   const box = $('#graph'); box.replaceChildren();
   for (const g of forms.graph) box.append(field(g.key, g.key, '', g.description));
-  for (const [k, v] of [['usercount', '1000'], ['friendcountperuser', '10'], ['resourcecountperuser', '10']]) $('#' + fieldId(k)).placeholder = v + ' (deck)';
 }
 function renderMixes() {
   const sel = $('#workload');
@@ -118,7 +118,7 @@ function showError(field, message) {
 function request() {
   const r = {command: $('#command').value, store: $('#store').value, settings: {}, graph: {}, options: {}, workload: $('#workload').value, mix: {}};
   document.querySelectorAll('#store-settings input').forEach(i => { if (i.value.trim()) r.settings[i.dataset.name] = i.value.trim(); });
-  document.querySelectorAll('#graph input').forEach(i => { r.graph[i.dataset.name] = i.value.trim() || (r.command === 'load' && i.placeholder.endsWith('(deck)') ? i.placeholder.split(' ')[0] : ''); });
+  document.querySelectorAll('#graph input').forEach(i => { r.graph[i.dataset.name] = i.value.trim(); });
   document.querySelectorAll('#options input').forEach(i => {
     if (i.type === 'checkbox') { if (i.checked) r.options[i.dataset.name] = true; } else if (i.value.trim()) r.options[i.dataset.name] = i.value.trim();
   });

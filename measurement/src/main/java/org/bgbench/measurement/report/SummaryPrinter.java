@@ -63,12 +63,13 @@ public final class SummaryPrinter {
                 count(t.noops()),
                 count(t.errors()),
                 count(t.stuck()));
-        if (!r.sessions().isEmpty()) {
+        if (r.sessions().values().stream().anyMatch(SummaryPrinter::ran)) {
             row(
                     sb, stuck, "session", "count", "/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "≤β %", "BG µs",
                     "noops", "errors", "stuck");
             rows(sb, r.sessions(), stuck);
         }
+        sb.append(Legend.of(r)).append(System.lineSeparator());
         if (stuck) {
             sb.append(fmt("stuck: still waiting on the store when the run ended; in the latencies with the time they "
                     + "had waited (at least that long), never within β%n"));
@@ -176,8 +177,19 @@ public final class SummaryPrinter {
         }
     }
 
+    /** Whether a kind was issued at all: a kind that never ran gets no row of zeros. */
+    static boolean ran(KindResult k) {
+        return k.count() > 0 || k.noops() > 0 || k.errors() > 0 || k.stuck() > 0;
+    }
+
     private static void rows(StringBuilder sb, Map<String, KindResult> kinds, boolean stuck) {
-        kinds.forEach((code, k) -> row(
+        kinds.entrySet().stream()
+                .filter(e -> ran(e.getValue()))
+                .forEach(e -> kindRow(sb, e.getKey(), e.getValue(), stuck));
+    }
+
+    private static void kindRow(StringBuilder sb, String code, KindResult k, boolean stuck) {
+        row(
                 sb,
                 stuck,
                 code,
@@ -191,7 +203,7 @@ public final class SummaryPrinter {
                 num(k.bgCpuUs(), 1),
                 count(k.noops()),
                 count(k.errors()),
-                count(k.stuck())));
+                count(k.stuck()));
     }
 
     /** One table row; the last cell (stuck) only with {@code stuck}. */
@@ -202,6 +214,15 @@ public final class SummaryPrinter {
     /** One progress line, e.g. {@code   12s   45,120 act/s  p95 1.2 ms  errors 0  bg 0.9 cores  store 1.1 cores}. */
     public static String progress(SecondSample sample) {
         return progress(sample.point(), sample.warmup());
+    }
+
+    /**
+     * Whether a sample gets a progress line: not the short interval that ends a phase (a fraction of a second after the
+     * last whole one), whose line would repeat that second's label with a figure from a few samples; it is counted in
+     * the summary.
+     */
+    public static boolean worthALine(SeriesPoint p) {
+        return p.intervalS() >= 0.5;
     }
 
     public static String progress(SeriesPoint p, boolean warmup) {

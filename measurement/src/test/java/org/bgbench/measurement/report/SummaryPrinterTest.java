@@ -12,13 +12,16 @@ import org.junit.jupiter.api.Test;
 class SummaryPrinterTest {
 
     @Test
-    void summaryHasARowPerActionSessionAndTotal() {
+    void summaryHasARowPerKindThatRanAndTotal() {
         RunResult r = ResultJsonTest.sampleResult();
         String summary = SummaryPrinter.summary(r);
         List<String> lines = summary.lines().toList();
-        for (String code : List.of(
-                "VP", "LF", "VFR", "IF", "AFR", "RFR", "TF", "VTR", "VCR", "PCR", "DCR", "total", "VSP", "AFS")) {
+        // AFR only had no-ops and PCR only errors: they ran; the kinds never issued get no row of zeros.
+        for (String code : List.of("VP", "LF", "AFR", "PCR", "total", "VSP")) {
             assertThat(lines).as(code).anyMatch(l -> l.startsWith(code + " "));
+        }
+        for (String code : List.of("VFR", "IF", "RFR", "TF", "VTR", "VCR", "DCR", "SR", "VNF", "AFS", "RFS")) {
+            assertThat(lines).as(code).noneMatch(l -> l.startsWith(code + " "));
         }
         String total =
                 lines.stream().filter(l -> l.startsWith("total ")).findFirst().orElseThrow();
@@ -28,7 +31,7 @@ class SummaryPrinterTest {
         assertThat(pcr.trim()).endsWith("50");
         // Fixed width: every table row as long as the header.
         int width = lines.get(1).length();
-        assertThat(lines.subList(1, 14)).allMatch(l -> l.length() == width);
+        assertThat(lines.subList(1, 6)).allMatch(l -> l.length() == width);
         assertThat(summary).contains("CPU      BG ").contains("BG wait ").contains("no-ops were");
         // BG's CPU per action, right-aligned under its header; '-' where nothing was sampled.
         String header = lines.get(1);
@@ -36,7 +39,7 @@ class SummaryPrinterTest {
         assertThat(header.indexOf("≤β %")).isLessThan(end).isLessThan(header.indexOf("noops"));
         assertThat(row(lines, "VP").substring(0, end)).endsWith(" 12.3");
         assertThat(row(lines, "LF").substring(0, end)).endsWith(" 45.0");
-        assertThat(row(lines, "VFR").substring(0, end)).endsWith(" -");
+        assertThat(row(lines, "AFR").substring(0, end)).endsWith(" -");
         assertThat(row(lines, "VSP").substring(0, end)).endsWith(" -");
         String totalCpu = String.format(Locale.ROOT, " %.1f", r.total().bgCpuUs());
         assertThat(row(lines, "total").substring(0, end)).endsWith(totalCpu);
@@ -52,6 +55,23 @@ class SummaryPrinterTest {
                         Locale.ROOT,
                         " µs/action, outside calls %,.1f µs/action)",
                         r.cpu().bgOutsideUsPerAction()));
+    }
+
+    @Test
+    void aLegendExplainsTheCodesThatAppearOnce() {
+        List<String> lines =
+                SummaryPrinter.summary(ResultJsonTest.sampleResult()).lines().toList();
+        List<String> legend =
+                lines.stream().filter(l -> l.startsWith("legend ")).toList();
+        assertThat(legend).hasSize(1);
+        assertThat(legend.getFirst())
+                .contains("VP = View Profile")
+                .contains("AFR = Accept Friend Request")
+                .contains("VSP = ViewSelfProfile")
+                .contains("BG µs = ")
+                .contains("≤β % = ")
+                .doesNotContain("VFR")
+                .doesNotContain("AFS");
     }
 
     @Test
@@ -86,6 +106,16 @@ class SummaryPrinterTest {
 
     private static String row(List<String> lines, String code) {
         return lines.stream().filter(l -> l.startsWith(code + " ")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theShortIntervalEndingAPhaseGetsNoProgressLine() {
+        SeriesPoint whole = new SeriesPoint(
+                12, 12.0, 1.0, 45_120, 45_120.4, 0, 0, 0, 0.4, 1.234, 2.0, 9.0, 99.9, 0, 0.91, 1.1, 1.9);
+        SeriesPoint tail =
+                new SeriesPoint(13, 12.2, 0.2, 900, 4_500, 0, 0, 0, 0.4, 1.234, 2.0, 9.0, 99.9, 0, 0.91, 1.1, 1.9);
+        assertThat(SummaryPrinter.worthALine(whole)).isTrue();
+        assertThat(SummaryPrinter.worthALine(tail)).isFalse();
     }
 
     @Test
