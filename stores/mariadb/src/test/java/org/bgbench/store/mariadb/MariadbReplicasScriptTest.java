@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code scripts/mariadb-replica.sh start DIR --replicas 2} (issue 18) with real servers: a row written on the primary
+ * {@code scripts/mariadb-replica.sh start DIR --replicas 2} with real servers: a row written on the primary
  * reaches both replicas, {@code urls} lists both as {@code mariadb.read-urls} (the store reads two replicas), stop ends
  * all three pids. Skipped without mariadbd, failed then under CI.
  */

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code scripts/postgres-replica.sh start DIR --replicas K} (issue 18: rate a store at several sizes) with real
+ * {@code scripts/postgres-replica.sh start DIR --replicas K} (to rate a store at several sizes) with real
  * servers: two replicas both receive a row written on the primary and {@code urls} lists both as
  * {@code postgres.read-urls}, which the store reads as two replicas; {@code --replicas 0} is the primary alone. Skipped
  * without PostgreSQL's server binaries, failed then under CI.
