@@ -163,26 +163,28 @@ public final class ResourceMonitor implements AutoCloseable {
             nodes.add(h.latestAndAsk());
         }
         return machine == null
-                ? new ResourceSnapshot(
-                        now,
-                        bg,
-                        store,
-                        storeProcesses,
-                        -1,
-                        -1,
-                        -1,
-                        Runtime.getRuntime().availableProcessors(),
-                        nodes)
-                : new ResourceSnapshot(
-                        now,
-                        bg,
-                        store,
-                        storeProcesses,
-                        machine.busyTicks(),
-                        machine.iowaitTicks(),
-                        machine.totalTicks(),
-                        machine.cpus(),
-                        nodes);
+                ? ResourceSnapshot.builder()
+                        .nanoTime(now)
+                        .bgCpuNanos(bg)
+                        .storeCpuNanos(store)
+                        .storeProcesses(storeProcesses)
+                        .machineBusyTicks(-1)
+                        .machineIowaitTicks(-1)
+                        .machineTotalTicks(-1)
+                        .machineCpus(Runtime.getRuntime().availableProcessors())
+                        .nodes(nodes)
+                        .build()
+                : ResourceSnapshot.builder()
+                        .nanoTime(now)
+                        .bgCpuNanos(bg)
+                        .storeCpuNanos(store)
+                        .storeProcesses(storeProcesses)
+                        .machineBusyTicks(machine.busyTicks())
+                        .machineIowaitTicks(machine.iowaitTicks())
+                        .machineTotalTicks(machine.totalTicks())
+                        .machineCpus(machine.cpus())
+                        .nodes(nodes)
+                        .build();
     }
 
     /**
