@@ -72,7 +72,11 @@ class CacheServerTest {
         try {
             if (server.isPresent()) {
                 // Bounded so that a broken watch fails the test instead of hanging it.
-                server.get().onExit().get(30, TimeUnit.SECONDS);
+                assertThat(server.get().onExit())
+                        .as(
+                                "memcached %d after its test JVM was killed",
+                                server.get().pid())
+                        .succeedsWithin(30, TimeUnit.SECONDS);
             }
         } finally {
             server.ifPresent(ProcessHandle::destroyForcibly);
