@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -119,16 +118,6 @@ public final class ResourceMonitor implements AutoCloseable {
     /** The store hosts' node exporters, as {@code HOST:PORT}. */
     public List<String> storeHosts() {
         return hosts.stream().map(StoreHostPoller::name).toList();
-    }
-
-    /** Why a store host's last request failed, or null when it answered (or is not one of them). */
-    public String storeHostError(String name) {
-        return hosts.stream()
-                .filter(h -> h.name().equals(name))
-                .map(StoreHostPoller::lastError)
-                .filter(Objects::nonNull)
-                .findFirst()
-                .orElse(null);
     }
 
     /** The pids whose process trees count as the store now (a restarted server's new ones once found). */
