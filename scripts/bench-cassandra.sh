@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cassandra figures of docs/benchmarks.md (issue 14), on private nodes started by scripts/cassandra.sh:
+# Cassandra figures of docs/benchmarks.md, on private nodes started by scripts/cassandra.sh:
 #   load   bg load M=10,000 φ=100 ρ=100 into one node (RF 1), BG_CASS_LOADS times without images and once with 2 KB /
 #          12 KB images; then the same into a 3-node loopback cluster at RF 3 (writes at QUORUM), once each
 #   mixes  on one node: bg sweep of the Cassandra/NuoDB report's three mixes (table 5: gurevich-verylow, -low, -high)

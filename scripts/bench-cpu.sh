@@ -5,7 +5,7 @@
 # Usage: scripts/bench-cpu.sh OUTDIR [bg options, e.g. -p postgres.password=…]
 #   BG_CHECKOUTS  space-separated checkouts (default: this one); BG_BENCH_RUNS (3); BG_BENCH_SECONDS (15)
 # Prints per run and checkout: actions/s, BG µs/action (the whole process's CPU / actions), and for checkouts that
-# report it (issue 20 on) each action's bg_cpu_us (the thread's CPU in the store call) and the outside share.
+# report it each action's bg_cpu_us (the thread's CPU in the store call) and the outside share.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out=${1:?usage: bench-cpu.sh OUTDIR [bg options]}; shift

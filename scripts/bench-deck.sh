@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the deck costs a run (issue 17): BG's ceiling on the memory store (high mix, T=16) measured in three
+# What the deck costs a run: BG's ceiling on the memory store (high mix, T=16) measured in three
 # conditions, interleaved in one session: "off" (no live file: -Dbg.live=false), "closed" (the live file every run
 # writes, no deck), "open" (a bg deck serving the runs directory and headless Chromium showing its live view, all on
 # this machine). Prints one line per run, then the medians and the ratios open/closed and closed/off.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# HBase-store figures of docs/benchmarks.md (issue 16), on a private standalone HBase started by scripts/hbase.sh
+# HBase-store figures of docs/benchmarks.md, on a private standalone HBase started by scripts/hbase.sh
 # (HBASE_HEAP, default here 3g, so the M=10,000 graph's regions stay in the block cache):
 #   load     bg load M=10,000 φ=100 ρ=100 into the Basic and the Manual design, BG_HB_LOADS times each (--replace),
 #            and bg load --restore-image after the soar phase took an image (only when soar ran)

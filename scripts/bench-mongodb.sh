@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# MongoDB-store figures of docs/benchmarks.md (issue 15), on a private FerretDB over PostgreSQL started by
+# MongoDB-store figures of docs/benchmarks.md, on a private FerretDB over PostgreSQL started by
 # scripts/ferretdb.sh (FerretDB, not MongoDB: see stores/mongodb/README.md):
 #   load     bg load M=10,000 φ=100 ρ=100 into the mongodb store BG_MONGO_LOADS times without images and once with
 #            2 KB / 12 KB images (inline; with BG_MONGO_GRIDFS=1 once more in GridFS); the postgres store's load on the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19's figures: the open model's ceiling on the memory store, and PostgreSQL closed vs open.
+# The open model's figures: ceiling on the memory store, and PostgreSQL closed vs open.
 # Usage: scripts/bench-open.sh memory OUTDIR            rates x 3 runs on the memory store (G1, then ZGC)
 #        scripts/bench-open.sh rate OUTDIR [bg options]  bg rate --model both on a loaded PostgreSQL
 #        scripts/bench-open.sh levels OUTDIR SOAR INFLIGHT [bg options]

@@ -6,7 +6,7 @@
 # Usage: PGPASSWORD=… scripts/bench-pgbench.sh OUTDIR [bg options, e.g. -p postgres.password=…]
 #   BG_CHECKOUTS   BG checkouts to compare, space-separated (default: this one); e.g. "/work/wt-before /work/main"
 #   PG_SSLMODES    pgbench's sslmode per checkout, space-separated, matched by position (default: disable): BG's
-#                  postgres store talks TLS to a server on this machine only when the URL asks (since issue 20); an
+#                  postgres store talks TLS to a server on this machine only when the URL asks; an
 #                  older checkout used pgJDBC's default, prefer, as libpq does, and is compared with pgbench on prefer
 #   BG_MIXES       default "vp lf vfr"; BG_THREADS default "1 4 16 64"; BG_BENCH_RUNS default 3; BG_BENCH_SECONDS 10
 #   BG_WARMUP      BG's warm-up before its measured seconds (default 10s): long enough for the JIT compilers to settle,

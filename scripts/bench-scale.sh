@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Speedup, scaleup and elasticity figures of docs/benchmarks.md (issue 18), every node on this machine's loopback
+# Speedup, scaleup and elasticity figures of docs/benchmarks.md, every node on this machine's loopback
 # addresses (so they demonstrate the method: the nodes share its cores; docs/scaling.md):
 #   cassandra  bg scale of Cassandra 1, 2, 3 nodes (scripts/cassandra.sh, a fresh cluster per configuration):
 #              speedup at RF 1, speedup at RF = N (the "RF 3" series: every node holds all data), scaleup at RF 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Private Apache Cassandra servers (issue 14): one node, or N nodes on 127.0.0.1..127.0.0.N (one JVM per node), from
+# Private Apache Cassandra servers: one node, or N nodes on 127.0.0.1..127.0.0.N (one JVM per node), from
 # Maven Central's org.apache.cassandra:cassandra-all jars on JDK 17; everything under DIR:
 #   DIR/lib/          the server jars (copied through Maven from scripts/cassandra-server.pom the first time)
 #   DIR/conf/         logback.xml and cassandra-rackdc.properties (on the classpath)

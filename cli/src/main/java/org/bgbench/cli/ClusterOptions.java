@@ -31,7 +31,7 @@ final class ClusterOptions {
                     "Act as the coordinator of these workers ('bg worker --listen'); each owns a share of the graph.")
     List<String> workers;
 
-    // --- security options (issue 11): resolved by org.bgbench.cluster.security -----------------------------------
+    // --- security options: resolved by org.bgbench.cluster.security -----------------------------------
     @Option(
             names = "--secret",
             paramLabel = "S",

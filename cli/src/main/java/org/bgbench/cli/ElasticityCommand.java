@@ -264,7 +264,7 @@ final class ElasticityCommand implements Callable<Integer> {
         List<String> warnings = new ArrayList<>();
         Set<String> hosts = Hosts.inSettings(settings.asMap());
         if (Hosts.allOnThisMachine(hosts)) {
-            // Issue 18: figures from nodes that share BG's machine must say so.
+            // Figures from nodes that share BG's machine must say so.
             warnings.add("every node of the store (" + (hosts.isEmpty() ? "in BG's process" : String.join(", ", hosts))
                     + ") and BG ran on this one machine ("
                     + Runtime.getRuntime().availableProcessors() + " cores): "

@@ -419,7 +419,7 @@ final class ScaleCommand implements Callable<Integer> {
                 .map(ScaleReport.Outcome::name)
                 .toList();
         int cores = Runtime.getRuntime().availableProcessors();
-        // Issue 18: figures from nodes that share BG's machine must say so.
+        // Figures from nodes that share BG's machine must say so.
         if (!local.isEmpty()) {
             warnings.add((local.size() == outcomes.size()
                             ? "every configuration's nodes and BG ran on this one " + "machine"

@@ -36,7 +36,7 @@ final class WorkerCommand implements Callable<Integer> {
             description = "Address to listen on, e.g. 10.0.0.5:7420 (port 0 picks a free one).")
     String listen;
 
-    // --- security options (issue 11): resolved by org.bgbench.cluster.security -----------------------------------
+    // --- security options: resolved by org.bgbench.cluster.security -----------------------------------
     @Option(
             names = "--secret",
             paramLabel = "S",

@@ -46,7 +46,7 @@ class BgToolCommandsTest extends BgCommandFixture {
     @Test
     void dzipfWithOneNOrWithRatesPrintsItsReportOnABufferedConsole() {
         // picocli's console writers are buffered: the single-N and --rates reports, printed without a newline-flush,
-        // were lost when bg exited (issue 21: 'bg dzipf -N 13' printed nothing, exit 0).
+        // were lost when bg exited ('bg dzipf -N 13' printed nothing, exit 0).
         StringWriter console = new StringWriter();
         PrintWriter buffered = new PrintWriter(new BufferedWriter(console), true);
         assertThat(Bg.run(buffered, new PrintWriter(err, true), "dzipf", "-M", "2000", "-N", "13", "--requests", "0"))

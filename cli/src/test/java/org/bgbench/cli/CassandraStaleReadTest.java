@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Stale reads from a Cassandra replica, judged by BG's validation (issue 14): a real 3-node cluster (one for the
+ * Stale reads from a Cassandra replica, judged by BG's validation: a real 3-node cluster (one for the
  * class), a small graph loaded at RF=3 with every replica written (ALL), then {@code bg run} with the high mix (10 %
  * writes) while node 3 misses writes: node 3 is frozen (SIGSTOP) and seen DOWN by the other nodes before the run,
  * thawed (SIGCONT) 10 s into it. Node 3 comes back UP without the writes it missed, and at ONE/ONE the reads it

@@ -95,9 +95,9 @@ class ResultSchemaTest {
                         "config",
                         "unpredictable",
                         "checksum");
-        // 'open' (issue 19) is null for the closed model (docs/open-model.md).
+        // 'open' is null for the closed model (docs/open-model.md).
         assertThat(r.get("open").isNull()).isTrue();
-        // 'nodes' (issue 17 item 5): BG's own machine at least, with these keys (docs/resources.md).
+        // 'nodes': BG's own machine at least, with these keys (docs/resources.md).
         assertThat(keys(r.get("nodes").get(0)))
                 .containsExactly(
                         "name",
@@ -115,7 +115,7 @@ class ResultSchemaTest {
                         "disk_write_bytes_per_s",
                         "disk_busy_pct");
         assertThat(keys(r.get("nodes").get(0).get("busy_cores"))).containsExactly("mean", "max");
-        // 'stuck' (issue 11 item 4): actions still waiting on the store when the run ended.
+        // 'stuck': actions still waiting on the store when the run ended.
         assertThat(keys(r.get("total")))
                 .containsExactly(
                         "count",
@@ -197,7 +197,7 @@ class ResultSchemaTest {
                         "images",
                         "fingerprint");
         JsonNode u = r.get("unpredictable");
-        // complete, incomplete_reason, reads_unchecked and files (issue 11): whether the logs were all there and
+        // complete, incomplete_reason, reads_unchecked and files: whether the logs were all there and
         // intact, and if not why, how many reads could not be checked, and which file is damaged where
         assertThat(keys(u))
                 .containsExactly(

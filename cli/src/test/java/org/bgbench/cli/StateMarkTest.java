@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * BG's expected state bound to the store (issue 11, item 1), with real {@code bg} processes against a SQLite file: a
+ * BG's expected state bound to the store, with real {@code bg} processes against a SQLite file: a
  * run killed with SIGKILL leaves the store marked {@code running:} and the next run is refused until the store is
  * repaired ({@code bg verify --repair}) or reloaded; a store changed behind BG's back is refused by the sampled check.
  * Every step checks the exit code, the message and what is on disk (the store's mark, the state files).

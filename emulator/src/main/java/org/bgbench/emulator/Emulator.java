@@ -155,11 +155,6 @@ public final class Emulator {
         return t.compareTo(MIN_GRACE) > 0 ? t : MIN_GRACE;
     }
 
-    /** Whether the members run on virtual threads (else platform threads). */
-    public boolean virtualThreads() {
-        return threads.virtual();
-    }
-
     /** What runs the members: "virtual" or "platform" (a thread each). */
     public String threadKindName() {
         return threads.name();

@@ -5,8 +5,10 @@ import java.lang.management.ThreadMXBean;
 import org.bgbench.model.Action;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.log.ActionRecorder;
+import org.bgbench.model.log.ArrivalRecorder;
 import org.bgbench.model.log.ValidationLog;
 import org.bgbench.store.CommentList;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.ResourceList;
@@ -68,13 +70,13 @@ final class MeasuredSession {
     private final MemberList members;
     private final ResourceList resources = new ResourceList();
     private final CommentList comments = new CommentList();
-    private final org.bgbench.store.FeedList feed = new org.bgbench.store.FeedList();
+    private final FeedList feed = new FeedList();
     /** The share ids a VNF returned, as logged; grows to the largest feed seen. */
     private long[] feedIds = new long[16];
     /** Whether reads go to the log: whenever there is one (the log keeps them in the measured period only). */
     private final boolean logReads;
     /** The open model's recorder of service times, or null (closed model). */
-    private org.bgbench.model.log.ArrivalRecorder arrivals;
+    private ArrivalRecorder arrivals;
     /** Whether the current arrival is measured (its service times are recorded). */
     private boolean measuredArrival;
     /**
@@ -148,7 +150,7 @@ final class MeasuredSession {
     }
 
     /** The open model: service times go to {@code arrivals} beside the response times. */
-    void recordServiceTimes(org.bgbench.model.log.ArrivalRecorder arrivals) {
+    void recordServiceTimes(ArrivalRecorder arrivals) {
         this.arrivals = arrivals;
     }
 

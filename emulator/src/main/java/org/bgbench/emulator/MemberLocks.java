@@ -21,8 +21,4 @@ final class MemberLocks {
     void unlock(int member) {
         busy.setRelease(member, 0);
     }
-
-    boolean isLocked(int member) {
-        return busy.get(member) != 0;
-    }
 }

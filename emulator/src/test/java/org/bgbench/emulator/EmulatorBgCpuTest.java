@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.model.Action;
@@ -69,7 +70,7 @@ class EmulatorBgCpuTest {
     @Test
     void everyActionThatRanHasAPlausibleCpuFigureAndNoSessionHasOne() {
         // The eleven actions of BG's mixes equally, and every session now and then (sessions issue actions too).
-        Map<Kind, Double> w = new java.util.HashMap<>();
+        Map<Kind, Double> w = new HashMap<>();
         for (Action a : Action.values()) {
             if (a != Action.SR && a != Action.VNF) {
                 w.put(a, 1.0);

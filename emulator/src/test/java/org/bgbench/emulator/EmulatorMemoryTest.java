@@ -2,8 +2,10 @@ package org.bgbench.emulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Map;
+import org.assertj.core.data.Offset;
 import org.bgbench.model.Action;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.Kind;
@@ -11,6 +13,7 @@ import org.bgbench.model.SessionType;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StateComparison;
 import org.bgbench.store.conformance.StoreConformanceSuite;
@@ -76,7 +79,7 @@ class EmulatorMemoryTest {
                 double got = (rec.ok.get(k) + rec.noop.get(k)) / (double) issued;
                 assertThat(got)
                         .as("share of kind %d", k)
-                        .isCloseTo(p, org.assertj.core.data.Offset.offset(4 * Math.sqrt(p * (1 - p) / issued) + 1e-9));
+                        .isCloseTo(p, Offset.offset(4 * Math.sqrt(p * (1 - p) / issued) + 1e-9));
             }
             assertThat(rec.ok.get(Action.IF.index())).as("invitations happened").isPositive();
             assertThat(rec.ok.get(Action.AFR.index()))
@@ -123,17 +126,15 @@ class EmulatorMemoryTest {
     void aRunOfNRequestsEndsWhenItsLastActionDoesNotAtTheNextPoll() throws Exception {
         try (DataStore memory = loadedStore("emulator-end")) {
             long[] lastReturn = {0};
-            DataStore store = (DataStore) java.lang.reflect.Proxy.newProxyInstance(
+            DataStore store = (DataStore) Proxy.newProxyInstance(
                     DataStore.class.getClassLoader(), new Class<?>[] {DataStore.class}, (p, m, a) -> {
                         Object r = m.invoke(memory, a);
                         if (!m.getName().equals("openSession")) {
                             return r;
                         }
-                        org.bgbench.store.StoreSession s = (org.bgbench.store.StoreSession) r;
-                        return java.lang.reflect.Proxy.newProxyInstance(
-                                DataStore.class.getClassLoader(),
-                                new Class<?>[] {org.bgbench.store.StoreSession.class},
-                                (p2, m2, a2) -> {
+                        StoreSession s = (StoreSession) r;
+                        return Proxy.newProxyInstance(
+                                DataStore.class.getClassLoader(), new Class<?>[] {StoreSession.class}, (p2, m2, a2) -> {
                                     Object x = m2.invoke(s, a2);
                                     lastReturn[0] = System.nanoTime(); // one thread: no race
                                     return x;

@@ -16,6 +16,7 @@ import org.bgbench.model.Kind;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.ForwardingStore;
@@ -65,7 +66,7 @@ class EmulatorStuckTest {
                             if (timeout.isZero()) {
                                 thawed.await();
                             } else if (!thawed.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-                                throw new org.bgbench.store.StoreException("timed out");
+                                throw new StoreException("timed out");
                             }
                         }
                         try {

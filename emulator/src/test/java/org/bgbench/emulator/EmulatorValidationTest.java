@@ -10,6 +10,8 @@ import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.ProfileView;
+import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
@@ -181,10 +183,10 @@ class EmulatorValidationTest {
         }
 
         @Override
-        public org.bgbench.store.StoreSession openSession() {
+        public StoreSession openSession() {
             return new ForwardingStore.Session(delegate.openSession()) {
                 @Override
-                public void viewProfile(int requester, int profile, org.bgbench.store.ProfileView out) {
+                public void viewProfile(int requester, int profile, ProfileView out) {
                     super.viewProfile(requester, profile, out);
                     if (calls.incrementAndGet() % every == 0) {
                         out.friendCount += by;

@@ -2,10 +2,14 @@ package org.bgbench.emulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.model.Action;
+import org.bgbench.model.FeedSpec;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
@@ -17,6 +21,7 @@ import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +42,7 @@ class MeasuredSessionTest {
             .fragments(2)
             .seed(3)
             .build()
-            .withFeed(new org.bgbench.model.FeedSpec(10, 2, 0, 2)));
+            .withFeed(new FeedSpec(10, 2, 0, 2)));
 
     /** One logged record; the test's log may allocate. */
     record Entry(boolean read, int action, byte item, long id, long start, long end, long value) {}
@@ -75,7 +80,7 @@ class MeasuredSessionTest {
                 dropped++;
                 return;
             }
-            feedRecords.add("read " + member + " " + java.util.Arrays.toString(java.util.Arrays.copyOf(shareIds, n)));
+            feedRecords.add("read " + member + " " + Arrays.toString(Arrays.copyOf(shareIds, n)));
         }
 
         @Override
@@ -87,8 +92,7 @@ class MeasuredSessionTest {
                 long startNanos,
                 long endNanos,
                 int[] recipients) {
-            feedRecords.add(
-                    "share " + account + " " + shareId + " " + resource + " " + java.util.Arrays.toString(recipients));
+            feedRecords.add("share " + account + " " + shareId + " " + resource + " " + Arrays.toString(recipients));
         }
 
         @Override
@@ -338,8 +342,8 @@ class MeasuredSessionTest {
     }
 
     static void assumeThreadCpuClock() {
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        org.junit.jupiter.api.Assumptions.assumeTrue(
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Assumptions.assumeTrue(
                 threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled(),
                 "this JVM has no thread CPU clock");
     }

@@ -15,12 +15,17 @@ import org.bgbench.model.log.ActionRecorder;
 import org.bgbench.model.log.ArrivalRecorder;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.ProfileView;
+import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.ForwardingStore;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.memory.MemoryStoreProvider;
 import org.bgbench.validation.ValidationResult;
+import org.bgbench.validation.Validator;
+import org.bgbench.validation.ValueMode;
 import org.bgbench.validation.log.LogDirectory;
+import org.bgbench.validation.log.LogWriter;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,13 +128,13 @@ class OpenModelTest {
                         .run(() -> {});
             }
             assertThat(out.completed()).isTrue();
-            ValidationResult v = org.bgbench.validation.Validator.builder(
+            ValidationResult v = Validator.builder(
                             (kind, item) -> switch (kind) {
-                                case org.bgbench.validation.log.LogWriter.FRIENDS -> state.friendCount((int) item);
-                                case org.bgbench.validation.log.LogWriter.PENDING -> state.pendingCount((int) item);
+                                case LogWriter.FRIENDS -> state.friendCount((int) item);
+                                case LogWriter.PENDING -> state.pendingCount((int) item);
                                 default -> state.commentCount(item);
                             },
-                            org.bgbench.validation.ValueMode.FINAL)
+                            ValueMode.FINAL)
                     .threads(2)
                     .build()
                     .validate(logs);
@@ -200,10 +205,10 @@ class OpenModelTest {
         }
 
         @Override
-        public org.bgbench.store.StoreSession openSession() {
+        public StoreSession openSession() {
             return new ForwardingStore.Session(delegate.openSession()) {
                 @Override
-                public void viewProfile(int requester, int profile, org.bgbench.store.ProfileView out) {
+                public void viewProfile(int requester, int profile, ProfileView out) {
                     pass();
                     super.viewProfile(requester, profile, out);
                 }

@@ -6,8 +6,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
+import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.StoreCounts;
 
@@ -25,8 +27,7 @@ public final class GraphLoad {
 
     public GraphLoad(DataStore store, SocialGraph graph, int threads) {
         if (threads < 1) {
-            throw new org.bgbench.model.InvalidParameterException(
-                    "numloadthreads", "must be at least 1, got " + threads);
+            throw new InvalidParameterException("numloadthreads", "must be at least 1, got " + threads);
         }
         this.store = store;
         this.graph = graph;
@@ -181,6 +182,6 @@ public final class GraphLoad {
     }
 
     static String message(Throwable t) {
-        return org.bgbench.store.ErrorText.of(t);
+        return ErrorText.of(t);
     }
 }

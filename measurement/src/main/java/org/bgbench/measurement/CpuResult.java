@@ -70,4 +70,124 @@ public record CpuResult(
         // work outside the calls is below their disagreement the difference can come out negative; it is then 0.
         return Math.max(0, bgUsPerAction - sum / count);
     }
+
+    /** A builder with every figure zero or absent, to be set by name. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link CpuResult} by name rather than by position. */
+    public static final class Builder {
+        private Double bgCores;
+        private Double bgUsPerAction;
+        private Double storeCores;
+        private Double machineCores;
+        private Double machineIowaitCores;
+        private Double bgCpuS;
+        private Double storeCpuS;
+        private int bgAvailableCores;
+        private int machineCpus;
+        private List<Long> storePids;
+        private int storeProcesses;
+        private Double bgPeakCores;
+        private Double storePeakCores;
+        private Double machinePeakCores;
+        private Double bgOutsideUsPerAction;
+
+        private Builder() {}
+
+        public Builder bgCores(Double v) {
+            bgCores = v;
+            return this;
+        }
+
+        public Builder bgUsPerAction(Double v) {
+            bgUsPerAction = v;
+            return this;
+        }
+
+        public Builder storeCores(Double v) {
+            storeCores = v;
+            return this;
+        }
+
+        public Builder machineCores(Double v) {
+            machineCores = v;
+            return this;
+        }
+
+        public Builder machineIowaitCores(Double v) {
+            machineIowaitCores = v;
+            return this;
+        }
+
+        public Builder bgCpuS(Double v) {
+            bgCpuS = v;
+            return this;
+        }
+
+        public Builder storeCpuS(Double v) {
+            storeCpuS = v;
+            return this;
+        }
+
+        public Builder bgAvailableCores(int v) {
+            bgAvailableCores = v;
+            return this;
+        }
+
+        public Builder machineCpus(int v) {
+            machineCpus = v;
+            return this;
+        }
+
+        public Builder storePids(List<Long> v) {
+            storePids = v;
+            return this;
+        }
+
+        public Builder storeProcesses(int v) {
+            storeProcesses = v;
+            return this;
+        }
+
+        public Builder bgPeakCores(Double v) {
+            bgPeakCores = v;
+            return this;
+        }
+
+        public Builder storePeakCores(Double v) {
+            storePeakCores = v;
+            return this;
+        }
+
+        public Builder machinePeakCores(Double v) {
+            machinePeakCores = v;
+            return this;
+        }
+
+        public Builder bgOutsideUsPerAction(Double v) {
+            bgOutsideUsPerAction = v;
+            return this;
+        }
+
+        public CpuResult build() {
+            return new CpuResult(
+                    bgCores,
+                    bgUsPerAction,
+                    storeCores,
+                    machineCores,
+                    machineIowaitCores,
+                    bgCpuS,
+                    storeCpuS,
+                    bgAvailableCores,
+                    machineCpus,
+                    storePids,
+                    storeProcesses,
+                    bgPeakCores,
+                    storePeakCores,
+                    machinePeakCores,
+                    bgOutsideUsPerAction);
+        }
+    }
 }

@@ -117,7 +117,7 @@ record Interval(
 
     // The slot loops below are small methods of their own: inlined into interval() they made a 30 KB method that C2
     // compiled four times in a run's first seconds (300 ms of CPU each, after a failed loop predicate), the largest
-    // share of BG's CPU outside actions in a short run (docs/benchmarks.md, issue 20).
+    // share of BG's CPU outside actions in a short run (docs/benchmarks.md).
 
     /** Counts in slots 0..{@code last} of one kind's block between two snapshots. */
     private static long countedUpTo(long[] to, long[] from, int block, int last) {

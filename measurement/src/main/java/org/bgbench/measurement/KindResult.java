@@ -53,25 +53,26 @@ public record KindResult(
         long n = h.getTotalCount();
         long completed = n - counts.stuck();
         boolean any = n > 0;
-        return new KindResult(
-                completed,
-                counts.noops(),
-                counts.errors(),
-                counts.stuck(),
-                seconds > 0 ? completed / seconds : 0,
-                any ? ms(h.getValueAtPercentile(50)) : null,
-                any ? ms(h.getValueAtPercentile(95)) : null,
-                any ? ms(h.getValueAtPercentile(99)) : null,
-                any ? ms(h.getValueAtPercentile(99.9)) : null,
-                any ? ms(h.getMaxValue()) : null,
-                any ? ms(h.getMinValue()) : null,
-                any ? h.getMean() / 1e6 : null,
-                any ? 100.0 * counts.withinBeta() / n : null,
-                counts.withinBeta(),
-                counts.errors() > 0 ? counts.errorNanos() / 1e6 / counts.errors() : null,
-                Latencies.encode(h),
-                counts.cpuSamples() > 0 ? counts.cpuNanos() / 1e3 / counts.cpuSamples() : null,
-                counts.cpuSamples());
+        return KindResult.builder()
+                .count(completed)
+                .noops(counts.noops())
+                .errors(counts.errors())
+                .stuck(counts.stuck())
+                .throughput(seconds > 0 ? completed / seconds : 0)
+                .p50Ms(any ? ms(h.getValueAtPercentile(50)) : null)
+                .p95Ms(any ? ms(h.getValueAtPercentile(95)) : null)
+                .p99Ms(any ? ms(h.getValueAtPercentile(99)) : null)
+                .p999Ms(any ? ms(h.getValueAtPercentile(99.9)) : null)
+                .maxMs(any ? ms(h.getMaxValue()) : null)
+                .minMs(any ? ms(h.getMinValue()) : null)
+                .meanMs(any ? h.getMean() / 1e6 : null)
+                .withinBetaPct(any ? 100.0 * counts.withinBeta() / n : null)
+                .withinBetaCount(counts.withinBeta())
+                .errorMeanMs(counts.errors() > 0 ? counts.errorNanos() / 1e6 / counts.errors() : null)
+                .hdr(Latencies.encode(h))
+                .bgCpuUs(counts.cpuSamples() > 0 ? counts.cpuNanos() / 1e3 / counts.cpuSamples() : null)
+                .bgCpuSamples(counts.cpuSamples())
+                .build();
     }
 
     private static double ms(long nanos) {
@@ -90,5 +91,146 @@ public record KindResult(
     public Double withinBetaPctCountingErrors() {
         long attempts = count + stuck + errors;
         return attempts == 0 ? null : 100.0 * withinBetaCount / attempts;
+    }
+
+    /** A builder with every figure zero or absent, to be set by name. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link KindResult} by name rather than by position. */
+    public static final class Builder {
+        private long count;
+        private long noops;
+        private long errors;
+        private long stuck;
+        private double throughput;
+        private Double p50Ms;
+        private Double p95Ms;
+        private Double p99Ms;
+        private Double p999Ms;
+        private Double maxMs;
+        private Double minMs;
+        private Double meanMs;
+        private Double withinBetaPct;
+        private long withinBetaCount;
+        private Double errorMeanMs;
+        private String hdr;
+        private Double bgCpuUs;
+        private long bgCpuSamples;
+
+        private Builder() {}
+
+        public Builder count(long v) {
+            count = v;
+            return this;
+        }
+
+        public Builder noops(long v) {
+            noops = v;
+            return this;
+        }
+
+        public Builder errors(long v) {
+            errors = v;
+            return this;
+        }
+
+        public Builder stuck(long v) {
+            stuck = v;
+            return this;
+        }
+
+        public Builder throughput(double v) {
+            throughput = v;
+            return this;
+        }
+
+        public Builder p50Ms(Double v) {
+            p50Ms = v;
+            return this;
+        }
+
+        public Builder p95Ms(Double v) {
+            p95Ms = v;
+            return this;
+        }
+
+        public Builder p99Ms(Double v) {
+            p99Ms = v;
+            return this;
+        }
+
+        public Builder p999Ms(Double v) {
+            p999Ms = v;
+            return this;
+        }
+
+        public Builder maxMs(Double v) {
+            maxMs = v;
+            return this;
+        }
+
+        public Builder minMs(Double v) {
+            minMs = v;
+            return this;
+        }
+
+        public Builder meanMs(Double v) {
+            meanMs = v;
+            return this;
+        }
+
+        public Builder withinBetaPct(Double v) {
+            withinBetaPct = v;
+            return this;
+        }
+
+        public Builder withinBetaCount(long v) {
+            withinBetaCount = v;
+            return this;
+        }
+
+        public Builder errorMeanMs(Double v) {
+            errorMeanMs = v;
+            return this;
+        }
+
+        public Builder hdr(String v) {
+            hdr = v;
+            return this;
+        }
+
+        public Builder bgCpuUs(Double v) {
+            bgCpuUs = v;
+            return this;
+        }
+
+        public Builder bgCpuSamples(long v) {
+            bgCpuSamples = v;
+            return this;
+        }
+
+        public KindResult build() {
+            return new KindResult(
+                    count,
+                    noops,
+                    errors,
+                    stuck,
+                    throughput,
+                    p50Ms,
+                    p95Ms,
+                    p99Ms,
+                    p999Ms,
+                    maxMs,
+                    minMs,
+                    meanMs,
+                    withinBetaPct,
+                    withinBetaCount,
+                    errorMeanMs,
+                    hdr,
+                    bgCpuUs,
+                    bgCpuSamples);
+        }
     }
 }

@@ -346,24 +346,25 @@ public final class Measurements implements AutoCloseable {
         Histogram h = interval.actionLatencies();
         boolean any = h.getTotalCount() > 0;
         secondInPhase++;
-        SeriesPoint point = new SeriesPoint(
-                secondInPhase,
-                (now - phaseStartNanos) / 1e9,
-                seconds,
-                h.getTotalCount(),
-                seconds > 0 ? h.getTotalCount() / seconds : 0,
-                interval.sessions(),
-                interval.failures().errors(),
-                interval.failures().noops(),
-                any ? Latencies.millis(h.getValueAtPercentile(50)) : null,
-                any ? Latencies.millis(h.getValueAtPercentile(95)) : null,
-                any ? Latencies.millis(h.getValueAtPercentile(99)) : null,
-                any ? Latencies.millis(h.getMaxValue()) : null,
-                any ? 100.0 * interval.actionsWithinBeta() / h.getTotalCount() : null,
-                interval.waits().nanos() / 1e6,
-                known(use.bgCores()),
-                known(use.storeCores()),
-                known(use.machineCores()));
+        SeriesPoint point = SeriesPoint.builder()
+                .second(secondInPhase)
+                .elapsedS((now - phaseStartNanos) / 1e9)
+                .intervalS(seconds)
+                .actions(h.getTotalCount())
+                .throughput(seconds > 0 ? h.getTotalCount() / seconds : 0)
+                .sessions(interval.sessions())
+                .errors(interval.failures().errors())
+                .noops(interval.failures().noops())
+                .p50Ms(any ? Latencies.millis(h.getValueAtPercentile(50)) : null)
+                .p95Ms(any ? Latencies.millis(h.getValueAtPercentile(95)) : null)
+                .p99Ms(any ? Latencies.millis(h.getValueAtPercentile(99)) : null)
+                .maxMs(any ? Latencies.millis(h.getMaxValue()) : null)
+                .withinBetaPct(any ? 100.0 * interval.actionsWithinBeta() / h.getTotalCount() : null)
+                .bgWaitMs(interval.waits().nanos() / 1e6)
+                .bgCores(known(use.bgCores()))
+                .storeCores(known(use.storeCores()))
+                .machineCores(known(use.machineCores()))
+                .build();
         long[] swap = previous;
         previous = current;
         current = swap;
@@ -481,22 +482,23 @@ public final class Measurements implements AutoCloseable {
                 ? ResourceMonitor.between(baselineResources, lastResources)
                 : ResourceMonitor.between(lastResources, lastResources);
         Double bgUsPerAction = total.count() > 0 ? known(use.bgCpuSeconds() * 1e6 / total.count()) : null;
-        CpuResult cpu = new CpuResult(
-                known(use.bgCores()),
-                bgUsPerAction,
-                known(use.storeCores()),
-                known(use.machineCores()),
-                known(use.machineIowaitCores()),
-                known(use.bgCpuSeconds()),
-                known(use.storeCpuSeconds()),
-                Runtime.getRuntime().availableProcessors(),
-                use.machineCpus(),
-                monitor.storePids(),
-                lastResources.storeProcesses(),
-                peak(series, SeriesPoint::bgCores),
-                peak(series, SeriesPoint::storeCores),
-                peak(series, SeriesPoint::machineCores),
-                CpuResult.outsideUsPerAction(bgUsPerAction, actions.values()));
+        CpuResult cpu = CpuResult.builder()
+                .bgCores(known(use.bgCores()))
+                .bgUsPerAction(bgUsPerAction)
+                .storeCores(known(use.storeCores()))
+                .machineCores(known(use.machineCores()))
+                .machineIowaitCores(known(use.machineIowaitCores()))
+                .bgCpuS(known(use.bgCpuSeconds()))
+                .storeCpuS(known(use.storeCpuSeconds()))
+                .bgAvailableCores(Runtime.getRuntime().availableProcessors())
+                .machineCpus(use.machineCpus())
+                .storePids(monitor.storePids())
+                .storeProcesses(lastResources.storeProcesses())
+                .bgPeakCores(peak(series, SeriesPoint::bgCores))
+                .storePeakCores(peak(series, SeriesPoint::storeCores))
+                .machinePeakCores(peak(series, SeriesPoint::machineCores))
+                .bgOutsideUsPerAction(CpuResult.outsideUsPerAction(bgUsPerAction, actions.values()))
+                .build();
 
         double actionTimeMs = (total.meanMs() == null ? 0 : total.meanMs() * (total.count() + total.stuck()))
                 + totals.failures().errorNanos() / 1e6;

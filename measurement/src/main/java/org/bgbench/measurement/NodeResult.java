@@ -66,20 +66,134 @@ public record NodeResult(
     static NodeResult of(String name, String role, List<NodeUse> perSecond) {
         List<NodeUse> known = perSecond.stream().filter(NodeUse::answered).toList();
         int cpus = known.stream().mapToInt(NodeUse::cpus).max().orElse(0);
-        return new NodeResult(
-                name,
-                role,
-                cpus,
-                known.size(),
-                perSecond.size() - known.size(),
-                MeanMax.of(known, NodeUse::busyCores),
-                MeanMax.of(known, NodeUse::memUsedBytes),
-                MeanMax.of(known, NodeUse::memTotalBytes),
-                MeanMax.of(known, NodeUse::netRxBytesPerS),
-                MeanMax.of(known, NodeUse::netTxBytesPerS),
-                MeanMax.of(known, NodeUse::loBytesPerS),
-                MeanMax.of(known, NodeUse::diskReadBytesPerS),
-                MeanMax.of(known, NodeUse::diskWriteBytesPerS),
-                MeanMax.of(known, NodeUse::diskBusyPct));
+        return NodeResult.builder()
+                .name(name)
+                .role(role)
+                .cpus(cpus)
+                .seconds(known.size())
+                .missingSeconds(perSecond.size() - known.size())
+                .busyCores(MeanMax.of(known, NodeUse::busyCores))
+                .memUsedBytes(MeanMax.of(known, NodeUse::memUsedBytes))
+                .memTotalBytes(MeanMax.of(known, NodeUse::memTotalBytes))
+                .netRxBytesPerS(MeanMax.of(known, NodeUse::netRxBytesPerS))
+                .netTxBytesPerS(MeanMax.of(known, NodeUse::netTxBytesPerS))
+                .loBytesPerS(MeanMax.of(known, NodeUse::loBytesPerS))
+                .diskReadBytesPerS(MeanMax.of(known, NodeUse::diskReadBytesPerS))
+                .diskWriteBytesPerS(MeanMax.of(known, NodeUse::diskWriteBytesPerS))
+                .diskBusyPct(MeanMax.of(known, NodeUse::diskBusyPct))
+                .build();
+    }
+
+    /** A builder with every figure zero or absent, to be set by name. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link NodeResult} by name rather than by position. */
+    public static final class Builder {
+        private String name;
+        private String role;
+        private int cpus;
+        private int seconds;
+        private int missingSeconds;
+        private MeanMax busyCores;
+        private MeanMax memUsedBytes;
+        private MeanMax memTotalBytes;
+        private MeanMax netRxBytesPerS;
+        private MeanMax netTxBytesPerS;
+        private MeanMax loBytesPerS;
+        private MeanMax diskReadBytesPerS;
+        private MeanMax diskWriteBytesPerS;
+        private MeanMax diskBusyPct;
+
+        private Builder() {}
+
+        public Builder name(String v) {
+            name = v;
+            return this;
+        }
+
+        public Builder role(String v) {
+            role = v;
+            return this;
+        }
+
+        public Builder cpus(int v) {
+            cpus = v;
+            return this;
+        }
+
+        public Builder seconds(int v) {
+            seconds = v;
+            return this;
+        }
+
+        public Builder missingSeconds(int v) {
+            missingSeconds = v;
+            return this;
+        }
+
+        public Builder busyCores(MeanMax v) {
+            busyCores = v;
+            return this;
+        }
+
+        public Builder memUsedBytes(MeanMax v) {
+            memUsedBytes = v;
+            return this;
+        }
+
+        public Builder memTotalBytes(MeanMax v) {
+            memTotalBytes = v;
+            return this;
+        }
+
+        public Builder netRxBytesPerS(MeanMax v) {
+            netRxBytesPerS = v;
+            return this;
+        }
+
+        public Builder netTxBytesPerS(MeanMax v) {
+            netTxBytesPerS = v;
+            return this;
+        }
+
+        public Builder loBytesPerS(MeanMax v) {
+            loBytesPerS = v;
+            return this;
+        }
+
+        public Builder diskReadBytesPerS(MeanMax v) {
+            diskReadBytesPerS = v;
+            return this;
+        }
+
+        public Builder diskWriteBytesPerS(MeanMax v) {
+            diskWriteBytesPerS = v;
+            return this;
+        }
+
+        public Builder diskBusyPct(MeanMax v) {
+            diskBusyPct = v;
+            return this;
+        }
+
+        public NodeResult build() {
+            return new NodeResult(
+                    name,
+                    role,
+                    cpus,
+                    seconds,
+                    missingSeconds,
+                    busyCores,
+                    memUsedBytes,
+                    memTotalBytes,
+                    netRxBytesPerS,
+                    netTxBytesPerS,
+                    loBytesPerS,
+                    diskReadBytesPerS,
+                    diskWriteBytesPerS,
+                    diskBusyPct);
+        }
     }
 }

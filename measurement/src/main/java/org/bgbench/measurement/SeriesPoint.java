@@ -52,4 +52,138 @@ public record SeriesPoint(
         long returned = actions + errors;
         return returned == 0 ? null : 100.0 * errors / returned;
     }
+
+    /** A builder with every figure zero or absent, to be set by name. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link SeriesPoint} by name rather than by position. */
+    public static final class Builder {
+        private int second;
+        private double elapsedS;
+        private double intervalS;
+        private long actions;
+        private double throughput;
+        private long sessions;
+        private long errors;
+        private long noops;
+        private Double p50Ms;
+        private Double p95Ms;
+        private Double p99Ms;
+        private Double maxMs;
+        private Double withinBetaPct;
+        private double bgWaitMs;
+        private Double bgCores;
+        private Double storeCores;
+        private Double machineCores;
+
+        private Builder() {}
+
+        public Builder second(int v) {
+            second = v;
+            return this;
+        }
+
+        public Builder elapsedS(double v) {
+            elapsedS = v;
+            return this;
+        }
+
+        public Builder intervalS(double v) {
+            intervalS = v;
+            return this;
+        }
+
+        public Builder actions(long v) {
+            actions = v;
+            return this;
+        }
+
+        public Builder throughput(double v) {
+            throughput = v;
+            return this;
+        }
+
+        public Builder sessions(long v) {
+            sessions = v;
+            return this;
+        }
+
+        public Builder errors(long v) {
+            errors = v;
+            return this;
+        }
+
+        public Builder noops(long v) {
+            noops = v;
+            return this;
+        }
+
+        public Builder p50Ms(Double v) {
+            p50Ms = v;
+            return this;
+        }
+
+        public Builder p95Ms(Double v) {
+            p95Ms = v;
+            return this;
+        }
+
+        public Builder p99Ms(Double v) {
+            p99Ms = v;
+            return this;
+        }
+
+        public Builder maxMs(Double v) {
+            maxMs = v;
+            return this;
+        }
+
+        public Builder withinBetaPct(Double v) {
+            withinBetaPct = v;
+            return this;
+        }
+
+        public Builder bgWaitMs(double v) {
+            bgWaitMs = v;
+            return this;
+        }
+
+        public Builder bgCores(Double v) {
+            bgCores = v;
+            return this;
+        }
+
+        public Builder storeCores(Double v) {
+            storeCores = v;
+            return this;
+        }
+
+        public Builder machineCores(Double v) {
+            machineCores = v;
+            return this;
+        }
+
+        public SeriesPoint build() {
+            return new SeriesPoint(
+                    second,
+                    elapsedS,
+                    intervalS,
+                    actions,
+                    throughput,
+                    sessions,
+                    errors,
+                    noops,
+                    p50Ms,
+                    p95Ms,
+                    p99Ms,
+                    maxMs,
+                    withinBetaPct,
+                    bgWaitMs,
+                    bgCores,
+                    storeCores,
+                    machineCores);
+        }
+    }
 }

@@ -13,7 +13,7 @@ import java.util.Arrays;
  *
  * <p>The kinds' set spares the once-a-second reader the blocks no one has written: a stripe holds ~25 K slots per kind
  * for 21 kinds, and a mix uses 1 to 8 of them. Summing all of them was a quarter of the sampler thread's CPU
- * (docs/benchmarks.md, issue 20).
+ * (docs/benchmarks.md).
  */
 final class Stripes {
     static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);

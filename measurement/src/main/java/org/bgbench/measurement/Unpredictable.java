@@ -78,41 +78,25 @@ public record Unpredictable(
         }
     }
 
-    /** A complete verdict (every log there and intact). */
-    public Unpredictable(
-            long readsChecked,
-            long unpredictableReads,
-            double pct,
-            Double tauPct,
-            boolean meetsTau,
-            long readsSkipped,
-            Map<String, ActionReads> actions,
-            Freshness freshness,
-            List<Sample> samples,
-            Stats validation,
-            Integer mergedFromWorkers) {
-        this(
-                readsChecked,
-                unpredictableReads,
-                pct,
-                tauPct,
-                meetsTau,
-                readsSkipped,
-                actions,
-                freshness,
-                samples,
-                validation,
-                mergedFromWorkers,
-                true,
-                null,
-                0L,
-                List.of());
-    }
-
     /** A verdict that could not be reached at all (no logs to check, no expected state): {@code reason} says why. */
     public static Unpredictable notChecked(String reason, Double tauPct, List<FileProblem> files) {
-        return new Unpredictable(
-                0, 0, 0, tauPct, false, 0, Map.of(), null, List.of(), null, null, false, reason, 0L, files);
+        return Unpredictable.builder()
+                .readsChecked(0)
+                .unpredictableReads(0)
+                .pct(0)
+                .tauPct(tauPct)
+                .meetsTau(false)
+                .readsSkipped(0)
+                .actions(Map.of())
+                .freshness(null)
+                .samples(List.of())
+                .validation(null)
+                .mergedFromWorkers(null)
+                .complete(false)
+                .incompleteReason(reason)
+                .readsUnchecked(0L)
+                .files(files)
+                .build();
     }
 
     /** Whether the verdict covers every read the run logged ({@code complete} is never null once constructed). */
@@ -171,4 +155,124 @@ public record Unpredictable(
             int partitions,
             long spilledBytes,
             List<String> warnings) {}
+
+    /** A builder with every figure zero or absent, to be set by name. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link Unpredictable} by name rather than by position. */
+    public static final class Builder {
+        private long readsChecked;
+        private long unpredictableReads;
+        private double pct;
+        private Double tauPct;
+        private boolean meetsTau;
+        private long readsSkipped;
+        private Map<String, ActionReads> actions;
+        private Freshness freshness;
+        private List<Sample> samples;
+        private Stats validation;
+        private Integer mergedFromWorkers;
+        private Boolean complete;
+        private String incompleteReason;
+        private Long readsUnchecked;
+        private List<FileProblem> files;
+
+        private Builder() {}
+
+        public Builder readsChecked(long v) {
+            readsChecked = v;
+            return this;
+        }
+
+        public Builder unpredictableReads(long v) {
+            unpredictableReads = v;
+            return this;
+        }
+
+        public Builder pct(double v) {
+            pct = v;
+            return this;
+        }
+
+        public Builder tauPct(Double v) {
+            tauPct = v;
+            return this;
+        }
+
+        public Builder meetsTau(boolean v) {
+            meetsTau = v;
+            return this;
+        }
+
+        public Builder readsSkipped(long v) {
+            readsSkipped = v;
+            return this;
+        }
+
+        public Builder actions(Map<String, ActionReads> v) {
+            actions = v;
+            return this;
+        }
+
+        public Builder freshness(Freshness v) {
+            freshness = v;
+            return this;
+        }
+
+        public Builder samples(List<Sample> v) {
+            samples = v;
+            return this;
+        }
+
+        public Builder validation(Stats v) {
+            validation = v;
+            return this;
+        }
+
+        public Builder mergedFromWorkers(Integer v) {
+            mergedFromWorkers = v;
+            return this;
+        }
+
+        public Builder complete(Boolean v) {
+            complete = v;
+            return this;
+        }
+
+        public Builder incompleteReason(String v) {
+            incompleteReason = v;
+            return this;
+        }
+
+        public Builder readsUnchecked(Long v) {
+            readsUnchecked = v;
+            return this;
+        }
+
+        public Builder files(List<FileProblem> v) {
+            files = v;
+            return this;
+        }
+
+        public Unpredictable build() {
+            return new Unpredictable(
+                    readsChecked,
+                    unpredictableReads,
+                    pct,
+                    tauPct,
+                    meetsTau,
+                    readsSkipped,
+                    actions,
+                    freshness,
+                    samples,
+                    validation,
+                    mergedFromWorkers,
+                    complete,
+                    incompleteReason,
+                    readsUnchecked,
+                    files);
+        }
+    }
 }

@@ -53,8 +53,23 @@ class BottlenecksTest {
     }
 
     private static CpuResult cpu(Double bg, Double store, Double machine, Double iowait) {
-        return new CpuResult(
-                bg, 10.0, store, machine, iowait, 1.0, 1.0, 2, 4, List.of(42L), 3, bg, store, machine, null);
+        return CpuResult.builder()
+                .bgCores(bg)
+                .bgUsPerAction(10.0)
+                .storeCores(store)
+                .machineCores(machine)
+                .machineIowaitCores(iowait)
+                .bgCpuS(1.0)
+                .storeCpuS(1.0)
+                .bgAvailableCores(2)
+                .machineCpus(4)
+                .storePids(List.of(42L))
+                .storeProcesses(3)
+                .bgPeakCores(bg)
+                .storePeakCores(store)
+                .machinePeakCores(machine)
+                .bgOutsideUsPerAction(null)
+                .build();
     }
 
     private static RunResult with(RunResult r, CpuResult cpu, List<SeriesPoint> series) {
@@ -69,7 +84,25 @@ class BottlenecksTest {
     }
 
     private static SeriesPoint second(int n, double intervalS, Double bgCores) {
-        return new SeriesPoint(n, n, intervalS, 10, 10, 0, 0, 0, 1.0, 1.0, 1.0, 1.0, 100.0, 0, bgCores, null, null);
+        return SeriesPoint.builder()
+                .second(n)
+                .elapsedS(n)
+                .intervalS(intervalS)
+                .actions(10)
+                .throughput(10)
+                .sessions(0)
+                .errors(0)
+                .noops(0)
+                .p50Ms(1.0)
+                .p95Ms(1.0)
+                .p99Ms(1.0)
+                .maxMs(1.0)
+                .withinBetaPct(100.0)
+                .bgWaitMs(0)
+                .bgCores(bgCores)
+                .storeCores(null)
+                .machineCores(null)
+                .build();
     }
 
     @Test
@@ -98,21 +131,22 @@ class BottlenecksTest {
 
     private static NodeResult node(String name, String role, int cpus, double busy, double diskPct, int missing) {
         NodeResult.MeanMax none = new NodeResult.MeanMax(null, null);
-        return new NodeResult(
-                name,
-                role,
-                cpus,
-                10,
-                missing,
-                new NodeResult.MeanMax(busy, busy),
-                none,
-                none,
-                none,
-                none,
-                none,
-                none,
-                none,
-                new NodeResult.MeanMax(diskPct, diskPct));
+        return NodeResult.builder()
+                .name(name)
+                .role(role)
+                .cpus(cpus)
+                .seconds(10)
+                .missingSeconds(missing)
+                .busyCores(new NodeResult.MeanMax(busy, busy))
+                .memUsedBytes(none)
+                .memTotalBytes(none)
+                .netRxBytesPerS(none)
+                .netTxBytesPerS(none)
+                .loBytesPerS(none)
+                .diskReadBytesPerS(none)
+                .diskWriteBytesPerS(none)
+                .diskBusyPct(new NodeResult.MeanMax(diskPct, diskPct))
+                .build();
     }
 
     @Test

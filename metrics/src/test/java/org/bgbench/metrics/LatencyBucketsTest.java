@@ -2,7 +2,9 @@ package org.bgbench.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import org.HdrHistogram.Histogram;
+import org.assertj.core.data.Percentage;
 import org.bgbench.measurement.Latencies;
 import org.junit.jupiter.api.Test;
 
@@ -24,9 +26,9 @@ class LatencyBucketsTest {
         assertThat(counts[9]).isEqualTo(2);
         assertThat(counts[10]).isEqualTo(1);
         assertThat(counts[LatencyBuckets.BOUNDS_SECONDS.length]).isEqualTo(1);
-        assertThat(java.util.Arrays.stream(counts).sum()).isEqualTo(h.getTotalCount());
+        assertThat(Arrays.stream(counts).sum()).isEqualTo(h.getTotalCount());
         double exact = 3 * 50e3 + 100e3 + 120e3 + 2 * 99e6 + 101e6 + 11e9;
-        assertThat(sum).isCloseTo(exact, org.assertj.core.data.Percentage.withPercentage(0.1));
+        assertThat(sum).isCloseTo(exact, Percentage.withPercentage(0.1));
         // Adding twice adds up.
         LatencyBuckets.addTo(h, counts);
         assertThat(counts[0]).isEqualTo(8);

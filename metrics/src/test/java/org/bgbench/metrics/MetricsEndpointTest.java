@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
+import org.assertj.core.data.Percentage;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
@@ -174,7 +175,7 @@ class MetricsEndpointTest {
             if (r.count() > 0) {
                 // The sum is within HdrHistogram's precision of count × mean.
                 assertThat(counter(samples, "bg_latency_seconds_sum", code, kind))
-                        .isCloseTo(r.count() * r.meanMs() / 1e3, org.assertj.core.data.Percentage.withPercentage(1));
+                        .isCloseTo(r.count() * r.meanMs() / 1e3, Percentage.withPercentage(1));
             }
         }
         assertThat(sum(samples, "bg_completed_total")).isPositive();

@@ -437,7 +437,7 @@ public final class Experiment {
         }
         // The run's first result built and serialized costs a one-off ~0.3 s of CPU (Jackson introspects the result's
         // classes for its serializers, classes load, the JIT compiles them); in the measured period that was BG's CPU
-        // taken from a store on the same cores (docs/benchmarks.md, issue 20). One is built and dropped in the
+        // taken from a store on the same cores (docs/benchmarks.md). One is built and dropped in the
         // warm-up's second second instead.
         if (writer != null && sample.warmup() && ++seconds[1] == 2) {
             writer.rehearse(m.result(context));

@@ -1,5 +1,6 @@
 package org.bgbench.runner;
 
+import com.sun.management.UnixOperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import org.bgbench.model.InvalidParameterException;
@@ -51,9 +52,7 @@ public final class MemberBudget {
                             free / each,
                             (long) Math.ceil((max - free + threads * (double) each) / 0.8 / gib)));
         }
-        if (logs
-                && ManagementFactory.getOperatingSystemMXBean()
-                        instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+        if (logs && ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean os) {
             long left = os.getMaxFileDescriptorCount() - os.getOpenFileDescriptorCount() - OTHER_FILES;
             if (threads > left) {
                 throw new InvalidParameterException(

@@ -83,22 +83,23 @@ public final class RunValidation {
     }
 
     private static Unpredictable withFiles(Unpredictable u, List<Unpredictable.FileProblem> files) {
-        return new Unpredictable(
-                u.readsChecked(),
-                u.unpredictableReads(),
-                u.pct(),
-                u.tauPct(),
-                u.meetsTau(),
-                u.readsSkipped(),
-                u.actions(),
-                u.freshness(),
-                u.samples(),
-                u.validation(),
-                u.mergedFromWorkers(),
-                u.complete(),
-                u.incompleteReason(),
-                u.readsUnchecked(),
-                files);
+        return Unpredictable.builder()
+                .readsChecked(u.readsChecked())
+                .unpredictableReads(u.unpredictableReads())
+                .pct(u.pct())
+                .tauPct(u.tauPct())
+                .meetsTau(u.meetsTau())
+                .readsSkipped(u.readsSkipped())
+                .actions(u.actions())
+                .freshness(u.freshness())
+                .samples(u.samples())
+                .validation(u.validation())
+                .mergedFromWorkers(u.mergedFromWorkers())
+                .complete(u.complete())
+                .incompleteReason(u.incompleteReason())
+                .readsUnchecked(u.readsUnchecked())
+                .files(files)
+                .build();
     }
 
     public static ValidationResult validate(RunArtifacts artifacts, GraphState state, ValidationOptions o) {
@@ -203,29 +204,30 @@ public final class RunValidation {
         for (LogProblem p : v.problems()) {
             files.add(new Unpredictable.FileProblem(p.file(), p.offset() < 0 ? null : p.offset(), p.problem()));
         }
-        return new Unpredictable(
-                v.readsChecked(),
-                v.unpredictableReads(),
-                v.pct(),
-                tauPct,
-                v.complete() && v.pct() <= tauPct,
-                v.readsSkipped(),
-                per,
-                new Unpredictable.Freshness(v.freshnessHorizonMs(), v.freshnessReads(), fresh),
-                samples,
-                new Unpredictable.Stats(
+        return Unpredictable.builder()
+                .readsChecked(v.readsChecked())
+                .unpredictableReads(v.unpredictableReads())
+                .pct(v.pct())
+                .tauPct(tauPct)
+                .meetsTau(v.complete() && v.pct() <= tauPct)
+                .readsSkipped(v.readsSkipped())
+                .actions(per)
+                .freshness(new Unpredictable.Freshness(v.freshnessHorizonMs(), v.freshnessReads(), fresh))
+                .samples(samples)
+                .validation(new Unpredictable.Stats(
                         v.recordsRead(),
                         v.seconds(),
                         v.recordsPerSecond(),
                         v.threads(),
                         v.partitions(),
                         v.spillBytes(),
-                        v.warnings()),
-                null,
-                v.complete(),
-                v.incompleteReason(),
-                v.readsUnchecked(),
-                files);
+                        v.warnings()))
+                .mergedFromWorkers(null)
+                .complete(v.complete())
+                .incompleteReason(v.incompleteReason())
+                .readsUnchecked(v.readsUnchecked())
+                .files(files)
+                .build();
     }
 
     static String kindName(byte kind) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.assertj.core.api.Assertions;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
@@ -138,7 +139,7 @@ class RunMarkTest {
 
             full.set(false);
             broken.set(true);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.run(ws, spec, null, null))
+            Assertions.assertThatThrownBy(() -> store.run(ws, spec, null, null))
                     .hasMessageContaining("cannot list the server's processes");
             assertThat(store.store().stateMark())
                     .as("failed before its first action: the mark before the run")

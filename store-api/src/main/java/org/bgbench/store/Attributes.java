@@ -2,6 +2,7 @@ package org.bgbench.store;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A member's profile attributes as a read action returns them, reused across calls. A store sets each attribute
@@ -9,17 +10,15 @@ import java.util.Arrays;
  * for the String ({@link #get}). BG itself validates ids and counts, not attribute text, so a run that nobody reads
  * the attributes of never pays for building Strings: List Friends returns ~1,100 of them per call, and building them
  * was a quarter of BG's CPU in that action against PostgreSQL. YCSB's {@code ByteIterator} makes the same choice.
- * A store that reads a reply into one array can also hand over a whole row at once ({@link #setUtf8Row}): the view
- * then keeps three references per row, not one per attribute. Not thread-safe, like the views that hold it.
+ * Not thread-safe, like the views that hold it.
  */
 public final class Attributes {
-    /** Kinds of attribute: none (or a String in {@link #text}), its own bytes, or a slice of the row's. */
+    /** Kinds of attribute: none (or a String in {@link #text}), or its own bytes. */
     private static final byte NONE = 0;
 
     private static final byte OWN = 1;
-    private static final byte ROW = 2;
 
-    /** A String set or decoded; for kind ROW only a cache. */
+    /** A String set or decoded. */
     private final String[] text;
 
     private final byte[] kind;
@@ -28,14 +27,6 @@ public final class Attributes {
 
     private final int[] offset;
     private final int[] length;
-    /** Kind ROW: the row's array, and where attribute a sits in it: rowOffset[rowFrom + a], rowLength[rowFrom + a]. */
-    private byte[] rowData;
-
-    private int[] rowOffset;
-    private int[] rowLength;
-    private int rowFrom;
-    /** Whether text or utf8 may hold something a row must clear: a row then stores nothing per attribute. */
-    private boolean dirty;
 
     public Attributes(int count) {
         text = new String[count];
@@ -53,21 +44,9 @@ public final class Attributes {
     /** Attribute {@code a}, decoded from its UTF-8 bytes on first access; null if the store returned none. */
     public String get(int a) {
         String s = text[a];
-        if (s == null) {
-            switch (kind[a]) {
-                case OWN -> s = new String(utf8[a], offset[a], length[a], StandardCharsets.UTF_8);
-                case ROW -> {
-                    int len = rowLength[rowFrom + a];
-                    if (len >= 0) {
-                        s = new String(rowData, rowOffset[rowFrom + a], len, StandardCharsets.UTF_8);
-                    }
-                }
-                default -> {}
-            }
-            if (s != null) {
-                text[a] = s;
-                dirty = true;
-            }
+        if (s == null && kind[a] == OWN) {
+            s = new String(utf8[a], offset[a], length[a], StandardCharsets.UTF_8);
+            text[a] = s;
         }
         return s;
     }
@@ -77,7 +56,6 @@ public final class Attributes {
         text[a] = value;
         utf8[a] = null;
         kind[a] = NONE;
-        dirty = true;
     }
 
     /**
@@ -95,58 +73,24 @@ public final class Attributes {
      */
     public void setUtf8(int a, byte[] bytes, int off, int len) {
         if (bytes != null) {
-            java.util.Objects.checkFromIndexSize(off, len, bytes.length);
+            Objects.checkFromIndexSize(off, len, bytes.length);
         }
         text[a] = null;
         utf8[a] = bytes;
         offset[a] = off;
         length[a] = len;
         kind[a] = bytes == null ? NONE : OWN;
-        dirty = true;
-    }
-
-    /**
-     * Sets every attribute to a slice of {@code data}: attribute a is {@code lengths[from + a]} bytes from {@code
-     * offsets[from + a]}, none where that length is negative; past {@code count} attributes are none. All three arrays
-     * are kept, not copied, and nobody may change them afterwards (a reply's fresh arrays qualify). The slices are
-     * checked when read.
-     */
-    public void setUtf8Row(byte[] data, int[] offsets, int[] lengths, int from, int count) {
-        java.util.Objects.checkFromIndexSize(from, count, Math.min(offsets.length, lengths.length));
-        if (count > kind.length) {
-            throw new IndexOutOfBoundsException(count + " attributes for a view of " + kind.length);
-        }
-        if (dirty) {
-            Arrays.fill(text, null);
-            Arrays.fill(utf8, null);
-            dirty = false;
-        }
-        rowData = data;
-        rowOffset = offsets;
-        rowLength = lengths;
-        rowFrom = from;
-        Arrays.fill(kind, 0, count, ROW);
-        Arrays.fill(kind, count, kind.length, NONE);
     }
 
     /** Attribute {@code a} as UTF-8 bytes (the store's own when it set them, else encoded); null if none. */
     public byte[] utf8(int a) {
-        switch (kind[a]) {
-            case OWN -> {
-                byte[] b = utf8[a];
-                return offset[a] == 0 && length[a] == b.length
-                        ? b
-                        : Arrays.copyOfRange(b, offset[a], offset[a] + length[a]);
-            }
-            case ROW -> {
-                int len = rowLength[rowFrom + a];
-                int off = rowOffset[rowFrom + a];
-                return len < 0 ? null : Arrays.copyOfRange(rowData, off, off + len);
-            }
-            default -> {
-                return text[a] == null ? null : text[a].getBytes(StandardCharsets.UTF_8);
-            }
+        if (kind[a] == OWN) {
+            byte[] b = utf8[a];
+            return offset[a] == 0 && length[a] == b.length
+                    ? b
+                    : Arrays.copyOfRange(b, offset[a], offset[a] + length[a]);
         }
+        return text[a] == null ? null : text[a].getBytes(StandardCharsets.UTF_8);
     }
 
     /** Sets the first {@code min(count, values.length)} attributes to {@code values}. */
@@ -168,14 +112,8 @@ public final class Attributes {
 
     /** Forgets every attribute. */
     public void clear() {
-        if (dirty) {
-            Arrays.fill(text, null);
-            Arrays.fill(utf8, null);
-            dirty = false;
-        }
+        Arrays.fill(text, null);
+        Arrays.fill(utf8, null);
         Arrays.fill(kind, NONE);
-        rowData = null;
-        rowOffset = null;
-        rowLength = null;
     }
 }

@@ -1,5 +1,7 @@
 package org.bgbench.store;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
@@ -105,8 +107,8 @@ public interface DataStore extends AutoCloseable {
     }
 
     /** Process ids of the local store server, so BG can report its CPU; empty when remote or in-process. */
-    default java.util.List<Long> localServerPids() {
-        return java.util.List.of();
+    default List<Long> localServerPids() {
+        return List.of();
     }
 
     /**
@@ -122,8 +124,8 @@ public interface DataStore extends AutoCloseable {
      * or zero when the store has none (it runs in BG's process and never waits on anyone). After a run's measured
      * period its threads get at most max(5 s, this) to leave the store; those still inside are abandoned.
      */
-    default java.time.Duration callTimeout() {
-        return java.time.Duration.ZERO;
+    default Duration callTimeout() {
+        return Duration.ZERO;
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.bgbench.store;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -144,7 +145,7 @@ public final class ErrorText {
     private static String words(Throwable t) {
         String name = t.getClass().getSimpleName().replaceAll("(Exception|Error)$", "");
         String spaced = name.replaceAll("([a-z0-9])([A-Z])", "$1 $2")
-                .toLowerCase(java.util.Locale.ROOT)
+                .toLowerCase(Locale.ROOT)
                 .strip();
         return spaced.isEmpty() ? "an unexpected failure" : spaced;
     }

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -83,12 +84,12 @@ public final class SchedulingPolicy {
      * {@code pid} and of the processes it has started (e.g. PostgreSQL's background processes); the children it starts
      * later inherit that. Best effort: returns why, when it could not.
      */
-    public static java.util.Optional<String> resetStoreServer(long pid) {
+    public static Optional<String> resetStoreServer(long pid) {
         if (!lowered()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         if (!Chrt.AVAILABLE) {
-            return java.util.Optional.of("chrt is not installed");
+            return Optional.of("chrt is not installed");
         }
         List<Long> pids = new ArrayList<>(List.of(pid));
         ProcessHandle.of(pid).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
@@ -102,7 +103,7 @@ public final class SchedulingPolicy {
                 failed = why;
             }
         }
-        return java.util.Optional.ofNullable(failed);
+        return Optional.ofNullable(failed);
     }
 
     /** Runs chrt; null when it succeeded, otherwise why not. */

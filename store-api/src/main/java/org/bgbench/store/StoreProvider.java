@@ -1,6 +1,8 @@
 package org.bgbench.store;
 
 import java.util.List;
+import java.util.OptionalLong;
+import org.bgbench.model.generator.SocialGraph;
 
 /**
  * A data-store binding, found with {@link java.util.ServiceLoader}: a module that lists its provider in
@@ -26,8 +28,8 @@ public interface StoreProvider {
      * Heap this store needs inside BG's process to hold {@code graph} (a store that keeps the graph in BG's heap, such
      * as the memory store), so a graph that cannot fit is refused before loading; empty for stores elsewhere.
      */
-    default java.util.OptionalLong heapBytes(org.bgbench.model.generator.SocialGraph graph) {
-        return java.util.OptionalLong.empty();
+    default OptionalLong heapBytes(SocialGraph graph) {
+        return OptionalLong.empty();
     }
 
     /**

@@ -1,10 +1,13 @@
 package org.bgbench.store;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.Numbers;
 
 /**
  * The settings a store was opened with: its declared keys, with defaults applied and values checked on read. Besides
@@ -99,7 +102,7 @@ public final class StoreSettings {
     }
 
     public Map<String, String> asMap() {
-        return java.util.Collections.unmodifiableMap(values);
+        return Collections.unmodifiableMap(values);
     }
 
     public String get(String key, String fallback) {
@@ -115,7 +118,7 @@ public final class StoreSettings {
         if (v == null || v.isBlank()) {
             return fallback;
         }
-        return org.bgbench.model.Numbers.parseInt(key, v);
+        return Numbers.parseInt(key, v);
     }
 
     public boolean getBoolean(String key, boolean fallback) {
@@ -123,7 +126,7 @@ public final class StoreSettings {
         if (v == null || v.isBlank()) {
             return fallback;
         }
-        return switch (v.trim().toLowerCase(java.util.Locale.ROOT)) {
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
             case "true", "yes", "on", "1" -> true;
             case "false", "no", "off", "0" -> false;
             default -> throw new InvalidParameterException(key, "expected true or false, got '" + v + "'");
@@ -132,7 +135,7 @@ public final class StoreSettings {
 
     /** One of {@code accepted}, case-insensitive. */
     public String getChoice(String key, String fallback, String... accepted) {
-        String v = values.getOrDefault(key, fallback).trim().toLowerCase(java.util.Locale.ROOT);
+        String v = values.getOrDefault(key, fallback).trim().toLowerCase(Locale.ROOT);
         for (String a : accepted) {
             if (a.equals(v)) {
                 return a;

@@ -125,48 +125,4 @@ class AttributesTest {
             assertThat(a.toArray()).containsExactly("r" + reply, "s" + reply);
         }
     }
-
-    @Test
-    void aRowIsReadThroughItsColumnArrays() {
-        byte[] data = "..Zoë|x|東京".getBytes(StandardCharsets.UTF_8);
-        int zoe = 2;
-        int zoeLen = "Zoë".getBytes(StandardCharsets.UTF_8).length;
-        int x = zoe + zoeLen + 1;
-        int tokyo = x + 2;
-        // Two rows of three columns; the second row's attributes start at index 3 + 1 (its column 0 is an id).
-        int[] offsets = {0, 0, 0, 0, zoe, x, tokyo};
-        int[] lengths = {0, 0, 0, -9, zoeLen, -1, data.length - tokyo};
-        Attributes a = new Attributes(4);
-        a.set(3, "left over");
-        a.setUtf8Row(data, offsets, lengths, 4, 3);
-        assertThat(a.toArray()).containsExactly("Zoë", null, "東京", null);
-        assertThat(a.utf8(0)).isEqualTo("Zoë".getBytes(StandardCharsets.UTF_8));
-        assertThat(a.utf8(1)).isNull();
-        assertThat(a.get(0)).isSameAs(a.get(0));
-        // One attribute set on its own afterwards; the others still come from the row.
-        a.set(2, "own");
-        a.setUtf8(1, "bytes".getBytes(StandardCharsets.UTF_8));
-        assertThat(a.toArray()).containsExactly("Zoë", "bytes", "own", null);
-        assertThat(a.utf8(2)).isEqualTo("own".getBytes(StandardCharsets.UTF_8));
-        // The next row replaces everything, decoded Strings and own bytes included.
-        byte[] next = "abc".getBytes(StandardCharsets.UTF_8);
-        a.setUtf8Row(next, new int[] {0, 1, 2, 0}, new int[] {1, 1, 1, 0}, 0, 4);
-        assertThat(a.toArray()).containsExactly("a", "b", "c", "");
-        a.clear();
-        assertThat(a.toArray()).containsExactly(null, null, null, null);
-        assertThat(a.utf8(0)).isNull();
-    }
-
-    @Test
-    void aRowMustFitItsArraysAndTheView() {
-        Attributes a = new Attributes(2);
-        byte[] data = new byte[4];
-        assertThatThrownBy(() -> a.setUtf8Row(data, new int[3], new int[3], 2, 2))
-                .isInstanceOf(IndexOutOfBoundsException.class);
-        assertThatThrownBy(() -> a.setUtf8Row(data, new int[3], new int[3], 0, 3))
-                .isInstanceOf(IndexOutOfBoundsException.class);
-        // A slice past the data fails when it is read, not silently.
-        a.setUtf8Row(data, new int[] {3}, new int[] {2}, 0, 1);
-        assertThatThrownBy(() -> a.get(0)).isInstanceOf(IndexOutOfBoundsException.class);
-    }
 }

@@ -3,13 +3,16 @@ package org.bgbench.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.connection.ClosedConnectionException;
 import com.datastax.oss.driver.api.core.connection.ConnectionInitException;
 import com.mongodb.MongoSocketOpenException;
 import com.mongodb.ServerAddress;
 import io.netty.channel.embedded.EmbeddedChannel;
+import java.io.EOFException;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
@@ -58,8 +61,8 @@ class ErrorTextTest {
     void allNodesFailedSaysWhyTheFirstNodeFailed() {
         // The driver's own failure for a contact point nobody listens on.
         Throwable failed = null;
-        try (var session = com.datastax.oss.driver.api.core.CqlSession.builder()
-                .addContactPoint(new java.net.InetSocketAddress("127.0.0.1", 1))
+        try (var session = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress("127.0.0.1", 1))
                 .withLocalDatacenter("dc1")
                 .build()) {
             assertThat(session).as("nothing listens on port 1").isNull();
@@ -106,8 +109,7 @@ class ErrorTextTest {
 
     @Test
     void aMessageOfClassNamesOnlyGetsItsTypesPhrase() {
-        assertThat(words(new RuntimeException(new java.io.EOFException())))
-                .isEqualTo("the connection ended unexpectedly");
+        assertThat(words(new RuntimeException(new EOFException()))).isEqualTo("the connection ended unexpectedly");
         assertThat(words(new IllegalStateException("java.nio.channels.ClosedChannelException")))
                 .isEqualTo("illegal state");
         assertThat(words(new NullPointerException())).isEqualTo("null pointer");

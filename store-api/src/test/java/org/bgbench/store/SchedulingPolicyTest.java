@@ -2,11 +2,14 @@ package org.bgbench.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -102,12 +105,12 @@ class SchedulingPolicyTest {
             // it prints its child's pid once it has started it, so nothing waits on a clock.
             Process server = new ProcessBuilder("bash", "-c", "sleep 30 & echo $!; wait").start();
             try {
-                long child = Long.parseLong(new java.io.BufferedReader(
-                                new java.io.InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))
-                        .readLine()
-                        .strip());
+                long child = Long.parseLong(
+                        new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))
+                                .readLine()
+                                .strip());
                 String before = SchedulingPolicy.of(server.pid()) + "/" + SchedulingPolicy.of(child);
-                java.util.Optional<String> failed = SchedulingPolicy.resetStoreServer(server.pid());
+                Optional<String> failed = SchedulingPolicy.resetStoreServer(server.pid());
                 System.out.println("server before " + before + ", reset " + failed.orElse("ok"));
                 System.out.println(
                         "reset server " + SchedulingPolicy.of(server.pid()) + "/" + SchedulingPolicy.of(child));

@@ -41,7 +41,22 @@ class StoreHostsMessageTest {
                 new RunResult.Environment(
                         null,
                         null,
-                        List.of(new NodeResult("db1:9100", "store", 8, 10, 1, m, m, m, m, m, none, m, m, m)),
+                        List.of(NodeResult.builder()
+                                .name("db1:9100")
+                                .role("store")
+                                .cpus(8)
+                                .seconds(10)
+                                .missingSeconds(1)
+                                .busyCores(m)
+                                .memUsedBytes(m)
+                                .memTotalBytes(m)
+                                .netRxBytesPerS(m)
+                                .netTxBytesPerS(m)
+                                .loBytesPerS(none)
+                                .diskReadBytesPerS(m)
+                                .diskWriteBytesPerS(m)
+                                .diskBusyPct(m)
+                                .build()),
                         null),
                 null,
                 null,

@@ -1,5 +1,6 @@
 package org.bgbench.emulator.open;
 
+import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -44,7 +45,7 @@ public final class ArrivalClock {
      */
     public void startSchedule(long nanoTime) {
         long at = nanoTime - origin;
-        java.time.Duration length = schedule.length();
+        Duration length = schedule.length();
         end = length == null ? Long.MAX_VALUE : at + length.toNanos();
         scheduleStart = at;
     }

@@ -17,6 +17,7 @@ import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
@@ -251,9 +252,9 @@ public final class RepairDb {
         int[] members = readers.toIntArray();
         ConcurrentLinkedQueue<String> found = new ConcurrentLinkedQueue<>();
         AtomicInteger left = new AtomicInteger(20);
-        ThreadLocal<org.bgbench.store.FeedList> feeds = ThreadLocal.withInitial(org.bgbench.store.FeedList::new);
+        ThreadLocal<FeedList> feeds = ThreadLocal.withInitial(FeedList::new);
         runInParallel(store, threads, members.length, (s, i) -> {
-            org.bgbench.store.FeedList f = feeds.get();
+            FeedList f = feeds.get();
             f.clear();
             int id = g.memberId(members[i]);
             s.viewNewsFeed(id, 10, f);

@@ -8,14 +8,18 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.model.state.GraphState;
 import org.bgbench.store.CommentList;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FeedList;
 import org.bgbench.store.MemberList;
+import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
 
 /**
@@ -150,11 +154,11 @@ public final class StoreRepair {
     private static List<String> nonEmptyFeeds(DataStore store, SocialGraph g, int threads, int[] members) {
         int n = members == null ? g.members() : members.length;
         ConcurrentLinkedQueue<String> found = new ConcurrentLinkedQueue<>();
-        java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(10);
-        ThreadLocal<org.bgbench.store.FeedList> lists = ThreadLocal.withInitial(org.bgbench.store.FeedList::new);
+        AtomicInteger left = new AtomicInteger(10);
+        ThreadLocal<FeedList> lists = ThreadLocal.withInitial(FeedList::new);
         RepairDb.runInParallel(store, threads, n, (s, x) -> {
             int id = g.memberId(members == null ? x : members[x]);
-            org.bgbench.store.FeedList f = lists.get();
+            FeedList f = lists.get();
             f.clear();
             s.viewNewsFeed(id, 1, f);
             if (f.size() > 0 && left.getAndDecrement() > 0) {
@@ -215,7 +219,7 @@ public final class StoreRepair {
             byMember.put(d.index(), d);
         }
         // Every pair some member's lists disagree about, once.
-        java.util.TreeSet<Long> pairs = new java.util.TreeSet<>();
+        TreeSet<Long> pairs = new TreeSet<>();
         for (MemberDiff d : diffs) {
             for (IntOpenHashSet set : List.of(
                     d.extraFriends(),
@@ -239,7 +243,7 @@ public final class StoreRepair {
                 } else {
                     calls.addAndGet(fixComments(s, g, fixes.get(k - work.length)));
                 }
-            } catch (org.bgbench.store.StoreException e) {
+            } catch (StoreException e) {
                 errors.add(e.getMessage());
             }
         });

@@ -225,22 +225,23 @@ public final class ResultMerger {
         }
         Double perAction = bgS == null || count == 0 ? null : bgS * 1e6 / count;
         CpuResult any = parts.get(0).cpu();
-        return new CpuResult(
-                bg,
-                perAction,
-                store == null ? null : store.storeCores(),
-                any == null ? null : any.machineCores(),
-                any == null ? null : any.machineIowaitCores(),
-                bgS,
-                store == null ? null : store.storeCpuS(),
-                cores,
-                any == null ? 0 : any.machineCpus(),
-                store == null ? List.of() : store.storePids(),
-                store == null ? 0 : store.storeProcesses(),
-                null,
-                store == null ? null : store.storePeakCores(),
-                null,
-                CpuResult.outsideUsPerAction(perAction, actions));
+        return CpuResult.builder()
+                .bgCores(bg)
+                .bgUsPerAction(perAction)
+                .storeCores(store == null ? null : store.storeCores())
+                .machineCores(any == null ? null : any.machineCores())
+                .machineIowaitCores(any == null ? null : any.machineIowaitCores())
+                .bgCpuS(bgS)
+                .storeCpuS(store == null ? null : store.storeCpuS())
+                .bgAvailableCores(cores)
+                .machineCpus(any == null ? 0 : any.machineCpus())
+                .storePids(store == null ? List.of() : store.storePids())
+                .storeProcesses(store == null ? 0 : store.storeProcesses())
+                .bgPeakCores(null)
+                .storePeakCores(store == null ? null : store.storePeakCores())
+                .machinePeakCores(null)
+                .bgOutsideUsPerAction(CpuResult.outsideUsPerAction(perAction, actions))
+                .build();
     }
 
     private static BgWaitResult bgWait(List<RunResult> parts) {
@@ -310,22 +311,23 @@ public final class ResultMerger {
         Map<String, Unpredictable.ActionReads> per = new LinkedHashMap<>();
         perAction.forEach((k, v) ->
                 per.put(k, new Unpredictable.ActionReads(v[0], v[1], v[0] == 0 ? 0.0 : 100.0 * v[1] / v[0])));
-        return new Unpredictable(
-                checked,
-                bad,
-                pct,
-                tau,
-                complete && (tau == null || pct <= tau),
-                skipped,
-                per,
-                freshness(parts),
-                samples,
-                null,
-                parts.size(),
-                complete,
-                complete ? null : String.join("; ", reasons),
-                unchecked,
-                files);
+        return Unpredictable.builder()
+                .readsChecked(checked)
+                .unpredictableReads(bad)
+                .pct(pct)
+                .tauPct(tau)
+                .meetsTau(complete && (tau == null || pct <= tau))
+                .readsSkipped(skipped)
+                .actions(per)
+                .freshness(freshness(parts))
+                .samples(samples)
+                .validation(null)
+                .mergedFromWorkers(parts.size())
+                .complete(complete)
+                .incompleteReason(complete ? null : String.join("; ", reasons))
+                .readsUnchecked(unchecked)
+                .files(files)
+                .build();
     }
 
     /**
@@ -409,23 +411,24 @@ public final class ResultMerger {
         }
         long n = h.getTotalCount();
         Double within = n == 0 ? null : 100.0 * h.getCountBetweenValues(0, betaNanos) / n;
-        return new SeriesPoint(
-                f.second(),
-                elapsed,
-                interval,
-                actions,
-                throughput,
-                sessions,
-                errors,
-                noops,
-                n == 0 ? null : Latencies.millis(h.getValueAtPercentile(50)),
-                n == 0 ? null : Latencies.millis(h.getValueAtPercentile(95)),
-                n == 0 ? null : Latencies.millis(h.getValueAtPercentile(99)),
-                n == 0 ? null : Latencies.millis(h.getMaxValue()),
-                within,
-                wait,
-                bg,
-                f.storeCores(),
-                f.machineCores());
+        return SeriesPoint.builder()
+                .second(f.second())
+                .elapsedS(elapsed)
+                .intervalS(interval)
+                .actions(actions)
+                .throughput(throughput)
+                .sessions(sessions)
+                .errors(errors)
+                .noops(noops)
+                .p50Ms(n == 0 ? null : Latencies.millis(h.getValueAtPercentile(50)))
+                .p95Ms(n == 0 ? null : Latencies.millis(h.getValueAtPercentile(95)))
+                .p99Ms(n == 0 ? null : Latencies.millis(h.getValueAtPercentile(99)))
+                .maxMs(n == 0 ? null : Latencies.millis(h.getMaxValue()))
+                .withinBetaPct(within)
+                .bgWaitMs(wait)
+                .bgCores(bg)
+                .storeCores(f.storeCores())
+                .machineCores(f.machineCores())
+                .build();
     }
 }

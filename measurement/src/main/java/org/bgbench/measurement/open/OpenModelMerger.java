@@ -94,43 +94,54 @@ public final class OpenModelMerger {
                     h.add(q.response().histogram());
                 }
             }
-            phases.add(new OpenModelResult.PhaseResult(
-                    f.index(), null, f.startS(), f.endS(), from, to, n, throughput, LatencySummary.of(h)));
+            phases.add(OpenModelResult.PhaseResult.builder()
+                    .index(f.index())
+                    .label(null)
+                    .startS(f.startS())
+                    .endS(f.endS())
+                    .fromRate(from)
+                    .toRate(to)
+                    .started(n)
+                    .throughput(throughput)
+                    .response(LatencySummary.of(h))
+                    .build());
         }
         // The whole schedule's labels (each worker's carry its share of the rates).
         String[] labels = schedule.split(",");
         List<OpenModelResult.PhaseResult> labelled = new ArrayList<>();
         for (OpenModelResult.PhaseResult p : phases) {
             String label = p.index() - 1 < labels.length ? labels[p.index() - 1].trim() : null;
-            labelled.add(new OpenModelResult.PhaseResult(
-                    p.index(),
-                    label,
-                    p.startS(),
-                    p.endS(),
-                    p.fromRate(),
-                    p.toRate(),
-                    p.started(),
-                    p.throughput(),
-                    p.response()));
+            labelled.add(OpenModelResult.PhaseResult.builder()
+                    .index(p.index())
+                    .label(label)
+                    .startS(p.startS())
+                    .endS(p.endS())
+                    .fromRate(p.fromRate())
+                    .toRate(p.toRate())
+                    .started(p.started())
+                    .throughput(p.throughput())
+                    .response(p.response())
+                    .build());
         }
-        return new OpenModelResult(
-                schedule,
-                first.process(),
-                inFlightLimit,
-                first.maxLagMs(),
-                first.maxLatePct(),
-                offered,
-                started,
-                rate,
-                queued,
-                unstarted,
-                oldest,
-                late,
-                latePct,
-                LatencySummary.of(delay),
-                reason == null,
-                reason,
-                services,
-                labelled);
+        return OpenModelResult.builder()
+                .schedule(schedule)
+                .process(first.process())
+                .inFlightLimit(inFlightLimit)
+                .maxLagMs(first.maxLagMs())
+                .maxLatePct(first.maxLatePct())
+                .offered(offered)
+                .started(started)
+                .offeredRate(rate)
+                .queued(queued)
+                .unstarted(unstarted)
+                .oldestUnstartedMs(oldest)
+                .late(late)
+                .latePct(latePct)
+                .startDelay(LatencySummary.of(delay))
+                .valid(reason == null)
+                .invalidReason(reason)
+                .service(services)
+                .phases(labelled)
+                .build();
     }
 }

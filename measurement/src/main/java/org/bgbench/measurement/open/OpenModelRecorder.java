@@ -240,36 +240,38 @@ public final class OpenModelRecorder implements Consumer<SecondSample> {
         List<OpenModelResult.PhaseResult> ps = new ArrayList<>();
         for (int i = 0; i < phases.size(); i++) {
             PhasePlan p = phases.get(i);
-            ps.add(new OpenModelResult.PhaseResult(
-                    i + 1,
-                    p.label(),
-                    p.startS(),
-                    Double.isInfinite(p.endS()) ? seconds : Math.min(p.endS(), seconds),
-                    p.fromRate(),
-                    p.toRate(),
-                    phaseStarted[i],
-                    phaseSeconds[i] > 0 ? phaseActions[i] / phaseSeconds[i] : 0,
-                    LatencySummary.of(phaseResponse[i])));
+            ps.add(OpenModelResult.PhaseResult.builder()
+                    .index(i + 1)
+                    .label(p.label())
+                    .startS(p.startS())
+                    .endS(Double.isInfinite(p.endS()) ? seconds : Math.min(p.endS(), seconds))
+                    .fromRate(p.fromRate())
+                    .toRate(p.toRate())
+                    .started(phaseStarted[i])
+                    .throughput(phaseSeconds[i] > 0 ? phaseActions[i] / phaseSeconds[i] : 0)
+                    .response(LatencySummary.of(phaseResponse[i]))
+                    .build());
         }
-        return new OpenModelResult(
-                schedule,
-                process,
-                inFlightLimit,
-                maxLagNanos / 1e6,
-                maxLatePct,
-                offered,
-                n,
-                seconds > 0 ? offered / seconds : 0,
-                q,
-                unstarted,
-                unstarted > 0 ? oldestUnstartedNanos / 1e6 : null,
-                lateTotal,
-                latePct,
-                LatencySummary.of(startDelay),
-                reason == null,
-                reason,
-                services,
-                ps);
+        return OpenModelResult.builder()
+                .schedule(schedule)
+                .process(process)
+                .inFlightLimit(inFlightLimit)
+                .maxLagMs(maxLagNanos / 1e6)
+                .maxLatePct(maxLatePct)
+                .offered(offered)
+                .started(n)
+                .offeredRate(seconds > 0 ? offered / seconds : 0)
+                .queued(q)
+                .unstarted(unstarted)
+                .oldestUnstartedMs(unstarted > 0 ? oldestUnstartedNanos / 1e6 : null)
+                .late(lateTotal)
+                .latePct(latePct)
+                .startDelay(LatencySummary.of(startDelay))
+                .valid(reason == null)
+                .invalidReason(reason)
+                .service(services)
+                .phases(ps)
+                .build();
     }
 
     private String lag() {

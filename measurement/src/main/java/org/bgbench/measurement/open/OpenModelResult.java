@@ -79,5 +79,215 @@ public record OpenModelResult(
             double toRate,
             long started,
             double throughput,
-            LatencySummary response) {}
+            LatencySummary response) {
+        /** A builder with every figure zero or absent, to be set by name. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** Builds a {@link PhaseResult} by name rather than by position. */
+        public static final class Builder {
+            private int index;
+            private String label;
+            private double startS;
+            private double endS;
+            private double fromRate;
+            private double toRate;
+            private long started;
+            private double throughput;
+            private LatencySummary response;
+
+            private Builder() {}
+
+            public Builder index(int v) {
+                index = v;
+                return this;
+            }
+
+            public Builder label(String v) {
+                label = v;
+                return this;
+            }
+
+            public Builder startS(double v) {
+                startS = v;
+                return this;
+            }
+
+            public Builder endS(double v) {
+                endS = v;
+                return this;
+            }
+
+            public Builder fromRate(double v) {
+                fromRate = v;
+                return this;
+            }
+
+            public Builder toRate(double v) {
+                toRate = v;
+                return this;
+            }
+
+            public Builder started(long v) {
+                started = v;
+                return this;
+            }
+
+            public Builder throughput(double v) {
+                throughput = v;
+                return this;
+            }
+
+            public Builder response(LatencySummary v) {
+                response = v;
+                return this;
+            }
+
+            public PhaseResult build() {
+                return new PhaseResult(index, label, startS, endS, fromRate, toRate, started, throughput, response);
+            }
+        }
+    }
+
+    /** A builder with every figure zero or absent, to be set by name. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link OpenModelResult} by name rather than by position. */
+    public static final class Builder {
+        private String schedule;
+        private String process;
+        private int inFlightLimit;
+        private double maxLagMs;
+        private double maxLatePct;
+        private long offered;
+        private long started;
+        private double offeredRate;
+        private long queued;
+        private long unstarted;
+        private Double oldestUnstartedMs;
+        private long late;
+        private double latePct;
+        private LatencySummary startDelay;
+        private boolean valid;
+        private String invalidReason;
+        private Map<String, LatencySummary> service;
+        private List<PhaseResult> phases;
+
+        private Builder() {}
+
+        public Builder schedule(String v) {
+            schedule = v;
+            return this;
+        }
+
+        public Builder process(String v) {
+            process = v;
+            return this;
+        }
+
+        public Builder inFlightLimit(int v) {
+            inFlightLimit = v;
+            return this;
+        }
+
+        public Builder maxLagMs(double v) {
+            maxLagMs = v;
+            return this;
+        }
+
+        public Builder maxLatePct(double v) {
+            maxLatePct = v;
+            return this;
+        }
+
+        public Builder offered(long v) {
+            offered = v;
+            return this;
+        }
+
+        public Builder started(long v) {
+            started = v;
+            return this;
+        }
+
+        public Builder offeredRate(double v) {
+            offeredRate = v;
+            return this;
+        }
+
+        public Builder queued(long v) {
+            queued = v;
+            return this;
+        }
+
+        public Builder unstarted(long v) {
+            unstarted = v;
+            return this;
+        }
+
+        public Builder oldestUnstartedMs(Double v) {
+            oldestUnstartedMs = v;
+            return this;
+        }
+
+        public Builder late(long v) {
+            late = v;
+            return this;
+        }
+
+        public Builder latePct(double v) {
+            latePct = v;
+            return this;
+        }
+
+        public Builder startDelay(LatencySummary v) {
+            startDelay = v;
+            return this;
+        }
+
+        public Builder valid(boolean v) {
+            valid = v;
+            return this;
+        }
+
+        public Builder invalidReason(String v) {
+            invalidReason = v;
+            return this;
+        }
+
+        public Builder service(Map<String, LatencySummary> v) {
+            service = v;
+            return this;
+        }
+
+        public Builder phases(List<PhaseResult> v) {
+            phases = v;
+            return this;
+        }
+
+        public OpenModelResult build() {
+            return new OpenModelResult(
+                    schedule,
+                    process,
+                    inFlightLimit,
+                    maxLagMs,
+                    maxLatePct,
+                    offered,
+                    started,
+                    offeredRate,
+                    queued,
+                    unstarted,
+                    oldestUnstartedMs,
+                    late,
+                    latePct,
+                    startDelay,
+                    valid,
+                    invalidReason,
+                    service,
+                    phases);
+        }
+    }
 }

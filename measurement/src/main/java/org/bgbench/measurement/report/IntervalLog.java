@@ -58,7 +58,7 @@ public final class IntervalLog implements AutoCloseable {
      * Where the warm-up's seconds are encoded and dropped. The log starts with the measured period, so its code (the
      * histograms' compressed encoding and sums) was first run, and compiled by the JIT, there, on cores a store may
      * share: C2's compilations of HdrHistogram's encoding were half of its work in a run's measured seconds
-     * (docs/benchmarks.md, issue 20). Rehearsed every warm-up second, they are compiled before it.
+     * (docs/benchmarks.md). Rehearsed every warm-up second, they are compiled before it.
      */
     private HistogramLogWriter rehearsal;
 

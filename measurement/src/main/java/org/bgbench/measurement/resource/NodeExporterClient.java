@@ -214,21 +214,22 @@ public final class NodeExporterClient implements AutoCloseable {
                 default -> {}
             }
         }
-        return new NodeReading(
-                name,
-                NodeReading.STORE,
-                nanoTime,
-                cpus.size(),
-                cpus.isEmpty() ? -1 : busy,
-                cpus.isEmpty() ? -1 : total,
-                memTotal,
-                memTotal >= 0 && memAvailable >= 0 ? memTotal - memAvailable : -1,
-                rx,
-                tx,
-                lo,
-                read,
-                written,
-                io);
+        return NodeReading.builder()
+                .name(name)
+                .role(NodeReading.STORE)
+                .nanoTime(nanoTime)
+                .cpus(cpus.size())
+                .cpuBusySeconds(cpus.isEmpty() ? -1 : busy)
+                .cpuTotalSeconds(cpus.isEmpty() ? -1 : total)
+                .memTotalBytes(memTotal)
+                .memUsedBytes(memTotal >= 0 && memAvailable >= 0 ? memTotal - memAvailable : -1)
+                .netRxBytes(rx)
+                .netTxBytes(tx)
+                .loRxBytes(lo)
+                .diskReadBytes(read)
+                .diskWriteBytes(written)
+                .diskIoSeconds(io)
+                .build();
     }
 
     /** Drops any request still out without waiting for it. */

@@ -48,7 +48,22 @@ public record NodeReading(
 
     /** No reading of the node yet (it has not answered). */
     public static NodeReading none(String name, String role) {
-        return new NodeReading(name, role, Long.MIN_VALUE, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, Map.of());
+        return NodeReading.builder()
+                .name(name)
+                .role(role)
+                .nanoTime(Long.MIN_VALUE)
+                .cpus(0)
+                .cpuBusySeconds(-1)
+                .cpuTotalSeconds(-1)
+                .memTotalBytes(-1)
+                .memUsedBytes(-1)
+                .netRxBytes(-1)
+                .netTxBytes(-1)
+                .loRxBytes(-1)
+                .diskReadBytes(-1)
+                .diskWriteBytes(-1)
+                .diskIoSeconds(Map.of())
+                .build();
     }
 
     /** Whether this is a real reading, not {@link #none}. */
@@ -70,4 +85,117 @@ public record NodeReading(
     private static final Pattern NOT_A_DISK = Pattern.compile("z?ram|loop|fd|sr|dm-|md");
     private static final Pattern PARTITION =
             Pattern.compile("(h|s|v|xv)d[a-z]+\\d+|nvme\\d+n\\d+p\\d+|mmcblk\\d+p\\d+");
+
+    /** A builder with every figure zero or absent, to be set by name. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link NodeReading} by name rather than by position. */
+    public static final class Builder {
+        private String name;
+        private String role;
+        private long nanoTime;
+        private int cpus;
+        private double cpuBusySeconds;
+        private double cpuTotalSeconds;
+        private double memTotalBytes;
+        private double memUsedBytes;
+        private double netRxBytes;
+        private double netTxBytes;
+        private double loRxBytes;
+        private double diskReadBytes;
+        private double diskWriteBytes;
+        private Map<String, Double> diskIoSeconds;
+
+        private Builder() {}
+
+        public Builder name(String v) {
+            name = v;
+            return this;
+        }
+
+        public Builder role(String v) {
+            role = v;
+            return this;
+        }
+
+        public Builder nanoTime(long v) {
+            nanoTime = v;
+            return this;
+        }
+
+        public Builder cpus(int v) {
+            cpus = v;
+            return this;
+        }
+
+        public Builder cpuBusySeconds(double v) {
+            cpuBusySeconds = v;
+            return this;
+        }
+
+        public Builder cpuTotalSeconds(double v) {
+            cpuTotalSeconds = v;
+            return this;
+        }
+
+        public Builder memTotalBytes(double v) {
+            memTotalBytes = v;
+            return this;
+        }
+
+        public Builder memUsedBytes(double v) {
+            memUsedBytes = v;
+            return this;
+        }
+
+        public Builder netRxBytes(double v) {
+            netRxBytes = v;
+            return this;
+        }
+
+        public Builder netTxBytes(double v) {
+            netTxBytes = v;
+            return this;
+        }
+
+        public Builder loRxBytes(double v) {
+            loRxBytes = v;
+            return this;
+        }
+
+        public Builder diskReadBytes(double v) {
+            diskReadBytes = v;
+            return this;
+        }
+
+        public Builder diskWriteBytes(double v) {
+            diskWriteBytes = v;
+            return this;
+        }
+
+        public Builder diskIoSeconds(Map<String, Double> v) {
+            diskIoSeconds = v;
+            return this;
+        }
+
+        public NodeReading build() {
+            return new NodeReading(
+                    name,
+                    role,
+                    nanoTime,
+                    cpus,
+                    cpuBusySeconds,
+                    cpuTotalSeconds,
+                    memTotalBytes,
+                    memUsedBytes,
+                    netRxBytes,
+                    netTxBytes,
+                    loRxBytes,
+                    diskReadBytes,
+                    diskWriteBytes,
+                    diskIoSeconds);
+        }
+    }
 }

@@ -40,7 +40,21 @@ public record NodeUse(
     /** A gap: the node gave no fresh reading for the interval. */
     public static NodeUse unknown(String name, String role) {
         double n = Double.NaN;
-        return new NodeUse(name, role, false, 0, n, n, n, n, n, n, n, n, n);
+        return NodeUse.builder()
+                .name(name)
+                .role(role)
+                .answered(false)
+                .cpus(0)
+                .busyCores(n)
+                .memUsedBytes(n)
+                .memTotalBytes(n)
+                .netRxBytesPerS(n)
+                .netTxBytesPerS(n)
+                .loBytesPerS(n)
+                .diskReadBytesPerS(n)
+                .diskWriteBytesPerS(n)
+                .diskBusyPct(n)
+                .build();
     }
 
     /**
@@ -57,20 +71,21 @@ public record NodeUse(
             // The node's first answer, or no new answer yet in a short interval (a run's last, partial one): its
             // state is known, its rates need two different answers.
             double n = Double.NaN;
-            return new NodeUse(
-                    name,
-                    role,
-                    true,
-                    Math.max(0, to.cpus()),
-                    n,
-                    known(to.memUsedBytes()),
-                    known(to.memTotalBytes()),
-                    n,
-                    n,
-                    n,
-                    n,
-                    n,
-                    n);
+            return NodeUse.builder()
+                    .name(name)
+                    .role(role)
+                    .answered(true)
+                    .cpus(Math.max(0, to.cpus()))
+                    .busyCores(n)
+                    .memUsedBytes(known(to.memUsedBytes()))
+                    .memTotalBytes(known(to.memTotalBytes()))
+                    .netRxBytesPerS(n)
+                    .netTxBytesPerS(n)
+                    .loBytesPerS(n)
+                    .diskReadBytesPerS(n)
+                    .diskWriteBytesPerS(n)
+                    .diskBusyPct(n)
+                    .build();
         }
         double seconds = (to.nanoTime() - from.nanoTime()) / 1e9;
         double busy = Double.NaN;
@@ -87,20 +102,21 @@ public record NodeUse(
                 diskBusy = Double.isNaN(diskBusy) ? pct : Math.max(diskBusy, pct);
             }
         }
-        return new NodeUse(
-                name,
-                role,
-                true,
-                Math.max(0, to.cpus()),
-                busy,
-                known(to.memUsedBytes()),
-                known(to.memTotalBytes()),
-                rate(from.netRxBytes(), to.netRxBytes(), seconds),
-                rate(from.netTxBytes(), to.netTxBytes(), seconds),
-                rate(from.loRxBytes(), to.loRxBytes(), seconds),
-                rate(from.diskReadBytes(), to.diskReadBytes(), seconds),
-                rate(from.diskWriteBytes(), to.diskWriteBytes(), seconds),
-                diskBusy);
+        return NodeUse.builder()
+                .name(name)
+                .role(role)
+                .answered(true)
+                .cpus(Math.max(0, to.cpus()))
+                .busyCores(busy)
+                .memUsedBytes(known(to.memUsedBytes()))
+                .memTotalBytes(known(to.memTotalBytes()))
+                .netRxBytesPerS(rate(from.netRxBytes(), to.netRxBytes(), seconds))
+                .netTxBytesPerS(rate(from.netTxBytes(), to.netTxBytes(), seconds))
+                .loBytesPerS(rate(from.loRxBytes(), to.loRxBytes(), seconds))
+                .diskReadBytesPerS(rate(from.diskReadBytes(), to.diskReadBytes(), seconds))
+                .diskWriteBytesPerS(rate(from.diskWriteBytes(), to.diskWriteBytes(), seconds))
+                .diskBusyPct(diskBusy)
+                .build();
     }
 
     private static double rate(double from, double to, double seconds) {
@@ -109,5 +125,111 @@ public record NodeUse(
 
     private static double known(double v) {
         return v >= 0 ? v : Double.NaN;
+    }
+
+    /** A builder with every figure zero or absent, to be set by name. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link NodeUse} by name rather than by position. */
+    public static final class Builder {
+        private String name;
+        private String role;
+        private boolean answered;
+        private int cpus;
+        private double busyCores;
+        private double memUsedBytes;
+        private double memTotalBytes;
+        private double netRxBytesPerS;
+        private double netTxBytesPerS;
+        private double loBytesPerS;
+        private double diskReadBytesPerS;
+        private double diskWriteBytesPerS;
+        private double diskBusyPct;
+
+        private Builder() {}
+
+        public Builder name(String v) {
+            name = v;
+            return this;
+        }
+
+        public Builder role(String v) {
+            role = v;
+            return this;
+        }
+
+        public Builder answered(boolean v) {
+            answered = v;
+            return this;
+        }
+
+        public Builder cpus(int v) {
+            cpus = v;
+            return this;
+        }
+
+        public Builder busyCores(double v) {
+            busyCores = v;
+            return this;
+        }
+
+        public Builder memUsedBytes(double v) {
+            memUsedBytes = v;
+            return this;
+        }
+
+        public Builder memTotalBytes(double v) {
+            memTotalBytes = v;
+            return this;
+        }
+
+        public Builder netRxBytesPerS(double v) {
+            netRxBytesPerS = v;
+            return this;
+        }
+
+        public Builder netTxBytesPerS(double v) {
+            netTxBytesPerS = v;
+            return this;
+        }
+
+        public Builder loBytesPerS(double v) {
+            loBytesPerS = v;
+            return this;
+        }
+
+        public Builder diskReadBytesPerS(double v) {
+            diskReadBytesPerS = v;
+            return this;
+        }
+
+        public Builder diskWriteBytesPerS(double v) {
+            diskWriteBytesPerS = v;
+            return this;
+        }
+
+        public Builder diskBusyPct(double v) {
+            diskBusyPct = v;
+            return this;
+        }
+
+        public NodeUse build() {
+            return new NodeUse(
+                    name,
+                    role,
+                    answered,
+                    cpus,
+                    busyCores,
+                    memUsedBytes,
+                    memTotalBytes,
+                    netRxBytesPerS,
+                    netTxBytesPerS,
+                    loBytesPerS,
+                    diskReadBytesPerS,
+                    diskWriteBytesPerS,
+                    diskBusyPct);
+        }
     }
 }

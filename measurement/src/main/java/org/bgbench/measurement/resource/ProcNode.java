@@ -66,21 +66,22 @@ final class ProcNode {
         double[] net = net(lines("net/dev"));
         Map<String, Double> ioSeconds = new HashMap<>();
         double[] disk = disks(lines("diskstats"), ioSeconds);
-        return new NodeReading(
-                name,
-                NodeReading.BG,
-                now,
-                cpus,
-                busy,
-                total,
-                memTotal,
-                memTotal >= 0 && memAvailable >= 0 ? memTotal - memAvailable : -1,
-                net[0],
-                net[1],
-                net[2],
-                disk[0],
-                disk[1],
-                ioSeconds);
+        return NodeReading.builder()
+                .name(name)
+                .role(NodeReading.BG)
+                .nanoTime(now)
+                .cpus(cpus)
+                .cpuBusySeconds(busy)
+                .cpuTotalSeconds(total)
+                .memTotalBytes(memTotal)
+                .memUsedBytes(memTotal >= 0 && memAvailable >= 0 ? memTotal - memAvailable : -1)
+                .netRxBytes(net[0])
+                .netTxBytes(net[1])
+                .loRxBytes(net[2])
+                .diskReadBytes(disk[0])
+                .diskWriteBytes(disk[1])
+                .diskIoSeconds(ioSeconds)
+                .build();
     }
 
     /** Received and sent bytes of all interfaces but lo, and lo's received bytes; -1 each when unknown. */

@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -121,16 +120,6 @@ public final class ResourceMonitor implements AutoCloseable {
         return hosts.stream().map(StoreHostPoller::name).toList();
     }
 
-    /** Why a store host's last request failed, or null when it answered (or is not one of them). */
-    public String storeHostError(String name) {
-        return hosts.stream()
-                .filter(h -> h.name().equals(name))
-                .map(StoreHostPoller::lastError)
-                .filter(Objects::nonNull)
-                .findFirst()
-                .orElse(null);
-    }
-
     /** The pids whose process trees count as the store now (a restarted server's new ones once found). */
     public List<Long> storePids() {
         return storePids;
@@ -163,26 +152,28 @@ public final class ResourceMonitor implements AutoCloseable {
             nodes.add(h.latestAndAsk());
         }
         return machine == null
-                ? new ResourceSnapshot(
-                        now,
-                        bg,
-                        store,
-                        storeProcesses,
-                        -1,
-                        -1,
-                        -1,
-                        Runtime.getRuntime().availableProcessors(),
-                        nodes)
-                : new ResourceSnapshot(
-                        now,
-                        bg,
-                        store,
-                        storeProcesses,
-                        machine.busyTicks(),
-                        machine.iowaitTicks(),
-                        machine.totalTicks(),
-                        machine.cpus(),
-                        nodes);
+                ? ResourceSnapshot.builder()
+                        .nanoTime(now)
+                        .bgCpuNanos(bg)
+                        .storeCpuNanos(store)
+                        .storeProcesses(storeProcesses)
+                        .machineBusyTicks(-1)
+                        .machineIowaitTicks(-1)
+                        .machineTotalTicks(-1)
+                        .machineCpus(Runtime.getRuntime().availableProcessors())
+                        .nodes(nodes)
+                        .build()
+                : ResourceSnapshot.builder()
+                        .nanoTime(now)
+                        .bgCpuNanos(bg)
+                        .storeCpuNanos(store)
+                        .storeProcesses(storeProcesses)
+                        .machineBusyTicks(machine.busyTicks())
+                        .machineIowaitTicks(machine.iowaitTicks())
+                        .machineTotalTicks(machine.totalTicks())
+                        .machineCpus(machine.cpus())
+                        .nodes(nodes)
+                        .build();
     }
 
     /**

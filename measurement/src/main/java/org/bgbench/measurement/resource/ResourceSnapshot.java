@@ -31,25 +31,81 @@ public record ResourceSnapshot(
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
     }
 
-    /** A snapshot without node readings. */
-    public ResourceSnapshot(
-            long nanoTime,
-            long bgCpuNanos,
-            long storeCpuNanos,
-            int storeProcesses,
-            long machineBusyTicks,
-            long machineIowaitTicks,
-            long machineTotalTicks,
-            int machineCpus) {
-        this(
-                nanoTime,
-                bgCpuNanos,
-                storeCpuNanos,
-                storeProcesses,
-                machineBusyTicks,
-                machineIowaitTicks,
-                machineTotalTicks,
-                machineCpus,
-                List.of());
+    /** A builder with every figure zero or absent, to be set by name. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link ResourceSnapshot} by name rather than by position. */
+    public static final class Builder {
+        private long nanoTime;
+        private long bgCpuNanos;
+        private long storeCpuNanos;
+        private int storeProcesses;
+        private long machineBusyTicks;
+        private long machineIowaitTicks;
+        private long machineTotalTicks;
+        private int machineCpus;
+        private List<NodeReading> nodes;
+
+        private Builder() {}
+
+        public Builder nanoTime(long v) {
+            nanoTime = v;
+            return this;
+        }
+
+        public Builder bgCpuNanos(long v) {
+            bgCpuNanos = v;
+            return this;
+        }
+
+        public Builder storeCpuNanos(long v) {
+            storeCpuNanos = v;
+            return this;
+        }
+
+        public Builder storeProcesses(int v) {
+            storeProcesses = v;
+            return this;
+        }
+
+        public Builder machineBusyTicks(long v) {
+            machineBusyTicks = v;
+            return this;
+        }
+
+        public Builder machineIowaitTicks(long v) {
+            machineIowaitTicks = v;
+            return this;
+        }
+
+        public Builder machineTotalTicks(long v) {
+            machineTotalTicks = v;
+            return this;
+        }
+
+        public Builder machineCpus(int v) {
+            machineCpus = v;
+            return this;
+        }
+
+        public Builder nodes(List<NodeReading> v) {
+            nodes = v;
+            return this;
+        }
+
+        public ResourceSnapshot build() {
+            return new ResourceSnapshot(
+                    nanoTime,
+                    bgCpuNanos,
+                    storeCpuNanos,
+                    storeProcesses,
+                    machineBusyTicks,
+                    machineIowaitTicks,
+                    machineTotalTicks,
+                    machineCpus,
+                    nodes);
+        }
     }
 }

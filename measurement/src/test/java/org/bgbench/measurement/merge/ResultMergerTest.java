@@ -210,22 +210,23 @@ class ResultMergerTest {
     void oneWorkersIncompleteValidationMakesTheMergedVerdictIncomplete() {
         RunResult a = withUnpredictable(1000, 0);
         RunResult b = withoutValidation()
-                .withUnpredictable(new Unpredictable(
-                        0,
-                        0,
-                        0,
-                        0.01,
-                        true,
-                        0L,
-                        Map.of(),
-                        null,
-                        List.of(),
-                        null,
-                        null,
-                        false,
-                        "thread-00001.bglog is missing",
-                        700L,
-                        List.of(new Unpredictable.FileProblem("thread-00001.bglog", null, "missing"))));
+                .withUnpredictable(Unpredictable.builder()
+                        .readsChecked(0)
+                        .unpredictableReads(0)
+                        .pct(0)
+                        .tauPct(0.01)
+                        .meetsTau(true)
+                        .readsSkipped(0L)
+                        .actions(Map.of())
+                        .freshness(null)
+                        .samples(List.of())
+                        .validation(null)
+                        .mergedFromWorkers(null)
+                        .complete(false)
+                        .incompleteReason("thread-00001.bglog is missing")
+                        .readsUnchecked(700L)
+                        .files(List.of(new Unpredictable.FileProblem("thread-00001.bglog", null, "missing")))
+                        .build());
         Unpredictable u = ResultMerger.unpredictable(List.of(a, b), List.of("h1:7420", "h2:7420"));
         assertThat(u.verdictComplete()).isFalse();
         assertThat(u.meetsTau()).isFalse();
@@ -245,9 +246,44 @@ class ResultMergerTest {
         for (int i = 1; i <= 100; i++) {
             h2.recordValue(500_000_000L); // 500 ms
         }
-        SeriesPoint p1 = new SeriesPoint(3, 3.0, 1.0, 900, 900, 0, 0, 0, 1.0, 1.0, 1.0, 1.0, 100.0, 0, 0.5, null, null);
-        SeriesPoint p2 =
-                new SeriesPoint(3, 3.01, 1.01, 100, 99, 0, 2, 0, 500.0, 500.0, 500.0, 500.0, 0.0, 0, 0.5, null, null);
+        SeriesPoint p1 = SeriesPoint.builder()
+                .second(3)
+                .elapsedS(3.0)
+                .intervalS(1.0)
+                .actions(900)
+                .throughput(900)
+                .sessions(0)
+                .errors(0)
+                .noops(0)
+                .p50Ms(1.0)
+                .p95Ms(1.0)
+                .p99Ms(1.0)
+                .maxMs(1.0)
+                .withinBetaPct(100.0)
+                .bgWaitMs(0)
+                .bgCores(0.5)
+                .storeCores(null)
+                .machineCores(null)
+                .build();
+        SeriesPoint p2 = SeriesPoint.builder()
+                .second(3)
+                .elapsedS(3.01)
+                .intervalS(1.01)
+                .actions(100)
+                .throughput(99)
+                .sessions(0)
+                .errors(2)
+                .noops(0)
+                .p50Ms(500.0)
+                .p95Ms(500.0)
+                .p99Ms(500.0)
+                .maxMs(500.0)
+                .withinBetaPct(0.0)
+                .bgWaitMs(0)
+                .bgCores(0.5)
+                .storeCores(null)
+                .machineCores(null)
+                .build();
         SeriesPoint m = ResultMerger.mergeSecond(List.of(p1, p2), List.of(h1, h2), 100_000_000L);
         assertThat(m.actions()).isEqualTo(1000);
         assertThat(m.errors()).isEqualTo(2);
@@ -270,7 +306,22 @@ class ResultMergerTest {
 
     private static NodeResult node(String name, String role) {
         NodeResult.MeanMax m = new NodeResult.MeanMax(1.0, 2.0);
-        return new NodeResult(name, role, 4, 10, 0, m, m, m, m, m, m, m, m, m);
+        return NodeResult.builder()
+                .name(name)
+                .role(role)
+                .cpus(4)
+                .seconds(10)
+                .missingSeconds(0)
+                .busyCores(m)
+                .memUsedBytes(m)
+                .memTotalBytes(m)
+                .netRxBytesPerS(m)
+                .netTxBytesPerS(m)
+                .loBytesPerS(m)
+                .diskReadBytesPerS(m)
+                .diskWriteBytesPerS(m)
+                .diskBusyPct(m)
+                .build();
     }
 
     private static RunResult withNodes(NodeResult... nodes) {
@@ -288,17 +339,18 @@ class ResultMergerTest {
 
     private static RunResult withUnpredictable(long checked, long bad) {
         return withoutValidation()
-                .withUnpredictable(new Unpredictable(
-                        checked,
-                        bad,
-                        100.0 * bad / checked,
-                        0.01,
-                        bad == 0,
-                        0L,
-                        Map.of("VP", new Unpredictable.ActionReads(checked, bad, 100.0 * bad / checked)),
-                        null,
-                        List.of(),
-                        null,
-                        null));
+                .withUnpredictable(Unpredictable.builder()
+                        .readsChecked(checked)
+                        .unpredictableReads(bad)
+                        .pct(100.0 * bad / checked)
+                        .tauPct(0.01)
+                        .meetsTau(bad == 0)
+                        .readsSkipped(0L)
+                        .actions(Map.of("VP", new Unpredictable.ActionReads(checked, bad, 100.0 * bad / checked)))
+                        .freshness(null)
+                        .samples(List.of())
+                        .validation(null)
+                        .mergedFromWorkers(null)
+                        .build());
     }
 }

@@ -152,8 +152,25 @@ class OpenModelRecorderTest {
     static SecondSample second(boolean warmup, double elapsed, double interval, long n, long nanos) {
         Histogram h = Latencies.newHistogram();
         h.recordValueWithCount(nanos, n);
-        SeriesPoint p = new SeriesPoint(
-                1, elapsed, interval, n, n / interval, 0, 0, 0, null, null, null, null, null, 0, null, null, null);
+        SeriesPoint p = SeriesPoint.builder()
+                .second(1)
+                .elapsedS(elapsed)
+                .intervalS(interval)
+                .actions(n)
+                .throughput(n / interval)
+                .sessions(0)
+                .errors(0)
+                .noops(0)
+                .p50Ms(null)
+                .p95Ms(null)
+                .p99Ms(null)
+                .maxMs(null)
+                .withinBetaPct(null)
+                .bgWaitMs(0)
+                .bgCores(null)
+                .storeCores(null)
+                .machineCores(null)
+                .build();
         return new SecondSample(warmup, p, List.of(), h, 0, null);
     }
 }

@@ -156,7 +156,19 @@ class ResultJsonTest {
     @Test
     void roundTripsThroughAFile(@TempDir Path dir) throws Exception {
         RunResult result = sampleResult()
-                .withUnpredictable(new Unpredictable(12, 0, 0.0, 0.01, true, 0, Map.of(), null, List.of(), null, null));
+                .withUnpredictable(Unpredictable.builder()
+                        .readsChecked(12)
+                        .unpredictableReads(0)
+                        .pct(0.0)
+                        .tauPct(0.01)
+                        .meetsTau(true)
+                        .readsSkipped(0)
+                        .actions(Map.of())
+                        .freshness(null)
+                        .samples(List.of())
+                        .validation(null)
+                        .mergedFromWorkers(null)
+                        .build());
         ResultWriter writer = new ResultWriter(dir.resolve("runs/run-1.json"));
         writer.write(result);
         RunResult back = writer.read();

@@ -80,22 +80,23 @@ class SummaryPrinterTest {
         CpuResult c = r.cpu();
         RunResult unknown = r.withOpen(null)
                 .withEnvironment(r.environment()
-                        .withCpu(new CpuResult(
-                                c.bgCores(),
-                                c.bgUsPerAction(),
-                                c.storeCores(),
-                                c.machineCores(),
-                                c.machineIowaitCores(),
-                                c.bgCpuS(),
-                                c.storeCpuS(),
-                                c.bgAvailableCores(),
-                                c.machineCpus(),
-                                c.storePids(),
-                                c.storeProcesses(),
-                                c.bgPeakCores(),
-                                c.storePeakCores(),
-                                c.machinePeakCores(),
-                                null)));
+                        .withCpu(CpuResult.builder()
+                                .bgCores(c.bgCores())
+                                .bgUsPerAction(c.bgUsPerAction())
+                                .storeCores(c.storeCores())
+                                .machineCores(c.machineCores())
+                                .machineIowaitCores(c.machineIowaitCores())
+                                .bgCpuS(c.bgCpuS())
+                                .storeCpuS(c.storeCpuS())
+                                .bgAvailableCores(c.bgAvailableCores())
+                                .machineCpus(c.machineCpus())
+                                .storePids(c.storePids())
+                                .storeProcesses(c.storeProcesses())
+                                .bgPeakCores(c.bgPeakCores())
+                                .storePeakCores(c.storePeakCores())
+                                .machinePeakCores(c.machinePeakCores())
+                                .bgOutsideUsPerAction(null)
+                                .build()));
         String cpu = SummaryPrinter.summary(unknown)
                 .lines()
                 .filter(l -> l.startsWith("CPU "))
@@ -120,12 +121,46 @@ class SummaryPrinterTest {
 
     @Test
     void progressLine() {
-        SeriesPoint p = new SeriesPoint(
-                12, 12.0, 1.0, 45_120, 45_120.4, 0, 0, 0, 0.4, 1.234, 2.0, 9.0, 99.9, 0, 0.91, 1.1, 1.9);
+        SeriesPoint p = SeriesPoint.builder()
+                .second(12)
+                .elapsedS(12.0)
+                .intervalS(1.0)
+                .actions(45_120)
+                .throughput(45_120.4)
+                .sessions(0)
+                .errors(0)
+                .noops(0)
+                .p50Ms(0.4)
+                .p95Ms(1.234)
+                .p99Ms(2.0)
+                .maxMs(9.0)
+                .withinBetaPct(99.9)
+                .bgWaitMs(0)
+                .bgCores(0.91)
+                .storeCores(1.1)
+                .machineCores(1.9)
+                .build();
         assertThat(SummaryPrinter.progress(p, false))
                 .isEqualTo("  12s    45,120 act/s  p95 1.2 ms  errors 0  bg 0.9 cores  store 1.1 cores");
-        SeriesPoint idle =
-                new SeriesPoint(3, 3.0, 1.0, 0, 0, 0, 2, 0, null, null, null, null, null, 0, null, null, null);
+        SeriesPoint idle = SeriesPoint.builder()
+                .second(3)
+                .elapsedS(3.0)
+                .intervalS(1.0)
+                .actions(0)
+                .throughput(0)
+                .sessions(0)
+                .errors(2)
+                .noops(0)
+                .p50Ms(null)
+                .p95Ms(null)
+                .p99Ms(null)
+                .maxMs(null)
+                .withinBetaPct(null)
+                .bgWaitMs(0)
+                .bgCores(null)
+                .storeCores(null)
+                .machineCores(null)
+                .build();
         assertThat(SummaryPrinter.progress(idle, true))
                 .isEqualTo("warm-up    3s         0 act/s  p95 - ms  errors 2 (100 %)");
     }

@@ -356,11 +356,6 @@ public final class SocialGraph {
         return offset + account;
     }
 
-    /** Account index of a stored account id. */
-    public int accountIndex(int accountId) {
-        return accountId - offset;
-    }
-
     public int fragmentOfPage(int page) {
         return page / pagesPerFragment;
     }

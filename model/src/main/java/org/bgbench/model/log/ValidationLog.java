@@ -30,7 +30,7 @@ public interface ValidationLog {
      * warm-up), until the next call; writes are always kept. The emulator gives its warm-up's reads too, so that the
      * code it runs is the same before and after the measured period starts: a branch first taken then makes the JIT
      * throw away and recompile the members' whole hot path inside the measured period, on the cores the store
-     * shares (docs/benchmarks.md, issue 20). An int, not a boolean, so that the implementation need not branch on it.
+     * shares (docs/benchmarks.md). An int, not a boolean, so that the implementation need not branch on it.
      */
     void keepReads(int kept);
 

@@ -49,10 +49,6 @@ final class DeltaSet {
         return added == null ? 0 : added.size();
     }
 
-    int removedSize() {
-        return removed == null ? 0 : removed.size();
-    }
-
     /** The {@code n}-th added member (0-based) in the set's iteration order. */
     int addedAt(int n) {
         var it = added.iterator();

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.assertj.core.api.Assertions;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
@@ -167,7 +168,7 @@ class GraphStateTest {
         byte[] all = bytes.toByteArray();
         for (int cut = 0; cut < all.length; cut++) {
             byte[] part = Arrays.copyOf(all, cut);
-            StateFormatException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+            StateFormatException e = Assertions.catchThrowableOfType(
                     StateFormatException.class,
                     () -> GraphState.readFrom(g, new DataInputStream(new ByteArrayInputStream(part))));
             assertThat(e).as("cut at %d", cut).isNotNull();
@@ -177,7 +178,7 @@ class GraphStateTest {
         // The count of touched members, after the format, the fingerprint and the next comment id.
         int at = 4 + 2 + g.spec().fingerprint().length() + 8;
         ByteBuffer.wrap(all).putInt(at, Integer.MAX_VALUE);
-        StateFormatException huge = org.assertj.core.api.Assertions.catchThrowableOfType(
+        StateFormatException huge = Assertions.catchThrowableOfType(
                 StateFormatException.class,
                 () -> GraphState.readFrom(g, new DataInputStream(new ByteArrayInputStream(all))));
         assertThat(huge.endedEarly()).isFalse();
@@ -196,7 +197,7 @@ class GraphStateTest {
                 .fragments(2)
                 .seed(5)
                 .build());
-        StateFormatException graph = org.assertj.core.api.Assertions.catchThrowableOfType(
+        StateFormatException graph = Assertions.catchThrowableOfType(
                 StateFormatException.class,
                 () -> GraphState.readFrom(other, new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))));
         assertThat(graph.what()).startsWith("it holds the state of another graph (fingerprint ");

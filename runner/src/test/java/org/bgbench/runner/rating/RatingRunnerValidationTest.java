@@ -95,26 +95,39 @@ class RatingRunnerValidationTest {
     @Test
     void anIncompleteValidationFailsTheSlaAndACompleteOneDoesNot() {
         Sla sla = Sla.parse("95%:100ms:0.01%:1s");
-        Measurement complete = rate(new Unpredictable(5_000, 0, 0, 0.01, true, 0, null, null, List.of(), null, null));
+        Measurement complete = rate(Unpredictable.builder()
+                .readsChecked(5_000)
+                .unpredictableReads(0)
+                .pct(0)
+                .tauPct(0.01)
+                .meetsTau(true)
+                .readsSkipped(0)
+                .actions(null)
+                .freshness(null)
+                .samples(List.of())
+                .validation(null)
+                .mergedFromWorkers(null)
+                .build());
         assertThat(complete.validationIncomplete()).isNull();
         assertThat(complete.failures(sla)).isEmpty();
 
-        Unpredictable incomplete = new Unpredictable(
-                0,
-                0,
-                0,
-                0.01,
-                true,
-                0,
-                null,
-                null,
-                List.of(),
-                null,
-                null,
-                false,
-                "thread-00001.bglog is missing, and it held writes; no read can be checked",
-                4_000L,
-                List.of(new Unpredictable.FileProblem("thread-00001.bglog", null, "missing")));
+        Unpredictable incomplete = Unpredictable.builder()
+                .readsChecked(0)
+                .unpredictableReads(0)
+                .pct(0)
+                .tauPct(0.01)
+                .meetsTau(true)
+                .readsSkipped(0)
+                .actions(null)
+                .freshness(null)
+                .samples(List.of())
+                .validation(null)
+                .mergedFromWorkers(null)
+                .complete(false)
+                .incompleteReason("thread-00001.bglog is missing, and it held writes; no read can be checked")
+                .readsUnchecked(4_000L)
+                .files(List.of(new Unpredictable.FileProblem("thread-00001.bglog", null, "missing")))
+                .build();
         assertThat(incomplete.meetsTau())
                 .as("an incomplete verdict never meets τ")
                 .isFalse();

@@ -52,8 +52,4 @@ public record SetPoint(
         double sd = setTimes.length > 1 ? Math.sqrt(sq / (setTimes.length - 1)) : 0;
         return new SetPoint(index, start, end, mean, sd, setTimes.length, meanLatency, phase);
     }
-
-    public SetPoint withPhase(Phase p) {
-        return new SetPoint(index, start, end, mean, sd, n, meanLatency, p);
-    }
 }

@@ -12,7 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Where a configuration's nodes are, from the addresses in its settings and store hosts: issue 18 asks that figures
+ * Where a configuration's nodes are, from the addresses in its settings and store hosts: figures
  * measured with every node on BG's own machine say so, since the nodes then share its cores and show the method, not
  * the store's scalability.
  */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.bgbench.scaling.elasticity.SetPoint.Phase;
 import org.junit.jupiter.api.Test;
 
@@ -21,10 +22,9 @@ class DeltaStabilityTest {
     void theMedianOfTheDeltaTimes() {
         // Deltas 0.1, 0.3, 0.2, 0.1 → median of four = (0.1 + 0.2) / 2.
         assertThat(DeltaStability.medianDelta(timeline(1.0, 1.1, 0.8, 1.0, 1.1)))
-                .isCloseTo(0.15, org.assertj.core.api.Assertions.within(1e-12));
+                .isCloseTo(0.15, Assertions.within(1e-12));
         // Deltas 0.5, 0.1, 0.2 → 0.2.
-        assertThat(DeltaStability.medianDelta(timeline(1.0, 1.5, 1.4, 1.6)))
-                .isCloseTo(0.2, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(DeltaStability.medianDelta(timeline(1.0, 1.5, 1.4, 1.6))).isCloseTo(0.2, Assertions.within(1e-12));
         assertThatThrownBy(() -> DeltaStability.medianDelta(timeline(1.0)))
                 .isInstanceOf(IllegalArgumentException.class);
     }

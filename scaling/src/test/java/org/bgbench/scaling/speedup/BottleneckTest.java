@@ -16,9 +16,22 @@ class BottleneckTest {
 
     /** A node with the given mean busy cores, busiest-disk %, and received/sent bytes per second. */
     private static NodeResult node(String name, String role, int cpus, Double busy, Double disk, Double rx, Double tx) {
-        return new NodeResult(
-                name, role, cpus, 10, 0, mm(busy), mm(1e9), mm(8e9), mm(rx), mm(tx), mm(0.0), mm(0.0), mm(0.0),
-                mm(disk));
+        return NodeResult.builder()
+                .name(name)
+                .role(role)
+                .cpus(cpus)
+                .seconds(10)
+                .missingSeconds(0)
+                .busyCores(mm(busy))
+                .memUsedBytes(mm(1e9))
+                .memTotalBytes(mm(8e9))
+                .netRxBytesPerS(mm(rx))
+                .netTxBytesPerS(mm(tx))
+                .loBytesPerS(mm(0.0))
+                .diskReadBytesPerS(mm(0.0))
+                .diskWriteBytesPerS(mm(0.0))
+                .diskBusyPct(mm(disk))
+                .build();
     }
 
     @Test
@@ -69,21 +82,22 @@ class BottleneckTest {
                 .startsWith("unknown: no store host answered")
                 .contains("there the nearest its limit was CPU 1.0 of 2 cores busy (50 %)");
         // A store host that never answered is no better.
-        NodeResult silent = new NodeResult(
-                "db1:9100",
-                "store",
-                0,
-                0,
-                10,
-                mm(null),
-                mm(null),
-                mm(null),
-                mm(null),
-                mm(null),
-                mm(null),
-                mm(null),
-                mm(null),
-                mm(null));
+        NodeResult silent = NodeResult.builder()
+                .name("db1:9100")
+                .role("store")
+                .cpus(0)
+                .seconds(0)
+                .missingSeconds(10)
+                .busyCores(mm(null))
+                .memUsedBytes(mm(null))
+                .memTotalBytes(mm(null))
+                .netRxBytesPerS(mm(null))
+                .netTxBytesPerS(mm(null))
+                .loBytesPerS(mm(null))
+                .diskReadBytesPerS(mm(null))
+                .diskWriteBytesPerS(mm(null))
+                .diskBusyPct(mm(null))
+                .build();
         assertThat(Bottleneck.of(List.of(node("client", "bg", 2, 1.0, 0.0, 0.0, 0.0), silent), 0)
                         .known())
                 .isFalse();
@@ -96,8 +110,23 @@ class BottleneckTest {
         // BG's host and the store host are the same two cores: as nodes they tie; the processes tell them apart.
         List<NodeResult> same = List.of(
                 node("vm", "bg", 2, 2.0, 0.0, 0.0, 0.0), node("127.0.0.1:9100", "store", 2, 1.99, 0.0, 0.0, 0.0));
-        CpuResult cpu = new CpuResult(
-                0.27, 21.6, 1.71, 1.99, 0.0, 1.4, 8.5, 2, 2, List.of(11L, 12L, 13L), 3, 0.3, 1.8, 2.0, null);
+        CpuResult cpu = CpuResult.builder()
+                .bgCores(0.27)
+                .bgUsPerAction(21.6)
+                .storeCores(1.71)
+                .machineCores(1.99)
+                .machineIowaitCores(0.0)
+                .bgCpuS(1.4)
+                .storeCpuS(8.5)
+                .bgAvailableCores(2)
+                .machineCpus(2)
+                .storePids(List.of(11L, 12L, 13L))
+                .storeProcesses(3)
+                .bgPeakCores(0.3)
+                .storePeakCores(1.8)
+                .machinePeakCores(2.0)
+                .bgOutsideUsPerAction(null)
+                .build();
         Bottleneck b = Bottleneck.onOneMachine(same, 0, cpu);
         assertThat(b.known()).isTrue();
         assertThat(b.role()).isEqualTo("store");
@@ -107,8 +136,23 @@ class BottleneckTest {
                 .isEqualTo("this machine's CPU, shared by every node and BG: 2.0 of 2 cores busy "
                         + "(100 %): the store's 3 processes 1.71 cores, BG 0.27");
         // Without the store's processes measured, the node figures are all there is.
-        CpuResult bgOnly =
-                new CpuResult(0.27, 21.6, null, 1.99, 0.0, 1.4, null, 2, 2, List.of(), 0, 0.3, null, 2.0, null);
+        CpuResult bgOnly = CpuResult.builder()
+                .bgCores(0.27)
+                .bgUsPerAction(21.6)
+                .storeCores(null)
+                .machineCores(1.99)
+                .machineIowaitCores(0.0)
+                .bgCpuS(1.4)
+                .storeCpuS(null)
+                .bgAvailableCores(2)
+                .machineCpus(2)
+                .storePids(List.of())
+                .storeProcesses(0)
+                .bgPeakCores(0.3)
+                .storePeakCores(null)
+                .machinePeakCores(2.0)
+                .bgOutsideUsPerAction(null)
+                .build();
         assertThat(Bottleneck.onOneMachine(same, 0, bgOnly)).isEqualTo(Bottleneck.of(same, 0));
     }
 }

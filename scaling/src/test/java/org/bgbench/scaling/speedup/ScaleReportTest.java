@@ -91,21 +91,22 @@ class ScaleReportTest {
     void theTableShowsEachNodesUseAtSoar() {
         NodeResult.MeanMax cpu = new NodeResult.MeanMax(1.5, 2.0);
         NodeResult.MeanMax none = new NodeResult.MeanMax(null, null);
-        NodeResult db = new NodeResult(
-                "db1:9100",
-                "store",
-                4,
-                10,
-                2,
-                cpu,
-                new NodeResult.MeanMax(2.5e9, 3e9),
-                none,
-                new NodeResult.MeanMax(3e6, 4e6),
-                new NodeResult.MeanMax(1e6, 2e6),
-                none,
-                none,
-                none,
-                new NodeResult.MeanMax(40.0, 60.0));
+        NodeResult db = NodeResult.builder()
+                .name("db1:9100")
+                .role("store")
+                .cpus(4)
+                .seconds(10)
+                .missingSeconds(2)
+                .busyCores(cpu)
+                .memUsedBytes(new NodeResult.MeanMax(2.5e9, 3e9))
+                .memTotalBytes(none)
+                .netRxBytesPerS(new NodeResult.MeanMax(3e6, 4e6))
+                .netTxBytesPerS(new NodeResult.MeanMax(1e6, 2e6))
+                .loBytesPerS(none)
+                .diskReadBytesPerS(none)
+                .diskWriteBytesPerS(none)
+                .diskBusyPct(new NodeResult.MeanMax(40.0, 60.0))
+                .build();
         Bottleneck b = Bottleneck.of(List.of(db), 0);
         Outcome one = new Outcome(
                 new Outcome.Config("one", 1, 100, "01-one"),

@@ -26,14 +26,6 @@ public final class SyntheticRun {
                     records, new Load(256, 0.1, 2_000_000, 1_000_000), new Items(100_000, 1_000_000, 3.0), 0, 16, 42);
         }
 
-        public Config withRecords(long n) {
-            return new Config(n, load, items, errorRate, files, seed);
-        }
-
-        public Config withErrorRate(double r) {
-            return new Config(records, load, items, r, files, seed);
-        }
-
         public Config withSeed(long s) {
             return new Config(records, load, items, errorRate, files, s);
         }

@@ -247,16 +247,17 @@ public final class LogDirectory implements AutoCloseable {
         String reason = unloggedWrites;
         for (LogWriter w : ws) {
             String status = w.status();
-            entries.add(new LogManifest.Entry(
-                    w.file().getFileName().toString(),
-                    w.writerId(),
-                    w.records(),
-                    w.reads(),
-                    w.writes(),
-                    w.lastWriteEnd(),
-                    w.fileBytes(),
-                    status,
-                    w.blockChecksums()));
+            entries.add(LogManifest.Entry.builder()
+                    .name(w.file().getFileName().toString())
+                    .writerId(w.writerId())
+                    .records(w.records())
+                    .reads(w.reads())
+                    .writes(w.writes())
+                    .lastWriteEnd(w.lastWriteEnd())
+                    .bytes(w.fileBytes())
+                    .status(status)
+                    .checksums(w.blockChecksums())
+                    .build());
             if (reason == null && !"ok".equals(status)) {
                 reason = health.failure() != null
                         ? "logging stopped: " + health.failure()

@@ -2,7 +2,6 @@ package org.bgbench.validation.log;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
@@ -219,11 +218,6 @@ public final class LogFormat {
     private static long streamLong(byte[] b, int head, int i) {
         // 8-byte values start at multiples of 8 in the stream, so one never straddles two continuations
         return (long) LONG_LE.get(b, streamOffset(head, i));
-    }
-
-    /** Writes the 8-byte {@code v} at byte {@code i} of a group's stream into a buffer holding the group at {@code head}. */
-    static void putStreamLong(ByteBuffer bb, int head, int i, long v) {
-        bb.putLong(streamOffset(head, i), v);
     }
 
     /** Encodes one record into {@code b} at {@code off}. */

@@ -105,6 +105,75 @@ public record LogManifest(
         public long recordsInFile() {
             return LogFormat.recordsInFile(bytes);
         }
+
+        /** A builder with every figure zero or absent, to be set by name. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** Builds a {@link Entry} by name rather than by position. */
+        public static final class Builder {
+            private String name;
+            private long writerId;
+            private long records;
+            private long reads;
+            private long writes;
+            private long lastWriteEnd;
+            private long bytes;
+            private String status;
+            private int[] checksums;
+
+            private Builder() {}
+
+            public Builder name(String v) {
+                name = v;
+                return this;
+            }
+
+            public Builder writerId(long v) {
+                writerId = v;
+                return this;
+            }
+
+            public Builder records(long v) {
+                records = v;
+                return this;
+            }
+
+            public Builder reads(long v) {
+                reads = v;
+                return this;
+            }
+
+            public Builder writes(long v) {
+                writes = v;
+                return this;
+            }
+
+            public Builder lastWriteEnd(long v) {
+                lastWriteEnd = v;
+                return this;
+            }
+
+            public Builder bytes(long v) {
+                bytes = v;
+                return this;
+            }
+
+            public Builder status(String v) {
+                status = v;
+                return this;
+            }
+
+            public Builder checksums(int[] v) {
+                checksums = v;
+                return this;
+            }
+
+            public Entry build() {
+                return new Entry(name, writerId, records, reads, writes, lastWriteEnd, bytes, status, checksums);
+            }
+        }
     }
 
     /** Writes the manifest into {@code dir}, atomically (a temporary file renamed). */
@@ -245,16 +314,17 @@ public record LogManifest(
                     throw p.bad("bad checksum '" + c[k] + "'");
                 }
             }
-            files.add(new Entry(
-                    f[0],
-                    p.number(f[2]),
-                    p.number(f[4]),
-                    p.number(f[6]),
-                    p.number(f[8]),
-                    p.number(f[10]),
-                    p.number(f[12]),
-                    status,
-                    crcs));
+            files.add(Entry.builder()
+                    .name(f[0])
+                    .writerId(p.number(f[2]))
+                    .records(p.number(f[4]))
+                    .reads(p.number(f[6]))
+                    .writes(p.number(f[8]))
+                    .lastWriteEnd(p.number(f[10]))
+                    .bytes(p.number(f[12]))
+                    .status(status)
+                    .checksums(crcs)
+                    .build());
         }
         return new LogManifest(created, run, clean, reason, unlogged, blockBytes, files);
     }

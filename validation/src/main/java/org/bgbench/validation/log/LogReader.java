@@ -7,7 +7,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
-import java.util.zip.CRC32C;
 
 /**
  * Streams the records of one log file without allocating per record. Use it as a cursor ({@link #next()} then the
@@ -58,14 +57,9 @@ public final class LogReader implements AutoCloseable {
     /** The file's format version (1 or 2). */
     private final int version;
 
-    // verification (null crcs: none)
-    private final int[] crcs;
-    private final int blockBytes;
     private final long expectedBytes;
-    private final CRC32C crc = new CRC32C();
-    private long verifiedEnd;
-    private String damage;
-    private long damageOffset = -1;
+    /** The checks of a verifying reader; null when not verifying. */
+    private final BlockChecks checks;
 
     private long records;
     private int partialRecordBytes;
@@ -84,14 +78,13 @@ public final class LogReader implements AutoCloseable {
 
     private LogReader(Path file, LogManifest.Entry expected, int blockBytes) throws IOException {
         this.file = file;
-        this.crcs = expected == null ? null : expected.checksums();
-        this.blockBytes = blockBytes;
         this.channel = FileChannel.open(file, StandardOpenOption.READ);
         try {
             this.fileSize = channel.size();
             this.expectedBytes = expected == null ? fileSize : expected.bytes();
+            this.checks = expected == null ? null : new BlockChecks(expected.checksums(), blockBytes, expectedBytes);
             int capacity = BUFFER_RECORDS * LogFormat.RECORD_SIZE;
-            if (crcs != null) {
+            if (checks != null) {
                 // whole blocks must fit beside a carried-over partial record
                 capacity = Math.max(capacity, 2 * blockBytes + LogFormat.RECORD_SIZE);
             }
@@ -106,8 +99,8 @@ public final class LogReader implements AutoCloseable {
                 version = LogFormat.VERSION;
                 partialRecordBytes = (int) readable;
                 done = true;
-                if (crcs != null) {
-                    damageAt(
+                if (checks != null) {
+                    checks.damageAt(
                             fileSize,
                             fileSize == 0
                                     ? "the file is empty; the run wrote " + bytes(expectedBytes)
@@ -136,19 +129,19 @@ public final class LogReader implements AutoCloseable {
             writerId = LogFormat.headerLong(buf, 8);
             createdMillis = LogFormat.headerLong(buf, 16);
             createdNanos = LogFormat.headerLong(buf, 24);
-            if (crcs != null) {
+            if (checks != null) {
                 // the header is the start of block 0: check it with the block, but refuse nonsense at once
                 lim = LogFormat.HEADER_SIZE;
-                verify(0, LogFormat.HEADER_SIZE);
-                if (bad != null && damage == null) {
-                    damageAt(0, "the header is damaged: " + bad);
+                checks.verify(buf, 0, LogFormat.HEADER_SIZE, bufFileOffset, lim);
+                if (bad != null && damage() == null) {
+                    checks.damageAt(0, "the header is damaged: " + bad);
                 }
-                if (damage != null) {
+                if (damage() != null) {
                     done = true;
                 }
                 // records start after the header, which stays in buf until its block is verified
                 pos = LogFormat.HEADER_SIZE;
-                dlim = (int) Math.min(lim, verifiedEnd);
+                dlim = (int) Math.min(lim, checks.verifiedEnd());
             } else {
                 if (bad != null) {
                     throw new IOException(bad);
@@ -319,7 +312,7 @@ public final class LogReader implements AutoCloseable {
         long readable = Math.min(fileSize, expectedBytes);
         int avail = Math.max(0, dlim - pos);
         cutGroupRecords = avail / LogFormat.RECORD_SIZE;
-        if (damage == null) {
+        if (damage() == null) {
             long tail = readable - (bufFileOffset + pos);
             partialRecordBytes = (int) Math.max(0, tail - (long) cutGroupRecords * LogFormat.RECORD_SIZE);
             partialRecordBytes = Math.min(partialRecordBytes, LogFormat.RECORD_SIZE - 1);
@@ -333,9 +326,9 @@ public final class LogReader implements AutoCloseable {
         long remaining = Math.min(fileSize, expectedBytes) - (bufFileOffset + p);
         invalidRecords = remaining / LogFormat.RECORD_SIZE;
         partialRecordBytes = (int) (remaining % LogFormat.RECORD_SIZE);
-        if (crcs != null && damage == null) {
+        if (checks != null && damage() == null) {
             // verified bytes that do not parse: the writer itself wrote them so (no BG writer does)
-            damageAt(bufFileOffset + p, "an invalid record in a block that matches its checksum");
+            checks.damageAt(bufFileOffset + p, "an invalid record in a block that matches its checksum");
         }
         done = true;
         finished = true;
@@ -384,78 +377,16 @@ public final class LogReader implements AutoCloseable {
         }
         int from = lim;
         lim += got;
-        if (crcs != null) {
-            verify(from, lim);
-            dlim = (int) Math.min(lim, verifiedEnd - bufFileOffset);
-            if (damage != null) {
+        if (checks != null) {
+            checks.verify(buf, from, lim, bufFileOffset, lim);
+            dlim = (int) Math.min(lim, checks.verifiedEnd() - bufFileOffset);
+            if (damage() != null) {
                 done = true;
             }
         } else {
             dlim = lim;
         }
         return true;
-    }
-
-    /** Checks the buffer's new bytes [from, to) block by block; advances {@link #verifiedEnd} over good blocks. */
-    private void verify(int from, int to) {
-        long off = bufFileOffset + from;
-        while (from < to && damage == null) {
-            int block = (int) (off / blockBytes);
-            long blockStart = (long) block * blockBytes;
-            long blockEnd = Math.min(blockStart + blockBytes, expectedBytes);
-            int n = (int) Math.min(to - from, blockEnd - off);
-            crc.update(buf, from, n);
-            from += n;
-            off += n;
-            if (off == blockEnd) {
-                if (block >= crcs.length || (int) crc.getValue() != crcs[block]) {
-                    corruptBlock(blockStart, blockEnd);
-                    return;
-                }
-                verifiedEnd = blockEnd;
-                crc.reset();
-            }
-        }
-    }
-
-    /** Block [blockStart, blockEnd) does not match: says so, with the first record in it that cannot be right. */
-    private void corruptBlock(long blockStart, long blockEnd) {
-        String where = String.format(
-                Locale.ROOT, "bytes %,d to %,d do not match the checksum the run recorded", blockStart, blockEnd - 1);
-        long first = -1;
-        // the first record starting at or after the block's start (a record straddling into the block counts too)
-        long r0 = blockStart <= LogFormat.HEADER_SIZE
-                ? LogFormat.HEADER_SIZE
-                : LogFormat.HEADER_SIZE
-                        + (blockStart - LogFormat.HEADER_SIZE) / LogFormat.RECORD_SIZE * LogFormat.RECORD_SIZE;
-        for (long r = r0;
-                r + LogFormat.RECORD_SIZE <= bufFileOffset + lim && r < blockEnd;
-                r += LogFormat.RECORD_SIZE) {
-            int p = (int) (r - bufFileOffset);
-            if (p < 0) {
-                continue;
-            }
-            if (!LogFormat.validTag(buf, p)
-                    || (LogFormat.type(buf, p) != LogFormat.TYPE_CONTINUATION
-                            && LogFormat.start(buf, p) > LogFormat.end(buf, p))) {
-                first = r;
-                break;
-            }
-        }
-        damageAt(
-                first >= 0 ? first : blockStart,
-                where
-                        + (first >= 0
-                                ? String.format(
-                                        Locale.ROOT,
-                                        "; the first record that cannot be right starts at byte %,d",
-                                        first)
-                                : ""));
-    }
-
-    private void damageAt(long offset, String what) {
-        damage = what;
-        damageOffset = offset;
     }
 
     /** At the end of what can be read: notes a partial record, and a file shorter than the run wrote. */
@@ -466,8 +397,8 @@ public final class LogReader implements AutoCloseable {
         finished = true;
         done = true;
         long readable = Math.min(fileSize, expectedBytes);
-        if (crcs != null && fileSize < expectedBytes && damage == null) {
-            damageAt(
+        if (checks != null && fileSize < expectedBytes && damage() == null) {
+            checks.damageAt(
                     fileSize,
                     String.format(
                             Locale.ROOT,
@@ -476,7 +407,7 @@ public final class LogReader implements AutoCloseable {
                             bytes(expectedBytes)));
         }
         long tail = readable - (bufFileOffset + pos);
-        if (damage == null) {
+        if (damage() == null) {
             partialRecordBytes = (int) Math.max(0, Math.min(tail, LogFormat.RECORD_SIZE - 1));
         }
     }
@@ -538,12 +469,12 @@ public final class LogReader implements AutoCloseable {
      * file cut short or emptied, a damaged header), or null. Valid once the reader has returned false.
      */
     public String damage() {
-        return damage;
+        return checks == null ? null : checks.damage();
     }
 
     /** The byte offset {@link #damage()} refers to, -1 when none. */
     public long damageOffset() {
-        return damageOffset;
+        return checks == null ? -1 : checks.damageOffset();
     }
 
     /** Bytes of an incomplete last record that were ignored (0 if the file ends cleanly). */

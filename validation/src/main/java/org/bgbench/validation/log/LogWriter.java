@@ -43,7 +43,7 @@ public final class LogWriter implements ValidationLog, AutoCloseable {
      * Records before the first drain. The JIT compiles the members' code while the warm-up runs and leaves out, as
      * never taken, any branch the warm-up did not take; a buffer first drained in the measured period threw away the
      * compiled read and write paths there (an "unstable if" in {@link #begin}) and had them compiled again on the
-     * cores the store shares (docs/benchmarks.md, issue 20). Drained after 32, 64, 128, … records, the buffer takes
+     * cores the store shares (docs/benchmarks.md). Drained after 32, 64, 128, … records, the buffer takes
      * that branch within the warm-up's first seconds.
      */
     static final int FIRST_LIMIT_RECORDS = 32;

@@ -169,15 +169,6 @@ public final class Mix {
         return weights.clone();
     }
 
-    public boolean hasSessions() {
-        for (SessionType s : SessionType.values()) {
-            if (weights[s.index()] > 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * How often {@code action} is issued per request, counting each session's full sequence (dissertation 3.3): an action
      * contributes its weight, a session its weight times the number of times its sequence contains the action.

@@ -3,12 +3,18 @@ package org.bgbench.store.conformance.servers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.bgbench.store.SchedulingPolicy;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -98,7 +104,7 @@ public final class ServerScripts {
         try {
             log = Files.createTempFile("bg-" + stem(script) + "-", ".out");
             // The server does not inherit BG's batch policy (the bg launcher's BG_SCHED=batch; SchedulingPolicy).
-            ProcessBuilder pb = new ProcessBuilder(org.bgbench.store.SchedulingPolicy.forStoreServer(cmd))
+            ProcessBuilder pb = new ProcessBuilder(SchedulingPolicy.forStoreServer(cmd))
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             pb.environment().putAll(env);
@@ -214,7 +220,7 @@ public final class ServerScripts {
      * messages).
      */
     public static Map<String, String> settings(String out, String prefix) {
-        Map<String, String> m = new java.util.LinkedHashMap<>();
+        Map<String, String> m = new LinkedHashMap<>();
         for (String line : out.strip().split("\n")) {
             int eq = line.indexOf('=');
             if (line.startsWith(prefix) && eq > 0) {
@@ -225,7 +231,7 @@ public final class ServerScripts {
     }
 
     /** The pids a script printed, one a line. */
-    public static java.util.List<Long> pids(String out) {
+    public static List<Long> pids(String out) {
         return out.strip().lines().map(String::strip).map(Long::parseLong).toList();
     }
 
@@ -233,13 +239,13 @@ public final class ServerScripts {
      * The first column of {@code sql}'s first row, polled on {@code st} until it has one or {@code timeout} passes (an
      * asynchronous replica applies a primary's write a little later); null when it never came.
      */
-    public static String awaitValue(java.sql.Statement st, String sql, java.time.Duration timeout) {
+    public static String awaitValue(Statement st, String sql, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         String v = null;
         while (v == null && System.nanoTime() < deadline) {
-            try (java.sql.ResultSet rs = st.executeQuery(sql)) {
+            try (ResultSet rs = st.executeQuery(sql)) {
                 v = rs.next() ? rs.getString(1) : null;
-            } catch (java.sql.SQLException e) {
+            } catch (SQLException e) {
                 // the table's creation not applied yet
             }
             if (v == null) {

@@ -12,11 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.bgbench.store.DeathWatch;
 import org.bgbench.store.conformance.servers.ServerScripts;
 
 /**
  * A real redis-server or memcached, started as a child process on a free loopback port for a test and stopped (and
- * its temporary directory deleted) on close. When the binary is not installed the calling tests fail when the
+ * its temporary directory deleted) on close. A {@link DeathWatch} kills it and deletes the directory when the test JVM
+ * dies without closing it (SIGKILL, a crash, a surefire fork killed on timeout), as the other private test servers'
+ * scripts do. When the binary is not installed the calling tests fail when the
  * environment variable CI is set, and are skipped otherwise, with a message saying what to install.
  */
 final class CacheServer implements AutoCloseable {
@@ -33,16 +36,27 @@ final class CacheServer implements AutoCloseable {
         }
     }
 
+    /** Kills server $1 (SIGTERM, then SIGKILL after 5 s) and deletes its directory $2. */
+    private static final String STOP = """
+            kill -TERM "$1" 2>/dev/null
+            i=0
+            while kill -0 "$1" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+            kill -KILL "$1" 2>/dev/null
+            rm -rf "$2"
+            """;
+
     private final Process process;
     private final int port;
     private final Path dir;
     private final Kind kind;
+    private final DeathWatch watch;
 
-    private CacheServer(Kind kind, Process process, int port, Path dir) {
+    private CacheServer(Kind kind, Process process, int port, Path dir, DeathWatch watch) {
         this.kind = kind;
         this.process = process;
         this.port = port;
         this.dir = dir;
+        this.watch = watch;
     }
 
     /** Where the binary is, searching PATH and the usual bin and sbin directories. */
@@ -110,9 +124,11 @@ final class CacheServer implements AutoCloseable {
                         .redirectErrorStream(true)
                         .redirectOutput(log.toFile())
                         .start();
+                DeathWatch watch = DeathWatch.start(STOP, Long.toString(p.pid()), dir.toString());
                 if (awaitPort(p, port)) {
-                    return new CacheServer(kind, p, port, dir);
+                    return new CacheServer(kind, p, port, dir, watch);
                 }
+                watch.release();
                 p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
                 if (attempt == 3) {
                     throw new IllegalStateException(
@@ -184,6 +200,18 @@ final class CacheServer implements AutoCloseable {
             process.destroyForcibly();
         } finally {
             ServerScripts.deleteTree(dir);
+            watch.release();
         }
+    }
+
+    /**
+     * Starts a server, prints its pid and directory on one line and waits until killed: the child JVM of
+     * CacheServerTest's orphan test.
+     */
+    public static void main(String[] args) throws InterruptedException {
+        CacheServer s = start(Kind.valueOf(args[0]));
+        System.out.println(s.pid() + " " + s.dir);
+        System.out.flush();
+        Thread.sleep(Long.MAX_VALUE);
     }
 }

@@ -94,19 +94,6 @@ record CassandraConfig(Connection connection, Schema schema, Actions actions) {
         REPORT
     }
 
-    /** The same settings with another keyspace. */
-    CassandraConfig withKeyspace(String ks) {
-        Connection c = connection;
-        return new CassandraConfig(
-                new Connection(c.contactPoints(), c.datacenter(), ks, c.timeout(), c.serverDir()), schema, actions);
-    }
-
-    /** The same settings with other consistency levels. */
-    CassandraConfig withConsistency(ConsistencyLevel read, ConsistencyLevel write) {
-        return new CassandraConfig(
-                connection, schema, new Actions(read, write, actions.batch(), actions.loadInFlight()));
-    }
-
     /** The same settings with another feed design. */
     CassandraConfig withFeed(FeedDesign f) {
         Schema t = schema;
@@ -114,24 +101,6 @@ record CassandraConfig(Connection connection, Schema schema, Actions actions) {
                 connection,
                 new Schema(
                         t.replicationFactor(), t.durableWrites(), t.design(), f, t.speculativeRetry(), t.readRepair()),
-                actions);
-    }
-
-    /** The same settings with another physical design and batch kind. */
-    CassandraConfig withDesign(Design d, Batch b) {
-        Schema t = schema;
-        return new CassandraConfig(
-                connection,
-                new Schema(t.replicationFactor(), t.durableWrites(), d, t.feed(), t.speculativeRetry(), t.readRepair()),
-                new Actions(actions.readConsistency(), actions.writeConsistency(), b, actions.loadInFlight()));
-    }
-
-    /** The same settings with other table options for what hides staleness. */
-    CassandraConfig withTableOptions(String speculative, String repair) {
-        Schema t = schema;
-        return new CassandraConfig(
-                connection,
-                new Schema(t.replicationFactor(), t.durableWrites(), t.design(), t.feed(), speculative, repair),
                 actions);
     }
 

@@ -6,19 +6,14 @@ import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.DriverException;
-import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
-import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -31,15 +26,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
@@ -59,8 +47,6 @@ import org.bgbench.store.StoreSession;
 final class CassandraStore implements DataStore {
     /** Schema changes wait for every node to agree; on a busy 2-core machine that takes seconds. */
     static final Duration DDL_TIMEOUT = Duration.ofSeconds(120);
-    /** Token ranges counted by {@link #counts()}, a few per node at a time. */
-    private static final int COUNT_SPLITS = 256;
     /** The longest pause between the driver's attempts to reconnect to a node that went away. */
     static final Duration RECONNECT_MAX_DELAY = Duration.ofSeconds(2);
 
@@ -375,157 +361,18 @@ final class CassandraStore implements DataStore {
 
     // ---- counts ---------------------------------------------------------------------------------------------------
 
-    /**
-     * Exact totals without one long scan per total: the token ring is split into {@value #COUNT_SPLITS} ranges
-     * counted in parallel, and the member rows are read once for the sizes of their friend, invitation and page sets.
-     */
+    /** Exact totals, counted in parallel over token ranges by {@link CassandraCounts}. */
     @Override
     public StoreCounts counts() {
         if (!hasSchema()) {
             return StoreCounts.EMPTY;
         }
-        ConsistencyLevel cl = consistentRead();
-        long[] m = new long[4];
-        forEachRange(
-                "SELECT userid, friends, pending, pages FROM " + ks + "." + CassandraSchema.MEMBERS
-                        + " WHERE token(userid) > ? AND token(userid) <= ?",
-                cl,
-                rows -> {
-                    long[] part = new long[4];
-                    for (Row r : rows) {
-                        part[0]++;
-                        part[1] += setSize(r.getBytesUnsafe(1));
-                        part[2] += setSize(r.getBytesUnsafe(2));
-                        part[3] += setSize(r.getBytesUnsafe(3));
-                    }
-                    return part;
-                },
-                m);
-        long resources = countRows(CassandraSchema.RESOURCES, "walluserid", cl);
-        long comments = config.design() == CassandraConfig.Design.REPORT
-                ? countRows(CassandraSchema.MANIPULATION, "mid", cl)
-                : countRows(CassandraSchema.COMMENTS, "rid", cl);
-        long pages = countRows(CassandraSchema.PAGES, "pageid", cl);
-        long pageResources = 0;
-        if (pages > 0) {
-            int first = firstPageId();
-            List<CompletableFuture<AsyncResultSet>> f = new ArrayList<>();
-            for (int p = 0; p < pages; p++) {
-                f.add(session.executeAsync(SimpleStatement.newInstance(
-                                        "SELECT COUNT(*) FROM " + ks + "." + CassandraSchema.RESOURCES
-                                                + " WHERE walluserid = ?",
-                                        first + p)
-                                .setConsistencyLevel(cl))
-                        .toCompletableFuture());
-            }
-            for (CompletableFuture<AsyncResultSet> x : f) {
-                pageResources += join(x).one().getLong(0);
-            }
-        }
-        long shares = countRows(CassandraSchema.SHARES, "sharer", cl);
-        return new StoreCounts(
-                new StoreCounts.Social(m[0], m[1] / 2, m[2], resources - pageResources, comments),
-                new StoreCounts.Feed(pages, m[3], pageResources, shares));
+        return new CassandraCounts(session, ks, config.design(), consistentRead(), this::firstPageId).counts();
     }
 
     /** The element count of a serialized set (protocol v3+: a 4-byte count first); 0 for an empty or null set. */
     static int setSize(ByteBuffer b) {
         return b == null || b.remaining() < 4 ? 0 : b.getInt(b.position());
-    }
-
-    private long countRows(String table, String key, ConsistencyLevel cl) {
-        long[] total = new long[1];
-        forEachRange(
-                "SELECT COUNT(*) FROM " + ks + "." + table + " WHERE token(" + key + ") > ? AND token(" + key
-                        + ") <= ?",
-                cl,
-                rows -> new long[] {rows.one().getLong(0)},
-                total);
-        return total[0];
-    }
-
-    /** Runs {@code cql} (two bind markers: a token range) over every range in parallel and adds up the sums. */
-    private void forEachRange(String cql, ConsistencyLevel cl, Function<ResultSet, long[]> sum, long[] into) {
-        try (var ranges = Executors.newVirtualThreadPerTaskExecutor()) {
-            forEachRange(cql, cl, sum, into, ranges);
-        }
-    }
-
-    private void forEachRange(
-            String cql, ConsistencyLevel cl, Function<ResultSet, long[]> sum, long[] into, ExecutorService ranges) {
-        var prepared = session.prepare(cql);
-        // A few ranges per node at a time: all at once overload a small node into read timeouts.
-        int nodes = Math.max(1, session.getMetadata().getNodes().size());
-        Semaphore running = new Semaphore(Math.min(32, 4 * nodes));
-        List<Future<long[]>> parts = new ArrayList<>();
-        long step = 1L << (64 - Integer.numberOfTrailingZeros(COUNT_SPLITS));
-        for (int i = 0; i < COUNT_SPLITS; i++) {
-            long from = Long.MIN_VALUE + i * step;
-            long to = i == COUNT_SPLITS - 1 ? Long.MAX_VALUE : from + step;
-            // Paging through a range blocks: one virtual thread per range.
-            parts.add(ranges.submit(() -> {
-                running.acquire();
-                try {
-                    return countRange(prepared, cl, sum, from, to, 0);
-                } finally {
-                    running.release();
-                }
-            }));
-        }
-        try {
-            for (Future<long[]> p : parts) {
-                long[] v = p.get();
-                for (int i = 0; i < into.length; i++) {
-                    into[i] += v[i];
-                }
-            }
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new StoreException("counting " + cql + " failed: " + ErrorText.of(e.getCause()), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StoreException("interrupted while counting", e);
-        } finally {
-            parts.forEach(p -> p.cancel(true));
-        }
-    }
-
-    /** The sums of one token range (from, to]; a range the server times out on is counted again in quarters. */
-    private long[] countRange(
-            PreparedStatement prepared,
-            ConsistencyLevel cl,
-            Function<ResultSet, long[]> sum,
-            long from,
-            long to,
-            int depth) {
-        try {
-            return sum.apply(session.execute(
-                    prepared.bind(from, to).setConsistencyLevel(cl).setTimeout(DDL_TIMEOUT)));
-        } catch (ReadTimeoutException | DriverTimeoutException e) {
-            long quarter = (to - from) / 4;
-            if (depth == 3 || quarter == 0) {
-                throw new StoreException(
-                        "counting rows timed out even in ranges of 1/" + (COUNT_SPLITS << 6) + " of the ring: "
-                                + ErrorText.message(e),
-                        e);
-            }
-            long[] total = null;
-            for (int q = 0; q < 4; q++) {
-                long a = from + q * quarter;
-                long b = q == 3 ? to : a + quarter;
-                long[] v = countRange(prepared, cl, sum, a, b, depth + 1);
-                if (total == null) {
-                    total = v;
-                } else {
-                    for (int i = 0; i < v.length; i++) {
-                        total[i] += v[i];
-                    }
-                }
-            }
-            return total;
-        }
     }
 
     // ---- sessions -------------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code scripts/cassandra.sh add}, {@code settings} and {@code settled} (issue 18: grow a store under load): a
+ * {@code scripts/cassandra.sh add}, {@code settings} and {@code settled} (to grow a store under load): a
  * one-node cluster holding rows at replication factor 1 grows to two nodes; the new node must have streamed the rows of
  * the token ranges it took over (a CL=ONE read of every row finds it), and the script's status, settings, settled and
  * stop must cover it.

@@ -3,6 +3,7 @@ package org.bgbench.store.jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -41,7 +42,7 @@ final class FileDialect implements SqlDialect {
         k.put("limit", "limit");
         k.put("drop-if-exists", "true");
         k.put("init", "");
-        KEYS = java.util.Collections.unmodifiableMap(k);
+        KEYS = Collections.unmodifiableMap(k);
     }
 
     private final Map<String, String> v;

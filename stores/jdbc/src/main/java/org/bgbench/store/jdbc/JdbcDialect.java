@@ -1,20 +1,25 @@
 package org.bgbench.store.jdbc;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.mariadb.MariadbDialect;
 import org.bgbench.store.mariadb.MariadbStore;
 import org.bgbench.store.postgres.PostgresDialect;
 import org.bgbench.store.relational.BatchInsertSink;
+import org.bgbench.store.relational.RelationalSchema;
 import org.bgbench.store.relational.SqlDialect;
 import org.bgbench.store.sqlite.SqliteDialect;
 
@@ -119,8 +124,8 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
         List<String> lines;
         try {
             lines = Files.readAllLines(path, StandardCharsets.UTF_8);
-            p.load(new java.io.StringReader(String.join("\n", lines)));
-        } catch (java.nio.charset.CharacterCodingException e) {
+            p.load(new StringReader(String.join("\n", lines)));
+        } catch (CharacterCodingException e) {
             throw new InvalidParameterException(
                     JdbcStoreProvider.DIALECT,
                     "dialect file " + path + ": not UTF-8 text (a dialect file is a .properties text file)");
@@ -131,8 +136,7 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
                     "dialect file " + path + ": a malformed \\u escape (a dialect file is a .properties text file)");
         } catch (IOException e) {
             throw new InvalidParameterException(
-                    JdbcStoreProvider.DIALECT,
-                    "cannot read dialect file " + path + ": " + org.bgbench.store.ErrorText.of(e));
+                    JdbcStoreProvider.DIALECT, "cannot read dialect file " + path + ": " + ErrorText.of(e));
         }
         FileDialect d = new FileDialect(p, path.toString(), lines);
         return new JdbcDialect(path.toString(), false, d, d.init());
@@ -163,8 +167,7 @@ record JdbcDialect(String choice, boolean guessed, FileDialect file, List<String
         return (SqlDialect) Proxy.newProxyInstance(
                 SqlDialect.class.getClassLoader(), new Class<?>[] {SqlDialect.class}, (proxy, method, args) -> {
                     if (method.getName().equals("openSink")) {
-                        return new BatchInsertSink(
-                                (java.sql.Connection) args[0], (org.bgbench.store.relational.RelationalSchema) args[1]);
+                        return new BatchInsertSink((Connection) args[0], (RelationalSchema) args[1]);
                     }
                     if (method.getDeclaringClass() == Object.class) {
                         return switch (method.getName()) {

@@ -22,6 +22,7 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.relational.PhysicalDesign;
 import org.bgbench.store.relational.RelationalStore;
 import org.bgbench.store.relational.SchemaDesign;
+import org.bgbench.store.relational.SqlDialect;
 
 /**
  * BG's Basic relational design on any JDBC database: the driver is loaded from jars given by path or Maven
@@ -93,12 +94,7 @@ public final class JdbcStore extends RelationalStore {
     private final ThreadLocal<Boolean> forSession = new ThreadLocal<>();
     private volatile boolean closed;
 
-    private JdbcStore(
-            Config config,
-            org.bgbench.store.relational.SqlDialect sql,
-            DriverDataSource direct,
-            HikariDataSource pool,
-            String product) {
+    private JdbcStore(Config config, SqlDialect sql, DriverDataSource direct, HikariDataSource pool, String product) {
         super(sql, config.friendshipRows(), config.feed(), config.physical());
         this.config = config;
         this.direct = direct;

@@ -2,6 +2,7 @@ package org.bgbench.store.jdbc;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.bgbench.model.InvalidParameterException;
@@ -137,7 +138,7 @@ public final class JdbcStoreProvider implements StoreProvider {
         }
         int rows = Integer.parseInt(s.getChoice(FRIENDSHIP_ROWS, "1", "1", "2"));
         FeedDesign feed = FeedDesign.from(s);
-        java.time.Duration timeout = s.timeout(TIMEOUT);
+        Duration timeout = s.timeout(TIMEOUT);
         JdbcDialect dialect = JdbcDialect.of(s.get(DIALECT), url);
         String driver = s.get(DRIVER);
         if (driver != null

@@ -9,6 +9,7 @@ import java.net.URISyntaxException;
 import java.net.URLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
@@ -160,7 +161,7 @@ final class MavenResolver {
         }
         try (InputStream in = conn.getInputStream()) {
             return in.readAllBytes();
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new FileNotFoundException(url);
         }
     }

@@ -7,10 +7,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.StoreException;
+import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSetting;
 import org.junit.jupiter.api.Test;
@@ -41,8 +45,8 @@ class JdbcStoreProviderTest {
 
     @Test
     void theStoreIsRegisteredWithItsSettings() {
-        JdbcStoreProvider p = (JdbcStoreProvider)
-                new StoreRegistry(java.util.ServiceLoader.load(org.bgbench.store.StoreProvider.class)).get("jdbc");
+        JdbcStoreProvider p =
+                (JdbcStoreProvider) new StoreRegistry(ServiceLoader.load(StoreProvider.class)).get("jdbc");
         List<String> keys = p.settings().stream().map(StoreSetting::key).toList();
         assertThat(keys)
                 .contains(
@@ -66,7 +70,7 @@ class JdbcStoreProviderTest {
                         .description())
                 .contains("guessed from jdbc.url");
         // Each setting says what it names: code (a worker refuses it unless allowed), a file or a URL.
-        java.util.Map<String, StoreSetting> byKey = new java.util.HashMap<>();
+        Map<String, StoreSetting> byKey = new HashMap<>();
         p.settings().forEach(s -> byKey.put(s.key(), s));
         for (String code : List.of("jdbc.driver-jar", "jdbc.driver-maven", "jdbc.maven-repo", "jdbc.driver")) {
             assertThat(byKey.get(code).loadsCode()).as(code).isTrue();

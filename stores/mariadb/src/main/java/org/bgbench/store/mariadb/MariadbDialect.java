@@ -2,6 +2,7 @@ package org.bgbench.store.mariadb;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import org.bgbench.store.relational.BatchInsertSink;
 import org.bgbench.store.relational.RelationalSchema;
@@ -50,7 +51,7 @@ public final class MariadbDialect implements SqlDialect {
 
     @Override
     public List<List<String>> afterLoad(RelationalSchema schema) {
-        List<String> friendship = new java.util.ArrayList<>(schema.friendshipIndexes());
+        List<String> friendship = new ArrayList<>(schema.friendshipIndexes());
         friendship.add("ANALYZE TABLE " + String.join(", ", schema.friendshipTables()));
         return List.of(
                 friendship,
@@ -62,7 +63,7 @@ public final class MariadbDialect implements SqlDialect {
 
     /** The design's indexes on the loaded feed tables (keys were declared at CREATE), then statistics. */
     private static List<String> feed(RelationalSchema schema) {
-        List<String> feed = new java.util.ArrayList<>(schema.feedIndexes());
+        List<String> feed = new ArrayList<>(schema.feedIndexes());
         feed.add("ANALYZE TABLE pages, follows, shares, share_recipients");
         return feed;
     }

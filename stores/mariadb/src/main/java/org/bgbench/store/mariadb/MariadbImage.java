@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.bgbench.store.StoreException;
@@ -102,7 +103,7 @@ final class MariadbImage implements StoreImage {
             throw store.failure(what + " (listing the tables of " + from + ")", e);
         }
         List<Thread> threads = new ArrayList<>();
-        List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<RuntimeException> failures = Collections.synchronizedList(new ArrayList<>());
         for (String t : data) {
             threads.add(Thread.ofPlatform().name("bg-image-" + t).start(() -> {
                 try {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Supplier;
 import org.bgbench.model.Durations;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.StoreException;
@@ -176,7 +177,7 @@ public final class MariadbStore extends RelationalStore {
     private final int poolSize;
     private final MariadbImage image;
     private volatile boolean closed;
-    private final java.time.Duration timeout;
+    private final Duration timeout;
     /** The read replicas ({@code mariadb.read-urls}) and the read actions routed to them. */
     private final ReadReplicas replicas;
     /** One pool per replica URL, in {@code replicas}' order; empty without replicas. */
@@ -558,7 +559,7 @@ public final class MariadbStore extends RelationalStore {
         return List.copyOf(pids);
     }
 
-    private static List<Long> serverPid(java.util.function.Supplier<Connection> connections) {
+    private static List<Long> serverPid(Supplier<Connection> connections) {
         try (Connection c = connections.get();
                 Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT @@pid_file, @@datadir")) {

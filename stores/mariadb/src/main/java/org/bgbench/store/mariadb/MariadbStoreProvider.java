@@ -1,5 +1,6 @@
 package org.bgbench.store.mariadb;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.DataStore;
@@ -41,7 +42,7 @@ public final class MariadbStoreProvider implements StoreProvider {
 
     @Override
     public List<StoreSetting> settings() {
-        List<StoreSetting> all = new java.util.ArrayList<>(List.of(
+        List<StoreSetting> all = new ArrayList<>(List.of(
                 StoreSetting.of(
                         StoreSetting.Kind.DATABASE_URL,
                         URL,

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.store.StoreSettings;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code scripts/mariadb-replica.sh start DIR --replicas 2} (issue 18) with real servers: a row written on the primary
+ * {@code scripts/mariadb-replica.sh start DIR --replicas 2} with real servers: a row written on the primary
  * reaches both replicas, {@code urls} lists both as {@code mariadb.read-urls} (the store reads two replicas), stop ends
  * all three pids. Skipped without mariadbd, failed then under CI.
  */
@@ -77,8 +78,7 @@ class MariadbReplicasScriptTest {
             try (Connection c = DriverManager.getConnection(replica, "bg", "bg");
                     Statement st = c.createStatement()) {
                 // Asynchronous replicas: await the row (bounded), polling the replica itself.
-                String v = ServerScripts.awaitValue(
-                        st, "SELECT v FROM grow WHERE k = 1", java.time.Duration.ofSeconds(30));
+                String v = ServerScripts.awaitValue(st, "SELECT v FROM grow WHERE k = 1", Duration.ofSeconds(30));
                 assertThat(v).as(replica).isEqualTo("on the primary");
                 try (ResultSet rs = st.executeQuery("SELECT @@read_only, @@server_id")) {
                     assertThat(rs.next()).isTrue();

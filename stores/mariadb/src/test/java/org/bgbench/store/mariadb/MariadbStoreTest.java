@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.bgbench.store.relational.RelationalSchema;
+import org.bgbench.store.relational.SessionsAtOnce;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -65,7 +67,7 @@ class MariadbStoreTest {
         // At T = 64 a run failed 1 time in 4 with "no free connection" and the pool far from full: Hikari's adder
         // missed borrowers that asked at once. BG asks again in slices. Three rounds of 64 sessions asking at once,
         // each holding its connection until all have one.
-        org.bgbench.store.relational.SessionsAtOnce.allGetAConnection(store::connect, 64, 3);
+        SessionsAtOnce.allGetAConnection(store::connect, 64, 3);
     }
 
     @Test
@@ -150,7 +152,7 @@ class MariadbStoreTest {
         }
         String tricky = "tab\there, newline\nthere, cr\r, backslash\\N \\t, nul\0, quote' \", unicode é ☃ 😀, \\";
         String[] attributes = new String[11];
-        java.util.Arrays.fill(attributes, tricky);
+        Arrays.fill(attributes, tricky);
         attributes[3] = "";
         attributes[4] = null;
         try (Connection c = store.connectDirect()) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.bgbench.store.SchedulingPolicy;
 import org.bgbench.store.StoreException;
 
 /**
@@ -61,7 +62,7 @@ final class EmbeddedServer implements AutoCloseable {
             // The server inherited BG's batch policy (the bg launcher's default): BG yields its cores to the store,
             // not the store to BG, so the postmaster and the processes it runs go back to the normal policy (and the
             // backends it forks later inherit that). Best effort: a server left at batch only does not preempt BG.
-            server.pid().ifPresent(org.bgbench.store.SchedulingPolicy::resetStoreServer);
+            server.pid().ifPresent(SchedulingPolicy::resetStoreServer);
             return server;
         } catch (IOException | RuntimeException e) {
             if (dir != null) {

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Properties;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreImage;
+import org.postgresql.Driver;
 
 /**
  * Database images by PostgreSQL's own means: the image is a second database, {@code <db>_bgimage}, created with
@@ -145,7 +146,7 @@ final class PostgresImage implements StoreImage {
     }
 
     private Connection connect(String database) throws SQLException {
-        Connection c = new org.postgresql.Driver().connect(target.urlFor(database), props);
+        Connection c = new Driver().connect(target.urlFor(database), props);
         if (c == null) {
             throw new StoreException("cannot connect to database " + database + " at " + target.address());
         }

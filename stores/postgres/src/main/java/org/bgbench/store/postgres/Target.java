@@ -6,7 +6,10 @@ import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.sql.SQLException;
+import java.util.Locale;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.bgbench.store.StoreException;
 import org.postgresql.Driver;
 import org.postgresql.util.PSQLException;
@@ -59,7 +62,7 @@ record Target(String url, String host, String port, String database, String user
     /** Whether every host the URL names is this machine. */
     boolean loopback() {
         for (String h : host.split(",")) {
-            String x = h.trim().toLowerCase(java.util.Locale.ROOT);
+            String x = h.trim().toLowerCase(Locale.ROOT);
             if (x.startsWith("[") && x.endsWith("]")) {
                 x = x.substring(1, x.length() - 1);
             }
@@ -72,8 +75,8 @@ record Target(String url, String host, String port, String database, String user
 
     /** This URL with {@code other} as the database, keeping hosts and parameters. */
     String urlFor(String other) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(jdbc:postgresql://[^/?]*)(/[^?]*)?(\\?.*)?$")
-                .matcher(url);
+        Matcher m =
+                Pattern.compile("^(jdbc:postgresql://[^/?]*)(/[^?]*)?(\\?.*)?$").matcher(url);
         if (!m.matches()) {
             throw new StoreException("cannot name another database in postgres.url " + url);
         }

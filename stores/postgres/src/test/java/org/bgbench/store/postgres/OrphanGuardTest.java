@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
@@ -32,10 +33,7 @@ class OrphanGuardTest {
         Files.writeString(
                 dead.resolve("../owner"),
                 gone.pid() + " "
-                        + gone.info()
-                                .startInstant()
-                                .map(java.time.Instant::toEpochMilli)
-                                .orElse(1L) + "\n");
+                        + gone.info().startInstant().map(Instant::toEpochMilli).orElse(1L) + "\n");
         Path reused = Files.createDirectory(tmp.resolve("bg-postgres-reused"));
         // This process's pid with another start time: a pid reused by a process that is not the owner.
         Files.writeString(

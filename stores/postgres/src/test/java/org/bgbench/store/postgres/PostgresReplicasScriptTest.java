@@ -10,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code scripts/postgres-replica.sh start DIR --replicas K} (issue 18: rate a store at several sizes) with real
+ * {@code scripts/postgres-replica.sh start DIR --replicas K} (to rate a store at several sizes) with real
  * servers: two replicas both receive a row written on the primary and {@code urls} lists both as
  * {@code postgres.read-urls}, which the store reads as two replicas; {@code --replicas 0} is the primary alone. Skipped
  * without PostgreSQL's server binaries, failed then under CI.
@@ -110,8 +111,7 @@ class PostgresReplicasScriptTest {
             try (Connection c = connect(replica);
                     Statement st = c.createStatement()) {
                 // Asynchronous replicas: await the row (bounded), polling the replica itself.
-                String v = ServerScripts.awaitValue(
-                        st, "SELECT v FROM grow WHERE k = 1", java.time.Duration.ofSeconds(30));
+                String v = ServerScripts.awaitValue(st, "SELECT v FROM grow WHERE k = 1", Duration.ofSeconds(30));
                 assertThat(v).as(replica).isEqualTo("on the primary");
                 try (ResultSet rs = st.executeQuery("SELECT pg_is_in_recovery()")) {
                     assertThat(rs.next() && rs.getBoolean(1))

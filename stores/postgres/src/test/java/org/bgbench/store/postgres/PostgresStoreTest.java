@@ -27,10 +27,12 @@ import org.bgbench.store.StoreSession;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.store.conformance.StateComparison;
 import org.bgbench.store.conformance.StoreConformanceSuite;
+import org.bgbench.store.relational.SessionsAtOnce;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
 
 /** Connection handling, errors users see, and the server pid, against one embedded PostgreSQL. */
 @Tag("server")
@@ -79,7 +81,7 @@ class PostgresStoreTest {
         // from full; BG asks again in slices. Three rounds of 64 at once, each holding its connection until all have.
         try (PostgresStore store = PostgresStore.open(
                 PostgresConfig.at(embedded.url()).user("postgres").pool(80).build())) {
-            org.bgbench.store.relational.SessionsAtOnce.allGetAConnection(store::connect, 64, 3);
+            SessionsAtOnce.allGetAConnection(store::connect, 64, 3);
         }
     }
 
@@ -175,7 +177,7 @@ class PostgresStoreTest {
         try (Connection c = DriverManager.getConnection(embedded.url(), "postgres", "");
                 Statement st = c.createStatement()) {
             st.execute("CREATE TEMP TABLE t (n BIGINT, s TEXT, b BYTEA, z TEXT)");
-            var in = c.unwrap(org.postgresql.PGConnection.class).getCopyAPI().copyIn("COPY t FROM STDIN");
+            var in = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY t FROM STDIN");
             in.writeToCopy(b.array(), 0, b.length());
             assertThat(in.endCopy()).isEqualTo(2);
             try (ResultSet rs = st.executeQuery("SELECT n, s, b, z FROM t ORDER BY n")) {

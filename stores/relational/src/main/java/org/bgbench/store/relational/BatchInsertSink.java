@@ -3,6 +3,7 @@ package org.bgbench.store.relational;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.Collections;
 
 /**
  * The portable bulk path: one prepared INSERT per table, rows added to JDBC batches, each flush executed and
@@ -41,8 +42,7 @@ public class BatchInsertSink implements RowSink {
         try {
             c.setAutoCommit(false);
             members = c.prepareStatement("INSERT INTO members (" + schema.memberColumns() + ") VALUES ("
-                    + String.join(
-                            ", ", java.util.Collections.nCopies(attributes + 1 + schema.memberExtraColumns(), "?"))
+                    + String.join(", ", Collections.nCopies(attributes + 1 + schema.memberExtraColumns(), "?"))
                     + ")");
             friendship = twoTables
                     ? c.prepareStatement("INSERT INTO friends (" + RelationalSchema.FRIENDS_COLUMNS + ") VALUES (?, ?)")

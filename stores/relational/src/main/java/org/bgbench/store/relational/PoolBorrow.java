@@ -9,7 +9,7 @@ import java.time.Duration;
  * A session's wait for a pooled connection, cut into slices up to the store's whole timeout. When many sessions ask at
  * once (T = 64 members opening together on 2 cores), HikariCP's connection adder can find nobody waiting at the moment
  * it looks and open nothing more, so a borrower waits out its whole timeout with the pool far from full; asking again
- * after each slice wakes the adder. Seen with PostgreSQL and with MariaDB (docs/benchmarks.md, issue 20). The pool's
+ * after each slice wakes the adder. Seen with PostgreSQL and with MariaDB (docs/benchmarks.md). The pool's
  * own connection timeout is set to {@link #sliceMillis}.
  */
 public final class PoolBorrow {

@@ -1,11 +1,14 @@
 package org.bgbench.store.relational;
 
 import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.Lock;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.EdgeVisitor;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.store.ErrorText;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.LoadProgress;
 import org.bgbench.store.StoreException;
@@ -98,7 +101,7 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
         } catch (SQLException e) {
             throw new StoreException(
                     "loading members " + graph.memberId(start) + ".." + graph.memberId(to - 1) + " failed: "
-                            + org.bgbench.store.ErrorText.message(e),
+                            + ErrorText.message(e),
                     e);
         }
     }
@@ -108,7 +111,7 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
     /** A deadlock anywhere in the chain: SQLSTATE 40001 / 40P01, MySQL's 1213, or a transaction rollback. */
     static boolean deadlock(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.sql.SQLTransactionRollbackException) {
+            if (t instanceof SQLTransactionRollbackException) {
                 return true;
             }
             if (t instanceof SQLException q
@@ -127,7 +130,7 @@ final class RelationalLoader implements GraphLoader, EdgeVisitor {
     /** A short random pause, longer with each attempt, so the two victims do not collide again. */
     private static void pause(int attempt) {
         try {
-            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 50L * attempt));
+            Thread.sleep(ThreadLocalRandom.current().nextLong(10, 50L * attempt));
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
         }

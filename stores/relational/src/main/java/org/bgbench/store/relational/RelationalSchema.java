@@ -1,10 +1,13 @@
 package org.bgbench.store.relational;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
 import org.bgbench.model.Action;
 import org.bgbench.store.FeedDesign;
+import org.bgbench.store.MemberAttributes;
 
 /**
  * The Basic relational design of BG [CIKM 2013, fig. 1]: tables, columns and the SQL text of every statement, for a
@@ -283,8 +286,8 @@ public final class RelationalSchema {
      * twice), or {@code fanOut},
      * {@code pushPast}, {@code dropPast} and {@code push} (member) or {@code sortedPush} (member, k).
      */
-    public java.util.Map<String, String> feedStatements() {
-        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+    public Map<String, String> feedStatements() {
+        Map<String, String> m = new LinkedHashMap<>();
         m.put("share", share);
         m.put("recipient", shareRecipient);
         if (!feed.push()) {
@@ -318,27 +321,6 @@ public final class RelationalSchema {
     private final String[] friendColumns;
     private final String confirmed;
 
-    /** Column of member attribute {@code i} (0-based). */
-    /** VP's statement for another member's profile (the member id its one parameter), for a store's own client. */
-    public String viewProfileSql() {
-        return viewProfile;
-    }
-
-    /** VP's statement for one's own profile, with the pending count after the other counts. */
-    public String viewOwnProfileSql() {
-        return viewOwnProfile;
-    }
-
-    /** LF's statement: id, attributes, thumbnail per friend; the member id once per half (1 or 2 parameters). */
-    public String listFriendsSql() {
-        return listFriends;
-    }
-
-    /** VFR's statement: id, attributes, thumbnail per inviter; the member id its one parameter. */
-    public String viewFriendRequestsSql() {
-        return viewFriendRequests;
-    }
-
     /**
      * The one statement that does friendship write {@code action} (IF, AFR, RFR or TF) in this design, run in
      * autocommit, or null when the design does it in a transaction of several (two rows per friendship or two tables
@@ -364,13 +346,9 @@ public final class RelationalSchema {
         return action == Action.TF && friendshipRows == 2 ? 2 : 1;
     }
 
-    /** VTR's statement: the wall's member and k, newest first; rid, creatorid, walluserid, type, body, doc. */
-    public String topResourcesSql() {
-        return topResources;
-    }
-
+    /** Column of member attribute {@code i} (0-based). */
     public static String attributeColumn(int i) {
-        return org.bgbench.store.MemberAttributes.name(i);
+        return MemberAttributes.name(i);
     }
 
     public int attributeCount() {

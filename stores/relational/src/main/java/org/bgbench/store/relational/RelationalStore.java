@@ -21,6 +21,7 @@ import org.bgbench.store.ErrorText;
 import org.bgbench.store.FeedDesign;
 import org.bgbench.store.FinishProgress;
 import org.bgbench.store.GraphLoader;
+import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreCounts;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreSession;
@@ -293,7 +294,7 @@ public abstract class RelationalStore implements DataStore {
                 ins.setString(2, design);
                 ins.addBatch();
                 ins.setString(1, STATE);
-                ins.setString(2, org.bgbench.store.StateMark.loaded(fingerprint).text());
+                ins.setString(2, StateMark.loaded(fingerprint).text());
                 ins.addBatch();
                 ins.executeBatch();
                 c.commit();

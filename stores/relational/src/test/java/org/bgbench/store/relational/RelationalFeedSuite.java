@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
 import org.bgbench.model.FeedSpec;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.Relation;
@@ -68,7 +71,7 @@ public abstract class RelationalFeedSuite {
         int m = graph.members();
         int[] cuts = {0, Math.min(70, m), Math.min(140, m), m};
         List<Thread> threads = new ArrayList<>();
-        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         for (int t = 0; t < 3; t++) {
             int from = cuts[t];
             int to = cuts[t + 1];
@@ -183,7 +186,7 @@ public abstract class RelationalFeedSuite {
         SocialGraph graph = new SocialGraph(spec());
         try (DataStore store = open(design)) {
             // Every SQL store BG has keeps an image; one that lost it must fail here, not skip.
-            org.assertj.core.api.Assertions.assertThat(store.image())
+            Assertions.assertThat(store.image())
                     .as("the store's database image")
                     .isPresent();
             StoreImage image = store.image().get();
@@ -301,7 +304,7 @@ public abstract class RelationalFeedSuite {
                     }
                 }
                 int outsider = random.nextInt(graph.members());
-                if (outsider != account && java.util.Arrays.stream(audience).noneMatch(x -> x == outsider)) {
+                if (outsider != account && Arrays.stream(audience).noneMatch(x -> x == outsider)) {
                     list.add(outsider);
                 }
                 recipients = list.stream().mapToInt(Integer::intValue).toArray();
@@ -309,7 +312,7 @@ public abstract class RelationalFeedSuite {
             long shareId = state.newShareId(account);
             int[] ids = recipients == null
                     ? null
-                    : java.util.Arrays.stream(recipients).map(graph::memberId).toArray();
+                    : Arrays.stream(recipients).map(graph::memberId).toArray();
             s.shareResource(graph.accountId(account), rid, shareId, ids);
             state.share(account, shareId, rid, recipients);
         }
@@ -344,7 +347,7 @@ public abstract class RelationalFeedSuite {
 
     private static long sharedTo(GraphState state, int sharer, int member) {
         for (Share sh : state.shares(sharer)) {
-            if (sh.recipients() != null && java.util.Arrays.binarySearch(sh.recipients(), member) >= 0) {
+            if (sh.recipients() != null && Arrays.binarySearch(sh.recipients(), member) >= 0) {
                 return sh.id();
             }
         }
@@ -352,7 +355,7 @@ public abstract class RelationalFeedSuite {
     }
 
     private static List<Long> ids(Share[] shares) {
-        return java.util.Arrays.stream(shares).map(Share::id).toList();
+        return Arrays.stream(shares).map(Share::id).toList();
     }
 
     /** Every member's feed, top 10 and whole, against the oracle: ids in order, resources, sharers and content. */
@@ -368,7 +371,7 @@ public abstract class RelationalFeedSuite {
                         .containsExactly(
                                 want.length == 0
                                         ? new long[0]
-                                        : java.util.Arrays.stream(want)
+                                        : Arrays.stream(want)
                                                 .mapToLong(Share::id)
                                                 .toArray());
                 for (int r = 0; r < want.length; r++) {

@@ -3,6 +3,7 @@ package org.bgbench.store.relational;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.List;
 import org.bgbench.store.FeedDesign;
@@ -121,11 +122,7 @@ class RelationalSchemaTest {
     @Test
     void profileImagesInFilesLeaveAPathInTheRowAndTheThumbnailInline() {
         RelationalSchema fs = new RelationalSchema(
-                11,
-                1,
-                FeedDesign.PULL,
-                false,
-                new PhysicalDesign(1, false, true, java.nio.file.Path.of("/tmp/images")));
+                11, 1, FeedDesign.PULL, false, new PhysicalDesign(1, false, true, Path.of("/tmp/images")));
         assertThat(fs.createStatements(dialect(false)).get(0)).endsWith("tel TEXT, picpath TEXT, tpic BLOB)");
         assertThat(fs.memberColumns()).endsWith("tel, picpath, tpic");
         assertThat(fs.viewProfile).contains("m.picpath,").doesNotContain("m.pic,");

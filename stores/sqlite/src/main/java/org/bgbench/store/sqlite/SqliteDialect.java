@@ -2,6 +2,7 @@ package org.bgbench.store.sqlite;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import org.bgbench.store.relational.BatchInsertSink;
 import org.bgbench.store.relational.RelationalSchema;
@@ -46,7 +47,7 @@ public final class SqliteDialect implements SqlDialect {
 
     @Override
     public List<List<String>> afterLoad(RelationalSchema schema) {
-        List<String> all = new java.util.ArrayList<>(schema.friendshipIndexes());
+        List<String> all = new ArrayList<>(schema.friendshipIndexes());
         all.addAll(List.of(RelationalSchema.RESOURCES_WALL_INDEX, RelationalSchema.MANIPULATION_RID_INDEX));
         all.addAll(schema.feedIndexes());
         all.add("ANALYZE");

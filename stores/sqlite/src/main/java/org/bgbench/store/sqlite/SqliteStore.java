@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -130,8 +131,8 @@ public final class SqliteStore extends RelationalStore {
      * a statement waits for at most {@code sqlite.busy_timeout_ms}.
      */
     @Override
-    public java.time.Duration callTimeout() {
-        return java.time.Duration.ofMillis(busyTimeoutMs);
+    public Duration callTimeout() {
+        return Duration.ofMillis(busyTimeoutMs);
     }
 
     /** SQLite is a library: it runs on BG's threads, in BG's process. */

@@ -1,6 +1,7 @@
 package org.bgbench.store.sqlite;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.store.DataStore;
@@ -30,7 +31,7 @@ public final class SqliteStoreProvider implements StoreProvider {
 
     @Override
     public List<StoreSetting> settings() {
-        List<StoreSetting> all = new java.util.ArrayList<>(List.of(
+        List<StoreSetting> all = new ArrayList<>(List.of(
                 StoreSetting.of(
                         StoreSetting.Kind.FILE,
                         FILE,

@@ -1,5 +1,8 @@
 package org.bgbench.store.sqlite;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.generator.SocialGraph;
@@ -81,9 +84,9 @@ class SqliteLoadBenchmark {
 
     private static long size(Path file) {
         try {
-            return java.nio.file.Files.size(file) >> 20;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            return Files.size(file) >> 20;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

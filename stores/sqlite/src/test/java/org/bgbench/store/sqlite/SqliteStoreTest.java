@@ -5,12 +5,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.assertj.core.data.Offset;
+import org.bgbench.loader.repair.StoreRepair;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
+import org.bgbench.model.generator.Relation;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.model.state.GraphState;
+import org.bgbench.store.CommentList;
 import org.bgbench.store.DataStore;
+import org.bgbench.store.FeedDesign;
 import org.bgbench.store.GraphLoader;
 import org.bgbench.store.ProfileView;
 import org.bgbench.store.StoreCounts;
@@ -18,7 +31,9 @@ import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSession;
+import org.bgbench.store.StoreSetting;
 import org.bgbench.store.StoreSettings;
+import org.bgbench.store.conformance.StateComparison;
 import org.bgbench.store.conformance.StoreConformanceSuite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,8 +89,8 @@ class SqliteStoreTest {
             try (GraphLoader l = store.newLoader(graph)) {
                 l.load(0, graph.members(), n -> {});
             }
-            java.util.List<String> steps = new java.util.ArrayList<>();
-            java.util.List<Double> shares = new java.util.ArrayList<>();
+            List<String> steps = new ArrayList<>();
+            List<Double> shares = new ArrayList<>();
             store.finishLoad(graph, (fraction, step) -> {
                 shares.add(fraction);
                 steps.add(step);
@@ -85,7 +100,7 @@ class SqliteStoreTest {
                     .hasSizeGreaterThan(1)
                     .anyMatch(s -> s.contains("resources"));
             assertThat(shares).isSorted();
-            assertThat(shares.get(shares.size() - 1)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(shares.get(shares.size() - 1)).isCloseTo(1.0, Offset.offset(1e-9));
             assertThat(store.loadedGraph()).contains(SPEC.fingerprint());
         }
     }
@@ -165,7 +180,7 @@ class SqliteStoreTest {
         // The busy timeout is how long a call may wait: it bounds the end of a run.
         try (DataStore store = provider.open(StoreSettings.forProvider(
                 provider, Map.of("sqlite.file", file.toString(), "sqlite.busy_timeout_ms", "2500")))) {
-            assertThat(store.callTimeout()).isEqualTo(java.time.Duration.ofMillis(2500));
+            assertThat(store.callTimeout()).isEqualTo(Duration.ofMillis(2500));
         }
         for (String bad : new String[] {"-1", "soon"}) {
             assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(
@@ -178,20 +193,17 @@ class SqliteStoreTest {
     @Test
     void theFeedSettingsChooseTheDesignAndRefuseBadValuesInOneLine() {
         StoreProvider provider = StoreRegistry.discover().get("sqlite");
-        assertThat(provider.settings())
-                .extracting(org.bgbench.store.StoreSetting::key)
-                .contains("feed.design", "feed.push");
+        assertThat(provider.settings()).extracting(StoreSetting::key).contains("feed.design", "feed.push");
         Path file = dir.resolve("feed-settings.sqlite");
         try (DataStore store = provider.open(StoreSettings.forProvider(
                 provider,
                 Map.of("sqlite.file", file.toString(), "feed.design", "sorted-push", "feed.push", "content")))) {
-            assertThat(((SqliteStore) store).feedDesign())
-                    .isEqualTo(new org.bgbench.store.FeedDesign(org.bgbench.store.FeedDesign.Kind.SORTED_PUSH, true));
+            assertThat(((SqliteStore) store).feedDesign()).isEqualTo(new FeedDesign(FeedDesign.Kind.SORTED_PUSH, true));
             assertThat(((SqliteStore) store).recordedDesign()).endsWith("feed=sorted-push-content");
         }
         try (DataStore store =
                 provider.open(StoreSettings.forProvider(provider, Map.of("sqlite.file", file.toString())))) {
-            assertThat(((SqliteStore) store).feedDesign()).isEqualTo(org.bgbench.store.FeedDesign.PULL);
+            assertThat(((SqliteStore) store).feedDesign()).isEqualTo(FeedDesign.PULL);
         }
         assertThatThrownBy(() -> provider.open(StoreSettings.forProvider(
                         provider, Map.of("sqlite.file", file.toString(), "feed.design", "fanout"))))
@@ -214,7 +226,7 @@ class SqliteStoreTest {
         for (int rows : new int[] {1, 2}) {
             Path file = dir.resolve("hand-" + rows + ".sqlite");
             SocialGraph graph = new SocialGraph(SPEC);
-            org.bgbench.model.state.GraphState generated = new org.bgbench.model.state.GraphState(graph);
+            GraphState generated = new GraphState(graph);
             try (SqliteStore store = new SqliteStore(file, 30_000, 8, rows)) {
                 StoreConformanceSuite.load(store, graph, 2);
                 int a = graph.memberId(10);
@@ -223,13 +235,13 @@ class SqliteStoreTest {
                 int q = graph.memberId(generated.friends(40)[0]);
                 int x = graph.memberId(0);
                 int y = graph.memberId(100);
-                assertThat(graph.initialRelation(0, 100)).isEqualTo(org.bgbench.model.generator.Relation.NONE);
+                assertThat(graph.initialRelation(0, 100)).isEqualTo(Relation.NONE);
                 long rid = graph.resourceId(7, 0);
                 long altered = graph.commentId(rid, 0);
                 long deleted = graph.commentId(graph.resourceId(7, 1), 1);
                 long spam = graph.firstFreeCommentId() + 7;
-                try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
-                        java.sql.Statement st = c.createStatement()) {
+                try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                        Statement st = c.createStatement()) {
                     // One side of a friendship gone (with one row per friendship: the friendship).
                     st.executeUpdate(
                             rows == 2
@@ -239,7 +251,7 @@ class SqliteStoreTest {
                                             + ")) AND status = 2");
                     if (rows == 1) {
                         // A friendship stored twice: its reversed row added.
-                        try (java.sql.ResultSet r = st.executeQuery("SELECT inviterid, inviteeid FROM friendship "
+                        try (ResultSet r = st.executeQuery("SELECT inviterid, inviteeid FROM friendship "
                                 + "WHERE ((inviterid = " + p + " AND inviteeid = " + q + ") OR (inviterid = " + q
                                 + " AND inviteeid = " + p + ")) AND status = 2")) {
                             assertThat(r.next()).isTrue();
@@ -257,22 +269,21 @@ class SqliteStoreTest {
                             + "content) VALUES (" + spam + ", " + graph.memberId(7) + ", " + rid + ", " + x
                             + ", 1, 'comment', 'spam')");
                 }
-                assertThat(org.bgbench.store.conformance.StateComparison.differences(store, generated, 50))
+                assertThat(StateComparison.differences(store, generated, 50))
                         .as("layout %d", rows)
                         .hasSizeGreaterThan(4);
 
-                org.bgbench.loader.repair.StoreRepair.Report r =
-                        org.bgbench.loader.repair.StoreRepair.toGenerated(store, graph, 3, null);
+                StoreRepair.Report r = StoreRepair.toGenerated(store, graph, 3, null);
                 assertThat(r.refused()).isEmpty();
                 assertThat(r.relationships()).as("layout %d", rows).isEqualTo(rows == 1 ? 3 : 2);
                 assertThat(r.comments())
                         .as("altered: deleted and posted again; deleted: posted; added: deleted")
                         .isEqualTo(4);
-                assertThat(org.bgbench.store.conformance.StateComparison.differences(store, generated, 50))
+                assertThat(StateComparison.differences(store, generated, 50))
                         .as("layout %d", rows)
                         .isEmpty();
                 try (StoreSession s = store.openSession()) {
-                    org.bgbench.store.CommentList list = new org.bgbench.store.CommentList();
+                    CommentList list = new CommentList();
                     s.viewCommentsOnResource(a, graph.memberId(7), rid, list);
                     for (int k = 0; k < list.size(); k++) {
                         assertThat(list.get(k).content).isEqualTo(graph.commentContent(list.get(k).commentId));
@@ -281,17 +292,16 @@ class SqliteStoreTest {
 
                 // A row no action lists (a friend who is not a member): the repair cannot see it, the read-back's VP
                 // count does, so bg verify --repair reports it and says to reload.
-                try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
-                        java.sql.Statement st = c.createStatement()) {
+                try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                        Statement st = c.createStatement()) {
                     st.executeUpdate("INSERT INTO friendship VALUES (" + a + ", 99999, 2)");
                     if (rows == 2) {
                         st.executeUpdate("INSERT INTO friendship VALUES (99999, " + a + ", 2)");
                     }
                 }
-                assertThat(org.bgbench.loader.repair.StoreRepair.toGenerated(store, graph, 2, null)
-                                .storeCalls())
+                assertThat(StoreRepair.toGenerated(store, graph, 2, null).storeCalls())
                         .isZero();
-                assertThat(org.bgbench.store.conformance.StateComparison.differences(store, generated, 50))
+                assertThat(StateComparison.differences(store, generated, 50))
                         .anyMatch(d -> d.startsWith("member " + a + ": VP friend count "));
             }
         }
