@@ -95,7 +95,7 @@ expect() { # expect FILE TEXT WHAT: FILE contains TEXT (a fixed string)
 # BG's warnings: "bg: warning: …" lines, "warning: …" lines, and the "  ! …" lines under a summary's Warnings. A
 # saturated CPU is the host's doing, not the example's, and is tolerated (BG_README_HOST_NOISE, a regular expression).
 warning_lines='^(bg: )?warning|^[[:space:]]+! '
-host_noise="${BG_README_HOST_NOISE:-CPU was saturated|competes with other processes|noisy host}"
+host_noise="${BG_README_HOST_NOISE:-CPU was saturated|competes with other processes|noisy host|JVM stalled}"
 
 # no_warnings WHAT: the last step's output holds no warning of BG's (other than host noise). BG_README_WARNINGS=note
 # reports them without failing (for a machine so loaded that a rating's search cannot help warning).
@@ -154,14 +154,15 @@ fi
 step 0 -- ./bg keys || true
 
 # The five-minute tour of the README, in its order.
-if step 0 -- ./bg load --store sqlite; then
-  expect "$last_out" "sanity check passed" "./bg load --store sqlite"
-  no_warnings "./bg load --store sqlite"
+if step 0 -- ./bg load --store sqlite -p confperc=0.9; then
+  expect "$last_out" "sanity check passed" "./bg load --store sqlite -p confperc=0.9"
+  no_warnings "./bg load --store sqlite -p confperc=0.9"
 fi
 # The README's run, shortened (5 s instead of 10 s), twice with the same --out.
 run=(./bg run --store sqlite --workload high --threads 4 --duration 5s --out runs/high.json)
 if step 0 -- "${run[@]}"; then
   no_warnings "${run[*]}"
+  expect "$last_err" "graph from the store" "${run[*]}"
 fi
 [ -f runs/high.json ] || fail "${run[*]}: no runs/high.json"
 # Running the same command again works: the earlier result and its logs are kept aside as runs/high.1.json.
@@ -192,7 +193,8 @@ rate=(./bg rate --store sqlite --workload high --sla 95%:100ms:0.01%:2s --delta 
 if step 0 -- "${rate[@]}"; then
   expect "$last_out" "SoAR" "./bg rate"
   expect "$last_out" "Socialites" "./bg rate"
-  no_warnings "${rate[*]}"
+  # The README says a rating of experiments this short warns about what it saw: noted, not failed.
+  BG_README_WARNINGS=note no_warnings "${rate[*]}"
 fi
 [ -f runs/rate-high/rating.html ] || fail "${rate[*]}: no runs/rate-high/rating.html"
 

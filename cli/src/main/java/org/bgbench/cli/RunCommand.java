@@ -84,8 +84,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--warmup",
             paramLabel = "DURATION|N",
-            description = "Warm-up excluded from results: a time (10s) or a request count (default: -p warmup, else "
-                    + "none).")
+            description = "Warm-up excluded from results: a time (10s) or a request count (default: -p warmup, else a "
+                    + "sixth of the duration, at most 10s; 0 for none).")
     String warmup;
 
     @Option(

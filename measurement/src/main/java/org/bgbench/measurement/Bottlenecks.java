@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Finds what, besides the store, may have limited a run [dissertation app. B: a "bottleneck node" has a fully utilized CPU,
@@ -86,8 +87,8 @@ final class Bottlenecks {
         }
         if (attempted > 0 && total.noops() > NOOP_FRACTION * attempted) {
             w.add(fmt(
-                    "no-ops were %.1f %% of attempted actions (%s): the issued mix differs from the configured mix",
-                    100.0 * total.noops() / attempted, noopKinds(r.actions())));
+                    "no-ops were %.1f %% of attempted actions (%s): the issued mix differs from the configured mix%s",
+                    100.0 * total.noops() / attempted, noopKinds(r.actions()), invitationHint(r.actions())));
         }
         sessionNoops(r, w);
 
@@ -220,6 +221,20 @@ final class Bottlenecks {
                 })
                 .reduce((a, b) -> a + ", " + b)
                 .orElse("");
+    }
+
+    /**
+     * What to do when accepting or rejecting found nothing to act on: a graph whose friendships all start confirmed
+     * (USC BG's default) holds no pending invitation until members invite.
+     */
+    private static String invitationHint(Map<String, KindResult> actions) {
+        boolean starved = Stream.of("AFR", "RFR")
+                .map(actions::get)
+                .anyMatch(k -> k != null && k.noops() > 0 && k.noops() >= (k.count() + k.errors() + k.noops()) / 2);
+        return starved
+                ? "; accepting and rejecting found no pending invitation: load a graph with some (e.g. -p"
+                        + " confperc=0.9, a tenth of the friendships pending) or run longer so invitations accumulate"
+                : "";
     }
 
     private static String fmt(String format, Object... args) {

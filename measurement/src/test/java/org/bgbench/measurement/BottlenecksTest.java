@@ -196,7 +196,9 @@ class BottlenecksTest {
                 .containsExactly(
                         "100 actions failed (7.14 % of attempted actions); errors count against the SLA",
                         "no-ops were 21.4 % of attempted actions (AFR 100 %, DCR 100 %): the issued mix differs from the"
-                                + " configured mix",
+                                + " configured mix; accepting and rejecting found no pending invitation: load a graph"
+                                + " with some (e.g. -p confperc=0.9, a tenth of the friendships pending) or run longer"
+                                + " so invitations accumulate",
                         // The last interval is cut short or long by stopMeasuring(), so only the 2.6 s one counts.
                         "a sampling interval took 2.6 s instead of 1.0 s: BG's JVM stalled (GC pause or CPU starvation)");
     }
