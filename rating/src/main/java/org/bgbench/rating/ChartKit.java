@@ -2,6 +2,7 @@ package org.bgbench.rating;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.bgbench.rating.RatingReport.Axis;
 
 /** What the report's SVG charts share: scales, nice ticks, label placement without overlaps, and SVG primitives. */
 final class ChartKit {
@@ -80,6 +81,85 @@ final class ChartKit {
                 }
             }
         }
+    }
+
+    /** Where a chart's plot sits in its SVG, in pixels. */
+    record Box(int width, int height, int left, int right, int top, int bottom) {
+        int plotWidth() {
+            return width - left - right;
+        }
+
+        int plotHeight() {
+            return height - top - bottom;
+        }
+    }
+
+    /** The scales of a drawn plot; {@code log} when T spans 16 times or more and is drawn on a log2 axis. */
+    record Frame(Scale xs, Scale ys, boolean log) {}
+
+    /** The opening of a chart's SVG: its size, its title and a white background. */
+    static void open(StringBuilder s, Box box, String title) {
+        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+                .append(box.width())
+                .append("\" height=\"")
+                .append(box.height())
+                .append("\" viewBox=\"0 0 ")
+                .append(box.width())
+                .append(' ')
+                .append(box.height())
+                .append("\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\" role=\"img\">\n");
+        s.append("<title>").append(ReportText.esc(title)).append("</title>\n");
+        s.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+    }
+
+    /**
+     * Draws a plot of T from {@code minT} to {@code maxT} against 0 to {@code yMax}: its grid, ticks, axes and axis
+     * labels; returns its scales.
+     */
+    static Frame frame(StringBuilder s, Box box, Axis axis, int minT, int maxT, double yMax, String yLabel) {
+        int left = box.left();
+        int top = box.top();
+        int pw = box.plotWidth();
+        int ph = box.plotHeight();
+        boolean log = maxT / (double) minT >= 16;
+        Scale xs = log ? Scale.log(minT, maxT, left, left + pw) : Scale.linear(0, niceMax(maxT), left, left + pw);
+        Scale ys = Scale.linear(0, yMax, top + ph, top);
+        s.append("<g stroke=\"#e0e0e0\" stroke-width=\"1\">\n");
+        double yStep = niceStep(yMax / 5);
+        for (double v = 0; v <= yMax + 1e-9; v += yStep) {
+            line(s, left, ys.at(v), left + pw, ys.at(v), null);
+        }
+        List<Double> xTicks = log ? log2Ticks(minT, maxT) : linearTicks(niceMax(maxT));
+        for (double v : xTicks) {
+            line(s, xs.at(v), top, xs.at(v), top + ph, null);
+        }
+        s.append("</g>\n");
+        for (double v = 0; v <= yMax + 1e-9; v += yStep) {
+            text(s, left - 8, ys.at(v) + 4, "end", 11, null, ReportText.thousands(v));
+        }
+        for (double v : xTicks) {
+            text(s, xs.at(v), top + ph + 18, "middle", 11, null, ReportText.thousands(v * axis.unit()));
+        }
+        s.append("<g stroke=\"#424242\" stroke-width=\"1.2\">\n");
+        line(s, left, top, left, top + ph, null);
+        line(s, left, top + ph, left + pw, top + ph, null);
+        s.append("</g>\n");
+        text(
+                s,
+                left + pw / 2.0,
+                top + ph + 40,
+                "middle",
+                13,
+                null,
+                (axis == Axis.THREADS ? "threads T" : axis.name()) + (log ? " (log scale)" : ""));
+        s.append("<text x=\"22\" y=\"")
+                .append(f(top + ph / 2.0))
+                .append("\" text-anchor=\"middle\" font-size=\"13\" transform=\"rotate(-90 22 ")
+                .append(f(top + ph / 2.0))
+                .append(")\">")
+                .append(yLabel)
+                .append("</text>\n");
+        return new Frame(xs, ys, log);
     }
 
     static List<Double> log2Ticks(int minT, int maxT) {

@@ -2,10 +2,7 @@ package org.bgbench.rating;
 
 import static org.bgbench.rating.ChartKit.f;
 import static org.bgbench.rating.ChartKit.line;
-import static org.bgbench.rating.ChartKit.linearTicks;
-import static org.bgbench.rating.ChartKit.log2Ticks;
 import static org.bgbench.rating.ChartKit.niceMax;
-import static org.bgbench.rating.ChartKit.niceStep;
 import static org.bgbench.rating.ChartKit.text;
 import static org.bgbench.rating.ReportText.esc;
 
@@ -16,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.bgbench.model.Durations;
+import org.bgbench.rating.ChartKit.Box;
+import org.bgbench.rating.ChartKit.Frame;
 import org.bgbench.rating.ChartKit.Scale;
 import org.bgbench.rating.RatingReport.Axis;
 
@@ -30,6 +29,7 @@ final class LatencyChart {
     private static final int RIGHT = 40;
     private static final int TOP = 40;
     private static final int BOTTOM = 84;
+    private static final Box BOX = new Box(W, H, LEFT, RIGHT, TOP, BOTTOM);
     private static final String BETA = "#c62828";
 
     /** A percentile's line: its name, colour and how to read it. */
@@ -54,17 +54,7 @@ final class LatencyChart {
         }
         points.sort(Comparator.comparingInt(Experiment::threads));
         StringBuilder s = new StringBuilder();
-        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-                .append(W)
-                .append("\" height=\"")
-                .append(H)
-                .append("\" viewBox=\"0 0 ")
-                .append(W)
-                .append(' ')
-                .append(H)
-                .append("\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\" role=\"img\">\n");
-        s.append("<title>Latency against ").append(esc(axis.name())).append("</title>\n");
-        s.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+        ChartKit.open(s, BOX, "Latency against " + axis.name());
         text(
                 s,
                 W / 2.0,
@@ -91,43 +81,9 @@ final class LatencyChart {
                 }
             }
         }
-        boolean log = maxT / (double) minT >= 16;
-        Scale xs = log ? Scale.log(minT, maxT, LEFT, LEFT + pw) : Scale.linear(0, niceMax(maxT), LEFT, LEFT + pw);
-        double yMax = niceMax(maxMs * 1.1);
-        Scale ys = Scale.linear(0, yMax, TOP + ph, TOP);
-        s.append("<g stroke=\"#e0e0e0\" stroke-width=\"1\">\n");
-        double yStep = niceStep(yMax / 5);
-        for (double v = 0; v <= yMax + 1e-9; v += yStep) {
-            line(s, LEFT, ys.at(v), LEFT + pw, ys.at(v), null);
-        }
-        List<Double> xTicks = log ? log2Ticks(minT, maxT) : linearTicks(niceMax(maxT));
-        for (double v : xTicks) {
-            line(s, xs.at(v), TOP, xs.at(v), TOP + ph, null);
-        }
-        s.append("</g>\n");
-        for (double v = 0; v <= yMax + 1e-9; v += yStep) {
-            text(s, LEFT - 8, ys.at(v) + 4, "end", 11, null, ReportText.thousands(v));
-        }
-        for (double v : xTicks) {
-            text(s, xs.at(v), TOP + ph + 18, "middle", 11, null, ReportText.thousands(v * axis.unit()));
-        }
-        s.append("<g stroke=\"#424242\" stroke-width=\"1.2\">\n");
-        line(s, LEFT, TOP, LEFT, TOP + ph, null);
-        line(s, LEFT, TOP + ph, LEFT + pw, TOP + ph, null);
-        s.append("</g>\n");
-        text(
-                s,
-                LEFT + pw / 2.0,
-                TOP + ph + 40,
-                "middle",
-                13,
-                null,
-                (axis == Axis.THREADS ? "threads T" : axis.name()) + (log ? " (log scale)" : ""));
-        s.append("<text x=\"22\" y=\"")
-                .append(f(TOP + ph / 2.0))
-                .append("\" text-anchor=\"middle\" font-size=\"13\" transform=\"rotate(-90 22 ")
-                .append(f(TOP + ph / 2.0))
-                .append(")\">latency (ms)</text>\n");
+        Frame frame = ChartKit.frame(s, BOX, axis, minT, maxT, niceMax(maxMs * 1.1), "latency (ms)");
+        Scale xs = frame.xs();
+        Scale ys = frame.ys();
         double beta = ys.at(result.sla().beta().toNanos() / 1e6);
         line(s, LEFT, beta, LEFT + pw, beta, "stroke=\"" + BETA + "\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"");
         text(

@@ -1,11 +1,7 @@
 package org.bgbench.rating;
 
 import static org.bgbench.rating.ChartKit.f;
-import static org.bgbench.rating.ChartKit.line;
-import static org.bgbench.rating.ChartKit.linearTicks;
-import static org.bgbench.rating.ChartKit.log2Ticks;
 import static org.bgbench.rating.ChartKit.niceMax;
-import static org.bgbench.rating.ChartKit.niceStep;
 import static org.bgbench.rating.ChartKit.text;
 import static org.bgbench.rating.ReportText.esc;
 import static org.bgbench.rating.ReportText.pct;
@@ -17,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.bgbench.model.Durations;
+import org.bgbench.rating.ChartKit.Box;
+import org.bgbench.rating.ChartKit.Frame;
 import org.bgbench.rating.ChartKit.Labels;
 import org.bgbench.rating.ChartKit.Scale;
 import org.bgbench.rating.RatingReport.Axis;
@@ -32,6 +30,7 @@ final class ThroughputChart {
     private static final int RIGHT = 40;
     private static final int TOP = 64;
     private static final int BOTTOM = 92;
+    private static final Box BOX = new Box(W, H, LEFT, RIGHT, TOP, BOTTOM);
     private static final String OK = "#2e7d32";
     private static final String MISS = "#c62828";
     private static final String LINE = "#4a6fa5";
@@ -58,17 +57,7 @@ final class ThroughputChart {
         all.addAll(confirmations);
 
         StringBuilder s = new StringBuilder();
-        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-                .append(W)
-                .append("\" height=\"")
-                .append(H)
-                .append("\" viewBox=\"0 0 ")
-                .append(W)
-                .append(' ')
-                .append(H)
-                .append("\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\" role=\"img\">\n");
-        s.append("<title>Throughput against ").append(axis.name()).append("</title>\n");
-        s.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+        ChartKit.open(s, BOX, "Throughput against " + axis.name());
         text(s, W / 2.0, 24, "middle", 16, "bold", "Throughput against " + axis.name());
         text(
                 s,
@@ -96,47 +85,10 @@ final class ThroughputChart {
             maxX = Math.max(maxX, e.throughput());
         }
         minT = Math.min(minT, 1);
-        boolean log = maxT / (double) minT >= 16;
-        Scale xs = log ? Scale.log(minT, maxT, LEFT, LEFT + pw) : Scale.linear(0, niceMax(maxT), LEFT, LEFT + pw);
-        double yMax = niceMax(maxX == 0 ? 1 : maxX * 1.12);
-        Scale ys = Scale.linear(0, yMax, TOP + ph, TOP);
-
-        // Grid and ticks.
-        s.append("<g stroke=\"#e0e0e0\" stroke-width=\"1\">\n");
-        double yStep = niceStep(yMax / 5);
-        for (double v = 0; v <= yMax + 1e-9; v += yStep) {
-            line(s, LEFT, ys.at(v), LEFT + pw, ys.at(v), null);
-        }
-        List<Double> xTicks = log ? log2Ticks(minT, maxT) : linearTicks(niceMax(maxT));
-        for (double v : xTicks) {
-            line(s, xs.at(v), TOP, xs.at(v), TOP + ph, null);
-        }
-        s.append("</g>\n");
-        for (double v = 0; v <= yMax + 1e-9; v += yStep) {
-            text(s, LEFT - 8, ys.at(v) + 4, "end", 11, null, thousands(v));
-        }
-        for (double v : xTicks) {
-            text(s, xs.at(v), TOP + ph + 18, "middle", 11, null, thousands(v * axis.unit()));
-        }
-        s.append("<g stroke=\"#424242\" stroke-width=\"1.2\">\n");
-        line(s, LEFT, TOP, LEFT, TOP + ph, null);
-        line(s, LEFT, TOP + ph, LEFT + pw, TOP + ph, null);
-        s.append("</g>\n");
-        text(
-                s,
-                LEFT + pw / 2.0,
-                TOP + ph + 40,
-                "middle",
-                13,
-                null,
-                (axis == Axis.THREADS ? "threads T" : axis.name()) + (log ? " (log scale)" : ""));
-        s.append("<text x=\"22\" y=\"")
-                .append(f(TOP + ph / 2.0))
-                .append("\" text-anchor=\"middle\" font-size=\"13\" ")
-                .append("transform=\"rotate(-90 22 ")
-                .append(f(TOP + ph / 2.0))
-                .append(")\">")
-                .append("throughput (actions/s)</text>\n");
+        Frame frame = ChartKit.frame(
+                s, BOX, axis, minT, maxT, niceMax(maxX == 0 ? 1 : maxX * 1.12), "throughput (actions/s)");
+        Scale xs = frame.xs();
+        Scale ys = frame.ys();
 
         // SoAR and Socialites marks, under the data.
         Labels labels = new Labels(LEFT, TOP, LEFT + pw, TOP + ph);
