@@ -407,8 +407,7 @@ final class ScaleCommand implements Callable<Integer> {
                 : Bottleneck.of(rating.resources(), thePlan.linkBytesPerS());
         return new ScaleReport.Outcome(
                 new ScaleReport.Outcome.Config(c.name(), c.nodes(), members, rel),
-                new ScaleReport.Outcome.Rating(
-                        failure == null, rating.soar(), rating.threads(), rating.status(), failure),
+                new ScaleReport.Outcome.Rating(failure == null, rating.soar(), failure),
                 new ScaleReport.Outcome.Hardware(rating.resources(), bottleneck, oneHost));
     }
 

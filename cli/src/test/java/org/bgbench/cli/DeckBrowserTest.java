@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 import org.bgbench.deck.Deck;
 import org.bgbench.scaling.speedup.ScaleMode;
 import org.bgbench.scaling.speedup.ScaleReport;
+import org.bgbench.scaling.speedup.SoarFigure;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.conformance.servers.ServerScripts;
 import org.junit.jupiter.api.AfterAll;
@@ -333,7 +334,12 @@ class DeckBrowserTest {
         // scale.json as bg scale's own report writes it; the elasticity result as the lead's format describes it.
         BiFunction<String, Integer, ScaleReport.Outcome> rated = (name, n) -> new ScaleReport.Outcome(
                 new ScaleReport.Outcome.Config(name, n, 1000, "0" + n + "-" + name),
-                new ScaleReport.Outcome.Rating(true, 1000.0 * n * 0.9 + 100, 4 * n, "confirmed", null),
+                new ScaleReport.Outcome.Rating(
+                        true,
+                        // Two nodes reached max-threads with the SLA still met: a lower bound.
+                        new SoarFigure(
+                                1000.0 * n * 0.9 + 100, 4 * n, "confirmed", n == 2 ? "max-threads reached" : null),
+                        null),
                 new ScaleReport.Outcome.Hardware(List.of(), null, true));
         ScaleReport report = new ScaleReport(
                 ScaleMode.SPEEDUP,
@@ -369,8 +375,8 @@ class DeckBrowserTest {
                 d -> d.findElements(By.cssSelector("#d-scale-table tbody tr")).size() == 3);
         String two = browser.findElement(By.cssSelector("#d-scale-table tbody tr[data-config='two']"))
                 .getText();
-        // SoAR 1,900 against the baseline's 1,000 at twice the nodes: ratio 1.9, efficiency 95 %.
-        assertThat(two).contains("1,900").contains("1.9").contains("95 %");
+        // SoAR ≥ 1,900 against the baseline's 1,000 at twice the nodes: ratio ≥ 1.9, efficiency ≥ 95 %.
+        assertThat(two).contains("≥ 1,900").contains("≥ 1.9").contains("≥ 95 %");
         assertThat(browser.findElement(By.cssSelector("#d-scale-table tbody tr[data-config='three']"))
                         .getText())
                 .contains("failed")

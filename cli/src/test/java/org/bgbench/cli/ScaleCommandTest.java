@@ -149,6 +149,15 @@ class ScaleCommandTest {
                     .path("soar")
                     .path("actions_per_second")
                     .asDouble();
+            // Whether a SoAR is a lower bound (T=max-threads=2 still met the SLA) comes from its rating too.
+            JsonNode rating2 = JSON.readTree(
+                            results.resolve(two.path("rating_dir").asText())
+                                    .resolve("rating.json")
+                                    .toFile())
+                    .path("soar");
+            assertThat(two.path("lower_bound").asBoolean())
+                    .as(log)
+                    .isEqualTo(rating2.path("lower_bound").asBoolean());
             assertThat(soar1).isPositive();
             assertThat(soar2).isPositive();
             assertThat(one.path("rating_dir").asText()).isEqualTo("01-primary");

@@ -185,6 +185,14 @@ public final class Rating {
         SoarRating soar = soarTarget
                 ? RatingCaveats.soar(soarRating(delta, soarChoice, soarConfirmation), soarAtMax, experiments, settings)
                 : null;
+        // Only a SoAR at max-threads is bounded by it: the local search may have found the peak below.
+        if (soar != null
+                && soarAtMax
+                && soar.threads() == settings.maxThreads()
+                && soar.status() != RatingStatus.ZERO) {
+            warn("SoAR: the hill climbing reached max-threads=" + settings.maxThreads() + " with the SLA still "
+                    + "met and throughput not falling: the SoAR may be higher; raise max-threads.");
+        }
         SocialitesRating socialites = socialitesTarget
                 ? RatingCaveats.socialites(socialitesRating(delta, socialitesConfirmation), settings)
                 : null;
@@ -219,8 +227,6 @@ public final class Rating {
         int t = 1;
         while (true) {
             if (t >= settings.maxThreads()) {
-                warn("SoAR: the hill climbing reached max-threads=" + settings.maxThreads() + " with the SLA still "
-                        + "met and throughput not falling: the SoAR may be higher; raise max-threads.");
                 soarAtMax = true;
                 break;
             }

@@ -136,6 +136,43 @@ class RatingVerdictTest {
     }
 
     @Test
+    void aClimbToMaxThreadsWhoseLocalSearchFindsThePeakBelowIsNoBoundAndNoWarning() {
+        // The climb 1, 2, 4, 8, 16 rises to max-threads=16; Optimal then finds the peak at T=12.
+        double[] curve = {
+            1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000, 8_500, 9_000, 9_500, 10_500, 10_000, 9_800, 9_500,
+            9_000
+        };
+        ScriptedRunner runner = new ScriptedRunner().meets(12, BIG, 10_400);
+        for (int t = 1; t <= 16; t++) {
+            runner.meets(t, SMALL, curve[t - 1]);
+        }
+        RatingResult r = soar(runner, 16, SMALL);
+        SoarRating soar = r.soar().orElseThrow();
+
+        assertThat(runner.calls()).contains("16@2s");
+        assertThat(soar.threads()).isEqualTo(12);
+        assertThat(soar.lowerBound()).isFalse();
+        assertThat(r.warnings()).noneSatisfy(w -> assertThat(w).contains("max-threads"));
+        assertThat(RatingHeadline.lines(r, RatingReport.Axis.THREADS, null))
+                .doesNotContain("≥")
+                .doesNotContain("max-threads");
+    }
+
+    @Test
+    void aClimbToMaxThreadsWithThePeakThereWarnsOnce() {
+        ScriptedRunner runner = new ScriptedRunner().meets(16, BIG, 16_000);
+        for (int t = 1; t <= 16; t++) {
+            runner.meets(t, SMALL, 1_000.0 * t);
+        }
+        RatingResult r = soar(runner, 16, SMALL);
+
+        assertThat(r.soar().orElseThrow().lowerBound()).isTrue();
+        assertThat(r.warnings())
+                .filteredOn(w -> w.contains("reached max-threads=16"))
+                .hasSize(1);
+    }
+
+    @Test
     void aNoisyHostIsNamedOnTheHeadlineItself() {
         RatingResult r = soar(peakAtFour().meets(4, BIG, 46_000), 16, SMALL);
         String first = RatingHeadline.lines(r, RatingReport.Axis.THREADS, "the machine's CPU was saturated")

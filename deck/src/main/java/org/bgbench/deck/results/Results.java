@@ -207,6 +207,7 @@ public final class Results {
                 cm.put("name", c.path("name").asText(null));
                 cm.put("nodes", c.path("nodes").asInt());
                 cm.put("soar", number(c.path("soar")));
+                cm.put("lower_bound", c.path("lower_bound").asBoolean(false));
                 cm.put("efficiency", number(c.path("efficiency")));
                 configs.add(cm);
             }

@@ -357,7 +357,7 @@ async function loadRuns() {
     const name = r.kind === 'run' ? words || r.path : `${r.kind}` + (words ? ` · ${words.replace(/^started/, 'written')}` : '');
     const ge = r.lower_bound ? '≥ ' : '';
     const tput = r.kind === 'rating' ? (r.soar != null ? `SoAR ${ge}${fmt(r.soar, 0)} · Socialites ${ge}${fmt(r.socialites, 0)}` : 'running')
-      : r.kind === 'scale' ? `${r.mode}: ` + (r.configurations || []).map(c => `N=${c.nodes} ${c.soar == null ? 'failed' : fmt(c.soar, 0)}`).join(' · ')
+      : r.kind === 'scale' ? `${r.mode}: ` + (r.configurations || []).map(c => `N=${c.nodes} ${c.soar == null ? 'failed' : (c.lower_bound ? '≥ ' : '') + fmt(c.soar, 0)}`).join(' · ')
       : r.kind === 'elasticity' ? `${r.nodes_before} → ${r.nodes_after} nodes · elasticity ${fmt(r.elasticity, 1)} · stable after ${fmt(r.stabilisation_seconds, 1)} s`
       : fmt(r.throughput, 0);
     tb.append(el('tr', {'data-path': r.path}, el('td', {}, el('input', {type: 'checkbox', class: 'pick', value: r.path, 'data-kind': r.kind})),
@@ -449,10 +449,13 @@ function openScale(r, d) {
     {x: 'nodes', xIncrs: [1, 2, 5, 10, 20, 50, 100], uplot: {scales: {x: {time: false}, y: {range: (u, min, max) => [0, (max || 1) * 1.1]}}}})
     .setData([pts.map(p => p.n), pts.map(p => p.soar), pts.map(p => p.ideal)]);
   const ratio = g.mode === 'scaleup' ? 'scaleup' : 'speedup';
+  // A lower-bound SoAR prints "≥"; the ratio and efficiency carry the sign of its ratio_bound (docs/scaling.md).
+  const sign = c => ({lower_bound: '≥ ', upper_bound: '≤ ', bounds_on_both_sides: '~ '})[c.ratio_bound] || '';
   d.append(el('table', {id: 'd-scale-table'}, el('thead', {}, el('tr', {}, ...['configuration', 'nodes', 'members', 'SoAR', 'T', ratio, 'ideal', 'efficiency', 'bottleneck', 'status', ''].map(h => el('th', {text: h})))),
     el('tbody', {}, ...cs.map(c => el('tr', {'data-config': c.name}, el('td', {class: 'l', text: c.name}), el('td', {text: c.nodes}), el('td', {text: fmt(c.members, 0)}),
-      el('td', {text: fmt(c.soar, 0)}), el('td', {text: c.threads == null ? '–' : c.threads}), el('td', {text: fmt(c.ratio, 2)}), el('td', {text: fmt(c.ideal, 2)}),
-      el('td', {text: c.efficiency == null ? '–' : fmt(100 * c.efficiency, 0) + ' %'}),
+      el('td', {text: (c.lower_bound ? '≥ ' : '') + fmt(c.soar, 0), title: c.lower_bound_reason || ''}), el('td', {text: c.threads == null ? '–' : c.threads}),
+      el('td', {text: c.ratio == null ? fmt(c.ratio, 2) : sign(c) + fmt(c.ratio, 2)}), el('td', {text: fmt(c.ideal, 2)}),
+      el('td', {text: c.efficiency == null ? '–' : sign(c) + fmt(100 * c.efficiency, 0) + ' %'}),
       el('td', {class: 'l' + (c.bottleneck && c.bottleneck.known ? '' : ' muted'), text: c.bottleneck ? c.bottleneck.text : '–'}),
       el('td', {class: 'l ' + (c.status === 'rated' ? 'ok' : 'bad'), text: c.status + (c.soar_status ? ` (${c.soar_status})` : '') + (c.error ? ': ' + c.error : '')}),
       el('td', {}, c.rating_path ? el('button', {text: 'open rating', class: 'open', onclick: () => openResult(c.rating_path)}) : '')))))) ;

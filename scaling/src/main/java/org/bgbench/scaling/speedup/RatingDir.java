@@ -18,22 +18,14 @@ import org.bgbench.measurement.report.ResultJson;
  * A finished rating as {@code bg rate} wrote it: {@code rating.json}'s SoAR and, from the result of the experiment
  * that established it ({@code NN-T<T>.json}, the confirmation run when there was one), the nodes' resources.
  *
- * @param soar      SoAR in actions/s
- * @param threads   T at SoAR
- * @param status    the SoAR's status label (confirmed, unconfirmed, zero, …)
+ * @param soar      SoAR in actions/s, T at SoAR, its status label (confirmed, unconfirmed, zero, …) and, from
+ *                  {@code lower_bound_reason}, why it is only a lower bound
  * @param complete  whether the rating finished
  * @param stop      why it stopped early, or null
  * @param resources the SoAR experiment's {@code nodes}; empty when its result is missing or has none
  * @param cpu       the SoAR experiment's CPU figures (BG's and the store's processes), or null
  */
-public record RatingDir(
-        double soar,
-        int threads,
-        String status,
-        boolean complete,
-        String stop,
-        List<NodeResult> resources,
-        CpuResult cpu) {
+public record RatingDir(SoarFigure soar, boolean complete, String stop, List<NodeResult> resources, CpuResult cpu) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -63,13 +55,29 @@ public record RatingDir(
             }
         }
         return new RatingDir(
-                soar.path("actions_per_second").asDouble(),
-                soar.path("threads").asInt(),
-                soar.path("status").asText(null),
+                new SoarFigure(
+                        soar.path("actions_per_second").asDouble(),
+                        soar.path("threads").asInt(),
+                        soar.path("status").asText(null),
+                        lowerBound(soar)),
                 root.path("complete").asBoolean(true),
                 root.path("stop_reason").isTextual() ? root.path("stop_reason").asText() : null,
                 nodes,
                 cpu);
+    }
+
+    /**
+     * Why the SoAR is a lower bound ({@code lower_bound_reason}, or a plain reason when a rating wrote only
+     * {@code lower_bound: true}); null when it is exact or the rating is older than the key.
+     */
+    private static String lowerBound(JsonNode soar) {
+        if (!soar.path("lower_bound").asBoolean(false)) {
+            return null;
+        }
+        JsonNode reason = soar.path("lower_bound_reason");
+        return reason.isTextual() && !reason.asText().isBlank()
+                ? reason.asText()
+                : "the rating marked it a lower bound";
     }
 
     /**

@@ -1,20 +1,18 @@
 package org.bgbench.scaling.speedup;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.DoubleUnaryOperator;
 import org.bgbench.measurement.NodeResult;
-import org.bgbench.rating.Svg;
 
 /**
  * What {@code bg scale} found: each configuration's SoAR under the one SLA, its ratio to the baseline's (speedup
  * SoAR(N)/SoAR(N₁), scaleup SoAR(N·size, N)/SoAR(size, N₁); scalability paper E.2.1, E.2.2), the ideal ratio, the
- * efficiency ratio/ideal, and its bottleneck. {@link #toMap()} is {@code scale.json}, {@link #svg()} {@code scale.svg},
- * {@link #table()} the printed table.
+ * efficiency ratio/ideal, and its bottleneck. A SoAR that is only a lower bound prints "≥", and the ratio and
+ * efficiency computed from it carry their {@link RatioBound}. {@link #toMap()} is {@code scale.json}, {@link #svg()}
+ * {@code scale.svg}, {@link #table()} the printed table.
  *
  * @param mode     speedup or scaleup
  * @param store    the store binding
@@ -46,16 +44,14 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         /**
          * What a configuration's rating found.
          *
-         * @param rated      whether its rating finished
-         * @param soar       SoAR in actions/s (null when it failed)
-         * @param threads    T at SoAR (null when it failed)
-         * @param soarStatus the rating's status of the SoAR (confirmed, unconfirmed, zero, …)
-         * @param error      why it failed, or null
+         * @param rated whether its rating finished
+         * @param soar  its SoAR, T and status, and whether the SoAR is a lower bound (null when it failed)
+         * @param error why it failed, or null
          */
-        public record Rating(boolean rated, Double soar, Integer threads, String soarStatus, String error) {
+        public record Rating(boolean rated, SoarFigure soar, String error) {
             /** A rating that failed for {@code error}. */
             public static Rating failed(String error) {
-                return new Rating(false, null, null, null, error);
+                return new Rating(false, null, error);
             }
         }
 
@@ -97,16 +93,28 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
             return rating.rated();
         }
 
+        /** SoAR in actions/s, null when it failed. */
         public Double soar() {
-            return rating.soar();
+            return rating.soar() == null ? null : rating.soar().actionsPerSecond();
         }
 
+        /** T at SoAR, null when it failed. */
         public Integer threads() {
-            return rating.threads();
+            return rating.soar() == null ? null : rating.soar().threads();
         }
 
         public String soarStatus() {
-            return rating.soarStatus();
+            return rating.soar() == null ? null : rating.soar().status();
+        }
+
+        /** Whether its SoAR is only a lower bound ("≥"). */
+        public boolean lowerBound() {
+            return rating.soar() != null && rating.soar().isLowerBound();
+        }
+
+        /** Why its SoAR is only a lower bound, or null. */
+        public String lowerBoundReason() {
+            return rating.soar() == null ? null : rating.soar().lowerBound();
         }
 
         public String error() {
@@ -148,6 +156,16 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         return o.soar() / b.soar();
     }
 
+    /**
+     * How exact {@link #ratio} and {@link #efficiency} are: a lower bound when the configuration's SoAR is one, an upper
+     * bound when the baseline's is, unknown in direction when both are; null with no ratio.
+     */
+    public RatioBound ratioBound(Outcome o) {
+        return ratio(o) == null
+                ? null
+                : RatioBound.of(o.lowerBound(), baseline().lowerBound(), o == baseline());
+    }
+
     /** The ratio a perfectly scaling store would show: N/N₁ for speedup, 1 for scaleup. */
     public double ideal(Outcome o) {
         return mode.ideal(o.nodes(), baseline().nodes());
@@ -183,7 +201,10 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
             c.put("soar", o.soar());
             c.put("threads", o.threads());
             c.put("soar_status", o.soarStatus());
+            c.put("lower_bound", o.lowerBound());
+            c.put("lower_bound_reason", o.lowerBoundReason());
             c.put("ratio", ratio(o));
+            c.put("ratio_bound", ratioBound(o) == null ? null : ratioBound(o).label());
             c.put("ideal", ideal(o));
             c.put("efficiency", efficiency(o));
             c.put("rating_dir", o.ratingDir());
@@ -198,7 +219,7 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         return m;
     }
 
-    /** The printed table, one line per configuration, then the bottlenecks and warnings. */
+    /** The printed table, one line per configuration, then what its bounds mean, the bottlenecks and warnings. */
     public String table() {
         StringBuilder s = new StringBuilder();
         String ratioName = mode == ScaleMode.SPEEDUP ? "speedup" : "scaleup";
@@ -217,20 +238,26 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         for (Outcome o : outcomes) {
             Double r = ratio(o);
             Double e = efficiency(o);
+            String bound = ratioBound(o) == null ? "" : ratioBound(o).sign();
             s.append(String.format(
                     Locale.ROOT,
                     "%-16s %5d %,10d %12s %6s %9s %6.2f %10s  %s%n",
                     o.name(),
                     o.nodes(),
                     o.members(),
-                    o.soar() == null ? "-" : String.format(Locale.ROOT, "%,.0f", o.soar()),
+                    o.soar() == null ? "-" : soarText(o),
                     o.threads() == null ? "-" : o.threads().toString(),
-                    r == null ? "-" : String.format(Locale.ROOT, "%.2f", r),
+                    r == null ? "-" : bound + ratioText(r),
                     ideal(o),
-                    e == null ? "-" : String.format(Locale.ROOT, "%.0f %%", 100 * e),
+                    e == null ? "-" : bound + efficiencyText(e),
                     o.rated()
                             ? "rated" + (o.soarStatus() == null ? "" : " (" + o.soarStatus() + ")")
                             : "failed: " + o.error()));
+        }
+        for (Outcome o : outcomes) {
+            for (String note : boundNotes(o, ratioName)) {
+                s.append(note).append('\n');
+            }
         }
         for (Outcome o : outcomes) {
             if (o.bottleneck() != null) {
@@ -253,6 +280,46 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
             s.append("warning: ").append(w).append('\n');
         }
         return s.toString();
+    }
+
+    /**
+     * What a configuration's bounds mean, for the table: why its SoAR is a lower bound, and which way its ratio and
+     * efficiency are bounded (speedup = SoAR(N)/SoAR(N₁): a lower-bound numerator bounds it from below, a lower-bound
+     * denominator from above).
+     */
+    List<String> boundNotes(Outcome o, String ratioName) {
+        List<String> notes = new ArrayList<>();
+        if (o.lowerBound()) {
+            notes.add(o.name() + ": SoAR " + soarText(o) + " is a lower bound: " + o.lowerBoundReason());
+        }
+        RatioBound bound = ratioBound(o);
+        if (bound == null || bound == RatioBound.EXACT) {
+            return notes;
+        }
+        String figures = ratioName + " " + bound.sign() + ratioText(ratio(o)) + " and efficiency " + bound.sign()
+                + efficiencyText(efficiency(o));
+        notes.add(o.name() + ": " + figures
+                + switch (bound) {
+                    case LOWER -> " are lower bounds too, as its SoAR is";
+                    case UPPER -> " are upper bounds: the baseline's SoAR, which they divide by, is a lower bound";
+                    default ->
+                        " have bounds on both sides: its SoAR and the baseline's are both lower bounds, so the true "
+                                + ratioName + " may be higher or lower";
+                });
+        return notes;
+    }
+
+    /** The SoAR as the table and the chart print it, "≥ " before a lower bound. */
+    static String soarText(Outcome o) {
+        return (o.lowerBound() ? "≥ " : "") + String.format(Locale.ROOT, "%,.0f", o.soar());
+    }
+
+    private static String ratioText(double r) {
+        return String.format(Locale.ROOT, "%.2f", r);
+    }
+
+    static String efficiencyText(double e) {
+        return String.format(Locale.ROOT, "%.0f %%", 100 * e);
     }
 
     /** One node's means at the SoAR experiment, for the table. */
@@ -286,200 +353,11 @@ public record ScaleReport(ScaleMode mode, String store, String sla, List<Outcome
         return parts.isEmpty() ? "no figures" : String.join(", ", parts);
     }
 
-    private static final int W = 760;
-    private static final int H = 460;
-    private static final int LEFT = 90;
-    private static final int RIGHT = 30;
-    private static final int TOP = 60;
-    private static final int BOTTOM = 70;
-
     /**
      * SoAR against nodes with the ideal line through the baseline's SoAR (N/N₁ times it for speedup, level for
      * scaleup), as the paper's figures 9 and 10 plot them; failed configurations are left out.
      */
     public String svg() {
-        StringBuilder s = new StringBuilder();
-        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-                .append(W)
-                .append("\" height=\"")
-                .append(H)
-                .append("\" viewBox=\"0 0 ")
-                .append(W)
-                .append(' ')
-                .append(H)
-                .append("\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\" role=\"img\">\n");
-        String title = "SoAR " + mode.label() + " of " + store;
-        s.append("<title>").append(esc(title)).append("</title>\n");
-        s.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
-        text(s, W / 2.0, 24, "middle", 16, "bold", title, null);
-        text(
-                s,
-                W / 2.0,
-                44,
-                "middle",
-                12,
-                null,
-                "SLA " + sla + (warnings.isEmpty() ? "" : " — see the warnings"),
-                null);
-        List<Outcome> rated =
-                outcomes.stream().filter(o -> o.rated() && o.soar() != null).toList();
-        int maxNodes = outcomes.stream().mapToInt(Outcome::nodes).max().orElse(1);
-        double maxSoar = rated.stream().mapToDouble(Outcome::soar).max().orElse(0);
-        Outcome b = baseline();
-        boolean idealLine = b.rated() && b.soar() != null && b.soar() > 0;
-        if (idealLine) {
-            maxSoar = Math.max(maxSoar, b.soar() * mode.ideal(maxNodes, b.nodes()));
-        }
-        final double top = maxSoar <= 0 ? 1 : niceCeiling(maxSoar * 1.05);
-        int pw = W - LEFT - RIGHT;
-        int ph = H - TOP - BOTTOM;
-        double xMax = maxNodes + Math.max(1, maxNodes * 0.05);
-        DoubleUnaryOperator x = n -> LEFT + pw * n / xMax;
-        DoubleUnaryOperator y = v -> TOP + ph - ph * v / top;
-        s.append("<g stroke=\"#cccccc\">\n");
-        for (int i = 0; i <= 5; i++) {
-            s.append(line(LEFT, y.applyAsDouble(top * i / 5), LEFT + pw, y.applyAsDouble(top * i / 5)));
-        }
-        s.append("</g>\n");
-        for (int i = 0; i <= 5; i++) {
-            double v = top * i / 5;
-            text(s, LEFT - 8, y.applyAsDouble(v) + 4, "end", 11, null, String.format(Locale.ROOT, "%,.0f", v), "#333");
-        }
-        for (int n : ticks(maxNodes)) {
-            text(s, x.applyAsDouble(n), TOP + ph + 18, "middle", 11, null, Integer.toString(n), "#333");
-        }
-        s.append("<line x1=\"")
-                .append(LEFT)
-                .append("\" y1=\"")
-                .append(TOP + ph)
-                .append("\" x2=\"")
-                .append(LEFT + pw)
-                .append("\" y2=\"")
-                .append(TOP + ph)
-                .append("\" stroke=\"#333\"/>\n");
-        text(s, LEFT + pw / 2.0, H - 24, "middle", 12, null, "nodes (N)", null);
-        text(
-                s,
-                20,
-                TOP + ph / 2.0,
-                "middle",
-                12,
-                null,
-                "SoAR (actions/s)",
-                null,
-                "rotate(-90 20 " + f(TOP + ph / 2.0) + ")");
-        if (idealLine) {
-            s.append("<polyline fill=\"none\" stroke=\"#9e9e9e\" stroke-dasharray=\"6 4\" stroke-width=\"1.5\" "
-                            + "points=\"")
-                    .append(f(x.applyAsDouble(b.nodes())))
-                    .append(',')
-                    .append(f(y.applyAsDouble(b.soar())))
-                    .append(' ')
-                    .append(f(x.applyAsDouble(maxNodes)))
-                    .append(',')
-                    .append(f(y.applyAsDouble(b.soar() * mode.ideal(maxNodes, b.nodes()))))
-                    .append("\"/>\n");
-            text(
-                    s,
-                    x.applyAsDouble(maxNodes) - 4,
-                    y.applyAsDouble(b.soar() * mode.ideal(maxNodes, b.nodes())) - 8,
-                    "end",
-                    11,
-                    null,
-                    "ideal",
-                    "#757575");
-        }
-        if (!rated.isEmpty()) {
-            s.append("<polyline fill=\"none\" stroke=\"#ef6c00\" stroke-width=\"2\" points=\"");
-            for (Outcome o : rated.stream()
-                    .sorted(Comparator.comparingInt(Outcome::nodes))
-                    .toList()) {
-                s.append(f(x.applyAsDouble(o.nodes())))
-                        .append(',')
-                        .append(f(y.applyAsDouble(o.soar())))
-                        .append(' ');
-            }
-            s.append("\"/>\n");
-            for (Outcome o : rated) {
-                double px = x.applyAsDouble(o.nodes());
-                double py = y.applyAsDouble(o.soar());
-                s.append("<circle cx=\"")
-                        .append(f(px))
-                        .append("\" cy=\"")
-                        .append(f(py))
-                        .append("\" r=\"4.5\" fill=\"#ef6c00\"><title>")
-                        .append(esc(o.name() + ": SoAR " + String.format(Locale.ROOT, "%,.0f", o.soar()) + " at T="
-                                + o.threads()))
-                        .append("</title></circle>\n");
-                Double e = efficiency(o);
-                text(
-                        s,
-                        px + 7,
-                        py - 7,
-                        "start",
-                        11,
-                        null,
-                        o.name() + (e == null ? "" : String.format(Locale.ROOT, " (%.0f %%)", 100 * e)),
-                        "#333");
-            }
-        }
-        s.append("</svg>\n");
-        return s.toString();
-    }
-
-    private static List<Integer> ticks(int max) {
-        int step = Math.max(1, (int) Math.ceil(max / 10.0));
-        List<Integer> t = new ArrayList<>();
-        for (int n = step == 1 ? 1 : step; n <= max; n += step) {
-            t.add(n);
-        }
-        return t;
-    }
-
-    private static double niceCeiling(double v) {
-        double p = Math.pow(10, Math.floor(Math.log10(v)));
-        for (double m : new double[] {1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
-            if (m * p >= v) {
-                return m * p;
-            }
-        }
-        return 10 * p;
-    }
-
-    private static String line(double x1, double y1, double x2, double y2) {
-        return "<line x1=\"" + f(x1) + "\" y1=\"" + f(y1) + "\" x2=\"" + f(x2) + "\" y2=\"" + f(y2) + "\"/>\n";
-    }
-
-    private static void text(
-            StringBuilder s,
-            double x,
-            double y,
-            String anchor,
-            int size,
-            String weight,
-            String content,
-            String colour) {
-        text(s, x, y, anchor, size, weight, content, colour, null);
-    }
-
-    private static void text(
-            StringBuilder s,
-            double x,
-            double y,
-            String anchor,
-            int size,
-            String weight,
-            String content,
-            String colour,
-            String transform) {
-        Svg.text(s, x, y, anchor, size, weight, content, colour, transform);
-    }
-
-    private static String f(double v) {
-        return Svg.num(v);
-    }
-
-    static String esc(String s) {
-        return Svg.esc(s);
+        return ScaleChart.svg(this);
     }
 }

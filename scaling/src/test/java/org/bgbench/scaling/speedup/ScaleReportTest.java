@@ -18,8 +18,88 @@ class ScaleReportTest {
     private static Outcome rated(String name, int nodes, double soar, int threads) {
         return new Outcome(
                 new Outcome.Config(name, nodes, 1000L * nodes, "0" + nodes + "-" + name),
-                new Outcome.Rating(true, soar, threads, "confirmed", null),
+                new Outcome.Rating(true, SoarFigure.exact(soar, threads, "confirmed"), null),
                 new Outcome.Hardware(List.of(), null, false));
+    }
+
+    /** A configuration whose rating reached max-threads with the SLA still met: its SoAR is a lower bound. */
+    private static Outcome atMaxThreads(String name, int nodes, double soar, int threads) {
+        return new Outcome(
+                new Outcome.Config(name, nodes, 1000L * nodes, "0" + nodes + "-" + name),
+                new Outcome.Rating(
+                        true,
+                        new SoarFigure(soar, threads, "confirmed", "the hill climbing reached max-threads=" + threads),
+                        null),
+                new Outcome.Hardware(List.of(), null, false));
+    }
+
+    private static ScaleReport speedup(Outcome... outcomes) {
+        return new ScaleReport(ScaleMode.SPEEDUP, "postgres", "95%:100ms:0.01%:60s", List.of(outcomes), List.of());
+    }
+
+    @Test
+    void aLowerBoundSoarPrintsGreaterOrEqualAndBoundsItsSpeedupFromBelow() {
+        ScaleReport r = speedup(rated("one", 1, 1000, 8), atMaxThreads("two", 2, 1800, 16));
+        Outcome two = r.outcomes().get(1);
+        assertThat(r.ratioBound(two)).isEqualTo(RatioBound.LOWER);
+        assertThat(r.ratioBound(r.baseline())).isEqualTo(RatioBound.EXACT);
+
+        assertThat(r.table())
+                .containsPattern("two +2 +2,000 +≥ 1,800 +16 +≥ 1\\.80 +2\\.00 +≥ 90 %")
+                .contains("two: SoAR ≥ 1,800 is a lower bound: the hill climbing reached max-threads=16")
+                .contains("two: speedup ≥ 1.80 and efficiency ≥ 90 % are lower bounds too, as its SoAR is")
+                .containsPattern("one +1 +1,000 +1,000 +8 +1\\.00 ");
+        JsonNode json = new ObjectMapper().valueToTree(r.toMap());
+        JsonNode c0 = json.path("configurations").get(0);
+        JsonNode c1 = json.path("configurations").get(1);
+        assertThat(c0.path("lower_bound").asBoolean()).isFalse();
+        assertThat(c0.path("ratio_bound").asText()).isEqualTo("exact");
+        assertThat(c1.path("lower_bound").asBoolean()).isTrue();
+        assertThat(c1.path("lower_bound_reason").asText()).contains("max-threads=16");
+        assertThat(c1.path("ratio_bound").asText()).isEqualTo("lower_bound");
+        String svg = r.svg();
+        assertThat(svg).contains("two ≥ 1,800 (≥ 90 %)").contains("SoAR ≥ 1,800 at T=16 (a lower bound: ");
+        assertThat(svg).contains("≥ a lower bound");
+    }
+
+    @Test
+    void aLowerBoundBaselineBoundsTheSpeedupFromAbove() {
+        ScaleReport r = speedup(atMaxThreads("one", 1, 1000, 8), rated("two", 2, 1800, 16));
+        Outcome two = r.outcomes().get(1);
+        assertThat(r.ratioBound(two)).isEqualTo(RatioBound.UPPER);
+        // The baseline's own ratio is 1 by definition, bound or not.
+        assertThat(r.ratioBound(r.baseline())).isEqualTo(RatioBound.EXACT);
+        assertThat(r.table())
+                .containsPattern("one +1 +1,000 +≥ 1,000 +8 +1\\.00 ")
+                .containsPattern("two +2 +2,000 +1,800 +16 +≤ 1\\.80 +2\\.00 +≤ 90 %")
+                .contains("two: speedup ≤ 1.80 and efficiency ≤ 90 % are upper bounds");
+        JsonNode c1 =
+                new ObjectMapper().valueToTree(r.toMap()).path("configurations").get(1);
+        assertThat(c1.path("lower_bound").asBoolean()).isFalse();
+        assertThat(c1.path("ratio_bound").asText()).isEqualTo("upper_bound");
+    }
+
+    @Test
+    void lowerBoundsOnBothSidesLeaveTheSpeedupsDirectionUnknown() {
+        ScaleReport r = speedup(atMaxThreads("one", 1, 1000, 8), atMaxThreads("two", 2, 1800, 16));
+        assertThat(r.ratioBound(r.outcomes().get(1))).isEqualTo(RatioBound.BOTH_SIDES);
+        assertThat(r.table())
+                .containsPattern("two +2 +2,000 +≥ 1,800 +16 +~ 1\\.80 +2\\.00 +~ 90 %")
+                .contains("two: speedup ~ 1.80 and efficiency ~ 90 % have bounds on both sides");
+        assertThat(new ObjectMapper()
+                        .valueToTree(r.toMap())
+                        .path("configurations")
+                        .get(1)
+                        .path("ratio_bound")
+                        .asText())
+                .isEqualTo("bounds_on_both_sides");
+    }
+
+    @Test
+    void exactSoarsHaveNoSignAndNoBoundNotes() {
+        String table =
+                speedup(rated("one", 1, 1000, 8), rated("two", 2, 1800, 16)).table();
+        assertThat(table).doesNotContain("≥").doesNotContain("≤").doesNotContain("bound");
     }
 
     @Test
@@ -110,7 +190,7 @@ class ScaleReportTest {
         Bottleneck b = Bottleneck.of(List.of(db), 0);
         Outcome one = new Outcome(
                 new Outcome.Config("one", 1, 100, "01-one"),
-                new Outcome.Rating(true, 100.0, 2, "confirmed", null),
+                new Outcome.Rating(true, SoarFigure.exact(100.0, 2, "confirmed"), null),
                 new Outcome.Hardware(List.of(db), b, false));
         String table = new ScaleReport(ScaleMode.SPEEDUP, "p", "s", List.of(one), List.of()).table();
         assertThat(table)
@@ -140,6 +220,16 @@ class ScaleReportTest {
     }
 
     @Test
+    void readsWhetherARatingsSoarIsALowerBound(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("rating.json"), """
+                {"soar":{"actions_per_second":16000,"threads":16,"status":"confirmed","lower_bound":true,
+                 "lower_bound_reason":"the hill climbing reached max-threads=16"},"complete":true}""");
+        SoarFigure soar = RatingDir.read(dir).soar();
+        assertThat(soar.isLowerBound()).isTrue();
+        assertThat(soar.lowerBound()).isEqualTo("the hill climbing reached max-threads=16");
+    }
+
+    @Test
     void readsARatingDirectory(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("rating.json"), """
                 {"soar":{"actions_per_second":1234.5,"threads":4,"status":"confirmed","search_experiment":2,
@@ -158,9 +248,10 @@ class ScaleReportTest {
         } catch (IOException e) {
             throw new AssertionError("a hand-written result should read: " + e.getMessage(), e);
         }
-        assertThat(r.soar()).isEqualTo(1234.5);
-        assertThat(r.threads()).isEqualTo(4);
-        assertThat(r.status()).isEqualTo("confirmed");
+        assertThat(r.soar().actionsPerSecond()).isEqualTo(1234.5);
+        assertThat(r.soar().threads()).isEqualTo(4);
+        assertThat(r.soar().status()).isEqualTo("confirmed");
+        assertThat(r.soar().isLowerBound()).isFalse();
         assertThat(r.resources()).hasSize(2);
         assertThat(r.resources().get(0).busyCores().mean()).isEqualTo(1.2);
         Bottleneck b = Bottleneck.of(r.resources(), 0);
