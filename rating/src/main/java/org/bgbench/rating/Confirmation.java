@@ -74,7 +74,7 @@ record Confirmation(List<Experiment> runs, boolean agrees) {
                     runs.size() == 1 ? "run" : "runs",
                     Durations.format(sla.duration()),
                     figures(runs, search),
-                    Measurement.num(settings.confirmationTolerancePct()),
+                    Figures.of(settings.confirmationTolerancePct()),
                     runs.size() == 1 ? "" : " in " + (agrees ? "all but the last" : "each"),
                     agrees
                             ? ": the last agreed and confirms the rating."
