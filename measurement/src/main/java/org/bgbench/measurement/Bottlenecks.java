@@ -33,7 +33,7 @@ final class Bottlenecks {
         CpuResult cpu = r.cpu();
         long attempted = total.count() + total.errors() + total.noops();
         if (r.durationS() > 0 && total.count() == 0) {
-            w.add("no actions completed in the measured period");
+            w.add("no actions completed in the measured period: check that the store is up and answers BG's calls");
         }
 
         boolean bgSaturated = cpu.bgCores() != null && cpu.bgCores() >= SATURATED * cpu.bgAvailableCores();
@@ -55,10 +55,13 @@ final class Bottlenecks {
         }
         if (!bgSaturated && cpu.machineCores() != null && cpu.machineCores() >= SATURATED * cpu.machineCpus()) {
             w.add(fmt(
-                    "the machine's CPU was saturated (%.1f of %d cores): BG competes with %s for it",
+                    "the machine's CPU was saturated (%.1f of %d cores): BG competes with %s for it; %s",
                     cpu.machineCores(),
                     cpu.machineCpus(),
-                    cpu.storePids().isEmpty() ? "other processes" : "the store"));
+                    cpu.storePids().isEmpty() ? "other processes" : "the store",
+                    cpu.storePids().isEmpty()
+                            ? "run on a quieter machine"
+                            : "run BG and the store on separate machines"));
         }
         if (cpu.storeCores() != null && cpu.storeCores() >= SATURATED * cpu.machineCpus()) {
             w.add(fmt(

@@ -120,13 +120,16 @@ class BottlenecksTest {
                         + " throughput; use fewer threads per worker or more workers");
         assertThat(Bottlenecks.warnings(with(r, cpu(0.4, 3.7, 3.9, 1.0), r.series()), 1.0))
                 .containsExactly(
-                        "the machine's CPU was saturated (3.9 of 4 cores): BG competes with the store for it",
+                        "the machine's CPU was saturated (3.9 of 4 cores): BG competes with the store for it; run BG and"
+                                + " the store on separate machines",
                         "the store's processes used 3.7 of 4 cores: the store is CPU-bound",
                         "CPUs sat idle waiting for I/O (1.0 of 4 cores): a local disk may be the bottleneck");
         List<SeriesPoint> bursty = List.of(
                 second(1, 1, 2.0), second(2, 1, 1.95), second(3, 1, 0.2), second(4, 1, 0.2), second(5, 0.3, 0.1));
         assertThat(Bottlenecks.warnings(with(r, cpu(0.9, null, null, null), bursty), 1.0))
-                .containsExactly("BG's own CPU was saturated in 2 of 5 seconds (2 cores)");
+                .containsExactly(
+                        "BG's own CPU was saturated in 2 of 5 seconds (2 cores): use fewer threads per worker or"
+                                + " more workers");
     }
 
     private static NodeResult node(String name, String role, int cpus, double busy, double diskPct, int missing) {
