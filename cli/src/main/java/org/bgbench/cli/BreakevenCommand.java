@@ -324,7 +324,7 @@ final class BreakevenCommand implements Callable<Integer> {
                 && b.writes() + n.writes() > 200) {
             w.add(String.format(
                     Locale.ROOT,
-                    "measured write fractions differ by more than 10 %% (%.6f, %.6f)",
+                    "measured write fractions differ by more than 10 %% (%.3g, %.3g): compare results of one mix",
                     b.writeFraction(),
                     n.writeFraction()));
         }
@@ -339,7 +339,11 @@ final class BreakevenCommand implements Callable<Integer> {
         }
         for (ServiceTimes s : List.of(b, n)) {
             if (s.result().total() != null && s.result().total().errors() > 0) {
-                w.add(s.file() + " has " + s.result().total().errors() + " failed actions, left out of the means");
+                w.add(String.format(
+                        Locale.ROOT,
+                        "%s has %,d failed actions, left out of the means",
+                        s.file(),
+                        s.result().total().errors()));
             }
         }
         return w;

@@ -156,8 +156,9 @@ final class DeltaCommand implements Callable<Integer> {
         return String.format(
                 Locale.ROOT,
                 "the mix shares resources (SR %.2f %% of requests): every share makes later "
-                        + "feeds larger%s, so no δ shorter than Δ gives Δ's answer (dissertation 7.3, figure 7.12); compare "
-                        + "feed designs by throughput versus T at one duration with bg sweep instead of a SoAR",
+                        + "feeds larger%s, so no δ shorter than Δ gives Δ's answer; compare feed designs by "
+                        + "throughput versus T at one duration with bg sweep instead of a SoAR (dissertation 7.3, "
+                        + "figure 7.12)",
                 100 * ws.mix().perRequest(Action.SR),
                 falling ? " and throughput fell from window to window" : "");
     }

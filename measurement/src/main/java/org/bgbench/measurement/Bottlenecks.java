@@ -33,7 +33,7 @@ final class Bottlenecks {
         CpuResult cpu = r.cpu();
         long attempted = total.count() + total.errors() + total.noops();
         if (r.durationS() > 0 && total.count() == 0) {
-            w.add("no actions completed in the measured period");
+            w.add("no actions completed in the measured period: check that the store is up and answers BG's calls");
         }
 
         boolean bgSaturated = cpu.bgCores() != null && cpu.bgCores() >= SATURATED * cpu.bgAvailableCores();
@@ -49,16 +49,19 @@ final class Bottlenecks {
             if (saturatedSeconds >= 2
                     && saturatedSeconds >= SATURATED_SECONDS * r.series().size()) {
                 w.add(fmt(
-                        "BG's own CPU was saturated in %d of %d seconds (%d cores)",
+                        "BG's own CPU was saturated in %,d of %,d seconds (%d cores): use fewer threads per worker or more workers",
                         saturatedSeconds, r.series().size(), cpu.bgAvailableCores()));
             }
         }
         if (!bgSaturated && cpu.machineCores() != null && cpu.machineCores() >= SATURATED * cpu.machineCpus()) {
             w.add(fmt(
-                    "the machine's CPU was saturated (%.1f of %d cores): BG competes with %s for it",
+                    "the machine's CPU was saturated (%.1f of %d cores): BG competes with %s for it; %s",
                     cpu.machineCores(),
                     cpu.machineCpus(),
-                    cpu.storePids().isEmpty() ? "other processes" : "the store"));
+                    cpu.storePids().isEmpty() ? "other processes" : "the store",
+                    cpu.storePids().isEmpty()
+                            ? "run on a quieter machine"
+                            : "run BG and the store on separate machines"));
         }
         if (cpu.storeCores() != null && cpu.storeCores() >= SATURATED * cpu.machineCpus()) {
             w.add(fmt(
@@ -135,11 +138,11 @@ final class Bottlenecks {
                 w.add(
                         n.seconds() == 0
                                 ? fmt(
-                                        "%s: its node exporter did not answer in any of the %d measured seconds, so the result has"
+                                        "%s: its node exporter did not answer in any of the %,d measured seconds, so the result has"
                                                 + " no figures of it",
                                         which, n.missingSeconds())
                                 : fmt(
-                                        "%s: its node exporter did not answer in %d of %d measured seconds; its figures cover the"
+                                        "%s: its node exporter did not answer in %,d of %,d measured seconds; its figures cover the"
                                                 + " other seconds",
                                         which, n.missingSeconds(), n.missingSeconds() + n.seconds()));
             }
@@ -177,14 +180,14 @@ final class Bottlenecks {
             String share = Math.round(low) == Math.round(high) ? fmt("%.0f %%", low) : fmt("%.0f–%.0f %%", low, high);
             runs.add(
                     first == last
-                            ? fmt("second %d (%s)", first, share)
-                            : fmt("seconds %d–%d (%s)", first, last, share));
+                            ? fmt("second %,d (%s)", first, share)
+                            : fmt("seconds %,d–%,d (%s)", first, last, share));
             i++;
         }
         return runs.isEmpty()
                 ? ""
                 : fmt(
-                        ", and at least %.0f %% of the calls in %d of %d seconds: %s",
+                        ", and at least %.0f %% of the calls in %,d of %,d seconds: %s",
                         100 * ERROR_SHARE, named, series.size(), String.join(", ", runs));
     }
 

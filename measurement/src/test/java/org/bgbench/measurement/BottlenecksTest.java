@@ -3,6 +3,8 @@ package org.bgbench.measurement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import org.bgbench.measurement.resource.ResourceMonitor;
 import org.bgbench.model.Action;
 import org.bgbench.model.SessionType;
@@ -120,13 +122,16 @@ class BottlenecksTest {
                         + " throughput; use fewer threads per worker or more workers");
         assertThat(Bottlenecks.warnings(with(r, cpu(0.4, 3.7, 3.9, 1.0), r.series()), 1.0))
                 .containsExactly(
-                        "the machine's CPU was saturated (3.9 of 4 cores): BG competes with the store for it",
+                        "the machine's CPU was saturated (3.9 of 4 cores): BG competes with the store for it; run BG and"
+                                + " the store on separate machines",
                         "the store's processes used 3.7 of 4 cores: the store is CPU-bound",
                         "CPUs sat idle waiting for I/O (1.0 of 4 cores): a local disk may be the bottleneck");
         List<SeriesPoint> bursty = List.of(
                 second(1, 1, 2.0), second(2, 1, 1.95), second(3, 1, 0.2), second(4, 1, 0.2), second(5, 0.3, 0.1));
         assertThat(Bottlenecks.warnings(with(r, cpu(0.9, null, null, null), bursty), 1.0))
-                .containsExactly("BG's own CPU was saturated in 2 of 5 seconds (2 cores)");
+                .containsExactly(
+                        "BG's own CPU was saturated in 2 of 5 seconds (2 cores): use fewer threads per worker or"
+                                + " more workers");
     }
 
     private static NodeResult node(String name, String role, int cpus, double busy, double diskPct, int missing) {
@@ -201,5 +206,36 @@ class BottlenecksTest {
                                 + " so invitations accumulate",
                         // The last interval is cut short or long by stopMeasuring(), so only the 2.6 s one counts.
                         "a sampling interval took 2.6 s instead of 1.0 s: BG's JVM stalled (GC pause or CPU starvation)");
+    }
+
+    @Test
+    void longRunsPrintGroupedFigures() {
+        RunResult r = measured(false);
+        // A 12,000 s run in which BG's CPU was saturated in its last 2,500 seconds.
+        List<SeriesPoint> hours = IntStream.rangeClosed(1, 12_000)
+                .mapToObj(n -> second(n, 1.0, n > 9_500 ? 2.0 : 0.2))
+                .toList();
+        RunResult missing = new RunResult(
+                r.header(),
+                r.rate(),
+                r.figures().withSeries(hours),
+                new RunResult.Environment(
+                        cpu(0.9, null, null, null),
+                        r.bgWait(),
+                        List.of(node("db1:9100", "store", 8, 1.0, 10.0, 11_990)),
+                        List.of()),
+                r.context(),
+                null,
+                null);
+        List<String> w = Bottlenecks.warnings(missing, 1.0);
+        assertThat(w)
+                .contains(
+                        "BG's own CPU was saturated in 2,500 of 12,000 seconds (2 cores): use fewer threads per worker"
+                                + " or more workers",
+                        "store host db1:9100: its node exporter did not answer in 11,990 of 12,000 measured seconds;"
+                                + " its figures cover the other seconds");
+        assertThat(w)
+                .noneMatch(
+                        x -> Pattern.compile("(?<![\\d.,])\\d{5,}").matcher(x).find());
     }
 }

@@ -56,18 +56,19 @@ final class AssumptionChecks {
                 dips.add(String.format(
                         Locale.ROOT,
                         "%s at T=%d between %s at T=%d and %s at T=%d",
-                        Measurement.num(x(e, i)),
+                        Figures.of(x(e, i)),
                         e.get(i).threads(),
-                        Measurement.num(x(e, leftBest[i])),
+                        Figures.of(x(e, leftBest[i])),
                         e.get(leftBest[i]).threads(),
-                        Measurement.num(x(e, rightBest[i])),
+                        Figures.of(x(e, rightBest[i])),
                         e.get(rightBest[i]).threads()));
             }
         }
         if (!dips.isEmpty()) {
-            w.add("Throughput is not unimodal in T (assumption 1 of dissertation 7.1; cf. its figure 7.8): it falls "
-                    + "and rises again: " + list(dips) + " (actions/s). The hill climbing may have stopped at a "
-                    + "local peak: the SoAR may be higher than reported.");
+            w.add("Throughput is not unimodal in T: it falls and rises again: " + list(dips) + " (actions/s). The hill "
+                    + "climbing may have stopped at a local peak, so the SoAR may be higher than reported; rate with "
+                    + "a longer δ, or on a quieter host, to see whether the dip stays (dissertation 7.1, assumption 1; "
+                    + "figure 7.8).");
         }
 
         // 1b. Concave below the peak: no point clearly below the chord of its neighbours.
@@ -93,18 +94,18 @@ final class AssumptionChecks {
                 convex.add(String.format(
                         Locale.ROOT,
                         "%s at T=%d against %s on the line from T=%d to T=%d",
-                        Measurement.num(b.throughput()),
+                        Figures.of(b.throughput()),
                         b.threads(),
-                        Measurement.num(chord),
+                        Figures.of(chord),
                         a.threads(),
                         c.threads()));
             }
         }
         if (!convex.isEmpty()) {
-            w.add("Throughput is not concave in T below its peak (assumption 1 of dissertation 7.1): it grows faster "
-                    + "than linearly: " + list(convex) + " (actions/s). The search still finds the peak if "
-                    + "throughput is unimodal; a warm-up or δ too short for caches to warm is a common cause "
-                    + "(adaptive climbing suits such curves).");
+            w.add("Throughput is not concave in T below its peak: it grows faster than linearly: " + list(convex)
+                    + " (actions/s). The search still finds the peak if throughput is unimodal; a warm-up or δ too "
+                    + "short for caches to warm is a common cause, so rate with a longer --warmup or --delta "
+                    + "(dissertation 7.1, assumption 1).");
         }
 
         // 2. Within-β % does not rise with T.
@@ -130,14 +131,14 @@ final class AssumptionChecks {
         if (violations > 0) {
             w.add(String.format(
                     Locale.ROOT,
-                    "The percentage of actions within β rises with T (assumption 2 of "
-                            + "dissertation 7.1: response time does not fall as T grows): %s%% at T=%d but %s%% at "
-                            + "T=%d%s.",
-                    Measurement.num(wb(e, worstLow)),
+                    "The percentage of actions within β rises with T, although response time should not fall as T "
+                            + "grows: %s%% at T=%d but %s%% at T=%d%s. The SLA's outcome at each T is noisy there; "
+                            + "rate with a longer δ or on a quieter host (dissertation 7.1, assumption 2).",
+                    Figures.of(wb(e, worstLow)),
                     e.get(worstLow).threads(),
-                    Measurement.num(wb(e, worstHigh)),
+                    Figures.of(wb(e, worstHigh)),
                     e.get(worstHigh).threads(),
-                    violations > 1 ? " (" + violations + " points rise above a smaller T's value)" : ""));
+                    violations > 1 ? " (" + Figures.of(violations) + " points rise above a smaller T's value)" : ""));
         }
 
         // 3. The SLA's outcome is monotone: a failure at T means failures at every larger T.
@@ -158,10 +159,9 @@ final class AssumptionChecks {
             if (lastSuccess != null) {
                 w.add(String.format(
                         Locale.ROOT,
-                        "T=%d missed the SLA (%s) but the larger T=%d met it (assumptions 2 "
-                                + "and 3 of dissertation 7.1: response time and unpredictable reads do not fall as T "
-                                + "grows): the binary searches may have ended at the wrong T; Socialites and SoAR "
-                                + "may be wrong.",
+                        "T=%d missed the SLA (%s) but the larger T=%d met it, so the binary searches may have "
+                                + "ended at the wrong T and Socialites and SoAR may be wrong; rate again with a longer "
+                                + "δ or on a quieter host (dissertation 7.1, assumptions 2 and 3).",
                         firstFailure.threads(),
                         String.join("; ", firstFailure.failures()),
                         lastSuccess.threads()));
@@ -182,6 +182,6 @@ final class AssumptionChecks {
         if (items.size() <= LISTED) {
             return String.join("; ", items);
         }
-        return String.join("; ", items.subList(0, LISTED)) + "; and " + (items.size() - LISTED) + " more";
+        return String.join("; ", items.subList(0, LISTED)) + "; and " + Figures.of(items.size() - LISTED) + " more";
     }
 }

@@ -74,14 +74,16 @@ record Confirmation(List<Experiment> runs, boolean agrees) {
                     runs.size() == 1 ? "run" : "runs",
                     Durations.format(sla.duration()),
                     figures(runs, search),
-                    Measurement.num(settings.confirmationTolerancePct()),
+                    Figures.of(settings.confirmationTolerancePct()),
                     runs.size() == 1 ? "" : " in " + (agrees ? "all but the last" : "each"),
                     agrees
                             ? ": the last agreed and confirms the rating."
                             : c.success()
                                     ? ": the rating is unstable, not confirmed; δ is probably too short or the host "
-                                            + "too busy (dissertation 7.3, Delta Analyzer)."
-                                    : ": δ is probably too short (dissertation 7.3, Delta Analyzer)."));
+                                            + "too busy: rate with a longer δ (bg delta finds one) or on a quieter "
+                                            + "host (dissertation 7.3, Delta Analyzer)."
+                                    : ": δ is probably too short: rate with a longer δ (bg delta finds one) "
+                                            + "(dissertation 7.3, Delta Analyzer)."));
         }
         return new Confirmation(runs, agrees);
     }

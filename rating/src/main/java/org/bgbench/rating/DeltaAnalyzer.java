@@ -261,7 +261,7 @@ public final class DeltaAnalyzer {
     }
 
     private static String num(double d) {
-        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+        return Figures.of(d);
     }
 
     /** Largest deviation of a window's throughput from the windows' mean, % of the mean (∞ when the mean is 0). */

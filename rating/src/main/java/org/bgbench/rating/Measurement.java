@@ -112,11 +112,11 @@ public record Measurement(
         if (errors > 0 && errorPct() > sla.maxErrorPct() + EPSILON) {
             f.add(
                     sla.maxErrorPct() == 0
-                            ? errors + (errors == 1 ? " action" : " actions")
+                            ? Figures.of(errors) + (errors == 1 ? " action" : " actions")
                                     + " failed with an error, the SLA allows none"
                             : String.format(
                                     Locale.ROOT,
-                                    "%d actions (%s%%) failed with an error, the SLA allows %s%%",
+                                    "%,d actions (%s%%) failed with an error, the SLA allows %s%%",
                                     errors,
                                     distinct(errorPct(), sla.maxErrorPct()),
                                     num(sla.maxErrorPct())));

@@ -148,9 +148,10 @@ public final class Rating {
                     warn(String.format(
                             Locale.ROOT,
                             "SoAR: the highest throughput that met the SLA, %s actions/s, "
-                                    + "was observed at T=%d (%s), not where the %s search ended (T=%s); reporting "
-                                    + "T=%d. Throughput is probably not unimodal in T: the SoAR may be higher still.",
-                            Measurement.num(soarChoice.throughput()),
+                                    + "was measured at T=%d (%s), not where the %s search ended (T=%s), so BG reports "
+                                    + "T=%d. Throughput probably rises and falls more than once in T and the SoAR may "
+                                    + "be higher still; rate with a longer δ to smooth the curve.",
+                            Figures.of(soarChoice.throughput()),
                             soarChoice.threads(),
                             soarChoice.phase().label(),
                             settings.localSearch().name().toLowerCase(Locale.ROOT),
@@ -298,13 +299,14 @@ public final class Rating {
         warn(String.format(
                 Locale.ROOT,
                 "SoAR (optimal): throughput at T=%d (%s actions/s) is below both neighbours, "
-                        + "T=%d (%s) and T=%d (%s): not unimodal; widening the probes (dissertation 7.1, footnote 2).",
+                        + "T=%d (%s) and T=%d (%s), so it is not unimodal; BG is widening the probes to find the way "
+                        + "up, nothing to do (dissertation 7.1, footnote 2).",
                 m,
-                Measurement.num(c),
+                Figures.of(c),
                 m - 1,
-                Measurement.num(left),
+                Figures.of(left),
                 m + 1,
-                Measurement.num(right)));
+                Figures.of(right)));
         for (long eta = 2; ; eta *= 2) {
             boolean inLeft = m - eta >= lo;
             boolean inRight = m + eta <= hi;

@@ -98,6 +98,6 @@ final class RatingCaveats {
     }
 
     private static String tolerance(RatingSettings settings) {
-        return Measurement.num(settings.confirmationTolerancePct()) + " %";
+        return Figures.of(settings.confirmationTolerancePct()) + " %";
     }
 }

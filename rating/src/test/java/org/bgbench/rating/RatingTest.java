@@ -157,10 +157,10 @@ class RatingTest {
         assertThat(r.warnings())
                 .anySatisfy(w -> assertThat(w)
                         .startsWith("Throughput is not unimodal in T")
-                        .contains("300 at T=8 between 400 at T=4 and 1200 at T=64"));
+                        .contains("300 at T=8 between 400 at T=4 and 1,200 at T=64"));
         assertThat(r.warnings())
                 .anySatisfy(w -> assertThat(w)
-                        .contains("was observed at T=64 (socialites-doubling)"
+                        .contains("was measured at T=64 (socialites-doubling)"
                                 + ", not where the optimal search ended (T=4)"));
         assertThat(r.complete()).isTrue();
     }

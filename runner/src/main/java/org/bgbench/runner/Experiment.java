@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.bgbench.emulator.Emulator;
@@ -496,7 +497,8 @@ public final class Experiment {
             out = out.withWarning("the run stopped early: " + outcome.abortReason());
         }
         if (outcome.stuckThreads() > 0) {
-            out = out.withWarning(outcome.stuckThreads() + " threads were still inside a store call "
+            out = out.withWarning(String.format(Locale.ROOT, "%,d", outcome.stuckThreads())
+                    + " threads were still inside a store call "
                     + Durations.format(emulator.grace()) + " after the run ended and were abandoned; writes among "
                     + "their calls may or may not be in the store, so BG's expected state may be off by them");
         }

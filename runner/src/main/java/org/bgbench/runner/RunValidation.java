@@ -15,6 +15,7 @@ import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.Unpredictable;
 import org.bgbench.model.Action;
 import org.bgbench.model.state.GraphState;
+import org.bgbench.rating.Figures;
 import org.bgbench.validation.ActionStats;
 import org.bgbench.validation.FeedState;
 import org.bgbench.validation.FreshnessBucket;
@@ -71,9 +72,10 @@ public final class RunValidation {
         } else if (section.pct() > o.tauPct()) {
             out = out.withWarning(String.format(
                     Locale.ROOT,
-                    "%.4f %% of reads observed unpredictable data, more than " + "τ = %s %%",
-                    section.pct(),
-                    o.tauPct()));
+                    "%s %% of reads observed unpredictable data, more than τ = %s %% allows: the store served"
+                            + " stale or wrong values",
+                    Figures.of(section.pct()),
+                    Figures.of(o.tauPct())));
         }
         if (!o.keepLogs() && artifacts != null && section.verdictComplete()) {
             // logs that could not be checked completely are evidence of what went wrong: kept

@@ -32,8 +32,8 @@ public final class WorkloadChecks {
     public static List<String> warnings(WorkloadSpec ws) {
         List<String> w = new ArrayList<>(ws.mix().symmetryWarnings());
         if (ws.mix().growsData()) {
-            w.add("Share Resource grows the data as the run goes (dissertation 7.3, 8.4): throughput and latency "
-                    + "depend on the run's length, so compare feed designs at equal durations, e.g. with bg sweep");
+            w.add("Share Resource grows the data as the run goes, so throughput and latency depend on the run's "
+                    + "length; compare feed designs at equal durations, e.g. with bg sweep (dissertation 7.3, 8.4)");
         }
         return w;
     }
