@@ -3,6 +3,7 @@ package org.bgbench.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -408,7 +409,7 @@ final class ElasticityCommand implements Callable<Integer> {
         if (count == 0) {
             throw new InvalidParameterException("--previous", file + " has no baseline points");
         }
-        ((com.fasterxml.jackson.databind.node.ObjectNode) n).put("baselineAverage", sum / count);
+        ((ObjectNode) n).put("baselineAverage", sum / count);
         return n;
     }
 

@@ -12,8 +12,8 @@ import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.Loading;
-import org.bgbench.runner.LocalStore;
 import org.bgbench.runner.Parameters;
+import org.bgbench.runner.StoreLoad;
 import org.bgbench.store.StateMark;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
@@ -85,12 +85,12 @@ final class LoadCommand implements Callable<Integer> {
                         "--restore-image",
                         "restores one store in this " + "process; with --workers use bg rate --reset image, or reload");
             }
-            String mark = LocalStore.restoreImage(provider, storeOptions.settings(provider, params), graph, err);
+            String mark = StoreLoad.restoreImage(provider, storeOptions.settings(provider, params), graph, err);
             out.println("Restored the database image of " + provider.name() + "; its state mark: " + mark);
             return 0;
         }
         LoadReport report =
-                LocalStore.load(provider, storeOptions.settings(provider, params), graph, loaders, replace, err);
+                StoreLoad.load(provider, storeOptions.settings(provider, params), graph, loaders, replace, err);
         if (report == null) {
             out.println("The store already holds this graph (" + graphSpec.fingerprint() + "); nothing to do."
                     + " Pass --replace to load it again.");

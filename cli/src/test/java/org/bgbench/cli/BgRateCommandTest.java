@@ -2,6 +2,7 @@ package org.bgbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,8 +38,8 @@ class BgRateCommandTest extends BgCommandFixture {
         assertThat(code).as(err.toString()).isZero();
         assertThat(out.toString()).contains("SoAR").contains("Socialites").contains("experiments");
         @SuppressWarnings("unchecked")
-        Map<String, Object> json = new com.fasterxml.jackson.databind.ObjectMapper()
-                .readValue(rating.resolve("rating.json").toFile(), Map.class);
+        Map<String, Object> json =
+                new ObjectMapper().readValue(rating.resolve("rating.json").toFile(), Map.class);
         assertThat(json).containsKeys("soar", "socialites", "experiments", "rating_time");
         assertThat((List<?>) json.get("experiments")).isNotEmpty();
         assertThat(rating.resolve("rating.svg")).content().startsWith("<svg").contains("</svg>");
@@ -76,8 +77,8 @@ class BgRateCommandTest extends BgCommandFixture {
         assertThat(out.toString()).containsPattern("(?m)^SoAR +≥ [0-9,]+ actions/s at T=1 \\(CONFIRMED; a lower bound");
         assertThat(out.toString()).containsPattern("(?m)^Socialites ≥ 1 \\(.*a lower bound: T=max-threads=1");
         @SuppressWarnings("unchecked")
-        Map<String, Map<String, Object>> json = new com.fasterxml.jackson.databind.ObjectMapper()
-                .readValue(rating.resolve("rating.json").toFile(), Map.class);
+        Map<String, Map<String, Object>> json =
+                new ObjectMapper().readValue(rating.resolve("rating.json").toFile(), Map.class);
         assertThat(json.get("soar")).containsEntry("lower_bound", true);
         assertThat(json.get("socialites")).containsEntry("lower_bound", true);
         assertThat((String) json.get("socialites").get("lower_bound_reason")).contains("max-threads=1");

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The commands that run no experiment (stores, dzipf, compare) and every command's help, in process. */
 class BgToolCommandsTest extends BgCommandFixture {
@@ -78,7 +79,7 @@ class BgToolCommandsTest extends BgCommandFixture {
     }
 
     @ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"nosuch", "lod"})
+    @ValueSource(strings = {"nosuch", "lod"})
     void anUnknownCommandWithHelpIsRefusedAsWithout(String name) {
         assertThat(bg(name)).isEqualTo(Bg.BAD_INPUT);
         String plainOut = out.toString();

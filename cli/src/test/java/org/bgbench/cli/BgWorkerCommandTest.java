@@ -2,6 +2,8 @@ package org.bgbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -349,20 +351,20 @@ class BgWorkerCommandTest extends BgCommandFixture {
                 .containsPattern("Total count\\s+=\\s+" + totals.get("") + "\\]");
 
         // The coordinator's live file (what the deck shows): the merged seconds, per action summed over the workers.
-        List<com.fasterxml.jackson.databind.JsonNode> live = new ArrayList<>();
+        List<JsonNode> live = new ArrayList<>();
         for (String line : Files.readAllLines(dir.resolve("two.live.jsonl"))) {
-            live.add(new com.fasterxml.jackson.databind.ObjectMapper().readTree(line));
+            live.add(new ObjectMapper().readTree(line));
         }
         assertThat(live.get(0).path("type").asText()).isEqualTo("start");
         assertThat(live.get(0).path("threads").asInt()).isEqualTo(4);
         assertThat(live.get(live.size() - 1).path("type").asText()).isEqualTo("end");
         assertThat(live.get(live.size() - 1).path("throughput").asDouble()).isEqualTo(merged.throughput());
-        List<com.fasterxml.jackson.databind.JsonNode> secondsSeen = live.stream()
+        List<JsonNode> secondsSeen = live.stream()
                 .filter(n -> n.path("type").asText().equals("second"))
                 .toList();
         assertThat(secondsSeen).hasSize(merged.series().size());
         for (int i = 0; i < secondsSeen.size(); i++) {
-            com.fasterxml.jackson.databind.JsonNode n = secondsSeen.get(i);
+            JsonNode n = secondsSeen.get(i);
             assertThat(n.path("actions").asLong())
                     .isEqualTo(merged.series().get(i).actions());
             long perKind = 0;

@@ -1,6 +1,7 @@
 package org.bgbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -67,12 +68,11 @@ class BreakevenCommandTest {
                         "counts=attributes");
         assertThat(text).doesNotContain("jdbc:postgresql");
         JsonNode m = new ObjectMapper().readTree(j.toFile());
-        assertThat(m.get("tolerable_slowdown_y").asDouble())
-                .isEqualTo(25.0, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(m.get("tolerable_slowdown_y").asDouble()).isEqualTo(25.0, within(1e-9));
         assertThat(m.get("inside").asBoolean()).isTrue();
         // S = 0.1·0.5 + 0.9·2 = 1.85; S' = 0.1·5 + 0.9·2/3 = 1.1
-        assertThat(m.get("basic_service_ms").asDouble()).isEqualTo(1.85, org.assertj.core.api.Assertions.within(1e-9));
-        assertThat(m.get("new_service_ms").asDouble()).isEqualTo(1.1, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(m.get("basic_service_ms").asDouble()).isEqualTo(1.85, within(1e-9));
+        assertThat(m.get("new_service_ms").asDouble()).isEqualTo(1.1, within(1e-9));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.bgbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Offset.offset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -153,8 +154,7 @@ class ClusterPostgresTest {
         }
         assertThat(merged.at("/throughput").asDouble())
                 .isCloseTo(
-                        w0.at("/throughput").asDouble() + w1.at("/throughput").asDouble(),
-                        org.assertj.core.data.Offset.offset(1e-6));
+                        w0.at("/throughput").asDouble() + w1.at("/throughput").asDouble(), offset(1e-6));
         assertThat(merged.at("/unpredictable/reads_checked").asLong())
                 .isPositive()
                 .isEqualTo(w0.at("/unpredictable/reads_checked").asLong()

@@ -15,6 +15,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** LibraryLog's lines: the library, the message and its root cause in words; repeats counted; the levels it reads. */
 @Tag("server")
@@ -115,8 +116,7 @@ class LibraryLogTest {
             assertThat(Logger.getLogger("org.mariadb.jdbc.message").isLoggable(Level.WARNING))
                     .isFalse();
             // SLF4J (the Cassandra driver's API) is bound to java.util.logging.
-            assertThat(org.slf4j.LoggerFactory.getILoggerFactory().getClass().getName())
-                    .contains("JDK14");
+            assertThat(LoggerFactory.getILoggerFactory().getClass().getName()).contains("JDK14");
         } finally {
             LogManager.getLogManager().readConfiguration();
         }

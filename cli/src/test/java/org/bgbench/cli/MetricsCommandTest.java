@@ -1,7 +1,9 @@
 package org.bgbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -159,8 +161,7 @@ class MetricsCommandTest {
                         .value())
                 .isEqualTo(2);
         // The endpoint ends with the command.
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PrometheusParsers.scrape(url, Format.TEXT))
-                .isInstanceOf(ConnectException.class);
+        assertThatThrownBy(() -> PrometheusParsers.scrape(url, Format.TEXT)).isInstanceOf(ConnectException.class);
     }
 
     @Test
@@ -216,8 +217,8 @@ class MetricsCommandTest {
         rate.join(120_000);
         assertThat(code.get()).as(err.toString()).isZero();
         @SuppressWarnings("unchecked")
-        Map<String, Object> json = new com.fasterxml.jackson.databind.ObjectMapper()
-                .readValue(rating.resolve("rating.json").toFile(), Map.class);
+        Map<String, Object> json =
+                new ObjectMapper().readValue(rating.resolve("rating.json").toFile(), Map.class);
         int rated = ((List<?>) json.get("experiments")).size();
         assertThat(scrapes).isPositive();
         assertThat(experiments)

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,12 +38,12 @@ class ScaleCommandTest {
     static Path state;
 
     /** BG's saved states go to a temporary directory, in this JVM and (passed on) in the bg children. */
-    @org.junit.jupiter.api.BeforeAll
+    @BeforeAll
     static void stateDir() {
         System.setProperty("bg.state.dir", state.toString());
     }
 
-    @org.junit.jupiter.api.AfterAll
+    @AfterAll
     static void noStateDir() {
         System.clearProperty("bg.state.dir");
     }

@@ -2,6 +2,8 @@ package org.bgbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.channels.FileChannel;
@@ -229,10 +231,10 @@ class ValidateEvidenceTest {
 
     @Test
     void aResultOfAnOlderBgIsCheckedAsBeforeWithANote() throws Exception {
-        com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
-        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) m.readTree(result.toFile());
+        ObjectMapper m = new ObjectMapper();
+        var tree = (ObjectNode) m.readTree(result.toFile());
         tree.remove("checksum");
-        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("config")).remove(List.of("run_id", "evidence"));
+        ((ObjectNode) tree.get("config")).remove(List.of("run_id", "evidence"));
         Files.writeString(result, m.writerWithDefaultPrettyPrinter().writeValueAsString(tree));
 
         assertThat(bg("validate", result.toString())).as(err.toString()).isZero();

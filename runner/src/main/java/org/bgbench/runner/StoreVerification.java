@@ -55,7 +55,7 @@ public final class StoreVerification {
             String problem = null;
             try {
                 s.adoptMark();
-            } catch (LocalStore.StateMismatch e) {
+            } catch (StateMismatch e) {
                 problem = e.getMessage();
                 s.state = new GraphState(graph);
                 s.token = null;
@@ -101,7 +101,7 @@ public final class StoreVerification {
             }
             Optional<String> raw = store.stateMark();
             String before = raw.orElse("(none)");
-            Optional<StateMark> old = LocalStore.markOf(store);
+            Optional<StateMark> old = StoreLoad.markOf(store);
             String running = LocalStore.running("bg verify --repair");
             // From the mark read, so a run that starts at the same instant is not overwritten unseen.
             if (raw.isEmpty()) {
@@ -116,7 +116,7 @@ public final class StoreVerification {
             if (remaining.isEmpty() && r.refused().isEmpty()) {
                 store.writeStateMark(
                         StateMark.loaded(graph.spec().fingerprint()).text());
-                LocalStore.deleteStale(states, old, err);
+                StoreLoad.deleteStale(states, old, err);
             }
             return new Repair(before, store.stateMark().orElse("(none)"), r, remaining);
         }

@@ -146,7 +146,7 @@ class LoadingProgressTest {
             }
         };
         Lines out = new Lines();
-        LoadReport report = LocalStore.load(
+        LoadReport report = StoreLoad.load(
                 slow,
                 StoreSettings.of(Map.of("memory.name", "loading-provider-rate")),
                 GRAPH,

@@ -50,12 +50,10 @@ import org.bgbench.model.generator.Mix64;
  *       the analytic one plus that noise.</li>
  * </ul>
  *
- * <p>Instances are immutable; assignment is O(M + N²) ({@link #ofOwners}: O(M log N)), a pure function of the
+ * <p>Instances are immutable; assignment ({@link RankAssignment}) is O(M + N²) ({@link #ofOwners}: O(M log N)), a pure function of the
  * arguments, so every worker can recompute its own members [dissertation 4.3.1 footnote 6]. Memory: about 20 bytes per member.
  */
 public final class DZipfian {
-    private static final double FIT = 1 + 1e-12; // tolerance on "does not exceed the quota"
-
     private final double theta;
     private final double[] p; // centralised probability by rank (0-based)
     private final int[] rankToMember;
@@ -78,14 +76,7 @@ public final class DZipfian {
         for (int r = 0; r < m; r++) {
             rankOfMember[rankToMember[r]] = r;
         }
-        double total = 0;
-        for (double rate : rates) {
-            total += rate;
-        }
-        this.quota = new double[n];
-        for (int k = 0; k < n; k++) {
-            quota[k] = rates[k] / total;
-        }
+        this.quota = RankAssignment.quotas(rates);
         this.mass = new double[n];
         this.sizes = new int[n];
         for (int r = m - 1; r >= 0; r--) {
@@ -117,7 +108,7 @@ public final class DZipfian {
      * {@link #centralised()} equals {@code Zipfian.sampler(members, theta, seed, scramble)}.
      */
     public static DZipfian of(int members, double theta, double[] rates, long seed, boolean scramble) {
-        double[] r = checkRates(rates);
+        double[] r = RankAssignment.checkRates(rates);
         Zipfian.checkTheta("zipfianmean", theta);
         int n = r.length;
         if (members < n) {
@@ -126,50 +117,7 @@ public final class DZipfian {
                     "D-Zipfian needs at least one member per worker: " + members + " members for " + n + " workers");
         }
         double[] p = Zipfian.probabilities(members, theta);
-        double[] q = quotas(r);
-        int[] workerOfRank = new int[members];
-        double[] s = new double[n];
-        int[] count = new int[n];
-        int[] cand = new int[n];
-        for (int k = 0; k < n; k++) {
-            cand[k] = k;
-        }
-        int nc = n;
-        int pos = 0;
-        int hi = 0;
-        int lo = members - 1;
-        while (hi <= lo && nc > 0) {
-            int k = cand[pos];
-            int take;
-            if (count[k] == 0 || s[k] + p[hi] <= q[k] * FIT) {
-                take = hi++;
-            } else if (s[k] + p[lo] <= q[k] * FIT) {
-                take = lo--;
-            } else {
-                System.arraycopy(cand, pos + 1, cand, pos, nc - pos - 1);
-                nc--;
-                if (pos >= nc) {
-                    pos = 0;
-                }
-                continue;
-            }
-            workerOfRank[take] = k;
-            s[k] += p[take];
-            count[k]++;
-            pos = (pos + 1) % nc;
-        }
-        for (int rank = hi; rank <= lo; rank++) {
-            int best = 0;
-            for (int k = 1; k < n; k++) {
-                double dk = q[k] - s[k];
-                double db = q[best] - s[best];
-                if (dk > db || (dk == db && r[k] > r[best])) {
-                    best = k;
-                }
-            }
-            workerOfRank[rank] = best;
-            s[best] += p[rank];
-        }
+        int[] workerOfRank = RankAssignment.roundRobin(p, r);
         return new DZipfian(theta, p, Zipfian.rankToMember(members, seed, scramble), workerOfRank, r);
     }
 
@@ -182,124 +130,12 @@ public final class DZipfian {
      * worker, its ranks map to its members in a seeded pseudo-random order (hot members are not adjacent).
      */
     public static DZipfian ofOwners(double theta, int[][] owned, double[] rates, long seed) {
-        double[] r = checkRates(rates);
+        double[] r = RankAssignment.checkRates(rates);
         Zipfian.checkTheta("zipfianmean", theta);
-        int n = r.length;
-        if (owned.length != n) {
-            throw new InvalidParameterException("probs", owned.length + " member sets but " + n + " worker rates");
-        }
-        int m = 0;
-        for (int k = 0; k < n; k++) {
-            if (owned[k].length == 0) {
-                throw new InvalidParameterException("numclients", "worker " + k + " owns no member");
-            }
-            m += owned[k].length;
-        }
-        boolean[] seen = new boolean[m];
-        for (int k = 0; k < n; k++) {
-            for (int member : owned[k]) {
-                if (member < 0 || member >= m || seen[member]) {
-                    throw new IllegalArgumentException("owned member sets must cover 0.." + (m - 1)
-                            + " exactly once; member " + member + " of worker " + k + " is "
-                            + (member < 0 || member >= m ? "out of range" : "owned twice"));
-                }
-                seen[member] = true;
-            }
-        }
+        int m = RankAssignment.checkOwners(owned, r.length);
         double[] p = Zipfian.probabilities(m, theta);
-        double[] q = quotas(r);
-        double[] s = new double[n];
-        int[] free = new int[n];
-        int[] heap = new int[n];
-        double[] key = new double[n];
-        for (int k = 0; k < n; k++) {
-            free[k] = owned[k].length;
-            key[k] = q[k] / free[k];
-            heap[k] = k;
-        }
-        int hn = n;
-        for (int i = hn / 2 - 1; i >= 0; i--) {
-            siftDown(heap, hn, i, key);
-        }
-        int[] workerOfRank = new int[m];
-        for (int rank = 0; rank < m; rank++) {
-            int k = heap[0];
-            workerOfRank[rank] = k;
-            s[k] += p[rank];
-            if (--free[k] == 0) {
-                heap[0] = heap[--hn];
-            } else {
-                key[k] = (q[k] - s[k]) / free[k];
-            }
-            if (hn > 0) {
-                siftDown(heap, hn, 0, key);
-            }
-        }
-        // Worker k's ranks, in rank order, go to its members in a seeded order.
-        int[] rankToMember = new int[m];
-        int[] next = new int[n];
-        int[][] order = new int[n][];
-        for (int k = 0; k < n; k++) {
-            int[] perm = Zipfian.permutation(owned[k].length, Mix64.hash(seed, k, 0xD21FL));
-            order[k] = new int[owned[k].length];
-            for (int j = 0; j < perm.length; j++) {
-                order[k][j] = owned[k][perm[j]];
-            }
-        }
-        for (int rank = 0; rank < m; rank++) {
-            int k = workerOfRank[rank];
-            rankToMember[rank] = order[k][next[k]++];
-        }
-        return new DZipfian(theta, p, rankToMember, workerOfRank, r);
-    }
-
-    private static void siftDown(int[] heap, int n, int i, double[] key) {
-        while (true) {
-            int l = 2 * i + 1;
-            if (l >= n) {
-                return;
-            }
-            int c = l;
-            if (l + 1 < n && before(heap[l + 1], heap[l], key)) {
-                c = l + 1;
-            }
-            if (!before(heap[c], heap[i], key)) {
-                return;
-            }
-            int t = heap[i];
-            heap[i] = heap[c];
-            heap[c] = t;
-            i = c;
-        }
-    }
-
-    private static boolean before(int a, int b, double[] key) {
-        return key[a] > key[b] || (key[a] == key[b] && a < b);
-    }
-
-    private static double[] checkRates(double[] rates) {
-        if (rates.length < 1) {
-            throw new InvalidParameterException("numclients", "must be at least 1, got 0");
-        }
-        for (int k = 0; k < rates.length; k++) {
-            if (!(rates[k] > 0) || Double.isInfinite(rates[k])) {
-                throw new InvalidParameterException(
-                        "probs", "worker " + k + " has rate " + rates[k] + "; rates must be positive numbers");
-            }
-        }
-        return rates.clone();
-    }
-
-    private static double[] quotas(double[] rates) {
-        double total = 0;
-        for (double r : rates) {
-            total += r;
-        }
-        double[] q = new double[rates.length];
-        for (int k = 0; k < rates.length; k++) {
-            q[k] = rates[k] / total;
-        }
-        return q;
+        RankAssignment.Owned a = RankAssignment.toOwners(p, owned, r, seed);
+        return new DZipfian(theta, p, a.rankToMember(), a.workerOfRank(), r);
     }
 
     // ---- the assignment ----
