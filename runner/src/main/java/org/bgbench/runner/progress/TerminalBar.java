@@ -1,0 +1,124 @@
+package org.bgbench.runner.progress;
+
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.time.Duration;
+import java.util.Optional;
+import me.tongfei.progressbar.DelegatingProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import me.tongfei.progressbar.ProgressState;
+
+/**
+ * A progress bar redrawn in place on one terminal line (me.tongfei:progressbar): percent, done of total, and elapsed
+ * and remaining time, the remaining estimated from the rate so far. Lines printed through {@link #above} clear the bar
+ * first, so they scroll above it instead of running into it.
+ */
+public final class TerminalBar implements AutoCloseable {
+    /** Erases the current terminal line: back to its start, then clear to its end. */
+    private static final String CLEAR_LINE = "\r\033[K";
+
+    private static final int WIDTH = 100;
+
+    /**
+     * What a bar shows at its start.
+     *
+     * @param task    the work's name, shown first
+     * @param unit    what is counted (rows, experiments, points)
+     * @param total   how many make the whole work (an estimate may be raised later)
+     * @param done    how many are done already
+     * @param elapsed how long the work ran already
+     */
+    public record Start(String task, String unit, long total, long done, Duration elapsed) {
+        public static Start of(String task, String unit, long total) {
+            return new Start(task, unit, total, 0, Duration.ZERO);
+        }
+    }
+
+    private final PrintWriter terminal;
+    private final ProgressBar bar;
+
+    private TerminalBar(Start start, PrintWriter terminal) {
+        this.terminal = terminal;
+        this.bar = new ProgressBarBuilder()
+                .setTaskName(start.task())
+                .setUnit(" " + start.unit(), 1)
+                .setInitialMax(Math.max(1, start.total()))
+                .startsFrom(start.done(), start.elapsed())
+                .setStyle(ProgressBarStyle.ASCII)
+                .setEtaFunction(TerminalBar::remaining)
+                .setConsumer(new DelegatingProgressBarConsumer(this::draw, WIDTH))
+                .build();
+    }
+
+    /** Starts drawing a bar on {@code terminal}, redrawn every second until {@link #close}. */
+    public static TerminalBar open(Start start, PrintWriter terminal) {
+        return new TerminalBar(start, terminal);
+    }
+
+    /** Sets how many are done; raises the total when the work turned out larger than estimated. */
+    public void stepTo(long done) {
+        if (done > bar.getMax()) {
+            bar.maxHint(done);
+        }
+        bar.stepTo(done);
+    }
+
+    /** Redraws the bar now. */
+    public void refresh() {
+        bar.refresh();
+    }
+
+    /**
+     * A writer for lines that should appear above the bar: each write first clears the bar's line, each flush draws
+     * the bar again below what was written.
+     */
+    public PrintWriter above(PrintWriter out) {
+        return new PrintWriter(new Writer() {
+            @Override
+            public void write(char[] buf, int off, int len) {
+                synchronized (TerminalBar.this) {
+                    terminal.print(CLEAR_LINE);
+                    terminal.flush();
+                    out.write(buf, off, len);
+                }
+            }
+
+            @Override
+            public void flush() {
+                out.flush();
+                bar.refresh();
+            }
+
+            @Override
+            public void close() {
+                out.flush();
+            }
+        });
+    }
+
+    /** Stops the bar, leaving its last drawing on its line and the cursor on the next. */
+    @Override
+    public void close() {
+        bar.close();
+        synchronized (this) {
+            terminal.println();
+            terminal.flush();
+        }
+    }
+
+    private synchronized void draw(String rendered) {
+        terminal.print(CLEAR_LINE + rendered);
+        terminal.flush();
+    }
+
+    /** Time left at the rate so far over the whole elapsed time (unknown before anything is done). */
+    private static Optional<Duration> remaining(ProgressState s) {
+        if (s.getCurrent() <= 0) {
+            return Optional.empty();
+        }
+        double left = (double) (s.getMax() - Math.min(s.getMax(), s.getCurrent())) / s.getCurrent();
+        return Optional.of(Duration.ofMillis((long) (s.getTotalElapsed().toMillis() * left)));
+    }
+}
