@@ -3,7 +3,11 @@ package org.bgbench.runner.progress;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import me.tongfei.progressbar.DefaultProgressBarRenderer;
 import me.tongfei.progressbar.DelegatingProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -36,20 +40,28 @@ public final class TerminalBar implements AutoCloseable {
         }
     }
 
+    /** Bars drawing now: a load inside a sweep's reset prints its lines above the sweep's bar instead of a bar. */
+    private static final AtomicInteger OPEN = new AtomicInteger();
+
     private final PrintWriter terminal;
     private final ProgressBar bar;
+    private boolean closed;
 
     private TerminalBar(Start start, PrintWriter terminal) {
         this.terminal = terminal;
         this.bar = new ProgressBarBuilder()
                 .setTaskName(start.task())
-                .setUnit(" " + start.unit(), 1)
                 .setInitialMax(Math.max(1, start.total()))
                 .startsFrom(start.done(), start.elapsed())
-                .setStyle(ProgressBarStyle.ASCII)
-                .setEtaFunction(TerminalBar::remaining)
+                .setRenderer(new Counts(" " + start.unit()))
                 .setConsumer(new DelegatingProgressBarConsumer(this::draw, WIDTH))
                 .build();
+        OPEN.incrementAndGet();
+    }
+
+    /** Whether a bar is drawing now (a second one would fight it for the line). */
+    public static boolean drawing() {
+        return OPEN.get() > 0;
     }
 
     /** Starts drawing a bar on {@code terminal}, redrawn every second until {@link #close}. */
@@ -101,7 +113,12 @@ public final class TerminalBar implements AutoCloseable {
     /** Stops the bar, leaving its last drawing on its line and the cursor on the next. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         bar.close();
+        OPEN.decrementAndGet();
         synchronized (this) {
             terminal.println();
             terminal.flush();
@@ -111,6 +128,23 @@ public final class TerminalBar implements AutoCloseable {
     private synchronized void draw(String rendered) {
         terminal.print(CLEAR_LINE + rendered);
         terminal.flush();
+    }
+
+    /** The library's rendering with the counts in thousands ("604,000/30,200,000 rows"), as BG prints counts. */
+    private static final class Counts extends DefaultProgressBarRenderer {
+        private final String unit;
+
+        Counts(String unit) {
+            super(ProgressBarStyle.ASCII, unit, 1, false, null, ChronoUnit.SECONDS, true, TerminalBar::remaining);
+            this.unit = unit;
+        }
+
+        @Override
+        protected String ratio(ProgressState s) {
+            String max = s.isIndefinite() ? "?" : String.format(Locale.ROOT, "%,d", s.getMax());
+            String done = String.format(Locale.ROOT, "%,d", s.getCurrent());
+            return " ".repeat(Math.max(0, max.length() - done.length())) + done + "/" + max + unit;
+        }
     }
 
     /** Time left at the rate so far over the whole elapsed time (unknown before anything is done). */
