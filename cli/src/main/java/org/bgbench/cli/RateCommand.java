@@ -363,7 +363,10 @@ final class RateCommand implements Callable<Integer> {
                             TerminalBar.Start.of(
                                     "rate",
                                     "experiments",
-                                    SearchLength.experiments(maxThreads, climbingFactor, !noConfirm)),
+                                    SearchLength.experiments(
+                                            maxThreads,
+                                            climbingFactor,
+                                            noConfirm ? 0 : targets().size())),
                             err)
                     : null;
             PrintWriter barErr = bar == null ? err : bar.above(err);

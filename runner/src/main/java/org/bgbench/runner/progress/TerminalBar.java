@@ -88,12 +88,21 @@ public final class TerminalBar implements AutoCloseable {
      */
     public PrintWriter above(PrintWriter out) {
         return new PrintWriter(new Writer() {
+            /** Whether the next character starts a line: only then is the bar's line cleared. */
+            private boolean lineStart = true;
+
             @Override
             public void write(char[] buf, int off, int len) {
+                if (len == 0) {
+                    return;
+                }
                 synchronized (TerminalBar.this) {
-                    terminal.print(CLEAR_LINE);
-                    terminal.flush();
+                    if (lineStart) {
+                        terminal.print(CLEAR_LINE);
+                        terminal.flush();
+                    }
                     out.write(buf, off, len);
+                    lineStart = buf[off + len - 1] == '\n';
                 }
             }
 
