@@ -8,6 +8,7 @@ import org.bgbench.deck.live.LiveFile;
 import org.bgbench.loader.LoadException;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.runner.observe.Observers;
+import org.bgbench.runner.progress.ProgressOutput;
 import org.bgbench.store.ErrorText;
 import org.bgbench.store.StoreException;
 import picocli.CommandLine;
@@ -66,6 +67,8 @@ public final class Bg {
         // Before any library makes a logger: each of their log records becomes one line (LibraryLog).
         LibraryLog.install();
         Signals.install();
+        // Only bg's own process draws progress bars, and only on a terminal; Bg.run from tests keeps the lines.
+        ProgressOutput.useTerminal(ProgressOutput.terminal());
         int code = run(args);
         // Stopped by a signal: the command finished cleanly (result, state and logs written), so exit as the signal
         // would have, and a script sees that the run did not end by itself.

@@ -41,11 +41,14 @@ import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
 import org.bgbench.runner.ValidationOptions;
+import org.bgbench.runner.progress.ProgressOutput;
+import org.bgbench.runner.progress.TerminalBar;
 import org.bgbench.runner.rating.ExperimentExecutor;
 import org.bgbench.runner.rating.LocalExecutor;
 import org.bgbench.runner.rating.RatingRunner;
 import org.bgbench.runner.rating.RatingSession;
 import org.bgbench.runner.rating.ResetPolicy;
+import org.bgbench.runner.rating.SearchLength;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
@@ -354,21 +357,40 @@ final class RateCommand implements Callable<Integer> {
         RatingRunner closedRunner = null;
         RatingSession.Report closed = null;
         if (m[0]) {
-            closedRunner = new RatingRunner(executor, ws, template, policy, dir, err, cluster.keepGoing);
-            closedRunner.prepareImage();
-            err.printf(
-                    "bg: rating %s with the %s mix, SLA %s, δ=%s%n",
-                    storeName, workload, theSla, Durations.format(deltaDuration));
-            closed = RatingSession.rate(
-                    settings,
-                    closedRunner,
-                    executor,
-                    listener(stdout, err, "T", closedRunner),
-                    deltaDuration,
-                    dir,
-                    t0,
-                    "BG rating of " + storeName + " (" + workload + " mix)",
-                    extra);
+            // On a terminal, a bar of the experiments done of the search's expected length; lines scroll above it.
+            TerminalBar bar = ProgressOutput.current() == ProgressOutput.BAR
+                    ? TerminalBar.open(
+                            TerminalBar.Start.of(
+                                    "rate",
+                                    "experiments",
+                                    SearchLength.experiments(
+                                            maxThreads,
+                                            climbingFactor,
+                                            noConfirm ? 0 : targets().size())),
+                            err)
+                    : null;
+            PrintWriter barErr = bar == null ? err : bar.above(err);
+            try {
+                closedRunner = new RatingRunner(executor, ws, template, policy, dir, barErr, cluster.keepGoing);
+                closedRunner.prepareImage();
+                barErr.printf(
+                        "bg: rating %s with the %s mix, SLA %s, δ=%s%n",
+                        storeName, workload, theSla, Durations.format(deltaDuration));
+                closed = RatingSession.rate(
+                        settings,
+                        closedRunner,
+                        executor,
+                        listener(bar == null ? stdout : bar.above(stdout), barErr, "T", closedRunner, bar),
+                        deltaDuration,
+                        dir,
+                        t0,
+                        "BG rating of " + storeName + " (" + workload + " mix)",
+                        extra);
+            } finally {
+                if (bar != null) {
+                    bar.close();
+                }
+            }
             stdout.print(closed.describe());
             if (!m[1]) {
                 return unwritten(err, closed.unwritten()) && closed.result().complete() ? 0 : Bg.FAILED;
@@ -422,7 +444,7 @@ final class RateCommand implements Callable<Integer> {
                 openSettings,
                 openRunner,
                 executor,
-                listener(stdout, err, "rate", openRunner),
+                listener(stdout, err, "rate", openRunner, null),
                 deltaDuration,
                 openDir,
                 System.nanoTime(),
@@ -485,7 +507,10 @@ final class RateCommand implements Callable<Integer> {
                 .toList();
     }
 
-    private static RatingListener listener(PrintWriter stdout, PrintWriter err, String x, RatingRunner runner) {
+    /** Prints each experiment's row as it finishes and moves {@code bar} (may be null) on by one. */
+    private static RatingListener listener(
+            PrintWriter stdout, PrintWriter err, String x, RatingRunner runner, TerminalBar bar) {
+        long[] finished = {0};
         stdout.printf("%4s %9s %12s %9s %14s %7s  %s%n", "#", x, "actions/s", "≤β %", "unpredictable", "ok", "phase");
         stdout.flush();
         return new RatingListener() {
@@ -505,6 +530,9 @@ final class RateCommand implements Callable<Integer> {
                         e.success() ? "yes" : "no",
                         e.phase());
                 stdout.flush();
+                if (bar != null) {
+                    bar.stepTo(++finished[0]);
+                }
             }
 
             @Override

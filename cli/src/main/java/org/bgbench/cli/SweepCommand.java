@@ -31,6 +31,8 @@ import org.bgbench.runner.LocalStore;
 import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
+import org.bgbench.runner.progress.ProgressOutput;
+import org.bgbench.runner.progress.TerminalBar;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
@@ -247,32 +249,47 @@ final class SweepCommand implements Callable<Integer> {
                     method);
             stdout.printf(Locale.ROOT, "%6s %12s %9s  %s%n", "T", "actions/s", "≤β %", "mean latency per action (ms)");
             stdout.flush();
-            for (int t : threads) {
-                if (!points.isEmpty() || store.state().changed()) {
-                    resetStore(method, store, loaders, err);
+            // On a terminal, a bar of the points done stands for each point's per-second lines.
+            TerminalBar bar = ProgressOutput.current(quiet) == ProgressOutput.BAR
+                    ? TerminalBar.open(TerminalBar.Start.of("sweep", "points", threads.size()), err)
+                    : null;
+            PrintWriter pointOut = bar == null ? stdout : bar.above(stdout);
+            PrintWriter pointErr = bar == null ? err : bar.above(err);
+            try {
+                for (int t : threads) {
+                    if (!points.isEmpty() || store.state().changed()) {
+                        resetStore(method, store, loaders, pointErr);
+                    }
+                    ExperimentSpec es = setup.timedAsKeysSay(ws, t, measured, warm, b);
+                    Path runFile = runs.resolve("T" + t + ".json");
+                    Experiment.Outcome o = store.run(ws, es, runFile, bar != null || quiet ? null : err);
+                    Point p = point(t, o.result(), runFile);
+                    points.add(p);
+                    if (bar != null) {
+                        bar.stepTo(points.size());
+                    }
+                    files.failed(o.unwritten());
+                    write(files, file, dir.resolve(base + ".csv"), header, points);
+                    pointOut.printf(
+                            Locale.ROOT, "%6d %,12.0f %9.2f  %s%n", t, p.throughput(), p.withinBetaPct(), latencies(p));
+                    pointOut.flush();
+                    if (files.errorLine("") != null) {
+                        pointErr.println(files.errorLine("the table above"));
+                        pointErr.println("bg: the sweep stops at T=" + t + " with the points above");
+                        files.release();
+                        return Bg.FAILED;
+                    }
+                    if (!o.run().completed() || o.unsealed() != null) {
+                        pointErr.println("bg: error: the point at T=" + t + " did not complete ("
+                                + (o.unsealed() != null ? o.unsealed() : o.run().abortReason())
+                                + "); the sweep stops here and keeps the points "
+                                + "measured");
+                        return Bg.FAILED;
+                    }
                 }
-                ExperimentSpec es = setup.timedAsKeysSay(ws, t, measured, warm, b);
-                Path runFile = runs.resolve("T" + t + ".json");
-                Experiment.Outcome o = store.run(ws, es, runFile, quiet ? null : err);
-                Point p = point(t, o.result(), runFile);
-                points.add(p);
-                files.failed(o.unwritten());
-                write(files, file, dir.resolve(base + ".csv"), header, points);
-                stdout.printf(
-                        Locale.ROOT, "%6d %,12.0f %9.2f  %s%n", t, p.throughput(), p.withinBetaPct(), latencies(p));
-                stdout.flush();
-                if (files.errorLine("") != null) {
-                    err.println(files.errorLine("the table above"));
-                    err.println("bg: the sweep stops at T=" + t + " with the points above");
-                    files.release();
-                    return Bg.FAILED;
-                }
-                if (!o.run().completed() || o.unsealed() != null) {
-                    err.println("bg: error: the point at T=" + t + " did not complete ("
-                            + (o.unsealed() != null ? o.unsealed() : o.run().abortReason())
-                            + "); the sweep stops here and keeps the points "
-                            + "measured");
-                    return Bg.FAILED;
+            } finally {
+                if (bar != null) {
+                    bar.close();
                 }
             }
         }

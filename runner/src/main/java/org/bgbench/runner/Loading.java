@@ -13,6 +13,8 @@ import org.bgbench.loader.LoadReport;
 import org.bgbench.model.GraphSpec;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
+import org.bgbench.runner.progress.ProgressOutput;
+import org.bgbench.runner.progress.TerminalBar;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreProvider;
 
@@ -60,6 +62,9 @@ public final class Loading {
                     clock(guess));
         }
         long start = System.nanoTime();
+        if (ProgressOutput.current() == ProgressOutput.BAR && !TerminalBar.drawing()) {
+            return loadWithBar(store, graph, threads, err, expectedRows);
+        }
         return new GraphLoad(store, graph, threads)
                 .run(
                         rows -> {
@@ -94,6 +99,44 @@ public final class Loading {
                                     step == null ? "" : " (done: " + step + ")");
                             err.flush();
                         });
+    }
+
+    /**
+     * The load on a terminal: a bar of the rows loaded of the graph's total, then one of the store's indexes and
+     * statistics by the share it reports done.
+     */
+    private static LoadReport loadWithBar(
+            DataStore store, SocialGraph graph, int threads, PrintWriter err, long expectedRows) {
+        // [0] the rows' bar, [1] the indexes' once the store starts them; the finishing ticks come on another thread.
+        TerminalBar[] bar = {TerminalBar.open(TerminalBar.Start.of("load", "rows", expectedRows), err), null};
+        boolean[] done = {false};
+        try {
+            LoadReport report = new GraphLoad(store, graph, threads)
+                    .run(rows -> bar[0].stepTo(rows), (s, fraction, step) -> {
+                        synchronized (bar) {
+                            if (done[0]) {
+                                return;
+                            }
+                            if (bar[1] == null) {
+                                bar[0].close();
+                                bar[1] = TerminalBar.open(TerminalBar.Start.of("indexes", "%", 100), err);
+                            }
+                            if (!Double.isNaN(fraction)) {
+                                bar[1].stepTo(Math.round(100 * fraction));
+                            }
+                        }
+                    });
+            synchronized (bar) {
+                // the last tick may be up to a second old: the bars end at what the load did
+                (bar[1] == null ? bar[0] : bar[1]).stepTo(bar[1] == null ? report.rows() : 100);
+            }
+            return report;
+        } finally {
+            synchronized (bar) {
+                done[0] = true;
+                bar[bar[1] == null ? 0 : 1].close();
+            }
+        }
     }
 
     /** A rate to warn with before a load starts when the store names none: the slowest stores'. */
