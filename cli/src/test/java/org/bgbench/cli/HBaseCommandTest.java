@@ -89,7 +89,7 @@ class HBaseCommandTest {
                         "hbase.zookeeper.port=" + server.zkPort(),
                         "-p",
                         "hbase.table-prefix=bg_nothing_here_"),
-                "the store does not hold this graph");
+                "the store holds no BG graph");
     }
 
     @Test
