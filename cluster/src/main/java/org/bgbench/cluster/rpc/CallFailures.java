@@ -13,7 +13,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.temporal.ChronoUnit;
+import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import javax.net.ssl.SSLException;
 import org.bgbench.cluster.rpc.WorkerException.Kind;
@@ -115,10 +115,10 @@ final class CallFailures {
         try {
             LocalDateTime at = LocalDateTime.ofInstant(
                     Instant.ofEpochMilli(Long.parseLong(trailers.get(Protocol.HOLDER_SINCE))), ZoneId.systemDefault());
+            // an explicit pattern: LocalTime.toString drops the seconds when they are zero
             since = ", since "
-                    + (at.toLocalDate().equals(LocalDate.now())
-                            ? at.toLocalTime().truncatedTo(ChronoUnit.SECONDS)
-                            : at.truncatedTo(ChronoUnit.SECONDS));
+                    + at.format(DateTimeFormatter.ofPattern(
+                            at.toLocalDate().equals(LocalDate.now()) ? "HH:mm:ss" : "yyyy-MM-dd HH:mm:ss"));
         } catch (RuntimeException e) {
             // an older or odd worker: say less
         }
