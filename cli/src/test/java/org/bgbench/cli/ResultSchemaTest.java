@@ -174,6 +174,7 @@ class ResultSchemaTest {
                         "stalled_seconds",
                         "refused_seconds",
                         "incomplete_reason",
+                        "bg_cpu_includes_store",
                         "evidence");
         assertThat(keys(r.get("workload")))
                 .containsExactly(
