@@ -38,7 +38,8 @@ final class RatingPage {
      * The page. {@code files} gives each experiment's result file and latency by its index (missing entries are
      * shown without a link or latency).
      */
-    static String html(RatingResult result, String title, Axis axis, Map<Integer, ExperimentFile> files) {
+    static String html(
+            RatingResult result, String title, Axis axis, Map<Integer, ExperimentFile> files, String noisyHost) {
         String t = title == null || title.isBlank() ? "BG rating" : title;
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
@@ -47,7 +48,7 @@ final class RatingPage {
                 .append(STYLE)
                 .append("</style>\n</head>\n<body>\n");
         h.append("<h1>").append(esc(t)).append("</h1>\n");
-        verdict(h, result, axis);
+        verdict(h, result, axis, noisyHost);
         h.append("<h2>Throughput against ")
                 .append(axis.symbol())
                 .append("</h2>\n<figure id=\"throughput\">\n")
@@ -88,7 +89,7 @@ final class RatingPage {
         return new Bound(soar, soc, reason);
     }
 
-    private static void verdict(StringBuilder h, RatingResult result, Axis axis) {
+    private static void verdict(StringBuilder h, RatingResult result, Axis axis, String noisyHost) {
         Bound bound = lowerBound(result, axis);
         h.append("<section class=\"verdict\" id=\"verdict\">\n");
         result.soar()
@@ -117,6 +118,11 @@ final class RatingPage {
             h.append("<p class=\"bound\">≥: ").append(esc(bound.reason())).append("</p>\n");
         }
         h.append("<p>SLA ").append(esc(slaText(result.sla()))).append("</p>\n");
+        if (noisyHost != null) {
+            h.append("<p class=\"warn\" id=\"noisy-host\">On a noisy host: ")
+                    .append(esc(noisyHost))
+                    .append("</p>\n");
+        }
         result.stopReason()
                 .ifPresent(r -> h.append("<p class=\"stop\"><b>Stopped early:</b> ")
                         .append(esc(r))

@@ -86,6 +86,15 @@ public final class RatingReport {
      * index, relative to the page.
      */
     public static String html(RatingResult result, String title, Axis axis, Map<Integer, ExperimentFile> files) {
-        return RatingPage.html(result, title, axis, files);
+        return html(result, title, axis, files, null);
+    }
+
+    /**
+     * The page as {@link #html(RatingResult, String, Axis, Map)}, with {@code noisyHost} (what else competed for the
+     * host's CPU during the rating, or null when nothing did) named under the verdict.
+     */
+    public static String html(
+            RatingResult result, String title, Axis axis, Map<Integer, ExperimentFile> files, String noisyHost) {
+        return RatingPage.html(result, title, axis, files, noisyHost);
     }
 }

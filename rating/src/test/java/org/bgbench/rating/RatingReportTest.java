@@ -133,6 +133,19 @@ class RatingReportTest {
     }
 
     @Test
+    void aNoisyHostIsNamedInTheVerdictAboveItsFoldedWarnings() {
+        RatingResult r = rated();
+        String noisy = "the machine's CPU was saturated in 3 of 3 experiments";
+        String html = RatingReport.html(r, "t", RatingReport.Axis.THREADS, files(r), noisy);
+        int verdict = html.indexOf("id=\"verdict\"");
+        int named = html.indexOf("id=\"noisy-host\"");
+        assertThat(named).isGreaterThan(verdict).isLessThan(html.indexOf("</section>"));
+        assertThat(html.substring(named)).contains("On a noisy host: " + noisy.replace("'", "&#39;"));
+        assertThat(RatingReport.html(r, "t", RatingReport.Axis.THREADS, files(r), null))
+                .doesNotContain("noisy-host");
+    }
+
+    @Test
     void everyExperimentIsLinkedToItsResultAndItsLatencyIsDrawn() throws Exception {
         RatingResult r = rated();
         String html = RatingReport.html(r, "t", RatingReport.Axis.THREADS, files(r));

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,8 +53,8 @@ public final class RatingRunner implements ExperimentRunner {
     private final List<String> notes = new ArrayList<>();
     private final List<String> unwritten = new ArrayList<>();
     private final List<RunResult> results = new ArrayList<>();
-    /** Each completed experiment's result file (name only, beside the rating) by its step of the search and length. */
-    private final Map<String, ExperimentFile> files = new LinkedHashMap<>();
+    /** Each completed experiment's result file (name only, beside the rating) in run order; null when unwritten. */
+    private final List<ExperimentFile> runFiles = new ArrayList<>();
     /** The open model's rating: its arrivals (the rate set per experiment), null for the closed model's. */
     private OpenModel open;
 
@@ -183,16 +184,15 @@ public final class RatingRunner implements ExperimentRunner {
         }
         RunResult r = o.result();
         results.add(r);
-        if (o.unwritten() == null) {
-            files.put(
-                    fileKey(threads, duration),
-                    new ExperimentFile(
-                            out.getFileName().toString(),
-                            new ExperimentFile.Latency(
-                                    r.total().p50Ms(),
-                                    r.total().p95Ms(),
-                                    r.total().p99Ms())));
-        }
+        runFiles.add(
+                o.unwritten() != null
+                        ? null
+                        : new ExperimentFile(
+                                out.getFileName().toString(),
+                                new ExperimentFile.Latency(
+                                        r.total().p50Ms(),
+                                        r.total().p95Ms(),
+                                        r.total().p99Ms())));
         // Writes still waiting when the store stopped answering may or may not have happened, as failed ones.
         lastErrors = r.total().errors() > 0
                 || r.sessions().values().stream().anyMatch(k -> k.errors() > 0)
@@ -383,14 +383,11 @@ public final class RatingRunner implements ExperimentRunner {
     }
 
     /**
-     * The result file (its name, beside the rating) and latency of the last completed experiment at step
-     * {@code threads} of the search and of this length, or null when none was written.
+     * The result file (its name, beside the rating) and latency of each experiment this runner completed, in the
+     * order it ran them (null for one whose result could not be written): repeated confirmation runs at one T each
+     * have their own.
      */
-    public ExperimentFile file(int threads, Duration duration) {
-        return files.get(fileKey(threads, duration));
-    }
-
-    private static String fileKey(int threads, Duration duration) {
-        return threads + "/" + duration;
+    public List<ExperimentFile> runFiles() {
+        return Collections.unmodifiableList(runFiles);
     }
 }

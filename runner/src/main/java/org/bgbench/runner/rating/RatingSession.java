@@ -138,16 +138,29 @@ public final class RatingSession {
         files.write(dir.resolve("rating.json"), JSON.writeValueAsString(json));
         files.write(dir.resolve("rating.svg"), RatingReport.svg(result, axis));
         files.write(
-                dir.resolve("rating.html"), RatingReport.html(result, title, axis, experimentFiles(result, runner)));
+                dir.resolve("rating.html"),
+                RatingReport.html(result, title, axis, experimentFiles(result, runner), noisyHost));
         files.release();
         return new Report(result, time, List.copyOf(runner.notes()), dir, axis, files.failures(), noisyHost);
     }
 
-    /** Each experiment's result file and latency, by its index, as the runner wrote them. */
     private static Map<Integer, ExperimentFile> experimentFiles(RatingResult result, RatingRunner runner) {
+        return experimentFiles(result.experiments(), runner.runFiles());
+    }
+
+    /**
+     * Each experiment's result file and latency, by its index: the experiments run in this session (not resumed
+     * ones) took the runner's files in the order it ran them.
+     */
+    static Map<Integer, ExperimentFile> experimentFiles(List<Experiment> experiments, List<ExperimentFile> runFiles) {
         Map<Integer, ExperimentFile> m = new LinkedHashMap<>();
-        for (Experiment e : result.experiments()) {
-            ExperimentFile f = runner.file(e.threads(), e.duration());
+        int next = 0;
+        for (Experiment e : experiments) {
+            if (e.resumed()) {
+                continue;
+            }
+            ExperimentFile f = next < runFiles.size() ? runFiles.get(next) : null;
+            next++;
             if (f != null) {
                 m.put(e.index(), f);
             }
