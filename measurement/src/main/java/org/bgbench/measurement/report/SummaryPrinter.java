@@ -225,12 +225,16 @@ public final class SummaryPrinter {
         return p.intervalS() >= 0.5;
     }
 
+    /**
+     * The line of one sample, labelled with its second of the phase: its index, not its rounded end, so a sampler
+     * that fell behind on a busy host never prints one second twice.
+     */
     public static String progress(SeriesPoint p, boolean warmup) {
         StringBuilder sb = new StringBuilder();
         sb.append(warmup ? "warm-up " : "")
                 .append(fmt(
-                        "%4.0fs  %,8.0f act/s  p95 %s ms  errors %,d",
-                        p.elapsedS(), p.throughput(), shortMs(p.p95Ms()), p.errors()));
+                        "%4ds  %,8.0f act/s  p95 %s ms  errors %,d",
+                        p.second(), p.throughput(), shortMs(p.p95Ms()), p.errors()));
         if (p.errors() > 0 && p.errorPct() != null) {
             sb.append(fmt(" (%.0f %%)", p.errorPct()));
         }

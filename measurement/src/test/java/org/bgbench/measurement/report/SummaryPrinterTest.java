@@ -164,4 +164,21 @@ class SummaryPrinterTest {
         assertThat(SummaryPrinter.progress(idle, true))
                 .isEqualTo("warm-up    3s         0 act/s  p95 - ms  errors 2 (100 %)");
     }
+
+    /** A sampler late on a busy host: seconds 2 and 3 ended at 2.6 s and 3.4 s, which both round to "3s". */
+    @Test
+    void lateSamplesAreLabelledByTheirSecondNotTheirRoundedEnd() {
+        SeriesPoint.Builder late = SeriesPoint.builder()
+                .intervalS(1.0)
+                .actions(10)
+                .throughput(10)
+                .sessions(0)
+                .errors(0)
+                .noops(0)
+                .bgWaitMs(0);
+        assertThat(SummaryPrinter.progress(late.second(2).elapsedS(2.6).build(), false))
+                .startsWith("   2s ");
+        assertThat(SummaryPrinter.progress(late.second(3).elapsedS(3.4).build(), false))
+                .startsWith("   3s ");
+    }
 }
