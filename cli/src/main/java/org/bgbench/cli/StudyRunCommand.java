@@ -89,8 +89,8 @@ final class StudyRunCommand implements Callable<Integer> {
                 throw new InvalidParameterException("--resume", e.getMessage());
             }
         }
-        String command = "bg study "
-                + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        String command =
+                "bg " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         StudyRun run = new StudyRun(plan, dir, new StudyExecutor(err), report, command, err);
         StudyRun.Ending ending = run.run(done, started[0]);
         stdout.println("Study: " + dir.toAbsolutePath().resolve("study.json"));
