@@ -126,7 +126,7 @@ class StudyCommandTest {
             assertThat(p.path("measures").path("unpredictable_pct").asDouble()).isZero();
             assertThat(result.path("threads").asInt())
                     .isEqualTo(p.path("threads").asInt());
-            assertThat(result.at("/workload/mix").asText())
+            assertThat(result.at("/workload/mix_name").asText())
                     .isEqualTo(p.path("mix").asText());
             runs.computeIfAbsent(
                             "sqlite " + p.path("mix").asText() + ","
