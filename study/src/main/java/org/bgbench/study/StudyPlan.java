@@ -114,6 +114,11 @@ public record StudyPlan(Study study, Scale scale, List<Group> groups) {
         return new StudyPlan(study, scale, groups);
     }
 
+    /** The plan of every store of the study (a run of some stores keeps the others' points in study.json). */
+    public StudyPlan all() {
+        return of(study, scale, List.of());
+    }
+
     /** Every point, in order. */
     public List<Point> points() {
         return groups.stream().flatMap(g -> g.points().stream()).toList();

@@ -98,7 +98,8 @@ public final class StudyRun {
         started[0] = doc.path("started").asText(null);
         Map<String, JsonNode> recorded = StudyDocument.recordedPoints(doc);
         Map<String, PointRecord> done = new LinkedHashMap<>();
-        for (StudyPlan.Point p : plan.points()) {
+        // Every store's points, not only those of this run's --store: a resume of some stores keeps the others'.
+        for (StudyPlan.Point p : plan.all().points()) {
             JsonNode r = recorded.get(p.key());
             if (r != null && r.path("status").asText().equals("done")) {
                 Map<String, Double> measures = new LinkedHashMap<>();
@@ -121,6 +122,8 @@ public final class StudyRun {
         String started = startedAt != null ? startedAt : now();
         Map<String, PointRecord> records = new LinkedHashMap<>(done);
         int total = plan.points().size();
+        long before =
+                plan.points().stream().filter(p -> done.containsKey(p.key())).count();
         boolean failures = false;
         log.printf(
                 Locale.ROOT,
@@ -128,7 +131,7 @@ public final class StudyRun {
                 plan.study().name(),
                 plan.scale().key(),
                 total,
-                done.size(),
+                before,
                 StudyDurations.format(plan.measuredTime()));
         log.flush();
         write(started, records, false);
@@ -157,7 +160,7 @@ public final class StudyRun {
                     PointRecord r = record(p, o, result);
                     failures |= !r.done();
                     records.put(p.key(), r);
-                    line(r, records.size(), total);
+                    line(r, ++before, total);
                     write(started, records, false);
                 }
             } catch (Exception e) {
@@ -171,7 +174,9 @@ public final class StudyRun {
                 write(started, records, false);
             }
         }
-        boolean complete = records.values().stream().allMatch(PointRecord::done);
+        boolean complete = plan.all().points().stream()
+                .allMatch(p ->
+                        records.containsKey(p.key()) && records.get(p.key()).done());
         write(started, records, complete);
         return complete ? Ending.COMPLETE : failures ? Ending.FAILURES : Ending.COMPLETE;
     }
@@ -180,7 +185,7 @@ public final class StudyRun {
         return records.values().stream().filter(PointRecord::done).count();
     }
 
-    private void line(PointRecord r, int n, int total) {
+    private void line(PointRecord r, long n, int total) {
         Double tp = r.measures().get(Measure.THROUGHPUT.key());
         log.printf(
                 Locale.ROOT,
@@ -231,7 +236,7 @@ public final class StudyRun {
     private void write(String started, Map<String, PointRecord> records, boolean complete) throws IOException {
         // In plan order, whatever order they were measured in (a resume fills gaps).
         List<PointRecord> ordered = new ArrayList<>();
-        for (StudyPlan.Point p : plan.points()) {
+        for (StudyPlan.Point p : plan.all().points()) {
             PointRecord r = records.get(p.key());
             if (r != null) {
                 ordered.add(r);
