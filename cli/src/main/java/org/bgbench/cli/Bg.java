@@ -37,6 +37,7 @@ import picocli.CommandLine.Command;
             ShutdownCommand.class,
             ScaleCommand.class,
             ElasticityCommand.class,
+            StudyCommand.class,
             BreakevenCommand.class,
             StoresCommand.class,
             KeysCommand.class,

@@ -80,7 +80,9 @@ enum HelpSection {
                 "--margin",
                 "--max-points",
                 "--interpolation",
-                "--previous");
+                "--previous",
+                "--scale",
+                "--resume");
         put(STORE, "--store", "--embedded", "-p", "-P", "--load", "--replace", "--restore-image", "--store-host");
         put(
                 WORKERS,

@@ -298,8 +298,8 @@ final class SweepCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The reset the sweep uses between points. */
-    private static String resetMethod(String how, LocalStore store, int loaders, PrintWriter err) {
+    /** The reset the sweep (and a study) uses between points. */
+    static String resetMethod(String how, LocalStore store, int loaders, PrintWriter err) {
         if (!how.equals("auto")) {
             if (how.equals("image") && !store.saveImage(loaders, err)) {
                 throw new InvalidParameterException(
@@ -310,7 +310,7 @@ final class SweepCommand implements Callable<Integer> {
         return store.saveImage(loaders, err) ? "image" : "repair";
     }
 
-    private static void resetStore(String method, LocalStore store, int loaders, PrintWriter err) {
+    static void resetStore(String method, LocalStore store, int loaders, PrintWriter err) {
         switch (method) {
             case "image" -> store.restoreImage();
             case "repair" -> {

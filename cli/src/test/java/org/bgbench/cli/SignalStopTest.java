@@ -100,7 +100,7 @@ class SignalStopTest {
     }
 
     /** Whether this process ignores SIGINT (bit 2 of the SigIgn mask in /proc/self/status). */
-    private static boolean ignoresSigint() throws IOException {
+    static boolean ignoresSigint() throws IOException {
         Path status = Path.of("/proc/self/status");
         if (!Files.exists(status)) {
             return false;

@@ -1,0 +1,101 @@
+package org.bgbench.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.bgbench.runner.Experiment;
+import org.bgbench.runner.ExperimentSpec;
+import org.bgbench.runner.Interrupts;
+import org.bgbench.runner.LocalStore;
+import org.bgbench.runner.Parameters;
+import org.bgbench.runner.RunKeys;
+import org.bgbench.store.StoreProvider;
+import org.bgbench.store.StoreRegistry;
+import org.bgbench.store.StoreSettings;
+import org.bgbench.study.PointExecutor;
+import org.bgbench.study.StudyPlan;
+import org.bgbench.workload.WorkloadSpec;
+
+/**
+ * A study's points measured as {@code bg sweep} measures its: the store opened once per group through
+ * {@link LocalStore} (loaded when it does not hold the graph), each point an experiment set up by
+ * {@link ExperimentSetup}, and the store reset between points the cheapest way it offers (an image, else RepairDB).
+ */
+final class StudyExecutor implements PointExecutor {
+    private final PrintWriter err;
+
+    StudyExecutor(PrintWriter err) {
+        this.err = err;
+    }
+
+    @Override
+    public Session open(StudyPlan.Group group, Map<String, String> keys, StudyPlan.ScaleTimes times) {
+        StoreOptions options = new StoreOptions();
+        options.store = group.store().store();
+        StoreProvider provider = options.provider(StoreRegistry.discover());
+        String firstMix = group.points().getFirst().mix();
+        ExperimentSetup setup = ExperimentSetup.checked(provider, parameters(keys, firstMix), err);
+        StoreSettings settings = setup.storeSettings(options).withBeta(times.beta());
+        int loaders = setup.loaders();
+        err.println("bg: study: opening " + group.name() + " (" + provider.name() + ")");
+        LocalStore store = LocalStore.open(
+                provider,
+                settings,
+                setup.plan().graph(),
+                LocalStore.IfMissing.LOAD,
+                loaders,
+                RunKeys.verifySample(setup.params()),
+                err);
+        String method;
+        try {
+            method = SweepCommand.resetMethod("auto", store, loaders, err);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        return new Session() {
+            private boolean ran;
+
+            @Override
+            public Outcome run(StudyPlan.Point point, Path result) throws Exception {
+                if (ran || store.state().changed()) {
+                    SweepCommand.resetStore(method, store, loaders, err);
+                }
+                ran = true;
+                // The point's own setup: the same keys with its mix; the warnings were printed at open.
+                ExperimentSetup ps = ExperimentSetup.checked(
+                        provider, parameters(keys, point.mix()), new PrintWriter(PrintWriter.nullWriter()));
+                WorkloadSpec ws = ps.plan().workload();
+                ExperimentSpec es =
+                        ps.timedAsKeysSay(ws, point.threads(), times.duration(), times.warmup(), times.beta());
+                Files.createDirectories(result.getParent());
+                Experiment.Outcome o = store.run(ws, es, result, null);
+                if (!o.run().completed() && Interrupts.interrupted()) {
+                    return new Outcome(Status.INTERRUPTED, Interrupts.reason());
+                }
+                if (!o.run().completed() || o.unsealed() != null || o.unwritten() != null) {
+                    String why = o.unsealed() != null
+                            ? o.unsealed()
+                            : o.unwritten() != null ? o.unwritten() : o.run().abortReason();
+                    return new Outcome(Status.FAILED, "the point did not complete (" + why + ")");
+                }
+                return Outcome.done();
+            }
+
+            @Override
+            public void close() {
+                store.close();
+            }
+        };
+    }
+
+    private static Parameters parameters(Map<String, String> keys, String mix) {
+        List<String> overrides = new ArrayList<>();
+        keys.forEach((k, v) -> overrides.add(k + "=" + v));
+        overrides.add("mix=" + mix);
+        return Parameters.of(List.of(), overrides);
+    }
+}

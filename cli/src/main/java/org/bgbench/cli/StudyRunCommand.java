@@ -1,0 +1,128 @@
+package org.bgbench.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.bgbench.model.InvalidParameterException;
+import org.bgbench.runner.OutputGuard;
+import org.bgbench.study.PointRecord;
+import org.bgbench.study.Study;
+import org.bgbench.study.StudyFileException;
+import org.bgbench.study.StudyPlan;
+import org.bgbench.study.StudyReportWriter;
+import org.bgbench.study.StudyRun;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code bg study run}: every point of a study measured in order, study.json and a CSV per measure rewritten after
+ * each, so Ctrl-C or a failure keeps what was measured and {@code --resume} continues.
+ */
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        header = "Run a study: every point, with study.json and a CSV per measure after each.",
+        description = "Start or open each store of the study, load its graph once, and measure every point (store, "
+                + "setting, mix, T, repetition) in order, resetting the store between points the cheapest way it "
+                + "offers. After every point OUT/study.json, OUT/<measure>.csv and each point's result under "
+                + "OUT/points/ are on disk, so Ctrl-C keeps everything measured and --resume OUT continues.")
+final class StudyRunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "NAME|FILE", description = "A catalog study or a study file.")
+    String study;
+
+    @Option(
+            names = "--scale",
+            paramLabel = "SCALE",
+            defaultValue = "tiny",
+            description = "tiny (minutes), small (this machine, under an hour) or paper (the paper's sizes) "
+                    + "(default ${DEFAULT-VALUE}).")
+    String scale;
+
+    @Option(
+            names = "--store",
+            paramLabel = "STORE",
+            split = ",",
+            description = "Run only these of the study's stores (repeatable; default: all of them).")
+    List<String> stores = new ArrayList<>();
+
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "The study's directory (default runs/study-<name>-<scale>-<time>).")
+    Path out;
+
+    @Option(
+            names = "--resume",
+            paramLabel = "DIR",
+            description = "Continue the study in DIR: measure only the points its study.json does not hold as done.")
+    Path resume;
+
+    /** The report written after every point; the lead wires the HTML report in here. */
+    StudyReportWriter report = StudyReportWriter.NONE;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter stdout = spec.commandLine().getOut();
+        Study s = StudyCommand.resolve(study);
+        StudyPlan plan = StudyCommand.plan(s, StudyCommand.scale(scale), stores);
+        Path dir = directory(s, plan);
+        Map<String, PointRecord> done = Map.of();
+        String[] started = {null};
+        if (resume != null) {
+            try {
+                done = StudyRun.resumable(plan, dir, started);
+            } catch (StudyFileException e) {
+                throw new InvalidParameterException("--resume", e.getMessage());
+            }
+        }
+        String command =
+                "bg " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        StudyRun run = new StudyRun(plan, dir, new StudyExecutor(err), report, command, err);
+        StudyRun.Ending ending = run.run(done, started[0]);
+        stdout.println("Study: " + dir.toAbsolutePath().resolve("study.json"));
+        stdout.flush();
+        return ending == StudyRun.Ending.COMPLETE ? 0 : Bg.FAILED;
+    }
+
+    private Path directory(Study s, StudyPlan plan) {
+        if (resume != null) {
+            if (out != null
+                    && !out.toAbsolutePath()
+                            .normalize()
+                            .equals(resume.toAbsolutePath().normalize())) {
+                throw new InvalidParameterException(
+                        "--out", "a resumed study writes to its own directory; give --resume DIR alone");
+            }
+            return resume;
+        }
+        Path dir = out != null
+                ? out
+                : Path.of(
+                        "runs",
+                        "study-" + s.name() + "-" + plan.scale().key() + "-"
+                                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (Files.exists(dir.resolve("study.json"))) {
+            throw new InvalidParameterException(
+                    "--out", dir + " holds a study already; --resume " + dir + " continues it, or give another --out");
+        }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new InvalidParameterException("--out", dir + " is a file; give a directory");
+        }
+        OutputGuard.directory("--out", dir);
+        return dir;
+    }
+}

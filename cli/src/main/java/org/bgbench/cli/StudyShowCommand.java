@@ -1,0 +1,74 @@
+package org.bgbench.cli;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.bgbench.study.Study;
+import org.bgbench.study.StudyPlan;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code bg study show}: a study's plan at one scale, every point in the order it runs. */
+@Command(
+        name = "show",
+        mixinStandardHelpOptions = true,
+        header = "Print a study's plan: every point in the order it runs.",
+        description = "Print the study's source, its keys at the scale, the deviations from the paper's setting, its "
+                + "figures and every point (store, setting, mix, T, repetition) in the order 'bg study run' "
+                + "measures them.")
+final class StudyShowCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "NAME|FILE", description = "A catalog study or a study file.")
+    String study;
+
+    @Option(
+            names = "--scale",
+            paramLabel = "SCALE",
+            defaultValue = "tiny",
+            description = "tiny, small or paper (default ${DEFAULT-VALUE}).")
+    String scale;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Study s = StudyCommand.resolve(study);
+        StudyPlan plan = StudyCommand.plan(s, StudyCommand.scale(scale), List.of());
+        out.println(s.name() + ": " + s.title());
+        out.println("source:     " + s.source().paper() + ": " + s.source().where());
+        out.println("finding:    " + s.source().finding());
+        out.println("scale:      " + plan.scale().key() + ", " + plan.points().size() + " points of "
+                + StudyCommand.time(plan.grid().duration()) + " after a warm-up of "
+                + StudyCommand.time(plan.grid().warmup()) + ", " + plan.grid().repetitions()
+                + " repetition(s), " + StudyCommand.time(plan.measuredTime()) + " measured");
+        out.println("graph:      " + keys(plan.graphKeys()));
+        out.println("stores:     " + StudyListCommand.stores(s));
+        for (String d : plan.deviations()) {
+            out.println("deviation:  " + d);
+        }
+        for (Study.Figure f : s.output().figures()) {
+            out.println("figure:     " + f.id() + ": " + f.title() + " (" + f.y().label() + " against " + f.x().label()
+                    + ")");
+        }
+        for (StudyPlan.Group g : plan.groups()) {
+            out.println(g.name() + ": " + keys(g.keys()));
+            for (StudyPlan.Point p : g.points()) {
+                out.println("  " + p.key());
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    private static String keys(Map<String, String> keys) {
+        StringBuilder b = new StringBuilder();
+        keys.forEach((k, v) ->
+                b.append(b.isEmpty() ? "" : ", ").append(k).append('=').append(v));
+        return b.isEmpty() ? "(none)" : b.toString();
+    }
+}
