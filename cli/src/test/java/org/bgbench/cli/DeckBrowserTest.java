@@ -430,6 +430,51 @@ class DeckBrowserTest {
 
     @Test
     @Order(7)
+    void aSweepIsDrawnAsThroughputAgainstT() throws Exception {
+        // bg sweep's JSON (format bg-sweep/1); its T=2 point is the page's own run of T=2, to be opened from it.
+        Path runT2 = Files.list(dir.resolve("runs"))
+                .filter(p -> p.getFileName().toString().matches("deck-.*-T2\\.json"))
+                .findFirst()
+                .orElseThrow();
+        String point = "{\"threads\":%d,\"throughput\":%d,\"withinBetaPct\":99.9,\"actions\":%d,\"errors\":0,"
+                + "\"unpredictablePct\":0.0,\"result\":%s}";
+        Files.writeString(
+                dir.resolve("runs/sweep-deck.json"),
+                "{\"format\":\"bg-sweep/1\",\"store\":\"sqlite\",\"mix\":\"low\",\"duration_s\":30,\"warmup_s\":0,"
+                        + "\"beta_ms\":100,\"reset\":\"image\",\"points\":["
+                        + String.join(
+                                ",",
+                                point.formatted(1, 1400, 42000, JSON.writeValueAsString("/nowhere/T1.json")),
+                                point.formatted(2, 2600, 78000, JSON.writeValueAsString(runT2.toString())),
+                                point.formatted(4, 2500, 75000, JSON.writeValueAsString("/nowhere/T4.json")))
+                        + "]}");
+        browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
+        wait.until(d -> !d.findElements(By.cssSelector("#runs tbody tr[data-path='sweep-deck.json']"))
+                .isEmpty());
+        assertThat(browser.findElement(By.cssSelector("#runs tbody tr[data-path='sweep-deck.json']"))
+                        .getText())
+                .contains("sweep")
+                .contains("T=1 1,400");
+        browser.findElement(By.cssSelector("#runs tbody tr[data-path='sweep-deck.json'] button.open"))
+                .click();
+        wait.until(
+                d -> d.findElements(By.cssSelector("#d-sweep-table tbody tr")).size() == 3);
+        assertThat(browser.findElement(By.cssSelector("#detail h2")).getText()).isEqualTo("sweep of sqlite · low mix");
+        // One point at each T, none twice; one series, so no legend (its heading names it).
+        assertThat(xValues("document.getElementById('d-sweep').chart")).containsExactly(1.0, 2.0, 4.0);
+        assertThat(browser.findElements(By.cssSelector("#d-sweep .u-legend"))).isEmpty();
+        axesReadable("#d-sweep");
+        shot("sweep");
+        // Only a point whose run lies in the runs directory can be opened.
+        assertThat(browser.findElements(By.cssSelector("#d-sweep-table button.open")))
+                .hasSize(1);
+        browser.findElement(By.cssSelector("#d-sweep-table tr[data-threads='2'] button.open"))
+                .click();
+        wait.until(d -> d.findElement(By.cssSelector("#detail h2")).getText().contains("T=2"));
+    }
+
+    @Test
+    @Order(8)
     void chartsOfLargeAndTinyFiguresHaveWholeReadableTicks() throws Exception {
         // The page's own chart function, given seven-digit and sub-millisecond figures over a few seconds.
         JavascriptExecutor js = (JavascriptExecutor) browser;
@@ -456,7 +501,7 @@ class DeckBrowserTest {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void theRatingsReportPutsTheVerdictFirstAndLinksEveryExperiment() throws Exception {
         Path ratingDir = Files.list(dir.resolve("runs"))
                 .filter(p -> p.getFileName().toString().startsWith("rate-deck"))

@@ -306,7 +306,7 @@ function chart(id, title, series, opts = {}) {
   const xScale = Object.assign({time: false}, opts.x && !opts.seconds ? {} : {range: (u, min, max) => [0, max > 0 ? max : 1]}, (extra.scales || {}).x);
   const o = Object.assign({width: Math.max(480, target.clientWidth || 560), height: 240, title: '',
     legend: {show: series.length > 1, live: true},
-    series: [{label: xLabel, value: legendCell}, ...series.map((s, i) => Object.assign({stroke: COLORS[i % COLORS.length], width: 1.5, value: legendCell}, s))],
+    series: [{label: opts.x && !opts.seconds ? xLabel : 'second', value: legendCell}, ...series.map((s, i) => Object.assign({stroke: COLORS[i % COLORS.length], width: 1.5, value: legendCell}, s))],
     axes: [{label: xLabel, labelSize: 20, incrs: opts.xIncrs || SECONDS, values: tickText, space: 50},
       Object.assign({values: tickText, size: axisSize}, opts.yIncrs ? {incrs: opts.yIncrs} : {})]}, extra);
   o.scales = Object.assign({}, extra.scales, {x: xScale});
@@ -424,11 +424,15 @@ async function loadRuns() {
   const runs = await (await fetch('/api/runs')).json();
   const tb = $('#runs tbody'); tb.replaceChildren();
   for (const r of runs) {
-    const words = runName(null, null, r.kind === 'run' ? r.threads : null, r.modified);
-    const name = r.kind === 'run' ? words || r.path : `${r.kind}` + (words ? ` · ${words.replace(/^started/, 'written')}` : '');
+    // A run by its T and when it started (else when it was written); the others by when they were written.
+    const run = r.kind === 'run';
+    const words = runName(null, null, run ? r.threads : null, run && r.started ? r.started : null);
+    const written = run && r.started ? '' : r.modified ? 'written ' + clock(r.modified) : '';
+    const name = run ? [words, written].filter(x => x).join(' · ') || r.path : [r.kind, written].filter(x => x).join(' · ');
     const ge = r.lower_bound ? '≥ ' : '';
     const tput = r.kind === 'rating' ? (r.soar != null ? `SoAR ${ge}${fmt(r.soar, 0)} · Socialites ${ge}${fmt(r.socialites, 0)}` : 'running')
       : r.kind === 'scale' ? `${r.mode}: ` + (r.configurations || []).map(c => `N=${c.nodes} ${c.soar == null ? 'failed' : (c.lower_bound ? '≥ ' : '') + fmt(c.soar, 0)}`).join(' · ')
+      : r.kind === 'sweep' ? (r.points || []).map(p => `T=${p.threads} ${fmt(p.throughput, 0)}`).join(' · ')
       : r.kind === 'elasticity' ? `${r.nodes_before} → ${r.nodes_after} nodes · elasticity ${fmt(r.elasticity, 1)} · stable after ${fmt(r.stabilisation_seconds, 1)} s`
       : fmt(r.throughput, 0);
     tb.append(el('tr', {'data-path': r.path}, el('td', {}, el('input', {type: 'checkbox', class: 'pick', value: r.path, 'data-kind': r.kind})),
@@ -442,11 +446,13 @@ async function openResult(path) {
   const d = $('#detail'); d.replaceChildren();
   const heading = (r.kind === 'run' || !r.kind) && r.store ? resultName(r) : r.kind === 'rating' ? ratingName(r)
     : r.kind === 'scale' && r.scale ? `${r.scale.mode} of ${r.scale.store}` + (r.scale.workload ? ` · ${r.scale.workload} mix` : '')
+    : r.kind === 'sweep' ? `sweep of ${r.store} · ${r.mix} mix`
     : r.kind === 'elasticity' && r.store ? `elasticity of ${r.store}: ${r.nodesBefore} → ${r.nodesAfter} nodes` : path;
   d.append(el('h2', {text: heading, title: path}));
   if (r.kind === 'rating') return openRating(r, d);
   if (r.kind === 'scale') return openScale(r, d);
   if (r.kind === 'elasticity') return openElasticity(r, d);
+  if (r.kind === 'sweep') return openSweep(r, d);
   const dl = el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(path), text: 'JSON'}),
     el('a', {href: '/api/csv?path=' + encodeURIComponent(path), text: 'CSV (per second)'}));
   if (r.hlog_path) dl.append(el('a', {href: '/files/' + encodeURI(r.hlog_path), text: 'HdrHistogram log (.hlog)'}));
@@ -461,7 +467,8 @@ async function openResult(path) {
   chart('d-throughput', '', [{label: 'actions/s'}], MEASURED).setData([x, r.series.map(p => p.throughput)]);
   chart('d-latency', '', [{label: 'p50'}, {label: 'p95'}, {label: 'p99'}], MEASURED).setData([x, r.series.map(p => p.p50_ms), r.series.map(p => p.p95_ms), r.series.map(p => p.p99_ms)]);
   const fr = r.unpredictable && r.unpredictable.freshness;
-  if (fr && fr.buckets) chart('d-freshness', '', [{label: 'P(valid) within the bucket'}, {label: 'P(valid) up to it'}], {x: 'age of the last write (ms)', xIncrs: WHOLE})
+  if (fr && fr.buckets) chart('d-freshness', '', [{label: 'P(valid) within the bucket'}, {label: 'P(valid) up to it'}],
+    {x: 'age of the last write (ms)', xIncrs: WHOLE, uplot: {scales: {y: {range: [0, 1]}}}})
     .setData([fr.buckets.map(b => b.to_ms), fr.buckets.map(b => b.p), fr.buckets.map(b => b.p_at_most)]);
   const tb = el('tbody');
   for (const [code, k] of Object.entries(Object.assign({}, r.actions, r.sessions))) {
@@ -532,6 +539,23 @@ function openScale(r, d) {
       el('td', {class: 'l' + (c.bottleneck && c.bottleneck.known ? '' : ' muted'), text: c.bottleneck ? c.bottleneck.text : '–'}),
       el('td', {class: 'l ' + (c.status === 'rated' ? 'ok' : 'bad'), text: c.status + (c.soar_status ? ` (${c.soar_status})` : '') + (c.error ? ': ' + c.error : '')}),
       el('td', {}, c.rating_path ? el('button', {text: 'open rating', class: 'open', onclick: () => openResult(c.rating_path)}) : '')))))) ;
+}
+// bg sweep: throughput against T, one point for each T run (from 0, so that the heights compare), and a table of
+// the points with a button to open each point's run.
+function openSweep(r, d) {
+  d.append(el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(r.path), text: 'sweep JSON'}),
+    el('a', {href: '/files/' + encodeURI(r.path.replace(/\.json$/, '.csv')), text: 'CSV'})));
+  d.append(el('p', {text: `${r.store} · ${r.mix} · ${fmt(r.duration_s, 0)} s each after a warm-up of ${fmt(r.warmup_s, 0)} s · β ${fmt(r.beta_ms)} ms · reset by ${r.reset}`}));
+  d.append(el('h3', {text: 'Throughput (actions/s) versus T'}), el('div', {id: 'd-sweep'}));
+  const pts = (r.points || []).slice().sort((a, b) => a.threads - b.threads);
+  chart('d-sweep', '', [{label: 'actions/s', points: {show: true, size: 8}}],
+    {x: 'threads T', xIncrs: WHOLE, uplot: {scales: {y: {range: (u, min, max) => [0, (max > 0 ? max : 1) * 1.1]}}}})
+    .setData([pts.map(p => p.threads), pts.map(p => p.throughput)]);
+  d.append(el('table', {id: 'd-sweep-table'}, el('thead', {}, el('tr', {}, ...['T', 'actions/s', '% ≤ β', 'actions', 'errors', 'unpredictable %', ''].map(h => el('th', {text: h})))),
+    el('tbody', {}, ...pts.map(p => el('tr', {'data-threads': p.threads}, el('td', {text: p.threads}), el('td', {text: fmt(p.throughput, 0)}),
+      el('td', {text: fmt(p.withinBetaPct, 2)}), el('td', {text: fmt(p.actions, 0)}), el('td', {text: fmt(p.errors, 0)}),
+      el('td', {text: p.unpredictablePct == null ? '–' : fmt(p.unpredictablePct, 4)}),
+      el('td', {}, p.result_path ? el('button', {text: 'open run', class: 'open', onclick: () => openResult(p.result_path)}) : ''))))));
 }
 // An elasticity result: request-set time over wall time with ±sd error bars, the add-node and stable moments, the
 // stable phase's margin (mean ± median delta), and the score's terms.
