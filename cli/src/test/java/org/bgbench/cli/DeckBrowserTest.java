@@ -166,6 +166,14 @@ class DeckBrowserTest {
     @Test
     @Order(1)
     void aBadInputIsShownNextToItsField() throws Exception {
+        // The form opens with the command line's defaults: bg run's mix, its graph greyed in the graph's fields.
+        assertThat(new Select(browser.findElement(By.id("workload")))
+                        .getFirstSelectedOption()
+                        .getDomAttribute("value"))
+                .isEqualTo("low");
+        assertThat(field("usercount").getDomProperty("placeholder")).isEqualTo("10000, or the store's graph");
+        new Select(browser.findElement(By.id("command"))).selectByValue("load");
+        assertThat(field("usercount").getDomProperty("placeholder")).isEqualTo("10000");
         setUp("run", "0");
         browser.findElement(By.id("start")).click();
         WebElement error = browser.findElement(By.cssSelector(".field-error[data-for='--threads']"));
@@ -249,6 +257,20 @@ class DeckBrowserTest {
         assertThat(JSON.readTree(get(resultHref)).path("threads").asInt()).isEqualTo(2);
         axesReadable("#live-throughput");
         axesReadable("#live-latency");
+        // The seconds of the run count on through the warm-up into the measured period: no two points at one x,
+        // the warm-up's before the measured ones.
+        List<Double> x = xValues("document.getElementById('live-throughput').chart");
+        assertThat(x).as("x of the live chart").doesNotHaveDuplicates().isSorted();
+        assertThat(x.getFirst()).isGreaterThan(0.0);
+        // Several series: a legend naming each with its figure; one series: none (the heading names it).
+        legendWithValues("#live-errors", "errors", "no-ops");
+        legendWithValues("#live-latency", "p50", "p95", "p99");
+        assertThat(browser.findElements(By.cssSelector("#live-throughput .u-legend")))
+                .isEmpty();
+        ((JavascriptExecutor) browser)
+                .executeScript("arguments[0].scrollIntoView()", browser.findElement(By.id("live-beta")));
+        shot("live-finished-errors");
+        ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0)");
         shot("live-finished");
 
         setUp("run", "4");
@@ -289,6 +311,11 @@ class DeckBrowserTest {
                 .isNotEmpty();
         String table = browser.findElement(By.id("compare-table")).getText();
         assertThat(table).contains("sqlite").contains("high");
+        // Both runs on the seconds their intervals end (a last, partial one where the run ended), not by index.
+        List<Double> cx = xValues("document.getElementById('compare-throughput').chart");
+        assertThat(cx).doesNotHaveDuplicates().isSorted().contains(lastElapsed(result));
+        // the legend reads at the last second, the longer run's (T=2's)
+        legendWithValues("#compare-throughput", "T=2");
         shot("compare");
     }
 
@@ -304,8 +331,9 @@ class DeckBrowserTest {
         browser.findElement(By.id("start")).click();
         wait.until(d ->
                 d.findElements(By.cssSelector("#live-rating-table tbody tr")).size() >= 2);
-        String row = browser.findElement(By.cssSelector("#live-rating-table tbody tr"))
-                .getText();
+        // read in one step: the page redraws the table twice a second
+        String row = (String) ((JavascriptExecutor) browser)
+                .executeScript("return document.querySelector('#live-rating-table tbody tr').textContent");
         assertThat(row).containsAnyOf("meets", "fails");
         ((JavascriptExecutor) browser)
                 .executeScript("arguments[0].scrollIntoView()", browser.findElement(By.id("live-rating")));
@@ -402,6 +430,51 @@ class DeckBrowserTest {
 
     @Test
     @Order(7)
+    void aSweepIsDrawnAsThroughputAgainstT() throws Exception {
+        // bg sweep's JSON (format bg-sweep/1); its T=2 point is the page's own run of T=2, to be opened from it.
+        Path runT2 = Files.list(dir.resolve("runs"))
+                .filter(p -> p.getFileName().toString().matches("deck-.*-T2\\.json"))
+                .findFirst()
+                .orElseThrow();
+        String point = "{\"threads\":%d,\"throughput\":%d,\"withinBetaPct\":99.9,\"actions\":%d,\"errors\":0,"
+                + "\"unpredictablePct\":0.0,\"result\":%s}";
+        Files.writeString(
+                dir.resolve("runs/sweep-deck.json"),
+                "{\"format\":\"bg-sweep/1\",\"store\":\"sqlite\",\"mix\":\"low\",\"duration_s\":30,\"warmup_s\":0,"
+                        + "\"beta_ms\":100,\"reset\":\"image\",\"points\":["
+                        + String.join(
+                                ",",
+                                point.formatted(1, 1400, 42000, JSON.writeValueAsString("/nowhere/T1.json")),
+                                point.formatted(2, 2600, 78000, JSON.writeValueAsString(runT2.toString())),
+                                point.formatted(4, 2500, 75000, JSON.writeValueAsString("/nowhere/T4.json")))
+                        + "]}");
+        browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
+        wait.until(d -> !d.findElements(By.cssSelector("#runs tbody tr[data-path='sweep-deck.json']"))
+                .isEmpty());
+        assertThat(browser.findElement(By.cssSelector("#runs tbody tr[data-path='sweep-deck.json']"))
+                        .getText())
+                .contains("sweep")
+                .contains("T=1 1,400");
+        browser.findElement(By.cssSelector("#runs tbody tr[data-path='sweep-deck.json'] button.open"))
+                .click();
+        wait.until(
+                d -> d.findElements(By.cssSelector("#d-sweep-table tbody tr")).size() == 3);
+        assertThat(browser.findElement(By.cssSelector("#detail h2")).getText()).isEqualTo("sweep of sqlite · low mix");
+        // One point at each T, none twice; one series, so no legend (its heading names it).
+        assertThat(xValues("document.getElementById('d-sweep').chart")).containsExactly(1.0, 2.0, 4.0);
+        assertThat(browser.findElements(By.cssSelector("#d-sweep .u-legend"))).isEmpty();
+        axesReadable("#d-sweep");
+        shot("sweep");
+        // Only a point whose run lies in the runs directory can be opened.
+        assertThat(browser.findElements(By.cssSelector("#d-sweep-table button.open")))
+                .hasSize(1);
+        browser.findElement(By.cssSelector("#d-sweep-table tr[data-threads='2'] button.open"))
+                .click();
+        wait.until(d -> d.findElement(By.cssSelector("#detail h2")).getText().contains("T=2"));
+    }
+
+    @Test
+    @Order(8)
     void chartsOfLargeAndTinyFiguresHaveWholeReadableTicks() throws Exception {
         // The page's own chart function, given seven-digit and sub-millisecond figures over a few seconds.
         JavascriptExecutor js = (JavascriptExecutor) browser;
@@ -428,7 +501,7 @@ class DeckBrowserTest {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void theRatingsReportPutsTheVerdictFirstAndLinksEveryExperiment() throws Exception {
         Path ratingDir = Files.list(dir.resolve("runs"))
                 .filter(p -> p.getFileName().toString().startsWith("rate-deck"))
@@ -466,6 +539,38 @@ class DeckBrowserTest {
         int width = Integer.parseInt(plot.getDomAttribute("data-y-label-width"));
         int size = Integer.parseInt(plot.getDomAttribute("data-y-axis-size"));
         assertThat(width + 15).as(box + " y labels within the axis").isLessThanOrEqualTo(size);
+    }
+
+    /** The x values of the uPlot chart the script {@code chart} names. */
+    @SuppressWarnings("unchecked")
+    private static List<Double> xValues(String chart) {
+        List<Object> xs = (List<Object>) ((JavascriptExecutor) browser).executeScript("return " + chart + ".data[0]");
+        return xs.stream().map(v -> ((Number) v).doubleValue()).toList();
+    }
+
+    private static double lastElapsed(JsonNode result) {
+        JsonNode series = result.path("series");
+        return series.get(series.size() - 1).path("elapsed_s").asDouble();
+    }
+
+    /** The chart in {@code box} has one legend, naming each of {@code names} with its figure beside it. */
+    private static void legendWithValues(String box, String... names) {
+        List<WebElement> legend = browser.findElements(By.cssSelector(box + " .u-legend"));
+        assertThat(legend).as(box + " legend").hasSize(1);
+        List<WebElement> rows = legend.getFirst().findElements(By.cssSelector(".u-series"));
+        for (String name : names) {
+            WebElement row = rows.stream()
+                    .filter(r -> r.findElement(By.cssSelector(".u-label"))
+                            .getDomProperty("textContent")
+                            .contains(name))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(box + ": no legend entry " + name));
+            List<WebElement> value = row.findElements(By.cssSelector(".u-value"));
+            assertThat(value).as(box + " " + name + " value").hasSize(1);
+            assertThat(value.getFirst().getDomProperty("textContent"))
+                    .as(box + " " + name + " value")
+                    .matches("-?[\\d,]+(\\.\\d+)?");
+        }
     }
 
     private static String get(String href) throws Exception {

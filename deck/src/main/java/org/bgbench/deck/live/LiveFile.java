@@ -34,6 +34,9 @@ public final class LiveFile implements ExperimentObserver {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Map<ExperimentInfo, Writer> open = new ConcurrentHashMap<>();
+    // When each experiment's first interval began (System.nanoTime): its seconds are counted from there across the
+    // warm-up and the measured period, whose own numbering restarts at 1.
+    private final Map<ExperimentInfo, Long> origin = new ConcurrentHashMap<>();
 
     /** The live file of the result {@code result}. */
     public static Path of(Path result) {
@@ -73,7 +76,12 @@ public final class LiveFile implements ExperimentObserver {
     @Override
     public void second(ExperimentInfo info, SecondSample sample) {
         if (open.containsKey(info)) {
-            write(info, secondLine(sample));
+            long now = System.nanoTime();
+            long from = origin.computeIfAbsent(
+                    info, i -> now - (long) (sample.point().intervalS() * 1e9));
+            Map<String, Object> line = secondLine(sample);
+            line.put("run_s", Math.round((now - from) / 1e6) / 1e3);
+            write(info, line);
         }
     }
 
@@ -100,6 +108,7 @@ public final class LiveFile implements ExperimentObserver {
         line.put("completed", completed);
         write(info, line);
         Writer w = open.remove(info);
+        origin.remove(info);
         try {
             w.close();
         } catch (IOException e) {
@@ -157,6 +166,7 @@ public final class LiveFile implements ExperimentObserver {
             w.flush();
         } catch (IOException | RuntimeException e) {
             open.remove(info);
+            origin.remove(info);
             try {
                 w.close();
             } catch (IOException ignored) {

@@ -21,12 +21,15 @@ import java.util.stream.Stream;
  * The runs directory as the deck shows it: run results ({@code X.json} with a {@code total} section), ratings
  * (directories holding {@code rating.json} or, while they run, {@code experiments.jsonl}), {@code bg scale}'s
  * directories (holding {@code scale.json}) and elasticity results (JSON with {@code "kind": "elasticity"}, as
- * {@code elasticity.json}), newest first; one result
+ * {@code elasticity.json}), {@code bg sweep}'s curves (format {@code bg-sweep/1}), newest first; one result
  * read whole; a run's per-second series as CSV. Every path the page sends is resolved inside the runs directory, and
  * no link out of it is followed; a file that is not JSON is refused without a word of its content.
  */
 public final class Results {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The format of {@code bg sweep}'s JSON. */
+    private static final String SWEEP = "bg-sweep/1";
+
     private final Path runs;
 
     public Results(Path runs) {
@@ -143,6 +146,9 @@ public final class Results {
         if (n != null && "elasticity".equals(n.path("kind").asText())) {
             return elasticity(p, n);
         }
+        if (n != null && SWEEP.equals(n.path("format").asText())) {
+            return sweep(p, n);
+        }
         if (n == null || !n.has("total") || !n.has("series")) {
             return null;
         }
@@ -153,6 +159,8 @@ public final class Results {
         m.put("store", n.path("store").path("name").asText(null));
         m.put("mix", n.path("workload").path("mix_name").asText(null));
         m.put("threads", n.path("threads").asInt());
+        // when its measured period started, as its heading says when opened
+        m.put("started", n.path("start_time").asText(null));
         m.put("throughput", n.path("throughput").asDouble());
         m.put("within_beta_pct", number(n.path("total").path("within_beta_pct")));
         m.put("p95_ms", number(n.path("total").path("p95_ms")));
@@ -237,6 +245,25 @@ public final class Results {
         return m;
     }
 
+    /** A {@code bg sweep}'s curve: store, mix and each point's T and throughput. */
+    private Map<String, Object> sweep(Path p, JsonNode n) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", "sweep");
+        m.put("path", relative(p));
+        m.put("modified", modified(p));
+        m.put("store", n.path("store").asText(null));
+        m.put("mix", n.path("mix").asText(null));
+        List<Map<String, Object>> points = new ArrayList<>();
+        for (JsonNode pt : n.path("points")) {
+            Map<String, Object> pm = new LinkedHashMap<>();
+            pm.put("threads", pt.path("threads").asInt());
+            pm.put("throughput", number(pt.path("throughput")));
+            points.add(pm);
+        }
+        m.put("points", points);
+        return m;
+    }
+
     private static Double number(JsonNode n) {
         return n.isNumber() ? n.asDouble() : null;
     }
@@ -284,6 +311,20 @@ public final class Results {
             return r;
         }
         JsonNode n = read(p);
+        if (n instanceof ObjectNode o && SWEEP.equals(o.path("format").asText())) {
+            o.put("kind", "sweep");
+            o.put("path", relative(p));
+            // each point's run as a path the page can open, when it lies in the runs directory
+            for (JsonNode pt : o.path("points")) {
+                Path run = pt.path("result").isTextual()
+                        ? Path.of(pt.path("result").asText()).toAbsolutePath().normalize()
+                        : null;
+                if (pt instanceof ObjectNode po && run != null && run.startsWith(runs) && confined(runs, run)) {
+                    po.put("result_path", relative(run));
+                }
+            }
+            return o;
+        }
         if (n instanceof ObjectNode o && "elasticity".equals(o.path("kind").asText())) {
             o.put("path", relative(p));
             // bg elasticity writes its chart beside the result (X.svg)

@@ -25,9 +25,12 @@ const OPTIONS = {
          ['--no-confirm', 'skip the confirmation run', 'flag'], ['--workers', 'workers HOST:PORT,… (empty: local)', ''],
          ['--store-host', "store hosts' node exporters HOST[:PORT],…", ''], ['--metrics', 'Prometheus endpoint HOST:PORT', '']],
   load: [['--threads', 'loader threads', '2 × cores'], ['--replace', 'replace a graph the store holds', 'flag']],
-  delta: [['--threads', 'T of the long run', ''], ['--duration', 'long run', '60s'], ['--deltas', 'δ candidates S,S,…', ''], ['--warmup', 'warm-up', '1s']],
-  sweep: [['--threads', 'T,T,…', '1,2,4,8,16'], ['--duration', 'duration each', '30s'], ['--warmup', 'warm-up', '0s'], ['--load', 'load first if needed', 'flag-on']],
+  delta: [['--threads', 'T of the long run', 'found by probing'], ['--duration', 'long run', '60s'], ['--deltas', 'δ candidates S,S,…', '1,2,3,5,10,15,20,30,60,120,…'],
+          ['--warmup', 'warm-up', '1s']],
+  sweep: [['--threads', 'T,T,…', '1,2,4,8,16,32,64,128'], ['--duration', 'duration each', '30s'], ['--warmup', 'warm-up', '0s'], ['--load', 'load first if needed', 'flag-on']],
 };
+// The mix each command runs when given none (its --workload default; run and sweep: low unless -p keys say).
+const DEFAULT_MIX = {run: 'low', sweep: 'low', rate: 'high', delta: 'high'};
 // Names BG's messages use for the graph's keys.
 const ALIASES = {members: 'usercount', mix: 'workload', '--workload': 'workload', '--store': 'store'};
 let forms = null;
@@ -55,6 +58,9 @@ function renderOptions() {
   const box = $('#options'); box.replaceChildren();
   for (const [name, label, ph] of OPTIONS[$('#command').value]) box.append(field(name, `${name} (${label})`, ph));
   $('#workload-set').hidden = $('#command').value === 'load';
+  // Until a mix is chosen, the command's own default is selected, as the command line would run it.
+  const sel = $('#workload');
+  if (sel.options.length && !sel.dataset.chosen && DEFAULT_MIX[$('#command').value]) sel.value = DEFAULT_MIX[$('#command').value];
 }
 function renderStore() {
   const s = forms.stores.find(x => x.name === $('#store').value);
@@ -65,18 +71,30 @@ function renderStore() {
 function renderGraph() {
   const box = $('#graph'); box.replaceChildren();
   for (const g of forms.graph) box.append(field(g.key, g.key, '', g.description));
+  graphDefaults();
+}
+// Each graph field shows, greyed, the command line's default from its key's description; the commands other than
+// load run on the graph the store holds when the fields are left empty.
+function graphDefaults() {
+  const load = $('#command').value === 'load';
+  for (const g of forms.graph) {
+    const m = /\(default:? ([^)]*)\)/.exec(g.description || '');
+    const input = document.getElementById(fieldId(g.key));
+    if (input) input.placeholder = m ? (load ? m[1] : `${m[1]}, or the store's graph`) : (load ? '' : "the store's graph");
+  }
 }
 function renderMixes() {
   const sel = $('#workload');
   for (const m of forms.mixes) sel.append(el('option', {value: m.name, text: `${m.name}: ${m.description}`}));
   sel.append(el('option', {value: 'custom', text: 'custom: my own percentages'}));
-  sel.value = 'high';
+  sel.value = DEFAULT_MIX[$('#command').value] || 'low';
   const box = $('#mix-fields');
   for (const k of forms.kinds) {
     box.append(el('label', {title: k.key}, el('span', {text: `${k.code} ${k.title}`}),
       el('input', {type: 'number', min: '0', max: '100', step: 'any', id: 'mix-' + k.code, 'data-code': k.code, 'data-key': k.key, oninput: checkMix})));
   }
   sel.addEventListener('change', () => {
+    sel.dataset.chosen = 'true';
     $('#custom-mix').hidden = sel.value !== 'custom';
     if (sel.value === 'custom') checkMix();
   });
@@ -162,6 +180,12 @@ function runName(store, mix, threads, started) {
 }
 // A result document as /api/result gives it.
 const resultName = r => runName(r.store && r.store.name, r.workload && r.workload.mix_name, r.threads, r.started || r.start_time || r.modified) || r.path;
+// A rating in words: store, mix and when its first experiment started.
+function ratingName(r) {
+  const g = r.rating || {}, first = (r.experiments || g.experiments || [])[0] || {};
+  const words = runName(g.store, g.workload, null, first.started);
+  return words ? 'rating: ' + words : r.path;
+}
 // A live run: the rating's experiment (#n of a rating) if its file lies in a rating's directory.
 function liveName(path, start) {
   const st = start || {};
@@ -239,22 +263,59 @@ function axesDrawn(u) {
   Object.assign(u.root.dataset, {xTicks: (x._values || []).join('|'), yTicks: (y._values || []).join('|'),
     yLabelWidth: Math.ceil(widest), yAxisSize: y._size});
 }
-// A uPlot chart: x in whole units (seconds of the run unless opts.x names the quantity), the legend naming the
-// series without values (none for a single series, which its heading names).
+// A figure as a legend shows it: whole above 100, else three significant digits; '–' when there is none.
+function legendValue(v) {
+  if (v == null || Number.isNaN(v)) return '–';
+  const a = Math.abs(v);
+  return a >= 100 || a === 0 ? fmt(v, 0) : a >= 1 ? fmt(v, 2) : Number(v.toPrecision(3)).toLocaleString('en', {maximumFractionDigits: 8});
+}
+// A legend cell's value: at the point under the cursor, else at the last x where any series has a figure (the x
+// series: that x), so that the cells of one legend always read at one moment.
+function lastFigured(u) {
+  for (let i = (u.data[0] || []).length - 1; i >= 0; i--) if (u.data.some((ys, si) => si > 0 && ys[i] != null)) return i;
+  return null;
+}
+const legendCell = (u, v, si, idx) => {
+  const at = idx != null ? idx : lastFigured(u);
+  return legendValue(at == null ? null : u.data[si][at]);
+};
+// The warm-up of a live run, shaded from the axis to its last second and labelled (chart.warmupTo, seconds).
+function shadeWarmup(u) {
+  if (!(u.warmupTo > 0)) return;
+  const c = u.ctx, x0 = u.bbox.left, x1 = Math.min(u.valToPos(u.warmupTo, 'x', true), u.bbox.left + u.bbox.width);
+  c.save();
+  c.fillStyle = 'rgba(154, 103, 0, 0.10)';
+  c.fillRect(x0, u.bbox.top, x1 - x0, u.bbox.height);
+  c.fillStyle = '#9a6700';
+  c.font = `${11 * devicePixelRatio}px sans-serif`;
+  c.textAlign = 'left';
+  c.textBaseline = 'alphabetic';
+  c.fillText('warm-up', x0 + 4 * devicePixelRatio, u.bbox.top + 12 * devicePixelRatio);
+  c.restore();
+}
+// A uPlot chart: x in whole units (seconds of the run from 0 unless opts.x names another quantity; opts.seconds: it is
+// seconds all the same, from 0); a chart of several
+// series has a legend naming them with their values (at the cursor, else the latest point), a chart of one series
+// none (its heading names it).
+// A result's series covers its measured period only: its seconds count from the end of the warm-up.
+const MEASURED = {x: 'seconds measured (after the warm-up)', seconds: true};
 function chart(id, title, series, opts = {}) {
   const target = document.getElementById(id);
   const xLabel = opts.x || 'seconds of the run';
+  const extra = opts.uplot || {};
+  const xScale = Object.assign({time: false}, opts.x && !opts.seconds ? {} : {range: (u, min, max) => [0, max > 0 ? max : 1]}, (extra.scales || {}).x);
   const o = Object.assign({width: Math.max(480, target.clientWidth || 560), height: 240, title: '',
-    legend: {show: series.length > 1, live: false},
-    series: [{label: xLabel}, ...series.map((s, i) => Object.assign({stroke: COLORS[i % COLORS.length], width: 1.5}, s))],
+    legend: {show: series.length > 1, live: true},
+    series: [{label: opts.x && !opts.seconds ? xLabel : 'second', value: legendCell}, ...series.map((s, i) => Object.assign({stroke: COLORS[i % COLORS.length], width: 1.5, value: legendCell}, s))],
     axes: [{label: xLabel, labelSize: 20, incrs: opts.xIncrs || SECONDS, values: tickText, space: 50},
-      Object.assign({values: tickText, size: axisSize}, opts.yIncrs ? {incrs: opts.yIncrs} : {})],
-    scales: {x: {time: false}}}, opts.uplot || {});
+      Object.assign({values: tickText, size: axisSize}, opts.yIncrs ? {incrs: opts.yIncrs} : {})]}, extra);
+  o.scales = Object.assign({}, extra.scales, {x: xScale});
   o.hooks = Object.assign({}, o.hooks);
-  o.hooks.draw = [...(o.hooks.draw || []), axesDrawn];
+  o.hooks.draw = [shadeWarmup, ...(o.hooks.draw || []), axesDrawn];
   target.replaceChildren();
   const u = new uPlot(o, [[], ...series.map(() => [])], target);
   u.root.classList.add('bg-chart');
+  target.chart = u; // the chart of its element, for the page's tests
   return u;
 }
 function liveCharts() {
@@ -263,22 +324,32 @@ function liveCharts() {
   live.charts.latency = chart('live-latency', '', [{label: 'p50'}, {label: 'p95'}, {label: 'p99'}]);
   live.charts.beta = chart('live-beta', '', [{label: '% ≤ β'}], {uplot: {scales: {x: {time: false}, y: {range: [0, 100]}}}});
   live.charts.errors = chart('live-errors', '', [{label: 'errors'}, {label: 'no-ops'}]);
-  live.charts.rating = chart('live-rating-chart', '', [{label: 'meets SLA', stroke: '#1a7f37', paths: () => null, points: {show: true, size: 9}},
-    {label: 'fails SLA', stroke: '#d1242f', paths: () => null, points: {show: true, size: 9}}], {x: 'threads T', xIncrs: WHOLE});
+  live.charts.rating = ratingChart('live-rating-chart');
+}
+// Throughput against T, each experiment a point green when it met the SLA and red when it failed; from 0, so that
+// the heights compare.
+function ratingChart(id) {
+  return chart(id, '', [{label: 'meets SLA', stroke: '#1a7f37', paths: () => null, points: {show: true, size: 9}},
+    {label: 'fails SLA', stroke: '#d1242f', paths: () => null, points: {show: true, size: 9}}],
+    {x: 'threads T', xIncrs: WHOLE, uplot: {scales: {y: {range: (u, min, max) => [0, (max > 0 ? max : 1) * 1.1]}}}});
 }
 function redrawLive() {
   liveCharts();
   const r = live.runs[live.selected];
   if (!r) return;
   const s = r.seconds;
-  const x = s.map((p, i) => p.second != null ? p.second : i + 1);
+  // Seconds of the run, warm-up included (a line's own "second" restarts at 1 when measuring starts).
+  const x = s.map((p, i) => p.run_s != null ? p.run_s : i + 1);
+  const warm = x.filter((v, i) => s[i].warmup);
+  const warmupTo = warm.length ? Math.max(...warm) : null;
+  for (const k of ['throughput', 'latency', 'beta', 'errors']) live.charts[k].warmupTo = warmupTo;
   live.charts.throughput.setData([x, s.map(p => p.throughput)]);
   live.charts.latency.setData([x, s.map(p => p.p50_ms), s.map(p => p.p95_ms), s.map(p => p.p99_ms)]);
   live.charts.beta.setData([x, s.map(p => p.within_beta_pct)]);
   live.charts.errors.setData([x, s.map(p => p.errors), s.map(p => p.noops)]);
   $('#live-seconds').textContent = s.length;
   const st = r.start || {};
-  const phase = r.end ? 'ended' : (s.length && s[s.length - 1].warmup ? 'warming up' : 'measuring');
+  const phase = r.end ? 'ended' : !s.length ? 'starting: no second yet' : s[s.length - 1].warmup ? 'warming up' : 'measuring';
   $('#live-info').textContent = `${st.store || ''} · ${st.mix || ''} · T=${st.threads || ''} · β ${fmt(st.beta_ms)} ms · ${phase}`
     + (r.end && r.end.unpredictable_pct != null ? ` · unpredictable ${fmt(r.end.unpredictable_pct, 4)} %` : '');
   const last = s[s.length - 1];
@@ -353,11 +424,15 @@ async function loadRuns() {
   const runs = await (await fetch('/api/runs')).json();
   const tb = $('#runs tbody'); tb.replaceChildren();
   for (const r of runs) {
-    const words = runName(null, null, r.kind === 'run' ? r.threads : null, r.modified);
-    const name = r.kind === 'run' ? words || r.path : `${r.kind}` + (words ? ` · ${words.replace(/^started/, 'written')}` : '');
+    // A run by its T and when it started (else when it was written); the others by when they were written.
+    const run = r.kind === 'run';
+    const words = runName(null, null, run ? r.threads : null, run && r.started ? r.started : null);
+    const written = run && r.started ? '' : r.modified ? 'written ' + clock(r.modified) : '';
+    const name = run ? [words, written].filter(x => x).join(' · ') || r.path : [r.kind, written].filter(x => x).join(' · ');
     const ge = r.lower_bound ? '≥ ' : '';
     const tput = r.kind === 'rating' ? (r.soar != null ? `SoAR ${ge}${fmt(r.soar, 0)} · Socialites ${ge}${fmt(r.socialites, 0)}` : 'running')
       : r.kind === 'scale' ? `${r.mode}: ` + (r.configurations || []).map(c => `N=${c.nodes} ${c.soar == null ? 'failed' : (c.lower_bound ? '≥ ' : '') + fmt(c.soar, 0)}`).join(' · ')
+      : r.kind === 'sweep' ? (r.points || []).map(p => `T=${p.threads} ${fmt(p.throughput, 0)}`).join(' · ')
       : r.kind === 'elasticity' ? `${r.nodes_before} → ${r.nodes_after} nodes · elasticity ${fmt(r.elasticity, 1)} · stable after ${fmt(r.stabilisation_seconds, 1)} s`
       : fmt(r.throughput, 0);
     tb.append(el('tr', {'data-path': r.path}, el('td', {}, el('input', {type: 'checkbox', class: 'pick', value: r.path, 'data-kind': r.kind})),
@@ -369,10 +444,15 @@ async function loadRuns() {
 async function openResult(path) {
   const r = await (await fetch('/api/result?path=' + encodeURIComponent(path))).json();
   const d = $('#detail'); d.replaceChildren();
-  d.append(el('h2', {text: (r.kind === 'run' || !r.kind) && r.store ? resultName(r) : path, title: path}));
+  const heading = (r.kind === 'run' || !r.kind) && r.store ? resultName(r) : r.kind === 'rating' ? ratingName(r)
+    : r.kind === 'scale' && r.scale ? `${r.scale.mode} of ${r.scale.store}` + (r.scale.workload ? ` · ${r.scale.workload} mix` : '')
+    : r.kind === 'sweep' ? `sweep of ${r.store} · ${r.mix} mix`
+    : r.kind === 'elasticity' && r.store ? `elasticity of ${r.store}: ${r.nodesBefore} → ${r.nodesAfter} nodes` : path;
+  d.append(el('h2', {text: heading, title: path}));
   if (r.kind === 'rating') return openRating(r, d);
   if (r.kind === 'scale') return openScale(r, d);
   if (r.kind === 'elasticity') return openElasticity(r, d);
+  if (r.kind === 'sweep') return openSweep(r, d);
   const dl = el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(path), text: 'JSON'}),
     el('a', {href: '/api/csv?path=' + encodeURIComponent(path), text: 'CSV (per second)'}));
   if (r.hlog_path) dl.append(el('a', {href: '/files/' + encodeURI(r.hlog_path), text: 'HdrHistogram log (.hlog)'}));
@@ -384,10 +464,11 @@ async function openResult(path) {
   for (const id of ['d-throughput', 'd-latency', 'd-freshness']) charts.append(el('div', {}, el('h3', {text: {'d-throughput': 'Throughput (actions/s)', 'd-latency': 'Latency p50 / p95 / p99 (ms)', 'd-freshness': 'Freshness: probability a read is valid, by the age of the last write (ms)'}[id]}), el('div', {id})));
   d.append(charts);
   const x = r.series.map(p => p.elapsed_s);
-  chart('d-throughput', '', [{label: 'actions/s'}], {}).setData([x, r.series.map(p => p.throughput)]);
-  chart('d-latency', '', [{label: 'p50'}, {label: 'p95'}, {label: 'p99'}], {}).setData([x, r.series.map(p => p.p50_ms), r.series.map(p => p.p95_ms), r.series.map(p => p.p99_ms)]);
+  chart('d-throughput', '', [{label: 'actions/s'}], MEASURED).setData([x, r.series.map(p => p.throughput)]);
+  chart('d-latency', '', [{label: 'p50'}, {label: 'p95'}, {label: 'p99'}], MEASURED).setData([x, r.series.map(p => p.p50_ms), r.series.map(p => p.p95_ms), r.series.map(p => p.p99_ms)]);
   const fr = r.unpredictable && r.unpredictable.freshness;
-  if (fr && fr.buckets) chart('d-freshness', '', [{label: 'P(valid) within the bucket'}, {label: 'P(valid) up to it'}], {x: 'age of the last write (ms)', xIncrs: WHOLE})
+  if (fr && fr.buckets) chart('d-freshness', '', [{label: 'P(valid) within the bucket'}, {label: 'P(valid) up to it'}],
+    {x: 'age of the last write (ms)', xIncrs: WHOLE, uplot: {scales: {y: {range: [0, 1]}}}})
     .setData([fr.buckets.map(b => b.to_ms), fr.buckets.map(b => b.p), fr.buckets.map(b => b.p_at_most)]);
   const tb = el('tbody');
   for (const [code, k] of Object.entries(Object.assign({}, r.actions, r.sessions))) {
@@ -419,8 +500,7 @@ function openRating(r, d) {
     + (g.lower_bound && g.lower_bound_reason ? ' · ≥: ' + g.lower_bound_reason : '')}));
   d.append(el('h3', {text: 'Throughput versus T'}), el('div', {id: 'd-rating'}));
   d.append(el('table', {id: 'd-rating-table'}, el('thead', {}, el('tr', {}, ...['#', 'phase', 'T', 'actions/s', '% ≤ β', 'unpredictable %', 'SLA'].map(h => el('th', {text: h})))), el('tbody')));
-  const plot = chart('d-rating', '', [{label: 'meets SLA', stroke: '#1a7f37', paths: () => null, points: {show: true, size: 9}},
-    {label: 'fails SLA', stroke: '#d1242f', paths: () => null, points: {show: true, size: 9}}], {x: 'threads T', xIncrs: WHOLE});
+  const plot = ratingChart('d-rating');
   renderRating(r.experiments.length ? r.experiments : (g.experiments || []), plot, '#d-rating-table');
   const t = g.rating_time;
   if (t) {
@@ -460,6 +540,23 @@ function openScale(r, d) {
       el('td', {class: 'l ' + (c.status === 'rated' ? 'ok' : 'bad'), text: c.status + (c.soar_status ? ` (${c.soar_status})` : '') + (c.error ? ': ' + c.error : '')}),
       el('td', {}, c.rating_path ? el('button', {text: 'open rating', class: 'open', onclick: () => openResult(c.rating_path)}) : '')))))) ;
 }
+// bg sweep: throughput against T, one point for each T run (from 0, so that the heights compare), and a table of
+// the points with a button to open each point's run.
+function openSweep(r, d) {
+  d.append(el('p', {class: 'downloads'}, el('a', {href: '/files/' + encodeURI(r.path), text: 'sweep JSON'}),
+    el('a', {href: '/files/' + encodeURI(r.path.replace(/\.json$/, '.csv')), text: 'CSV'})));
+  d.append(el('p', {text: `${r.store} · ${r.mix} · ${fmt(r.duration_s, 0)} s each after a warm-up of ${fmt(r.warmup_s, 0)} s · β ${fmt(r.beta_ms)} ms · reset by ${r.reset}`}));
+  d.append(el('h3', {text: 'Throughput (actions/s) versus T'}), el('div', {id: 'd-sweep'}));
+  const pts = (r.points || []).slice().sort((a, b) => a.threads - b.threads);
+  chart('d-sweep', '', [{label: 'actions/s', points: {show: true, size: 8}}],
+    {x: 'threads T', xIncrs: WHOLE, uplot: {scales: {y: {range: (u, min, max) => [0, (max > 0 ? max : 1) * 1.1]}}}})
+    .setData([pts.map(p => p.threads), pts.map(p => p.throughput)]);
+  d.append(el('table', {id: 'd-sweep-table'}, el('thead', {}, el('tr', {}, ...['T', 'actions/s', '% ≤ β', 'actions', 'errors', 'unpredictable %', ''].map(h => el('th', {text: h})))),
+    el('tbody', {}, ...pts.map(p => el('tr', {'data-threads': p.threads}, el('td', {text: p.threads}), el('td', {text: fmt(p.throughput, 0)}),
+      el('td', {text: fmt(p.withinBetaPct, 2)}), el('td', {text: fmt(p.actions, 0)}), el('td', {text: fmt(p.errors, 0)}),
+      el('td', {text: p.unpredictablePct == null ? '–' : fmt(p.unpredictablePct, 4)}),
+      el('td', {}, p.result_path ? el('button', {text: 'open run', class: 'open', onclick: () => openResult(p.result_path)}) : ''))))));
+}
 // An elasticity result: request-set time over wall time with ±sd error bars, the add-node and stable moments, the
 // stable phase's margin (mean ± median delta), and the score's terms.
 function openElasticity(r, d) {
@@ -492,6 +589,8 @@ function openElasticity(r, d) {
     }
     c.setLineDash([5 * devicePixelRatio, 4 * devicePixelRatio]);
     c.font = `${11 * devicePixelRatio}px sans-serif`;
+    c.textAlign = 'left';
+    c.textBaseline = 'alphabetic';
     for (const m of marks) {  // vertical marks: each add-node moment and the stable moment
       const x = u.valToPos(m.t, 'x', true);
       c.strokeStyle = m.color; c.fillStyle = m.color;
@@ -527,11 +626,13 @@ async function compareSelected() {
   if (paths.length < 2) { $('#status').textContent = 'select at least two runs to compare'; return; }
   const rs = await Promise.all(paths.map(async p => (await fetch('/api/result?path=' + encodeURIComponent(p))).json()));
   show('compare'); // before drawing: a hidden panel has no width to size the charts by
-  const n = Math.max(...rs.map(r => r.series.length));
-  const x = Array.from({length: n}, (_, i) => i + 1);
-  const col = (r, f) => x.map(i => r.series[i - 1] ? r.series[i - 1][f] : null);
-  chart('compare-throughput', '', rs.map(r => ({label: resultName(r)}))).setData([x, ...rs.map(r => col(r, 'throughput'))]);
-  chart('compare-latency', '', rs.map(r => ({label: resultName(r)}))).setData([x, ...rs.map(r => col(r, 'p95_ms'))]);
+  // One x axis for all: every run's seconds where its intervals end (a last, partial interval where it ended), each
+  // run's line drawn across the others' moments.
+  const x = [...new Set(rs.flatMap(r => r.series.map(p => p.elapsed_s)))].sort((a, b) => a - b);
+  const col = (r, f) => { const at = new Map(r.series.map(p => [p.elapsed_s, p[f]])); return x.map(v => at.has(v) ? at.get(v) : null); };
+  const lines = () => rs.map(r => ({label: resultName(r), spanGaps: true}));
+  chart('compare-throughput', '', lines(), MEASURED).setData([x, ...rs.map(r => col(r, 'throughput'))]);
+  chart('compare-latency', '', lines(), MEASURED).setData([x, ...rs.map(r => col(r, 'p95_ms'))]);
   const tb = $('#compare-table tbody'); tb.replaceChildren();
   for (const r of rs) tb.append(el('tr', {}, el('td', {class: 'l', text: resultName(r), title: r.path}), el('td', {class: 'l', text: r.store.name}), el('td', {class: 'l', text: r.workload.mix_name}),
     el('td', {text: r.threads}), el('td', {text: fmt(r.throughput, 0)}), el('td', {text: fmt(r.total.p95_ms, 3)}), el('td', {text: fmt(r.total.within_beta_pct, 2)}),
@@ -544,7 +645,7 @@ async function main() {
   for (const s of forms.stores) $('#store').append(el('option', {value: s.name, text: s.name}));
   $('#store').value = forms.stores.some(s => s.name === 'sqlite') ? 'sqlite' : forms.stores[0].name;
   $('#store').addEventListener('change', renderStore);
-  $('#command').addEventListener('change', renderOptions);
+  $('#command').addEventListener('change', () => { renderOptions(); graphDefaults(); });
   renderOptions(); renderStore(); renderGraph(); renderMixes();
   $('#setup-form').addEventListener('submit', start);
   $('#live-run').addEventListener('change', () => { live.selected = $('#live-run').value; live.dirty = true; });

@@ -81,6 +81,16 @@ class LiveFileTest {
                     .isEqualTo(s.point().actions());
         }
         assertThat(seconds).anyMatch(l -> !l.path("warmup").asBoolean());
+        // The seconds of the run count on across the warm-up and the measured period (whose own numbers restart at
+        // 1), so no two lines stand at the same moment of a chart.
+        double previous = 0;
+        for (JsonNode l : seconds) {
+            assertThat(l.path("run_s").isNumber())
+                    .as("run_s of %s", l.path("second"))
+                    .isTrue();
+            assertThat(l.path("run_s").asDouble()).isGreaterThan(previous);
+            previous = l.path("run_s").asDouble();
+        }
         long measured = seconds.stream()
                 .filter(l -> !l.path("warmup").asBoolean())
                 .mapToLong(l -> l.path("actions").asLong())
