@@ -124,6 +124,7 @@ public final class LiveFile implements ExperimentObserver {
         line.put("t", System.currentTimeMillis());
         line.put("warmup", sample.warmup());
         line.put("second", p.second());
+        line.put("interval_s", p.intervalS());
         line.put("throughput", p.throughput());
         line.put("actions", p.actions());
         line.put("sessions", p.sessions());

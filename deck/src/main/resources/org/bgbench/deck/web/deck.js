@@ -333,11 +333,16 @@ function ratingChart(id) {
     {label: 'fails SLA', stroke: '#d1242f', paths: () => null, points: {show: true, size: 9}}],
     {x: 'threads T', xIncrs: WHOLE, uplot: {scales: {y: {range: (u, min, max) => [0, (max > 0 ? max : 1) * 1.1]}}}});
 }
+// A run's intervals without the short one that ends a phase (under half a second), as the terminal's progress lines
+// leave it out: its few actions would draw a drop at the end of every chart. The files keep it, for the totals.
+function whole(series) {
+  return series.filter(p => p.interval_s == null || p.interval_s >= 0.5);
+}
 function redrawLive() {
   liveCharts();
   const r = live.runs[live.selected];
   if (!r) return;
-  const s = r.seconds;
+  const s = whole(r.seconds);
   // Seconds of the run, warm-up included (a line's own "second" restarts at 1 when measuring starts).
   const x = s.map((p, i) => p.run_s != null ? p.run_s : i + 1);
   const warm = x.filter((v, i) => s[i].warmup);
@@ -463,9 +468,10 @@ async function openResult(path) {
   const charts = el('div', {class: 'charts'});
   for (const id of ['d-throughput', 'd-latency', 'd-freshness']) charts.append(el('div', {}, el('h3', {text: {'d-throughput': 'Throughput (actions/s)', 'd-latency': 'Latency p50 / p95 / p99 (ms)', 'd-freshness': 'Freshness: probability a read is valid, by the age of the last write (ms)'}[id]}), el('div', {id})));
   d.append(charts);
-  const x = r.series.map(p => p.elapsed_s);
-  chart('d-throughput', '', [{label: 'actions/s'}], MEASURED).setData([x, r.series.map(p => p.throughput)]);
-  chart('d-latency', '', [{label: 'p50'}, {label: 'p95'}, {label: 'p99'}], MEASURED).setData([x, r.series.map(p => p.p50_ms), r.series.map(p => p.p95_ms), r.series.map(p => p.p99_ms)]);
+  const ws = whole(r.series);
+  const x = ws.map(p => p.elapsed_s);
+  chart('d-throughput', '', [{label: 'actions/s'}], MEASURED).setData([x, ws.map(p => p.throughput)]);
+  chart('d-latency', '', [{label: 'p50'}, {label: 'p95'}, {label: 'p99'}], MEASURED).setData([x, ws.map(p => p.p50_ms), ws.map(p => p.p95_ms), ws.map(p => p.p99_ms)]);
   const fr = r.unpredictable && r.unpredictable.freshness;
   if (fr && fr.buckets) chart('d-freshness', '', [{label: 'P(valid) within the bucket'}, {label: 'P(valid) up to it'}],
     {x: 'age of the last write (ms)', xIncrs: WHOLE, uplot: {scales: {y: {range: [0, 1]}}}})
@@ -626,10 +632,9 @@ async function compareSelected() {
   if (paths.length < 2) { $('#status').textContent = 'select at least two runs to compare'; return; }
   const rs = await Promise.all(paths.map(async p => (await fetch('/api/result?path=' + encodeURIComponent(p))).json()));
   show('compare'); // before drawing: a hidden panel has no width to size the charts by
-  // One x axis for all: every run's seconds where its intervals end (a last, partial interval where it ended), each
-  // run's line drawn across the others' moments.
-  const x = [...new Set(rs.flatMap(r => r.series.map(p => p.elapsed_s)))].sort((a, b) => a - b);
-  const col = (r, f) => { const at = new Map(r.series.map(p => [p.elapsed_s, p[f]])); return x.map(v => at.has(v) ? at.get(v) : null); };
+  // One x axis for all: every run's seconds where its intervals end, each run's line drawn across the others' moments.
+  const x = [...new Set(rs.flatMap(r => whole(r.series).map(p => p.elapsed_s)))].sort((a, b) => a - b);
+  const col = (r, f) => { const at = new Map(whole(r.series).map(p => [p.elapsed_s, p[f]])); return x.map(v => at.has(v) ? at.get(v) : null); };
   const lines = () => rs.map(r => ({label: resultName(r), spanGaps: true}));
   chart('compare-throughput', '', lines(), MEASURED).setData([x, ...rs.map(r => col(r, 'throughput'))]);
   chart('compare-latency', '', lines(), MEASURED).setData([x, ...rs.map(r => col(r, 'p95_ms'))]);

@@ -79,6 +79,9 @@ class LiveFileTest {
             assertThat(l.path("actions").asLong())
                     .as("line %d", i)
                     .isEqualTo(s.point().actions());
+            assertThat(l.path("interval_s").asDouble())
+                    .as("line %d: the deck leaves out the short interval that ends a phase by it", i)
+                    .isEqualTo(s.point().intervalS());
         }
         assertThat(seconds).anyMatch(l -> !l.path("warmup").asBoolean());
         // The seconds of the run count on across the warm-up and the measured period (whose own numbers restart at
