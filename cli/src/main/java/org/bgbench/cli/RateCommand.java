@@ -7,10 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -20,35 +18,23 @@ import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.cluster.coordinator.ClusterExecutor;
 import org.bgbench.emulator.open.ArrivalSchedule;
 import org.bgbench.loader.LoadException;
-import org.bgbench.measurement.report.ReportFiles;
 import org.bgbench.metrics.MetricsEndpoint;
 import org.bgbench.model.Durations;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.model.generator.SocialGraph;
-import org.bgbench.rating.Experiment;
 import org.bgbench.rating.LocalSearch;
-import org.bgbench.rating.ModelsChart;
 import org.bgbench.rating.Rating;
-import org.bgbench.rating.RatingListener;
-import org.bgbench.rating.RatingReport;
 import org.bgbench.rating.RatingSettings;
 import org.bgbench.rating.Sla;
 import org.bgbench.rating.Target;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.LocalStore;
-import org.bgbench.runner.OpenModel;
 import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
 import org.bgbench.runner.ValidationOptions;
-import org.bgbench.runner.progress.ProgressOutput;
-import org.bgbench.runner.progress.TerminalBar;
-import org.bgbench.runner.rating.ExperimentExecutor;
 import org.bgbench.runner.rating.LocalExecutor;
-import org.bgbench.runner.rating.RatingRunner;
-import org.bgbench.runner.rating.RatingSession;
 import org.bgbench.runner.rating.ResetPolicy;
-import org.bgbench.runner.rating.SearchLength;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
@@ -280,6 +266,13 @@ final class RateCommand implements Callable<Integer> {
         extra.put("workload", workload);
         if (cluster.active()) {
             extra.put("workers", cluster.workers);
+        }
+        RateModels rating = new RateModels(
+                models(),
+                settings,
+                new RateModels.OpenOptions(inFlight, rateUnit, maxRate, arrivalProcess),
+                new RateModels.Report(provider.name(), workload, dir, t0, extra));
+        if (cluster.active()) {
             Map<String, String> all = new TreeMap<>(storeSettings.asMap());
             all.putAll(params.asMap());
             try (ClusterCoordinator c = cluster.connect(err)) {
@@ -294,20 +287,7 @@ final class RateCommand implements Callable<Integer> {
                     c.requireState();
                 }
                 ClusterExecutor executor = new ClusterExecutor(c, loaders, cluster.keepGoing);
-                return rate(
-                        stdout,
-                        err,
-                        settings,
-                        executor,
-                        ws,
-                        template,
-                        policy,
-                        provider.name(),
-                        theSla,
-                        deltaDuration,
-                        dir,
-                        t0,
-                        extra);
+                return rating.run(stdout, err, new RateModels.Bench(executor, ws, template, policy, cluster.keepGoing));
             }
         }
         try (MetricsEndpoint endpoint = metrics.start("local", err);
@@ -320,226 +300,8 @@ final class RateCommand implements Callable<Integer> {
                         RunKeys.verifySample(params),
                         err)) {
             LocalExecutor executor = new LocalExecutor(store, ws, loaders, err);
-            return rate(
-                    stdout,
-                    err,
-                    settings,
-                    executor,
-                    ws,
-                    template,
-                    policy,
-                    provider.name(),
-                    theSla,
-                    deltaDuration,
-                    dir,
-                    t0,
-                    extra);
+            return rating.run(stdout, err, new RateModels.Bench(executor, ws, template, policy, cluster.keepGoing));
         }
-    }
-
-    /** Runs the rating, prints each experiment as it finishes, then the result; the reports go to {@code dir}. */
-    private int rate(
-            PrintWriter stdout,
-            PrintWriter err,
-            RatingSettings settings,
-            ExperimentExecutor executor,
-            WorkloadSpec ws,
-            ExperimentSpec template,
-            ResetPolicy policy,
-            String storeName,
-            Sla theSla,
-            Duration deltaDuration,
-            Path dir,
-            long t0,
-            Map<String, Object> extra)
-            throws IOException {
-        boolean[] m = models();
-        RatingRunner closedRunner = null;
-        RatingSession.Report closed = null;
-        if (m[0]) {
-            // On a terminal, a bar of the experiments done of the search's expected length; lines scroll above it.
-            TerminalBar bar = ProgressOutput.current() == ProgressOutput.BAR
-                    ? TerminalBar.open(
-                            TerminalBar.Start.of(
-                                    "rate",
-                                    "experiments",
-                                    SearchLength.experiments(
-                                            maxThreads,
-                                            climbingFactor,
-                                            noConfirm ? 0 : targets().size())),
-                            err)
-                    : null;
-            PrintWriter barErr = bar == null ? err : bar.above(err);
-            try {
-                closedRunner = new RatingRunner(executor, ws, template, policy, dir, barErr, cluster.keepGoing);
-                closedRunner.prepareImage();
-                barErr.printf(
-                        "bg: rating %s with the %s mix, SLA %s, δ=%s%n",
-                        storeName, workload, theSla, Durations.format(deltaDuration));
-                closed = RatingSession.rate(
-                        settings,
-                        closedRunner,
-                        executor,
-                        listener(bar == null ? stdout : bar.above(stdout), barErr, "T", closedRunner, bar),
-                        deltaDuration,
-                        dir,
-                        t0,
-                        "BG rating of " + storeName + " (" + workload + " mix)",
-                        extra);
-            } finally {
-                if (bar != null) {
-                    bar.close();
-                }
-            }
-            stdout.print(closed.describe());
-            if (!m[1]) {
-                return unwritten(err, closed.unwritten()) && closed.result().complete() ? 0 : Bg.FAILED;
-            }
-        }
-        double soar = closed == null
-                ? 0
-                : closed.result().soar().map(x -> x.actionsPerSecond()).orElse(0.0);
-        double unit = rateUnit != null ? rateUnit : soar > 0 ? Math.max(1, Math.round(soar / 32)) : 100;
-        // The store's best concurrency, as a connection pool sized to it would allow: arrivals beyond it wait in BG
-        // (their wait is in their response times). More threads cost BG CPU per arrival (each one's session cycling)
-        // and push a store whose throughput falls beyond its best T into that regime: against PostgreSQL on 2 cores,
-        // 8 in flight carried what the closed model carries at T = 8, 20 % below SoAR at T = 4 (docs/benchmarks.md).
-        int soarThreads = closed == null
-                ? 0
-                : closed.result().soar().map(x -> x.threads()).orElse(0);
-        int inFlight = this.inFlight != null ? this.inFlight : soarThreads > 0 ? soarThreads : 64;
-        Path openDir = m[0] ? dir.resolve("open") : dir;
-        RatingRunner openRunner = new RatingRunner(executor, ws, template, policy, openDir, err, cluster.keepGoing)
-                .openModel(OpenModel.of("1", arrivalProcess), inFlight, unit);
-        if (closedRunner != null) {
-            openRunner.after(closedRunner);
-        } else {
-            openRunner.prepareImage();
-        }
-        err.printf(
-                Locale.ROOT,
-                "bg: open-model rating of %s with the %s mix, SLA %s, δ=%s: arrival rates in steps of "
-                        + "%s/s, at most %d in flight%n",
-                storeName,
-                workload,
-                theSla,
-                Durations.format(deltaDuration),
-                openRunner.rate(1),
-                inFlight);
-        RatingSettings openSettings = RatingSettings.builder(theSla)
-                .experimentDuration(deltaDuration)
-                .climbingFactor(2)
-                .localSearch(settings.localSearch())
-                .targets(EnumSet.of(Target.SOCIALITES))
-                .confirm(!noConfirm)
-                .maxThreads((int) Math.max(1, Math.min(maxRate / unit, 1 << 24)))
-                .wording(RatingReport.Axis.arrivals(unit)::words)
-                .build();
-        Map<String, Object> openExtra = new LinkedHashMap<>(extra);
-        openExtra.put("model", "open");
-        openExtra.put("rate_unit", unit);
-        openExtra.put("in_flight", inFlight);
-        openExtra.put("arrival_process", arrivalProcess);
-        RatingSession.Report open = RatingSession.rate(
-                openSettings,
-                openRunner,
-                executor,
-                listener(stdout, err, "rate", openRunner, null),
-                deltaDuration,
-                openDir,
-                System.nanoTime(),
-                "BG open-model rating of " + storeName + " (" + workload + " mix)",
-                openExtra,
-                RatingReport.Axis.arrivals(unit));
-        stdout.print(open.describe());
-        List<String> unwritten = new ArrayList<>(closed == null ? List.of() : closed.unwritten());
-        unwritten.addAll(open.unwritten());
-        if (closed != null) {
-            Path chart = dir.resolve("models.svg");
-            Double openRating = open.result()
-                    .socialites()
-                    .filter(x -> x.threads() > 0)
-                    .map(x -> x.threads() * unit)
-                    .orElse(null);
-            ReportFiles files = new ReportFiles();
-            if (files.write(
-                    chart,
-                    ModelsChart.svg(
-                            "Closed and open model: " + storeName + " (" + workload + " mix)",
-                            points(closedRunner, theSla, false),
-                            points(openRunner, theSla, true),
-                            soar > 0 ? soar : null,
-                            openRating,
-                            theSla.beta().toNanos() / 1e6))) {
-                stdout.println("Chart: " + chart.toAbsolutePath());
-            }
-            files.release();
-            unwritten.addAll(files.failures());
-        }
-        return unwritten(err, unwritten)
-                        && (closed == null || closed.result().complete())
-                        && open.result().complete()
-                ? 0
-                : Bg.FAILED;
-    }
-
-    /**
-     * After the rating's figures are printed: one error line for the files that could not be written (a full disk);
-     * whether there were none.
-     */
-    private static boolean unwritten(PrintWriter err, List<String> failures) {
-        ReportFiles files = new ReportFiles();
-        failures.forEach(files::failed);
-        String line = files.errorLine("the rating above");
-        if (line != null) {
-            err.println(line);
-        }
-        return line == null;
-    }
-
-    /** Each experiment's load and p99 for the chart of both models: throughput (closed) or offered rate (open). */
-    private static List<ModelsChart.Point> points(RatingRunner runner, Sla sla, boolean open) {
-        return runner.results().stream()
-                .map(r -> new ModelsChart.Point(
-                        open && r.open() != null ? r.open().offeredRate() : r.throughput(),
-                        r.total().p99Ms() == null ? 0 : r.total().p99Ms(),
-                        RatingRunner.measurement(r).succeeds(sla)))
-                .toList();
-    }
-
-    /** Prints each experiment's row as it finishes and moves {@code bar} (may be null) on by one. */
-    private static RatingListener listener(
-            PrintWriter stdout, PrintWriter err, String x, RatingRunner runner, TerminalBar bar) {
-        long[] finished = {0};
-        stdout.printf("%4s %9s %12s %9s %14s %7s  %s%n", "#", x, "actions/s", "≤β %", "unpredictable", "ok", "phase");
-        stdout.flush();
-        return new RatingListener() {
-            @Override
-            public void experimentFinished(Experiment e) {
-                stdout.printf(
-                        Locale.ROOT,
-                        "%4d %9s %,12.0f %9.2f %14s %7s  %s%n",
-                        e.index(),
-                        x.equals("T") ? Integer.toString(e.threads()) : runner.rate(e.threads()),
-                        e.throughput(),
-                        e.measurement().withinBetaPct(),
-                        e.measurement().validationIncomplete() != null
-                                ? "incomplete"
-                                : String.format(
-                                        Locale.ROOT, "%.4f%%", e.measurement().unpredictablePct()),
-                        e.success() ? "yes" : "no",
-                        e.phase());
-                stdout.flush();
-                if (bar != null) {
-                    bar.stepTo(++finished[0]);
-                }
-            }
-
-            @Override
-            public void warning(String w) {
-                err.println("bg: warning: " + w);
-            }
-        };
     }
 
     /**
@@ -579,12 +341,12 @@ final class RateCommand implements Callable<Integer> {
         }
     }
 
-    /** Which models {@code --model} rates: {closed, open}. */
-    private boolean[] models() {
+    /** Which models {@code --model} rates. */
+    private RateModels.Which models() {
         return switch (model.toLowerCase(Locale.ROOT)) {
-            case "closed" -> new boolean[] {true, false};
-            case "open" -> new boolean[] {false, true};
-            case "both" -> new boolean[] {true, true};
+            case "closed" -> new RateModels.Which(true, false);
+            case "open" -> new RateModels.Which(false, true);
+            case "both" -> new RateModels.Which(true, true);
             default ->
                 throw new InvalidParameterException("--model", "expected closed, open or both, got '" + model + "'");
         };

@@ -22,8 +22,8 @@ import org.bgbench.store.memory.MemoryStoreProvider;
  * time. Request sets are counted from the store's opening (each is one experiment: its member 0 opening a session
  * starts the next), and a set whose index lies in
  * {@code scripted.slow-sets} (FROM-TO) takes {@code scripted.slow-ms} per action instead of {@code scripted.base-ms}.
- * A session's actions end on a schedule (its first action's start plus the scripted times so far), so each set's time
- * is known before the test runs, whatever the machine's load.
+ * A session's actions end on a schedule (its first action's start plus the scripted times so far), so no set takes less
+ * than its scripted time; a loaded machine (BG's own work slower than the schedule, late wake-ups) can only add to it.
  */
 public final class ScriptedStoreProvider implements StoreProvider {
     private final MemoryStoreProvider memory = new MemoryStoreProvider();

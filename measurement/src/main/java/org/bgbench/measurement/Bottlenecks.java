@@ -28,6 +28,14 @@ final class Bottlenecks {
     private Bottlenecks() {}
 
     static List<String> warnings(RunResult r, double periodS) {
+        return warnings(r, periodS, false);
+    }
+
+    /**
+     * @param bgCpuIncludesStore the store ran inside BG's process, so BG's CPU includes the store's work: a saturated BG
+     *     then says nothing about BG itself, and no warning about it is given (the user could not act on it)
+     */
+    static List<String> warnings(RunResult r, double periodS, boolean bgCpuIncludesStore) {
         List<String> w = new ArrayList<>();
         KindResult total = r.total();
         CpuResult cpu = r.cpu();
@@ -37,21 +45,8 @@ final class Bottlenecks {
         }
 
         boolean bgSaturated = cpu.bgCores() != null && cpu.bgCores() >= SATURATED * cpu.bgAvailableCores();
-        if (bgSaturated) {
-            w.add(fmt(
-                    "BG's own CPU was saturated (%.1f of %d cores): BG, not only the store, limited the throughput;"
-                            + " use fewer threads per worker or more workers",
-                    cpu.bgCores(), cpu.bgAvailableCores()));
-        } else {
-            long saturatedSeconds = r.series().stream()
-                    .filter(p -> p.bgCores() != null && p.bgCores() >= SATURATED * cpu.bgAvailableCores())
-                    .count();
-            if (saturatedSeconds >= 2
-                    && saturatedSeconds >= SATURATED_SECONDS * r.series().size()) {
-                w.add(fmt(
-                        "BG's own CPU was saturated in %,d of %,d seconds (%d cores): use fewer threads per worker or more workers",
-                        saturatedSeconds, r.series().size(), cpu.bgAvailableCores()));
-            }
+        if (!bgCpuIncludesStore) {
+            bgCpu(r, bgSaturated, w);
         }
         if (!bgSaturated && cpu.machineCores() != null && cpu.machineCores() >= SATURATED * cpu.machineCpus()) {
             w.add(fmt(
@@ -112,6 +107,27 @@ final class Bottlenecks {
             w.add("some latencies reached the histogram's 1 h limit and were recorded as 1 h");
         }
         return w;
+    }
+
+    /** BG's own CPU saturated on average, or in enough of the seconds. */
+    private static void bgCpu(RunResult r, boolean bgSaturated, List<String> w) {
+        CpuResult cpu = r.cpu();
+        if (bgSaturated) {
+            w.add(fmt(
+                    "BG's own CPU was saturated (%.1f of %d cores): BG, not only the store, limited the throughput;"
+                            + " use fewer threads per worker or more workers",
+                    cpu.bgCores(), cpu.bgAvailableCores()));
+        } else {
+            long saturatedSeconds = r.series().stream()
+                    .filter(p -> p.bgCores() != null && p.bgCores() >= SATURATED * cpu.bgAvailableCores())
+                    .count();
+            if (saturatedSeconds >= 2
+                    && saturatedSeconds >= SATURATED_SECONDS * r.series().size()) {
+                w.add(fmt(
+                        "BG's own CPU was saturated in %,d of %,d seconds (%d cores): use fewer threads per worker or more workers",
+                        saturatedSeconds, r.series().size(), cpu.bgAvailableCores()));
+            }
+        }
     }
 
     /**

@@ -58,6 +58,9 @@ public final class Measurements implements AutoCloseable {
     private final int threads;
     private final long betaNanos;
     private final long periodNanos;
+    /** The store runs in BG's process: BG's CPU includes its work (no warning of a saturated BG CPU). */
+    private final boolean bgCpuIncludesStore;
+
     private final Stripes stripes;
     private final Recorder[] recorders;
     private final ResourceMonitor monitor;
@@ -105,6 +108,7 @@ public final class Measurements implements AutoCloseable {
         this.threads = b.threads;
         this.betaNanos = b.betaNanos;
         this.periodNanos = b.periodNanos;
+        this.bgCpuIncludesStore = b.bgCpuIncludesStore;
         this.stripes = new Stripes(Latencies.LAYOUT, codes.size(), b.stripes, betaNanos);
         this.recorders = new Recorder[b.stripes];
         for (int s = 0; s < recorders.length; s++) {
@@ -519,7 +523,7 @@ public final class Measurements implements AutoCloseable {
                 context,
                 null,
                 null);
-        for (String warning : Bottlenecks.warnings(result, periodNanos / 1e9)) {
+        for (String warning : Bottlenecks.warnings(result, periodNanos / 1e9, bgCpuIncludesStore)) {
             result = result.withWarning(warning);
         }
         return result;

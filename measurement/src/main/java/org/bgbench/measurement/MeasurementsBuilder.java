@@ -18,6 +18,7 @@ public final class MeasurementsBuilder {
     Collection<Long> storePids = List.of();
     Supplier<? extends Collection<Long>> storePidFinder;
     List<String> storeHosts = List.of();
+    boolean bgCpuIncludesStore;
     ResourceMonitor monitor;
     final List<Consumer<SecondSample>> listeners = new ArrayList<>();
 
@@ -80,6 +81,15 @@ public final class MeasurementsBuilder {
      */
     public MeasurementsBuilder storeHosts(List<String> hosts) {
         this.storeHosts = List.copyOf(hosts);
+        return this;
+    }
+
+    /**
+     * Whether the store runs inside BG's process (sqlite, memory): BG's CPU then includes the store's work, and the
+     * result gives no warning that BG's own CPU was saturated.
+     */
+    public MeasurementsBuilder bgCpuIncludesStore(boolean inProcess) {
+        this.bgCpuIncludesStore = inProcess;
         return this;
     }
 

@@ -134,6 +134,26 @@ class BottlenecksTest {
                                 + " more workers");
     }
 
+    @Test
+    void aStoreInBgsProcessGetsNoBgCpuWarning() {
+        // Its work is on BG's CPU, so a saturated BG says nothing about BG: neither the average nor the seconds are
+        // flagged, and the machine's CPU is still not blamed on other processes.
+        RunResult r = measured(false);
+        assertThat(Bottlenecks.warnings(with(r, cpu(1.9, null, 2.0, 0.0), r.series()), 1.0, true))
+                .isEmpty();
+        List<SeriesPoint> bursty = List.of(
+                second(1, 1, 2.0), second(2, 1, 1.95), second(3, 1, 0.2), second(4, 1, 0.2), second(5, 0.3, 0.1));
+        assertThat(Bottlenecks.warnings(with(r, cpu(0.9, null, null, null), bursty), 1.0, true))
+                .isEmpty();
+        // Its other warnings stay.
+        assertThat(Bottlenecks.warnings(with(r, cpu(0.4, 3.7, 3.9, 1.0), r.series()), 1.0, true))
+                .hasSize(3);
+        assertThat(Bottlenecks.warnings(with(r, cpu(1.9, null, 2.0, 0.0), r.series()), 1.0, false))
+                .singleElement()
+                .asString()
+                .startsWith("BG's own CPU was saturated (1.9 of 2 cores)");
+    }
+
     private static NodeResult node(String name, String role, int cpus, double busy, double diskPct, int missing) {
         NodeResult.MeanMax none = new NodeResult.MeanMax(null, null);
         return NodeResult.builder()

@@ -224,6 +224,8 @@ public final class Experiment {
                         // A server restarted during the run has new processes: asked for again, as at the start.
                         .storePidFinder(s.store()::localServerPids)
                         .storeHosts(s.spec().storeHosts())
+                        // A store in BG's process does its work on BG's CPU: a saturated BG says nothing about BG.
+                        .bgCpuIncludesStore(s.store().inProcess())
                         .build();
                 // The measured seconds' histograms, per kind, in HdrHistogram's interval log format beside the result.
                 IntervalLog hlog = s.out() == null ? null : new IntervalLog(RunArtifacts.hlogFor(s.out()))) {
@@ -486,14 +488,6 @@ public final class Experiment {
         // the result records that instead of a warning the user cannot act on.
         config.put("bg_cpu_includes_store", s.store().inProcess());
         RunResult out = r.withContext(new RunContext(r.workload(), r.store(), r.graph(), config));
-        if (s.store().inProcess()) {
-            List<String> kept = out.bottleneckWarnings().stream()
-                    .filter(w -> !w.startsWith("BG's own CPU"))
-                    .toList();
-            if (kept.size() != out.bottleneckWarnings().size()) {
-                out = withWarnings(out, kept);
-            }
-        }
         if (outcome.abortReason() != null) {
             out = out.withWarning("the run stopped early: " + outcome.abortReason());
         }
@@ -504,10 +498,6 @@ public final class Experiment {
                     + "their calls may or may not be in the store, so BG's expected state may be off by them");
         }
         return out;
-    }
-
-    private static RunResult withWarnings(RunResult r, List<String> warnings) {
-        return r.withWarnings(warnings);
     }
 
     private static RunContext context(Setup s, String runId) {

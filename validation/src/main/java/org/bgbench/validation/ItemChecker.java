@@ -30,21 +30,19 @@ final class ItemChecker {
         void verdict(int r, int status, long freshnessNanos);
     }
 
-    // deltas, sorted by start
-    private long[] ds = new long[16];
-    private long[] de = new long[16];
-    private long[] dv = new long[16];
+    private final ItemHistory history = new ItemHistory();
+    // The history's arrays and counts, taken once it is sorted by start: the sweep and the decisions read them often.
+    private long[] ds;
+    private long[] de;
+    private long[] dv;
     private int nd;
-    // absolute writes, sorted by start
-    private long[] as = new long[4];
-    private long[] ae = new long[4];
-    private long[] av = new long[4];
+    private long[] as;
+    private long[] ae;
+    private long[] av;
     private int na;
-    // reads, sorted by start
-    private long[] rs = new long[16];
-    private long[] re = new long[16];
-    private long[] rv = new long[16];
-    private byte[] ra = new byte[16];
+    private long[] rs;
+    private long[] re;
+    private long[] rv;
     private int nr;
 
     // derived per item
@@ -89,66 +87,35 @@ final class ItemChecker {
     private final IntervalSet described = new IntervalSet();
 
     void begin() {
-        nd = 0;
-        na = 0;
-        nr = 0;
+        history.clear();
     }
 
     void addDelta(long start, long end, long delta) {
-        if (nd == ds.length) {
-            int c = nd * 2;
-            ds = Arrays.copyOf(ds, c);
-            de = Arrays.copyOf(de, c);
-            dv = Arrays.copyOf(dv, c);
-        }
-        ds[nd] = start;
-        de[nd] = end;
-        dv[nd] = delta;
-        nd++;
+        history.addDelta(start, end, delta);
     }
 
     void addAbsolute(long start, long end, long value) {
-        if (na == as.length) {
-            int c = na * 2;
-            as = Arrays.copyOf(as, c);
-            ae = Arrays.copyOf(ae, c);
-            av = Arrays.copyOf(av, c);
-        }
-        as[na] = start;
-        ae[na] = end;
-        av[na] = value;
-        na++;
+        history.addAbsolute(start, end, value);
     }
 
     void addRead(long start, long end, long observed, byte action) {
-        if (nr == rs.length) {
-            int c = nr * 2;
-            rs = Arrays.copyOf(rs, c);
-            re = Arrays.copyOf(re, c);
-            rv = Arrays.copyOf(rv, c);
-            ra = Arrays.copyOf(ra, c);
-        }
-        rs[nr] = start;
-        re[nr] = end;
-        rv[nr] = observed;
-        ra[nr] = action;
-        nr++;
+        history.addRead(start, end, observed, action);
     }
 
     long readStart(int r) {
-        return rs[r];
+        return history.readStart(r);
     }
 
     long readEnd(int r) {
-        return re[r];
+        return history.readEnd(r);
     }
 
     long readValue(int r) {
-        return rv[r];
+        return history.readValue(r);
     }
 
     byte readAction(int r) {
-        return ra[r];
+        return history.readAction(r);
     }
 
     /**
@@ -282,7 +249,19 @@ final class ItemChecker {
     // ---------------------------------------------------------------------------------------------------- preparing
 
     private void prepare() {
-        sortByStart();
+        history.sortByStart();
+        ds = history.ds;
+        de = history.de;
+        dv = history.dv;
+        nd = history.nd;
+        as = history.as;
+        ae = history.ae;
+        av = history.av;
+        na = history.na;
+        rs = history.rs;
+        re = history.re;
+        rv = history.rv;
+        nr = history.nr;
         if (dByEnd.length < nd) {
             dByEnd = new int[Math.max(nd, dByEnd.length * 2)];
             dEndCum = new long[dByEnd.length + 1];
@@ -312,22 +291,6 @@ final class ItemChecker {
         if (mark.length < nd) {
             mark = new int[Math.max(nd, mark.length * 2)];
             stamp = 0;
-        }
-    }
-
-    private void sortByStart() {
-        if (!ParallelArrays.ascending(ds, nd)) {
-            ParallelArrays.permute3(ds, de, dv, nd);
-        }
-        if (!ParallelArrays.ascending(as, na)) {
-            ParallelArrays.permute3(as, ae, av, na);
-        }
-        if (!ParallelArrays.ascending(rs, nr)) {
-            int[] idx = ParallelArrays.order(rs, nr);
-            ra = ParallelArrays.permuteBytes(ra, idx, nr);
-            rs = ParallelArrays.permute(rs, idx, nr);
-            re = ParallelArrays.permute(re, idx, nr);
-            rv = ParallelArrays.permute(rv, idx, nr);
         }
     }
 

@@ -9,12 +9,15 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** A worker in a child JVM, so it can be frozen (SIGSTOP) or killed. */
 final class ChildWorker implements AutoCloseable {
     final Process process;
     final int port;
+    private final BufferedReader out;
 
     ChildWorker(String secret) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -29,8 +32,7 @@ final class ChildWorker implements AutoCloseable {
                         secret)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
-        BufferedReader out =
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
             try {
                 return out.readLine();
@@ -50,6 +52,27 @@ final class ChildWorker implements AutoCloseable {
             throw new IllegalStateException("child worker did not start: " + first);
         }
         port = Integer.parseInt(first.substring(5).strip());
+    }
+
+    /** Waits until the child prints {@code expected} on a line of its own; false if it did not within {@code seconds}. */
+    boolean awaitLine(String expected, long seconds) throws InterruptedException, ExecutionException {
+        CompletableFuture<Boolean> seen = CompletableFuture.supplyAsync(() -> {
+            try {
+                for (String l = out.readLine(); l != null; l = out.readLine()) {
+                    if (l.equals(expected)) {
+                        return true;
+                    }
+                }
+                return false;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        try {
+            return seen.get(seconds, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            return false;
+        }
     }
 
     void signal(String signal) throws Exception {

@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 /**
  * A worker in its own JVM for the tests that freeze or kill the worker process: listens on 127.0.0.1 (free port),
  * prints {@code PORT <n>}, and serves the stream {@code tick}, a message every 100 ms until cancelled, and the unary
- * operations {@code ping} and {@code sleep} (args: milliseconds).
+ * operations {@code ping} and {@code sleep} (args: milliseconds; it prints {@code SLEEPING} as it begins).
  */
 public final class TickingWorkerMain {
 
@@ -20,6 +20,9 @@ public final class TickingWorkerMain {
             @Override
             public JsonNode call(String op, JsonNode a) throws InterruptedException {
                 if (op.equals("sleep")) { // a long unary operation
+                    // the test waits for this line before it kills the worker in the middle of the call
+                    System.out.println("SLEEPING");
+                    System.out.flush();
                     Thread.sleep(a.asLong());
                 }
                 return JsonNodeFactory.instance.textNode("pong");

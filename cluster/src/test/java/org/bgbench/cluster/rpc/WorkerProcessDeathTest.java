@@ -90,7 +90,9 @@ class WorkerProcessDeathTest extends LoopbackTransport {
         WorkerClient client = client("127.0.0.1", child.port, SECRET);
         CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> catchThrowableOfType(
                 WorkerException.class, () -> client.call("sleep", NODES.numberNode(20_000), LONG)));
-        Thread.sleep(1000); // the call is on the worker, which has not answered
+        assertThat(child.awaitLine("SLEEPING", 20))
+                .as("the call reached the worker")
+                .isTrue();
         child.process.destroyForcibly();
 
         Throwable t = outcome.get(15, TimeUnit.SECONDS);
