@@ -159,11 +159,8 @@ final class RunCommand implements Callable<Integer> {
                             + "each 'bg worker' its own --metrics HOST:PORT");
         }
         ExperimentSetup checked = ExperimentSetup.checked(provider, parameters(), err);
-        if (!cluster.active()) {
-            return run(stdout, err, provider, checked.withStoreGraph(storeOptions, load, true, err), null);
-        }
-        // The workers read the store's graph: the coordinator may not reach the store itself.
-        try (ClusterCoordinator c = cluster.connect(err)) {
+        // With --workers the workers read the store's graph: the coordinator may not reach the store itself.
+        try (ClusterCoordinator c = cluster.active() ? cluster.connect(err) : null) {
             return run(
                     stdout,
                     err,

@@ -181,4 +181,23 @@ class ClusterStoreGraphTest extends BgCommandFixture {
         said = expect(Bg.FAILED, cluster("verify", "-p", "usercount=300"));
         assertThat(said).contains("*usercount=260*").contains("*usercount=300*");
     }
+
+    /** Workers whose stores hold different graphs: a command naming no graph key is refused, naming each. */
+    @Test
+    void workersWhoseStoresHoldDifferentGraphsAreRefusedNamingEach() throws Exception {
+        String a = startWorkerProcess(1);
+        String b = startWorkerProcess(2);
+        addresses = a;
+        expect(0, cluster("load", "-p", "usercount=200", "-p", "friendcountperuser=4", "-p", "fragments=2"));
+        addresses = b;
+        expect(0, cluster("load", "-p", "usercount=240", "-p", "friendcountperuser=4", "-p", "fragments=2"));
+        addresses = a + "," + b;
+        String said = expect(Bg.FAILED, run());
+        assertThat(said)
+                .contains("the workers' stores hold different graphs (")
+                .contains("worker 0 " + a + ": usercount=200 friendcountperuser=4")
+                .contains("worker 1 " + b + ": usercount=240 friendcountperuser=4")
+                .doesNotContain("owns")
+                .doesNotContain("\tat ");
+    }
 }
