@@ -131,6 +131,21 @@ final class ClusterOptions {
                 calibrationThreads);
     }
 
+    /**
+     * The store's graph as the workers of {@code c} read it ({@link ClusterCoordinator#heldGraph}), with the settings
+     * and -p parameters {@link #open} sends them; with no workers ({@code c} null) as this process reads it.
+     */
+    static StoreGraph.Record storeGraph(ClusterCoordinator c, StoreProvider provider) {
+        if (c == null) {
+            return StoreGraph.local(provider);
+        }
+        return (settings, params) -> {
+            Map<String, String> all = new TreeMap<>(settings.asMap());
+            all.putAll(params.asMap());
+            return c.heldGraph(provider.name(), all);
+        };
+    }
+
     @Option(
             names = "--keep-going",
             description =

@@ -63,7 +63,13 @@ final class ExperimentSetup {
      * command's {@code --load}, then the graph named is loaded in its place); {@code offersLoad}: the command has one.
      */
     ExperimentSetup withStoreGraph(StoreOptions options, boolean load, boolean offersLoad, PrintWriter err) {
-        StoreGraph.Choice c = StoreGraph.choose(provider, options.settings(provider, params), params);
+        return withStoreGraph(options, StoreGraph.local(provider), load, offersLoad, err);
+    }
+
+    /** As {@link #withStoreGraph(StoreOptions, boolean, boolean, PrintWriter)}, the store's graph read by {@code record}. */
+    ExperimentSetup withStoreGraph(
+            StoreOptions options, StoreGraph.Record record, boolean load, boolean offersLoad, PrintWriter err) {
+        StoreGraph.Choice c = StoreGraph.choose(record, options.settings(provider, params), params);
         if (c.differs() && !load) {
             throw c.refusal(provider.name(), offersLoad);
         }

@@ -237,45 +237,51 @@ final class RateCommand implements Callable<Integer> {
                 .build();
         ResetPolicy policy = new ResetPolicy(ResetPolicy.Mode.parse(reset));
         Duration warm = Durations.parse("--warmup", warmup);
-        ExperimentSetup setup = cluster.active() ? checked : checked.withStoreGraph(storeOptions, false, false, err);
-        ExperimentSetup.Plan plan = setup.plan();
-        SocialGraph graph = plan.graph();
-        WorkloadSpec ws = plan.workload();
-        workload = ws.mixName();
-        ValidationOptions validation = setup.validation();
-        ValidationOptions quiet = validation == null
-                ? null
-                : new ValidationOptions(
-                        validation.memoryBytes(), validation.threads(), validation.buckets(), theSla.tauPct(), false);
-        ExperimentSpec template =
-                setup.timed(ws, 1, deltaDuration, warm, theSla.beta(), quiet).withStoreHosts(storeHosts.resolve(err));
-        // The store's default timeouts follow the SLA's β.
-        StoreSettings storeSettings = setup.storeSettings(storeOptions).withBeta(theSla.beta());
-        Path dir = out != null
-                ? out
-                : Path.of(
-                        "runs",
-                        "rate-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
-                                + provider.name());
-        OutputGuard.directory("--out", dir);
-        Files.createDirectories(dir);
-        int loaders = setup.loaders();
-        long t0 = System.nanoTime();
-        Map<String, Object> extra = new LinkedHashMap<>();
-        extra.put("store", provider.name());
-        extra.put("workload", workload);
-        if (cluster.active()) {
-            extra.put("workers", cluster.workers);
-        }
-        RateModels rating = new RateModels(
-                models(),
-                settings,
-                new RateModels.OpenOptions(inFlight, rateUnit, maxRate, arrivalProcess),
-                new RateModels.Report(provider.name(), workload, dir, t0, extra));
-        if (cluster.active()) {
-            Map<String, String> all = new TreeMap<>(storeSettings.asMap());
-            all.putAll(params.asMap());
-            try (ClusterCoordinator c = cluster.connect(err)) {
+        // With --workers the workers read the store's graph: the coordinator may not reach the store itself.
+        try (ClusterCoordinator c = cluster.active() ? cluster.connect(err) : null) {
+            ExperimentSetup setup =
+                    checked.withStoreGraph(storeOptions, ClusterOptions.storeGraph(c, provider), false, false, err);
+            ExperimentSetup.Plan plan = setup.plan();
+            SocialGraph graph = plan.graph();
+            WorkloadSpec ws = plan.workload();
+            workload = ws.mixName();
+            ValidationOptions validation = setup.validation();
+            ValidationOptions quiet = validation == null
+                    ? null
+                    : new ValidationOptions(
+                            validation.memoryBytes(),
+                            validation.threads(),
+                            validation.buckets(),
+                            theSla.tauPct(),
+                            false);
+            ExperimentSpec template = setup.timed(ws, 1, deltaDuration, warm, theSla.beta(), quiet)
+                    .withStoreHosts(storeHosts.resolve(err));
+            // The store's default timeouts follow the SLA's β.
+            StoreSettings storeSettings = setup.storeSettings(storeOptions).withBeta(theSla.beta());
+            Path dir = out != null
+                    ? out
+                    : Path.of(
+                            "runs",
+                            "rate-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                                    + provider.name());
+            OutputGuard.directory("--out", dir);
+            Files.createDirectories(dir);
+            int loaders = setup.loaders();
+            long t0 = System.nanoTime();
+            Map<String, Object> extra = new LinkedHashMap<>();
+            extra.put("store", provider.name());
+            extra.put("workload", workload);
+            if (cluster.active()) {
+                extra.put("workers", cluster.workers);
+            }
+            RateModels rating = new RateModels(
+                    models(),
+                    settings,
+                    new RateModels.OpenOptions(inFlight, rateUnit, maxRate, arrivalProcess),
+                    new RateModels.Report(provider.name(), workload, dir, t0, extra));
+            if (cluster.active()) {
+                Map<String, String> all = new TreeMap<>(storeSettings.asMap());
+                all.putAll(setup.params().asMap());
                 if (!cluster.open(c, provider, all, graph, ws, template, 4)) {
                     if (!provider.traits().forgetsOnClose()) {
                         throw new LoadException(
@@ -289,18 +295,18 @@ final class RateCommand implements Callable<Integer> {
                 ClusterExecutor executor = new ClusterExecutor(c, loaders, cluster.keepGoing);
                 return rating.run(stdout, err, new RateModels.Bench(executor, ws, template, policy, cluster.keepGoing));
             }
-        }
-        try (MetricsEndpoint endpoint = metrics.start("local", err);
-                LocalStore store = LocalStore.open(
-                        provider,
-                        storeSettings,
-                        graph,
-                        LocalStore.IfMissing.REFUSE,
-                        loaders,
-                        RunKeys.verifySample(params),
-                        err)) {
-            LocalExecutor executor = new LocalExecutor(store, ws, loaders, err);
-            return rating.run(stdout, err, new RateModels.Bench(executor, ws, template, policy, cluster.keepGoing));
+            try (MetricsEndpoint endpoint = metrics.start("local", err);
+                    LocalStore store = LocalStore.open(
+                            provider,
+                            storeSettings,
+                            graph,
+                            LocalStore.IfMissing.REFUSE,
+                            loaders,
+                            RunKeys.verifySample(setup.params()),
+                            err)) {
+                LocalExecutor executor = new LocalExecutor(store, ws, loaders, err);
+                return rating.run(stdout, err, new RateModels.Bench(executor, ws, template, policy, cluster.keepGoing));
+            }
         }
     }
 

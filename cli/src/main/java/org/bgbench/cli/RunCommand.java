@@ -147,7 +147,6 @@ final class RunCommand implements Callable<Integer> {
     StoreHostOptions storeHosts = new StoreHostOptions();
 
     @Override
-    @SuppressWarnings("try") // the metrics endpoint is a resource only to be closed when the command ends
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -159,10 +158,27 @@ final class RunCommand implements Callable<Integer> {
                     "with --workers the experiments run on the workers: give "
                             + "each 'bg worker' its own --metrics HOST:PORT");
         }
-        ExperimentSetup setup = ExperimentSetup.checked(provider, parameters(), err);
-        if (!cluster.active()) {
-            setup = setup.withStoreGraph(storeOptions, load, true, err);
+        ExperimentSetup checked = ExperimentSetup.checked(provider, parameters(), err);
+        // With --workers the workers read the store's graph: the coordinator may not reach the store itself.
+        try (ClusterCoordinator c = cluster.active() ? cluster.connect(err) : null) {
+            return run(
+                    stdout,
+                    err,
+                    provider,
+                    checked.withStoreGraph(storeOptions, ClusterOptions.storeGraph(c, provider), load, true, err),
+                    c);
         }
+    }
+
+    /** The run of {@code setup}: here, or on the workers of {@code workers} (null: none). */
+    @SuppressWarnings("try") // the metrics endpoint is a resource only to be closed when the command ends
+    private int run(
+            PrintWriter stdout,
+            PrintWriter err,
+            StoreProvider provider,
+            ExperimentSetup setup,
+            ClusterCoordinator workers)
+            throws IOException {
         Parameters params = setup.params();
         ExperimentSetup.Plan plan = setup.plan();
         WorkloadSpec ws = plan.workload();
@@ -181,8 +197,8 @@ final class RunCommand implements Callable<Integer> {
         if (earlier != null) {
             err.println("bg: " + resultFile + " held an earlier run; kept it as " + earlier);
         }
-        if (cluster.active()) {
-            return runWithWorkers(stdout, err, provider, params, settings, graph, ws, es, resultFile, loaders);
+        if (workers != null) {
+            return runWithWorkers(workers, stdout, err, provider, params, settings, graph, ws, es, resultFile, loaders);
         }
         try (MetricsEndpoint endpoint = metrics.start("local", err);
                 LocalStore store = LocalStore.open(
@@ -243,6 +259,7 @@ final class RunCommand implements Callable<Integer> {
      * must be, and a worker that does not hold it (restarted since a run with writes) refuses the run.
      */
     private int runWithWorkers(
+            ClusterCoordinator c,
             PrintWriter stdout,
             PrintWriter err,
             StoreProvider provider,
@@ -259,52 +276,50 @@ final class RunCommand implements Callable<Integer> {
         }
         Map<String, String> all = new TreeMap<>(settings.asMap());
         all.putAll(params.asMap());
-        try (ClusterCoordinator c = cluster.connect(err)) {
-            boolean loaded =
-                    cluster.open(c, provider, all, graph, ws, es, Math.max(1, es.threads() / cluster.workers.size()));
-            if (!loaded) {
-                if (!load && !provider.traits().forgetsOnClose()) {
-                    throw new LoadException("the store does not hold this graph; load it first "
-                            + "(bg load --store " + provider.name() + " --workers ... with the same -p graph keys) or "
-                            + "pass --load");
-                }
-                c.load(loaders);
-            } else {
-                c.requireState();
+        boolean loaded =
+                cluster.open(c, provider, all, graph, ws, es, Math.max(1, es.threads() / cluster.workers.size()));
+        if (!loaded) {
+            if (!load && !provider.traits().forgetsOnClose()) {
+                throw new LoadException("the store does not hold this graph; load it first "
+                        + "(bg load --store " + provider.name() + " --workers ... with the same -p graph keys) or "
+                        + "pass --load");
             }
-            err.printf(
-                    "bg: running %s on %s with %d workers: T=%d (%s per worker), %s%n",
-                    ws.mixName(),
-                    provider.name(),
-                    c.names().size(),
-                    es.threads(),
-                    Arrays.toString(c.plan().threads(es.threads())),
-                    Durations.format(es.duration()));
-            ClusterCoordinator.Outcome o = c.run(es, resultFile, quiet ? null : err);
-            stdout.print(SummaryPrinter.summary(o.result()));
-            stdout.print(RunValidation.summary(o.result().unpredictable()));
-            stdout.println(ChiSquareLine.of(c.names().size(), o.result().config()));
-            if (!o.completed()) {
-                stdout.println("Failed: " + o.reason());
-                err.println("bg: error: the run failed: " + o.reason());
-            }
-            stdout.println("Result: " + resultFile.toAbsolutePath()
-                    + (o.unwritten() == null ? "" : " (not written: the summary above is what was measured)"));
-            String incomplete = o.result().incompleteReason();
-            if (incomplete != null) {
-                err.println("bg: error: the run is incomplete: " + incomplete);
-            }
-            if (o.unwritten() != null) {
-                err.println("bg: error: " + o.unwritten() + "; the summary above is what was measured");
-            }
-            boolean onSchedule = onSchedule(o.result(), err);
-            return o.completed() & validationComplete(o.result(), err)
-                            && incomplete == null
-                            && onSchedule
-                            && o.unwritten() == null
-                    ? 0
-                    : Bg.FAILED;
+            c.load(loaders);
+        } else {
+            c.requireState();
         }
+        err.printf(
+                "bg: running %s on %s with %d workers: T=%d (%s per worker), %s%n",
+                ws.mixName(),
+                provider.name(),
+                c.names().size(),
+                es.threads(),
+                Arrays.toString(c.plan().threads(es.threads())),
+                Durations.format(es.duration()));
+        ClusterCoordinator.Outcome o = c.run(es, resultFile, quiet ? null : err);
+        stdout.print(SummaryPrinter.summary(o.result()));
+        stdout.print(RunValidation.summary(o.result().unpredictable()));
+        stdout.println(ChiSquareLine.of(c.names().size(), o.result().config()));
+        if (!o.completed()) {
+            stdout.println("Failed: " + o.reason());
+            err.println("bg: error: the run failed: " + o.reason());
+        }
+        stdout.println("Result: " + resultFile.toAbsolutePath()
+                + (o.unwritten() == null ? "" : " (not written: the summary above is what was measured)"));
+        String incomplete = o.result().incompleteReason();
+        if (incomplete != null) {
+            err.println("bg: error: the run is incomplete: " + incomplete);
+        }
+        if (o.unwritten() != null) {
+            err.println("bg: error: " + o.unwritten() + "; the summary above is what was measured");
+        }
+        boolean onSchedule = onSchedule(o.result(), err);
+        return o.completed() & validationComplete(o.result(), err)
+                        && incomplete == null
+                        && onSchedule
+                        && o.unwritten() == null
+                ? 0
+                : Bg.FAILED;
     }
 
     /** Whether an open-model run kept to its schedule (a closed one always does); if not, says so on stderr. */

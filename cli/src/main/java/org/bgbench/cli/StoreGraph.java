@@ -110,16 +110,35 @@ final class StoreGraph {
     private StoreGraph() {}
 
     /**
-     * Chooses the graph of {@code params} with the store's: reads the graph the store records (a store that forgets
-     * its contents on close holds none) and adds its keys that the command did not name.
+     * Where a command reads the fingerprint the store recorded with its last completed load: the store itself
+     * ({@link #local}), or with {@code --workers} the workers, which reach it where the coordinator may not.
      */
+    @FunctionalInterface
+    interface Record {
+        /** The recorded fingerprint, or empty when the store holds no graph BG recorded. */
+        Optional<String> read(StoreSettings settings, Parameters params);
+    }
+
+    /** The store opened here: a store that forgets its contents on close holds none. */
+    static Record local(StoreProvider provider) {
+        return (settings, params) ->
+                provider.traits().forgetsOnClose() ? Optional.empty() : recorded(provider, settings);
+    }
+
+    /** Chooses the graph of {@code params} with the store's, reading the store here ({@link #local}). */
     static Choice choose(StoreProvider provider, StoreSettings settings, Parameters params) {
+        return choose(local(provider), settings, params);
+    }
+
+    /**
+     * Chooses the graph of {@code params} with the store's: reads the graph the store records ({@code record}) and
+     * adds its keys that the command did not name.
+     */
+    static Choice choose(Record record, StoreSettings settings, Parameters params) {
         Set<String> named = params.asMap().keySet().stream()
                 .filter(GraphParameters.KEYS::containsKey)
                 .collect(Collectors.toSet());
-        Optional<Map<String, String>> held = provider.traits().forgetsOnClose()
-                ? Optional.empty()
-                : recorded(provider, settings).flatMap(GraphKeys::fromFingerprint);
+        Optional<Map<String, String>> held = record.read(settings, params).flatMap(GraphKeys::fromFingerprint);
         if (held.isEmpty()) {
             return new Choice(params, GraphParameters.toSpec(params.asMap()), held, named);
         }

@@ -14,7 +14,6 @@ import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.cluster.protocol.Messages;
 import org.bgbench.loader.LoadException;
 import org.bgbench.model.GraphKeys;
-import org.bgbench.model.GraphParameters;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.StoreVerification;
@@ -75,15 +74,23 @@ final class VerifyCommand implements Callable<Integer> {
         StoreProvider provider = storeOptions.provider(StoreRegistry.discover());
         Parameters params = storeOptions.parameters();
         StoreSettings settings = storeOptions.settings(provider, params);
-        if (cluster.active()) {
-            SocialGraph graph = new SocialGraph(GraphParameters.toSpec(params.asMap()));
-            return withWorkers(out, err, provider, params, graph, settings);
+        // With --workers the workers read the store's graph: the coordinator may not reach the store itself.
+        try (ClusterCoordinator c = cluster.active() ? cluster.connect(err) : null) {
+            StoreGraph.Choice choice = StoreGraph.choose(ClusterOptions.storeGraph(c, provider), settings, params);
+            if (!graphLines(out, choice)) {
+                return Bg.FAILED;
+            }
+            SocialGraph graph = new SocialGraph(choice.asked());
+            if (c != null) {
+                return withWorkers(c, out, err, provider, choice.params(), graph, settings);
+            }
+            return here(out, err, provider, settings, graph);
         }
-        StoreGraph.Choice choice = StoreGraph.choose(provider, settings, params);
-        if (!graphLines(out, choice)) {
-            return Bg.FAILED;
-        }
-        SocialGraph graph = new SocialGraph(choice.asked());
+    }
+
+    /** Verifies (or with --repair repairs) the store from this process. */
+    private int here(
+            PrintWriter out, PrintWriter err, StoreProvider provider, StoreSettings settings, SocialGraph graph) {
         if (repair) {
             return repair(out, err, provider, settings, graph);
         }
@@ -178,6 +185,7 @@ final class VerifyCommand implements Callable<Integer> {
     }
 
     private int withWorkers(
+            ClusterCoordinator c,
             PrintWriter out,
             PrintWriter err,
             StoreProvider provider,
@@ -186,78 +194,76 @@ final class VerifyCommand implements Callable<Integer> {
             StoreSettings settings) {
         Map<String, String> all = new TreeMap<>(settings.asMap());
         all.putAll(params.asMap());
-        try (ClusterCoordinator c = cluster.connect(err)) {
-            if (!c.open(
-                    provider.name(),
-                    all,
-                    graph,
-                    WorkloadParameters.toSpec(params.asMap()),
-                    cluster.rates(),
-                    provider.traits().onePerWorker())) {
-                throw new LoadException("the store does not hold this graph");
-            }
-            if (repair) {
-                err.printf(
-                        "bg: repairing %s on %d workers: each reads its members and fixes what differs from the "
-                                + "generated graph%n",
-                        provider.name(), c.names().size());
-                err.flush();
-                List<Messages.ResetDone> done = c.reset(Messages.ResetHow.FULL);
-                boolean ok = true;
-                for (int k = 0; k < done.size(); k++) {
-                    Messages.ResetDone d = done.get(k);
-                    out.printf(
-                            Locale.ROOT,
-                            "worker %d %s: restored %,d relationships and %,d comments in " + "%.1f s%s%n",
-                            k,
-                            c.names().get(k),
-                            d.relationships(),
-                            d.comments(),
-                            d.seconds(),
-                            d.verified() ? "" : "; still different: " + d.mismatch());
-                    ok &= d.verified();
-                }
-                out.println("State mark after: "
-                        + (ok
-                                ? StateMark.loaded(graph.spec().fingerprint())
-                                : "unchanged from running: (the repair did not finish)"));
-                out.println(
-                        ok
-                                ? "The store holds exactly the generated graph again."
-                                : "The repair could not bring the store back; reload it (bg load --store "
-                                        + provider.name() + " --replace --workers …).");
-                return ok ? 0 : Bg.FAILED;
-            }
-            String problem = null;
-            try {
-                c.requireState();
-            } catch (ClusterCoordinator.ClusterException e) {
-                problem = e.getMessage();
-            }
-            out.println("State mark: " + String.join(", ", c.storeMarks()));
-            if (problem != null) {
-                out.println("Problem: " + problem);
-            }
-            List<Messages.Verified> found = c.verify(limit);
-            int bad = 0;
-            for (int k = 0; k < found.size(); k++) {
-                Messages.Verified f = found.get(k);
+        if (!c.open(
+                provider.name(),
+                all,
+                graph,
+                WorkloadParameters.toSpec(params.asMap()),
+                cluster.rates(),
+                provider.traits().onePerWorker())) {
+            throw new LoadException("the store does not hold this graph");
+        }
+        if (repair) {
+            err.printf(
+                    "bg: repairing %s on %d workers: each reads its members and fixes what differs from the "
+                            + "generated graph%n",
+                    provider.name(), c.names().size());
+            err.flush();
+            List<Messages.ResetDone> done = c.reset(Messages.ResetHow.FULL);
+            boolean ok = true;
+            for (int k = 0; k < done.size(); k++) {
+                Messages.ResetDone d = done.get(k);
                 out.printf(
-                        "worker %d %s: %,d members (%,d touched by writes), %d differences%n",
+                        Locale.ROOT,
+                        "worker %d %s: restored %,d relationships and %,d comments in " + "%.1f s%s%n",
                         k,
                         c.names().get(k),
-                        f.members(),
-                        f.touched(),
-                        f.differences().size());
-                f.differences().forEach(d -> out.println("  " + d));
-                bad += f.differences().size();
+                        d.relationships(),
+                        d.comments(),
+                        d.seconds(),
+                        d.verified() ? "" : "; still different: " + d.mismatch());
+                ok &= d.verified();
             }
+            out.println("State mark after: "
+                    + (ok
+                            ? StateMark.loaded(graph.spec().fingerprint())
+                            : "unchanged from running: (the repair did not finish)"));
             out.println(
-                    bad == 0
-                            ? "The store holds exactly the state BG expects"
-                                    + (problem == null ? "." : ", but BG cannot run from it (see the problem above).")
-                            : "The store differs from the state BG expects.");
-            return bad == 0 && problem == null ? 0 : Bg.FAILED;
+                    ok
+                            ? "The store holds exactly the generated graph again."
+                            : "The repair could not bring the store back; reload it (bg load --store " + provider.name()
+                                    + " --replace --workers …).");
+            return ok ? 0 : Bg.FAILED;
         }
+        String problem = null;
+        try {
+            c.requireState();
+        } catch (ClusterCoordinator.ClusterException e) {
+            problem = e.getMessage();
+        }
+        out.println("State mark: " + String.join(", ", c.storeMarks()));
+        if (problem != null) {
+            out.println("Problem: " + problem);
+        }
+        List<Messages.Verified> found = c.verify(limit);
+        int bad = 0;
+        for (int k = 0; k < found.size(); k++) {
+            Messages.Verified f = found.get(k);
+            out.printf(
+                    "worker %d %s: %,d members (%,d touched by writes), %d differences%n",
+                    k,
+                    c.names().get(k),
+                    f.members(),
+                    f.touched(),
+                    f.differences().size());
+            f.differences().forEach(d -> out.println("  " + d));
+            bad += f.differences().size();
+        }
+        out.println(
+                bad == 0
+                        ? "The store holds exactly the state BG expects"
+                                + (problem == null ? "." : ", but BG cannot run from it (see the problem above).")
+                        : "The store differs from the state BG expects.");
+        return bad == 0 && problem == null ? 0 : Bg.FAILED;
     }
 }

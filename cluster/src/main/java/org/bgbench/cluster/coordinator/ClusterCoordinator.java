@@ -11,7 +11,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.bgbench.cluster.plan.ClusterPlan;
 import org.bgbench.cluster.protocol.Messages;
 import org.bgbench.cluster.protocol.Operations;
@@ -19,6 +21,7 @@ import org.bgbench.cluster.rpc.WorkerClient;
 import org.bgbench.cluster.security.TlsClient;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.merge.ResultMerger;
+import org.bgbench.model.GraphKeys;
 import org.bgbench.model.generator.SocialGraph;
 import org.bgbench.runner.ExperimentSpec;
 import org.bgbench.runner.rating.RatingRunner;
@@ -78,6 +81,40 @@ public final class ClusterCoordinator implements AutoCloseable {
 
     public ClusterPlan plan() {
         return plan;
+    }
+
+    /**
+     * The fingerprint of the graph the store records with its last completed load, as the workers read it through
+     * their own connections (the coordinator need not reach the store); empty when none records one. Refused, naming
+     * the workers, when their stores record different graphs.
+     */
+    public Optional<String> heldGraph(String store, Map<String, String> params) {
+        List<Messages.HeldGraph> answers = workers.call(
+                Operations.HELD_GRAPH,
+                new Messages.AskGraph(store, new TreeMap<>(params)),
+                Workers.CALL,
+                Messages.HeldGraph.class);
+        Map<String, List<String>> byGraph = new TreeMap<>();
+        for (int k = 0; k < answers.size(); k++) {
+            String f = answers.get(k).fingerprint();
+            if (f != null) {
+                byGraph.computeIfAbsent(f, x -> new ArrayList<>()).add(workers.label(k));
+            }
+        }
+        if (byGraph.size() > 1) {
+            throw new ClusterException(
+                    "the workers' stores hold different graphs ("
+                            + byGraph.entrySet().stream()
+                                    .map(e -> String.join(" and ", e.getValue()) + ": "
+                                            + GraphKeys.fromFingerprint(e.getKey())
+                                                    .map(GraphKeys::text)
+                                                    .orElse(e.getKey()))
+                                    .collect(Collectors.joining("; "))
+                            + "); reload them (bg load --store " + store + " --replace --workers …) with the -p "
+                            + "graph keys of the one to use",
+                    null);
+        }
+        return byGraph.keySet().stream().findFirst();
     }
 
     /** Sends every worker the store, all -p parameters and its share of the graph. Returns whether it is loaded. */

@@ -61,6 +61,16 @@ public final class Messages {
     /** The worker's answer to {@code hello}, with the protocol version it speaks. */
     public record Hello(String host, long pid, int cores, long maxHeap, String java, int protocol) {}
 
+    /** {@code held-graph}: the store and its settings, as {@code open} would open it. */
+    public record AskGraph(String store, Map<String, String> params) {}
+
+    /**
+     * The answer to {@code held-graph}: the fingerprint of the graph the worker's store records with its last
+     * completed load ({@link org.bgbench.model.GraphSpec#fingerprint()}), or null when it records none (or forgets
+     * its contents on close and the worker does not hold it open).
+     */
+    public record HeldGraph(String fingerprint) {}
+
     /** {@code open}: the store, every -p parameter and the worker's place in the plan. */
     public record Open(String store, Map<String, String> params, ClusterPlan.Layout plan, int worker) {}
 

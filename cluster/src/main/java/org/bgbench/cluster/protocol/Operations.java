@@ -12,12 +12,19 @@ public final class Operations {
      * The protocol version, bumped when an operation's arguments or answer change incompatibly. A coordinator sends
      * it with {@code hello} ({@link Messages.Greeting}) and the worker answers with its own ({@link Messages.Hello}):
      * each end refuses the other unless they are equal. Version 5 sends each kind's figures of a streamed second as
-     * named properties ({@link Messages.KindSecond}).
+     * named properties ({@link Messages.KindSecond}); version 6 adds {@code held-graph}.
      */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
 
     public static final String HELLO = "hello";
     public static final String OPEN = "open";
+    /**
+     * The graph the worker's store records with its last completed load ({@link Messages.HeldGraph}), asked before
+     * {@code open} so a command that names no graph key runs on the store's graph; it leaves the worker's plan and
+     * state as they are.
+     */
+    public static final String HELD_GRAPH = "held-graph";
+
     public static final String CREATE_SCHEMA = "create-schema";
     public static final String LOAD = "load";
     public static final String FINISH_LOAD = "finish-load";

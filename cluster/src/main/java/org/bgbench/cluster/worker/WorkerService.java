@@ -155,6 +155,7 @@ public final class WorkerService implements WorkerBackend {
         return switch (op) {
             case Operations.HELLO -> Messages.tree(hello(Messages.read(args, Messages.Greeting.class)));
             case Operations.OPEN -> Messages.tree(open(Messages.read(args, Messages.Open.class)));
+            case Operations.HELD_GRAPH -> Messages.tree(heldGraph(Messages.read(args, Messages.AskGraph.class)));
             case Operations.CREATE_SCHEMA -> {
                 open().createSchema(graph.spec());
                 yield ok();
@@ -235,17 +236,9 @@ public final class WorkerService implements WorkerBackend {
      * the saved state file does in one process; anything else starts from the generated graph.
      */
     private Messages.Opened open(Messages.Open args) {
-        Map<String, String> p = new LinkedHashMap<>(args.params());
-        Parameters newParams = Parameters.of(
-                List.of(),
-                p.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+        Parameters newParams = parameters(args.params());
         StoreProvider newProvider = StoreRegistry.discover().get(args.store());
-        StoreSettings newSettings =
-                StoreSettings.forProvider(newProvider, confinement.confine(newProvider, newParams.asMap()));
-        String beta = p.get(StoreSettings.BETA_PARAMETER);
-        if (beta != null) {
-            newSettings = newSettings.withBeta(Durations.parse(StoreSettings.BETA_PARAMETER, beta));
-        }
+        StoreSettings newSettings = settings(newProvider, newParams);
         SocialGraph newGraph = new SocialGraph(GraphParameters.toSpec(newParams.asMap()));
         String identity = newProvider.name() + new TreeMap<>(newSettings.asMap())
                 + newGraph.spec().fingerprint() + Messages.tree(args.plan()) + "#" + args.worker();
@@ -282,6 +275,39 @@ public final class WorkerService implements WorkerBackend {
                 state.touchedMembers(),
                 loaded ? open().stateMark().orElse(null) : null,
                 heldMark);
+    }
+
+    private static Parameters parameters(Map<String, String> sent) {
+        return Parameters.of(
+                List.of(),
+                new LinkedHashMap<>(sent)
+                        .entrySet().stream()
+                                .map(e -> e.getKey() + "=" + e.getValue())
+                                .toList());
+    }
+
+    /** The store's settings of the coordinator's parameters, confined to what they may reach on this host. */
+    private StoreSettings settings(StoreProvider p, Parameters sent) {
+        StoreSettings s = StoreSettings.forProvider(p, confinement.confine(p, sent.asMap()));
+        String beta = sent.asMap().get(StoreSettings.BETA_PARAMETER);
+        return beta == null ? s : s.withBeta(Durations.parse(StoreSettings.BETA_PARAMETER, beta));
+    }
+
+    /**
+     * The graph the store records with its last completed load, read through a connection of its own (the one this
+     * worker held open is closed first, as {@code release} does: the next operation opens it again). A store that
+     * forgets its contents on close holds none at the start of a command.
+     */
+    private Messages.HeldGraph heldGraph(Messages.AskGraph args) {
+        StoreProvider p = StoreRegistry.discover().get(args.store());
+        if (p.traits().forgetsOnClose()) {
+            return new Messages.HeldGraph(null);
+        }
+        StoreSettings s = settings(p, parameters(args.params()));
+        closeStore();
+        try (DataStore d = p.open(s)) {
+            return new Messages.HeldGraph(d.loadedGraph().orElse(null));
+        }
     }
 
     /** Why the store's mark could not be set from {@code expected}: a run that has not ended, or another change. */
