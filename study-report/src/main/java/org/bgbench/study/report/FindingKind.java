@@ -1,0 +1,32 @@
+package org.bgbench.study.report;
+
+import java.util.Set;
+
+/** One kind of finding: its own fields, their strict check, the paper's claim in words, and our computed verdict. */
+interface FindingKind {
+    String name();
+
+    /** The fields this kind adds to {@link Findings#COMMON}. */
+    Set<String> fields();
+
+    /** Reads every field of this kind, throwing {@link FieldCheck.Bad} at the first bad one. */
+    void check(FieldCheck c);
+
+    /** The paper's finding in words, from the checked fields. */
+    String paper(FieldCheck c);
+
+    /** Our finding computed from {@code figure}, beside the paper's, with its outcome. */
+    Verdict evaluate(FieldCheck c, Figure figure);
+
+    /** A verdict of this kind for the finding {@code c} reads. */
+    default Verdict verdict(FieldCheck c, String ours, Verdict.Outcome outcome) {
+        return Verdict.of(
+                c.node().get("id").asText(), name(), c.node().get("figure").asText(), paper(c), ours, outcome);
+    }
+
+    /** "4,210 actions/s": a y value with its axis's unit. */
+    static String y(Figure f, double v) {
+        String label = f.y().label().isBlank() ? f.y().key() : f.y().label();
+        return Numbers.format(v) + " " + label;
+    }
+}
