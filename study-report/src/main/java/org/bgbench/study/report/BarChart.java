@@ -120,7 +120,7 @@ final class BarChart {
         ChartKit.line(s, left, zero, plotRight, zero);
         s.append("</g>\n");
         ChartKit.text(s, (left + plotRight) / 2, xLabelY, "middle", 13, f.x().label(), "xlabel");
-        ChartKit.legend(s, colours, paper, left, xLabelY + 28);
+        ChartKit.legend(s, colours, paper, true, left, xLabelY + 28);
         return s.append("</svg>\n").toString();
     }
 

@@ -70,7 +70,8 @@ final class ChartKit {
      * The legend below the plot from {@code y}: a swatch per series, then what a hollow marker means when the
      * figure has the paper's points; wraps to more rows as needed. Returns the y below it.
      */
-    static double legend(StringBuilder s, Map<String, String> colours, boolean paper, double x0, double y) {
+    static double legend(
+            StringBuilder s, Map<String, String> colours, boolean paper, boolean bars, double x0, double y) {
         double x = x0;
         s.append("<g class=\"legend\">\n");
         for (Map.Entry<String, String> e : colours.entrySet()) {
@@ -95,11 +96,20 @@ final class ChartKit {
                 x = x0;
                 y += 20;
             }
-            s.append("<circle cx=\"")
-                    .append(Html.f(x + 8))
-                    .append("\" cy=\"")
-                    .append(Html.f(y - 4))
-                    .append("\" r=\"5\" fill=\"#ffffff\" stroke=\"#424242\" stroke-width=\"2\"/>\n");
+            if (bars) {
+                s.append("<rect x=\"")
+                        .append(Html.f(x + 1))
+                        .append("\" y=\"")
+                        .append(Html.f(y - 9))
+                        .append(
+                                "\" width=\"16\" height=\"10\" fill=\"#ffffff\" stroke=\"#424242\" stroke-width=\"2\"/>\n");
+            } else {
+                s.append("<circle cx=\"")
+                        .append(Html.f(x + 8))
+                        .append("\" cy=\"")
+                        .append(Html.f(y - 4))
+                        .append("\" r=\"5\" fill=\"#ffffff\" stroke=\"#424242\" stroke-width=\"2\"/>\n");
+            }
             text(s, x + 24, y, "start", 12, what, "legend-name");
         }
         s.append("</g>\n");

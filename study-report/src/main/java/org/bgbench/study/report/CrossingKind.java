@@ -48,7 +48,7 @@ final class CrossingKind implements FindingKind {
     }
 
     @Override
-    public String paper(FieldCheck c) {
+    public String paper(FieldCheck c, Figure figure) {
         double[] r = range(c);
         String pair = c.text("a") + " and " + c.text("b");
         if (r == null) {
@@ -56,8 +56,9 @@ final class CrossingKind implements FindingKind {
         }
         return pair + " cross "
                 + (r[0] == r[1]
-                        ? "at " + Numbers.format(r[0])
-                        : "between " + Numbers.format(r[0]) + " and " + Numbers.format(r[1]));
+                        ? "at " + FindingKind.at(figure, new Figure.X(r[0], null))
+                        : "between " + FindingKind.at(figure, new Figure.X(r[0], null)) + " and "
+                                + FindingKind.at(figure, new Figure.X(r[1], null)));
     }
 
     @Override
@@ -67,12 +68,13 @@ final class CrossingKind implements FindingKind {
         Figure.Series sa = f.series(a);
         Figure.Series sb = f.series(b);
         if (!f.numericX()) {
-            return verdict(c, "the figure's x is categorical: no crossing", Verdict.Outcome.NOT_ENOUGH_DATA);
+            return verdict(c, f, "the figure's x is categorical: no crossing", Verdict.Outcome.NOT_ENOUGH_DATA);
         }
         for (Figure.Series s : new Figure.Series[] {sa, sb}) {
             if (s == null || s.points().stream().anyMatch(p -> !p.measured())) {
                 return verdict(
                         c,
+                        f,
                         (s == null ? (sa == null ? a : b) : s.name()) + " has points not measured yet",
                         Verdict.Outcome.NOT_ENOUGH_DATA);
             }
@@ -86,7 +88,7 @@ final class CrossingKind implements FindingKind {
             }
         }
         if (shared.size() < 2) {
-            return verdict(c, a + " and " + b + " share fewer than two x", Verdict.Outcome.NOT_ENOUGH_DATA);
+            return verdict(c, f, a + " and " + b + " share fewer than two x", Verdict.Outcome.NOT_ENOUGH_DATA);
         }
         List<Double> crossings = new ArrayList<>();
         double[] last = null; // the last shared x where the curves differ
@@ -109,9 +111,10 @@ final class CrossingKind implements FindingKind {
             String ours = a + " and " + b + " do not cross from " + f.at(xLo) + " to " + f.at(xHi)
                     + (last == null ? " (they are equal)" : " (" + above + " stays above)");
             if (r != null && (r[1] < lo || r[0] > hi)) {
-                return verdict(c, ours + ", and the paper's crossing lies outside it", Verdict.Outcome.NOT_ENOUGH_DATA);
+                return verdict(
+                        c, f, ours + ", and the paper's crossing lies outside it", Verdict.Outcome.NOT_ENOUGH_DATA);
             }
-            return verdict(c, ours, r == null ? Verdict.Outcome.AGREES : Verdict.Outcome.DIFFERS);
+            return verdict(c, f, ours, r == null ? Verdict.Outcome.AGREES : Verdict.Outcome.DIFFERS);
         }
         double first = crossings.get(0);
         String ours = a + " and " + b + " cross near " + f.at(new Figure.X(round(first), null))
@@ -120,7 +123,7 @@ final class CrossingKind implements FindingKind {
                         : " (" + (firstSign(shared) > 0 ? a : b) + " above before, " + (last[1] > 0 ? a : b)
                                 + " above after)");
         boolean inRange = r != null && crossings.stream().anyMatch(x -> x >= r[0] && x <= r[1]);
-        return verdict(c, ours, inRange ? Verdict.Outcome.AGREES : Verdict.Outcome.DIFFERS);
+        return verdict(c, f, ours, inRange ? Verdict.Outcome.AGREES : Verdict.Outcome.DIFFERS);
     }
 
     private static double firstSign(List<double[]> shared) {

@@ -63,7 +63,7 @@ public final class Findings {
                     id,
                     kind.name(),
                     figureId,
-                    kind.paper(c),
+                    kind.paper(c, null),
                     "the study has no figure '" + figureId + "'",
                     Verdict.Outcome.NOT_ENOUGH_DATA);
         }

@@ -139,7 +139,7 @@ final class LineChart {
                 s.append(href.isEmpty() ? "\n" : "</a>\n");
             }
         }
-        ChartKit.legend(s, colours, paper, left, bottom + 70);
+        ChartKit.legend(s, colours, paper, false, left, bottom + 70);
         return s.append("</svg>\n").toString();
     }
 

@@ -30,11 +30,12 @@ final class RatioKind implements FindingKind {
     }
 
     @Override
-    public String paper(FieldCheck c) {
+    public String paper(FieldCheck c, Figure figure) {
         double f = c.positive("paper_factor");
         double t = c.positive("tolerance");
         Figure.X at = c.optionalX("at");
-        return c.text("a") + " / " + c.text("b") + (at == null ? " at their peaks" : " at " + at) + " = "
+        return c.text("a") + " / " + c.text("b")
+                + (at == null ? " at their peaks" : " at " + FindingKind.at(figure, at)) + " = "
                 + Numbers.factor(f) + " (accepted: " + Numbers.factor(f / (1 + t)) + " to "
                 + Numbers.factor(f * (1 + t))
                 + ")";
@@ -51,11 +52,12 @@ final class RatioKind implements FindingKind {
             String missing = pa == null ? a : b;
             return verdict(
                     c,
+                    f,
                     missing + (at == null ? " has points not measured yet" : " is not measured at " + f.at(at)),
                     Verdict.Outcome.NOT_ENOUGH_DATA);
         }
         if (pb.y() == 0) {
-            return verdict(c, b + " is 0: no ratio", Verdict.Outcome.NOT_ENOUGH_DATA);
+            return verdict(c, f, b + " is 0: no ratio", Verdict.Outcome.NOT_ENOUGH_DATA);
         }
         double ratio = pa.y() / pb.y();
         String ours = a + " / " + b
@@ -68,7 +70,7 @@ final class RatioKind implements FindingKind {
         double t = c.positive("tolerance");
         boolean within = ratio >= factor / (1 + t) && ratio <= factor * (1 + t);
         boolean sameSide = factor == 1 || (ratio > 1) == (factor > 1);
-        return verdict(c, ours, within && sameSide ? Verdict.Outcome.AGREES : Verdict.Outcome.DIFFERS);
+        return verdict(c, f, ours, within && sameSide ? Verdict.Outcome.AGREES : Verdict.Outcome.DIFFERS);
     }
 
     /** The series' point at {@code at}, or its highest when {@code at} is null; null when not measured. */

@@ -31,7 +31,10 @@ final class ReportStyle {
             .unit { font-size: 12px; color: #666; margin-top: 2px; }
             .kind { font-size: 12px; color: #666; }
             table.verdicts { width: 100%; }
-            table.verdicts td:nth-child(2), table.verdicts td:nth-child(3) { width: 38%; }
+            table.verdicts > tbody > tr > td:first-child { white-space: nowrap; }
+            table.table-rows { width: auto; margin: 0; }
+            table.table-rows td { white-space: nowrap; }
+            table.verdicts > tbody > tr > td:nth-child(2), table.verdicts > tbody > tr > td:nth-child(3) { width: 38%; }
             .badge { display: inline-block; padding: 1px 7px; border-radius: 9px; font-size: 12px; white-space: nowrap; }
             .badge.agrees { background: #e8f5e9; color: #1b5e20; border: 1px solid #a5d6a7; }
             .badge.differs { background: #ffebee; color: #b71c1c; border: 1px solid #ef9a9a; }

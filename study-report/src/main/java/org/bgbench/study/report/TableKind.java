@@ -58,7 +58,7 @@ final class TableKind implements FindingKind {
     }
 
     @Override
-    public String paper(FieldCheck c) {
+    public String paper(FieldCheck c, Figure figure) {
         List<Wanted> rows = rows(c);
         return (rows == null ? "the figure's published values" : rows.size() + " published values") + ", each within ±"
                 + Math.round(c.positive("tolerance") * 100) + "% of ours";
@@ -74,7 +74,7 @@ final class TableKind implements FindingKind {
                     .toList();
         }
         if (wanted.isEmpty()) {
-            return verdict(c, "the figure publishes no values of the paper", Verdict.Outcome.NOT_ENOUGH_DATA);
+            return verdict(c, f, "the figure publishes no values of the paper", Verdict.Outcome.NOT_ENOUGH_DATA);
         }
         List<Verdict.Row> rows = new ArrayList<>();
         int agree = 0;
@@ -129,7 +129,7 @@ final class TableKind implements FindingKind {
         Verdict.Outcome outcome = agree < measured
                 ? Verdict.Outcome.DIFFERS
                 : missing > 0 ? Verdict.Outcome.NOT_ENOUGH_DATA : Verdict.Outcome.AGREES;
-        Verdict v = verdict(c, ours.toString(), outcome);
+        Verdict v = verdict(c, f, ours.toString(), outcome);
         return new Verdict(v.id(), v.kind(), v.figure(), v.claim(), v.outcome(), List.copyOf(rows));
     }
 

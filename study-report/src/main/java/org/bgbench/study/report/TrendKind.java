@@ -30,7 +30,7 @@ final class TrendKind implements FindingKind {
     }
 
     @Override
-    public String paper(FieldCheck c) {
+    public String paper(FieldCheck c, Figure figure) {
         return c.text("series") + " " + words(c.oneOf("paper_trend", TRENDS, null));
     }
 
@@ -38,6 +38,8 @@ final class TrendKind implements FindingKind {
         return switch (trend) {
             case "peaks-then-falls" -> "peaks then falls";
             case "flat" -> "stays flat";
+            case "increasing" -> "increases";
+            case "decreasing" -> "decreases";
             default -> trend;
         };
     }
@@ -48,16 +50,17 @@ final class TrendKind implements FindingKind {
         double t = c.optionalFraction("tolerance", DEFAULT_TOLERANCE);
         Figure.Series s = f.series(name);
         if (!f.numericX()) {
-            return verdict(c, "the figure's x is categorical: no trend", Verdict.Outcome.NOT_ENOUGH_DATA);
+            return verdict(c, f, "the figure's x is categorical: no trend", Verdict.Outcome.NOT_ENOUGH_DATA);
         }
         if (s == null || s.points().stream().anyMatch(p -> !p.measured())) {
-            return verdict(c, name + " has points not measured yet", Verdict.Outcome.NOT_ENOUGH_DATA);
+            return verdict(c, f, name + " has points not measured yet", Verdict.Outcome.NOT_ENOUGH_DATA);
         }
         List<Figure.Point> ps = s.points().stream()
                 .sorted((p, q) -> Double.compare(p.x().number(), q.x().number()))
                 .toList();
         if (ps.size() < 3) {
-            return verdict(c, name + " has " + ps.size() + " points; a trend needs 3", Verdict.Outcome.NOT_ENOUGH_DATA);
+            return verdict(
+                    c, f, name + " has " + ps.size() + " points; a trend needs 3", Verdict.Outcome.NOT_ENOUGH_DATA);
         }
         int n = ps.size();
         int peak = 0;
@@ -108,6 +111,7 @@ final class TrendKind implements FindingKind {
         }
         return verdict(
                 c,
+                f,
                 ours,
                 trend.equals(c.oneOf("paper_trend", TRENDS, null)) ? Verdict.Outcome.AGREES : Verdict.Outcome.DIFFERS);
     }

@@ -34,10 +34,10 @@ final class WinnerKind implements FindingKind {
     }
 
     @Override
-    public String paper(FieldCheck c) {
+    public String paper(FieldCheck c, Figure figure) {
         Figure.X at = c.optionalX("at");
         return c.text("paper_winner") + " is " + c.oneOf("by", List.of("highest", "lowest"), "highest")
-                + (at == null ? " overall" : " at " + at);
+                + (at == null ? " overall" : " at " + FindingKind.at(figure, at));
     }
 
     @Override
@@ -52,18 +52,18 @@ final class WinnerKind implements FindingKind {
         for (String name : among) {
             Figure.Series s = f.series(name);
             if (s == null || s.points().isEmpty()) {
-                return verdict(c, "no points for " + name + " yet", Verdict.Outcome.NOT_ENOUGH_DATA);
+                return verdict(c, f, "no points for " + name + " yet", Verdict.Outcome.NOT_ENOUGH_DATA);
             }
             Figure.Point p;
             if (at != null) {
                 p = s.at(at);
                 if (p == null || !p.measured()) {
                     return verdict(
-                            c, name + " is not measured at " + f.at(at) + " yet", Verdict.Outcome.NOT_ENOUGH_DATA);
+                            c, f, name + " is not measured at " + f.at(at) + " yet", Verdict.Outcome.NOT_ENOUGH_DATA);
                 }
             } else {
                 if (s.points().stream().anyMatch(q -> !q.measured())) {
-                    return verdict(c, name + " has points not measured yet", Verdict.Outcome.NOT_ENOUGH_DATA);
+                    return verdict(c, f, name + " has points not measured yet", Verdict.Outcome.NOT_ENOUGH_DATA);
                 }
                 Comparator<Figure.Point> byY = Comparator.comparingDouble(Figure.Point::y);
                 p = highest
@@ -73,7 +73,7 @@ final class WinnerKind implements FindingKind {
             best.add(new Best(name, p));
         }
         if (best.size() < 2) {
-            return verdict(c, "fewer than two series to compare", Verdict.Outcome.NOT_ENOUGH_DATA);
+            return verdict(c, f, "fewer than two series to compare", Verdict.Outcome.NOT_ENOUGH_DATA);
         }
         Comparator<Best> order = Comparator.comparingDouble(b -> b.point().y());
         best.sort(highest ? order.reversed() : order);
@@ -90,6 +90,6 @@ final class WinnerKind implements FindingKind {
                         + Numbers.format(second.point().y()) + " at "
                         + f.at(second.point().x()) + ")";
         boolean agrees = first.series().equals(c.text("paper_winner"));
-        return verdict(c, ours, agrees ? Verdict.Outcome.AGREES : Verdict.Outcome.DIFFERS);
+        return verdict(c, f, ours, agrees ? Verdict.Outcome.AGREES : Verdict.Outcome.DIFFERS);
     }
 }

@@ -50,7 +50,7 @@ class FindingsTest {
     void trendDiffersWhenTheShapeIsAnother() {
         Verdict v = eval(trend("sqlite VP", "increasing"));
         assertThat(v.outcome()).isEqualTo(Outcome.DIFFERS);
-        assertThat(v.statement()).endsWith("the paper: sqlite VP increasing — differs");
+        assertThat(v.statement()).endsWith("the paper: sqlite VP increases — differs");
         assertThat(eval(trend("memory VP", "saturates")).outcome()).isEqualTo(Outcome.DIFFERS);
         // A wider tolerance reads SQLite's 7% fall after its peak as saturation.
         Verdict wide = eval("{\"id\":\"t\",\"kind\":\"trend\",\"figure\":\"3.3\",\"series\":\"sqlite VP\","
@@ -137,7 +137,7 @@ class FindingsTest {
                 + "\"b\":\"memory VP\",\"paper_x\":[4,8]}");
         assertThat(v.claim().ours())
                 .isEqualTo("sqlite VP and memory VP cross near T=5.6 (sqlite VP above before, memory VP above after)");
-        assertThat(v.claim().paper()).isEqualTo("sqlite VP and memory VP cross between 4 and 8");
+        assertThat(v.claim().paper()).isEqualTo("sqlite VP and memory VP cross between T=4 and T=8");
         Verdict none = eval("{\"id\":\"c\",\"kind\":\"crossing\",\"figure\":\"3.3\",\"a\":\"memory VP\","
                 + "\"b\":\"mongo VP\",\"paper_x\":\"none\"}");
         assertThat(none.claim().ours())
