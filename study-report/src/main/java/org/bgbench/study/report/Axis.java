@@ -33,7 +33,7 @@ final class Axis {
     static Axis values(double min, double max, double from, double to) {
         double lo = min < 0 ? -niceCeil(-min) : 0;
         double hi = max <= lo ? lo + 1 : niceCeil(max);
-        double step = niceStep((hi - lo) / 5);
+        double step = niceStep((hi - lo) / 6);
         hi = lo + Math.ceil((hi - lo) / step - 1e-9) * step;
         List<Tick> ticks = new ArrayList<>();
         for (int i = 0; lo + i * step <= hi + step * 1e-6; i++) {
@@ -64,7 +64,9 @@ final class Axis {
         for (double v : xs) {
             measured.add(new Tick(v, Numbers.tick(v, step)));
         }
-        List<Tick> ticks = fits(probe, measured) ? measured : log ? powersOfTwo(probe, min, max) : round(probe, lo, hi);
+        List<Tick> ticks = fits(probe, measured)
+                ? measured
+                : !log ? round(probe, lo, hi) : doubling(xs) ? powersOfTwo(probe, min, max) : decades(probe, min, max);
         return new Axis(log, lo, hi, from + pad, to - pad, ticks);
     }
 
@@ -129,6 +131,33 @@ final class Axis {
         }
     }
 
+    /** Whether every x is a power of two (T doubling), so the log axis ticks at powers of two. */
+    private static boolean doubling(List<Double> xs) {
+        return xs.stream().allMatch(v -> {
+            double k = Math.log(v) / Math.log(2);
+            return Math.abs(k - Math.rint(k)) < 1e-9;
+        });
+    }
+
+    /** Ticks at 1, 2 and 5 of each decade, or at each decade alone where those crowd. */
+    private static List<Tick> decades(Axis a, double min, double max) {
+        for (double[] steps : new double[][] {{1, 2, 5}, {1}}) {
+            List<Tick> t = new ArrayList<>();
+            for (int e = (int) Math.floor(Math.log10(min)); e <= (int) Math.ceil(Math.log10(max)); e++) {
+                for (double m : steps) {
+                    double v = m * Math.pow(10, e);
+                    if (v >= min * (1 - 1e-9) && v <= max * (1 + 1e-9)) {
+                        t.add(new Tick(v, Numbers.tick(v, Math.min(1, Math.pow(10, e)))));
+                    }
+                }
+            }
+            if (fits(a, t) || steps.length == 1) {
+                return distinct(t);
+            }
+        }
+        throw new IllegalStateException("unreachable");
+    }
+
     private static List<Tick> round(Axis a, double lo, double hi) {
         for (int n = 8; ; n--) {
             double step = niceStep((hi - lo) / n);
@@ -190,11 +219,12 @@ final class Axis {
         }
         double p = Math.pow(10, Math.floor(Math.log10(raw)));
         double m = raw / p;
-        return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+        double e = 1e-9; // 0.2 / 0.1 is 2.0000000000000004
+        return (m <= 1 + e ? 1 : m <= 2 + e ? 2 : m <= 5 + e ? 5 : 10) * p;
     }
 
     static double niceCeil(double v) {
-        double step = niceStep(v / 5);
+        double step = niceStep(v / 6);
         return Math.ceil(v / step - 1e-9) * step;
     }
 }

@@ -23,6 +23,9 @@ class NumbersTest {
         Axis a = Axis.values(0, 4210, 320, 20);
         List<String> labels = a.ticks().stream().map(Axis.Tick::label).toList();
         assertThat(labels).containsExactly("0", "1,000", "2,000", "3,000", "4,000", "5,000");
+        // 1.01 ends at 1.2, not at 1.5 (a step of 0.2 computed as 2.0000000000000004 tenths).
+        assertThat(Axis.values(0, 1.01, 320, 20).ticks().stream().map(Axis.Tick::label))
+                .containsExactly("0.0", "0.2", "0.4", "0.6", "0.8", "1.0", "1.2");
         Axis small = Axis.values(0, 0.37, 320, 20);
         assertThat(small.ticks().stream().map(Axis.Tick::label))
                 .doesNotHaveDuplicates()

@@ -20,6 +20,23 @@ final class Samples {
                 .paper("10K members", "Basic", 500)
                 .paper("10K members", "Boosted", 1500)
                 .paper("100K members", "Boosted", 700)
+                .figure("7.11", "experiment duration (s)", "freshness confidence")
+                .series(
+                        "cache-augmented PostgreSQL with TTL = 30 s",
+                        10,
+                        0.412,
+                        60,
+                        0.7,
+                        300,
+                        0.93,
+                        600,
+                        0.97,
+                        1800,
+                        0.991,
+                        3600,
+                        0.995)
+                .series("PostgreSQL alone", 10, 1, 60, 1, 300, 1, 600, 1, 1800, 1, 3600, 1)
+                .paper("cache-augmented PostgreSQL with TTL = 30 s", 600, 0.95)
                 .finding("{\"id\":\"peak\",\"kind\":\"trend\",\"figure\":\"3.3\",\"where\":\"figure 3.3\","
                         + "\"series\":\"sqlite VP\",\"paper_trend\":\"peaks-then-falls\"}")
                 .finding("{\"id\":\"cross\",\"kind\":\"crossing\",\"figure\":\"3.3\",\"a\":\"sqlite VP\","

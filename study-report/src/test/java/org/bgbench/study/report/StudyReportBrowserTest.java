@@ -131,7 +131,7 @@ class StudyReportBrowserTest {
 
     @Test
     void chartsAndTablesCarryTheJsonsNumbers() {
-        for (String figure : List.of("3.3", "8.3")) {
+        for (String figure : List.of("3.3", "8.3", "7.11")) {
             String svg = "svg[data-figure='" + figure + "'] ";
             String table = "table.numbers[data-figure='" + figure + "'] ";
             Map<String, Double> ours = expected(figure, false);
