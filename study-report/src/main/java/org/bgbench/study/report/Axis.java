@@ -31,10 +31,11 @@ final class Axis {
 
     /** The y axis of values up to {@code max} (and down to {@code min} when it is below 0), from 0 or below. */
     static Axis values(double min, double max, double from, double to) {
-        double lo = min < 0 ? -niceCeil(-min) : 0;
-        double hi = max <= lo ? lo + 1 : niceCeil(max);
+        double lo = Math.min(0, min);
+        double hi = max > lo ? max : lo + 1;
         double step = niceStep((hi - lo) / 6);
-        hi = lo + Math.ceil((hi - lo) / step - 1e-9) * step;
+        lo = Math.floor(lo / step + 1e-9) * step;
+        hi = Math.ceil(hi / step - 1e-9) * step;
         List<Tick> ticks = new ArrayList<>();
         for (int i = 0; lo + i * step <= hi + step * 1e-6; i++) {
             double v = lo + i * step;
@@ -221,10 +222,5 @@ final class Axis {
         double m = raw / p;
         double e = 1e-9; // 0.2 / 0.1 is 2.0000000000000004
         return (m <= 1 + e ? 1 : m <= 2 + e ? 2 : m <= 5 + e ? 5 : 10) * p;
-    }
-
-    static double niceCeil(double v) {
-        double step = niceStep(v / 6);
-        return Math.ceil(v / step - 1e-9) * step;
     }
 }

@@ -58,8 +58,9 @@ public final class StudyReport {
                     .append("\">\n<h2>")
                     .append(Html.esc(f.title().isBlank() ? f.id() : f.title()))
                     .append("</h2>\n");
-            boolean empty = f.series().stream().allMatch(x -> x.points().isEmpty())
-                    && f.paper().isEmpty();
+            boolean empty =
+                    f.series().stream().flatMap(x -> x.points().stream()).noneMatch(Figure.Point::measured)
+                            && f.paper().isEmpty();
             if (empty) {
                 s.append("<p class=\"none\">No point of this figure is measured yet.</p>\n");
             } else {

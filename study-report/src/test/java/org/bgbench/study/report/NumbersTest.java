@@ -26,6 +26,10 @@ class NumbersTest {
         // 1.01 ends at 1.2, not at 1.5 (a step of 0.2 computed as 2.0000000000000004 tenths).
         assertThat(Axis.values(0, 1.01, 320, 20).ticks().stream().map(Axis.Tick::label))
                 .containsExactly("0.0", "0.2", "0.4", "0.6", "0.8", "1.0", "1.2");
+        // Below zero, the ticks stay on multiples of the step.
+        assertThat(Axis.values(-20, 1e6, 320, 20).ticks().stream().map(Axis.Tick::label))
+                .containsExactly(
+                        "−200,000".replace('−', '-'), "0", "200,000", "400,000", "600,000", "800,000", "1,000,000");
         Axis small = Axis.values(0, 0.37, 320, 20);
         assertThat(small.ticks().stream().map(Axis.Tick::label))
                 .doesNotHaveDuplicates()

@@ -66,6 +66,31 @@ class StudyReportTest {
     }
 
     @Test
+    void oddFiguresStillDraw() {
+        String[] designs = {"Basic with images as BLOBs", "Boosted with images in files", "Manual", "MVs"};
+        Study study = new Synthetic()
+                .figure("one", "nodes", "speedup")
+                .series("HBase Manual", 3, 2.4)
+                .figure("pending", "T", "actions/s")
+                .series("sqlite VP", 1, Double.NaN, 2, Double.NaN)
+                .figure("paper-only", "T", "actions/s")
+                .paper("MongoDB", 1, 100)
+                .paper("MongoDB", 2, 180)
+                .figure("designs", "design", "SoAR (actions/s)")
+                .categories("a very long series name for the legend to wrap", designs, -20, 1e6, 3, 0)
+                .categories("second", designs, 1, 2, 3, 4)
+                .study();
+        String page = StudyReport.html(study, new Links(dir, dir));
+        assertThat(page)
+                .contains("data-series=\"HBase Manual\" data-x=\"3\" data-y=\"2.4\"")
+                .contains("<p class=\"none\">No point of this figure is measured yet.</p>")
+                .contains("data-series=\"MongoDB\" data-x=\"2\" data-y=\"180\" data-source=\"paper\"")
+                .contains("rotate(-30") // design names too long to stand side by side
+                .contains(">1,000,000</span>")
+                .doesNotContain("NaN", "Infinity");
+    }
+
+    @Test
     void findingsSayWhichAgree() throws Exception {
         String page = write();
         assertThat(page)
