@@ -60,14 +60,15 @@ public final class Findings {
         Figure figure = study.figure(figureId);
         if (figure == null) {
             return Verdict.of(
-                    id,
-                    kind.name(),
-                    figureId,
-                    kind.paper(c, null),
-                    "the study has no figure '" + figureId + "'",
-                    Verdict.Outcome.NOT_ENOUGH_DATA);
+                            id,
+                            kind.name(),
+                            figureId,
+                            kind.paper(c, null),
+                            "the study has no figure '" + figureId + "'",
+                            Verdict.Outcome.NOT_ENOUGH_DATA)
+                    .where(c.optionalText("where", ""));
         }
-        return kind.evaluate(c, figure);
+        return kind.evaluate(c, figure).where(c.optionalText("where", ""));
     }
 
     /** Every finding of the study, computed; a malformed one becomes a not-enough-data verdict quoting its line. */

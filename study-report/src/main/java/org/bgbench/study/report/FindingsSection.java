@@ -44,7 +44,8 @@ final class FindingsSection {
                     .append(
                             v.figure().isBlank()
                                     ? ""
-                                    : ", <a href=\"#figure-" + Html.esc(v.figure()) + "\">" + Html.esc(v.figure())
+                                    : ", <a href=\"#figure-" + Html.esc(v.figure()) + "\">"
+                                            + Html.esc(v.where().isBlank() ? v.figure() : v.where())
                                             + "</a>")
                     .append("</span></td><td>")
                     .append(Html.esc(v.claim().paper()))

@@ -130,7 +130,7 @@ final class TableKind implements FindingKind {
                 ? Verdict.Outcome.DIFFERS
                 : missing > 0 ? Verdict.Outcome.NOT_ENOUGH_DATA : Verdict.Outcome.AGREES;
         Verdict v = verdict(c, f, ours.toString(), outcome);
-        return new Verdict(v.id(), v.kind(), v.figure(), v.claim(), v.outcome(), List.copyOf(rows));
+        return new Verdict(v.id(), v.kind(), v.figure(), v.claim(), v.outcome(), List.copyOf(rows), "");
     }
 
     /** Ours relative to the paper's: +0.12 is 12% above it. */

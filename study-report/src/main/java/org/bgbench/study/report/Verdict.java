@@ -6,7 +6,8 @@ import java.util.List;
  * A finding computed from the data: what the paper found and what we found, in words, and whether they agree. A table
  * finding also carries its rows.
  */
-public record Verdict(String id, String kind, String figure, Claim claim, Outcome outcome, List<Row> rows) {
+public record Verdict(
+        String id, String kind, String figure, Claim claim, Outcome outcome, List<Row> rows, String where) {
 
     /** Whether our data agrees with the paper. */
     public enum Outcome {
@@ -32,7 +33,12 @@ public record Verdict(String id, String kind, String figure, Claim claim, Outcom
     public record Row(String series, String x, double paper, Double ours, Outcome outcome) {}
 
     static Verdict of(String id, String kind, String figure, String paper, String ours, Outcome outcome) {
-        return new Verdict(id, kind, figure, new Claim(paper, ours), outcome, List.of());
+        return new Verdict(id, kind, figure, new Claim(paper, ours), outcome, List.of(), "");
+    }
+
+    /** This verdict with where the paper states the finding ("figure 3.3"). */
+    Verdict where(String where) {
+        return new Verdict(id, kind, figure, claim, outcome, rows, where);
     }
 
     /** The whole statement: "ours; the paper: theirs — agrees". */

@@ -95,6 +95,7 @@ class StudyReportTest {
         String page = write();
         assertThat(page)
                 .contains("data-finding=\"peak\" data-outcome=\"agrees\"")
+                .contains("trend, <a href=\"#figure-3.3\">figure 3.3</a>") // where the paper states it
                 .contains("data-finding=\"memory-rises\" data-outcome=\"not enough data\"")
                 .contains("sqlite VP peaks at T=8 (4,210 actions/s) and falls to 3,900 at T=32");
     }
