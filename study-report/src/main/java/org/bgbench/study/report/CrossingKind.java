@@ -3,6 +3,7 @@ package org.bgbench.study.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -45,6 +46,11 @@ final class CrossingKind implements FindingKind {
             throw c.bad("paper_x", RANGE, v);
         }
         return new double[] {v.get(0).asDouble(), v.get(1).asDouble()};
+    }
+
+    @Override
+    public List<Map.Entry<String, String>> seriesNamed(FieldCheck c) {
+        return List.of(Map.entry("a", c.text("a")), Map.entry("b", c.text("b")));
     }
 
     @Override

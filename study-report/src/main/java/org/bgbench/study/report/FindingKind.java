@@ -1,5 +1,7 @@
 package org.bgbench.study.report;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** One kind of finding: its own fields, their strict check, the paper's claim in words, and our computed verdict. */
@@ -11,6 +13,9 @@ interface FindingKind {
 
     /** Reads every field of this kind, throwing {@link FieldCheck.Bad} at the first bad one. */
     void check(FieldCheck c);
+
+    /** Each series name the finding gives, with the field that gives it, for a check against the figure's series. */
+    List<Map.Entry<String, String>> seriesNamed(FieldCheck c);
 
     /** The paper's finding in words, from the checked fields; x reads as {@code figure} writes it, when there is one. */
     String paper(FieldCheck c, Figure figure);

@@ -45,6 +45,37 @@ public final class Findings {
         }
     }
 
+    /**
+     * {@link #check(JsonNode)}, and that the finding's figure is one of {@code seriesByFigure}'s (figure id to the
+     * names of its series) and each series it names is one of that figure's; an empty set of names is not checked.
+     */
+    public static Optional<String> check(JsonNode finding, Map<String, Set<String>> seriesByFigure) {
+        try {
+            FieldCheck c = kind(finding);
+            String figure = finding.get("figure").asText();
+            Set<String> names = seriesByFigure.get(figure);
+            if (names == null) {
+                throw c.bad(
+                        "figure",
+                        "must be one of the study's figures: "
+                                + String.join(", ", new TreeSet<>(seriesByFigure.keySet())),
+                        finding.get("figure"));
+            }
+            for (Map.Entry<String, String> named :
+                    KINDS.get(finding.get("kind").asText()).seriesNamed(c)) {
+                if (!names.isEmpty() && !names.contains(named.getValue())) {
+                    throw c.bad(
+                            named.getKey(),
+                            "must name a series of figure '" + figure + "': " + String.join(", ", new TreeSet<>(names)),
+                            new com.fasterxml.jackson.databind.node.TextNode(named.getValue()));
+                }
+            }
+            return Optional.empty();
+        } catch (FieldCheck.Bad e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
     /** Computes {@code finding} from the study's figures; a malformed finding is refused with its one line. */
     public static Verdict evaluate(JsonNode finding, Study study) {
         FieldCheck c;

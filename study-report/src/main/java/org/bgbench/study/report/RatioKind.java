@@ -1,6 +1,8 @@
 package org.bgbench.study.report;
 
 import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,6 +29,11 @@ final class RatioKind implements FindingKind {
         c.optionalX("at");
         c.positive("paper_factor");
         c.positive("tolerance");
+    }
+
+    @Override
+    public List<Map.Entry<String, String>> seriesNamed(FieldCheck c) {
+        return List.of(Map.entry("a", c.text("a")), Map.entry("b", c.text("b")));
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.bgbench.study.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -55,6 +56,14 @@ final class TableKind implements FindingKind {
                     r.get("paper").asDouble()));
         }
         return rows;
+    }
+
+    @Override
+    public List<Map.Entry<String, String>> seriesNamed(FieldCheck c) {
+        List<Wanted> rows = rows(c);
+        return rows == null
+                ? List.of()
+                : rows.stream().map(r -> Map.entry("rows", r.series())).toList();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.bgbench.study.report;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,6 +28,11 @@ final class TrendKind implements FindingKind {
         c.text("series");
         c.oneOf("paper_trend", TRENDS, null);
         c.optionalFraction("tolerance", DEFAULT_TOLERANCE);
+    }
+
+    @Override
+    public List<Map.Entry<String, String>> seriesNamed(FieldCheck c) {
+        return List.of(Map.entry("series", c.text("series")));
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.bgbench.study.report;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,6 +32,14 @@ final class WinnerKind implements FindingKind {
         if (!among.isEmpty() && !among.contains(winner)) {
             throw c.bad("paper_winner", "must be one of the series in 'among': " + String.join(", ", among), null);
         }
+    }
+
+    @Override
+    public List<Map.Entry<String, String>> seriesNamed(FieldCheck c) {
+        List<Map.Entry<String, String>> named = new ArrayList<>();
+        named.add(Map.entry("paper_winner", c.text("paper_winner")));
+        c.optionalNames("among").forEach(n -> named.add(Map.entry("among", n)));
+        return named;
     }
 
     @Override

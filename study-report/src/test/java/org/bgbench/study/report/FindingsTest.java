@@ -3,6 +3,8 @@ package org.bgbench.study.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
+import java.util.Set;
 import org.bgbench.study.report.Verdict.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -222,6 +224,25 @@ class FindingsTest {
         }) {
             assertThat(Findings.check(Synthetic.parse(f))).as(f).isEmpty();
         }
+    }
+
+    @Test
+    void checkAgainstTheStudysFiguresNamesAnUnknownFigureOrSeries() {
+        Map<String, Set<String>> figures = Map.of("3.3", Set.of("sqlite VP", "memory VP"), "8.3", Set.of());
+        assertThat(Findings.check(Synthetic.parse(trend("sqlite VP", "flat")), figures))
+                .isEmpty();
+        assertThat(Findings.check(Synthetic.parse(trend("mongo VP", "flat")), figures))
+                .contains("finding 't': field 'series' must name a series of figure '3.3': memory VP, sqlite VP"
+                        + " (got \"mongo VP\")");
+        assertThat(Findings.check(Synthetic.parse(trend("s", "flat").replace("3.3", "9.9")), figures))
+                .contains("finding 't': field 'figure' must be one of the study's figures: 3.3, 8.3 (got \"9.9\")");
+        String among = "{\"id\":\"w\",\"kind\":\"winner\",\"figure\":\"3.3\",\"paper_winner\":\"sqlite VP\","
+                + "\"among\":[\"sqlite VP\",\"hbase VP\"]}";
+        assertThat(Findings.check(Synthetic.parse(among), figures).orElseThrow())
+                .contains("field 'among'");
+        // Series not known before the study runs (an empty set) are not checked.
+        assertThat(Findings.check(Synthetic.parse(among.replace("3.3", "8.3")), figures))
+                .isEmpty();
     }
 
     private static String trend(String series, String paperTrend) {
