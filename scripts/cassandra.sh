@@ -41,7 +41,10 @@
 # The local datacenter is datacenter1 (GossipingPropertyFileSnitch, rack1).
 # Env: CASSANDRA_HEAP (default 1g for one node, 768m per node for N > 1), CASSANDRA_JAVA_HOME (a JDK 11 or 17; default:
 #      the first JDK 17 under /usr/lib/jvm), CASSANDRA_LIB (a directory of server jars to use instead of DIR/lib),
-#      CASSANDRA_RING_DELAY_MS (default 1000 for one node, 5000 for N > 1), CASSANDRA_START_TIMEOUT (s per node, 300).
+#      CASSANDRA_RING_DELAY_MS (default 1000 for one node, 5000 for N > 1), CASSANDRA_START_TIMEOUT (s per node, 300),
+#      CASSANDRA_SCHEMA_FLUSH (true|false, default true; false skips flushing the system and schema tables to disk at
+#      every schema change, so CREATE/DROP/TRUNCATE return sooner; the commit log still holds them: for throwaway
+#      test nodes).
 #      When CASSANDRA_LIB is set but holds no server jars (missing or empty), they are copied into it through Maven
 #      (under a lock, so test JVMs sharing a cache such as ~/.cache/bg/cassandra-5.0.9/lib copy them once).
 # Settings written into every node's cassandra.yaml at each start (so a restart applies them too):
@@ -232,6 +235,9 @@ settings() { # validates the CASSANDRA_* settings written into cassandra.yaml; s
   snitch=${CASSANDRA_SNITCH:-GossipingPropertyFileSnitch}
   [[ "$snitch" =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || { echo "$me: CASSANDRA_SNITCH must be a snitch class name (e.g." \
     "GossipingPropertyFileSnitch, SimpleSnitch), not '$snitch'" >&2; exit 2; }
+  schema_flush=${CASSANDRA_SCHEMA_FLUSH:-true}
+  [[ "$schema_flush" =~ ^(true|false)$ ]] || { echo "$me: CASSANDRA_SCHEMA_FLUSH must be true or false, not" \
+    "'$schema_flush'" >&2; exit 2; }
   phi=${CASSANDRA_PHI:-8}
   [[ "$phi" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "$me: CASSANDRA_PHI must be a positive number (phi_convict_threshold," \
     "default 8), not '$phi'" >&2; exit 2; }
@@ -280,8 +286,12 @@ start_node() { # start_node NODEDIR NODES: launch the JVM (does not wait)
   jamm=$(ls "$(lib_dir)"/jamm-*.jar | head -1)
   java=$(find_java17)/bin/java
   write_yaml "$n" "$(node_var "$n" addr)" "$count"
+  local unflushed=()
+  if [ "${schema_flush:-true}" = false ]; then
+    unflushed=(-Dcassandra.unsafesystem=true -Dcassandra.test.flush_local_schema_changes=false)
+  fi
   # shellcheck disable=SC2046
-  nohup "$java" -Xms"$heap" -Xmx"$heap" $(java_opts) -javaagent:"$jamm" \
+  nohup "$java" -Xms"$heap" -Xmx"$heap" $(java_opts) "${unflushed[@]}" -javaagent:"$jamm" \
     -Dcassandra.config="file://$n/cassandra.yaml" -Dcassandra.storagedir="$n" -Dcassandra.logdir="$n" \
     -Dlogback.configurationFile="$dir/conf/logback.xml" -Dcassandra-foreground=yes \
     -Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.ring_delay_ms="$ring" \

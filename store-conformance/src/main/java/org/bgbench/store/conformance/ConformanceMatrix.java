@@ -12,8 +12,9 @@ import org.junit.jupiter.api.function.ThrowingConsumer;
 
 /**
  * The conformance suite over a list of variants of one store, for a {@code @TestFactory}: one container per variant,
- * one test per check, each on a freshly loaded graph. A variant's store is opened on its first check and closed after
- * its last one, so a store module starts its server once and runs every variant on it, one after the other.
+ * one test per check, each on a freshly loaded graph (loaded again unless the check before only read it and passed). A
+ * variant's store is opened on its first check and closed after its last one, so a store module starts its server once
+ * and runs every variant on it, one after the other.
  */
 public final class ConformanceMatrix {
     private final List<ConformanceTarget> targets;

@@ -60,6 +60,32 @@ public record ConformanceTarget(
                 .withFeed(new FeedSpec(12, 3, 0, 3));
     }
 
+    /**
+     * The suite's graph at half the size, for a store where each action costs time in proportion to the graph (a
+     * query that scans its collection, a view refreshed in full on every write): 60 members in 3 fragments, 2
+     * resources each with 2 comments, 6 pages (2 a fragment), each member following 2. The suite scales its random
+     * write counts to the graph, so such a store runs as many writes per member as every other.
+     */
+    public static GraphSpec halfGraph() {
+        return GraphSpec.builder()
+                .members(60)
+                .memberIdOffset(1000)
+                .friendsPerMember(10)
+                .resourcesPerMember(2)
+                .commentsPerResource(2)
+                .confirmedFraction(0.7)
+                .images(true)
+                .thumbnailBytes(64)
+                .profileImageBytes(256)
+                .attributeCount(11)
+                .attributeLength(12)
+                .commentLength(40)
+                .fragments(3)
+                .seed(42)
+                .build()
+                .withFeed(new FeedSpec(6, 2, 0, 3));
+    }
+
     /** A variant named {@code name} opened by {@code opener}, on the suite's graph, that cannot be opened twice. */
     public static ConformanceTarget of(String name, Supplier<DataStore> opener) {
         return new ConformanceTarget(name, opener, null, suiteGraph(), null, List.of());

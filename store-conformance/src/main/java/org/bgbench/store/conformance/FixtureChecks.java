@@ -28,6 +28,11 @@ abstract class FixtureChecks {
         return fixture.randomWrites(steps, seed);
     }
 
+    /** Ends a check that only read the store: the next check starts from it without loading it again. */
+    final void leftAsLoaded() {
+        fixture.leftAsLoaded();
+    }
+
     final int[] ids(int[] indexes) {
         return fixture.ids(indexes);
     }

@@ -25,6 +25,7 @@ final class MarkChecks extends FixtureChecks {
 
     void recordsTheLoadedGraph() {
         assertThat(store.loadedGraph()).contains(graph.spec().fingerprint());
+        leftAsLoaded();
     }
 
     void aLoadSetsTheLoadedStateMark() {

@@ -29,6 +29,7 @@ final class ReadChecks extends FixtureChecks {
         assertThat(graph.totalPendingInvitations())
                 .as("the suite's graph has pending invitations")
                 .isPositive();
+        leftAsLoaded();
     }
 
     void viewProfileShowsAttributesImageAndCounts() {
@@ -57,6 +58,7 @@ final class ReadChecks extends FixtureChecks {
                 assertThat(p.pendingCount).as("pending of %d", id).isEqualTo(state.pendingCount(i));
             }
         }
+        leftAsLoaded();
     }
 
     void listFriendsAndFriendRequestsShowMembersWithThumbnails() {
@@ -75,6 +77,7 @@ final class ReadChecks extends FixtureChecks {
                 checkRows(list);
             }
         }
+        leftAsLoaded();
     }
 
     private void checkRows(MemberList list) {
@@ -111,6 +114,7 @@ final class ReadChecks extends FixtureChecks {
                 }
             }
         }
+        leftAsLoaded();
     }
 
     void commentsCanBeViewedPostedAndDeleted() {
@@ -159,6 +163,7 @@ final class ReadChecks extends FixtureChecks {
     void aFreshLoadHoldsExactlyTheGeneratedGraph() {
         assertThat(StateComparison.differences(store, new GraphState(graph), 20))
                 .isEmpty();
+        leftAsLoaded();
     }
 
     void reusedViewsShowOnlyTheLatestCall() {
@@ -181,5 +186,6 @@ final class ReadChecks extends FixtureChecks {
             s.listFriends(1000, graph.memberId(withFewest), list);
             assertThat(list.sortedIds()).isEqualTo(ids(state.friends(withFewest)));
         }
+        leftAsLoaded();
     }
 }

@@ -12,10 +12,11 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The conformance suite every store must pass, as a class: a store module adds one subclass that opens its store, and
  * gets every check (a store with several variants can instead list them in one {@link ConformanceMatrix}). Each test
- * starts from a freshly loaded small graph with images, pending invitations and comments, so every action has
- * something to act on; outputs and effects are checked against the generator and BG's expected state, including
- * after long random sequences and under many threads at once. The checks themselves live in {@link MarkChecks},
- * {@link ReadChecks}, {@link WriteChecks}, {@link RepairChecks} and {@link FeedChecks}.
+ * starts from a freshly loaded small graph with images, pending invitations and comments, so every action has something
+ * to act on (loaded again unless the test before only read it and passed); outputs and effects are checked against the
+ * generator and BG's expected state, including after long random sequences and under many threads at once. The checks
+ * themselves live in {@link MarkChecks}, {@link ReadChecks}, {@link WriteChecks}, {@link RepairChecks} and {@link
+ * FeedChecks}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class StoreConformanceSuite {

@@ -133,12 +133,21 @@ public final class CassandraServer implements AutoCloseable {
      * and this server's extra environment); its output (stdout and stderr), or an exception naming the command.
      */
     private String run(long timeoutSeconds, String... args) {
+        return ServerScripts.runOrThrow(script, timeoutSeconds, scriptEnv(), args);
+    }
+
+    /**
+     * The script's environment: CASSANDRA_LIB (unless set), schema changes not flushed (a test node is thrown away,
+     * and the suites create and drop schemas by the hundred), then this server's extra environment.
+     */
+    private Map<String, String> scriptEnv() {
         Map<String, String> e = new HashMap<>();
         if (System.getenv("CASSANDRA_LIB") == null) {
             e.put("CASSANDRA_LIB", libCache().toString());
         }
+        e.put("CASSANDRA_SCHEMA_FLUSH", "false");
         e.putAll(env);
-        return ServerScripts.runOrThrow(script, timeoutSeconds, e, args);
+        return e;
     }
 
     /**
@@ -148,12 +157,7 @@ public final class CassandraServer implements AutoCloseable {
     public ServerScripts.Run script(long timeoutSeconds, String cmd, String... args) {
         List<String> a = new ArrayList<>(List.of(cmd, dir.toString()));
         a.addAll(List.of(args));
-        Map<String, String> e = new HashMap<>();
-        if (System.getenv("CASSANDRA_LIB") == null) {
-            e.put("CASSANDRA_LIB", libCache().toString());
-        }
-        e.putAll(env);
-        return ServerScripts.run(script, timeoutSeconds, e, a.toArray(String[]::new));
+        return ServerScripts.run(script, timeoutSeconds, scriptEnv(), a.toArray(String[]::new));
     }
 
     /**
