@@ -18,6 +18,7 @@ import org.bgbench.study.StudyFileException;
 import org.bgbench.study.StudyPlan;
 import org.bgbench.study.StudyReportWriter;
 import org.bgbench.study.StudyRun;
+import org.bgbench.study.report.StudyReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -70,8 +71,8 @@ final class StudyRunCommand implements Callable<Integer> {
             description = "Continue the study in DIR: measure only the points its study.json does not hold as done.")
     Path resume;
 
-    /** The report written after every point; the lead wires the HTML report in here. */
-    StudyReportWriter report = StudyReportWriter.NONE;
+    /** The report written after every point: report.html beside study.json (docs/study-report.md). */
+    StudyReportWriter report = StudyReport::write;
 
     @Override
     public Integer call() throws IOException {

@@ -111,7 +111,10 @@ class StudyCommandTest {
         assertThat(doc.path("command").asText()).startsWith("bg study run " + file);
         assertThat(doc.path("machine").path("cores").asInt()).isPositive();
         assertThat(doc.path("deviations").toString()).contains("usercount=100 (paper: 10000)");
-        assertThat(doc.path("findings").get(0).path("kind").asText()).isEqualTo("order");
+        assertThat(doc.path("findings").get(0).path("kind").asText()).isEqualTo("winner");
+        // The report beside study.json, its finding computed from the points measured.
+        String report = Files.readString(study.resolve("report.html"));
+        assertThat(report).contains("tiny-study").containsAnyOf("agrees", "differs");
         assertThat(doc.path("points")).hasSize(8);
         Map<String, List<Double>> runs = new HashMap<>();
         for (JsonNode p : doc.path("points")) {

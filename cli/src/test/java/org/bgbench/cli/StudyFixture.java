@@ -44,7 +44,7 @@ final class StudyFixture {
                     series_by: [store, mix]
                     paper: [{series: sqlite vp, x: 1, y: 500}]
                 findings:
-                  - {id: f1, kind: order, series: [sqlite vp, sqlite high]}
+                  - {id: f1, kind: winner, figure: tp, among: [sqlite vp, sqlite high], paper_winner: sqlite vp}
                 """.formatted(mixes));
         return file;
     }

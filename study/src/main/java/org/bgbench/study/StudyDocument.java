@@ -48,7 +48,9 @@ final class StudyDocument {
         doc.put("deviations", deviations(plan));
         doc.put(
                 "figures",
-                s.output().figures().stream().map(f -> figure(f, points)).toList());
+                s.output().figures().stream()
+                        .map(f -> figure(f, plan.all().points(), points))
+                        .toList());
         doc.put("findings", s.output().findings());
         doc.put("points", points.stream().map(StudyDocument::point).toList());
         try {
@@ -125,17 +127,30 @@ final class StudyDocument {
         return f.where().entrySet().stream().allMatch(e -> e.getValue().contains(p.dimension(e.getKey())));
     }
 
-    private static Map<String, Object> figure(Study.Figure f, List<PointRecord> points) {
+    /**
+     * The figure's series over every planned point it shows, measured or not: a point not measured yet has y null, so
+     * a finding over a whole curve says it lacks data rather than judging part of it.
+     */
+    private static Map<String, Object> figure(Study.Figure f, List<StudyPlan.Point> planned, List<PointRecord> points) {
         Measure m = Measure.of(f.y().key()).orElseThrow();
+        Map<String, PointRecord> done = new LinkedHashMap<>();
+        for (PointRecord r : points) {
+            if (r.done()) {
+                done.put(r.point().key(), r);
+            }
+        }
         // series name → x → the done points' records, in the order they were planned
         Map<String, Map<String, List<PointRecord>>> series = new LinkedHashMap<>();
-        for (PointRecord r : points) {
-            if (!r.done() || !shows(f, r.point())) {
+        for (StudyPlan.Point p : planned) {
+            if (!shows(f, p)) {
                 continue;
             }
-            series.computeIfAbsent(seriesName(r.point(), f.seriesBy()), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(r.point().dimension(f.x().key()), k -> new ArrayList<>())
-                    .add(r);
+            List<PointRecord> at = series.computeIfAbsent(seriesName(p, f.seriesBy()), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(p.dimension(f.x().key()), k -> new ArrayList<>());
+            PointRecord r = done.get(p.key());
+            if (r != null) {
+                at.add(r);
+            }
         }
         List<Map<String, Object>> out = new ArrayList<>();
         series.forEach((name, byX) -> {

@@ -15,8 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.bgbench.study.report.Findings;
 
 /**
  * Reads a study file (YAML) strictly: an unknown field, a value of the wrong type, a scale other than tiny, small and
@@ -170,9 +172,14 @@ public final class StudyParser {
             if (!n.isObject()) {
                 throw new StudyFileException(fileOf(f), p, "expected a mapping with at least id and kind");
             }
-            Fields g = new Fields(fileOf(f), p, n);
-            g.text("id");
-            g.text("kind");
+            // Each kind checks its own fields (docs/study-report.md, "Findings"); the figure must be one of the
+            // study's.
+            Map<String, Set<String>> figureIds = new LinkedHashMap<>();
+            figures.forEach(fig -> figureIds.put(fig.id(), Set.of()));
+            Optional<String> bad = Findings.check(n, figureIds);
+            if (bad.isPresent()) {
+                throw new StudyFileException(fileOf(f), p, bad.get());
+            }
         }
         return new Study.Output(measures, figures, f.texts("deviations", false), findings);
     }

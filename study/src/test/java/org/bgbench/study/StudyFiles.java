@@ -46,7 +46,7 @@ final class StudyFiles {
                 paper:
                   - {series: sqlite vp, x: 1, y: 1000}
             findings:
-              - {id: f1, kind: order, anything: [1, 2]}
+              - {id: f1, kind: winner, figure: tp, among: [sqlite vp, sqlite high], paper_winner: sqlite vp}
             """;
 
     /** {@link #VALID} with its first occurrence of {@code from} replaced. */

@@ -29,7 +29,7 @@ class StudyParserTest {
         assertThat(s.output().figures().getFirst().paper())
                 .singleElement()
                 .satisfies(p -> assertThat(p.y()).isEqualTo(1000));
-        assertThat(s.output().findings().getFirst().path("anything").size()).isEqualTo(2);
+        assertThat(s.output().findings().getFirst().path("among").size()).isEqualTo(2);
     }
 
     @Test
@@ -100,8 +100,16 @@ class StudyParserTest {
                         "figures[0].y.key: expected one of the study's measures (throughput, p95_ms), got 'p99_ms'"),
                 Arguments.of(
                         "finding without a kind",
-                        StudyFiles.with("{id: f1, kind: order, anything: [1, 2]}", "{id: f1}"),
-                        "findings[0].kind: missing; it is required"),
+                        StudyFiles.with("kind: winner, ", ""),
+                        "findings[0]: finding 'f1': field 'kind' must be one of winner, ratio, crossing, trend, table"),
+                Arguments.of(
+                        "finding of a figure the study does not have",
+                        StudyFiles.with("figure: tp, among", "figure: nope, among"),
+                        "findings[0]: finding 'f1': field 'figure' must be one of the study's figures: tp"),
+                Arguments.of(
+                        "finding with a field its kind does not have",
+                        StudyFiles.with("paper_winner: sqlite vp}", "paper_winner: sqlite vp, factor: 3}"),
+                        "findings[0]: finding 'f1': unknown field 'factor'"),
                 Arguments.of(
                         "a store twice",
                         StudyFiles.with("graph: {zipfianmean", "  - store: sqlite\ngraph: {zipfianmean"),
