@@ -198,6 +198,15 @@ if step 0 -- "${rate[@]}"; then
 fi
 [ -f runs/rate-high/rating.html ] || fail "${rate[*]}: no runs/rate-high/rating.html"
 
+# The README's study, as written (tiny scale, SQLite only): its report and files beside study.json.
+study=(./bg study run dissertation-fig-3.3 --store sqlite --out runs/study-fig-3.3)
+if step 0 -- "${study[@]}"; then
+  BG_README_WARNINGS=note no_warnings "${study[*]}"
+fi
+for f in study.json report.html throughput.csv; do
+  [ -f "runs/study-fig-3.3/$f" ] || fail "${study[*]}: no runs/study-fig-3.3/$f"
+done
+
 # The deck: it prints the address to open, and that address answers with its page.
 deck_log="$log/deck.out"
 ./bg deck --listen 127.0.0.1:0 >"$deck_log" 2>&1 </dev/null &
