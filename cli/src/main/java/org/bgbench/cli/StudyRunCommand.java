@@ -1,5 +1,7 @@
 package org.bgbench.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -18,7 +20,9 @@ import org.bgbench.study.StudyFileException;
 import org.bgbench.study.StudyPlan;
 import org.bgbench.study.StudyReportWriter;
 import org.bgbench.study.StudyRun;
+import org.bgbench.study.report.Findings;
 import org.bgbench.study.report.StudyReport;
+import org.bgbench.study.report.Verdict;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -94,9 +98,30 @@ final class StudyRunCommand implements Callable<Integer> {
                 "bg " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         StudyRun run = new StudyRun(plan, dir, new StudyExecutor(err), report, command, err);
         StudyRun.Ending ending = run.run(done, started[0]);
+        findings(stdout, dir.resolve("study.json"));
         stdout.println("Study: " + dir.toAbsolutePath().resolve("study.json"));
+        stdout.println("Report: " + dir.toAbsolutePath().resolve("report.html"));
         stdout.flush();
         return ending == StudyRun.Ending.COMPLETE ? 0 : Bg.FAILED;
+    }
+
+    /** Each finding's verdict, as the report computes it: the paper's claim, ours, and whether they agree. */
+    private static void findings(PrintWriter out, Path studyJson) {
+        JsonNode doc;
+        try {
+            doc = new ObjectMapper().readTree(studyJson.toFile());
+        } catch (IOException e) {
+            return; // the study wrote no study.json (nothing was measured): nothing to judge
+        }
+        List<Verdict> verdicts = Findings.evaluateAll(org.bgbench.study.report.Study.of(doc));
+        if (verdicts.isEmpty()) {
+            return;
+        }
+        out.println("Findings:");
+        for (Verdict v : verdicts) {
+            out.println("  " + v.id() + ": " + v.outcome().words() + " — "
+                    + v.claim().ours());
+        }
     }
 
     private Path directory(Study s, StudyPlan plan) {

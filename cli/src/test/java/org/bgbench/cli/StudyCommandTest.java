@@ -115,6 +115,11 @@ class StudyCommandTest {
         // The report beside study.json, its finding computed from the points measured.
         String report = Files.readString(study.resolve("report.html"));
         assertThat(report).contains("tiny-study").containsAnyOf("agrees", "differs");
+        // The terminal says the same verdict as the report, then where both files are.
+        String verdict = report.contains(">agrees<") ? "f1: agrees — " : "f1: differs — ";
+        assertThat(out.toString())
+                .contains("Findings:\n  " + verdict)
+                .contains("Report: " + study.toAbsolutePath().resolve("report.html"));
         assertThat(doc.path("points")).hasSize(8);
         Map<String, List<Double>> runs = new HashMap<>();
         for (JsonNode p : doc.path("points")) {

@@ -52,7 +52,7 @@ final class StudyDocument {
                         .map(f -> figure(f, plan.all().points(), points))
                         .toList());
         doc.put("findings", s.output().findings());
-        doc.put("points", points.stream().map(StudyDocument::point).toList());
+        doc.put("points", planned(plan.all().points(), points));
         try {
             return JSON.writeValueAsString(doc) + "\n";
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -97,6 +97,22 @@ final class StudyDocument {
 
     private static String secs(Duration d) {
         return StudyDurations.format(d);
+    }
+
+    /**
+     * Every point of the whole plan in its order: the ones run with their records, the others {@code pending}, so a
+     * reader counts the points still to measure (a run of some of the stores, or one stopped early).
+     */
+    private static List<Map<String, Object>> planned(List<StudyPlan.Point> plan, List<PointRecord> points) {
+        Map<String, PointRecord> byKey = new LinkedHashMap<>();
+        points.forEach(r -> byKey.put(r.point().key(), r));
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (StudyPlan.Point p : plan) {
+            PointRecord r = byKey.remove(p.key());
+            out.add(point(r != null ? r : new PointRecord(p, "pending", null, null, Map.of())));
+        }
+        byKey.values().forEach(r -> out.add(point(r)));
+        return out;
     }
 
     private static Map<String, Object> point(PointRecord r) {
