@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -356,7 +357,24 @@ class DeckBrowserTest {
                 .orElseThrow()
                 .resolve("rating.json")));
         assertThat(rows).isEqualTo(rating.path("experiments").size()).isPositive();
+        assertThat(browser.findElements(By.id("d-noisy")))
+                .as("a noisy host named iff the rating says so")
+                .hasSize(rating.path("noisy_host").isNull() ? 0 : 1);
         shot("rating");
+
+        // The same rating on a noisy host: the deck names it under the headline.
+        Path noisy = dir.resolve("runs").resolve("rate-noisy");
+        Files.createDirectories(noisy);
+        String words = "the machine's CPU was saturated in 2 of 2 experiments";
+        Files.writeString(
+                noisy.resolve("rating.json"),
+                JSON.writeValueAsString(((ObjectNode) rating.deepCopy()).put("noisy_host", words)));
+        browser.findElement(By.cssSelector("nav [data-tab=results]")).click();
+        wait.until(d -> !d.findElements(By.cssSelector("#runs tbody tr[data-path^='rate-noisy']"))
+                .isEmpty());
+        browser.findElement(By.cssSelector("#runs tbody tr[data-path^='rate-noisy'] button.open"))
+                .click();
+        wait.until(d -> d.findElement(By.id("d-noisy")).getText().equals("On a noisy host: " + words));
     }
 
     @Test

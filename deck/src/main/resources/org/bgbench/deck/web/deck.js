@@ -504,6 +504,8 @@ function openRating(r, d) {
   const ge = g.lower_bound ? '≥ ' : '';
   if (g.soar) d.append(el('p', {text: `SoAR ${ge}${fmt(g.soar.actions_per_second, 0)} actions/s at T=${g.soar.threads} (${g.soar.status}) · Socialites ${g.socialites ? ge + g.socialites.threads + ' (' + g.socialites.status + ')' : '–'}`
     + (g.lower_bound && g.lower_bound_reason ? ' · ≥: ' + g.lower_bound_reason : '')}));
+  // Named beside the headline, as the terminal and the report do: other processes competed for the host's CPU.
+  if (g.noisy_host) d.append(el('p', {class: 'bad', id: 'd-noisy', text: 'On a noisy host: ' + g.noisy_host}));
   d.append(el('h3', {text: 'Throughput versus T'}), el('div', {id: 'd-rating'}));
   d.append(el('table', {id: 'd-rating-table'}, el('thead', {}, el('tr', {}, ...['#', 'phase', 'T', 'actions/s', '% ≤ β', 'unpredictable %', 'SLA'].map(h => el('th', {text: h})))), el('tbody')));
   const plot = ratingChart('d-rating');
