@@ -24,9 +24,9 @@ import org.bgbench.study.report.Findings;
 import org.bgbench.study.report.StudyReport;
 import org.bgbench.study.report.Verdict;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -36,25 +36,18 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "run",
         mixinStandardHelpOptions = true,
-        header = "Run a study: every point, with study.json and a CSV per measure after each.",
-        description = "Start or open each store of the study, load its graph once, and measure every point (store, "
-                + "setting, mix, T, repetition) in order, resetting the store between points the cheapest way it "
-                + "offers. After every point OUT/study.json, OUT/<measure>.csv and each point's result under "
-                + "OUT/points/ are on disk, so Ctrl-C keeps everything measured and --resume OUT continues.")
+        header = "Run a study: every point, with study.json and its report after each.",
+        description =
+                "Start or open each store of the study, load its graph once, and measure every point (store, "
+                        + "setting, mix, T, repetition) in order, resetting the store between points the cheapest way it "
+                        + "offers. After every point OUT/study.json, OUT/report.html, OUT/<measure>.csv and each "
+                        + "point's result under OUT/points/ are on disk, so Ctrl-C keeps everything measured and --resume OUT continues.")
 final class StudyRunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "NAME|FILE", description = "A catalog study or a study file.")
-    String study;
-
-    @Option(
-            names = "--scale",
-            paramLabel = "SCALE",
-            defaultValue = "tiny",
-            description = "tiny (minutes), small (this machine, under an hour) or paper (the paper's sizes) "
-                    + "(default ${DEFAULT-VALUE}).")
-    String scale;
+    @Mixin
+    StudyChoice choice = new StudyChoice();
 
     @Option(
             names = "--store",
@@ -82,8 +75,8 @@ final class StudyRunCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
-        Study s = StudyCommand.resolve(study);
-        StudyPlan plan = StudyCommand.plan(s, StudyCommand.scale(scale), stores);
+        Study s = StudyCommand.resolve(choice.study);
+        StudyPlan plan = StudyCommand.plan(s, StudyCommand.scale(choice.scale), stores);
         Path dir = directory(s, plan);
         Map<String, PointRecord> done = Map.of();
         String[] started = {null};

@@ -7,9 +7,8 @@ import java.util.concurrent.Callable;
 import org.bgbench.study.Study;
 import org.bgbench.study.StudyPlan;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code bg study show}: a study's plan at one scale, every point in the order it runs. */
@@ -24,21 +23,14 @@ final class StudyShowCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "NAME|FILE", description = "A catalog study or a study file.")
-    String study;
-
-    @Option(
-            names = "--scale",
-            paramLabel = "SCALE",
-            defaultValue = "tiny",
-            description = "tiny, small or paper (default ${DEFAULT-VALUE}).")
-    String scale;
+    @Mixin
+    StudyChoice choice = new StudyChoice();
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Study s = StudyCommand.resolve(study);
-        StudyPlan plan = StudyCommand.plan(s, StudyCommand.scale(scale), List.of());
+        Study s = StudyCommand.resolve(choice.study);
+        StudyPlan plan = StudyCommand.plan(s, StudyCommand.scale(choice.scale), List.of());
         out.println(s.name() + ": " + s.title());
         out.println("source:     " + s.source().paper() + ": " + s.source().where());
         out.println("finding:    " + s.source().finding());
