@@ -9,8 +9,10 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.runner.OutputGuard;
@@ -87,6 +89,7 @@ final class StudyRunCommand implements Callable<Integer> {
                 throw new InvalidParameterException("--resume", e.getMessage());
             }
         }
+        StudyCapacity.check(plan, dir, measuredGroups(plan, done));
         String command =
                 "bg " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         StudyRun run = new StudyRun(plan, dir, new StudyExecutor(err), report, command, err);
@@ -96,6 +99,17 @@ final class StudyRunCommand implements Callable<Integer> {
         stdout.println("Report: " + dir.toAbsolutePath().resolve("report.html"));
         stdout.flush();
         return ending == StudyRun.Ending.COMPLETE ? 0 : Bg.FAILED;
+    }
+
+    /** The groups whose every point a resumed study holds as measured: they load nothing more. */
+    private static Set<String> measuredGroups(StudyPlan plan, Map<String, PointRecord> done) {
+        Set<String> names = new HashSet<>();
+        for (StudyPlan.Group g : plan.groups()) {
+            if (g.points().stream().allMatch(p -> done.containsKey(p.key()))) {
+                names.add(g.name());
+            }
+        }
+        return names;
     }
 
     /** Each finding's verdict, as the report computes it: the paper's claim, ours, and whether they agree. */
