@@ -92,7 +92,8 @@ final class StudyExecutor implements PointExecutor {
         };
     }
 
-    private static Parameters parameters(Map<String, String> keys, String mix) {
+    /** The point's -p parameters: the group's keys and its mix. */
+    static Parameters parameters(Map<String, String> keys, String mix) {
         List<String> overrides = new ArrayList<>();
         keys.forEach((k, v) -> overrides.add(k + "=" + v));
         overrides.add("mix=" + mix);

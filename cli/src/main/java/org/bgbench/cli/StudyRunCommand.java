@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.bgbench.cluster.coordinator.ClusterCoordinator;
 import org.bgbench.model.InvalidParameterException;
 import org.bgbench.runner.OutputGuard;
 import org.bgbench.study.PointRecord;
@@ -70,6 +71,9 @@ final class StudyRunCommand implements Callable<Integer> {
             description = "Continue the study in DIR: measure only the points its study.json does not hold as done.")
     Path resume;
 
+    @Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
     /** The report written after every point: report.html beside study.json (docs/study-report.md). */
     StudyReportWriter report = StudyReport::write;
 
@@ -92,8 +96,19 @@ final class StudyRunCommand implements Callable<Integer> {
         StudyCapacity.check(plan, dir, measuredGroups(plan, done));
         String command =
                 "bg " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
-        StudyRun run = new StudyRun(plan, dir, new StudyExecutor(err), report, command, err);
-        StudyRun.Ending ending = run.run(done, started[0]);
+        StudyRun.Ending ending;
+        if (cluster.active()) {
+            if (cluster.keepGoing) {
+                throw new InvalidParameterException(
+                        "--keep-going", "bg study run stops at a failed worker and resumes with --resume");
+            }
+            try (ClusterCoordinator c = cluster.connect(err)) {
+                ending = new StudyRun(plan, dir, new StudyClusterExecutor(c, cluster, err), report, command, err)
+                        .run(done, started[0]);
+            }
+        } else {
+            ending = new StudyRun(plan, dir, new StudyExecutor(err), report, command, err).run(done, started[0]);
+        }
         findings(stdout, dir.resolve("study.json"));
         stdout.println("Study: " + dir.toAbsolutePath().resolve("study.json"));
         stdout.println("Report: " + dir.toAbsolutePath().resolve("report.html"));

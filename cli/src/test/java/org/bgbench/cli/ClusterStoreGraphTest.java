@@ -2,15 +2,10 @@ package org.bgbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.bgbench.model.GraphKeys;
 import org.bgbench.store.DataStore;
 import org.bgbench.store.StoreSettings;
@@ -28,39 +23,14 @@ import org.junit.jupiter.api.Test;
 @Tag("server") // spawns processes
 class ClusterStoreGraphTest extends BgCommandFixture {
     private static final String SECRET = "a-secret-for-the-store-graph-test";
-    private static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
-
-    private final List<Process> workers = new ArrayList<>();
+    private WorkerProcesses workers;
     private String addresses;
 
-    /** Starts a {@code bg worker} process on a port of its choosing; returns its address once it listens. */
     private String startWorkerProcess(int n) throws Exception {
-        Path log = dir.resolve("worker-" + n + ".log");
-        Process p = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        Bg.class.getName(),
-                        "worker",
-                        "--listen",
-                        "127.0.0.1:0",
-                        "--dir",
-                        dir.resolve("worker-" + n).toString(),
-                        "--secret",
-                        SECRET)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        workers.add(p);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline && p.isAlive()) {
-            Matcher m = LISTENING.matcher(read(log));
-            if (m.find() && read(log).contains("(results in")) {
-                return "127.0.0.1:" + m.group(1);
-            }
-            Thread.sleep(20);
+        if (workers == null) {
+            workers = new WorkerProcesses(dir, SECRET);
         }
-        throw new AssertionError("the worker did not start listening: " + read(log));
+        return workers.start(n);
     }
 
     /** The graph worker {@code n}'s store records, as its keys. */
@@ -74,19 +44,10 @@ class ClusterStoreGraphTest extends BgCommandFixture {
         }
     }
 
-    private static String read(Path file) throws IOException {
-        return Files.exists(file) ? Files.readString(file) : "";
-    }
-
     @AfterEach
     void stopWorkers() throws Exception {
-        if (addresses != null) {
-            bg("shutdown", "--workers", addresses, "--secret", SECRET);
-        }
-        for (Process p : workers) {
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroy();
-            }
+        if (workers != null) {
+            workers.close();
         }
     }
 
