@@ -31,14 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -52,8 +47,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("server")
 class DeckBrowserTest {
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path DRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SHOTS = Path.of("target", "deck-screenshots");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static Path dir;
@@ -63,9 +56,7 @@ class DeckBrowserTest {
 
     @BeforeAll
     static void start() throws Exception {
-        ServerScripts.requireOrSkip(
-                Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER),
-                "Chromium and its driver (Debian packages chromium and chromium-driver)");
+        browser = HeadlessChromium.start();
         dir = Files.createTempDirectory("bg-deck-test");
         List<String> bg = List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -77,22 +68,6 @@ class DeckBrowserTest {
         deck = Deck.start(
                 new Deck.Config(new InetSocketAddress("127.0.0.1", 0), null, dir.resolve("runs"), dir, bg),
                 StoreRegistry.discover());
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        // The driver talks to the browser over a pipe: where its DevTools port cannot be reached the session still
-        // starts.
-        options.addArguments(
-                "--headless=new",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-dev-shm-usage",
-                "--remote-debugging-pipe",
-                "--window-size=1400,1100");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(DRIVER.toFile())
-                .usingAnyFreePort()
-                .build();
-        browser = new ChromeDriver(service, options);
         wait = new WebDriverWait(browser, Duration.ofSeconds(90));
         // A redraw replaces the elements a condition reads: it is read again, not failed.
         wait.ignoring(StaleElementReferenceException.class);
@@ -150,7 +125,7 @@ class DeckBrowserTest {
     }
 
     private static void shot(String name) throws Exception {
-        Files.write(SHOTS.resolve(name + ".png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        HeadlessChromium.shot(browser, SHOTS, name);
     }
 
     /**

@@ -10,30 +10,54 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.bgbench.study.StudyCatalog;
 import org.bgbench.study.report.Findings;
 import org.bgbench.study.report.Study;
 import org.bgbench.study.report.Verdict;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
 
 /**
  * Every study of the catalog end to end at tiny scale on one store BG starts itself: its points all measured, each
- * linked from the report, the report's plotted numbers those of study.json, and its findings computed from them.
+ * linked from the report, the numbers its page draws (read in headless Chromium, a screenshot kept under
+ * target/study-screenshots) those of study.json, and its findings computed from them.
  */
 @Tag("server")
 class StudyCatalogTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern OURS = Pattern.compile(
-            "<circle class=\"ours\"[^>]*data-series=\"([^\"]*)\" data-x=\"([^\"]*)\" data-y=\"([^\"]*)\"");
+    private static final Path SHOTS = Path.of("target", "study-screenshots");
+    private static WebDriver browser;
 
     @TempDir
     Path dir;
+
+    @BeforeAll
+    static void startBrowser() {
+        browser = HeadlessChromium.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    /** An x as the page and study.json both give it: a number compared as a number, a name as itself. */
+    private static String x(String text) {
+        try {
+            return Double.toString(Double.parseDouble(text));
+        } catch (NumberFormatException e) {
+            return text;
+        }
+    }
 
     @BeforeEach
     void stateDir() {
@@ -73,19 +97,26 @@ class StudyCatalogTest {
             assertThat(report).contains("href=\"" + p.path("result").asText() + "\"");
         }
 
-        // Every point the report draws as ours is a measured point of study.json, and every measured one is drawn.
+        // Every point the page draws as ours, read in the browser, is a measured point of study.json, and every
+        // measured one is drawn.
+        browser.get(out.resolve("report.html").toUri().toString());
+        @SuppressWarnings("unchecked")
+        List<List<String>> circles = (List<List<String>>) ((JavascriptExecutor) browser)
+                .executeScript("return Array.from(document.querySelectorAll('circle.ours'))"
+                        + ".map(c => [c.dataset.series, c.dataset.x, c.dataset.y]);");
+        HeadlessChromium.shot(browser, SHOTS, name + "-" + store);
         List<String> drawn = new ArrayList<>();
-        Matcher m = OURS.matcher(report);
-        while (m.find()) {
-            drawn.add(m.group(1) + " @" + Double.parseDouble(m.group(2)) + " = " + Double.parseDouble(m.group(3)));
+        for (List<String> c : circles) {
+            drawn.add(c.get(0) + " @" + x(c.get(1)) + " = " + Double.parseDouble(c.get(2)));
         }
         List<String> measured = new ArrayList<>();
         for (JsonNode f : doc.path("figures")) {
             for (JsonNode s : f.path("series")) {
                 for (JsonNode pt : s.path("points")) {
                     if (!pt.path("y").isNull()) {
-                        measured.add(s.path("name").asText() + " @"
-                                + pt.path("x").asDouble() + " = " + pt.path("y").asDouble());
+                        measured.add(
+                                s.path("name").asText() + " @" + x(pt.path("x").asText()) + " = "
+                                        + pt.path("y").asDouble());
                     }
                 }
             }
