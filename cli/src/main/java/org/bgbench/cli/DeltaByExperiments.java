@@ -122,9 +122,14 @@ final class DeltaByExperiments {
                     store, ws, template, () -> SweepCommand.resetStore(resetBy, store, loaders, err), null);
             Listener listener = new Listener(stdout, err, files, file, header);
             DeltaExperiments.Analysis a = DeltaExperiments.analyze(bench, settings, listener);
+            String growth = growthNote(a, ws);
+            header.put("grows_data", growth);
             listener.write(a);
             files.release();
             DeltaReport.summary(a, stdout);
+            if (growth != null) {
+                stdout.println("  ! " + growth);
+            }
             stdout.println("Result: " + file.toAbsolutePath());
             String unwritten = files.errorLine("the analysis above");
             if (unwritten != null) {
@@ -138,6 +143,18 @@ final class DeltaByExperiments {
             }
             return 0;
         }
+    }
+
+    /** Why δ did not converge when the mix grows the data (dissertation figure 7.12), or null. */
+    private static String growthNote(DeltaExperiments.Analysis a, WorkloadSpec ws) {
+        if (a.verdict() == null || a.interrupted() != null) {
+            return null;
+        }
+        List<DeltaExperiments.Row> rows = a.experiments();
+        boolean falling = rows.size() >= 2
+                && rows.getLast().measured().throughput()
+                        < rows.get(rows.size() - 2).measured().throughput();
+        return DeltaCommand.growthNote(a.verdict().converged(), falling, "as δ doubled", ws);
     }
 
     /** The settings from the options, each refused in one line when out of range. */

@@ -187,11 +187,16 @@ final class DeltaCommand implements Callable<Integer> {
      * throughput keeps drifting with the run's length; null when the mix does not grow the data or δ converged.
      */
     static String growthNote(DeltaAnalyzer.Result result, WorkloadSpec ws) {
-        if (result.converged() || !ws.mix().growsData()) {
-            return null;
-        }
         List<Double> w = result.windowThroughputs();
         boolean falling = w.size() >= 2 && w.get(w.size() - 1) < w.get(0);
+        return growthNote(result.converged(), falling, "from window to window", ws);
+    }
+
+    /** As {@link #growthNote(DeltaAnalyzer.Result, WorkloadSpec)}; {@code falling}: throughput fell {@code how}. */
+    static String growthNote(boolean converged, boolean falling, String how, WorkloadSpec ws) {
+        if (converged || !ws.mix().growsData()) {
+            return null;
+        }
         return String.format(
                 Locale.ROOT,
                 "the mix shares resources (SR %.2f %% of requests): every share makes later "
@@ -199,7 +204,7 @@ final class DeltaCommand implements Callable<Integer> {
                         + "throughput versus T at one duration with bg sweep instead of a SoAR (dissertation 7.3, "
                         + "figure 7.12)",
                 100 * ws.mix().perRequest(Action.SR),
-                falling ? " and throughput fell from window to window" : "");
+                falling ? " and throughput fell " + how : "");
     }
 
     @Override
