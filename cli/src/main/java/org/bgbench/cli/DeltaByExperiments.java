@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -120,7 +121,7 @@ final class DeltaByExperiments {
                     .withStoreHosts(hosts);
             LocalBench bench = new LocalBench(
                     store, ws, template, () -> SweepCommand.resetStore(resetBy, store, loaders, err), null);
-            Listener listener = new Listener(stdout, err, files, file, header);
+            Listener listener = new Listener(stdout, err, files, file, header, new ArrayList<>());
             DeltaExperiments.Analysis a = DeltaExperiments.analyze(bench, settings, listener);
             String growth = growthNote(a, ws);
             header.put("grows_data", growth);
@@ -181,11 +182,19 @@ final class DeltaByExperiments {
 
     /** Prints each probe and experiment and rewrites the file after each. */
     private record Listener(
-            PrintWriter stdout, PrintWriter err, ReportFiles files, Path file, Map<String, Object> header)
+            PrintWriter stdout,
+            PrintWriter err,
+            ReportFiles files,
+            Path file,
+            Map<String, Object> header,
+            List<SaturatingThreads.Probe> probes)
             implements DeltaExperiments.Listener {
         @Override
         public void probe(SaturatingThreads.Probe p) {
             err.println("bg: probe " + DeltaReport.probeLine(p));
+            err.flush();
+            probes.add(p);
+            write(new DeltaExperiments.Analysis(null, List.of(), null, null));
         }
 
         @Override
@@ -204,7 +213,7 @@ final class DeltaByExperiments {
 
         void write(DeltaExperiments.Analysis a) {
             Map<String, Object> json = new LinkedHashMap<>(header);
-            json.putAll(DeltaReport.toMap(a));
+            json.putAll(DeltaReport.toMap(a, probes));
             try {
                 files.write(file, JSON.writeValueAsString(json));
             } catch (IOException e) {

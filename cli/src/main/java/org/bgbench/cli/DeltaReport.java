@@ -59,7 +59,8 @@ final class DeltaReport {
         out.println("δ = " + v.deltaS() + " s" + (v.converged() ? "" : " (Δ, not converged)") + ": " + v.reason());
     }
 
-    static Map<String, Object> toMap(DeltaExperiments.Analysis a) {
+    /** The analysis as JSON; {@code probes} are the T search's probes so far, kept when T is not chosen yet. */
+    static Map<String, Object> toMap(DeltaExperiments.Analysis a, List<SaturatingThreads.Probe> probes) {
         Map<String, Object> m = new LinkedHashMap<>();
         DeltaExperiments.ThreadChoice c = a.threads();
         if (c != null) {
@@ -72,7 +73,11 @@ final class DeltaReport {
             t.put("probes", c.probes().stream().map(DeltaReport::probe).toList());
             m.put("threads", t);
         } else {
-            m.put("threads", null);
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("threads", null);
+            t.put("source", "not chosen");
+            t.put("probes", probes.stream().map(DeltaReport::probe).toList());
+            m.put("threads", t);
         }
         m.put(
                 "experiments",
