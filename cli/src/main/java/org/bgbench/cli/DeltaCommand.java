@@ -109,7 +109,10 @@ final class DeltaCommand implements Callable<Integer> {
             description = "A named mix (default ${DEFAULT-VALUE}).")
     String workload;
 
-    @Option(names = "--threads", paramLabel = "T", description = "T of the long run (default: found by probing).")
+    @Option(
+            names = "--threads",
+            paramLabel = "T",
+            description = "T of the experiments (windows: of the long run); default: found by probing.")
     Integer threads;
 
     @Option(
