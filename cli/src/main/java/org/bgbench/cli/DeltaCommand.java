@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.bgbench.emulator.EmulatorConfig;
 import org.bgbench.measurement.CpuResult;
-import org.bgbench.measurement.KindResult;
 import org.bgbench.measurement.RunResult;
 import org.bgbench.measurement.SeriesPoint;
 import org.bgbench.measurement.report.ReportFiles;
@@ -32,6 +31,7 @@ import org.bgbench.runner.LocalStore;
 import org.bgbench.runner.OutputGuard;
 import org.bgbench.runner.Parameters;
 import org.bgbench.runner.RunKeys;
+import org.bgbench.runner.delta.DeltaExperiments;
 import org.bgbench.store.StoreException;
 import org.bgbench.store.StoreProvider;
 import org.bgbench.store.StoreRegistry;
@@ -49,10 +49,11 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         header = "Find the shortest experiment duration δ that suffices.",
         description = "Delta Analyzer (dissertation 7.3): the shortest experiment duration δ that gives the same "
-                + "throughput as a long run. Finds a saturating T (unless --threads is given) by doubling T in "
-                + "short probe runs until the store's CPU or the throughput stops rising, runs once for --duration "
-                + "at that T and finds the smallest δ whose m consecutive windows agree within π %%; falls back to "
-                + "Δ (--duration).")
+                + "throughput as Δ. --method experiments (the default, dissertation 7.3.1): finds the T that fills "
+                + "one of the store hosts' resources (CPU, disk, network), then runs separate experiments at that T "
+                + "with δ = 1, 2, 4, … s, each from a reset store, until m consecutive ones agree within π %% and "
+                + "issue the specified mix; δ = Δ (--duration) otherwise. --method windows: one run of Δ cut into "
+                + "windows.")
 final class DeltaCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** A doubling of T that raises CPU and throughput by less than this fraction means T saturates. */
@@ -64,6 +65,43 @@ final class DeltaCommand implements Callable<Integer> {
     @Mixin
     StoreOptions storeOptions;
 
+    @Mixin
+    StoreHostOptions storeHosts = new StoreHostOptions();
+
+    @Option(
+            names = "--method",
+            paramLabel = "METHOD",
+            defaultValue = "experiments",
+            description = "experiments: separate experiments with doubling δ (dissertation 7.3.1); windows: "
+                    + "windows of one run of Δ (default ${DEFAULT-VALUE}).")
+    String method;
+
+    @Option(
+            names = "--inflation",
+            paramLabel = "C",
+            defaultValue = "1.5",
+            description = "experiments: the inflation factor c of the T search; the next probe runs c × T / u "
+                    + "threads, u the busiest resource's utilisation (default ${DEFAULT-VALUE}).")
+    double inflation;
+
+    @Option(
+            names = "--network-mbps",
+            paramLabel = "MBPS",
+            description = "experiments: each store host's link speed in Mbit/s, so the T search judges the network "
+                    + "too (a node exporter does not know it; default: not judged).")
+    Double networkMbps;
+
+    @Option(
+            names = "--reset",
+            paramLabel = "MODE",
+            defaultValue = "auto",
+            description = "experiments: how each experiment starts from the loaded graph: image, repair, reload, or "
+                    + "auto (the image when the store has one, else RepairDB; default ${DEFAULT-VALUE}).")
+    String reset;
+
+    @Option(names = "--load", description = "Load the graph first if the store does not hold it.")
+    boolean load;
+
     @Option(
             names = "--workload",
             paramLabel = "NAME",
@@ -71,29 +109,33 @@ final class DeltaCommand implements Callable<Integer> {
             description = "A named mix (default ${DEFAULT-VALUE}).")
     String workload;
 
-    @Option(names = "--threads", paramLabel = "T", description = "T of the long run (default: found by probing).")
+    @Option(
+            names = "--threads",
+            paramLabel = "T",
+            description = "T of the experiments (windows: of the long run); default: found by probing.")
     Integer threads;
 
     @Option(
             names = "--duration",
             paramLabel = "DURATION",
             defaultValue = "60s",
-            description = "Length of the long run, Δ (default ${DEFAULT-VALUE}).")
+            description =
+                    "Δ: the longest experiment (experiments), the long run (windows) " + "(default ${DEFAULT-VALUE}).")
     String duration;
 
     @Option(
             names = "--pi",
             paramLabel = "PCT",
             defaultValue = "10",
-            description =
-                    "π: tolerated deviation of a window's throughput from the windows' mean, %% (default ${DEFAULT-VALUE}).")
+            description = "π: tolerated deviation of an experiment's (a window's) throughput from the m's mean, %% "
+                    + "(default ${DEFAULT-VALUE}).")
     double pi;
 
     @Option(
             names = "--m",
             paramLabel = "M",
             defaultValue = "3",
-            description = "Consecutive windows that must agree (default ${DEFAULT-VALUE}).")
+            description = "Consecutive experiments (windows) that must agree (default ${DEFAULT-VALUE}).")
     int m;
 
     @Option(
@@ -101,14 +143,14 @@ final class DeltaCommand implements Callable<Integer> {
             paramLabel = "S[,S…]",
             hideParamSyntax = true,
             split = ",",
-            description = "Candidate δs in seconds (default 1,2,3,5,10,15,20,30,60,120,…).")
+            description = "windows: candidate δs in seconds (default 1,2,3,5,10,15,20,30,60,120,…).")
     List<Integer> deltas;
 
     @Option(
             names = "--skip",
             paramLabel = "S",
             defaultValue = "0",
-            description = "Seconds at the start of the measured series left out (default ${DEFAULT-VALUE}).")
+            description = "windows: seconds at the start of the measured series left out (default ${DEFAULT-VALUE}).")
     int skip;
 
     @Option(
@@ -148,11 +190,16 @@ final class DeltaCommand implements Callable<Integer> {
      * throughput keeps drifting with the run's length; null when the mix does not grow the data or δ converged.
      */
     static String growthNote(DeltaAnalyzer.Result result, WorkloadSpec ws) {
-        if (result.converged() || !ws.mix().growsData()) {
-            return null;
-        }
         List<Double> w = result.windowThroughputs();
         boolean falling = w.size() >= 2 && w.get(w.size() - 1) < w.get(0);
+        return growthNote(result.converged(), falling, "from window to window", ws);
+    }
+
+    /** As {@link #growthNote(DeltaAnalyzer.Result, WorkloadSpec)}; {@code falling}: throughput fell {@code how}. */
+    static String growthNote(boolean converged, boolean falling, String how, WorkloadSpec ws) {
+        if (converged || !ws.mix().growsData()) {
+            return null;
+        }
         return String.format(
                 Locale.ROOT,
                 "the mix shares resources (SR %.2f %% of requests): every share makes later "
@@ -160,11 +207,28 @@ final class DeltaCommand implements Callable<Integer> {
                         + "throughput versus T at one duration with bg sweep instead of a SoAR (dissertation 7.3, "
                         + "figure 7.12)",
                 100 * ws.mix().perRequest(Action.SR),
-                falling ? " and throughput fell from window to window" : "");
+                falling ? " and throughput fell " + how : "");
     }
 
     @Override
     public Integer call() throws IOException {
+        String how = method.trim().toLowerCase(Locale.ROOT);
+        if (how.equals("experiments")) {
+            return new DeltaByExperiments(this).call();
+        }
+        if (!how.equals("windows")) {
+            throw new InvalidParameterException("--method", "expected experiments or windows, got '" + method + "'");
+        }
+        for (String o : List.of("--inflation", "--network-mbps", "--reset")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                throw new InvalidParameterException(o, "applies to --method experiments only");
+            }
+        }
+        return windows();
+    }
+
+    /** Today's method: windows of one long run at a saturating T. */
+    private Integer windows() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         DeltaAnalyzer.Settings settings = new DeltaAnalyzer.Settings(pi, m, deltas, skip, mixTolerance);
@@ -190,10 +254,11 @@ final class DeltaCommand implements Callable<Integer> {
         }
         params.put("mix", workload, "--workload");
         ExperimentSetup setup =
-                ExperimentSetup.checked(provider, params, err).withStoreGraph(storeOptions, false, false, err);
+                ExperimentSetup.checked(provider, params, err).withStoreGraph(storeOptions, load, false, err);
         ExperimentSetup.Plan plan = setup.plan();
         SocialGraph graph = plan.graph();
         WorkloadSpec ws = plan.workload();
+        List<String> hosts = storeHosts.resolve(err);
         EmulatorConfig.ThreadKind kind = setup.threadKind();
         StoreSettings storeSettings = setup.storeSettings(storeOptions);
         Path file = out != null
@@ -209,7 +274,7 @@ final class DeltaCommand implements Callable<Integer> {
                 provider,
                 storeSettings,
                 graph,
-                LocalStore.IfMissing.REFUSE,
+                load ? LocalStore.IfMissing.LOAD : LocalStore.IfMissing.REFUSE,
                 loaders,
                 RunKeys.verifySample(params),
                 err)) {
@@ -217,7 +282,11 @@ final class DeltaCommand implements Callable<Integer> {
             ReportFiles files = new ReportFiles();
             files.reserve(file);
             Runner runner = new Runner(
-                    store, ws, ExperimentSpec.timed(ws, 1, big, warm, kind, ExperimentSpec.DEFAULT_BETA, null), files);
+                    store,
+                    ws,
+                    ExperimentSpec.timed(ws, 1, big, warm, kind, ExperimentSpec.DEFAULT_BETA, null)
+                            .withStoreHosts(hosts),
+                    files);
             List<Map<String, Object>> probes = new ArrayList<>();
             int t = threads != null ? threads : saturatingThreads(runner, probeDuration, probes, err);
             err.printf(
@@ -352,21 +421,7 @@ final class DeltaCommand implements Callable<Integer> {
 
     /** Largest absolute difference between an action's issued and configured share over the whole run. */
     static double wholeRunMixDeviation(RunResult r, WorkloadSpec ws) {
-        long total = 0;
-        for (Action a : Action.values()) {
-            KindResult k = r.actions().get(a.name());
-            total += k == null ? 0 : k.count();
-        }
-        if (total == 0) {
-            return 1;
-        }
-        double worst = 0;
-        for (Action a : Action.values()) {
-            KindResult k = r.actions().get(a.name());
-            double got = (k == null ? 0 : k.count()) / (double) total;
-            worst = Math.max(worst, Math.abs(got - ws.mix().actionShare(a)));
-        }
-        return worst;
+        return DeltaExperiments.mixDeviation(r, ws);
     }
 
     private static String fmt(double d) {

@@ -41,6 +41,8 @@ class DeltaCommandTest {
         Path json = dir.resolve("delta.json");
         int rc = bg(
                 "delta",
+                "--method",
+                "windows",
                 "--store",
                 "memory",
                 "-p",

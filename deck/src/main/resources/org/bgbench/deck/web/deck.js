@@ -25,7 +25,8 @@ const OPTIONS = {
          ['--no-confirm', 'skip the confirmation run', 'flag'], ['--workers', 'workers HOST:PORT,… (empty: local)', ''],
          ['--store-host', "store hosts' node exporters HOST[:PORT],…", ''], ['--metrics', 'Prometheus endpoint HOST:PORT', '']],
   load: [['--threads', 'loader threads', '2 × cores'], ['--replace', 'replace a graph the store holds', 'flag']],
-  delta: [['--threads', 'T of the long run', 'found by probing'], ['--duration', 'long run', '60s'], ['--deltas', 'δ candidates S,S,…', '1,2,3,5,10,15,20,30,60,120,…'],
+  delta: [['--method', 'experiments or windows', 'experiments'], ['--threads', 'T (no search)', 'found by probing'], ['--duration', 'Δ', '60s'],
+          ['--deltas', 'windows: δ candidates S,S,…', '1,2,3,5,10,15,20,30,60,120,…'],
           ['--warmup', 'warm-up', '1s']],
   sweep: [['--threads', 'T,T,…', '1,2,4,8,16,32,64,128'], ['--duration', 'duration each', '30s'], ['--warmup', 'warm-up', '0s'], ['--load', 'load first if needed', 'flag-on']],
 };
