@@ -65,7 +65,12 @@ class StudyCatalogTest {
     }
 
     @ParameterizedTest(name = "{0} on {1}")
-    @CsvSource({"dissertation-fig-3.3, sqlite", "dissertation-fig-8.2, sqlite", "cikm-physical-designs, postgres"})
+    @CsvSource({
+        "dissertation-fig-3.3, sqlite",
+        "dissertation-fig-8.2, sqlite",
+        "cikm-physical-designs, postgres",
+        "cikm-section-h-breakeven, postgres"
+    })
     void aCatalogStudyRunsAtTinyScaleAndItsReportIsItsJson(String name, String store) throws Exception {
         Path out = dir.resolve(name);
         StringWriter so = new StringWriter();

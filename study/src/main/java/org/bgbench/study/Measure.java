@@ -2,11 +2,18 @@ package org.bgbench.study;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.bgbench.model.Action;
 
-/** A figure a study keeps per point, read from the point's result JSON by its pointer. */
+/**
+ * A figure a study keeps per point, read from the point's result JSON by its pointer, or computed from its actions
+ * (the mean service times of reads and writes and the share of writes, CIKM 2013 section H's Q̄, Ū and u).
+ */
 public enum Measure {
     THROUGHPUT("/throughput", "actions/s"),
     P50_MS("/total/p50_ms", "p50 latency (ms)"),
@@ -15,13 +22,25 @@ public enum Measure {
     MEAN_MS("/total/mean_ms", "mean latency (ms)"),
     WITHIN_BETA_PCT("/total/within_beta_pct", "% of actions within β"),
     UNPREDICTABLE_PCT("/unpredictable/pct", "unpredictable reads (%)"),
-    ERRORS("/total/errors", "failed actions");
+    ERRORS("/total/errors", "failed actions"),
+    READ_MS(r -> ServiceTimes.of(r).readMs(), "mean service time of reads (ms)"),
+    WRITE_MS(r -> ServiceTimes.of(r).writeMs(), "mean service time of writes (ms)"),
+    WRITE_PCT(r -> ServiceTimes.of(r).writePct(), "% of actions that write");
 
-    private final String pointer;
+    private final Function<JsonNode, Double> read;
     private final String label;
 
     Measure(String pointer, String label) {
-        this.pointer = pointer;
+        this(
+                r -> {
+                    JsonNode v = r.at(pointer);
+                    return v.isNumber() ? v.asDouble() : null;
+                },
+                label);
+    }
+
+    Measure(Function<JsonNode, Double> read, String label) {
+        this.read = read;
         this.label = label;
     }
 
@@ -37,8 +56,7 @@ public enum Measure {
 
     /** Its value in a result, or null when the result has none (no validation, nothing completed). */
     public Double of(JsonNode result) {
-        JsonNode v = result.at(pointer);
-        return v.isNumber() ? v.asDouble() : null;
+        return read.apply(result);
     }
 
     public static Optional<Measure> of(String key) {
@@ -47,5 +65,54 @@ public enum Measure {
 
     public static String names() {
         return Arrays.stream(values()).map(Measure::key).collect(Collectors.joining(", "));
+    }
+
+    /** The count-weighted mean service times of a result's read and write actions, and the share of writes. */
+    private record ServiceTimes(long reads, double readSum, long writes, double writeSum) {
+        static ServiceTimes of(JsonNode result) {
+            long reads = 0;
+            long writes = 0;
+            double readSum = 0;
+            double writeSum = 0;
+            for (Iterator<Map.Entry<String, JsonNode>> it =
+                            result.path("actions").fields();
+                    it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                long n = e.getValue().path("count").asLong();
+                JsonNode mean = e.getValue().path("mean_ms");
+                Action a = action(e.getKey());
+                if (n == 0 || !mean.isNumber() || a == null) {
+                    continue;
+                }
+                if (a.isWrite()) {
+                    writes += n;
+                    writeSum += n * mean.asDouble();
+                } else {
+                    reads += n;
+                    readSum += n * mean.asDouble();
+                }
+            }
+            return new ServiceTimes(reads, readSum, writes, writeSum);
+        }
+
+        private static Action action(String code) {
+            try {
+                return Action.valueOf(code);
+            } catch (IllegalArgumentException e) {
+                return null; // a session's or another kind's row: not an action
+            }
+        }
+
+        Double readMs() {
+            return reads == 0 ? null : readSum / reads;
+        }
+
+        Double writeMs() {
+            return writes == 0 ? null : writeSum / writes;
+        }
+
+        Double writePct() {
+            return reads + writes == 0 ? null : 100.0 * writes / (reads + writes);
+        }
     }
 }

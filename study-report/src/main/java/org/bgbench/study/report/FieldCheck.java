@@ -60,6 +60,14 @@ final class FieldCheck {
         return v.asText();
     }
 
+    boolean bool(String field) {
+        JsonNode v = node.get(field);
+        if (v == null || !v.isBoolean()) {
+            throw bad(field, "is required: true or false", v);
+        }
+        return v.asBoolean();
+    }
+
     double positive(String field) {
         JsonNode v = node.get(field);
         if (v == null || !v.isNumber() || !(v.asDouble() > 0) || Double.isInfinite(v.asDouble())) {

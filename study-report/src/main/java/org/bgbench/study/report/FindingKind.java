@@ -23,6 +23,16 @@ interface FindingKind {
     /** Our finding computed from {@code figure}, beside the paper's, with its outcome. */
     Verdict evaluate(FieldCheck c, Figure figure);
 
+    /** Our finding computed from {@code figure} and, for a kind that reads several, the study's other figures. */
+    default Verdict evaluate(FieldCheck c, Figure figure, Study study) {
+        return evaluate(c, figure);
+    }
+
+    /** The other figures the finding reads, each with the field that names it, for a check against the study's. */
+    default List<Map.Entry<String, String>> figuresNamed(FieldCheck c) {
+        return List.of();
+    }
+
     /** A verdict of this kind for the finding {@code c} reads. */
     default Verdict verdict(FieldCheck c, Figure figure, String ours, Verdict.Outcome outcome) {
         return Verdict.of(

@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The kinds of finding a study file may state about its paper (winner, ratio, crossing, trend, table): each checks
+ * The kinds of finding a study file may state about its paper (winner, ratio, crossing, trend, table, breakeven): each checks
  * its own fields strictly and computes, from a figure's data, a statement of ours beside the paper's with a verdict.
  */
 public final class Findings {
@@ -20,8 +20,13 @@ public final class Findings {
     private static final Map<String, FindingKind> KINDS = new LinkedHashMap<>();
 
     static {
-        for (FindingKind k :
-                List.of(new WinnerKind(), new RatioKind(), new CrossingKind(), new TrendKind(), new TableKind())) {
+        for (FindingKind k : List.of(
+                new WinnerKind(),
+                new RatioKind(),
+                new CrossingKind(),
+                new TrendKind(),
+                new TableKind(),
+                new BreakEvenKind())) {
             KINDS.put(k.name(), k);
         }
     }
@@ -61,6 +66,16 @@ public final class Findings {
                                 + String.join(", ", new TreeSet<>(seriesByFigure.keySet())),
                         finding.get("figure"));
             }
+            for (Map.Entry<String, String> other :
+                    KINDS.get(finding.get("kind").asText()).figuresNamed(c)) {
+                if (!seriesByFigure.containsKey(other.getValue())) {
+                    throw c.bad(
+                            other.getKey(),
+                            "must be one of the study's figures: "
+                                    + String.join(", ", new TreeSet<>(seriesByFigure.keySet())),
+                            new com.fasterxml.jackson.databind.node.TextNode(other.getValue()));
+                }
+            }
             for (Map.Entry<String, String> named :
                     KINDS.get(finding.get("kind").asText()).seriesNamed(c)) {
                 if (!names.isEmpty() && !names.contains(named.getValue())) {
@@ -99,7 +114,7 @@ public final class Findings {
                             Verdict.Outcome.NOT_ENOUGH_DATA)
                     .where(c.optionalText("where", ""));
         }
-        return kind.evaluate(c, figure).where(c.optionalText("where", ""));
+        return kind.evaluate(c, figure, study).where(c.optionalText("where", ""));
     }
 
     /** Every finding of the study, computed; a malformed one becomes a not-enough-data verdict quoting its line. */
