@@ -69,7 +69,9 @@ class StudyCatalogTest {
         "dissertation-fig-3.3, sqlite",
         "dissertation-fig-8.2, sqlite",
         "cikm-physical-designs, postgres",
-        "cikm-section-h-breakeven, postgres"
+        "cikm-section-h-breakeven, postgres",
+        "dissertation-8.4-feeds, sqlite",
+        "dissertation-fig-6.3-6.4, casql"
     })
     void aCatalogStudyRunsAtTinyScaleAndItsReportIsItsJson(String name, String store) throws Exception {
         Path out = dir.resolve(name);
@@ -128,6 +130,7 @@ class StudyCatalogTest {
         }
         assertThat(measured).isNotEmpty();
         assertThat(drawn).containsExactlyInAnyOrderElementsOf(measured);
+        curvesAreTheirResults(out, doc);
 
         // The findings about this store are computed: agrees or differs, and the terminal says the same.
         List<Verdict> verdicts = Findings.evaluateAll(Study.of(doc));
@@ -141,5 +144,35 @@ class StudyCatalogTest {
                     .contains("  " + v.id() + ": " + v.outcome().words() + " — ");
         }
         assertThat(StudyCatalog.names()).contains(name);
+    }
+
+    /**
+     * Each series of a curve figure (one repetition at tiny scale) is its point's array in the result: every element
+     * with an x and a y, in order.
+     */
+    private static void curvesAreTheirResults(Path out, JsonNode doc) throws Exception {
+        for (JsonNode f : doc.path("figures")) {
+            if (!f.has("curve")) {
+                continue;
+            }
+            for (JsonNode s : f.path("series")) {
+                JsonNode pts = s.path("points");
+                assertThat(pts).as(s.path("name").asText()).isNotEmpty();
+                JsonNode result = JSON.readTree(
+                        out.resolve(pts.get(0).path("results").get(0).asText()).toFile());
+                List<String> expected = new ArrayList<>();
+                for (JsonNode e : result.at(f.path("curve").asText())) {
+                    JsonNode x = e.path(f.path("x").path("key").asText());
+                    JsonNode y = e.path(f.path("y").path("key").asText());
+                    if (x.isNumber() && y.isNumber()) {
+                        expected.add(x.asDouble() + " " + y.asDouble());
+                    }
+                }
+                List<String> ours = new ArrayList<>();
+                pts.forEach(
+                        p -> ours.add(p.path("x").asDouble() + " " + p.path("y").asDouble()));
+                assertThat(ours).as(s.path("name").asText()).isEqualTo(expected);
+            }
+        }
     }
 }

@@ -68,9 +68,22 @@ public record Study(
      * @param duration    the measured time of a point
      * @param warmup      the warm-up of a point, not measured
      * @param repetitions how often each point is measured (the median is reported)
+     * @param settings    per setting name, keys of this scale over the setting's own (e.g. a TTL scaled to the
+     *                    scale's durations)
      */
     public record ScalePlan(
-            Map<String, String> graph, List<Integer> threads, Duration duration, Duration warmup, int repetitions) {}
+            Map<String, String> graph,
+            List<Integer> threads,
+            Duration duration,
+            Duration warmup,
+            int repetitions,
+            Map<String, Map<String, String>> settings) {
+        /** A scale that changes no setting's keys. */
+        public ScalePlan(
+                Map<String, String> graph, List<Integer> threads, Duration duration, Duration warmup, int repetitions) {
+            this(graph, threads, duration, warmup, repetitions, Map.of());
+        }
+    }
 
     /**
      * What the study reports.
@@ -93,6 +106,9 @@ public record Study(
      * @param seriesBy the dimensions that make a series (store, setting, mix)
      * @param where    which points it shows: dimension → accepted values (empty: all)
      * @param paper    the paper's published values
+     * @param curve    null for a figure of one value per point; else a JSON pointer to an array of each point's
+     *                 result whose elements give x and y (their fields {@code x.key}, {@code y.key}): one point's
+     *                 curve per series, e.g. the freshness-confidence buckets
      */
     public record Figure(
             String id,
@@ -101,7 +117,25 @@ public record Study(
             Axis y,
             List<String> seriesBy,
             Map<String, List<String>> where,
-            List<PaperValue> paper) {}
+            List<PaperValue> paper,
+            String curve) {
+        /** A figure of one value per point. */
+        public Figure(
+                String id,
+                String title,
+                Axis x,
+                Axis y,
+                List<String> seriesBy,
+                Map<String, List<String>> where,
+                List<PaperValue> paper) {
+            this(id, title, x, y, seriesBy, where, paper, null);
+        }
+
+        /** Whether each series is one point's curve read from an array of its result. */
+        public boolean isCurve() {
+            return curve != null;
+        }
+    }
 
     /** An axis: the key it plots and its label. */
     public record Axis(String key, String label) {}

@@ -76,6 +76,15 @@ final class StudyDocument {
                 out.add(e.getKey() + "=" + e.getValue() + " (the paper's scale does not set it)");
             }
         }
+        for (Study.Setting s : plan.study().subjects().settings()) {
+            Map<String, String> mine = StudyPlan.atScale(s, here).keys();
+            Map<String, String> theirs = StudyPlan.atScale(s, paper).keys();
+            mine.forEach((k, v) -> {
+                if (!v.equals(theirs.get(k))) {
+                    out.add(s.name() + ": " + k + "=" + v + " (paper: " + theirs.getOrDefault(k, "not set") + ")");
+                }
+            });
+        }
         if (!here.threads().equals(paper.threads())) {
             out.add("T = " + ints(here.threads()) + " (paper: " + ints(paper.threads()) + ")");
         }
@@ -128,6 +137,9 @@ final class StudyDocument {
         m.put("error", r.error());
         m.put("result", r.result());
         m.put("measures", r.measures());
+        if (!r.curves().isEmpty()) {
+            m.put("curves", Curves.json(r.curves()));
+        }
         return m;
     }
 
@@ -139,7 +151,7 @@ final class StudyDocument {
         return by.stream().map(p::dimension).filter(v -> !v.isEmpty()).collect(Collectors.joining(" "));
     }
 
-    private static boolean shows(Study.Figure f, StudyPlan.Point p) {
+    static boolean shows(Study.Figure f, StudyPlan.Point p) {
         return f.where().entrySet().stream().allMatch(e -> e.getValue().contains(p.dimension(e.getKey())));
     }
 
@@ -148,6 +160,32 @@ final class StudyDocument {
      * a finding over a whole curve says it lacks data rather than judging part of it.
      */
     private static Map<String, Object> figure(Study.Figure f, List<StudyPlan.Point> planned, List<PointRecord> points) {
+        List<Map<String, Object>> out =
+                f.isCurve() ? Curves.series(f, planned, points) : valueSeries(f, planned, points);
+        Map<String, Object> fig = new LinkedHashMap<>();
+        fig.put("id", f.id());
+        fig.put("title", f.title());
+        fig.put("x", axis(f.x()));
+        fig.put("y", axis(f.y()));
+        if (f.isCurve()) {
+            fig.put("curve", f.curve());
+        }
+        fig.put("series", out);
+        List<Map<String, Object>> paper = new ArrayList<>();
+        for (Study.PaperValue v : f.paper()) {
+            Map<String, Object> pv = new LinkedHashMap<>();
+            pv.put("series", v.series());
+            pv.put("x", v.x());
+            pv.put("y", v.y());
+            paper.add(pv);
+        }
+        fig.put("paper", paper);
+        return fig;
+    }
+
+    /** The series of a figure of one measure per point: a point per x, the median over its repetitions. */
+    private static List<Map<String, Object>> valueSeries(
+            Study.Figure f, List<StudyPlan.Point> planned, List<PointRecord> points) {
         Measure m = Measure.of(f.y().key()).orElseThrow();
         Map<String, PointRecord> done = new LinkedHashMap<>();
         for (PointRecord r : points) {
@@ -188,22 +226,7 @@ final class StudyDocument {
             s.put("points", pts);
             out.add(s);
         });
-        Map<String, Object> fig = new LinkedHashMap<>();
-        fig.put("id", f.id());
-        fig.put("title", f.title());
-        fig.put("x", axis(f.x()));
-        fig.put("y", axis(f.y()));
-        fig.put("series", out);
-        List<Map<String, Object>> paper = new ArrayList<>();
-        for (Study.PaperValue v : f.paper()) {
-            Map<String, Object> pv = new LinkedHashMap<>();
-            pv.put("series", v.series());
-            pv.put("x", v.x());
-            pv.put("y", v.y());
-            paper.add(pv);
-        }
-        fig.put("paper", paper);
-        return fig;
+        return out;
     }
 
     private static Map<String, Object> axis(Study.Axis a) {

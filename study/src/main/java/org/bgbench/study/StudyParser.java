@@ -50,7 +50,7 @@ public final class StudyParser {
 
     private StudyParser() {}
 
-    private static Set<String> ordered(String... names) {
+    static Set<String> ordered(String... names) {
         return new LinkedHashSet<>(List.of(names));
     }
 
@@ -77,13 +77,15 @@ public final class StudyParser {
         }
         Study.Subjects subjects = subjects(f);
         Study.Output output = output(f, subjects);
+        Map<Scale, Study.ScalePlan> scales = scales(f.object("scales"), subjects);
+        curveThreads(f, output.figures(), scales);
         return new Study(
                 name,
                 f.text("title"),
                 source(f.object("source")),
                 f.texts("varies", true),
                 subjects,
-                scales(f.object("scales")),
+                scales,
                 output,
                 hash(root));
     }
@@ -134,11 +136,12 @@ public final class StudyParser {
         return f.path().isEmpty() ? field : f.path() + "." + field;
     }
 
-    private static Map<Scale, Study.ScalePlan> scales(Fields s) {
+    private static Map<Scale, Study.ScalePlan> scales(Fields s, Study.Subjects subjects) {
         s.only(ordered("tiny", "small", "paper"));
         Map<Scale, Study.ScalePlan> out = new EnumMap<>(Scale.class);
         for (Scale scale : Scale.values()) {
-            Fields p = s.object(scale.key()).only(ordered("graph", "threads", "duration", "warmup", "repetitions"));
+            Fields p = s.object(scale.key())
+                    .only(ordered("graph", "threads", "duration", "warmup", "repetitions", "settings"));
             out.put(
                     scale,
                     new Study.ScalePlan(
@@ -146,9 +149,61 @@ public final class StudyParser {
                             p.positiveInts("threads"),
                             p.duration("duration", false),
                             p.has("warmup") ? p.duration("warmup", true) : java.time.Duration.ZERO,
-                            p.has("repetitions") ? p.positiveInt("repetitions") : 1));
+                            p.has("repetitions") ? p.positiveInt("repetitions") : 1,
+                            scaleSettings(p, subjects)));
         }
         return out;
+    }
+
+    /** A scale's keys over some settings' own: each name must be one of the study's settings. */
+    private static Map<String, Map<String, String>> scaleSettings(Fields p, Study.Subjects subjects) {
+        Map<String, Map<String, String>> out = new LinkedHashMap<>();
+        if (!p.has("settings")) {
+            return out;
+        }
+        Set<String> names = new LinkedHashSet<>();
+        subjects.settings().forEach(st -> names.add(st.name()));
+        if (names.isEmpty()) {
+            throw p.refuse("settings", "the study has no settings to change at this scale");
+        }
+        Fields s = p.object("settings").only(names);
+        for (String n : names) {
+            if (s.has(n)) {
+                out.put(n, s.keys(n));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A curve figure draws one point's curve per series, so every T it selects must be in every scale's grid (a
+     * figure empty at some scale is a mistake of the file).
+     */
+    private static void curveThreads(Fields f, List<Study.Figure> figures, Map<Scale, Study.ScalePlan> scales) {
+        for (int i = 0; i < figures.size(); i++) {
+            if (!figures.get(i).isCurve()) {
+                continue;
+            }
+            List<String> ts = figures.get(i).where().getOrDefault("threads", List.of());
+            for (int j = 0; j < ts.size(); j++) {
+                String t = ts.get(j);
+                for (Scale sc : Scale.values()) {
+                    List<Integer> grid = scales.get(sc).threads();
+                    if (grid.stream().noneMatch(v -> v.toString().equals(t))) {
+                        throw new StudyFileException(
+                                fileOf(f),
+                                "figures[" + i + "].where.threads[" + j + "]",
+                                "T=" + ts.get(j) + " is not in scales." + sc.key() + ".threads ("
+                                        + String.join(
+                                                ", ",
+                                                grid.stream()
+                                                        .map(String::valueOf)
+                                                        .toList())
+                                        + ")");
+                    }
+                }
+            }
+        }
     }
 
     private static Study.Output output(Fields f, Study.Subjects subjects) {
@@ -185,7 +240,10 @@ public final class StudyParser {
     }
 
     private static Study.Figure figure(Fields g, List<Measure> measures, Study.Subjects subjects) {
-        g.only(ordered("id", "title", "x", "y", "series_by", "where", "paper"));
+        g.only(ordered("id", "title", "curve", "x", "y", "series_by", "where", "paper"));
+        if (g.has("curve")) {
+            return CurveFigures.parse(g, subjects);
+        }
         Study.Axis x = axis(g.object("x"), "threads");
         if (!DIMENSIONS.contains(x.key())) {
             throw g.refuse("x.key", "expected one of " + String.join(", ", DIMENSIONS) + ", got '" + x.key() + "'");
@@ -205,6 +263,8 @@ public final class StudyParser {
             x = new Study.Axis(x.key(), x.key().equals("threads") ? "T" : x.key());
         }
         List<String> seriesBy = g.texts("series_by", false);
+        Map<String, List<String>> where = where(g, subjects);
+        List<Study.PaperValue> paper = paper(g);
         for (int i = 0; i < seriesBy.size(); i++) {
             String d = seriesBy.get(i);
             if (!DIMENSIONS.contains(d) || d.equals(x.key())) {
@@ -212,6 +272,11 @@ public final class StudyParser {
                         "series_by[" + i + "]", "expected store, setting, mix or threads (not x), got '" + d + "'");
             }
         }
+        return new Study.Figure(g.text("id"), g.text("title"), x, y, seriesBy, where, paper);
+    }
+
+    /** A figure's {@code where}: dimension → accepted values, each mix one of the study's. */
+    static Map<String, List<String>> where(Fields g, Study.Subjects subjects) {
         Map<String, List<String>> where = new LinkedHashMap<>();
         if (g.has("where")) {
             Fields w = g.object("where").only(DIMENSIONS);
@@ -230,14 +295,18 @@ public final class StudyParser {
                                 + mixes.get(i) + "'");
             }
         }
-        List<Study.PaperValue> paper = g.list("paper", false, p -> {
+        return where;
+    }
+
+    /** A figure's published values. */
+    static List<Study.PaperValue> paper(Fields g) {
+        return g.list("paper", false, p -> {
             p.only(ordered("series", "x", "y"));
             return new Study.PaperValue(p.text("series"), p.scalar("x"), p.number("y"));
         });
-        return new Study.Figure(g.text("id"), g.text("title"), x, y, seriesBy, where, paper);
     }
 
-    private static Study.Axis axis(Fields a, String otherwise) {
+    static Study.Axis axis(Fields a, String otherwise) {
         a.only(ordered("key", "label"));
         return new Study.Axis(a.text("key", otherwise), a.has("label") ? a.text("label") : null);
     }

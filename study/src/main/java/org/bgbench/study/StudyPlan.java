@@ -96,7 +96,8 @@ public record StudyPlan(Study study, Scale scale, List<Group> groups) {
             if (!only.isEmpty() && !only.contains(store.id()) && !only.contains(store.store())) {
                 continue;
             }
-            for (Study.Setting setting : settings) {
+            for (Study.Setting declared : settings) {
+                Study.Setting setting = atScale(declared, sp);
                 List<Point> points = new ArrayList<>();
                 for (String mix : study.subjects().mixes()) {
                     for (int t : sp.threads()) {
@@ -112,6 +113,17 @@ public record StudyPlan(Study study, Scale scale, List<Group> groups) {
             }
         }
         return new StudyPlan(study, scale, groups);
+    }
+
+    /** {@code s} with the keys {@code grid} gives it over its own (e.g. a TTL scaled to the points' duration). */
+    static Study.Setting atScale(Study.Setting s, Study.ScalePlan grid) {
+        Map<String, String> over = s == null ? null : grid.settings().get(s.name());
+        if (over == null || over.isEmpty()) {
+            return s;
+        }
+        Map<String, String> keys = new LinkedHashMap<>(s.keys());
+        keys.putAll(over);
+        return new Study.Setting(s.name(), keys);
     }
 
     /** The plan of every store of the study (a run of some stores keeps the others' points in study.json). */

@@ -110,7 +110,13 @@ public final class StudyRun {
                                 e.getValue().isNumber() ? e.getValue().asDouble() : null));
                 done.put(
                         p.key(),
-                        new PointRecord(p, "done", null, r.path("result").asText(), measures));
+                        new PointRecord(
+                                p,
+                                "done",
+                                null,
+                                r.path("result").asText(),
+                                measures,
+                                Curves.fromJson(r.path("curves"))));
             }
         }
         return done;
@@ -214,6 +220,7 @@ public final class StudyRun {
 
     private PointRecord record(StudyPlan.Point p, PointExecutor.Outcome o, Path result) {
         Map<String, Double> measures = new LinkedHashMap<>();
+        Map<String, List<PointRecord.CurvePoint>> curves = Map.of();
         String rel = Files.isRegularFile(result) ? p.resultPath() : null;
         if (rel != null) {
             try {
@@ -221,13 +228,14 @@ public final class StudyRun {
                 for (Measure m : plan.study().output().measures()) {
                     measures.put(m.key(), m.of(r));
                 }
+                curves = Curves.of(plan.study(), p, r);
             } catch (IOException e) {
                 return new PointRecord(
                         p, "failed", "its result cannot be read (" + e.getMessage() + ")", rel, Map.of());
             }
         }
         if (o.status() == PointExecutor.Status.DONE && rel != null) {
-            return new PointRecord(p, "done", null, rel, measures);
+            return new PointRecord(p, "done", null, rel, measures, curves);
         }
         String why = o.error() != null ? o.error() : "no result was written";
         return new PointRecord(p, "failed", why, rel, measures);

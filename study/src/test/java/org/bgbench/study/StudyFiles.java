@@ -49,6 +49,32 @@ final class StudyFiles {
               - {id: f1, kind: winner, figure: tp, among: [sqlite vp, sqlite high], paper_winner: sqlite vp}
             """;
 
+    /** A figure of each point's freshness-confidence curve at T = 2, to append to {@link #VALID}'s figures. */
+    static final String CURVE_FIGURE = """
+              - id: fresh
+                title: Freshness confidence
+                curve: /unpredictable/freshness/buckets
+                x: {key: to_ms}
+                y: {key: p_at_most}
+                series_by: [store, mix]
+                where: {threads: ["2"]}
+            """;
+
+    /** {@link #VALID} with {@link #CURVE_FIGURE}, its first {@code from} replaced by {@code to}. */
+    static String curve(String from, String to) {
+        String figure = CURVE_FIGURE.replace(from, to);
+        if (figure.equals(CURVE_FIGURE) && !from.equals(to)) {
+            throw new IllegalArgumentException("the curve figure has no '" + from + "'");
+        }
+        return with("findings:", figure + "findings:");
+    }
+
+    /** {@link #VALID} with a setting {@code a} (ttl 30s) and {@code scaleLine} in its tiny scale. */
+    static String settings(String scaleLine) {
+        return VALID.replace("graph: {zipfianmean", "settings:\n  - {name: a, keys: {ttl: 30s}}\ngraph: {zipfianmean")
+                .replace("    repetitions: 2", "    repetitions: 2\n    " + scaleLine);
+    }
+
     /** {@link #VALID} with its first occurrence of {@code from} replaced. */
     static String with(String from, String to) {
         if (!VALID.contains(from)) {

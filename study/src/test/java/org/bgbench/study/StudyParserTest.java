@@ -114,6 +114,35 @@ class StudyParserTest {
                         "a store twice",
                         StudyFiles.with("graph: {zipfianmean", "  - store: sqlite\ngraph: {zipfianmean"),
                         "stores[1].id: 'sqlite' is given twice"),
+                Arguments.of(
+                        "curve not a pointer",
+                        StudyFiles.curve("curve: /unpredictable/freshness/buckets", "curve: buckets"),
+                        "figures[1].curve: expected a JSON pointer to an array of the point's result"),
+                Arguments.of(
+                        "curve without its x field",
+                        StudyFiles.curve("x: {key: to_ms}", "x: {label: ms}"),
+                        "figures[1].x.key: missing; a curve figure names the field of the array's elements on x"),
+                Arguments.of(
+                        "curve of several T per series",
+                        StudyFiles.curve("    where: {threads: [\"2\"]}\n", ""),
+                        "figures[1].series_by: a curve figure draws one point's curve per series: put threads in "
+                                + "series_by or give one threads in where.threads"),
+                Arguments.of(
+                        "curve at a T a scale does not run",
+                        StudyFiles.curve("threads: [\"2\"]", "threads: [\"8\"]"),
+                        "figures[1].where.threads[0]: T=8 is not in scales.tiny.threads (1, 2)"),
+                Arguments.of(
+                        "scale settings without settings",
+                        StudyFiles.with("    repetitions: 2", "    repetitions: 2\n    settings: {a: {ttl: 1s}}"),
+                        "scales.tiny.settings: the study has no settings to change at this scale"),
+                Arguments.of(
+                        "scale settings of an unknown setting",
+                        StudyFiles.settings("settings: {b: {ttl: 1s}}"),
+                        "scales.tiny.settings.b: unknown field; accepted: a"),
+                Arguments.of(
+                        "scale settings of a non-scalar value",
+                        StudyFiles.settings("settings: {a: {ttl: [1s]}}"),
+                        "scales.tiny.settings.a.ttl: expected a text, number or true/false, got a list"),
                 Arguments.of("not YAML", StudyFiles.VALID + "\n  : : [\n", "not YAML at line"),
                 Arguments.of("not a mapping", "- a\n- b\n", "expected a mapping of the study's fields"));
     }
