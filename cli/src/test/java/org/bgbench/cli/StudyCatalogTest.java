@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class StudyCatalogTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern OURS = Pattern.compile(
-            "<circle class=\"ours\"[^>]*data-series=\"([^\"]*)\" data-x=\"([^\"]*)\" data-y=\"([^\"]*)\"");
+            "<(?:circle|rect) class=\"ours\"[^>]*data-series=\"([^\"]*)\" data-x=\"([^\"]*)\" data-y=\"([^\"]*)\"");
 
     @TempDir
     Path dir;
@@ -41,7 +41,14 @@ class StudyCatalogTest {
     }
 
     @ParameterizedTest(name = "{0} on {1}")
-    @CsvSource({"dissertation-fig-3.3, sqlite", "dissertation-fig-8.2, sqlite", "cikm-physical-designs, postgres"})
+    @CsvSource({
+        "dissertation-fig-3.3, sqlite",
+        "dissertation-fig-8.2, sqlite",
+        "cikm-physical-designs, postgres",
+        "dissertation-tables-8.3-8.4, sqlite",
+        "dissertation-ch7-search, sqlite",
+        "dissertation-tables-7.4-7.7, sqlite"
+    })
     void aCatalogStudyRunsAtTinyScaleAndItsReportIsItsJson(String name, String store) throws Exception {
         Path out = dir.resolve(name);
         StringWriter so = new StringWriter();
@@ -77,15 +84,16 @@ class StudyCatalogTest {
         List<String> drawn = new ArrayList<>();
         Matcher m = OURS.matcher(report);
         while (m.find()) {
-            drawn.add(m.group(1) + " @" + Double.parseDouble(m.group(2)) + " = " + Double.parseDouble(m.group(3)));
+            drawn.add(m.group(1) + " @" + x(m.group(2)) + " = " + Double.parseDouble(m.group(3)));
         }
         List<String> measured = new ArrayList<>();
         for (JsonNode f : doc.path("figures")) {
             for (JsonNode s : f.path("series")) {
                 for (JsonNode pt : s.path("points")) {
                     if (!pt.path("y").isNull()) {
-                        measured.add(s.path("name").asText() + " @"
-                                + pt.path("x").asDouble() + " = " + pt.path("y").asDouble());
+                        measured.add(
+                                s.path("name").asText() + " @" + x(pt.path("x").asText()) + " = "
+                                        + pt.path("y").asDouble());
                     }
                 }
             }
@@ -105,5 +113,46 @@ class StudyCatalogTest {
                     .contains("  " + v.id() + ": " + v.outcome().words() + " — ");
         }
         assertThat(StudyCatalog.names()).contains(name);
+        if (doc.path("kind").asText().equals("rate")) {
+            ratingPoints(out, ours);
+        }
+    }
+
+    /**
+     * A rating point keeps its rating's JSON, and its measures are that rating's: SoAR, the experiments the search
+     * ran and the rating's time as rating.json records them.
+     */
+    private static void ratingPoints(Path out, List<JsonNode> points) throws Exception {
+        for (JsonNode p : points) {
+            assertThat(p.path("result").asText()).endsWith("/rating.json");
+            JsonNode rating =
+                    JSON.readTree(out.resolve(p.path("result").asText()).toFile());
+            assertThat(rating.path("study_point").asText())
+                    .isEqualTo(p.path("key").asText());
+            JsonNode m = p.path("measures");
+            if (m.has("soar")) {
+                assertThat(m.path("soar").asDouble())
+                        .isEqualTo(rating.at("/soar/actions_per_second").asDouble());
+            }
+            if (m.has("experiments")) {
+                assertThat(m.path("experiments").asInt())
+                        .isEqualTo(rating.path("experiments_run").asInt());
+                assertThat(m.path("experiments").asInt()).isPositive();
+            }
+            if (m.has("rating_s")) {
+                assertThat(m.path("rating_s").asDouble())
+                        .isEqualTo(rating.at("/rating_time/total_s").asDouble())
+                        .isPositive();
+            }
+        }
+    }
+
+    /** An x as a number when it is one (T), else the category's name. */
+    private static String x(String text) {
+        try {
+            return Double.toString(Double.parseDouble(text));
+        } catch (NumberFormatException e) {
+            return text;
+        }
     }
 }

@@ -46,7 +46,8 @@ public final class StudyParser {
             "measures",
             "figures",
             "deviations",
-            "findings");
+            "findings",
+            "kind");
 
     private StudyParser() {}
 
@@ -77,13 +78,17 @@ public final class StudyParser {
         }
         Study.Subjects subjects = subjects(f);
         Study.Output output = output(f, subjects);
+        Map<Scale, Study.ScalePlan> scales = scales(f.object("scales"), subjects.kind());
+        if (subjects.kind() == Study.Kind.RATE) {
+            RateStudyCheck.deltas(f, subjects, scales);
+        }
         return new Study(
                 name,
                 f.text("title"),
                 source(f.object("source")),
                 f.texts("varies", true),
                 subjects,
-                scales(f.object("scales")),
+                scales,
                 output,
                 hash(root));
     }
@@ -100,10 +105,8 @@ public final class StudyParser {
             return new Study.StoreEntry(s.text("id", store), store, s.bool("starts", false), s.keys("settings"));
         });
         unique(f, "stores", stores.stream().map(Study.StoreEntry::id).toList(), "id");
-        List<Study.Setting> settings = f.list("settings", false, s -> {
-            s.only(ordered("name", "keys"));
-            return new Study.Setting(s.text("name"), s.keys("keys"));
-        });
+        Study.Kind kind = kind(f);
+        List<Study.Setting> settings = f.list("settings", false, s -> RateStudyCheck.setting(s, kind));
         unique(f, "settings", settings.stream().map(Study.Setting::name).toList(), "name");
         List<String> mixes = f.texts("mixes", true);
         return new Study.Subjects(
@@ -111,7 +114,19 @@ public final class StudyParser {
                 settings,
                 f.keys("graph"),
                 mixes,
-                f.has("beta") ? f.duration("beta", false) : java.time.Duration.ofMillis(100));
+                f.has("beta") ? f.duration("beta", false) : java.time.Duration.ofMillis(100),
+                kind);
+    }
+
+    private static Study.Kind kind(Fields f) {
+        String k = f.text("kind", "run");
+        for (Study.Kind kind : Study.Kind.values()) {
+            if (kind.key().equals(k)) {
+                return kind;
+            }
+        }
+        throw f.refuse(
+                "kind", "expected run (one experiment per point) or rate (one rating per point), got '" + k + "'");
     }
 
     private static void unique(Fields f, String field, List<String> names, String key) {
@@ -134,10 +149,14 @@ public final class StudyParser {
         return f.path().isEmpty() ? field : f.path() + "." + field;
     }
 
-    private static Map<Scale, Study.ScalePlan> scales(Fields s) {
+    private static Map<Scale, Study.ScalePlan> scales(Fields s, Study.Kind kind) {
         s.only(ordered("tiny", "small", "paper"));
         Map<Scale, Study.ScalePlan> out = new EnumMap<>(Scale.class);
         for (Scale scale : Scale.values()) {
+            if (kind == Study.Kind.RATE) {
+                out.put(scale, RateStudyCheck.scale(s.object(scale.key())));
+                continue;
+            }
             Fields p = s.object(scale.key()).only(ordered("graph", "threads", "duration", "warmup", "repetitions"));
             out.put(
                     scale,
@@ -146,7 +165,8 @@ public final class StudyParser {
                             p.positiveInts("threads"),
                             p.duration("duration", false),
                             p.has("warmup") ? p.duration("warmup", true) : java.time.Duration.ZERO,
-                            p.has("repetitions") ? p.positiveInt("repetitions") : 1));
+                            p.has("repetitions") ? p.positiveInt("repetitions") : 1,
+                            Map.of()));
         }
         return out;
     }
@@ -157,11 +177,14 @@ public final class StudyParser {
         for (int i = 0; i < names.size(); i++) {
             String n = names.get(i);
             int at = i;
+            Study.Kind kind = subjects.kind();
             measures.add(Measure.of(n)
+                    .filter(m -> m.ofRating() == (kind == Study.Kind.RATE))
                     .orElseThrow(() -> new StudyFileException(
                             fileOf(f),
                             "measures[" + at + "]",
-                            "unknown measure '" + n + "'; accepted: " + Measure.names())));
+                            "unknown measure '" + n + "'; accepted: " + Measure.names(kind == Study.Kind.RATE)
+                                    + (kind == Study.Kind.RATE ? " (a rate study's)" : ""))));
         }
         List<Study.Figure> figures = f.list("figures", true, g -> figure(g, measures, subjects));
         unique(f, "figures", figures.stream().map(Study.Figure::id).toList(), "id");
@@ -190,6 +213,9 @@ public final class StudyParser {
         if (!DIMENSIONS.contains(x.key())) {
             throw g.refuse("x.key", "expected one of " + String.join(", ", DIMENSIONS) + ", got '" + x.key() + "'");
         }
+        if (subjects.kind() == Study.Kind.RATE && x.key().equals("threads")) {
+            throw g.refuse("x.key", "expected store, setting or mix: a rate study's points have no T of their own");
+        }
         Study.Axis yGiven = axis(g.object("y"), "throughput");
         Measure m = Measure.of(yGiven.key())
                 .filter(measures::contains)
@@ -207,7 +233,9 @@ public final class StudyParser {
         List<String> seriesBy = g.texts("series_by", false);
         for (int i = 0; i < seriesBy.size(); i++) {
             String d = seriesBy.get(i);
-            if (!DIMENSIONS.contains(d) || d.equals(x.key())) {
+            if (!DIMENSIONS.contains(d)
+                    || d.equals(x.key())
+                    || (d.equals("threads") && subjects.kind() == Study.Kind.RATE)) {
                 throw g.refuse(
                         "series_by[" + i + "]", "expected store, setting, mix or threads (not x), got '" + d + "'");
             }
