@@ -249,6 +249,10 @@ public final class StudyParser {
                 }
             }
         }
+        if (subjects.kind() == Study.Kind.RATE && where.containsKey("threads")) {
+            throw g.refuse(
+                    "where.threads", "a rate study's points have no T of their own; select by store, setting or mix");
+        }
         List<String> mixes = where.getOrDefault("mix", List.of());
         for (int i = 0; i < mixes.size(); i++) {
             if (!subjects.mixes().contains(mixes.get(i))) {

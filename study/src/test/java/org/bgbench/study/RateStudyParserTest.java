@@ -120,6 +120,11 @@ class RateStudyParserTest {
                         RateStudyFiles.with("x: {key: store}", "x: {key: threads}"),
                         "figures[0].x.key: expected store, setting or mix"),
                 Arguments.of(
+                        "T in where",
+                        RateStudyFiles.with(
+                                "series_by: [setting]", "series_by: [setting]\n    where: {threads: [\"1\"]}"),
+                        "figures[0].where.threads: a rate study's points have no T of their own"),
+                Arguments.of(
                         "a setting's graph of an unknown scale",
                         RateStudyFiles.with("graph: {tiny: {usercount: 300}}", "graph: {huge: {usercount: 300}}"),
                         "settings[1].graph.huge: unknown field; accepted: tiny, small, paper"));
