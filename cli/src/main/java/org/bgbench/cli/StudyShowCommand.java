@@ -58,6 +58,9 @@ final class StudyShowCommand implements Callable<Integer> {
         }
         for (StudyPlan.Group g : plan.groups()) {
             out.println(g.name() + ": " + keys(g.keys()));
+            if (!plan.graphKeys(g).equals(plan.graphKeys())) {
+                out.println("  graph: " + keys(plan.graphKeys(g)));
+            }
             if (g.rating() != null) {
                 Map<String, String> r = new java.util.LinkedHashMap<>();
                 g.rating().toMap().forEach((k, v) -> r.put(k, String.valueOf(v)));
