@@ -23,6 +23,7 @@ import org.bgbench.workload.WorkloadSpec;
  * A study's points measured as {@code bg sweep} measures its: the store opened once per group through
  * {@link LocalStore} (loaded when it does not hold the graph), each point an experiment set up by
  * {@link ExperimentSetup}, and the store reset between points the cheapest way it offers (an image, else RepairDB).
+ * A rate study's points are ratings ({@link StudyRatings}) of the same open store.
  */
 final class StudyExecutor implements PointExecutor {
     private final PrintWriter err;
@@ -55,6 +56,17 @@ final class StudyExecutor implements PointExecutor {
         } catch (RuntimeException e) {
             store.close();
             throw e;
+        }
+        if (group.rating() != null) {
+            // A rate study: each point is one rating of the open store.
+            PrintWriter quiet = new PrintWriter(PrintWriter.nullWriter());
+            return new StudyRatings(
+                    store,
+                    group,
+                    mix -> ExperimentSetup.checked(provider, parameters(keys, mix), quiet),
+                    loaders,
+                    method,
+                    err);
         }
         return new Session() {
             private boolean ran;

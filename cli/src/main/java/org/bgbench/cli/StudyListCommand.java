@@ -43,7 +43,9 @@ final class StudyListCommand implements Callable<Integer> {
             List<String> times = new ArrayList<>();
             for (Scale scale : Scale.values()) {
                 StudyPlan p = StudyPlan.of(s, scale, List.of());
-                times.add(scale.key() + " " + p.points().size() + " points, " + StudyCommand.time(p.measuredTime()));
+                // A rate study's time is an estimate: its searches choose how many experiments they run.
+                String what = s.subjects().kind() == Study.Kind.RATE ? " ratings, about " : " points, ";
+                times.add(scale.key() + " " + p.points().size() + what + StudyCommand.time(p.measuredTime()));
             }
             out.println("    time:   " + String.join("; ", times) + " (measured; loads and resets on top)");
         }

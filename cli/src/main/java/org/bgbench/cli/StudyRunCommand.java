@@ -98,6 +98,10 @@ final class StudyRunCommand implements Callable<Integer> {
                 "bg " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         StudyRun.Ending ending;
         if (cluster.active()) {
+            if (s.subjects().kind() == Study.Kind.RATE) {
+                throw new InvalidParameterException(
+                        "--workers", "a rate study rates on this host only; bg rate --workers rates on workers");
+            }
             if (cluster.keepGoing) {
                 throw new InvalidParameterException(
                         "--keep-going", "bg study run stops at a failed worker and resumes with --resume");

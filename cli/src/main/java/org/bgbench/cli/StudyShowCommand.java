@@ -34,10 +34,19 @@ final class StudyShowCommand implements Callable<Integer> {
         out.println(s.name() + ": " + s.title());
         out.println("source:     " + s.source().paper() + ": " + s.source().where());
         out.println("finding:    " + s.source().finding());
-        out.println("scale:      " + plan.scale().key() + ", " + plan.points().size() + " points of "
-                + StudyCommand.time(plan.grid().duration()) + " after a warm-up of "
-                + StudyCommand.time(plan.grid().warmup()) + ", " + plan.grid().repetitions()
-                + " repetition(s), " + StudyCommand.time(plan.measuredTime()) + " measured");
+        if (s.subjects().kind() == Study.Kind.RATE) {
+            out.println(
+                    "scale:      " + plan.scale().key() + ", " + plan.points().size() + " ratings, "
+                            + plan.grid().repetitions() + " repetition(s), about "
+                            + StudyCommand.time(plan.measuredTime()) + " of experiments");
+        } else {
+            out.println(
+                    "scale:      " + plan.scale().key() + ", " + plan.points().size() + " points of "
+                            + StudyCommand.time(plan.grid().duration()) + " after a warm-up of "
+                            + StudyCommand.time(plan.grid().warmup()) + ", "
+                            + plan.grid().repetitions()
+                            + " repetition(s), " + StudyCommand.time(plan.measuredTime()) + " measured");
+        }
         out.println("graph:      " + keys(plan.graphKeys()));
         out.println("stores:     " + StudyListCommand.stores(s));
         for (String d : plan.deviations()) {
@@ -49,6 +58,14 @@ final class StudyShowCommand implements Callable<Integer> {
         }
         for (StudyPlan.Group g : plan.groups()) {
             out.println(g.name() + ": " + keys(g.keys()));
+            if (!plan.graphKeys(g).equals(plan.graphKeys())) {
+                out.println("  graph: " + keys(plan.graphKeys(g)));
+            }
+            if (g.rating() != null) {
+                Map<String, String> r = new java.util.LinkedHashMap<>();
+                g.rating().toMap().forEach((k, v) -> r.put(k, String.valueOf(v)));
+                out.println("  rating: " + keys(r));
+            }
             for (StudyPlan.Point p : g.points()) {
                 out.println("  " + p.key());
             }

@@ -71,7 +71,10 @@ class StudyCatalogTest {
         "cikm-physical-designs, postgres",
         "cikm-section-h-breakeven, postgres",
         "dissertation-8.4-feeds, sqlite",
-        "dissertation-fig-6.3-6.4, casql"
+        "dissertation-fig-6.3-6.4, casql",
+        "dissertation-tables-8.3-8.4, sqlite",
+        "dissertation-ch7-search, sqlite",
+        "dissertation-tables-7.4-7.7, sqlite"
     })
     void aCatalogStudyRunsAtTinyScaleAndItsReportIsItsJson(String name, String store) throws Exception {
         Path out = dir.resolve(name);
@@ -109,7 +112,7 @@ class StudyCatalogTest {
         browser.get(out.resolve("report.html").toUri().toString());
         @SuppressWarnings("unchecked")
         List<List<String>> circles = (List<List<String>>) ((JavascriptExecutor) browser)
-                .executeScript("return Array.from(document.querySelectorAll('circle.ours'))"
+                .executeScript("return Array.from(document.querySelectorAll('circle.ours, rect.ours'))"
                         + ".map(c => [c.dataset.series, c.dataset.x, c.dataset.y]);");
         HeadlessChromium.shot(browser, SHOTS, name + "-" + store);
         List<String> drawn = new ArrayList<>();
@@ -144,6 +147,38 @@ class StudyCatalogTest {
                     .contains("  " + v.id() + ": " + v.outcome().words() + " — ");
         }
         assertThat(StudyCatalog.names()).contains(name);
+        if (doc.path("kind").asText().equals("rate")) {
+            ratingPoints(out, ours);
+        }
+    }
+
+    /**
+     * A rating point keeps its rating's JSON, and its measures are that rating's: SoAR, the experiments the search
+     * ran and the rating's time as rating.json records them.
+     */
+    private static void ratingPoints(Path out, List<JsonNode> points) throws Exception {
+        for (JsonNode p : points) {
+            assertThat(p.path("result").asText()).endsWith("/rating.json");
+            JsonNode rating =
+                    JSON.readTree(out.resolve(p.path("result").asText()).toFile());
+            assertThat(rating.path("study_point").asText())
+                    .isEqualTo(p.path("key").asText());
+            JsonNode m = p.path("measures");
+            if (m.has("soar")) {
+                assertThat(m.path("soar").asDouble())
+                        .isEqualTo(rating.at("/soar/actions_per_second").asDouble());
+            }
+            if (m.has("experiments")) {
+                assertThat(m.path("experiments").asInt())
+                        .isEqualTo(rating.path("experiments_run").asInt());
+                assertThat(m.path("experiments").asInt()).isPositive();
+            }
+            if (m.has("rating_s")) {
+                assertThat(m.path("rating_s").asDouble())
+                        .isEqualTo(rating.at("/rating_time/total_s").asDouble())
+                        .isPositive();
+            }
+        }
     }
 
     /**

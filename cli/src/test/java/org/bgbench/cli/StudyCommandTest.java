@@ -52,6 +52,23 @@ class StudyCommandTest {
     }
 
     @Test
+    void aRateStudyIsListedAndShownByItsRatingsAndTheirOptions() {
+        assertThat(bg("study", "list")).isZero();
+        assertThat(out.toString())
+                .containsPattern("dissertation-tables-7.4-7.7\n(.*\n){4} +time: +tiny 10 ratings, about ");
+        assertThat(bg("study", "show", "dissertation-tables-8.3-8.4"))
+                .as(err.toString())
+                .isZero();
+        assertThat(out.toString())
+                .contains("scale:      tiny, 32 ratings, 1 repetition(s), about ")
+                .contains("  sqlite/boosted-100k/high/r1\n")
+                .contains("  graph: zipfianmean=0.27, usercount=1000,")
+                .contains("  rating: sla=95%:100ms:0.01%:1s, delta=250ms, search=optimal, climbing_factor=2.0,"
+                        + " max_threads=2, reset=auto, target=soar, warmup=0s, confirm=false")
+                .contains("deviation:  usercount=1000 (paper: 100000) for basic-100k, boosted-100k,");
+    }
+
+    @Test
     void showPrintsEveryPointInTheOrderItRuns() throws Exception {
         Path file = StudyFixture.write(dir, "[vp, high]");
         assertThat(bg("study", "show", file.toString())).as(err.toString()).isZero();

@@ -214,6 +214,11 @@ final class Fields {
         return out;
     }
 
+    /** A field's value as given (null when absent). */
+    JsonNode node(String field) {
+        return node.get(field);
+    }
+
     String path() {
         return path;
     }

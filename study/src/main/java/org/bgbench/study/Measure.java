@@ -25,7 +25,18 @@ public enum Measure {
     ERRORS("/total/errors", "failed actions"),
     READ_MS(r -> ServiceTimes.of(r).readMs(), "mean service time of reads (ms)"),
     WRITE_MS(r -> ServiceTimes.of(r).writeMs(), "mean service time of writes (ms)"),
-    WRITE_PCT(r -> ServiceTimes.of(r).writePct(), "% of actions that write");
+    WRITE_PCT(r -> ServiceTimes.of(r).writePct(), "% of actions that write"),
+    // A rate study's measures, read from the point's rating.json (dissertation 7.1 and eq. 7.1 of 7.4).
+    SOAR("/soar/actions_per_second", "SoAR (actions/s)"),
+    SOAR_THREADS("/soar/threads", "T at SoAR"),
+    SOCIALITES("/socialites/threads", "Socialites"),
+    EXPERIMENTS("/experiments_run", "experiments run"),
+    RATING_S("/rating_time/total_s", "rating time Λ (s)"),
+    LOAD_S("/rating_time/zeta_s", "ζ, before the first experiment (s)"),
+    RESETS("/rating_time/omega", "ω, resets other than LoadFree"),
+    RESET_S("/rating_time/reset_s", "ω·ν, time in resets (s)"),
+    SEARCH_S("/rating_time/search_measured_s", "search experiments (s)"),
+    CONFIRMATION_S("/rating_time/confirmation_s", "Δ, confirmation runs (s)");
 
     private final Function<JsonNode, Double> read;
     private final String label;
@@ -114,5 +125,30 @@ public enum Measure {
         Double writePct() {
             return reads + writes == 0 ? null : 100.0 * writes / (reads + writes);
         }
+    }
+
+    /** Whether a rate study keeps it (read from a rating's JSON), not a run study. */
+    public boolean ofRating() {
+        return switch (this) {
+            case SOAR,
+                    SOAR_THREADS,
+                    SOCIALITES,
+                    EXPERIMENTS,
+                    RATING_S,
+                    LOAD_S,
+                    RESETS,
+                    RESET_S,
+                    SEARCH_S,
+                    CONFIRMATION_S -> true;
+            default -> false;
+        };
+    }
+
+    /** The measures of a rate study ({@code rating}) or a run study. */
+    public static String names(boolean rating) {
+        return Arrays.stream(values())
+                .filter(m -> m.ofRating() == rating)
+                .map(Measure::key)
+                .collect(Collectors.joining(", "));
     }
 }

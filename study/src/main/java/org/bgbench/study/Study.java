@@ -41,8 +41,33 @@ public record Study(
      */
     public record StoreEntry(String id, String store, boolean starts, Map<String, String> settings) {}
 
-    /** A named variant of the stores' keys (e.g. images as BLOBs or files), crossed with every store. */
-    public record Setting(String name, Map<String, String> keys) {}
+    /**
+     * A named variant of the stores' keys (e.g. images as BLOBs or files), crossed with every store.
+     *
+     * @param name   its name in series and point keys
+     * @param keys   the store and workload keys it sets
+     * @param rating a rate study's rating options it sets, over the scale's ({@link RatingOptions#check})
+     * @param graph  graph keys it sets per scale, over the scale's (e.g. a larger graph than the scale's)
+     */
+    public record Setting(
+            String name,
+            Map<String, String> keys,
+            Map<String, JsonNode> rating,
+            Map<Scale, Map<String, String>> graph) {
+        public Setting(String name, Map<String, String> keys) {
+            this(name, keys, Map.of(), Map.of());
+        }
+    }
+
+    /** What a point of a study is: one experiment at a T ({@code run}) or one rating by BG's rating engine. */
+    public enum Kind {
+        RUN,
+        RATE;
+
+        public String key() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
 
     /**
      * What is measured.
@@ -52,13 +77,15 @@ public record Study(
      * @param graph    the graph and workload keys every scale shares (θ, images, ...)
      * @param mixes    BG's named mixes, in the order run
      * @param beta     β, the response time the share within it is reported against
+     * @param kind     what a point is: a run at one T, or a rating
      */
     public record Subjects(
             List<StoreEntry> stores,
             List<Setting> settings,
             Map<String, String> graph,
             List<String> mixes,
-            Duration beta) {}
+            Duration beta,
+            Kind kind) {}
 
     /**
      * One scale's grid.
@@ -70,6 +97,7 @@ public record Study(
      * @param repetitions how often each point is measured (the median is reported)
      * @param settings    per setting name, keys of this scale over the setting's own (e.g. a TTL scaled to the
      *                    scale's durations)
+     * @param rating      a rate study's rating options at this scale (empty for a run study)
      */
     public record ScalePlan(
             Map<String, String> graph,
@@ -77,11 +105,12 @@ public record Study(
             Duration duration,
             Duration warmup,
             int repetitions,
-            Map<String, Map<String, String>> settings) {
-        /** A scale that changes no setting's keys. */
+            Map<String, Map<String, String>> settings,
+            Map<String, JsonNode> rating) {
+        /** A run study's scale that changes no setting's keys. */
         public ScalePlan(
                 Map<String, String> graph, List<Integer> threads, Duration duration, Duration warmup, int repetitions) {
-            this(graph, threads, duration, warmup, repetitions, Map.of());
+            this(graph, threads, duration, warmup, repetitions, Map.of(), Map.of());
         }
     }
 

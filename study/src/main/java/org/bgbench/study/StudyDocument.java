@@ -32,6 +32,7 @@ final class StudyDocument {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("format", "bg-study/1");
         doc.put("study", s.name());
+        doc.put("kind", s.subjects().kind().key());
         doc.put("title", s.title());
         Map<String, Object> source = new LinkedHashMap<>();
         source.put("paper", s.source().paper());
@@ -97,6 +98,47 @@ final class StudyDocument {
         if (here.repetitions() != paper.repetitions()) {
             out.add(here.repetitions() + " repetition(s) per point (paper: " + paper.repetitions() + ")");
         }
+        if (plan.study().subjects().kind() == Study.Kind.RATE) {
+            out.addAll(ratingDeviations(plan));
+        }
+        return out;
+    }
+
+    /**
+     * Every rating option and setting graph key of this scale that differs from the paper scale's: once when every
+     * group differs alike, else per setting.
+     */
+    private static List<String> ratingDeviations(StudyPlan plan) {
+        StudyPlan paperPlan = StudyPlan.of(plan.study(), Scale.PAPER, List.of());
+        List<StudyPlan.Group> groups = plan.all().groups();
+        // deviation text → the settings it holds for
+        Map<String, List<String>> where = new LinkedHashMap<>();
+        for (int i = 0; i < groups.size(); i++) {
+            StudyPlan.Group g = groups.get(i);
+            StudyPlan.Group p = paperPlan.groups().get(i);
+            Map<String, Object> there = p.rating().toMap();
+            String who = g.setting() == null ? "" : g.setting().name();
+            g.rating().toMap().forEach((k, v) -> {
+                if (!v.equals(there.get(k))) {
+                    where.computeIfAbsent(k + "=" + v + " (paper: " + there.get(k) + ")", x -> new ArrayList<>())
+                            .add(who);
+                }
+            });
+            Map<String, String> pk = paperPlan.graphKeys(p);
+            RateStudyCheck.graph(g.setting(), plan.scale()).forEach((k, v) -> {
+                if (!v.equals(pk.get(k))) {
+                    where.computeIfAbsent(k + "=" + v + " (paper: " + pk.get(k) + ")", x -> new ArrayList<>())
+                            .add(who);
+                }
+            });
+        }
+        List<String> out = new ArrayList<>();
+        where.forEach((text, who) -> {
+            List<String> named =
+                    who.stream().distinct().filter(w -> !w.isEmpty()).toList();
+            boolean all = who.size() == groups.size() || named.isEmpty();
+            out.add(all ? text : text + " for " + String.join(", ", named));
+        });
         return out;
     }
 
@@ -255,8 +297,10 @@ final class StudyDocument {
         for (PointRecord r : points) {
             if (r.done()) {
                 StudyPlan.Point p = r.point();
-                String series = seriesName(p, List.of("store", "setting", "mix"));
-                rows.computeIfAbsent(series + "\u0000" + p.threads(), k -> new ArrayList<>())
+                // A rating has no T: its row's x is its mix.
+                String series =
+                        seriesName(p, p.rating() ? List.of("store", "setting") : List.of("store", "setting", "mix"));
+                rows.computeIfAbsent(series + "\u0000" + (p.rating() ? p.mix() : p.threads()), k -> new ArrayList<>())
                         .add(r);
             }
         }

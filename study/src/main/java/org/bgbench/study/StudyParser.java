@@ -46,7 +46,8 @@ public final class StudyParser {
             "measures",
             "figures",
             "deviations",
-            "findings");
+            "findings",
+            "kind");
 
     private StudyParser() {}
 
@@ -79,6 +80,9 @@ public final class StudyParser {
         Study.Output output = output(f, subjects);
         Map<Scale, Study.ScalePlan> scales = scales(f.object("scales"), subjects);
         curveThreads(f, output.figures(), scales);
+        if (subjects.kind() == Study.Kind.RATE) {
+            RateStudyCheck.deltas(f, subjects, scales);
+        }
         return new Study(
                 name,
                 f.text("title"),
@@ -102,10 +106,8 @@ public final class StudyParser {
             return new Study.StoreEntry(s.text("id", store), store, s.bool("starts", false), s.keys("settings"));
         });
         unique(f, "stores", stores.stream().map(Study.StoreEntry::id).toList(), "id");
-        List<Study.Setting> settings = f.list("settings", false, s -> {
-            s.only(ordered("name", "keys"));
-            return new Study.Setting(s.text("name"), s.keys("keys"));
-        });
+        Study.Kind kind = kind(f);
+        List<Study.Setting> settings = f.list("settings", false, s -> RateStudyCheck.setting(s, kind));
         unique(f, "settings", settings.stream().map(Study.Setting::name).toList(), "name");
         List<String> mixes = f.texts("mixes", true);
         return new Study.Subjects(
@@ -113,7 +115,19 @@ public final class StudyParser {
                 settings,
                 f.keys("graph"),
                 mixes,
-                f.has("beta") ? f.duration("beta", false) : java.time.Duration.ofMillis(100));
+                f.has("beta") ? f.duration("beta", false) : java.time.Duration.ofMillis(100),
+                kind);
+    }
+
+    private static Study.Kind kind(Fields f) {
+        String k = f.text("kind", "run");
+        for (Study.Kind kind : Study.Kind.values()) {
+            if (kind.key().equals(k)) {
+                return kind;
+            }
+        }
+        throw f.refuse(
+                "kind", "expected run (one experiment per point) or rate (one rating per point), got '" + k + "'");
     }
 
     private static void unique(Fields f, String field, List<String> names, String key) {
@@ -140,6 +154,10 @@ public final class StudyParser {
         s.only(ordered("tiny", "small", "paper"));
         Map<Scale, Study.ScalePlan> out = new EnumMap<>(Scale.class);
         for (Scale scale : Scale.values()) {
+            if (subjects.kind() == Study.Kind.RATE) {
+                out.put(scale, RateStudyCheck.scale(s.object(scale.key())));
+                continue;
+            }
             Fields p = s.object(scale.key())
                     .only(ordered("graph", "threads", "duration", "warmup", "repetitions", "settings"));
             out.put(
@@ -150,7 +168,8 @@ public final class StudyParser {
                             p.duration("duration", false),
                             p.has("warmup") ? p.duration("warmup", true) : java.time.Duration.ZERO,
                             p.has("repetitions") ? p.positiveInt("repetitions") : 1,
-                            scaleSettings(p, subjects)));
+                            scaleSettings(p, subjects),
+                            Map.of()));
         }
         return out;
     }
@@ -212,11 +231,14 @@ public final class StudyParser {
         for (int i = 0; i < names.size(); i++) {
             String n = names.get(i);
             int at = i;
+            Study.Kind kind = subjects.kind();
             measures.add(Measure.of(n)
+                    .filter(m -> m.ofRating() == (kind == Study.Kind.RATE))
                     .orElseThrow(() -> new StudyFileException(
                             fileOf(f),
                             "measures[" + at + "]",
-                            "unknown measure '" + n + "'; accepted: " + Measure.names())));
+                            "unknown measure '" + n + "'; accepted: " + Measure.names(kind == Study.Kind.RATE)
+                                    + (kind == Study.Kind.RATE ? " (a rate study's)" : ""))));
         }
         List<Study.Figure> figures = f.list("figures", true, g -> figure(g, measures, subjects));
         unique(f, "figures", figures.stream().map(Study.Figure::id).toList(), "id");
@@ -248,6 +270,9 @@ public final class StudyParser {
         if (!DIMENSIONS.contains(x.key())) {
             throw g.refuse("x.key", "expected one of " + String.join(", ", DIMENSIONS) + ", got '" + x.key() + "'");
         }
+        if (subjects.kind() == Study.Kind.RATE && x.key().equals("threads")) {
+            throw g.refuse("x.key", "expected store, setting or mix: a rate study's points have no T of their own");
+        }
         Study.Axis yGiven = axis(g.object("y"), "throughput");
         Measure m = Measure.of(yGiven.key())
                 .filter(measures::contains)
@@ -267,7 +292,9 @@ public final class StudyParser {
         List<Study.PaperValue> paper = paper(g);
         for (int i = 0; i < seriesBy.size(); i++) {
             String d = seriesBy.get(i);
-            if (!DIMENSIONS.contains(d) || d.equals(x.key())) {
+            if (!DIMENSIONS.contains(d)
+                    || d.equals(x.key())
+                    || (d.equals("threads") && subjects.kind() == Study.Kind.RATE)) {
                 throw g.refuse(
                         "series_by[" + i + "]", "expected store, setting, mix or threads (not x), got '" + d + "'");
             }
@@ -285,6 +312,10 @@ public final class StudyParser {
                     where.put(d, w.texts(d, true));
                 }
             }
+        }
+        if (subjects.kind() == Study.Kind.RATE && where.containsKey("threads")) {
+            throw g.refuse(
+                    "where.threads", "a rate study's points have no T of their own; select by store, setting or mix");
         }
         List<String> mixes = where.getOrDefault("mix", List.of());
         for (int i = 0; i < mixes.size(); i++) {

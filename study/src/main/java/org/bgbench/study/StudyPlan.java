@@ -22,8 +22,13 @@ public record StudyPlan(Study study, Scale scale, List<Group> groups) {
      * @param store   the store entry
      * @param setting the setting, or null when the study has none
      * @param points  its points
+     * @param rating  a rate study's rating options for it (the scale's, the setting's over them), else null
      */
-    public record Group(Study.StoreEntry store, Study.Setting setting, List<Point> points) {
+    public record Group(Study.StoreEntry store, Study.Setting setting, List<Point> points, RatingOptions rating) {
+        public Group(Study.StoreEntry store, Study.Setting setting, List<Point> points) {
+            this(store, setting, points, null);
+        }
+
         /** A name unique to this store and setting, for its data directory ({@code ${group}}). */
         public String name() {
             return setting == null ? store.id() : store.id() + "-" + setting.name();
@@ -40,9 +45,10 @@ public record StudyPlan(Study study, Scale scale, List<Group> groups) {
     }
 
     /**
-     * One measured point.
+     * One measured point: an experiment at T, or a rating ({@code threads} 0: its search chooses T).
      *
-     * @param key        its key, e.g. {@code sqlite/vp/T=4/r1} (the setting after the store when there are settings)
+     * @param key        its key, e.g. {@code sqlite/vp/T=4/r1} (the setting after the store when there are settings),
+     *                   {@code sqlite/vp/r1} for a rating
      * @param store      the store entry's id
      * @param setting    the setting's name, or null
      * @param mix        the mix
@@ -52,7 +58,13 @@ public record StudyPlan(Study study, Scale scale, List<Group> groups) {
     public record Point(String key, String store, String setting, String mix, int threads, int repetition) {
         /** The point's result file under the study's directory. */
         public String resultPath() {
-            return "points/" + key.replace('/', '_') + ".json";
+            String name = key.replace('/', '_');
+            return rating() ? "points/" + name + "/rating.json" : "points/" + name + ".json";
+        }
+
+        /** Whether the point is a rating (by BG's rating engine, in its own directory), not one experiment. */
+        public boolean rating() {
+            return threads == 0;
         }
 
         /** The series label of this point for the dimensions {@code by}. */
@@ -99,10 +111,20 @@ public record StudyPlan(Study study, Scale scale, List<Group> groups) {
             for (Study.Setting declared : settings) {
                 Study.Setting setting = atScale(declared, sp);
                 List<Point> points = new ArrayList<>();
+                String name = setting == null ? null : setting.name();
+                if (study.subjects().kind() == Study.Kind.RATE) {
+                    for (String mix : study.subjects().mixes()) {
+                        for (int r = 1; r <= sp.repetitions(); r++) {
+                            String key = store.id() + "/" + (name == null ? "" : name + "/") + mix + "/r" + r;
+                            points.add(new Point(key, store.id(), name, mix, 0, r));
+                        }
+                    }
+                    groups.add(new Group(store, setting, points, RateStudyCheck.options(sp, setting)));
+                    continue;
+                }
                 for (String mix : study.subjects().mixes()) {
                     for (int t : sp.threads()) {
                         for (int r = 1; r <= sp.repetitions(); r++) {
-                            String name = setting == null ? null : setting.name();
                             String key =
                                     store.id() + "/" + (name == null ? "" : name + "/") + mix + "/T=" + t + "/r" + r;
                             points.add(new Point(key, store.id(), name, mix, t, r));
@@ -159,7 +181,29 @@ public record StudyPlan(Study study, Scale scale, List<Group> groups) {
     /** The measured time of the whole plan: points × (warm-up + duration); loads and resets come on top. */
     public Duration measuredTime() {
         Study.ScalePlan g = grid();
+        if (study.subjects().kind() == Study.Kind.RATE) {
+            return groups.stream()
+                    .map(gr -> ratingTime(gr.rating()).multipliedBy(gr.points().size()))
+                    .reduce(Duration.ZERO, Duration::plus);
+        }
         return g.duration().plus(g.warmup()).multipliedBy(points().size());
+    }
+
+    /**
+     * About how long one rating's experiments take: hill climbing up to its largest T, about as many experiments in
+     * the local search, each of warm-up and δ, and a confirmation run of Δ per target.
+     */
+    private static Duration ratingTime(RatingOptions o) {
+        RatingOptions.Search s = o.search();
+        long climb = 1 + (long) Math.ceil(Math.log(s.maxThreads()) / Math.log(s.climbingFactor()));
+        long local = (long) Math.ceil(Math.log(Math.max(2, s.maxThreads())) / Math.log(2));
+        Duration each = o.delta().plus(o.warmup());
+        Duration t = each.multipliedBy(climb + local);
+        if (o.confirm()) {
+            int targets = o.target().equals("both") ? 2 : 1;
+            t = t.plus(o.parsedSla().duration().plus(o.warmup()).multipliedBy(targets));
+        }
+        return t;
     }
 
     /** The study's own deviations from the paper's setting, then every setting of this scale that differs from it. */
@@ -171,6 +215,13 @@ public record StudyPlan(Study study, Scale scale, List<Group> groups) {
     public Map<String, String> graphKeys() {
         Map<String, String> k = new LinkedHashMap<>(study.subjects().graph());
         k.putAll(grid().graph());
+        return k;
+    }
+
+    /** The graph keys of {@code g}: this scale's, with its setting's for this scale over them. */
+    public Map<String, String> graphKeys(Group g) {
+        Map<String, String> k = graphKeys();
+        k.putAll(RateStudyCheck.graph(g.setting(), scale));
         return k;
     }
 }

@@ -192,7 +192,8 @@ public final class StudyRun {
     }
 
     private void line(PointRecord r, long n, int total) {
-        Double tp = r.measures().get(Measure.THROUGHPUT.key());
+        boolean rating = r.point().rating();
+        Double tp = r.measures().get((rating ? Measure.SOAR : Measure.THROUGHPUT).key());
         log.printf(
                 Locale.ROOT,
                 "bg: study [%d/%d] %s: %s%n",
@@ -200,7 +201,9 @@ public final class StudyRun {
                 total,
                 r.point().key(),
                 r.done()
-                        ? (tp == null ? "done" : String.format(Locale.ROOT, "%,.0f actions/s", tp))
+                        ? (tp == null
+                                ? "done"
+                                : String.format(Locale.ROOT, rating ? "SoAR %,.0f actions/s" : "%,.0f actions/s", tp))
                         : "failed (" + r.error() + ")");
         log.flush();
     }
@@ -209,7 +212,7 @@ public final class StudyRun {
     Map<String, String> keys(StudyPlan.Group g) throws IOException {
         Path data = out.resolve("data").resolve(g.name()).toAbsolutePath();
         Files.createDirectories(data);
-        Map<String, String> k = new LinkedHashMap<>(plan.graphKeys());
+        Map<String, String> k = new LinkedHashMap<>(plan.graphKeys(g));
         g.keys()
                 .forEach((key, v) -> k.put(
                         key,

@@ -99,4 +99,33 @@ class StudyReportTest {
                 .contains("data-finding=\"memory-rises\" data-outcome=\"not enough data\"")
                 .contains("sqlite VP peaks at T=8 (4,210 actions/s) and falls to 3,900 at T=32");
     }
+
+    @Test
+    void aRateStudysCategoricalFigureDrawsEveryRatingAndItsFindingsReadTheCategory() {
+        String[] stores = {"sqlite", "postgres"};
+        Study study = new Synthetic()
+                .figure("lambda", "store", "Λ (s)")
+                .categories("reload", stores, 12.5, 40)
+                .categories("loadfree", stores, 5, 8)
+                .paper("loadfree", "postgres", 11820)
+                .finding("{\"id\": \"speedup\", \"kind\": \"ratio\", \"figure\": \"lambda\", \"a\": \"reload\","
+                        + " \"b\": \"loadfree\", \"at\": \"sqlite\", \"paper_factor\": 9.6, \"tolerance\": 1}")
+                .finding("{\"id\": \"fastest\", \"kind\": \"winner\", \"figure\": \"lambda\", \"by\": \"lowest\","
+                        + " \"at\": \"postgres\", \"paper_winner\": \"loadfree\"}")
+                .study();
+        String page = StudyReport.html(study, new Links(dir, dir));
+        // Every rating is a bar of its own, at its category, with study.json's number, linked to its result.
+        assertThat(page)
+                .contains("<rect class=\"ours\"")
+                .contains("data-series=\"reload\" data-x=\"sqlite\" data-y=\"12.5\" data-source=\"ours\"")
+                .contains("data-series=\"reload\" data-x=\"postgres\" data-y=\"40\" data-source=\"ours\"")
+                .contains("data-series=\"loadfree\" data-x=\"sqlite\" data-y=\"5\" data-source=\"ours\"")
+                .contains("data-series=\"loadfree\" data-x=\"postgres\" data-y=\"11820\" data-source=\"paper\"")
+                .contains("<a href=\"points/reload-0.0-r1.json\">");
+        // 12.5 / 5 = 2.5, outside 9.6 / 2 to 9.6 × 2; loadfree is the lowest on postgres.
+        assertThat(page)
+                .contains("data-finding=\"speedup\" data-outcome=\"differs\"")
+                .contains("reload / loadfree at sqlite: 12.5 / 5 s = 2.50×")
+                .contains("data-finding=\"fastest\" data-outcome=\"agrees\"");
+    }
 }
