@@ -57,6 +57,14 @@ final class StudyRunCommand implements Callable<Integer> {
     List<String> stores = new ArrayList<>();
 
     @Option(
+            names = "-p",
+            paramLabel = "KEY=VALUE",
+            description = "A store key over the study's, for the stores --store names (repeatable). Given for a store"
+                    + " whose study starts its server, BG starts none and uses your server: give all its keys"
+                    + " (e.g. -p mariadb.url=...).")
+    List<String> keys = new ArrayList<>();
+
+    @Option(
             names = "--out",
             paramLabel = "DIR",
             description = "The study's directory (default runs/study-<name>-<scale>-<time>).")
@@ -77,6 +85,8 @@ final class StudyRunCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         Study s = StudyCommand.resolve(choice.study);
         StudyPlan plan = StudyCommand.plan(s, StudyCommand.scale(choice.scale), stores);
+        Map<String, String> userKeys = userKeys();
+        StudyServers.check(s, plan, userKeys);
         Path dir = directory(s, plan);
         Map<String, PointRecord> done = Map.of();
         String[] started = {null};
@@ -89,13 +99,30 @@ final class StudyRunCommand implements Callable<Integer> {
         }
         String command =
                 "bg " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
-        StudyRun run = new StudyRun(plan, dir, new StudyExecutor(err), report, command, err);
+        StudyRun run = new StudyRun(plan, dir, new StudyExecutor(err, dir, userKeys), report, command, err);
         StudyRun.Ending ending = run.run(done, started[0]);
         findings(stdout, dir.resolve("study.json"));
         stdout.println("Study: " + dir.toAbsolutePath().resolve("study.json"));
         stdout.println("Report: " + dir.toAbsolutePath().resolve("report.html"));
         stdout.flush();
         return ending == StudyRun.Ending.COMPLETE ? 0 : Bg.FAILED;
+    }
+
+    /** The user's {@code -p} keys, which need {@code --store}: they are the keys of the stores it names. */
+    private Map<String, String> userKeys() {
+        Map<String, String> k = new java.util.LinkedHashMap<>();
+        for (String kv : keys) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new InvalidParameterException("-p", "expected KEY=VALUE, got '" + kv + "'");
+            }
+            k.put(kv.substring(0, eq).strip(), kv.substring(eq + 1));
+        }
+        if (!k.isEmpty() && stores.isEmpty()) {
+            throw new InvalidParameterException(
+                    "-p", "give --store too: -p keys are those of the stores --store names");
+        }
+        return k;
     }
 
     /** Each finding's verdict, as the report computes it: the paper's claim, ours, and whether they agree. */

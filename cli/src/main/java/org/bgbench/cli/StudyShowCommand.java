@@ -39,7 +39,9 @@ final class StudyShowCommand implements Callable<Integer> {
                 + StudyCommand.time(plan.grid().warmup()) + ", " + plan.grid().repetitions()
                 + " repetition(s), " + StudyCommand.time(plan.measuredTime()) + " measured");
         out.println("graph:      " + keys(plan.graphKeys()));
-        out.println("stores:     " + StudyListCommand.stores(s));
+        for (Study.StoreEntry e : s.subjects().stores()) {
+            out.println("store:      " + StudyServers.describe(e));
+        }
         for (String d : plan.deviations()) {
             out.println("deviation:  " + d);
         }
