@@ -70,7 +70,13 @@ final class StudyServer implements AutoCloseable {
         // The scripts put sockets in DIR, whose path must fit in 108 bytes: a long one is reached through a link.
         Path link = null;
         Path used = dir;
-        if (dir.toString().length() > 60) {
+        if (runsAsPostgres(server)) {
+            // As root the script runs PostgreSQL as the user postgres, who cannot enter root's directories: its
+            // servers live in a temporary directory instead, deleted when the group ends.
+            used = Files.createTempDirectory(Path.of("/tmp"), "bg-srv-");
+            link = used;
+            Files.writeString(groupDir.resolve("server.dir"), used + "\n");
+        } else if (dir.toString().length() > 60) {
             link = Path.of(
                     System.getProperty("java.io.tmpdir"),
                     "bg-srv-" + UUID.randomUUID().toString().substring(0, 8));
@@ -139,11 +145,29 @@ final class StudyServer implements AutoCloseable {
             });
         }
         if (link != null) {
-            try {
-                Files.deleteIfExists(link);
-            } catch (IOException e) {
-                // a dangling link in the temporary directory is harmless
-            }
+            deleteTree(link);
+        }
+    }
+
+    /** Whether the script runs the server as the user postgres: BG runs as root and the server is PostgreSQL. */
+    private static boolean runsAsPostgres(Study.Server server) {
+        boolean postgres = server.kind() == ServerKind.POSTGRES_REPLICA
+                || (server.kind() == ServerKind.FERRETDB
+                        && "postgresql".equals(server.options().getOrDefault("backend", "postgresql")));
+        return postgres && "root".equals(System.getProperty("user.name"));
+    }
+
+    /** Deletes a link, or a temporary server directory and everything in it, as far as it can. */
+    private static void deleteTree(Path p) {
+        if (Files.isSymbolicLink(p)) {
+            p.toFile().delete();
+            return;
+        }
+        try (java.util.stream.Stream<Path> files = Files.walk(p)) {
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            // a leftover in the temporary directory is harmless
         }
     }
 
