@@ -210,6 +210,35 @@ class StudyServerTest {
     }
 
     @Test
+    void listAndShowSayWhichServersBgStartsAndWhatTheyNeed() {
+        requireMariadb();
+        StringWriter show = new StringWriter();
+        assertThat(Bg.run(
+                        new PrintWriter(show, true),
+                        new PrintWriter(new StringWriter(), true),
+                        "study",
+                        "show",
+                        "dissertation-fig-3.3"))
+                .isZero();
+        assertThat(show.toString().lines())
+                .contains(
+                        "store:      sqlite [BG starts it]",
+                        "store:      mariadb [BG starts mariadb via scripts/mariadb.sh; installed here; or your own"
+                                + " with --store mariadb -p ...]")
+                .anyMatch(l -> l.startsWith(
+                        "store:      mongodb [BG starts ferretdb --backend sqlite via" + " scripts/ferretdb.sh; "));
+        StringWriter list = new StringWriter();
+        assertThat(Bg.run(new PrintWriter(list, true), new PrintWriter(new StringWriter(), true), "study", "list"))
+                .isZero();
+        assertThat(list.toString())
+                .contains("hbase-manual (hbase) [BG starts hbase via scripts/hbase.sh; ")
+                .contains(
+                        "cassandra-3nodes-quorum (cassandra) [BG starts cassandra --nodes 3 via scripts/cassandra.sh; ")
+                .contains("replica-2s (postgres) [BG starts postgres-replica --replicas 1 --delay 2s via"
+                        + " scripts/postgres-replica.sh; ");
+    }
+
+    @Test
     void userKeysNeedStore() throws Exception {
         StringWriter err = new StringWriter();
         int rc = Bg.run(
