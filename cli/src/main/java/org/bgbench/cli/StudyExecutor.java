@@ -104,6 +104,11 @@ final class StudyExecutor implements PointExecutor {
 
             @Override
             public Outcome run(StudyPlan.Point point, Path result) throws Exception {
+                if (server != null && !server.alive()) {
+                    // Its server died: this and the group's other points fail at once; the server is stopped.
+                    server.close();
+                    return new Outcome(Status.FAILED, server.gone());
+                }
                 if (ran || store.state().changed()) {
                     SweepCommand.resetStore(method, store, loaders, err);
                 }

@@ -118,6 +118,17 @@ final class StudyServer implements AutoCloseable {
         }
     }
 
+    /** Whether every process of the server still runs. */
+    boolean alive() {
+        return pids.stream()
+                .allMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false));
+    }
+
+    /** The server in words and where its log is, for a point that failed because it is gone. */
+    String gone() {
+        return "the server " + server.words() + " no longer runs (its log: " + log + ")";
+    }
+
     /** The store's {@code -p} keys the script printed. */
     Map<String, String> settings() {
         return settings;

@@ -188,6 +188,39 @@ class StudyServerTest {
     }
 
     @Test
+    void aServerThatDiesFailsTheGroupsOtherPoints() throws Exception {
+        requireMariadb();
+        Path file = study("[vp, high, low]");
+        Path out = dir.resolve("out");
+        StringWriter err = new StringWriter();
+        int[] rc = {-1};
+        Thread run = new Thread(() -> rc[0] = Bg.run(
+                new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true),
+                "study",
+                "run",
+                file.toString(),
+                "--out",
+                out.toString()));
+        run.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (run.isAlive()
+                && System.nanoTime() < deadline
+                && (!Files.exists(out.resolve("study.json"))
+                        || statuses(out).stream().noneMatch(s -> s.endsWith(" done")))) {
+            Thread.sleep(50);
+        }
+        List<Long> pids = pids(out);
+        pids.forEach(p -> ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly));
+        run.join(TimeUnit.SECONDS.toMillis(180));
+        assertThat(run.isAlive()).isFalse();
+        assertThat(rc[0]).as(err.toString()).isEqualTo(Bg.FAILED);
+        assertThat(err.toString()).contains("failed (the server mariadb no longer runs (its log: ");
+        assertThat(statuses(out)).anyMatch(s -> s.endsWith(" failed"));
+        assertGone(pids);
+    }
+
+    @Test
     void theUsersKeysMeanBgStartsNoServer() throws Exception {
         Path out = dir.resolve("out");
         StringWriter err = new StringWriter();
