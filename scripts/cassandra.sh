@@ -21,8 +21,8 @@
 #                                               moves its directory to DIR/failed-nI-TIME and exits 1 (bounded by
 #                                               CASSANDRA_START_TIMEOUT per node); prints the new contact points.
 #                                               cluster.env's node count follows, so stop/start/status/wipe cover it
-#   scripts/cassandra.sh settings DIR           key=value lines for bg's -p: cassandra.contact-points and
-#                                               cassandra.datacenter
+#   scripts/cassandra.sh settings DIR           key=value lines for bg's -p: cassandra.contact-points,
+#                                               cassandra.datacenter and cassandra.server-dir
 #   scripts/cassandra.sh settled DIR            exit 0 when every node runs, nodetool status shows all UN, and every
 #                                               node's nodetool netstats says Mode: NORMAL and no streams; else exit 1
 #                                               and one line saying why (one nodetool JVM per node, side by side)
@@ -496,6 +496,7 @@ case "$cmd" in
     [ -f "$dir/cluster.env" ] || { echo "$me: no Cassandra cluster in $dir (start it with: $me start $dir)" >&2; exit 1; }
     echo "cassandra.contact-points=$(contact)"
     echo "cassandra.datacenter=datacenter1"
+    echo "cassandra.server-dir=$(cd "$dir" && pwd)"
     ;;
   settled)
     [ -f "$dir/cluster.env" ] || { echo "$me: no Cassandra cluster in $dir (start it with: $me start $dir)" >&2; exit 1; }

@@ -17,6 +17,7 @@
 #                                          until it accepts connections (30 s). The last line printed is the connection
 #                                          string mongodb://127.0.0.1:PORT/
 #   scripts/ferretdb.sh uri DIR            the connection string
+#   scripts/ferretdb.sh settings DIR       key=value lines for bg's -p: mongodb.uri (the connection string)
 #   scripts/ferretdb.sh pg-url DIR [DB]    the JDBC URL of the private PostgreSQL's database DB (default bg, the one for
 #                                          BG's postgres store: ./bg run --store postgres -p postgres.url=...; ferretdb
 #                                          is FerretDB's own)
@@ -39,7 +40,7 @@ src="$root/scripts/ferretdb"
 version=1.24.2
 usage() {
   echo "usage: $me build   or   $me start DIR [--backend postgresql|sqlite]   or" \
-    "  $me uri|pg-url|pids|status|stop|wipe DIR" >&2
+    "  $me uri|settings|pg-url|pids|status|stop|wipe DIR" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
@@ -68,7 +69,7 @@ case "$cmd" in
     esac
     ;;
   pg-url) [ $# -le 1 ] || usage; pg_db=${1:-bg} ;;
-  uri|pids|status|stop|wipe) [ $# -eq 0 ] || usage ;;
+  uri|settings|pids|status|stop|wipe) [ $# -eq 0 ] || usage ;;
   *) usage ;;
 esac
 
@@ -285,6 +286,7 @@ case "$cmd" in
     echo "mongodb://127.0.0.1:$fport/"
     ;;
   uri) need_dir; echo "mongodb://127.0.0.1:$(var ferretdb.port)/" ;;
+  settings) need_dir; echo "mongodb.uri=mongodb://127.0.0.1:$(var ferretdb.port)/" ;;
   pg-url)
     need_dir
     [ "$(var backend)" = postgresql ] || { echo "$me: the server in $dir runs over $(var backend), not PostgreSQL" >&2

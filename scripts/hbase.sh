@@ -16,6 +16,8 @@
 #   scripts/hbase.sh status DIR    up, starting or down (exit 1 unless up)
 #   scripts/hbase.sh pid DIR       the pid of the running server
 #   scripts/hbase.sh quorum DIR    127.0.0.1:PORT (the ZooKeeper client port)
+#   scripts/hbase.sh settings DIR  key=value lines for bg's -p: hbase.zookeeper.quorum, hbase.zookeeper.port and
+#                                  hbase.server-dir
 #   scripts/hbase.sh wipe DIR      stop, then delete the data (data/, server.env, pid, logs); keeps lib and conf
 #   scripts/hbase.sh fetch [LIB]   only copy the server jars into LIB (default: HBASE_LIB, else
 #                                  ~/.cache/bg/hbase-2.6.4-hadoop3/lib), e.g. once before the tests
@@ -31,7 +33,7 @@ version=2.6.4-hadoop3
 . "$root/scripts/jdk.sh"
 . "$root/scripts/server-jars.sh"
 usage() {
-  echo "usage: $me start|stop|status|pid|quorum|wipe DIR   or   $me fetch [LIBDIR]" >&2
+  echo "usage: $me start|stop|status|pid|quorum|settings|wipe DIR   or   $me fetch [LIBDIR]" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
@@ -39,7 +41,7 @@ cmd=$1
 shift
 case "$cmd" in
   fetch) [ $# -le 1 ] || usage ;;
-  start|stop|status|pid|quorum|wipe) [ $# -eq 1 ] && [ -n "$1" ] || usage; dir=$1 ;;
+  start|stop|status|pid|quorum|settings|wipe) [ $# -eq 1 ] && [ -n "$1" ] || usage; dir=$1 ;;
   *) usage ;;
 esac
 
@@ -276,6 +278,12 @@ case "$cmd" in
   quorum)
     [ -f "$dir/server.env" ] || { echo "$me: no HBase server in $dir (start it with: $me start $dir)" >&2; exit 1; }
     echo "127.0.0.1:$(server_var zk_port)"
+    ;;
+  settings)
+    [ -f "$dir/server.env" ] || { echo "$me: no HBase server in $dir (start it with: $me start $dir)" >&2; exit 1; }
+    echo "hbase.zookeeper.quorum=127.0.0.1"
+    echo "hbase.zookeeper.port=$(server_var zk_port)"
+    echo "hbase.server-dir=$(cd "$dir" && pwd)"
     ;;
   wipe)
     [ -d "$dir" ] || exit 0

@@ -113,7 +113,7 @@ relay-log=$dir/$r/relay" bash "$single" start "$dir/$r" > /dev/null
     [ $n -gt 0 ] || { echo "$me: no replica in $dir" >&2; exit 1; }
     echo "$me: MASTER_DELAY = $d s on $n replica(s)" >&2
     ;;
-  urls)
+  urls|settings)
     [ $# -eq 0 ] || usage
     urls
     ;;

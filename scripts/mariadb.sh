@@ -7,6 +7,7 @@
 #   scripts/mariadb.sh stop DIR    stop the server by its pid (SIGTERM, then SIGKILL after 30 s)
 #   scripts/mariadb.sh url DIR     the JDBC URL of a running server (jdbc:mariadb://127.0.0.1:PORT/bg)
 #   scripts/mariadb.sh pid DIR     the server's pid
+#   scripts/mariadb.sh settings DIR  key=value lines for bg's -p: mariadb.url, mariadb.user and mariadb.password
 #
 # Then: ./bg load --store mariadb -p mariadb.url=$(scripts/mariadb.sh url DIR) -p mariadb.user=bg -p mariadb.password=bg
 # Env: MARIADB_BUFFER_POOL (default 1G), MARIADB_PORT (default: a free port), MARIADB_BIN (default /usr/sbin),
@@ -14,7 +15,7 @@
 #      [mariadbd] section, e.g. server-id and log-bin: scripts/mariadb-replica.sh uses both).
 set -euo pipefail
 me=scripts/mariadb.sh
-usage() { echo "usage: $me start|stop|url|pid DIR" >&2; exit 2; }
+usage() { echo "usage: $me start|stop|url|pid|settings DIR" >&2; exit 2; }
 [ $# -eq 2 ] || usage
 cmd=$1
 dir=$2
@@ -124,6 +125,12 @@ CNF
     ;;
   pid)
     running_pid || { echo "$me: no server runs in $dir" >&2; exit 1; }
+    ;;
+  settings)
+    running_pid >/dev/null || { echo "$me: no server runs in $dir (start it with: $me start $dir)" >&2; exit 1; }
+    echo "mariadb.url=$(url)"
+    echo "mariadb.user=bg"
+    echo "mariadb.password=bg"
     ;;
   *) usage ;;
 esac

@@ -18,6 +18,7 @@
 #   scripts/postgres-replica.sh urls DIR        postgres.url=<primary JDBC URL> and, with K >= 1,
 #                                  postgres.read-urls=<replica 1 URL>,<replica 2 URL>,... ready for bg's -p (the store
 #                                  sends session i's reads to replica i mod K)
+#   scripts/postgres-replica.sh settings DIR    the same lines as urls (every script BG starts servers with has it)
 #   scripts/postgres-replica.sh pids DIR        the postmasters' pids: primary, then the replicas in order
 #   scripts/postgres-replica.sh stop DIR        stop every replica, then the primary, by pid (SIGINT = fast shutdown;
 #                                  SIGKILL after 30 s)
@@ -200,7 +201,7 @@ case "$cmd" in
     [ $n -gt 0 ] || { echo "$me: no replica runs in $dir" >&2; exit 1; }
     echo "$me: recovery_min_apply_delay = ${d}ms on $n replica(s)" >&2
     ;;
-  urls)
+  urls|settings)
     [ $# -eq 0 ] || usage
     pid_of primary > /dev/null || { echo "$me: no primary runs in $dir (start it with: $me start $dir)" >&2; exit 1; }
     for r in $(replicas); do pid_of "$r" > /dev/null || { echo "$me: the $r of $dir does not run" >&2; exit 1; }; done

@@ -9,7 +9,7 @@
 # and defines parse_delay D (prints the delay in the engine's unit, or fails with a message).
 
 usage() {
-  echo "usage: $me start DIR [--replicas K] [--delay $delay_arg] | delay DIR $delay_arg | urls DIR | pids DIR" \
+  echo "usage: $me start DIR [--replicas K] [--delay $delay_arg] | delay DIR $delay_arg | urls DIR | settings DIR | pids DIR" \
     "| stop DIR" >&2
   exit 2
 }

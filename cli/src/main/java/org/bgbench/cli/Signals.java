@@ -26,6 +26,8 @@ final class Signals {
     private static void stop(int signal, String why) {
         if (received != 0) {
             System.err.println("bg: stopping now, without writing what was measured since the first signal");
+            // The servers a study started must not outlive it.
+            StudyServer.killAll();
             Runtime.getRuntime().halt(128 + signal);
         }
         received = signal;

@@ -26,16 +26,22 @@ import org.bgbench.workload.WorkloadSpec;
 final class StudyClusterExecutor implements PointExecutor {
     private final ClusterCoordinator cluster;
     private final ClusterOptions options;
+    private final Map<String, String> userKeys;
     private final PrintWriter err;
 
-    StudyClusterExecutor(ClusterCoordinator cluster, ClusterOptions options, PrintWriter err) {
+    /** @param userKeys the user's {@code -p} keys, over the study's (they name the servers the workers reach) */
+    StudyClusterExecutor(
+            ClusterCoordinator cluster, ClusterOptions options, Map<String, String> userKeys, PrintWriter err) {
         this.cluster = cluster;
         this.options = options;
+        this.userKeys = userKeys;
         this.err = err;
     }
 
     @Override
-    public Session open(StudyPlan.Group group, Map<String, String> keys, StudyPlan.ScaleTimes times) {
+    public Session open(StudyPlan.Group group, Map<String, String> studyKeys, StudyPlan.ScaleTimes times) {
+        Map<String, String> keys = new TreeMap<>(studyKeys);
+        keys.putAll(userKeys);
         StoreOptions storeOptions = new StoreOptions();
         storeOptions.store = group.store().store();
         StoreProvider provider = storeOptions.provider(StoreRegistry.discover());

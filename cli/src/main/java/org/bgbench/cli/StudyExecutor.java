@@ -1,9 +1,11 @@
 package org.bgbench.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bgbench.runner.Experiment;
@@ -17,6 +19,7 @@ import org.bgbench.store.StoreRegistry;
 import org.bgbench.store.StoreSettings;
 import org.bgbench.study.PointExecutor;
 import org.bgbench.study.StudyPlan;
+import org.bgbench.study.StudyRun;
 import org.bgbench.workload.WorkloadSpec;
 
 /**
@@ -24,16 +27,56 @@ import org.bgbench.workload.WorkloadSpec;
  * {@link LocalStore} (loaded when it does not hold the graph), each point an experiment set up by
  * {@link ExperimentSetup}, and the store reset between points the cheapest way it offers (an image, else RepairDB).
  * A rate study's points are ratings ({@link StudyRatings}) of the same open store.
+ * A group whose store declares a server has it started first ({@link StudyServer}) and stopped when the group ends.
  */
 final class StudyExecutor implements PointExecutor {
     private final PrintWriter err;
+    private final Path out;
+    private final Map<String, String> userKeys;
 
-    StudyExecutor(PrintWriter err) {
+    /**
+     * @param err      where the progress lines go
+     * @param out      the study's directory (each group's data directory is under it)
+     * @param userKeys the user's {@code -p} keys, over the study's; when given, BG starts no server of the study
+     */
+    StudyExecutor(PrintWriter err, Path out, Map<String, String> userKeys) {
         this.err = err;
+        this.out = out;
+        this.userKeys = userKeys;
+    }
+
+    /** Whether BG starts the server of {@code group}: it declares one and the user gave no keys of their own. */
+    static boolean startsServer(StudyPlan.Group group, Map<String, String> userKeys) {
+        return group.store().server() != null && userKeys.isEmpty();
     }
 
     @Override
-    public Session open(StudyPlan.Group group, Map<String, String> keys, StudyPlan.ScaleTimes times) {
+    public Session open(StudyPlan.Group group, Map<String, String> studyKeys, StudyPlan.ScaleTimes times)
+            throws IOException {
+        Map<String, String> keys = new LinkedHashMap<>();
+        StudyServer server = null;
+        if (startsServer(group, userKeys)) {
+            server = StudyServer.start(group.store().server(), StudyRun.dataDir(out, group), err);
+            // The server's keys under the study's own.
+            keys.putAll(server.settings());
+        } else if (group.store().server() != null) {
+            err.println("bg: study: " + group.name() + ": your -p keys are given, so BG does not start "
+                    + group.store().server().words());
+        }
+        keys.putAll(studyKeys);
+        keys.putAll(userKeys);
+        try {
+            return open(group, keys, times, server);
+        } catch (RuntimeException | Error e) {
+            if (server != null) {
+                server.close();
+            }
+            throw e;
+        }
+    }
+
+    private Session open(
+            StudyPlan.Group group, Map<String, String> keys, StudyPlan.ScaleTimes times, StudyServer server) {
         StoreOptions options = new StoreOptions();
         options.store = group.store().store();
         StoreProvider provider = options.provider(StoreRegistry.discover());
@@ -73,6 +116,11 @@ final class StudyExecutor implements PointExecutor {
 
             @Override
             public Outcome run(StudyPlan.Point point, Path result) throws Exception {
+                if (server != null && !server.alive()) {
+                    // Its server died: this and the group's other points fail at once; the server is stopped.
+                    server.close();
+                    return new Outcome(Status.FAILED, server.gone());
+                }
                 if (ran || store.state().changed()) {
                     SweepCommand.resetStore(method, store, loaders, err);
                 }
@@ -99,7 +147,13 @@ final class StudyExecutor implements PointExecutor {
 
             @Override
             public void close() {
-                store.close();
+                try {
+                    store.close();
+                } finally {
+                    if (server != null) {
+                        server.close();
+                    }
+                }
             }
         };
     }

@@ -56,8 +56,7 @@ final class StudyListCommand implements Callable<Integer> {
     static String stores(Study s) {
         List<String> out = new ArrayList<>();
         for (Study.StoreEntry e : s.subjects().stores()) {
-            String name = e.id().equals(e.store()) ? e.id() : e.id() + " (" + e.store() + ")";
-            out.add(name + (e.starts() ? " [BG starts it]" : " [needs a running server]"));
+            out.add(StudyServers.describe(e));
         }
         return String.join(", ", out);
     }

@@ -60,6 +60,14 @@ final class StudyRunCommand implements Callable<Integer> {
     List<String> stores = new ArrayList<>();
 
     @Option(
+            names = "-p",
+            paramLabel = "KEY=VALUE",
+            description = "A store key over the study's, for the stores --store names (repeatable). Given for a store"
+                    + " whose study starts its server, BG starts none and uses your server: give all its keys"
+                    + " (e.g. -p mariadb.url=...).")
+    List<String> keys = new ArrayList<>();
+
+    @Option(
             names = "--out",
             paramLabel = "DIR",
             description = "The study's directory (default runs/study-<name>-<scale>-<time>).")
@@ -83,6 +91,8 @@ final class StudyRunCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         Study s = StudyCommand.resolve(choice.study);
         StudyPlan plan = StudyCommand.plan(s, StudyCommand.scale(choice.scale), stores);
+        Map<String, String> userKeys = userKeys();
+        StudyServers.check(s, plan, userKeys);
         Path dir = directory(s, plan);
         Map<String, PointRecord> done = Map.of();
         String[] started = {null};
@@ -102,16 +112,27 @@ final class StudyRunCommand implements Callable<Integer> {
                 throw new InvalidParameterException(
                         "--workers", "a rate study rates on this host only; bg rate --workers rates on workers");
             }
+            for (StudyPlan.Group g : plan.groups()) {
+                if (StudyExecutor.startsServer(g, userKeys)) {
+                    throw new InvalidParameterException(
+                            "--workers",
+                            g.store().id() + " is a server BG would start on this host; on workers give the keys of"
+                                    + " a server they reach with --store "
+                                    + g.store().id() + " -p KEY=VALUE");
+                }
+            }
             if (cluster.keepGoing) {
                 throw new InvalidParameterException(
                         "--keep-going", "bg study run stops at a failed worker and resumes with --resume");
             }
             try (ClusterCoordinator c = cluster.connect(err)) {
-                ending = new StudyRun(plan, dir, new StudyClusterExecutor(c, cluster, err), report, command, err)
+                ending = new StudyRun(
+                                plan, dir, new StudyClusterExecutor(c, cluster, userKeys, err), report, command, err)
                         .run(done, started[0]);
             }
         } else {
-            ending = new StudyRun(plan, dir, new StudyExecutor(err), report, command, err).run(done, started[0]);
+            ending = new StudyRun(plan, dir, new StudyExecutor(err, dir, userKeys), report, command, err)
+                    .run(done, started[0]);
         }
         findings(stdout, dir.resolve("study.json"));
         stdout.println("Study: " + dir.toAbsolutePath().resolve("study.json"));
@@ -129,6 +150,23 @@ final class StudyRunCommand implements Callable<Integer> {
             }
         }
         return names;
+    }
+
+    /** The user's {@code -p} keys, which need {@code --store}: they are the keys of the stores it names. */
+    private Map<String, String> userKeys() {
+        Map<String, String> k = new java.util.LinkedHashMap<>();
+        for (String kv : keys) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new InvalidParameterException("-p", "expected KEY=VALUE, got '" + kv + "'");
+            }
+            k.put(kv.substring(0, eq).strip(), kv.substring(eq + 1));
+        }
+        if (!k.isEmpty() && stores.isEmpty()) {
+            throw new InvalidParameterException(
+                    "-p", "give --store too: -p keys are those of the stores --store names");
+        }
+        return k;
     }
 
     /** Each finding's verdict, as the report computes it: the paper's claim, ours, and whether they agree. */

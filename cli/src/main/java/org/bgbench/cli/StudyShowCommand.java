@@ -48,7 +48,9 @@ final class StudyShowCommand implements Callable<Integer> {
                             + " repetition(s), " + StudyCommand.time(plan.measuredTime()) + " measured");
         }
         out.println("graph:      " + keys(plan.graphKeys()));
-        out.println("stores:     " + StudyListCommand.stores(s));
+        for (Study.StoreEntry e : s.subjects().stores()) {
+            out.println("store:      " + StudyServers.describe(e));
+        }
         for (String d : plan.deviations()) {
             out.println("deviation:  " + d);
         }

@@ -21,7 +21,7 @@ class PostgresReplicaTest extends ReplicaReadsSuite {
     }
 
     /**
-     * The delay plus 1.5 s of slack for the replica's apply lag on a loaded CI machine (scripts/bench-replicas.sh on a
+     * The delay plus 1.5 s of slack for the replica's apply lag on a loaded CI machine (the replica study on a
      * busy machine: every read fresh from 0.57 s at a 0.5 s delay, from 2.09 s at 2 s); a replica that ignored the
      * delay fails the early-bucket check, a validator that called fresh reads stale the later-bucket one.
      */

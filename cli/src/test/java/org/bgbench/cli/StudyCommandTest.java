@@ -48,7 +48,7 @@ class StudyCommandTest {
                 .contains("dissertation-fig-8.2\n")
                 .contains("figures 1.1, 3.3, 3.4 and 4.1")
                 .contains("stores: sqlite [BG starts it], memory [BG starts it], postgres [BG starts it]")
-                .containsPattern("time: +tiny 30 points, 45s; small 180 points, 36m; paper 360 points, 66h");
+                .containsPattern("time: +tiny 50 points, 1m 15s; small 300 points, 1h; paper 600 points, 110h");
     }
 
     @Test
@@ -107,11 +107,11 @@ class StudyCommandTest {
         assertThat(err.toString())
                 .isEqualTo("bg: error: " + bad + ": scales.tiny.duration: expected a duration such as 500ms, 2s "
                         + "or 1m longer than 0, got 'fast'\n");
-        assertThat(bg("study", "run", "dissertation-fig-3.3", "--store", "mongodb"))
+        assertThat(bg("study", "run", "dissertation-fig-3.3", "--store", "neo4j"))
                 .isEqualTo(Bg.BAD_INPUT);
         assertThat(err.toString())
-                .isEqualTo("bg: error: --store: has no store 'mongodb'; it measures sqlite, memory, postgres "
-                        + "(--store)\n");
+                .isEqualTo("bg: error: --store: has no store 'neo4j'; it measures sqlite, memory, postgres, mariadb, "
+                        + "mongodb (--store)\n");
     }
 
     @Test

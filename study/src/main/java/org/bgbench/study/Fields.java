@@ -219,6 +219,25 @@ final class Fields {
         return node.get(field);
     }
 
+    /** Whether {@code field} is given as a text. */
+    boolean isText(String field) {
+        return has(field) && node.get(field).isTextual();
+    }
+
+    /** Whether {@code field} is given as a whole number. */
+    boolean isWholeNumber(String field) {
+        return has(field) && node.get(field).isIntegralNumber();
+    }
+
+    /** A text, number or true/false, as text. */
+    String scalarText(String field) {
+        JsonNode v = required(field);
+        if (!v.isValueNode()) {
+            throw refuse(field, "expected a text or a number, got " + shown(v));
+        }
+        return v.asText();
+    }
+
     String path() {
         return path;
     }

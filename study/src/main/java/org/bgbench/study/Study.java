@@ -35,11 +35,37 @@ public record Study(
      *
      * @param id       the name the study's series and point keys use (the store's name unless given)
      * @param store    BG's store binding ({@code bg stores})
-     * @param starts   whether BG starts the store itself (no server to install)
+     * @param starts   whether BG starts the store itself (no server to install, or one BG starts: {@code server})
      * @param settings the store's {@code -p} keys; {@code ${data}} and {@code ${group}} name its own data directory
      *                 and a name unique to it and the setting
+     * @param server   the server BG starts for the store through its script, or null (docs/studies.md)
      */
-    public record StoreEntry(String id, String store, boolean starts, Map<String, String> settings) {}
+    public record StoreEntry(String id, String store, boolean starts, Map<String, String> settings, Server server) {}
+
+    /**
+     * A server BG starts for a store group under the group's data directory, through {@code scripts/NAME.sh}.
+     *
+     * @param kind    which server
+     * @param options its script's options (e.g. nodes: 3), in the order given
+     */
+    public record Server(ServerKind kind, Map<String, String> options) {
+        /** The script's arguments after {@code start DIR}, e.g. {@code --nodes 3}. */
+        public java.util.List<String> args() {
+            java.util.List<String> a = new java.util.ArrayList<>();
+            options.forEach((k, v) -> {
+                a.add("--" + k);
+                a.add(v);
+            });
+            return a;
+        }
+
+        /** In words, e.g. {@code cassandra --nodes 3}. */
+        public String words() {
+            java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of(kind.key()));
+            a.addAll(args());
+            return String.join(" ", a);
+        }
+    }
 
     /**
      * A named variant of the stores' keys (e.g. images as BLOBs or files), crossed with every store.

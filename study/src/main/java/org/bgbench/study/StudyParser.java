@@ -101,9 +101,14 @@ public final class StudyParser {
 
     private static Study.Subjects subjects(Fields f) {
         List<Study.StoreEntry> stores = f.list("stores", true, s -> {
-            s.only(ordered("store", "id", "starts", "settings"));
+            s.only(ordered("store", "id", "starts", "settings", "server"));
             String store = s.text("store");
-            return new Study.StoreEntry(s.text("id", store), store, s.bool("starts", false), s.keys("settings"));
+            Study.Server server = s.has("server") ? ServerFields.parse(s, store) : null;
+            if (server != null && !s.bool("starts", true)) {
+                throw s.refuse("starts", "false contradicts server: BG starts the store's server itself");
+            }
+            return new Study.StoreEntry(
+                    s.text("id", store), store, s.bool("starts", server != null), s.keys("settings"), server);
         });
         unique(f, "stores", stores.stream().map(Study.StoreEntry::id).toList(), "id");
         Study.Kind kind = kind(f);

@@ -210,7 +210,7 @@ public final class StudyRun {
 
     /** The group's keys: the scale's graph and workload keys, then the store's, placeholders resolved. */
     Map<String, String> keys(StudyPlan.Group g) throws IOException {
-        Path data = out.resolve("data").resolve(g.name()).toAbsolutePath();
+        Path data = dataDir(out, g);
         Files.createDirectories(data);
         Map<String, String> k = new LinkedHashMap<>(plan.graphKeys(g));
         g.keys()
@@ -219,6 +219,11 @@ public final class StudyRun {
                         v.replace("${data}", data.toString())
                                 .replace("${group}", plan.study().name() + "-" + g.name())));
         return k;
+    }
+
+    /** The group's own data directory under the study's directory {@code out} ({@code ${data}}). */
+    public static Path dataDir(Path out, StudyPlan.Group g) {
+        return out.resolve("data").resolve(g.name()).toAbsolutePath();
     }
 
     private PointRecord record(StudyPlan.Point p, PointExecutor.Outcome o, Path result) {

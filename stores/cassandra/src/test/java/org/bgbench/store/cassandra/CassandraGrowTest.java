@@ -78,7 +78,10 @@ class CassandraGrowTest {
                     .containsPattern("(?m)^n2 127\\.0\\.0\\.2:" + port + " jmx \\d+ pid " + s.pid(2) + " up$");
             assertThat(s.script(30, "contact").lastLine()).isEqualTo(contact);
             assertThat(s.script(30, "settings").output().strip().lines().toList())
-                    .containsExactly("cassandra.contact-points=" + contact, "cassandra.datacenter=datacenter1");
+                    .containsExactly(
+                            "cassandra.contact-points=" + contact,
+                            "cassandra.datacenter=datacenter1",
+                            "cassandra.server-dir=" + s.dir().toAbsolutePath());
             ServerScripts.Run settled = s.script(120, "settled");
             assertThat(settled.exit()).as(settled.output()).isZero();
             assertThat(settled.lastLine()).endsWith("settled: 2 nodes UN, NORMAL, no streams");
