@@ -9,9 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.bgbench.runner.Interrupts;
@@ -58,26 +56,7 @@ class StudyRateSignalTest {
     }
 
     private Process start(Path file, Path out) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        if (SignalStopTest.ignoresSigint()) {
-            cmd.addAll(List.of("env", "--default-signal=INT"));
-        }
-        cmd.addAll(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-Dbg.state.dir=" + dir.resolve("state"),
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.bgbench.cli.Bg",
-                "study",
-                "run",
-                file.toString(),
-                "--out",
-                out.toString()));
-        return new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("study.log").toFile())
-                .start();
+        return StudyProcess.start(file, out, dir.resolve("state"), dir.resolve("study.log"));
     }
 
     /** The points study.json holds as done, by key, with their SoAR. */
@@ -111,10 +90,7 @@ class StudyRateSignalTest {
             assertThat(p.isAlive())
                     .as(Files.readString(dir.resolve("study.log")))
                     .isTrue();
-            assertThat(new ProcessBuilder("kill", "-INT", Long.toString(p.pid()))
-                            .start()
-                            .waitFor())
-                    .isZero();
+            assertThat(StudyProcess.interrupt(p)).isTrue();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         } finally {
             p.destroyForcibly().waitFor();

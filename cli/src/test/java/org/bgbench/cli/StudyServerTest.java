@@ -131,27 +131,8 @@ class StudyServerTest {
         requireMariadb();
         Path file = study("[vp, high, low]");
         Path out = dir.resolve("out");
-        List<String> cmd = new ArrayList<>();
-        if (SignalStopTest.ignoresSigint()) {
-            cmd.addAll(List.of("env", "--default-signal=INT"));
-        }
-        cmd.addAll(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-Dbg.state.dir=" + dir.resolve("state"),
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.bgbench.cli.Bg",
-                "study",
-                "run",
-                file.toString(),
-                "--out",
-                out.toString()));
         Path log = dir.resolve("study.log");
-        Process p = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+        Process p = StudyProcess.start(file, out, dir.resolve("state"), log);
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
             while (p.isAlive()
@@ -161,10 +142,7 @@ class StudyServerTest {
                 Thread.sleep(100);
             }
             assertThat(p.isAlive()).as(Files.readString(log)).isTrue();
-            assertThat(new ProcessBuilder("kill", "-INT", Long.toString(p.pid()))
-                            .start()
-                            .waitFor())
-                    .isZero();
+            assertThat(StudyProcess.interrupt(p)).isTrue();
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         } finally {
             p.destroyForcibly().waitFor();

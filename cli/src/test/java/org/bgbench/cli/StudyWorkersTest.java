@@ -95,4 +95,35 @@ class StudyWorkersTest extends BgCommandFixture {
             assertThat(result.at("/total/count").asLong()).isEqualTo(total);
         }
     }
+
+    /** What workers cannot run is refused in one line before any worker is called: ratings, and servers BG starts. */
+    @Test
+    void aRateStudyAndAServerBgWouldStartAreRefusedOnWorkers() {
+        String[] args = {
+            "--workers",
+            "127.0.0.1:1",
+            "--secret",
+            SECRET,
+            "--out",
+            dir.resolve("x").toString()
+        };
+        int rc = bg(concat(new String[] {"study", "run", "dissertation-tables-7.4-7.7"}, args));
+        assertThat(rc).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString())
+                .contains("bg: error: --workers: a rate study rates on this host only; bg rate --workers rates on"
+                        + " workers");
+        rc = bg(concat(new String[] {"study", "run", "scalability-hbase", "--store", "hbase-basic"}, args));
+        assertThat(rc).isEqualTo(Bg.BAD_INPUT);
+        assertThat(err.toString())
+                .contains("bg: error: --workers: hbase-basic is a server BG would start on this host; on workers give"
+                        + " the keys of a server they reach with --store hbase-basic -p KEY=VALUE")
+                .doesNotContain("\tat ");
+        assertThat(dir.resolve("x")).doesNotExist();
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
 }
