@@ -48,7 +48,7 @@ class StudyCommandTest {
                 .contains("dissertation-fig-8.2\n")
                 .contains("figures 1.1, 3.3, 3.4 and 4.1")
                 .contains("stores: sqlite [BG starts it], memory [BG starts it], postgres [BG starts it]")
-                .containsPattern("time: +tiny 50 points, 1m 15s; small 300 points, 1h; paper 600 points, 110h");
+                .containsPattern("time: +tiny 50 points, 1m 15s; small 250 points, 41m 40s; paper 600 points, 110h");
     }
 
     @Test
