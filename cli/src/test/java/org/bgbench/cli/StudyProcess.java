@@ -1,9 +1,14 @@
 package org.bgbench.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code bg study run FILE --out OUT} as a child process of a test, its output in a log, so a test can send it a real
@@ -42,5 +47,20 @@ final class StudyProcess {
                         .start()
                         .waitFor()
                 == 0;
+    }
+
+    /** The points {@code study}/study.json holds as done, by key, with their {@code measure}; empty before the file. */
+    static Map<String, Double> done(Path study, String measure) throws IOException {
+        Map<String, Double> out = new LinkedHashMap<>();
+        Path json = study.resolve("study.json");
+        if (!Files.exists(json)) {
+            return out;
+        }
+        for (JsonNode p : new ObjectMapper().readTree(json.toFile()).path("points")) {
+            if (p.path("status").asText().equals("done")) {
+                out.put(p.path("key").asText(), p.at("/measures/" + measure).asDouble());
+            }
+        }
+        return out;
     }
 }

@@ -9,7 +9,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.bgbench.runner.Interrupts;
@@ -59,19 +58,9 @@ class StudyRateSignalTest {
         return StudyProcess.start(file, out, dir.resolve("state"), dir.resolve("study.log"));
     }
 
-    /** The points study.json holds as done, by key, with their SoAR. */
+    /** The points study.json holds as done, by key, with their soar. */
     private static Map<String, Double> done(Path study) throws IOException {
-        Map<String, Double> out = new LinkedHashMap<>();
-        Path json = study.resolve("study.json");
-        if (!Files.exists(json)) {
-            return out;
-        }
-        for (JsonNode p : JSON.readTree(json.toFile()).path("points")) {
-            if (p.path("status").asText().equals("done")) {
-                out.put(p.path("key").asText(), p.at("/measures/soar").asDouble());
-            }
-        }
-        return out;
+        return StudyProcess.done(study, "soar");
     }
 
     @Test

@@ -10,7 +10,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -42,17 +41,7 @@ class StudySignalTest {
 
     /** The points study.json holds as done, by key, with their throughput. */
     private static Map<String, Double> done(Path study) throws IOException {
-        Map<String, Double> out = new LinkedHashMap<>();
-        Path json = study.resolve("study.json");
-        if (!Files.exists(json)) {
-            return out;
-        }
-        for (JsonNode p : JSON.readTree(json.toFile()).path("points")) {
-            if (p.path("status").asText().equals("done")) {
-                out.put(p.path("key").asText(), p.at("/measures/throughput").asDouble());
-            }
-        }
-        return out;
+        return StudyProcess.done(study, "throughput");
     }
 
     @Test
